@@ -1,0 +1,30 @@
+# Fabric What-If. `make run` starts the app, `make test` runs the whole suite;
+# each creates .venv and installs what it needs.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench validate clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+run: $(STAMP)
+	$(PY) -m gui.app
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+validate: $(STAMP)
+	$(VENV)/bin/fabric-whatif validate
+
+bench: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[test,bench]'
+	$(PY) -m benchmarks.run
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -1,0 +1,171 @@
+"""Command line: ``fabric-whatif evaluate | validate | ...``.
+
+Every command calls the same engine (``model``) as the GUI. Bad input prints
+one line naming the field, the value and what is allowed, and exits 2.
+This module imports no Qt; commands that need Qt import it lazily.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+
+import numpy as np
+
+import model
+from model import ScenarioError
+
+EXIT_BAD_INPUT = 2
+
+
+def _jsonable(x):
+    if isinstance(x, dict):
+        return {k: _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, np.ndarray):
+        return _jsonable(x.tolist())
+    if isinstance(x, (np.bool_, bool)):
+        return bool(x)
+    if isinstance(x, (np.integer,)):
+        return int(x)
+    if isinstance(x, (float, np.floating)):
+        x = float(x)
+        return x if math.isfinite(x) else None
+    return x
+
+
+def result_to_json(res: model.Result) -> dict:
+    """The evaluate JSON document (schema_version 1)."""
+    fabrics = {}
+    for i, name in enumerate(res.fabrics):
+        d = res.at(name)
+        plan = d["plan"]
+        fabrics[name] = {
+            "label": res.labels[i],
+            "transport": res.fabric_rows[i].transport,
+            "feasible": bool(d["feasible"]),
+            "plan": {k: (None if isinstance(v, float) and math.isnan(v) else
+                         (bool(v) if k == "distributed_optimizer" else int(v))) for k, v in plan.items()},
+            "step_time_s": d["step_time_s"],
+            "model_tflops_per_gpu": d["model_tflops_per_gpu"],
+            "hardware_tflops_per_gpu": d["hardware_tflops_per_gpu"],
+            "mfu": d["mfu"],
+            "hfu": d["hfu"],
+            "tokens_per_s": d["tokens_per_s"],
+            "train_days": d["train_days"],
+            "breakdown_s": d["breakdown_s"],
+            "memory_per_gpu_gb": d["memory_per_gpu_gb"],
+            "node_bandwidth_gbps": d["node_bandwidth_gbps"],
+            "loss_efficiency": d["loss_efficiency"],
+            "cpu_cores_busy": d["cpu_cores_busy"],
+            "inputs": {k: v for k, v in res.fabric_rows[i].values.items()},
+            "input_sources": res.fabric_rows[i].sources,
+            "guesses": list(res.fabric_rows[i].guesses),
+        }
+        for key in EXTRA_FABRIC_KEYS:
+            if key in d:
+                fabrics[name][key] = d[key]
+    first = res.at(res.fabrics[0])
+    return _jsonable({
+        "schema_version": 1,
+        "engine_version": model.__version__,
+        "scenario": model.scenario_to_dict(res.scenario),
+        "profile_set": res.scenario.fabric.profile_set,
+        "architecture": first["architecture"],
+        "params": first["params"],
+        "fabrics": fabrics,
+    })
+
+
+# Keys later engine stages add per fabric (economics, reliability); copied when present.
+EXTRA_FABRIC_KEYS = ("train_days_with_interruptions", "interruptions", "hours_lost", "capex", "opex_per_year",
+                     "tco", "cost_per_run", "cost_per_token", "currency", "switches", "links", "optics")
+
+
+def _fmt(x, digits=1):
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "–"
+    return f"{x:,.{digits}f}"
+
+
+def result_table(res: model.Result) -> str:
+    s = res.scenario
+    lines = [f"{s.name} — {s.cluster.nodes} × {s.cluster.gpus_per_node} {s.cluster.gpu}, "
+             f"{res.at(res.fabrics[0])['params'] / 1e9:,.1f} B parameters, profile set: {s.fabric.profile_set}", ""]
+    head = f"{'fabric':<28}{'step s':>9}{'MFU %':>8}{'TFLOP/s':>9}{'days':>9}  plan"
+    lines += [head, "-" * (len(head) + 30)]
+    for i, name in enumerate(res.fabrics):
+        d = res.at(name)
+        plan = model.describe_plan(d["plan"]) if d["feasible"] else "does not fit"
+        lines.append(f"{res.labels[i][:27]:<28}{_fmt(d['step_time_s'], 2):>9}{_fmt(d['mfu'] * 100):>8}"
+                     f"{_fmt(d['model_tflops_per_gpu']):>9}{_fmt(d['train_days']):>9}  {plan}")
+    lines += ["", "step-time breakdown (s):"]
+    keys = model.BREAKDOWN_KEYS
+    lines.append(f"{'fabric':<28}" + "".join(f"{k[:9]:>10}" for k in keys))
+    for i, name in enumerate(res.fabrics):
+        br = res.at(name)["breakdown_s"]
+        lines.append(f"{res.labels[i][:27]:<28}" + "".join(f"{_fmt(br[k], 3):>10}" for k in keys))
+    return "\n".join(lines)
+
+
+def cmd_evaluate(args) -> int:
+    scen = model.load_scenario(args.scenario)
+    res = model.evaluate(scen)
+    if args.json:
+        json.dump(result_to_json(res), sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        print(result_table(res))
+    return 0
+
+
+def cmd_validate(args) -> int:
+    from model import validation
+
+    rows = validation.validate()
+    print(f"{'run':<18}{'metric':<26}{'published':>10}{'engine':>10}{'error':>9}  plan")
+    for r in rows:
+        flag = "" if abs(r.error) <= validation.ROW_TOLERANCE else "  OUTSIDE ±15%"
+        print(f"{r.id:<18}{r.metric:<26}{r.published:>10.2f}{r.engine:>10.2f}{r.error * 100:>+8.1f}%  {r.plan}{flag}")
+    s = validation.summary(rows)
+    print(f"\n{s['rows']} runs: median |error| {s['median_abs_error'] * 100:.1f}% (tolerance "
+          f"{validation.MEDIAN_TOLERANCE * 100:.0f}%), max |error| {s['max_abs_error'] * 100:.1f}% (tolerance "
+          f"{validation.ROW_TOLERANCE * 100:.0f}%): {'PASS' if s['passed'] else 'FAIL'}")
+    return 0 if s["passed"] else 1
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # usage errors exit 2 with one line, like bad input
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_BAD_INPUT, f"fabric-whatif: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="fabric-whatif", description="How the network fabric changes GPU training time and cost.")
+    p.add_argument("--version", action="version", version=f"fabric-whatif {model.__version__}")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    ev = sub.add_parser("evaluate", help="evaluate a scenario for every fabric")
+    ev.add_argument("scenario", help="scenario file (.toml)")
+    ev.add_argument("--json", action="store_true", help="JSON on stdout")
+    ev.set_defaults(func=cmd_evaluate)
+    va = sub.add_parser("validate", help="the engine against published training runs")
+    va.set_defaults(func=cmd_validate)
+    return p
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except ScenarioError as err:
+        print(f"fabric-whatif: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:  # pragma: no cover - `| head`
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,81 @@
+"""Data in ``assets/``: GPU catalogue, fabric profile sets, fabric styles.
+
+All files are TOML with a ``source`` for every figure; loaded once and cached.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import tomllib
+from pathlib import Path
+
+from .errors import ScenarioError, suggest
+
+ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
+PROFILE_SETS = ("seed", "published")
+BUILTIN_FABRICS = ("ethernet", "roce", "iwarp", "infiniband")
+
+FABRIC_FIELDS = (
+    "transport", "link_gbps", "nics_per_node", "latency_us", "loss_rate", "achievable_fraction",
+    "cpu_gbps_per_core", "mss_bytes", "mtu_bytes", "parallel_flows_per_nic",
+)
+FABRIC_DEFAULTS = {"mss_bytes": 1460, "mtu_bytes": 4096, "parallel_flows_per_nic": 16}
+
+
+def _read(path: Path) -> dict:
+    with open(path, "rb") as fh:
+        return tomllib.load(fh)
+
+
+@functools.cache
+def gpus() -> dict:
+    """GPU catalogue keyed by id (``A100-SXM-80GB`` ...)."""
+    return _read(ASSETS_DIR / "gpus.toml")["gpus"]
+
+
+def gpu(gpu_id: str) -> dict:
+    cat = gpus()
+    if gpu_id not in cat:
+        raise ScenarioError("cluster.gpu", gpu_id, "one of " + ", ".join(cat) + suggest(gpu_id, cat))
+    return cat[gpu_id]
+
+
+@functools.cache
+def profile_set(name: str) -> dict:
+    """A fabric profile set (``seed`` or ``published``), as stored."""
+    if name not in PROFILE_SETS:
+        raise ScenarioError("fabric.profile_set", name, "one of seed, published" + suggest(name, PROFILE_SETS))
+    return _read(ASSETS_DIR / "profiles" / f"{name}.toml")
+
+
+def transport_profile(set_name: str, transport: str) -> dict:
+    """The profile-set fabric whose transport is ``transport`` (for user fabrics)."""
+    for fab in profile_set(set_name)["fabrics"].values():
+        if fab["transport"] == transport:
+            return fab
+    raise ScenarioError("transport", transport, "one of tcp, roce, iwarp, infiniband")
+
+
+@functools.cache
+def fabric_styles() -> dict:
+    return _read(ASSETS_DIR / "fabrics.toml")
+
+
+def fabric_style(name: str, index: int = 0) -> dict:
+    """Colour, line style and short label of a fabric; user fabrics cycle a spare palette."""
+    styles = fabric_styles()
+    if name in styles["fabrics"]:
+        return dict(styles["fabrics"][name])
+    spare = styles["custom"]
+    i = index % len(spare["colours"])
+    return {"short": name, "colour": spare["colours"][i], "line_style": spare["line_styles"][i], "width_scale": 1.0}
+
+
+def is_guess(entry: dict, key: str) -> bool:
+    """True where an asset entry lists ``key`` as a guess (no published source)."""
+    return key in entry.get("guesses", ())
+
+
+def finite(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)

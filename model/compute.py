@@ -1,0 +1,195 @@
+"""Compute: FLOPs, matmul efficiency and memory-bound time of a transformer layer.
+
+Every function is pure and broadcasts over numpy arrays; scalars work too.
+
+Notation (Narayanan et al. 2021; Korthikanti et al. 2022): ``b`` micro-batch
+[sequences], ``s`` sequence length [tokens], ``h`` hidden size, ``a`` attention
+heads, ``l`` layers, ``V`` vocabulary, ``t`` tensor-parallel degree.
+
+Constants
+---------
+================================  ========  =====================================================
+name                              value     source
+================================  ========  =====================================================
+``GEMM_EFF_MAX``                  0.75      large BF16 GEMMs reach ~75-80% of tensor-core peak with
+                                            cuBLAS; calibrated on the Megatron runs
+                                            (assets/validation), one value for all GPUs
+``GEMM_HALF_DIM``                 96        GEMM dimension at which efficiency is half of max
+                                            (tile/wave quantisation; Calculon models efficiency
+                                            by operation size the same way); calibrated
+``MEM_PASSES``                    2.0       bytes moved by non-matmul kernels per byte of
+                                            stored activation (Korthikanti et al. eq. 1 gives
+                                            the stored bytes); calibrated
+``ADAM_BYTES_PER_PARAM``          32        fp32 master, m, v, fp32 grad read; master, m, v,
+                                            bf16 weight written (mixed-precision Adam,
+                                            Micikevicius et al. 2018; Rajbhandari et al. 2020)
+================================  ========  =====================================================
+
+The three calibrated constants are physical (a peak efficiency, a size scale and
+a traffic multiplier), shared by every GPU and every run; see
+``model/validation.py`` for how they were fitted and what error remains.
+
+References
+----------
+1. D. Narayanan et al., "Efficient Large-Scale Language Model Training on GPU
+   Clusters Using Megatron-LM", SC 2021, eq. 3.
+2. V. Korthikanti et al., "Reducing Activation Recomputation in Large
+   Transformer Models", arXiv:2205.05198, 2022, §4 and §5.
+3. Calculon (calculon-ai/calculon): compute efficiency by operation size.
+4. T. Dao et al., "FlashAttention", NeurIPS 2022 (attention without
+   materialising the s x s score matrix).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+GEMM_EFF_MAX = 0.75
+GEMM_HALF_DIM = 96.0
+MEM_PASSES = 2.0
+ADAM_BYTES_PER_PARAM = 32.0
+BYTES_BF16 = 2.0
+
+RECOMPUTE_KINDS = ("none", "selective", "full")
+
+
+def params_from_architecture(layers, hidden, vocab):
+    """Parameter count of a GPT model [parameters].
+
+    ``P = 12·l·h²·(1 + 13/(12h)) + V·h`` (Narayanan et al. 2021, §5.1), which
+    counts attention and MLP weights with biases, layer norms and the embedding.
+    """
+    l = np.asarray(layers, dtype=float)
+    h = np.asarray(hidden, dtype=float)
+    v = np.asarray(vocab, dtype=float)
+    return 12.0 * l * h**2 * (1.0 + 13.0 / (12.0 * h)) + v * h
+
+
+def model_flops_per_iteration(batch, seq_len, layers, hidden, vocab):
+    """Model FLOPs per iteration, without recomputation [FLOP].
+
+    ``72·B·l·s·h²·(1 + s/(6h) + V/(12·h·l))`` (Korthikanti et al. 2022, §6.3).
+    This is the numerator of MFU.
+    """
+    B, s, l, h, V = (np.asarray(x, dtype=float) for x in (batch, seq_len, layers, hidden, vocab))
+    return 72.0 * B * l * s * h**2 * (1.0 + s / (6.0 * h) + V / (12.0 * h * l))
+
+
+def hardware_flops_per_iteration(batch, seq_len, layers, hidden, vocab, recompute):
+    """FLOPs the GPUs execute per iteration, including recomputation [FLOP].
+
+    - ``full``: one extra forward pass, Narayanan et al. eq. 3:
+      ``96·B·s·l·h²·(1 + s/(6h) + V/(16·l·h))``.
+    - ``selective``: the attention core is recomputed, Korthikanti et al.:
+      ``72·B·l·s·h²·(1 + s/(3h) + V/(12·h·l))``.
+    - ``none``: equal to :func:`model_flops_per_iteration`.
+
+    ``recompute`` is a string or an array of codes (0 none, 1 selective, 2 full).
+    """
+    B, s, l, h, V = (np.asarray(x, dtype=float) for x in (batch, seq_len, layers, hidden, vocab))
+    code = recompute_code(recompute)
+    full = 96.0 * B * s * l * h**2 * (1.0 + s / (6.0 * h) + V / (16.0 * l * h))
+    sel = 72.0 * B * l * s * h**2 * (1.0 + s / (3.0 * h) + V / (12.0 * h * l))
+    none = model_flops_per_iteration(B, s, l, h, V)
+    return np.where(code == 2, full, np.where(code == 1, sel, none))
+
+
+def recompute_code(recompute):
+    """Map ``"none"/"selective"/"full"`` (or codes 0/1/2) to an int array."""
+    if isinstance(recompute, str):
+        return np.asarray(RECOMPUTE_KINDS.index(recompute))
+    return np.asarray(recompute, dtype=int)
+
+
+def gemm_efficiency(dim, eff_max=None, half_dim=None):
+    """Achievable fraction of tensor-core peak for a GEMM whose smallest dimension is ``dim``.
+
+    ``eff = eff_max · dim / (dim + half_dim)``: small operations leave tiles
+    and SM waves partly empty, large ones approach ``eff_max``. The same
+    saturating shape as Calculon's per-size efficiency tables, reduced to two
+    physical constants.
+
+    Parameters
+    ----------
+    dim : array_like
+        Smallest dimension of the GEMM [elements].
+    """
+    eff_max = GEMM_EFF_MAX if eff_max is None else eff_max
+    half_dim = GEMM_HALF_DIM if half_dim is None else half_dim
+    d = np.asarray(dim, dtype=float)
+    return eff_max * d / (d + half_dim)
+
+
+def layer_gemm_flops_forward(b, s, h, t):
+    """Forward FLOPs of the dense GEMMs of one layer on one tensor-parallel rank [FLOP].
+
+    QKV (6bsh²), attention projection (2bsh²) and MLP (16bsh²): ``24·b·s·h²/t``.
+    """
+    return 24.0 * b * s * h**2 / t
+
+
+def layer_attention_flops_forward(b, s, h, t):
+    """Forward FLOPs of the attention core (QKᵀ and score·V) per rank [FLOP]: ``4·b·s²·h/t``."""
+    return 4.0 * b * s**2 * h / t
+
+
+def layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention):
+    """Activation bytes one layer stores for one micro-batch on one rank [B].
+
+    Korthikanti et al. 2022, eq. 1-4, with mixed precision:
+
+    - without sequence parallelism: ``s·b·h·(10 + 24/t) + 5·a·s²·b/t``
+    - with sequence parallelism:    ``s·b·h·34/t + 5·a·s²·b/t``
+
+    With FlashAttention the ``5·a·s²·b`` score/softmax/dropout tensors are never
+    stored (Dao et al. 2022); the attention output (already in the 34) remains.
+
+    Returns
+    -------
+    (linear_bytes, attention_core_bytes)
+        The part that scales with ``s·b·h`` and the ``a·s²·b`` part.
+    """
+    sp = np.asarray(sequence_parallel, dtype=bool)
+    lin = np.where(sp, s * b * h * 34.0 / t, s * b * h * (10.0 + 24.0 / t))
+    core = np.where(np.asarray(flash_attention, dtype=bool), 0.0, 5.0 * a * s**2 * b / t)
+    return lin, core
+
+
+def layer_times_forward(b, s, h, a, t, peak_flops, hbm_bytes_per_s, sequence_parallel,
+                        flash_attention, mem_passes=None):
+    """Forward time of one layer for one micro-batch on one rank [s].
+
+    ``time = GEMM FLOPs / (peak · eff(h/t)) + attention FLOPs / (peak · eff(h/a))
+    + MEM_PASSES · activation bytes / HBM bandwidth``.
+
+    Returns
+    -------
+    (dense_s, attention_core_s)
+        Dense GEMM and elementwise time, and the attention-core time (its GEMMs
+        and its memory traffic), separated because selective recomputation
+        repeats only the latter.
+    """
+    mem_passes = MEM_PASSES if mem_passes is None else mem_passes
+    dense_flops = layer_gemm_flops_forward(b, s, h, t)
+    attn_flops = layer_attention_flops_forward(b, s, h, t)
+    lin_bytes, core_bytes = layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention)
+    dense_s = dense_flops / (peak_flops * gemm_efficiency(h / t)) + mem_passes * lin_bytes / hbm_bytes_per_s
+    core_s = attn_flops / (peak_flops * gemm_efficiency(h / a)) + mem_passes * core_bytes / hbm_bytes_per_s
+    return dense_s, core_s
+
+
+def logits_time(b, s, h, vocab, t, peak_flops, hbm_bytes_per_s, mem_passes=None):
+    """Forward + backward time of the output layer and loss for one micro-batch [s].
+
+    ``6·b·s·h·V/t`` FLOPs (Narayanan et al. eq. 3, last term) at ``eff(min(h, V/t))``,
+    plus the fp32 logits (4 bytes each) through the softmax-cross-entropy.
+    """
+    mem_passes = MEM_PASSES if mem_passes is None else mem_passes
+    flops = 6.0 * b * s * h * vocab / t
+    eff = gemm_efficiency(np.minimum(h, vocab / t))
+    return flops / (peak_flops * eff) + mem_passes * 3.0 * 4.0 * b * s * vocab / t / hbm_bytes_per_s
+
+
+def optimizer_time(params_per_gpu, hbm_bytes_per_s, bytes_per_param=ADAM_BYTES_PER_PARAM):
+    """Adam step over the parameters a GPU owns: memory bound [s]."""
+    return bytes_per_param * params_per_gpu / hbm_bytes_per_s

@@ -1,0 +1,521 @@
+"""The engine: step time, utilisation and training days for every fabric at once.
+
+Data flow: a :class:`~model.scenario.Scenario` is resolved into arrays — one
+value per sweep point for cluster and workload inputs, one row per fabric for
+fabric inputs — then every candidate parallel plan is evaluated for every
+fabric and point in one pass of numpy broadcasting (axes: plan × fabric ×
+point), the fastest plan that fits in memory is kept per fabric and point, and
+the step-time breakdown is computed at that plan.
+
+Step time of one iteration (Narayanan et al. 2021 §3; Korthikanti et al. 2022):
+
+``step = m·(v·T_chunk + T_logits) + (p−1)·T_chunk + DP_exposed + T_optimizer``
+
+with ``T_chunk = L_c·(T_fwd + T_bwd + T_recompute + TP comm) + 2·T_p2p`` the
+time of one micro-batch through one model chunk of ``L_c = ⌈l/(p·v)⌉`` layers.
+The second term is the 1F1B bubble ``(p−1)/(v·m)`` of the ideal time.
+
+Loss and CPU are charged separately: the same step is computed with the
+fabric's ideal bandwidth, with loss recovery, and with the host-CPU cap; the
+differences are the "loss recovery" and "cpu" parts of the breakdown.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import catalog
+from .collectives import NCCL_NET_STEP_SW_US, NCCL_NVLINK_STEP_US, collective_time, hierarchical_all_reduce_time, \
+    p2p_time
+from .compute import BYTES_BF16, hardware_flops_per_iteration, layer_times_forward, logits_time, \
+    model_flops_per_iteration, optimizer_time, params_from_architecture, recompute_code
+from .errors import ScenarioError, suggest
+from .memory import USABLE_MEMORY_FRACTION, memory_per_gpu_bytes, stage_params
+from .scenario import FabricSpec, Scenario
+from .transport import TRANSPORT_CODE, cpu_cap_gbps, cpu_cores_busy, loss_efficiency
+
+BREAKDOWN_KEYS = ("compute", "tp_comm", "pp_comm", "dp_comm", "bubble", "loss_recovery", "cpu", "optimizer")
+BREAKDOWN_LABELS = {
+    "compute": "Compute", "tp_comm": "Tensor-parallel comm", "pp_comm": "Pipeline comm",
+    "dp_comm": "Data-parallel comm (exposed)", "bubble": "Pipeline bubble", "loss_recovery": "Loss recovery",
+    "cpu": "Host CPU limit", "optimizer": "Optimizer step",
+}
+
+TP_CANDIDATES = (1, 2, 4, 8, 16)
+PP_CANDIDATES = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256)
+MB_CANDIDATES = (1, 2, 4, 8)
+V_CANDIDATES = (1, 2, 3, 4)
+
+GRAD_BYTES = BYTES_BF16  # gradients reduced in bf16
+
+SWEEPABLE = {
+    "cluster.nodes": int, "cluster.gpus_per_node": int, "cluster.host_cores": int,
+    "cluster.cpu_for_network_fraction": float,
+    "workload.params_b": float, "workload.seq_len": int, "workload.global_batch": int,
+    "workload.train_tokens_b": float,
+}
+FABRIC_SWEEPABLE = ("link_gbps", "nics_per_node", "latency_us", "loss_rate", "achievable_fraction",
+                    "cpu_gbps_per_core")
+
+
+# --------------------------------------------------------------------------
+# architecture
+# --------------------------------------------------------------------------
+
+GPT3_ASPECT = 128.0  # hidden / layers of GPT-3 175B (12288 / 96), Brown et al. 2020 Table 2.1
+HEAD_DIM = 128.0
+
+
+def derive_architecture(params_b, vocab):
+    """Layers, hidden size and heads for a parameter count [-].
+
+    Rule: GPT-3's aspect ratio ``h = 128·l`` (Brown et al. 2020, Table 2.1,
+    175B) and head dimension 128; ``l`` solves ``12·l·h² + V·h = P``, rounded
+    to a whole layer, ``h`` then solves the same equation for that ``l``,
+    rounded to a multiple of 128. Reproduces 175B → 96 × 12288.
+    """
+    P = np.asarray(params_b, dtype=float) * 1e9
+    V = np.asarray(vocab, dtype=float)
+    l = np.maximum(np.round(np.cbrt(P / (12.0 * GPT3_ASPECT**2))), 1.0)
+    # solve 12 l h^2 + V h - P = 0 for h
+    h = (-V + np.sqrt(V**2 + 48.0 * l * P)) / (24.0 * l)
+    h = np.maximum(np.round(h / HEAD_DIM) * HEAD_DIM, HEAD_DIM)
+    a = h / HEAD_DIM
+    return l, h, a
+
+
+# --------------------------------------------------------------------------
+# resolving a scenario into arrays
+# --------------------------------------------------------------------------
+
+@dataclass
+class FabricRow:
+    """One fabric, resolved: its profile values merged with the scenario's overrides."""
+    name: str
+    label: str
+    transport: str
+    values: dict
+    sources: dict
+    guesses: tuple
+
+
+def resolve_fabrics(s: Scenario) -> list[FabricRow]:
+    """The compared fabrics with every value resolved against the active profile set."""
+    prof = catalog.profile_set(s.fabric.profile_set)
+    custom = s.fabric.custom_dict()
+    rows = []
+    for name in s.fabric.fabrics:
+        spec = custom.get(name, FabricSpec())
+        if name in prof["fabrics"]:
+            base = prof["fabrics"][name]
+            if spec.transport is not None and spec.transport != base["transport"]:
+                base = catalog.transport_profile(s.fabric.profile_set, spec.transport)
+        else:
+            base = catalog.transport_profile(s.fabric.profile_set, spec.transport)
+        vals, srcs = {}, {}
+        for key in catalog.FABRIC_FIELDS:
+            user = getattr(spec, key)
+            if user is not None:
+                vals[key], srcs[key] = user, "scenario"
+            elif key in base:
+                vals[key], srcs[key] = base[key], f"{prof['name']} profile"
+            else:
+                vals[key], srcs[key] = catalog.FABRIC_DEFAULTS[key], "engine default (guess)"
+        label = spec.label or (base.get("label", name) if name in prof["fabrics"] else name)
+        guesses = tuple(k for k in base.get("guesses", ()) if srcs.get(k, "").endswith("profile"))
+        rows.append(FabricRow(name, label, vals["transport"], vals, srcs, guesses))
+    return rows
+
+
+def _plan_key(s: Scenario):
+    return (s.parallel.resolved_mode, s.parallel.tp, s.parallel.pp, s.parallel.virtual_stages,
+            s.workload.micro_batch)
+
+
+@dataclass
+class Inputs:
+    """Arrays the physics runs on: point arrays have shape (N,), fabric arrays (F, N)."""
+    n: int
+    point: dict
+    fabric: dict
+    fabrics: list
+
+
+def _fabric_array(rows, key, n, gpn):
+    out = np.empty((len(rows), n))
+    for i, r in enumerate(rows):
+        v = r.values[key]
+        if key == "nics_per_node" and v == "per_gpu":
+            out[i] = gpn
+        else:
+            out[i] = float(v)
+    return out
+
+
+def build_inputs(s: Scenario, field: str | None = None, values=None) -> Inputs:
+    """Resolve ``s`` into arrays, with ``field`` replaced by ``values`` if given."""
+    values_arr = None if field is None else np.atleast_1d(np.asarray(values, dtype=float))
+    n = 1 if values_arr is None else values_arr.size
+    c, w, p = s.cluster, s.workload, s.parallel
+    g = catalog.gpu(c.gpu)
+    pt = {
+        "nodes": float(c.nodes), "gpus_per_node": float(c.gpus_per_node),
+        "host_cores": float(c.host_cores if c.host_cores is not None else g["host_cores"]),
+        "cpu_for_network_fraction": float(c.cpu_for_network_fraction),
+        "params_b": float(w.params_b), "seq_len": float(w.seq_len), "global_batch": float(w.global_batch),
+        "train_tokens_b": float(w.train_tokens_b), "vocab": float(w.vocab),
+    }
+    rows = resolve_fabrics(s)
+    fab_override = None
+    if field is not None:
+        if field in SWEEPABLE:
+            key = field.split(".", 1)[1]
+            if key == "host_cores" or SWEEPABLE[field] is int:
+                if np.any(values_arr != np.round(values_arr)):
+                    raise ScenarioError(field, values, "whole numbers")
+            pt[key] = values_arr
+        else:
+            fab_override = _parse_fabric_field(s, field)
+    for k in pt:
+        pt[k] = np.broadcast_to(np.asarray(pt[k], dtype=float), (n,))
+    gpn = pt["gpus_per_node"]
+    if w.layers is not None:
+        pt["layers"] = np.full(n, float(w.layers))
+        pt["hidden"] = np.full(n, float(w.hidden))
+        pt["heads"] = np.full(n, float(w.heads))
+        pt["params"] = params_from_architecture(pt["layers"], pt["hidden"], pt["vocab"])
+    else:
+        pt["layers"], pt["hidden"], pt["heads"] = derive_architecture(pt["params_b"], pt["vocab"])
+        pt["params"] = params_from_architecture(pt["layers"], pt["hidden"], pt["vocab"])
+    pt["gpus"] = pt["nodes"] * gpn
+    pt["peak_flops"] = np.full(n, g["peak_bf16_tflops"] * 1e12)
+    pt["hbm_bytes_per_s"] = np.full(n, g["hbm_gb_per_s"] * 1e9)
+    pt["memory_bytes"] = np.full(n, g["memory_gb"] * 1e9)
+    pt["intra_busbw"] = np.full(n, g["intra_gb_per_s"] * 1e9 * g["intra_busbw_fraction"])
+    pt["intra_p2p_bw"] = np.full(n, g["intra_gb_per_s"] * 1e9)
+    pt["recompute"] = np.full(n, recompute_code(w.recompute))
+    pt["flash"] = np.full(n, w.flash_attention)
+    pt["sp"] = np.full(n, p.sequence_parallel)
+    pt["dp_overlap"] = np.full(n, p.dp_overlap)
+
+    fab = {key: _fabric_array(rows, key, n, gpn) for key in catalog.FABRIC_FIELDS if key != "transport"}
+    fab["transport"] = np.array([[TRANSPORT_CODE[r.transport]] for r in rows]) * np.ones((1, n), dtype=int)
+    if fab_override is not None:
+        names, key = fab_override
+        idx = [i for i, r in enumerate(rows) if r.name in names]
+        fab[key][idx, :] = values_arr[None, :]
+        _check_fabric_values(key, values_arr, field)
+    return Inputs(n=n, point=pt, fabric=fab, fabrics=rows)
+
+
+def _parse_fabric_field(s: Scenario, field: str):
+    parts = field.split(".")
+    names = s.fabric.fabrics
+    if len(parts) == 2 and parts[0] == "fabric" and parts[1] in FABRIC_SWEEPABLE:
+        return tuple(names), parts[1]
+    if len(parts) == 3 and parts[0] == "fabric" and parts[2] in FABRIC_SWEEPABLE:
+        if parts[1] not in names:
+            raise ScenarioError(field, parts[1], "a compared fabric: " + ", ".join(names) + suggest(parts[1], names))
+        return (parts[1],), parts[2]
+    allowed = list(SWEEPABLE) + [f"fabric.{k}" for k in FABRIC_SWEEPABLE] + ["fabric.NAME.<key>"]
+    raise ScenarioError("sweep field", field, "one of " + ", ".join(allowed) + suggest(field, allowed))
+
+
+def _check_fabric_values(key, values, field):
+    from .scenario import validate_value
+
+    for v in np.unique(values):
+        validate_value(FabricSpec, key, int(v) if key == "nics_per_node" else float(v), field)
+
+
+# --------------------------------------------------------------------------
+# the physics, over plan × fabric × point
+# --------------------------------------------------------------------------
+
+def _candidates(s: Scenario):
+    """Plan candidates (tp, pp, micro_batch, virtual_stages) as int arrays of shape (C,)."""
+    p, w = s.parallel, s.workload
+    explicit = p.resolved_mode == "explicit"
+    tps = (p.tp or 1,) if explicit else TP_CANDIDATES
+    pps = (p.pp or 1,) if explicit else PP_CANDIDATES
+    mbs = (w.micro_batch,) if w.micro_batch is not None else MB_CANDIDATES
+    vs = (p.virtual_stages,) if p.virtual_stages is not None else V_CANDIDATES
+    grid = np.array([(t, q, b, v) for t in tps for q in pps for b in mbs for v in vs
+                     if not (q == 1 and v > 1)], dtype=float)
+    return grid[:, 0], grid[:, 1], grid[:, 2], grid[:, 3]
+
+
+def _inter_bandwidths(pt, fab):
+    """Inter-node bandwidth per node [B/s]: ideal, with loss recovery, with loss and CPU cap."""
+    line_gbps = fab["link_gbps"] * fab["nics_per_node"]
+    ideal = line_gbps * fab["achievable_fraction"]
+    eta = loss_efficiency(fab["transport"], fab["link_gbps"], fab["latency_us"], fab["loss_rate"],
+                          fab["mss_bytes"], fab["mtu_bytes"], fab["parallel_flows_per_nic"])
+    lossy = ideal * eta
+    cap = cpu_cap_gbps(pt["host_cores"], pt["cpu_for_network_fraction"], fab["cpu_gbps_per_core"])
+    final = np.minimum(lossy, cap)
+    to_bytes = 1e9 / 8.0
+    return ideal * to_bytes, lossy * to_bytes, final * to_bytes, eta
+
+
+def _compute_side(pt, t, p, b, v):
+    """Fabric-independent part for plans (C, 1, N) — or chosen plans (F, N)."""
+    s, h, a, l, V = pt["seq_len"], pt["hidden"], pt["heads"], pt["layers"], pt["vocab"]
+    B, G, gpn = pt["global_batch"], pt["gpus"], pt["gpus_per_node"]
+    rc = pt["recompute"]
+    d = G / (t * p)
+    m = B / (d * b)
+    lc = np.ceil(l / (p * v))
+    dense_f, core_f = layer_times_forward(b, s, h, a, t, pt["peak_flops"], pt["hbm_bytes_per_s"], pt["sp"],
+                                          pt["flash"])
+    extra = np.where(rc == 2, dense_f + core_f, np.where(rc == 1, core_f, 0.0))
+    layer_compute = 3.0 * (dense_f + core_f) + extra
+    n_ar = 4.0 + 2.0 * (rc == 2)
+    t_ar = collective_time("all_reduce", b * s * h * BYTES_BF16, t, pt["intra_busbw"], NCCL_NVLINK_STEP_US * 1e-6)
+    layer_tp = n_ar * t_ar
+    logits = logits_time(b, s, h, V, t, pt["peak_flops"], pt["hbm_bytes_per_s"])
+    window = v * lc * (2.0 * (dense_f + core_f) + extra)
+    params_gpu = stage_params(l, h, V, t, p)
+    return dict(d=d, m=m, lc=lc, layer_compute=layer_compute, layer_tp=layer_tp, logits=logits, window=window,
+                params_gpu=params_gpu)
+
+
+def _feasible(pt, t, p, b, v, cs):
+    d, m = cs["d"], cs["m"]
+    gpn, G, l = pt["gpus_per_node"], pt["gpus"], pt["layers"]
+    ok = (t <= gpn) & (np.mod(gpn, t) == 0) & (np.mod(pt["heads"], t) == 0)
+    ok &= np.mod(G, t * p) == 0
+    ok &= (d >= 1) & (np.mod(pt["global_batch"], np.maximum(d * b, 1)) == 0) & (m >= 1)
+    ok &= p <= l
+    ok &= (v == 1) | ((p > 1) & (p * v <= l) & (np.mod(m, p) == 0))
+    dist = d > 1
+    mem = memory_per_gpu_bytes(l, pt["hidden"], pt["heads"], pt["vocab"], pt["seq_len"], b, t, p, d, v,
+                               pt["recompute"], pt["sp"], pt["flash"], dist, m)
+    fits = mem <= pt["memory_bytes"] * USABLE_MEMORY_FRACTION
+    return ok, fits, mem
+
+
+def _fabric_side(pt, fab_bw, fab, t, p, v, cs):
+    """Step time and its communication parts for a given inter-node bandwidth per node [s]."""
+    gpn = pt["gpus_per_node"]
+    d, m, lc = cs["d"], cs["m"], cs["lc"]
+    inter_step = (fab["latency_us"] + NCCL_NET_STEP_SW_US) * 1e-6
+    # pipeline point-to-point: across nodes when a pipeline group spans nodes
+    crosses = (p > 1) & ((t * p > gpn) | (np.mod(gpn, t * p) != 0))
+    per_gpu_bw = fab_bw / gpn
+    msg = pt["seq_len"] * pt["hidden"] * BYTES_BF16 * cs["b"] / t  # scatter/gather over the t NICs
+    p2p = np.where(crosses, p2p_time(msg, per_gpu_bw, inter_step),
+                   np.where(p > 1, p2p_time(msg, pt["intra_p2p_bw"], NCCL_NVLINK_STEP_US * 1e-6), 0.0))
+    t_chunk = lc * (cs["layer_compute"] + cs["layer_tp"]) + 2.0 * p2p
+    pipe = m * (v * t_chunk + cs["logits"]) + (p - 1.0) * t_chunk
+    # data parallel gradient reduction (hierarchical, bucketed)
+    g_dp = np.minimum(d, np.maximum(np.floor(gpn / t), 1.0))
+    n_dp = np.ceil(d / g_dp)
+    grad_bytes = cs["params_gpu"] * GRAD_BYTES
+    t_dp, buckets = hierarchical_all_reduce_time(grad_bytes, g_dp, n_dp, pt["intra_busbw"], per_gpu_bw,
+                                                 NCCL_NVLINK_STEP_US * 1e-6, inter_step)
+    exposed = np.where(pt["dp_overlap"], np.maximum(t_dp - cs["window"], t_dp / buckets), t_dp)
+    parts = dict(
+        compute=m * (v * lc * cs["layer_compute"] + cs["logits"]),
+        tp_comm=m * v * lc * cs["layer_tp"],
+        pp_comm=m * v * 2.0 * p2p,
+        bubble=(p - 1.0) * t_chunk,
+        dp_comm=exposed,
+    )
+    return pipe + exposed, parts
+
+
+def _evaluate_inputs(s: Scenario, inp: Inputs):
+    pt, fab = inp.point, inp.fabric
+    t, p, b, v = (x[:, None, None] for x in _candidates(s))
+    cs = _compute_side(pt, t, p, b, v)
+    cs["b"] = b
+    ok, fits, _ = _feasible(pt, t, p, b, v, cs)
+    _, _, bw_final, _ = _inter_bandwidths(pt, fab)
+    step_c, _ = _fabric_side(pt, bw_final[None], {k: x[None] for k, x in fab.items()}, t, p, v, cs)
+    dist = cs["d"] > 1
+    opt = optimizer_time(cs["params_gpu"] / np.where(dist, cs["d"], 1.0), pt["hbm_bytes_per_s"])
+    step_c = step_c + opt
+    valid = ok & fits
+    step_masked = np.where(valid, step_c, np.inf)
+    best = np.argmin(step_masked, axis=0)  # (F, N)
+    any_valid = np.isfinite(np.take_along_axis(step_masked, best[None], axis=0)[0])
+    any_ok = np.any(ok, axis=0)  # (1, N) degrees exist at all
+
+    def pick(x):
+        x = np.broadcast_to(x, step_c.shape)
+        return np.take_along_axis(x, best[None], axis=0)[0]
+
+    tc, pc, bc, vc = (pick(x) for x in (t, p, b, v))
+    cs2 = _compute_side(pt, tc, pc, bc, vc)
+    cs2["b"] = bc
+    bw_ideal, bw_lossy, bw_final, eta = _inter_bandwidths(pt, fab)
+    step_ideal, parts = _fabric_side(pt, bw_ideal, fab, tc, pc, vc, cs2)
+    step_lossy, _ = _fabric_side(pt, bw_lossy, fab, tc, pc, vc, cs2)
+    step_final, _ = _fabric_side(pt, bw_final, fab, tc, pc, vc, cs2)
+    dist = cs2["d"] > 1
+    opt = optimizer_time(cs2["params_gpu"] / np.where(dist, cs2["d"], 1.0), pt["hbm_bytes_per_s"])
+    parts["loss_recovery"] = step_lossy - step_ideal
+    parts["cpu"] = step_final - step_lossy
+    parts["optimizer"] = np.broadcast_to(opt, step_final.shape) + 0.0
+    step = step_final + opt
+    _, _, mem = _feasible(pt, tc, pc, bc, vc, cs2)
+
+    G = pt["gpus"]
+    mf = model_flops_per_iteration(pt["global_batch"], pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"])
+    hf = hardware_flops_per_iteration(pt["global_batch"], pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"],
+                                      pt["recompute"])
+    nan = np.where(any_valid, 1.0, np.nan)
+    step = step * nan
+    model_tflops = mf / (step * G) / 1e12
+    hw_tflops = hf / (step * G) / 1e12
+    tokens_per_s = pt["global_batch"] * pt["seq_len"] / step
+    train_days = pt["train_tokens_b"] * 1e9 / tokens_per_s / 86400.0
+    peak_t = pt["peak_flops"] / 1e12
+    line_gbps = fab["link_gbps"] * fab["nics_per_node"]
+    out = dict(
+        step_time_s=step,
+        model_tflops_per_gpu=model_tflops,
+        hardware_tflops_per_gpu=hw_tflops,
+        mfu=model_tflops / peak_t,
+        hfu=hw_tflops / peak_t,
+        tokens_per_s=tokens_per_s,
+        train_days=train_days,
+        breakdown_s={k: parts[k] * nan for k in BREAKDOWN_KEYS},
+        plan=dict(tp=tc * nan, pp=pc * nan, dp=cs2["d"] * nan, micro_batch=bc * nan, virtual_stages=vc * nan,
+                  microbatches=cs2["m"] * nan, distributed_optimizer=dist & any_valid),
+        memory_per_gpu_gb=mem / 1e9 * nan,
+        feasible=any_valid,
+        degrees_exist=np.broadcast_to(any_ok, any_valid.shape),
+        node_bandwidth_gbps=dict(line=line_gbps, ideal=bw_ideal * 8e-9, with_loss=bw_lossy * 8e-9,
+                                 effective=bw_final * 8e-9),
+        loss_efficiency=eta,
+        cpu_cores_busy=cpu_cores_busy(bw_final * 8e-9, fab["cpu_gbps_per_core"]),
+        params=np.broadcast_to(pt["params"], step.shape),
+        architecture=dict(layers=pt["layers"], hidden=pt["hidden"], heads=pt["heads"]),
+        model_flops_per_iter=mf,
+        hardware_flops_per_iter=hf,
+    )
+    return out
+
+
+# --------------------------------------------------------------------------
+# public results
+# --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Result:
+    """Engine output. Per-fabric arrays have shape (F,) from :func:`evaluate`, (F, N) from :func:`sweep`."""
+    scenario: Scenario
+    fabrics: tuple[str, ...]
+    labels: tuple[str, ...]
+    field: str | None
+    x: np.ndarray | None
+    data: dict
+    fabric_rows: tuple
+
+    def __getitem__(self, key):
+        return self.data[key]
+
+    def fabric_index(self, name: str) -> int:
+        return self.fabrics.index(name)
+
+    def at(self, fabric: str) -> dict:
+        """Scalar view of one fabric (evaluate results only)."""
+        i = self.fabric_index(fabric)
+        return _index_tree(self.data, i)
+
+
+def _index_tree(tree, i):
+    if isinstance(tree, dict):
+        return {k: _index_tree(v, i) for k, v in tree.items()}
+    arr = np.asarray(tree)
+    if arr.ndim == 0:
+        return arr.item()
+    return arr[i] if arr.shape[0] > i else arr
+
+
+def _squeeze_tree(tree, n_fabrics):
+    if isinstance(tree, dict):
+        return {k: _squeeze_tree(v, n_fabrics) for k, v in tree.items()}
+    arr = np.asarray(tree)
+    if arr.ndim == 2:
+        return arr[:, 0]
+    if arr.ndim == 1:
+        return arr[0] if arr.shape[0] == 1 else arr
+    return arr
+
+
+def _broadcast_tree(tree, shape):
+    if isinstance(tree, dict):
+        return {k: _broadcast_tree(v, shape) for k, v in tree.items()}
+    arr = np.asarray(tree)
+    if arr.ndim == 1 and shape[0] != arr.shape[0]:
+        return np.broadcast_to(arr[None, :], shape).copy()
+    return np.broadcast_to(arr, shape).copy() if arr.shape != shape else arr
+
+
+def sweep(scenario: Scenario, field: str, values) -> Result:
+    """Evaluate ``scenario`` with ``field`` over ``values``, for all fabrics at once.
+
+    ``field`` is a dotted scenario path from :data:`SWEEPABLE`, or a fabric
+    value for all fabrics (``"fabric.latency_us"``) or one
+    (``"fabric.roce.loss_rate"``). Arrays in the result have shape (F, N).
+    """
+    inp = build_inputs(scenario, field, values)
+    data = _evaluate_inputs(scenario, inp)
+    shape = (len(inp.fabrics), inp.n)
+    data = _broadcast_tree(data, shape)
+    return Result(scenario, tuple(r.name for r in inp.fabrics), tuple(r.label for r in inp.fabrics), field,
+                  np.asarray(values, dtype=float).reshape(-1), data, tuple(inp.fabrics))
+
+
+def evaluate(scenario: Scenario, *, require_feasible: bool = True) -> Result:
+    """Evaluate one scenario for all its fabrics. Arrays have shape (F,).
+
+    Raises :class:`ScenarioError` when no plan fits (explicit degrees that do
+    not divide the GPUs, or a model that does not fit in GPU memory), unless
+    ``require_feasible`` is false.
+    """
+    inp = build_inputs(scenario)
+    data = _evaluate_inputs(scenario, inp)
+    F = len(inp.fabrics)
+    data = _broadcast_tree(data, (F, 1))
+    data = _squeeze_tree(data, F)
+    res = Result(scenario, tuple(r.name for r in inp.fabrics), tuple(r.label for r in inp.fabrics), None, None,
+                 data, tuple(inp.fabrics))
+    if require_feasible and not np.all(data["feasible"]):
+        raise infeasible_error(scenario)
+    return res
+
+
+def infeasible_error(s: Scenario) -> ScenarioError:
+    """The clearest explanation of why no plan fits."""
+    g = catalog.gpu(s.cluster.gpu)
+    if s.parallel.resolved_mode == "explicit":
+        tp, pp = s.parallel.tp or 1, s.parallel.pp or 1
+        if tp > s.cluster.gpus_per_node:
+            return ScenarioError("parallel.tp", tp, f"at most gpus_per_node = {s.cluster.gpus_per_node} "
+                                                    "(tensor parallelism stays inside a node)")
+        return ScenarioError("parallel", f"tp={tp}, pp={pp}",
+                             f"a plan that fits in {g['memory_gb']} GB per GPU ({s.cluster.gpu}): raise pp or tp, "
+                             "use recompute = \"full\", or a smaller micro_batch")
+    return ScenarioError("workload.params_b", s.workload.params_b,
+                         f"a model that fits on {s.cluster.nodes} × {s.cluster.gpus_per_node} {s.cluster.gpu} "
+                         f"({g['memory_gb']} GB each) with some tp ≤ {s.cluster.gpus_per_node} and pp; "
+                         "add nodes, use recompute = \"full\", or choose a larger GPU")
+
+
+def describe_plan(plan: dict) -> str:
+    def fmt(x):
+        return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else str(int(x))
+    return (f"TP {fmt(plan['tp'])} · PP {fmt(plan['pp'])} · DP {fmt(plan['dp'])} · "
+            f"micro-batch {fmt(plan['micro_batch'])} · v {fmt(plan['virtual_stages'])}")
+
+
+__all__ = ["evaluate", "sweep", "Result", "BREAKDOWN_KEYS", "BREAKDOWN_LABELS", "SWEEPABLE", "FABRIC_SWEEPABLE",
+           "derive_architecture", "resolve_fabrics", "describe_plan", "dataclasses"]

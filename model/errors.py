@@ -1,0 +1,45 @@
+"""The engine's one error type.
+
+Every problem with user input (a scenario file, a command-line value, a GUI
+field) becomes a :class:`ScenarioError` that names the field, the value and
+what is allowed, so that the CLI can print one line and the GUI one message.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+
+class ScenarioError(ValueError):
+    """Bad input, with the field, the value and what is allowed.
+
+    Parameters
+    ----------
+    field : str
+        Dotted name of the field, e.g. ``"cluster.nodes"``; a file path for
+        problems with a whole file.
+    value : object
+        The offending value (shown with ``repr``).
+    allowed : str
+        What would have been accepted.
+    """
+
+    def __init__(self, field: str, value: object, allowed: str, *, source: str | None = None):
+        self.field = field
+        self.value = value
+        self.allowed = allowed
+        self.source = source
+        shown = repr(value)
+        if len(shown) > 80:
+            shown = shown[:77] + "..."
+        where = f"{source}: " if source else ""
+        super().__init__(f"{where}{field} = {shown}: {allowed}")
+
+    def with_source(self, source: str) -> "ScenarioError":
+        return ScenarioError(self.field, self.value, self.allowed, source=source)
+
+
+def suggest(name: str, choices) -> str:
+    """A 'did you mean' clause for a near miss, or an empty string."""
+    close = difflib.get_close_matches(str(name), [str(c) for c in choices], n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""

@@ -1,0 +1,448 @@
+"""The scenario: plain, validated, frozen data with units in the field names.
+
+A scenario file is TOML with one table per section (``[cluster]``,
+``[workload]``, ``[parallel]``, ``[fabric]``, ``[fabric.custom.NAME]`` ...). Each
+field's limits live once, here, in the dataclass metadata, and the GUI builds
+its controls from the same metadata.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import tomllib
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import catalog
+from .errors import ScenarioError, suggest
+
+SCHEMA_VERSION = 1
+MAX_FILE_BYTES = 1_000_000
+
+
+def F(default, *, unit="", lo=None, hi=None, lo_open=False, choices=None, help="", label=None):
+    """A dataclass field with its unit, limits and help text."""
+    return field(default=default, metadata=dict(unit=unit, lo=lo, hi=hi, lo_open=lo_open, choices=choices,
+                                                help=help, label=label))
+
+
+@dataclass(frozen=True)
+class Cluster:
+    gpu: str = F("A100-SXM-80GB", help="GPU type, from assets/gpus.toml", label="GPU")
+    nodes: int = F(24, lo=1, hi=100_000, help="Nodes (servers)", label="Nodes")
+    gpus_per_node: int = F(8, lo=1, hi=16, help="GPUs in one node", label="GPUs per node")
+    host_cores: int | None = F(None, lo=1, hi=2048, help="CPU cores per host; default from the GPU catalogue",
+                               label="Host cores")
+    cpu_for_network_fraction: float = F(0.5, lo=0.0, hi=1.0, lo_open=True,
+                                        help="Share of host cores the network stack may use; the rest feed the "
+                                             "data pipeline (guess)", label="CPU share for network")
+
+
+@dataclass(frozen=True)
+class Workload:
+    params_b: float = F(30.0, unit="B", lo=0.01, hi=100_000.0, help="Model parameters, billions",
+                        label="Model parameters")
+    layers: int | None = F(None, lo=1, hi=1000, help="Transformer layers; derived from params_b when omitted")
+    hidden: int | None = F(None, lo=64, hi=200_000, help="Hidden size; derived when omitted")
+    heads: int | None = F(None, lo=1, hi=2048, help="Attention heads; derived when omitted")
+    vocab: int = F(51200, lo=1, hi=2_000_000, help="Vocabulary size")
+    seq_len: int = F(2048, unit="tokens", lo=16, hi=1_048_576, help="Sequence length", label="Sequence length")
+    global_batch: int = F(1024, unit="sequences", lo=1, hi=10_000_000, help="Global batch", label="Global batch")
+    micro_batch: int | None = F(None, unit="sequences", lo=1, hi=4096,
+                                help="Micro-batch; the engine picks the fastest that fits when omitted")
+    train_tokens_b: float = F(300.0, unit="B tokens", lo=0.001, hi=1_000_000.0, help="Tokens to train, billions",
+                              label="Training tokens")
+    recompute: str = F("selective", choices=("none", "selective", "full"), help="Activation recomputation")
+    flash_attention: bool = F(True, help="FlashAttention (no s×s score matrix in memory)")
+
+
+@dataclass(frozen=True)
+class Parallel:
+    mode: str | None = F(None, choices=("auto", "explicit"),
+                         help="auto: the engine picks the fastest plan that fits; explicit: tp/pp as given. "
+                              "Default: explicit when tp or pp is given")
+    tp: int | None = F(None, lo=1, hi=1024, help="Tensor-parallel degree")
+    pp: int | None = F(None, lo=1, hi=1024, help="Pipeline-parallel degree")
+    virtual_stages: int | None = F(None, lo=1, hi=64,
+                                   help="Model chunks per pipeline stage (interleaved 1F1B); picked when omitted")
+    sequence_parallel: bool = F(True, help="Megatron sequence parallelism")
+    distributed_optimizer: bool | None = F(None, help="Shard optimizer state over data parallel (ZeRO-1); "
+                                                      "default: on when data parallel > 1")
+    dp_overlap: bool = F(True, help="Overlap the gradient all-reduce with the last backward pass")
+
+    @property
+    def resolved_mode(self) -> str:
+        if self.mode:
+            return self.mode
+        return "explicit" if (self.tp is not None or self.pp is not None) else "auto"
+
+
+@dataclass(frozen=True)
+class FabricSpec:
+    """Per-fabric values; a field left out takes the active profile set's value for its transport."""
+    transport: str | None = F(None, choices=("tcp", "roce", "iwarp", "infiniband"), help="Transport kind")
+    label: str | None = F(None, help="Display name")
+    link_gbps: float | None = F(None, unit="Gb/s", lo=0.1, hi=100_000.0, help="Line rate per NIC",
+                                label="Bandwidth per NIC")
+    nics_per_node: int | str | None = F(None, lo=1, hi=64, help="NICs per node, or \"per_gpu\"")
+    latency_us: float | None = F(None, unit="µs", lo=0.0, hi=1_000_000.0, help="One-way latency per network step",
+                                 label="Latency")
+    loss_rate: float | None = F(None, lo=0.0, hi=0.5, help="Fraction of packets lost", label="Packet loss")
+    achievable_fraction: float | None = F(None, lo=0.0, hi=1.0, lo_open=True,
+                                          help="nccl-tests bus bandwidth / line rate")
+    cpu_gbps_per_core: float | None = F(None, unit="Gb/s", lo=0.0, lo_open=True,
+                                        help="Traffic one host core can drive (inf: offloaded)")
+    mss_bytes: int | None = F(None, unit="B", lo=64, hi=65_536, help="TCP maximum segment size")
+    mtu_bytes: int | None = F(None, unit="B", lo=256, hi=65_536, help="RDMA packet size")
+    parallel_flows_per_nic: int | None = F(None, lo=1, hi=1024, help="TCP flows NCCL opens per NIC")
+
+
+@dataclass(frozen=True)
+class Fabric:
+    profile_set: str = F("seed", choices=catalog.PROFILE_SETS, help="Which fabric figures: the article's or "
+                                                                  "published measurements")
+    compare: tuple[str, ...] | None = F(None, help="Fabrics to compare; default: the four built-in ones and "
+                                                   "every custom fabric")
+    focus: str | None = F(None, help="Fabric whose values the GUI edits")
+    custom: tuple[tuple[str, FabricSpec], ...] = field(default=(), metadata=dict(help="[fabric.custom.NAME]"))
+
+    def custom_dict(self) -> dict[str, FabricSpec]:
+        return dict(self.custom)
+
+    @property
+    def fabrics(self) -> tuple[str, ...]:
+        if self.compare:
+            return tuple(self.compare)
+        extra = tuple(n for n, _ in self.custom if n not in catalog.BUILTIN_FABRICS)
+        return catalog.BUILTIN_FABRICS + extra
+
+    @property
+    def focus_fabric(self) -> str:
+        fabs = self.fabrics
+        if self.focus in fabs:
+            return self.focus
+        return "infiniband" if "infiniband" in fabs else fabs[-1]
+
+
+SECTIONS: dict[str, type] = {"cluster": Cluster, "workload": Workload, "parallel": Parallel, "fabric": Fabric}
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str = "Untitled"
+    description: str = ""
+    cluster: Cluster = field(default_factory=Cluster)
+    workload: Workload = field(default_factory=Workload)
+    parallel: Parallel = field(default_factory=Parallel)
+    fabric: Fabric = field(default_factory=Fabric)
+
+    # -- convenience -------------------------------------------------------
+    def get(self, path: str):
+        """Value at a dotted path: ``"cluster.nodes"``, ``"fabric.custom.roce.latency_us"``."""
+        section, _, rest = path.partition(".")
+        if section == "fabric" and rest.startswith("custom."):
+            _, name, key = rest.split(".", 2)
+            spec = self.fabric.custom_dict().get(name)
+            return getattr(spec, key) if spec else None
+        return getattr(getattr(self, section), rest) if rest else getattr(self, section)
+
+    def replace(self, path: str, value) -> "Scenario":
+        """A new, validated scenario with one field changed (``None`` clears an optional field)."""
+        d = scenario_to_dict(self)
+        section, _, key = path.partition(".")
+        if section in ("name", "description") and not key:
+            d[section] = value
+        elif section == "fabric" and key.startswith("custom."):
+            _, name, fkey = key.split(".", 2)
+            table = d.setdefault("fabric", {}).setdefault("custom", {}).setdefault(name, {})
+            if value is None:
+                table.pop(fkey, None)
+                if not table:
+                    d["fabric"]["custom"].pop(name)
+            else:
+                table[fkey] = value
+        else:
+            tab = d.setdefault(section, {})
+            if value is None:
+                tab.pop(key, None)
+            else:
+                tab[key] = value
+        return scenario_from_dict(d)
+
+    def without_fabric_override(self, name: str) -> "Scenario":
+        custom = tuple((n, s) for n, s in self.fabric.custom if n != name)
+        return dataclasses.replace(self, fabric=dataclasses.replace(self.fabric, custom=custom))
+
+
+# --------------------------------------------------------------------------
+# validation
+# --------------------------------------------------------------------------
+
+def field_meta(cls: type, name: str) -> dict:
+    return dict(next(f for f in dataclasses.fields(cls) if f.name == name).metadata)
+
+
+def _base_types(tp) -> tuple:
+    if isinstance(tp, str):
+        tp = eval(tp, vars(typing) | {"tuple": tuple})  # noqa: S307 - our own annotations only
+    if isinstance(tp, types.UnionType) or typing.get_origin(tp) is typing.Union:
+        return tuple(t for t in typing.get_args(tp))
+    return (tp,)
+
+
+def _describe(meta: dict, kinds: tuple) -> str:
+    names = [k.__name__ if isinstance(k, type) else str(k) for k in kinds if k is not type(None)]
+    if meta.get("choices"):
+        return "one of " + ", ".join(str(c) for c in meta["choices"])
+    lo, hi, unit = meta.get("lo"), meta.get("hi"), meta.get("unit")
+    rng = ""
+    if lo is not None and hi is not None:
+        rng = f" from {lo} to {hi}" + (" (above the lower bound)" if meta.get("lo_open") else "")
+    elif lo is not None:
+        rng = (" above " if meta.get("lo_open") else " at least ") + str(lo)
+    kind = " or ".join("a number" if n == "float" else "a whole number" if n == "int" else
+                       "true/false" if n == "bool" else "text" for n in names)
+    return kind + rng + (f" [{unit}]" if unit else "")
+
+
+def validate_value(cls: type, name: str, value, path: str):
+    """Check one value against its field's type and limits; return it normalised."""
+    f = next(f for f in dataclasses.fields(cls) if f.name == name)
+    meta, kinds = f.metadata, _base_types(f.type)
+    if value is None:
+        if type(None) in kinds:
+            return None
+        raise ScenarioError(path, value, "a value is required: " + _describe(meta, kinds))
+    if name == "nics_per_node" and value == "per_gpu":
+        return value
+    if bool in kinds:
+        if isinstance(value, bool):
+            return value
+        raise ScenarioError(path, value, "true or false")
+    if str in kinds and isinstance(value, str):
+        if meta.get("choices") and value not in meta["choices"]:
+            raise ScenarioError(path, value, _describe(meta, kinds) + suggest(value, meta["choices"]))
+        return value
+    if int in kinds and float not in kinds:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or (
+                isinstance(value, float) and (not math.isfinite(value) or value != int(value))):
+            raise ScenarioError(path, value, _describe(meta, kinds))
+        value = int(value)
+    elif float in kinds:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+            raise ScenarioError(path, value, _describe(meta, kinds))
+        value = float(value)
+    else:
+        raise ScenarioError(path, value, _describe(meta, kinds))
+    lo, hi = meta.get("lo"), meta.get("hi")
+    if lo is not None and (value < lo or (meta.get("lo_open") and value <= lo)):
+        raise ScenarioError(path, value, _describe(meta, kinds))
+    if hi is not None and value > hi:
+        raise ScenarioError(path, value, _describe(meta, kinds))
+    return value
+
+
+def _section_from_dict(cls: type, data, path: str, skip=()):
+    if not isinstance(data, dict):
+        raise ScenarioError(path, data, "a table of keys")
+    names = [f.name for f in dataclasses.fields(cls) if f.name not in skip]
+    out = {}
+    for key, value in data.items():
+        if key in skip:
+            continue
+        if key not in names:
+            raise ScenarioError(f"{path}.{key}", value, f"unknown key; allowed: {', '.join(names)}"
+                                + suggest(key, names))
+        out[key] = validate_value(cls, key, value, f"{path}.{key}")
+    return cls(**out)
+
+
+def scenario_from_dict(data: dict, *, source: str | None = None) -> Scenario:
+    """Build and validate a scenario from plain data (a parsed TOML document)."""
+    try:
+        return _scenario_from_dict(migrate(dict(data)))
+    except ScenarioError as err:
+        raise (err.with_source(source) if source else err) from None
+
+
+def _scenario_from_dict(data: dict) -> Scenario:
+    allowed_top = ["schema_version", "name", "description", *SECTIONS]
+    for key in data:
+        if key not in allowed_top:
+            raise ScenarioError(key, data[key], "unknown section; allowed: " + ", ".join(allowed_top)
+                                + suggest(key, allowed_top))
+    name = data.get("name", "Untitled")
+    desc = data.get("description", "")
+    for key, val in (("name", name), ("description", desc)):
+        if not isinstance(val, str):
+            raise ScenarioError(key, val, "text")
+    kwargs = {}
+    for sec, cls in SECTIONS.items():
+        if sec == "fabric":
+            continue
+        kwargs[sec] = _section_from_dict(cls, data.get(sec, {}), sec)
+    kwargs["fabric"] = _fabric_from_dict(data.get("fabric", {}))
+    scen = Scenario(name=name, description=desc, **kwargs)
+    check_consistency(scen)
+    return scen
+
+
+def _fabric_from_dict(data) -> Fabric:
+    if not isinstance(data, dict):
+        raise ScenarioError("fabric", data, "a table of keys")
+    base = _section_from_dict(Fabric, {k: v for k, v in data.items() if k not in ("custom", "compare")}, "fabric")
+    custom_raw = data.get("custom", {})
+    if not isinstance(custom_raw, dict):
+        raise ScenarioError("fabric.custom", custom_raw, "tables [fabric.custom.NAME]")
+    custom = []
+    for name, table in custom_raw.items():
+        path = f"fabric.custom.{name}"
+        if not name.replace("_", "").replace("-", "").isalnum():
+            raise ScenarioError(path, name, "a name of letters, digits, '-' and '_'")
+        spec = _section_from_dict(FabricSpec, table, path)
+        if name not in catalog.BUILTIN_FABRICS and spec.transport is None:
+            raise ScenarioError(f"{path}.transport", None,
+                                "a user-defined fabric needs transport = tcp, roce, iwarp or infiniband")
+        custom.append((name, spec))
+    compare = data.get("compare")
+    known = list(catalog.BUILTIN_FABRICS) + [n for n, _ in custom]
+    if compare is not None:
+        if not isinstance(compare, list) or not compare or not all(isinstance(c, str) for c in compare):
+            raise ScenarioError("fabric.compare", compare, "a non-empty list of fabric names")
+        for c in compare:
+            if c not in known:
+                raise ScenarioError("fabric.compare", c, "one of " + ", ".join(known) + suggest(c, known))
+        if len(set(compare)) != len(compare):
+            raise ScenarioError("fabric.compare", compare, "each fabric once")
+        compare = tuple(compare)
+    fab = dataclasses.replace(base, custom=tuple(custom), compare=compare)
+    if fab.focus is not None and fab.focus not in fab.fabrics:
+        raise ScenarioError("fabric.focus", fab.focus, "one of " + ", ".join(fab.fabrics)
+                            + suggest(fab.focus, fab.fabrics))
+    return fab
+
+
+def check_consistency(s: Scenario) -> None:
+    """Cross-field checks that need the catalogue."""
+    catalog.gpu(s.cluster.gpu)
+    w, p = s.workload, s.parallel
+    given = [w.layers is not None, w.hidden is not None, w.heads is not None]
+    if any(given) and not all(given):
+        missing = [n for n, g in zip(("layers", "hidden", "heads"), given) if not g][0]
+        raise ScenarioError(f"workload.{missing}", None,
+                            "give layers, hidden and heads together, or none (derived from params_b)")
+    if w.hidden is not None and w.hidden % w.heads:
+        raise ScenarioError("workload.heads", w.heads, f"a divisor of hidden = {w.hidden}")
+    if p.resolved_mode == "explicit":
+        tp, pp = p.tp or 1, p.pp or 1
+        gpus = s.cluster.nodes * s.cluster.gpus_per_node
+        if gpus % (tp * pp):
+            raise ScenarioError("parallel.tp", tp, f"tp × pp = {tp * pp} must divide the {gpus} GPUs "
+                                                  f"({s.cluster.nodes} nodes × {s.cluster.gpus_per_node}); "
+                                                  f"dp is derived as GPUs / (tp × pp)")
+        dp = gpus // (tp * pp)
+        if w.global_batch % dp:
+            raise ScenarioError("workload.global_batch", w.global_batch,
+                                f"a multiple of the data-parallel degree {dp}")
+        if w.micro_batch is not None and (w.global_batch // dp) % w.micro_batch:
+            raise ScenarioError("workload.micro_batch", w.micro_batch,
+                                f"a divisor of the {w.global_batch // dp} sequences each data-parallel rank gets")
+        if w.heads is not None and w.heads % tp:
+            raise ScenarioError("parallel.tp", tp, f"a divisor of heads = {w.heads}")
+        if w.layers is not None and pp > w.layers:
+            raise ScenarioError("parallel.pp", pp, f"at most layers = {w.layers}")
+    elif p.tp is not None or p.pp is not None:
+        raise ScenarioError("parallel.mode", p.mode, "'explicit' when tp or pp is given (or remove tp/pp)")
+    for name, spec in s.fabric.custom:
+        nics = spec.nics_per_node
+        if isinstance(nics, str) and nics != "per_gpu":
+            raise ScenarioError(f"fabric.custom.{name}.nics_per_node", nics, "a whole number or \"per_gpu\"")
+
+
+# --------------------------------------------------------------------------
+# files
+# --------------------------------------------------------------------------
+
+MIGRATIONS: dict[int, typing.Callable[[dict], dict]] = {}
+
+
+def migrate(data: dict) -> dict:
+    """Upgrade a scenario document to the current schema, one version at a time."""
+    version = data.get("schema_version", SCHEMA_VERSION)
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ScenarioError("schema_version", version, f"a whole number from 1 to {SCHEMA_VERSION}")
+    if version > SCHEMA_VERSION:
+        raise ScenarioError("schema_version", version,
+                            f"at most {SCHEMA_VERSION}: this file was written by a newer Fabric What-If")
+    if version < 1:
+        raise ScenarioError("schema_version", version, f"a whole number from 1 to {SCHEMA_VERSION}")
+    while version < SCHEMA_VERSION:
+        data = MIGRATIONS[version](data)
+        version += 1
+        data["schema_version"] = version
+    data.pop("schema_version", None)
+    return data
+
+
+def parse_scenario_text(text: str, *, source: str = "<text>") -> Scenario:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ScenarioError(source, "TOML", f"not valid TOML: {err}") from None
+    return scenario_from_dict(data, source=source)
+
+
+def load_scenario(path) -> Scenario:
+    """Read and validate a scenario file; every problem is a :class:`ScenarioError`."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise ScenarioError(str(p), f"{size} bytes", f"a scenario file of at most {MAX_FILE_BYTES} bytes")
+        raw = p.read_bytes()
+    except ScenarioError:
+        raise
+    except FileNotFoundError:
+        raise ScenarioError(str(p), "missing", "an existing scenario file (.toml)") from None
+    except IsADirectoryError:
+        raise ScenarioError(str(p), "a folder", "a scenario file (.toml)") from None
+    except OSError as err:
+        raise ScenarioError(str(p), "unreadable", f"a readable file ({err.strerror})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ScenarioError(str(p), "binary data", "a UTF-8 text TOML file") from None
+    if not text.strip():
+        raise ScenarioError(str(p), "empty file", "a TOML scenario with at least [cluster] or [workload]")
+    return parse_scenario_text(text, source=str(p))
+
+
+def _spec_to_dict(spec) -> dict:
+    return {f.name: getattr(spec, f.name) for f in dataclasses.fields(spec) if getattr(spec, f.name) is not None}
+
+
+def scenario_to_dict(s: Scenario) -> dict:
+    """Plain data for TOML (``None`` fields left out); round-trips through :func:`scenario_from_dict`."""
+    out: dict = {"schema_version": SCHEMA_VERSION, "name": s.name}
+    if s.description:
+        out["description"] = s.description
+    for sec in SECTIONS:
+        obj = getattr(s, sec)
+        d = {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)
+             if f.name != "custom" and getattr(obj, f.name) is not None}
+        if sec == "fabric":
+            if s.fabric.compare is not None:
+                d["compare"] = list(s.fabric.compare)
+            if s.fabric.custom:
+                d["custom"] = {n: _spec_to_dict(spec) for n, spec in s.fabric.custom}
+        out[sec] = d
+    return out
+
+
+def scenario_to_toml(s: Scenario) -> str:
+    import tomli_w
+
+    return tomli_w.dumps(scenario_to_dict(s))
