@@ -1,0 +1,468 @@
+"""The three charts (utilisation, training duration, TCO): pure series data and one widget.
+
+Two layers, so that exports and the window draw the same thing:
+
+- :func:`chart_series` turns an engine sweep :class:`model.Result` into plain data
+  (x, labels, one series per fabric with its style). No Qt; the CSV exporter uses it.
+- :class:`ChartWidget` (a ``pyqtgraph.PlotWidget``) draws that data: curves are created
+  once per fabric and then updated with ``setData``; a marker shows the current value,
+  a read-out follows the mouse, and a corner label names the profile set and scenario.
+
+Axis metadata (label, unit, display scale, log axis) lives in :data:`AXES`, keyed by the
+engine's sweep field names; fabric colours and line styles come from
+``assets/fabrics.toml`` through :func:`model.catalog.fabric_style`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from model import catalog
+
+CHART_KINDS = ("utilisation", "duration", "tco")
+
+# x-axes the window offers: engine sweep field -> display metadata. ``scale`` converts
+# engine units to display units (loss: fraction -> percent).
+AXES = {
+    "cluster.nodes": dict(label="Nodes", unit="", scale=1.0, log=True, integer=True),
+    "workload.params_b": dict(label="Model parameters", unit="B", scale=1.0, log=True, integer=False),
+    "fabric.latency_us": dict(label="Latency", unit="µs", scale=1.0, log=True, integer=False),
+    "fabric.loss_rate": dict(label="Packet loss", unit="%", scale=100.0, log=True, integer=False),
+    "fabric.link_gbps": dict(label="Bandwidth per NIC", unit="Gb/s", scale=1.0, log=True, integer=False),
+}
+
+CURRENCY_SYMBOLS = {"CNY": "¥", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
+
+_STYLE_NAMES = {"solid": "solid", "dash": "dash", "dashdot": "dashdot", "dot": "dot"}
+
+
+def axis_label(field: str) -> str:
+    meta = AXES.get(field)
+    if meta is None:
+        return field
+    return f"{meta['label']} ({meta['unit']})" if meta["unit"] else meta["label"]
+
+
+def currency_of(result) -> str:
+    """Currency code of a result's money figures ('' when the economics model is absent)."""
+    cur = result.data.get("currency") if result is not None else None
+    if cur is None:
+        econ = getattr(result.scenario, "economics", None) if result is not None else None
+        cur = getattr(econ, "currency", None)
+    if cur is None:
+        return ""
+    arr = np.asarray(cur)
+    if arr.ndim:
+        cur = arr.reshape(-1)[0]
+    return str(cur.item() if hasattr(cur, "item") else cur)
+
+
+def currency_symbol(code: str) -> str:
+    return CURRENCY_SYMBOLS.get(code, code + " " if code else "")
+
+
+def fabric_styles(result) -> list[dict]:
+    """One style per fabric of ``result``: colour, line style, width scale, short name."""
+    out = []
+    n_custom = 0
+    for name, label in zip(result.fabrics, result.labels):
+        if name in catalog.BUILTIN_FABRICS:
+            st = catalog.fabric_style(name)
+        else:
+            st = catalog.fabric_style(name, n_custom)
+            n_custom += 1
+        st = dict(st)
+        st.setdefault("short", label)
+        st["label"] = label
+        out.append(st)
+    return out
+
+
+def _rows(arr, f: int):
+    a = np.asarray(arr, dtype=float)
+    if a.ndim == 0:
+        return np.full(f, float(a))[:, None]
+    if a.ndim == 1:
+        return a[None, :].repeat(f, axis=0)
+    return a
+
+
+def _years(result) -> int | None:
+    econ = getattr(result.scenario, "economics", None)
+    years = getattr(econ, "years", None)
+    return int(years) if years is not None else None
+
+
+def chart_series(result, kind: str) -> dict:
+    """Plain data for one chart from an engine sweep ``result``.
+
+    Returns ``{"x", "x_label", "y_label", "title", "log_x", "log_y", "series": [...],
+    "extra": [...], "available": bool, "note": str}``; each series is
+    ``{"fabric", "label", "short", "y", "style"}``. ``x`` and ``y`` are in display
+    units (loss in percent, utilisation in percent). Points where no parallel plan fits
+    are NaN (draw a gap). ``extra`` holds secondary series (training duration without
+    interruptions); ``available`` is false when the engine has no output for this chart
+    yet (TCO before the economics model), with ``note`` saying why.
+    """
+    if kind not in CHART_KINDS:
+        raise ValueError(f"kind {kind!r}: one of {', '.join(CHART_KINDS)}")
+    field = result.field
+    meta = AXES.get(field, dict(label=field or "", unit="", scale=1.0, log=False))
+    x = np.asarray(result.x, dtype=float) * meta["scale"]
+    data = result.data
+    f = len(result.fabrics)
+    styles = fabric_styles(result)
+    out = dict(x=x, x_label=axis_label(field), field=field, kind=kind, log_x=bool(meta["log"]), log_y=False,
+               series=[], extra=[], available=True, note="")
+    ys, extra_ys = None, None
+    if kind == "utilisation":
+        ys = _rows(data["mfu"], f) * 100.0
+        out.update(title="GPU utilisation (MFU)", y_label="Model FLOPs utilisation (%)")
+    elif kind == "duration":
+        base = _rows(data["train_days"], f)
+        if "train_days_with_interruptions" in data:
+            ys = _rows(data["train_days_with_interruptions"], f)
+            extra_ys = base
+            out.update(title="Training duration (solid: with interruptions, faint: without)")
+        else:
+            ys = base
+            out.update(title="Training duration (without interruptions)")
+        out.update(y_label="Training duration (days)", log_y=True)
+    else:
+        code = currency_of(result)
+        years = _years(result)
+        out.update(title=f"{years}-year total cost of ownership" if years else "Total cost of ownership",
+                   y_label=f"TCO ({code})" if code else "TCO", log_y=True, currency=code)
+        if "tco" in data:
+            ys = _rows(data["tco"], f)
+        else:
+            out.update(available=False, note="Waiting for the economics model (issue #3): no TCO output yet")
+    if ys is not None:
+        for i, (name, st) in enumerate(zip(result.fabrics, styles)):
+            out["series"].append(dict(fabric=name, label=st["label"], short=st.get("short", name),
+                                      y=np.asarray(ys[i], dtype=float), style=st))
+    if extra_ys is not None:
+        for i, (name, st) in enumerate(zip(result.fabrics, styles)):
+            out["extra"].append(dict(fabric=name, label=st["label"] + " (without interruptions)",
+                                     short=st.get("short", name) + " w/o interr.",
+                                     y=np.asarray(extra_ys[i], dtype=float), style=st))
+    return out
+
+
+def point_values(point, kind: str) -> np.ndarray | None:
+    """Per-fabric y value of ``kind`` at the current point from an ``evaluate`` result (display units)."""
+    if point is None:
+        return None
+    d = point.data
+    if kind == "utilisation":
+        return np.atleast_1d(np.asarray(d["mfu"], dtype=float)) * 100.0
+    if kind == "duration":
+        key = "train_days_with_interruptions" if "train_days_with_interruptions" in d else "train_days"
+        return np.atleast_1d(np.asarray(d[key], dtype=float))
+    if "tco" in d:
+        return np.atleast_1d(np.asarray(d["tco"], dtype=float))
+    return None
+
+
+def format_value(kind: str, v: float, currency: str = "") -> str:
+    """Human text for a y value: percent with one decimal, days with one decimal, money grouped."""
+    if v is None or not math.isfinite(v):
+        return "no plan fits"
+    if kind == "utilisation":
+        return f"{v:.1f} %"
+    if kind == "duration":
+        return f"{v:,.1f} days"
+    return format_money(v, currency)
+
+
+def format_money(v: float, currency: str = "") -> str:
+    if v is None or not math.isfinite(v):
+        return "–"
+    sym = currency_symbol(currency)
+    av = abs(v)
+    if av >= 1e9:
+        return f"{sym}{v / 1e9:,.2f} bn"
+    if av >= 1e6:
+        return f"{sym}{v / 1e6:,.2f} M"
+    return f"{sym}{v:,.0f}"
+
+
+def format_x(field: str, v: float) -> str:
+    meta = AXES.get(field)
+    if meta is None:
+        return f"{v:g}"
+    unit = f" {meta['unit']}" if meta["unit"] else ""
+    if meta.get("integer"):
+        return f"{v:,.0f}{unit}"
+    return f"{v:,.4g}{unit}"
+
+
+# --------------------------------------------------------------------------
+# the widget (everything above is plain data and uses no Qt)
+# --------------------------------------------------------------------------
+
+import pyqtgraph as pg  # noqa: E402
+from PySide6 import QtCore, QtGui  # noqa: E402
+
+_QT_STYLES = {"solid": QtCore.Qt.PenStyle.SolidLine, "dash": QtCore.Qt.PenStyle.DashLine,
+              "dashdot": QtCore.Qt.PenStyle.DashDotLine, "dot": QtCore.Qt.PenStyle.DotLine}
+
+
+def make_pen(style: dict, width: float = 1.0, *, alpha: int = 255, focus: bool = False) -> QtGui.QPen:
+    """The fabric's pen: its colour and line style, cosmetic (width in screen pixels)."""
+    colour = QtGui.QColor(style["colour"])
+    colour.setAlpha(alpha)
+    pen = QtGui.QPen(colour)
+    pen.setCosmetic(True)
+    pen.setWidthF(width)
+    pen.setStyle(_QT_STYLES.get(style.get("line_style", "solid"), QtCore.Qt.PenStyle.SolidLine))
+    return pen
+
+
+class ChartWidget(pg.PlotWidget):
+    """One chart: a curve per fabric, a marker at the current value, hover read-out.
+
+    Call :meth:`show_result` with every new sweep result; curves are created the first
+    time a fabric appears and then only updated (``setData``). ``line_width`` is the base
+    pen width in pixels: 1 while dragging (cheap under Qt's raster engine), larger for
+    exports or presentation (:meth:`set_line_width`).
+    """
+
+    def __init__(self, kind: str = "utilisation", parent=None, *, line_width: float = 1.0):
+        super().__init__(parent=parent, background="w")
+        if kind not in CHART_KINDS:
+            raise ValueError(f"kind {kind!r}: one of {', '.join(CHART_KINDS)}")
+        self.kind = kind
+        self.line_width = float(line_width)
+        self.thick_when_idle = True
+        self.series: dict | None = None
+        self.curves: dict[str, pg.PlotDataItem] = {}
+        self.extra_curves: dict[str, pg.PlotDataItem] = {}
+        self._styles: dict[str, dict] = {}
+        self._focus: str | None = None
+        self._current_x = None
+        self._currency = ""
+        pi = self.getPlotItem()
+        pi.setMenuEnabled(False)
+        pi.showGrid(x=True, y=True, alpha=0.25)
+        pi.hideButtons()
+        for ax in ("left", "bottom"):
+            a = pi.getAxis(ax)
+            a.setPen(pg.mkPen("#444444"))
+            a.setTextPen(pg.mkPen("#222222"))
+        self.legend = pi.addLegend(offset=(-8, 8), labelTextColor="#222222", brush=pg.mkBrush(255, 255, 255, 210),
+                                   pen=pg.mkPen("#bbbbbb"))
+        self.legend.setZValue(20)
+        # current value: a vertical line plus one dot per fabric
+        self.vline = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen("#555555", width=1,
+                                                                           style=QtCore.Qt.PenStyle.DotLine))
+        self.vline.setZValue(5)
+        pi.addItem(self.vline, ignoreBounds=True)
+        self.vline.hide()
+        self.marker = pg.PlotDataItem([], [], pen=None, symbol="o", symbolSize=9, symbolPen=pg.mkPen("#222222"),
+                                      symbolBrush=pg.mkBrush("#ffffff"))
+        self.marker.setZValue(10)
+        pi.addItem(self.marker)
+        # corner label (profile set · scenario) and hover read-out, fixed in screen space
+        self.corner = pg.TextItem("", color="#555555", anchor=(0, 1))
+        self.corner.setParentItem(pi.vb)
+        self.readout = pg.TextItem("", color="#111111", anchor=(0, 0), fill=pg.mkBrush(255, 255, 255, 225),
+                                   border=pg.mkPen("#999999"))
+        self.readout.setParentItem(pi.vb)
+        self.readout.setZValue(30)
+        self.readout.hide()
+        self.note = pg.TextItem("", color="#666666", anchor=(0.5, 0.5))
+        self.note.setParentItem(pi.vb)
+        self.note.hide()
+        pi.vb.sigResized.connect(self._place_overlays)
+        self.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self._hover_pos = None
+
+    # -- drawing -------------------------------------------------------------
+    def show_result(self, result, kind: str | None = None, current_x=None, focus: str | None = None,
+                    profile_set: str | None = None, scenario_name: str | None = None, point=None) -> dict:
+        """Draw ``result`` (an engine sweep). ``current_x`` (engine units, scalar or one per
+        fabric) places the marker; ``point`` (an ``evaluate`` result) gives the marker's y
+        values (else they are interpolated on the curves). Returns the chart_series data."""
+        if kind is not None and kind != self.kind:
+            self.kind = kind
+        data = chart_series(result, self.kind)
+        self.series = data
+        self._currency = data.get("currency", "")
+        pi = self.getPlotItem()
+        pi.setTitle(f"<span style='font-size:11pt; color:#222'><b>{data['title']}</b></span>")
+        pi.setLabel("bottom", data["x_label"])
+        pi.setLabel("left", data["y_label"])
+        if pi.ctrl.logXCheck.isChecked() != data["log_x"] or pi.ctrl.logYCheck.isChecked() != data["log_y"]:
+            pi.setLogMode(x=data["log_x"], y=data["log_y"])
+        self._focus = focus
+        x = data["x"]
+        seen = set()
+        for s in data["series"]:
+            name = s["fabric"]
+            seen.add(name)
+            curve = self.curves.get(name)
+            if curve is None:
+                curve = pg.PlotDataItem(connect="finite", name=s["short"])
+                curve.setZValue(3)
+                self.getPlotItem().addItem(curve)
+                self.curves[name] = curve
+                self._styles[name] = None
+            if self._styles.get(name) != (s["style"], focus == name, self.line_width):
+                curve.setPen(self._pen_for(s["style"], focus == name))
+                self._styles[name] = (s["style"], focus == name, self.line_width)
+                curve.setZValue(4 if focus == name else 3)
+            y = s["y"]
+            curve.setData(x, _safe_for_log(y, data["log_y"]))
+            curve.show()
+        for e in data["extra"]:
+            name = e["fabric"]
+            curve = self.extra_curves.get(name)
+            if curve is None:
+                curve = pg.PlotDataItem(connect="finite")
+                curve.setZValue(2)
+                self.getPlotItem().addItem(curve)
+                self.extra_curves[name] = curve
+            curve.setPen(make_pen(e["style"], 1.0, alpha=90))
+            curve.setData(x, _safe_for_log(e["y"], data["log_y"]))
+            curve.show()
+        for name, curve in self.curves.items():
+            if name not in seen:
+                curve.hide()
+                curve.setData([], [])
+        for name, curve in self.extra_curves.items():
+            if name not in {e["fabric"] for e in data["extra"]}:
+                curve.hide()
+        self._sync_legend(data)
+        self._update_marker(result, data, current_x, point)
+        parts = [p for p in (f"profile: {profile_set}" if profile_set else "", scenario_name or "") if p]
+        self.corner.setText("  ·  ".join(parts))
+        if data["available"]:
+            self.note.hide()
+        else:
+            self.note.setText(data["note"])
+            self.note.show()
+        self._place_overlays()
+        if self._hover_pos is not None:
+            self._update_readout(self._hover_pos)
+        return data
+
+    def _pen_for(self, style: dict, focus: bool) -> QtGui.QPen:
+        w = self.line_width
+        if self.thick_when_idle and self.line_width > 1.0:
+            w *= float(style.get("width_scale", 1.0))
+        if focus and self.line_width > 1.0:
+            w *= 1.3
+        return make_pen(style, w)
+
+    def set_line_width(self, width: float) -> None:
+        """Base pen width in pixels for every curve (1 = fast live drawing; 2-3 for exports)."""
+        width = float(width)
+        if width == self.line_width:
+            return
+        self.line_width = width
+        if self.series is not None:
+            for s in self.series["series"]:
+                c = self.curves.get(s["fabric"])
+                if c is not None:
+                    c.setPen(self._pen_for(s["style"], self._focus == s["fabric"]))
+                    self._styles[s["fabric"]] = (s["style"], self._focus == s["fabric"], self.line_width)
+
+    def _sync_legend(self, data) -> None:
+        wanted = [(s["short"], self.curves[s["fabric"]]) for s in data["series"]]
+        have = [(label.text, item) for item, label in self.legend.items]
+        if [(n, id(c)) for n, c in wanted] == [(n, id(c)) for n, c in have]:
+            return
+        self.legend.clear()
+        for name, curve in wanted:
+            self.legend.addItem(curve, name)
+
+    def _update_marker(self, result, data, current_x, point) -> None:
+        self._current_x = None
+        if current_x is None or not data["series"]:
+            self.marker.setData([], [])
+            self.vline.hide()
+            return
+        meta = AXES.get(result.field, dict(scale=1.0))
+        cx = np.broadcast_to(np.asarray(current_x, dtype=float) * meta["scale"], (len(data["series"]),))
+        yv = point_values(point, self.kind) if point is not None else None
+        if yv is None or len(yv) != len(cx):
+            yv = np.array([_interp(data["x"], s["y"], xi) for s, xi in zip(data["series"], cx)])
+        ok = np.isfinite(yv) & np.isfinite(cx) & (cx > 0 if data["log_x"] else True) & (
+            yv > 0 if data["log_y"] else True)
+        brushes = [pg.mkBrush(s["style"]["colour"]) for s in data["series"]]
+        self.marker.setData(cx[ok], yv[ok], symbolBrush=[b for b, k in zip(brushes, ok) if k])
+        self._current_x = cx
+        self._marker_y = yv
+        x0 = float(cx[0]) if np.all(cx == cx[0]) else None
+        if x0 is not None and math.isfinite(x0) and (x0 > 0 or not data["log_x"]):
+            self.vline.setPos(math.log10(x0) if data["log_x"] else x0)
+            self.vline.show()
+        else:
+            self.vline.hide()
+
+    # -- overlays --------------------------------------------------------------
+    def _place_overlays(self, *_):
+        r = self.getPlotItem().vb.boundingRect()
+        self.corner.setPos(r.left() + 4, r.bottom() - 2)
+        self.note.setPos(r.center())
+
+    def _on_mouse_moved(self, pos) -> None:
+        vb = self.getPlotItem().vb
+        if not vb.sceneBoundingRect().contains(pos):
+            self._hover_pos = None
+            self.readout.hide()
+            return
+        self._hover_pos = pos
+        self._update_readout(pos)
+
+    def _update_readout(self, pos) -> None:
+        data = self.series
+        if not data or not data["series"] or len(data["x"]) == 0:
+            self.readout.hide()
+            return
+        vb = self.getPlotItem().vb
+        p = vb.mapSceneToView(pos)
+        xv = 10 ** p.x() if data["log_x"] else p.x()
+        i = int(np.nanargmin(np.abs(np.log(np.maximum(data["x"], 1e-300)) - math.log(max(xv, 1e-300)))
+                             if data["log_x"] else np.abs(data["x"] - xv)))
+        field = data.get("field") or ""
+        lines = [f"<b>{AXES.get(field, dict(label=field))['label']}: {format_x(field, float(data['x'][i]))}</b>"]
+        for s in data["series"]:
+            lines.append(f"<span style='color:{s['style']['colour']}'>■</span> {s['short']}: "
+                         f"{format_value(self.kind, float(s['y'][i]), self._currency)}")
+        self.readout.setHtml("<div style='font-size:9pt'>" + "<br>".join(lines) + "</div>")
+        r = vb.boundingRect()
+        local = vb.mapFromScene(pos)
+        bx = local.x() + 14
+        br = self.readout.boundingRect()
+        if bx + br.width() > r.right():
+            bx = local.x() - br.width() - 14
+        by = min(max(local.y() + 10, r.top()), r.bottom() - br.height())
+        self.readout.setPos(bx, by)
+        self.readout.show()
+
+    def readout_text(self) -> str:
+        return self.readout.toPlainText() if self.readout.isVisible() else ""
+
+
+def _safe_for_log(y, log_y: bool):
+    y = np.asarray(y, dtype=float)
+    if log_y:
+        return np.where(y > 0, y, np.nan)
+    return y
+
+
+def _interp(x, y, xi) -> float:
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    ok = np.isfinite(y)
+    if not ok.any() or not math.isfinite(xi):
+        return float("nan")
+    return float(np.interp(xi, x[ok], y[ok], left=np.nan, right=np.nan))
+
+
+__all__ = ["AXES", "CHART_KINDS", "ChartWidget", "axis_label", "chart_series", "currency_of", "fabric_styles",
+           "format_money", "format_value", "format_x", "make_pen", "point_values"]
