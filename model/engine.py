@@ -29,8 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import catalog
-from .collectives import NCCL_NET_STEP_SW_US, NCCL_NVLINK_STEP_US, collective_time, hierarchical_all_reduce_time, \
-    p2p_time
+from .collectives import DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NET_STEP_SW_US, NCCL_NVLINK_STEP_US, bus_factor, \
+    collective_time, p2p_time, ring_steps, tree_steps
 from .compute import BYTES_BF16, hardware_flops_per_iteration, layer_times_forward, logits_time, \
     model_flops_per_iteration, optimizer_time, params_from_architecture, recompute_code
 from .errors import ScenarioError, suggest
@@ -46,9 +46,9 @@ BREAKDOWN_LABELS = {
 }
 
 TP_CANDIDATES = (1, 2, 4, 8, 16)
-PP_CANDIDATES = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256)
-MB_CANDIDATES = (1, 2, 4, 8)
-V_CANDIDATES = (1, 2, 3, 4)
+PP_CANDIDATES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+MB_CANDIDATES = (1, 2, 4)
+V_CANDIDATES = (1, 2, 4)
 
 GRAD_BYTES = BYTES_BF16  # gradients reduced in bf16
 
@@ -226,18 +226,27 @@ def _parse_fabric_field(s: Scenario, field: str):
 
 
 def _check_fabric_values(key, values, field):
+    """Range check of swept fabric values against the field's metadata, whole array at once."""
     from .scenario import validate_value
 
-    for v in np.unique(values):
+    for v in (values.min(), values.max()):
         validate_value(FabricSpec, key, int(v) if key == "nics_per_node" else float(v), field)
+    if key == "nics_per_node" and np.any(values != np.round(values)):
+        raise ScenarioError(field, values, "whole numbers")
 
 
 # --------------------------------------------------------------------------
 # the physics, over plan × fabric × point
 # --------------------------------------------------------------------------
 
-def _candidates(s: Scenario):
-    """Plan candidates (tp, pp, micro_batch, virtual_stages) as int arrays of shape (C,)."""
+def _candidates(s: Scenario, pt=None):
+    """Plan candidates (tp, pp, micro_batch, virtual_stages) as float arrays of shape (C,).
+
+    Auto mode searches tensor parallelism inside a node, pipeline depths in
+    powers of two (uneven layer splits allowed: a stage holds ⌈l/p⌉ layers),
+    micro-batches of 1, 2 or 4 and 1, 2 or 4 virtual stages; candidates that no
+    point of ``pt`` can use are dropped before evaluation.
+    """
     p, w = s.parallel, s.workload
     explicit = p.resolved_mode == "explicit"
     tps = (p.tp or 1,) if explicit else TP_CANDIDATES
@@ -246,6 +255,10 @@ def _candidates(s: Scenario):
     vs = (p.virtual_stages,) if p.virtual_stages is not None else V_CANDIDATES
     grid = np.array([(t, q, b, v) for t in tps for q in pps for b in mbs for v in vs
                      if not (q == 1 and v > 1)], dtype=float)
+    if pt is not None and not explicit:
+        keep = ((grid[:, 0] <= pt["gpus_per_node"].max()) & (grid[:, 1] * grid[:, 3] <= pt["layers"].max())
+                & (grid[:, 0] * grid[:, 1] <= pt["gpus"].max()))
+        grid = grid[keep] if np.any(keep) else grid[:1]
     return grid[:, 0], grid[:, 1], grid[:, 2], grid[:, 3]
 
 
@@ -262,13 +275,22 @@ def _inter_bandwidths(pt, fab):
     return ideal * to_bytes, lossy * to_bytes, final * to_bytes, eta
 
 
-def _compute_side(pt, t, p, b, v):
-    """Fabric-independent part for plans (C, 1, N) — or chosen plans (F, N)."""
+def _compute_side(pt, t, p, b, v, round_batch):
+    """Everything that does not depend on the fabric, for plans of any shape broadcasting with (N,).
+
+    Returns the compute-side times and the "communication geometry": the
+    coefficients that turn a fabric's per-node bandwidth and per-step latency
+    into pipeline and data-parallel communication time with a few operations.
+    The algebra is that of :func:`~model.collectives.hierarchical_all_reduce_time`
+    and :func:`~model.collectives.p2p_time` (a test checks they agree).
+    """
     s, h, a, l, V = pt["seq_len"], pt["hidden"], pt["heads"], pt["layers"], pt["vocab"]
     B, G, gpn = pt["global_batch"], pt["gpus"], pt["gpus_per_node"]
     rc = pt["recompute"]
     d = G / (t * p)
-    m = B / (d * b)
+    m_exact = B / (d * b)
+    # auto mode rounds the global batch to a whole number of micro-batches per rank, as a practitioner would
+    m = np.where(round_batch, np.maximum(np.floor(m_exact + 0.5), 1.0), m_exact)
     lc = np.ceil(l / (p * v))
     dense_f, core_f = layer_times_forward(b, s, h, a, t, pt["peak_flops"], pt["hbm_bytes_per_s"], pt["sp"],
                                           pt["flash"])
@@ -280,100 +302,130 @@ def _compute_side(pt, t, p, b, v):
     logits = logits_time(b, s, h, V, t, pt["peak_flops"], pt["hbm_bytes_per_s"])
     window = v * lc * (2.0 * (dense_f + core_f) + extra)
     params_gpu = stage_params(l, h, V, t, p)
-    return dict(d=d, m=m, lc=lc, layer_compute=layer_compute, layer_tp=layer_tp, logits=logits, window=window,
-                params_gpu=params_gpu)
-
-
-def _feasible(pt, t, p, b, v, cs):
-    d, m = cs["d"], cs["m"]
-    gpn, G, l = pt["gpus_per_node"], pt["gpus"], pt["layers"]
-    ok = (t <= gpn) & (np.mod(gpn, t) == 0) & (np.mod(pt["heads"], t) == 0)
-    ok &= np.mod(G, t * p) == 0
-    ok &= (d >= 1) & (np.mod(pt["global_batch"], np.maximum(d * b, 1)) == 0) & (m >= 1)
-    ok &= p <= l
-    ok &= (v == 1) | ((p > 1) & (p * v <= l) & (np.mod(m, p) == 0))
     dist = d > 1
-    mem = memory_per_gpu_bytes(l, pt["hidden"], pt["heads"], pt["vocab"], pt["seq_len"], b, t, p, d, v,
-                               pt["recompute"], pt["sp"], pt["flash"], dist, m)
-    fits = mem <= pt["memory_bytes"] * USABLE_MEMORY_FRACTION
-    return ok, fits, mem
-
-
-def _fabric_side(pt, fab_bw, fab, t, p, v, cs):
-    """Step time and its communication parts for a given inter-node bandwidth per node [s]."""
-    gpn = pt["gpus_per_node"]
-    d, m, lc = cs["d"], cs["m"], cs["lc"]
-    inter_step = (fab["latency_us"] + NCCL_NET_STEP_SW_US) * 1e-6
-    # pipeline point-to-point: across nodes when a pipeline group spans nodes
+    opt = optimizer_time(params_gpu / np.where(dist, d, 1.0), pt["hbm_bytes_per_s"])
+    # pipeline point-to-point: across nodes when a pipeline group does not sit inside one node
     crosses = (p > 1) & ((t * p > gpn) | (np.mod(gpn, t * p) != 0))
-    per_gpu_bw = fab_bw / gpn
-    msg = pt["seq_len"] * pt["hidden"] * BYTES_BF16 * cs["b"] / t  # scatter/gather over the t NICs
-    p2p = np.where(crosses, p2p_time(msg, per_gpu_bw, inter_step),
-                   np.where(p > 1, p2p_time(msg, pt["intra_p2p_bw"], NCCL_NVLINK_STEP_US * 1e-6), 0.0))
-    t_chunk = lc * (cs["layer_compute"] + cs["layer_tp"]) + 2.0 * p2p
-    pipe = m * (v * t_chunk + cs["logits"]) + (p - 1.0) * t_chunk
-    # data parallel gradient reduction (hierarchical, bucketed)
+    msg = s * h * BYTES_BF16 * b / t  # scatter/gather over the t NICs (Narayanan et al. §4.1)
+    nvl_step = NCCL_NVLINK_STEP_US * 1e-6
+    p2p_intra = np.where(p > 1, p2p_time(msg, pt["intra_p2p_bw"], nvl_step), 0.0)
+    # data-parallel gradient reduction, hierarchical and bucketed
     g_dp = np.minimum(d, np.maximum(np.floor(gpn / t), 1.0))
     n_dp = np.ceil(d / g_dp)
-    grad_bytes = cs["params_gpu"] * GRAD_BYTES
-    t_dp, buckets = hierarchical_all_reduce_time(grad_bytes, g_dp, n_dp, pt["intra_busbw"], per_gpu_bw,
-                                                 NCCL_NVLINK_STEP_US * 1e-6, inter_step)
-    exposed = np.where(pt["dp_overlap"], np.maximum(t_dp - cs["window"], t_dp / buckets), t_dp)
-    parts = dict(
-        compute=m * (v * lc * cs["layer_compute"] + cs["logits"]),
-        tp_comm=m * v * lc * cs["layer_tp"],
-        pp_comm=m * v * 2.0 * p2p,
-        bubble=(p - 1.0) * t_chunk,
-        dp_comm=exposed,
+    grad_bytes = params_gpu * GRAD_BYTES
+    buckets = np.maximum(np.ceil(grad_bytes / DDP_BUCKET_BYTES), 1.0)
+    per_bucket = grad_bytes / buckets
+    intra = buckets * (collective_time("reduce_scatter", per_bucket, g_dp, pt["intra_busbw"], nvl_step)
+                       + collective_time("all_gather", per_bucket, g_dp, pt["intra_busbw"], nvl_step))
+    has_inter = n_dp > 1
+    steps = np.minimum(ring_steps("all_reduce", n_dp), tree_steps("all_reduce", n_dp))
+    return dict(
+        d=d, m=m, m_exact=m_exact, lc=lc, b=b, dist=dist, opt=opt, window=window, params_gpu=params_gpu,
+        layer_compute=layer_compute, layer_tp=layer_tp, logits=logits,
+        chunk_fixed=lc * (layer_compute + layer_tp),
+        slots=m * v + p - 1.0, m_logits=m * logits,
+        crosses=crosses, p2p_bytes_node=msg * gpn, p2p_intra=p2p_intra,
+        dp_k0=intra + buckets * has_inter * NCCL_BASE_US * 1e-6,
+        dp_k1=buckets * has_inter * steps,
+        dp_k2=buckets * has_inter * (per_bucket / g_dp) * bus_factor("all_reduce", n_dp) * gpn,
+        buckets=buckets,
     )
-    return pipe + exposed, parts
+
+
+def _degrees_valid(pt, t, p, b, v, round_batch):
+    """Plans whose degrees are possible at a point (before memory) [bool]. Integer arithmetic."""
+    gpn, G, l, B, heads = (pt[k].astype(np.int64) for k in ("gpus_per_node", "gpus", "layers", "global_batch",
+                                                             "heads"))
+    t, p, b, v = (np.asarray(x).astype(np.int64) for x in (t, p, b, v))
+    tp = t * p
+    ok = (t <= gpn) & (gpn % t == 0) & (heads % t == 0) & (G % tp == 0) & (p <= l)
+    db = np.maximum(G // tp, 1) * b
+    if round_batch:
+        m = np.maximum((2 * B + db) // (2 * db), 1)  # round half up, as _compute_side
+    else:
+        m = B // db
+        ok &= B % db == 0
+    ok &= (G >= tp) & (m >= 1)
+    ok &= (v == 1) | ((p > 1) & (p * v <= l) & (m % p == 0))
+    return ok
+
+
+def _memory(pt, t, p, b, v, cs):
+    """Peak bytes per GPU for a plan, and whether it fits [B], [bool]."""
+    mem = memory_per_gpu_bytes(pt["layers"], pt["hidden"], pt["heads"], pt["vocab"], pt["seq_len"], b, t, p,
+                               cs["d"], v, pt["recompute"], pt["sp"], pt["flash"], cs["dist"], cs["m"])
+    return mem, mem <= pt["memory_bytes"] * USABLE_MEMORY_FRACTION
+
+
+def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s):
+    """Step time for a fabric's per-node bandwidth [B/s] and per-step latency [s] (few ops, any shape)."""
+    inv_bw = 1.0 / bw_node
+    p2p = np.where(cs["crosses"], step_latency_s + cs["p2p_bytes_node"] * inv_bw, cs["p2p_intra"])
+    t_chunk = cs["chunk_fixed"] + 2.0 * p2p
+    pipe = t_chunk * cs["slots"] + cs["m_logits"]
+    t_dp = cs["dp_k0"] + cs["dp_k1"] * step_latency_s + cs["dp_k2"] * inv_bw
+    exposed = np.where(dp_overlap, np.maximum(t_dp - cs["window"], t_dp / cs["buckets"]), t_dp)
+    return pipe + exposed + cs["opt"], p2p, t_chunk, exposed
 
 
 def _evaluate_inputs(s: Scenario, inp: Inputs):
     pt, fab = inp.point, inp.fabric
-    t, p, b, v = (x[:, None, None] for x in _candidates(s))
-    cs = _compute_side(pt, t, p, b, v)
-    cs["b"] = b
-    ok, fits, _ = _feasible(pt, t, p, b, v, cs)
+    n_fab = fab["latency_us"].shape[0]
+    round_batch = s.parallel.resolved_mode == "auto"
+    t, p, b, v = _candidates(s, pt)
+    # every (point, plan) pair whose degrees are possible, ordered by point
+    ok = _degrees_valid({k: x[:, None] for k, x in pt.items()}, t[None, :], p[None, :], b[None, :], v[None, :],
+                        round_batch)  # (N, C)
+    ni, ci = np.nonzero(ok)
+    ptp = {k: x[ni] for k, x in pt.items()}
+    tp_, pp_, bp_, vp_ = t[ci], p[ci], b[ci], v[ci]
+    cs = _compute_side(ptp, tp_, pp_, bp_, vp_, round_batch)
+    _, fits = _memory(ptp, tp_, pp_, bp_, vp_, cs)
     _, _, bw_final, _ = _inter_bandwidths(pt, fab)
-    step_c, _ = _fabric_side(pt, bw_final[None], {k: x[None] for k, x in fab.items()}, t, p, v, cs)
-    dist = cs["d"] > 1
-    opt = optimizer_time(cs["params_gpu"] / np.where(dist, cs["d"], 1.0), pt["hbm_bytes_per_s"])
-    step_c = step_c + opt
-    valid = ok & fits
-    step_masked = np.where(valid, step_c, np.inf)
-    best = np.argmin(step_masked, axis=0)  # (F, N)
-    any_valid = np.isfinite(np.take_along_axis(step_masked, best[None], axis=0)[0])
-    any_ok = np.any(ok, axis=0)  # (1, N) degrees exist at all
+    inter_step = (fab["latency_us"] + NCCL_NET_STEP_SW_US) * 1e-6
+    step_pairs, _, _, _ = _step_for_fabric(cs, ptp["dp_overlap"], bw_final[:, ni], inter_step[:, ni])
+    step_pairs = np.where(fits, step_pairs, np.inf)  # (F, pairs)
+    # fastest plan per point and fabric: sort pairs by (point, step); the first of each point wins
+    best = np.zeros((n_fab, inp.n), dtype=int)
+    any_valid = np.zeros((n_fab, inp.n), dtype=bool)
+    has_pair = np.zeros(inp.n, dtype=bool)
+    has_pair[ni] = True
+    for f in range(n_fab):  # a handful of fabrics, never a loop over points
+        order = np.lexsort((step_pairs[f], ni))
+        first = order[np.r_[True, ni[order][1:] != ni[order][:-1]]] if order.size else order
+        best[f, ni[first]] = ci[first]
+        any_valid[f, ni[first]] = np.isfinite(step_pairs[f, first])
+    any_ok = has_pair[None, :]
 
-    def pick(x):
-        x = np.broadcast_to(x, step_c.shape)
-        return np.take_along_axis(x, best[None], axis=0)[0]
-
-    tc, pc, bc, vc = (pick(x) for x in (t, p, b, v))
-    cs2 = _compute_side(pt, tc, pc, bc, vc)
-    cs2["b"] = bc
+    tc, pc, bc, vc = (x[best] for x in (t, p, b, v))
+    cs2 = _compute_side(pt, tc, pc, bc, vc, round_batch)
     bw_ideal, bw_lossy, bw_final, eta = _inter_bandwidths(pt, fab)
-    step_ideal, parts = _fabric_side(pt, bw_ideal, fab, tc, pc, vc, cs2)
-    step_lossy, _ = _fabric_side(pt, bw_lossy, fab, tc, pc, vc, cs2)
-    step_final, _ = _fabric_side(pt, bw_final, fab, tc, pc, vc, cs2)
-    dist = cs2["d"] > 1
-    opt = optimizer_time(cs2["params_gpu"] / np.where(dist, cs2["d"], 1.0), pt["hbm_bytes_per_s"])
-    parts["loss_recovery"] = step_lossy - step_ideal
-    parts["cpu"] = step_final - step_lossy
-    parts["optimizer"] = np.broadcast_to(opt, step_final.shape) + 0.0
-    step = step_final + opt
-    _, _, mem = _feasible(pt, tc, pc, bc, vc, cs2)
-
+    step_ideal, p2p, t_chunk, exposed = _step_for_fabric(cs2, pt["dp_overlap"], bw_ideal, inter_step)
+    step_lossy, _, _, _ = _step_for_fabric(cs2, pt["dp_overlap"], bw_lossy, inter_step)
+    step, _, _, _ = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step)
+    m, lc = cs2["m"], cs2["lc"]
+    parts = dict(
+        compute=m * (vc * lc * cs2["layer_compute"] + cs2["logits"]),
+        tp_comm=m * vc * lc * cs2["layer_tp"],
+        pp_comm=m * vc * 2.0 * p2p,
+        bubble=(pc - 1.0) * t_chunk,
+        dp_comm=exposed,
+        loss_recovery=step_lossy - step_ideal,
+        cpu=step - step_lossy,
+        optimizer=np.broadcast_to(cs2["opt"], step.shape) + 0.0,
+    )
+    mem, _ = _memory(pt, tc, pc, bc, vc, cs2)
+    dist = cs2["dist"]
+    global_batch = m * cs2["d"] * bc
     G = pt["gpus"]
-    mf = model_flops_per_iteration(pt["global_batch"], pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"])
-    hf = hardware_flops_per_iteration(pt["global_batch"], pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"],
+    mf = model_flops_per_iteration(global_batch, pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"])
+    hf = hardware_flops_per_iteration(global_batch, pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"],
                                       pt["recompute"])
     nan = np.where(any_valid, 1.0, np.nan)
     step = step * nan
     model_tflops = mf / (step * G) / 1e12
     hw_tflops = hf / (step * G) / 1e12
-    tokens_per_s = pt["global_batch"] * pt["seq_len"] / step
+    tokens_per_s = global_batch * pt["seq_len"] / step
     train_days = pt["train_tokens_b"] * 1e9 / tokens_per_s / 86400.0
     peak_t = pt["peak_flops"] / 1e12
     line_gbps = fab["link_gbps"] * fab["nics_per_node"]
@@ -387,7 +439,8 @@ def _evaluate_inputs(s: Scenario, inp: Inputs):
         train_days=train_days,
         breakdown_s={k: parts[k] * nan for k in BREAKDOWN_KEYS},
         plan=dict(tp=tc * nan, pp=pc * nan, dp=cs2["d"] * nan, micro_batch=bc * nan, virtual_stages=vc * nan,
-                  microbatches=cs2["m"] * nan, distributed_optimizer=dist & any_valid),
+                  microbatches=cs2["m"] * nan, global_batch=global_batch * nan,
+                  distributed_optimizer=dist & any_valid),
         memory_per_gpu_gb=mem / 1e9 * nan,
         feasible=any_valid,
         degrees_exist=np.broadcast_to(any_ok, any_valid.shape),
