@@ -68,24 +68,26 @@ FABRIC_SWEEPABLE = ("link_gbps", "nics_per_node", "latency_us", "loss_rate", "ac
 
 GPT3_ASPECT = 128.0  # hidden / layers of GPT-3 175B (12288 / 96), Brown et al. 2020 Table 2.1
 HEAD_DIM = 128.0
+HIDDEN_MULTIPLE = 1024.0  # 8 heads of 128: tensor parallelism up to 8 divides the heads
 
 
 def derive_architecture(params_b, vocab):
     """Layers, hidden size and heads for a parameter count [-].
 
-    Rule: GPT-3's aspect ratio ``h = 128·l`` (Brown et al. 2020, Table 2.1,
-    175B) and head dimension 128; ``l`` solves ``12·l·h² + V·h = P``, rounded
-    to a whole layer, ``h`` then solves the same equation for that ``l``,
-    rounded to a multiple of 128. Reproduces 175B → 96 × 12288.
+    Rule: GPT-3's aspect ratio ``h ≈ 128·l`` (Brown et al. 2020, Table 2.1,
+    175B) and head dimension 128. ``h`` solves ``12·l·h² + V·h = P`` at that
+    aspect, rounded to a multiple of 1024 (so the head count divides by 8 and
+    tensor parallelism up to 8 is possible, as in published model families);
+    ``l`` is then the whole number of layers closest to ``P``. Reproduces
+    175B → 96 × 12288 with 96 heads.
     """
     P = np.asarray(params_b, dtype=float) * 1e9
     V = np.asarray(vocab, dtype=float)
-    l = np.maximum(np.round(np.cbrt(P / (12.0 * GPT3_ASPECT**2))), 1.0)
-    # solve 12 l h^2 + V h - P = 0 for h
-    h = (-V + np.sqrt(V**2 + 48.0 * l * P)) / (24.0 * l)
-    h = np.maximum(np.round(h / HEAD_DIM) * HEAD_DIM, HEAD_DIM)
-    a = h / HEAD_DIM
-    return l, h, a
+    l0 = np.maximum(np.round(np.cbrt(P / (12.0 * GPT3_ASPECT**2))), 1.0)
+    h = (-V + np.sqrt(V**2 + 48.0 * l0 * P)) / (24.0 * l0)
+    h = np.maximum(np.round(h / HIDDEN_MULTIPLE) * HIDDEN_MULTIPLE, HIDDEN_MULTIPLE)
+    l = np.maximum(np.round((P - V * h) / (12.0 * h**2)), 1.0)
+    return l, h, h / HEAD_DIM
 
 
 # --------------------------------------------------------------------------

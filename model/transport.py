@@ -58,13 +58,15 @@ IB_LINK_RTT_US = 1.0  # cable + one switch hop, both ways; switch ASIC 100-300 n
 def mathis_flow_gbps(mss_bytes, rtt_us, loss_rate):
     """Throughput bound of one TCP flow by the Mathis formula [Gb/s].
 
-    ``(MSS·8/RTT) · C/√p``; infinite when ``p = 0``.
+    ``(MSS·8/RTT) · C/√p``; infinite when ``p = 0`` or ``RTT = 0`` (then the
+    link, not TCP, is the limit).
     """
     mss = np.asarray(mss_bytes, dtype=float)
     rtt_s = np.asarray(rtt_us, dtype=float) * 1e-6
     p = np.asarray(loss_rate, dtype=float)
-    with np.errstate(divide="ignore"):
-        return np.where(p > 0, mss * 8.0 / rtt_s * MATHIS_C / np.sqrt(np.where(p > 0, p, 1.0)) / 1e9, np.inf)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        rate = mss * 8.0 / rtt_s * MATHIS_C / np.sqrt(np.where(p > 0, p, 1.0)) / 1e9
+    return np.where((p > 0) & (rtt_s > 0), rate, np.inf)
 
 
 def tcp_efficiency(link_gbps, mss_bytes, rtt_us, loss_rate, flows):

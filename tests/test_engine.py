@@ -1,0 +1,170 @@
+"""The engine as a whole: evaluate, sweep, plans, profiles, custom fabrics."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+
+import model
+from model import BREAKDOWN_KEYS, ScenarioError, evaluate, sweep
+
+DEFAULT = "assets/presets/default.toml"
+
+
+@pytest.fixture(scope="module")
+def scen():
+    return model.load_scenario(DEFAULT)
+
+
+def test_evaluate_all_fabrics_finite(scen):
+    res = evaluate(scen)
+    assert res.fabrics == ("ethernet", "roce", "iwarp", "infiniband")
+    for key in ("step_time_s", "mfu", "hfu", "tokens_per_s", "train_days", "model_tflops_per_gpu"):
+        arr = res[key]
+        assert arr.shape == (4,)
+        assert np.all(np.isfinite(arr)) and np.all(arr > 0), key
+    assert np.all(res["mfu"] < 1) and np.all(res["hfu"] >= res["mfu"])
+
+
+def test_breakdown_sums_to_step_time(scen):
+    res = evaluate(scen)
+    total = sum(res["breakdown_s"][k] for k in BREAKDOWN_KEYS)
+    assert_allclose(total, res["step_time_s"], rtol=1e-9)
+    for k in BREAKDOWN_KEYS:
+        assert np.all(res["breakdown_s"][k] >= -1e-12), k
+
+
+def test_days_follow_tokens(scen):
+    res = evaluate(scen)
+    tokens = scen.workload.train_tokens_b * 1e9
+    assert_allclose(res["train_days"], tokens / res["tokens_per_s"] / 86400)
+    res2 = evaluate(scen.replace("workload.train_tokens_b", scen.workload.train_tokens_b * 2))
+    assert_allclose(res2["train_days"], 2 * res["train_days"])
+
+
+def test_seed_profile_orders_fabrics_as_physics_says(scen):
+    d = evaluate(scen)["train_days"]
+    eth, roce, iwarp, ib = d
+    assert ib < roce < eth and ib < iwarp < eth
+
+
+def test_sweep_shapes_and_pointwise_agreement(scen):
+    nodes = np.array([4, 8, 16, 24, 48, 64])
+    res = sweep(scen, "cluster.nodes", nodes)
+    assert res["step_time_s"].shape == (4, nodes.size)
+    assert res["breakdown_s"]["compute"].shape == (4, nodes.size)
+    assert_allclose(res.x, nodes)
+    for j, n in enumerate(nodes):
+        single = evaluate(scen.replace("cluster.nodes", int(n)), require_feasible=False)
+        assert_allclose(res["step_time_s"][:, j], single["step_time_s"], rtol=1e-12)
+        assert_allclose(res["plan"]["pp"][:, j], single["plan"]["pp"])
+
+
+def test_sweep_of_one_fabric_changes_only_that_fabric(scen):
+    lat = np.array([1.0, 100.0, 1000.0])
+    res = sweep(scen, "fabric.roce.latency_us", lat)
+    base = evaluate(scen)
+    i = res.fabric_index("roce")
+    others = [k for k in range(4) if k != i]
+    for k in others:
+        assert_allclose(res["step_time_s"][k], base["step_time_s"][k])
+    assert res["step_time_s"][i, 2] > res["step_time_s"][i, 0]
+
+
+def test_sweep_all_fabrics_latency(scen):
+    res = sweep(scen, "fabric.latency_us", [1.0, 1000.0])
+    assert np.all(res["step_time_s"][:, 1] > res["step_time_s"][:, 0])
+
+
+def test_sweep_params_includes_infeasible_points_as_nan(scen):
+    res = sweep(scen, "workload.params_b", [1.0, 30.0, 50_000.0])
+    assert np.all(np.isfinite(res["mfu"][:, :2]))
+    assert np.all(np.isnan(res["mfu"][:, 2])) and not np.any(res["feasible"][:, 2])
+
+
+def test_sweep_bad_field_and_values(scen):
+    with pytest.raises(ScenarioError, match="did you mean 'cluster.nodes'"):
+        sweep(scen, "cluster.node", [1, 2])
+    with pytest.raises(ScenarioError, match="whole numbers"):
+        sweep(scen, "cluster.nodes", [1.5, 2])
+    with pytest.raises(ScenarioError, match="fabric.loss_rate"):
+        sweep(scen, "fabric.loss_rate", [0.1, 0.9])
+    with pytest.raises(ScenarioError, match="compared fabric"):
+        sweep(scen, "fabric.myrinet.latency_us", [1.0])
+
+
+def test_explicit_plan_is_respected():
+    s = model.scenario_from_dict({
+        "cluster": {"gpu": "A100-SXM-80GB", "nodes": 8, "gpus_per_node": 8},
+        "workload": {"params_b": 30, "global_batch": 512},
+        "parallel": {"tp": 8, "pp": 2, "virtual_stages": 1},
+    })
+    res = evaluate(s)
+    assert np.all(res["plan"]["tp"] == 8) and np.all(res["plan"]["pp"] == 2) and np.all(res["plan"]["dp"] == 4)
+
+
+def test_auto_plan_keeps_tensor_parallel_inside_a_node(scen):
+    res = sweep(scen, "cluster.nodes", np.arange(4, 65))
+    tp = res["plan"]["tp"]
+    assert np.nanmax(tp) <= scen.cluster.gpus_per_node
+
+
+def test_plan_that_does_not_fit_raises_clear_error():
+    s = model.scenario_from_dict({
+        "cluster": {"gpu": "A10", "nodes": 1, "gpus_per_node": 8},
+        "workload": {"params_b": 175},
+    })
+    with pytest.raises(ScenarioError, match="fits"):
+        evaluate(s)
+
+
+def test_profile_sets_differ_and_published_is_faster_for_ethernet(scen):
+    seed = evaluate(scen)
+    pub = evaluate(scen.replace("fabric.profile_set", "published"))
+    assert not np.allclose(seed["step_time_s"], pub["step_time_s"])
+    # published: one 400G NIC per GPU instead of one 100G NIC per node
+    assert pub["node_bandwidth_gbps"]["line"][0] > seed["node_bandwidth_gbps"]["line"][0]
+
+
+def test_custom_fabric_and_override():
+    s = model.scenario_from_dict({
+        "workload": {"params_b": 7},
+        "cluster": {"nodes": 8},
+        "fabric": {"compare": ["infiniband", "slow_ib"],
+                   "custom": {"slow_ib": {"transport": "infiniband", "link_gbps": 25.0},
+                              "infiniband": {"latency_us": 2.0}}},
+    })
+    res = evaluate(s)
+    assert res.fabrics == ("infiniband", "slow_ib")
+    ib, slow = res.at("infiniband"), res.at("slow_ib")
+    assert slow["node_bandwidth_gbps"]["line"] == 25.0
+    assert slow["step_time_s"] > ib["step_time_s"]
+    rows = model.resolve_fabrics(s)
+    assert rows[0].values["latency_us"] == 2.0 and rows[0].sources["latency_us"] == "scenario"
+    assert rows[1].sources["link_gbps"] == "scenario" and rows[1].sources["latency_us"] == "seed profile"
+
+
+def test_tcp_cpu_cap_binds_at_high_node_bandwidth():
+    # kernel TCP at 8 x 400G per node needs ~76 cores at 42 Gb/s per core: the host caps it
+    s = model.scenario_from_dict({
+        "cluster": {"gpu": "H100-SXM", "nodes": 16, "cpu_for_network_fraction": 0.2},
+        "workload": {"params_b": 13},
+        "fabric": {"profile_set": "published", "compare": ["ethernet", "infiniband"]},
+    })
+    res = evaluate(s)
+    eth = res.at("ethernet")
+    assert eth["node_bandwidth_gbps"]["effective"] < eth["node_bandwidth_gbps"]["with_loss"]
+    assert eth["breakdown_s"]["cpu"] >= 0
+    assert res.at("infiniband")["breakdown_s"]["cpu"] == 0
+
+
+def test_loss_recovery_is_charged_to_lossy_fabrics(scen):
+    res = evaluate(scen)
+    br = res["breakdown_s"]["loss_recovery"]
+    eth, ib = br[0], br[3]
+    assert eth > ib >= 0
+
+
+def test_flash_attention_helps(scen):
+    with_flash = evaluate(scen)
+    without = evaluate(scen.replace("workload.flash_attention", False))
+    assert np.all(with_flash["step_time_s"] < without["step_time_s"])

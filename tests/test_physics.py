@@ -1,0 +1,217 @@
+"""Known values for each mechanism, scalar and array input (pvlib style)."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+
+from model import collectives, compute, memory, transport
+from model.engine import derive_architecture
+
+
+# --- compute -------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("layers,hidden,params_b", [
+    (24, 2304, 1.7), (36, 4096, 7.5), (96, 12288, 175.0), (128, 25600, 1008.0),
+])
+def test_params_from_architecture_matches_narayanan_table1(layers, hidden, params_b):
+    # Narayanan et al. 2021 Table 1 lists these parameter counts (rounded to 0.1 B) for these shapes (V = 51200)
+    assert abs(compute.params_from_architecture(layers, hidden, 51200) / 1e9 - params_b) <= 0.05 + 0.01 * params_b
+
+
+def test_params_array_input():
+    out = compute.params_from_architecture(np.array([24, 96]), np.array([2304, 12288]), 51200)
+    assert out.shape == (2,)
+    assert_allclose(out / 1e9, [1.65, 174.6], rtol=0.01)
+
+
+def test_model_flops_reproduce_korthikanti_mfu():
+    # 22B, 8 GPUs, batch 4: MFU 41.5% at 1.10 s per iteration (Korthikanti et al. 2022 Tables 3 and 5)
+    f = compute.model_flops_per_iteration(4, 2048, 48, 6144, 51200)
+    assert_allclose(f / (8 * 312e12 * 1.10), 0.415, rtol=0.01)
+
+
+def test_flops_formulas_by_hand():
+    # B=1, s=6, l=1, h=1, V=12: model = 72*6*(1 + 1 + 1) = 1296
+    assert_allclose(compute.model_flops_per_iteration(1, 6, 1, 1, 12), 1296.0)
+    # full recompute, eq. 3: 96*6*(1 + 1 + 12/16) = 1584
+    assert_allclose(compute.hardware_flops_per_iteration(1, 6, 1, 1, 12, "full"), 1584.0)
+    # selective: 72*6*(1 + 2 + 1) = 1728
+    assert_allclose(compute.hardware_flops_per_iteration(1, 6, 1, 1, 12, "selective"), 1728.0)
+    assert_allclose(compute.hardware_flops_per_iteration(1, 6, 1, 1, 12, "none"), 1296.0)
+    codes = np.array([0, 1, 2])
+    assert_allclose(compute.hardware_flops_per_iteration(1, 6, 1, 1, 12, codes), [1296.0, 1728.0, 1584.0])
+
+
+def test_recompute_adds_a_third_of_dense_flops():
+    # without the attention and vocabulary terms, full recompute is 4/3 of model FLOPs
+    h = 1e9
+    ratio = compute.hardware_flops_per_iteration(1, 1, 1, h, 0, "full") / compute.model_flops_per_iteration(1, 1, 1,
+                                                                                                          h, 0)
+    assert_allclose(ratio, 4.0 / 3.0, rtol=1e-6)
+
+
+def test_gemm_efficiency_half_point_and_limit():
+    assert_allclose(compute.gemm_efficiency(compute.GEMM_HALF_DIM), compute.GEMM_EFF_MAX / 2)
+    assert_allclose(compute.gemm_efficiency(1e12), compute.GEMM_EFF_MAX, rtol=1e-6)
+    eff = compute.gemm_efficiency(np.array([64, 768, 3200]))
+    assert np.all(np.diff(eff) > 0)
+
+
+def test_activation_bytes_korthikanti_eq1():
+    s, b, h, a = 2048, 1, 12288, 96
+    lin, core = compute.layer_activation_bytes(b, s, h, a, 1, False, False)
+    # t = 1, no sequence parallelism: s*b*h*(34 + 5*a*s/h)
+    assert_allclose(lin + core, s * b * h * (34 + 5 * a * s / h))
+    lin, core = compute.layer_activation_bytes(b, s, h, a, 8, True, False)
+    assert_allclose(lin + core, s * b * h / 8 * (34 + 5 * a * s / h))
+    lin, core = compute.layer_activation_bytes(b, s, h, a, 8, False, True)
+    assert core == 0.0
+    assert_allclose(lin, s * b * h * (10 + 24 / 8))
+
+
+# --- collectives ---------------------------------------------------------------------------------------------
+
+def test_bus_factors_nccl_tests_conventions():
+    assert_allclose(collectives.bus_factor("all_reduce", 8), 1.75)
+    assert_allclose(collectives.bus_factor("all_gather", 8), 0.875)
+    assert_allclose(collectives.bus_factor("reduce_scatter", np.array([2, 4])), [0.5, 0.75])
+    # algbw = busbw / factor
+    assert_allclose(collectives.algbw_from_busbw("all_reduce", 175.0, 8), 100.0)
+
+
+def test_collective_time_ring_and_tree_by_hand():
+    # 1 GB all-reduce over 4 ranks at 100 GB/s busbw, 10 us steps, no base latency
+    kw = dict(base_latency_s=0.0)
+    ring = collectives.collective_time("all_reduce", 1e9, 4, 100e9, 10e-6, "ring", **kw)
+    tree = collectives.collective_time("all_reduce", 1e9, 4, 100e9, 10e-6, "tree", **kw)
+    assert_allclose(ring, 1.5e9 / 100e9 + 6 * 10e-6)
+    assert_allclose(tree, 1.5e9 / 100e9 + 4 * 10e-6)
+    assert_allclose(collectives.collective_time("all_reduce", 1e9, 4, 100e9, 10e-6, **kw), tree)
+    assert collectives.collective_time("all_reduce", 1e9, 1, 100e9, 10e-6) == 0.0
+    arr = collectives.collective_time("all_reduce", np.array([1e6, 1e9]), 4, 100e9, 10e-6, "ring", **kw)
+    assert arr.shape == (2,) and arr[1] > arr[0]
+
+
+def test_hierarchical_all_reduce_one_rank_per_node_is_plain_ring():
+    t, buckets = collectives.hierarchical_all_reduce_time(100e6, 1, 8, 200e9, 25e9, 1e-6, 5e-6,
+                                                          bucket_bytes=1e12)
+    plain = collectives.collective_time("all_reduce", 100e6, 8, 25e9, 5e-6)
+    assert buckets == 1
+    assert_allclose(t, plain)
+
+
+def test_hierarchical_all_reduce_inside_one_node_uses_nvlink_only():
+    t, _ = collectives.hierarchical_all_reduce_time(100e6, 8, 1, 200e9, 1.0, 1e-6, 1.0, bucket_bytes=1e12)
+    # RS + AG = one all-reduce's volume at intra busbw; the 1 B/s inter link is never used
+    assert t < 0.01
+
+
+def test_engine_geometry_matches_collective_functions():
+    """The engine's few-op communication path is the same algebra as the documented functions."""
+    from model import engine, load_scenario
+    from model.engine import _compute_side, _step_for_fabric, build_inputs
+
+    s = load_scenario("assets/presets/default.toml")
+    inp = build_inputs(s)
+    pt = inp.point
+    t, p, b, v = 2.0, 8.0, 1.0, 1.0  # t·p = 16 > 8 GPUs per node: the pipeline crosses nodes
+    cs = _compute_side(pt, t, p, b, v, True)
+    bw_node, step_s = 50e9, 20e-6
+    _, p2p, _, exposed = _step_for_fabric(cs, np.array([False]), bw_node, step_s)
+    gpn = pt["gpus_per_node"]
+    g = np.minimum(cs["d"], np.floor(gpn / t))
+    n = np.ceil(cs["d"] / g)
+    ref, _ = collectives.hierarchical_all_reduce_time(cs["params_gpu"] * engine.GRAD_BYTES, g, n, pt["intra_busbw"],
+                                                      bw_node / gpn, collectives.NCCL_NVLINK_STEP_US * 1e-6,
+                                                      step_s)
+    assert_allclose(exposed, ref, rtol=1e-9)
+    msg = pt["seq_len"] * pt["hidden"] * 2 * b / t
+    assert_allclose(p2p, collectives.p2p_time(msg, bw_node / gpn, step_s), rtol=1e-9)
+
+
+# --- transport -----------------------------------------------------------------------------------------------
+
+def test_mathis_reference_value():
+    # MSS 1460 B, RTT 100 us, p = 1e-3 -> ~4.5 Gb/s (published-figures.md, derived)
+    assert_allclose(transport.mathis_flow_gbps(1460, 100, 1e-3), 4.5, rtol=0.02)
+    assert transport.mathis_flow_gbps(1460, 100, 0.0) == np.inf
+
+
+def test_tcp_efficiency_parallel_flows_capped_at_link():
+    one = transport.tcp_efficiency(100, 1460, 100, 1e-3, 1)
+    assert_allclose(one, 0.045, rtol=0.02)
+    assert_allclose(transport.tcp_efficiency(100, 1460, 100, 1e-3, 64), 1.0)
+
+
+@pytest.mark.parametrize("loss,expected", [(1e-4, 0.99), (1e-3, 0.89), (1e-2, 0.45)])
+def test_go_back_n_reference_values(loss, expected):
+    # 400 Gb/s, 4 KB packets, RTT 10 us (m ~ 122): published-figures.md
+    assert_allclose(transport.go_back_n_efficiency(400, 4096, 10, loss), expected, atol=0.01)
+
+
+def test_go_back_n_array_and_lossless():
+    eta = transport.go_back_n_efficiency(400, 4096, 10, np.array([0.0, 1e-3]))
+    assert_allclose(eta[0], 1.0)
+    assert eta[1] < 1.0
+
+
+def test_infiniband_link_retry_is_nearly_free():
+    assert transport.link_retry_efficiency(400, 4096, 1e-6) > 0.9999
+    assert transport.link_retry_efficiency(400, 4096, 1e-2) < 1.0
+
+
+def test_loss_efficiency_dispatches_by_transport():
+    codes = np.array([transport.TRANSPORT_CODE[k] for k in transport.TRANSPORTS])
+    eta = transport.loss_efficiency(codes, 100.0, 5.0, 1e-3, 1460, 4096, 16)
+    assert_allclose(eta[0], transport.tcp_efficiency(100, 1460, 10, 1e-3, 16))
+    assert_allclose(eta[1], transport.go_back_n_efficiency(100, 4096, 10, 1e-3))
+    assert_allclose(eta[2], eta[0])  # iWARP: offloaded TCP
+    assert_allclose(eta[3], transport.link_retry_efficiency(100, 4096, 1e-3))
+
+
+def test_cpu_cap_and_cores_busy():
+    # 64 cores, half for the network, 4.464 Gb/s per core -> ~143 Gb/s
+    assert_allclose(transport.cpu_cap_gbps(64, 0.5, 4.464), 142.85, rtol=1e-3)
+    assert_allclose(transport.cpu_cores_busy(100.0, 4.464), 22.4, rtol=1e-3)
+    assert transport.cpu_cap_gbps(64, 0.5, np.inf) == np.inf
+
+
+# --- memory and pipeline -------------------------------------------------------------------------------------
+
+def test_bubble_fraction():
+    assert_allclose(memory.bubble_fraction(8, 64, 1), 7 / 64)
+    assert_allclose(memory.bubble_fraction(8, 64, 2), 7 / 128)
+    assert_allclose(memory.bubble_fraction(np.array([1, 4]), 16), [0.0, 3 / 16])
+
+
+def test_stage_params_sum_to_model():
+    l, h, V = 96, 12288, 51200
+    per_stage = memory.stage_params(l, h, V, 1, 1)
+    assert_allclose(per_stage, compute.params_from_architecture(l, h, V))
+    assert_allclose(memory.stage_params(l, h, V, 8, 8) * 8,
+                    12 * h**2 * (1 + 13 / (12 * h)) * 12 + V * h, rtol=1e-9)
+
+
+def test_memory_shrinks_with_recompute_and_sharding():
+    args = dict(layers=96, hidden=12288, heads=96, vocab=51200, seq_len=2048, micro_batch=1, tp=8, pp=8, dp=8,
+                virtual_stages=1, sequence_parallel=True, flash_attention=False, microbatches=64)
+    none = memory.memory_per_gpu_bytes(recompute_code=0, distributed_optimizer=False, **args)
+    sel = memory.memory_per_gpu_bytes(recompute_code=1, distributed_optimizer=False, **args)
+    full = memory.memory_per_gpu_bytes(recompute_code=2, distributed_optimizer=False, **args)
+    sharded = memory.memory_per_gpu_bytes(recompute_code=2, distributed_optimizer=True, **args)
+    assert none > sel > full > sharded
+
+
+# --- architecture rule ---------------------------------------------------------------------------------------
+
+def test_derive_architecture_reproduces_gpt3():
+    l, h, a = derive_architecture(175.0, 51200)
+    assert (l, h, a) == (96, 12288, 96)
+
+
+def test_derive_architecture_array_and_param_count():
+    sizes = np.array([1.0, 30.0, 1000.0])
+    l, h, a = derive_architecture(sizes, 51200)
+    p = compute.params_from_architecture(l, h, 51200) / 1e9
+    assert_allclose(p, sizes, rtol=0.08)
+    assert np.all(h % 128 == 0) and np.all(a == h / 128)

@@ -1,0 +1,86 @@
+"""Properties over the whole input domain (hypothesis)."""
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import model
+from model import BREAKDOWN_KEYS, sweep
+
+GPUS = ["A10", "A100-SXM-40GB", "A100-SXM-80GB", "H100-SXM", "H100-PCIe", "H200", "B200"]
+
+scenarios = st.builds(
+    lambda gpu, nodes, gpn, params, batch, seq, recompute, flash, profile, tokens: model.scenario_from_dict({
+        "cluster": {"gpu": gpu, "nodes": nodes, "gpus_per_node": gpn},
+        "workload": {"params_b": params, "global_batch": batch, "seq_len": seq, "recompute": recompute,
+                     "flash_attention": flash, "train_tokens_b": tokens},
+        "fabric": {"profile_set": profile},
+    }),
+    st.sampled_from(GPUS), st.integers(1, 512), st.sampled_from([1, 2, 4, 8]),
+    st.floats(0.1, 2000.0), st.integers(1, 4096), st.sampled_from([512, 1024, 2048, 4096, 8192]),
+    st.sampled_from(["none", "selective", "full"]), st.booleans(), st.sampled_from(["seed", "published"]),
+    st.floats(1.0, 20000.0),
+)
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _finite_nonneg(res):
+    ok = res["feasible"]
+    for key in ("step_time_s", "mfu", "hfu", "tokens_per_s", "train_days", "model_tflops_per_gpu"):
+        arr = res[key][ok]
+        assert np.all(np.isfinite(arr)) and np.all(arr > 0), key
+    for key in BREAKDOWN_KEYS:
+        arr = res["breakdown_s"][key][ok]
+        assert np.all(np.isfinite(arr)) and np.all(arr >= -1e-9 * res["step_time_s"][ok]), key
+    assert np.all(res["mfu"][ok] <= 1.0)
+    assert np.all(np.isnan(res["step_time_s"][~ok]))
+
+
+@SETTINGS
+@given(scenarios)
+def test_outputs_finite_and_non_negative(s):
+    _finite_nonneg(model.evaluate(s, require_feasible=False))
+
+
+def _monotone(s, field, values, increasing):
+    res = sweep(s, field, values)
+    step = res["step_time_s"]
+    both = res["feasible"][:, 1:] & res["feasible"][:, :-1]
+    diff = np.diff(step, axis=1)[both]
+    tol = 1e-9 * np.nanmax(step) if np.any(np.isfinite(step)) else 0
+    if increasing:
+        assert np.all(diff >= -tol), (field, values)
+    else:
+        assert np.all(diff <= tol), (field, values)
+
+
+@SETTINGS
+@given(scenarios, st.lists(st.floats(0.0, 0.3), min_size=2, max_size=6))
+def test_more_loss_never_faster(s, losses):
+    _monotone(s, "fabric.loss_rate", np.sort(losses), increasing=True)
+
+
+@SETTINGS
+@given(scenarios, st.lists(st.floats(0.0, 10_000.0), min_size=2, max_size=6))
+def test_more_latency_never_faster(s, lats):
+    _monotone(s, "fabric.latency_us", np.sort(lats), increasing=True)
+
+
+@SETTINGS
+@given(scenarios, st.lists(st.floats(0.5, 3200.0), min_size=2, max_size=6))
+def test_more_bandwidth_never_slower(s, bws):
+    _monotone(s, "fabric.link_gbps", np.sort(bws), increasing=False)
+
+
+@SETTINGS
+@given(scenarios, st.lists(st.floats(0.01, 1.0), min_size=2, max_size=6))
+def test_more_achievable_bandwidth_never_slower(s, fr):
+    _monotone(s, "fabric.achievable_fraction", np.sort(fr), increasing=False)
+
+
+@SETTINGS
+@given(scenarios, st.sampled_from(["ethernet", "roce", "iwarp", "infiniband"]),
+       st.lists(st.integers(1, 16), min_size=2, max_size=5))
+def test_more_nics_never_slower(s, fabric, nics):
+    _monotone(s, f"fabric.{fabric}.nics_per_node", np.sort(nics), increasing=False)
