@@ -23,7 +23,8 @@ validate: $(STAMP)
 	$(VENV)/bin/fabric-whatif validate
 
 bench: $(STAMP)
-	$(PY) -m pip install --quiet -e '.[test,bench]'
+	$(PY) -m pip install --quiet --no-deps 'llm-analysis==0.2.2'
+	$(PY) -m pip install --quiet 'fire>=0.5,<0.6'
 	$(PY) -m benchmarks.run
 
 clean:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import catalog
+from . import catalog, economics, reliability, topology
 from .collectives import DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NET_STEP_SW_US, NCCL_NVLINK_STEP_US, bus_factor, \
     collective_time, p2p_time, ring_steps, tree_steps
 from .compute import BYTES_BF16, hardware_flops_per_iteration, layer_times_forward, logits_time, \
@@ -57,9 +57,17 @@ SWEEPABLE = {
     "cluster.cpu_for_network_fraction": float,
     "workload.params_b": float, "workload.seq_len": int, "workload.global_batch": int,
     "workload.train_tokens_b": float,
+    "reliability.gpu_host_interruptions_per_1m_gpu_hours": float, "reliability.restart_min": float,
+    "reliability.storage_gb_per_s": float, "reliability.checkpoint_interval_min": float,
+    "topology.oversubscription": float,
+    "economics.cny_per_usd": float, "economics.years": float, "economics.electricity_cny_per_kwh": float,
+    "economics.electricity_usd_per_kwh": float, "economics.pue": float, "economics.duty_cycle": float,
+    "economics.gpu_idle_power_fraction": float, "economics.server_price_usd": float,
+    "economics.operations_usd_per_node_year": float, "economics.gpu_hour_usd": float,
 }
 FABRIC_SWEEPABLE = ("link_gbps", "nics_per_node", "latency_us", "loss_rate", "achievable_fraction",
-                    "cpu_gbps_per_core")
+                    "cpu_gbps_per_core", "net_interruptions_per_1m_node_hours", "switch_radix", "switch_price_usd",
+                    "nic_price_usd", "link_price_usd", "network_cost_per_node_cny")
 
 
 # --------------------------------------------------------------------------
@@ -171,6 +179,7 @@ def build_inputs(s: Scenario, field: str | None = None, values=None) -> Inputs:
         "params_b": float(w.params_b), "seq_len": float(w.seq_len), "global_batch": float(w.global_batch),
         "train_tokens_b": float(w.train_tokens_b), "vocab": float(w.vocab),
     }
+    pt.update(economics.point_inputs(s))
     rows = resolve_fabrics(s)
     fab_override = None
     if field is not None:
@@ -179,7 +188,10 @@ def build_inputs(s: Scenario, field: str | None = None, values=None) -> Inputs:
             if key == "host_cores" or SWEEPABLE[field] is int:
                 if np.any(values_arr != np.round(values_arr)):
                     raise ScenarioError(field, values, "whole numbers")
+            _check_point_values(field, values_arr)
             pt[key] = values_arr
+            if key in economics.OTHER_CURRENCY_FIELD:
+                pt[economics.OTHER_CURRENCY_FIELD[key]] = np.nan
         else:
             fab_override = _parse_fabric_field(s, field)
     for k in pt:
@@ -225,6 +237,16 @@ def _parse_fabric_field(s: Scenario, field: str):
         return (parts[1],), parts[2]
     allowed = list(SWEEPABLE) + [f"fabric.{k}" for k in FABRIC_SWEEPABLE] + ["fabric.NAME.<key>"]
     raise ScenarioError("sweep field", field, "one of " + ", ".join(allowed) + suggest(field, allowed))
+
+
+def _check_point_values(field, values):
+    """Sweep values of the reliability/topology/economics sections get their fields' limits."""
+    from .scenario import SECTIONS, validate_value
+
+    section, key = field.split(".", 1)
+    if section in ("reliability", "topology", "economics"):
+        for v in np.unique(values):
+            validate_value(SECTIONS[section], key, float(v), field)
 
 
 def _check_fabric_values(key, values, field):
@@ -370,37 +392,52 @@ def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s):
     return pipe + exposed + cs["opt"], p2p, t_chunk, exposed
 
 
+# point inputs the plan search reads (gathered per (point, plan) pair)
+PLAN_POINT_KEYS = ("seq_len", "hidden", "heads", "layers", "vocab", "global_batch", "gpus", "gpus_per_node",
+                   "recompute", "peak_flops", "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw",
+                   "memory_bytes", "dp_overlap")
+
+
 def _evaluate_inputs(s: Scenario, inp: Inputs):
     pt, fab = inp.point, inp.fabric
     n_fab = fab["latency_us"].shape[0]
     round_batch = s.parallel.resolved_mode == "auto"
     t, p, b, v = _candidates(s, pt)
     # every (point, plan) pair whose degrees are possible, ordered by point
-    ok = _degrees_valid({k: x[:, None] for k, x in pt.items()}, t[None, :], p[None, :], b[None, :], v[None, :],
+    ok = _degrees_valid({k: pt[k][:, None] for k in PLAN_POINT_KEYS}, t[None, :], p[None, :], b[None, :], v[None, :],
                         round_batch)  # (N, C)
     ni, ci = np.nonzero(ok)
-    ptp = {k: x[ni] for k, x in pt.items()}
+    pair_ok = np.ones(ni.size, dtype=bool)
+    if ni.size == 0:  # no plan anywhere: one placeholder pair, marked invalid, keeps the shapes
+        ni, ci, pair_ok = np.zeros(1, dtype=int), np.zeros(1, dtype=int), np.zeros(1, dtype=bool)
+    ptp = {k: pt[k][ni] for k in PLAN_POINT_KEYS}
     tp_, pp_, bp_, vp_ = t[ci], p[ci], b[ci], v[ci]
     cs = _compute_side(ptp, tp_, pp_, bp_, vp_, round_batch)
-    _, fits = _memory(ptp, tp_, pp_, bp_, vp_, cs)
+    mem_pairs, fits = _memory(ptp, tp_, pp_, bp_, vp_, cs)
     _, _, bw_final, _ = _inter_bandwidths(pt, fab)
     inter_step = (fab["latency_us"] + NCCL_NET_STEP_SW_US) * 1e-6
     step_pairs, _, _, _ = _step_for_fabric(cs, ptp["dp_overlap"], bw_final[:, ni], inter_step[:, ni])
-    step_pairs = np.where(fits, step_pairs, np.inf)  # (F, pairs)
-    # fastest plan per point and fabric: sort pairs by (point, step); the first of each point wins
-    best = np.zeros((n_fab, inp.n), dtype=int)
+    step_pairs = np.where(fits & pair_ok, step_pairs, np.inf)  # (F, pairs)
+    # fastest plan per point and fabric: pairs are ordered by point, so each point is one segment;
+    # the segment minimum, then the first pair that reaches it (ties go to the earlier candidate)
+    starts = np.flatnonzero(np.r_[True, ni[1:] != ni[:-1]])
+    points = ni[starts]
+    seg_min = np.minimum.reduceat(step_pairs, starts, axis=1)  # (F, points with pairs)
+    seg_of_pair = np.cumsum(np.r_[False, ni[1:] != ni[:-1]])
+    hit = np.where(step_pairs == seg_min[:, seg_of_pair], np.arange(ni.size)[None, :], ni.size)
+    first = np.minimum.reduceat(hit, starts, axis=1)
+    best_pair = np.zeros((n_fab, inp.n), dtype=int)
     any_valid = np.zeros((n_fab, inp.n), dtype=bool)
+    best_pair[:, points] = first
+    any_valid[:, points] = np.isfinite(seg_min)
     has_pair = np.zeros(inp.n, dtype=bool)
-    has_pair[ni] = True
-    for f in range(n_fab):  # a handful of fabrics, never a loop over points
-        order = np.lexsort((step_pairs[f], ni))
-        first = order[np.r_[True, ni[order][1:] != ni[order][:-1]]] if order.size else order
-        best[f, ni[first]] = ci[first]
-        any_valid[f, ni[first]] = np.isfinite(step_pairs[f, first])
+    has_pair[ni[pair_ok]] = True
     any_ok = has_pair[None, :]
 
-    tc, pc, bc, vc = (x[best] for x in (t, p, b, v))
-    cs2 = _compute_side(pt, tc, pc, bc, vc, round_batch)
+    # the chosen plan's quantities, gathered from the pairs (points without a pair read pair 0 and become NaN)
+    n_pairs = ni.size
+    cs2 = {k: (x[best_pair] if np.ndim(x) == 1 and x.shape[0] == n_pairs else x) for k, x in cs.items()}
+    tc, pc, bc, vc = (x[best_pair] for x in (tp_, pp_, bp_, vp_))
     bw_ideal, bw_lossy, bw_final, eta = _inter_bandwidths(pt, fab)
     step_ideal, p2p, t_chunk, exposed = _step_for_fabric(cs2, pt["dp_overlap"], bw_ideal, inter_step)
     step_lossy, _, _, _ = _step_for_fabric(cs2, pt["dp_overlap"], bw_lossy, inter_step)
@@ -416,7 +453,7 @@ def _evaluate_inputs(s: Scenario, inp: Inputs):
         cpu=step - step_lossy,
         optimizer=np.broadcast_to(cs2["opt"], step.shape) + 0.0,
     )
-    mem, _ = _memory(pt, tc, pc, bc, vc, cs2)
+    mem = mem_pairs[best_pair]
     dist = cs2["dist"]
     global_batch = m * cs2["d"] * bc
     G = pt["gpus"]
@@ -455,6 +492,10 @@ def _evaluate_inputs(s: Scenario, inp: Inputs):
         model_flops_per_iter=mf,
         hardware_flops_per_iter=hf,
     )
+    # reliability, fabric counts and money (issue #3), all (F, N)
+    out.update(reliability.outputs(pt, fab, out))
+    out.update(topology.outputs(pt, fab))
+    out.update(economics.outputs(s, pt, fab, out))
     return out
 
 

@@ -168,3 +168,12 @@ def test_flash_attention_helps(scen):
     with_flash = evaluate(scen)
     without = evaluate(scen.replace("workload.flash_attention", False))
     assert np.all(with_flash["step_time_s"] < without["step_time_s"])
+
+
+def test_explicit_plan_deeper_than_derived_layers_gives_nan_not_crash():
+    s = model.scenario_from_dict({"cluster": {"nodes": 64}, "workload": {"params_b": 1.0, "global_batch": 64},
+                                  "parallel": {"tp": 1, "pp": 512}})
+    res = evaluate(s, require_feasible=False)
+    assert not np.any(res["feasible"]) and np.all(np.isnan(res["step_time_s"]))
+    with pytest.raises(ScenarioError):
+        evaluate(s)

@@ -1,0 +1,28 @@
+"""`make bench`: every benchmark, each against its peer in the same run, as ratios.
+
+The engine benchmark runs last so that the final line is its
+``configs_per_s=… peer_configs_per_s=… ratio=…`` summary.
+"""
+
+import importlib
+import os
+
+
+def main():
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    try:
+        gui_bench = importlib.import_module("benchmarks.gui_bench")
+    except ModuleNotFoundError as err:
+        if err.name != "benchmarks.gui_bench":
+            raise
+        gui_bench = None
+    if gui_bench is not None:
+        gui_bench.main()
+        print()
+    from benchmarks import engine_bench
+
+    engine_bench.main()
+
+
+if __name__ == "__main__":
+    main()
