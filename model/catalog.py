@@ -19,8 +19,12 @@ BUILTIN_FABRICS = ("ethernet", "roce", "iwarp", "infiniband")
 FABRIC_FIELDS = (
     "transport", "link_gbps", "nics_per_node", "latency_us", "loss_rate", "achievable_fraction",
     "cpu_gbps_per_core", "mss_bytes", "mtu_bytes", "parallel_flows_per_nic",
+    # reliability, topology and economics (issue #3)
+    "net_interruptions_per_1m_node_hours", "switch_radix", "switch_price_usd", "switch_power_w", "nic_price_usd",
+    "nic_power_w", "link_price_usd", "optic_power_w", "network_cost_per_node_cny",
 )
-FABRIC_DEFAULTS = {"mss_bytes": 1460, "mtu_bytes": 4096, "parallel_flows_per_nic": 16}
+FABRIC_DEFAULTS = {"mss_bytes": 1460, "mtu_bytes": 4096, "parallel_flows_per_nic": 16,
+                   "network_cost_per_node_cny": math.nan}
 
 
 def _read(path: Path) -> dict:
@@ -47,6 +51,11 @@ def profile_set(name: str) -> dict:
     if name not in PROFILE_SETS:
         raise ScenarioError("fabric.profile_set", name, "one of seed, published" + suggest(name, PROFILE_SETS))
     return _read(ASSETS_DIR / "profiles" / f"{name}.toml")
+
+
+def profile_site(set_name: str, section: str) -> dict:
+    """Site-level defaults of a profile set: its ``[reliability]`` or ``[economics]`` table."""
+    return profile_set(set_name).get(section, {})
 
 
 def transport_profile(set_name: str, transport: str) -> dict:

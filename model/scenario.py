@@ -98,6 +98,21 @@ class FabricSpec:
     mss_bytes: int | None = F(None, unit="B", lo=64, hi=65_536, help="TCP maximum segment size")
     mtu_bytes: int | None = F(None, unit="B", lo=256, hi=65_536, help="RDMA packet size")
     parallel_flows_per_nic: int | None = F(None, lo=1, hi=1024, help="TCP flows NCCL opens per NIC")
+    net_interruptions_per_1m_node_hours: float | None = F(
+        None, unit="per 10⁶ node·h", lo=0.0, hi=1e6, help="Job interruptions the network causes, per million "
+                                                            "node-hours", label="Network interruptions")
+    switch_radix: int | None = F(None, lo=4, hi=1024, help="Ports per switch at the NIC speed", label="Switch radix")
+    switch_price_usd: float | None = F(None, unit="USD", lo=0.0, hi=1e8, help="Price of one switch")
+    switch_power_w: float | None = F(None, unit="W", lo=0.0, hi=1e5, help="Power of one switch without optics")
+    nic_price_usd: float | None = F(None, unit="USD", lo=0.0, hi=1e6, help="Price of one NIC")
+    nic_power_w: float | None = F(None, unit="W", lo=0.0, hi=1e4, help="Power of one NIC")
+    link_price_usd: float | None = F(None, unit="USD", lo=0.0, hi=1e6, help="Price of one link with its cable and "
+                                                                           "optics")
+    optic_power_w: float | None = F(None, unit="W", lo=0.0, hi=1e3, help="Power of one transceiver (one link end)")
+    network_cost_per_node_cny: float | None = F(None, unit="CNY", lo=0.0, hi=1e9,
+                                                help="Whole fabric per node (NIC, switch share, cables), the "
+                                                     "article's pricing; used when economics.network_pricing "
+                                                     "= \"per_node\"", label="Network cost per node")
 
 
 @dataclass(frozen=True)
@@ -127,7 +142,88 @@ class Fabric:
         return "infiniband" if "infiniband" in fabs else fabs[-1]
 
 
-SECTIONS: dict[str, type] = {"cluster": Cluster, "workload": Workload, "parallel": Parallel, "fabric": Fabric}
+@dataclass(frozen=True)
+class Reliability:
+    """Interruptions and checkpoints (model/reliability.py)."""
+    gpu_host_interruptions_per_1m_gpu_hours: float | None = F(
+        None, unit="per 10⁶ GPU·h", lo=0.0, hi=1e6, help="Job interruptions caused by GPUs and hosts, per million "
+                                                          "GPU-hours; default from the profile set",
+        label="GPU/host interruptions")
+    restart_min: float | None = F(None, unit="min", lo=0.0, hi=100_000.0,
+                                  help="Detect, diagnose and relaunch after an interruption (the checkpoint reload "
+                                       "is added); default from the profile set", label="Restart time")
+    storage_gb_per_s: float = F(20.0, unit="GB/s", lo=0.0, lo_open=True, hi=1e6,
+                                help="Aggregate checkpoint storage bandwidth, write and read (guess)",
+                                label="Checkpoint storage bandwidth")
+    checkpoint_bytes_per_param: float = F(14.0, unit="B", lo=0.0, lo_open=True, hi=64.0,
+                                          help="Checkpoint bytes per parameter: bf16 weights 2 + fp32 master 4 + "
+                                               "Adam moments 8")
+    checkpoint_interval_min: float | None = F(None, unit="min", lo=0.0, lo_open=True, hi=1e6,
+                                              help="Time between checkpoints; default: Daly's optimum",
+                                              label="Checkpoint interval")
+
+
+@dataclass(frozen=True)
+class Topology:
+    """Fat-tree sizing (model/topology.py)."""
+    oversubscription: float = F(1.0, lo=1.0, hi=16.0, help="Leaf downlinks : uplinks (1 = non-blocking)",
+                                label="Oversubscription")
+    nic_links_optical: bool = F(True, help="NIC-to-leaf links use optics (false: copper cables, no transceivers)")
+
+
+@dataclass(frozen=True)
+class Economics:
+    """Capex, power, TCO and money (model/economics.py). Money inputs name their currency."""
+    currency: str | None = F(None, choices=("CNY", "USD"), help="Currency of every money output; default: the "
+                                                               "profile set's (seed CNY, published USD)",
+                             label="Currency")
+    cny_per_usd: float = F(7.1, unit="CNY/USD", lo=0.0, lo_open=True, hi=1000.0,
+                           help="Exchange rate; edit to today's", label="CNY per USD")
+    years: float = F(5.0, unit="years", lo=0.1, hi=30.0, help="Years of service for the TCO", label="Years")
+    electricity_cny_per_kwh: float | None = F(None, unit="CNY/kWh", lo=0.0, hi=100.0,
+                                              help="Electricity price in CNY (give this or the USD one); default "
+                                                   "from the profile set", label="Electricity (CNY)")
+    electricity_usd_per_kwh: float | None = F(None, unit="USD/kWh", lo=0.0, hi=10.0,
+                                              help="Electricity price in USD (give this or the CNY one)",
+                                              label="Electricity (USD)")
+    pue: float | None = F(None, lo=1.0, hi=4.0, help="Power usage effectiveness; default from the profile set",
+                          label="PUE")
+    duty_cycle: float = F(1.0, lo=0.0, hi=1.0, help="Share of the year the cluster trains; idle otherwise",
+                          label="Duty cycle")
+    gpu_idle_power_fraction: float = F(0.3, lo=0.0, hi=1.0,
+                                       help="GPU power while not computing (waiting on the network, or idle), as a "
+                                            "share of board power (guess)")
+    server_price_usd: float | None = F(None, unit="USD", lo=0.0, hi=1e8,
+                                       help="Price of one node without its fabric NICs; default from the GPU "
+                                            "catalogue", label="Server price")
+    network_pricing: str | None = F(None, choices=("per_node", "components"),
+                                    help="per_node: the fabric's network cost per node (the article's way); "
+                                         "components: NICs, switches and links; default from the profile set")
+    operations_usd_per_node_year: float = F(0.0, unit="USD", lo=0.0, hi=1e7,
+                                            help="Operations staff and support per node and year")
+    run_cost_basis: str = F("tco_share", choices=("tco_share", "gpu_hour"),
+                            help="Cost of a run: its share of the TCO by time, or GPU-hours at a cloud price")
+    gpu_hour_usd: float | None = F(None, unit="USD", lo=0.0, hi=1000.0,
+                                   help="Price of one GPU-hour; default from the GPU catalogue")
+
+
+@dataclass(frozen=True)
+class Goals:
+    """What the buyer wants: inputs of the article's decision tree and of the engine's recommendation."""
+    deadline_days: float | None = F(None, unit="days", lo=0.0, lo_open=True, hi=100_000.0,
+                                    help="A run must finish within this (with interruptions)", label="Deadline")
+    budget_cny: float | None = F(None, unit="CNY", lo=0.0, hi=1e13, help="TCO budget in CNY (or give budget_usd)")
+    budget_usd: float | None = F(None, unit="USD", lo=0.0, hi=1e12, help="TCO budget in USD (or give budget_cny)")
+    budget_stance: str = F("long_term", choices=("limited", "long_term"),
+                           help="limited: tight initial budget; long_term: stability and lower TCO")
+    existing_ethernet: bool = F(True, help="A good Ethernet network is already in place")
+    operations_team: str = F("professional", choices=("weak", "professional"),
+                             help="Operations maturity of the team that will run the fabric")
+
+
+SECTIONS: dict[str, type] = {"cluster": Cluster, "workload": Workload, "parallel": Parallel, "fabric": Fabric,
+                             "reliability": Reliability, "topology": Topology, "economics": Economics,
+                             "goals": Goals}
 
 
 @dataclass(frozen=True)
@@ -138,6 +234,10 @@ class Scenario:
     workload: Workload = field(default_factory=Workload)
     parallel: Parallel = field(default_factory=Parallel)
     fabric: Fabric = field(default_factory=Fabric)
+    reliability: Reliability = field(default_factory=Reliability)
+    topology: Topology = field(default_factory=Topology)
+    economics: Economics = field(default_factory=Economics)
+    goals: Goals = field(default_factory=Goals)
 
     # -- convenience -------------------------------------------------------
     def get(self, path: str):
@@ -356,6 +456,11 @@ def check_consistency(s: Scenario) -> None:
             raise ScenarioError("parallel.pp", pp, f"at most layers = {w.layers}")
     elif p.tp is not None or p.pp is not None:
         raise ScenarioError("parallel.mode", p.mode, "'explicit' when tp or pp is given (or remove tp/pp)")
+    for sec, a, b in (("economics", "electricity_cny_per_kwh", "electricity_usd_per_kwh"),
+                      ("goals", "budget_cny", "budget_usd")):
+        obj = getattr(s, sec)
+        if getattr(obj, a) is not None and getattr(obj, b) is not None:
+            raise ScenarioError(f"{sec}.{b}", getattr(obj, b), f"left out when {sec}.{a} is given (one currency)")
     for name, spec in s.fabric.custom:
         nics = spec.nics_per_node
         if isinstance(nics, str) and nics != "per_gpu":

@@ -1,0 +1,163 @@
+"""Interruptions, checkpoints and the training time they cost.
+
+A job stops when any GPU or host fails, or when the network fails it. Failures
+are taken as a Poisson process whose rate has two parts:
+
+``λ = λ_gpu·G + λ_net·N``   [1/h]
+
+with ``λ_gpu`` per GPU-hour (the profile set's ``[reliability]`` table) and
+``λ_net`` per node-hour for each fabric (the profile's fabric rows). The job
+checkpoints every ``τ``, a checkpoint takes ``δ`` (state size over storage
+bandwidth) and a restart ``R`` (detect and relaunch, plus reading the
+checkpoint back). Daly's model then gives the expected wall-clock time of a run
+whose failure-free time is ``T_s``, and the optimal ``τ``.
+
+Constants
+---------
+=========================  =====  ==================================================
+``PER_MILLION``            1e-6   rates are stated per million GPU- or node-hours
+``MIN_RATE_PER_H``         1e-15  floor that keeps the formulas finite at zero rate
+=========================  =====  ==================================================
+
+References
+----------
+1. J. W. Young, "A first order approximation to the optimum checkpoint
+   interval", Communications of the ACM 17(9):530-531, 1974.
+2. J. T. Daly, "A higher order estimate of the optimum checkpoint interval
+   for restart dumps", Future Generation Computer Systems 22(3):303-312, 2006
+   (the higher-order optimum and the expected wall time of the complete model).
+3. A. Dubey et al., "The Llama 3 Herd of Models", 2024, §3.3.4 (interruption
+   counts by cause; the published profile set's rates).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+PER_MILLION = 1e-6
+MIN_RATE_PER_H = 1e-15
+
+
+def interruption_rate_per_h(gpus, nodes, gpu_host_per_1m_gpu_hours, net_per_1m_node_hours):
+    """Job interruptions per hour of the whole cluster [1/h].
+
+    Parameters
+    ----------
+    gpus, nodes : array_like
+        GPUs and nodes in the job [-].
+    gpu_host_per_1m_gpu_hours : array_like
+        GPU and host failures per million GPU-hours [1/(10⁶ GPU·h)].
+    net_per_1m_node_hours : array_like
+        Network-caused interruptions per million node-hours [1/(10⁶ node·h)].
+    """
+    return (np.asarray(gpus, dtype=float) * gpu_host_per_1m_gpu_hours
+            + np.asarray(nodes, dtype=float) * net_per_1m_node_hours) * PER_MILLION
+
+
+def checkpoint_time_h(params, bytes_per_param, storage_gb_per_s):
+    """Time to write (or read) one checkpoint [h]: state bytes over storage bandwidth.
+
+    Parameters
+    ----------
+    params : array_like
+        Model parameters [-].
+    bytes_per_param : array_like
+        Checkpoint bytes per parameter [B] (14: bf16 weights, fp32 master and
+        two Adam moments).
+    storage_gb_per_s : array_like
+        Aggregate storage bandwidth [GB/s].
+    """
+    return np.asarray(params, dtype=float) * bytes_per_param / (np.asarray(storage_gb_per_s, dtype=float) * 1e9) \
+        / 3600.0
+
+
+def young_interval(checkpoint, mtbf):
+    """Young's optimal checkpoint interval ``τ = √(2δM)`` (same unit as the inputs).
+
+    The first-order form of :func:`daly_interval`, good when ``δ ≪ M`` [1].
+
+    References
+    ----------
+    1. J. W. Young, CACM 17(9):530, 1974.
+    """
+    return np.sqrt(2.0 * np.asarray(checkpoint, dtype=float) * np.asarray(mtbf, dtype=float))
+
+
+def daly_interval(checkpoint, mtbf):
+    """Daly's optimal checkpoint interval (same unit as the inputs) [1].
+
+    ``τ = √(2δM)·[1 + ⅓·√(δ/2M) + (1/9)·(δ/2M)] − δ`` for ``δ < 2M``, else ``τ = M``.
+
+    Parameters
+    ----------
+    checkpoint : array_like
+        Time to write one checkpoint ``δ``.
+    mtbf : array_like
+        Mean time between interruptions ``M``, same unit.
+
+    References
+    ----------
+    1. J. T. Daly, FGCS 22(3):303, 2006. His examples: M = 24 h,
+       δ = 5 min → 117 min; M = 6 h → 57 min.
+    """
+    d = np.asarray(checkpoint, dtype=float)
+    m = np.asarray(mtbf, dtype=float)
+    x = d / (2.0 * m)
+    tau = np.sqrt(2.0 * d * m) * (1.0 + np.sqrt(x) / 3.0 + x / 9.0) - d
+    return np.where(d < 2.0 * m, tau, m)
+
+
+def expected_wall_time(solve, interval, checkpoint, restart, rate):
+    """Expected wall-clock time of a run with failures and checkpoints [1].
+
+    ``T_w = e^{Rλ}·(e^{(τ+δ)λ} − 1)/(λτ) · T_s``
+
+    Parameters
+    ----------
+    solve : array_like
+        Failure-free compute time ``T_s`` (any time unit, the output has it).
+    interval, checkpoint, restart : array_like
+        ``τ``, ``δ`` and ``R`` in the same unit.
+    rate : array_like
+        Interruptions per that unit ``λ = 1/M``; 0 gives ``T_s·(τ+δ)/τ``.
+
+    References
+    ----------
+    1. J. T. Daly, FGCS 22(3):303, 2006 (exponential failures, a
+       restart that can itself be interrupted).
+    """
+    lam = np.maximum(np.asarray(rate, dtype=float), MIN_RATE_PER_H)
+    tau = np.asarray(interval, dtype=float)
+    return np.exp(restart * lam) * np.expm1((tau + checkpoint) * lam) / (lam * tau) * solve
+
+
+def outputs(pt: dict, fab: dict, out: dict) -> dict:
+    """Reliability results per fabric and point, arrays of shape (F, N).
+
+    Keys: ``mtbf_h``, ``interruptions_per_day``, ``network_interruptions_per_day``,
+    ``checkpoint_write_min``, ``checkpoint_interval_min`` (Daly's optimum
+    unless the scenario fixes it), ``interruptions`` (expected over one run),
+    ``goodput`` (failure-free time / wall time), ``hours_lost`` and
+    ``train_days_with_interruptions``.
+    """
+    rate = interruption_rate_per_h(pt["gpus"], pt["nodes"], pt["gpu_host_interruptions_per_1m_gpu_hours"],
+                                   fab["net_interruptions_per_1m_node_hours"])
+    net_rate = pt["nodes"] * fab["net_interruptions_per_1m_node_hours"] * PER_MILLION
+    delta = checkpoint_time_h(out["params"], pt["checkpoint_bytes_per_param"], pt["storage_gb_per_s"])
+    mtbf = 1.0 / np.maximum(rate, MIN_RATE_PER_H)
+    fixed = pt["checkpoint_interval_min"] / 60.0
+    tau = np.where(np.isfinite(fixed), fixed, daly_interval(delta, mtbf))
+    restart = pt["restart_min"] / 60.0 + delta  # relaunch, then read the checkpoint back
+    solve_h = out["train_days"] * 24.0
+    wall_h = expected_wall_time(solve_h, tau, delta, restart, rate)
+    return dict(
+        mtbf_h=np.where(rate > 0, mtbf, np.inf),
+        interruptions_per_day=rate * 24.0,
+        network_interruptions_per_day=net_rate * 24.0,
+        checkpoint_write_min=delta * 60.0,
+        checkpoint_interval_min=tau * 60.0,
+        interruptions=wall_h * rate,
+        goodput=solve_h / wall_h,
+        hours_lost=wall_h - solve_h,
+        train_days_with_interruptions=wall_h / 24.0,
+    )
