@@ -177,3 +177,16 @@ def test_explicit_plan_deeper_than_derived_layers_gives_nan_not_crash():
     assert not np.any(res["feasible"]) and np.all(np.isnan(res["step_time_s"]))
     with pytest.raises(ScenarioError):
         evaluate(s)
+
+
+def test_article_cpu_use_is_the_input_of_the_cpu_mechanism():
+    from model import catalog
+
+    prof = catalog.profile_set("seed")
+    cores = prof["cpu_ref_host_cores"]
+    for fab in prof["fabrics"].values():
+        use = fab["cpu_use_at_line_rate"]
+        expected = np.inf if use == 0 else fab["link_gbps"] / (use * cores)
+        assert_allclose(fab["cpu_gbps_per_core"], expected)
+    # Ethernet at 35% of 64 cores for 100 Gb/s: ~4.5 Gb/s per core
+    assert_allclose(prof["fabrics"]["ethernet"]["cpu_gbps_per_core"], 100 / (0.35 * 64))
