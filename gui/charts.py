@@ -6,7 +6,7 @@ Two layers, so that exports and the window draw the same thing:
   (x, labels, one series per fabric with its style). No Qt; the CSV exporter uses it.
 - :class:`ChartWidget` (a ``pyqtgraph.PlotWidget``) draws that data: curves are created
   once per fabric and then updated with ``setData``; a marker shows the current value,
-  a read-out follows the mouse, and a corner label names the profile set and scenario.
+  a read-out follows the mouse, and the title names the profile set and the scenario.
 
 Axis metadata (label, unit, display scale, log axis) lives in :data:`AXES`, keyed by the
 engine's sweep field names; fabric colours and line styles come from
@@ -35,7 +35,7 @@ AXES = {
 
 CURRENCY_SYMBOLS = {"CNY": "¥", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
 
-_STYLE_NAMES = {"solid": "solid", "dash": "dash", "dashdot": "dashdot", "dot": "dot"}
+LEFT_AXIS_WIDTH = 78
 
 
 def axis_label(field: str) -> str:
@@ -125,7 +125,7 @@ def chart_series(result, kind: str) -> dict:
         if "train_days_with_interruptions" in data:
             ys = _rows(data["train_days_with_interruptions"], f)
             extra_ys = base
-            out.update(title="Training duration (solid: with interruptions, faint: without)")
+            out.update(title="Training duration (faint: without interruptions)")
         else:
             ys = base
             out.update(title="Training duration (without interruptions)")
@@ -133,8 +133,9 @@ def chart_series(result, kind: str) -> dict:
     else:
         code = currency_of(result)
         years = _years(result)
+        # log only where TCO spans decades (against nodes); elsewhere the fabrics' differences matter
         out.update(title=f"{years}-year total cost of ownership" if years else "Total cost of ownership",
-                   y_label=f"TCO ({code})" if code else "TCO", log_y=True, currency=code)
+                   y_label=f"TCO ({code})" if code else "TCO", log_y=field == "cluster.nodes", currency=code)
         if "tco" in data:
             ys = _rows(data["tco"], f)
         else:
@@ -177,16 +178,16 @@ def format_value(kind: str, v: float, currency: str = "") -> str:
     return format_money(v, currency)
 
 
-def format_money(v: float, currency: str = "") -> str:
+def format_money(v: float, currency: str = "", *, axis: bool = False) -> str:
+    """Money with its symbol: ``¥40.57 M`` (table, read-out); ``axis`` gives short tick labels."""
     if v is None or not math.isfinite(v):
         return "–"
     sym = currency_symbol(currency)
-    av = abs(v)
-    if av >= 1e9:
-        return f"{sym}{v / 1e9:,.2f} bn"
-    if av >= 1e6:
-        return f"{sym}{v / 1e6:,.2f} M"
-    return f"{sym}{v:,.0f}"
+    fmt = ",.4g" if axis else ",.2f"
+    for scale, suffix in ((1e9, " bn"), (1e6, " M")) + (((1e3, " k"),) if axis else ()):
+        if abs(v) >= scale:
+            return f"{sym}{v / scale:{fmt}}{suffix}"
+    return f"{sym}{v:{',.4g' if axis else ',.0f'}}"
 
 
 def format_x(field: str, v: float) -> str:
@@ -221,6 +222,28 @@ def make_pen(style: dict, width: float = 1.0, *, alpha: int = 255, focus: bool =
     return pen
 
 
+class ValueAxis(pg.AxisItem):
+    """An axis whose tick labels are formatted by the chart (money with its symbol, plain
+    numbers instead of 10^x on log axes, no automatic SI scaling like "x1e+09")."""
+
+    def __init__(self, orientation, **kw):
+        super().__init__(orientation, **kw)
+        self.formatter = None
+        self.enableAutoSIPrefix(False)
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph name)
+        vals = [10.0 ** v for v in values] if self.logMode else [v * scale for v in values]
+        if self.formatter is not None:
+            return [self.formatter(v) for v in vals]
+        if self.logMode:
+            return [f"{v:,.6g}" for v in vals]
+        return super().tickStrings(values, scale, spacing)
+
+
+def _plain(v: float) -> str:
+    return f"{v:,.6g}"
+
+
 class ChartWidget(pg.PlotWidget):
     """One chart: a curve per fabric, a marker at the current value, hover read-out.
 
@@ -231,7 +254,8 @@ class ChartWidget(pg.PlotWidget):
     """
 
     def __init__(self, kind: str = "utilisation", parent=None, *, line_width: float = 1.0):
-        super().__init__(parent=parent, background="w")
+        super().__init__(parent=parent, background="w",
+                         axisItems={"left": ValueAxis("left"), "bottom": ValueAxis("bottom")})
         if kind not in CHART_KINDS:
             raise ValueError(f"kind {kind!r}: one of {', '.join(CHART_KINDS)}")
         self.kind = kind
@@ -252,8 +276,10 @@ class ChartWidget(pg.PlotWidget):
             a = pi.getAxis(ax)
             a.setPen(pg.mkPen("#444444"))
             a.setTextPen(pg.mkPen("#222222"))
-        self.legend = pi.addLegend(offset=(-8, 8), labelTextColor="#222222", brush=pg.mkBrush(255, 255, 255, 210),
-                                   pen=pg.mkPen("#bbbbbb"))
+        # one row of four entries, in the corner the curves usually leave free
+        offset = {"utilisation": (10, -6), "duration": (10, -6), "tco": (10, 6)}[kind]
+        self.legend = pi.addLegend(offset=offset, labelTextColor="#222222", brush=pg.mkBrush(255, 255, 255, 215),
+                                   pen=pg.mkPen("#bbbbbb"), colCount=4, verSpacing=-6, horSpacing=12)
         self.legend.setZValue(20)
         # current value: a vertical line plus one dot per fabric
         self.vline = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen("#555555", width=1,
@@ -265,9 +291,9 @@ class ChartWidget(pg.PlotWidget):
                                       symbolBrush=pg.mkBrush("#ffffff"))
         self.marker.setZValue(10)
         pi.addItem(self.marker)
-        # corner label (profile set · scenario) and hover read-out, fixed in screen space
-        self.corner = pg.TextItem("", color="#555555", anchor=(0, 1))
-        self.corner.setParentItem(pi.vb)
+        pi.getAxis("left").setWidth(LEFT_AXIS_WIDTH)  # same width on every chart: x-linked plots line up
+        self.caption = ""  # "profile: seed · scenario name", shown in the title of every chart
+        # hover read-out, fixed in screen space
         self.readout = pg.TextItem("", color="#111111", anchor=(0, 0), fill=pg.mkBrush(255, 255, 255, 225),
                                    border=pg.mkPen("#999999"))
         self.readout.setParentItem(pi.vb)
@@ -292,9 +318,21 @@ class ChartWidget(pg.PlotWidget):
         self.series = data
         self._currency = data.get("currency", "")
         pi = self.getPlotItem()
-        pi.setTitle(f"<span style='font-size:11pt; color:#222'><b>{data['title']}</b></span>")
+        parts = [p for p in (f"profile: {profile_set}" if profile_set else "", scenario_name or "") if p]
+        self.caption = "  ·  ".join(parts)
+        cap = (f"&nbsp;&nbsp;<span style='font-size:9pt; color:#666'>{_esc(self.caption)}</span>"
+               if self.caption else "")
+        pi.setTitle(f"<span style='font-size:11pt; color:#222'><b>{_esc(data['title'])}</b></span>{cap}")
         pi.setLabel("bottom", data["x_label"])
         pi.setLabel("left", data["y_label"])
+        left = pi.getAxis("left")
+        if self.kind == "tco":
+            code = self._currency
+            left.formatter = lambda v, c=code: format_money(v, c, axis=True)
+        elif data["log_y"]:
+            left.formatter = _plain
+        else:
+            left.formatter = None
         if pi.ctrl.logXCheck.isChecked() != data["log_x"] or pi.ctrl.logYCheck.isChecked() != data["log_y"]:
             pi.setLogMode(x=data["log_x"], y=data["log_y"])
         self._focus = focus
@@ -337,8 +375,6 @@ class ChartWidget(pg.PlotWidget):
                 curve.hide()
         self._sync_legend(data)
         self._update_marker(result, data, current_x, point)
-        parts = [p for p in (f"profile: {profile_set}" if profile_set else "", scenario_name or "") if p]
-        self.corner.setText("  ·  ".join(parts))
         if data["available"]:
             self.note.hide()
         else:
@@ -406,7 +442,6 @@ class ChartWidget(pg.PlotWidget):
     # -- overlays --------------------------------------------------------------
     def _place_overlays(self, *_):
         r = self.getPlotItem().vb.boundingRect()
-        self.corner.setPos(r.left() + 4, r.bottom() - 2)
         self.note.setPos(r.center())
 
     def _on_mouse_moved(self, pos) -> None:
@@ -446,6 +481,12 @@ class ChartWidget(pg.PlotWidget):
 
     def readout_text(self) -> str:
         return self.readout.toPlainText() if self.readout.isVisible() else ""
+
+
+def _esc(text: str) -> str:
+    import html
+
+    return html.escape(str(text))
 
 
 def _safe_for_log(y, log_y: bool):

@@ -1,0 +1,85 @@
+"""The desktop app: ``python -m gui.app`` (``make run``) opens the explorer window.
+
+:func:`build_window` is the one factory the app, the tests and the benchmarks use.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from PySide6 import QtCore, QtWidgets
+
+import model
+
+from .settings import APPLICATION, ORGANISATION, app_settings
+
+
+def ensure_app() -> QtWidgets.QApplication:
+    """The QApplication, created once (high-DPI: fractional scale factors passed through)."""
+    app = QtWidgets.QApplication.instance()
+    if app is None:
+        QtWidgets.QApplication.setHighDpiScaleFactorRoundingPolicy(
+            QtCore.Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
+        app = QtWidgets.QApplication(sys.argv[:1])
+        app.setOrganizationName(ORGANISATION)
+        app.setApplicationName(APPLICATION)
+        app.setApplicationDisplayName(APPLICATION)
+    return app
+
+
+def build_window(scenario: model.Scenario | None = None, *, restore: bool | None = None, settings=None):
+    """The main window, built and computed, not yet shown.
+
+    With ``scenario`` given, the window shows it. Without, it shows the last session's
+    scenario when ``restore`` (default: True when no scenario is given) finds one in the
+    settings, else the default preset. Window geometry comes back from the settings too.
+    """
+    ensure_app()
+    import pyqtgraph as pg
+
+    pg.setConfigOptions(antialias=False, background="w", foreground="#222222")
+    from .main_window import DEFAULT_PRESET, MainWindow, restore_scenario
+
+    if settings is None:
+        settings = app_settings()
+    if restore is None:
+        restore = scenario is None
+    loaded = source = None
+    if scenario is None and restore:
+        scenario, loaded, source = restore_scenario(settings)
+    if scenario is None:
+        scenario, source = model.load_scenario(DEFAULT_PRESET), str(DEFAULT_PRESET)
+    win = MainWindow(scenario, source_path=source, settings=settings)
+    if loaded is not None:
+        win._loaded = loaded
+        win._on_scenario_changed(win.controller.scenario)
+    if restore:
+        win.restore_geometry()
+    else:
+        win.resize(1600, 1000)
+    return win
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="fabric-whatif-gui", description="Fabric What-If explorer")
+    parser.add_argument("scenario", nargs="?", help="scenario file (.toml) to open")
+    parser.add_argument("--default", action="store_true", help="start from the default preset, not the last session")
+    args = parser.parse_args(argv)
+    app = ensure_app()
+    scenario = None
+    if args.scenario:
+        try:
+            scenario = model.load_scenario(args.scenario)
+        except model.ScenarioError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
+    win = build_window(scenario, restore=not (args.scenario or args.default))
+    if not win.settings.value("window/geometry"):
+        win.resize(1600, 1000)
+    win.show()
+    return app.exec()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,267 @@
+"""The window's state: the current scenario, the x-axis, and the latest engine results.
+
+Widgets never change the scenario themselves: they call :meth:`Controller.set_value`
+(one field), :meth:`Controller.set_scenario` (a whole preset at once) or
+:meth:`Controller.reset_fabric`. Every accepted change emits ``scenarioChanged``; the
+recompute is coalesced with a zero-interval single-shot timer, so a burst of slider
+events (a drag, a preset setting a dozen fields) computes only the latest scenario and
+emits ``recomputed`` once. Invalid input emits ``errorOccurred`` with the engine's
+message and leaves the current scenario as it was.
+
+The controller is the hook for the file helpers (issue #5): ``controller.scenario``,
+``controller.scenarioChanged`` and :meth:`set_scenario` are all an autosave or an
+Open/Save action needs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import numpy as np
+from PySide6 import QtCore
+
+import model
+from model import ScenarioError
+
+from .charts import AXES
+
+SWEEP_POINTS = 256
+# Default sweep ranges per x-axis [engine units]; widened to include the current values.
+X_RANGES = {
+    "cluster.nodes": (1.0, 4096.0),
+    "workload.params_b": (0.1, 2000.0),
+    "fabric.latency_us": (0.5, 1000.0),
+    "fabric.loss_rate": (1e-7, 0.05),
+    "fabric.link_gbps": (10.0, 3200.0),
+}
+X_FIELDS = tuple(X_RANGES)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What the views draw: the scenario, the sweep along the x-axis and the current point."""
+    scenario: model.Scenario
+    x_field: str
+    sweep: model.Result
+    point: model.Result
+    current_x: np.ndarray  # per fabric, engine units
+    compute_ms: float
+    serial: int
+
+
+def current_x_values(scenario: model.Scenario, field: str) -> np.ndarray:
+    """The current value of ``field`` for each compared fabric (engine units)."""
+    if field.startswith("fabric."):
+        key = field.split(".")[-1]
+        rows = model.resolve_fabrics(scenario)
+        return np.array([float(r.values[key]) for r in rows])
+    n = len(scenario.fabric.fabrics)
+    return np.full(n, float(scenario.get(field)))
+
+
+def sweep_values(scenario: model.Scenario, field: str, n: int = SWEEP_POINTS) -> np.ndarray:
+    """Log-spaced sweep points for ``field``, covering its default range and the current values."""
+    lo, hi = X_RANGES[field]
+    cur = current_x_values(scenario, field)
+    cur = cur[np.isfinite(cur) & (cur > 0)]
+    if cur.size:
+        # widen to the nearest power of ten around the current values, so the grid is stable
+        lo = min(lo, 10 ** math.floor(math.log10(cur.min())))
+        hi = max(hi, 10 ** math.ceil(math.log10(cur.max())))
+    meta = model.scenario.field_meta(*_field_owner(field))
+    if meta.get("hi") is not None:
+        hi = min(hi, float(meta["hi"]))
+    vals = np.geomspace(lo, hi, n)
+    if AXES[field].get("integer"):
+        vals = np.unique(np.round(vals))
+    return vals
+
+
+def _field_owner(field: str):
+    if field.startswith("fabric."):
+        return model.scenario.FabricSpec, field.split(".")[-1]
+    section, key = field.split(".", 1)
+    return model.scenario.SECTIONS[section], key
+
+
+def _sweep_key(s: model.Scenario, field: str):
+    """The scenario with the swept field neutralised: equal keys give equal sweeps."""
+    if field.startswith("fabric."):
+        key = field.split(".")[-1]
+        custom = tuple((n, dataclasses.replace(spec, **{key: None})) for n, spec in s.fabric.custom)
+        return dataclasses.replace(s, name="", description="", fabric=dataclasses.replace(s.fabric, custom=custom))
+    section, key = field.split(".", 1)
+    sec = dataclasses.replace(getattr(s, section), **{key: getattr(model.scenario.SECTIONS[section](), key)})
+    return dataclasses.replace(s, name="", description="", **{section: sec})
+
+
+class Controller(QtCore.QObject):
+    """Owns the scenario; computes (coalesced) and publishes :class:`Snapshot` results."""
+
+    scenarioChanged = QtCore.Signal(object)   # model.Scenario, after every accepted change
+    recomputed = QtCore.Signal(object)        # Snapshot, once per coalesced recompute
+    errorOccurred = QtCore.Signal(str)        # a ScenarioError message (scenario unchanged)
+    xFieldChanged = QtCore.Signal(str)
+
+    def __init__(self, scenario: model.Scenario | None = None, x_field: str = "cluster.nodes",
+                 parent: QtCore.QObject | None = None, *, cache_size: int = 64):
+        super().__init__(parent)
+        self._scenario = scenario or model.Scenario()
+        self._x_field = x_field
+        self._snapshot: Snapshot | None = None
+        self._serial = 0
+        self.recompute_count = 0
+        self.source_path: str | None = None  # file the scenario came from (preset or opened file)
+        self._cache: OrderedDict = OrderedDict()
+        self._cache_size = cache_size
+        self._timer = QtCore.QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self.recompute_now)
+
+    # -- state -----------------------------------------------------------------
+    @property
+    def scenario(self) -> model.Scenario:
+        return self._scenario
+
+    @property
+    def x_field(self) -> str:
+        return self._x_field
+
+    @property
+    def snapshot(self) -> Snapshot | None:
+        return self._snapshot
+
+    @property
+    def pending(self) -> bool:
+        return self._timer.isActive()
+
+    # -- changes ---------------------------------------------------------------
+    def set_value(self, path: str, value) -> bool:
+        """Change one field; ``False`` (and ``errorOccurred``) when the engine refuses it."""
+        try:
+            if self._scenario.get(path) == value:
+                return True
+        except (AttributeError, KeyError, ValueError):
+            pass
+        try:
+            new = self._scenario.replace(path, value)
+        except ScenarioError as err:
+            self.errorOccurred.emit(str(err))
+            return False
+        self._apply(new)
+        return True
+
+    def set_values(self, values: dict) -> bool:
+        """Change several fields as one edit (applied in order, validated, one recompute)."""
+        new = self._scenario
+        try:
+            for path, value in values.items():
+                new = new.replace(path, value)
+        except ScenarioError as err:
+            self.errorOccurred.emit(str(err))
+            return False
+        self._apply(new)
+        return True
+
+    def set_fabric_value(self, fabric: str, key: str, value) -> bool:
+        return self.set_value(f"fabric.custom.{fabric}.{key}", value)
+
+    def reset_fabric(self, fabric: str) -> None:
+        """Return ``fabric`` to its profile values (drop the scenario's overrides)."""
+        if fabric not in self._scenario.fabric.custom_dict():
+            return
+        spec = self._scenario.fabric.custom_dict()[fabric]
+        if fabric not in model.catalog.BUILTIN_FABRICS:
+            # a user fabric keeps its identity (transport, label); only its values reset
+            keep = {k: getattr(spec, k) for k in ("transport", "label")}
+            new = dataclasses.replace(self._scenario.fabric, custom=tuple(
+                (n, model.scenario.FabricSpec(**keep) if n == fabric else s) for n, s in self._scenario.fabric.custom))
+            self._apply(dataclasses.replace(self._scenario, fabric=new))
+        else:
+            self._apply(self._scenario.without_fabric_override(fabric))
+
+    def set_scenario(self, scenario: model.Scenario, *, source_path: str | None = None) -> None:
+        """Replace the whole scenario at once (preset, opened file): one recompute."""
+        self.source_path = source_path
+        self._apply(scenario, force=True)
+
+    def set_x_field(self, field: str) -> None:
+        if field not in X_RANGES:
+            raise ValueError(f"x-axis {field!r}: one of {', '.join(X_RANGES)}")
+        if field == self._x_field:
+            return
+        self._x_field = field
+        self.xFieldChanged.emit(field)
+        self.schedule()
+
+    def _apply(self, new: model.Scenario, force: bool = False) -> None:
+        if new == self._scenario and not force:
+            return
+        self._scenario = new
+        self.scenarioChanged.emit(new)
+        self.schedule()
+
+    def schedule(self) -> None:
+        """Ask for a recompute; bursts of requests in one event-loop turn compute once."""
+        if not self._timer.isActive():
+            self._timer.start()
+
+    # -- computing -------------------------------------------------------------
+    def _sweep(self, s: model.Scenario, field: str) -> model.Result:
+        values = sweep_values(s, field)
+        key = ("sweep", _sweep_key(s, field), field, values.tobytes())
+        hit = self._cache.get(key)
+        if hit is not None:
+            self._cache.move_to_end(key)
+            return hit
+        res = model.sweep(s, field, values)
+        self._remember(key, res)
+        return res
+
+    def _point(self, s: model.Scenario) -> model.Result:
+        key = ("point", dataclasses.replace(s, name="", description=""))
+        hit = self._cache.get(key)
+        if hit is not None:
+            self._cache.move_to_end(key)
+            return hit
+        res = model.evaluate(s, require_feasible=False)
+        self._remember(key, res)
+        return res
+
+    def _remember(self, key, value) -> None:
+        self._cache[key] = value
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+
+    def compute(self, s: model.Scenario | None = None, field: str | None = None) -> Snapshot:
+        """Evaluate ``s`` (default: the current scenario) without publishing it."""
+        s = s or self._scenario
+        field = field or self._x_field
+        t0 = time.perf_counter()
+        sw = self._sweep(s, field)
+        pt = self._point(s)
+        ms = (time.perf_counter() - t0) * 1e3
+        self._serial += 1
+        return Snapshot(s, field, sw, pt, current_x_values(s, field), ms, self._serial)
+
+    @QtCore.Slot()
+    def recompute_now(self) -> Snapshot | None:
+        """Compute the latest scenario now and emit ``recomputed`` (also what the timer calls)."""
+        self._timer.stop()
+        try:
+            snap = self.compute()
+        except ScenarioError as err:  # e.g. a sweep value the engine refuses
+            self.errorOccurred.emit(str(err))
+            return None
+        self._snapshot = snap
+        self.recompute_count += 1
+        self.recomputed.emit(snap)
+        return snap
+
+
+__all__ = ["Controller", "Snapshot", "SWEEP_POINTS", "X_FIELDS", "X_RANGES", "current_x_values", "sweep_values"]

@@ -1,0 +1,697 @@
+"""The main window: controls on the left, the three charts in the middle, the current
+point (table, step-time breakdown, recommendation) on the right.
+
+Data flows one way: a control calls the :class:`~gui.controller.Controller`; the
+controller emits ``scenarioChanged`` (controls re-sync with signals blocked, title
+updates) and, coalesced, ``recomputed`` with a :class:`~gui.controller.Snapshot` that
+every view draws. Hooks for the file helpers (issue #5): ``window.controller`` and
+``window.file_menu`` (add actions before ``window.file_menu_anchor``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+from pathlib import Path
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+import model
+from model import catalog
+from model.scenario import SECTIONS, FabricSpec, field_meta
+
+from .breakdown import BreakdownChart
+from .charts import AXES, CHART_KINDS, ChartWidget, axis_label
+from .controller import X_FIELDS, Controller
+from .controls import FieldSlider, GroupBox, labelled, slider_for
+from .point_table import PointTable
+from .recommendation import RecommendationPanel
+from .settings import app_settings
+
+PRESETS_DIR = catalog.ASSETS_DIR / "presets"
+DEFAULT_PRESET = PRESETS_DIR / "default.toml"
+APP_NAME = "Fabric What-If"
+
+# The fabric values the sliders edit for the fabric in focus: key -> slider options.
+FABRIC_CONTROLS = {
+    "latency_us": dict(log=True, display_lo=0.1, display_hi=100_000.0),
+    "loss_rate": dict(log=True, display_lo=1e-9, display_hi=0.5, scale=100.0, unit="%"),
+    "link_gbps": dict(log=True, display_lo=1.0, display_hi=12_800.0),
+}
+# Cluster and workload sliders: dotted path -> slider options (limits from field metadata).
+SCENARIO_CONTROLS = {
+    "cluster.nodes": dict(log=True, display_hi=16_384.0),
+    "cluster.gpus_per_node": dict(log=False),
+    "workload.params_b": dict(log=True, display_lo=0.1, display_hi=10_000.0),
+    "workload.train_tokens_b": dict(log=True, display_lo=1.0, display_hi=100_000.0),
+}
+# Economics sliders (issue #3's fields): key -> slider options; None fields show the profile's value.
+ECONOMICS_CONTROLS = {
+    "electricity_cny_per_kwh": dict(log=False, display_lo=0.0, display_hi=3.0),
+    "electricity_usd_per_kwh": dict(log=False, display_lo=0.0, display_hi=0.5),
+    "pue": dict(log=False),
+    "years": dict(log=False, display_lo=1.0, display_hi=15.0),
+}
+OTHER_MONEY_FIELD = {"electricity_cny_per_kwh": "electricity_usd_per_kwh",
+                     "electricity_usd_per_kwh": "electricity_cny_per_kwh"}
+IDLE_LINE_WIDTH = 1.5
+DRAG_LINE_WIDTH = 1.0
+
+
+def list_presets() -> list[tuple[str, Path]]:
+    """(name, path) of every preset in ``assets/presets``; unreadable files are skipped."""
+    out = []
+    for p in sorted(PRESETS_DIR.glob("*.toml")):
+        try:
+            s = model.load_scenario(p)
+        except model.ScenarioError:
+            continue
+        out.append((s.name, p))
+    return out
+
+
+def preset_group(path: Path) -> str:
+    stem = path.stem.lower()
+    if stem.startswith("case"):
+        return "Case studies"
+    if stem.startswith(("tier", "scale")):
+        return "Scale tiers"
+    return "Other"
+
+
+class MainWindow(QtWidgets.QMainWindow):
+    """The explorer window. ``controller`` owns the scenario; views follow it."""
+
+    def __init__(self, scenario: model.Scenario | None = None, *, source_path: str | None = None,
+                 settings: QtCore.QSettings | None = None):
+        super().__init__()
+        self.settings = settings
+        self.controller = Controller(scenario or model.load_scenario(DEFAULT_PRESET), parent=self)
+        self.controller.source_path = source_path
+        self._loaded = self.controller.scenario  # the scenario as loaded: what "edited" compares to
+        self._dragging = False
+        self._econ_controls: dict[str, QtWidgets.QWidget] = {}
+        self.sliders: dict[str, FieldSlider] = {}
+        self.fabric_sliders: dict[str, FieldSlider] = {}
+        self.setObjectName("MainWindow")
+        self.setWindowTitle(APP_NAME)
+        self._build_actions()
+        self._build_toolbar()
+        self._build_central()
+        self._build_status()
+        c = self.controller
+        c.scenarioChanged.connect(self._on_scenario_changed)
+        c.recomputed.connect(self._on_recomputed)
+        c.errorOccurred.connect(self._on_error)
+        c.xFieldChanged.connect(self._on_x_field_changed)
+        self._on_scenario_changed(c.scenario)
+        c.recompute_now()
+
+    # ------------------------------------------------------------------ build
+    def _build_actions(self) -> None:
+        mb = self.menuBar()
+        self.file_menu = mb.addMenu("&File")
+        self.file_menu.setObjectName("fileMenu")
+        self.file_menu_anchor = self.file_menu.addSeparator()  # file helpers insert before this
+        quit_act = self.file_menu.addAction("&Quit")
+        quit_act.setShortcut(QtGui.QKeySequence.StandardKey.Quit)
+        quit_act.triggered.connect(self.close)
+
+        self.presets_menu = mb.addMenu("&Presets")
+        self.preset_actions: dict[str, QtGui.QAction] = {}
+        groups: dict[str, list] = {}
+        for name, path in list_presets():
+            groups.setdefault(preset_group(path), []).append((name, path))
+        for gi, group in enumerate(("Case studies", "Scale tiers", "Other")):
+            items = groups.get(group)
+            if not items:
+                continue
+            if gi and self.presets_menu.actions():
+                self.presets_menu.addSeparator()
+            head = self.presets_menu.addAction(group)
+            head.setEnabled(False)
+            for name, path in items:
+                act = self.presets_menu.addAction(name)
+                act.setData(str(path))
+                act.setToolTip(str(path.relative_to(catalog.ASSETS_DIR.parent)))
+                act.triggered.connect(lambda _=False, p=path: self.load_preset(p))
+                self.preset_actions[str(path)] = act
+
+        self.view_menu = mb.addMenu("&View")
+        self.x_actions = QtGui.QActionGroup(self)
+        for i, field in enumerate(X_FIELDS):
+            act = self.view_menu.addAction(f"x-axis: {axis_label(field)}")
+            act.setCheckable(True)
+            act.setShortcut(QtGui.QKeySequence(f"Ctrl+{i + 1}"))
+            act.setData(field)
+            act.triggered.connect(lambda _=False, f=field: self.controller.set_x_field(f))
+            self.x_actions.addAction(act)
+            if field == self.controller.x_field:
+                act.setChecked(True)
+        self.view_menu.addSeparator()
+        reset_zoom = self.view_menu.addAction("Reset &zoom")
+        reset_zoom.setShortcut(QtGui.QKeySequence("Ctrl+0"))
+        reset_zoom.triggered.connect(self.reset_zoom)
+        self.presentation_action = self.view_menu.addAction("&Presentation mode (large text, thick lines)")
+        self.presentation_action.setCheckable(True)
+        self.presentation_action.setShortcut(QtGui.QKeySequence("F5"))
+        self.presentation_action.toggled.connect(self.set_presentation)
+
+        help_menu = mb.addMenu("&Help")
+        about = help_menu.addAction("&About Fabric What-If")
+        about.triggered.connect(self._about)
+
+    def _build_toolbar(self) -> None:
+        tb = self.addToolBar("Scenario")
+        tb.setObjectName("scenarioToolbar")
+        tb.setMovable(False)
+        self.preset_button = QtWidgets.QToolButton()
+        self.preset_button.setText("Preset")
+        self.preset_button.setMenu(self.presets_menu)
+        self.preset_button.setPopupMode(QtWidgets.QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.preset_button.setToolTip("Load a case study or scale tier: sets every control at once")
+        tb.addWidget(self.preset_button)
+        self.scenario_label = QtWidgets.QLabel()
+        self.scenario_label.setObjectName("scenarioLabel")
+        self.scenario_label.setContentsMargins(10, 0, 16, 0)
+        tb.addWidget(self.scenario_label)
+        spacer = QtWidgets.QWidget()
+        spacer.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Preferred)
+        tb.addWidget(spacer)
+        tb.addWidget(QtWidgets.QLabel("Profile set: "))
+        self.profile_buttons: dict[str, QtWidgets.QRadioButton] = {}
+        self.profile_group = QtWidgets.QButtonGroup(self)
+        profiles_tip = {
+            "seed": "seed: the source article's fabric table (midpoints of its ranges)",
+            "published": "published: measured and specified figures with their sources",
+        }
+        for name in catalog.PROFILE_SETS:
+            rb = QtWidgets.QRadioButton(name)
+            rb.setToolTip(profiles_tip.get(name, name) + "\n" + catalog.profile_set(name).get("source", ""))
+            self.profile_group.addButton(rb)
+            self.profile_buttons[name] = rb
+            rb.toggled.connect(lambda on, n=name: on and self.controller.set_value("fabric.profile_set", n))
+            tb.addWidget(rb)
+        tb.addSeparator()
+        self.x_combo = QtWidgets.QComboBox()
+        self.x_combo.setAccessibleName("x-axis")
+        for field in X_FIELDS:
+            self.x_combo.addItem(axis_label(field), field)
+        self.x_combo.setCurrentIndex(X_FIELDS.index(self.controller.x_field))
+        self.x_combo.currentIndexChanged.connect(lambda i: self.controller.set_x_field(self.x_combo.itemData(i)))
+        tb.addWidget(labelled("  x-axis: ", self.x_combo))
+
+    def _build_central(self) -> None:
+        split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+        split.setObjectName("mainSplitter")
+        split.setChildrenCollapsible(False)
+        self.splitter = split
+        # -- left: controls
+        left = QtWidgets.QWidget()
+        ll = QtWidgets.QVBoxLayout(left)
+        ll.setContentsMargins(6, 6, 6, 6)
+        ll.setSpacing(6)
+        ll.addWidget(self._cluster_group())
+        ll.addWidget(self._model_group())
+        ll.addWidget(self._fabric_group())
+        ll.addWidget(self._economics_group())
+        ll.addStretch(1)
+        scroll = QtWidgets.QScrollArea()
+        scroll.setWidget(left)
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setMinimumWidth(300)
+        split.addWidget(scroll)
+        # -- middle: charts
+        mid = QtWidgets.QWidget()
+        ml = QtWidgets.QVBoxLayout(mid)
+        ml.setContentsMargins(2, 2, 2, 2)
+        ml.setSpacing(2)
+        self.charts: dict[str, ChartWidget] = {}
+        for kind in CHART_KINDS:
+            ch = ChartWidget(kind, line_width=IDLE_LINE_WIDTH)
+            ch.setObjectName(f"chart_{kind}")
+            ch.setMinimumHeight(180)
+            self.charts[kind] = ch
+            ml.addWidget(ch, 1)
+        first = self.charts[CHART_KINDS[0]]
+        for kind in CHART_KINDS[1:]:
+            self.charts[kind].setXLink(first)
+        split.addWidget(mid)
+        # -- right: the current point
+        right = QtWidgets.QWidget()
+        rl = QtWidgets.QVBoxLayout(right)
+        rl.setContentsMargins(6, 6, 6, 6)
+        self.point_title = QtWidgets.QLabel()
+        self.point_title.setWordWrap(True)
+        rl.addWidget(self.point_title)
+        self.table = PointTable()
+        rl.addWidget(self.table)
+        self.breakdown = BreakdownChart()
+        self.breakdown.setMinimumHeight(220)
+        rl.addWidget(self.breakdown, 1)
+        self.breakdown_legend = QtWidgets.QLabel(BreakdownChart.legend_html())
+        self.breakdown_legend.setWordWrap(True)
+        self.breakdown_legend.setStyleSheet("font-size:8pt")
+        rl.addWidget(self.breakdown_legend)
+        rec_box = GroupBox("Recommendation")
+        self.recommendation = RecommendationPanel()
+        rec_box.add(self.recommendation)
+        rl.addWidget(rec_box, 1)
+        split.addWidget(right)
+        split.setStretchFactor(0, 0)
+        split.setStretchFactor(1, 3)
+        split.setStretchFactor(2, 2)
+        split.setSizes([320, 760, 520])
+        self.setCentralWidget(split)
+
+    def _slider(self, path: str, **opts) -> FieldSlider:
+        section, key = path.split(".", 1)
+        s = slider_for(SECTIONS[section], key, **opts)
+        s.setObjectName(f"slider_{path}")
+        s.valueEdited.connect(lambda v, p=path: self.controller.set_value(p, v))
+        s.dragStateChanged.connect(self._set_dragging)
+        self.sliders[path] = s
+        return s
+
+    def _cluster_group(self) -> QtWidgets.QGroupBox:
+        g = GroupBox("Cluster")
+        self.gpu_combo = QtWidgets.QComboBox()
+        self.gpu_combo.setAccessibleName("GPU type")
+        for gid, entry in catalog.gpus().items():
+            self.gpu_combo.addItem(f"{entry.get('name', gid)}", gid)
+            self.gpu_combo.setItemData(self.gpu_combo.count() - 1, entry.get("source", ""),
+                                       QtCore.Qt.ItemDataRole.ToolTipRole)
+        self.gpu_combo.currentIndexChanged.connect(
+            lambda i: self.controller.set_value("cluster.gpu", self.gpu_combo.itemData(i)))
+        g.add(labelled("GPU", self.gpu_combo))
+        g.add(self._slider("cluster.nodes", **SCENARIO_CONTROLS["cluster.nodes"]))
+        g.add(self._slider("cluster.gpus_per_node", **SCENARIO_CONTROLS["cluster.gpus_per_node"]))
+        return g
+
+    def _model_group(self) -> QtWidgets.QGroupBox:
+        g = GroupBox("Model")
+        g.add(self._slider("workload.params_b", **SCENARIO_CONTROLS["workload.params_b"]))
+        g.add(self._slider("workload.train_tokens_b", **SCENARIO_CONTROLS["workload.train_tokens_b"]))
+        return g
+
+    def _fabric_group(self) -> QtWidgets.QGroupBox:
+        g = GroupBox("Fabric in focus")
+        self.focus_combo = QtWidgets.QComboBox()
+        self.focus_combo.setAccessibleName("Fabric in focus")
+        self.focus_combo.setToolTip("The fabric whose latency, loss and bandwidth the sliders below edit; "
+                                    "each fabric keeps its own values")
+        self.focus_combo.currentIndexChanged.connect(self._on_focus_selected)
+        g.add(labelled("Fabric", self.focus_combo))
+        for key, opts in FABRIC_CONTROLS.items():
+            s = slider_for(FabricSpec, key, **opts)
+            s.setObjectName(f"slider_fabric.{key}")
+            s.valueEdited.connect(lambda v, k=key: self.controller.set_fabric_value(self.focus, k, v))
+            s.dragStateChanged.connect(self._set_dragging)
+            self.fabric_sliders[key] = s
+            g.add(s)
+        self.reset_button = QtWidgets.QPushButton("&Reset to profile")
+        self.reset_button.setToolTip("Restore the profile set's values for the fabric in focus")
+        self.reset_button.clicked.connect(lambda: self.controller.reset_fabric(self.focus))
+        g.add(self.reset_button)
+        self.fabric_source = QtWidgets.QLabel()
+        self.fabric_source.setWordWrap(True)
+        self.fabric_source.setStyleSheet("color:#555; font-size:8pt")
+        g.add(self.fabric_source)
+        return g
+
+    def _economics_group(self) -> QtWidgets.QGroupBox:
+        """Currency, electricity price, PUE and years (the economics model's inputs, issue #3)."""
+        g = GroupBox("Economics")
+        self.economics_group = g
+        cls = SECTIONS.get("economics")
+        if cls is None:
+            lab = QtWidgets.QLabel("<i>Electricity price, PUE, years and currency arrive with the economics "
+                                   "model (issue #3).</i>")
+            lab.setWordWrap(True)
+            g.add(lab)
+            return g
+        names = {f.name for f in dataclasses.fields(cls)}
+        if "currency" in names:
+            combo = QtWidgets.QComboBox()
+            combo.setObjectName("combo_economics.currency")
+            combo.setAccessibleName("Currency")
+            combo.addItem("profile default", None)
+            for ch in field_meta(cls, "currency").get("choices") or ():
+                combo.addItem(str(ch), ch)
+            combo.currentIndexChanged.connect(lambda i, c=combo: self.controller.set_value("economics.currency",
+                                                                                          c.itemData(i)))
+            self._econ_controls["economics.currency"] = combo
+            g.add(labelled("Currency", combo))
+        for key, opts in ECONOMICS_CONTROLS.items():
+            if key not in names:
+                continue
+            path = f"economics.{key}"
+            sl = self._slider(path, **opts)
+            if key in OTHER_MONEY_FIELD:
+                sl.valueEdited.disconnect()
+                sl.valueEdited.connect(lambda v, p=path: self.controller.set_values(
+                    {f"economics.{OTHER_MONEY_FIELD[p.split('.')[1]]}": None, p: v}))
+            self._econ_controls[path] = sl
+            g.add(sl)
+        return g
+
+    def _build_status(self) -> None:
+        sb = self.statusBar()
+        self.error_label = QtWidgets.QLabel()
+        self.error_label.setStyleSheet("color:#b00020")
+        self.error_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        sb.addWidget(self.error_label, 1)
+        self.timing_label = QtWidgets.QLabel()
+        self.timing_label.setStyleSheet("color:#666")
+        sb.addPermanentWidget(self.timing_label)
+
+    # ------------------------------------------------------------------ state
+    @property
+    def focus(self) -> str:
+        return self.controller.scenario.fabric.focus_fabric
+
+    def _on_focus_selected(self, i: int) -> None:
+        name = self.focus_combo.itemData(i)
+        if name and name != self.focus:
+            self.controller.set_value("fabric.focus", name)
+
+    def _set_dragging(self, on: bool) -> None:
+        self._dragging = on
+        width = DRAG_LINE_WIDTH if on else self._idle_width()
+        for ch in self.charts.values():
+            ch.set_line_width(width)
+
+    def _idle_width(self) -> float:
+        return 2.5 if self.presentation_action.isChecked() else IDLE_LINE_WIDTH
+
+    def load_preset(self, path) -> bool:
+        """Load a preset (or any scenario file): every control at once, one recompute."""
+        try:
+            s = model.load_scenario(path)
+        except model.ScenarioError as err:
+            self._on_error(str(err))
+            return False
+        self._loaded = s
+        self.controller.set_scenario(s, source_path=str(path))
+        self.reset_zoom()
+        return True
+
+    def set_scenario(self, scenario: model.Scenario, source_path: str | None = None) -> None:
+        """Show ``scenario`` (Open, autosave restore): every control at once, one recompute."""
+        self._loaded = scenario
+        self.controller.set_scenario(scenario, source_path=source_path)
+
+    def reset_zoom(self) -> None:
+        for ch in self.charts.values():
+            ch.enableAutoRange()
+
+    # ----------------------------------------------------------- model -> UI
+    def _on_scenario_changed(self, s: model.Scenario) -> None:
+        """Push the scenario into every control, signals blocked (no write-back)."""
+        self.error_label.clear()
+        resolved = _resolved_inputs(s)
+        for path, sl in self.sliders.items():
+            try:
+                v = s.get(path)
+            except AttributeError:
+                continue
+            from_profile = v is None
+            if v is None:
+                v = resolved.get(path.split(".", 1)[1])
+                if path.endswith("_per_kwh") and (v is None or v != v):
+                    other = OTHER_MONEY_FIELD[path.split(".", 1)[1]]
+                    ov, rate = resolved.get(other), resolved.get("cny_per_usd", 7.1)
+                    if ov is not None and ov == ov:
+                        v = ov * rate if path.endswith("cny_per_kwh") else ov / rate
+            if v is not None and v == v:
+                sl.set_value(v)
+            sl.set_tooltip(self._tooltip(path, sl, from_profile))
+            sl.set_label(sl._label_text, overridden=self._edited(path, s))
+        with QtCore.QSignalBlocker(self.gpu_combo):
+            self.gpu_combo.setCurrentIndex(self.gpu_combo.findData(s.cluster.gpu))
+        gentry = catalog.gpu(s.cluster.gpu)
+        self.gpu_combo.setToolTip(f"<b>{html.escape(gentry.get('name', s.cluster.gpu))}</b><br>"
+                                  f"{html.escape(gentry.get('source', ''))}")
+        for name, rb in self.profile_buttons.items():
+            with QtCore.QSignalBlocker(rb):
+                rb.setChecked(name == s.fabric.profile_set)
+        currency = _currency(s)
+        for path, w in self._econ_controls.items():
+            if isinstance(w, QtWidgets.QComboBox):
+                v = s.get(path)
+                with QtCore.QSignalBlocker(w):
+                    w.setCurrentIndex(0 if v is None else max(w.findData(v), 0))
+                    w.setItemText(0, f"profile default ({currency})")
+                w.setToolTip(self._econ_tooltip(path))
+            elif path.endswith("_per_kwh"):
+                w.setVisible(path.endswith(f"_{currency.lower()}_per_kwh"))
+        self._sync_fabric_controls(s)
+        self._update_title(s)
+
+    def _sync_fabric_controls(self, s: model.Scenario) -> None:
+        rows = model.resolve_fabrics(s)
+        with QtCore.QSignalBlocker(self.focus_combo):
+            names = [r.name for r in rows]
+            if [self.focus_combo.itemData(i) for i in range(self.focus_combo.count())] != names:
+                self.focus_combo.clear()
+                for r in rows:
+                    self.focus_combo.addItem(catalog.fabric_style(r.name).get("short", r.label)
+                                             if r.name in catalog.BUILTIN_FABRICS else r.label, r.name)
+            self.focus_combo.setCurrentIndex(self.focus_combo.findData(s.fabric.focus_fabric))
+        row = next(r for r in rows if r.name == s.fabric.focus_fabric)
+        prof = catalog.profile_set(s.fabric.profile_set)
+        entry = prof["fabrics"].get(row.name) or next(
+            (f for f in prof["fabrics"].values() if f["transport"] == row.transport), {})
+        for key, sl in self.fabric_sliders.items():
+            sl.set_value(float(row.values[key]))
+            src = row.sources.get(key, "")
+            guess = key in row.guesses
+            sl.set_label(sl._label_text, guess=guess, overridden=src == "scenario")
+            meta = field_meta(FabricSpec, key)
+            if src == "scenario":
+                default = entry.get(key)
+                origin = (f"Edited in this scenario. Profile value ({prof['name']}): "
+                          f"{sl.__class__.__name__ and _fmt(default, sl)}")
+            else:
+                origin = f"From the {prof['name']} profile set" + (" — a guess, no published source" if guess
+                                                                   else "")
+            rng = entry.get(f"{key}_range")
+            tip = (f"<b>{html.escape(row.label)}: {html.escape(meta.get('label') or key)}</b><br>"
+                   f"{html.escape(meta.get('help', ''))}<br>{html.escape(origin)}"
+                   + (f"<br>Article range: {rng[0]:g} – {rng[1]:g}" if rng else "")
+                   + f"<br><i>Source: {html.escape(entry.get('source', 'engine default'))}</i>")
+            sl.set_tooltip(tip)
+        edited = s.fabric.focus_fabric in s.fabric.custom_dict() and any(
+            row.sources.get(k) == "scenario" for k in FABRIC_SWEEPABLE_KEYS)
+        self.reset_button.setEnabled(edited)
+        self.fabric_source.setText(f"{html.escape(row.label)} · {prof['name']} profile"
+                                   + (" · edited" if edited else ""))
+        self.fabric_source.setToolTip(entry.get("source", ""))
+
+    def _edited(self, path: str, s: model.Scenario) -> bool:
+        try:
+            return s.get(path) != self._loaded.get(path)
+        except AttributeError:
+            return False
+
+    def _tooltip(self, path: str, sl: FieldSlider, from_profile: bool = False) -> str:
+        section, key = path.split(".", 1)
+        meta = field_meta(SECTIONS[section], key)
+        origin = self._origin_text()
+        loaded = self._loaded.get(path)
+        now = self.controller.scenario.get(path)
+        src = meta.get("source")
+        lines = [f"<b>{html.escape(meta.get('label') or key)}</b>", html.escape(meta.get("help", ""))]
+        if from_profile:
+            lines.append(f"Not set by the scenario: the {html.escape(self.controller.scenario.fabric.profile_set)} "
+                         "profile set's value")
+        elif now != loaded:
+            lines.append(f"Edited; {html.escape(origin)} sets {_fmt(loaded, sl)}")
+        else:
+            lines.append(f"Value from {html.escape(origin)}")
+        lines.append(f"Allowed: {_fmt(meta.get('lo'), sl)} – {_fmt(meta.get('hi'), sl)} {html.escape(sl.unit)}")
+        if src:
+            lines.append(f"<i>Source: {html.escape(str(src))}</i>")
+        return "<br>".join(lines)
+
+    def _econ_tooltip(self, path: str) -> str:
+        section, key = path.split(".", 1)
+        meta = field_meta(SECTIONS[section], key)
+        out = f"<b>{html.escape(meta.get('label') or key)}</b><br>{html.escape(meta.get('help', ''))}"
+        if meta.get("source"):
+            out += f"<br><i>Source: {html.escape(str(meta['source']))}</i>"
+        return out + "<br>Value from " + html.escape(self._origin_text())
+
+    def _origin_text(self) -> str:
+        p = self.controller.source_path
+        if p:
+            try:
+                rel = Path(p).resolve().relative_to(catalog.ASSETS_DIR.parent)
+            except ValueError:
+                rel = Path(p).name
+            return f"'{self._loaded.name}' ({rel})"
+        return f"scenario '{self._loaded.name}'"
+
+    def _update_title(self, s: model.Scenario) -> None:
+        modified = s != self._loaded
+        name = s.name + (" (edited)" if modified else "")
+        self.setWindowTitle(f"{name} — profile: {s.fabric.profile_set} — {APP_NAME}")
+        c = s.cluster
+        gname = catalog.gpu(c.gpu).get("name", c.gpu).replace("NVIDIA ", "")
+        self.scenario_label.setText(
+            f"<b>{html.escape(name)}</b> &nbsp;·&nbsp; {c.nodes:,} × {c.gpus_per_node} {html.escape(gname)}"
+            f" &nbsp;·&nbsp; {s.workload.params_b:,.4g} B params &nbsp;·&nbsp; profile: "
+            f"<b>{html.escape(s.fabric.profile_set)}</b>")
+
+    # ---------------------------------------------------------- results -> UI
+    def _on_recomputed(self, snap) -> None:
+        s = snap.scenario
+        focus = s.fabric.focus_fabric
+        name = s.name + (" (edited)" if s != self._loaded else "")
+        for kind, ch in self.charts.items():
+            ch.show_result(snap.sweep, kind, current_x=snap.current_x, focus=focus,
+                           profile_set=s.fabric.profile_set, scenario_name=name, point=snap.point)
+        self.table.show_point(snap.point, focus)
+        self.breakdown.show_point(snap.point, focus)
+        self.recommendation.show_snapshot(snap)
+        c = s.cluster
+        self.point_title.setText(f"<b>At this point</b>: {c.nodes:,} nodes × {c.gpus_per_node} GPUs, "
+                                 f"{s.workload.params_b:,.4g} B parameters, {s.workload.train_tokens_b:,.4g} B "
+                                 f"tokens")
+        self.timing_label.setText(f"engine {snap.compute_ms:.0f} ms")
+
+    def _on_x_field_changed(self, field: str) -> None:
+        with QtCore.QSignalBlocker(self.x_combo):
+            self.x_combo.setCurrentIndex(X_FIELDS.index(field))
+        for act in self.x_actions.actions():
+            act.setChecked(act.data() == field)
+        self.reset_zoom()
+
+    def _on_error(self, message: str) -> None:
+        self.error_label.setText(message)
+        self.error_label.setToolTip(message)
+        # put the controls back on the values the scenario really has
+        self._on_scenario_changed_quiet()
+
+    def _on_scenario_changed_quiet(self) -> None:
+        msg = self.error_label.text()
+        self._on_scenario_changed(self.controller.scenario)
+        self.error_label.setText(msg)
+
+    # ------------------------------------------------------------- view modes
+    def set_presentation(self, on: bool) -> None:
+        """Large text and thick lines for a projector."""
+        app = QtWidgets.QApplication.instance()
+        if not hasattr(self, "_base_font"):
+            self._base_font = app.font()
+        f = QtGui.QFont(self._base_font)
+        if on:
+            f.setPointSizeF(max(self._base_font.pointSizeF(), 9.0) * 1.35)
+        app.setFont(f)
+        for ch in self.charts.values():
+            ch.set_line_width(self._idle_width())
+            for ax in ("left", "bottom"):
+                ch.getPlotItem().getAxis(ax).setStyle(tickFont=f)
+                ch.getPlotItem().getAxis(ax).label.setFont(f)
+
+    def _about(self) -> None:
+        QtWidgets.QMessageBox.about(
+            self, f"About {APP_NAME}",
+            f"<b>{APP_NAME}</b> {model.__version__}<br>How the network fabric of a GPU training cluster changes "
+            "GPU utilisation, training duration and TCO.<br><br>Engine: Megatron-LM compute, α–β collectives, "
+            "1F1B pipeline bubble, per-transport loss recovery. Every default names its source (hover a control).")
+
+    # ---------------------------------------------------------------- persist
+    def restore_geometry(self) -> None:
+        st = self.settings
+        if st is None:
+            return
+        geo = st.value("window/geometry")
+        if isinstance(geo, (QtCore.QByteArray, bytes)) and len(geo):
+            self.restoreGeometry(QtCore.QByteArray(geo))
+        state = st.value("window/state")
+        if isinstance(state, (QtCore.QByteArray, bytes)) and len(state):
+            self.restoreState(QtCore.QByteArray(state))
+        split = st.value("window/splitter")
+        if isinstance(split, (QtCore.QByteArray, bytes)) and len(split):
+            self.splitter.restoreState(QtCore.QByteArray(split))
+        xf = st.value("view/x_field")
+        if isinstance(xf, str) and xf in X_FIELDS:
+            self.controller.set_x_field(xf)
+
+    def save_state(self) -> None:
+        st = self.settings
+        if st is None:
+            return
+        st.setValue("window/geometry", self.saveGeometry())
+        st.setValue("window/state", self.saveState())
+        st.setValue("window/splitter", self.splitter.saveState())
+        st.setValue("view/x_field", self.controller.x_field)
+        st.setValue("scenario/toml", model.scenario_to_toml(self.controller.scenario))
+        st.setValue("scenario/loaded_toml", model.scenario_to_toml(self._loaded))
+        st.setValue("scenario/source", self.controller.source_path or "")
+        st.sync()
+
+    def closeEvent(self, event: QtGui.QCloseEvent) -> None:  # noqa: N802 (Qt name)
+        self.save_state()
+        super().closeEvent(event)
+
+
+FABRIC_SWEEPABLE_KEYS = tuple(FABRIC_CONTROLS) + ("achievable_fraction", "cpu_gbps_per_core", "nics_per_node")
+
+
+def _fmt(v, sl: FieldSlider | None = None) -> str:
+    if v is None:
+        return "–"
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        scale = sl.scale if sl is not None else 1.0
+        x = v * scale
+        return f"{x:,.0f}" if float(x).is_integer() and abs(x) >= 1 else f"{x:.4g}"
+    return str(v)
+
+
+def _resolved_inputs(s: model.Scenario) -> dict:
+    """Economics/reliability inputs with the profile's defaults filled in (issue #3's resolver)."""
+    try:
+        from model import economics
+    except ImportError:
+        return {}
+    fn = getattr(economics, "point_inputs", None)
+    if fn is None:
+        return {}
+    try:
+        return {k: float(v) for k, v in fn(s).items()}
+    except (model.ScenarioError, KeyError, TypeError, ValueError):
+        return {}
+
+
+def _currency(s: model.Scenario) -> str:
+    try:
+        from model import economics
+        return economics.currency_of(s)
+    except (ImportError, AttributeError, KeyError):
+        return getattr(getattr(s, "economics", None), "currency", None) or "USD"
+
+
+def restore_scenario(settings: QtCore.QSettings) -> tuple[model.Scenario | None, model.Scenario | None, str | None]:
+    """The last session's scenario (and the one it was loaded as) from ``settings``, if valid."""
+    text = settings.value("scenario/toml")
+    if not isinstance(text, str) or not text.strip():
+        return None, None, None
+    try:
+        s = model.parse_scenario_text(text, source="last session")
+    except model.ScenarioError:
+        return None, None, None
+    loaded = None
+    lt = settings.value("scenario/loaded_toml")
+    if isinstance(lt, str) and lt.strip():
+        try:
+            loaded = model.parse_scenario_text(lt, source="last session")
+        except model.ScenarioError:
+            loaded = None
+    src = settings.value("scenario/source")
+    return s, loaded, (src if isinstance(src, str) and src else None)
+
+
+__all__ = ["AXES", "DEFAULT_PRESET", "MainWindow", "list_presets", "restore_scenario"]

@@ -1,0 +1,129 @@
+"""The table "at this point": one row per fabric with utilisation, days and money."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6 import QtCore, QtGui, QtWidgets
+
+import model
+
+from .charts import currency_of, fabric_styles, format_money
+
+COLUMNS = (
+    ("fabric", "Fabric"),
+    ("mfu", "MFU"),
+    ("days", "Days"),
+    ("interruptions", "Interr."),
+    ("capex", "Capex"),
+    ("tco", "TCO"),
+    ("cost_per_run", "Per run"),
+)
+ECONOMICS_KEYS = ("interruptions", "capex", "tco", "cost_per_run")
+
+
+def _scalar(data: dict, key: str, i: int):
+    if key not in data:
+        return None
+    a = np.asarray(data[key])
+    if a.ndim == 0:
+        return a.item()
+    return a.reshape(-1)[i].item() if a.size > i else None
+
+
+class PointTable(QtWidgets.QTableWidget):
+    """Per-fabric figures at the current point, from an ``evaluate`` result."""
+
+    def __init__(self, parent=None):
+        super().__init__(0, len(COLUMNS), parent)
+        self.setHorizontalHeaderLabels([c[1] for c in COLUMNS])
+        tips = ["Fabric (colour as in the charts)", "Model FLOPs utilisation at this point",
+                "Training days, with interruptions", "Expected job interruptions during the run",
+                "Capital expenditure: servers and network", "Total cost of ownership over the years set",
+                "Cost of one training run (its share of the TCO)"]
+        for i, t in enumerate(tips):
+            self.horizontalHeaderItem(i).setToolTip(t)
+        self.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.verticalHeader().hide()
+        self.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.NoSelection)
+        self.setFocusPolicy(QtCore.Qt.FocusPolicy.TabFocus)
+        self.setAlternatingRowColors(True)
+        self.setWordWrap(False)
+        hh = self.horizontalHeader()
+        hh.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
+        hh.setStretchLastSection(True)
+        self.setVerticalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._shape = None
+        self.setSizeAdjustPolicy(QtWidgets.QAbstractScrollArea.SizeAdjustPolicy.AdjustToContents)
+
+    def show_point(self, point, focus: str | None = None) -> None:
+        d = point.data
+        styles = fabric_styles(point)
+        cur = currency_of(point)
+        n = len(point.fabrics)
+        if self.rowCount() != n:
+            self.setRowCount(n)
+        has_econ = "tco" in d
+        days_key = "train_days_with_interruptions" if "train_days_with_interruptions" in d else "train_days"
+        days_tip = ("with interruptions (without: {:.1f} days)" if days_key != "train_days"
+                    else "without interruptions (the economics model adds them)")
+        for i, name in enumerate(point.fabrics):
+            st = styles[i]
+            feasible = bool(_scalar(d, "feasible", i))
+            mfu = _scalar(d, "mfu", i)
+            days = _scalar(d, days_key, i)
+            vals = {
+                "fabric": st.get("short", name),
+                "mfu": f"{mfu * 100:.1f} %" if feasible and _finite(mfu) else "no plan fits",
+                "days": f"{days:,.1f}" if feasible and _finite(days) else "–",
+            }
+            for key in ECONOMICS_KEYS:
+                v = _scalar(d, key, i)
+                if v is None:
+                    vals[key] = "…"
+                elif key == "interruptions":
+                    vals[key] = f"{v:,.1f}" if _finite(v) else "–"
+                else:
+                    vals[key] = format_money(float(v), cur) if _finite(v) else "–"
+            for col, (key, _) in enumerate(COLUMNS):
+                item = self.item(i, col)
+                if item is None:
+                    item = QtWidgets.QTableWidgetItem()
+                    self.setItem(i, col, item)
+                item.setText(vals[key])
+                align = QtCore.Qt.AlignmentFlag.AlignVCenter | (
+                    QtCore.Qt.AlignmentFlag.AlignLeft if col == 0 else QtCore.Qt.AlignmentFlag.AlignRight)
+                item.setTextAlignment(align)
+                f = item.font()
+                f.setBold(name == focus)
+                item.setFont(f)
+                if col == 0:
+                    item.setForeground(QtGui.QBrush(QtGui.QColor(st["colour"])))
+                    item.setToolTip(st["label"] + ("  (fabric in focus)" if name == focus else ""))
+                elif key == "days":
+                    item.setToolTip(days_tip.format(_scalar(d, "train_days", i) or math.nan))
+                elif key in ECONOMICS_KEYS and not has_econ:
+                    item.setToolTip("Waiting for the economics model (issue #3)")
+                elif key == "mfu":
+                    plan = {k: _scalar(d["plan"], k, i) for k in ("tp", "pp", "dp", "micro_batch",
+                                                                  "virtual_stages")}
+                    item.setToolTip("Model FLOPs utilisation; plan: " + model.describe_plan(plan))
+                elif key in ("capex", "tco", "cost_per_run") and cur:
+                    item.setToolTip(f"{key.replace('_', ' ')} in {cur}")
+
+    def cell_text(self, row: int, key: str) -> str:
+        col = [c[0] for c in COLUMNS].index(key)
+        item = self.item(row, col)
+        return item.text() if item else ""
+
+
+def _finite(v) -> bool:
+    try:
+        return v is not None and math.isfinite(float(v))
+    except (TypeError, ValueError):
+        return False
+
+
+__all__ = ["COLUMNS", "PointTable"]

@@ -1,0 +1,214 @@
+"""Every slider changes the scenario, the plotted curves and the marker; no write-back loops."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from guihelpers import curve_y, marker_xy, settle
+from PySide6 import QtCore
+
+import model
+
+SCENARIO_SLIDERS = ["cluster.nodes", "cluster.gpus_per_node", "workload.params_b", "workload.train_tokens_b",
+                    "economics.electricity_cny_per_kwh", "economics.pue", "economics.years"]
+FABRIC_SLIDERS = ["latency_us", "loss_rate", "link_gbps"]
+
+
+def _snapshot(win):
+    curves = {(k, f): curve_y(win, k, f).copy() for k, ch in win.charts.items() for f in ch.curves}
+    markers = {k: marker_xy(win, k) for k in win.charts}
+    return curves, markers
+
+
+def _changed(before, after) -> bool:
+    return any(not np.array_equal(before[key], after[key], equal_nan=True) for key in before)
+
+
+def _markers_moved(before, after) -> bool:
+    return any(not (np.array_equal(before[k][0], after[k][0], equal_nan=True)
+                    and np.array_equal(before[k][1], after[k][1], equal_nan=True)) for k in before)
+
+
+def _press(qtbot, slider, key=QtCore.Qt.Key.Key_PageUp):
+    slider.slider.setFocus()
+    qtbot.keyClick(slider.slider, key)
+
+
+@pytest.mark.parametrize("path", SCENARIO_SLIDERS)
+def test_scenario_slider_changes_scenario_curves_and_marker(window, qtbot, path):
+    win = window
+    if path == "cluster.nodes":
+        win.controller.set_x_field("workload.params_b")  # on a nodes axis only the marker would move
+        settle(win)
+    slider = win.sliders[path]
+    assert slider.isVisibleTo(win)
+    s0 = win.controller.scenario
+    curves0, markers0 = _snapshot(win)
+    with qtbot.waitSignal(win.controller.recomputed, timeout=5000):
+        _press(qtbot, slider)
+    s1 = win.controller.scenario
+    assert s1.get(path) != s0.get(path)
+    assert s1.get(path) == pytest.approx(slider.value())
+    curves1, markers1 = _snapshot(win)
+    assert _changed(curves0, curves1), f"{path}: curves did not change"
+    assert _markers_moved(markers0, markers1), f"{path}: marker did not move"
+
+
+def test_nodes_slider_moves_marker_along_nodes_axis(window, qtbot):
+    win = window
+    x0, _ = marker_xy(win, "utilisation")
+    with qtbot.waitSignal(win.controller.recomputed, timeout=5000):
+        _press(qtbot, win.sliders["cluster.nodes"])
+    x1, _ = marker_xy(win, "utilisation")
+    nodes = win.controller.scenario.cluster.nodes
+    assert nodes > 24
+    assert np.allclose(x1, nodes) and not np.allclose(x0, x1)
+
+
+@pytest.mark.parametrize("key", FABRIC_SLIDERS)
+def test_fabric_slider_edits_only_the_focus_fabric(window, qtbot, key):
+    win = window
+    win.controller.set_value("fabric.focus", "roce")
+    settle(win)
+    slider = win.fabric_sliders[key]
+    before = {r.name: r.values[key] for r in model.resolve_fabrics(win.controller.scenario)}
+    curves0, markers0 = _snapshot(win)
+    with qtbot.waitSignal(win.controller.recomputed, timeout=5000):
+        _press(qtbot, slider, QtCore.Qt.Key.Key_PageDown if key == "link_gbps" else QtCore.Qt.Key.Key_PageUp)
+    s = win.controller.scenario
+    after = {r.name: r.values[key] for r in model.resolve_fabrics(s)}
+    assert after["roce"] != before["roce"]
+    assert {n: v for n, v in after.items() if n != "roce"} == {n: v for n, v in before.items() if n != "roce"}
+    assert s.get(f"fabric.custom.roce.{key}") == pytest.approx(after["roce"])
+    curves1, markers1 = _snapshot(win)
+    changed = {f for (k, f) in curves0 if not np.array_equal(curves0[(k, f)], curves1[(k, f)], equal_nan=True)}
+    assert changed == {"roce"}
+    assert _markers_moved(markers0, markers1)
+    # each fabric keeps its own values: switching focus shows the other fabric's value
+    win.focus_combo.setCurrentIndex(win.focus_combo.findData("infiniband"))
+    assert win.controller.scenario.fabric.focus == "infiniband"
+    assert slider.value() == pytest.approx(after["infiniband"])
+    win.focus_combo.setCurrentIndex(win.focus_combo.findData("roce"))
+    assert slider.value() == pytest.approx(after["roce"])
+
+
+def test_reset_returns_fabric_to_profile(window, qtbot):
+    win = window
+    c = win.controller
+    c.set_value("fabric.focus", "ethernet")
+    c.set_fabric_value("ethernet", "latency_us", 5.0)
+    settle(win)
+    assert win.fabric_sliders["latency_us"].value() == pytest.approx(5.0)
+    assert win.reset_button.isEnabled()
+    qtbot.mouseClick(win.reset_button, QtCore.Qt.MouseButton.LeftButton)
+    settle(win)
+    assert "ethernet" not in c.scenario.fabric.custom_dict()
+    row = next(r for r in model.resolve_fabrics(c.scenario) if r.name == "ethernet")
+    assert win.fabric_sliders["latency_us"].value() == pytest.approx(row.values["latency_us"])
+    assert not win.reset_button.isEnabled()
+
+
+def test_typed_value_and_refused_value(window, qtbot):
+    win = window
+    edit = win.sliders["cluster.nodes"].edit
+    edit.setFocus()
+    edit.selectAll()
+    qtbot.keyClicks(edit, "48")
+    qtbot.keyClick(edit, QtCore.Qt.Key.Key_Return)
+    settle(win)
+    assert win.controller.scenario.cluster.nodes == 48
+    # a value the engine refuses: message shown, scenario and work kept
+    errors = []
+    win.controller.errorOccurred.connect(errors.append)
+    edit.selectAll()
+    qtbot.keyClicks(edit, "0")
+    qtbot.keyClick(edit, QtCore.Qt.Key.Key_Return)
+    settle(win)
+    assert errors and "cluster.nodes" in errors[0]
+    assert win.controller.scenario.cluster.nodes == 48
+    assert "cluster.nodes" in win.error_label.text()
+    assert win.sliders["cluster.nodes"].value() == 48
+
+
+def test_no_write_back_loops(window, qtbot, monkeypatch):
+    """Pushing a scenario into the controls never calls back into the controller."""
+    win = window
+    c = win.controller
+    calls = []
+    for name in ("set_value", "set_values", "set_fabric_value"):
+        orig = getattr(c, name)
+        monkeypatch.setattr(c, name, lambda *a, _o=orig, _n=name, **k: (calls.append((_n, a)), _o(*a, **k))[1])
+    changes = []
+    c.scenarioChanged.connect(changes.append)
+    s = model.load_scenario(win.controller.source_path).replace("cluster.nodes", 96) \
+        .replace("workload.params_b", 13.0).replace("fabric.profile_set", "published") \
+        .replace("fabric.focus", "iwarp").replace("fabric.custom.iwarp.latency_us", 3.0)
+    win.set_scenario(s)
+    settle(win)
+    assert calls == []
+    assert len(changes) == 1
+    assert c.scenario == s
+
+
+def test_profile_set_switch_changes_curves(window, qtbot):
+    win = window
+    y0 = {f: curve_y(win, "utilisation", f).copy() for f in win.charts["utilisation"].curves}
+    with qtbot.waitSignal(win.controller.recomputed, timeout=5000):
+        qtbot.mouseClick(win.profile_buttons["published"], QtCore.Qt.MouseButton.LeftButton)
+    assert win.controller.scenario.fabric.profile_set == "published"
+    y1 = {f: curve_y(win, "utilisation", f) for f in y0}
+    assert any(not np.array_equal(y0[f], y1[f], equal_nan=True) for f in y0)
+    assert "published" in win.windowTitle()
+    assert all("profile: published" in ch.caption for ch in win.charts.values())
+
+
+@pytest.mark.parametrize("field", ["cluster.nodes", "workload.params_b", "fabric.latency_us", "fabric.loss_rate",
+                                   "fabric.link_gbps"])
+def test_every_x_axis_draws(window, field):
+    win = window
+    win.x_combo.setCurrentIndex(win.x_combo.findData(field))
+    settle(win)
+    assert win.controller.x_field == field
+    for kind, ch in win.charts.items():
+        x, y = ch.curves["roce"].getData()
+        assert x is not None and len(x) >= 100
+        assert np.isfinite(np.asarray(y, dtype=float)).any(), (field, kind)
+        mx, _ = marker_xy(win, kind)
+        assert len(mx) >= 1
+
+
+def test_hover_readout_names_every_fabric(window, qtbot):
+    win = window
+    ch = win.charts["utilisation"]
+    vb = ch.getPlotItem().vb
+    centre = vb.mapViewToScene(vb.viewRect().center())
+    ch._on_mouse_moved(centre)
+    text = ch.readout_text()
+    for name in ("Ethernet", "RoCE", "iWARP", "InfiniBand"):
+        assert name in text
+    assert "Nodes" in text
+
+
+def test_drag_uses_thin_pens(window, qtbot):
+    win = window
+    sl = win.sliders["workload.params_b"]
+    sl.slider.sliderPressed.emit()
+    assert all(ch.line_width == 1.0 for ch in win.charts.values())
+    pen = win.charts["duration"].curves["infiniband"].opts["pen"]
+    assert pen.widthF() == 1.0 and pen.isCosmetic()
+    sl.slider.sliderReleased.emit()
+    assert all(ch.line_width > 1.0 for ch in win.charts.values())
+
+
+def test_keyboard_reaches_every_slider(window):
+    win = window
+    from PySide6 import QtWidgets
+
+    for s in list(win.sliders.values()) + list(win.fabric_sliders.values()):
+        assert s.slider.focusPolicy() & QtCore.Qt.FocusPolicy.TabFocus
+        assert s.edit.focusPolicy() & QtCore.Qt.FocusPolicy.TabFocus
+    for w in (win.gpu_combo, win.focus_combo, win.x_combo):
+        assert w.focusPolicy() != QtCore.Qt.FocusPolicy.NoFocus
+    assert isinstance(win.reset_button, QtWidgets.QPushButton)
+    titles = [a.text() for a in win.menuBar().actions()]
+    assert all("&" in t for t in titles)
