@@ -8,6 +8,7 @@ This module imports no Qt; commands that need Qt import it lazily.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import sys
@@ -141,6 +142,20 @@ def cmd_validate(args) -> int:
     return 0 if s["passed"] else 1
 
 
+def cmd_claims(args) -> int:
+    from model import claims, presets
+
+    names = [args.case] if args.case else list(presets.preset_names())
+    tables = {name: claims.claims_table(name) for name in names}
+    if args.json:
+        doc = {"schema_version": 1, "cases": {n: [dataclasses.asdict(r) for r in rows] for n, rows in tables.items()}}
+        json.dump(_jsonable(doc), sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        print("\n\n".join(claims.format_claims(n, rows) for n, rows in tables.items()))
+    return 0
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # usage errors exit 2 with one line, like bad input
         self.print_usage(sys.stderr)
@@ -157,6 +172,10 @@ def build_parser() -> argparse.ArgumentParser:
     ev.set_defaults(func=cmd_evaluate)
     va = sub.add_parser("validate", help="the engine against published training runs")
     va.set_defaults(func=cmd_validate)
+    cl = sub.add_parser("claims", help="the article's figures beside the engine's (seed and published), per preset")
+    cl.add_argument("case", nargs="?", help="case1, case2, case3, small, medium or large (default: all)")
+    cl.add_argument("--json", action="store_true", help="JSON on stdout")
+    cl.set_defaults(func=cmd_claims)
     return p
 
 

@@ -1,0 +1,182 @@
+"""The claims table: each figure the article states beside what the engine gives.
+
+For every preset (``assets/claims.toml``) the engine evaluates the preset as it
+is under the seed profile, and again under the published profile set with the
+preset's article figures for the built-in fabrics dropped (latency, bandwidth,
+CPU, interruption rate, network cost: those are the article's, not measured);
+site facts (PUE, GPUs, model) stay. Money is shown in CNY, the article's
+currency, at the scenario's exchange rate.
+
+Metrics (``METRICS``) and how the engine's figure is read:
+
+===================================  ====================================================================
+``latency_us``                       the fabric's latency input
+``bandwidth_gbps``                   line rate per node (NIC speed × NICs per node)
+``cpu_pct``                          host cores the network keeps busy / host cores
+``interruption_rate_pct``            network-caused interruptions per cluster-day (the seed reading)
+``interruptions_observed``           expected interruptions, all causes, over the months the article observed
+``days``                             training days with interruptions
+``efficiency_gain_pct``              1 − days(chosen) / days(baseline)
+``network_cost_per_node_cny``        network capex / nodes
+``upfront_saving_vs_infiniband_pct`` 1 − network capex(chosen) / network capex(InfiniBand)
+``tco_cny``                          TCO over the scenario's years
+``tco_saving_cny``                   TCO(baseline) − TCO(chosen): the same cluster owned for the years
+``tco_saving_same_work_cny``         cost of the chosen fabric's N years of work done on the baseline
+                                     (cost per token × tokens) − TCO(chosen)
+``tco_saving_pct``                   tco_saving_same_work / baseline cost of the same work
+``electricity_saving_cny_per_year``  energy cost per run saved × runs the chosen fabric completes a year
+``pue``                              the scenario's PUE
+===================================  ====================================================================
+
+References
+----------
+1. The source article, §1, §3, §4 (shared/seed; seed-figures.md).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import catalog
+from .economics import HOURS_PER_YEAR, point_inputs
+from .presets import article_figures, load_preset, preset_path
+
+METRICS = {
+    "latency_us": ("Latency", "µs"),
+    "bandwidth_gbps": ("Bandwidth per node", "Gb/s"),
+    "cpu_pct": ("Host CPU use", "%"),
+    "interruption_rate_pct": ("Network interruptions per day", "%"),
+    "interruptions_observed": ("Interruptions over the observed months", ""),
+    "days": ("Training days (with interruptions)", "days"),
+    "efficiency_gain_pct": ("Training time saved vs the baseline", "%"),
+    "network_cost_per_node_cny": ("Network cost per node", "CNY"),
+    "upfront_saving_vs_infiniband_pct": ("Network capex below InfiniBand", "%"),
+    "tco_cny": ("TCO", "CNY"),
+    "tco_saving_cny": ("TCO saving vs the baseline (same cluster)", "CNY"),
+    "tco_saving_same_work_cny": ("TCO saving vs the baseline (same work)", "CNY"),
+    "tco_saving_pct": ("TCO saving vs the baseline (same work)", "%"),
+    "electricity_saving_cny_per_year": ("Electricity saving per year (same work)", "CNY"),
+    "pue": ("PUE", ""),
+}
+DAYS_PER_MONTH = 365.0 / 12.0
+
+
+@dataclass(frozen=True)
+class ClaimRow:
+    metric: str
+    label: str
+    fabric: str        # the fabric the figure is about
+    article: str       # the article's wording
+    article_value: float
+    seed: float        # the engine under the seed profile
+    published: float   # the engine under the published profile set
+    unit: str
+
+
+def published_variant(s):
+    """The preset under the published set: article figures for built-in fabrics dropped, site facts kept."""
+    from .catalog import BUILTIN_FABRICS
+
+    for name in BUILTIN_FABRICS:
+        s = s.without_fabric_override(name)
+    return dataclasses.replace(s, fabric=dataclasses.replace(s.fabric, profile_set="published"))
+
+
+def _in_cny(s):
+    return s.replace("economics.currency", "CNY")
+
+
+def metric_value(metric: str, res, fabric: str, baseline: str, months: float = 12.0) -> float:
+    """The engine's figure for one claim metric (see the module table)."""
+    i = res.fabric_index(fabric)
+    b = res.fabric_index(baseline)
+    s = res.scenario
+    row = res.fabric_rows[i]
+    d = res["train_days_with_interruptions"]
+    tco, cpt = res["tco"], res["cost_per_token"]
+    net = res["capex_parts"]["network"]
+    nodes = s.cluster.nodes
+    if metric == "latency_us":
+        return float(row.values["latency_us"])
+    if metric == "bandwidth_gbps":
+        return float(res["node_bandwidth_gbps"]["line"][i])
+    if metric == "cpu_pct":
+        cores = float(s.cluster.host_cores or catalog.gpu(s.cluster.gpu)["host_cores"])
+        return float(res["cpu_cores_busy"][i] / cores * 100.0)
+    if metric == "interruption_rate_pct":
+        return float(res["network_interruptions_per_day"][i] * 100.0)
+    if metric == "interruptions_observed":
+        return float(res["interruptions_per_day"][i] * months * DAYS_PER_MONTH)
+    if metric == "days":
+        return float(d[i])
+    if metric == "efficiency_gain_pct":
+        return float((1.0 - d[i] / d[b]) * 100.0)
+    if metric == "network_cost_per_node_cny":
+        return float(net[i] / nodes)
+    if metric == "upfront_saving_vs_infiniband_pct":
+        return float((1.0 - net[i] / net[res.fabric_index("infiniband")]) * 100.0)
+    if metric == "tco_cny":
+        return float(tco[i])
+    if metric == "tco_saving_cny":
+        return float(tco[b] - tco[i])
+    work_tokens = tco[i] / cpt[i]  # tokens the chosen fabric trains in the TCO's years
+    if metric == "tco_saving_same_work_cny":
+        return float(cpt[b] * work_tokens - tco[i])
+    if metric == "tco_saving_pct":
+        return float((1.0 - cpt[i] / cpt[b]) * 100.0)
+    if metric == "electricity_saving_cny_per_year":
+        e = res["energy_cost_per_run"]
+        runs = s.economics.duty_cycle * HOURS_PER_YEAR / (d[i] * 24.0)
+        return float((e[b] - e[i]) * runs)
+    if metric == "pue":
+        return float(point_inputs(s)["pue"])
+    raise KeyError(metric)
+
+
+def claims_table(name: str) -> list[ClaimRow]:
+    """The claims table of one preset: article figure, engine under seed, engine under published."""
+    from .engine import evaluate
+
+    preset_path(name)  # a named error for an unknown preset
+    fig = article_figures()[name]
+    s = _in_cny(load_preset(name))
+    res_seed = evaluate(s)
+    res_pub = evaluate(_in_cny(published_variant(s)))
+    months = float(fig.get("months_observed", 12.0))
+    rows = []
+    for c in fig["claims"]:
+        which = c.get("fabric", "chosen")
+        fabric = fig[which] if which in ("chosen", "baseline") else which
+        label, unit = METRICS[c["metric"]]
+        rows.append(ClaimRow(
+            metric=c["metric"], label=label, fabric=fabric, article=c["article"], article_value=float(c["value"]),
+            seed=metric_value(c["metric"], res_seed, fabric, fig["baseline"], months),
+            published=metric_value(c["metric"], res_pub, fabric, fig["baseline"], months), unit=unit))
+    return rows
+
+
+def _fmt(x: float, unit: str) -> str:
+    if x is None or not np.isfinite(x):
+        return "–"
+    if unit == "CNY":
+        return f"{x / 1e6:,.2f} M" if abs(x) >= 1e5 else f"{x:,.0f}"
+    if abs(x) >= 100:
+        return f"{x:,.0f}"
+    return f"{x:,.2f}" if abs(x) < 10 else f"{x:,.1f}"
+
+
+def format_claims(name: str, rows: list[ClaimRow] | None = None) -> str:
+    """The claims table as text (``fabric-whatif claims``)."""
+    rows = claims_table(name) if rows is None else rows
+    s = load_preset(name)
+    fig = article_figures()[name]
+    head = f"{'claim':<44}{'fabric':<12}{'article':<40}{'seed':>12}{'published':>12}  unit"
+    out = [f"{s.name} — article figure vs engine (chosen: {fig['chosen']}, baseline: {fig['baseline']})", "",
+           head, "-" * len(head)]
+    for r in rows:
+        out.append(f"{r.label[:43]:<44}{r.fabric:<12}{r.article[:39]:<40}{_fmt(r.seed, r.unit):>12}"
+                   f"{_fmt(r.published, r.unit):>12}  {r.unit}")
+    return "\n".join(out)
