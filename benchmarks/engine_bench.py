@@ -47,6 +47,10 @@ def engine_numbers():
                                                        "parallel.pp": 1, "workload.global_batch": 1152}), "fabric.latency_us", np.geomspace(0.5, 1000, 256)),
     ]:
         results[label] = _median_time(lambda: model.sweep(scen, field, values))
+    from model import analysis
+
+    results["Monte-Carlo 1000 samples, x = nodes"] = _median_time(
+        lambda: analysis.monte_carlo(s, "cluster.nodes", nodes, samples=1000, seed=0), repeats=5)
     return s, results
 
 
@@ -101,7 +105,7 @@ def main():
     s, results = engine_numbers()
     print("Engine sweep, 256 points × 4 fabrics (median of %d):" % REPEATS)
     for label, t in results.items():
-        print(f"  {label:<28} {t * 1e3:8.2f} ms")
+        print(f"  {label:<38} {t * 1e3:8.2f} ms")
     # like for like: the peer evaluates one given plan per configuration, as our explicit-plan sweep does;
     # the auto-plan sweep also searches ~200 plans per configuration and is reported beside it
     ours = 256 * 4 / results["explicit plan, x = latency"]

@@ -398,7 +398,32 @@ PLAN_POINT_KEYS = ("seq_len", "hidden", "heads", "layers", "vocab", "global_batc
                    "memory_bytes", "dp_overlap")
 
 
-def _evaluate_inputs(s: Scenario, inp: Inputs):
+def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None):
+    """All outputs for every fabric and point; the fastest plan is searched unless ``plan`` is given.
+
+    ``plan`` (``tp``, ``pp``, ``micro_batch``, ``virtual_stages`` arrays broadcasting against the fabric
+    arrays) evaluates that plan as it is, e.g. for Monte-Carlo samples around a nominal sweep.
+    """
+    if plan is None:
+        chosen = _search_plans(s, inp)
+    else:
+        chosen = _fixed_plan(s, inp, plan)
+    return _outputs(s, inp, *chosen)
+
+
+def _fixed_plan(s: Scenario, inp: Inputs, plan: dict):
+    pt = inp.point
+    round_batch = s.parallel.resolved_mode == "auto"
+    tc, pc, bc, vc = (np.asarray(plan[k], dtype=float) for k in ("tp", "pp", "micro_batch", "virtual_stages"))
+    good = np.isfinite(tc) & np.isfinite(pc) & np.isfinite(bc) & np.isfinite(vc)
+    tc, pc, bc, vc = (np.where(good, x, 1.0) for x in (tc, pc, bc, vc))
+    cs2 = _compute_side(pt, tc, pc, bc, vc, round_batch)
+    mem, fits = _memory(pt, tc, pc, bc, vc, cs2)
+    ok = _degrees_valid(pt, tc, pc, bc, vc, round_batch)
+    return cs2, tc, pc, bc, vc, mem, good & ok & fits, good & ok
+
+
+def _search_plans(s: Scenario, inp: Inputs):
     pt, fab = inp.point, inp.fabric
     n_fab = fab["latency_us"].shape[0]
     round_batch = s.parallel.resolved_mode == "auto"
@@ -438,6 +463,12 @@ def _evaluate_inputs(s: Scenario, inp: Inputs):
     n_pairs = ni.size
     cs2 = {k: (x[best_pair] if np.ndim(x) == 1 and x.shape[0] == n_pairs else x) for k, x in cs.items()}
     tc, pc, bc, vc = (x[best_pair] for x in (tp_, pp_, bp_, vp_))
+    return cs2, tc, pc, bc, vc, mem_pairs[best_pair], any_valid, any_ok
+
+
+def _outputs(s: Scenario, inp: Inputs, cs2, tc, pc, bc, vc, mem, any_valid, any_ok):
+    pt, fab = inp.point, inp.fabric
+    inter_step = (fab["latency_us"] + NCCL_NET_STEP_SW_US) * 1e-6
     bw_ideal, bw_lossy, bw_final, eta = _inter_bandwidths(pt, fab)
     step_ideal, p2p, t_chunk, exposed = _step_for_fabric(cs2, pt["dp_overlap"], bw_ideal, inter_step)
     step_lossy, _, _, _ = _step_for_fabric(cs2, pt["dp_overlap"], bw_lossy, inter_step)
@@ -453,7 +484,6 @@ def _evaluate_inputs(s: Scenario, inp: Inputs):
         cpu=step - step_lossy,
         optimizer=np.broadcast_to(cs2["opt"], step.shape) + 0.0,
     )
-    mem = mem_pairs[best_pair]
     dist = cs2["dist"]
     global_batch = m * cs2["d"] * bc
     G = pt["gpus"]

@@ -190,3 +190,14 @@ def test_article_cpu_use_is_the_input_of_the_cpu_mechanism():
         assert_allclose(fab["cpu_gbps_per_core"], expected)
     # Ethernet at 35% of 64 cores for 100 Gb/s: ~4.5 Gb/s per core
     assert_allclose(prof["fabrics"]["ethernet"]["cpu_gbps_per_core"], 100 / (0.35 * 64))
+
+
+def test_fixed_plan_evaluation_equals_the_search_result(scen):
+    from model.engine import _evaluate_inputs, build_inputs
+
+    x = np.array([4, 16, 24, 40])
+    res = sweep(scen, "cluster.nodes", x)
+    plan = {k: res["plan"][k] for k in ("tp", "pp", "micro_batch", "virtual_stages")}
+    out = _evaluate_inputs(scen, build_inputs(scen, "cluster.nodes", x), plan=plan)
+    assert_allclose(out["step_time_s"], res["step_time_s"], rtol=1e-12)
+    assert_allclose(out["tco"], res["tco"], rtol=1e-12)

@@ -1,0 +1,97 @@
+"""Uncertainty bands, tornado sensitivity and break-even."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+
+import model
+from model import ScenarioError, analysis
+
+DEFAULT = "assets/presets/default.toml"
+
+
+@pytest.fixture(scope="module")
+def scen():
+    return model.load_scenario(DEFAULT)
+
+
+def test_ranged_values_come_from_the_profile_and_skip_user_values(scen):
+    rv = analysis.ranged_values(scen)
+    keys = {(r.fabric, r.key) for r in rv}
+    assert ("ethernet", "latency_us") in keys and ("infiniband", "link_gbps") in keys
+    s2 = scen.replace("fabric.custom.ethernet.latency_us", 70.0)
+    assert ("ethernet", "latency_us") not in {(r.fabric, r.key) for r in analysis.ranged_values(s2)}
+    loss = next(r for r in rv if r.key == "loss_rate" and r.fabric == "roce")
+    assert not loss.log_scale  # 0.1-0.3%: a factor 3
+    pub = {(r.fabric, r.key): r for r in analysis.ranged_values(scen.replace("fabric.profile_set", "published"))}
+    assert pub[("ethernet", "loss_rate")].log_scale  # 1e-5..1e-3
+
+
+def test_bands_bracket_the_median_and_are_seeded(scen):
+    x = np.array([8, 16, 24, 48])
+    b1 = analysis.monte_carlo(scen, "cluster.nodes", x, samples=200, seed=7)
+    b2 = analysis.monte_carlo(scen, "cluster.nodes", x, samples=200, seed=7)
+    b3 = analysis.monte_carlo(scen, "cluster.nodes", x, samples=200, seed=8)
+    lo, mid, hi = (b1.band("train_days_with_interruptions", p) for p in (10.0, 50.0, 90.0))
+    assert lo.shape == (4, 4)
+    assert np.all(lo <= mid) and np.all(mid <= hi)
+    assert np.any(hi > lo)  # the article's ranges do spread the result
+    assert_allclose(b1.band("tco", 90.0), b2.band("tco", 90.0))
+    assert not np.allclose(b1.band("tco", 90.0), b3.band("tco", 90.0))
+
+
+def test_band_contains_nominal_for_the_article_midpoints(scen):
+    b = analysis.monte_carlo(scen, None, samples=400, seed=1)
+    nom = b.nominal["train_days_with_interruptions"]
+    assert np.all(b.band("train_days_with_interruptions", 10.0) <= nom * 1.001)
+    assert np.all(b.band("train_days_with_interruptions", 90.0) >= nom * 0.999)
+
+
+def test_sampling_only_widens_what_has_a_range(scen):
+    # a scenario whose compared fabric has every ranged value set by the user has no spread
+    s = scen.replace_many({"fabric.compare": ["roce"], "fabric.custom.roce.latency_us": 25.0,
+                           "fabric.custom.roce.loss_rate": 0.002, "fabric.custom.roce.cpu_gbps_per_core": 17.0,
+                           "fabric.custom.roce.network_cost_per_node_cny": 4000.0})
+    b = analysis.monte_carlo(s, None, samples=50, seed=0)
+    assert_allclose(b.band("tco", 10.0), b.band("tco", 90.0))
+
+
+def test_samples_out_of_range(scen):
+    with pytest.raises(ScenarioError, match="samples"):
+        analysis.monte_carlo(scen, None, samples=1)
+
+
+def test_tornado_orders_by_effect_and_swings_both_ways(scen):
+    sw = analysis.tornado(scen, "ethernet")
+    assert len(sw) >= 4
+    spans = [s.days_span for s in sw]
+    assert spans == sorted(spans, reverse=True)
+    lat = next(s for s in sw if s.field == "fabric.ethernet.latency_us")
+    assert lat.days_high > lat.days_low  # more latency, longer run
+    pue = next(s for s in sw if s.field == "economics.pue")
+    assert pue.tco_high > pue.tco_low and pue.days_span == 0
+
+
+def test_tornado_unknown_fabric(scen):
+    with pytest.raises(ScenarioError, match="one of"):
+        analysis.tornado(scen, "token-ring")
+
+
+def test_break_even_on_a_known_crossing(scen):
+    # latency sweep: RoCE starts faster than a slow InfiniBand and loses once latency grows for RoCE only?
+    # Construct a clean crossing: Ethernet with a huge link vs InfiniBand, sweeping Ethernet's loss
+    res = model.sweep(scen, "fabric.roce.loss_rate", np.geomspace(1e-7, 0.2, 64))
+    cross = analysis.break_even(res, "roce", "iwarp", "train_days")
+    assert len(cross) == 1
+    c = cross[0]
+    i = res.fabric_index("roce")
+    j = res.fabric_index("iwarp")
+    below = res.x < c.x
+    assert np.all(res["train_days"][i][below] <= res["train_days"][j][below] + 1e-9)
+    assert not c.a_better_above
+    assert "roce" in c.sentence("RoCE loss rate")
+
+
+def test_break_even_needs_a_sweep(scen):
+    with pytest.raises(ScenarioError, match="sweep"):
+        analysis.break_even(model.evaluate(scen), "roce", "iwarp")
