@@ -113,6 +113,16 @@ def result_table(res: model.Result) -> str:
     for i, name in enumerate(res.fabrics):
         br = res.at(name)["breakdown_s"]
         lines.append(f"{res.labels[i][:27]:<28}" + "".join(f"{_fmt(br[k], 3):>10}" for k in keys))
+    if "tco" in res.data:
+        cur = str(res.at(res.fabrics[0])["currency"])
+        lines += ["", f"interruptions and cost ({cur}, {s.economics.years:g}-year TCO):"]
+        lines.append(f"{'fabric':<28}{'days+int':>9}{'interr.':>9}{'switches':>9}{'capex':>15}{'opex/yr':>13}"
+                     f"{'TCO':>15}{'per run':>13}")
+        for i, name in enumerate(res.fabrics):
+            d = res.at(name)
+            lines.append(f"{res.labels[i][:27]:<28}{_fmt(d['train_days_with_interruptions']):>9}"
+                         f"{_fmt(d['interruptions']):>9}{_fmt(d['switches'], 0):>9}{_fmt(d['capex'], 0):>15}"
+                         f"{_fmt(d['opex_per_year'], 0):>13}{_fmt(d['tco'], 0):>15}{_fmt(d['cost_per_run'], 0):>13}")
     return "\n".join(lines)
 
 
