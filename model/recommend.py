@@ -142,13 +142,18 @@ def engine_choice(res, deadline_days=None, budget=None) -> EngineChoice:
     return EngineChoice(names[best], crit, None, float("nan"), met)
 
 
+def budget_for(s, res):
+    """The scenario's TCO budget in the result's currency (``None`` when it has none)."""
+    return _budget_in(s, str(np.asarray(res["currency"]).reshape(-1)[0]))
+
+
 def engine_choice_for(s, res) -> EngineChoice:
     """:func:`engine_choice` with the scenario's deadline and budget."""
-    currency = str(np.asarray(res["currency"]).reshape(-1)[0])
-    return engine_choice(res, s.goals.deadline_days, _budget_in(s, currency))
+    return engine_choice(res, s.goals.deadline_days, budget_for(s, res))
 
 
-def disagreement_reason(res, tree_fabric: str, engine_fabric: str | None, criterion: str = "") -> str:
+def disagreement_reason(res, tree_fabric: str, engine_fabric: str | None, criterion: str = "",
+                        deadline_days=None, budget=None) -> str:
     """One sentence on why the engine's pick differs from the tree's ("" when they agree)."""
     if engine_fabric is None or tree_fabric == engine_fabric:
         return ""
@@ -157,16 +162,23 @@ def disagreement_reason(res, tree_fabric: str, engine_fabric: str | None, criter
     lab = dict(zip(res.fabrics, res.labels))
     i, j = res.fabric_index(engine_fabric), res.fabric_index(tree_fabric)
     d = np.asarray(res["train_days_with_interruptions"], dtype=float)
+    c = np.asarray(res["tco"], dtype=float)
     e, t = _short(lab[engine_fabric]), _short(lab[tree_fabric])
     days = f"{d[i]:.1f} vs {d[j]:.1f} days"
     why = "the tree looks at node count and model size, not at link speed, latency or price"
+    if "none does" in criterion:
+        return f"No fabric meets the goal, and {e} is the fastest ({days} for {t}); {why}."
     if criterion.startswith("lowest TCO"):
-        c = np.asarray(res["tco"], dtype=float)
+        if deadline_days is not None and not d[j] <= deadline_days:
+            return (f"{t} misses the {deadline_days:g}-day deadline ({d[j]:.1f} days) and {e} meets it "
+                    f"({d[i]:.1f}); {why}.")
         return f"{e} meets the deadline at {_pct(c[i], c[j])} TCO than {t} ({days}); {why}."
     if criterion.startswith("fastest"):
-        return f"{e} is the fastest fabric whose TCO fits the budget ({days} for {t}); {why}."
-    c = np.asarray(res["cost_per_run"], dtype=float)
-    return f"{e} costs {_pct(c[i], c[j], 'less', 'more')} per run than {t} ({days}); {why}."
+        if budget is not None and not c[j] <= budget:
+            return f"{t}'s TCO is over the budget and {e} is the fastest fabric within it ({days}); {why}."
+        return f"{e} is faster than {t} within the budget ({days}); {why}."
+    per_run = np.asarray(res["cost_per_run"], dtype=float)
+    return f"{e} costs {_pct(per_run[i], per_run[j], 'less', 'more')} per run than {t} ({days}); {why}."
 
 
 def _pct(x, ref, lower="lower", higher="higher") -> str:
@@ -186,4 +198,5 @@ def recommendation(s, res) -> dict:
     return dict(tree_fabric=tree.fabric, tree_rule=tree.rule, tree_reason=tree.reason,
                 engine_fabric=eng.fabric, engine_criterion=eng.criterion, runner_up=eng.runner_up,
                 margin=eng.margin, criterion_met=eng.met, agree=tree.fabric == eng.fabric,
-                reason=disagreement_reason(res, tree.fabric, eng.fabric, eng.criterion))
+                reason=disagreement_reason(res, tree.fabric, eng.fabric, eng.criterion, s.goals.deadline_days,
+                                           budget_for(s, res)))

@@ -68,3 +68,10 @@ def test_disagreement_gets_one_sentence():
     assert rec["reason"].endswith(".") and "\n" not in rec["reason"]
     same = recommendation(s.replace("goals.deadline_days", 13.2), model.evaluate(s))
     assert same["agree"] and same["reason"] == ""
+
+
+def test_reason_names_a_missed_deadline():
+    s = presets.load_preset("small").replace("goals.deadline_days", 7.3)
+    rec = recommendation(s, model.evaluate(s))
+    assert rec["tree_fabric"] == "roce" and rec["engine_fabric"] == "infiniband"
+    assert "misses the 7.3-day deadline" in rec["reason"]
