@@ -87,3 +87,18 @@ def test_electricity_in_either_currency():
     # sweeping the USD price overrides the profile's CNY default
     w = model.sweep(_scen(currency="USD"), "economics.electricity_usd_per_kwh", [0.1])
     assert_allclose(w["opex_per_year"][:, 0], a["opex_per_year"])
+
+
+def test_evaluate_json_has_the_issue_keys(capsys):
+    import json
+
+    from gui import cli
+    from model import presets
+
+    assert cli.main(["evaluate", str(presets.preset_path("case2")), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    for name, fab in doc["fabrics"].items():
+        for key in ("train_days_with_interruptions", "interruptions", "capex", "opex_per_year", "tco", "cost_per_run",
+                    "currency", "switches", "links", "optics"):
+            assert key in fab, (name, key)
+        assert fab["currency"] == "CNY" and fab["tco"] > fab["capex"] > 0
