@@ -26,6 +26,9 @@ Metrics (``METRICS``) and how the engine's figure is read:
 ``tco_saving_pct``                   tco_saving_same_work / baseline cost of the same work
 ``electricity_saving_cny_per_year``  energy cost per run saved × runs the chosen fabric completes a year
 ``pue``                              the scenario's PUE
+``interruptions_per_run``            expected interruptions in one run
+``hours_lost``                       wall-clock hours lost to interruptions and checkpoints in one run
+``hours_lost_cost_cny``              those hours' share of the run's cost
 ===================================  ====================================================================
 
 References
@@ -60,6 +63,23 @@ METRICS = {
     "tco_saving_pct": ("TCO saving vs the baseline (same work)", "%"),
     "electricity_saving_cny_per_year": ("Electricity saving per year (same work)", "CNY"),
     "pue": ("PUE", ""),
+    "interruptions_per_run": ("Interruptions in one run", ""),
+    "hours_lost": ("Hours lost to interruptions in one run", "h"),
+    "hours_lost_cost_cny": ("Cost of the hours lost (share of TCO)", "CNY"),
+}
+# How to read the engine's figure where it differs from the article's reading (shown as a tooltip).
+METRIC_NOTES = {
+    "cpu_pct": "engine: host cores the network keeps busy at the bandwidth the fabric reaches in training "
+               "(after loss), over the host's cores; the article's figure is at line rate",
+    "interruption_rate_pct": "network-caused interruptions per cluster-day (the seed set's reading of the "
+                             "article's 'interruption rate'); GPU and host failures come on top",
+    "interruptions_observed": "all causes, expected over the months the article says it ran without one",
+    "hours_lost": "Daly's model: restart, checkpoint reload, recomputation and checkpoint writes; the article's "
+                  "incident lost 48 h per interruption",
+    "tco_cny": "engine TCO includes the GPU servers; the article's cannot",
+    "tco_saving_cny": "the same cluster owned for the years: a faster fabric costs more to buy and to power",
+    "tco_saving_same_work_cny": "the work the chosen fabric does in the years, bought at the baseline's cost per token",
+    "electricity_saving_cny_per_year": "energy per run saved × runs the chosen fabric completes a year",
 }
 DAYS_PER_MONTH = 365.0 / 12.0
 
@@ -74,6 +94,7 @@ class ClaimRow:
     seed: float        # the engine under the seed profile
     published: float   # the engine under the published profile set
     unit: str
+    note: str = ""     # how the engine's figure is read, where it differs from the article's reading
 
 
 def published_variant(s):
@@ -131,6 +152,12 @@ def metric_value(metric: str, res, fabric: str, baseline: str, months: float = 1
         e = res["energy_cost_per_run"]
         runs = s.economics.duty_cycle * HOURS_PER_YEAR / (d[i] * 24.0)
         return float((e[b] - e[i]) * runs)
+    if metric == "interruptions_per_run":
+        return float(res["interruptions"][i])
+    if metric == "hours_lost":
+        return float(res["hours_lost"][i])
+    if metric == "hours_lost_cost_cny":
+        return float(res["hours_lost"][i] / (d[i] * 24.0) * res["cost_per_run"][i])
     if metric == "pue":
         return float(point_inputs(s)["pue"])
     raise KeyError(metric)
@@ -154,7 +181,8 @@ def claims_table(name: str) -> list[ClaimRow]:
         rows.append(ClaimRow(
             metric=c["metric"], label=label, fabric=fabric, article=c["article"], article_value=float(c["value"]),
             seed=metric_value(c["metric"], res_seed, fabric, fig["baseline"], months),
-            published=metric_value(c["metric"], res_pub, fabric, fig["baseline"], months), unit=unit))
+            published=metric_value(c["metric"], res_pub, fabric, fig["baseline"], months), unit=unit,
+            note=METRIC_NOTES.get(c["metric"], "")))
     return rows
 
 
