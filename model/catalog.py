@@ -50,7 +50,22 @@ def profile_set(name: str) -> dict:
     """A fabric profile set (``seed`` or ``published``), as stored."""
     if name not in PROFILE_SETS:
         raise ScenarioError("fabric.profile_set", name, "one of seed, published" + suggest(name, PROFILE_SETS))
-    return _read(ASSETS_DIR / "profiles" / f"{name}.toml")
+    return _derive_cpu(_read(ASSETS_DIR / "profiles" / f"{name}.toml"))
+
+
+def _derive_cpu(prof: dict) -> dict:
+    """Turn a stated "CPU use at line rate" into the mechanism input ``cpu_gbps_per_core``.
+
+    The article states CPU use as a share of the host's cores while the NIC runs
+    at its line rate; one core then moves ``link_gbps / (cpu_use · host cores)``.
+    A profile that gives ``cpu_gbps_per_core`` directly keeps it.
+    """
+    cores = prof.get("cpu_ref_host_cores")
+    for fab in prof.get("fabrics", {}).values():
+        use = fab.get("cpu_use_at_line_rate")
+        if "cpu_gbps_per_core" not in fab and use is not None and cores:
+            fab["cpu_gbps_per_core"] = math.inf if use <= 0 else fab["link_gbps"] / (use * cores)
+    return prof
 
 
 def profile_site(set_name: str, section: str) -> dict:

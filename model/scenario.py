@@ -251,25 +251,30 @@ class Scenario:
 
     def replace(self, path: str, value) -> "Scenario":
         """A new, validated scenario with one field changed (``None`` clears an optional field)."""
+        return self.replace_many({path: value})
+
+    def replace_many(self, changes: dict) -> "Scenario":
+        """A new scenario with several fields changed at once, validated once (a preset, a plan)."""
         d = scenario_to_dict(self)
-        section, _, key = path.partition(".")
-        if section in ("name", "description") and not key:
-            d[section] = value
-        elif section == "fabric" and key.startswith("custom."):
-            _, name, fkey = key.split(".", 2)
-            table = d.setdefault("fabric", {}).setdefault("custom", {}).setdefault(name, {})
-            if value is None:
-                table.pop(fkey, None)
-                if not table:
-                    d["fabric"]["custom"].pop(name)
+        for path, value in changes.items():
+            section, _, key = path.partition(".")
+            if section in ("name", "description") and not key:
+                d[section] = value
+            elif section == "fabric" and key.startswith("custom."):
+                _, name, fkey = key.split(".", 2)
+                table = d.setdefault("fabric", {}).setdefault("custom", {}).setdefault(name, {})
+                if value is None:
+                    table.pop(fkey, None)
+                    if not table:
+                        d["fabric"]["custom"].pop(name)
+                else:
+                    table[fkey] = value
             else:
-                table[fkey] = value
-        else:
-            tab = d.setdefault(section, {})
-            if value is None:
-                tab.pop(key, None)
-            else:
-                tab[key] = value
+                tab = d.setdefault(section, {})
+                if value is None:
+                    tab.pop(key, None)
+                else:
+                    tab[key] = value
         return scenario_from_dict(d)
 
     def without_fabric_override(self, name: str) -> "Scenario":
