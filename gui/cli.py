@@ -186,6 +186,9 @@ def build_parser() -> argparse.ArgumentParser:
     cl.add_argument("case", nargs="?", help="case1, case2, case3, small, medium or large (default: all)")
     cl.add_argument("--json", action="store_true", help="JSON on stdout")
     cl.set_defaults(func=cmd_claims)
+    from .export import add_export_command  # Qt-free module: Qt loads only when `export` runs
+
+    add_export_command(sub)
     return p
 
 

@@ -1,0 +1,426 @@
+"""Chart exports: PNG at a chosen width, SVG, PDF and CSV, drawn by the app's own chart widget.
+
+Why not pyqtgraph's exporters: its ``ImageExporter`` draws a PNG wider than the screen
+with hair-thin lines and a legend and markers left at screen size, its ``SVGExporter``
+fails outright on these charts (``correctCoordinates``: "not enough values to unpack"),
+and it has no PDF exporter. So an export here:
+
+1. builds a fresh, offscreen :class:`~gui.charts.ChartWidget` at a fixed design size
+   (:data:`DESIGN_SIZE`, so an export does not depend on the window's size) with export
+   pens (:data:`EXPORT_LINE_WIDTH`) and draws the same sweep result the window shows;
+2. renders its scene with ``QPainter`` into ``QSvgGenerator`` with items in pyqtgraph's
+   export mode (markers drawn as vector paths, not pixmap fragments) over a white
+   rectangle, so the SVG has a canvas size and a white background everywhere;
+3. flattens the SVG (:func:`flatten_svg`): Qt writes each curve in data coordinates under
+   a scaling ``transform`` with ``vector-effect="non-scaling-stroke"``; programs that
+   ignore that attribute (office suites, older Inkscape) draw strokes hundreds of pixels
+   wide. Flattening applies the transform to the coordinates, so every program draws
+   the same picture and line widths scale with the drawing;
+4. rasterises that SVG with ``QSvgRenderer`` at the chosen PNG width: lines, text and
+   markers all scale together (no thin lines, nothing misplaced);
+5. renders the PDF directly with ``QPdfWriter`` at 96 dpi, 1:1 with the design size, so
+   text stays text and curves stay vectors.
+
+CSV comes from :func:`gui.charts.chart_series` (the engine's numbers, not the screen's),
+with units in the headers. Every file is written atomically through
+:func:`model.files.atomic_write`; problems raise :class:`model.ScenarioError`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+import re
+from pathlib import Path
+
+import model
+from model import ScenarioError
+from model.files import atomic_write, check_writable
+
+CHART_FORMATS = (".png", ".svg", ".pdf", ".csv")
+DESIGN_SIZE = (800, 480)          # logical px of an exported chart (5:3)
+EXPORT_LINE_WIDTH = 2.0           # px at the design size (the window draws 1 px while dragging)
+MIN_PNG_WIDTH, MAX_PNG_WIDTH = 200, 12000
+PDF_DPI = 96                      # 1 design px = 1/96 in, so the page is the design size
+
+
+def ensure_app():
+    """The running QApplication, or a new one (offscreen when there is no display)."""
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6 import QtWidgets
+
+    return QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
+
+
+def default_png_width() -> int:
+    """Twice the design width times the screen's pixel ratio: at least 2× screen resolution."""
+    app = ensure_app()
+    screen = app.primaryScreen()
+    dpr = screen.devicePixelRatio() if screen is not None else 1.0
+    return int(round(2 * DESIGN_SIZE[0] * max(1.0, dpr)))
+
+
+def chart_format(path, chart: bool = True) -> str:
+    """The export format of ``path`` from its extension, or a ScenarioError naming the choices."""
+    suffix = Path(str(path)).suffix.lower()
+    if suffix not in CHART_FORMATS:
+        raise ScenarioError(str(path), suffix or "no extension",
+                            "a file ending in " + ", ".join(CHART_FORMATS) + (" (the chart format)" if chart else ""))
+    return suffix
+
+
+# --------------------------------------------------------------------------
+# CSV (no Qt)
+# --------------------------------------------------------------------------
+
+def _num(v: float) -> str:
+    v = float(v)
+    return repr(v) if math.isfinite(v) else ""
+
+
+def series_csv(result, kind: str) -> str:
+    """The plotted data of one chart as CSV text: x, then one column per fabric (and secondary series).
+
+    Headers carry units (``Nodes``, ``Latency (µs)``, ``... Model FLOPs utilisation (%)``);
+    points where no parallel plan fits are empty cells.
+    """
+    from .charts import chart_series
+
+    data = chart_series(result, kind)
+    if not data["available"]:
+        raise ScenarioError(kind, "no data", data["note"] or "a chart the engine has output for")
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    cols = data["series"] + data["extra"]
+    w.writerow([data["x_label"]] + [f"{s['label']}: {data['y_label']}" for s in cols])
+    for i, x in enumerate(data["x"]):
+        w.writerow([_num(x)] + [_num(s["y"][i]) for s in cols])
+    return out.getvalue()
+
+
+# --------------------------------------------------------------------------
+# the export widget
+# --------------------------------------------------------------------------
+
+def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EXPORT_LINE_WIDTH, font_pt=None,
+                compact: bool = False):
+    """An offscreen ChartWidget of ``size`` drawing ``snapshot`` (a controller Snapshot) as ``kind``.
+
+    ``compact`` (the proposal sheet) drops the title and legend, which the sheet draws once
+    for all three charts, and sets axis labels in ``font_pt``.
+    """
+    ensure_app()
+    from PySide6 import QtCore, QtWidgets
+
+    from .charts import ChartWidget
+
+    w = ChartWidget(kind, line_width=line_width)
+    w.setAttribute(QtCore.Qt.WidgetAttribute.WA_DontShowOnScreen)
+    w.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    w.setVerticalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    w.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+    f = no_ligatures(w.font())  # "InfiniBand", not "Inﬁniband", when text is copied from a PDF or SVG
+    if font_pt is not None:
+        f.setPointSizeF(font_pt)
+    w.setFont(f)
+    w.scene().setFont(f)
+    for name in ("left", "bottom"):
+        w.getPlotItem().getAxis(name).setStyle(tickFont=f)
+    w.resize(int(size[0]), int(size[1]))
+    w.show()
+    s = snapshot.scenario
+    w.show_result(snapshot.sweep, kind, current_x=snapshot.current_x, focus=s.fabric.focus_fabric,
+                  profile_set=s.fabric.profile_set, scenario_name=s.name, point=snapshot.point)
+    if compact:
+        pi = w.getPlotItem()
+        pi.titleLabel.setText("")          # its minimum width would keep the plot wider than the box
+        pi.titleLabel.setMinimumWidth(0)
+        pi.setTitle(None)
+        w.legend.hide()
+        style = {"font-size": f"{font_pt or 7}pt", "color": "#222222"}
+        pi.setLabel("bottom", w.series["x_label"], **style)
+        pi.setLabel("left", w.series["y_label"], **style)
+        pi.getAxis("left").setWidth(int(7 * (font_pt or 7)) + 6)
+    QtWidgets.QApplication.processEvents()
+    return w
+
+
+def no_ligatures(font):
+    """``font`` without typographic ligatures (fi, fl), so exported text copies and searches as typed."""
+    from PySide6 import QtGui
+
+    font = QtGui.QFont(font)
+    font.setFeature(QtGui.QFont.Tag("liga"), 0)
+    return font
+
+
+def _export_mode(widget, on: bool) -> None:
+    from PySide6 import QtGui
+
+    opts = {"antialias": True, "background": QtGui.QColor("white"), "resolutionScale": 1.0}
+    for item in widget.scene().items():
+        if hasattr(item, "setExportMode"):
+            item.setExportMode(on, opts)
+
+
+def render_scene(widget, painter, target=None) -> None:
+    """Paint ``widget``'s chart with ``painter`` into ``target`` (a QRectF; default 1:1 at the origin).
+
+    Keep ``target`` the widget's size (only translated): pyqtgraph draws markers and
+    labels in device pixels, which a scaling painter would misplace.
+    """
+    from PySide6 import QtCore, QtGui
+
+    src = QtCore.QRectF(widget.viewport().rect())
+    target = target or QtCore.QRectF(0, 0, src.width(), src.height())
+    painter.save()
+    painter.fillRect(target, QtGui.QColor("white"))
+    painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+    painter.setRenderHint(QtGui.QPainter.RenderHint.TextAntialiasing)
+    _export_mode(widget, True)
+    try:
+        widget.scene().render(painter, target, widget.mapToScene(src.toRect()).boundingRect())
+    finally:
+        _export_mode(widget, False)
+        painter.restore()
+
+
+# --------------------------------------------------------------------------
+# SVG: render, then flatten transforms so any program draws it alike
+# --------------------------------------------------------------------------
+
+_NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_PAIR = re.compile(rf"({_NUM}),({_NUM})")
+_GROUP = re.compile(r'(<g\b[^>]*?transform=")matrix\(([^)]*)\)("[^>]*>)(.*?)(</g>)', re.S)
+_ELEM = re.compile(r"<(\w+)\b([^>]*?)/>|<(\w+)\b[^>]*>.*?</\3>", re.S)
+_FLAT = ("path", "polyline", "polygon", "line", "rect")
+
+
+def _fmt(v: float) -> str:
+    return f"{v:.3f}".rstrip("0").rstrip(".") if abs(v) < 1e7 else f"{v:.6g}"
+
+
+def _attr(attrs: str, name: str) -> float | None:
+    m = re.search(rf'\b{name}="({_NUM})"', attrs)
+    return float(m.group(1)) if m else None
+
+
+def _flatten_group(m: re.Match) -> str:
+    a, b, c, d, e, f = (float(v) for v in m.group(2).split(","))
+    body = m.group(4)
+    elems = list(_ELEM.finditer(body))
+    if not elems or any(el.group(1) not in _FLAT or "non-scaling-stroke" not in el.group(2) for el in elems):
+        return m.group(0)  # text, images or scaling strokes: leave exactly as Qt wrote them
+
+    def pt(x, y):
+        return _fmt(a * x + c * y + e) + "," + _fmt(b * x + d * y + f)
+
+    def pairs(s: str) -> str:
+        return _PAIR.sub(lambda p: pt(float(p.group(1)), float(p.group(2))), s)
+
+    out = []
+    for el in elems:
+        tag, attrs = el.group(1), el.group(2).replace(' vector-effect="non-scaling-stroke"', "")
+        if tag == "path":
+            attrs = re.sub(r'\bd="([^"]*)"', lambda q: f'd="{pairs(q.group(1))}"', attrs)
+        elif tag in ("polyline", "polygon"):
+            attrs = re.sub(r'\bpoints="([^"]*)"', lambda q: f'points="{pairs(q.group(1))}"', attrs)
+        elif tag == "line":
+            x1, y1, x2, y2 = (_attr(attrs, k) or 0.0 for k in ("x1", "y1", "x2", "y2"))
+            attrs = re.sub(r'\b[xy][12]="[^"]*"', "", attrs)
+            (p1x, p1y), (p2x, p2y) = (pt(x1, y1).split(","), pt(x2, y2).split(","))
+            attrs += f' x1="{p1x}" y1="{p1y}" x2="{p2x}" y2="{p2y}"'
+        else:  # rect -> polygon (a transformed rectangle need not stay axis-aligned)
+            x, y, w, h = (_attr(attrs, k) or 0.0 for k in ("x", "y", "width", "height"))
+            attrs = re.sub(r'\b(x|y|width|height|rx|ry)="[^"]*"', "", attrs)
+            attrs += f' points="{pt(x, y)} {pt(x + w, y)} {pt(x + w, y + h)} {pt(x, y + h)}"'
+            tag = "polygon"
+        out.append(f"<{tag}{attrs}/>")
+    return m.group(1) + "matrix(1,0,0,1,0,0)" + m.group(3) + "\n" + "\n".join(out) + "\n" + m.group(5)
+
+
+def flatten_svg(svg: str) -> str:
+    """Bake each cosmetic-stroke group's transform into its coordinates (see the module notes).
+
+    Also names a generic font family after Qt's, so browsers without "Sans Serif" fall back cleanly.
+    """
+    svg = _GROUP.sub(_flatten_group, svg)
+    return re.sub(r'font-family="([^"]*)"', lambda m: f'font-family="{m.group(1)}, sans-serif"'
+                  if "sans-serif" not in m.group(1) else m.group(0), svg)
+
+
+def chart_svg(widget, title: str = "") -> bytes:
+    """The chart as a self-contained SVG: width/height, viewBox, white background, flattened strokes."""
+    from PySide6 import QtCore, QtGui, QtSvg
+
+    w, h = widget.width(), widget.height()
+    buf = QtCore.QBuffer()
+    buf.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
+    gen = QtSvg.QSvgGenerator()
+    gen.setOutputDevice(buf)
+    gen.setSize(QtCore.QSize(w, h))
+    gen.setViewBox(QtCore.QRect(0, 0, w, h))
+    gen.setResolution(PDF_DPI)
+    gen.setTitle(title or "Fabric What-If chart")
+    gen.setDescription(f"Fabric What-If {model.__version__}")
+    p = QtGui.QPainter(gen)
+    render_scene(widget, p)
+    p.end()
+    buf.close()
+    svg = bytes(buf.data()).decode("utf-8")
+    # Pixel units (the design size), not millimetres at Qt's guessed resolution.
+    svg = re.sub(r'<svg width="[^"]*" height="[^"]*"', f'<svg width="{w}px" height="{h}px"', svg, count=1)
+    return flatten_svg(svg).encode("utf-8")
+
+
+def svg_to_png(svg: bytes, width: int) -> bytes:
+    """Rasterise an SVG at ``width`` px (height by its aspect ratio) on white, as PNG bytes."""
+    from PySide6 import QtCore, QtGui, QtSvg
+
+    r = QtSvg.QSvgRenderer(QtCore.QByteArray(svg))
+    if not r.isValid():
+        raise ScenarioError("svg", "invalid", "an SVG Qt can render")
+    vb = r.viewBoxF()
+    height = max(1, int(round(width * vb.height() / vb.width())))
+    img = QtGui.QImage(int(width), height, QtGui.QImage.Format.Format_ARGB32)
+    img.fill(QtGui.QColor("white"))
+    img.setDotsPerMeterX(int(round(width / (vb.width() / PDF_DPI) / 0.0254)))
+    img.setDotsPerMeterY(img.dotsPerMeterX())
+    p = QtGui.QPainter(img)
+    p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+    p.setRenderHint(QtGui.QPainter.RenderHint.TextAntialiasing)
+    p.setRenderHint(QtGui.QPainter.RenderHint.SmoothPixmapTransform)
+    r.render(p, QtCore.QRectF(0, 0, width, height))
+    p.end()
+    return _image_bytes(img)
+
+
+def _image_bytes(img) -> bytes:
+    from PySide6 import QtCore
+
+    buf = QtCore.QBuffer()
+    buf.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
+    if not img.save(buf, "PNG"):
+        raise ScenarioError("png", "not written", "an image Qt can encode")
+    return bytes(buf.data())
+
+
+def chart_pdf(widget, title: str = "") -> bytes:
+    """The chart as a one-page vector PDF the size of the design (text stays selectable)."""
+    from PySide6 import QtCore, QtGui
+
+    w, h = widget.width(), widget.height()
+    buf = QtCore.QBuffer()
+    buf.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
+    pdf = QtGui.QPdfWriter(buf)
+    pdf.setResolution(PDF_DPI)
+    pdf.setTitle(title or "Fabric What-If chart")
+    pdf.setCreator(f"Fabric What-If {model.__version__}")
+    size = QtCore.QSizeF(w * 72.0 / PDF_DPI, h * 72.0 / PDF_DPI)
+    pdf.setPageSize(QtGui.QPageSize(size, QtGui.QPageSize.Unit.Point, "chart",
+                                    QtGui.QPageSize.SizeMatchPolicy.ExactMatch))
+    pdf.setPageMargins(QtCore.QMarginsF(0, 0, 0, 0))
+    p = QtGui.QPainter(pdf)
+    render_scene(widget, p)
+    p.end()
+    buf.close()
+    return bytes(buf.data())
+
+
+# --------------------------------------------------------------------------
+# the one call the window and the command line make
+# --------------------------------------------------------------------------
+
+def export_chart(snapshot, kind: str, path, *, width: int | None = None) -> Path:
+    """Write chart ``kind`` of ``snapshot`` to ``path``; the format comes from the extension.
+
+    ``width`` is the PNG width in pixels (default :func:`default_png_width`). Raises
+    :class:`ScenarioError` for a bad path, format or width; nothing is left behind.
+    """
+    from .charts import CHART_KINDS
+
+    if kind not in CHART_KINDS:
+        raise ScenarioError("chart", kind, "one of " + ", ".join(CHART_KINDS))
+    fmt = chart_format(path)
+    check_writable(path)
+    if width is not None and (isinstance(width, bool) or not isinstance(width, int)
+                              or not MIN_PNG_WIDTH <= width <= MAX_PNG_WIDTH):
+        raise ScenarioError("width", width, f"a whole number of pixels from {MIN_PNG_WIDTH} to {MAX_PNG_WIDTH}")
+    if fmt == ".csv":
+        return atomic_write(path, series_csv(snapshot.sweep, kind))
+    widget = build_chart(snapshot, kind)
+    try:
+        title = f"{widget.series['title']} — {snapshot.scenario.name}"
+        if fmt == ".svg":
+            data = chart_svg(widget, title)
+        elif fmt == ".pdf":
+            data = chart_pdf(widget, title)
+        else:
+            data = svg_to_png(chart_svg(widget, title), width or default_png_width())
+    finally:
+        widget.close()
+        widget.deleteLater()
+    return atomic_write(path, data)
+
+
+def snapshot_for(scenario, x_field: str = "cluster.nodes"):
+    """Compute what the window would show for ``scenario`` (for the command line)."""
+    from .controller import X_FIELDS, Controller
+
+    if x_field not in X_FIELDS:
+        raise ScenarioError("--x", x_field, "one of " + ", ".join(X_FIELDS))
+    return Controller(scenario, x_field).compute()
+
+
+# --------------------------------------------------------------------------
+# command line: fabric-whatif export SCENARIO.toml --out FILE [--chart KIND]
+# --------------------------------------------------------------------------
+
+CHART_CHOICES = ("utilisation", "duration", "tco")  # = gui.charts.CHART_KINDS, without importing Qt
+PAPERS = ("a4", "letter")
+
+
+def add_export_command(sub) -> None:
+    """Register ``export`` on the CLI's subparsers (this module imports no Qt until it runs)."""
+    ex = sub.add_parser(
+        "export", help="write a chart (PNG, SVG, PDF, CSV) or the one-page proposal PDF",
+        description="Write a chart or the one-page proposal sheet. The format comes from the extension of "
+                    "--out: .png .svg .pdf .csv; a .pdf without --chart is the proposal sheet. Needs no display.")
+    ex.add_argument("scenario", help="scenario file (.toml)")
+    ex.add_argument("--out", required=True, metavar="FILE", help="file to write (.png, .svg, .pdf or .csv)")
+    ex.add_argument("--chart", choices=CHART_CHOICES, help="which chart (required except for the proposal .pdf)")
+    ex.add_argument("--width", type=int, metavar="PX",
+                    help=f"PNG width in pixels ({MIN_PNG_WIDTH}-{MAX_PNG_WIDTH}; default twice the screen's)")
+    ex.add_argument("--x", dest="x_field", default="cluster.nodes", metavar="FIELD",
+                    help="x-axis of the charts (default cluster.nodes)")
+    ex.add_argument("--paper", choices=PAPERS, default="a4", help="proposal paper size (default a4)")
+    ex.set_defaults(func=cmd_export)
+
+
+def cmd_export(args) -> int:
+    fmt = chart_format(args.out)
+    if args.chart is None and fmt != ".pdf":
+        raise ScenarioError("--chart", None, f"one of {', '.join(CHART_CHOICES)}: which chart to write as {fmt} "
+                                             "(only a .pdf without --chart is the whole proposal sheet)")
+    if args.width is not None and fmt != ".png":
+        raise ScenarioError("--width", args.width, "only for .png files")
+    check_writable(args.out)
+    scenario = model.load_scenario(args.scenario)
+    ensure_app()
+    snap = snapshot_for(scenario, args.x_field)
+    if args.chart is None:
+        from .proposal import write_proposal
+
+        out = write_proposal(snap, args.out, paper=args.paper, source=args.scenario)
+    else:
+        out = export_chart(snap, args.chart, args.out, width=args.width)
+    print(f"wrote {out}")
+    return 0
+
+
+__all__ = ["CHART_CHOICES", "CHART_FORMATS", "add_export_command", "cmd_export", "DESIGN_SIZE", "EXPORT_LINE_WIDTH", "build_chart", "chart_format", "chart_pdf",
+           "chart_svg", "default_png_width", "ensure_app", "export_chart", "flatten_svg", "render_scene",
+           "series_csv", "snapshot_for", "svg_to_png"]

@@ -1,0 +1,514 @@
+"""The one-page proposal sheet (A4 or Letter PDF) a presales engineer hands a customer.
+
+Drawn with ``QPdfWriter`` + ``QPainter`` at 96 dpi: text blocks are ``QTextDocument``
+HTML (so the text stays text: selectable and searchable), the three charts are the
+app's own chart widget rendered 1:1 into their boxes (vector curves, text as text).
+
+:func:`proposal_content` gathers everything the page shows as plain data, from the
+engine only (evaluate result, recommendation, claims, profile-set sources); the
+drawing code only lays it out.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import math
+from pathlib import Path
+
+import numpy as np
+
+import model
+from model import ScenarioError, catalog
+from model.files import atomic_write, check_writable
+
+from .export import PDF_DPI, build_chart, ensure_app, no_ligatures, render_scene
+from .point_table import _scalar  # one reading of per-fabric values for the table and the sheet
+
+PAPERS = ("a4", "letter")
+ACCENT = "#0072B2"
+INK = "#1a1a1a"
+MUTED = "#5a5a5a"
+
+
+def _font(pt: float, bold: bool = False):
+    from PySide6 import QtGui
+
+    f = QtGui.QFont("DejaVu Sans")
+    f.setStyleHint(QtGui.QFont.StyleHint.SansSerif)
+    f.setPointSizeF(pt)
+    f.setBold(bold)
+    return no_ligatures(f)
+
+
+def _e(x) -> str:
+    return html.escape(str(x))
+
+
+def _num(v, digits=1, suffix="") -> str:
+    if v is None or (isinstance(v, float) and not math.isfinite(v)):
+        return "–"
+    return f"{v:,.{digits}f}{suffix}"
+
+
+# --------------------------------------------------------------------------
+# content (plain data)
+# --------------------------------------------------------------------------
+
+def _case_preset(s) -> str | None:
+    """The case-study preset this scenario is (by name), if any: its claims table belongs on the sheet."""
+    try:
+        from model import presets
+
+        for name in presets.preset_names():
+            if presets.load_preset(name).name == s.name:
+                return name
+    except (ImportError, ScenarioError, OSError, KeyError):
+        return None
+    return None
+
+
+def _claims(s) -> tuple[str | None, list]:
+    name = _case_preset(s)
+    if name is None:
+        return None, []
+    try:
+        from model import claims
+
+        return name, list(claims.claims_table(name))
+    except (ImportError, ScenarioError, KeyError):
+        return name, []
+
+
+def _recommendation(s, point) -> dict | None:
+    try:
+        from model import recommend
+
+        return recommend.recommendation(s, point)
+    except (ImportError, ScenarioError, KeyError):
+        return None
+
+
+def _inputs(s, point, money) -> list[tuple[str, str]]:
+    g = catalog.gpu(s.cluster.gpu)
+    w, c = s.workload, s.cluster
+    arch = point.data.get("architecture", {})
+    layers = _scalar(arch, "layers", 0) if isinstance(arch, dict) else None
+    rows = [
+        ("Cluster", f"{c.nodes:,} nodes × {c.gpus_per_node} {g.get('name', c.gpu)} = {c.nodes * c.gpus_per_node:,} GPUs"),
+        ("Model", f"{w.params_b:,.4g} B parameters" + (f", {int(layers)} layers" if layers else "")
+         + f", sequence {w.seq_len:,}, global batch {w.global_batch:,}"),
+        ("Training", f"{w.train_tokens_b:,.4g} B tokens, recompute {w.recompute}"),
+        ("Fabrics", ", ".join(point.labels)),
+    ]
+    econ = getattr(s, "economics", None)
+    if econ is not None:
+        rows.append(("Economics", f"{money}, {econ.years:g} years"
+                     + (f", PUE {econ.pue:g}" if getattr(econ, "pue", None) else "")
+                     + f", duty cycle {econ.duty_cycle * 100:.0f} %"))
+    goals = getattr(s, "goals", None)
+    if goals is not None:
+        parts = []
+        if getattr(goals, "deadline_days", None):
+            parts.append(f"run within {goals.deadline_days:g} days")
+        if getattr(goals, "budget_cny", None):
+            parts.append(f"TCO budget ¥{goals.budget_cny / 1e6:,.2f} M")
+        if getattr(goals, "budget_usd", None):
+            parts.append(f"TCO budget ${goals.budget_usd / 1e6:,.2f} M")
+        if parts:
+            rows.append(("Goals", ", ".join(parts)))
+    return rows
+
+
+def _fabric_rows(point, money) -> list[dict]:
+    from .charts import format_money
+
+    d = point.data
+    out = []
+    for i, (name, label) in enumerate(zip(point.fabrics, point.labels)):
+        feasible = bool(_scalar(d, "feasible", i))
+        plan = {k: _scalar(d["plan"], k, i) for k in d["plan"]} if feasible else None
+        days = _scalar(d, "train_days_with_interruptions", i)
+        out.append(dict(
+            fabric=name, label=label,
+            mfu=_num((_scalar(d, "mfu", i) or float("nan")) * 100, 1, " %") if feasible else "–",
+            days=_num(days if days is not None else _scalar(d, "train_days", i), 1),
+            interruptions=_num(_scalar(d, "interruptions", i), 1),
+            capex=format_money(_scalar(d, "capex", i), money) if "capex" in d else "–",
+            tco=format_money(_scalar(d, "tco", i), money) if "tco" in d else "–",
+            per_run=format_money(_scalar(d, "cost_per_run", i), money) if "cost_per_run" in d else "–",
+            plan=model.describe_plan(plan) if plan else "no plan fits in memory",
+        ))
+    return out
+
+
+def _assumptions(s, point) -> list[tuple[str, str]]:
+    """(what, source) pairs: the profile set, each fabric's figures, the GPU, economics and reliability."""
+    ps = catalog.profile_set(s.fabric.profile_set)
+    out = [(f"Profile set “{ps.get('label', s.fabric.profile_set)}”", ps.get("source", ""))]
+    for row in point.fabric_rows:
+        entry = ps.get("fabrics", {}).get(row.name) or {}
+        from_scenario = sorted(k for k, v in row.sources.items() if v == "scenario")
+        note = entry.get("source") or f"{row.transport} figures of the profile set"
+        if from_scenario:
+            note += "; from this scenario: " + ", ".join(from_scenario)
+        if row.guesses:
+            note += "; guesses (no published source): " + ", ".join(row.guesses)
+        v = row.values
+        head = (f"{row.label}: {v.get('link_gbps', float('nan')):g} Gb/s × {v.get('nics_per_node')}, "
+                f"{v.get('latency_us', float('nan')):g} µs, loss {v.get('loss_rate', 0) * 100:.3g} %")
+        out.append((head, note))
+    g = catalog.gpu(s.cluster.gpu)
+    out.append((g.get("name", s.cluster.gpu), g.get("source", "")))
+    if g.get("economics_source"):
+        out.append((f"{g.get('name', s.cluster.gpu)}: prices and power", g["economics_source"]))
+    for sect in ("reliability", "economics"):
+        tab = ps.get(sect)
+        if isinstance(tab, dict) and tab.get("source"):
+            out.append((f"{sect.capitalize()} defaults", tab["source"]
+                        + ("; guesses: " + ", ".join(tab["guesses"]) if tab.get("guesses") else "")))
+    return out
+
+
+def proposal_content(snap, *, source=None, today: dt.date | None = None) -> dict:
+    """Everything the sheet shows, as plain data (strings and lists) from the engine."""
+    from .charts import currency_of
+
+    s, point = snap.scenario, snap.point
+    money = currency_of(point) or "USD"
+    claims_preset, claim_rows = _claims(s)
+    ps = catalog.profile_set(s.fabric.profile_set)
+    return dict(
+        title="Network fabric proposal",
+        scenario=s.name,
+        description=s.description,
+        date=(today or dt.date.today()).isoformat(),
+        version=model.__version__,
+        profile_set=s.fabric.profile_set,
+        profile_label=ps.get("label", s.fabric.profile_set),
+        source=str(source) if source else "",
+        currency=money,
+        inputs=_inputs(s, point, money),
+        fabrics=_fabric_rows(point, money),
+        recommendation=_recommendation(s, point),
+        claims_preset=claims_preset,
+        claims=claim_rows,
+        assumptions=_assumptions(s, point),
+        labels=dict(zip(point.fabrics, point.labels)),
+    )
+
+
+# --------------------------------------------------------------------------
+# HTML of the text blocks
+# --------------------------------------------------------------------------
+
+_TABLE = ("<table width='100%' cellspacing='0' cellpadding='2' "
+          "style='border-collapse:collapse; border-color:#cfcfcf'>")
+
+
+def _short(label: str) -> str:
+    return label.split(" (")[0]
+
+
+def _inputs_html(c) -> str:
+    rows = "".join(f"<tr><td style='color:{MUTED}' width='22%'>{_e(k)}</td><td>{_e(v)}</td></tr>"
+                   for k, v in c["inputs"])
+    return f"<p style='color:{ACCENT}; font-weight:600'>Inputs</p>{_TABLE}{rows}</table>"
+
+
+def _recommendation_html(c) -> str:
+    r = c["recommendation"]
+    labels = c["labels"]
+    head = f"<p style='color:{ACCENT}; font-weight:600'>Recommendation</p>"
+    if not r:
+        return head + "<p>The engine's recommendation is not available for this scenario.</p>"
+    eng = r.get("engine_fabric")
+    eng_label = _short(labels.get(eng, eng or "none"))
+    tree = r.get("tree_fabric")
+    tree_label = _short(labels.get(tree, tree or ""))
+    big = (f"<p style='font-size:13pt; font-weight:700; color:{INK}'>{_e(eng_label)}</p>"
+           f"<p>Engine: <b>{_e(eng_label)}</b> — {_e(r.get('engine_criterion', ''))}")
+    if r.get("runner_up") and r.get("margin") is not None and math.isfinite(r["margin"]):
+        big += f"; {r['margin'] * 100:.1f} % ahead of {_e(_short(labels.get(r['runner_up'], r['runner_up'])))}"
+    big += ".</p>"
+    big += (f"<p>Article's decision tree: <b>{_e(tree_label)}</b> (rule {_e(r.get('tree_rule', ''))}: "
+            f"{_e(r.get('tree_reason', ''))}).</p>")
+    if r.get("agree"):
+        big += "<p>The tree and the engine agree.</p>"
+    elif r.get("reason"):
+        big += f"<p><i>Why they differ:</i> {_e(r['reason'])}</p>"
+    return head + big
+
+
+def _fabric_table_html(c) -> str:
+    from .charts import fabric_styles  # noqa: F401  (colours come from the same place as the charts)
+
+    cur = c["currency"]
+    head = ("<tr style='background:#eef3f8'>"
+            "<th align='left'>Fabric</th><th align='right'>MFU</th><th align='right'>Days*</th>"
+            "<th align='right'>Interr.</th><th align='right'>Capex</th><th align='right'>TCO</th>"
+            "<th align='right'>Per run</th><th align='left'>Parallel plan</th></tr>")
+    rows = []
+    rec = (c["recommendation"] or {}).get("engine_fabric")
+    for i, f in enumerate(c["fabrics"]):
+        colour = _style_colour(f["fabric"], i)
+        weight = "font-weight:700;" if f["fabric"] == rec else ""
+        bg = "background:#f7f7f7;" if i % 2 else ""
+        rows.append(
+            f"<tr style='{bg}{weight}'><td><span style='color:{colour}'>■</span> {_e(f['label'])}</td>"
+            f"<td align='right'>{_e(f['mfu'])}</td><td align='right'>{_e(f['days'])}</td>"
+            f"<td align='right'>{_e(f['interruptions'])}</td><td align='right'>{_e(f['capex'])}</td>"
+            f"<td align='right'>{_e(f['tco'])}</td><td align='right'>{_e(f['per_run'])}</td>"
+            f"<td>{_e(f['plan'])}</td></tr>")
+    note = (f"<p style='color:{MUTED}; font-size:6.5pt'>* Training days including expected interruptions "
+            f"and restarts. Money in {cur}. The recommended fabric is in bold.</p>")
+    return (f"<p style='color:{ACCENT}; font-weight:600'>At this scenario</p>"
+            f"{_TABLE}{head}{''.join(rows)}</table>{note}")
+
+
+def _style_colour(name: str, i: int) -> str:
+    try:
+        return catalog.fabric_style(name, i)["colour"]
+    except (KeyError, IndexError):
+        return INK
+
+
+def _claims_html(c) -> str:
+    if not c["claims"]:
+        return ""
+    from model.claims import _fmt as claim_fmt
+
+    rows = []
+    for i, r in enumerate(c["claims"]):
+        bg = "background:#f7f7f7;" if i % 2 else ""
+        unit = f" {r.unit}" if r.unit else ""
+        rows.append(f"<tr style='{bg}'><td>{_e(r.label)}</td><td>{_e(_short(c['labels'].get(r.fabric, r.fabric)))}"
+                    f"</td><td>{_e(r.article)}</td><td align='right'>{_e(claim_fmt(r.seed, r.unit) + unit)}</td>"
+                    f"<td align='right'>{_e(claim_fmt(r.published, r.unit) + unit)}</td></tr>")
+    head = ("<tr style='background:#eef3f8'><th align='left'>Claim</th><th align='left'>Fabric</th>"
+            "<th align='left'>Article</th><th align='right'>Engine, seed</th>"
+            "<th align='right'>Engine, published</th></tr>")
+    return (f"<p style='color:{ACCENT}; font-weight:600'>The article's claims beside the engine "
+            f"(case study “{_e(c['claims_preset'])}”)</p>{_TABLE}{head}{''.join(rows)}</table>")
+
+
+def _assumptions_html(c) -> str:
+    items = "".join(f"<p style='color:{MUTED}; margin-bottom:2px'><b style='color:{INK}'>{_e(k)}</b> — {_e(v)}</p>"
+                    for k, v in c["assumptions"])
+    return f"<p style='color:{ACCENT}; font-weight:600'>Assumptions and sources</p>{items}"
+
+
+# --------------------------------------------------------------------------
+# drawing
+# --------------------------------------------------------------------------
+
+class _Sheet:
+    """Places HTML blocks and charts top to bottom on one page (96 dpi device pixels)."""
+
+    def __init__(self, painter, width: float, height: float, margin: float):
+        self.p = painter
+        self.left, self.right = margin, width - margin
+        self.top, self.bottom = margin, height - margin
+        self.y = margin
+
+    @property
+    def width(self) -> float:
+        return self.right - self.left
+
+    def doc(self, html_text: str, width: float, pt: float):
+        from PySide6 import QtGui
+
+        d = QtGui.QTextDocument()
+        d.setDocumentMargin(0)
+        d.setDefaultFont(_font(pt))
+        d.setDefaultStyleSheet(f"p {{ margin: 0 0 3px 0; color:{INK} }} th {{ font-weight:600 }} "
+                               f"td, th {{ border-bottom: 1px solid #dddddd }} li {{ margin-bottom:1px }}")
+        d.setHtml(html_text)
+        d.setTextWidth(width)
+        return d
+
+    def draw_doc(self, d, x: float, y: float, max_h: float | None = None) -> float:
+        from PySide6 import QtCore
+
+        self.p.save()
+        self.p.translate(x, y)
+        clip = QtCore.QRectF(0, 0, d.textWidth(), max_h if max_h is not None else d.size().height())
+        d.drawContents(self.p, clip)
+        self.p.restore()
+        return d.size().height()
+
+    def block(self, html_text: str, pt: float = 7.5, gap: float = 8.0) -> float:
+        h = self.draw_doc(self.doc(html_text, self.width, pt), self.left, self.y)
+        self.y += h + gap
+        return h
+
+    def rule(self, colour: str = ACCENT, width: float = 1.5, gap: float = 8.0) -> None:
+        from PySide6 import QtCore, QtGui
+
+        self.p.save()
+        self.p.setPen(QtGui.QPen(QtGui.QColor(colour), width))
+        self.p.drawLine(QtCore.QPointF(self.left, self.y), QtCore.QPointF(self.right, self.y))
+        self.p.restore()
+        self.y += gap
+
+
+def _header(sheet: _Sheet, c) -> None:
+    left = (f"<p style='color:{ACCENT}; font-size:8pt; font-weight:600; letter-spacing:1px'>"
+            f"{_e(c['title'].upper())}</p>"
+            f"<p style='font-size:16pt; font-weight:700; color:{INK}'>{_e(c['scenario'])}</p>"
+            + (f"<p style='color:{MUTED}'>{_e(c['description'])}</p>" if c["description"] else ""))
+    right = (f"<p align='right' style='color:{MUTED}'>{_e(c['date'])}<br>"
+             f"Fabric What-If {_e(c['version'])}<br>"
+             f"Profile set: <b>{_e(c['profile_label'])}</b></p>")
+    rw = sheet.width * 0.30
+    d_left = sheet.doc(left, sheet.width - rw - 12, 8)
+    d_right = sheet.doc(right, rw, 7.5)
+    h = max(sheet.draw_doc(d_left, sheet.left, sheet.y), sheet.draw_doc(d_right, sheet.right - rw, sheet.y))
+    sheet.y += h + 6
+    sheet.rule()
+
+
+def _two_columns(sheet: _Sheet, left_html: str, right_html: str, pt: float = 7.5, split: float = 0.52) -> None:
+    from PySide6 import QtCore, QtGui
+
+    gap = 16
+    lw = (sheet.width - gap) * split
+    rw = sheet.width - gap - lw
+    dl = sheet.doc(left_html, lw, pt)
+    dr = sheet.doc(right_html, rw - 16, pt)
+    h = max(dl.size().height(), dr.size().height() + 12)
+    # the recommendation sits in a tinted box so it is the first thing the eye finds
+    box = QtCore.QRectF(sheet.left + lw + gap, sheet.y - 4, rw, h + 4)
+    sheet.p.save()
+    sheet.p.setPen(QtGui.QPen(QtGui.QColor(ACCENT), 1.0))
+    sheet.p.setBrush(QtGui.QColor("#eef5fb"))
+    sheet.p.drawRoundedRect(box, 4, 4)
+    sheet.p.restore()
+    sheet.draw_doc(dl, sheet.left, sheet.y)
+    sheet.draw_doc(dr, box.left() + 8, sheet.y + 4)
+    sheet.y += h + 12
+
+
+def _legend(sheet: _Sheet, snap) -> None:
+    """One legend for the three charts: the fabric colours and line styles as drawn."""
+    from PySide6 import QtCore, QtGui
+
+    from .charts import fabric_styles, make_pen
+
+    styles = fabric_styles(snap.sweep)
+    f = _font(7.5)
+    fm = QtGui.QFontMetricsF(f)
+    x, y = sheet.left, sheet.y + fm.ascent()
+    sheet.p.save()
+    sheet.p.setFont(f)
+    for st in styles:
+        pen = make_pen(st, 2.0 * float(st.get("width_scale", 1.0)))
+        sheet.p.setPen(pen)
+        sheet.p.drawLine(QtCore.QPointF(x, y - fm.ascent() / 3), QtCore.QPointF(x + 22, y - fm.ascent() / 3))
+        sheet.p.setPen(QtGui.QColor(INK))
+        sheet.p.drawText(QtCore.QPointF(x + 27, y), st["label"])
+        x += 27 + fm.horizontalAdvance(st["label"]) + 18
+    sheet.p.restore()
+    sheet.y += fm.height() + 6
+
+
+def _charts(sheet: _Sheet, snap, height: float) -> None:
+    from PySide6 import QtCore, QtGui
+
+    from .charts import CHART_KINDS
+
+    gap = 10
+    w = (sheet.width - gap * (len(CHART_KINDS) - 1)) / len(CHART_KINDS)
+    cap_font = _font(7.5, bold=True)
+    cap_h = QtGui.QFontMetricsF(cap_font).height() + 2
+    for i, kind in enumerate(CHART_KINDS):
+        x = sheet.left + i * (w + gap)
+        chart = build_chart(snap, kind, size=(int(w), int(height - cap_h)), line_width=1.5, font_pt=6.5,
+                            compact=True)
+        try:
+            sheet.p.save()
+            sheet.p.setFont(cap_font)
+            sheet.p.setPen(QtGui.QColor(INK))
+            sheet.p.drawText(QtCore.QRectF(x, sheet.y, w, cap_h), QtCore.Qt.AlignmentFlag.AlignLeft,
+                             _caption(chart.series["title"]))
+            sheet.p.restore()
+            render_scene(chart, sheet.p, QtCore.QRectF(x, sheet.y + cap_h, chart.width(), chart.height()))
+        finally:
+            chart.close()
+            chart.deleteLater()
+    sheet.y += height + 8
+
+
+def _caption(title: str) -> str:
+    """A chart title short enough for a third of the page (the legend line explains the styles)."""
+    return title.split(" (")[0]
+
+
+def _footer(sheet: _Sheet, c, page_h: float, margin: float) -> None:
+    text = (f"Generated by Fabric What-If {_e(c['version'])} on {_e(c['date'])} · profile set "
+            f"{_e(c['profile_set'])} · " + (f"scenario file {_e(Path(c['source']).name)} · " if c["source"] else "")
+            + "Engine estimates from published mechanisms, not measurements of your cluster.")
+    d = sheet.doc(f"<p style='color:{MUTED}'>{text}</p>", sheet.width, 6.5)
+    y = page_h - margin + 6
+    sheet.draw_doc(d, sheet.left, y)
+
+
+def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None = None) -> bytes:
+    """The proposal sheet as PDF bytes (one page, A4 or Letter)."""
+    ensure_app()
+    from PySide6 import QtCore, QtGui
+
+    if paper not in PAPERS:
+        raise ScenarioError("--paper", paper, "a4 or letter")
+    c = proposal_content(snap, source=source, today=today)
+    buf = QtCore.QBuffer()
+    buf.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
+    pdf = QtGui.QPdfWriter(buf)
+    pdf.setResolution(PDF_DPI)
+    pdf.setPageSize(QtGui.QPageSize(QtGui.QPageSize.PageSizeId.A4 if paper == "a4"
+                                    else QtGui.QPageSize.PageSizeId.Letter))
+    pdf.setPageMargins(QtCore.QMarginsF(0, 0, 0, 0))
+    pdf.setTitle(f"{c['title']}: {c['scenario']}")
+    pdf.setCreator(f"Fabric What-If {model.__version__}")
+    page = pdf.pageLayout().fullRectPixels(PDF_DPI)
+    margin = 40.0
+    p = QtGui.QPainter(pdf)
+    try:
+        p.fillRect(QtCore.QRectF(page), QtGui.QColor("white"))
+        sheet = _Sheet(p, page.width(), page.height() - 14, margin)
+        _header(sheet, c)
+        _two_columns(sheet, _inputs_html(c), _recommendation_html(c))
+        _legend(sheet, snap)
+        _charts(sheet, snap, height=190.0 if paper == "a4" else 170.0)
+        sheet.block(_fabric_table_html(c), pt=7.0)
+        claims = _claims_html(c)
+        if claims:
+            sheet.block(claims, pt=6.5)
+        _fit_assumptions(sheet, _assumptions_html(c))
+        _footer(sheet, c, page.height() - 14, margin)
+    finally:
+        p.end()
+    buf.close()
+    return bytes(buf.data())
+
+
+def _fit_assumptions(sheet: _Sheet, html_text: str) -> None:
+    """The sources fill what is left of the page; the font shrinks (to 5 pt) before anything is cut."""
+    room = sheet.bottom - sheet.y
+    for pt in (6.5, 6.0, 5.5, 5.0):
+        d = sheet.doc(html_text, sheet.width, pt)
+        if d.size().height() <= room:
+            break
+    sheet.draw_doc(d, sheet.left, sheet.y, max_h=room)
+    sheet.y += min(d.size().height(), room)
+
+
+def write_proposal(snap, path, *, paper: str = "a4", source=None, today: dt.date | None = None) -> Path:
+    """Write the proposal sheet to ``path`` (.pdf), atomically."""
+    if Path(str(path)).suffix.lower() != ".pdf":
+        raise ScenarioError(str(path), Path(str(path)).suffix or "no extension", "a .pdf file for the proposal sheet")
+    check_writable(path)
+    return atomic_write(path, proposal_pdf(snap, paper=paper, source=source, today=today))
+
+
+__all__ = ["PAPERS", "proposal_content", "proposal_pdf", "write_proposal"]

@@ -1,0 +1,397 @@
+"""Chart exports (PNG/SVG/PDF/CSV), the proposal sheet and `fabric-whatif export`, checked by opening the files."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import shutil
+import subprocess
+import sys
+import unicodedata
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import model
+from model import ScenarioError
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).parent / "data"
+PRESET = ROOT / "assets" / "presets" / "case2_autodriving_24xA100_30B.toml"
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def _poppler(tool: str) -> str:
+    path = shutil.which(tool)
+    if path is None:
+        pytest.fail(f"{tool} is missing: install Debian's poppler-utils (.ci/run does)")
+    return path
+
+
+@pytest.fixture(scope="module")
+def snap(qapp):
+    from gui import export
+
+    return export.snapshot_for(model.load_scenario(PRESET))
+
+
+def _pdftext(path, *flags) -> str:
+    """The PDF's text as a reader copies it (ligatures such as "ﬁ" read as the letters they join)."""
+    out = subprocess.run([_poppler("pdftotext"), *flags, str(path), "-"], capture_output=True, text=True,
+                         check=True).stdout
+    return unicodedata.normalize("NFKC", out)
+
+
+def _image(data_or_path):
+    from PySide6 import QtGui
+
+    img = QtGui.QImage()
+    if isinstance(data_or_path, (bytes, bytearray)):
+        assert img.loadFromData(data_or_path)
+    else:
+        assert img.load(str(data_or_path))
+    return img
+
+
+def _colour_pixels(img, hex_colour: str, tol: int = 40) -> int:
+    """How many pixels are close to ``hex_colour`` (a curve's colour)."""
+    from PySide6 import QtGui
+
+    img = img.convertToFormat(QtGui.QImage.Format.Format_RGB32)
+    arr = np.frombuffer(img.constBits(), dtype=np.uint8).reshape(img.height(), img.bytesPerLine())
+    arr = arr[:, : img.width() * 4].reshape(img.height(), img.width(), 4)
+    c = QtGui.QColor(hex_colour)
+    bgr = np.array([c.blue(), c.green(), c.red()])
+    return int((np.abs(arr[..., :3].astype(int) - bgr).max(axis=-1) < tol).sum())
+
+
+# --------------------------------------------------------------------------
+# CSV
+# --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", ["utilisation", "duration", "tco"])
+def test_csv_is_the_engine_result_with_units(snap, kind, tmp_path):
+    from gui import export
+
+    out = export.export_chart(snap, kind, tmp_path / f"{kind}.csv")
+    rows = list(csv.reader(io.StringIO(out.read_text(encoding="utf-8"))))
+    head, body = rows[0], rows[1:]
+    assert head[0] == "Nodes"
+    unit = {"utilisation": "(%)", "duration": "(days)", "tco": "(CNY)"}[kind]
+    assert all(unit in h for h in head[1:])
+    assert len(body) == len(snap.sweep.x)
+    np.testing.assert_array_equal([float(r[0]) for r in body], snap.sweep.x)
+    key = {"utilisation": "mfu", "duration": "train_days_with_interruptions", "tco": "tco"}[kind]
+    scale = 100.0 if kind == "utilisation" else 1.0
+    ib = list(snap.sweep.fabrics).index("infiniband")
+    col = [h.startswith(snap.sweep.labels[ib] + ":") for h in head].index(True)
+    got = np.array([float(r[col]) if r[col] else np.nan for r in body])
+    np.testing.assert_allclose(got, np.asarray(snap.sweep.data[key][ib], dtype=float) * scale, equal_nan=True)
+
+
+# --------------------------------------------------------------------------
+# PNG: the chosen width, and lines that grow with it
+# --------------------------------------------------------------------------
+
+def test_png_default_width_is_at_least_twice_the_screen(snap, tmp_path):
+    from gui import export
+
+    assert export.default_png_width() >= 2 * export.DESIGN_SIZE[0]
+    img = _image(export.export_chart(snap, "utilisation", tmp_path / "u.png"))
+    assert img.width() == export.default_png_width()
+    assert img.height() == round(img.width() * export.DESIGN_SIZE[1] / export.DESIGN_SIZE[0])
+
+
+@pytest.mark.parametrize("width", [800, 1600, 3200])
+def test_png_width_and_white_background(snap, tmp_path, width):
+    from gui import export
+
+    img = _image(export.export_chart(snap, "duration", tmp_path / "d.png", width=width))
+    assert (img.width(), img.height()) == (width, width * 3 // 5)
+    from PySide6 import QtGui
+
+    for x, y in ((0, 0), (width - 1, 0), (0, img.height() - 1), (width - 1, img.height() - 1)):
+        assert QtGui.QColor(img.pixel(x, y)).name() == "#ffffff"
+
+
+def test_png_lines_scale_with_the_width(snap, tmp_path):
+    """pyqtgraph's ImageExporter keeps 1-px lines in a wide PNG; ours scale like everything else."""
+    from gui import export
+
+    small = _image(export.export_chart(snap, "utilisation", tmp_path / "s.png", width=800))
+    big = _image(export.export_chart(snap, "utilisation", tmp_path / "b.png", width=3200))
+    # InfiniBand's green covers an area that grows with the square of the scale (4x wider: ~16x),
+    # a hair-line would grow only linearly (~4x).
+    ratio = _colour_pixels(big, "#009E73") / max(1, _colour_pixels(small, "#009E73"))
+    assert ratio > 10, ratio
+
+
+def test_png_marker_sits_on_the_curve(snap, tmp_path):
+    """The current-value markers are where the curves are at the current x, at any width."""
+    from PySide6 import QtCore
+
+    from gui import export
+
+    for width in (800, 2400):
+        img = _image(export.export_chart(snap, "utilisation", tmp_path / "m.png", width=width))
+        w = export.build_chart(snap, "utilisation")
+        try:
+            vb = w.getPlotItem().vb
+            x = float(np.log10(snap.current_x[0]))
+            ib = list(snap.point.fabrics).index("infiniband")
+            y = float(snap.point.data["mfu"][ib]) * 100
+            pos = vb.mapViewToScene(QtCore.QPointF(x, y))
+        finally:
+            w.close()
+        s = width / export.DESIGN_SIZE[0]
+        px, py = int(pos.x() * s), int(pos.y() * s)
+        r = int(3 * s)
+        patch = img.copy(px - r, py - r, 2 * r, 2 * r)
+        assert _colour_pixels(patch, "#009E73") > 0.2 * (2 * r) ** 2
+
+
+# --------------------------------------------------------------------------
+# SVG: a canvas size, a white background, strokes any program draws alike
+# --------------------------------------------------------------------------
+
+def test_svg_has_size_white_background_and_no_transformed_hairlines(snap, tmp_path):
+    from gui import export
+
+    out = export.export_chart(snap, "tco", tmp_path / "t.svg")
+    root = ET.parse(out).getroot()
+    assert root.get("width") == f"{export.DESIGN_SIZE[0]}px" and root.get("height") == f"{export.DESIGN_SIZE[1]}px"
+    assert root.get("viewBox") == f"0 0 {export.DESIGN_SIZE[0]} {export.DESIGN_SIZE[1]}"
+    first = next(el for el in root.iter() if el.tag in (SVG_NS + "rect", SVG_NS + "path", SVG_NS + "polyline"))
+    assert first.tag == SVG_NS + "rect" and first.get("width") == str(export.DESIGN_SIZE[0])
+    parent_fill = [g for g in root.iter(SVG_NS + "g") if first in list(g)][0].get("fill")
+    assert parent_fill == "#ffffff"
+    # Strokes under a scaling transform would be drawn hundreds of pixels wide by programs that
+    # ignore vector-effect (office suites, librsvg): none may be left.
+    for g in root.iter(SVG_NS + "g"):
+        a, b, c, d = (float(v) for v in (g.get("transform") or "matrix(1,0,0,1,0,0)")[7:-1].split(",")[:4])
+        scaling = abs(a * d - b * c - 1) > 1e-6
+        for el in g:
+            assert not (scaling and el.get("vector-effect")), (g.get("transform"), el.tag)
+    text = out.read_text(encoding="utf-8")
+    assert "Nodes" in text and "InfiniBand" in text  # text stays text
+    assert "sans-serif" in text
+
+
+def test_svg_renders_like_the_png(snap, tmp_path):
+    from PySide6 import QtCore, QtGui, QtSvg
+
+    from gui import export
+
+    svg = export.export_chart(snap, "utilisation", tmp_path / "u.svg")
+    png = _image(export.export_chart(snap, "utilisation", tmp_path / "u.png", width=1600))
+    r = QtSvg.QSvgRenderer(str(svg))
+    assert r.isValid()
+    img = QtGui.QImage(1600, 960, QtGui.QImage.Format.Format_ARGB32)
+    img.fill(QtGui.QColor(0, 0, 0, 0))  # transparent: the SVG must paint its own white
+    p = QtGui.QPainter(img)
+    r.render(p, QtCore.QRectF(0, 0, 1600, 960))
+    p.end()
+    assert QtGui.QColor(img.pixel(5, 5)).name() == "#ffffff" and img.pixelColor(5, 5).alpha() == 255
+    for colour in ("#009E73", "#0072B2", "#D55E00"):
+        a, b = _colour_pixels(img, colour), _colour_pixels(png, colour)
+        assert abs(a - b) <= 0.1 * b, (colour, a, b)
+
+
+def test_flatten_svg_bakes_transforms():
+    from gui.export import flatten_svg
+
+    svg = ('<g fill="none" stroke="#009e73" stroke-width="2" transform="matrix(10,0,0,-2,5,100)"\n>\n'
+           '<polyline fill="none" vector-effect="non-scaling-stroke" points="0,0 1,10 " />\n'
+           '<path vector-effect="non-scaling-stroke" fill-rule="evenodd" d="M0,0 L2,5 C1,1 2,2 3,3 Z "/>\n'
+           '<rect vector-effect="non-scaling-stroke" x="0" y="0" width="1" height="1"/>\n</g>'
+           '<g transform="matrix(1,0,0,1,3,4)"\n>\n<text x="1" y="2">keep</text>\n</g>')
+    out = flatten_svg(svg)
+    assert 'points="5,100 15,80 "' in out
+    assert 'd="M5,100 L25,90 C15,98 25,96 35,94 Z "' in out
+    assert 'points="5,100 15,100 15,98 5,98"' in out
+    assert "vector-effect" not in out and "matrix(10," not in out
+    assert 'matrix(1,0,0,1,3,4)' in out and "keep" in out
+
+
+# --------------------------------------------------------------------------
+# PDF: vector, one page the size of the chart, text selectable
+# --------------------------------------------------------------------------
+
+def test_chart_pdf_text_is_selectable(snap, tmp_path):
+    from gui import export
+
+    out = export.export_chart(snap, "duration", tmp_path / "d.pdf")
+    assert out.read_bytes().startswith(b"%PDF")
+    info = subprocess.run([_poppler("pdfinfo"), str(out)], capture_output=True, text=True, check=True).stdout
+    assert "Pages:           1" in info and "600 x 360 pts" in info
+    text = _pdftext(out)
+    assert "Training duration" in text and "Nodes" in text and "InfiniBand" in text
+    # vector: no embedded raster image for the curves or markers
+    images = subprocess.run([_poppler("pdfimages"), "-list", str(out)], capture_output=True, text=True,
+                            check=True).stdout.strip().splitlines()
+    assert len(images) <= 2, images  # header lines only
+
+
+# --------------------------------------------------------------------------
+# the proposal sheet
+# --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("paper,size", [("a4", "595 x 842 pts"), ("letter", "612 x 792 pts")])
+def test_proposal_one_page_with_everything(snap, tmp_path, paper, size):
+    import datetime as dt
+
+    from gui import proposal
+
+    out = proposal.write_proposal(snap, tmp_path / f"p_{paper}.pdf", paper=paper, source=PRESET,
+                                  today=dt.date(2026, 12, 2))
+    info = subprocess.run([_poppler("pdfinfo"), str(out)], capture_output=True, text=True, check=True).stdout
+    assert "Pages:           1" in info and size in info
+    flat = " ".join(_pdftext(out).split())  # reading order: a wrapped title reads as one line
+    for words in ("NETWORK FABRIC PROPOSAL", snap.scenario.name, "Inputs", "24 nodes", "Recommendation",
+                  "decision tree", "GPU utilisation", "Training duration", "total cost of ownership",
+                  "At this scenario", "RoCE", "iWARP", "InfiniBand", "claims", "22 days",
+                  "Assumptions and sources", "Profile set", "2026-12-02", f"Fabric What-If {model.__version__}",
+                  "seed"):
+        assert words in flat, words
+    # charts are vectors: no raster images on the page
+    images = subprocess.run([_poppler("pdfimages"), "-list", str(out)], capture_output=True, text=True,
+                            check=True).stdout.strip().splitlines()
+    assert len(images) <= 2, images
+    png = tmp_path / "page"
+    subprocess.run([_poppler("pdftoppm"), "-r", "40", "-png", str(out), str(png)], check=True, capture_output=True)
+    img = _image(next(tmp_path.glob("page*.png")))
+    assert _colour_pixels(img, "#009E73") > 50  # the InfiniBand curves are on the page
+
+
+def test_proposal_without_claims_for_a_plain_scenario(qapp, tmp_path):
+    from gui import export, proposal
+
+    snap = export.snapshot_for(model.load_scenario(DATA / "scenario_v1.toml"))
+    c = proposal.proposal_content(snap)
+    assert c["claims"] == [] and c["claims_preset"] is None
+    assert [f["label"] for f in c["fabrics"]] == list(snap.point.labels)
+    out = proposal.write_proposal(snap, tmp_path / "p.pdf")
+    text = _pdftext(out)
+    assert "RoCE 4 × 400G" in text and "claims" not in text
+
+
+# --------------------------------------------------------------------------
+# bad paths and formats: a clear error, nothing left behind
+# --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["chart.jpg", "chart", "chart.PNG.bak"])
+def test_bad_format(snap, tmp_path, name):
+    from gui import export
+
+    with pytest.raises(ScenarioError) as info:
+        export.export_chart(snap, "tco", tmp_path / name)
+    assert ".png, .svg, .pdf, .csv" in str(info.value) and name in str(info.value)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("ext", [".png", ".svg", ".pdf", ".csv"])
+def test_unwritable_destination(snap, tmp_path, ext):
+    from gui import export
+
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(ScenarioError, match="not writable"):
+        export.export_chart(snap, "utilisation", tmp_path / "file" / f"c{ext}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_failed_write_leaves_nothing(snap, tmp_path, monkeypatch):
+    from gui import export
+    from model import files
+
+    monkeypatch.setattr(files.os, "replace", lambda *a: (_ for _ in ()).throw(OSError(28, "No space left")))
+    with pytest.raises(ScenarioError, match="No space left"):
+        export.export_chart(snap, "utilisation", tmp_path / "c.png", width=400)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("width", [0, 50, 100_000, 1.5, True])
+def test_bad_width(snap, tmp_path, width):
+    from gui import export
+
+    with pytest.raises(ScenarioError, match="width"):
+        export.export_chart(snap, "utilisation", tmp_path / "c.png", width=width)
+
+
+# --------------------------------------------------------------------------
+# the command line
+# --------------------------------------------------------------------------
+
+def _cli(*args, env_extra=None, timeout=240):
+    env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
+    env.update(env_extra or {})
+    return subprocess.run([sys.executable, "-m", "gui.cli", *map(str, args)], capture_output=True, text=True,
+                          cwd=ROOT, env=env, timeout=timeout)
+
+
+def test_cli_exports_every_format_without_a_display(tmp_path):
+    outs = [tmp_path / "u.png", tmp_path / "d.svg", tmp_path / "t.csv", tmp_path / "u.pdf", tmp_path / "sheet.pdf"]
+    charts = ["utilisation", "duration", "tco", "utilisation", None]
+    for out, chart in zip(outs, charts):
+        args = [PRESET, "--out", out] + (["--chart", chart] if chart else [])
+        if out.suffix == ".png":
+            args += ["--width", "1000"]
+        r = _cli("export", *args)
+        assert r.returncode == 0, r.stderr
+        assert out.is_file() and out.stat().st_size > 0
+        assert "wrote" in r.stdout
+    assert _image(outs[0]).width() == 1000
+    text = _pdftext(outs[-1])
+    assert "Recommendation" in text and "Assumptions and sources" in text
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--out", "{tmp}/x.jpg", "--chart", "tco"], ["x.jpg", ".png, .svg, .pdf, .csv"]),
+    (["--out", "{tmp}/x.png"], ["--chart", "utilisation", "proposal"]),
+    (["--out", "{tmp}/file/x.pdf"], ["x.pdf", "not writable", "is a file"]),
+    (["--out", "{tmp}/nope/x.pdf"], ["x.pdf", "does not exist"]),
+    (["--out", "{tmp}/x.svg", "--chart", "tco", "--width", "900"], ["--width", "only for .png"]),
+    (["--out", "{tmp}/x.png", "--chart", "speed"], ["invalid choice", "speed"]),
+    (["--out", "{tmp}/x.png", "--chart", "tco", "--x", "cluster.gpu"], ["--x", "cluster.nodes"]),
+])
+def test_cli_bad_path_or_format_exits_2(tmp_path, args, words):
+    (tmp_path / "file").write_text("x")
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    r = _cli("export", PRESET, *args)
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    for w in words:
+        assert w in r.stderr, (w, r.stderr)
+    assert "Traceback" not in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+@pytest.mark.parametrize("content", [b"[cluster\n", b"\x00\xff\xfe", b"", b"[cluster]\nnodes = 0\n"])
+def test_cli_bad_scenario_exits_2(tmp_path, content):
+    bad = tmp_path / "bad.toml"
+    bad.write_bytes(content)
+    r = _cli("export", bad, "--out", tmp_path / "x.pdf")
+    assert r.returncode == 2 and str(bad) in r.stderr and "Traceback" not in r.stderr
+    assert not (tmp_path / "x.pdf").exists()
+
+
+def test_cli_missing_scenario_exits_2(tmp_path):
+    r = _cli("export", tmp_path / "missing.toml", "--out", tmp_path / "x.csv", "--chart", "tco")
+    assert r.returncode == 2 and "missing.toml" in r.stderr
+
+
+def test_evaluate_and_parser_stay_qt_free():
+    code = ("import sys, gui.cli; gui.cli.build_parser(); "
+            f"gui.cli.main(['evaluate', {str(PRESET)!r}]); "
+            "bad = [m for m in sys.modules if m.startswith(('PySide6', 'pyqtgraph'))]; "
+            "assert not bad, bad")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert r.returncode == 0, r.stderr
+
+
+def test_chart_choices_match_the_charts():
+    from gui.charts import CHART_KINDS
+    from gui.export import CHART_CHOICES
+
+    assert CHART_CHOICES == CHART_KINDS
