@@ -166,6 +166,38 @@ def cmd_claims(args) -> int:
     return 0
 
 
+def cmd_calibrate(args) -> int:
+    """Fit a fabric to an nccl-tests log; print the fit, optionally save it into a scenario."""
+    from pathlib import Path
+
+    from model import files, nccl_fit
+
+    path = Path(args.log)
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        raise ScenarioError(str(path), "missing", "an nccl-tests output file") from None
+    except OSError as err:
+        raise ScenarioError(str(path), "unreadable", f"a readable file ({err.strerror})") from None
+    log = nccl_fit.parse_nccl_tests(text, source=str(path), collective=args.collective, ranks=args.ranks,
+                                    nodes=args.nodes)
+    fit = nccl_fit.fit_alpha_beta(log)
+    print(f"{log.collective}: {log.ranks} ranks on {log.nodes} nodes, {log.size_bytes.size} sizes")
+    print(f"fit: latency α = {fit.alpha_us:.1f} µs per collective, bus bandwidth = {fit.busbw_gb_per_s:.1f} GB/s "
+          f"(rms relative error {fit.rms_relative_error * 100:.1f}%)")
+    if args.link_gbps is None:
+        return 0
+    values = nccl_fit.fabric_from_fit(fit, link_gbps=args.link_gbps, nics_per_node=args.nics_per_node,
+                                      transport=args.transport)
+    print("fabric: " + ", ".join(f"{k} = {v}" for k, v in values.items()))
+    if args.scenario:
+        scen = nccl_fit.apply_to_scenario(model.load_scenario(args.scenario), args.name, values)
+        out = args.out or args.scenario
+        files.save_scenario(scen, out)
+        print(f"saved [fabric.custom.{args.name}] to {out}")
+    return 0
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # usage errors exit 2 with one line, like bad input
         self.print_usage(sys.stderr)
@@ -186,6 +218,18 @@ def build_parser() -> argparse.ArgumentParser:
     cl.add_argument("case", nargs="?", help="case1, case2, case3, small, medium or large (default: all)")
     cl.add_argument("--json", action="store_true", help="JSON on stdout")
     cl.set_defaults(func=cmd_claims)
+    ca = sub.add_parser("calibrate", help="fit latency and bus bandwidth to nccl-tests output; save as a fabric")
+    ca.add_argument("log", help="text output of all_reduce_perf, all_gather_perf, ...")
+    ca.add_argument("--collective", help="all_reduce, all_gather, reduce_scatter or alltoall (default: from log)")
+    ca.add_argument("--ranks", type=int, help="ranks (default: from the log's '# Rank' lines)")
+    ca.add_argument("--nodes", type=int, help="nodes (default: hosts in the log's '# Rank' lines)")
+    ca.add_argument("--transport", choices=("tcp", "roce", "iwarp", "infiniband"), default="infiniband")
+    ca.add_argument("--link-gbps", type=float, help="line rate per NIC [Gb/s]; needed to make a fabric")
+    ca.add_argument("--nics-per-node", type=int, default=8)
+    ca.add_argument("--scenario", help="scenario file to add the fabric to")
+    ca.add_argument("--name", default="measured", help="name of the user fabric (default: measured)")
+    ca.add_argument("--out", help="where to save the scenario (default: overwrite --scenario)")
+    ca.set_defaults(func=cmd_calibrate)
     from .export import add_export_command  # Qt-free module: Qt loads only when `export` runs
 
     add_export_command(sub)

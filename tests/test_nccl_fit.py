@@ -8,6 +8,8 @@ import model
 from model import ScenarioError, nccl_fit
 from model.collectives import NCCL_BASE_US, NCCL_NET_STEP_SW_US
 
+DEFAULT = "assets/presets/default.toml"
+
 HEADER = """# nThread 1 nGpus 1 minBytes 8 maxBytes 8589934592 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0
 #
 # Using devices
@@ -107,3 +109,23 @@ def test_collective_from_name_and_override():
     assert log.collective == "all_gather"
     log = nccl_fit.parse_nccl_tests(synth_log(30.0, 46.0, name="x"), collective="reduce_scatter")
     assert log.collective == "reduce_scatter"
+
+
+def test_calibrate_command_fits_and_saves(tmp_path, capsys):
+    from gui.cli import main
+
+    log = tmp_path / "ar.txt"
+    log.write_text(synth_log(NCCL_BASE_US + 2 * (3.0 + NCCL_NET_STEP_SW_US), 360.0), encoding="utf-8")
+    assert main(["calibrate", str(log)]) == 0
+    assert "360" in capsys.readouterr().out
+    out = tmp_path / "s.toml"
+    code = main(["calibrate", str(log), "--link-gbps", "400", "--nics-per-node", "8", "--transport", "roce",
+                 "--scenario", DEFAULT, "--name", "lab", "--out", str(out)])
+    assert code == 0
+    s = model.load_scenario(out)
+    assert dict(s.fabric.custom)["lab"].achievable_fraction == pytest.approx(0.9, rel=0.01)
+    assert main(["calibrate", str(tmp_path / "nope.txt")]) == 2
+    bad = tmp_path / "bad.txt"
+    bad.write_text("garbage\n", encoding="utf-8")
+    assert main(["calibrate", str(bad), "--collective", "all_reduce", "--ranks", "16", "--nodes", "2"]) == 2
+    assert "two message sizes" in capsys.readouterr().err
