@@ -152,7 +152,8 @@ def monte_carlo(scenario, field: str | None, values=None, *, samples: int = 1000
     for rv in ranged:
         _set_fabric_value(scenario, fab, names.index(rv.fabric), rv, _draw(rv, rng.random(samples))[:, None])
     plan = {k: (v.reshape(len(names), 1, -1)) for k, v in _plan_arrays(nominal).items()}
-    out = _evaluate_inputs(scenario, Inputs(n=n, point=inp.point, fabric=fab, fabrics=inp.fabrics), plan=plan)
+    out = _evaluate_inputs(scenario, Inputs(n=n, point=inp.point, fabric=fab, fabrics=inp.fabrics), plan=plan,
+                           lean=True)
     pct = {}
     for m in metrics:
         if m not in out:

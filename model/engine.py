@@ -398,17 +398,19 @@ PLAN_POINT_KEYS = ("seq_len", "hidden", "heads", "layers", "vocab", "global_batc
                    "memory_bytes", "dp_overlap")
 
 
-def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None):
+def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: bool = False):
     """All outputs for every fabric and point; the fastest plan is searched unless ``plan`` is given.
 
     ``plan`` (``tp``, ``pp``, ``micro_batch``, ``virtual_stages`` arrays broadcasting against the fabric
     arrays) evaluates that plan as it is, e.g. for Monte-Carlo samples around a nominal sweep.
+    ``lean`` computes only what the headline metrics need (step, utilisation, days, reliability, money),
+    not the per-mechanism breakdown.
     """
     if plan is None:
         chosen = _search_plans(s, inp)
     else:
         chosen = _fixed_plan(s, inp, plan)
-    return _outputs(s, inp, *chosen)
+    return (_lean_outputs if lean else _outputs)(s, inp, *chosen)
 
 
 def _fixed_plan(s: Scenario, inp: Inputs, plan: dict):
@@ -464,6 +466,33 @@ def _search_plans(s: Scenario, inp: Inputs):
     cs2 = {k: (x[best_pair] if np.ndim(x) == 1 and x.shape[0] == n_pairs else x) for k, x in cs.items()}
     tc, pc, bc, vc = (x[best_pair] for x in (tp_, pp_, bp_, vp_))
     return cs2, tc, pc, bc, vc, mem_pairs[best_pair], any_valid, any_ok
+
+
+def _lean_outputs(s: Scenario, inp: Inputs, cs2, tc, pc, bc, vc, mem, any_valid, any_ok):
+    """Headline metrics only: one step evaluation at the effective bandwidth, then reliability and money."""
+    pt, fab = inp.point, inp.fabric
+    inter_step = (fab["latency_us"] + NCCL_NET_STEP_SW_US) * 1e-6
+    _, _, bw_final, _ = _inter_bandwidths(pt, fab)
+    nan = np.where(any_valid, 1.0, np.nan)
+    step = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step)[0] * nan
+    m = cs2["m"]
+    global_batch = m * cs2["d"] * bc
+    mf = model_flops_per_iteration(global_batch, pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"])
+    tokens_per_s = global_batch * pt["seq_len"] / step
+    out = dict(
+        step_time_s=step,
+        mfu=mf / (step * pt["gpus"] * pt["peak_flops"]),
+        tokens_per_s=tokens_per_s,
+        train_days=pt["train_tokens_b"] * 1e9 / tokens_per_s / 86400.0,
+        breakdown_s=dict(compute=m * (vc * cs2["lc"] * cs2["layer_compute"] + cs2["logits"]) * nan,
+                         optimizer=cs2["opt"] * nan),
+        params=pt["params"],
+        feasible=any_valid,
+    )
+    out.update(reliability.outputs(pt, fab, out))
+    out.update(topology.outputs(pt, fab))
+    out.update(economics.outputs(s, pt, fab, out))
+    return out
 
 
 def _outputs(s: Scenario, inp: Inputs, cs2, tc, pc, bc, vc, mem, any_valid, any_ok):

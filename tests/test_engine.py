@@ -201,3 +201,14 @@ def test_fixed_plan_evaluation_equals_the_search_result(scen):
     out = _evaluate_inputs(scen, build_inputs(scen, "cluster.nodes", x), plan=plan)
     assert_allclose(out["step_time_s"], res["step_time_s"], rtol=1e-12)
     assert_allclose(out["tco"], res["tco"], rtol=1e-12)
+
+
+def test_lean_outputs_agree_with_full_outputs(scen):
+    from model.engine import _evaluate_inputs, build_inputs
+
+    x = np.array([8, 24, 64])
+    res = sweep(scen, "cluster.nodes", x)
+    plan = {k: res["plan"][k] for k in ("tp", "pp", "micro_batch", "virtual_stages")}
+    lean = _evaluate_inputs(scen, build_inputs(scen, "cluster.nodes", x), plan=plan, lean=True)
+    for key in ("step_time_s", "mfu", "train_days", "train_days_with_interruptions", "tco", "cost_per_run"):
+        assert_allclose(np.broadcast_to(lean[key], res[key].shape), res[key], rtol=1e-9, err_msg=key)
