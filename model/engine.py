@@ -313,8 +313,9 @@ def _compute_side(pt, t, p, b, v, round_batch):
     rc = pt["recompute"]
     d = G / (t * p)
     m_exact = B / (d * b)
-    # auto mode rounds the global batch to a whole number of micro-batches per rank, as a practitioner would
-    m = np.where(round_batch, np.maximum(np.floor(m_exact + 0.5), 1.0), m_exact)
+    # auto mode rounds the global batch up to a whole number of micro-batches per rank, as a practitioner
+    # would (never below the batch asked for); plans are then compared by time per sequence
+    m = np.where(round_batch, np.maximum(np.ceil(m_exact - 1e-9), 1.0), m_exact)
     lc = np.ceil(l / (p * v))
     dense_f, core_f = layer_times_forward(b, s, h, a, t, pt["peak_flops"], pt["hbm_bytes_per_s"], pt["sp"],
                                           pt["flash"])
@@ -365,7 +366,7 @@ def _degrees_valid(pt, t, p, b, v, round_batch):
     ok = (t <= gpn) & (gpn % t == 0) & (heads % t == 0) & (G % tp == 0) & (p <= l)
     db = np.maximum(G // tp, 1) * b
     if round_batch:
-        m = np.maximum((2 * B + db) // (2 * db), 1)  # round half up, as _compute_side
+        m = np.maximum((B + db - 1) // db, 1)  # round up, as _compute_side
     else:
         m = B // db
         ok &= B % db == 0
@@ -444,7 +445,9 @@ def _search_plans(s: Scenario, inp: Inputs):
     _, _, bw_final, _ = _inter_bandwidths(pt, fab)
     inter_step = (fab["latency_us"] + NCCL_NET_STEP_SW_US) * 1e-6
     step_pairs, _, _, _ = _step_for_fabric(cs, ptp["dp_overlap"], bw_final[:, ni], inter_step[:, ni])
-    step_pairs = np.where(fits & pair_ok, step_pairs, np.inf)  # (F, pairs)
+    # compare plans by time per sequence: a rounded-up batch must not look slower than it is
+    step_pairs = np.where(fits & pair_ok, step_pairs / (cs["m"] * cs["d"] * bp_),
+                          np.inf)  # (F, pairs)
     # fastest plan per point and fabric: pairs are ordered by point, so each point is one segment;
     # the segment minimum, then the first pair that reaches it (ties go to the earlier candidate)
     starts = np.flatnonzero(np.r_[True, ni[1:] != ni[:-1]])
