@@ -48,9 +48,15 @@ def build_window(scenario: model.Scenario | None = None, *, restore: bool | None
     loaded = source = None
     if scenario is None and restore:
         scenario, loaded, source = restore_scenario(settings)
+        from .autosave import restore_autosave  # issue #5: the autosave is newer than the on-close save
+
+        scenario = restore_autosave(settings) or scenario
     if scenario is None:
         scenario, source = model.load_scenario(DEFAULT_PRESET), str(DEFAULT_PRESET)
     win = MainWindow(scenario, source_path=source, settings=settings)
+    from .file_actions import install_file_actions  # issue #5: Open/Save/Recent/Export, autosave
+
+    install_file_actions(win)
     if loaded is not None:
         win._loaded = loaded
         win._on_scenario_changed(win.controller.scenario)

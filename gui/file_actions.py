@@ -1,0 +1,286 @@
+"""The File menu's scenario and export actions, and the autosave, for the main window.
+
+:func:`install_file_actions` adds Open…, Open Recent, Save, Save As…, Export chart and
+Export proposal to ``window.file_menu`` (before ``window.file_menu_anchor``) and starts
+the :class:`~gui.autosave.Autosave`. Dialogs live only here; the work is done by
+functions that take a path (:meth:`FileActions.open_path`, :meth:`save_to`,
+:meth:`export_chart_to`, :meth:`export_proposal_to`), which the tests call directly.
+
+Every problem (a bad file, an unwritable folder) shows one message naming the file, the
+field, the value and what is allowed, and leaves the current work as it was.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+import model
+from model import ScenarioError, files
+
+from .autosave import Autosave, autosave_path
+
+SCENARIO_FILTER = "Scenario files (*.toml);;All files (*)"
+EXPORT_FILTERS = {".png": "PNG image (*.png)", ".svg": "SVG vector image (*.svg)", ".pdf": "PDF (*.pdf)",
+                  ".csv": "CSV data (*.csv)"}
+PRESETS_DIR = Path(model.catalog.ASSETS_DIR) / "presets"
+
+
+def _slug(name: str) -> str:
+    s = re.sub(r"[^\w\-]+", "_", name, flags=re.UNICODE).strip("_")
+    return s[:60] or "scenario"
+
+
+class FileActions(QtCore.QObject):
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        self.controller = window.controller
+        settings = getattr(window, "settings", None)
+        self.config_dir = autosave_path(settings).parent
+        self.recent = files.RecentFiles(self.config_dir / "recent.json")
+        self.autosave = Autosave(self.controller, autosave_path(settings), parent=self)
+        self.autosave.failed.connect(self._autosave_failed)
+        self.last_dir = str(Path.home())
+        self.error_box: QtWidgets.QMessageBox | None = None
+        self.last_error = ""
+        self._build_menu()
+        window.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt name)
+        if obj is self.window and event.type() == QtCore.QEvent.Type.Close:
+            self.autosave.flush()  # the last change is on disk before the window goes
+        return False
+
+    # ----------------------------------------------------------------- menu
+    def _build_menu(self) -> None:
+        w = self.window
+        menu, anchor = w.file_menu, w.file_menu_anchor
+        a = self.open_action = QtGui.QAction("&Open scenario…", w)
+        a.setShortcut(QtGui.QKeySequence.StandardKey.Open)
+        a.triggered.connect(self.open_dialog)
+        self.recent_menu = QtWidgets.QMenu("Open &Recent", w)
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        a2 = self.save_action = QtGui.QAction("&Save scenario", w)
+        a2.setShortcut(QtGui.QKeySequence.StandardKey.Save)
+        a2.triggered.connect(self.save)
+        a3 = self.save_as_action = QtGui.QAction("Save scenario &As…", w)
+        a3.setShortcut(QtGui.QKeySequence.StandardKey.SaveAs)
+        a3.triggered.connect(self.save_as_dialog)
+        self.export_menu = QtWidgets.QMenu("&Export chart", w)
+        from .charts import CHART_KINDS
+
+        titles = {"utilisation": "&Utilisation…", "duration": "&Training duration…", "tco": "T&CO…"}
+        for kind in CHART_KINDS:
+            act = self.export_menu.addAction(titles.get(kind, kind))
+            act.triggered.connect(lambda _=False, k=kind: self.export_chart_dialog(k))
+        a4 = self.proposal_action = QtGui.QAction("Export &proposal sheet (PDF)…", w)
+        a4.setShortcut(QtGui.QKeySequence("Ctrl+P"))
+        a4.triggered.connect(self.export_proposal_dialog)
+        menu.insertAction(anchor, a)
+        menu.insertMenu(anchor, self.recent_menu)
+        menu.insertSeparator(anchor)
+        menu.insertAction(anchor, a2)
+        menu.insertAction(anchor, a3)
+        menu.insertSeparator(anchor)
+        menu.insertMenu(anchor, self.export_menu)
+        menu.insertAction(anchor, a4)
+
+    def _fill_recent(self) -> None:
+        m = self.recent_menu
+        m.clear()
+        paths = self.recent.existing()
+        for i, p in enumerate(paths):
+            act = m.addAction(f"&{i + 1} {Path(p).name}")
+            act.setToolTip(p)
+            act.setStatusTip(p)
+            act.triggered.connect(lambda _=False, path=p: self.open_path(path))
+        if not paths:
+            m.addAction("(no recent files)").setEnabled(False)
+        m.addSeparator()
+        clear = m.addAction("Clear list")
+        clear.setEnabled(bool(paths))
+        clear.triggered.connect(self.recent.clear)
+
+    # ------------------------------------------------------------- messages
+    def show_error(self, title: str, err) -> None:
+        """One message naming the problem; non-blocking (window-modal), the work stays as it was."""
+        self.last_error = str(err)
+        box = self.error_box
+        if box is None:
+            box = self.error_box = QtWidgets.QMessageBox(self.window)
+            box.setIcon(QtWidgets.QMessageBox.Icon.Warning)
+            box.setStandardButtons(QtWidgets.QMessageBox.StandardButton.Ok)
+        box.setWindowTitle(title)
+        box.setText(f"<b>{title}</b>")
+        box.setInformativeText(_explain(err))
+        box.open()
+
+    def _autosave_failed(self, message: str) -> None:
+        status = self.window.statusBar() if hasattr(self.window, "statusBar") else None
+        if status is not None:
+            status.showMessage(f"Autosave failed: {message}", 15000)
+
+    def _status(self, text: str) -> None:
+        if hasattr(self.window, "statusBar"):
+            self.window.statusBar().showMessage(text, 8000)
+
+    # ------------------------------------------------------ work (no dialogs)
+    def open_path(self, path) -> bool:
+        try:
+            s = files.open_scenario(path)
+        except ScenarioError as err:
+            self.show_error("Could not open the scenario", err)
+            if not Path(path).exists():
+                self.recent.remove(path)
+            return False
+        self.window.set_scenario(s, source_path=str(path))
+        if hasattr(self.window, "reset_zoom"):
+            self.window.reset_zoom()
+        self.recent.add(path)
+        self.last_dir = str(Path(path).parent)
+        self._status(f"Opened {path}")
+        return True
+
+    def save_to(self, path) -> bool:
+        path = Path(path)
+        if not path.suffix:
+            path = path.with_suffix(files.SCENARIO_SUFFIX)
+        s = self.controller.scenario
+        try:
+            files.save_scenario(s, path)
+        except ScenarioError as err:
+            self.show_error("Could not save the scenario", err)
+            return False
+        self.controller.source_path = str(path)
+        # the saved file is now what "(edited)" compares with
+        self.window._loaded = s  # noqa: SLF001 - the window's own notion of "as loaded"
+        if hasattr(self.window, "_update_title"):
+            self.window._update_title(s)  # noqa: SLF001
+        self.recent.add(path)
+        self.last_dir = str(path.parent)
+        self._status(f"Saved {path}")
+        return True
+
+    def _user_file(self) -> str | None:
+        """The file Save writes to: the one the scenario came from, unless that is a bundled preset."""
+        src = self.controller.source_path
+        if not src:
+            return None
+        p = Path(src).resolve()
+        if PRESETS_DIR.resolve() in p.parents or p.suffix.lower() != ".toml":
+            return None
+        return str(p)
+
+    def _snapshot(self):
+        snap = self.controller.snapshot
+        if snap is None or snap.scenario != self.controller.scenario:
+            snap = self.controller.recompute_now() or self.controller.compute()
+        return snap
+
+    def export_chart_to(self, kind: str, path, width: int | None = None) -> bool:
+        from .export import export_chart
+
+        try:
+            out = export_chart(self._snapshot(), kind, path, width=width)
+        except ScenarioError as err:
+            self.show_error("Could not export the chart", err)
+            return False
+        self.last_dir = str(Path(path).parent)
+        self._status(f"Exported {out}")
+        return True
+
+    def export_proposal_to(self, path, paper: str = "a4") -> bool:
+        from .proposal import write_proposal
+
+        try:
+            out = write_proposal(self._snapshot(), path, paper=paper, source=self.controller.source_path)
+        except ScenarioError as err:
+            self.show_error("Could not export the proposal sheet", err)
+            return False
+        self.last_dir = str(Path(path).parent)
+        self._status(f"Exported {out}")
+        return True
+
+    # --------------------------------------------------------------- dialogs
+    def open_dialog(self) -> None:
+        path, _ = QtWidgets.QFileDialog.getOpenFileName(self.window, "Open scenario", self.last_dir,
+                                                        SCENARIO_FILTER)
+        if path:
+            self.open_path(path)
+
+    def save(self) -> None:
+        target = self._user_file()
+        if target is None:
+            self.save_as_dialog()
+        else:
+            self.save_to(target)
+
+    def save_as_dialog(self) -> None:
+        start = str(Path(self.last_dir) / (_slug(self.controller.scenario.name) + files.SCENARIO_SUFFIX))
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(self.window, "Save scenario as", start, SCENARIO_FILTER)
+        if path:
+            self.save_to(path)
+
+    def export_chart_dialog(self, kind: str) -> None:
+        from .export import MAX_PNG_WIDTH, MIN_PNG_WIDTH, default_png_width
+
+        start = str(Path(self.last_dir) / f"{_slug(self.controller.scenario.name)}_{kind}.png")
+        path, chosen = QtWidgets.QFileDialog.getSaveFileName(self.window, f"Export the {kind} chart", start,
+                                                             ";;".join(EXPORT_FILTERS.values()))
+        if not path:
+            return
+        if not Path(path).suffix:
+            ext = next((e for e, f in EXPORT_FILTERS.items() if f == chosen), ".png")
+            path += ext
+        width = None
+        if Path(path).suffix.lower() == ".png":
+            width, ok = QtWidgets.QInputDialog.getInt(
+                self.window, "PNG width", "Width in pixels (height follows, 5 : 3):", default_png_width(),
+                MIN_PNG_WIDTH, MAX_PNG_WIDTH, 100)
+            if not ok:
+                return
+        self.export_chart_to(kind, path, width)
+
+    def export_proposal_dialog(self) -> None:
+        start = str(Path(self.last_dir) / f"{_slug(self.controller.scenario.name)}_proposal.pdf")
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(self.window, "Export the proposal sheet", start, "PDF (*.pdf)")
+        if not path:
+            return
+        if not Path(path).suffix:
+            path += ".pdf"
+        letter = QtCore.QLocale().territory() in (QtCore.QLocale.Country.UnitedStates, QtCore.QLocale.Country.Canada)
+        paper, ok = QtWidgets.QInputDialog.getItem(self.window, "Paper size", "Paper:", ["A4", "Letter"],
+                                                   1 if letter else 0, False)
+        if ok:
+            self.export_proposal_to(path, paper.lower())
+
+
+def _explain(err) -> str:
+    """The error as the message box shows it: file, field, value, what is allowed."""
+    import html
+
+    if isinstance(err, ScenarioError):
+        parts = []
+        if err.source:
+            parts.append(f"File: {html.escape(err.source)}")
+        parts.append(f"{'File' if not err.source and ('/' in err.field or err.field.endswith('.toml')) else 'Field'}"
+                     f": {html.escape(err.field)}")
+        shown = repr(err.value)
+        parts.append(f"Value: {html.escape(shown if len(shown) <= 80 else shown[:77] + '...')}")
+        parts.append(f"Allowed: {html.escape(err.allowed)}")
+        parts.append("Your current scenario is unchanged.")
+        return "<br>".join(parts)
+    return html.escape(str(err))
+
+
+def install_file_actions(window) -> FileActions:
+    """Add the file actions to ``window``'s File menu and start the autosave (one call from the app)."""
+    fa = FileActions(window)
+    window.file_actions = fa
+    return fa
+
+
+__all__ = ["FileActions", "install_file_actions"]
