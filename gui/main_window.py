@@ -106,6 +106,9 @@ class MainWindow(QtWidgets.QMainWindow):
         c.xFieldChanged.connect(self._on_x_field_changed)
         self._on_scenario_changed(c.scenario)
         c.recompute_now()
+        from .features import install_features  # issue #6: calibrate, bands, tornado, break-even, A/B, i18n
+
+        install_features(self)
 
     # ------------------------------------------------------------------ build
     def _build_actions(self) -> None:
@@ -378,7 +381,8 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _set_dragging(self, on: bool) -> None:
         self._dragging = on
-        width = DRAG_LINE_WIDTH if on else self._idle_width()
+        # thin pens on the live drag path, except in presentation mode (the audience is watching)
+        width = DRAG_LINE_WIDTH if on and not self.presentation_action.isChecked() else self._idle_width()
         for ch in self.charts.values():
             ch.set_line_width(width)
 

@@ -1,0 +1,249 @@
+"""P10–P90 uncertainty bands on the three charts (issue #6).
+
+:class:`BandsOverlay` draws, behind each fabric's curve, a translucent band in the
+fabric's colour between the 10th and 90th percentiles of
+:func:`model.analysis.monte_carlo` (seeded, so an export is reproducible).
+
+The Monte-Carlo never runs on the drag path: a new result hides the bands that no
+longer match it (one cheap ``hide`` per item), and only when the view has settled
+(:class:`gui.features.Features` emits ``settled`` after a quiet interval, never while
+a slider is held) is one computation started, in a worker thread so the window stays
+responsive. A result that arrives for a scenario the user has since left is dropped.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui
+
+from model import analysis
+
+from .charts import AXES, CHART_KINDS, fabric_styles
+
+BAND_METRICS = {"utilisation": ("mfu", 100.0), "duration": ("train_days_with_interruptions", 1.0),
+                "tco": ("tco", 1.0)}
+BAND_ALPHA = 48
+SAMPLES = 1000
+SEED = 0
+
+
+def band_series(bands, kind: str, field: str) -> list[dict]:
+    """Display-unit band data for one chart: ``[{fabric, x, lo, hi, colour}]`` (no Qt)."""
+    metric, scale = BAND_METRICS[kind]
+    if metric not in bands.percentiles:
+        return []
+    res = bands.nominal
+    x = np.asarray(res.x, dtype=float) * AXES.get(field, {}).get("scale", 1.0)
+    lo = np.asarray(bands.band(metric, 10.0), dtype=float) * scale
+    hi = np.asarray(bands.band(metric, 90.0), dtype=float) * scale
+    out = []
+    for i, (name, st) in enumerate(zip(res.fabrics, fabric_styles(res))):
+        a, b = lo[i], hi[i]
+        bad = ~(np.isfinite(a) & np.isfinite(b))
+        a, b = a.copy(), b.copy()
+        a[bad] = np.nan
+        b[bad] = np.nan
+        out.append(dict(fabric=name, x=x, lo=a, hi=b, colour=st["colour"]))
+    return out
+
+
+def compute_bands(scenario, field: str, values, samples: int = SAMPLES, seed: int = SEED):
+    """One Monte-Carlo over the sweep; returns (Bands, milliseconds)."""
+    t0 = time.perf_counter()
+    b = analysis.monte_carlo(scenario, field, values, samples=samples, seed=seed)
+    return b, (time.perf_counter() - t0) * 1e3
+
+
+class _Relay(QtCore.QObject):
+    done = QtCore.Signal(int, object)  # request serial, finished future
+
+
+class BandsOverlay(QtCore.QObject):
+    """Bands for every fabric on every chart of ``window``; off until :meth:`set_enabled`."""
+
+    computed = QtCore.Signal(float)  # milliseconds of the Monte-Carlo just drawn
+    failed = QtCore.Signal(str)
+
+    def __init__(self, window, *, samples: int = SAMPLES, seed: int = SEED):
+        super().__init__(window)
+        self.window = window
+        self.samples = samples
+        self.seed = seed
+        self.enabled = False
+        self.bands = None
+        self.shown_key = None
+        self.last_ms: float | None = None
+        self.items: dict[str, dict[str, tuple]] = {k: {} for k in CHART_KINDS}
+        self._serial = 0
+        self._busy = False
+        self._pending = None
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bands")
+        self._relay = _Relay()
+        self._relay.done.connect(self._finished, QtCore.Qt.ConnectionType.QueuedConnection)
+
+    @staticmethod
+    def key(snap):
+        return (snap.scenario, snap.x_field, np.asarray(snap.sweep.x, dtype=float).tobytes())
+
+    @property
+    def busy(self) -> bool:
+        return self._busy
+
+    # -- lifecycle ---------------------------------------------------------------
+    def set_enabled(self, on: bool) -> None:
+        self.enabled = bool(on)
+        if not on:
+            self._hide_all()
+            return
+        snap = self.window.controller.snapshot
+        if snap is not None:
+            self.on_settled(snap)
+
+    def on_recomputed(self, snap) -> None:
+        """The drag path: only hide bands that no longer match (no computing here)."""
+        if self.shown_key is not None and self.key(snap) != self.shown_key:
+            self._hide_all()
+
+    def on_settled(self, snap) -> None:
+        if not self.enabled or snap is None:
+            return
+        k = self.key(snap)
+        if k == self.shown_key:
+            self._show_all()
+            return
+        self._request(snap)
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    # -- computing -------------------------------------------------------------
+    def _request(self, snap) -> None:
+        self._serial += 1
+        if self._busy:
+            self._pending = (self._serial, snap)
+            return
+        self._start(self._serial, snap)
+
+    def _start(self, serial: int, snap) -> None:
+        self._busy = True
+        self._pending = None
+        fut = self._pool.submit(compute_bands, snap.scenario, snap.x_field, np.asarray(snap.sweep.x, dtype=float),
+                                self.samples, self.seed)
+        fut.snap = snap
+        relay = self._relay
+        fut.add_done_callback(lambda f, s=serial: relay.done.emit(s, f))
+
+    @QtCore.Slot(int, object)
+    def _finished(self, serial: int, fut) -> None:
+        self._busy = False
+        if self._pending is not None:
+            self._start(*self._pending)
+            return
+        if serial != self._serial or not self.enabled:
+            return
+        try:
+            bands, ms = fut.result()
+        except Exception as err:  # noqa: BLE001 (a ScenarioError or numpy trouble: report, keep the window)
+            self.failed.emit(str(err))
+            return
+        snap = self.window.controller.snapshot
+        if snap is None or self.key(snap) != self.key(fut.snap):
+            return  # the user moved on while we computed; the next settle asks again
+        self.bands = bands
+        self.last_ms = ms
+        self.draw(bands, snap)
+        self.computed.emit(ms)
+
+    def wait(self, timeout_s: float = 30.0) -> bool:
+        """Tests: process events until no band computation is running."""
+        from PySide6 import QtWidgets
+
+        t0 = time.perf_counter()
+        while (self._busy or self._pending) and time.perf_counter() - t0 < timeout_s:
+            QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 50)
+            time.sleep(0.01)
+        QtWidgets.QApplication.processEvents()
+        return not self._busy
+
+    # -- drawing ---------------------------------------------------------------
+    def _item(self, kind: str, fabric: str):
+        have = self.items[kind].get(fabric)
+        if have is not None:
+            return have
+        pi = self.window.charts[kind].getPlotItem()
+        lo = pg.PlotCurveItem(connect="finite")
+        hi = pg.PlotCurveItem(connect="finite")
+        fill = pg.FillBetweenItem(lo, hi)
+        for it in (lo, hi):
+            it.setZValue(1)
+            pi.addItem(it)
+        fill.setZValue(0.5)
+        pi.addItem(fill)
+        self.items[kind][fabric] = (lo, hi, fill)
+        return lo, hi, fill
+
+    def draw(self, bands, snap) -> None:
+        for kind, chart in self.window.charts.items():
+            data = chart.series or {}
+            log_x, log_y = bool(data.get("log_x")), bool(data.get("log_y"))
+            seen = set()
+            for s in band_series(bands, kind, snap.x_field):
+                lo, hi, fill = self._item(kind, s["fabric"])
+                x, a, b = s["x"], s["lo"], s["hi"]
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    if log_x:
+                        x = np.log10(np.where(x > 0, x, np.nan))
+                    if log_y:
+                        a = np.log10(np.where(a > 0, a, np.nan))
+                        b = np.log10(np.where(b > 0, b, np.nan))
+                colour = QtGui.QColor(s["colour"])
+                edge = QtGui.QColor(colour)
+                edge.setAlpha(90)
+                pen = pg.mkPen(edge, width=1)
+                pen.setCosmetic(True)
+                lo.setPen(pen)
+                hi.setPen(pen)
+                colour.setAlpha(BAND_ALPHA)
+                fill.setBrush(pg.mkBrush(colour))
+                lo.setData(x, a)
+                hi.setData(x, b)
+                fill.updatePath()
+                for it in (lo, hi, fill):
+                    it.show()
+                seen.add(s["fabric"])
+            for name, its in self.items[kind].items():
+                if name not in seen:
+                    for it in its:
+                        it.hide()
+        self.shown_key = self.key(snap)
+
+    def _hide_all(self) -> None:
+        for per in self.items.values():
+            for its in per.values():
+                for it in its:
+                    it.hide()
+        if not self.enabled:
+            self.shown_key = None
+        else:
+            self.shown_key = None
+
+    def _show_all(self) -> None:
+        for per in self.items.values():
+            for its in per.values():
+                for it in its:
+                    it.show()
+
+    def visible_bands(self, kind: str) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Tests: fabric -> (lo, hi) arrays currently drawn on chart ``kind`` (display units, log10 on log axes)."""
+        out = {}
+        for name, (lo, hi, fill) in self.items[kind].items():
+            if fill.isVisible():
+                out[name] = (np.asarray(lo.getData()[1]), np.asarray(hi.getData()[1]))
+        return out
+
+
+__all__ = ["BAND_METRICS", "BandsOverlay", "band_series", "compute_bands"]

@@ -1,0 +1,357 @@
+"""Calibrate a fabric from the user's own nccl-tests output (issue #6).
+
+:class:`CalibrateDialog` takes the text of an ``all_reduce_perf`` (or sibling) run —
+opened from a file or pasted — fits the α–β model with :mod:`model.nccl_fit`, draws
+the fit over the measured points (log-log time against message size) and saves the
+result as a user fabric in the scenario through the controller (one recompute).
+
+A malformed log shows the engine's message, which names the line; the text, the
+options and the last good fit stay where they were, so nothing is lost.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+import model
+from model import ScenarioError, nccl_fit
+
+from .i18n import fmt_number, fmt_sig, translate
+
+TRANSPORTS = ("tcp", "roce", "iwarp", "infiniband")
+TRANSPORT_NAMES = {"tcp": "Ethernet (TCP)", "roce": "RoCE", "iwarp": "iWARP", "infiniband": "InfiniBand"}
+COLLECTIVE_CHOICES = ("all_reduce", "all_gather", "reduce_scatter", "all_to_all")
+NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,39}$")
+
+
+def _ctx(text: str) -> str:
+    return translate("CalibrateDialog", text)
+
+
+def focus_defaults(scenario) -> dict:
+    """Transport, link Gb/s and NICs per node of the fabric in focus (the dialog's defaults)."""
+    rows = model.resolve_fabrics(scenario)
+    row = next((r for r in rows if r.name == scenario.fabric.focus_fabric), rows[-1])
+    nics = row.values.get("nics_per_node", 1)
+    if not isinstance(nics, (int, float)):
+        nics = scenario.cluster.gpus_per_node  # "per_gpu"
+    return {"transport": row.transport, "link_gbps": float(row.values.get("link_gbps", 100.0)),
+            "nics_per_node": int(nics), "name": f"{row.transport}_measured", "label": row.label}
+
+
+def size_text(b: float) -> str:
+    for scale, unit in ((2 ** 30, "GiB"), (2 ** 20, "MiB"), (2 ** 10, "KiB")):
+        if b >= scale:
+            return f"{b / scale:g} {unit}"
+    return f"{b:g} B"
+
+
+class SizeAxis(pg.AxisItem):
+    """Message sizes in B/KiB/MiB/GiB on a log axis, ticks at powers of two."""
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.enableAutoSIPrefix(False)
+
+    def tickValues(self, minVal, maxVal, size):  # noqa: N802 (pyqtgraph name)
+        lo, hi = math.floor(minVal / math.log10(2)), math.ceil(maxVal / math.log10(2))
+        span = max(hi - lo, 1)
+        step = next(s for s in (1, 2, 4, 5, 10, 20) if span / s <= max(size / 90, 2))
+        major = [k * math.log10(2) for k in range(lo - lo % step, hi + 1, step)
+                 if minVal <= k * math.log10(2) <= maxVal]
+        return [(step * math.log10(2), major)]
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph name)
+        return [size_text(round(10 ** v)) for v in values]
+
+
+class TimeAxis(pg.AxisItem):
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.enableAutoSIPrefix(False)
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802
+        return [f"{10 ** v:,.6g}" for v in values]
+
+
+class CalibrateDialog(QtWidgets.QDialog):
+    """Open or paste an nccl-tests log, fit it, save it as a user fabric.
+
+    ``choose_file`` is a callable returning a path or '' (the window's file dialog);
+    ``controller`` is the window's :class:`~gui.controller.Controller`.
+    """
+
+    saved = QtCore.Signal(str)  # the fabric name written into the scenario
+
+    def __init__(self, controller, parent=None, *, choose_file=None):
+        super().__init__(parent)
+        self.controller = controller
+        self.choose_file = choose_file
+        self.fit: nccl_fit.NcclFit | None = None
+        self.values: dict | None = None
+        self.path: str | None = None
+        self.setObjectName("calibrateDialog")
+        self.setWindowTitle(_ctx("Calibrate a fabric from nccl-tests"))
+        self.resize(1000, 680)
+        d = focus_defaults(controller.scenario)
+
+        intro = QtWidgets.QLabel(_ctx(
+            "Paste or open the output of nccl-tests (all_reduce_perf, all_gather_perf, …) run across at least "
+            "two nodes. The fit gives the fabric's latency and achievable bus bandwidth on your network."))
+        intro.setWordWrap(True)
+
+        # -- the log
+        self.open_button = QtWidgets.QPushButton(_ctx("&Open log…"))
+        self.open_button.clicked.connect(self._open)
+        self.file_label = QtWidgets.QLabel(_ctx("No file: paste the log below"))
+        self.file_label.setStyleSheet("color:#555")
+        self.text = QtWidgets.QPlainTextEdit()
+        self.text.setObjectName("ncclText")
+        self.text.setPlaceholderText(_ctx("# size count type redop root time algbw busbw …"))
+        self.text.setLineWrapMode(QtWidgets.QPlainTextEdit.LineWrapMode.NoWrap)
+        mono = QtGui.QFontDatabase.systemFont(QtGui.QFontDatabase.SystemFont.FixedFont)
+        mono.setPointSizeF(max(mono.pointSizeF() - 1, 7.0))
+        self.text.setFont(mono)
+        self._refit_timer = QtCore.QTimer(self)
+        self._refit_timer.setSingleShot(True)
+        self._refit_timer.setInterval(300)
+        self._refit_timer.timeout.connect(self.refit)
+        self.text.textChanged.connect(self._refit_timer.start)
+
+        # -- options
+        self.transport = QtWidgets.QComboBox()
+        self.transport.setObjectName("transportCombo")
+        for t in TRANSPORTS:
+            self.transport.addItem(TRANSPORT_NAMES[t], t)
+        self.transport.setCurrentIndex(max(self.transport.findData(d["transport"]), 0))
+        self.link = QtWidgets.QDoubleSpinBox()
+        self.link.setObjectName("linkSpin")
+        self.link.setRange(1.0, 100_000.0)
+        self.link.setDecimals(0)
+        self.link.setSuffix(" Gb/s")
+        self.link.setValue(d["link_gbps"])
+        self.nics = QtWidgets.QSpinBox()
+        self.nics.setObjectName("nicsSpin")
+        self.nics.setRange(1, 64)
+        self.nics.setValue(d["nics_per_node"])
+        self.collective = QtWidgets.QComboBox()
+        self.collective.addItem(_ctx("from the log"), None)
+        for c in COLLECTIVE_CHOICES:
+            self.collective.addItem(c, c)
+        self.ranks = QtWidgets.QSpinBox()
+        self.ranks.setRange(0, 1_000_000)
+        self.ranks.setSpecialValueText(_ctx("from the log"))
+        self.nodes = QtWidgets.QSpinBox()
+        self.nodes.setRange(0, 100_000)
+        self.nodes.setSpecialValueText(_ctx("from the log"))
+        self.name = QtWidgets.QLineEdit(d["name"])
+        self.name.setObjectName("nameEdit")
+        self.name.setValidator(QtGui.QRegularExpressionValidator(QtCore.QRegularExpression(NAME_RE.pattern), self))
+        self.label = QtWidgets.QLineEdit(_ctx("{fabric} (measured)").format(
+            fabric=TRANSPORT_NAMES.get(d["transport"], d["transport"])))
+        self.label.setObjectName("labelEdit")
+        for w in (self.transport, self.link, self.nics, self.collective, self.ranks, self.nodes):
+            sig = w.currentIndexChanged if isinstance(w, QtWidgets.QComboBox) else w.valueChanged
+            sig.connect(self._refit_timer.start)
+        self.transport.currentIndexChanged.connect(self._transport_changed)
+        form = QtWidgets.QFormLayout()
+        form.addRow(_ctx("Transport"), self.transport)
+        form.addRow(_ctx("Link speed per NIC"), self.link)
+        form.addRow(_ctx("NICs per node"), self.nics)
+        form.addRow(_ctx("Collective"), self.collective)
+        form.addRow(_ctx("Ranks"), self.ranks)
+        form.addRow(_ctx("Nodes"), self.nodes)
+        form.addRow(_ctx("Save as (name)"), self.name)
+        form.addRow(_ctx("Label"), self.label)
+
+        # -- the fit
+        self.plot = pg.PlotWidget(background="w", axisItems={"bottom": SizeAxis("bottom"), "left": TimeAxis("left")})
+        self.plot.setObjectName("fitPlot")
+        pi = self.plot.getPlotItem()
+        pi.setLogMode(x=True, y=True)
+        pi.showGrid(x=True, y=True, alpha=0.25)
+        pi.setMenuEnabled(False)
+        pi.hideButtons()
+        pi.setLabel("bottom", _ctx("Message size"))
+        pi.setLabel("left", _ctx("Time (µs)"))
+        pi.setTitle(_ctx("Measured points and the α–β fit"))
+        self.legend = pi.addLegend(offset=(10, 10), labelTextColor="#222222", brush=pg.mkBrush(255, 255, 255, 215))
+        self.points = pg.PlotDataItem([], [], pen=None, symbol="o", symbolSize=8, symbolPen=pg.mkPen("#0072B2"),
+                                      symbolBrush=pg.mkBrush("#56B4E9"), name=_ctx("measured"))
+        self.line = pg.PlotDataItem([], [], pen=pg.mkPen("#D55E00", width=2), name=_ctx("fit"))
+        pi.addItem(self.points)
+        pi.addItem(self.line)
+        self.result_label = QtWidgets.QLabel()
+        self.result_label.setObjectName("fitResult")
+        self.result_label.setWordWrap(True)
+        self.result_label.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.error_label = QtWidgets.QLabel()
+        self.error_label.setObjectName("fitError")
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet("color:#b00020")
+        self.error_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        buttons = QtWidgets.QDialogButtonBox()
+        self.save_button = buttons.addButton(_ctx("&Save as fabric"), QtWidgets.QDialogButtonBox.ButtonRole.AcceptRole)
+        self.save_button.setObjectName("saveFabric")
+        self.save_button.setEnabled(False)
+        close = buttons.addButton(QtWidgets.QDialogButtonBox.StandardButton.Close)
+        close.setText(_ctx("Close"))
+        self.save_button.clicked.connect(self.save)
+        buttons.rejected.connect(self.reject)
+
+        left = QtWidgets.QVBoxLayout()
+        row = QtWidgets.QHBoxLayout()
+        row.addWidget(self.open_button)
+        row.addWidget(self.file_label, 1)
+        left.addLayout(row)
+        left.addWidget(self.text, 1)
+        left.addLayout(form)
+        right = QtWidgets.QVBoxLayout()
+        right.addWidget(self.plot, 1)
+        right.addWidget(self.result_label)
+        right.addWidget(self.error_label)
+        body = QtWidgets.QHBoxLayout()
+        body.addLayout(left, 2)
+        body.addLayout(right, 3)
+        lay = QtWidgets.QVBoxLayout(self)
+        lay.addWidget(intro)
+        lay.addLayout(body, 1)
+        lay.addWidget(buttons)
+        self._show_empty()
+
+    # -- input -------------------------------------------------------------------
+    def _open(self) -> None:
+        path = self.choose_file() if self.choose_file else ""
+        if path:
+            self.load_file(path)
+
+    def load_file(self, path) -> bool:
+        """Read a log file into the dialog and fit it; an unreadable file keeps the current text."""
+        try:
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                text = fh.read()
+        except OSError as err:
+            self._show_error(_ctx("Cannot read {path}: {error}").format(path=path, error=err.strerror or err))
+            return False
+        self.path = str(path)
+        self.file_label.setText(str(path))
+        self.file_label.setToolTip(str(path))
+        with QtCore.QSignalBlocker(self.text):
+            self.text.setPlainText(text)
+        return self.refit()
+
+    def set_text(self, text: str) -> bool:
+        with QtCore.QSignalBlocker(self.text):
+            self.text.setPlainText(text)
+        return self.refit()
+
+    def _transport_changed(self, _i=None) -> None:
+        t = self.transport.currentData()
+        name = self.name.text()
+        if not name or name.endswith("_measured"):
+            self.name.setText(f"{t}_measured")
+        self.label.setText(_ctx("{fabric} (measured)").format(fabric=TRANSPORT_NAMES.get(t, t)))
+
+    # -- fit -------------------------------------------------------------------
+    def refit(self) -> bool:
+        """Parse and fit the text with the current options; ``False`` shows the message."""
+        self._refit_timer.stop()
+        text = self.text.toPlainText()
+        if not text.strip():
+            self._show_empty()
+            return False
+        source = self.path.rsplit("/", 1)[-1] if self.path else _ctx("pasted log")
+        try:
+            log = nccl_fit.parse_nccl_tests(text, source=source, collective=self.collective.currentData(),
+                                            ranks=self.ranks.value() or None, nodes=self.nodes.value() or None)
+            fit = nccl_fit.fit_alpha_beta(log)
+        except ScenarioError as err:
+            self._show_error(str(err))
+            return False
+        self.fit = fit
+        self._draw(fit)
+        try:
+            self.values = nccl_fit.fabric_from_fit(fit, link_gbps=self.link.value(), nics_per_node=self.nics.value(),
+                                                   transport=self.transport.currentData())
+        except ScenarioError as err:
+            self.values = None
+            self._show_result(fit, None)
+            self._show_error(str(err))
+            return False
+        self.error_label.clear()
+        self._show_result(fit, self.values)
+        self.save_button.setEnabled(True)
+        return True
+
+    def _draw(self, fit) -> None:
+        log = fit.log
+        self.points.setData(log.size_bytes, log.time_us)
+        xs = np.geomspace(log.size_bytes.min(), log.size_bytes.max(), 200)
+        self.line.setData(xs, fit.predict_time_us(xs))
+        self.plot.getPlotItem().enableAutoRange()
+
+    def _show_result(self, fit, values) -> None:
+        log = fit.log
+        lines = [
+            _ctx("<b>{coll}</b>, {ranks} ranks on {nodes} nodes, {n} message sizes").format(
+                coll=log.collective, ranks=log.ranks, nodes=log.nodes, n=len(log.size_bytes)),
+            _ctx("Fitted latency α = <b>{alpha} µs</b> · bus bandwidth <b>{busbw} GB/s</b> "
+                 "({gbps} Gb/s per node) · fit error {rms} % RMS").format(
+                alpha=fmt_number(fit.alpha_us, 1), busbw=fmt_number(fit.busbw_gb_per_s, 1),
+                gbps=fmt_number(fit.busbw_gb_per_s * 8, 0), rms=fmt_number(fit.rms_relative_error * 100, 1)),
+        ]
+        if values is not None:
+            lines.append(_ctx("As a fabric: latency per network step <b>{lat} µs</b>, achievable bandwidth "
+                              "<b>{frac} %</b> of {nics} × {link} Gb/s").format(
+                lat=fmt_sig(values["latency_us"], 3), frac=fmt_number(values["achievable_fraction"] * 100, 0),
+                nics=values["nics_per_node"], link=fmt_number(values["link_gbps"], 0)))
+        self.result_label.setText("<br>".join(lines))
+
+    def _show_error(self, message: str) -> None:
+        self.error_label.setText(message)
+        self.error_label.setToolTip(message)
+        self.save_button.setEnabled(False)
+
+    def _show_empty(self) -> None:
+        self.fit = None
+        self.values = None
+        self.points.setData([], [])
+        self.line.setData([], [])
+        self.result_label.setText(_ctx("Paste a log or open a file to see the fit."))
+        self.error_label.clear()
+        self.save_button.setEnabled(False)
+
+    # -- save ------------------------------------------------------------------
+    def save(self) -> bool:
+        """Write the fit into the scenario as ``[fabric.custom.NAME]`` and focus it (one recompute)."""
+        if self.values is None:
+            return False
+        name = self.name.text().strip()
+        if not NAME_RE.match(name):
+            self._show_error(_ctx("Name '{name}': letters, digits and _ only, starting with a letter").format(
+                name=name))
+            return False
+        values = dict(self.values)
+        label = self.label.text().strip()
+        if label:
+            values["label"] = label
+        s = self.controller.scenario
+        try:
+            new = nccl_fit.apply_to_scenario(s, name, values)
+            new = new.replace("fabric.focus", name)
+        except ScenarioError as err:
+            self._show_error(str(err))
+            return False
+        self.controller.set_scenario(new, source_path=self.controller.source_path)
+        self.saved.emit(name)
+        self.accept()
+        return True
+
+
+__all__ = ["CalibrateDialog", "focus_defaults"]

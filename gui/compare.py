@@ -1,0 +1,289 @@
+"""A/B compare: pin the current scenario as A, change things, see A against B (issue #6).
+
+- :func:`compare_rows` (no Qt) gives, per fabric, utilisation, training days and TCO
+  for A and B with the difference; :func:`compare_csv` / :func:`export_csv` write them.
+- :class:`PinnedCurves` draws A's curves on the three charts, dashed and faint, behind
+  the live ones.
+- :class:`ComparePanel` is the table, with a line saying what changed from A to B.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+import model
+from model import catalog
+
+from .charts import CHART_KINDS, chart_series, currency_of, make_pen
+from .i18n import fmt_money, fmt_number, translate
+
+METRICS = (  # key, engine output, display scale, decimals
+    ("utilisation", "mfu", 100.0),
+    ("days", "train_days_with_interruptions", 1.0),
+    ("tco", "tco", 1.0),
+)
+
+
+def _t(text: str) -> str:
+    return translate("Compare", text)
+
+
+def metric_name(key: str) -> str:
+    return {"utilisation": _t("Utilisation (MFU, %)"), "days": _t("Training days"), "tco": _t("TCO")}[key]
+
+
+def _value(point, out: str, scale: float, fabric: str) -> float:
+    if point is None or fabric not in point.fabrics or out not in point.data:
+        if out == "train_days_with_interruptions" and point is not None and fabric in point.fabrics:
+            return _value(point, "train_days", scale, fabric)
+        return math.nan
+    arr = np.atleast_1d(np.asarray(point.data[out], dtype=float))
+    return float(arr[point.fabric_index(fabric)]) * scale
+
+
+def compare_rows(point_a, point_b) -> list[dict]:
+    """``[{fabric, label, metric, a, b, delta, delta_pct}]`` for every fabric in A or B (no Qt)."""
+    fabrics = list(point_b.fabrics) + [f for f in point_a.fabrics if f not in point_b.fabrics]
+    labels = dict(zip(point_a.fabrics, point_a.labels))
+    labels.update(zip(point_b.fabrics, point_b.labels))
+    rows = []
+    for f in fabrics:
+        for key, out, scale in METRICS:
+            a = _value(point_a, out, scale, f)
+            b = _value(point_b, out, scale, f)
+            d = b - a
+            pct = d / a * 100.0 if math.isfinite(d) and a else math.nan
+            short = catalog.fabric_style(f).get("short", f) if f in catalog.BUILTIN_FABRICS else labels.get(f, f)
+            rows.append(dict(fabric=f, label=labels.get(f, f), short=short, metric=key, a=a, b=b, delta=d,
+                             delta_pct=pct))
+    return rows
+
+
+def _flat(d: dict, prefix: str = "") -> dict:
+    out = {}
+    for k, v in d.items():
+        p = f"{prefix}{k}"
+        if isinstance(v, dict):
+            out.update(_flat(v, p + "."))
+        else:
+            out[p] = v
+    return out
+
+
+def scenario_changes(a: model.Scenario, b: model.Scenario) -> list[tuple[str, object, object]]:
+    """(field, A's value, B's value) for every field that differs (names and descriptions aside)."""
+    da = _flat(model.scenario_to_dict(a))
+    db = _flat(model.scenario_to_dict(b))
+    out = []
+    for k in sorted(set(da) | set(db)):
+        if k in ("name", "description", "schema_version"):
+            continue
+        if da.get(k) != db.get(k):
+            out.append((k, da.get(k), db.get(k)))
+    return out
+
+
+def compare_csv(point_a, point_b, *, name_a: str = "A", name_b: str = "B") -> str:
+    """The comparison as CSV text (plain numbers, '.' decimals, for spreadsheets)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    code = currency_of(point_b) or currency_of(point_a)
+    w.writerow(["fabric", "metric", "unit", f"A: {name_a}", f"B: {name_b}", "delta (B-A)", "delta %"])
+    units = {"utilisation": "% MFU", "days": "days", "tco": code}
+    for r in compare_rows(point_a, point_b):
+        w.writerow([r["label"], r["metric"], units[r["metric"]]] + [
+            "" if not math.isfinite(v) else f"{v:.6g}" for v in (r["a"], r["b"], r["delta"], r["delta_pct"])])
+    return buf.getvalue()
+
+
+def export_csv(path, point_a, point_b, **names) -> Path:
+    """Write :func:`compare_csv` to ``path`` atomically (temporary file, then rename)."""
+    path = Path(path)
+    text = compare_csv(point_a, point_b, **names)
+    fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=str(path.parent))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+class PinnedCurves(QtCore.QObject):
+    """A's curves on the charts: the fabric's colour, dashed and faint, under B's."""
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        self.items: dict[str, dict[str, pg.PlotDataItem]] = {k: {} for k in CHART_KINDS}
+        self.key = None
+
+    def draw(self, sweep_a) -> None:
+        for kind in CHART_KINDS:
+            chart = self.window.charts[kind]
+            data = chart_series(sweep_a, kind)
+            log_y = bool((chart.series or data).get("log_y"))
+            seen = set()
+            for s in data["series"]:
+                it = self.items[kind].get(s["fabric"])
+                if it is None:
+                    it = pg.PlotDataItem(connect="finite")
+                    it.setZValue(2.5)
+                    chart.getPlotItem().addItem(it)
+                    self.items[kind][s["fabric"]] = it
+                pen = make_pen(s["style"], 1.2, alpha=130)
+                pen.setStyle(QtCore.Qt.PenStyle.DashLine)
+                pen.setDashPattern([5, 4])
+                it.setPen(pen)
+                y = np.asarray(s["y"], dtype=float)
+                if log_y:
+                    y = np.where(y > 0, y, np.nan)
+                it.setData(data["x"], y)
+                it.show()
+                seen.add(s["fabric"])
+            for name, it in self.items[kind].items():
+                if name not in seen:
+                    it.hide()
+
+    def clear(self) -> None:
+        for per in self.items.values():
+            for it in per.values():
+                it.hide()
+                it.setData([], [])
+        self.key = None
+
+    def visible(self, kind: str) -> dict:
+        return {n: it for n, it in self.items[kind].items() if it.isVisible()}
+
+
+class ComparePanel(QtWidgets.QWidget):
+    """Table of A (pinned) vs B (current) per fabric, with the changes between them."""
+
+    COLUMNS = 6
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("comparePanel")
+        self.header = QtWidgets.QLabel(_t("Pin a scenario as A (Analysis ▸ Pin as A), then change things: "
+                                          "A stays dashed on the charts and here beside the current B."))
+        self.header.setObjectName("compareHeader")
+        self.header.setWordWrap(True)
+        self.changes = QtWidgets.QLabel()
+        self.changes.setObjectName("compareChanges")
+        self.changes.setWordWrap(True)
+        self.changes.setStyleSheet("color:#444")
+        self.table = QtWidgets.QTableWidget(0, self.COLUMNS)
+        self.table.setObjectName("compareTable")
+        self.table.setHorizontalHeaderLabels([_t("Fabric"), _t("Metric"), _t("A (pinned)"), _t("B (now)"),
+                                              "Δ B − A", "Δ %"])
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setAlternatingRowColors(True)
+        hh = self.table.horizontalHeader()
+        hh.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
+        hh.setStretchLastSection(False)
+        self.export_button = QtWidgets.QPushButton(_t("Export CSV…"))
+        self.export_button.setObjectName("compareExport")
+        self.export_button.setEnabled(False)
+        self.rows: list[dict] = []
+        lay = QtWidgets.QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(self.header)
+        lay.addWidget(self.changes)
+        lay.addWidget(self.table, 1)
+        row = QtWidgets.QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(self.export_button)
+        lay.addLayout(row)
+
+    def show_pair(self, snap_a, snap_b, pinned_at: str = "") -> None:
+        if snap_a is None or snap_b is None:
+            self.rows = []
+            self.table.setRowCount(0)
+            self.changes.clear()
+            self.export_button.setEnabled(False)
+            return
+        self.header.setText(_t("<b>A</b>: {a} (pinned {when}) &nbsp;·&nbsp; <b>B</b>: {b} (now)").format(
+            a=_esc(snap_a.scenario.name), b=_esc(snap_b.scenario.name), when=pinned_at))
+        ch = scenario_changes(snap_a.scenario, snap_b.scenario)
+        if ch:
+            shown = "; ".join(f"{k}: {_short(va)} → {_short(vb)}" for k, va, vb in ch[:6])
+            more = _t(" and {n} more").format(n=len(ch) - 6) if len(ch) > 6 else ""
+            self.changes.setText(_t("Changed from A: {list}").format(list=_esc(shown) + more))
+        else:
+            self.changes.setText(_t("B is the same scenario as A"))
+        rows = compare_rows(snap_a.point, snap_b.point)
+        self.rows = rows
+        code = currency_of(snap_b.point) or currency_of(snap_a.point)
+        self.table.setRowCount(len(rows))
+        last = None
+        for i, r in enumerate(rows):
+            fmt = _formatter(r["metric"], code)
+            better = _better(r["metric"], r["delta"])
+            cells = [r["short"] if r["fabric"] != last else "", metric_name(r["metric"]), fmt(r["a"]), fmt(r["b"]),
+                     fmt(r["delta"], signed=True), _pct(r["delta_pct"])]
+            last = r["fabric"]
+            for j, text in enumerate(cells):
+                it = self.table.item(i, j)
+                if it is None:
+                    it = QtWidgets.QTableWidgetItem()
+                    self.table.setItem(i, j, it)
+                it.setText(text)
+                if j >= 2:
+                    it.setTextAlignment(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter)
+                if j >= 4:
+                    it.setForeground(QtGui.QBrush(QtGui.QColor(
+                        "#1b7a3a" if better is True else "#b00020" if better is False else "#222222")))
+        self.export_button.setEnabled(True)
+
+
+def _better(metric: str, delta: float):
+    if not math.isfinite(delta) or abs(delta) < 1e-12:
+        return None
+    return delta > 0 if metric == "utilisation" else delta < 0
+
+
+def _formatter(metric: str, code: str):
+    def f(v, signed=False):
+        if not math.isfinite(v):
+            return "–"
+        if metric == "tco":
+            return fmt_money(v, code, signed=signed)
+        s = fmt_number(abs(v) if signed else v, 1)
+        return (("+" if v > 0 else "−" if v < 0 else "") + s) if signed else s
+    return f
+
+
+def _pct(v: float) -> str:
+    if not math.isfinite(v):
+        return "–"
+    return ("+" if v > 0 else "−" if v < 0 else "") + fmt_number(abs(v), 1) + " %"
+
+
+def _short(v) -> str:
+    if isinstance(v, float):
+        return f"{v:,.4g}"
+    if v is None:
+        return "–"
+    return str(v)
+
+
+def _esc(s: str) -> str:
+    import html
+
+    return html.escape(str(s))
+
+
+__all__ = ["ComparePanel", "PinnedCurves", "compare_csv", "compare_rows", "export_csv", "scenario_changes"]

@@ -1,0 +1,170 @@
+"""Languages: English (the source text) and Simplified Chinese, switchable at run time.
+
+Visible strings are wrapped in ``translate("Context", "text")`` (an alias of
+``QCoreApplication.translate``, which ``pyside6-lupdate`` finds) or ``self.tr``;
+``assets/i18n/fabric_whatif_zh_CN.ts`` holds the translations and ``make i18n``
+(``tools/i18n.sh``) regenerates the ``.ts`` sources and compiles the ``.qm`` files the
+app loads. Qt's own strings (dialog buttons, context menus) come from Qt's
+``qtbase_zh_CN.qm``.
+
+Switching language rebuilds the main window (:func:`switch_language`): every widget
+is built again under the new translator, with the same scenario, x-axis, pin and view
+toggles, so no widget needs its own re-translation code and nothing is left half
+translated.
+
+Numbers and money are formatted by the current locale (:func:`locale`): thousands
+separators, and in Chinese money in 万 / 亿 (10⁴ / 10⁸) instead of M / bn.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6 import QtCore
+from PySide6.QtCore import QCoreApplication
+
+from model import catalog
+
+translate = QCoreApplication.translate
+
+I18N_DIR = catalog.ASSETS_DIR / "i18n"
+CATALOGUE = "fabric_whatif"
+LANGUAGES = {"en": "English", "zh_CN": "简体中文"}  # native names: shown untranslated in the menu
+SETTINGS_KEY = "view/language"
+
+_state = {"lang": "en", "translators": []}
+_windows: list = []
+
+
+def qm_path(lang: str):
+    return I18N_DIR / f"{CATALOGUE}_{lang}.qm"
+
+
+def current_language() -> str:
+    return _state["lang"]
+
+
+def is_chinese() -> bool:
+    return _state["lang"].startswith("zh")
+
+
+def set_language(lang: str) -> bool:
+    """Install the translators for ``lang`` ('en' or 'zh_CN'); ``False`` if its .qm is missing."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"language {lang!r}: one of {', '.join(LANGUAGES)}")
+    app = QCoreApplication.instance()
+    for t in _state["translators"]:
+        app.removeTranslator(t)
+    _state["translators"] = []
+    ok = True
+    if lang != "en":
+        mine = QtCore.QTranslator(app)
+        ok = mine.load(str(qm_path(lang)))
+        if ok:
+            app.installTranslator(mine)
+            _state["translators"].append(mine)
+        qt_dir = QtCore.QLibraryInfo.path(QtCore.QLibraryInfo.LibraryPath.TranslationsPath)
+        qt = QtCore.QTranslator(app)
+        if qt.load(f"qtbase_{lang}", qt_dir):
+            app.installTranslator(qt)
+            _state["translators"].append(qt)
+    _state["lang"] = lang if ok else "en"
+    QtCore.QLocale.setDefault(locale())
+    return ok
+
+
+def locale() -> QtCore.QLocale:
+    if is_chinese():
+        return QtCore.QLocale(QtCore.QLocale.Language.Chinese, QtCore.QLocale.Country.China)
+    return QtCore.QLocale(QtCore.QLocale.Language.English, QtCore.QLocale.Country.UnitedKingdom)
+
+
+def fmt_number(v, decimals: int = 1) -> str:
+    """``v`` with the locale's grouping and decimal point; '–' for None/NaN."""
+    if v is None or not math.isfinite(float(v)):
+        return "–"
+    return locale().toString(float(v), "f", decimals)
+
+
+def fmt_sig(v, digits: int = 3) -> str:
+    """``v`` to ``digits`` significant figures, grouped by the locale (no exponent below 10¹⁵)."""
+    if v is None or not math.isfinite(float(v)):
+        return "–"
+    v = float(v)
+    if v == 0:
+        return "0"
+    decimals = max(0, digits - 1 - int(math.floor(math.log10(abs(v)))))
+    text = fmt_number(round(v, decimals), decimals)
+    point = locale().decimalPoint()
+    if decimals and point in text:  # 8.00 -> 8, 0.0100 -> 0.01
+        text = text.rstrip("0").rstrip(point)
+    return text
+
+
+CURRENCY_SYMBOLS = {"CNY": "¥", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
+
+
+def fmt_money(v, currency: str = "", *, signed: bool = False) -> str:
+    """Money with its symbol: '$40.6 M' in English, '¥4,057 万' / '¥4.06 亿' in Chinese."""
+    if v is None or not math.isfinite(float(v)):
+        return "–"
+    v = float(v)
+    sym = CURRENCY_SYMBOLS.get(currency, (currency + " ") if currency else "")
+    sign = "−" if v < 0 else ("+" if signed and v > 0 else "")
+    a = abs(v)
+    if is_chinese():
+        steps = ((1e8, " 亿"), (1e4, " 万"))
+    else:
+        steps = ((1e9, " bn"), (1e6, " M"), (1e3, " k"))
+    for scale, suffix in steps:
+        if a >= scale:
+            return f"{sign}{sym}{fmt_sig(a / scale, 4)}{suffix}"
+    return f"{sign}{sym}{fmt_number(a, 0)}"
+
+
+def switch_language(window, lang: str):
+    """Rebuild ``window`` (a MainWindow) in ``lang``; returns the new window (the old one closes).
+
+    The scenario (and the one it was loaded as), x-axis, geometry and the view
+    toggles of :mod:`gui.features` carry over; the choice is saved in the settings.
+    """
+    from .main_window import MainWindow
+
+    if lang == current_language():
+        return window
+    set_language(lang)
+    settings = window.settings
+    if settings is not None:
+        settings.setValue(SETTINGS_KEY, lang)
+    c = window.controller
+    feats = getattr(window, "features", None)
+    state = feats.save_state() if feats is not None else {}
+    geometry = window.saveGeometry()
+    was_visible = window.isVisible()
+    new = MainWindow(c.scenario, source_path=c.source_path, settings=settings)
+    new._loaded = window._loaded
+    new._on_scenario_changed(new.controller.scenario)
+    new.controller.set_x_field(c.x_field)
+    new.controller.recompute_now()
+    if getattr(new, "features", None) is not None:
+        new.features.restore_state(state)
+    new.restoreGeometry(geometry)
+    new.resize(window.size())
+    if was_visible:
+        new.show()
+    window.settings = None  # the old window must not save over the new one's state
+    window.close()
+    window.deleteLater()
+    _windows[:] = [new]  # keep the new window alive (the app's main() held the old one)
+    return new
+
+
+def apply_saved_language(settings) -> None:
+    """At start-up: the language the user chose last time (English by default)."""
+    lang = settings.value(SETTINGS_KEY) if settings is not None else None
+    if isinstance(lang, str) and lang in LANGUAGES and lang != current_language():
+        set_language(lang)
+
+
+__all__ = ["LANGUAGES", "apply_saved_language", "current_language", "fmt_money", "fmt_number", "fmt_sig",
+           "is_chinese", "locale", "set_language", "switch_language", "translate"]

@@ -1,0 +1,132 @@
+"""Presentation mode and themes (issue #6).
+
+- **Presentation mode** (View ▸ Presentation mode, **F11**): full screen, larger text
+  and thicker lines (the window's own ``set_presentation`` does text and lines; this
+  adds full screen). Outside presentation mode a slider drag draws thin pens (cheap
+  under Qt's raster engine); in it, lines stay thick while dragging, because the
+  audience is watching.
+- **Themes**: light (the default: projectors wash out dark backgrounds) and dark (for
+  screens), View ▸ Dark theme (**Ctrl+Shift+D**). The dark theme uses Qt's Fusion
+  style with a dark palette and recolours every chart.
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+LIGHT = dict(bg="#ffffff", fg="#222222", muted="#666666", axis="#444444", legend_bg=(255, 255, 255, 215),
+             legend_pen="#bbbbbb", readout_bg=(255, 255, 255, 225))
+DARK = dict(bg="#1e1f22", fg="#e8e8e8", muted="#a8a8a8", axis="#b8b8b8", legend_bg=(40, 42, 46, 225),
+            legend_pen="#555555", readout_bg=(40, 42, 46, 235))
+PRESENTATION_KEY = "F11"
+THEME_KEY = "Ctrl+Shift+D"
+
+
+def theme(dark: bool) -> dict:
+    return DARK if dark else LIGHT
+
+
+def dark_palette() -> QtGui.QPalette:
+    p = QtGui.QPalette()
+    R = QtGui.QPalette.ColorRole
+    base, window, text = QtGui.QColor("#232428"), QtGui.QColor("#2b2d31"), QtGui.QColor("#e8e8e8")
+    for role, col in ((R.Window, window), (R.WindowText, text), (R.Base, base), (R.AlternateBase, QtGui.QColor(
+            "#303236")), (R.ToolTipBase, QtGui.QColor("#3a3c41")), (R.ToolTipText, text), (R.Text, text),
+                      (R.Button, window), (R.ButtonText, text), (R.BrightText, QtGui.QColor("#ff6b6b")),
+                      (R.Highlight, QtGui.QColor("#3d7bd9")), (R.HighlightedText, QtGui.QColor("#ffffff")),
+                      (R.Link, QtGui.QColor("#7ab7ff")), (R.PlaceholderText, QtGui.QColor("#8a8a8a"))):
+        p.setColor(role, col)
+    dis = QtGui.QPalette.ColorGroup.Disabled
+    for role in (R.WindowText, R.Text, R.ButtonText):
+        p.setColor(dis, role, QtGui.QColor("#7a7a7a"))
+    return p
+
+
+def style_plot(widget: pg.PlotWidget, dark: bool) -> None:
+    """Background, axes and legend of any PlotWidget in the theme's colours."""
+    th = theme(dark)
+    widget.setBackground(th["bg"])
+    pi = widget.getPlotItem()
+    for name in ("left", "bottom"):
+        ax = pi.getAxis(name)
+        ax.setPen(pg.mkPen(th["axis"]))
+        ax.setTextPen(pg.mkPen(th["fg"]))
+    pi.titleLabel.setAttr("color", th["fg"])
+    legend = pi.legend
+    if legend is not None:
+        legend.setBrush(pg.mkBrush(*th["legend_bg"]))
+        legend.setPen(pg.mkPen(th["legend_pen"]))
+        legend.setLabelTextColor(th["fg"])
+    for item in pi.items:
+        if isinstance(item, pg.TextItem):
+            item.setColor(th["fg"])
+
+
+def style_chart(chart, dark: bool) -> None:
+    """A :class:`~gui.charts.ChartWidget`: the plot, its title colours, read-out and marker."""
+    th = theme(dark)
+    style_plot(chart, dark)
+    chart.title_colour = th["fg"]
+    chart.caption_colour = th["muted"]
+    chart._texts = None  # the title is cached by its text: draw it again in the new colours
+    grid = getattr(chart, "grid", None)
+    if grid is not None:
+        rgb = (255, 255, 255) if dark else (0, 0, 0)
+        grid.major.setPen(pg.mkPen((*rgb, 60), width=1, cosmetic=True))
+        grid.minor.setPen(pg.mkPen((*rgb, 25), width=1, cosmetic=True))
+    chart.readout.fill = pg.mkBrush(*th["readout_bg"])
+    chart.readout.setColor(th["fg"])
+    chart.note.setColor(th["muted"])
+    chart.marker.setSymbolPen(pg.mkPen(th["fg"]))
+    chart.vline.setPen(pg.mkPen(th["muted"], width=1, style=QtCore.Qt.PenStyle.DotLine))
+
+
+class Presentation(QtCore.QObject):
+    """Full screen with the window's presentation action; the theme toggle."""
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        self.dark = False
+        self._was_maximized = False
+        self._base_style = QtWidgets.QApplication.style().name()
+        self._base_palette = QtGui.QPalette(QtWidgets.QApplication.palette())
+        act = getattr(window, "presentation_action", None)
+        if act is not None:
+            act.setShortcut(QtGui.QKeySequence(PRESENTATION_KEY))
+            act.toggled.connect(self.set_full_screen)
+
+    @property
+    def on(self) -> bool:
+        act = getattr(self.window, "presentation_action", None)
+        return bool(act is not None and act.isChecked())
+
+    def set_full_screen(self, on: bool) -> None:
+        w = self.window
+        if on:
+            self._was_maximized = w.isMaximized()
+            w.showFullScreen()
+        elif w.isFullScreen():
+            w.showMaximized() if self._was_maximized else w.showNormal()
+
+    def set_dark(self, dark: bool) -> None:
+        app = QtWidgets.QApplication.instance()
+        self.dark = bool(dark)
+        if dark:
+            app.setStyle("Fusion")
+            app.setPalette(dark_palette())
+        else:
+            app.setStyle(self._base_style)
+            app.setPalette(self._base_palette)
+        for ch in self.window.charts.values():
+            style_chart(ch, dark)
+        snap = self.window.controller.snapshot
+        if snap is not None:  # redraw the titles in the theme's colours
+            self.window._on_recomputed(snap)
+
+    def style_new_plot(self, widget) -> None:
+        style_plot(widget, self.dark)
+
+
+__all__ = ["Presentation", "dark_palette", "style_chart", "style_plot", "theme"]

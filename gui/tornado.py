@@ -1,0 +1,194 @@
+"""Sensitivity at the current point: tornado charts for the fabric in focus (issue #6).
+
+:class:`TornadoPanel` shows two tornados side by side — training days (with
+interruptions) and TCO — from :func:`model.analysis.tornado`: each ranged input swung
+to the low and high end of its range, one at a time, the bars running from the nominal
+value to the result at each end, largest effect on top.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from model import analysis
+
+from .charts import currency_of
+from .i18n import fmt_money, fmt_number, fmt_sig, translate
+
+LOW_COLOUR = "#56B4E9"   # input at its low end (Okabe-Ito sky blue)
+HIGH_COLOUR = "#E69F00"  # input at its high end (Okabe-Ito orange)
+
+
+def _t(text: str) -> str:
+    return translate("Tornado", text)
+
+
+def input_name(key: str) -> str:
+    names = {
+        "latency_us": _t("Latency"),
+        "loss_rate": _t("Packet loss"),
+        "link_gbps": _t("Bandwidth per NIC"),
+        "achievable_fraction": _t("Achievable bandwidth"),
+        "cpu_use_at_line_rate": _t("CPU use at line rate"),
+        "network_cost_per_node_cny": _t("Network cost per node"),
+        "electricity_usd_per_kwh": _t("Electricity price"),
+        "pue": _t("PUE"),
+    }
+    return names.get(key, key)
+
+
+def range_text(key: str, lo: float, hi: float) -> str:
+    if key in ("loss_rate", "achievable_fraction", "cpu_use_at_line_rate"):
+        return f"{fmt_sig(lo * 100, 2)}–{fmt_sig(hi * 100, 2)} %"
+    unit = {"latency_us": " µs", "link_gbps": " Gb/s", "electricity_usd_per_kwh": " $/kWh"}.get(key, "")
+    if key == "network_cost_per_node_cny":
+        return f"¥{fmt_sig(lo, 3)}–{fmt_sig(hi, 3)}"
+    return f"{fmt_sig(lo, 3)}–{fmt_sig(hi, 3)}{unit}"
+
+
+def swing_label(sw) -> str:
+    key = sw.field.rsplit(".", 1)[-1]
+    return f"{input_name(key)} ({range_text(key, sw.low_value, sw.high_value)})"
+
+
+def tornado_rows(swings, metric: str, nominal: float) -> list[dict]:
+    """Rows for one tornado, largest effect first: label, low/high results and their deltas (no Qt)."""
+    rows = []
+    for sw in swings:
+        lo, hi = (sw.days_low, sw.days_high) if metric == "days" else (sw.tco_low, sw.tco_high)
+        lo, hi = float(lo), float(hi)
+        if not (math.isfinite(lo) and math.isfinite(hi)):
+            continue
+        rows.append(dict(label=swing_label(sw), field=sw.field, low=lo, high=hi, d_low=lo - nominal,
+                         d_high=hi - nominal, span=abs(hi - lo), source=sw.source))
+    rows.sort(key=lambda r: -r["span"])
+    return [r for r in rows if r["span"] > 0] or rows[:0]
+
+
+class _LabelAxis(pg.AxisItem):
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.formatter = None
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph name)
+        if self.formatter is None:
+            return super().tickStrings(values, scale, spacing)
+        return [self.formatter(v) for v in values]
+
+
+class TornadoChart(pg.PlotWidget):
+    def __init__(self, metric: str, parent=None):
+        super().__init__(parent=parent, background="w", axisItems={"bottom": _LabelAxis("bottom")})
+        self.metric = metric
+        pi = self.getPlotItem()
+        pi.setMenuEnabled(False)
+        pi.hideButtons()
+        pi.setMouseEnabled(x=False, y=False)
+        pi.showGrid(x=True, alpha=0.25)
+        self.low = pg.BarGraphItem(x0=[], y=[], width=[], height=0.6, brush=LOW_COLOUR, pen=pg.mkPen("#3a7ca5"))
+        self.high = pg.BarGraphItem(x0=[], y=[], width=[], height=0.6, brush=HIGH_COLOUR, pen=pg.mkPen("#a86f00"))
+        pi.addItem(self.low)
+        pi.addItem(self.high)
+        self.nominal_line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen("#222222", width=1.5))
+        pi.addItem(self.nominal_line)
+        self.rows: list[dict] = []
+        self.empty = pg.TextItem("", color="#666666", anchor=(0.5, 0.5))
+        pi.addItem(self.empty)
+
+    def show_rows(self, rows, nominal: float, title: str, formatter) -> None:
+        self.rows = rows
+        pi = self.getPlotItem()
+        pi.setTitle(f"<span style='font-size:10pt'><b>{title}</b></span>")
+        pi.getAxis("bottom").formatter = formatter
+        n = len(rows)
+        ys = np.arange(n)[::-1].astype(float)  # largest on top
+        if n:
+            lo = np.array([r["low"] for r in rows])
+            hi = np.array([r["high"] for r in rows])
+            self.low.setOpts(x0=np.minimum(lo, nominal), width=np.abs(lo - nominal), y=ys, height=0.6)
+            self.high.setOpts(x0=np.minimum(hi, nominal), width=np.abs(hi - nominal), y=ys, height=0.6)
+            self.empty.hide()
+        else:
+            self.low.setOpts(x0=[], width=[], y=[])
+            self.high.setOpts(x0=[], width=[], y=[])
+            self.empty.setText(_t("No input with a range moves this"))
+            self.empty.setPos(nominal, 0)
+            self.empty.show()
+        self.nominal_line.setPos(nominal)
+        left = pi.getAxis("left")
+        left.setTicks([[(float(y), r["label"]) for y, r in zip(ys, rows)]])
+        fm = QtGui.QFontMetrics(left.style.get("tickFont") or self.font())
+        widest = max((fm.horizontalAdvance(r["label"]) for r in rows), default=100)
+        left.setWidth(min(widest + 24, 420))
+        vals = [nominal] + [r["low"] for r in rows] + [r["high"] for r in rows]
+        span = max(vals) - min(vals) or abs(nominal) * 0.05 or 1.0
+        pi.setXRange(min(vals) - 0.08 * span, max(vals) + 0.08 * span, padding=0)
+        pi.setYRange(-0.7, max(n, 1) - 0.3, padding=0)
+
+
+class TornadoPanel(QtWidgets.QWidget):
+    """Days and TCO tornados for the fabric in focus at the current point."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("tornadoPanel")
+        self.title = QtWidgets.QLabel()
+        self.title.setObjectName("tornadoTitle")
+        self.title.setWordWrap(True)
+        self.days = TornadoChart("days")
+        self.days.setObjectName("tornadoDays")
+        self.tco = TornadoChart("tco")
+        self.tco.setObjectName("tornadoTco")
+        legend = QtWidgets.QLabel(
+            f"<span style='color:{LOW_COLOUR}'>■</span> " + _t("input at the low end of its range")
+            + f" &nbsp; <span style='color:{HIGH_COLOUR}'>■</span> " + _t("at the high end")
+            + " &nbsp; │ " + _t("nominal"))
+        legend.setObjectName("tornadoLegend")
+        charts = QtWidgets.QHBoxLayout()
+        charts.addWidget(self.days, 1)
+        charts.addWidget(self.tco, 1)
+        lay = QtWidgets.QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(self.title)
+        lay.addLayout(charts, 1)
+        lay.addWidget(legend)
+        self.swings: list = []
+        self.key = None
+
+    def show_snapshot(self, snap) -> bool:
+        """Compute and draw the tornado for ``snap`` (skipped when it is the one shown)."""
+        s = snap.scenario
+        key = (s,)
+        if key == self.key:
+            return False
+        fabric = s.fabric.focus_fabric
+        try:
+            swings = analysis.tornado(s, fabric)
+        except Exception as err:  # noqa: BLE001 (a ScenarioError: say so in the panel, keep the window)
+            self.title.setText(str(err))
+            self.key = key
+            return False
+        self.swings = swings
+        pt = snap.point
+        i = pt.fabric_index(fabric)
+        dkey = "train_days_with_interruptions" if "train_days_with_interruptions" in pt.data else "train_days"
+        nom_days = float(np.atleast_1d(np.asarray(pt.data[dkey], dtype=float))[i])
+        nom_tco = float(np.atleast_1d(np.asarray(pt.data["tco"], dtype=float))[i]) if "tco" in pt.data else math.nan
+        code = currency_of(pt)
+        label = pt.labels[i]
+        self.title.setText(_t("<b>Sensitivity of {fabric}</b> at this point: each input swung across its range, "
+                              "one at a time (nominal {days} days, TCO {tco})").format(
+            fabric=label, days=fmt_number(nom_days, 1), tco=fmt_money(nom_tco, code)))
+        self.days.show_rows(tornado_rows(swings, "days", nom_days), nom_days, _t("Training days"),
+                            lambda v: fmt_number(v, 1))
+        self.tco.show_rows(tornado_rows(swings, "tco", nom_tco), nom_tco if math.isfinite(nom_tco) else 0.0,
+                           _t("TCO"), lambda v, c=code: fmt_money(v, c))
+        self.key = key
+        return True
+
+
+__all__ = ["TornadoPanel", "tornado_rows", "swing_label"]

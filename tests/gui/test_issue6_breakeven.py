@@ -1,0 +1,72 @@
+"""Break-even: crossings found along the x-axis, marked on the charts, worded for the proposal."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import model
+from gui import breakeven
+from guihelpers import settle
+
+
+@pytest.fixture(scope="module")
+def slow_ib():
+    s = model.load_scenario("assets/presets/default.toml")
+    return s.replace_many({"fabric.custom.infiniband.link_gbps": 100.0,
+                           "fabric.custom.infiniband.latency_us": 30.0})
+
+
+def test_default_pair_is_infiniband_vs_the_fastest_other(window):
+    snap = window.controller.snapshot
+    assert breakeven.default_pair(snap.sweep, snap.point) == ("infiniband", "roce")
+
+
+def test_sentences_for_the_proposal(slow_ib):
+    from gui.controller import sweep_values
+
+    res = model.sweep(slow_ib, "cluster.nodes", sweep_values(slow_ib, "cluster.nodes"))
+    lines = breakeven.sentences(res, ("infiniband", "roce"))
+    assert any("per run above" in s and "nodes" in s for s in lines), lines
+    assert any(s.startswith("No break-even on TCO") for s in lines)
+    assert all(isinstance(s, str) and s for s in lines)
+    # default pair when none is given
+    assert breakeven.sentences(res)
+
+
+def test_a_known_crossing_is_marked_on_the_chart(window, slow_ib):
+    # a slow InfiniBand against a loss-free RoCE: they cross on duration and on TCO along nodes
+    window.set_scenario(slow_ib.replace_many({"fabric.custom.roce.loss_rate": 0.0,
+                                              "fabric.custom.infiniband.latency_us": 1000.0}))
+    settle(window)
+    snap = window.controller.snapshot
+    cs = breakeven.crossings(snap.sweep, ("infiniband", "roce"))
+    assert {c.metric for c in cs} == {"tco", "train_days_with_interruptions"}
+    f = window.features
+    f.markers.pair = ("infiniband", "roce")
+    f.settle_now()
+    assert len(f.markers.lines) == len(cs)
+    for line, c in zip(f.markers.lines, cs):
+        assert line.value() == pytest.approx(np.log10(c.x))
+        assert "above" in line.label.toPlainText() and "nodes" in line.label.toPlainText()
+    tco_line = f.markers.lines[[c.metric for c in cs].index("tco")]
+    assert tco_line.getViewBox() is window.charts["tco"].getPlotItem().vb
+
+
+def test_wobbles_are_not_break_evens():
+    C = model.analysis.Crossing
+    cs = [C(100.0, "a", "b", "tco", True), C(101.0, "a", "b", "tco", False), C(500.0, "a", "b", "tco", True)]
+    assert [c.x for c in breakeven.clean(cs)] == [500.0]
+
+
+def test_panel_pair_choice(window):
+    f = window.features
+    f.breakeven_dock.show()
+    f.settle_now()
+    p = f.breakeven
+    assert "InfiniBand" in p.text.text()
+    p.auto.setChecked(False)
+    p.a.setCurrentIndex(p.a.findData("ethernet"))
+    p.b.setCurrentIndex(p.b.findData("iwarp"))
+    assert f.markers.pair == ("ethernet", "iwarp")
+    assert "Ethernet" in p.text.text() or "iWARP" in p.text.text()
