@@ -244,6 +244,78 @@ def _plain(v: float) -> str:
     return f"{v:,.6g}"
 
 
+class GridLines:
+    """Grid lines at the axes' ticks, drawn as two line-segment curves (major, minor).
+
+    pyqtgraph's own grid (``showGrid``) is replayed from a QPicture by each axis on every
+    paint and cost ~35 ms per frame for three charts here; one path per level costs
+    next to nothing. Updated whenever the view range changes."""
+
+    def __init__(self, plot_item, colour=(0, 0, 0)):
+        self.pi = plot_item
+        self.major = pg.PlotCurveItem(connect="pairs", pen=pg.mkPen((*colour, 60), width=1, cosmetic=True))
+        self.minor = pg.PlotCurveItem(connect="pairs", pen=pg.mkPen((*colour, 25), width=1, cosmetic=True))
+        for item in (self.major, self.minor):
+            item.setZValue(-100)
+            plot_item.addItem(item, ignoreBounds=True)
+        plot_item.vb.sigRangeChanged.connect(self.update)
+        plot_item.vb.sigResized.connect(self.update)
+        self._key = None
+
+    def update(self, *_):
+        vb = self.pi.vb
+        (x0, x1), (y0, y1) = vb.viewRange()
+        size = vb.size()
+        key = (x0, x1, y0, y1, size.width(), size.height())
+        if key == self._key:
+            return
+        self._key = key
+        segs = {0: ([], []), 1: ([], [])}
+        for axis, lo, hi, length in (("bottom", x0, x1, size.width()), ("left", y0, y1, size.height())):
+            ax = self.pi.getAxis(axis)
+            for li, values in enumerate(_grid_values(ax, lo, hi, max(length, 1.0))):
+                xs, ys = segs[li]
+                n = len(values)
+                if not n:
+                    continue
+                if axis == "bottom":
+                    xs.append(np.repeat(values, 2))
+                    ys.append(np.tile([y0, y1], n))
+                else:
+                    xs.append(np.tile([x0, x1], n))
+                    ys.append(np.repeat(values, 2))
+        segs = {k: (np.concatenate(v[0]) if v[0] else np.zeros(0), np.concatenate(v[1]) if v[1] else np.zeros(0))
+                for k, v in segs.items()}
+        self.major.setData(*segs[0])
+        self.minor.setData(*segs[1])
+
+
+_LOG_MINOR = np.log10(np.arange(2, 10))
+
+
+def _grid_values(ax, lo: float, hi: float, length: float):
+    """Major and minor grid positions for an axis over [lo, hi] (view coordinates), from the
+    axis's own tick spacing (pyqtgraph's full ``tickValues`` costs ~1 ms per call)."""
+    if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
+        return np.zeros(0), np.zeros(0)
+    if ax.logMode and hi - lo >= 1.0:
+        k0, k1 = math.floor(lo), math.ceil(hi)
+        major = np.arange(k0, k1 + 1, dtype=float)
+        minor = (major[:, None] + _LOG_MINOR[None, :]).ravel() if hi - lo <= 6 else np.zeros(0)
+        return major[(major >= lo) & (major <= hi)], minor[(minor >= lo) & (minor <= hi)]
+    levels = ax.tickSpacing(lo, hi, length)
+    out = []
+    for spacing, offset in levels[:2]:
+        if spacing <= 0:
+            out.append(np.zeros(0))
+            continue
+        start = math.ceil((lo - offset) / spacing) * spacing + offset
+        out.append(np.arange(start, hi + spacing * 1e-9, spacing))
+    while len(out) < 2:
+        out.append(np.zeros(0))
+    return out[0], out[1]
+
+
 class ChartWidget(pg.PlotWidget):
     """One chart: a curve per fabric, a marker at the current value, hover read-out.
 
@@ -268,9 +340,12 @@ class ChartWidget(pg.PlotWidget):
         self._focus: str | None = None
         self._current_x = None
         self._currency = ""
+        self._texts = None
+        self._x_key = None
+        self._legend_key = None
+        self._marker_brushes = None
         pi = self.getPlotItem()
         pi.setMenuEnabled(False)
-        pi.showGrid(x=True, y=True, alpha=0.25)
         pi.hideButtons()
         for ax in ("left", "bottom"):
             a = pi.getAxis(ax)
@@ -279,7 +354,8 @@ class ChartWidget(pg.PlotWidget):
         # one row of four entries, in the corner the curves usually leave free
         offset = {"utilisation": (10, -6), "duration": (10, -6), "tco": (10, 6)}[kind]
         self.legend = pi.addLegend(offset=offset, labelTextColor="#222222", brush=pg.mkBrush(255, 255, 255, 215),
-                                   pen=pg.mkPen("#bbbbbb"), colCount=4, verSpacing=-6, horSpacing=12)
+                                   pen=pg.mkPen("#bbbbbb"), colCount=5 if kind == "duration" else 4,
+                                   verSpacing=-6, horSpacing=12)
         self.legend.setZValue(20)
         # current value: a vertical line plus one dot per fabric
         self.vline = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen("#555555", width=1,
@@ -305,6 +381,7 @@ class ChartWidget(pg.PlotWidget):
         pi.vb.sigResized.connect(self._place_overlays)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self._hover_pos = None
+        self.grid = GridLines(pi)
 
     # -- drawing -------------------------------------------------------------
     def show_result(self, result, kind: str | None = None, current_x=None, focus: str | None = None,
@@ -318,23 +395,11 @@ class ChartWidget(pg.PlotWidget):
         self.series = data
         self._currency = data.get("currency", "")
         pi = self.getPlotItem()
-        parts = [p for p in (f"profile: {profile_set}" if profile_set else "", scenario_name or "") if p]
+        parts = [p for p in (f"profile: {profile_set}" if profile_set else "", short_name(scenario_name)) if p]
         self.caption = "  ·  ".join(parts)
-        cap = (f"&nbsp;&nbsp;<span style='font-size:9pt; color:#666'>{_esc(self.caption)}</span>"
-               if self.caption else "")
-        pi.setTitle(f"<span style='font-size:11pt; color:#222'><b>{_esc(data['title'])}</b></span>{cap}")
-        pi.setLabel("bottom", data["x_label"])
-        pi.setLabel("left", data["y_label"])
-        left = pi.getAxis("left")
-        if self.kind == "tco":
-            code = self._currency
-            left.formatter = lambda v, c=code: format_money(v, c, axis=True)
-        elif data["log_y"]:
-            left.formatter = _plain
-        else:
-            left.formatter = None
-        if pi.ctrl.logXCheck.isChecked() != data["log_x"] or pi.ctrl.logYCheck.isChecked() != data["log_y"]:
-            pi.setLogMode(x=data["log_x"], y=data["log_y"])
+        extra_for = focus if focus in {e["fabric"] for e in data["extra"]} else None
+        title = "Training duration" if data["extra"] else data["title"]
+        self._set_texts(title, data)
         self._focus = focus
         x = data["x"]
         seen = set()
@@ -352,27 +417,35 @@ class ChartWidget(pg.PlotWidget):
                 curve.setPen(self._pen_for(s["style"], focus == name))
                 self._styles[name] = (s["style"], focus == name, self.line_width)
                 curve.setZValue(4 if focus == name else 3)
-            y = s["y"]
-            curve.setData(x, _safe_for_log(y, data["log_y"]))
-            curve.show()
+            curve.setData(x, _safe_for_log(s["y"], data["log_y"]))
+            if not curve.isVisible():
+                curve.show()
+        # the duration without interruptions: for the fabric in focus (all four would hide the others)
         for e in data["extra"]:
             name = e["fabric"]
             curve = self.extra_curves.get(name)
+            if name != extra_for:
+                if curve is not None and curve.isVisible():
+                    curve.hide()
+                continue
             if curve is None:
                 curve = pg.PlotDataItem(connect="finite")
                 curve.setZValue(2)
+                curve.setPen(make_pen(e["style"], 1.0, alpha=110))
                 self.getPlotItem().addItem(curve)
                 self.extra_curves[name] = curve
-            curve.setPen(make_pen(e["style"], 1.0, alpha=90))
             curve.setData(x, _safe_for_log(e["y"], data["log_y"]))
-            curve.show()
+            if not curve.isVisible():
+                curve.show()
         for name, curve in self.curves.items():
-            if name not in seen:
+            if name not in seen and curve.isVisible():
                 curve.hide()
                 curve.setData([], [])
-        for name, curve in self.extra_curves.items():
-            if name not in {e["fabric"] for e in data["extra"]}:
-                curve.hide()
+        if not data["extra"]:
+            for curve in self.extra_curves.values():
+                if curve.isVisible():
+                    curve.hide()
+        self._fit_x(x, data["log_x"])
         self._sync_legend(data)
         self._update_marker(result, data, current_x, point)
         if data["available"]:
@@ -384,6 +457,59 @@ class ChartWidget(pg.PlotWidget):
         if self._hover_pos is not None:
             self._update_readout(self._hover_pos)
         return data
+
+    def _fit_x(self, x, log_x: bool) -> None:
+        """Set the x range when the sweep grid changes, else leave it (and any zoom) alone.
+
+        The x range is not auto-ranged: with three x-linked charts every auto-range pass
+        would bounce between them and repaint each chart twice per update."""
+        x = np.asarray(x, dtype=float)
+        x = x[np.isfinite(x) & ((x > 0) if log_x else True)]
+        if not x.size:
+            return
+        lo, hi = float(x.min()), float(x.max())
+        if log_x:
+            lo, hi = math.log10(lo), math.log10(hi)
+        key = (lo, hi, log_x)
+        if key == self._x_key:
+            return
+        self._x_key = key
+        vb = self.getPlotItem().vb
+        vb.enableAutoRange(x=False)
+        vb.setXRange(lo, hi, padding=0.02)
+
+    def reset_zoom(self) -> None:
+        """Back to the whole sweep in x and auto-ranged y."""
+        self._x_key = None
+        if self.series is not None:
+            self._fit_x(self.series["x"], self.series["log_x"])
+        self.getPlotItem().vb.enableAutoRange(y=True)
+
+    def _set_texts(self, title: str, data: dict) -> None:
+        """Title (with the profile/scenario caption), axis labels, tick formats, log modes:
+        touched only when they change (setting HTML text costs a few ms)."""
+        key = (title, self.caption, data["x_label"], data["y_label"], data["log_x"], data["log_y"], self.kind,
+               self._currency)
+        if key == self._texts:
+            return
+        self._texts = key
+        pi = self.getPlotItem()
+        cap = (f"&nbsp;&nbsp;<span style='font-size:9pt; color:#666'>{_esc(self.caption)}</span>"
+               if self.caption else "")
+        pi.setTitle(f"<span style='font-size:11pt; color:#222'><b>{_esc(title)}</b></span>{cap}")
+        pi.setLabel("bottom", data["x_label"])
+        pi.setLabel("left", data["y_label"])
+        left = pi.getAxis("left")
+        if self.kind == "tco":
+            left.formatter = lambda v, c=self._currency: format_money(v, c, axis=True)
+        elif data["log_y"]:
+            left.formatter = _plain
+        else:
+            left.formatter = None
+        left.picture = None
+        left.update()
+        if pi.ctrl.logXCheck.isChecked() != data["log_x"] or pi.ctrl.logYCheck.isChecked() != data["log_y"]:
+            pi.setLogMode(x=data["log_x"], y=data["log_y"])
 
     def _pen_for(self, style: dict, focus: bool) -> QtGui.QPen:
         w = self.line_width
@@ -408,9 +534,13 @@ class ChartWidget(pg.PlotWidget):
 
     def _sync_legend(self, data) -> None:
         wanted = [(s["short"], self.curves[s["fabric"]]) for s in data["series"]]
-        have = [(label.text, item) for item, label in self.legend.items]
-        if [(n, id(c)) for n, c in wanted] == [(n, id(c)) for n, c in have]:
+        extra = [(f"{_short(data, n)} without interruptions", c) for n, c in self.extra_curves.items()
+                 if c.isVisible()]
+        wanted += extra
+        key = [(n, id(c)) for n, c in wanted]
+        if key == self._legend_key:
             return
+        self._legend_key = key
         self.legend.clear()
         for name, curve in wanted:
             self.legend.addItem(curve, name)
@@ -428,8 +558,12 @@ class ChartWidget(pg.PlotWidget):
             yv = np.array([_interp(data["x"], s["y"], xi) for s, xi in zip(data["series"], cx)])
         ok = np.isfinite(yv) & np.isfinite(cx) & (cx > 0 if data["log_x"] else True) & (
             yv > 0 if data["log_y"] else True)
-        brushes = [pg.mkBrush(s["style"]["colour"]) for s in data["series"]]
-        self.marker.setData(cx[ok], yv[ok], symbolBrush=[b for b, k in zip(brushes, ok) if k])
+        colours = tuple(s["style"]["colour"] for s, k in zip(data["series"], ok) if k)
+        if colours != self._marker_brushes:
+            self._marker_brushes = colours
+            self.marker.setData(cx[ok], yv[ok], symbolBrush=[pg.mkBrush(c) for c in colours])
+        else:
+            self.marker.setData(cx[ok], yv[ok])
         self._current_x = cx
         self._marker_y = yv
         x0 = float(cx[0]) if np.all(cx == cx[0]) else None
@@ -481,6 +615,22 @@ class ChartWidget(pg.PlotWidget):
 
     def readout_text(self) -> str:
         return self.readout.toPlainText() if self.readout.isVisible() else ""
+
+
+def short_name(name: str | None, limit: int = 44) -> str:
+    """A scenario name short enough for a chart caption: its parenthesised tail dropped."""
+    if not name:
+        return ""
+    edited = name.endswith(" (edited)")
+    base = name[: -len(" (edited)")] if edited else name
+    base = base.split(" (")[0]
+    if len(base) > limit:
+        base = base[: limit - 1] + "…"
+    return base + (" (edited)" if edited else "")
+
+
+def _short(data: dict, fabric: str) -> str:
+    return next((s["short"] for s in data["series"] if s["fabric"] == fabric), fabric)
 
 
 def _esc(text: str) -> str:

@@ -136,13 +136,20 @@ class FieldSlider(QtWidgets.QWidget):
         self.edit.editingFinished.connect(self._on_edit)
 
     # -- display ---------------------------------------------------------------
-    def set_label(self, text: str, *, guess: bool = False, overridden: bool = False) -> None:
+    def set_label(self, text: str, *, guess: bool = False, overridden: bool = False, edited: bool | None = None) -> None:
+        """Name, plus a mark: "(guess)" for a profile value without a published source,
+        "(edited)" for a value changed since the scenario was loaded, "(scenario)" for a
+        value the scenario sets instead of the profile."""
         self._label_text = text
+        if edited is None:
+            edited = overridden
         extra = ""
         if guess:
             extra = " <span style='color:#a05a00'><i>(guess)</i></span>"
-        elif overridden:
+        elif edited:
             extra = " <span style='color:#0060a0'><i>(edited)</i></span>"
+        elif overridden:
+            extra = " <span style='color:#555'><i>(scenario)</i></span>"
         self.name.setText(f"{text}{extra}")
 
     def set_tooltip(self, text: str) -> None:

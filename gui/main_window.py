@@ -18,6 +18,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 import model
 from model import catalog
+from model import presets as presets_mod
 from model.scenario import SECTIONS, FabricSpec, field_meta
 
 from .breakdown import BreakdownChart
@@ -25,11 +26,11 @@ from .charts import AXES, CHART_KINDS, ChartWidget, axis_label
 from .controller import X_FIELDS, Controller
 from .controls import FieldSlider, GroupBox, labelled, slider_for
 from .point_table import PointTable
-from .recommendation import RecommendationPanel
+from .recommendation import RecommendationPanel, preset_name_for
 from .settings import app_settings
 
 PRESETS_DIR = catalog.ASSETS_DIR / "presets"
-DEFAULT_PRESET = PRESETS_DIR / "default.toml"
+DEFAULT_PRESET = presets_mod.preset_path(presets_mod.DEFAULT_PRESET)  # Case 2, the article's default
 APP_NAME = "Fabric What-If"
 
 # The fabric values the sliders edit for the fabric in focus: key -> slider options.
@@ -59,9 +60,12 @@ DRAG_LINE_WIDTH = 1.0
 
 
 def list_presets() -> list[tuple[str, Path]]:
-    """(name, path) of every preset in ``assets/presets``; unreadable files are skipped."""
+    """(name, path) of every preset in ``assets/presets``: the case studies and scale tiers in
+    the engine's order, then any other file; unreadable files are skipped."""
+    ordered = [presets_mod.preset_path(n) for n in presets_mod.preset_names()]
+    others = [p for p in sorted(PRESETS_DIR.glob("*.toml")) if p not in ordered]
     out = []
-    for p in sorted(PRESETS_DIR.glob("*.toml")):
+    for p in ordered + others:
         try:
             s = model.load_scenario(p)
         except model.ScenarioError:
@@ -71,12 +75,10 @@ def list_presets() -> list[tuple[str, Path]]:
 
 
 def preset_group(path: Path) -> str:
-    stem = path.stem.lower()
-    if stem.startswith("case"):
-        return "Case studies"
-    if stem.startswith(("tier", "scale")):
-        return "Scale tiers"
-    return "Other"
+    name = preset_name_for(path)
+    if name is None:
+        return "Other"
+    return "Case studies" if name.startswith("case") else "Scale tiers"
 
 
 class MainWindow(QtWidgets.QMainWindow):
@@ -106,9 +108,6 @@ class MainWindow(QtWidgets.QMainWindow):
         c.xFieldChanged.connect(self._on_x_field_changed)
         self._on_scenario_changed(c.scenario)
         c.recompute_now()
-        from .features import install_features  # issue #6: calibrate, bands, tornado, break-even, A/B, i18n
-
-        install_features(self)
 
     # ------------------------------------------------------------------ build
     def _build_actions(self) -> None:
@@ -251,8 +250,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.table = PointTable()
         rl.addWidget(self.table)
         self.breakdown = BreakdownChart()
-        self.breakdown.setMinimumHeight(220)
-        rl.addWidget(self.breakdown, 1)
+        self.breakdown.setMinimumHeight(200)
+        rl.addWidget(self.breakdown, 2)
         self.breakdown_legend = QtWidgets.QLabel(BreakdownChart.legend_html())
         self.breakdown_legend.setWordWrap(True)
         self.breakdown_legend.setStyleSheet("font-size:8pt")
@@ -260,7 +259,7 @@ class MainWindow(QtWidgets.QMainWindow):
         rec_box = GroupBox("Recommendation")
         self.recommendation = RecommendationPanel()
         rec_box.add(self.recommendation)
-        rl.addWidget(rec_box, 1)
+        rl.addWidget(rec_box, 3)
         split.addWidget(right)
         split.setStretchFactor(0, 0)
         split.setStretchFactor(1, 3)
@@ -408,7 +407,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def reset_zoom(self) -> None:
         for ch in self.charts.values():
-            ch.enableAutoRange()
+            ch.reset_zoom()
 
     # ----------------------------------------------------------- model -> UI
     def _on_scenario_changed(self, s: model.Scenario) -> None:
@@ -471,7 +470,8 @@ class MainWindow(QtWidgets.QMainWindow):
             sl.set_value(float(row.values[key]))
             src = row.sources.get(key, "")
             guess = key in row.guesses
-            sl.set_label(sl._label_text, guess=guess, overridden=src == "scenario")
+            sl.set_label(sl._label_text, guess=guess, overridden=src == "scenario",
+                         edited=self._edited(f"fabric.custom.{row.name}.{key}", s))
             meta = field_meta(FabricSpec, key)
             if src == "scenario":
                 default = entry.get(key)
@@ -489,8 +489,9 @@ class MainWindow(QtWidgets.QMainWindow):
         edited = s.fabric.focus_fabric in s.fabric.custom_dict() and any(
             row.sources.get(k) == "scenario" for k in FABRIC_SWEEPABLE_KEYS)
         self.reset_button.setEnabled(edited)
+        changed = any(self._edited(f"fabric.custom.{row.name}.{k}", s) for k in FABRIC_SWEEPABLE_KEYS)
         self.fabric_source.setText(f"{html.escape(row.label)} · {prof['name']} profile"
-                                   + (" · edited" if edited else ""))
+                                   + (" · edited" if changed else " · values set by the scenario" if edited else ""))
         self.fabric_source.setToolTip(entry.get("source", ""))
 
     def _edited(self, path: str, s: model.Scenario) -> bool:
@@ -558,12 +559,13 @@ class MainWindow(QtWidgets.QMainWindow):
                            profile_set=s.fabric.profile_set, scenario_name=name, point=snap.point)
         self.table.show_point(snap.point, focus)
         self.breakdown.show_point(snap.point, focus)
-        self.recommendation.show_snapshot(snap)
+        self.recommendation.show_snapshot(snap, preset_name_for(self.controller.source_path))
         c = s.cluster
-        self.point_title.setText(f"<b>At this point</b>: {c.nodes:,} nodes × {c.gpus_per_node} GPUs, "
-                                 f"{s.workload.params_b:,.4g} B parameters, {s.workload.train_tokens_b:,.4g} B "
-                                 f"tokens")
-        self.timing_label.setText(f"engine {snap.compute_ms:.0f} ms")
+        _set_text(self.point_title, f"<b>At this point</b>: {c.nodes:,} nodes × {c.gpus_per_node} GPUs, "
+                                    f"{s.workload.params_b:,.4g} B parameters, {s.workload.train_tokens_b:,.4g} B "
+                                    "tokens")
+        if not self._dragging:
+            self.timing_label.setText(f"engine {snap.compute_ms:.0f} ms")
 
     def _on_x_field_changed(self, field: str) -> None:
         with QtCore.QSignalBlocker(self.x_combo):
@@ -653,6 +655,12 @@ def _fmt(v, sl: FieldSlider | None = None) -> str:
         x = v * scale
         return f"{x:,.0f}" if float(x).is_integer() and abs(x) >= 1 else f"{x:.4g}"
     return str(v)
+
+
+def _set_text(label: QtWidgets.QLabel, text: str) -> None:
+    """Set a label's text only when it changes (rich-text layout costs a millisecond)."""
+    if label.text() != text:
+        label.setText(text)
 
 
 def _resolved_inputs(s: model.Scenario) -> dict:

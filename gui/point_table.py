@@ -92,31 +92,39 @@ class PointTable(QtWidgets.QTableWidget):
                 if item is None:
                     item = QtWidgets.QTableWidgetItem()
                     self.setItem(i, col, item)
-                item.setText(vals[key])
+                if item.text() != vals[key]:
+                    item.setText(vals[key])
                 align = QtCore.Qt.AlignmentFlag.AlignVCenter | (
                     QtCore.Qt.AlignmentFlag.AlignLeft if col == 0 else QtCore.Qt.AlignmentFlag.AlignRight)
                 item.setTextAlignment(align)
-                f = item.font()
-                f.setBold(name == focus)
-                item.setFont(f)
+                if item.font().bold() != (name == focus):
+                    f = item.font()
+                    f.setBold(name == focus)
+                    item.setFont(f)
                 if col == 0:
-                    item.setForeground(QtGui.QBrush(QtGui.QColor(st["colour"])))
-                    item.setToolTip(st["label"] + ("  (fabric in focus)" if name == focus else ""))
+                    if item.foreground().color().name().lower() != st["colour"].lower():
+                        item.setForeground(QtGui.QBrush(QtGui.QColor(st["colour"])))
+                    _tip(item, st["label"] + ("  (fabric in focus)" if name == focus else ""))
                 elif key == "days":
-                    item.setToolTip(days_tip.format(_scalar(d, "train_days", i) or math.nan))
+                    _tip(item, days_tip.format(_scalar(d, "train_days", i) or math.nan))
                 elif key in ECONOMICS_KEYS and not has_econ:
-                    item.setToolTip("Waiting for the economics model (issue #3)")
+                    _tip(item, "Waiting for the economics model (issue #3)")
                 elif key == "mfu":
                     plan = {k: _scalar(d["plan"], k, i) for k in ("tp", "pp", "dp", "micro_batch",
                                                                   "virtual_stages")}
-                    item.setToolTip("Model FLOPs utilisation; plan: " + model.describe_plan(plan))
+                    _tip(item, "Model FLOPs utilisation; plan: " + model.describe_plan(plan))
                 elif key in ("capex", "tco", "cost_per_run") and cur:
-                    item.setToolTip(f"{key.replace('_', ' ')} in {cur}")
+                    _tip(item, f"{key.replace('_', ' ')} in {cur}")
 
     def cell_text(self, row: int, key: str) -> str:
         col = [c[0] for c in COLUMNS].index(key)
         item = self.item(row, col)
         return item.text() if item else ""
+
+
+def _tip(item, text: str) -> None:
+    if item.toolTip() != text:
+        item.setToolTip(text)
 
 
 def _finite(v) -> bool:

@@ -1,38 +1,47 @@
 """Recommendation panel: the article's decision tree beside the engine's pick, with the
 reason when they differ, and the claims table (article vs engine) for case-study presets.
 
-Everything shown comes from the engine (``model``); this panel only lays it out.
+Everything shown comes from the engine (``model.recommend``, ``model.claims``); this
+panel only lays it out.
 """
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 
-import numpy as np
 from PySide6 import QtCore, QtWidgets
 
 import model
+from model import claims as claims_mod
+from model import presets as presets_mod
+from model import recommend
 
 from .charts import fabric_styles
 
 
-def _engine_api():
-    """The economics/recommendation functions of the engine, where they exist (issue #3)."""
-    names = ("decision_tree", "recommend", "claims_table")
-    return {n: getattr(model, n) for n in names if callable(getattr(model, n, None))}
+@functools.cache
+def _claims(name: str):
+    """The claims table of a preset (depends on the preset only, not on later edits)."""
+    return tuple(claims_mod.claims_table(name))
 
 
-def _fastest(point) -> str | None:
-    days = np.asarray(point.data.get("train_days_with_interruptions", point.data["train_days"]), dtype=float)
-    days = np.atleast_1d(days)
-    if not np.isfinite(days).any():
+def preset_name_for(path) -> str | None:
+    """The preset name (``case2`` ...) whose file is ``path``, if any."""
+    if not path:
         return None
-    return point.fabrics[int(np.nanargmin(days))]
+    from pathlib import Path
+
+    p = Path(path).resolve()
+    for name in presets_mod.preset_names():
+        if presets_mod.preset_path(name).resolve() == p:
+            return name
+    return None
 
 
 class RecommendationPanel(QtWidgets.QWidget):
-    """Decision tree vs engine pick, and the claims table where the scenario has claims."""
+    """Decision tree vs engine pick, and the claims table where the preset has claims."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -44,142 +53,105 @@ class RecommendationPanel(QtWidgets.QWidget):
         self.summary.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.summary.setAlignment(QtCore.Qt.AlignmentFlag.AlignTop | QtCore.Qt.AlignmentFlag.AlignLeft)
         lay.addWidget(self.summary)
-        self.claims_title = QtWidgets.QLabel("<b>Article vs engine</b>")
+        self.claims_title = QtWidgets.QLabel()
+        self.claims_title.setWordWrap(True)
         lay.addWidget(self.claims_title)
-        self.claims = QtWidgets.QTableWidget(0, 4)
-        self.claims.setHorizontalHeaderLabels(["Claim", "Article", "Engine", ""])
+        self.claims = QtWidgets.QTableWidget(0, 3)
+        self.claims.setObjectName("claimsTable")
+        self.claims.setHorizontalHeaderLabels(["Claim", "Article", "Engine: seed · published"])
+        self.claims.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.claims.verticalHeader().hide()
         self.claims.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         self.claims.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.NoSelection)
         self.claims.setWordWrap(True)
+        self.claims.setAlternatingRowColors(True)
         hh = self.claims.horizontalHeader()
         hh.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)
-        for c in (1, 2, 3):
-            hh.setSectionResizeMode(c, QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
+        hh.setSectionResizeMode(1, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        hh.setSectionResizeMode(2, QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
         lay.addWidget(self.claims, 1)
         self.claims_title.hide()
         self.claims.hide()
         self.engine_pick: str | None = None
         self.tree_pick: str | None = None
+        self.reason: str = ""
+        self._claims_for: str | None = "?"
 
-    def show_snapshot(self, snap) -> None:
+    def show_snapshot(self, snap, preset: str | None = None) -> None:
+        """Show the recommendation at ``snap.point``; the claims of ``preset`` (a case name)."""
         point = snap.point
-        api = _engine_api()
         styles = {n: s for n, s in zip(point.fabrics, fabric_styles(point))}
 
         def name(fid):
             if fid is None:
-                return "–"
+                return "none"
             st = styles.get(fid)
-            colour = st["colour"] if st else "#222"
-            short = st.get("short", fid) if st else fid
-            return f"<span style='color:{colour}'><b>{html.escape(short)}</b></span>"
+            if st is None:
+                return html.escape(fid)
+            return f"<span style='color:{st['colour']}'><b>{html.escape(st.get('short', fid))}</b></span>"
 
-        lines = []
-        rec = tree = None
-        if "recommend" in api:
-            rec = api["recommend"](snap.scenario, point) if _takes_two(api["recommend"]) else api["recommend"](
-                snap.scenario)
-        if "decision_tree" in api:
-            tree = api["decision_tree"](snap.scenario)
-        self.tree_pick = _pick_of(tree)
-        self.engine_pick = _pick_of(rec)
-        if tree is not None:
-            lines.append(f"Article's decision tree: {name(self.tree_pick)}"
-                         + (f"<br><span style='color:#555'>{html.escape(_reason_of(tree))}</span>"
-                            if _reason_of(tree) else ""))
-        else:
-            lines.append("Article's decision tree: <i>waiting for the economics model (issue #3)</i>")
+        try:
+            rec = recommend.recommendation(snap.scenario, point)
+        except (KeyError, ValueError, model.ScenarioError) as err:
+            rec = None
+            text = f"<i>No recommendation: {html.escape(str(err))}</i>"
         if rec is not None:
-            lines.append(f"Engine's pick: {name(self.engine_pick)}"
-                         + (f"<br><span style='color:#555'>{html.escape(_reason_of(rec))}</span>"
-                            if _reason_of(rec) else ""))
-        else:
-            fastest = _fastest(point)
-            self.engine_pick = None
-            lines.append(f"Fastest at this point (engine): {name(fastest)}<br>"
-                         "<i>cost-based pick waits for the economics model (issue #3)</i>")
-        if self.tree_pick and self.engine_pick and self.tree_pick != self.engine_pick:
-            why = _why_differ(rec) or "the engine weighs this scenario's cost and time; the tree uses node count only"
-            lines.append(f"<b>They differ:</b> {html.escape(why)}")
-        elif self.tree_pick and self.engine_pick:
-            lines.append("<span style='color:#2a7a2a'>They agree.</span>")
-        self.summary.setText("<br>".join(lines))
-        self._show_claims(api, snap)
+            self.tree_pick, self.engine_pick = rec["tree_fabric"], rec["engine_fabric"]
+            self.reason = rec.get("reason", "")
+            margin = rec.get("margin")
+            margin_txt = (f", {margin * 100:.1f}% ahead of {name(rec['runner_up'])}"
+                          if rec.get("runner_up") and margin is not None and math.isfinite(margin) else "")
+            lines = [
+                f"<b>Article's decision tree:</b> {name(self.tree_pick)}"
+                f"<br><span style='color:#555'>rule {html.escape(str(rec['tree_rule']))}: "
+                f"{html.escape(rec['tree_reason'])}</span>",
+                f"<b>Engine's pick:</b> {name(self.engine_pick)}"
+                f"<br><span style='color:#555'>{html.escape(rec['engine_criterion'])}{margin_txt}</span>",
+            ]
+            if rec["agree"]:
+                lines.append("<span style='color:#1b7a3a'>✔ They agree.</span>")
+            else:
+                lines.append(f"<span style='color:#a03000'><b>They differ:</b></span> {html.escape(self.reason)}")
+            text = "<br>".join(lines)
+        if self.summary.text() != text:
+            self.summary.setText(text)
+        self._show_claims(preset)
 
-    def _show_claims(self, api, snap) -> None:
-        rows = None
-        if "claims_table" in api:
-            try:
-                rows = api["claims_table"](snap.scenario)
-            except model.ScenarioError:
-                rows = None
+    def _show_claims(self, preset: str | None) -> None:
+        if preset == self._claims_for:
+            return
+        self._claims_for = preset
+        figs = presets_mod.article_figures()
+        rows = _claims(preset) if preset in figs and figs[preset].get("claims") else ()
         if not rows:
             self.claims.hide()
             self.claims_title.hide()
             return
+        self.claims_title.setText(f"<b>Article vs engine</b> — {html.escape(preset)} as published "
+                                  "(unaffected by your edits)")
         self.claims.setRowCount(len(rows))
         for i, row in enumerate(rows):
-            get = row.get if isinstance(row, dict) else (lambda k, d=None, r=row: getattr(r, k, d))
-            cells = [str(get("claim", "")), _fmt(get("article")), _fmt(get("engine")), _verdict(get)]
+            label = row.label + ("" if row.fabric == figs[preset].get("chosen") else f" ({row.fabric})")
+            cells = [label, row.article, f"{_fmt(row.seed, row.unit)} · {_fmt(row.published, row.unit)}"]
             for c, text in enumerate(cells):
                 item = QtWidgets.QTableWidgetItem(text)
-                if get("note"):
-                    item.setToolTip(str(get("note")))
+                if c == 2:
+                    item.setTextAlignment(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter)
+                if row.note:
+                    item.setToolTip(row.note)
                 self.claims.setItem(i, c, item)
         self.claims.resizeRowsToContents()
         self.claims_title.show()
         self.claims.show()
 
 
-def _takes_two(fn) -> bool:
-    import inspect
-    try:
-        return len(inspect.signature(fn).parameters) >= 2
-    except (TypeError, ValueError):
-        return False
+def _fmt(x: float, unit: str) -> str:
+    text = claims_mod._fmt(x, unit)
+    if text == "–" or not unit:
+        return text
+    if unit == "CNY":
+        return f"-¥{text[1:]}" if text.startswith("-") else f"¥{text}"
+    return f"{text} {unit}"
 
 
-def _pick_of(obj):
-    if obj is None:
-        return None
-    if isinstance(obj, str):
-        return obj
-    if isinstance(obj, dict):
-        return obj.get("fabric") or obj.get("pick")
-    return getattr(obj, "fabric", None) or getattr(obj, "pick", None)
-
-
-def _reason_of(obj) -> str:
-    if obj is None or isinstance(obj, str):
-        return ""
-    if isinstance(obj, dict):
-        return str(obj.get("reason", "") or "")
-    return str(getattr(obj, "reason", "") or "")
-
-
-def _why_differ(obj) -> str:
-    if isinstance(obj, dict):
-        return str(obj.get("why_differs", "") or obj.get("differs", "") or "")
-    return str(getattr(obj, "why_differs", "") or "")
-
-
-def _fmt(v) -> str:
-    if v is None:
-        return "–"
-    if isinstance(v, float):
-        return f"{v:,.3g}" if math.isfinite(v) else "–"
-    return str(v)
-
-
-def _verdict(get) -> str:
-    v = get("verdict", None)
-    if v is None:
-        ok = get("holds", None)
-        if ok is None:
-            return ""
-        return "✓ holds" if ok else "✗ does not hold"
-    return str(v)
-
-
-__all__ = ["RecommendationPanel"]
+__all__ = ["RecommendationPanel", "preset_name_for"]

@@ -1,0 +1,239 @@
+"""GUI speed: slider move to repainted window, against a bare pyqtgraph window, in one run.
+
+Run by ``make bench`` (``benchmarks.run`` calls :func:`main`), or alone with
+``python -m benchmarks.gui_bench``. Offscreen, window 1600 × 1000, medians of many
+updates; the machines are noisy, so the app and its peer are measured side by side and
+reported as a ratio (shared/design/performance-notes.md):
+
+- **bare**: 3 ``PlotWidget`` × 4 curves × 256 points, width-1 cosmetic pens, plus a
+  4 × 6 ``QTableWidget`` refilled — new data set, then ``processEvents()``: Qt repaints
+  what changed, as it does in the running app. Both sides are timed the same way.
+- **app (view)**: the explorer window drawing a fresh engine result (3 charts with markers,
+  table, step-time bars, recommendation) and repainting — what the GUI adds on top of
+  pyqtgraph, engine excluded.
+- **app (slider)**: a slider moved to a value not seen before, through the coalescing
+  timer, the engine's sweep and point evaluation, every view, and the repaint: what a
+  user waits for while dragging.
+- **cold start**: a fresh interpreter from launch to the first painted window.
+
+Targets (issue #4): view and slider ≤ 1.2 × bare; cold start ≤ 1.5 s.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+ROOT = Path(__file__).resolve().parents[1]
+WINDOW = (1600, 1000)
+UPDATES = 40
+WARMUP = 5
+POINTS = 256
+TARGET_RATIO = 1.2
+TARGET_COLD_S = 1.5
+
+
+def _stats(samples_s):
+    ms = sorted(s * 1e3 for s in samples_s)
+    p95 = ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))]
+    return {"median_ms": statistics.median(ms), "p95_ms": p95, "n": len(ms)}
+
+
+def bench_bare(app, updates=UPDATES):
+    """The peer: bare pyqtgraph, same number of plots, curves and points, width-1 pens."""
+    import numpy as np
+    import pyqtgraph as pg
+    from PySide6 import QtWidgets
+
+    win = QtWidgets.QWidget()
+    lay = QtWidgets.QHBoxLayout(win)
+    col = QtWidgets.QVBoxLayout()
+    lay.addLayout(col, 3)
+    colours = ["#D55E00", "#0072B2", "#CC79A7", "#009E73"]
+    curves = []
+    for _ in range(3):
+        pw = pg.PlotWidget(background="w")
+        pw.getPlotItem().setLogMode(x=True, y=False)
+        for c in colours:
+            curves.append(pw.plot(pen=pg.mkPen(c, width=1, cosmetic=True)))
+        col.addWidget(pw)
+    table = QtWidgets.QTableWidget(4, 6)
+    lay.addWidget(table, 1)
+    win.resize(*WINDOW)
+    win.show()
+    app.processEvents()
+    x = np.geomspace(1, 4096, POINTS)
+    rng = np.random.default_rng(1)
+    times = []
+    for i in range(updates + WARMUP):
+        t0 = time.perf_counter()
+        for k, curve in enumerate(curves):
+            curve.setData(x, 50 + 10 * np.sin(x / 300 + i + k) + rng.normal(0, 0.3, POINTS))
+        for r in range(4):
+            for c in range(6):
+                table.setItem(r, c, QtWidgets.QTableWidgetItem(f"{rng.uniform(0, 100):,.1f}"))
+        app.processEvents()  # Qt repaints what changed
+        if i >= WARMUP:
+            times.append(time.perf_counter() - t0)
+    win.close()
+    win.deleteLater()
+    app.processEvents()
+    return _stats(times)
+
+
+def _window(app):
+    from gui.app import build_window
+
+    win = build_window(restore=False)
+    win.resize(*WINDOW)
+    win.show()
+    app.processEvents()
+    win._set_dragging(True)  # a drag: width-1 pens
+    return win
+
+
+def bench_app_view(app, updates=UPDATES):
+    """The app drawing a fresh engine result (computed beforehand, so the engine is excluded)."""
+    win = _window(app)
+    c = win.controller
+    base = c.scenario
+    snaps = [c.compute(base.replace("workload.params_b", 20.0 + 0.37 * i)) for i in range(updates + WARMUP)]
+    times = []
+    for i, snap in enumerate(snaps):
+        t0 = time.perf_counter()
+        win._on_recomputed(snap)
+        app.processEvents()  # Qt repaints what changed
+        if i >= WARMUP:
+            times.append(time.perf_counter() - t0)
+    win.close()
+    return _stats(times)
+
+
+def bench_app_slider(app, updates=UPDATES, path="workload.params_b"):
+    """A slider move end to end: value -> coalesced recompute (engine) -> views -> repaint.
+
+    Every move goes to a value not seen before, so the sweep cache never helps."""
+    win = _window(app)
+    sl = win.sliders[path]
+    lo, hi = sl.slider.minimum(), sl.slider.maximum()
+    start = sl.slider.value()
+    step = (hi - lo) / (4.0 * (updates + WARMUP))
+    times, engine = [], []
+    for i in range(updates + WARMUP):
+        t0 = time.perf_counter()
+        sl.slider.setValue(start + step * (i + 1))
+        app.processEvents()  # the zero-interval timer fires: one recompute, views updated, Qt repaints
+        if i >= WARMUP:
+            times.append(time.perf_counter() - t0)
+            engine.append(win.controller.snapshot.compute_ms / 1e3)
+    assert win.controller.snapshot.scenario.get(path) == win.controller.scenario.get(path)
+    win.close()
+    out = _stats(times)
+    out["engine_median_ms"] = statistics.median(engine) * 1e3
+    return out
+
+
+def bench_x_axis_slider(app, updates=UPDATES):
+    """The slider of the x-axis field (nodes on a nodes axis): the sweep is cached, only the
+    point is evaluated and the marker moves."""
+    win = _window(app)
+    sl = win.sliders["cluster.nodes"]
+    times = []
+    for i in range(updates + WARMUP):
+        t0 = time.perf_counter()
+        sl.slider.setValue(sl.slider.value() + sl.slider.singleStep() * (1 if i % 2 == 0 else -0.5))
+        app.processEvents()  # Qt repaints what changed
+        if i >= WARMUP:
+            times.append(time.perf_counter() - t0)
+    win.close()
+    return _stats(times)
+
+
+COLD_SCRIPT = """
+import sys, time
+from gui.app import build_window, ensure_app
+app = ensure_app()
+win = build_window(restore=False)
+win.resize(1600, 1000)
+win.show()
+app.processEvents()
+win.repaint()
+print("painted", flush=True)
+"""
+
+
+def bench_cold_start(runs=3):
+    """Fresh interpreter, launch to first painted window (imports, engine, window, paint)."""
+    times = []
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, QT_QPA_PLATFORM="offscreen", FABRIC_WHATIF_SETTINGS=str(Path(tmp) / "s.ini"))
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            proc = subprocess.Popen([sys.executable, "-c", COLD_SCRIPT], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                                    stderr=subprocess.DEVNULL, text=True)
+            line = proc.stdout.readline()
+            t1 = time.perf_counter()
+            proc.wait(timeout=120)
+            if "painted" not in line:
+                raise RuntimeError("cold start run did not paint")
+            times.append(t1 - t0)
+    return {"median_s": statistics.median(times), "min_s": min(times), "runs": runs}
+
+
+def run(updates=UPDATES) -> dict:
+    from gui.app import ensure_app
+
+    app = ensure_app()
+    from gui.app import _quiet_offscreen_noise
+
+    _quiet_offscreen_noise()
+    results = {}
+    # interleave the app and its peer so drift on a noisy machine hits both alike
+    results["bare"] = bench_bare(app, updates)
+    results["app_view"] = bench_app_view(app, updates)
+    results["app_slider"] = bench_app_slider(app, updates)
+    results["app_x_axis_slider"] = bench_x_axis_slider(app, updates)
+    bare2 = bench_bare(app, updates)
+    results["bare"]["median_ms"] = statistics.median([results["bare"]["median_ms"], bare2["median_ms"]])
+    results["cold_start"] = bench_cold_start()
+    b = results["bare"]["median_ms"]
+    results["ratio_view"] = results["app_view"]["median_ms"] / b
+    results["ratio_slider"] = results["app_slider"]["median_ms"] / b
+    results["ratio_x_axis_slider"] = results["app_x_axis_slider"]["median_ms"] / b
+    return results
+
+
+def report(r: dict) -> str:
+    b = r["bare"]["median_ms"]
+    lines = [
+        "GUI: slider move to repainted window (offscreen, 1600 x 1000, medians; ratio = app / bare pyqtgraph)",
+        f"  bare pyqtgraph, 3 plots x 4 curves x {POINTS} pts + table   {b:7.1f} ms",
+        f"  app, view update (engine result given)          {r['app_view']['median_ms']:7.1f} ms"
+        f"  p95 {r['app_view']['p95_ms']:6.1f}   ratio {r['ratio_view']:.2f}x (target <= {TARGET_RATIO}x)",
+        f"  app, slider move incl. engine (model params)    {r['app_slider']['median_ms']:7.1f} ms"
+        f"  p95 {r['app_slider']['p95_ms']:6.1f}   ratio {r['ratio_slider']:.2f}x"
+        f"   (engine sweep+point {r['app_slider']['engine_median_ms']:.1f} ms of it)",
+        f"  app, slider of the x-axis field (nodes)         {r['app_x_axis_slider']['median_ms']:7.1f} ms"
+        f"  p95 {r['app_x_axis_slider']['p95_ms']:6.1f}   ratio {r['ratio_x_axis_slider']:.2f}x",
+        f"  cold start to first painted window              {r['cold_start']['median_s']:7.2f} s"
+        f"  (min {r['cold_start']['min_s']:.2f} s of {r['cold_start']['runs']}; target <= {TARGET_COLD_S} s)",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv=None) -> dict:
+    """Measure and print; returns the numbers (for benchmarks.run)."""
+    r = run()
+    print(report(r), flush=True)
+    return r
+
+
+if __name__ == "__main__":
+    main()
