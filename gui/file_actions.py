@@ -271,7 +271,7 @@ def _explain(err) -> str:
         shown = repr(err.value)
         parts.append(f"Value: {html.escape(shown if len(shown) <= 80 else shown[:77] + '...')}")
         parts.append(f"Allowed: {html.escape(err.allowed)}")
-        parts.append("Your current scenario is unchanged.")
+        parts.append("<br>Your current scenario is unchanged.")
         return "<br>".join(parts)
     return html.escape(str(err))
 

@@ -16,8 +16,11 @@ from model import ScenarioError, files
 from model.scenario import SECTIONS, parse_scenario_text
 
 DATA = Path(__file__).parent / "data"
+PRESETS = Path(__file__).parent.parent / "assets" / "presets"
 VALID_TEXT = (DATA / "scenario_v1.toml").read_text(encoding="utf-8")
-VALID_DOC = tomllib.loads(VALID_TEXT)
+# Bases for near-valid documents: every fixture and preset, so every section is mutated.
+BASE_DOCS = [tomllib.loads(p.read_text(encoding="utf-8"))
+             for p in sorted(DATA.glob("scenario_v*.toml")) + sorted(PRESETS.glob("*.toml"))]
 
 # FABRIC_FUZZ_EXAMPLES=5000 for a long run before a release.
 FUZZ = settings(max_examples=int(os.environ.get("FABRIC_FUZZ_EXAMPLES", "300")), deadline=None,
@@ -88,7 +91,6 @@ def _paths(doc, prefix=()):
             yield from _paths(value, prefix + (key,))
 
 
-ALL_PATHS = list(_paths(VALID_DOC))
 
 
 def _mutate(doc: dict, op: str, path: tuple, value, new_key: str) -> dict:
@@ -110,14 +112,19 @@ def _mutate(doc: dict, op: str, path: tuple, value, new_key: str) -> dict:
     return doc
 
 
-mutation = st.tuples(st.sampled_from(["set", "delete", "add", "scale"]), st.sampled_from(ALL_PATHS), toml_values,
-                     st.sampled_from(FIELD_NAMES) | st.text(min_size=1, max_size=6))
+def _mutations(doc):
+    return st.lists(st.tuples(st.sampled_from(["set", "delete", "add", "scale"]), st.sampled_from(list(_paths(doc))),
+                              toml_values, st.sampled_from(FIELD_NAMES) | st.text(min_size=1, max_size=6)),
+                    min_size=1, max_size=4)
+
+
+near_valid = st.sampled_from(BASE_DOCS).flatmap(lambda doc: st.tuples(st.just(doc), _mutations(doc)))
 
 
 @FUZZ
-@given(st.lists(mutation, min_size=1, max_size=4))
-def test_near_valid_documents(tmp_path, mutations):
-    doc = VALID_DOC
+@given(near_valid)
+def test_near_valid_documents(tmp_path, case):
+    doc, mutations = case
     for op, path, value, key in mutations:
         try:
             doc = _mutate(doc, op, path, value, key)
@@ -129,9 +136,14 @@ def test_near_valid_documents(tmp_path, mutations):
         return  # not representable as TOML (e.g. mixed-type arrays tomli-w refuses)
     scen = _parse_or_scenario_error(text)
     if scen is not None:
-        # Whatever loads also saves and loads back equal.
+        # Whatever loads also saves and loads back equal, and the engine takes it (the app
+        # evaluates every scenario it opens: a crash there would be a file crashing the app).
         out = files.save_scenario(scen, tmp_path / "again.toml")
         assert model.load_scenario(out) == scen
+        try:
+            model.evaluate(scen, require_feasible=False)
+        except ScenarioError:
+            pass
 
 
 @FUZZ
