@@ -29,7 +29,10 @@ def settings_path() -> Path:
 
 def app_settings() -> QtCore.QSettings:
     path = settings_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        pass  # an unwritable config folder costs the saved settings and autosave, never the start (#5)
     return QtCore.QSettings(str(path), QtCore.QSettings.Format.IniFormat)
 
 

@@ -97,6 +97,21 @@ def test_unwritable_config_folder_says_so_once(qtbot, window, tmp_path):
     assert "Autosave failed" in win.statusBar().currentMessage()
 
 
+def test_app_starts_when_the_config_folder_cannot_be_made(qtbot, tmp_path, monkeypatch):
+    from gui.app import build_window
+
+    (tmp_path / "blocker").write_text("a file where the config folder should be")
+    monkeypatch.setenv("FABRIC_WHATIF_SETTINGS", str(tmp_path / "blocker" / "cfg" / "settings.ini"))
+    win = build_window()
+    qtbot.addWidget(win)
+    win.controller.set_value("cluster.nodes", 19)
+    assert not win.file_actions.autosave.write_now()
+    assert "Autosave failed" in win.statusBar().currentMessage()
+    assert win.controller.scenario.cluster.nodes == 19
+    win.close()
+    assert (tmp_path / "blocker").read_text() == "a file where the config folder should be"
+
+
 @pytest.mark.parametrize("content", [b"\x00\xff junk", b"[cluster]\nnodes = -1\n", b"schema_version = 99\n"])
 def test_a_bad_autosave_is_kept_aside_not_loaded(qtbot, settings_file, content):
     from gui.app import build_window
@@ -105,7 +120,9 @@ def test_a_bad_autosave_is_kept_aside_not_loaded(qtbot, settings_file, content):
     (settings_file.parent / "autosave.toml").write_bytes(content)
     win = build_window()
     qtbot.addWidget(win)
-    assert win.controller.scenario == model.load_scenario(ROOT / "assets/presets/default.toml")
+    from gui.main_window import DEFAULT_PRESET
+
+    assert win.controller.scenario == model.load_scenario(DEFAULT_PRESET)
     assert (settings_file.parent / "autosave.bad.toml").read_bytes() == content
     win.close()
 
