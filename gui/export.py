@@ -106,11 +106,13 @@ def series_csv(result, kind: str) -> str:
 # --------------------------------------------------------------------------
 
 def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EXPORT_LINE_WIDTH, font_pt=None,
-                compact: bool = False):
+                compact: bool = False, view_range=None):
     """An offscreen ChartWidget of ``size`` drawing ``snapshot`` (a controller Snapshot) as ``kind``.
 
     ``compact`` (the proposal sheet) drops the title and legend, which the sheet draws once
-    for all three charts, and sets axis labels in ``font_pt``.
+    for all three charts, and sets axis labels in ``font_pt``. ``view_range``
+    (``[[x0, x1], [y0, y1]]`` in view coordinates, as ``ViewBox.viewRange()`` gives) keeps
+    a zoom the user made in the window; default: the whole sweep.
     """
     ensure_app()
     from PySide6 import QtCore, QtWidgets
@@ -134,7 +136,11 @@ def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EX
     s = snapshot.scenario
     w.show_result(snapshot.sweep, kind, current_x=snapshot.current_x, focus=s.fabric.focus_fabric,
                   profile_set=s.fabric.profile_set, scenario_name=s.name, point=snapshot.point)
+    if view_range is not None:
+        (x0, x1), (y0, y1) = view_range
+        w.getPlotItem().vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
     if compact:
+        w.marker.setSymbolSize(6)
         pi = w.getPlotItem()
         pi.titleLabel.setText("")          # its minimum width would keep the plot wider than the box
         pi.titleLabel.setMinimumWidth(0)
@@ -334,11 +340,13 @@ def chart_pdf(widget, title: str = "") -> bytes:
 # the one call the window and the command line make
 # --------------------------------------------------------------------------
 
-def export_chart(snapshot, kind: str, path, *, width: int | None = None) -> Path:
+def export_chart(snapshot, kind: str, path, *, width: int | None = None, view_range=None) -> Path:
     """Write chart ``kind`` of ``snapshot`` to ``path``; the format comes from the extension.
 
-    ``width`` is the PNG width in pixels (default :func:`default_png_width`). Raises
-    :class:`ScenarioError` for a bad path, format or width; nothing is left behind.
+    ``width`` is the PNG width in pixels (default :func:`default_png_width`);
+    ``view_range`` keeps the window's zoom (see :func:`build_chart`; the CSV always holds
+    the whole sweep). Raises :class:`ScenarioError` for a bad path, format or width;
+    nothing is left behind.
     """
     from .charts import CHART_KINDS
 
@@ -351,7 +359,7 @@ def export_chart(snapshot, kind: str, path, *, width: int | None = None) -> Path
         raise ScenarioError("width", width, f"a whole number of pixels from {MIN_PNG_WIDTH} to {MAX_PNG_WIDTH}")
     if fmt == ".csv":
         return atomic_write(path, series_csv(snapshot.sweep, kind))
-    widget = build_chart(snapshot, kind)
+    widget = build_chart(snapshot, kind, view_range=view_range)
     try:
         title = f"{widget.series['title']} — {snapshot.scenario.name}"
         if fmt == ".svg":

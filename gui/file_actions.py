@@ -180,11 +180,16 @@ class FileActions(QtCore.QObject):
             snap = self.controller.recompute_now() or self.controller.compute()
         return snap
 
+    def _zoom(self, kind: str):
+        """What the window's chart shows (its view range, zoomed or not): the export shows the same."""
+        chart = getattr(self.window, "charts", {}).get(kind)
+        return None if chart is None else chart.getPlotItem().vb.viewRange()
+
     def export_chart_to(self, kind: str, path, width: int | None = None) -> bool:
         from .export import export_chart
 
         try:
-            out = export_chart(self._snapshot(), kind, path, width=width)
+            out = export_chart(self._snapshot(), kind, path, width=width, view_range=self._zoom(kind))
         except ScenarioError as err:
             self.show_error("Could not export the chart", err)
             return False

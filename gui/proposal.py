@@ -121,16 +121,17 @@ def _inputs(s, point, money) -> list[tuple[str, str]]:
 
 
 def _fabric_rows(point, money) -> list[dict]:
-    from .charts import format_money
+    from .charts import fabric_styles, format_money
 
     d = point.data
     out = []
+    colours = [st["colour"] for st in fabric_styles(point)]  # as in the charts, user fabrics too
     for i, (name, label) in enumerate(zip(point.fabrics, point.labels)):
         feasible = bool(_scalar(d, "feasible", i))
         plan = {k: _scalar(d["plan"], k, i) for k in d["plan"]} if feasible else None
         days = _scalar(d, "train_days_with_interruptions", i)
         out.append(dict(
-            fabric=name, label=label,
+            fabric=name, label=label, colour=colours[i],
             mfu=_num((_scalar(d, "mfu", i) or float("nan")) * 100, 1, " %") if feasible else "–",
             days=_num(days if days is not None else _scalar(d, "train_days", i), 1),
             interruptions=_num(_scalar(d, "interruptions", i), 1),
@@ -241,8 +242,6 @@ def _recommendation_html(c) -> str:
 
 
 def _fabric_table_html(c) -> str:
-    from .charts import fabric_styles  # noqa: F401  (colours come from the same place as the charts)
-
     cur = c["currency"]
     head = ("<tr style='background:#eef3f8'>"
             "<th align='left'>Fabric</th><th align='right'>MFU</th><th align='right'>Days*</th>"
@@ -251,7 +250,7 @@ def _fabric_table_html(c) -> str:
     rows = []
     rec = (c["recommendation"] or {}).get("engine_fabric")
     for i, f in enumerate(c["fabrics"]):
-        colour = _style_colour(f["fabric"], i)
+        colour = f["colour"]
         weight = "font-weight:700;" if f["fabric"] == rec else ""
         bg = "background:#f7f7f7;" if i % 2 else ""
         rows.append(
@@ -264,13 +263,6 @@ def _fabric_table_html(c) -> str:
             f"and restarts. Money in {cur}. The recommended fabric is in bold.</p>")
     return (f"<p style='color:{ACCENT}; font-weight:600'>At this scenario</p>"
             f"{_TABLE}{head}{''.join(rows)}</table>{note}")
-
-
-def _style_colour(name: str, i: int) -> str:
-    try:
-        return catalog.fabric_style(name, i)["colour"]
-    except (KeyError, IndexError):
-        return INK
 
 
 def _claims_html(c) -> str:
@@ -412,8 +404,12 @@ def _legend(sheet: _Sheet, snap) -> None:
     sheet.y += fm.height() + 6
 
 
-def _charts(sheet: _Sheet, snap, height: float) -> None:
+def _charts(sheet: _Sheet, snap, height: float, draw: bool = True) -> None:
     from PySide6 import QtCore, QtGui
+
+    if not draw:  # the measuring pass: only the space
+        sheet.y += height + 8
+        return
 
     from .charts import CHART_KINDS
 
@@ -471,36 +467,64 @@ def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None 
     pdf.setTitle(f"{c['title']}: {c['scenario']}")
     pdf.setCreator(f"Fabric What-If {model.__version__}")
     page = pdf.pageLayout().fullRectPixels(PDF_DPI)
-    margin = 40.0
+    # Measuring pass on an image of the page (same 96 dpi): the charts take the room the
+    # text leaves, so a short claims table or a Letter page gets larger charts, not a gap.
+    probe = QtGui.QImage(page.width(), page.height(), QtGui.QImage.Format.Format_RGB32)
+    probe.setDotsPerMeterX(int(PDF_DPI / 0.0254))
+    probe.setDotsPerMeterY(int(PDF_DPI / 0.0254))
+    p = QtGui.QPainter(probe)
+    try:
+        free = _draw_page(p, page, c, snap, MIN_CHART_H, charts=False)
+    finally:
+        p.end()
+    chart_h = MIN_CHART_H + max(0.0, min(free - 4, MAX_CHART_H - MIN_CHART_H))
     p = QtGui.QPainter(pdf)
     try:
-        p.fillRect(QtCore.QRectF(page), QtGui.QColor("white"))
-        sheet = _Sheet(p, page.width(), page.height() - 14, margin)
-        _header(sheet, c)
-        _two_columns(sheet, _inputs_html(c), _recommendation_html(c))
-        _legend(sheet, snap)
-        _charts(sheet, snap, height=190.0 if paper == "a4" else 170.0)
-        sheet.block(_fabric_table_html(c), pt=7.0)
-        claims = _claims_html(c)
-        if claims:
-            sheet.block(claims, pt=6.5)
-        _fit_assumptions(sheet, _assumptions_html(c))
-        _footer(sheet, c, page.height() - 14, margin)
+        _draw_page(p, page, c, snap, chart_h)
     finally:
         p.end()
     buf.close()
     return bytes(buf.data())
 
 
-def _fit_assumptions(sheet: _Sheet, html_text: str) -> None:
-    """The sources fill what is left of the page; the font shrinks (to 5 pt) before anything is cut."""
+MIN_CHART_H, MAX_CHART_H = 165.0, 290.0
+PAGE_MARGIN = 40.0
+FOOTER_H = 14.0
+
+
+def _draw_page(p, page, c, snap, chart_h: float, charts: bool = True) -> float:
+    """Lay the sheet out on ``p``; returns the height left free under the sources at their full size."""
+    from PySide6 import QtCore, QtGui
+
+    p.fillRect(QtCore.QRectF(page), QtGui.QColor("white"))
+    sheet = _Sheet(p, page.width(), page.height() - FOOTER_H, PAGE_MARGIN)
+    _header(sheet, c)
+    _two_columns(sheet, _inputs_html(c), _recommendation_html(c))
+    _legend(sheet, snap)
+    _charts(sheet, snap, height=chart_h, draw=charts)
+    sheet.block(_fabric_table_html(c), pt=7.0)
+    claims = _claims_html(c)
+    if claims:
+        sheet.block(claims, pt=6.5)
+    free = _fit_assumptions(sheet, _assumptions_html(c))
+    _footer(sheet, c, page.height() - FOOTER_H, PAGE_MARGIN)
+    return free
+
+
+def _fit_assumptions(sheet: _Sheet, html_text: str) -> float:
+    """The sources fill what is left of the page; the font shrinks (to 5 pt) before anything is cut.
+
+    Returns the room left over (negative: what the full-size sources lacked)."""
     room = sheet.bottom - sheet.y
+    full = None
     for pt in (6.5, 6.0, 5.5, 5.0):
         d = sheet.doc(html_text, sheet.width, pt)
+        full = d.size().height() if full is None else full
         if d.size().height() <= room:
             break
     sheet.draw_doc(d, sheet.left, sheet.y, max_h=room)
     sheet.y += min(d.size().height(), room)
+    return room - full
 
 
 def write_proposal(snap, path, *, paper: str = "a4", source=None, today: dt.date | None = None) -> Path:

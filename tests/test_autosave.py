@@ -288,3 +288,20 @@ def test_export_from_the_window(qtbot, window, tmp_path):
     assert not fa.export_chart_to("tco", tmp_path / "t.gif")
     assert ".png, .svg, .pdf, .csv" in fa.last_error
     assert not (tmp_path / "t.gif").exists()
+
+
+def test_export_keeps_the_users_zoom(qtbot, window, tmp_path):
+    from gui.export import build_chart
+
+    fa = window.file_actions
+    vb = window.charts["utilisation"].getPlotItem().vb
+    vb.setRange(xRange=(1.0, 2.0), yRange=(10.0, 50.0), padding=0)  # zoomed to 10-100 nodes
+    zoom = fa._zoom("utilisation")
+    assert zoom is not None
+    chart = build_chart(fa._snapshot(), "utilisation", view_range=zoom)
+    try:
+        (x0, x1), (y0, y1) = chart.getPlotItem().vb.viewRange()
+        assert (round(x0, 6), round(x1, 6), round(y0, 6), round(y1, 6)) == (1.0, 2.0, 10.0, 50.0)
+    finally:
+        chart.close()
+    assert fa.export_chart_to("utilisation", tmp_path / "zoomed.svg")
