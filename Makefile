@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench validate clean
+.PHONY: run test bench validate clean i18n
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ bench: $(STAMP)
 	$(PY) -m pip install --quiet --no-deps 'llm-analysis==0.2.2'
 	$(PY) -m pip install --quiet 'fire>=0.5,<0.6'
 	$(PY) -m benchmarks.run
+
+# Translations (issue #6): .ts sources from gui/*.py (pyside6-lupdate), compiled .qm (pyside6-lrelease)
+i18n: $(STAMP)
+	VENV=$(VENV) tools/i18n.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

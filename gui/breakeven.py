@@ -32,9 +32,6 @@ METRICS = {  # engine metric -> chart it is marked on
 SENTENCE_METRICS = ("tco", "train_days_with_interruptions", "cost_per_run")
 
 
-def _t(text: str) -> str:
-    return translate("BreakEven", text)
-
 
 def short_name(result, fabric: str) -> str:
     if fabric in catalog.BUILTIN_FABRICS:
@@ -72,15 +69,15 @@ def x_text(field: str, x: float) -> str:
     v = x * meta.get("scale", 1.0)
     n = fmt_number(round(v), 0) if meta.get("integer") else fmt_sig(v, 3)
     if field == "cluster.nodes":
-        return _t("{n} nodes").format(n=n)
+        return translate("BreakEven", "{n} nodes").format(n=n)
     if field == "workload.params_b":
-        return _t("{n} B parameters").format(n=n)
+        return translate("BreakEven", "{n} B parameters").format(n=n)
     if field == "fabric.latency_us":
-        return _t("{n} µs latency").format(n=n)
+        return translate("BreakEven", "{n} µs latency").format(n=n)
     if field == "fabric.loss_rate":
-        return _t("{n} % packet loss").format(n=n)
+        return translate("BreakEven", "{n} % packet loss").format(n=n)
     if field == "fabric.link_gbps":
-        return _t("{n} Gb/s per NIC").format(n=n)
+        return translate("BreakEven", "{n} Gb/s per NIC").format(n=n)
     return f"{n}"
 
 
@@ -91,12 +88,12 @@ def sentence(result, crossing) -> str:
     args = dict(above=short_name(result, above), below=short_name(result, below),
                 x=x_text(result.field, crossing.x))
     if crossing.metric == "tco":
-        return _t("{above} costs less (TCO) above {x}; {below} below").format(**args)
+        return translate("BreakEven", "{above} costs less (TCO) above {x}; {below} below").format(**args)
     if crossing.metric.startswith("train_days"):
-        return _t("{above} trains faster above {x}; {below} below").format(**args)
+        return translate("BreakEven", "{above} trains faster above {x}; {below} below").format(**args)
     if crossing.metric == "cost_per_run":
-        return _t("{above} costs less per run above {x}; {below} below").format(**args)
-    return _t("{above} is better on {metric} above {x}; {below} below").format(metric=crossing.metric, **args)
+        return translate("BreakEven", "{above} costs less per run above {x}; {below} below").format(**args)
+    return translate("BreakEven", "{above} is better on {metric} above {x}; {below} below").format(metric=crossing.metric, **args)
 
 
 def label_text(result, crossing) -> str:
@@ -104,8 +101,8 @@ def label_text(result, crossing) -> str:
     above = crossing.fabric_a if crossing.a_better_above else crossing.fabric_b
     args = dict(above=short_name(result, above), x=x_text(result.field, crossing.x))
     if crossing.metric == "tco":
-        return _t("{above} pays off above {x}").format(**args)
-    return _t("{above} faster above {x}").format(**args)
+        return translate("BreakEven", "{above} pays off above {x}").format(**args)
+    return translate("BreakEven", "{above} faster above {x}").format(**args)
 
 
 NEAR = 0.05      # two opposite crossings closer than 5 % in x are one wobble (a plan change), not a break-even
@@ -148,18 +145,18 @@ def summary(result, pair, metric: str) -> str:
     vb = np.asarray(result.data[metric][result.fabric_index(b)], dtype=float)
     ok = np.isfinite(va) & np.isfinite(vb)
     if not ok.any():
-        return _t("No point where both have a plan")
+        return translate("BreakEven", "No point where both have a plan")
     wins_a = np.median(np.sign(vb[ok] - va[ok])) > 0
     win, lose = (a, b) if wins_a else (b, a)
     x = np.asarray(result.x, dtype=float)[ok]
-    rng = _t("from {lo} to {hi}").format(lo=x_text(result.field, float(x.min())), hi=x_text(result.field,
+    rng = translate("BreakEven", "from {lo} to {hi}").format(lo=x_text(result.field, float(x.min())), hi=x_text(result.field,
                                                                                             float(x.max())))
     args = dict(win=short_name(result, win), lose=short_name(result, lose), range=rng)
     if metric == "tco":
-        return _t("No break-even on TCO {range}: {win} costs less than {lose} throughout").format(**args)
+        return translate("BreakEven", "No break-even on TCO {range}: {win} costs less than {lose} throughout").format(**args)
     if metric == "cost_per_run":
-        return _t("No break-even on cost per run {range}: {win} costs less than {lose} throughout").format(**args)
-    return _t("No break-even on duration {range}: {win} trains faster than {lose} throughout").format(**args)
+        return translate("BreakEven", "No break-even on cost per run {range}: {win} costs less than {lose} throughout").format(**args)
+    return translate("BreakEven", "No break-even on duration {range}: {win} trains faster than {lose} throughout").format(**args)
 
 
 def sentences(result, pair=None, *, with_summary: bool = True) -> list[str]:
@@ -179,7 +176,7 @@ def sentences(result, pair=None, *, with_summary: bool = True) -> list[str]:
             continue
         cs = clean(analysis.break_even(result, pair[0], pair[1], m))
         if len(cs) > MAX_CROSSINGS:
-            out.append(_t("{a} and {b} trade places {n} times on {metric} between {lo} and {hi}: too close to "
+            out.append(translate("BreakEven", "{a} and {b} trade places {n} times on {metric} between {lo} and {hi}: too close to "
                           "call").format(a=short_name(result, pair[0]), b=short_name(result, pair[1]), n=len(cs),
                                          metric=metric_name(m), lo=x_text(result.field, cs[0].x),
                                          hi=x_text(result.field, cs[-1].x)))
@@ -191,8 +188,8 @@ def sentences(result, pair=None, *, with_summary: bool = True) -> list[str]:
 
 
 def metric_name(m: str) -> str:
-    return {"tco": _t("TCO"), "train_days_with_interruptions": _t("duration"),
-            "cost_per_run": _t("cost per run")}.get(m, m)
+    return {"tco": translate("BreakEven", "TCO"), "train_days_with_interruptions": translate("BreakEven", "duration"),
+            "cost_per_run": translate("BreakEven", "cost per run")}.get(m, m)
 
 
 class BreakEvenMarkers(QtCore.QObject):
@@ -263,7 +260,7 @@ class BreakEvenPanel(QtWidgets.QWidget):
         self.a.setObjectName("breakEvenA")
         self.b = QtWidgets.QComboBox()
         self.b.setObjectName("breakEvenB")
-        self.auto = QtWidgets.QCheckBox(_t("InfiniBand vs the fastest other"))
+        self.auto = QtWidgets.QCheckBox(translate("BreakEven", "InfiniBand vs the fastest other"))
         self.auto.setChecked(True)
         self.text = QtWidgets.QLabel()
         self.text.setObjectName("breakEvenText")
@@ -271,9 +268,9 @@ class BreakEvenPanel(QtWidgets.QWidget):
         self.text.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.text.setAlignment(QtCore.Qt.AlignmentFlag.AlignTop | QtCore.Qt.AlignmentFlag.AlignLeft)
         row = QtWidgets.QHBoxLayout()
-        row.addWidget(QtWidgets.QLabel(_t("Compare")))
+        row.addWidget(QtWidgets.QLabel(translate("BreakEven", "Compare")))
         row.addWidget(self.a)
-        row.addWidget(QtWidgets.QLabel(_t("with")))
+        row.addWidget(QtWidgets.QLabel(translate("BreakEven", "with")))
         row.addWidget(self.b)
         row.addWidget(self.auto)
         row.addStretch(1)
@@ -310,7 +307,7 @@ class BreakEvenPanel(QtWidgets.QWidget):
                 with QtCore.QSignalBlocker(combo):
                     combo.setCurrentIndex(max(combo.findData(f), 0))
         lines = sentences(res, pair)
-        self.text.setText("<br>".join(f"• {_esc(s)}" for s in lines) if lines else _t("No sweep to compare"))
+        self.text.setText("<br>".join(f"• {_esc(s)}" for s in lines) if lines else translate("BreakEven", "No sweep to compare"))
 
 
 def _esc(s: str) -> str:

@@ -29,9 +29,6 @@ COLLECTIVE_CHOICES = ("all_reduce", "all_gather", "reduce_scatter", "all_to_all"
 NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,39}$")
 
 
-def _ctx(text: str) -> str:
-    return translate("CalibrateDialog", text)
-
 
 def focus_defaults(scenario) -> dict:
     """Transport, link Gb/s and NICs per node of the fabric in focus (the dialog's defaults)."""
@@ -96,23 +93,23 @@ class CalibrateDialog(QtWidgets.QDialog):
         self.values: dict | None = None
         self.path: str | None = None
         self.setObjectName("calibrateDialog")
-        self.setWindowTitle(_ctx("Calibrate a fabric from nccl-tests"))
+        self.setWindowTitle(translate("CalibrateDialog", "Calibrate a fabric from nccl-tests"))
         self.resize(1000, 680)
         d = focus_defaults(controller.scenario)
 
-        intro = QtWidgets.QLabel(_ctx(
+        intro = QtWidgets.QLabel(translate("CalibrateDialog", 
             "Paste or open the output of nccl-tests (all_reduce_perf, all_gather_perf, …) run across at least "
             "two nodes. The fit gives the fabric's latency and achievable bus bandwidth on your network."))
         intro.setWordWrap(True)
 
         # -- the log
-        self.open_button = QtWidgets.QPushButton(_ctx("&Open log…"))
+        self.open_button = QtWidgets.QPushButton(translate("CalibrateDialog", "&Open log…"))
         self.open_button.clicked.connect(self._open)
-        self.file_label = QtWidgets.QLabel(_ctx("No file: paste the log below"))
+        self.file_label = QtWidgets.QLabel(translate("CalibrateDialog", "No file: paste the log below"))
         self.file_label.setStyleSheet("color:#555")
         self.text = QtWidgets.QPlainTextEdit()
         self.text.setObjectName("ncclText")
-        self.text.setPlaceholderText(_ctx("# size count type redop root time algbw busbw …"))
+        self.text.setPlaceholderText(translate("CalibrateDialog", "# size count type redop root time algbw busbw …"))
         self.text.setLineWrapMode(QtWidgets.QPlainTextEdit.LineWrapMode.NoWrap)
         mono = QtGui.QFontDatabase.systemFont(QtGui.QFontDatabase.SystemFont.FixedFont)
         mono.setPointSizeF(max(mono.pointSizeF() - 1, 7.0))
@@ -140,19 +137,19 @@ class CalibrateDialog(QtWidgets.QDialog):
         self.nics.setRange(1, 64)
         self.nics.setValue(d["nics_per_node"])
         self.collective = QtWidgets.QComboBox()
-        self.collective.addItem(_ctx("from the log"), None)
+        self.collective.addItem(translate("CalibrateDialog", "from the log"), None)
         for c in COLLECTIVE_CHOICES:
             self.collective.addItem(c, c)
         self.ranks = QtWidgets.QSpinBox()
         self.ranks.setRange(0, 1_000_000)
-        self.ranks.setSpecialValueText(_ctx("from the log"))
+        self.ranks.setSpecialValueText(translate("CalibrateDialog", "from the log"))
         self.nodes = QtWidgets.QSpinBox()
         self.nodes.setRange(0, 100_000)
-        self.nodes.setSpecialValueText(_ctx("from the log"))
+        self.nodes.setSpecialValueText(translate("CalibrateDialog", "from the log"))
         self.name = QtWidgets.QLineEdit(d["name"])
         self.name.setObjectName("nameEdit")
         self.name.setValidator(QtGui.QRegularExpressionValidator(QtCore.QRegularExpression(NAME_RE.pattern), self))
-        self.label = QtWidgets.QLineEdit(_ctx("{fabric} (measured)").format(
+        self.label = QtWidgets.QLineEdit(translate("CalibrateDialog", "{fabric} (measured)").format(
             fabric=TRANSPORT_NAMES.get(d["transport"], d["transport"])))
         self.label.setObjectName("labelEdit")
         for w in (self.transport, self.link, self.nics, self.collective, self.ranks, self.nodes):
@@ -160,14 +157,14 @@ class CalibrateDialog(QtWidgets.QDialog):
             sig.connect(self._refit_timer.start)
         self.transport.currentIndexChanged.connect(self._transport_changed)
         form = QtWidgets.QFormLayout()
-        form.addRow(_ctx("Transport"), self.transport)
-        form.addRow(_ctx("Link speed per NIC"), self.link)
-        form.addRow(_ctx("NICs per node"), self.nics)
-        form.addRow(_ctx("Collective"), self.collective)
-        form.addRow(_ctx("Ranks"), self.ranks)
-        form.addRow(_ctx("Nodes"), self.nodes)
-        form.addRow(_ctx("Save as (name)"), self.name)
-        form.addRow(_ctx("Label"), self.label)
+        form.addRow(translate("CalibrateDialog", "Transport"), self.transport)
+        form.addRow(translate("CalibrateDialog", "Link speed per NIC"), self.link)
+        form.addRow(translate("CalibrateDialog", "NICs per node"), self.nics)
+        form.addRow(translate("CalibrateDialog", "Collective"), self.collective)
+        form.addRow(translate("CalibrateDialog", "Ranks"), self.ranks)
+        form.addRow(translate("CalibrateDialog", "Nodes"), self.nodes)
+        form.addRow(translate("CalibrateDialog", "Save as (name)"), self.name)
+        form.addRow(translate("CalibrateDialog", "Label"), self.label)
 
         # -- the fit
         self.plot = pg.PlotWidget(background="w", axisItems={"bottom": SizeAxis("bottom"), "left": TimeAxis("left")})
@@ -177,13 +174,13 @@ class CalibrateDialog(QtWidgets.QDialog):
         pi.showGrid(x=True, y=True, alpha=0.25)
         pi.setMenuEnabled(False)
         pi.hideButtons()
-        pi.setLabel("bottom", _ctx("Message size"))
-        pi.setLabel("left", _ctx("Time (µs)"))
-        pi.setTitle(_ctx("Measured points and the α–β fit"))
+        pi.setLabel("bottom", translate("CalibrateDialog", "Message size"))
+        pi.setLabel("left", translate("CalibrateDialog", "Time (µs)"))
+        pi.setTitle(translate("CalibrateDialog", "Measured points and the α–β fit"))
         self.legend = pi.addLegend(offset=(10, 10), labelTextColor="#222222", brush=pg.mkBrush(255, 255, 255, 215))
         self.points = pg.PlotDataItem([], [], pen=None, symbol="o", symbolSize=8, symbolPen=pg.mkPen("#0072B2"),
-                                      symbolBrush=pg.mkBrush("#56B4E9"), name=_ctx("measured"))
-        self.line = pg.PlotDataItem([], [], pen=pg.mkPen("#D55E00", width=2), name=_ctx("fit"))
+                                      symbolBrush=pg.mkBrush("#56B4E9"), name=translate("CalibrateDialog", "measured"))
+        self.line = pg.PlotDataItem([], [], pen=pg.mkPen("#D55E00", width=2), name=translate("CalibrateDialog", "fit"))
         pi.addItem(self.points)
         pi.addItem(self.line)
         self.result_label = QtWidgets.QLabel()
@@ -197,11 +194,11 @@ class CalibrateDialog(QtWidgets.QDialog):
         self.error_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
 
         buttons = QtWidgets.QDialogButtonBox()
-        self.save_button = buttons.addButton(_ctx("&Save as fabric"), QtWidgets.QDialogButtonBox.ButtonRole.AcceptRole)
+        self.save_button = buttons.addButton(translate("CalibrateDialog", "&Save as fabric"), QtWidgets.QDialogButtonBox.ButtonRole.AcceptRole)
         self.save_button.setObjectName("saveFabric")
         self.save_button.setEnabled(False)
         close = buttons.addButton(QtWidgets.QDialogButtonBox.StandardButton.Close)
-        close.setText(_ctx("Close"))
+        close.setText(translate("CalibrateDialog", "Close"))
         self.save_button.clicked.connect(self.save)
         buttons.rejected.connect(self.reject)
 
@@ -237,7 +234,7 @@ class CalibrateDialog(QtWidgets.QDialog):
             with open(path, encoding="utf-8", errors="replace") as fh:
                 text = fh.read()
         except OSError as err:
-            self._show_error(_ctx("Cannot read {path}: {error}").format(path=path, error=err.strerror or err))
+            self._show_error(translate("CalibrateDialog", "Cannot read {path}: {error}").format(path=path, error=err.strerror or err))
             return False
         self.path = str(path)
         self.file_label.setText(str(path))
@@ -256,7 +253,7 @@ class CalibrateDialog(QtWidgets.QDialog):
         name = self.name.text()
         if not name or name.endswith("_measured"):
             self.name.setText(f"{t}_measured")
-        self.label.setText(_ctx("{fabric} (measured)").format(fabric=TRANSPORT_NAMES.get(t, t)))
+        self.label.setText(translate("CalibrateDialog", "{fabric} (measured)").format(fabric=TRANSPORT_NAMES.get(t, t)))
 
     # -- fit -------------------------------------------------------------------
     def refit(self) -> bool:
@@ -266,7 +263,7 @@ class CalibrateDialog(QtWidgets.QDialog):
         if not text.strip():
             self._show_empty()
             return False
-        source = self.path.rsplit("/", 1)[-1] if self.path else _ctx("pasted log")
+        source = self.path.rsplit("/", 1)[-1] if self.path else translate("CalibrateDialog", "pasted log")
         try:
             log = nccl_fit.parse_nccl_tests(text, source=source, collective=self.collective.currentData(),
                                             ranks=self.ranks.value() or None, nodes=self.nodes.value() or None)
@@ -299,15 +296,15 @@ class CalibrateDialog(QtWidgets.QDialog):
     def _show_result(self, fit, values) -> None:
         log = fit.log
         lines = [
-            _ctx("<b>{coll}</b>, {ranks} ranks on {nodes} nodes, {n} message sizes").format(
+            translate("CalibrateDialog", "<b>{coll}</b>, {ranks} ranks on {nodes} nodes, {n} message sizes").format(
                 coll=log.collective, ranks=log.ranks, nodes=log.nodes, n=len(log.size_bytes)),
-            _ctx("Fitted latency α = <b>{alpha} µs</b> · bus bandwidth <b>{busbw} GB/s</b> "
+            translate("CalibrateDialog", "Fitted latency α = <b>{alpha} µs</b> · bus bandwidth <b>{busbw} GB/s</b> "
                  "({gbps} Gb/s per node) · fit error {rms} % RMS").format(
                 alpha=fmt_number(fit.alpha_us, 1), busbw=fmt_number(fit.busbw_gb_per_s, 1),
                 gbps=fmt_number(fit.busbw_gb_per_s * 8, 0), rms=fmt_number(fit.rms_relative_error * 100, 1)),
         ]
         if values is not None:
-            lines.append(_ctx("As a fabric: latency per network step <b>{lat} µs</b>, achievable bandwidth "
+            lines.append(translate("CalibrateDialog", "As a fabric: latency per network step <b>{lat} µs</b>, achievable bandwidth "
                               "<b>{frac} %</b> of {nics} × {link} Gb/s").format(
                 lat=fmt_sig(values["latency_us"], 3), frac=fmt_number(values["achievable_fraction"] * 100, 0),
                 nics=values["nics_per_node"], link=fmt_number(values["link_gbps"], 0)))
@@ -323,7 +320,7 @@ class CalibrateDialog(QtWidgets.QDialog):
         self.values = None
         self.points.setData([], [])
         self.line.setData([], [])
-        self.result_label.setText(_ctx("Paste a log or open a file to see the fit."))
+        self.result_label.setText(translate("CalibrateDialog", "Paste a log or open a file to see the fit."))
         self.error_label.clear()
         self.save_button.setEnabled(False)
 
@@ -334,7 +331,7 @@ class CalibrateDialog(QtWidgets.QDialog):
             return False
         name = self.name.text().strip()
         if not NAME_RE.match(name):
-            self._show_error(_ctx("Name '{name}': letters, digits and _ only, starting with a letter").format(
+            self._show_error(translate("CalibrateDialog", "Name '{name}': letters, digits and _ only, starting with a letter").format(
                 name=name))
             return False
         values = dict(self.values)

@@ -33,12 +33,9 @@ METRICS = (  # key, engine output, display scale, decimals
 )
 
 
-def _t(text: str) -> str:
-    return translate("Compare", text)
-
 
 def metric_name(key: str) -> str:
-    return {"utilisation": _t("Utilisation (MFU, %)"), "days": _t("Training days"), "tco": _t("TCO")}[key]
+    return {"utilisation": translate("Compare", "Utilisation (MFU, %)"), "days": translate("Compare", "Training days"), "tco": translate("Compare", "TCO")}[key]
 
 
 def _value(point, out: str, scale: float, fabric: str) -> float:
@@ -176,7 +173,7 @@ class ComparePanel(QtWidgets.QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setObjectName("comparePanel")
-        self.header = QtWidgets.QLabel(_t("Pin a scenario as A (Analysis ▸ Pin as A), then change things: "
+        self.header = QtWidgets.QLabel(translate("Compare", "Pin a scenario as A (Tools ▸ Pin as A), then change things: "
                                           "A stays dashed on the charts and here beside the current B."))
         self.header.setObjectName("compareHeader")
         self.header.setWordWrap(True)
@@ -186,7 +183,7 @@ class ComparePanel(QtWidgets.QWidget):
         self.changes.setStyleSheet("color:#444")
         self.table = QtWidgets.QTableWidget(0, self.COLUMNS)
         self.table.setObjectName("compareTable")
-        self.table.setHorizontalHeaderLabels([_t("Fabric"), _t("Metric"), _t("A (pinned)"), _t("B (now)"),
+        self.table.setHorizontalHeaderLabels([translate("Compare", "Fabric"), translate("Compare", "Metric"), translate("Compare", "A (pinned)"), translate("Compare", "B (now)"),
                                               "Δ B − A", "Δ %"])
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -194,7 +191,7 @@ class ComparePanel(QtWidgets.QWidget):
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
         hh.setStretchLastSection(False)
-        self.export_button = QtWidgets.QPushButton(_t("Export CSV…"))
+        self.export_button = QtWidgets.QPushButton(translate("Compare", "Export CSV…"))
         self.export_button.setObjectName("compareExport")
         self.export_button.setEnabled(False)
         self.rows: list[dict] = []
@@ -215,15 +212,15 @@ class ComparePanel(QtWidgets.QWidget):
             self.changes.clear()
             self.export_button.setEnabled(False)
             return
-        self.header.setText(_t("<b>A</b>: {a} (pinned {when}) &nbsp;·&nbsp; <b>B</b>: {b} (now)").format(
+        self.header.setText(translate("Compare", "<b>A</b>: {a} (pinned {when}) &nbsp;·&nbsp; <b>B</b>: {b} (now)").format(
             a=_esc(snap_a.scenario.name), b=_esc(snap_b.scenario.name), when=pinned_at))
         ch = scenario_changes(snap_a.scenario, snap_b.scenario)
         if ch:
             shown = "; ".join(f"{k}: {_short(va)} → {_short(vb)}" for k, va, vb in ch[:6])
-            more = _t(" and {n} more").format(n=len(ch) - 6) if len(ch) > 6 else ""
-            self.changes.setText(_t("Changed from A: {list}").format(list=_esc(shown) + more))
+            more = translate("Compare", " and {n} more").format(n=len(ch) - 6) if len(ch) > 6 else ""
+            self.changes.setText(translate("Compare", "Changed from A: {list}").format(list=_esc(shown) + more))
         else:
-            self.changes.setText(_t("B is the same scenario as A"))
+            self.changes.setText(translate("Compare", "B is the same scenario as A"))
         rows = compare_rows(snap_a.point, snap_b.point)
         self.rows = rows
         code = currency_of(snap_b.point) or currency_of(snap_a.point)

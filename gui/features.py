@@ -36,9 +36,6 @@ SETTLE_MS = 300
 THEME_SETTING = "view/theme"
 
 
-def _t(text: str) -> str:
-    return translate("Features", text)
-
 
 class Features(QtCore.QObject):
     """Owns the issue-#6 views of one window."""
@@ -88,9 +85,10 @@ class Features(QtCore.QObject):
         return d
 
     def _dock_shown(self, dock) -> None:
-        if not getattr(dock, "_sized", False):  # first time: a third of the window, the charts keep the rest
+        if not getattr(dock, "_sized", False):  # first time: at most 300 px, the charts keep the rest
             dock._sized = True
-            self.window.resizeDocks([dock], [max(240, self.window.height() // 3)], QtCore.Qt.Orientation.Vertical)
+            self.window.resizeDocks([dock], [min(300, max(200, self.window.height() // 3))],
+                                   QtCore.Qt.Orientation.Vertical)
         self._on_settled(self.window.controller.snapshot)
 
     def _build_docks(self) -> None:
@@ -98,9 +96,9 @@ class Features(QtCore.QObject):
         self.tornado = TornadoPanel()
         self.breakeven = BreakEvenPanel()
         self.compare = ComparePanel()
-        self.tornado_dock = self._dock("tornadoDock", _t("Sensitivity (tornado)"), self.tornado)
-        self.breakeven_dock = self._dock("breakEvenDock", _t("Break-even"), self.breakeven)
-        self.compare_dock = self._dock("compareDock", _t("A/B compare"), self.compare)
+        self.tornado_dock = self._dock("tornadoDock", translate("Features", "Sensitivity (tornado)"), self.tornado)
+        self.breakeven_dock = self._dock("breakEvenDock", translate("Features", "Break-even"), self.breakeven)
+        self.compare_dock = self._dock("compareDock", translate("Features", "A/B compare"), self.compare)
         w.tabifyDockWidget(self.tornado_dock, self.breakeven_dock)
         w.tabifyDockWidget(self.breakeven_dock, self.compare_dock)
         self.breakeven.pairChanged.connect(self._pair_changed)
@@ -112,11 +110,11 @@ class Features(QtCore.QObject):
         # File
         fm = w.file_menu
         anchor = getattr(w, "file_menu_anchor", None)
-        self.calibrate_action = QtGui.QAction(_t("&Calibrate fabric from nccl-tests…"), w)
+        self.calibrate_action = QtGui.QAction(translate("Features", "&Calibrate fabric from nccl-tests…"), w)
         self.calibrate_action.setObjectName("calibrateAction")
         self.calibrate_action.setShortcut(QtGui.QKeySequence("Ctrl+K"))
         self.calibrate_action.triggered.connect(self.open_calibrate)
-        self.export_compare_action = QtGui.QAction(_t("Export A/B comparison as CSV…"), w)
+        self.export_compare_action = QtGui.QAction(translate("Features", "Export A/B comparison as CSV…"), w)
         self.export_compare_action.setEnabled(False)
         self.export_compare_action.triggered.connect(self.export_compare_dialog)
         for act in (self.calibrate_action, self.export_compare_action):
@@ -124,19 +122,19 @@ class Features(QtCore.QObject):
         # View
         vm = w.view_menu
         vm.addSeparator()
-        self.bands_action = vm.addAction(_t("Uncertainty &bands (P10–P90)"))
+        self.bands_action = vm.addAction(translate("Features", "Uncertainty &bands (P10–P90)"))
         self.bands_action.setObjectName("bandsAction")
         self.bands_action.setCheckable(True)
         self.bands_action.setShortcut(QtGui.QKeySequence("Ctrl+B"))
-        self.bands_action.setToolTip(_t("Monte-Carlo over every profile value given as a range: 1,000 seeded "
+        self.bands_action.setToolTip(translate("Features", "Monte-Carlo over every profile value given as a range: 1,000 seeded "
                                         "samples, drawn when the view settles"))
         self.bands_action.toggled.connect(self.bands.set_enabled)
-        self.dark_action = vm.addAction(_t("&Dark theme"))
+        self.dark_action = vm.addAction(translate("Features", "&Dark theme"))
         self.dark_action.setObjectName("darkAction")
         self.dark_action.setCheckable(True)
         self.dark_action.setShortcut(QtGui.QKeySequence(THEME_KEY))
         self.dark_action.toggled.connect(self.set_dark)
-        self.language_menu = vm.addMenu(_t("&Language"))
+        self.language_menu = vm.addMenu(translate("Features", "&Language"))
         self.language_menu.setObjectName("languageMenu")
         group = QtGui.QActionGroup(self)
         self.language_actions = {}
@@ -149,18 +147,18 @@ class Features(QtCore.QObject):
             act.triggered.connect(lambda _=False, c=code: self.switch_language(c))
             self.language_actions[code] = act
         # Tools
-        tools = QtWidgets.QMenu(_t("&Tools"), w)
+        tools = QtWidgets.QMenu(translate("Features", "&Tools"), w)
         tools.setObjectName("toolsMenu")
         help_act = mb.actions()[-1] if mb.actions() else None  # Tools goes before Help
         mb.insertMenu(help_act, tools) if help_act is not None else mb.addMenu(tools)
         self.tools_menu = tools
         tools.addAction(self.calibrate_action)
         tools.addSeparator()
-        self.pin_action = tools.addAction(_t("&Pin as A"))
+        self.pin_action = tools.addAction(translate("Features", "&Pin as A"))
         self.pin_action.setObjectName("pinAction")
         self.pin_action.setShortcut(QtGui.QKeySequence("Ctrl+Shift+A"))
         self.pin_action.triggered.connect(self.pin)
-        self.unpin_action = tools.addAction(_t("C&lear pin"))
+        self.unpin_action = tools.addAction(translate("Features", "C&lear pin"))
         self.unpin_action.setEnabled(False)
         self.unpin_action.triggered.connect(self.unpin)
         tools.addAction(self.export_compare_action)
@@ -207,7 +205,7 @@ class Features(QtCore.QObject):
         self._update_compare(snap)
 
     def _bands_computed(self, ms: float) -> None:
-        self.window.timing_label.setText(_t("engine {engine} ms · bands {bands} ms").format(
+        self.window.timing_label.setText(translate("Features", "engine {engine} ms · bands {bands} ms").format(
             engine=f"{self.window.controller.snapshot.compute_ms:.0f}", bands=f"{ms:.0f}"))
 
     def _pair_changed(self, pair) -> None:
@@ -229,7 +227,7 @@ class Features(QtCore.QObject):
 
     def _choose_log(self) -> str:
         path, _ = QtWidgets.QFileDialog.getOpenFileName(
-            self.window, _t("Open nccl-tests output"), "", _t("nccl-tests logs (*.txt *.log *.out);;All files (*)"))
+            self.window, translate("Features", "Open nccl-tests output"), "", translate("Features", "nccl-tests logs (*.txt *.log *.out);;All files (*)"))
         return path
 
     # -- A/B -------------------------------------------------------------------------
@@ -281,13 +279,13 @@ class Features(QtCore.QObject):
         if self.pin_a is None:
             return
         stamp = datetime.date.today().isoformat()
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self.window, _t("Export A/B comparison"),
-                                                        f"ab-compare-{stamp}.csv", _t("CSV files (*.csv)"))
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(self.window, translate("Features", "Export A/B comparison"),
+                                                        f"ab-compare-{stamp}.csv", translate("Features", "CSV files (*.csv)"))
         if path:
             try:
                 self.export_compare(path)
             except OSError as err:
-                self.window.error_label.setText(_t("Could not write {path}: {error}").format(
+                self.window.error_label.setText(translate("Features", "Could not write {path}: {error}").format(
                     path=path, error=err.strerror or err))
 
     # -- view modes ------------------------------------------------------------------

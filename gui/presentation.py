@@ -58,6 +58,8 @@ def style_plot(widget: pg.PlotWidget, dark: bool) -> None:
         legend.setBrush(pg.mkBrush(*th["legend_bg"]))
         legend.setPen(pg.mkPen(th["legend_pen"]))
         legend.setLabelTextColor(th["fg"])
+        for _, label in legend.items:  # the colour applies from the next setText
+            label.setText(label.text, color=th["fg"])
     for item in pi.items:
         if isinstance(item, pg.TextItem):
             item.setColor(th["fg"])

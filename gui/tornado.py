@@ -23,20 +23,17 @@ LOW_COLOUR = "#56B4E9"   # input at its low end (Okabe-Ito sky blue)
 HIGH_COLOUR = "#E69F00"  # input at its high end (Okabe-Ito orange)
 
 
-def _t(text: str) -> str:
-    return translate("Tornado", text)
-
 
 def input_name(key: str) -> str:
     names = {
-        "latency_us": _t("Latency"),
-        "loss_rate": _t("Packet loss"),
-        "link_gbps": _t("Bandwidth per NIC"),
-        "achievable_fraction": _t("Achievable bandwidth"),
-        "cpu_use_at_line_rate": _t("CPU use at line rate"),
-        "network_cost_per_node_cny": _t("Network cost per node"),
-        "electricity_usd_per_kwh": _t("Electricity price"),
-        "pue": _t("PUE"),
+        "latency_us": translate("Tornado", "Latency"),
+        "loss_rate": translate("Tornado", "Packet loss"),
+        "link_gbps": translate("Tornado", "Bandwidth per NIC"),
+        "achievable_fraction": translate("Tornado", "Achievable bandwidth"),
+        "cpu_use_at_line_rate": translate("Tornado", "CPU use at line rate"),
+        "network_cost_per_node_cny": translate("Tornado", "Network cost per node"),
+        "electricity_usd_per_kwh": translate("Tornado", "Electricity price"),
+        "pue": translate("Tornado", "PUE"),
     }
     return names.get(key, key)
 
@@ -83,7 +80,7 @@ class _LabelAxis(pg.AxisItem):
 class TornadoChart(pg.PlotWidget):
     def __init__(self, metric: str, parent=None):
         super().__init__(parent=parent, background="w", axisItems={"bottom": _LabelAxis("bottom")})
-        self.metric = metric
+        self.quantity = metric  # not "metric": that is QPaintDevice.metric()
         pi = self.getPlotItem()
         pi.setMenuEnabled(False)
         pi.hideButtons()
@@ -115,7 +112,7 @@ class TornadoChart(pg.PlotWidget):
         else:
             self.low.setOpts(x0=[], width=[], y=[])
             self.high.setOpts(x0=[], width=[], y=[])
-            self.empty.setText(_t("No input with a range moves this"))
+            self.empty.setText(translate("Tornado", "No input with a range moves this"))
             self.empty.setPos(nominal, 0)
             self.empty.show()
         self.nominal_line.setPos(nominal)
@@ -144,9 +141,9 @@ class TornadoPanel(QtWidgets.QWidget):
         self.tco = TornadoChart("tco")
         self.tco.setObjectName("tornadoTco")
         legend = QtWidgets.QLabel(
-            f"<span style='color:{LOW_COLOUR}'>■</span> " + _t("input at the low end of its range")
-            + f" &nbsp; <span style='color:{HIGH_COLOUR}'>■</span> " + _t("at the high end")
-            + " &nbsp; │ " + _t("nominal"))
+            f"<span style='color:{LOW_COLOUR}'>■</span> " + translate("Tornado", "input at the low end of its range")
+            + f" &nbsp; <span style='color:{HIGH_COLOUR}'>■</span> " + translate("Tornado", "at the high end")
+            + " &nbsp; │ " + translate("Tornado", "nominal"))
         legend.setObjectName("tornadoLegend")
         charts = QtWidgets.QHBoxLayout()
         charts.addWidget(self.days, 1)
@@ -180,13 +177,13 @@ class TornadoPanel(QtWidgets.QWidget):
         nom_tco = float(np.atleast_1d(np.asarray(pt.data["tco"], dtype=float))[i]) if "tco" in pt.data else math.nan
         code = currency_of(pt)
         label = pt.labels[i]
-        self.title.setText(_t("<b>Sensitivity of {fabric}</b> at this point: each input swung across its range, "
+        self.title.setText(translate("Tornado", "<b>Sensitivity of {fabric}</b> at this point: each input swung across its range, "
                               "one at a time (nominal {days} days, TCO {tco})").format(
             fabric=label, days=fmt_number(nom_days, 1), tco=fmt_money(nom_tco, code)))
-        self.days.show_rows(tornado_rows(swings, "days", nom_days), nom_days, _t("Training days"),
+        self.days.show_rows(tornado_rows(swings, "days", nom_days), nom_days, translate("Tornado", "Training days"),
                             lambda v: fmt_number(v, 1))
         self.tco.show_rows(tornado_rows(swings, "tco", nom_tco), nom_tco if math.isfinite(nom_tco) else 0.0,
-                           _t("TCO"), lambda v, c=code: fmt_money(v, c))
+                           translate("Tornado", "TCO"), lambda v, c=code: fmt_money(v, c))
         self.key = key
         return True
 

@@ -1,0 +1,786 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+    <context>
+        <name>BreakEven</name>
+        <message>
+            <location filename="../../gui/breakeven.py" line="+72" />
+            <source>{n} nodes</source>
+            <translation>{n} 个节点</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>{n} B parameters</source>
+            <translation>{n}B 参数</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>{n} µs latency</source>
+            <translation>{n} µs 时延</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>{n} % packet loss</source>
+            <translation>{n} % 丢包率</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>{n} Gb/s per NIC</source>
+            <translation>每网卡 {n} Gb/s</translation>
+        </message>
+        <message>
+            <location line="+11" />
+            <source>{above} costs less (TCO) above {x}; {below} below</source>
+            <translation>超过 {x} 时 {above} 的 TCO 更低；低于此值时 {below} 更低</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>{above} trains faster above {x}; {below} below</source>
+            <translation>超过 {x} 时 {above} 训练更快；低于此值时 {below} 更快</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>{above} costs less per run above {x}; {below} below</source>
+            <translation>超过 {x} 时 {above} 单次训练成本更低；低于此值时 {below} 更低</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>{above} is better on {metric} above {x}; {below} below</source>
+            <translation>超过 {x} 时 {above} 的{metric}更优；低于此值时 {below} 更优</translation>
+        </message>
+        <message>
+            <location line="+8" />
+            <source>{above} pays off above {x}</source>
+            <translation>超过 {x} 时 {above} 更划算</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>{above} faster above {x}</source>
+            <translation>超过 {x} 时 {above} 更快</translation>
+        </message>
+        <message>
+            <location line="+43" />
+            <source>No point where both have a plan</source>
+            <translation>两者没有同时可行的并行方案</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>from {lo} to {hi}</source>
+            <translation>从 {lo} 到 {hi}</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>No break-even on TCO {range}: {win} costs less than {lose} throughout</source>
+            <translation>TCO 无盈亏平衡点（{range}）：{win} 始终比 {lose} 便宜</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>No break-even on cost per run {range}: {win} costs less than {lose} throughout</source>
+            <translation>单次训练成本无盈亏平衡点（{range}）：{win} 始终比 {lose} 便宜</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>No break-even on duration {range}: {win} trains faster than {lose} throughout</source>
+            <translation>训练时长无盈亏平衡点（{range}）：{win} 始终比 {lose} 快</translation>
+        </message>
+        <message>
+            <location line="+20" />
+            <source>{a} and {b} trade places {n} times on {metric} between {lo} and {hi}: too close to call</source>
+            <translation>{a} 与 {b} 在 {lo} 到 {hi} 之间的{metric}交替领先 {n} 次：难分高下</translation>
+        </message>
+        <message>
+            <location line="+12" />
+            <source>TCO</source>
+            <translation>TCO</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>duration</source>
+            <translation>训练时长</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>cost per run</source>
+            <translation>单次训练成本</translation>
+        </message>
+        <message>
+            <location line="+71" />
+            <source>InfiniBand vs the fastest other</source>
+            <translation>InfiniBand 对比其余最快者</translation>
+        </message>
+        <message>
+            <location line="+8" />
+            <source>Compare</source>
+            <translation>比较</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>with</source>
+            <translation>与</translation>
+        </message>
+        <message>
+            <location line="+37" />
+            <source>No sweep to compare</source>
+            <translation>没有可比较的扫描结果</translation>
+        </message>
+    </context>
+    <context>
+        <name>CalibrateDialog</name>
+        <message>
+            <location filename="../../gui/calibrate_dialog.py" line="+96" />
+            <source>Calibrate a fabric from nccl-tests</source>
+            <translation>用 nccl-tests 校准网络</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>Paste or open the output of nccl-tests (all_reduce_perf, all_gather_perf, …) run across at least two nodes. The fit gives the fabric's latency and achievable bus bandwidth on your network.</source>
+            <translation>粘贴或打开至少跨两个节点运行的 nccl-tests（all_reduce_perf、all_gather_perf 等）输出。拟合得出该网络在您集群上的时延和可达总线带宽。</translation>
+        </message>
+        <message>
+            <location line="+6" />
+            <source>&amp;Open log…</source>
+            <translation>打开日志(&amp;O)…</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>No file: paste the log below</source>
+            <translation>未选文件：请在下方粘贴日志</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source># size count type redop root time algbw busbw …</source>
+            <translation># size count type redop root time algbw busbw …（粘贴 nccl-tests 输出）</translation>
+        </message>
+        <message>
+            <location line="+28" />
+            <location line="+5" />
+            <location line="+3" />
+            <source>from the log</source>
+            <translation>取自日志</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <location line="+104" />
+            <source>{fabric} (measured)</source>
+            <translation>{fabric}（实测）</translation>
+        </message>
+        <message>
+            <location line="-96" />
+            <source>Transport</source>
+            <translation>传输协议</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Link speed per NIC</source>
+            <translation>每网卡链路速率</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>NICs per node</source>
+            <translation>每节点网卡数</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Collective</source>
+            <translation>集合通信</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Ranks</source>
+            <translation>进程数</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Nodes</source>
+            <translation>节点数</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Save as (name)</source>
+            <translation>保存为（名称）</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Label</source>
+            <translation>显示名称</translation>
+        </message>
+        <message>
+            <location line="+10" />
+            <source>Message size</source>
+            <translation>消息大小</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Time (µs)</source>
+            <translation>时间 (µs)</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Measured points and the α–β fit</source>
+            <translation>实测点与 α–β 拟合</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>measured</source>
+            <translation>实测</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>fit</source>
+            <translation>拟合</translation>
+        </message>
+        <message>
+            <location line="+14" />
+            <source>&amp;Save as fabric</source>
+            <translation>保存为网络(&amp;S)</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>Close</source>
+            <translation>关闭</translation>
+        </message>
+        <message>
+            <location line="+36" />
+            <source>Cannot read {path}: {error}</source>
+            <translation>无法读取 {path}：{error}</translation>
+        </message>
+        <message>
+            <location line="+29" />
+            <source>pasted log</source>
+            <translation>粘贴的日志</translation>
+        </message>
+        <message>
+            <location line="+33" />
+            <source>&lt;b&gt;{coll}&lt;/b&gt;, {ranks} ranks on {nodes} nodes, {n} message sizes</source>
+            <translation>&lt;b&gt;{coll}&lt;/b&gt;，{nodes} 个节点上 {ranks} 个进程，{n} 种消息大小</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>Fitted latency α = &lt;b&gt;{alpha} µs&lt;/b&gt; · bus bandwidth &lt;b&gt;{busbw} GB/s&lt;/b&gt; ({gbps} Gb/s per node) · fit error {rms} % RMS</source>
+            <translation>拟合时延 α = &lt;b&gt;{alpha} µs&lt;/b&gt; · 总线带宽 &lt;b&gt;{busbw} GB/s&lt;/b&gt;（每节点 {gbps} Gb/s）· 拟合误差 {rms} %（均方根）</translation>
+        </message>
+        <message>
+            <location line="+6" />
+            <source>As a fabric: latency per network step &lt;b&gt;{lat} µs&lt;/b&gt;, achievable bandwidth &lt;b&gt;{frac} %&lt;/b&gt; of {nics} × {link} Gb/s</source>
+            <translation>作为网络：每个网络步时延 &lt;b&gt;{lat} µs&lt;/b&gt;，可达带宽为 {nics} × {link} Gb/s 的 &lt;b&gt;{frac} %&lt;/b&gt;</translation>
+        </message>
+        <message>
+            <location line="+16" />
+            <source>Paste a log or open a file to see the fit.</source>
+            <translation>粘贴日志或打开文件即可查看拟合结果。</translation>
+        </message>
+        <message>
+            <location line="+11" />
+            <source>Name '{name}': letters, digits and _ only, starting with a letter</source>
+            <translation>名称“{name}”：只能包含字母、数字和 _，且以字母开头</translation>
+        </message>
+    </context>
+    <context>
+        <name>Compare</name>
+        <message>
+            <location filename="../../gui/compare.py" line="+38" />
+            <source>Utilisation (MFU, %)</source>
+            <translation>利用率（MFU，%）</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>Training days</source>
+            <translation>训练天数</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>TCO</source>
+            <translation>TCO</translation>
+        </message>
+        <message>
+            <location line="+138" />
+            <source>Pin a scenario as A (Tools ▸ Pin as A), then change things: A stays dashed on the charts and here beside the current B.</source>
+            <translation>先把当前场景固定为 A（工具 ▸ 固定为 A），再修改参数：A 以虚线留在图上，并在此处与当前的 B 并列显示。</translation>
+        </message>
+        <message>
+            <location line="+10" />
+            <source>Fabric</source>
+            <translation>网络</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>Metric</source>
+            <translation>指标</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>A (pinned)</source>
+            <translation>A（已固定）</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>B (now)</source>
+            <translation>B（当前）</translation>
+        </message>
+        <message>
+            <location line="+8" />
+            <source>Export CSV…</source>
+            <translation>导出 CSV…</translation>
+        </message>
+        <message>
+            <location line="+21" />
+            <source>&lt;b&gt;A&lt;/b&gt;: {a} (pinned {when}) &amp;nbsp;·&amp;nbsp; &lt;b&gt;B&lt;/b&gt;: {b} (now)</source>
+            <translation>&lt;b&gt;A&lt;/b&gt;：{a}（{when} 固定）&amp;nbsp;·&amp;nbsp; &lt;b&gt;B&lt;/b&gt;：{b}（当前）</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source> and {n} more</source>
+            <translation> 等另外 {n} 项</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Changed from A: {list}</source>
+            <translation>相对 A 的改动：{list}</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>B is the same scenario as A</source>
+            <translation>B 与 A 是同一场景</translation>
+        </message>
+    </context>
+    <context>
+        <name>Data</name>
+        <message>
+            <location filename="../../gui/i18n_data.py" line="+29" />
+            <source>Latency</source>
+            <translation>时延</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Bandwidth per node</source>
+            <translation>每节点带宽</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Host CPU use</source>
+            <translation>主机 CPU 占用</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Network interruptions per day</source>
+            <translation>每天网络中断率</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Interruptions over the observed months</source>
+            <translation>观测期内的中断</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Training days (with interruptions)</source>
+            <translation>训练天数（含中断）</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Training time saved vs the baseline</source>
+            <translation>相对基线节省的训练时间</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Network cost per node</source>
+            <translation>每节点网络成本</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Network capex below InfiniBand</source>
+            <translation>网络投资低于 InfiniBand 的比例</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>TCO</source>
+            <translation>TCO</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>TCO saving vs the baseline (same cluster)</source>
+            <translation>相对基线的 TCO 节省（同一集群）</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>TCO saving vs the baseline (same work)</source>
+            <translation>相对基线的 TCO 节省（同等工作量）</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Electricity saving per year (same work)</source>
+            <translation>每年电费节省（同等工作量）</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>PUE</source>
+            <translation>PUE</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Interruptions in one run</source>
+            <translation>单次训练的中断次数</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Hours lost to interruptions in one run</source>
+            <translation>单次训练因中断损失的小时数</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Cost of the hours lost (share of TCO)</source>
+            <translation>损失小时的成本（按 TCO 分摊）</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>limited budget and a good existing Ethernet: RoCE</source>
+            <translation>预算有限且已有良好的以太网：RoCE</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>weak operations team: RoCE is easier to run</source>
+            <translation>运维团队较弱：RoCE 更易运维</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>fastest within the TCO budget</source>
+            <translation>TCO 预算内最快</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>lowest cost per run</source>
+            <translation>单次训练成本最低</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>the tree looks at node count and model size, not at link speed, latency or price</source>
+            <translation>决策树只看节点数和模型规模，不看链路速率、时延和价格</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Case studies</source>
+            <translation>案例</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Scale tiers</source>
+            <translation>规模档位</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Other</source>
+            <translation>其他</translation>
+        </message>
+    </context>
+    <context>
+        <name>DataPhrase</name>
+        <message>
+            <location line="+41" />
+            <source>none in {0} months</source>
+            <translation>{0} 个月内无中断</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>{0} days</source>
+            <translation>{0} 天</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>CNY {0} per node</source>
+            <translation>每节点 CNY {0}</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>{0} % below InfiniBand up front</source>
+            <translation>前期投入比 InfiniBand 低 {0} %</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>(cap ≤ {0})</source>
+            <translation>（上限 ≤ {0}）</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>(cap)</source>
+            <translation>（上限）</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>{0} below Ethernet over {1} years</source>
+            <translation>{1} 年内比 Ethernet 低 {0}</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>over {0} years</source>
+            <translation>{0} 年内</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>per year</source>
+            <translation>每年</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>(before)</source>
+            <translation>（改造前）</translation>
+        </message>
+    </context>
+    <context>
+        <name>DataSentence</name>
+        <message>
+            <location line="-43" />
+            <source>more than {0} nodes: InfiniBand is the only choice</source>
+            <translation>超过 {0} 个节点：只能选 InfiniBand</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>more than {0}B parameters: InfiniBand</source>
+            <translation>超过 {0}B 参数：InfiniBand</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>{0} nodes or fewer: RoCE</source>
+            <translation>{0} 个节点及以下：RoCE</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>{0}B parameters or fewer: RoCE</source>
+            <translation>{0}B 参数及以下：RoCE</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>{0}-{1} nodes with a {2}B-{3}B model: InfiniBand preferred</source>
+            <translation>{0}–{1} 个节点、{2}B–{3}B 模型：优先 InfiniBand</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>{0} (none does: fastest instead)</source>
+            <translation>{0}（均不满足：改选最快者）</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>lowest TCO finishing within {0} days</source>
+            <translation>{0} 天内完成且 TCO 最低</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>The tree names {0}, which this scenario does not compare.</source>
+            <translation>决策树选择了 {0}，但本场景没有比较它。</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>No fabric meets the goal, and {0} is the fastest ({1} for {2}); {3}.</source>
+            <translation>没有网络满足目标，{0} 最快（对比 {2}：{1}）；{3}。</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>{0} misses the {1}-day deadline ({2} days) and {3} meets it ({4}); {5}.</source>
+            <translation>{0} 达不到 {1} 天的期限（{2} 天），{3} 能达到（{4} 天）；{5}。</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>{0} meets the deadline at {1} TCO than {2} ({3}); {4}.</source>
+            <translation>{0} 能按期完成，TCO 比 {2} {1}（{3}）；{4}。</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>{0}'s TCO is over the budget and {1} is the fastest fabric within it ({2}); {3}.</source>
+            <translation>{0} 的 TCO 超出预算，{1} 是预算内最快的网络（{2}）；{3}。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>{0} is faster than {1} within the budget ({2}); {3}.</source>
+            <translation>在预算内 {0} 比 {1} 更快（{2}）；{3}。</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>{0} costs {1} per run than {2} ({3}); {4}.</source>
+            <translation>{0} 的单次训练成本比 {2} {1}（{3}）；{4}。</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>{0} vs {1} days</source>
+            <translation>{0} 天 对 {1} 天</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>{0}% lower</source>
+            <translation>低 {0}%</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>{0}% higher</source>
+            <translation>高 {0}%</translation>
+        </message>
+    </context>
+    <context>
+        <name>Features</name>
+        <message>
+            <location filename="../../gui/features.py" line="+98" />
+            <source>Sensitivity (tornado)</source>
+            <translation>敏感性（龙卷风图）</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Break-even</source>
+            <translation>盈亏平衡</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>A/B compare</source>
+            <translation>A/B 对比</translation>
+        </message>
+        <message>
+            <location line="+12" />
+            <source>&amp;Calibrate fabric from nccl-tests…</source>
+            <translation>用 nccl-tests 校准网络(&amp;C)…</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>Export A/B comparison as CSV…</source>
+            <translation>导出 A/B 对比为 CSV…</translation>
+        </message>
+        <message>
+            <location line="+8" />
+            <source>Uncertainty &amp;bands (P10–P90)</source>
+            <translation>不确定性区间(&amp;B)（P10–P90）</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>Monte-Carlo over every profile value given as a range: 1,000 seeded samples, drawn when the view settles</source>
+            <translation>对配置中所有以区间给出的数值做蒙特卡洛模拟：1,000 个固定种子样本，视图静止后绘制</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>&amp;Dark theme</source>
+            <translation>深色主题(&amp;D)</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>&amp;Language</source>
+            <translation>语言(&amp;L)</translation>
+        </message>
+        <message>
+            <location line="+13" />
+            <source>&amp;Tools</source>
+            <translation>工具(&amp;T)</translation>
+        </message>
+        <message>
+            <location line="+7" />
+            <source>&amp;Pin as A</source>
+            <translation>固定为 A(&amp;P)</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>C&amp;lear pin</source>
+            <translation>清除固定(&amp;L)</translation>
+        </message>
+        <message>
+            <location line="+47" />
+            <source>engine {engine} ms · bands {bands} ms</source>
+            <translation>引擎 {engine} ms · 区间 {bands} ms</translation>
+        </message>
+        <message>
+            <location line="+22" />
+            <source>Open nccl-tests output</source>
+            <translation>打开 nccl-tests 输出</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>nccl-tests logs (*.txt *.log *.out);;All files (*)</source>
+            <translation>nccl-tests 日志 (*.txt *.log *.out);;所有文件 (*)</translation>
+        </message>
+        <message>
+            <location line="+52" />
+            <source>Export A/B comparison</source>
+            <translation>导出 A/B 对比</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>CSV files (*.csv)</source>
+            <translation>CSV 文件 (*.csv)</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>Could not write {path}: {error}</source>
+            <translation>无法写入 {path}：{error}</translation>
+        </message>
+    </context>
+    <context>
+        <name>Tornado</name>
+        <message>
+            <location filename="../../gui/tornado.py" line="+29" />
+            <source>Latency</source>
+            <translation>时延</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Packet loss</source>
+            <translation>丢包率</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Bandwidth per NIC</source>
+            <translation>每网卡带宽</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Achievable bandwidth</source>
+            <translation>可达带宽</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>CPU use at line rate</source>
+            <translation>线速时的 CPU 占用</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Network cost per node</source>
+            <translation>每节点网络成本</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Electricity price</source>
+            <translation>电价</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>PUE</source>
+            <translation>PUE</translation>
+        </message>
+        <message>
+            <location line="+79" />
+            <source>No input with a range moves this</source>
+            <translation>没有带区间的输入会影响此项</translation>
+        </message>
+        <message>
+            <location line="+29" />
+            <source>input at the low end of its range</source>
+            <translation>输入取区间下限</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>at the high end</source>
+            <translation>取区间上限</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>nominal</source>
+            <translation>标称值</translation>
+        </message>
+        <message>
+            <location line="+34" />
+            <source>&lt;b&gt;Sensitivity of {fabric}&lt;/b&gt; at this point: each input swung across its range, one at a time (nominal {days} days, TCO {tco})</source>
+            <translation>&lt;b&gt;{fabric} 的敏感性&lt;/b&gt;（当前点）：每次只让一个输入在其区间内变化（标称 {days} 天，TCO {tco}）</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>Training days</source>
+            <translation>训练天数</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>TCO</source>
+            <translation>TCO</translation>
+        </message>
+    </context>
+</TS>

@@ -1,0 +1,46 @@
+"""Presentation mode (F11): full screen, larger text, thick lines even while dragging; themes."""
+
+from __future__ import annotations
+
+from PySide6 import QtWidgets
+
+
+def test_f11_toggles_full_screen_and_thick_lines(window, qtbot):
+    act = window.presentation_action
+    assert act.shortcut().toString() == "F11"
+    base_pt = QtWidgets.QApplication.font().pointSizeF()
+    act.setChecked(True)
+    try:
+        assert window.isFullScreen()
+        assert QtWidgets.QApplication.font().pointSizeF() > base_pt
+        idle = window.charts["utilisation"].line_width
+        assert idle > 2.0
+        window._set_dragging(True)  # the audience is watching: no thin pens on the drag path
+        assert window.charts["utilisation"].line_width == idle
+        window._set_dragging(False)
+    finally:
+        act.setChecked(False)
+    assert not window.isFullScreen()
+    window._set_dragging(True)  # outside presentation mode the drag path is thin and cheap
+    assert window.charts["utilisation"].line_width <= 1.0
+    window._set_dragging(False)
+    assert QtWidgets.QApplication.font().pointSizeF() == base_pt
+
+
+def test_dark_and_light_themes(window):
+    f = window.features
+    assert not f.dark_action.isChecked()  # light by default: projectors
+    chart = window.charts["tco"]
+    light_bg = chart.backgroundBrush().color().lightness()
+    f.dark_action.setChecked(True)
+    try:
+        assert chart.backgroundBrush().color().lightness() < 60 < light_bg
+        assert QtWidgets.QApplication.palette().window().color().lightness() < 80
+        assert chart.getPlotItem().getAxis("left").textPen().color().lightness() > 180
+        for _, label in chart.legend.items:
+            assert "e8e8e8" in label.item.toHtml().lower() or label.opts.get("color") is not None
+        assert window.settings.value("view/theme") == "dark"
+    finally:
+        f.dark_action.setChecked(False)
+    assert chart.backgroundBrush().color().lightness() == light_bg
+    assert QtWidgets.QApplication.palette().window().color().lightness() > 150
