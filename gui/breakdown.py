@@ -1,9 +1,16 @@
-"""Stacked step-time breakdown at the current point: one horizontal bar per fabric."""
+"""Stacked step-time breakdown at the current point: one horizontal bar per fabric.
+
+Painted directly with QPainter rather than as a pyqtgraph plot: four bars need no scene,
+view box or axis items, and on the live drag path a fourth pyqtgraph view cost more than
+the bars are worth (benchmarks/gui_bench.py).
+"""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
-import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
 
 import model
 
@@ -21,60 +28,53 @@ PART_COLOURS = {
     "cpu": "#8C510A",
     "optimizer": "#D9D9D9",
 }
+TITLE = "Step time at this point"
+X_LABEL = "Time per training step (s)"
 
 
-class BreakdownChart(pg.PlotWidget):
+def nice_step(span: float, target: int = 6) -> float:
+    """A 1-2-5 step giving about ``target`` ticks over ``span``."""
+    if span <= 0 or not math.isfinite(span):
+        return 1.0
+    raw = span / target
+    mag = 10 ** math.floor(math.log10(raw))
+    for m in (1, 2, 5, 10):
+        if raw <= m * mag:
+            return m * mag
+    return 10 * mag
+
+
+class BreakdownChart(QtWidgets.QWidget):
     """Seconds per training step, split into :data:`model.BREAKDOWN_KEYS`, per fabric."""
 
     def __init__(self, parent=None):
-        super().__init__(parent=parent, background="w")
-        pi = self.getPlotItem()
-        pi.setMenuEnabled(False)
-        pi.hideButtons()
-        pi.setMouseEnabled(x=False, y=False)
-        pi.showGrid(x=True, y=False, alpha=0.25)
-        pi.setTitle("<span style='font-size:10pt; color:#222'><b>Step time at this point</b></span>")
-        pi.setLabel("bottom", "Time per training step (s)")
-        for ax in ("left", "bottom"):
-            pi.getAxis(ax).setPen(pg.mkPen("#444444"))
-            pi.getAxis(ax).setTextPen(pg.mkPen("#222222"))
-        pi.getAxis("left").setWidth(90)
-        self.bars: dict[str, pg.BarGraphItem] = {}
-        for key in model.BREAKDOWN_KEYS:
-            bar = pg.BarGraphItem(x0=[], y=[], width=[], height=0.6, brush=PART_COLOURS[key], pen=pg.mkPen(None))
-            pi.addItem(bar)
-            self.bars[key] = bar
-        self.note = pg.TextItem("", color="#666666", anchor=(0, 0.5))
-        pi.addItem(self.note)
+        super().__init__(parent)
+        self.setMinimumHeight(160)
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
+        self.setMouseTracking(True)
         self.parts: dict[str, np.ndarray] = {}
-        self._ticks = None
+        self.labels: list[str] = []
+        self.colours: list[str] = []
+        self.focus_index: int | None = None
+        self.feasible = np.zeros(0, dtype=bool)
+        self.note_text = ""
+        self._bars: list[tuple[QtCore.QRectF, int, str]] = []
 
     def show_point(self, point, focus: str | None = None) -> None:
         bd = point.data["breakdown_s"]
-        n = len(point.fabrics)
-        y = np.arange(n)[::-1].astype(float)  # first fabric on top
-        left = np.zeros(n)
-        self.parts = {}
-        for key in model.BREAKDOWN_KEYS:
-            w = np.nan_to_num(np.atleast_1d(np.asarray(bd[key], dtype=float)), nan=0.0)
-            w = np.maximum(w, 0.0)
-            self.parts[key] = w
-            self.bars[key].setOpts(x0=left.copy(), y=y, width=w, height=0.6)
-            left = left + w
+        self.parts = {k: np.maximum(np.nan_to_num(np.atleast_1d(np.asarray(bd[k], dtype=float)), nan=0.0), 0.0)
+                      for k in model.BREAKDOWN_KEYS}
         styles = fabric_styles(point)
-        ticks = [(float(y[i]), ("▶ " if name == focus else "") + styles[i].get("short", name))
-                 for i, name in enumerate(point.fabrics)]
-        if ticks != self._ticks:
-            self.getPlotItem().getAxis("left").setTicks([ticks])
-            self._ticks = ticks
-        feas = np.atleast_1d(np.asarray(point.data["feasible"], dtype=bool))
-        self.note.setText("" if feas.all() else "no plan fits: " + ", ".join(
-            styles[i].get("short", nm) for i, nm in enumerate(point.fabrics) if not feas[i]))
-        total = float(left.max()) if left.size else 1.0
-        total = total if total > 0 else 1.0
-        self.getPlotItem().setXRange(0, total * 1.04, padding=0)
-        self.getPlotItem().setYRange(-0.6, n - 0.4 + (0.7 if self.note.toPlainText() else 0.0), padding=0)
-        self.note.setPos(0, n - 0.4 + 0.35)
+        self.labels = [st.get("short", n) for st, n in zip(styles, point.fabrics)]
+        self.colours = [st["colour"] for st in styles]
+        self.focus_index = point.fabrics.index(focus) if focus in point.fabrics else None
+        self.feasible = np.atleast_1d(np.asarray(point.data["feasible"], dtype=bool))
+        bad = [lab for lab, ok in zip(self.labels, self.feasible) if not ok]
+        self.note_text = ("no plan fits: " + ", ".join(bad)) if bad else ""
+        self.update()
+
+    def totals(self) -> np.ndarray:
+        return sum(self.parts.values()) if self.parts else np.zeros(0)
 
     @staticmethod
     def legend_html() -> str:
@@ -82,8 +82,106 @@ class BreakdownChart(pg.PlotWidget):
         return " ".join(f"<span style='color:{PART_COLOURS[k]}'>■</span>&nbsp;{model.BREAKDOWN_LABELS[k]}"
                         for k in model.BREAKDOWN_KEYS)
 
-    def totals(self) -> np.ndarray:
-        return sum(self.parts.values()) if self.parts else np.zeros(0)
+    # -- painting -------------------------------------------------------------
+    def paintEvent(self, _ev) -> None:  # noqa: N802 (Qt name)
+        p = QtGui.QPainter(self)
+        p.fillRect(self.rect(), QtGui.QColor("white"))
+        fm = p.fontMetrics()
+        h_text = fm.height()
+        title_font = QtGui.QFont(p.font())
+        title_font.setBold(True)
+        p.setFont(title_font)
+        p.setPen(QtGui.QColor("#222222"))
+        p.drawText(QtCore.QRectF(0, 2, self.width(), h_text + 4), QtCore.Qt.AlignmentFlag.AlignHCenter, TITLE)
+        p.setFont(self.font())
+        n = len(self.labels)
+        if not n or not self.parts:
+            p.end()
+            return
+        totals = self.totals()
+        bold = QtGui.QFont(self.font())
+        bold.setBold(True)
+        left = max(QtGui.QFontMetrics(bold).horizontalAdvance("▶ " + lab) for lab in self.labels) + 12
+        right = fm.horizontalAdvance("00.00 s") + 10
+        top = h_text + 10 + (h_text + 2 if self.note_text else 0)
+        bottom = 2 * h_text + 12
+        plot = QtCore.QRectF(left, top, max(self.width() - left - right, 10), max(self.height() - top - bottom, 10))
+        vmax = float(np.max(totals)) if np.max(totals) > 0 else 1.0
+        step = nice_step(vmax)
+        xmax = math.ceil(vmax / step) * step
+        sx = plot.width() / xmax
+        # grid and x-axis ticks
+        grid = QtGui.QPen(QtGui.QColor(0, 0, 0, 30))
+        grid.setCosmetic(True)
+        axis = QtGui.QPen(QtGui.QColor("#444444"))
+        t = 0.0
+        while t <= xmax + step * 1e-6:
+            x = plot.left() + t * sx
+            p.setPen(grid)
+            p.drawLine(QtCore.QPointF(x, plot.top()), QtCore.QPointF(x, plot.bottom()))
+            p.setPen(axis)
+            p.drawLine(QtCore.QPointF(x, plot.bottom()), QtCore.QPointF(x, plot.bottom() + 4))
+            txt = f"{t:g}"
+            p.drawText(QtCore.QRectF(x - 40, plot.bottom() + 5, 80, h_text), QtCore.Qt.AlignmentFlag.AlignHCenter,
+                       txt)
+            t += step
+        p.drawLine(plot.bottomLeft(), plot.bottomRight())
+        p.drawText(QtCore.QRectF(plot.left(), plot.bottom() + h_text + 7, plot.width(), h_text),
+                   QtCore.Qt.AlignmentFlag.AlignHCenter, X_LABEL)
+        # bars
+        row_h = plot.height() / n
+        bar_h = row_h * 0.62
+        self._bars = []
+        p.setPen(QtCore.Qt.PenStyle.NoPen)
+        for i in range(n):
+            y = plot.top() + i * row_h + (row_h - bar_h) / 2
+            x = plot.left()
+            for key in model.BREAKDOWN_KEYS:
+                w = float(self.parts[key][i]) * sx
+                if w <= 0:
+                    continue
+                r = QtCore.QRectF(x, y, w, bar_h)
+                p.fillRect(r, QtGui.QColor(PART_COLOURS[key]))
+                self._bars.append((r, i, key))
+                x += w
+            label = ("▶ " if i == self.focus_index else "") + self.labels[i]
+            f = QtGui.QFont(self.font())
+            f.setBold(i == self.focus_index)
+            p.setFont(f)
+            p.setPen(QtGui.QColor(self.colours[i]))
+            p.drawText(QtCore.QRectF(0, y, left - 8, bar_h),
+                       QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter, label)
+            p.setFont(self.font())
+            p.setPen(QtGui.QColor("#333333"))
+            total = float(totals[i])
+            txt = f"{total:.2f} s" if self.feasible[i] else "no plan"
+            p.drawText(QtCore.QRectF(x + 4, y, right + 40, bar_h), QtCore.Qt.AlignmentFlag.AlignVCenter, txt)
+            p.setPen(QtCore.Qt.PenStyle.NoPen)
+        if self.note_text:
+            p.setPen(QtGui.QColor("#666666"))
+            p.drawText(QtCore.QRectF(plot.left(), h_text + 8, plot.width(), h_text),
+                       QtCore.Qt.AlignmentFlag.AlignLeft, self.note_text)
+        p.end()
+
+    def event(self, ev) -> bool:
+        if ev.type() == QtCore.QEvent.Type.ToolTip:
+            pos = QtCore.QPointF(ev.pos())
+            for r, i, key in self._bars:
+                if r.contains(pos):
+                    total = float(self.totals()[i])
+                    v = float(self.parts[key][i])
+                    QtWidgets.QToolTip.showText(ev.globalPos(), f"{self.labels[i]}: {model.BREAKDOWN_LABELS[key]} "
+                                                f"{v:.3f} s ({v / total * 100:.1f}% of {total:.2f} s)", self)
+                    return True
+            QtWidgets.QToolTip.hideText()
+            ev.ignore()
+            return True
+        return super().event(ev)
+
+    def grab_text(self) -> str:
+        """The bars as text (tests, accessibility)."""
+        tot = self.totals()
+        return "; ".join(f"{lab}: {t:.2f} s" for lab, t in zip(self.labels, tot))
 
 
-__all__ = ["BreakdownChart", "PART_COLOURS"]
+__all__ = ["BreakdownChart", "PART_COLOURS", "nice_step"]

@@ -598,10 +598,22 @@ class ChartWidget(pg.PlotWidget):
         i = int(np.nanargmin(np.abs(np.log(np.maximum(data["x"], 1e-300)) - math.log(max(xv, 1e-300)))
                              if data["log_x"] else np.abs(data["x"] - xv)))
         field = data.get("field") or ""
-        lines = [f"<b>{AXES.get(field, dict(label=field))['label']}: {format_x(field, float(data['x'][i]))}</b>"]
-        for s in data["series"]:
-            lines.append(f"<span style='color:{s['style']['colour']}'>■</span> {s['short']}: "
-                         f"{format_value(self.kind, float(s['y'][i]), self._currency)}")
+        label = AXES.get(field, dict(label=field))["label"]
+        at_marker = self._near_marker(vb, pos)
+        if at_marker:  # on the marker: the exact values at the current point
+            cx = self._current_x
+            same = bool(np.all(cx == cx[0]))
+            head = f"At this point — {label}: {format_x(field, float(cx[0]))}" if same else "At this point"
+            lines = [f"<b>{head}</b>"]
+            for k, s in enumerate(data["series"]):
+                xs = "" if same else f" ({format_x(field, float(cx[k]))})"
+                lines.append(f"<span style='color:{s['style']['colour']}'>■</span> {s['short']}: "
+                             f"{format_value(self.kind, float(self._marker_y[k]), self._currency)}{xs}")
+        else:
+            lines = [f"<b>{label}: {format_x(field, float(data['x'][i]))}</b>"]
+            for s in data["series"]:
+                lines.append(f"<span style='color:{s['style']['colour']}'>■</span> {s['short']}: "
+                             f"{format_value(self.kind, float(s['y'][i]), self._currency)}")
         self.readout.setHtml("<div style='font-size:9pt'>" + "<br>".join(lines) + "</div>")
         r = vb.boundingRect()
         local = vb.mapFromScene(pos)
@@ -612,6 +624,23 @@ class ChartWidget(pg.PlotWidget):
         by = min(max(local.y() + 10, r.top()), r.bottom() - br.height())
         self.readout.setPos(bx, by)
         self.readout.show()
+
+    def _near_marker(self, vb, pos, pixels: float = 8.0) -> bool:
+        """True when the mouse is within ``pixels`` of a marker's x (screen distance)."""
+        cx = self._current_x
+        if cx is None or self.series is None or getattr(self, "_marker_y", None) is None:
+            return False
+        if len(self._marker_y) != len(self.series["series"]):
+            return False
+        log_x = self.series["log_x"]
+        for x in np.atleast_1d(cx):
+            if not np.isfinite(x) or (log_x and x <= 0):
+                continue
+            vx = math.log10(x) if log_x else float(x)
+            sp = vb.mapViewToScene(QtCore.QPointF(vx, vb.viewRange()[1][0]))
+            if abs(sp.x() - pos.x()) <= pixels:
+                return True
+        return False
 
     def readout_text(self) -> str:
         return self.readout.toPlainText() if self.readout.isVisible() else ""

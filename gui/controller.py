@@ -77,7 +77,8 @@ def sweep_values(scenario: model.Scenario, field: str, n: int = SWEEP_POINTS) ->
         hi = min(hi, float(meta["hi"]))
     vals = np.geomspace(lo, hi, n)
     if AXES[field].get("integer"):
-        vals = np.unique(np.round(vals))
+        vals = np.round(vals)  # sorted already: drop repeats (np.unique imports numpy.ma, ~35 ms at start-up)
+        vals = vals[np.concatenate(([True], np.diff(vals) > 0))]
     return vals
 
 

@@ -150,9 +150,12 @@ class FieldSlider(QtWidgets.QWidget):
             extra = " <span style='color:#0060a0'><i>(edited)</i></span>"
         elif overridden:
             extra = " <span style='color:#555'><i>(scenario)</i></span>"
-        self.name.setText(f"{text}{extra}")
+        if self.name.text() != text + extra:  # rich-text layout is not free: only on change
+            self.name.setText(f"{text}{extra}")
 
     def set_tooltip(self, text: str) -> None:
+        if text == self.toolTip():
+            return
         for w in (self, self.name, self.slider, self.edit):
             w.setToolTip(text)
 

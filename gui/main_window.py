@@ -412,7 +412,8 @@ class MainWindow(QtWidgets.QMainWindow):
     # ----------------------------------------------------------- model -> UI
     def _on_scenario_changed(self, s: model.Scenario) -> None:
         """Push the scenario into every control, signals blocked (no write-back)."""
-        self.error_label.clear()
+        if self.error_label.text():
+            self.error_label.clear()
         resolved = _resolved_inputs(s)
         for path, sl in self.sliders.items():
             try:
@@ -434,8 +435,8 @@ class MainWindow(QtWidgets.QMainWindow):
         with QtCore.QSignalBlocker(self.gpu_combo):
             self.gpu_combo.setCurrentIndex(self.gpu_combo.findData(s.cluster.gpu))
         gentry = catalog.gpu(s.cluster.gpu)
-        self.gpu_combo.setToolTip(f"<b>{html.escape(gentry.get('name', s.cluster.gpu))}</b><br>"
-                                  f"{html.escape(gentry.get('source', ''))}")
+        _set_tip(self.gpu_combo, f"<b>{html.escape(gentry.get('name', s.cluster.gpu))}</b><br>"
+                                 f"{html.escape(gentry.get('source', ''))}")
         for name, rb in self.profile_buttons.items():
             with QtCore.QSignalBlocker(rb):
                 rb.setChecked(name == s.fabric.profile_set)
@@ -446,7 +447,7 @@ class MainWindow(QtWidgets.QMainWindow):
                 with QtCore.QSignalBlocker(w):
                     w.setCurrentIndex(0 if v is None else max(w.findData(v), 0))
                     w.setItemText(0, f"profile default ({currency})")
-                w.setToolTip(self._econ_tooltip(path))
+                _set_tip(w, self._econ_tooltip(path))
             elif path.endswith("_per_kwh"):
                 w.setVisible(path.endswith(f"_{currency.lower()}_per_kwh"))
         self._sync_fabric_controls(s)
@@ -490,9 +491,9 @@ class MainWindow(QtWidgets.QMainWindow):
             row.sources.get(k) == "scenario" for k in FABRIC_SWEEPABLE_KEYS)
         self.reset_button.setEnabled(edited)
         changed = any(self._edited(f"fabric.custom.{row.name}.{k}", s) for k in FABRIC_SWEEPABLE_KEYS)
-        self.fabric_source.setText(f"{html.escape(row.label)} · {prof['name']} profile"
-                                   + (" · edited" if changed else " · values set by the scenario" if edited else ""))
-        self.fabric_source.setToolTip(entry.get("source", ""))
+        _set_text(self.fabric_source, f"{html.escape(row.label)} · {prof['name']} profile"
+                  + (" · edited" if changed else " · values set by the scenario" if edited else ""))
+        _set_tip(self.fabric_source, entry.get("source", ""))
 
     def _edited(self, path: str, s: model.Scenario) -> bool:
         try:
@@ -541,10 +542,12 @@ class MainWindow(QtWidgets.QMainWindow):
     def _update_title(self, s: model.Scenario) -> None:
         modified = s != self._loaded
         name = s.name + (" (edited)" if modified else "")
-        self.setWindowTitle(f"{name} — profile: {s.fabric.profile_set} — {APP_NAME}")
+        title = f"{name} — profile: {s.fabric.profile_set} — {APP_NAME}"
+        if self.windowTitle() != title:
+            self.setWindowTitle(title)
         c = s.cluster
         gname = catalog.gpu(c.gpu).get("name", c.gpu).replace("NVIDIA ", "")
-        self.scenario_label.setText(
+        _set_text(self.scenario_label,
             f"<b>{html.escape(name)}</b> &nbsp;·&nbsp; {c.nodes:,} × {c.gpus_per_node} {html.escape(gname)}"
             f" &nbsp;·&nbsp; {s.workload.params_b:,.4g} B params &nbsp;·&nbsp; profile: "
             f"<b>{html.escape(s.fabric.profile_set)}</b>")
@@ -661,6 +664,11 @@ def _set_text(label: QtWidgets.QLabel, text: str) -> None:
     """Set a label's text only when it changes (rich-text layout costs a millisecond)."""
     if label.text() != text:
         label.setText(text)
+
+
+def _set_tip(widget: QtWidgets.QWidget, text: str) -> None:
+    if widget.toolTip() != text:
+        widget.setToolTip(text)
 
 
 def _resolved_inputs(s: model.Scenario) -> dict:

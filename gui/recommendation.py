@@ -64,6 +64,7 @@ class RecommendationPanel(QtWidgets.QWidget):
         self.claims.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         self.claims.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.NoSelection)
         self.claims.setWordWrap(True)
+        self.claims.setTextElideMode(QtCore.Qt.TextElideMode.ElideNone)
         self.claims.setAlternatingRowColors(True)
         hh = self.claims.horizontalHeader()
         hh.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)

@@ -189,6 +189,32 @@ def test_hover_readout_names_every_fabric(window, qtbot):
     assert "Nodes" in text
 
 
+def test_hover_on_marker_shows_the_exact_point_values(window):
+    win = window
+    ch = win.charts["duration"]
+    vb = ch.getPlotItem().vb
+    import math
+
+    nodes = win.controller.scenario.cluster.nodes
+    yr = vb.viewRange()[1]
+    pos = vb.mapViewToScene(QtCore.QPointF(math.log10(nodes), sum(yr) / 2))
+    ch._on_mouse_moved(pos)
+    text = ch.readout_text()
+    assert text.startswith("At this point")
+    point = win.controller.snapshot.point
+    days = point.data["train_days_with_interruptions"]
+    for i, fab in enumerate(point.fabrics):
+        assert f"{days[i]:,.1f} days" in text
+
+
+def test_breakdown_bars_match_the_engine(window):
+    win = window
+    point = win.controller.snapshot.point
+    step = np.atleast_1d(point.data["step_time_s"])
+    assert np.allclose(win.breakdown.totals(), step, rtol=1e-6)
+    assert "InfiniBand" in win.breakdown.grab_text()
+
+
 def test_drag_uses_thin_pens(window, qtbot):
     win = window
     sl = win.sliders["workload.params_b"]
