@@ -129,7 +129,7 @@ def chart_series(result, kind: str) -> dict:
         else:
             ys = base
             out.update(title="Training duration (without interruptions)")
-        out.update(y_label="Training duration (days)", log_y=True)
+        out.update(y_label="Training duration (days)", log_y=_spans_decades(ys))
     else:
         code = currency_of(result)
         years = _years(result)
@@ -138,6 +138,7 @@ def chart_series(result, kind: str) -> dict:
                    y_label=f"TCO ({code})" if code else "TCO", log_y=field == "cluster.nodes", currency=code)
         if "tco" in data:
             ys = _rows(data["tco"], f)
+            out["log_y"] = out["log_y"] and _spans_decades(ys)
         else:
             out.update(available=False, note="Waiting for the economics model (issue #3): no TCO output yet")
     if ys is not None:
@@ -233,11 +234,28 @@ class ValueAxis(pg.AxisItem):
 
     def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph name)
         vals = [10.0 ** v for v in values] if self.logMode else [v * scale for v in values]
-        if self.formatter is not None:
-            return [self.formatter(v) for v in vals]
-        if self.logMode:
-            return [f"{v:,.6g}" for v in vals]
-        return super().tickStrings(values, scale, spacing)
+        fmt = self.formatter
+        if fmt is None:
+            if not self.logMode:
+                return super().tickStrings(values, scale, spacing)
+            fmt = _plain
+        if self.logMode and len(vals) > 4:  # minor log ticks: label 2 and 5 only, never a crowd
+            return [fmt(v) if _mantissa(v) in (1, 2, 5) else "" for v in vals]
+        return [fmt(v) for v in vals]
+
+
+def _mantissa(v: float) -> int:
+    if v <= 0 or not math.isfinite(v):
+        return 0
+    m = v / 10 ** math.floor(math.log10(v) + 1e-9)
+    return int(round(m)) if abs(m - round(m)) < 1e-6 else 0
+
+
+def _spans_decades(ys, decades: float = 1.0) -> bool:
+    """True when the positive finite values span more than ``decades`` powers of ten."""
+    y = np.asarray(ys, dtype=float)
+    y = y[np.isfinite(y) & (y > 0)]
+    return bool(y.size) and float(np.log10(y.max() / y.min())) > decades
 
 
 def _plain(v: float) -> str:
@@ -342,6 +360,7 @@ class ChartWidget(pg.PlotWidget):
         self._currency = ""
         self._texts = None
         self._x_key = None
+        self._y_top = None
         self._legend_key = None
         self._marker_brushes = None
         pi = self.getPlotItem()
@@ -351,11 +370,13 @@ class ChartWidget(pg.PlotWidget):
             a = pi.getAxis(ax)
             a.setPen(pg.mkPen("#444444"))
             a.setTextPen(pg.mkPen("#222222"))
-        # one row of four entries, in the corner the curves usually leave free
-        offset = {"utilisation": (10, -6), "duration": (10, -6), "tco": (10, 6)}[kind]
-        self.legend = pi.addLegend(offset=offset, labelTextColor="#222222", brush=pg.mkBrush(255, 255, 255, 215),
-                                   pen=pg.mkPen("#bbbbbb"), colCount=5 if kind == "duration" else 4,
-                                   verSpacing=-6, horSpacing=12)
+        # the legend: one row above the plot area (in the layout, so it never hides a curve)
+        self.legend = pg.LegendItem(offset=None, labelTextColor="#222222", colCount=5 if kind == "duration" else 4,
+                                    verSpacing=-8, horSpacing=14)
+        top = pi.getAxis("top")  # never shown: its layout cell takes the legend
+        pi.layout.removeItem(top)
+        top.hide()
+        pi.layout.addItem(self.legend, 1, 1, alignment=QtCore.Qt.AlignmentFlag.AlignHCenter)
         self.legend.setZValue(20)
         # current value: a vertical line plus one dot per fabric
         self.vline = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen("#555555", width=1,
@@ -446,6 +467,8 @@ class ChartWidget(pg.PlotWidget):
                 if curve.isVisible():
                     curve.hide()
         self._fit_x(x, data["log_x"])
+        if self.kind == "utilisation":
+            self._fit_y_from_zero(data)
         self._sync_legend(data)
         self._update_marker(result, data, current_x, point)
         if data["available"]:
@@ -478,11 +501,27 @@ class ChartWidget(pg.PlotWidget):
         vb.enableAutoRange(x=False)
         vb.setXRange(lo, hi, padding=0.02)
 
+    def _fit_y_from_zero(self, data) -> None:
+        """Utilisation is a share: its axis starts at 0 so small differences are not blown up."""
+        ys = [s["y"] for s in data["series"]]
+        top = max((float(np.nanmax(y)) for y in ys if np.isfinite(y).any()), default=1.0)
+        top = max(top, 1.0) * 1.08
+        if self._y_top is not None and abs(self._y_top - top) < 1e-9:
+            return
+        self._y_top = top
+        vb = self.getPlotItem().vb
+        vb.enableAutoRange(y=False)
+        vb.setYRange(0.0, top, padding=0)
+
     def reset_zoom(self) -> None:
         """Back to the whole sweep in x and auto-ranged y."""
         self._x_key = None
+        self._y_top = None
         if self.series is not None:
             self._fit_x(self.series["x"], self.series["log_x"])
+            if self.kind == "utilisation":
+                self._fit_y_from_zero(self.series)
+                return
         self.getPlotItem().vb.enableAutoRange(y=True)
 
     def _set_texts(self, title: str, data: dict) -> None:

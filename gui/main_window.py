@@ -108,6 +108,9 @@ class MainWindow(QtWidgets.QMainWindow):
         c.xFieldChanged.connect(self._on_x_field_changed)
         self._on_scenario_changed(c.scenario)
         c.recompute_now()
+        from .file_actions import install_file_actions  # issue #5: Open/Save/Recent/Export, autosave
+
+        install_file_actions(self)
 
     # ------------------------------------------------------------------ build
     def _build_actions(self) -> None:
