@@ -63,11 +63,16 @@ def default_pair(result, point=None) -> tuple[str, str] | None:
     return a, best
 
 
-def x_text(field: str, x: float) -> str:
-    """The x value with its quantity, for a sentence: '40 nodes', '0.05 % loss', '12 µs latency'."""
+def _num(field: str, x: float) -> str:
     meta = AXES.get(field, dict(scale=1.0, integer=False))
     v = x * meta.get("scale", 1.0)
-    n = fmt_number(round(v), 0) if meta.get("integer") else fmt_sig(v, 3)
+    return fmt_number(round(v), 0) if meta.get("integer") else fmt_sig(v, 3)
+
+
+def x_text(field: str, x: float, x_hi: float | None = None) -> str:
+    """The x value with its quantity, for a sentence: '40 nodes', '0.05 % loss', '12 µs latency';
+    with ``x_hi`` a range: '1–4,096 nodes'."""
+    n = _num(field, x) + ("" if x_hi is None else "–" + _num(field, x_hi))
     if field == "cluster.nodes":
         return translate("BreakEven", "{n} nodes").format(n=n)
     if field == "workload.params_b":
@@ -149,14 +154,13 @@ def summary(result, pair, metric: str) -> str:
     wins_a = np.median(np.sign(vb[ok] - va[ok])) > 0
     win, lose = (a, b) if wins_a else (b, a)
     x = np.asarray(result.x, dtype=float)[ok]
-    rng = translate("BreakEven", "from {lo} to {hi}").format(lo=x_text(result.field, float(x.min())), hi=x_text(result.field,
-                                                                                            float(x.max())))
+    rng = x_text(result.field, float(x.min()), float(x.max()))
     args = dict(win=short_name(result, win), lose=short_name(result, lose), range=rng)
     if metric == "tco":
-        return translate("BreakEven", "No break-even on TCO {range}: {win} costs less than {lose} throughout").format(**args)
+        return translate("BreakEven", "No break-even on TCO over {range}: {win} costs less than {lose} throughout").format(**args)
     if metric == "cost_per_run":
-        return translate("BreakEven", "No break-even on cost per run {range}: {win} costs less than {lose} throughout").format(**args)
-    return translate("BreakEven", "No break-even on duration {range}: {win} trains faster than {lose} throughout").format(**args)
+        return translate("BreakEven", "No break-even on cost per run over {range}: {win} costs less than {lose} throughout").format(**args)
+    return translate("BreakEven", "No break-even on duration over {range}: {win} trains faster than {lose} throughout").format(**args)
 
 
 def sentences(result, pair=None, *, with_summary: bool = True) -> list[str]:
@@ -260,6 +264,8 @@ class BreakEvenPanel(QtWidgets.QWidget):
         self.a.setObjectName("breakEvenA")
         self.b = QtWidgets.QComboBox()
         self.b.setObjectName("breakEvenB")
+        for combo in (self.a, self.b):
+            combo.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.auto = QtWidgets.QCheckBox(translate("BreakEven", "InfiniBand vs the fastest other"))
         self.auto.setChecked(True)
         self.text = QtWidgets.QLabel()

@@ -25,6 +25,7 @@ from model import catalog
 
 from .charts import CHART_KINDS, chart_series, currency_of, make_pen
 from .i18n import fmt_money, fmt_number, translate
+from .i18n_data import field_label
 
 METRICS = (  # key, engine output, display scale, decimals
     ("utilisation", "mfu", 100.0),
@@ -216,7 +217,7 @@ class ComparePanel(QtWidgets.QWidget):
             a=_esc(snap_a.scenario.name), b=_esc(snap_b.scenario.name), when=pinned_at))
         ch = scenario_changes(snap_a.scenario, snap_b.scenario)
         if ch:
-            shown = "; ".join(f"{k}: {_short(va)} → {_short(vb)}" for k, va, vb in ch[:6])
+            shown = "; ".join(f"{field_label(k)}: {_short(va)} → {_short(vb)}" for k, va, vb in ch[:6])
             more = translate("Compare", " and {n} more").format(n=len(ch) - 6) if len(ch) > 6 else ""
             self.changes.setText(translate("Compare", "Changed from A: {list}").format(list=_esc(shown) + more))
         else:

@@ -53,6 +53,53 @@ DATA = (
     QT_TRANSLATE_NOOP("Data", "Other"),
 )
 
+# Field labels and units from model.scenario's metadata (sliders, A/B changes).
+FIELDS = (
+    QT_TRANSLATE_NOOP("Field", "Bandwidth per NIC"), QT_TRANSLATE_NOOP("Field", "CNY per USD"),
+    QT_TRANSLATE_NOOP("Field", "CPU share for network"), QT_TRANSLATE_NOOP("Field", "Checkpoint interval"),
+    QT_TRANSLATE_NOOP("Field", "Checkpoint storage bandwidth"), QT_TRANSLATE_NOOP("Field", "Currency"),
+    QT_TRANSLATE_NOOP("Field", "Deadline"), QT_TRANSLATE_NOOP("Field", "Duty cycle"),
+    QT_TRANSLATE_NOOP("Field", "Electricity (CNY)"), QT_TRANSLATE_NOOP("Field", "Electricity (USD)"),
+    QT_TRANSLATE_NOOP("Field", "GPU"), QT_TRANSLATE_NOOP("Field", "GPU/host interruptions"),
+    QT_TRANSLATE_NOOP("Field", "GPUs per node"), QT_TRANSLATE_NOOP("Field", "Global batch"),
+    QT_TRANSLATE_NOOP("Field", "Host cores"), QT_TRANSLATE_NOOP("Field", "Latency"),
+    QT_TRANSLATE_NOOP("Field", "Model parameters"), QT_TRANSLATE_NOOP("Field", "Network cost per node"),
+    QT_TRANSLATE_NOOP("Field", "Network interruptions"), QT_TRANSLATE_NOOP("Field", "Nodes"),
+    QT_TRANSLATE_NOOP("Field", "Oversubscription"), QT_TRANSLATE_NOOP("Field", "PUE"),
+    QT_TRANSLATE_NOOP("Field", "Packet loss"), QT_TRANSLATE_NOOP("Field", "Restart time"),
+    QT_TRANSLATE_NOOP("Field", "Sequence length"), QT_TRANSLATE_NOOP("Field", "Server price"),
+    QT_TRANSLATE_NOOP("Field", "Switch radix"), QT_TRANSLATE_NOOP("Field", "Training tokens"),
+    QT_TRANSLATE_NOOP("Field", "Years"),
+    QT_TRANSLATE_NOOP("Unit", "B tokens"), QT_TRANSLATE_NOOP("Unit", "years"), QT_TRANSLATE_NOOP("Unit", "days"),
+    QT_TRANSLATE_NOOP("Unit", "min"),
+)
+
+
+def tr_field(label: str) -> str:
+    """A field label from the model's metadata in the UI language."""
+    return translate("Field", label) if label else label
+
+
+def tr_unit(unit: str) -> str:
+    return translate("Unit", unit) if unit else unit
+
+
+def field_label(path: str) -> str:
+    """A dotted scenario path as people say it: 'cluster.nodes' -> 'Nodes' (translated)."""
+    from model import scenario as sc
+
+    parts = path.split(".")
+    try:
+        if parts[0] == "fabric" and len(parts) >= 4 and parts[1] == "custom":
+            meta = sc.field_meta(sc.FabricSpec, parts[-1])
+            label = meta.get("label") or parts[-1]
+            return f"{parts[2]}: {tr_field(label)}"
+        meta = sc.field_meta(sc.SECTIONS[parts[0]], parts[1])
+        return tr_field(meta.get("label") or parts[1].replace("_", " ").capitalize())
+    except (KeyError, IndexError, AttributeError, TypeError):
+        return path
+
+
 _S = r"(.+?)"
 _N = r"([\d.,]+)"
 # Sentence patterns: (regex, template). Each group is translated again, then put in {0}, {1}, ...
@@ -124,4 +171,4 @@ def tr_data(text: str) -> str:
     return text
 
 
-__all__ = ["tr_data"]
+__all__ = ["field_label", "tr_data", "tr_field", "tr_unit"]

@@ -180,8 +180,11 @@ class TornadoPanel(QtWidgets.QWidget):
         self.title.setText(translate("Tornado", "<b>Sensitivity of {fabric}</b> at this point: each input swung across its range, "
                               "one at a time (nominal {days} days, TCO {tco})").format(
             fabric=label, days=fmt_number(nom_days, 1), tco=fmt_money(nom_tco, code)))
-        self.days.show_rows(tornado_rows(swings, "days", nom_days), nom_days, translate("Tornado", "Training days"),
-                            lambda v: fmt_number(v, 1))
+        rows = tornado_rows(swings, "days", nom_days)
+        span = max((r["span"] for r in rows), default=1.0) or 1.0
+        digits = min(4, max(1, 1 - math.floor(math.log10(span)))) if math.isfinite(span) else 1
+        self.days.show_rows(rows, nom_days, translate("Tornado", "Training days"),
+                            lambda v, d=digits: fmt_number(v, d))
         self.tco.show_rows(tornado_rows(swings, "tco", nom_tco), nom_tco if math.isfinite(nom_tco) else 0.0,
                            translate("Tornado", "TCO"), lambda v, c=code: fmt_money(v, c))
         self.key = key

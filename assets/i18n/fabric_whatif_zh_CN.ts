@@ -4,7 +4,7 @@
     <context>
         <name>BreakEven</name>
         <message>
-            <location filename="../../gui/breakeven.py" line="+72" />
+            <location filename="../../gui/breakeven.py" line="+77" />
             <source>{n} nodes</source>
             <translation>{n} 个节点</translation>
         </message>
@@ -31,32 +31,32 @@
         <message>
             <location line="+11" />
             <source>{above} costs less (TCO) above {x}; {below} below</source>
-            <translation>超过 {x} 时 {above} 的 TCO 更低；低于此值时 {below} 更低</translation>
+            <translation>超过 {x}时，{above} 的 TCO 更低；低于此值时 {below} 更低</translation>
         </message>
         <message>
             <location line="+2" />
             <source>{above} trains faster above {x}; {below} below</source>
-            <translation>超过 {x} 时 {above} 训练更快；低于此值时 {below} 更快</translation>
+            <translation>超过 {x}时，{above} 训练更快；低于此值时 {below} 更快</translation>
         </message>
         <message>
             <location line="+2" />
             <source>{above} costs less per run above {x}; {below} below</source>
-            <translation>超过 {x} 时 {above} 单次训练成本更低；低于此值时 {below} 更低</translation>
+            <translation>超过 {x}时，{above} 的单次训练成本更低；低于此值时 {below} 更低</translation>
         </message>
         <message>
             <location line="+1" />
             <source>{above} is better on {metric} above {x}; {below} below</source>
-            <translation>超过 {x} 时 {above} 的{metric}更优；低于此值时 {below} 更优</translation>
+            <translation>超过 {x}时，{above} 的{metric}更优；低于此值时 {below} 更优</translation>
         </message>
         <message>
             <location line="+8" />
             <source>{above} pays off above {x}</source>
-            <translation>超过 {x} 时 {above} 更划算</translation>
+            <translation>超过 {x}时 {above} 更划算</translation>
         </message>
         <message>
             <location line="+1" />
             <source>{above} faster above {x}</source>
-            <translation>超过 {x} 时 {above} 更快</translation>
+            <translation>超过 {x}时 {above} 更快</translation>
         </message>
         <message>
             <location line="+43" />
@@ -64,24 +64,19 @@
             <translation>两者没有同时可行的并行方案</translation>
         </message>
         <message>
-            <location line="+4" />
-            <source>from {lo} to {hi}</source>
-            <translation>从 {lo} 到 {hi}</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>No break-even on TCO {range}: {win} costs less than {lose} throughout</source>
-            <translation>TCO 无盈亏平衡点（{range}）：{win} 始终比 {lose} 便宜</translation>
+            <location line="+7" />
+            <source>No break-even on TCO over {range}: {win} costs less than {lose} throughout</source>
+            <translation>在 {range} 范围内 TCO 无盈亏平衡点：{win} 始终比 {lose} 便宜</translation>
         </message>
         <message>
             <location line="+2" />
-            <source>No break-even on cost per run {range}: {win} costs less than {lose} throughout</source>
-            <translation>单次训练成本无盈亏平衡点（{range}）：{win} 始终比 {lose} 便宜</translation>
+            <source>No break-even on cost per run over {range}: {win} costs less than {lose} throughout</source>
+            <translation>在 {range} 范围内单次训练成本无盈亏平衡点：{win} 始终比 {lose} 便宜</translation>
         </message>
         <message>
             <location line="+1" />
-            <source>No break-even on duration {range}: {win} trains faster than {lose} throughout</source>
-            <translation>训练时长无盈亏平衡点（{range}）：{win} 始终比 {lose} 快</translation>
+            <source>No break-even on duration over {range}: {win} trains faster than {lose} throughout</source>
+            <translation>在 {range} 范围内训练时长无盈亏平衡点：{win} 始终比 {lose} 快</translation>
         </message>
         <message>
             <location line="+20" />
@@ -104,7 +99,7 @@
             <translation>单次训练成本</translation>
         </message>
         <message>
-            <location line="+71" />
+            <location line="+73" />
             <source>InfiniBand vs the fastest other</source>
             <translation>InfiniBand 对比其余最快者</translation>
         </message>
@@ -278,7 +273,7 @@
     <context>
         <name>Compare</name>
         <message>
-            <location filename="../../gui/compare.py" line="+38" />
+            <location filename="../../gui/compare.py" line="+39" />
             <source>Utilisation (MFU, %)</source>
             <translation>利用率（MFU，%）</translation>
         </message>
@@ -474,7 +469,7 @@
     <context>
         <name>DataPhrase</name>
         <message>
-            <location line="+41" />
+            <location line="+88" />
             <source>none in {0} months</source>
             <translation>{0} 个月内无中断</translation>
         </message>
@@ -615,7 +610,7 @@
     <context>
         <name>Features</name>
         <message>
-            <location filename="../../gui/features.py" line="+98" />
+            <location filename="../../gui/features.py" line="+99" />
             <source>Sensitivity (tornado)</source>
             <translation>敏感性（龙卷风图）</translation>
         </message>
@@ -706,6 +701,267 @@
         </message>
     </context>
     <context>
+        <name>Field</name>
+        <message>
+            <location filename="../../gui/i18n_data.py" line="-78" />
+            <source>Bandwidth per NIC</source>
+            <translation>每网卡带宽</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>CNY per USD</source>
+            <translation>美元兑人民币汇率</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>CPU share for network</source>
+            <translation>用于网络的 CPU 比例</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>Checkpoint interval</source>
+            <translation>检查点间隔</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Checkpoint storage bandwidth</source>
+            <translation>检查点存储带宽</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>Currency</source>
+            <translation>货币</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Deadline</source>
+            <translation>期限</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>Duty cycle</source>
+            <translation>占空比</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Electricity (CNY)</source>
+            <translation>电价（人民币）</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>Electricity (USD)</source>
+            <translation>电价（美元）</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>GPU</source>
+            <translation>GPU</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>GPU/host interruptions</source>
+            <translation>GPU/主机中断</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>GPUs per node</source>
+            <translation>每节点 GPU 数</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>Global batch</source>
+            <translation>全局批大小</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Host cores</source>
+            <translation>主机核数</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>Latency</source>
+            <translation>时延</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Model parameters</source>
+            <translation>模型参数量</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>Network cost per node</source>
+            <translation>每节点网络成本</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Network interruptions</source>
+            <translation>网络中断</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>Nodes</source>
+            <translation>节点数</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Oversubscription</source>
+            <translation>收敛比</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>PUE</source>
+            <translation>PUE</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Packet loss</source>
+            <translation>丢包率</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>Restart time</source>
+            <translation>重启时间</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Sequence length</source>
+            <translation>序列长度</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>Server price</source>
+            <translation>服务器价格</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Switch radix</source>
+            <translation>交换机端口数</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>Training tokens</source>
+            <translation>训练 token 数</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Years</source>
+            <translation>年限</translation>
+        </message>
+    </context>
+    <context>
+        <name>FileActions</name>
+        <message>
+            <location filename="../../gui/file_actions.py" line="+62" />
+            <source>&amp;Open scenario…</source>
+            <translation>打开场景(&amp;O)…</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>Open &amp;Recent</source>
+            <translation>最近打开(&amp;R)</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>&amp;Save scenario</source>
+            <translation>保存场景(&amp;S)</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>Save scenario &amp;As…</source>
+            <translation>场景另存为(&amp;A)…</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>&amp;Export chart</source>
+            <translation>导出图表(&amp;E)</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>&amp;Utilisation…</source>
+            <translation>利用率(&amp;U)…</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>&amp;Training duration…</source>
+            <translation>训练时长(&amp;T)…</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>T&amp;CO…</source>
+            <translation>T&amp;CO…</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>Export &amp;proposal sheet (PDF)…</source>
+            <translation>导出方案建议书(&amp;P)（PDF）…</translation>
+        </message>
+        <message>
+            <location line="+22" />
+            <source>(no recent files)</source>
+            <translation>（无最近文件）</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>Clear list</source>
+            <translation>清空列表</translation>
+        </message>
+        <message>
+            <location line="+32" />
+            <source>Could not open the scenario</source>
+            <translation>无法打开场景</translation>
+        </message>
+        <message>
+            <location line="+20" />
+            <source>Could not save the scenario</source>
+            <translation>无法保存场景</translation>
+        </message>
+        <message>
+            <location line="+39" />
+            <source>Could not export the chart</source>
+            <translation>无法导出图表</translation>
+        </message>
+        <message>
+            <location line="+12" />
+            <source>Could not export the proposal sheet</source>
+            <translation>无法导出方案建议书</translation>
+        </message>
+        <message>
+            <location line="+8" />
+            <source>Open scenario</source>
+            <translation>打开场景</translation>
+        </message>
+        <message>
+            <location line="+15" />
+            <source>Save scenario as</source>
+            <translation>场景另存为</translation>
+        </message>
+        <message>
+            <location line="+19" />
+            <source>PNG width</source>
+            <translation>PNG 宽度</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Width in pixels (height follows, 5 : 3):</source>
+            <translation>宽度（像素，高度按 5 : 3 自动）：</translation>
+        </message>
+        <message>
+            <location line="+8" />
+            <source>Export the proposal sheet</source>
+            <translation>导出方案建议书</translation>
+        </message>
+        <message>
+            <location line="+7" />
+            <source>Paper size</source>
+            <translation>纸张大小</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Paper:</source>
+            <translation>纸张：</translation>
+        </message>
+    </context>
+    <context>
         <name>Tornado</name>
         <message>
             <location filename="../../gui/tornado.py" line="+29" />
@@ -773,7 +1029,7 @@
             <translation>&lt;b&gt;{fabric} 的敏感性&lt;/b&gt;（当前点）：每次只让一个输入在其区间内变化（标称 {days} 天，TCO {tco}）</translation>
         </message>
         <message>
-            <location line="+3" />
+            <location line="+6" />
             <source>Training days</source>
             <translation>训练天数</translation>
         </message>
@@ -781,6 +1037,29 @@
             <location line="+3" />
             <source>TCO</source>
             <translation>TCO</translation>
+        </message>
+    </context>
+    <context>
+        <name>Unit</name>
+        <message>
+            <location filename="../../gui/i18n_data.py" line="+1" />
+            <source>B tokens</source>
+            <translation>B token</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>years</source>
+            <translation>年</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>days</source>
+            <translation>天</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>min</source>
+            <translation>分钟</translation>
         </message>
     </context>
 </TS>

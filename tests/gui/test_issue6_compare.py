@@ -22,7 +22,7 @@ def test_pin_change_and_compare(window):
     assert len(rows) == 3 * len(window.controller.snapshot.sweep.fabrics)
     ib_days = next(r for r in rows if r["fabric"] == "infiniband" and r["metric"] == "days")
     assert ib_days["b"] > ib_days["a"] and ib_days["delta"] == pytest.approx(ib_days["b"] - ib_days["a"])
-    assert "workload.params_b" in f.compare.changes.text()
+    assert "Model parameters: 30 → 60" in f.compare.changes.text()
     # A is drawn dashed and faint on every chart, B's curves stay solid
     for kind in window.charts:
         pinned = f.pinned.visible(kind)
