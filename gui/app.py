@@ -54,9 +54,6 @@ def build_window(scenario: model.Scenario | None = None, *, restore: bool | None
     if scenario is None:
         scenario, source = model.load_scenario(DEFAULT_PRESET), str(DEFAULT_PRESET)
     win = MainWindow(scenario, source_path=source, settings=settings)
-    from .file_actions import install_file_actions  # issue #5: Open/Save/Recent/Export, autosave
-
-    install_file_actions(win)
     if loaded is not None:
         win._loaded = loaded
         win._on_scenario_changed(win.controller.scenario)
