@@ -23,7 +23,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 import model
 from model import catalog
 
-from .charts import CHART_KINDS, chart_series, currency_of, make_pen
+from .charts import AXES, CHART_KINDS, chart_series, currency_of, make_pen, point_values
 from .i18n import fmt_money, fmt_number, translate
 from .i18n_data import field_label
 
@@ -126,9 +126,12 @@ class PinnedCurves(QtCore.QObject):
         super().__init__(window)
         self.window = window
         self.items: dict[str, dict[str, pg.PlotDataItem]] = {k: {} for k in CHART_KINDS}
+        self.markers: dict[str, pg.PlotDataItem] = {}
+        self.labels: dict[str, pg.TextItem] = {}
         self.key = None
 
-    def draw(self, sweep_a) -> None:
+    def draw(self, sweep_a, snap_a=None) -> None:
+        """A's curves from ``sweep_a``; with ``snap_a`` also A's point as hollow markers labelled 'A'."""
         for kind in CHART_KINDS:
             chart = self.window.charts[kind]
             data = chart_series(sweep_a, kind)
@@ -154,12 +157,47 @@ class PinnedCurves(QtCore.QObject):
             for name, it in self.items[kind].items():
                 if name not in seen:
                     it.hide()
+            self._draw_marker(kind, chart, data, snap_a, log_y)
+
+    def _draw_marker(self, kind, chart, data, snap_a, log_y) -> None:
+        m = self.markers.get(kind)
+        if m is None:
+            m = pg.PlotDataItem([], [], pen=None, symbol="o", symbolSize=11, symbolBrush=None)
+            m.setZValue(9)
+            chart.getPlotItem().addItem(m)
+            label = pg.TextItem("A", color="#444444", anchor=(0.5, 1.3))
+            label.setZValue(9)
+            chart.getPlotItem().addItem(label, ignoreBounds=True)
+            self.markers[kind] = m
+            self.labels[kind] = label
+        label = self.labels[kind]
+        yv = point_values(snap_a.point, kind) if snap_a is not None else None
+        if yv is None or snap_a.x_field != data["field"]:
+            m.setData([], [])
+            label.hide()
+            return
+        scale = AXES.get(data["field"], {}).get("scale", 1.0)
+        cx = np.broadcast_to(np.asarray(snap_a.current_x, dtype=float) * scale, yv.shape)
+        ok = np.isfinite(yv) & np.isfinite(cx) & (cx > 0 if data["log_x"] else True) & (yv > 0 if log_y else True)
+        pens = [pg.mkPen(s["style"]["colour"], width=2) for s, k in zip(data["series"], ok) if k]
+        m.setData(cx[ok], yv[ok], symbolPen=pens, symbolBrush=None)
+        if ok.any():
+            top = float(np.max(yv[ok]))
+            x0 = float(cx[ok][0])
+            label.setPos(math.log10(x0) if data["log_x"] else x0, math.log10(top) if log_y else top)
+            label.show()
+        else:
+            label.hide()
 
     def clear(self) -> None:
         for per in self.items.values():
             for it in per.values():
                 it.hide()
                 it.setData([], [])
+        for m in self.markers.values():
+            m.setData([], [])
+        for label in self.labels.values():
+            label.hide()
         self.key = None
 
     def visible(self, kind: str) -> dict:

@@ -264,7 +264,7 @@ class Features(QtCore.QObject):
         a = self._a_along(snap.x_field)
         key = (a.scenario, snap.x_field)
         if self.pinned.key != key:
-            self.pinned.draw(a.sweep)
+            self.pinned.draw(a.sweep, a)
             self.pinned.key = key
         self.compare.show_pair(a, snap, self.pinned_at)
 

@@ -67,3 +67,17 @@ def test_unpin(window):
     f.unpin()
     assert all(not f.pinned.visible(k) for k in window.charts)
     assert f.compare.table.rowCount() == 0
+
+
+def test_a_is_marked_where_it_was(window):
+    f = window.features
+    window.controller.set_value("cluster.nodes", 24)
+    settle(window)
+    f.pin()
+    window.controller.set_value("cluster.nodes", 48)
+    settle(window)
+    f.settle_now()
+    for kind in window.charts:
+        x, y = f.pinned.markers[kind].getData()
+        assert len(x) == 4 and np.allclose(x, np.log10(24.0))  # log x-axis
+        assert f.pinned.labels[kind].isVisible()
