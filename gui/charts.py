@@ -361,6 +361,7 @@ class ChartWidget(pg.PlotWidget):
         self._texts = None
         self._x_key = None
         self._y_top = None
+        self._dpr = 1.0
         self._legend_key = None
         self._marker_brushes = None
         pi = self.getPlotItem()
@@ -422,6 +423,13 @@ class ChartWidget(pg.PlotWidget):
         title = "Training duration" if data["extra"] else data["title"]
         self._set_texts(title, data)
         self._focus = focus
+        dpr = max(float(self.devicePixelRatioF()), 1.0)
+        if dpr != self._dpr:  # moved to a screen with another scale: pens again
+            self._dpr = dpr
+            self._styles = {k: None for k in self._styles}
+            for c in self.extra_curves.values():
+                self.getPlotItem().removeItem(c)
+            self.extra_curves = {}
         x = data["x"]
         seen = set()
         for s in data["series"]:
@@ -452,7 +460,7 @@ class ChartWidget(pg.PlotWidget):
             if curve is None:
                 curve = pg.PlotDataItem(connect="finite")
                 curve.setZValue(2)
-                curve.setPen(make_pen(e["style"], 1.0, alpha=110))
+                curve.setPen(make_pen(e["style"], 1.0 * self._dpr, alpha=110))
                 self.getPlotItem().addItem(curve)
                 self.extra_curves[name] = curve
             curve.setData(x, _safe_for_log(e["y"], data["log_y"]))
@@ -551,7 +559,9 @@ class ChartWidget(pg.PlotWidget):
             pi.setLogMode(x=data["log_x"], y=data["log_y"])
 
     def _pen_for(self, style: dict, focus: bool) -> QtGui.QPen:
-        w = self.line_width
+        # cosmetic widths are device pixels: scale by the screen's ratio so lines keep their
+        # weight on high-DPI screens
+        w = self.line_width * self._dpr
         if self.thick_when_idle and self.line_width > 1.0:
             w *= float(style.get("width_scale", 1.0))
         if focus and self.line_width > 1.0:

@@ -92,6 +92,41 @@ def test_fabric_slider_edits_only_the_focus_fabric(window, qtbot, key):
     assert slider.value() == pytest.approx(after["roce"])
 
 
+def test_gpu_type_changes_curves_and_tooltip(window, qtbot):
+    win = window
+    y0 = curve_y(win, "utilisation", "roce").copy()
+    i = win.gpu_combo.findData("H100-SXM")
+    assert i >= 0
+    with qtbot.waitSignal(win.controller.recomputed, timeout=5000):
+        win.gpu_combo.setCurrentIndex(i)
+    assert win.controller.scenario.cluster.gpu == "H100-SXM"
+    assert not np.array_equal(y0, curve_y(win, "utilisation", "roce"), equal_nan=True)
+    assert "H100" in win.gpu_combo.toolTip()
+
+
+def test_currency_switch_relabels_money(window, qtbot):
+    win = window
+    combo = win._econ_controls["economics.currency"]
+    with qtbot.waitSignal(win.controller.recomputed, timeout=5000):
+        combo.setCurrentIndex(combo.findData("USD"))
+    assert win.controller.scenario.economics.currency == "USD"
+    assert "USD" in win.charts["tco"].series["y_label"]
+    assert win.table.cell_text(0, "tco").startswith("$")
+    # the electricity slider follows the currency
+    assert win.sliders["economics.electricity_usd_per_kwh"].isVisibleTo(win)
+    assert not win.sliders["economics.electricity_cny_per_kwh"].isVisibleTo(win)
+
+
+def test_every_control_names_its_source(window):
+    win = window
+    for path, sl in win.sliders.items():
+        assert sl.toolTip(), path
+        assert "Value from" in sl.toolTip() or "profile" in sl.toolTip() or "Edited" in sl.toolTip(), path
+    for key, sl in win.fabric_sliders.items():
+        assert "Source:" in sl.toolTip(), key
+        assert sl.unit_label.text() or key == "loss_rate"
+
+
 def test_reset_returns_fabric_to_profile(window, qtbot):
     win = window
     c = win.controller
