@@ -73,10 +73,9 @@ class Features(QtCore.QObject):
             self._settle.start()
 
     # -- building ----------------------------------------------------------------
-    def _dock(self, name: str, title: str, widget) -> QtWidgets.QDockWidget:
+    def _dock(self, name: str, title: str) -> QtWidgets.QDockWidget:
         d = QtWidgets.QDockWidget(title, self.window)
         d.setObjectName(name)
-        d.setWidget(widget)
         d.setAllowedAreas(QtCore.Qt.DockWidgetArea.BottomDockWidgetArea | QtCore.Qt.DockWidgetArea.TopDockWidgetArea
                           | QtCore.Qt.DockWidgetArea.RightDockWidgetArea)
         self.window.addDockWidget(QtCore.Qt.DockWidgetArea.BottomDockWidgetArea, d)
@@ -85,6 +84,8 @@ class Features(QtCore.QObject):
         return d
 
     def _dock_shown(self, dock) -> None:
+        {"tornadoDock": lambda: self.tornado, "breakEvenDock": lambda: self.breakeven,
+         "compareDock": lambda: self.compare}[dock.objectName()]()
         if not getattr(dock, "_sized", False):  # first time: at most 300 px, the charts keep the rest
             dock._sized = True
             self.window.resizeDocks([dock], [min(300, max(200, self.window.height() // 3))],
@@ -93,16 +94,44 @@ class Features(QtCore.QObject):
 
     def _build_docks(self) -> None:
         w = self.window
-        self.tornado = TornadoPanel()
-        self.breakeven = BreakEvenPanel()
-        self.compare = ComparePanel()
-        self.tornado_dock = self._dock("tornadoDock", translate("Features", "Sensitivity (tornado)"), self.tornado)
-        self.breakeven_dock = self._dock("breakEvenDock", translate("Features", "Break-even"), self.breakeven)
-        self.compare_dock = self._dock("compareDock", translate("Features", "A/B compare"), self.compare)
+        # the panels are built the first time they are needed (start-up stays fast)
+        self._panels: dict[str, QtWidgets.QWidget] = {}
+        self.tornado_dock = self._dock("tornadoDock", translate("Features", "Sensitivity (tornado)"))
+        self.breakeven_dock = self._dock("breakEvenDock", translate("Features", "Break-even"))
+        self.compare_dock = self._dock("compareDock", translate("Features", "A/B compare"))
         w.tabifyDockWidget(self.tornado_dock, self.breakeven_dock)
         w.tabifyDockWidget(self.breakeven_dock, self.compare_dock)
-        self.breakeven.pairChanged.connect(self._pair_changed)
-        self.compare.export_button.clicked.connect(self.export_compare_dialog)
+
+    def _panel(self, dock: QtWidgets.QDockWidget, make):
+        panel = self._panels.get(dock.objectName())
+        if panel is None:
+            panel = make()
+            self._panels[dock.objectName()] = panel
+            dock.setWidget(panel)
+            if self.presentation.dark:
+                for plot in getattr(panel, "plots", ()):
+                    self.presentation.style_new_plot(plot)
+        return panel
+
+    @property
+    def tornado(self) -> TornadoPanel:
+        return self._panel(self.tornado_dock, TornadoPanel)
+
+    @property
+    def breakeven(self) -> BreakEvenPanel:
+        def make():
+            p = BreakEvenPanel()
+            p.pairChanged.connect(self._pair_changed)
+            return p
+        return self._panel(self.breakeven_dock, make)
+
+    @property
+    def compare(self) -> ComparePanel:
+        def make():
+            p = ComparePanel()
+            p.export_button.clicked.connect(self.export_compare_dialog)
+            return p
+        return self._panel(self.compare_dock, make)
 
     def _build_actions(self) -> None:
         w = self.window
@@ -247,7 +276,8 @@ class Features(QtCore.QObject):
     def unpin(self) -> None:
         self.pin_a = None
         self.pinned.clear()
-        self.compare.show_pair(None, None)
+        if "compareDock" in self._panels:
+            self.compare.show_pair(None, None)
         self.unpin_action.setEnabled(False)
         self.export_compare_action.setEnabled(False)
 
@@ -291,8 +321,9 @@ class Features(QtCore.QObject):
     # -- view modes ------------------------------------------------------------------
     def set_dark(self, on: bool) -> None:
         self.presentation.set_dark(on)
-        for plot in (self.tornado.days, self.tornado.tco):
-            self.presentation.style_new_plot(plot)
+        for panel in self._panels.values():
+            for plot in getattr(panel, "plots", ()):
+                self.presentation.style_new_plot(plot)
         if self.window.settings is not None:
             self.window.settings.setValue(THEME_SETTING, "dark" if on else "light")
 

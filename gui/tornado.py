@@ -155,6 +155,7 @@ class TornadoPanel(QtWidgets.QWidget):
         lay.addWidget(legend)
         self.swings: list = []
         self.key = None
+        self.plots = (self.days, self.tco)
 
     def show_snapshot(self, snap) -> bool:
         """Compute and draw the tornado for ``snap`` (skipped when it is the one shown)."""
