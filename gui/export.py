@@ -429,6 +429,6 @@ def cmd_export(args) -> int:
     return 0
 
 
-__all__ = ["CHART_CHOICES", "CHART_FORMATS", "add_export_command", "cmd_export", "DESIGN_SIZE", "EXPORT_LINE_WIDTH", "build_chart", "chart_format", "chart_pdf",
-           "chart_svg", "default_png_width", "ensure_app", "export_chart", "flatten_svg", "render_scene",
-           "series_csv", "snapshot_for", "svg_to_png"]
+__all__ = ["CHART_CHOICES", "CHART_FORMATS", "DESIGN_SIZE", "EXPORT_LINE_WIDTH", "add_export_command", "build_chart",
+           "chart_format", "chart_pdf", "chart_svg", "cmd_export", "default_png_width", "ensure_app", "export_chart",
+           "flatten_svg", "render_scene", "series_csv", "snapshot_for", "svg_to_png"]

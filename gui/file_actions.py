@@ -21,6 +21,7 @@ import model
 from model import ScenarioError, files
 
 from .autosave import Autosave, autosave_path
+from .i18n import translate  # translate("Context", "text"): what pyside6-lupdate collects
 
 SCENARIO_FILTER = "Scenario files (*.toml);;All files (*)"
 EXPORT_FILTERS = {".png": "PNG image (*.png)", ".svg": "SVG vector image (*.svg)", ".pdf": "PDF (*.pdf)",
@@ -58,25 +59,27 @@ class FileActions(QtCore.QObject):
     def _build_menu(self) -> None:
         w = self.window
         menu, anchor = w.file_menu, w.file_menu_anchor
-        a = self.open_action = QtGui.QAction("&Open scenario…", w)
+        a = self.open_action = QtGui.QAction(translate("FileActions", "&Open scenario…"), w)
         a.setShortcut(QtGui.QKeySequence.StandardKey.Open)
         a.triggered.connect(self.open_dialog)
-        self.recent_menu = QtWidgets.QMenu("Open &Recent", w)
+        self.recent_menu = QtWidgets.QMenu(translate("FileActions", "Open &Recent"), w)
         self.recent_menu.aboutToShow.connect(self._fill_recent)
-        a2 = self.save_action = QtGui.QAction("&Save scenario", w)
+        a2 = self.save_action = QtGui.QAction(translate("FileActions", "&Save scenario"), w)
         a2.setShortcut(QtGui.QKeySequence.StandardKey.Save)
         a2.triggered.connect(self.save)
-        a3 = self.save_as_action = QtGui.QAction("Save scenario &As…", w)
+        a3 = self.save_as_action = QtGui.QAction(translate("FileActions", "Save scenario &As…"), w)
         a3.setShortcut(QtGui.QKeySequence.StandardKey.SaveAs)
         a3.triggered.connect(self.save_as_dialog)
-        self.export_menu = QtWidgets.QMenu("&Export chart", w)
+        self.export_menu = QtWidgets.QMenu(translate("FileActions", "&Export chart"), w)
         from .charts import CHART_KINDS
 
-        titles = {"utilisation": "&Utilisation…", "duration": "&Training duration…", "tco": "T&CO…"}
+        titles = {"utilisation": translate("FileActions", "&Utilisation…"),
+                  "duration": translate("FileActions", "&Training duration…"),
+                  "tco": translate("FileActions", "T&CO…")}
         for kind in CHART_KINDS:
             act = self.export_menu.addAction(titles.get(kind, kind))
             act.triggered.connect(lambda _=False, k=kind: self.export_chart_dialog(k))
-        a4 = self.proposal_action = QtGui.QAction("Export &proposal sheet (PDF)…", w)
+        a4 = self.proposal_action = QtGui.QAction(translate("FileActions", "Export &proposal sheet (PDF)…"), w)
         a4.setShortcut(QtGui.QKeySequence("Ctrl+P"))
         a4.triggered.connect(self.export_proposal_dialog)
         menu.insertAction(anchor, a)
@@ -98,9 +101,9 @@ class FileActions(QtCore.QObject):
             act.setStatusTip(p)
             act.triggered.connect(lambda _=False, path=p: self.open_path(path))
         if not paths:
-            m.addAction("(no recent files)").setEnabled(False)
+            m.addAction(translate("FileActions", "(no recent files)")).setEnabled(False)
         m.addSeparator()
-        clear = m.addAction("Clear list")
+        clear = m.addAction(translate("FileActions", "Clear list"))
         clear.setEnabled(bool(paths))
         clear.triggered.connect(self.recent.clear)
 
@@ -132,7 +135,7 @@ class FileActions(QtCore.QObject):
         try:
             s = files.open_scenario(path)
         except ScenarioError as err:
-            self.show_error("Could not open the scenario", err)
+            self.show_error(translate("FileActions", "Could not open the scenario"), err)
             if not Path(path).exists():
                 self.recent.remove(path)
             return False
@@ -152,7 +155,7 @@ class FileActions(QtCore.QObject):
         try:
             files.save_scenario(s, path)
         except ScenarioError as err:
-            self.show_error("Could not save the scenario", err)
+            self.show_error(translate("FileActions", "Could not save the scenario"), err)
             return False
         self.controller.source_path = str(path)
         # the saved file is now what "(edited)" compares with
@@ -191,7 +194,7 @@ class FileActions(QtCore.QObject):
         try:
             out = export_chart(self._snapshot(), kind, path, width=width, view_range=self._zoom(kind))
         except ScenarioError as err:
-            self.show_error("Could not export the chart", err)
+            self.show_error(translate("FileActions", "Could not export the chart"), err)
             return False
         self.last_dir = str(Path(path).parent)
         self._status(f"Exported {out}")
@@ -203,7 +206,7 @@ class FileActions(QtCore.QObject):
         try:
             out = write_proposal(self._snapshot(), path, paper=paper, source=self.controller.source_path)
         except ScenarioError as err:
-            self.show_error("Could not export the proposal sheet", err)
+            self.show_error(translate("FileActions", "Could not export the proposal sheet"), err)
             return False
         self.last_dir = str(Path(path).parent)
         self._status(f"Exported {out}")
@@ -211,7 +214,8 @@ class FileActions(QtCore.QObject):
 
     # --------------------------------------------------------------- dialogs
     def open_dialog(self) -> None:
-        path, _ = QtWidgets.QFileDialog.getOpenFileName(self.window, "Open scenario", self.last_dir,
+        path, _ = QtWidgets.QFileDialog.getOpenFileName(self.window, translate("FileActions", "Open scenario"),
+                                                        self.last_dir,
                                                         SCENARIO_FILTER)
         if path:
             self.open_path(path)
@@ -225,7 +229,8 @@ class FileActions(QtCore.QObject):
 
     def save_as_dialog(self) -> None:
         start = str(Path(self.last_dir) / (_slug(self.controller.scenario.name) + files.SCENARIO_SUFFIX))
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self.window, "Save scenario as", start, SCENARIO_FILTER)
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(self.window, translate("FileActions", "Save scenario as"),
+                                                        start, SCENARIO_FILTER)
         if path:
             self.save_to(path)
 
@@ -243,7 +248,8 @@ class FileActions(QtCore.QObject):
         width = None
         if Path(path).suffix.lower() == ".png":
             width, ok = QtWidgets.QInputDialog.getInt(
-                self.window, "PNG width", "Width in pixels (height follows, 5 : 3):", default_png_width(),
+                self.window, translate("FileActions", "PNG width"),
+                translate("FileActions", "Width in pixels (height follows, 5 : 3):"), default_png_width(),
                 MIN_PNG_WIDTH, MAX_PNG_WIDTH, 100)
             if not ok:
                 return
@@ -251,13 +257,15 @@ class FileActions(QtCore.QObject):
 
     def export_proposal_dialog(self) -> None:
         start = str(Path(self.last_dir) / f"{_slug(self.controller.scenario.name)}_proposal.pdf")
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self.window, "Export the proposal sheet", start, "PDF (*.pdf)")
+        title = translate("FileActions", "Export the proposal sheet")
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(self.window, title, start, "PDF (*.pdf)")
         if not path:
             return
         if not Path(path).suffix:
             path += ".pdf"
         letter = QtCore.QLocale().territory() in (QtCore.QLocale.Country.UnitedStates, QtCore.QLocale.Country.Canada)
-        paper, ok = QtWidgets.QInputDialog.getItem(self.window, "Paper size", "Paper:", ["A4", "Letter"],
+        paper, ok = QtWidgets.QInputDialog.getItem(self.window, translate("FileActions", "Paper size"),
+                                                   translate("FileActions", "Paper:"), ["A4", "Letter"],
                                                    1 if letter else 0, False)
         if ok:
             self.export_proposal_to(path, paper.lower())

@@ -95,7 +95,8 @@ def _inputs(s, point, money) -> list[tuple[str, str]]:
     arch = point.data.get("architecture", {})
     layers = _scalar(arch, "layers", 0) if isinstance(arch, dict) else None
     rows = [
-        ("Cluster", f"{c.nodes:,} nodes × {c.gpus_per_node} {g.get('name', c.gpu)} = {c.nodes * c.gpus_per_node:,} GPUs"),
+        ("Cluster", f"{c.nodes:,} node{'s' if c.nodes != 1 else ''} × {c.gpus_per_node} {g.get('name', c.gpu)} "
+                    f"= {c.nodes * c.gpus_per_node:,} GPUs"),
         ("Model", f"{w.params_b:,.4g} B parameters" + (f", {int(layers)} layers" if layers else "")
          + f", sequence {w.seq_len:,}, global batch {w.global_batch:,}"),
         ("Training", f"{w.train_tokens_b:,.4g} B tokens, recompute {w.recompute}"),
@@ -224,16 +225,21 @@ def _recommendation_html(c) -> str:
     if not r:
         return head + "<p>The engine's recommendation is not available for this scenario.</p>"
     eng = r.get("engine_fabric")
-    eng_label = _short(labels.get(eng, eng or "none"))
     tree = r.get("tree_fabric")
     tree_label = _short(labels.get(tree, tree or ""))
+    tree_html = (f"<p>Article's decision tree: <b>{_e(tree_label)}</b> (rule {_e(r.get('tree_rule', ''))}: "
+                 f"{_e(r.get('tree_reason', ''))}).</p>")
+    if eng is None:
+        return head + (f"<p style='font-size:13pt; font-weight:700; color:{INK}'>No fabric yet</p>"
+                       "<p>No parallel plan fits in GPU memory for any compared fabric in this scenario: add "
+                       "nodes, choose GPUs with more memory or a smaller model.</p>" + tree_html)
+    eng_label = _short(labels.get(eng, eng))
     big = (f"<p style='font-size:13pt; font-weight:700; color:{INK}'>{_e(eng_label)}</p>"
            f"<p>Engine: <b>{_e(eng_label)}</b> — {_e(r.get('engine_criterion', ''))}")
     if r.get("runner_up") and r.get("margin") is not None and math.isfinite(r["margin"]):
         big += f"; {r['margin'] * 100:.1f} % ahead of {_e(_short(labels.get(r['runner_up'], r['runner_up'])))}"
     big += ".</p>"
-    big += (f"<p>Article's decision tree: <b>{_e(tree_label)}</b> (rule {_e(r.get('tree_rule', ''))}: "
-            f"{_e(r.get('tree_reason', ''))}).</p>")
+    big += tree_html
     if r.get("agree"):
         big += "<p>The tree and the engine agree.</p>"
     elif r.get("reason"):

@@ -305,3 +305,19 @@ def test_export_keeps_the_users_zoom(qtbot, window, tmp_path):
     finally:
         chart.close()
     assert fa.export_chart_to("utilisation", tmp_path / "zoomed.svg")
+
+
+def test_language_switch_keeps_file_actions_and_autosave(qtbot, window, settings_file):
+    from gui.i18n import switch_language
+
+    new = switch_language(window, "zh_CN")
+    try:
+        qtbot.addWidget(new)
+        assert new is not window and new.file_actions.controller is new.controller
+        new.controller.set_value("cluster.nodes", 21)
+        new.file_actions.autosave.flush()
+        assert model.load_scenario(settings_file.parent / "autosave.toml").cluster.nodes == 21
+    finally:
+        back = switch_language(new, "en")
+        qtbot.addWidget(back)
+    assert back.file_actions.autosave.path == settings_file.parent / "autosave.toml"
