@@ -68,6 +68,12 @@ def _case_preset(s) -> str | None:
     return None
 
 
+def _preset_edited(s, name: str) -> bool:
+    from model import presets
+
+    return presets.load_preset(name) != s
+
+
 def _claims(s) -> tuple[str | None, list]:
     name = _case_preset(s)
     if name is None:
@@ -194,6 +200,7 @@ def proposal_content(snap, *, source=None, today: dt.date | None = None) -> dict
         fabrics=_fabric_rows(point, money),
         recommendation=_recommendation(s, point),
         claims_preset=claims_preset,
+        claims_edited=bool(claims_preset) and _preset_edited(s, claims_preset),
         claims=claim_rows,
         assumptions=_assumptions(s, point),
         labels=dict(zip(point.fabrics, point.labels)),
@@ -287,7 +294,9 @@ def _claims_html(c) -> str:
             "<th align='left'>Article</th><th align='right'>Engine, seed</th>"
             "<th align='right'>Engine, published</th></tr>")
     return (f"<p style='color:{ACCENT}; font-weight:600'>The article's claims beside the engine "
-            f"(case study “{_e(c['claims_preset'])}”)</p>{_TABLE}{head}{''.join(rows)}</table>")
+            f"(case study “{_e(c['claims_preset'])}”"
+            + (", as published: this scenario's edits are not in this table" if c.get("claims_edited") else "")
+            + f")</p>{_TABLE}{head}{''.join(rows)}</table>")
 
 
 def _assumptions_html(c) -> str:

@@ -395,3 +395,15 @@ def test_chart_choices_match_the_charts():
     from gui.export import CHART_CHOICES
 
     assert CHART_CHOICES == CHART_KINDS
+
+
+def test_proposal_says_when_the_claims_are_for_the_unedited_preset(snap):
+    import dataclasses
+
+    from gui import proposal
+
+    assert proposal.proposal_content(snap)["claims_edited"] is False
+    edited = dataclasses.replace(snap, scenario=snap.scenario.replace("cluster.nodes", 32))
+    c = proposal.proposal_content(edited)
+    assert c["claims_edited"] is True and c["claims"]
+    assert "edits are not in this table" in proposal._claims_html(c)
