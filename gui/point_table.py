@@ -55,7 +55,7 @@ class PointTable(QtWidgets.QTableWidget):
         hh.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
         hh.setStretchLastSection(True)
         self.setVerticalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self._shape = None
+        self._cells: dict = {}
         self.setSizeAdjustPolicy(QtWidgets.QAbstractScrollArea.SizeAdjustPolicy.AdjustToContents)
 
     def show_point(self, point, focus: str | None = None) -> None:
@@ -65,6 +65,7 @@ class PointTable(QtWidgets.QTableWidget):
         n = len(point.fabrics)
         if self.rowCount() != n:
             self.setRowCount(n)
+            self._cells = {k: v for k, v in self._cells.items() if k[0] < n}
         has_econ = "tco" in d
         days_key = "train_days_with_interruptions" if "train_days_with_interruptions" in d else "train_days"
         days_tip = ("with interruptions (without: {:.1f} days)" if days_key != "train_days"
@@ -88,43 +89,50 @@ class PointTable(QtWidgets.QTableWidget):
                 else:
                     vals[key] = format_money(float(v), cur) if _finite(v) else "–"
             for col, (key, _) in enumerate(COLUMNS):
-                item = self.item(i, col)
-                if item is None:
-                    item = QtWidgets.QTableWidgetItem()
-                    self.setItem(i, col, item)
-                if item.text() != vals[key]:
-                    item.setText(vals[key])
-                align = QtCore.Qt.AlignmentFlag.AlignVCenter | (
-                    QtCore.Qt.AlignmentFlag.AlignLeft if col == 0 else QtCore.Qt.AlignmentFlag.AlignRight)
-                item.setTextAlignment(align)
-                if item.font().bold() != (name == focus):
-                    f = item.font()
-                    f.setBold(name == focus)
-                    item.setFont(f)
                 if col == 0:
-                    if item.foreground().color().name().lower() != st["colour"].lower():
-                        item.setForeground(QtGui.QBrush(QtGui.QColor(st["colour"])))
-                    _tip(item, st["label"] + ("  (fabric in focus)" if name == focus else ""))
+                    tip = st["label"] + ("  (fabric in focus)" if name == focus else "")
                 elif key == "days":
-                    _tip(item, days_tip.format(_scalar(d, "train_days", i) or math.nan))
+                    tip = days_tip.format(_scalar(d, "train_days", i) or math.nan)
                 elif key in ECONOMICS_KEYS and not has_econ:
-                    _tip(item, "Waiting for the economics model (issue #3)")
+                    tip = "Waiting for the economics model (issue #3)"
                 elif key == "mfu":
                     plan = {k: _scalar(d["plan"], k, i) for k in ("tp", "pp", "dp", "micro_batch",
                                                                   "virtual_stages")}
-                    _tip(item, "Model FLOPs utilisation; plan: " + model.describe_plan(plan))
+                    tip = "Model FLOPs utilisation; plan: " + model.describe_plan(plan)
                 elif key in ("capex", "tco", "cost_per_run") and cur:
-                    _tip(item, f"{key.replace('_', ' ')} in {cur}")
+                    tip = f"{key.replace('_', ' ')} in {cur}"
+                else:
+                    tip = ""
+                self._set_cell(i, col, vals[key], tip, name == focus, st["colour"] if col == 0 else None)
+
+    def _set_cell(self, row: int, col: int, text: str, tip: str, bold: bool, colour: str | None) -> None:
+        """Touch a cell only where something changed: every Qt call on an item costs."""
+        want = (text, tip, bold, colour)
+        if self._cells.get((row, col)) == want:
+            return
+        item = self.item(row, col)
+        if item is None:
+            item = QtWidgets.QTableWidgetItem()
+            item.setTextAlignment(QtCore.Qt.AlignmentFlag.AlignVCenter | (
+                QtCore.Qt.AlignmentFlag.AlignLeft if col == 0 else QtCore.Qt.AlignmentFlag.AlignRight))
+            self.setItem(row, col, item)
+        old = self._cells.get((row, col), (None, None, None, None))
+        if old[0] != text:
+            item.setText(text)
+        if old[1] != tip:
+            item.setToolTip(tip)
+        if old[2] != bold:
+            f = item.font()
+            f.setBold(bold)
+            item.setFont(f)
+        if colour is not None and old[3] != colour:
+            item.setForeground(QtGui.QBrush(QtGui.QColor(colour)))
+        self._cells[(row, col)] = want
 
     def cell_text(self, row: int, key: str) -> str:
         col = [c[0] for c in COLUMNS].index(key)
         item = self.item(row, col)
         return item.text() if item else ""
-
-
-def _tip(item, text: str) -> None:
-    if item.toolTip() != text:
-        item.setToolTip(text)
 
 
 def _finite(v) -> bool:
