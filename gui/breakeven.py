@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from model import analysis, catalog
 
@@ -98,7 +98,8 @@ def sentence(result, crossing) -> str:
         return translate("BreakEven", "{above} trains faster above {x}; {below} below").format(**args)
     if crossing.metric == "cost_per_run":
         return translate("BreakEven", "{above} costs less per run above {x}; {below} below").format(**args)
-    return translate("BreakEven", "{above} is better on {metric} above {x}; {below} below").format(metric=crossing.metric, **args)
+    return translate("BreakEven", "{above} is better on {metric} above {x}; {below} below").format(
+        metric=crossing.metric, **args)
 
 
 def label_text(result, crossing) -> str:
@@ -157,10 +158,13 @@ def summary(result, pair, metric: str) -> str:
     rng = x_text(result.field, float(x.min()), float(x.max()))
     args = dict(win=short_name(result, win), lose=short_name(result, lose), range=rng)
     if metric == "tco":
-        return translate("BreakEven", "No break-even on TCO over {range}: {win} costs less than {lose} throughout").format(**args)
+        return translate("BreakEven", "No break-even on TCO over {range}: {win} costs less than {lose} "
+                                      "throughout").format(**args)
     if metric == "cost_per_run":
-        return translate("BreakEven", "No break-even on cost per run over {range}: {win} costs less than {lose} throughout").format(**args)
-    return translate("BreakEven", "No break-even on duration over {range}: {win} trains faster than {lose} throughout").format(**args)
+        return translate("BreakEven", "No break-even on cost per run over {range}: {win} costs less than {lose} "
+                                      "throughout").format(**args)
+    return translate("BreakEven", "No break-even on duration over {range}: {win} trains faster than {lose} "
+                                  "throughout").format(**args)
 
 
 def sentences(result, pair=None, *, with_summary: bool = True) -> list[str]:
@@ -180,8 +184,9 @@ def sentences(result, pair=None, *, with_summary: bool = True) -> list[str]:
             continue
         cs = clean(analysis.break_even(result, pair[0], pair[1], m))
         if len(cs) > MAX_CROSSINGS:
-            out.append(translate("BreakEven", "{a} and {b} trade places {n} times on {metric} between {lo} and {hi}: too close to "
-                          "call").format(a=short_name(result, pair[0]), b=short_name(result, pair[1]), n=len(cs),
+            out.append(translate(
+                "BreakEven", "{a} and {b} trade places {n} times on {metric} between {lo} and {hi}: too close to "
+                             "call").format(a=short_name(result, pair[0]), b=short_name(result, pair[1]), n=len(cs),
                                          metric=metric_name(m), lo=x_text(result.field, cs[0].x),
                                          hi=x_text(result.field, cs[-1].x)))
         elif cs:
@@ -313,7 +318,8 @@ class BreakEvenPanel(QtWidgets.QWidget):
                 with QtCore.QSignalBlocker(combo):
                     combo.setCurrentIndex(max(combo.findData(f), 0))
         lines = sentences(res, pair)
-        self.text.setText("<br>".join(f"• {_esc(s)}" for s in lines) if lines else translate("BreakEven", "No sweep to compare"))
+        self.text.setText("<br>".join(f"• {_esc(s)}" for s in lines) if lines
+                          else translate("BreakEven", "No sweep to compare"))
 
 
 def _esc(s: str) -> str:

@@ -194,7 +194,8 @@ class CalibrateDialog(QtWidgets.QDialog):
         self.error_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
 
         buttons = QtWidgets.QDialogButtonBox()
-        self.save_button = buttons.addButton(translate("CalibrateDialog", "&Save as fabric"), QtWidgets.QDialogButtonBox.ButtonRole.AcceptRole)
+        self.save_button = buttons.addButton(translate("CalibrateDialog", "&Save as fabric"),
+                                             QtWidgets.QDialogButtonBox.ButtonRole.AcceptRole)
         self.save_button.setObjectName("saveFabric")
         self.save_button.setEnabled(False)
         close = buttons.addButton(QtWidgets.QDialogButtonBox.StandardButton.Close)
@@ -234,7 +235,8 @@ class CalibrateDialog(QtWidgets.QDialog):
             with open(path, encoding="utf-8", errors="replace") as fh:
                 text = fh.read()
         except OSError as err:
-            self._show_error(translate("CalibrateDialog", "Cannot read {path}: {error}").format(path=path, error=err.strerror or err))
+            self._show_error(translate("CalibrateDialog", "Cannot read {path}: {error}").format(
+                path=path, error=err.strerror or err))
             return False
         self.path = str(path)
         self.file_label.setText(str(path))
@@ -304,8 +306,9 @@ class CalibrateDialog(QtWidgets.QDialog):
                 gbps=fmt_number(fit.busbw_gb_per_s * 8, 0), rms=fmt_number(fit.rms_relative_error * 100, 1)),
         ]
         if values is not None:
-            lines.append(translate("CalibrateDialog", "As a fabric: latency per network step <b>{lat} µs</b>, achievable bandwidth "
-                              "<b>{frac} %</b> of {nics} × {link} Gb/s").format(
+            lines.append(translate(
+                "CalibrateDialog", "As a fabric: latency per network step <b>{lat} µs</b>, achievable bandwidth "
+                                   "<b>{frac} %</b> of {nics} × {link} Gb/s").format(
                 lat=fmt_sig(values["latency_us"], 3), frac=fmt_number(values["achievable_fraction"] * 100, 0),
                 nics=values["nics_per_node"], link=fmt_number(values["link_gbps"], 0)))
         self.result_label.setText("<br>".join(lines))
@@ -331,7 +334,8 @@ class CalibrateDialog(QtWidgets.QDialog):
             return False
         name = self.name.text().strip()
         if not NAME_RE.match(name):
-            self._show_error(translate("CalibrateDialog", "Name '{name}': letters, digits and _ only, starting with a letter").format(
+            self._show_error(translate(
+                "CalibrateDialog", "Name '{name}': letters, digits and _ only, starting with a letter").format(
                 name=name))
             return False
         values = dict(self.values)

@@ -36,7 +36,11 @@ METRICS = (  # key, engine output, display scale, decimals
 
 
 def metric_name(key: str) -> str:
-    return {"utilisation": translate("Compare", "Utilisation (MFU, %)"), "days": translate("Compare", "Training days"), "tco": translate("Compare", "TCO")}[key]
+    if key == "utilisation":
+        return translate("Compare", "Utilisation (MFU, %)")
+    if key == "days":
+        return translate("Compare", "Training days")
+    return translate("Compare", "TCO")
 
 
 def _value(point, out: str, scale: float, fabric: str) -> float:
@@ -212,8 +216,9 @@ class ComparePanel(QtWidgets.QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setObjectName("comparePanel")
-        self.header = QtWidgets.QLabel(translate("Compare", "Pin a scenario as A (Tools ▸ Pin as A), then change things: "
-                                          "A stays dashed on the charts and here beside the current B."))
+        self.header = QtWidgets.QLabel(translate(
+            "Compare", "Pin a scenario as A (Tools ▸ Pin as A), then change things: "
+                       "A stays dashed on the charts and here beside the current B."))
         self.header.setObjectName("compareHeader")
         self.header.setWordWrap(True)
         self.changes = QtWidgets.QLabel()
@@ -222,8 +227,9 @@ class ComparePanel(QtWidgets.QWidget):
         self.changes.setStyleSheet("color:#444")
         self.table = QtWidgets.QTableWidget(0, self.COLUMNS)
         self.table.setObjectName("compareTable")
-        self.table.setHorizontalHeaderLabels([translate("Compare", "Fabric"), translate("Compare", "Metric"), translate("Compare", "A (pinned)"), translate("Compare", "B (now)"),
-                                              "Δ B − A", "Δ %"])
+        self.table.setHorizontalHeaderLabels([
+            translate("Compare", "Fabric"), translate("Compare", "Metric"), translate("Compare", "A (pinned)"),
+            translate("Compare", "B (now)"), "Δ B − A", "Δ %"])
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setAlternatingRowColors(True)
@@ -251,7 +257,8 @@ class ComparePanel(QtWidgets.QWidget):
             self.changes.clear()
             self.export_button.setEnabled(False)
             return
-        self.header.setText(translate("Compare", "<b>A</b>: {a} (pinned {when}) &nbsp;·&nbsp; <b>B</b>: {b} (now)").format(
+        self.header.setText(translate(
+            "Compare", "<b>A</b>: {a} (pinned {when}) &nbsp;·&nbsp; <b>B</b>: {b} (now)").format(
             a=_esc(snap_a.scenario.name), b=_esc(snap_b.scenario.name), when=pinned_at))
         ch = scenario_changes(snap_a.scenario, snap_b.scenario)
         if ch:

@@ -155,8 +155,9 @@ class Features(QtCore.QObject):
         self.bands_action.setObjectName("bandsAction")
         self.bands_action.setCheckable(True)
         self.bands_action.setShortcut(QtGui.QKeySequence("Ctrl+B"))
-        self.bands_action.setToolTip(translate("Features", "Monte-Carlo over every profile value given as a range: 1,000 seeded "
-                                        "samples, drawn when the view settles"))
+        self.bands_action.setToolTip(translate(
+            "Features", "Monte-Carlo over every profile value given as a range: 1,000 seeded "
+                        "samples, drawn when the view settles"))
         self.bands_action.toggled.connect(self.bands.set_enabled)
         self.dark_action = vm.addAction(translate("Features", "&Dark theme"))
         self.dark_action.setObjectName("darkAction")
@@ -256,7 +257,8 @@ class Features(QtCore.QObject):
 
     def _choose_log(self) -> str:
         path, _ = QtWidgets.QFileDialog.getOpenFileName(
-            self.window, translate("Features", "Open nccl-tests output"), "", translate("Features", "nccl-tests logs (*.txt *.log *.out);;All files (*)"))
+            self.window, translate("Features", "Open nccl-tests output"), "",
+            translate("Features", "nccl-tests logs (*.txt *.log *.out);;All files (*)"))
         return path
 
     # -- A/B -------------------------------------------------------------------------
@@ -309,8 +311,9 @@ class Features(QtCore.QObject):
         if self.pin_a is None:
             return
         stamp = datetime.date.today().isoformat()
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self.window, translate("Features", "Export A/B comparison"),
-                                                        f"ab-compare-{stamp}.csv", translate("Features", "CSV files (*.csv)"))
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(
+            self.window, translate("Features", "Export A/B comparison"), f"ab-compare-{stamp}.csv",
+            translate("Features", "CSV files (*.csv)"))
         if path:
             try:
                 self.export_compare(path)

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6 import QtGui, QtWidgets
 
 from model import analysis
 
@@ -178,8 +178,9 @@ class TornadoPanel(QtWidgets.QWidget):
         nom_tco = float(np.atleast_1d(np.asarray(pt.data["tco"], dtype=float))[i]) if "tco" in pt.data else math.nan
         code = currency_of(pt)
         label = pt.labels[i]
-        self.title.setText(translate("Tornado", "<b>Sensitivity of {fabric}</b> at this point: each input swung across its range, "
-                              "one at a time (nominal {days} days, TCO {tco})").format(
+        self.title.setText(translate(
+            "Tornado", "<b>Sensitivity of {fabric}</b> at this point: each input swung across its range, "
+                       "one at a time (nominal {days} days, TCO {tco})").format(
             fabric=label, days=fmt_number(nom_days, 1), tco=fmt_money(nom_tco, code)))
         rows = tornado_rows(swings, "days", nom_days)
         span = max((r["span"] for r in rows), default=1.0) or 1.0

@@ -49,7 +49,7 @@
             <translation>超过 {x}时，{above} 的{metric}更优；低于此值时 {below} 更优</translation>
         </message>
         <message>
-            <location line="+8" />
+            <location line="+9" />
             <source>{above} pays off above {x}</source>
             <translation>超过 {x}时 {above} 更划算</translation>
         </message>
@@ -69,22 +69,22 @@
             <translation>在 {range} 范围内 TCO 无盈亏平衡点：{win} 始终比 {lose} 便宜</translation>
         </message>
         <message>
-            <location line="+2" />
+            <location line="+3" />
             <source>No break-even on cost per run over {range}: {win} costs less than {lose} throughout</source>
             <translation>在 {range} 范围内单次训练成本无盈亏平衡点：{win} 始终比 {lose} 便宜</translation>
         </message>
         <message>
-            <location line="+1" />
+            <location line="+2" />
             <source>No break-even on duration over {range}: {win} trains faster than {lose} throughout</source>
             <translation>在 {range} 范围内训练时长无盈亏平衡点：{win} 始终比 {lose} 快</translation>
         </message>
         <message>
-            <location line="+20" />
+            <location line="+21" />
             <source>{a} and {b} trade places {n} times on {metric} between {lo} and {hi}: too close to call</source>
             <translation>{a} 与 {b} 在 {lo} 到 {hi} 之间的{metric}交替领先 {n} 次：难分高下</translation>
         </message>
         <message>
-            <location line="+12" />
+            <location line="+13" />
             <source>TCO</source>
             <translation>TCO</translation>
         </message>
@@ -114,7 +114,7 @@
             <translation>与</translation>
         </message>
         <message>
-            <location line="+37" />
+            <location line="+38" />
             <source>No sweep to compare</source>
             <translation>没有可比较的扫描结果</translation>
         </message>
@@ -155,12 +155,12 @@
         </message>
         <message>
             <location line="+4" />
-            <location line="+104" />
+            <location line="+106" />
             <source>{fabric} (measured)</source>
             <translation>{fabric}（实测）</translation>
         </message>
         <message>
-            <location line="-96" />
+            <location line="-98" />
             <source>Transport</source>
             <translation>传输协议</translation>
         </message>
@@ -230,7 +230,7 @@
             <translation>保存为网络(&amp;S)</translation>
         </message>
         <message>
-            <location line="+4" />
+            <location line="+5" />
             <source>Close</source>
             <translation>关闭</translation>
         </message>
@@ -240,7 +240,7 @@
             <translation>无法读取 {path}：{error}</translation>
         </message>
         <message>
-            <location line="+29" />
+            <location line="+30" />
             <source>pasted log</source>
             <translation>粘贴的日志</translation>
         </message>
@@ -260,7 +260,7 @@
             <translation>作为网络：每个网络步时延 &lt;b&gt;{lat} µs&lt;/b&gt;，可达带宽为 {nics} × {link} Gb/s 的 &lt;b&gt;{frac} %&lt;/b&gt;</translation>
         </message>
         <message>
-            <location line="+16" />
+            <location line="+17" />
             <source>Paste a log or open a file to see the fit.</source>
             <translation>粘贴日志或打开文件即可查看拟合结果。</translation>
         </message>
@@ -273,27 +273,27 @@
     <context>
         <name>Compare</name>
         <message>
-            <location filename="../../gui/compare.py" line="+39" />
+            <location filename="../../gui/compare.py" line="+40" />
             <source>Utilisation (MFU, %)</source>
             <translation>利用率（MFU，%）</translation>
         </message>
         <message>
-            <location line="+0" />
+            <location line="+2" />
             <source>Training days</source>
             <translation>训练天数</translation>
         </message>
         <message>
-            <location line="+0" />
+            <location line="+1" />
             <source>TCO</source>
             <translation>TCO</translation>
         </message>
         <message>
-            <location line="+138" />
+            <location line="+176" />
             <source>Pin a scenario as A (Tools ▸ Pin as A), then change things: A stays dashed on the charts and here beside the current B.</source>
             <translation>先把当前场景固定为 A（工具 ▸ 固定为 A），再修改参数：A 以虚线留在图上，并在此处与当前的 B 并列显示。</translation>
         </message>
         <message>
-            <location line="+10" />
+            <location line="+12" />
             <source>Fabric</source>
             <translation>网络</translation>
         </message>
@@ -308,12 +308,12 @@
             <translation>A（已固定）</translation>
         </message>
         <message>
-            <location line="+0" />
+            <location line="+1" />
             <source>B (now)</source>
             <translation>B（当前）</translation>
         </message>
         <message>
-            <location line="+8" />
+            <location line="+7" />
             <source>Export CSV…</source>
             <translation>导出 CSV…</translation>
         </message>
@@ -323,7 +323,7 @@
             <translation>&lt;b&gt;A&lt;/b&gt;：{a}（{when} 固定）&amp;nbsp;·&amp;nbsp; &lt;b&gt;B&lt;/b&gt;：{b}（当前）</translation>
         </message>
         <message>
-            <location line="+5" />
+            <location line="+6" />
             <source> and {n} more</source>
             <translation> 等另外 {n} 项</translation>
         </message>
@@ -449,6 +449,46 @@
             <location line="+1" />
             <source>the tree looks at node count and model size, not at link speed, latency or price</source>
             <translation>决策树只看节点数和模型规模，不看链路速率、时延和价格</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Compute</source>
+            <translation>计算</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Tensor-parallel comm</source>
+            <translation>张量并行通信</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Pipeline comm</source>
+            <translation>流水线通信</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Data-parallel comm (exposed)</source>
+            <translation>数据并行通信（未被掩盖）</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Pipeline bubble</source>
+            <translation>流水线气泡</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Loss recovery</source>
+            <translation>丢包恢复</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Host CPU limit</source>
+            <translation>主机 CPU 瓶颈</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Optimizer step</source>
+            <translation>优化器更新</translation>
         </message>
         <message>
             <location line="+1" />
@@ -625,7 +665,7 @@
             <translation>A/B 对比</translation>
         </message>
         <message>
-            <location line="+12" />
+            <location line="+41" />
             <source>&amp;Calibrate fabric from nccl-tests…</source>
             <translation>用 nccl-tests 校准网络(&amp;C)…</translation>
         </message>
@@ -645,7 +685,7 @@
             <translation>对配置中所有以区间给出的数值做蒙特卡洛模拟：1,000 个固定种子样本，视图静止后绘制</translation>
         </message>
         <message>
-            <location line="+3" />
+            <location line="+4" />
             <source>&amp;Dark theme</source>
             <translation>深色主题(&amp;D)</translation>
         </message>
@@ -680,12 +720,12 @@
             <translation>打开 nccl-tests 输出</translation>
         </message>
         <message>
-            <location line="+0" />
+            <location line="+1" />
             <source>nccl-tests logs (*.txt *.log *.out);;All files (*)</source>
             <translation>nccl-tests 日志 (*.txt *.log *.out);;所有文件 (*)</translation>
         </message>
         <message>
-            <location line="+52" />
+            <location line="+54" />
             <source>Export A/B comparison</source>
             <translation>导出 A/B 对比</translation>
         </message>
@@ -1024,12 +1064,12 @@
             <translation>标称值</translation>
         </message>
         <message>
-            <location line="+34" />
+            <location line="+35" />
             <source>&lt;b&gt;Sensitivity of {fabric}&lt;/b&gt; at this point: each input swung across its range, one at a time (nominal {days} days, TCO {tco})</source>
             <translation>&lt;b&gt;{fabric} 的敏感性&lt;/b&gt;（当前点）：每次只让一个输入在其区间内变化（标称 {days} 天，TCO {tco}）</translation>
         </message>
         <message>
-            <location line="+6" />
+            <location line="+7" />
             <source>Training days</source>
             <translation>训练天数</translation>
         </message>
