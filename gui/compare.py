@@ -130,6 +130,7 @@ class PinnedCurves(QtCore.QObject):
         super().__init__(window)
         self.window = window
         self.items: dict[str, dict[str, pg.PlotDataItem]] = {k: {} for k in CHART_KINDS}
+        self.width = 1.2  # thicker in presentation mode
         self.markers: dict[str, pg.PlotDataItem] = {}
         self.labels: dict[str, pg.TextItem] = {}
         self.key = None
@@ -148,7 +149,7 @@ class PinnedCurves(QtCore.QObject):
                     it.setZValue(2.5)
                     chart.getPlotItem().addItem(it)
                     self.items[kind][s["fabric"]] = it
-                pen = make_pen(s["style"], 1.2, alpha=130)
+                pen = make_pen(s["style"], self.width, alpha=130)
                 pen.setStyle(QtCore.Qt.PenStyle.DashLine)
                 pen.setDashPattern([5, 4])
                 it.setPen(pen)

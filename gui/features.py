@@ -331,6 +331,10 @@ class Features(QtCore.QObject):
             self.window.settings.setValue(THEME_SETTING, "dark" if on else "light")
 
     def _presentation_toggled(self, on: bool) -> None:
+        self.pinned.width = 2.2 if on else 1.2
+        self.pinned.key = None
+        if self.pin_a is not None and self.window.controller.snapshot is not None:
+            self._update_compare(self.window.controller.snapshot)
         for line in self.markers.lines:
             pen = line.pen
             pen.setWidthF(2.5 if on else 1.5)

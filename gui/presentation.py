@@ -53,22 +53,29 @@ def style_plot(widget: pg.PlotWidget, dark: bool) -> None:
         ax.setPen(pg.mkPen(th["axis"]))
         ax.setTextPen(pg.mkPen(th["fg"]))
     pi.titleLabel.setAttr("color", th["fg"])
-    legend = pi.legend
-    if legend is not None:
-        legend.setBrush(pg.mkBrush(*th["legend_bg"]))
-        legend.setPen(pg.mkPen(th["legend_pen"]))
-        legend.setLabelTextColor(th["fg"])
-        for _, label in legend.items:  # the colour applies from the next setText
-            label.setText(label.text, color=th["fg"])
+    style_legend(pi.legend, dark)
     for item in pi.items:
         if isinstance(item, pg.TextItem):
             item.setColor(th["fg"])
+
+
+def style_legend(legend, dark: bool) -> None:
+    if legend is None:
+        return
+    th = theme(dark)
+    legend.setBrush(pg.mkBrush(*th["legend_bg"]))
+    legend.setPen(pg.mkPen(th["legend_pen"]))
+    legend.setLabelTextColor(th["fg"])
+    for _, label in legend.items:  # the colour applies from the next setText
+        label.setText(label.text, color=th["fg"])
 
 
 def style_chart(chart, dark: bool) -> None:
     """A :class:`~gui.charts.ChartWidget`: the plot, its title colours, read-out and marker."""
     th = theme(dark)
     style_plot(chart, dark)
+    if getattr(chart, "legend", None) is not chart.getPlotItem().legend:
+        style_legend(chart.legend, dark)  # a legend of its own, in the layout above the plot
     chart.title_colour = th["fg"]
     chart.caption_colour = th["muted"]
     chart._texts = None  # the title is cached by its text: draw it again in the new colours

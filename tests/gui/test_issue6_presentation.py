@@ -38,7 +38,7 @@ def test_dark_and_light_themes(window):
         assert QtWidgets.QApplication.palette().window().color().lightness() < 80
         assert chart.getPlotItem().getAxis("left").textPen().color().lightness() > 180
         for _, label in chart.legend.items:
-            assert "e8e8e8" in label.item.toHtml().lower() or label.opts.get("color") is not None
+            assert "e8e8e8" in label.item.toHtml().lower()
         assert window.settings.value("view/theme") == "dark"
     finally:
         f.dark_action.setChecked(False)
