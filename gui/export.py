@@ -43,6 +43,7 @@ CHART_FORMATS = (".png", ".svg", ".pdf", ".csv")
 DESIGN_SIZE = (800, 480)          # logical px of an exported chart (5:3)
 EXPORT_LINE_WIDTH = 2.0           # px at the design size (the window draws 1 px while dragging)
 MIN_PNG_WIDTH, MAX_PNG_WIDTH = 200, 12000
+EXPORT_FONT_PT = 9.0              # axis text of an exported chart
 PDF_DPI = 96                      # 1 design px = 1/96 in, so the page is the design size
 
 
@@ -125,8 +126,8 @@ def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EX
     w.setVerticalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     w.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
     f = no_ligatures(w.font())  # "InfiniBand", not "Inﬁniband", when text is copied from a PDF or SVG
-    if font_pt is not None:
-        f.setPointSizeF(font_pt)
+    # A fixed size: an export looks the same whatever the platform's font or presentation mode.
+    f.setPointSizeF(font_pt if font_pt is not None else EXPORT_FONT_PT)
     w.setFont(f)
     w.scene().setFont(f)
     for name in ("left", "bottom"):

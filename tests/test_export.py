@@ -407,3 +407,24 @@ def test_proposal_says_when_the_claims_are_for_the_unedited_preset(snap):
     c = proposal.proposal_content(edited)
     assert c["claims_edited"] is True and c["claims"]
     assert "edits are not in this table" in proposal._claims_html(c)
+
+
+def test_export_ignores_presentation_mode_fonts(snap, qapp, tmp_path):
+    """The window's presentation mode enlarges the app font; exports keep their design size."""
+    from PySide6 import QtGui
+
+    from gui import export
+
+    a = export.build_chart(snap, "utilisation")
+    base = qapp.font()
+    try:
+        big = QtGui.QFont(base)
+        big.setPointSizeF(base.pointSizeF() * 1.35)
+        qapp.setFont(big)
+        b = export.build_chart(snap, "utilisation")
+        fa, fb = (w.getPlotItem().getAxis("left").style["tickFont"] for w in (a, b))
+        assert fa.pointSizeF() == fb.pointSizeF() == export.EXPORT_FONT_PT
+        b.close()
+    finally:
+        qapp.setFont(base)
+        a.close()
