@@ -189,6 +189,8 @@ class TornadoPanel(QtWidgets.QWidget):
                             lambda v, d=digits: fmt_number(v, d))
         self.tco.show_rows(tornado_rows(swings, "tco", nom_tco), nom_tco if math.isfinite(nom_tco) else 0.0,
                            translate("Tornado", "TCO"), lambda v, c=code: fmt_money(v, c))
+        sources = sorted({f"• {swing_label(sw)}: {sw.source}" for sw in swings if sw.source})
+        self.title.setToolTip("\n".join(sources))  # where each range comes from
         self.key = key
         return True
 
