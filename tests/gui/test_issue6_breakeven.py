@@ -70,3 +70,14 @@ def test_panel_pair_choice(window):
     p.b.setCurrentIndex(p.b.findData("iwarp"))
     assert f.markers.pair == ("ethernet", "iwarp")
     assert "Ethernet" in p.text.text() or "iWARP" in p.text.text()
+
+
+def test_markers_follow_the_x_axis(window):
+    f = window.features
+    window.controller.set_x_field("fabric.loss_rate")
+    settle(window)
+    f.settle_now()
+    for line in f.markers.lines:  # wherever they are, they sit inside the swept range (log10 of %)
+        x = window.charts["tco"].series["x"]
+        assert np.log10(x.min()) <= line.value() <= np.log10(x.max())
+    assert all("%" in s or "No break-even" in s for s in breakeven.sentences(window.controller.snapshot.sweep))

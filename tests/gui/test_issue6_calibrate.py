@@ -93,3 +93,27 @@ def test_line_rate_below_the_measurement_is_explained(dialog):
 def test_unreadable_file(dialog, tmp_path):
     assert not dialog.load_file(str(tmp_path / "missing.txt"))
     assert "missing.txt" in dialog.error_label.text()
+
+
+def test_open_button_uses_the_window_file_chooser(window, qtbot, tmp_path):
+    from gui.calibrate_dialog import CalibrateDialog
+
+    p = tmp_path / "ag.log"
+    p.write_text(nccl_log(25.0, 90.0).replace("all_reduce_perf", "all_gather_perf"))
+    dlg = CalibrateDialog(window.controller, window, choose_file=lambda: str(p))
+    qtbot.addWidget(dlg)
+    dlg.link.setValue(800.0)
+    dlg.open_button.click()
+    assert dlg.fit is not None and dlg.fit.log.collective == "all_gather"
+    assert dlg.file_label.text() == str(p)
+
+
+def test_log_without_rank_lines_asks_for_ranks_and_nodes(dialog):
+    text = "\n".join(ln for ln in nccl_log().splitlines() if "Rank" not in ln)
+    assert not dialog.set_text(text)
+    assert "ranks" in dialog.error_label.text()
+    dialog.ranks.setValue(16)
+    dialog.nodes.setValue(2)
+    dialog.link.setValue(400.0)
+    assert dialog.refit()
+    assert dialog.save_button.isEnabled()
