@@ -146,10 +146,18 @@ def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EX
         pi.titleLabel.setText("")          # its minimum width would keep the plot wider than the box
         pi.titleLabel.setMinimumWidth(0)
         pi.setTitle(None)
+        # The sheet draws one legend for all three charts; out of the layout, the legend's
+        # minimum width (four long names) no longer makes the plot wider than its box.
+        if w.legend.scene() is not None and w.legend.parentItem() is pi:
+            pi.layout.removeItem(w.legend)
         w.legend.hide()
+        for row in range(pi.layout.rowCount()):
+            if pi.layout.itemAt(row, 1) is None:
+                pi.layout.setRowFixedHeight(row, 0)
         style = {"font-size": f"{font_pt or 7}pt", "color": "#222222"}
         pi.setLabel("bottom", w.series["x_label"], **style)
-        pi.setLabel("left", w.series["y_label"], **style)
+        short = {"utilisation": "MFU (%)", "duration": "Days"}  # the long labels overflow a short axis
+        pi.setLabel("left", short.get(kind, w.series["y_label"]), **style)
         pi.getAxis("left").setWidth(int(7 * (font_pt or 7)) + 6)
     QtWidgets.QApplication.processEvents()
     return w

@@ -251,7 +251,7 @@ def test_proposal_one_page_with_everything(snap, tmp_path, paper, size):
     assert "Pages:           1" in info and size in info
     flat = " ".join(_pdftext(out).split())  # reading order: a wrapped title reads as one line
     for words in ("NETWORK FABRIC PROPOSAL", snap.scenario.name, "Inputs", "24 nodes", "Recommendation",
-                  "decision tree", "GPU utilisation", "Training duration", "total cost of ownership",
+                  "decision tree", "GPU utilisation", "Training duration", "TCO",
                   "At this scenario", "RoCE", "iWARP", "InfiniBand", "claims", "22 days",
                   "Assumptions and sources", "Profile set", "2026-12-02", f"Fabric What-If {model.__version__}",
                   "seed"):
@@ -428,3 +428,23 @@ def test_export_ignores_presentation_mode_fonts(snap, qapp, tmp_path):
     finally:
         qapp.setFont(base)
         a.close()
+
+
+@pytest.mark.parametrize("kind", ["utilisation", "duration", "tco"])
+def test_compact_chart_fits_its_box(snap, kind):
+    """On the sheet a chart is a third of the page wide: nothing (legend, title) may push its plot outside."""
+    from PySide6 import QtCore
+
+    from gui import export
+
+    w = export.build_chart(snap, kind, size=(230, 160), line_width=1.5, font_pt=6.5, compact=True)
+    try:
+        box = QtCore.QRectF(0, 0, 230, 160)
+        pi = w.getPlotItem()
+        assert box.contains(pi.vb.sceneBoundingRect()), pi.vb.sceneBoundingRect()
+        assert box.contains(pi.getAxis("bottom").sceneBoundingRect())
+        assert pi.vb.sceneBoundingRect().width() > 120 and pi.vb.sceneBoundingRect().height() > 80
+        (x0, x1), _ = pi.vb.viewRange()
+        assert x0 <= np.log10(snap.sweep.x.min()) + 0.1 and x1 >= np.log10(snap.sweep.x.max()) - 0.1
+    finally:
+        w.close()
