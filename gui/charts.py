@@ -71,7 +71,7 @@ def fabric_styles(result) -> list[dict]:
         if name in catalog.BUILTIN_FABRICS:
             st = catalog.fabric_style(name)
         else:
-            st = catalog.fabric_style(name, n_custom)
+            st = dict(catalog.fabric_style(name, n_custom), short=label)  # a user fabric goes by its label
             n_custom += 1
         st = dict(st)
         st.setdefault("short", label)
@@ -134,7 +134,7 @@ def chart_series(result, kind: str) -> dict:
         code = currency_of(result)
         years = _years(result)
         # log only where TCO spans decades (against nodes); elsewhere the fabrics' differences matter
-        out.update(title=f"{years}-year total cost of ownership" if years else "Total cost of ownership",
+        out.update(title=f"{years}-year TCO" if years else "Total cost of ownership",
                    y_label=f"TCO ({code})" if code else "TCO", log_y=field == "cluster.nodes", currency=code)
         if "tco" in data:
             ys = _rows(data["tco"], f)
@@ -179,11 +179,18 @@ def format_value(kind: str, v: float, currency: str = "") -> str:
     return format_money(v, currency)
 
 
-def format_money(v: float, currency: str = "", *, axis: bool = False) -> str:
-    """Money with its symbol: ``¥40.57 M`` (table, read-out); ``axis`` gives short tick labels."""
+def format_money(v: float, currency: str = "", *, axis: bool = False, compact: bool = False) -> str:
+    """Money with its symbol: ``¥40.57 M`` (read-out); ``axis`` gives short tick labels,
+    ``compact`` three significant digits for narrow tables (``¥40.6 M``, ``¥685 k``)."""
     if v is None or not math.isfinite(v):
         return "–"
     sym = currency_symbol(currency)
+    if compact:
+        for scale, suffix in ((1e9, " bn"), (1e6, " M"), (1e3, " k")):
+            if abs(v) >= scale:
+                x = v / scale
+                return f"{sym}{x:,.{2 if abs(x) < 10 else 1 if abs(x) < 100 else 0}f}{suffix}"
+        return f"{sym}{v:,.0f}"
     fmt = ",.4g" if axis else ",.2f"
     for scale, suffix in ((1e9, " bn"), (1e6, " M")) + (((1e3, " k"),) if axis else ()):
         if abs(v) >= scale:
@@ -509,6 +516,16 @@ class ChartWidget(pg.PlotWidget):
         vb.enableAutoRange(x=False)
         vb.setXRange(lo, hi, padding=0.02)
 
+    def resizeEvent(self, ev) -> None:  # noqa: N802 (Qt name)
+        super().resizeEvent(ev)
+        legend = self.__dict__.get("legend")
+        if legend is None:  # pyqtgraph resizes while constructing, before the legend exists
+            return
+        # one legend row when it fits; the duration chart's fifth entry wraps on narrow screens
+        cols = 5 if self.kind == "duration" and self.width() > 760 else 4
+        if legend.columnCount != cols:
+            self.legend.setColumnCount(cols)
+
     def _fit_y_from_zero(self, data) -> None:
         """Utilisation is a share: its axis starts at 0 so small differences are not blown up."""
         ys = [s["y"] for s in data["series"]]
@@ -583,8 +600,7 @@ class ChartWidget(pg.PlotWidget):
 
     def _sync_legend(self, data) -> None:
         wanted = [(s["short"], self.curves[s["fabric"]]) for s in data["series"]]
-        extra = [(f"{_short(data, n)} without interruptions", c) for n, c in self.extra_curves.items()
-                 if c.isVisible()]
+        extra = [("w/o interruptions", c) for n, c in self.extra_curves.items() if c.isVisible()]
         wanted += extra
         key = [(n, id(c)) for n, c in wanted]
         if key == self._legend_key:

@@ -245,6 +245,7 @@ class MainWindow(QtWidgets.QMainWindow):
         split.addWidget(mid)
         # -- right: the current point
         right = QtWidgets.QWidget()
+        right.setMinimumWidth(420)
         rl = QtWidgets.QVBoxLayout(right)
         rl.setContentsMargins(6, 6, 6, 6)
         self.point_title = QtWidgets.QLabel()
@@ -644,6 +645,21 @@ class MainWindow(QtWidgets.QMainWindow):
         st.setValue("scenario/loaded_toml", model.scenario_to_toml(self._loaded))
         st.setValue("scenario/source", self.controller.source_path or "")
         st.sync()
+
+    def showEvent(self, event: QtGui.QShowEvent) -> None:  # noqa: N802 (Qt name)
+        super().showEvent(event)
+        QtCore.QTimer.singleShot(0, self._fit_panels)
+
+    def _fit_panels(self) -> None:
+        """Give the right-hand panel the width its table needs, taken from the charts."""
+        sizes = self.splitter.sizes()
+        if len(sizes) < 3 or not all(sizes):
+            return
+        need = self.table.minimumSizeHint().width() + 16
+        if sizes[2] < need and sizes[1] - (need - sizes[2]) > 360:
+            sizes[1] -= need - sizes[2]
+            sizes[2] = need
+            self.splitter.setSizes(sizes)
 
     def closeEvent(self, event: QtGui.QCloseEvent) -> None:  # noqa: N802 (Qt name)
         self.save_state()

@@ -53,9 +53,10 @@ class PointTable(QtWidgets.QTableWidget):
         self.setWordWrap(False)
         hh = self.horizontalHeader()
         hh.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
-        hh.setStretchLastSection(True)
+        hh.setStretchLastSection(False)  # a stretched section would make the minimum width grow with the width
         self.setVerticalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self._cells: dict = {}
+        hh.sectionResized.connect(self._columns_resized)
         self.setSizeAdjustPolicy(QtWidgets.QAbstractScrollArea.SizeAdjustPolicy.AdjustToContents)
 
     def show_point(self, point, focus: str | None = None) -> None:
@@ -66,6 +67,7 @@ class PointTable(QtWidgets.QTableWidget):
         if self.rowCount() != n:
             self.setRowCount(n)
             self._cells = {k: v for k, v in self._cells.items() if k[0] < n}
+            self._fit_height()
         has_econ = "tco" in d
         days_key = "train_days_with_interruptions" if "train_days_with_interruptions" in d else "train_days"
         days_tip = ("with interruptions (without: {:.1f} days)" if days_key != "train_days"
@@ -87,7 +89,7 @@ class PointTable(QtWidgets.QTableWidget):
                 elif key == "interruptions":
                     vals[key] = f"{v:,.1f}" if _finite(v) else "–"
                 else:
-                    vals[key] = format_money(float(v), cur) if _finite(v) else "–"
+                    vals[key] = format_money(float(v), cur, compact=True) if _finite(v) else "–"
             for col, (key, _) in enumerate(COLUMNS):
                 if col == 0:
                     tip = st["label"] + ("  (fabric in focus)" if name == focus else "")
@@ -104,6 +106,24 @@ class PointTable(QtWidgets.QTableWidget):
                 else:
                     tip = ""
                 self._set_cell(i, col, vals[key], tip, name == focus, st["colour"] if col == 0 else None)
+
+    def _fit_height(self) -> None:
+        """Every fabric's row visible, whatever the window's height."""
+        self.resizeRowsToContents()
+        h = self.horizontalHeader().sizeHint().height() + 2 * self.frameWidth()
+        h += sum(self.rowHeight(r) for r in range(self.rowCount()))
+        self.setFixedHeight(h + 2)
+
+    def _columns_resized(self, *_):
+        if self.horizontalHeader().length() + 2 * self.frameWidth() + 4 > self.width():
+            self.updateGeometry()  # the splitter widens the panel to the new minimum
+
+    def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt name)
+        """Wide enough for every column: the splitter keeps the panel at least this wide."""
+        hint = super().minimumSizeHint()
+        hh = self.horizontalHeader()
+        need = sum(max(hh.sectionSizeHint(i), self.sizeHintForColumn(i)) for i in range(hh.count()))
+        return QtCore.QSize(max(hint.width(), need + 2 * self.frameWidth() + 4), hint.height())
 
     def _set_cell(self, row: int, col: int, text: str, tip: str, bold: bool, colour: str | None) -> None:
         """Touch a cell only where something changed: every Qt call on an item costs."""
