@@ -160,7 +160,13 @@ def test_sigkill_loses_nothing(tmp_path):
     try:
         line = first.stdout.readline()
         assert line.split() == ["CHANGED", "57"], (line, first.stderr.read() if first.poll() is not None else "")
-        time.sleep(DELAY_MS / 1000 * 3 + 0.5)  # a moment after the edit: no save, no close, no quit
+        # A moment after the edit (no save, no close, no quit); on a loaded machine wait, from
+        # outside, until the autosave is on disk, at most 20 s.
+        time.sleep(DELAY_MS / 1000 * 3)
+        auto = tmp_path / "cfg" / "autosave.toml"
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not (auto.exists() and "nodes = 57" in auto.read_text()):
+            time.sleep(0.1)
         assert first.poll() is None
     finally:
         first.send_signal(signal.SIGKILL)
