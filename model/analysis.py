@@ -116,6 +116,18 @@ def _set_fabric_value(scenario, fab: dict, index: int, rv: RangedValue, values):
     fab[_target_key(rv)][index] = values
 
 
+def _swept_fabric_key(scenario, field: str | None):
+    """(fabrics, fabric-array key) that a sweep along ``field`` sets, or None for other fields."""
+    if not field or not field.startswith("fabric."):
+        return None
+    parts = field.split(".")
+    if len(parts) == 2:
+        return set(scenario.fabric.fabrics), parts[1]
+    if len(parts) == 3:
+        return {parts[1]}, parts[2]
+    return None
+
+
 def _plan_arrays(result) -> dict:
     p = result["plan"]
     return {k: np.asarray(p[k], dtype=float) for k in ("tp", "pp", "micro_batch", "virtual_stages")}
@@ -144,6 +156,9 @@ def monte_carlo(scenario, field: str | None, values=None, *, samples: int = 1000
     names = [r.name for r in inp.fabrics]
     n = inp.n
     ranged = ranged_values(scenario)
+    swept = _swept_fabric_key(scenario, field)
+    if swept is not None:  # the x-axis sets this value: sampling it would overwrite the sweep
+        ranged = [rv for rv in ranged if not (rv.fabric in swept[0] and _target_key(rv) == swept[1])]
     rng = np.random.default_rng(seed)
     # only the sampled inputs get a sample axis; everything else broadcasts from (F, 1, N)
     fab = {k: np.asarray(x)[:, None, :] for k, x in inp.fabric.items()}

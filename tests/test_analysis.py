@@ -95,3 +95,19 @@ def test_break_even_on_a_known_crossing(scen):
 def test_break_even_needs_a_sweep(scen):
     with pytest.raises(ScenarioError, match="sweep"):
         analysis.break_even(model.evaluate(scen), "roce", "iwarp")
+
+
+def test_bands_along_a_fabric_axis_follow_the_axis(scen):
+    # the swept value is the x-axis, not a sample: the band moves with it and brackets the nominal curve
+    x = np.geomspace(0.5, 1000, 8)
+    b = analysis.monte_carlo(scen, "fabric.latency_us", x, samples=300, seed=0)
+    assert not any(rv.key == "latency_us" for rv in b.inputs)
+    mid = b.band("train_days_with_interruptions", 50.0)
+    nom = np.asarray(b.nominal["train_days_with_interruptions"])
+    assert np.all(np.diff(mid[0]) >= -1e-9) and mid[0, -1] > 2 * mid[0, 0]  # Ethernet: more latency, longer
+    assert np.all(b.band("train_days_with_interruptions", 10.0) <= nom * 1.001)
+    assert np.all(b.band("train_days_with_interruptions", 90.0) >= nom * 0.999)
+    # one fabric swept: only its own latency leaves the samples
+    b1 = analysis.monte_carlo(scen, "fabric.roce.latency_us", x, samples=50, seed=0)
+    keys = {(rv.fabric, rv.key) for rv in b1.inputs}
+    assert ("roce", "latency_us") not in keys and ("ethernet", "latency_us") in keys
