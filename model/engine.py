@@ -311,7 +311,9 @@ def _compute_side(pt, t, p, b, v, round_batch):
     s, h, a, l, V = pt["seq_len"], pt["hidden"], pt["heads"], pt["layers"], pt["vocab"]
     B, G, gpn = pt["global_batch"], pt["gpus"], pt["gpus_per_node"]
     rc = pt["recompute"]
-    d = G / (t * p)
+    # auto mode may leave the GPUs that do not fill a whole model replica idle (spares), as a practitioner would
+    # on a cluster whose size is not a multiple of tp · pp; they still count in the utilisation of the cluster
+    d = np.where(round_batch, np.floor(G / (t * p)), G / (t * p))
     m_exact = B / (d * b)
     # auto mode rounds the global batch up to a whole number of micro-batches per rank, as a practitioner
     # would (never below the batch asked for); plans are then compared by time per sequence
@@ -363,7 +365,9 @@ def _degrees_valid(pt, t, p, b, v, round_batch):
                                                              "heads"))
     t, p, b, v = (np.asarray(x).astype(np.int64) for x in (t, p, b, v))
     tp = t * p
-    ok = (t <= gpn) & (gpn % t == 0) & (heads % t == 0) & (G % tp == 0) & (p <= l)
+    ok = (t <= gpn) & (gpn % t == 0) & (heads % t == 0) & (p <= l)
+    if not round_batch:  # an explicit plan uses every GPU: dp = GPUs / (tp · pp) exactly
+        ok &= G % tp == 0
     db = np.maximum(G // tp, 1) * b
     if round_batch:
         m = np.maximum((B + db - 1) // db, 1)  # round up, as _compute_side
@@ -540,6 +544,7 @@ def _outputs(s: Scenario, inp: Inputs, cs2, tc, pc, bc, vc, mem, any_valid, any_
         train_days=train_days,
         breakdown_s={k: parts[k] * nan for k in BREAKDOWN_KEYS},
         plan=dict(tp=tc * nan, pp=pc * nan, dp=cs2["d"] * nan, micro_batch=bc * nan, virtual_stages=vc * nan,
+                  gpus_used=tc * pc * cs2["d"] * nan,
                   microbatches=cs2["m"] * nan, global_batch=global_batch * nan,
                   distributed_optimizer=dist & any_valid),
         memory_per_gpu_gb=mem / 1e9 * nan,

@@ -212,3 +212,22 @@ def test_lean_outputs_agree_with_full_outputs(scen):
     lean = _evaluate_inputs(scen, build_inputs(scen, "cluster.nodes", x), plan=plan, lean=True)
     for key in ("step_time_s", "mfu", "train_days", "train_days_with_interruptions", "tco", "cost_per_run"):
         assert_allclose(np.broadcast_to(lean[key], res[key].shape), res[key], rtol=1e-9, err_msg=key)
+
+
+def test_auto_plan_leaves_spare_gpus_idle_rather_than_no_plan():
+    # a 1T model needs pp ≥ 16 at tp 8; 100 nodes (800 GPUs) is no multiple of 128, yet it can train
+    s = model.load_scenario("assets/presets/case3_centre_128xH100_1T.toml")
+    res = sweep(s, "cluster.nodes", np.array([96, 100, 128]))
+    assert np.all(res["feasible"])
+    used, total = res["plan"]["gpus_used"], res.x * 8
+    assert np.all(used <= total) and np.any(used < total)
+    # the idle GPUs are paid for: utilisation is counted over the whole cluster
+    i = res.fabric_index("infiniband")
+    assert res["mfu"][i, 1] < res["mfu"][i, 2] * 1.05
+
+
+def test_explicit_plan_still_uses_every_gpu():
+    s = model.scenario_from_dict({"cluster": {"nodes": 3}, "workload": {"params_b": 7, "global_batch": 12},
+                                  "parallel": {"tp": 8, "pp": 1}})
+    res = evaluate(s)
+    assert np.all(res["plan"]["gpus_used"] == 24)
