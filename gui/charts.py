@@ -369,6 +369,7 @@ class ChartWidget(pg.PlotWidget):
         self._x_key = None
         self._y_top = None
         self._dpr = 1.0
+        self._last_result = None
         self._legend_key = None
         self._marker_brushes = None
         pi = self.getPlotItem()
@@ -420,12 +421,21 @@ class ChartWidget(pg.PlotWidget):
         values (else they are interpolated on the curves). Returns the chart_series data."""
         if kind is not None and kind != self.kind:
             self.kind = kind
+        parts = [p for p in (f"profile: {profile_set}" if profile_set else "", short_name(scenario_name)) if p]
+        self.caption = "  ·  ".join(parts)
+        same = (result is self._last_result and self.series is not None and self.series["kind"] == self.kind
+                and focus == self._focus and float(self.devicePixelRatioF()) == self._dpr)
+        if same:  # the same sweep (only the point moved): curves stay, the marker moves
+            data = self.series
+            self._set_texts("Training duration" if data["extra"] else data["title"], data)
+            self._update_marker(result, data, current_x, point)
+            if self._hover_pos is not None:
+                self._update_readout(self._hover_pos)
+            return data
+        self._last_result = result
         data = chart_series(result, self.kind)
         self.series = data
         self._currency = data.get("currency", "")
-        pi = self.getPlotItem()
-        parts = [p for p in (f"profile: {profile_set}" if profile_set else "", short_name(scenario_name)) if p]
-        self.caption = "  ·  ".join(parts)
         extra_for = focus if focus in {e["fabric"] for e in data["extra"]} else None
         title = "Training duration" if data["extra"] else data["title"]
         self._set_texts(title, data)

@@ -72,6 +72,21 @@ class PointTable(QtWidgets.QTableWidget):
         days_key = "train_days_with_interruptions" if "train_days_with_interruptions" in d else "train_days"
         days_tip = ("with interruptions (without: {:.1f} days)" if days_key != "train_days"
                     else "without interruptions (the economics model adds them)")
+        # items changed with the model's signals blocked, then one repaint: a signal per
+        # setText made this table cost ~5 ms per slider move
+        widths = {k: len(v[0]) for k, v in self._cells.items()}
+        model_ = self.model()
+        model_.blockSignals(True)
+        try:
+            self._fill(point, d, styles, cur, focus, has_econ, days_key, days_tip)
+        finally:
+            model_.blockSignals(False)
+        self.viewport().update()
+        if any(len(v[0]) != widths.get(k, -1) for k, v in self._cells.items()):
+            self.horizontalHeader().resizeSections(QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
+            self.updateGeometry()
+
+    def _fill(self, point, d, styles, cur, focus, has_econ, days_key, days_tip) -> None:
         for i, name in enumerate(point.fabrics):
             st = styles[i]
             feasible = bool(_scalar(d, "feasible", i))
