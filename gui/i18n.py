@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 
 from PySide6 import QtCore
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication  # noqa: F401 (re-exported for the views)
 
 from model import catalog
 
@@ -104,7 +104,7 @@ def fmt_sig(v, digits: int = 3) -> str:
 CURRENCY_SYMBOLS = {"CNY": "¥", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
 
 
-def fmt_money(v, currency: str = "", *, signed: bool = False) -> str:
+def fmt_money(v, currency: str = "", *, signed: bool = False, digits: int = 4) -> str:
     """Money with its symbol: '$40.6 M' in English, '¥4,057 万' / '¥4.06 亿' in Chinese."""
     if v is None or not math.isfinite(float(v)):
         return "–"
@@ -118,7 +118,7 @@ def fmt_money(v, currency: str = "", *, signed: bool = False) -> str:
         steps = ((1e9, " bn"), (1e6, " M"), (1e3, " k"))
     for scale, suffix in steps:
         if a >= scale:
-            return f"{sign}{sym}{fmt_sig(a / scale, 4)}{suffix}"
+            return f"{sign}{sym}{fmt_sig(a / scale, digits)}{suffix}"
     return f"{sign}{sym}{fmt_number(a, 0)}"
 
 
@@ -166,5 +166,5 @@ def apply_saved_language(settings) -> None:
         set_language(lang)
 
 
-__all__ = ["LANGUAGES", "apply_saved_language", "current_language", "fmt_money", "fmt_number", "fmt_sig",
+__all__ = ["LANGUAGES", "QT_TRANSLATE_NOOP", "apply_saved_language", "current_language", "fmt_money", "fmt_number", "fmt_sig",
            "is_chinese", "locale", "set_language", "switch_language", "translate"]
