@@ -63,8 +63,19 @@ def build_window(scenario: model.Scenario | None = None, *, restore: bool | None
     if restore:
         win.restore_geometry()
     else:
-        win.resize(1600, 1000)
+        fit_to_screen(win)
     return win
+
+
+def fit_to_screen(win, size=(1600, 1000)) -> None:
+    """The default size, or 92 % of a smaller screen (a 1366 × 768 laptop, a projector)."""
+    screen = win.screen() or QtWidgets.QApplication.primaryScreen()
+    w, h = size
+    if screen is not None and not screen.availableGeometry().isEmpty():
+        geo = screen.availableGeometry()
+        if QtWidgets.QApplication.platformName() != "offscreen":  # offscreen: a nominal 800 × 800 screen
+            w, h = min(w, int(geo.width() * 0.92)), min(h, int(geo.height() * 0.92))
+    win.resize(w, h)
 
 
 OFFSCREEN_NOISE = "This plugin does not support propagateSizeHints()"
@@ -101,7 +112,7 @@ def main(argv=None) -> int:
             return 2
     win = build_window(scenario, restore=not (args.scenario or args.default))
     if not win.settings.value("window/geometry"):
-        win.resize(1600, 1000)
+        fit_to_screen(win)
     win.show()
     if args.screenshot:
         app.processEvents()
