@@ -434,8 +434,10 @@ class MainWindow(QtWidgets.QMainWindow):
                         v = ov * rate if path.endswith("cny_per_kwh") else ov / rate
             if v is not None and v == v:
                 sl.set_value(v)
-            sl.set_tooltip(self._tooltip(path, sl, from_profile))
-            sl.set_label(sl._label_text, overridden=self._edited(path, s))
+            section, key = path.split(".", 1)
+            site = catalog.profile_site(s.fabric.profile_set, section) if from_profile else {}
+            sl.set_tooltip(self._tooltip(path, sl, from_profile, site.get("source", "")))
+            sl.set_label(sl._label_text, guess=key in site.get("guesses", ()), overridden=self._edited(path, s))
         with QtCore.QSignalBlocker(self.gpu_combo):
             self.gpu_combo.setCurrentIndex(self.gpu_combo.findData(s.cluster.gpu))
         gentry = catalog.gpu(s.cluster.gpu)
@@ -480,7 +482,7 @@ class MainWindow(QtWidgets.QMainWindow):
             meta = field_meta(FabricSpec, key)
             if src == "scenario":
                 default = entry.get(key)
-                origin = (f"Edited in this scenario. Profile value ({prof['name']}): "
+                origin = (f"Set by the scenario, not the profile; profile value ({prof['name']}): "
                           f"{sl.__class__.__name__ and _fmt(default, sl)}")
             else:
                 origin = f"From the {prof['name']} profile set" + (" — a guess, no published source" if guess
@@ -505,7 +507,7 @@ class MainWindow(QtWidgets.QMainWindow):
         except AttributeError:
             return False
 
-    def _tooltip(self, path: str, sl: FieldSlider, from_profile: bool = False) -> str:
+    def _tooltip(self, path: str, sl: FieldSlider, from_profile: bool = False, profile_source: str = "") -> str:
         section, key = path.split(".", 1)
         meta = field_meta(SECTIONS[section], key)
         origin = self._origin_text()
@@ -516,6 +518,8 @@ class MainWindow(QtWidgets.QMainWindow):
         if from_profile:
             lines.append(f"Not set by the scenario: the {html.escape(self.controller.scenario.fabric.profile_set)} "
                          "profile set's value")
+            if profile_source:
+                src = src or profile_source
         elif now != loaded:
             lines.append(f"Edited; {html.escape(origin)} sets {_fmt(loaded, sl)}")
         else:
