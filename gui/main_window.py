@@ -111,6 +111,9 @@ class MainWindow(QtWidgets.QMainWindow):
         from .file_actions import install_file_actions  # issue #5: Open/Save/Recent/Export, autosave
 
         install_file_actions(self)
+        from .features import install_features  # issue #6: calibrate, bands, tornado, break-even, A/B, i18n
+
+        install_features(self)
 
     # ------------------------------------------------------------------ build
     def _build_actions(self) -> None:
