@@ -109,7 +109,10 @@ class RecommendationPanel(QtWidgets.QWidget):
                 f"<b>Engine's pick:</b> {name(self.engine_pick)}"
                 f"<br><span style='color:#555'>{html.escape(rec['engine_criterion'])}{margin_txt}</span>",
             ]
-            if rec["agree"]:
+            if self.engine_pick is None:
+                lines[-1] = ("<b>Engine's pick:</b> none<br><span style='color:#555'>no parallel plan fits this "
+                             "model on this cluster for any fabric: add nodes or memory, or shrink the model</span>")
+            elif rec["agree"]:
                 lines.append("<span style='color:#1b7a3a'>✔ They agree.</span>")
             else:
                 lines.append(f"<span style='color:#a03000'><b>They differ:</b></span> {html.escape(self.reason)}")

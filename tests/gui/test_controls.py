@@ -273,3 +273,16 @@ def test_keyboard_reaches_every_slider(window):
     assert isinstance(win.reset_button, QtWidgets.QPushButton)
     titles = [a.text() for a in win.menuBar().actions()]
     assert all("&" in t for t in titles)
+
+
+def test_no_plan_fits_is_shown_not_crashed(window):
+    win = window
+    win.controller.set_values({"cluster.nodes": 1, "workload.params_b": 2000.0})
+    settle(win)
+    assert win.table.cell_text(0, "mfu") == "no plan fits"
+    assert "no plan fits" in win.breakdown.note_text
+    assert "none" in win.recommendation.summary.text()
+    assert "They differ" not in win.recommendation.summary.text()
+    for ch in win.charts.values():  # the curves keep the points where a plan fits, gaps elsewhere
+        y = np.asarray(ch.curves["infiniband"].getData()[1], dtype=float)
+        assert np.isnan(y).any() and np.isfinite(y).any()
