@@ -102,7 +102,12 @@ class MainWindow(QtWidgets.QMainWindow):
         self._build_central()
         self._build_status()
         c = self.controller
-        c.scenarioChanged.connect(self._on_scenario_changed)
+        # controls follow the scenario once per burst of edits (a drag fires many), like the recompute
+        self._sync_timer = QtCore.QTimer(self)
+        self._sync_timer.setSingleShot(True)
+        self._sync_timer.setInterval(0)
+        self._sync_timer.timeout.connect(self.sync_controls)
+        c.scenarioChanged.connect(self._sync_timer.start)
         c.recomputed.connect(self._on_recomputed)
         c.errorOccurred.connect(self._on_error)
         c.xFieldChanged.connect(self._on_x_field_changed)
@@ -486,7 +491,7 @@ class MainWindow(QtWidgets.QMainWindow):
             if src == "scenario":
                 default = entry.get(key)
                 origin = (f"Set by the scenario, not the profile; profile value ({prof['name']}): "
-                          f"{sl.__class__.__name__ and _fmt(default, sl)}")
+                          f"{_fmt(default, sl)}")
             else:
                 origin = f"From the {prof['name']} profile set" + (" — a guess, no published source" if guess
                                                                    else "")
@@ -564,7 +569,14 @@ class MainWindow(QtWidgets.QMainWindow):
             f"<b>{html.escape(s.fabric.profile_set)}</b>")
 
     # ---------------------------------------------------------- results -> UI
+    def sync_controls(self) -> None:
+        """Push the current scenario into the controls now (normally done once per burst)."""
+        self._sync_timer.stop()
+        self._on_scenario_changed(self.controller.scenario)
+
     def _on_recomputed(self, snap) -> None:
+        if self._sync_timer.isActive():
+            self.sync_controls()
         s = snap.scenario
         focus = s.fabric.focus_fabric
         name = s.name + (" (edited)" if s != self._loaded else "")

@@ -87,8 +87,10 @@ def test_fabric_slider_edits_only_the_focus_fabric(window, qtbot, key):
     # each fabric keeps its own values: switching focus shows the other fabric's value
     win.focus_combo.setCurrentIndex(win.focus_combo.findData("infiniband"))
     assert win.controller.scenario.fabric.focus == "infiniband"
+    settle(win)  # the next event-loop turn: controls follow the scenario
     assert slider.value() == pytest.approx(after["infiniband"])
     win.focus_combo.setCurrentIndex(win.focus_combo.findData("roce"))
+    settle(win)
     assert slider.value() == pytest.approx(after["roce"])
 
 
