@@ -94,9 +94,17 @@ def _window(app):
     win = build_window(restore=False)
     win.resize(*WINDOW)
     win.show()
-    app.processEvents()
+    _idle(app, 1.5)  # work the window starts once it settles (issue #6's bands) must not overlap the timing
     win._set_dragging(True)  # a drag: width-1 pens
     return win
+
+
+def _idle(app, seconds: float) -> None:
+    """Run the event loop for ``seconds`` (timers fire, background work finishes)."""
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        app.processEvents()
+        time.sleep(0.01)
 
 
 def bench_app_view(app, updates=UPDATES):

@@ -540,7 +540,7 @@ class ChartWidget(pg.PlotWidget):
         """Utilisation is a share: its axis starts at 0 so small differences are not blown up."""
         ys = [s["y"] for s in data["series"]]
         top = max((float(np.nanmax(y)) for y in ys if np.isfinite(y).any()), default=1.0)
-        top = max(top, 1.0) * 1.08
+        top = math.ceil(max(top, 1.0) * 1.08 / 5.0) * 5.0  # in steps of 5 %: a drag rarely moves the axis
         if self._y_top is not None and abs(self._y_top - top) < 1e-9:
             return
         self._y_top = top

@@ -11,6 +11,7 @@ every view draws. Hooks for the file helpers (issue #5): ``window.controller`` a
 from __future__ import annotations
 
 import dataclasses
+import functools
 import html
 from pathlib import Path
 
@@ -546,14 +547,7 @@ class MainWindow(QtWidgets.QMainWindow):
         return out + "<br>Value from " + html.escape(self._origin_text())
 
     def _origin_text(self) -> str:
-        p = self.controller.source_path
-        if p:
-            try:
-                rel = Path(p).resolve().relative_to(catalog.ASSETS_DIR.parent)
-            except ValueError:
-                rel = Path(p).name
-            return f"'{self._loaded.name}' ({rel})"
-        return f"scenario '{self._loaded.name}'"
+        return _origin_text(self.controller.source_path, self._loaded.name)
 
     def _update_title(self, s: model.Scenario) -> None:
         modified = s != self._loaded
@@ -696,6 +690,18 @@ def _fmt(v, sl: FieldSlider | None = None) -> str:
         x = v * scale
         return f"{x:,.0f}" if float(x).is_integer() and abs(x) >= 1 else f"{x:.4g}"
     return str(v)
+
+
+@functools.lru_cache(maxsize=64)
+def _origin_text(path: str | None, name: str) -> str:
+    """Where the loaded scenario came from, for tooltips: its name and file."""
+    if path:
+        try:
+            rel = Path(path).resolve().relative_to(catalog.ASSETS_DIR.parent)
+        except ValueError:
+            rel = Path(path).name
+        return f"'{name}' ({rel})"
+    return f"scenario '{name}'"
 
 
 def _set_text(label: QtWidgets.QLabel, text: str) -> None:

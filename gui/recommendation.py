@@ -31,6 +31,11 @@ def preset_name_for(path) -> str | None:
     """The preset name (``case2`` ...) whose file is ``path``, if any."""
     if not path:
         return None
+    return _preset_name_for(str(path))
+
+
+@functools.lru_cache(maxsize=64)
+def _preset_name_for(path: str) -> str | None:
     from pathlib import Path
 
     p = Path(path).resolve()
