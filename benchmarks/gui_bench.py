@@ -196,6 +196,9 @@ def bench_cold_start(runs=3):
 
 
 def run(updates=UPDATES) -> dict:
+    # never touch the user's own window geometry, last scenario or autosave
+    tmp = tempfile.TemporaryDirectory()
+    os.environ.setdefault("FABRIC_WHATIF_SETTINGS", str(Path(tmp.name) / "bench-settings.ini"))
     from gui.app import ensure_app
 
     app = ensure_app()
