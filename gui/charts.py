@@ -532,7 +532,7 @@ class ChartWidget(pg.PlotWidget):
         if legend is None:  # pyqtgraph resizes while constructing, before the legend exists
             return
         # one legend row when it fits; the duration chart's fifth entry wraps on narrow screens
-        cols = 5 if self.kind == "duration" and self.width() > 760 else 4
+        cols = 5 if self.kind == "duration" and self.width() > 620 else 4
         if legend.columnCount != cols:
             self.legend.setColumnCount(cols)
 

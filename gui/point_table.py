@@ -53,7 +53,8 @@ class PointTable(QtWidgets.QTableWidget):
         self.setWordWrap(False)
         hh = self.horizontalHeader()
         hh.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
-        hh.setStretchLastSection(False)  # a stretched section would make the minimum width grow with the width
+        hh.setStretchLastSection(False)
+        hh.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)  # spare width goes to the names
         self.setVerticalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self._cells: dict = {}
         hh.sectionResized.connect(self._columns_resized)
@@ -137,7 +138,9 @@ class PointTable(QtWidgets.QTableWidget):
         """Wide enough for every column: the splitter keeps the panel at least this wide."""
         hint = super().minimumSizeHint()
         hh = self.horizontalHeader()
-        need = sum(max(hh.sectionSizeHint(i), self.sizeHintForColumn(i)) for i in range(hh.count()))
+        # every column sized to its contents except the first, which stretches: measure that one
+        need = sum(hh.sectionSize(i) for i in range(1, hh.count()))
+        need += max(hh.sectionSizeHint(0), self.sizeHintForColumn(0)) + 8
         return QtCore.QSize(max(hint.width(), need + 2 * self.frameWidth() + 4), hint.height())
 
     def _set_cell(self, row: int, col: int, text: str, tip: str, bold: bool, colour: str | None) -> None:
