@@ -408,6 +408,10 @@ class ChartWidget(pg.PlotWidget):
         self.note = pg.TextItem("", color="#666666", anchor=(0.5, 0.5))
         self.note.setParentItem(pi.vb)
         self.note.hide()
+        # where no fabric has a plan (model too big for the cluster ...), say why the curves stop
+        self.gap_note = pg.TextItem("", color="#777777", anchor=(1, 0))
+        self.gap_note.setParentItem(pi.vb)
+        self.gap_note.hide()
         pi.vb.sigResized.connect(self._place_overlays)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self._hover_pos = None
@@ -501,6 +505,11 @@ class ChartWidget(pg.PlotWidget):
         else:
             self.note.setText(data["note"])
             self.note.show()
+        ys = [s_["y"] for s_ in data["series"]]
+        gap = bool(ys) and bool(np.all(np.isnan(np.vstack(ys)), axis=0).any())
+        if gap != self.gap_note.isVisible():
+            self.gap_note.setText("blank: no parallel plan fits there" if gap else "")
+            self.gap_note.setVisible(gap)
         self._place_overlays()
         if self._hover_pos is not None:
             self._update_readout(self._hover_pos)
@@ -652,6 +661,7 @@ class ChartWidget(pg.PlotWidget):
     def _place_overlays(self, *_):
         r = self.getPlotItem().vb.boundingRect()
         self.note.setPos(r.center())
+        self.gap_note.setPos(r.right() - 4, r.top() + 2)
 
     def _on_mouse_moved(self, pos) -> None:
         vb = self.getPlotItem().vb
