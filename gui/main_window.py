@@ -2,9 +2,9 @@
 point (table, step-time breakdown, recommendation) on the right.
 
 Data flows one way: a control calls the :class:`~gui.controller.Controller`; the
-controller emits ``scenarioChanged`` (controls re-sync with signals blocked, title
-updates) and, coalesced, ``recomputed`` with a :class:`~gui.controller.Snapshot` that
-every view draws. Hooks for the file helpers (issue #5): ``window.controller`` and
+controller emits ``scenarioChanged`` (the controls re-sync with their signals blocked,
+once per burst of edits) and, coalesced, ``recomputed`` with a
+:class:`~gui.controller.Snapshot` that every view draws. Hooks for the file helpers (issue #5): ``window.controller`` and
 ``window.file_menu`` (add actions before ``window.file_menu_anchor``).
 """
 
