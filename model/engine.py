@@ -22,8 +22,10 @@ differences are the "loss recovery" and "cpu" parts of the breakdown.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import math
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -430,28 +432,53 @@ def _fixed_plan(s: Scenario, inp: Inputs, plan: dict):
     return cs2, tc, pc, bc, vc, mem, good & ok & fits, good & ok
 
 
-def _search_plans(s: Scenario, inp: Inputs):
-    pt, fab = inp.point, inp.fabric
-    n_fab = fab["latency_us"].shape[0]
+_PAIR_CACHE: "collections.OrderedDict" = collections.OrderedDict()
+_PAIR_CACHE_SIZE = 6
+_PAIR_LOCK = threading.Lock()
+
+
+def _plan_pairs(s: Scenario, pt: dict):
+    """Every (point, plan) pair whose degrees are possible, with its fabric-independent geometry.
+
+    Pure in the plan-search inputs, so cached (a few entries): dragging a fabric, reliability or money
+    slider re-evaluates only the fabric-dependent few operations per pair.
+    """
     round_batch = s.parallel.resolved_mode == "auto"
+    key = (s.parallel.resolved_mode, s.parallel.tp, s.parallel.pp, s.parallel.virtual_stages,
+           s.workload.micro_batch) + tuple(np.ascontiguousarray(pt[k]).tobytes() for k in PLAN_POINT_KEYS)
+    with _PAIR_LOCK:
+        hit = _PAIR_CACHE.get(key)
+        if hit is not None:
+            _PAIR_CACHE.move_to_end(key)
+            return hit
     t, p, b, v = _candidates(s, pt)
-    # every (point, plan) pair whose degrees are possible, ordered by point
     ok = _degrees_valid({k: pt[k][:, None] for k in PLAN_POINT_KEYS}, t[None, :], p[None, :], b[None, :], v[None, :],
-                        round_batch)  # (N, C)
+                        round_batch)  # (N, C), pairs come out ordered by point
     ni, ci = np.nonzero(ok)
     pair_ok = np.ones(ni.size, dtype=bool)
     if ni.size == 0:  # no plan anywhere: one placeholder pair, marked invalid, keeps the shapes
         ni, ci, pair_ok = np.zeros(1, dtype=int), np.zeros(1, dtype=int), np.zeros(1, dtype=bool)
     ptp = {k: pt[k][ni] for k in PLAN_POINT_KEYS}
-    tp_, pp_, bp_, vp_ = t[ci], p[ci], b[ci], v[ci]
-    cs = _compute_side(ptp, tp_, pp_, bp_, vp_, round_batch)
-    mem_pairs, fits = _memory(ptp, tp_, pp_, bp_, vp_, cs)
+    plan = (t[ci], p[ci], b[ci], v[ci])
+    cs = _compute_side(ptp, *plan, round_batch)
+    mem_pairs, fits = _memory(ptp, *plan, cs)
+    entry = (ni, ci, pair_ok, ptp, plan, cs, mem_pairs, fits & pair_ok)
+    with _PAIR_LOCK:
+        _PAIR_CACHE[key] = entry
+        while len(_PAIR_CACHE) > _PAIR_CACHE_SIZE:
+            _PAIR_CACHE.popitem(last=False)
+    return entry
+
+
+def _search_plans(s: Scenario, inp: Inputs):
+    pt, fab = inp.point, inp.fabric
+    n_fab = fab["latency_us"].shape[0]
+    ni, ci, pair_ok, ptp, (tp_, pp_, bp_, vp_), cs, mem_pairs, usable = _plan_pairs(s, pt)
     _, _, bw_final, _ = _inter_bandwidths(pt, fab)
     inter_step = (fab["latency_us"] + NCCL_NET_STEP_SW_US) * 1e-6
     step_pairs, _, _, _ = _step_for_fabric(cs, ptp["dp_overlap"], bw_final[:, ni], inter_step[:, ni])
     # compare plans by time per sequence: a rounded-up batch must not look slower than it is
-    step_pairs = np.where(fits & pair_ok, step_pairs / (cs["m"] * cs["d"] * bp_),
-                          np.inf)  # (F, pairs)
+    step_pairs = np.where(usable, step_pairs / (cs["m"] * cs["d"] * bp_), np.inf)  # (F, pairs)
     # fastest plan per point and fabric: pairs are ordered by point, so each point is one segment;
     # the segment minimum, then the first pair that reaches it (ties go to the earlier candidate)
     starts = np.flatnonzero(np.r_[True, ni[1:] != ni[:-1]])
