@@ -462,7 +462,23 @@ def _plan_pairs(s: Scenario, pt: dict):
     plan = (t[ci], p[ci], b[ci], v[ci])
     cs = _compute_side(ptp, *plan, round_batch)
     mem_pairs, fits = _memory(ptp, *plan, cs)
-    entry = (ni, ci, pair_ok, ptp, plan, cs, mem_pairs, fits & pair_ok)
+    has_degrees = np.zeros(pt["gpus"].shape[0], dtype=bool)
+    has_degrees[ni[pair_ok]] = True
+    # only plans that fit in memory go on to the fabric axis (for large models most do not)
+    usable = fits & pair_ok
+    if not np.any(usable):
+        usable = np.zeros(ni.size, dtype=bool)
+        usable[0] = True
+        pair_ok = np.zeros(ni.size, dtype=bool)
+    else:
+        pair_ok = np.ones(int(usable.sum()), dtype=bool)
+    keep = np.flatnonzero(usable)
+    n_all = ni.size
+    ni, ci = ni[keep], ci[keep]
+    ptp = {k: x[keep] for k, x in ptp.items()}
+    plan = tuple(x[keep] for x in plan)
+    cs = {k: (x[keep] if np.ndim(x) == 1 and x.shape[0] == n_all else x) for k, x in cs.items()}
+    entry = (ni, ci, has_degrees, ptp, plan, cs, mem_pairs[keep], pair_ok)
     with _PAIR_LOCK:
         _PAIR_CACHE[key] = entry
         while len(_PAIR_CACHE) > _PAIR_CACHE_SIZE:
@@ -473,7 +489,7 @@ def _plan_pairs(s: Scenario, pt: dict):
 def _search_plans(s: Scenario, inp: Inputs):
     pt, fab = inp.point, inp.fabric
     n_fab = fab["latency_us"].shape[0]
-    ni, ci, pair_ok, ptp, (tp_, pp_, bp_, vp_), cs, mem_pairs, usable = _plan_pairs(s, pt)
+    ni, ci, has_degrees, ptp, (tp_, pp_, bp_, vp_), cs, mem_pairs, usable = _plan_pairs(s, pt)
     _, _, bw_final, _ = _inter_bandwidths(pt, fab)
     inter_step = (fab["latency_us"] + NCCL_NET_STEP_SW_US) * 1e-6
     step_pairs, _, _, _ = _step_for_fabric(cs, ptp["dp_overlap"], bw_final[:, ni], inter_step[:, ni])
@@ -491,9 +507,7 @@ def _search_plans(s: Scenario, inp: Inputs):
     any_valid = np.zeros((n_fab, inp.n), dtype=bool)
     best_pair[:, points] = first
     any_valid[:, points] = np.isfinite(seg_min)
-    has_pair = np.zeros(inp.n, dtype=bool)
-    has_pair[ni[pair_ok]] = True
-    any_ok = has_pair[None, :]
+    any_ok = has_degrees[None, :]
 
     # the chosen plan's quantities, gathered from the pairs (points without a pair read pair 0 and become NaN)
     n_pairs = ni.size
