@@ -24,10 +24,15 @@ PRESET = "assets/presets/default.toml"
 REPEATS = 15
 
 
-def _median_time(fn, repeats=REPEATS):
-    fn()  # warm
+def _median_time(fn, repeats=REPEATS, cold=True):
+    """Median wall time; ``cold`` empties the engine's plan-geometry cache before every call."""
+    from model import engine
+
+    fn()  # warm imports and allocator
     times = []
     for _ in range(repeats):
+        if cold:
+            engine._PAIR_CACHE.clear()
         t0 = time.perf_counter()
         fn()
         times.append(time.perf_counter() - t0)
@@ -47,6 +52,8 @@ def engine_numbers():
                                                        "parallel.pp": 1, "workload.global_batch": 1152}), "fabric.latency_us", np.geomspace(0.5, 1000, 256)),
     ]:
         results[label] = _median_time(lambda: model.sweep(scen, field, values))
+    results["auto plan, x = nodes, cached geometry"] = _median_time(
+        lambda: model.sweep(s, "cluster.nodes", nodes), cold=False)
     from model import analysis
 
     results["Monte-Carlo 1000 samples, x = nodes"] = _median_time(
