@@ -1,6 +1,7 @@
 """Properties over the whole input domain (hypothesis)."""
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -56,28 +57,21 @@ def _monotone(s, field, values, increasing):
         assert np.all(diff <= tol), (field, values)
 
 
+MONOTONE_CASES = [
+    # field, values drawn, True: train days never fall as the value grows / False: never rise
+    ("fabric.loss_rate", st.lists(st.floats(0.0, 0.3), min_size=2, max_size=6), True),
+    ("fabric.latency_us", st.lists(st.floats(0.0, 10_000.0), min_size=2, max_size=6), True),
+    ("fabric.link_gbps", st.lists(st.floats(0.5, 3200.0), min_size=2, max_size=6), False),
+    ("fabric.achievable_fraction", st.lists(st.floats(0.01, 1.0), min_size=2, max_size=6), False),
+]
+
+
+@pytest.mark.parametrize("field,values,increasing", MONOTONE_CASES, ids=[c[0] for c in MONOTONE_CASES])
 @SETTINGS
-@given(scenarios, st.lists(st.floats(0.0, 0.3), min_size=2, max_size=6))
-def test_more_loss_never_faster(s, losses):
-    _monotone(s, "fabric.loss_rate", np.sort(losses), increasing=True)
-
-
-@SETTINGS
-@given(scenarios, st.lists(st.floats(0.0, 10_000.0), min_size=2, max_size=6))
-def test_more_latency_never_faster(s, lats):
-    _monotone(s, "fabric.latency_us", np.sort(lats), increasing=True)
-
-
-@SETTINGS
-@given(scenarios, st.lists(st.floats(0.5, 3200.0), min_size=2, max_size=6))
-def test_more_bandwidth_never_slower(s, bws):
-    _monotone(s, "fabric.link_gbps", np.sort(bws), increasing=False)
-
-
-@SETTINGS
-@given(scenarios, st.lists(st.floats(0.01, 1.0), min_size=2, max_size=6))
-def test_more_achievable_bandwidth_never_slower(s, fr):
-    _monotone(s, "fabric.achievable_fraction", np.sort(fr), increasing=False)
+@given(s=scenarios, data=st.data())
+def test_monotone_in_fabric_values(field, values, increasing, s, data):
+    """More loss or latency never makes training faster; more bandwidth never slower."""
+    _monotone(s, field, np.sort(data.draw(values)), increasing)
 
 
 @SETTINGS
