@@ -129,7 +129,7 @@ def run_share_of_tco(tco_value, run_hours, years, duty_cycle):
     return tco_value * run_hours / (years * HOURS_PER_YEAR * duty_cycle)
 
 
-def outputs(s, pt: dict, fab: dict, out: dict) -> dict:
+def outputs(s, pt: dict, fab: dict, out: dict, lean: bool = False) -> dict:
     """Economic results per fabric and point, arrays of shape (F, N), money in ``currency``.
 
     Needs the engine's ``train_days``, ``breakdown_s``, ``step_time_s`` and the
@@ -140,13 +140,15 @@ def outputs(s, pt: dict, fab: dict, out: dict) -> dict:
     (IT power while training), ``energy_kwh_per_year``, ``opex_per_year`` and
     ``opex_parts`` (energy, operations), ``tco``, ``cost_per_run``,
     ``energy_cost_per_run``, ``cost_per_token``, ``runs_per_year``,
-    ``currency``.
+    ``currency``. ``lean`` returns only ``capex``, ``opex_per_year``, ``tco``,
+    ``cost_per_run`` and ``currency`` (Monte-Carlo bands).
+    Arrays keep the smallest shape that broadcasts; the engine broadcasts results to (F, N).
     """
     rate = pt["cny_per_usd"]
     nodes, gpus, gpn = pt["nodes"], pt["gpus"], pt["gpus_per_node"]
     server_price = np.where(np.isfinite(pt["server_price_usd"]), pt["server_price_usd"],
                             pt["catalog_server_usd_per_gpu"] * gpn)
-    servers = server_capex_usd(nodes, server_price) * np.ones_like(out["train_days"])
+    servers = server_capex_usd(nodes, server_price)
     nics_usd = out["nics"] * fab["nic_price_usd"]
     switches_usd = out["switches"] * fab["switch_price_usd"]
     links_usd = out["links"] * fab["link_price_usd"]
@@ -169,7 +171,7 @@ def outputs(s, pt: dict, fab: dict, out: dict) -> dict:
     price_kwh = np.where(np.isfinite(pt["electricity_usd_per_kwh"]), pt["electricity_usd_per_kwh"],
                          pt["electricity_cny_per_kwh"] / rate)
     energy_usd = energy * price_kwh
-    ops_usd = nodes * pt["operations_usd_per_node_year"] * np.ones_like(energy_usd)
+    ops_usd = nodes * pt["operations_usd_per_node_year"]
     opex = energy_usd + ops_usd
     total = tco(capex, opex, pt["years"])
 
@@ -177,10 +179,12 @@ def outputs(s, pt: dict, fab: dict, out: dict) -> dict:
     share = run_share_of_tco(total, run_h, pt["years"], pt["duty_cycle"])
     cloud = gpus * run_h * pt["gpu_hour_usd"]
     per_run = np.where(pt["run_cost_gpu_hour"] > 0, cloud, share)
+    k = np.where(currency_of(s) == "CNY", rate, 1.0)
+    if lean:
+        return dict(capex=capex * k, opex_per_year=opex * k, tco=total * k, cost_per_run=per_run * k,
+                    currency=np.array(currency_of(s)))
     energy_run = train_w / 1000.0 * pt["pue"] * run_h * price_kwh
     tokens = pt["train_tokens_b"] * 1e9
-
-    k = np.where(currency_of(s) == "CNY", rate, 1.0)
     money = dict(capex=capex, opex_per_year=opex, tco=total, cost_per_run=per_run, energy_cost_per_run=energy_run,
                  cost_per_token=per_run / tokens)
     res = {key: val * k for key, val in money.items()}
@@ -192,6 +196,6 @@ def outputs(s, pt: dict, fab: dict, out: dict) -> dict:
         power_kw=train_w / 1000.0,
         energy_kwh_per_year=energy,
         runs_per_year=pt["duty_cycle"] * HOURS_PER_YEAR / run_h,
-        currency=np.full(np.shape(total), currency_of(s)),
+        currency=np.array(currency_of(s)),
     )
     return res

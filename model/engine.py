@@ -539,7 +539,7 @@ def _lean_outputs(s: Scenario, inp: Inputs, cs2, tc, pc, bc, vc, mem, any_valid,
     )
     out.update(reliability.outputs(pt, fab, out))
     out.update(topology.outputs(pt, fab))
-    out.update(economics.outputs(s, pt, fab, out))
+    out.update(economics.outputs(s, pt, fab, out, lean=True))
     return out
 
 

@@ -101,11 +101,33 @@ def loss_efficiency(transport_code, link_gbps, latency_us, loss_rate, mss_bytes,
     """
     code = np.asarray(transport_code)
     rtt = 2.0 * np.asarray(latency_us, dtype=float)
-    tcp = tcp_efficiency(link_gbps, mss_bytes, rtt, loss_rate, flows)
-    gbn = go_back_n_efficiency(link_gbps, mtu_bytes, rtt, loss_rate)
-    ib = link_retry_efficiency(link_gbps, mtu_bytes, loss_rate)
+    args = [np.asarray(a, dtype=float) for a in (link_gbps, rtt, loss_rate, mss_bytes, mtu_bytes, flows)]
+    n_rows = code.shape[0] if code.ndim else 0
+    flat = code.reshape(n_rows, -1) if n_rows else None
+    if n_rows and np.all(flat == flat[:, :1]):
+        # one transport per fabric row (the engine's layout): each formula only on its own rows
+        shape = np.broadcast_shapes(code.shape, *(a.shape for a in args))
+        out = np.empty(shape)
+        for kind, formula in _BY_KIND:
+            rows = np.flatnonzero(np.isin(flat[:, 0], kind))
+            if rows.size:
+                sub = [a[rows] if a.ndim == len(shape) and a.shape[0] == n_rows else a for a in args]
+                out[rows] = formula(*sub)
+        return out
+    link, rtt, loss, mss, mtu, fl = args
+    tcp = tcp_efficiency(link, mss, rtt, loss, fl)
+    gbn = go_back_n_efficiency(link, mtu, rtt, loss)
+    ib = link_retry_efficiency(link, mtu, loss)
     is_tcp = (code == TRANSPORT_CODE["tcp"]) | (code == TRANSPORT_CODE["iwarp"])
     return np.where(is_tcp, tcp, np.where(code == TRANSPORT_CODE["roce"], gbn, ib))
+
+
+_BY_KIND = (
+    ((TRANSPORT_CODE["tcp"], TRANSPORT_CODE["iwarp"]),
+     lambda link, rtt, loss, mss, mtu, fl: tcp_efficiency(link, mss, rtt, loss, fl)),
+    ((TRANSPORT_CODE["roce"],), lambda link, rtt, loss, mss, mtu, fl: go_back_n_efficiency(link, mtu, rtt, loss)),
+    ((TRANSPORT_CODE["infiniband"],), lambda link, rtt, loss, mss, mtu, fl: link_retry_efficiency(link, mtu, loss)),
+)
 
 
 def cpu_cap_gbps(host_cores, cpu_fraction_for_network, cpu_gbps_per_core):
