@@ -15,6 +15,8 @@ from PySide6 import QtCore, QtGui, QtWidgets
 import model
 
 from .charts import fabric_styles
+from .i18n import QT_TRANSLATE_NOOP, translate
+from .i18n_data import tr_data
 
 # Colours of the breakdown parts: neutral for compute, distinct hues for the costs the
 # fabric causes (kept apart from the fabric colours, which name the rows instead).
@@ -28,8 +30,8 @@ PART_COLOURS = {
     "cpu": "#8C510A",
     "optimizer": "#D9D9D9",
 }
-TITLE = "Step time at this point"
-X_LABEL = "Time per training step (s)"
+TITLE = QT_TRANSLATE_NOOP("BreakdownChart", "Step time at this point")  # translated where painted
+X_LABEL = QT_TRANSLATE_NOOP("BreakdownChart", "Time per training step (s)")
 
 
 def nice_step(span: float, target: int = 6) -> float:
@@ -70,7 +72,8 @@ class BreakdownChart(QtWidgets.QWidget):
         self.focus_index = point.fabrics.index(focus) if focus in point.fabrics else None
         self.feasible = np.atleast_1d(np.asarray(point.data["feasible"], dtype=bool))
         bad = [lab for lab, ok in zip(self.labels, self.feasible) if not ok]
-        self.note_text = ("no plan fits: " + ", ".join(bad)) if bad else ""
+        self.note_text = (translate("BreakdownChart", "no plan fits: {names}").format(names=", ".join(bad))
+                          if bad else "")
         self.update()
 
     def totals(self) -> np.ndarray:
@@ -79,7 +82,7 @@ class BreakdownChart(QtWidgets.QWidget):
     @staticmethod
     def legend_html() -> str:
         """The parts' colours as text, for a label next to the chart."""
-        return " ".join(f"<span style='color:{PART_COLOURS[k]}'>■</span>&nbsp;{model.BREAKDOWN_LABELS[k]}"
+        return " ".join(f"<span style='color:{PART_COLOURS[k]}'>■</span>&nbsp;{tr_data(model.BREAKDOWN_LABELS[k])}"
                         for k in model.BREAKDOWN_KEYS)
 
     # -- painting -------------------------------------------------------------
@@ -92,7 +95,8 @@ class BreakdownChart(QtWidgets.QWidget):
         title_font.setBold(True)
         p.setFont(title_font)
         p.setPen(QtGui.QColor("#222222"))
-        p.drawText(QtCore.QRectF(0, 2, self.width(), h_text + 4), QtCore.Qt.AlignmentFlag.AlignHCenter, TITLE)
+        p.drawText(QtCore.QRectF(0, 2, self.width(), h_text + 4), QtCore.Qt.AlignmentFlag.AlignHCenter,
+                   translate("BreakdownChart", TITLE))
         p.setFont(self.font())
         n = len(self.labels)
         if not n or not self.parts:
@@ -127,7 +131,7 @@ class BreakdownChart(QtWidgets.QWidget):
             t += step
         p.drawLine(plot.bottomLeft(), plot.bottomRight())
         p.drawText(QtCore.QRectF(plot.left(), plot.bottom() + h_text + 7, plot.width(), h_text),
-                   QtCore.Qt.AlignmentFlag.AlignHCenter, X_LABEL)
+                   QtCore.Qt.AlignmentFlag.AlignHCenter, translate("BreakdownChart", X_LABEL))
         # bars
         row_h = plot.height() / n
         bar_h = row_h * 0.62
@@ -154,7 +158,7 @@ class BreakdownChart(QtWidgets.QWidget):
             p.setFont(self.font())
             p.setPen(QtGui.QColor("#333333"))
             total = float(totals[i])
-            txt = f"{total:.2f} s" if self.feasible[i] else "no plan"
+            txt = f"{total:.2f} s" if self.feasible[i] else translate("BreakdownChart", "no plan")
             p.drawText(QtCore.QRectF(x + 4, y, right + 40, bar_h), QtCore.Qt.AlignmentFlag.AlignVCenter, txt)
             p.setPen(QtCore.Qt.PenStyle.NoPen)
         if self.note_text:
@@ -170,8 +174,10 @@ class BreakdownChart(QtWidgets.QWidget):
                 if r.contains(pos):
                     total = float(self.totals()[i])
                     v = float(self.parts[key][i])
-                    QtWidgets.QToolTip.showText(ev.globalPos(), f"{self.labels[i]}: {model.BREAKDOWN_LABELS[key]} "
-                                                f"{v:.3f} s ({v / total * 100:.1f}% of {total:.2f} s)", self)
+                    QtWidgets.QToolTip.showText(ev.globalPos(), translate(
+                        "BreakdownChart", "{fabric}: {part} {seconds} s ({pct}% of {total} s)").format(
+                        fabric=self.labels[i], part=tr_data(model.BREAKDOWN_LABELS[key]), seconds=f"{v:.3f}",
+                        pct=f"{v / total * 100:.1f}", total=f"{total:.2f}"), self)
                     return True
             QtWidgets.QToolTip.hideText()
             ev.ignore()

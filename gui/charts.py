@@ -21,16 +21,22 @@ import numpy as np
 
 from model import catalog
 
+from .i18n import QT_TRANSLATE_NOOP, fmt_money, is_chinese, translate
+
 CHART_KINDS = ("utilisation", "duration", "tco")
 
 # x-axes the window offers: engine sweep field -> display metadata. ``scale`` converts
 # engine units to display units (loss: fraction -> percent).
 AXES = {
-    "cluster.nodes": dict(label="Nodes", unit="", scale=1.0, log=True, integer=True),
-    "workload.params_b": dict(label="Model parameters", unit="B", scale=1.0, log=True, integer=False),
-    "fabric.latency_us": dict(label="Latency", unit="µs", scale=1.0, log=True, integer=False),
-    "fabric.loss_rate": dict(label="Packet loss", unit="%", scale=100.0, log=True, integer=False),
-    "fabric.link_gbps": dict(label="Bandwidth per NIC", unit="Gb/s", scale=1.0, log=True, integer=False),
+    "cluster.nodes": dict(label=QT_TRANSLATE_NOOP("Axes", "Nodes"), unit="", scale=1.0, log=True, integer=True),
+    "workload.params_b": dict(label=QT_TRANSLATE_NOOP("Axes", "Model parameters"),
+                              unit="B", scale=1.0, log=True, integer=False),
+    "fabric.latency_us": dict(label=QT_TRANSLATE_NOOP("Axes", "Latency"),
+                              unit="µs", scale=1.0, log=True, integer=False),
+    "fabric.loss_rate": dict(label=QT_TRANSLATE_NOOP("Axes", "Packet loss"),
+                             unit="%", scale=100.0, log=True, integer=False),
+    "fabric.link_gbps": dict(label=QT_TRANSLATE_NOOP("Axes", "Bandwidth per NIC"),
+                             unit="Gb/s", scale=1.0, log=True, integer=False),
 }
 
 CURRENCY_SYMBOLS = {"CNY": "¥", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
@@ -42,7 +48,8 @@ def axis_label(field: str) -> str:
     meta = AXES.get(field)
     if meta is None:
         return field
-    return f"{meta['label']} ({meta['unit']})" if meta["unit"] else meta["label"]
+    label = translate("Axes", meta["label"])
+    return f"{label} ({meta['unit']})" if meta["unit"] else label
 
 
 def currency_of(result) -> str:
@@ -119,36 +126,40 @@ def chart_series(result, kind: str) -> dict:
     ys, extra_ys = None, None
     if kind == "utilisation":
         ys = _rows(data["mfu"], f) * 100.0
-        out.update(title="GPU utilisation (MFU)", y_label="Model FLOPs utilisation (%)")
+        out.update(title=translate("Charts", "GPU utilisation (MFU)"),
+                   y_label=translate("Charts", "Model FLOPs utilisation (%)"))
     elif kind == "duration":
         base = _rows(data["train_days"], f)
         if "train_days_with_interruptions" in data:
             ys = _rows(data["train_days_with_interruptions"], f)
             extra_ys = base
-            out.update(title="Training duration (faint: without interruptions)")
+            out.update(title=translate("Charts", "Training duration (faint: without interruptions)"))
         else:
             ys = base
-            out.update(title="Training duration (without interruptions)")
-        out.update(y_label="Training duration (days)", log_y=_spans_decades(ys))
+            out.update(title=translate("Charts", "Training duration (without interruptions)"))
+        out.update(y_label=translate("Charts", "Training duration (days)"), log_y=_spans_decades(ys))
     else:
         code = currency_of(result)
         years = _years(result)
         # log only where TCO spans decades (against nodes); elsewhere the fabrics' differences matter
-        out.update(title=f"{years}-year TCO" if years else "Total cost of ownership",
-                   y_label=f"TCO ({code})" if code else "TCO", log_y=field == "cluster.nodes", currency=code)
+        out.update(title=translate("Charts", "{years}-year TCO").format(years=years) if years
+                   else translate("Charts", "Total cost of ownership"),
+                   y_label=translate("Charts", "TCO ({code})").format(code=code) if code else "TCO",
+                   log_y=field == "cluster.nodes", currency=code)
         if "tco" in data:
             ys = _rows(data["tco"], f)
             out["log_y"] = out["log_y"] and _spans_decades(ys)
         else:
-            out.update(available=False, note="Waiting for the economics model (issue #3): no TCO output yet")
+            out.update(available=False, note=translate("Charts", "Waiting for the economics model (issue #3): no TCO "
+                                                                 "output yet"))
     if ys is not None:
         for i, (name, st) in enumerate(zip(result.fabrics, styles)):
             out["series"].append(dict(fabric=name, label=st["label"], short=st.get("short", name),
                                       y=np.asarray(ys[i], dtype=float), style=st))
     if extra_ys is not None:
         for i, (name, st) in enumerate(zip(result.fabrics, styles)):
-            out["extra"].append(dict(fabric=name, label=st["label"] + " (without interruptions)",
-                                     short=st.get("short", name) + " w/o interr.",
+            out["extra"].append(dict(fabric=name, label=st["label"] + translate("Charts", " (without interruptions)"),
+                                     short=st.get("short", name) + translate("Charts", " w/o interr."),
                                      y=np.asarray(extra_ys[i], dtype=float), style=st))
     return out
 
@@ -171,11 +182,11 @@ def point_values(point, kind: str) -> np.ndarray | None:
 def format_value(kind: str, v: float, currency: str = "") -> str:
     """Human text for a y value: percent with one decimal, days with one decimal, money grouped."""
     if v is None or not math.isfinite(v):
-        return "no plan fits"
+        return translate("Charts", "no plan fits")
     if kind == "utilisation":
         return f"{v:.1f} %"
     if kind == "duration":
-        return f"{v:,.1f} days"
+        return translate("Charts", "{value} days").format(value=f"{v:,.1f}")
     return format_money(v, currency)
 
 
@@ -184,6 +195,8 @@ def format_money(v: float, currency: str = "", *, axis: bool = False, compact: b
     ``compact`` three significant digits for narrow tables (``¥40.6 M``, ``¥685 k``)."""
     if v is None or not math.isfinite(v):
         return "–"
+    if is_chinese():  # 万 / 亿, as Chinese readers count money
+        return fmt_money(v, currency, digits=3 if compact else 4)
     sym = currency_symbol(currency)
     if compact:
         for scale, suffix in ((1e9, " bn"), (1e6, " M"), (1e3, " k")):
@@ -399,6 +412,7 @@ class ChartWidget(pg.PlotWidget):
         pi.addItem(self.marker)
         pi.getAxis("left").setWidth(LEFT_AXIS_WIDTH)  # same width on every chart: x-linked plots line up
         self.caption = ""  # "profile: seed · scenario name", shown in the title of every chart
+        self.title_colour, self.caption_colour = "#222222", "#666666"  # the dark theme changes them
         # hover read-out, fixed in screen space
         self.readout = pg.TextItem("", color="#111111", anchor=(0, 0), fill=pg.mkBrush(255, 255, 255, 225),
                                    border=pg.mkPen("#999999"))
@@ -425,13 +439,14 @@ class ChartWidget(pg.PlotWidget):
         values (else they are interpolated on the curves). Returns the chart_series data."""
         if kind is not None and kind != self.kind:
             self.kind = kind
-        parts = [p for p in (f"profile: {profile_set}" if profile_set else "", short_name(scenario_name)) if p]
+        parts = [p for p in (translate("Charts", "profile: {name}").format(name=profile_set) if profile_set else "",
+                             short_name(scenario_name)) if p]
         self.caption = "  ·  ".join(parts)
         same = (result is self._last_result and self.series is not None and self.series["kind"] == self.kind
                 and focus == self._focus and float(self.devicePixelRatioF()) == self._dpr)
         if same:  # the same sweep (only the point moved): curves stay, the marker moves
             data = self.series
-            self._set_texts("Training duration" if data["extra"] else data["title"], data)
+            self._set_texts(translate("Charts", "Training duration") if data["extra"] else data["title"], data)
             self._update_marker(result, data, current_x, point)
             if self._hover_pos is not None:
                 self._update_readout(self._hover_pos)
@@ -441,7 +456,7 @@ class ChartWidget(pg.PlotWidget):
         self.series = data
         self._currency = data.get("currency", "")
         extra_for = focus if focus in {e["fabric"] for e in data["extra"]} else None
-        title = "Training duration" if data["extra"] else data["title"]
+        title = translate("Charts", "Training duration") if data["extra"] else data["title"]
         self._set_texts(title, data)
         self._focus = focus
         dpr = max(float(self.devicePixelRatioF()), 1.0)
@@ -577,9 +592,9 @@ class ChartWidget(pg.PlotWidget):
             return
         self._texts = key
         pi = self.getPlotItem()
-        cap = (f"&nbsp;&nbsp;<span style='font-size:9pt; color:#666'>{_esc(self.caption)}</span>"
+        cap = (f"&nbsp;&nbsp;<span style='font-size:9pt; color:{self.caption_colour}'>{_esc(self.caption)}</span>"
                if self.caption else "")
-        pi.setTitle(f"<span style='font-size:11pt; color:#222'><b>{_esc(title)}</b></span>{cap}")
+        pi.setTitle(f"<span style='font-size:11pt; color:{self.title_colour}'><b>{_esc(title)}</b></span>{cap}")
         pi.setLabel("bottom", data["x_label"])
         pi.setLabel("left", data["y_label"])
         left = pi.getAxis("left")
@@ -619,7 +634,7 @@ class ChartWidget(pg.PlotWidget):
 
     def _sync_legend(self, data) -> None:
         wanted = [(s["short"], self.curves[s["fabric"]]) for s in data["series"]]
-        extra = [("w/o interruptions", c) for n, c in self.extra_curves.items() if c.isVisible()]
+        extra = [(translate("Charts", "w/o interruptions"), c) for n, c in self.extra_curves.items() if c.isVisible()]
         wanted += extra
         key = [(n, id(c)) for n, c in wanted]
         if key == self._legend_key:
@@ -688,7 +703,9 @@ class ChartWidget(pg.PlotWidget):
         if at_marker:  # on the marker: the exact values at the current point
             cx = self._current_x
             same = bool(np.all(cx == cx[0]))
-            head = f"At this point — {label}: {format_x(field, float(cx[0]))}" if same else "At this point"
+            head = (translate("Charts", "At this point — {x}: {value}").format(
+                        x=label, value=format_x(field, float(cx[0])))
+                    if same else translate("Charts", "At this point"))
             lines = [f"<b>{head}</b>"]
             for k, s in enumerate(data["series"]):
                 xs = "" if same else f" ({format_x(field, float(cx[k]))})"

@@ -17,6 +17,10 @@ from superqt import QDoubleSlider
 
 from model.scenario import field_meta
 
+from .i18n import translate
+from .i18n_data import tr_field, tr_unit
+from .presentation import muted
+
 
 
 class KeyboardSlider(QDoubleSlider):
@@ -145,11 +149,11 @@ class FieldSlider(QtWidgets.QWidget):
             edited = overridden
         extra = ""
         if guess:
-            extra = " <span style='color:#a05a00'><i>(guess)</i></span>"
+            extra = " <span style='color:#a05a00'><i>" + translate("FieldSlider", "(guess)") + "</i></span>"
         elif edited:
-            extra = " <span style='color:#0060a0'><i>(edited)</i></span>"
+            extra = " <span style='color:#0060a0'><i>" + translate("FieldSlider", "(edited)") + "</i></span>"
         elif overridden:
-            extra = " <span style='color:#555'><i>(scenario)</i></span>"
+            extra = f" <span style='color:{muted()}'><i>" + translate("FieldSlider", "(scenario)") + "</i></span>"
         if self.name.text() != text + extra:  # rich-text layout is not free: only on change
             self.name.setText(f"{text}{extra}")
 
@@ -230,8 +234,9 @@ def slider_for(cls: type, name: str, *, log: bool | None = None, display_hi: flo
         import dataclasses
         f = next(f for f in dataclasses.fields(cls) if f.name == name)
         integer = "int" in str(f.type) and "float" not in str(f.type)
-    label = meta.get("label") or name.replace("_", " ").capitalize()
-    return FieldSlider(label, lo=lo * scale, hi=hi * scale, unit=meta.get("unit", "") if unit is None else unit,
+    label = tr_field(meta.get("label") or name.replace("_", " ").capitalize())
+    return FieldSlider(label, lo=lo * scale, hi=hi * scale,
+                       unit=tr_unit(meta.get("unit", "") if unit is None else unit),
                        log=log, integer=integer, scale=scale, help=meta.get("help", ""), parent=parent)
 
 

@@ -26,6 +26,8 @@ from .breakdown import BreakdownChart
 from .charts import AXES, CHART_KINDS, ChartWidget, axis_label
 from .controller import X_FIELDS, Controller
 from .controls import FieldSlider, GroupBox, labelled, slider_for
+from .i18n import translate
+from .i18n_data import tr_data, tr_field
 from .point_table import PointTable
 from .recommendation import RecommendationPanel, preset_name_for
 from .settings import app_settings
@@ -79,7 +81,7 @@ def preset_group(path: Path) -> str:
     name = preset_name_for(path)
     if name is None:
         return "Other"
-    return "Case studies" if name.startswith("case") else "Scale tiers"
+    return "Case studies" if name.startswith("case") else "Scale tiers"  # translated where shown (tr_data)
 
 
 class MainWindow(QtWidgets.QMainWindow):
@@ -124,14 +126,14 @@ class MainWindow(QtWidgets.QMainWindow):
     # ------------------------------------------------------------------ build
     def _build_actions(self) -> None:
         mb = self.menuBar()
-        self.file_menu = mb.addMenu("&File")
+        self.file_menu = mb.addMenu(translate("MainWindow", "&File"))
         self.file_menu.setObjectName("fileMenu")
         self.file_menu_anchor = self.file_menu.addSeparator()  # file helpers insert before this
-        quit_act = self.file_menu.addAction("&Quit")
+        quit_act = self.file_menu.addAction(translate("MainWindow", "&Quit"))
         quit_act.setShortcut(QtGui.QKeySequence.StandardKey.Quit)
         quit_act.triggered.connect(self.close)
 
-        self.presets_menu = mb.addMenu("&Presets")
+        self.presets_menu = mb.addMenu(translate("MainWindow", "&Presets"))
         self.preset_actions: dict[str, QtGui.QAction] = {}
         groups: dict[str, list] = {}
         for name, path in list_presets():
@@ -142,7 +144,7 @@ class MainWindow(QtWidgets.QMainWindow):
                 continue
             if gi and self.presets_menu.actions():
                 self.presets_menu.addSeparator()
-            head = self.presets_menu.addAction(group)
+            head = self.presets_menu.addAction(tr_data(group))
             head.setEnabled(False)
             for name, path in items:
                 act = self.presets_menu.addAction(name)
@@ -151,10 +153,10 @@ class MainWindow(QtWidgets.QMainWindow):
                 act.triggered.connect(lambda _=False, p=path: self.load_preset(p))
                 self.preset_actions[str(path)] = act
 
-        self.view_menu = mb.addMenu("&View")
+        self.view_menu = mb.addMenu(translate("MainWindow", "&View"))
         self.x_actions = QtGui.QActionGroup(self)
         for i, field in enumerate(X_FIELDS):
-            act = self.view_menu.addAction(f"x-axis: {axis_label(field)}")
+            act = self.view_menu.addAction(translate("MainWindow", "x-axis: {axis}").format(axis=axis_label(field)))
             act.setCheckable(True)
             act.setShortcut(QtGui.QKeySequence(f"Ctrl+{i + 1}"))
             act.setData(field)
@@ -163,27 +165,29 @@ class MainWindow(QtWidgets.QMainWindow):
             if field == self.controller.x_field:
                 act.setChecked(True)
         self.view_menu.addSeparator()
-        reset_zoom = self.view_menu.addAction("Reset &zoom")
+        reset_zoom = self.view_menu.addAction(translate("MainWindow", "Reset &zoom"))
         reset_zoom.setShortcut(QtGui.QKeySequence("Ctrl+0"))
         reset_zoom.triggered.connect(self.reset_zoom)
-        self.presentation_action = self.view_menu.addAction("&Presentation mode (large text, thick lines)")
+        self.presentation_action = self.view_menu.addAction(
+            translate("MainWindow", "&Presentation mode (large text, thick lines)"))
         self.presentation_action.setCheckable(True)
         self.presentation_action.setShortcut(QtGui.QKeySequence("F5"))
         self.presentation_action.toggled.connect(self.set_presentation)
 
-        help_menu = mb.addMenu("&Help")
-        about = help_menu.addAction("&About Fabric What-If")
+        help_menu = mb.addMenu(translate("MainWindow", "&Help"))
+        about = help_menu.addAction(translate("MainWindow", "&About Fabric What-If"))
         about.triggered.connect(self._about)
 
     def _build_toolbar(self) -> None:
-        tb = self.addToolBar("Scenario")
+        tb = self.addToolBar(translate("MainWindow", "Scenario"))
         tb.setObjectName("scenarioToolbar")
         tb.setMovable(False)
         self.preset_button = QtWidgets.QToolButton()
-        self.preset_button.setText("Preset")
+        self.preset_button.setText(translate("MainWindow", "Preset"))
         self.preset_button.setMenu(self.presets_menu)
         self.preset_button.setPopupMode(QtWidgets.QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.preset_button.setToolTip("Load a case study or scale tier: sets every control at once")
+        self.preset_button.setToolTip(translate("MainWindow",
+                                                "Load a case study or scale tier: sets every control at once"))
         tb.addWidget(self.preset_button)
         self.scenario_label = QtWidgets.QLabel()
         self.scenario_label.setObjectName("scenarioLabel")
@@ -192,12 +196,12 @@ class MainWindow(QtWidgets.QMainWindow):
         spacer = QtWidgets.QWidget()
         spacer.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Preferred)
         tb.addWidget(spacer)
-        tb.addWidget(QtWidgets.QLabel("Profile set: "))
+        tb.addWidget(QtWidgets.QLabel(translate("MainWindow", "Profile set: ")))
         self.profile_buttons: dict[str, QtWidgets.QRadioButton] = {}
         self.profile_group = QtWidgets.QButtonGroup(self)
         profiles_tip = {
-            "seed": "seed: the source article's fabric table (midpoints of its ranges)",
-            "published": "published: measured and specified figures with their sources",
+            "seed": translate("MainWindow", "seed: the source article's fabric table (midpoints of its ranges)"),
+            "published": translate("MainWindow", "published: measured and specified figures with their sources"),
         }
         for name in catalog.PROFILE_SETS:
             rb = QtWidgets.QRadioButton(name)
@@ -208,12 +212,12 @@ class MainWindow(QtWidgets.QMainWindow):
             tb.addWidget(rb)
         tb.addSeparator()
         self.x_combo = QtWidgets.QComboBox()
-        self.x_combo.setAccessibleName("x-axis")
+        self.x_combo.setAccessibleName(translate("MainWindow", "x-axis"))
         for field in X_FIELDS:
             self.x_combo.addItem(axis_label(field), field)
         self.x_combo.setCurrentIndex(X_FIELDS.index(self.controller.x_field))
         self.x_combo.currentIndexChanged.connect(lambda i: self.controller.set_x_field(self.x_combo.itemData(i)))
-        tb.addWidget(labelled("  x-axis: ", self.x_combo))
+        tb.addWidget(labelled(translate("MainWindow", "  x-axis: "), self.x_combo))
 
     def _build_central(self) -> None:
         split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
@@ -269,7 +273,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.breakdown_legend.setWordWrap(True)
         self.breakdown_legend.setStyleSheet("font-size:8pt")
         rl.addWidget(self.breakdown_legend)
-        rec_box = GroupBox("Recommendation")
+        rec_box = GroupBox(translate("MainWindow", "Recommendation"))
         self.recommendation = RecommendationPanel()
         rec_box.add(self.recommendation)
         rl.addWidget(rec_box, 3)
@@ -290,34 +294,34 @@ class MainWindow(QtWidgets.QMainWindow):
         return s
 
     def _cluster_group(self) -> QtWidgets.QGroupBox:
-        g = GroupBox("Cluster")
+        g = GroupBox(translate("MainWindow", "Cluster"))
         self.gpu_combo = QtWidgets.QComboBox()
-        self.gpu_combo.setAccessibleName("GPU type")
+        self.gpu_combo.setAccessibleName(translate("MainWindow", "GPU type"))
         for gid, entry in catalog.gpus().items():
             self.gpu_combo.addItem(f"{entry.get('name', gid)}", gid)
             self.gpu_combo.setItemData(self.gpu_combo.count() - 1, entry.get("source", ""),
                                        QtCore.Qt.ItemDataRole.ToolTipRole)
         self.gpu_combo.currentIndexChanged.connect(
             lambda i: self.controller.set_value("cluster.gpu", self.gpu_combo.itemData(i)))
-        g.add(labelled("GPU", self.gpu_combo))
+        g.add(labelled(tr_field("GPU"), self.gpu_combo))
         g.add(self._slider("cluster.nodes", **SCENARIO_CONTROLS["cluster.nodes"]))
         g.add(self._slider("cluster.gpus_per_node", **SCENARIO_CONTROLS["cluster.gpus_per_node"]))
         return g
 
     def _model_group(self) -> QtWidgets.QGroupBox:
-        g = GroupBox("Model")
+        g = GroupBox(translate("MainWindow", "Model"))
         g.add(self._slider("workload.params_b", **SCENARIO_CONTROLS["workload.params_b"]))
         g.add(self._slider("workload.train_tokens_b", **SCENARIO_CONTROLS["workload.train_tokens_b"]))
         return g
 
     def _fabric_group(self) -> QtWidgets.QGroupBox:
-        g = GroupBox("Fabric in focus")
+        g = GroupBox(translate("MainWindow", "Fabric in focus"))
         self.focus_combo = QtWidgets.QComboBox()
-        self.focus_combo.setAccessibleName("Fabric in focus")
-        self.focus_combo.setToolTip("The fabric whose latency, loss and bandwidth the sliders below edit; "
-                                    "each fabric keeps its own values")
+        self.focus_combo.setAccessibleName(translate("MainWindow", "Fabric in focus"))
+        self.focus_combo.setToolTip(translate("MainWindow", "The fabric whose latency, loss and bandwidth the sliders "
+                                                            "below edit; each fabric keeps its own values"))
         self.focus_combo.currentIndexChanged.connect(self._on_focus_selected)
-        g.add(labelled("Fabric", self.focus_combo))
+        g.add(labelled(translate("MainWindow", "Fabric"), self.focus_combo))
         for key, opts in FABRIC_CONTROLS.items():
             s = slider_for(FabricSpec, key, **opts)
             s.setObjectName(f"slider_fabric.{key}")
@@ -325,8 +329,9 @@ class MainWindow(QtWidgets.QMainWindow):
             s.dragStateChanged.connect(self._set_dragging)
             self.fabric_sliders[key] = s
             g.add(s)
-        self.reset_button = QtWidgets.QPushButton("&Reset to profile")
-        self.reset_button.setToolTip("Restore the profile set's values for the fabric in focus")
+        self.reset_button = QtWidgets.QPushButton(translate("MainWindow", "&Reset to profile"))
+        self.reset_button.setToolTip(translate("MainWindow",
+                                               "Restore the profile set's values for the fabric in focus"))
         self.reset_button.clicked.connect(lambda: self.controller.reset_fabric(self.focus))
         g.add(self.reset_button)
         self.fabric_source = QtWidgets.QLabel()
@@ -337,12 +342,12 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _economics_group(self) -> QtWidgets.QGroupBox:
         """Currency, electricity price, PUE and years (the economics model's inputs, issue #3)."""
-        g = GroupBox("Economics")
+        g = GroupBox(translate("MainWindow", "Economics"))
         self.economics_group = g
         cls = SECTIONS.get("economics")
         if cls is None:
-            lab = QtWidgets.QLabel("<i>Electricity price, PUE, years and currency arrive with the economics "
-                                   "model (issue #3).</i>")
+            lab = QtWidgets.QLabel(translate("MainWindow", "<i>Electricity price, PUE, years and currency arrive "
+                                                           "with the economics model (issue #3).</i>"))
             lab.setWordWrap(True)
             g.add(lab)
             return g
@@ -350,14 +355,14 @@ class MainWindow(QtWidgets.QMainWindow):
         if "currency" in names:
             combo = QtWidgets.QComboBox()
             combo.setObjectName("combo_economics.currency")
-            combo.setAccessibleName("Currency")
-            combo.addItem("profile default", None)
+            combo.setAccessibleName(translate("MainWindow", "Currency"))
+            combo.addItem(translate("MainWindow", "profile default"), None)
             for ch in field_meta(cls, "currency").get("choices") or ():
                 combo.addItem(str(ch), ch)
             combo.currentIndexChanged.connect(lambda i, c=combo: self.controller.set_value("economics.currency",
                                                                                           c.itemData(i)))
             self._econ_controls["economics.currency"] = combo
-            g.add(labelled("Currency", combo))
+            g.add(labelled(tr_field("Currency"), combo))
         for key, opts in ECONOMICS_CONTROLS.items():
             if key not in names:
                 continue
@@ -461,7 +466,7 @@ class MainWindow(QtWidgets.QMainWindow):
                 v = s.get(path)
                 with QtCore.QSignalBlocker(w):
                     w.setCurrentIndex(0 if v is None else max(w.findData(v), 0))
-                    w.setItemText(0, f"profile default ({currency})")
+                    w.setItemText(0, translate("MainWindow", "profile default ({currency})").format(currency=currency))
                 _set_tip(w, self._econ_tooltip(path))
             elif path.endswith("_per_kwh"):
                 w.setVisible(path.endswith(f"_{currency.lower()}_per_kwh"))
@@ -491,23 +496,28 @@ class MainWindow(QtWidgets.QMainWindow):
             meta = field_meta(FabricSpec, key)
             if src == "scenario":
                 default = entry.get(key)
-                origin = (f"Set by the scenario, not the profile; profile value ({prof['name']}): "
-                          f"{_fmt(default, sl)}")
+                origin = translate("MainWindow", "Set by the scenario, not the profile; profile value ({profile}): "
+                                                 "{value}").format(profile=prof["name"], value=_fmt(default, sl))
             else:
-                origin = f"From the {prof['name']} profile set" + (" — a guess, no published source" if guess
-                                                                   else "")
+                origin = translate("MainWindow", "From the {profile} profile set").format(profile=prof["name"]) + (
+                    translate("MainWindow", " — a guess, no published source") if guess else "")
             rng = entry.get(f"{key}_range")
-            tip = (f"<b>{html.escape(row.label)}: {html.escape(meta.get('label') or key)}</b><br>"
+            tip = (f"<b>{html.escape(row.label)}: {html.escape(tr_field(meta.get('label') or key))}</b><br>"
                    f"{html.escape(meta.get('help', ''))}<br>{html.escape(origin)}"
-                   + (f"<br>Article range: {rng[0]:g} – {rng[1]:g}" if rng else "")
-                   + f"<br><i>Source: {html.escape(entry.get('source', 'engine default'))}</i>")
+                   + ("<br>" + translate("MainWindow", "Article range: {lo} – {hi}").format(lo=f"{rng[0]:g}",
+                                                                                          hi=f"{rng[1]:g}")
+                      if rng else "")
+                   + "<br><i>" + translate("MainWindow", "Source: {source}").format(
+                       source=html.escape(entry.get("source", translate("MainWindow", "engine default")))) + "</i>")
             sl.set_tooltip(tip)
         edited = s.fabric.focus_fabric in s.fabric.custom_dict() and any(
             row.sources.get(k) == "scenario" for k in FABRIC_SWEEPABLE_KEYS)
         self.reset_button.setEnabled(edited)
         changed = any(self._edited(f"fabric.custom.{row.name}.{k}", s) for k in FABRIC_SWEEPABLE_KEYS)
-        _set_text(self.fabric_source, f"{html.escape(row.label)} · {prof['name']} profile"
-                  + (" · edited" if changed else " · values set by the scenario" if edited else ""))
+        _set_text(self.fabric_source, translate("MainWindow", "{fabric} · {profile} profile").format(
+            fabric=html.escape(row.label), profile=prof["name"])
+                  + (translate("MainWindow", " · edited") if changed
+                     else translate("MainWindow", " · values set by the scenario") if edited else ""))
         _set_tip(self.fabric_source, entry.get("source", ""))
 
     def _edited(self, path: str, s: model.Scenario) -> bool:
@@ -523,44 +533,51 @@ class MainWindow(QtWidgets.QMainWindow):
         loaded = self._loaded.get(path)
         now = self.controller.scenario.get(path)
         src = meta.get("source")
-        lines = [f"<b>{html.escape(meta.get('label') or key)}</b>", html.escape(meta.get("help", ""))]
+        lines = [f"<b>{html.escape(tr_field(meta.get('label') or key))}</b>", html.escape(meta.get("help", ""))]
         if from_profile:
-            lines.append(f"Not set by the scenario: the {html.escape(self.controller.scenario.fabric.profile_set)} "
-                         "profile set's value")
+            lines.append(translate("MainWindow", "Not set by the scenario: the {profile} profile set's value").format(
+                profile=html.escape(self.controller.scenario.fabric.profile_set)))
             if profile_source:
                 src = src or profile_source
         elif now != loaded:
-            lines.append(f"Edited; {html.escape(origin)} sets {_fmt(loaded, sl)}")
+            lines.append(translate("MainWindow", "Edited; {origin} sets {value}").format(
+                origin=html.escape(origin), value=_fmt(loaded, sl)))
         else:
-            lines.append(f"Value from {html.escape(origin)}")
-        lines.append(f"Allowed: {_fmt(meta.get('lo'), sl)} – {_fmt(meta.get('hi'), sl)} {html.escape(sl.unit)}")
+            lines.append(translate("MainWindow", "Value from {origin}").format(origin=html.escape(origin)))
+        lines.append(translate("MainWindow", "Allowed: {lo} – {hi} {unit}").format(
+            lo=_fmt(meta.get("lo"), sl), hi=_fmt(meta.get("hi"), sl), unit=html.escape(sl.unit)))
         if src:
-            lines.append(f"<i>Source: {html.escape(str(src))}</i>")
+            lines.append("<i>" + translate("MainWindow", "Source: {source}").format(source=html.escape(str(src)))
+                         + "</i>")
         return "<br>".join(lines)
 
     def _econ_tooltip(self, path: str) -> str:
         section, key = path.split(".", 1)
         meta = field_meta(SECTIONS[section], key)
-        out = f"<b>{html.escape(meta.get('label') or key)}</b><br>{html.escape(meta.get('help', ''))}"
+        out = f"<b>{html.escape(tr_field(meta.get('label') or key))}</b><br>{html.escape(meta.get('help', ''))}"
         if meta.get("source"):
-            out += f"<br><i>Source: {html.escape(str(meta['source']))}</i>"
-        return out + "<br>Value from " + html.escape(self._origin_text())
+            out += "<br><i>" + translate("MainWindow", "Source: {source}").format(
+                source=html.escape(str(meta["source"]))) + "</i>"
+        return out + "<br>" + translate("MainWindow", "Value from {origin}").format(
+            origin=html.escape(self._origin_text()))
 
     def _origin_text(self) -> str:
         return _origin_text(self.controller.source_path, self._loaded.name)
 
     def _update_title(self, s: model.Scenario) -> None:
         modified = s != self._loaded
-        name = s.name + (" (edited)" if modified else "")
-        title = f"{name} — profile: {s.fabric.profile_set} — {APP_NAME}"
+        name = s.name + (translate("MainWindow", " (edited)") if modified else "")
+        title = translate("MainWindow", "{name} — profile: {profile} — {app}").format(
+            name=name, profile=s.fabric.profile_set, app=APP_NAME)
         if self.windowTitle() != title:
             self.setWindowTitle(title)
         c = s.cluster
         gname = catalog.gpu(c.gpu).get("name", c.gpu).replace("NVIDIA ", "")
-        _set_text(self.scenario_label,
-            f"<b>{html.escape(name)}</b> &nbsp;·&nbsp; {c.nodes:,} × {c.gpus_per_node} {html.escape(gname)}"
-            f" &nbsp;·&nbsp; {s.workload.params_b:,.4g} B params &nbsp;·&nbsp; profile: "
-            f"<b>{html.escape(s.fabric.profile_set)}</b>")
+        _set_text(self.scenario_label, translate(
+            "MainWindow", "<b>{name}</b> &nbsp;·&nbsp; {nodes} × {gpn} {gpu} &nbsp;·&nbsp; {params} B params "
+                          "&nbsp;·&nbsp; profile: <b>{profile}</b>").format(
+            name=html.escape(name), nodes=f"{c.nodes:,}", gpn=c.gpus_per_node, gpu=html.escape(gname),
+            params=f"{s.workload.params_b:,.4g}", profile=html.escape(s.fabric.profile_set)))
 
     # ---------------------------------------------------------- results -> UI
     def sync_controls(self) -> None:
@@ -573,7 +590,7 @@ class MainWindow(QtWidgets.QMainWindow):
             self.sync_controls()
         s = snap.scenario
         focus = s.fabric.focus_fabric
-        name = s.name + (" (edited)" if s != self._loaded else "")
+        name = s.name + (translate("MainWindow", " (edited)") if s != self._loaded else "")
         for kind, ch in self.charts.items():
             ch.show_result(snap.sweep, kind, current_x=snap.current_x, focus=focus,
                            profile_set=s.fabric.profile_set, scenario_name=name, point=snap.point)
@@ -581,11 +598,13 @@ class MainWindow(QtWidgets.QMainWindow):
         self.breakdown.show_point(snap.point, focus)
         self.recommendation.show_snapshot(snap, preset_name_for(self.controller.source_path))
         c = s.cluster
-        _set_text(self.point_title, f"<b>At this point</b>: {c.nodes:,} nodes × {c.gpus_per_node} GPUs, "
-                                    f"{s.workload.params_b:,.4g} B parameters, {s.workload.train_tokens_b:,.4g} B "
-                                    "tokens")
+        _set_text(self.point_title, translate(
+            "MainWindow", "<b>At this point</b>: {nodes} nodes × {gpus} GPUs, {params} B parameters, {tokens} B "
+                          "tokens").format(nodes=f"{c.nodes:,}", gpus=c.gpus_per_node,
+                                           params=f"{s.workload.params_b:,.4g}",
+                                           tokens=f"{s.workload.train_tokens_b:,.4g}"))
         if not self._dragging:
-            self.timing_label.setText(f"engine {snap.compute_ms:.0f} ms")
+            self.timing_label.setText(translate("MainWindow", "engine {ms} ms").format(ms=f"{snap.compute_ms:.0f}"))
 
     def _on_x_field_changed(self, field: str) -> None:
         with QtCore.QSignalBlocker(self.x_combo):
@@ -623,10 +642,12 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _about(self) -> None:
         QtWidgets.QMessageBox.about(
-            self, f"About {APP_NAME}",
-            f"<b>{APP_NAME}</b> {model.__version__}<br>How the network fabric of a GPU training cluster changes "
-            "GPU utilisation, training duration and TCO.<br><br>Engine: Megatron-LM compute, α–β collectives, "
-            "1F1B pipeline bubble, per-transport loss recovery. Every default names its source (hover a control).")
+            self, translate("MainWindow", "About {app}").format(app=APP_NAME),
+            translate("MainWindow", "<b>{app}</b> {version}<br>How the network fabric of a GPU training cluster "
+                                    "changes GPU utilisation, training duration and TCO.<br><br>Engine: Megatron-LM "
+                                    "compute, α–β collectives, 1F1B pipeline bubble, per-transport loss recovery. "
+                                    "Every default names its source (hover a control).").format(
+                app=APP_NAME, version=model.__version__))
 
     # ---------------------------------------------------------------- persist
     def restore_geometry(self) -> None:
@@ -700,8 +721,8 @@ def _origin_text(path: str | None, name: str) -> str:
             rel = Path(path).resolve().relative_to(catalog.ASSETS_DIR.parent)
         except ValueError:
             rel = Path(path).name
-        return f"'{name}' ({rel})"
-    return f"scenario '{name}'"
+        return translate("MainWindow", "'{name}' ({path})").format(name=name, path=rel)
+    return translate("MainWindow", "scenario '{name}'").format(name=name)
 
 
 def _set_text(label: QtWidgets.QLabel, text: str) -> None:

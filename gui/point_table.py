@@ -10,15 +10,16 @@ from PySide6 import QtCore, QtGui, QtWidgets
 import model
 
 from .charts import currency_of, fabric_styles, format_money
+from .i18n import QT_TRANSLATE_NOOP, translate
 
 COLUMNS = (
-    ("fabric", "Fabric"),
-    ("mfu", "MFU"),
-    ("days", "Days"),
-    ("interruptions", "Interr."),
-    ("capex", "Capex"),
-    ("tco", "TCO"),
-    ("cost_per_run", "Per run"),
+    ("fabric", QT_TRANSLATE_NOOP("PointTable", "Fabric")),
+    ("mfu", QT_TRANSLATE_NOOP("PointTable", "MFU")),
+    ("days", QT_TRANSLATE_NOOP("PointTable", "Days")),
+    ("interruptions", QT_TRANSLATE_NOOP("PointTable", "Interr.")),
+    ("capex", QT_TRANSLATE_NOOP("PointTable", "Capex")),
+    ("tco", QT_TRANSLATE_NOOP("PointTable", "TCO")),
+    ("cost_per_run", QT_TRANSLATE_NOOP("PointTable", "Per run")),
 )
 ECONOMICS_KEYS = ("interruptions", "capex", "tco", "cost_per_run")
 
@@ -37,11 +38,14 @@ class PointTable(QtWidgets.QTableWidget):
 
     def __init__(self, parent=None):
         super().__init__(0, len(COLUMNS), parent)
-        self.setHorizontalHeaderLabels([c[1] for c in COLUMNS])
-        tips = ["Fabric (colour as in the charts)", "Model FLOPs utilisation at this point",
-                "Training days, with interruptions", "Expected job interruptions during the run",
-                "Capital expenditure: servers and network", "Total cost of ownership over the years set",
-                "Cost of one training run (its share of the TCO)"]
+        self.setHorizontalHeaderLabels([translate("PointTable", c[1]) for c in COLUMNS])
+        tips = [translate("PointTable", "Fabric (colour as in the charts)"),
+                translate("PointTable", "Model FLOPs utilisation at this point"),
+                translate("PointTable", "Training days, with interruptions"),
+                translate("PointTable", "Expected job interruptions during the run"),
+                translate("PointTable", "Capital expenditure: servers and network"),
+                translate("PointTable", "Total cost of ownership over the years set"),
+                translate("PointTable", "Cost of one training run (its share of the TCO)")]
         for i, t in enumerate(tips):
             self.horizontalHeaderItem(i).setToolTip(t)
         self.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -71,8 +75,8 @@ class PointTable(QtWidgets.QTableWidget):
             self._fit_height()
         has_econ = "tco" in d
         days_key = "train_days_with_interruptions" if "train_days_with_interruptions" in d else "train_days"
-        days_tip = ("with interruptions (without: {:.1f} days)" if days_key != "train_days"
-                    else "without interruptions (the economics model adds them)")
+        days_tip = (translate("PointTable", "with interruptions (without: {days} days)") if days_key != "train_days"
+                    else translate("PointTable", "without interruptions (the economics model adds them)"))
         # items changed with the model's signals blocked, then one repaint: a signal per
         # setText made this table cost ~5 ms per slider move
         widths = {k: len(v[0]) for k, v in self._cells.items()}
@@ -95,7 +99,7 @@ class PointTable(QtWidgets.QTableWidget):
             days = _scalar(d, days_key, i)
             vals = {
                 "fabric": st.get("short", name),
-                "mfu": f"{mfu * 100:.1f} %" if feasible and _finite(mfu) else "no plan fits",
+                "mfu": f"{mfu * 100:.1f} %" if feasible and _finite(mfu) else translate("PointTable", "no plan fits"),
                 "days": f"{days:,.1f}" if feasible and _finite(days) else "–",
             }
             for key in ECONOMICS_KEYS:
@@ -108,15 +112,16 @@ class PointTable(QtWidgets.QTableWidget):
                     vals[key] = format_money(float(v), cur, compact=True) if _finite(v) else "–"
             for col, (key, _) in enumerate(COLUMNS):
                 if col == 0:
-                    tip = st["label"] + ("  (fabric in focus)" if name == focus else "")
+                    tip = st["label"] + (translate("PointTable", "  (fabric in focus)") if name == focus else "")
                 elif key == "days":
-                    tip = days_tip.format(_scalar(d, "train_days", i) or math.nan)
+                    tip = days_tip.format(days=f"{_scalar(d, 'train_days', i) or math.nan:.1f}")
                 elif key in ECONOMICS_KEYS and not has_econ:
-                    tip = "Waiting for the economics model (issue #3)"
+                    tip = translate("PointTable", "Waiting for the economics model (issue #3)")
                 elif key == "mfu":
                     plan = {k: _scalar(d["plan"], k, i) for k in ("tp", "pp", "dp", "micro_batch",
                                                                   "virtual_stages")}
-                    tip = "Model FLOPs utilisation; plan: " + model.describe_plan(plan)
+                    tip = translate("PointTable", "Model FLOPs utilisation; plan: {plan}").format(
+                        plan=model.describe_plan(plan))
                 elif key in ("capex", "tco", "cost_per_run") and cur:
                     tip = f"{key.replace('_', ' ')} in {cur}"
                 else:

@@ -27,6 +27,11 @@ def theme(dark: bool) -> dict:
     return DARK if dark else LIGHT
 
 
+def muted() -> str:
+    """Secondary text colour readable on the current palette (grey on light, light grey on dark)."""
+    return DARK["muted"] if QtWidgets.QApplication.palette().window().color().lightness() < 128 else "#555555"
+
+
 def dark_palette() -> QtGui.QPalette:
     p = QtGui.QPalette()
     R = QtGui.QPalette.ColorRole
@@ -130,8 +135,18 @@ class Presentation(QtCore.QObject):
             app.setPalette(self._base_palette)
         for ch in self.window.charts.values():
             style_chart(ch, dark)
+        for w in self.window.findChildren(QtWidgets.QWidget):
+            if w.styleSheet():  # a widget with its own style sheet keeps the palette it was polished with
+                w.setStyleSheet(w.styleSheet())
+        for label in (getattr(self.window, "fabric_source", None), getattr(self.window, "timing_label", None)):
+            if label is not None:  # labels whose own style sheet names a grey
+                sheet = label.styleSheet()
+                for grey in ("#555555", "#555", "#666666", "#666", DARK["muted"]):
+                    sheet = sheet.replace(f"color:{grey}", f"color:{muted()}")
+                label.setStyleSheet(sheet)
         snap = self.window.controller.snapshot
-        if snap is not None:  # redraw the titles in the theme's colours
+        if snap is not None:  # redraw the titles and labels in the theme's colours
+            self.window._on_scenario_changed(self.window.controller.scenario)
             self.window._on_recomputed(snap)
 
     def style_new_plot(self, widget) -> None:

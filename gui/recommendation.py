@@ -19,6 +19,9 @@ from model import presets as presets_mod
 from model import recommend
 
 from .charts import fabric_styles
+from .i18n import translate
+from .i18n_data import tr_data, tr_unit
+from .presentation import muted
 
 
 @functools.cache
@@ -63,7 +66,9 @@ class RecommendationPanel(QtWidgets.QWidget):
         lay.addWidget(self.claims_title)
         self.claims = QtWidgets.QTableWidget(0, 3)
         self.claims.setObjectName("claimsTable")
-        self.claims.setHorizontalHeaderLabels(["Claim", "Article", "Engine: seed · published"])
+        self.claims.setHorizontalHeaderLabels([translate("RecommendationPanel", "Claim"),
+                                               translate("RecommendationPanel", "Article"),
+                                               translate("RecommendationPanel", "Engine: seed · published")])
         self.claims.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.claims.verticalHeader().hide()
         self.claims.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -90,7 +95,7 @@ class RecommendationPanel(QtWidgets.QWidget):
 
         def name(fid):
             if fid is None:
-                return "none"
+                return translate("RecommendationPanel", "none")
             st = styles.get(fid)
             if st is None:
                 return html.escape(fid)
@@ -100,27 +105,35 @@ class RecommendationPanel(QtWidgets.QWidget):
             rec = recommend.recommendation(snap.scenario, point)
         except (KeyError, ValueError, model.ScenarioError) as err:
             rec = None
-            text = f"<i>No recommendation: {html.escape(str(err))}</i>"
+            text = "<i>" + translate("RecommendationPanel", "No recommendation: {error}").format(
+                error=html.escape(str(err))) + "</i>"
         if rec is not None:
             self.tree_pick, self.engine_pick = rec["tree_fabric"], rec["engine_fabric"]
             self.reason = rec.get("reason", "")
             margin = rec.get("margin")
-            margin_txt = (f", {margin * 100:.1f}% ahead of {name(rec['runner_up'])}"
+            margin_txt = (translate("RecommendationPanel", ", {pct}% ahead of {name}").format(
+                pct=f"{margin * 100:.1f}", name=name(rec["runner_up"]))
                           if rec.get("runner_up") and margin is not None and math.isfinite(margin) else "")
             lines = [
-                f"<b>Article's decision tree:</b> {name(self.tree_pick)}"
-                f"<br><span style='color:#555'>rule {html.escape(str(rec['tree_rule']))}: "
-                f"{html.escape(rec['tree_reason'])}</span>",
-                f"<b>Engine's pick:</b> {name(self.engine_pick)}"
-                f"<br><span style='color:#555'>{html.escape(rec['engine_criterion'])}{margin_txt}</span>",
+                translate("RecommendationPanel", "<b>Article's decision tree:</b>") + f" {name(self.tree_pick)}"
+                f"<br><span style='color:{muted()}'>" + translate("RecommendationPanel", "rule {rule}: {reason}").format(
+                    rule=html.escape(str(rec["tree_rule"])), reason=html.escape(tr_data(rec["tree_reason"])))
+                + "</span>",
+                translate("RecommendationPanel", "<b>Engine's pick:</b>") + f" {name(self.engine_pick)}"
+                f"<br><span style='color:{muted()}'>{html.escape(tr_data(rec['engine_criterion']))}{margin_txt}</span>",
             ]
             if self.engine_pick is None:
-                lines[-1] = ("<b>Engine's pick:</b> none<br><span style='color:#555'>no parallel plan fits this "
-                             "model on this cluster for any fabric: add nodes or memory, or shrink the model</span>")
+                lines[-1] = (translate("RecommendationPanel", "<b>Engine's pick:</b>") + " "
+                             + translate("RecommendationPanel", "none") + f"<br><span style='color:{muted()}'>"
+                             + translate("RecommendationPanel", "no parallel plan fits this model on this cluster for "
+                                                                "any fabric: add nodes or memory, or shrink the model")
+                             + "</span>")
             elif rec["agree"]:
-                lines.append("<span style='color:#1b7a3a'>✔ They agree.</span>")
+                lines.append("<span style='color:#1b7a3a'>" + translate("RecommendationPanel", "✔ They agree.")
+                             + "</span>")
             else:
-                lines.append(f"<span style='color:#a03000'><b>They differ:</b></span> {html.escape(self.reason)}")
+                lines.append("<span style='color:#a03000'><b>" + translate("RecommendationPanel", "They differ:")
+                             + f"</b></span> {html.escape(tr_data(self.reason))}")
             text = "<br>".join(lines)
         if self.summary.text() != text:
             self.summary.setText(text)
@@ -136,12 +149,13 @@ class RecommendationPanel(QtWidgets.QWidget):
             self.claims.hide()
             self.claims_title.hide()
             return
-        self.claims_title.setText(f"<b>Article vs engine</b> — {html.escape(preset)} as published "
-                                  "(unaffected by your edits)")
+        self.claims_title.setText(translate("RecommendationPanel", "<b>Article vs engine</b> — {preset} as published "
+                                                                   "(unaffected by your edits)").format(
+            preset=html.escape(preset)))
         self.claims.setRowCount(len(rows))
         for i, row in enumerate(rows):
-            label = row.label + ("" if row.fabric == figs[preset].get("chosen") else f" ({row.fabric})")
-            cells = [label, row.article, f"{_fmt(row.seed, row.unit)} · {_fmt(row.published, row.unit)}"]
+            label = tr_data(row.label) + ("" if row.fabric == figs[preset].get("chosen") else f" ({row.fabric})")
+            cells = [label, tr_data(row.article), f"{_fmt(row.seed, row.unit)} · {_fmt(row.published, row.unit)}"]
             for c, text in enumerate(cells):
                 item = QtWidgets.QTableWidgetItem(text)
                 if c == 2:
@@ -160,7 +174,7 @@ def _fmt(x: float, unit: str) -> str:
         return text
     if unit == "CNY":
         return f"-¥{text[1:]}" if text.startswith("-") else f"¥{text}"
-    return f"{text} {unit}"
+    return f"{text} {tr_unit(unit)}"
 
 
 __all__ = ["RecommendationPanel", "preset_name_for"]

@@ -2,6 +2,34 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
     <context>
+        <name>Axes</name>
+        <message>
+            <location filename="../../gui/charts.py" line="+31" />
+            <source>Nodes</source>
+            <translation>节点数</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Model parameters</source>
+            <translation>模型参数量</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>Latency</source>
+            <translation>时延</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>Packet loss</source>
+            <translation>丢包率</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>Bandwidth per NIC</source>
+            <translation>每网卡带宽</translation>
+        </message>
+    </context>
+    <context>
         <name>BreakEven</name>
         <message>
             <location filename="../../gui/breakeven.py" line="+77" />
@@ -117,6 +145,34 @@
             <location line="+38" />
             <source>No sweep to compare</source>
             <translation>没有可比较的扫描结果</translation>
+        </message>
+    </context>
+    <context>
+        <name>BreakdownChart</name>
+        <message>
+            <location filename="../../gui/breakdown.py" line="+33" />
+            <source>Step time at this point</source>
+            <translation>当前点的单步时间</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Time per training step (s)</source>
+            <translation>每个训练步耗时（秒）</translation>
+        </message>
+        <message>
+            <location line="+41" />
+            <source>no plan fits: {names}</source>
+            <translation>无可行方案：{names}</translation>
+        </message>
+        <message>
+            <location line="+86" />
+            <source>no plan</source>
+            <translation>无方案</translation>
+        </message>
+        <message>
+            <location line="+16" />
+            <source>{fabric}: {part} {seconds} s ({pct}% of {total} s)</source>
+            <translation>{fabric}：{part} {seconds} 秒（占 {total} 秒的 {pct}%）</translation>
         </message>
     </context>
     <context>
@@ -271,6 +327,100 @@
         </message>
     </context>
     <context>
+        <name>Charts</name>
+        <message>
+            <location filename="../../gui/charts.py" line="+91" />
+            <source>GPU utilisation (MFU)</source>
+            <translation>GPU 利用率（MFU）</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Model FLOPs utilisation (%)</source>
+            <translation>模型 FLOPs 利用率（%）</translation>
+        </message>
+        <message>
+            <location line="+6" />
+            <source>Training duration (faint: without interruptions)</source>
+            <translation>训练时长（浅色：不含中断）</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>Training duration (without interruptions)</source>
+            <translation>训练时长（不含中断）</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Training duration (days)</source>
+            <translation>训练时长（天）</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>{years}-year TCO</source>
+            <translation>{years} 年 TCO</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Total cost of ownership</source>
+            <translation>总拥有成本</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>TCO ({code})</source>
+            <translation>TCO（{code}）</translation>
+        </message>
+        <message>
+            <location line="+6" />
+            <source>Waiting for the economics model (issue #3): no TCO output yet</source>
+            <translation>等待经济性模型：暂无 TCO 输出</translation>
+        </message>
+        <message>
+            <location line="+8" />
+            <source> (without interruptions)</source>
+            <translation>（不含中断）</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source> w/o interr.</source>
+            <translation> 不含中断</translation>
+        </message>
+        <message>
+            <location line="+23" />
+            <source>no plan fits</source>
+            <translation>无可行方案</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>{value} days</source>
+            <translation>{value} 天</translation>
+        </message>
+        <message>
+            <location line="+253" />
+            <source>profile: {name}</source>
+            <translation>配置集：{name}</translation>
+        </message>
+        <message>
+            <location line="+7" />
+            <location line="+10" />
+            <source>Training duration</source>
+            <translation>训练时长</translation>
+        </message>
+        <message>
+            <location line="+178" />
+            <source>w/o interruptions</source>
+            <translation>不含中断</translation>
+        </message>
+        <message>
+            <location line="+69" />
+            <source>At this point — {x}: {value}</source>
+            <translation>当前点 — {x}：{value}</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>At this point</source>
+            <translation>当前点</translation>
+        </message>
+    </context>
+    <context>
         <name>Compare</name>
         <message>
             <location filename="../../gui/compare.py" line="+40" />
@@ -288,7 +438,7 @@
             <translation>TCO</translation>
         </message>
         <message>
-            <location line="+176" />
+            <location line="+177" />
             <source>Pin a scenario as A (Tools ▸ Pin as A), then change things: A stays dashed on the charts and here beside the current B.</source>
             <translation>先把当前场景固定为 A（工具 ▸ 固定为 A），再修改参数：A 以虚线留在图上，并在此处与当前的 B 并列显示。</translation>
         </message>
@@ -889,6 +1039,24 @@
         </message>
     </context>
     <context>
+        <name>FieldSlider</name>
+        <message>
+            <location filename="../../gui/controls.py" line="+152" />
+            <source>(guess)</source>
+            <translation>（估计值）</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>(edited)</source>
+            <translation>（已修改）</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>(scenario)</source>
+            <translation>（场景设定）</translation>
+        </message>
+    </context>
+    <context>
         <name>FileActions</name>
         <message>
             <location filename="../../gui/file_actions.py" line="+62" />
@@ -1002,6 +1170,452 @@
         </message>
     </context>
     <context>
+        <name>MainWindow</name>
+        <message>
+            <location filename="../../gui/main_window.py" line="+129" />
+            <source>&amp;File</source>
+            <translation>文件(&amp;F)</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>&amp;Quit</source>
+            <translation>退出(&amp;Q)</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>&amp;Presets</source>
+            <translation>预设(&amp;P)</translation>
+        </message>
+        <message>
+            <location line="+20" />
+            <source>&amp;View</source>
+            <translation>视图(&amp;V)</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>x-axis: {axis}</source>
+            <translation>横轴：{axis}</translation>
+        </message>
+        <message>
+            <location line="+9" />
+            <source>Reset &amp;zoom</source>
+            <translation>重置缩放(&amp;Z)</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>&amp;Presentation mode (large text, thick lines)</source>
+            <translation>演示模式(&amp;P)（大字体、粗线条）</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>&amp;Help</source>
+            <translation>帮助(&amp;H)</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>&amp;About Fabric What-If</source>
+            <translation>关于 Fabric What-If(&amp;A)</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>Scenario</source>
+            <translation>场景</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>Preset</source>
+            <translation>预设</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>Load a case study or scale tier: sets every control at once</source>
+            <translation>载入案例或规模档位：一次设置所有控件</translation>
+        </message>
+        <message>
+            <location line="+10" />
+            <source>Profile set: </source>
+            <translation>配置集：</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>seed: the source article's fabric table (midpoints of its ranges)</source>
+            <translation>seed：原文的网络参数表（取区间中值）</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>published: measured and specified figures with their sources</source>
+            <translation>published：有出处的实测与规格数据</translation>
+        </message>
+        <message>
+            <location line="+11" />
+            <source>x-axis</source>
+            <translation>横轴</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>  x-axis: </source>
+            <translation>  横轴：</translation>
+        </message>
+        <message>
+            <location line="+56" />
+            <source>Recommendation</source>
+            <translation>推荐</translation>
+        </message>
+        <message>
+            <location line="+21" />
+            <source>Cluster</source>
+            <translation>集群</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>GPU type</source>
+            <translation>GPU 型号</translation>
+        </message>
+        <message>
+            <location line="+13" />
+            <source>Model</source>
+            <translation>模型</translation>
+        </message>
+        <message>
+            <location line="+6" />
+            <location line="+2" />
+            <source>Fabric in focus</source>
+            <translation>当前网络</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>The fabric whose latency, loss and bandwidth the sliders below edit; each fabric keeps its own values</source>
+            <translation>下方滑块编辑此网络的时延、丢包率和带宽；每种网络各自保留取值</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>Fabric</source>
+            <translation>网络</translation>
+        </message>
+        <message>
+            <location line="+8" />
+            <source>&amp;Reset to profile</source>
+            <translation>恢复配置值(&amp;R)</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Restore the profile set's values for the fabric in focus</source>
+            <translation>把当前网络恢复为配置集中的取值</translation>
+        </message>
+        <message>
+            <location line="+12" />
+            <source>Economics</source>
+            <translation>经济性</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>&lt;i&gt;Electricity price, PUE, years and currency arrive with the economics model (issue #3).&lt;/i&gt;</source>
+            <translation>&lt;i&gt;电价、PUE、年限和货币将随经济性模型提供。&lt;/i&gt;</translation>
+        </message>
+        <message>
+            <location line="+9" />
+            <source>Currency</source>
+            <translation>货币</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>profile default</source>
+            <translation>配置默认值</translation>
+        </message>
+        <message>
+            <location line="+110" />
+            <source>profile default ({currency})</source>
+            <translation>配置默认值（{currency}）</translation>
+        </message>
+        <message>
+            <location line="+30" />
+            <source>Set by the scenario, not the profile; profile value ({profile}): {value}</source>
+            <translation>由场景设定，而非配置集；配置集（{profile}）取值：{value}</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>From the {profile} profile set</source>
+            <translation>取自 {profile} 配置集</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source> — a guess, no published source</source>
+            <translation> — 估计值，无公开出处</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>Article range: {lo} – {hi}</source>
+            <translation>原文区间：{lo} – {hi}</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <location line="+40" />
+            <location line="+9" />
+            <source>Source: {source}</source>
+            <translation>出处：{source}</translation>
+        </message>
+        <message>
+            <location line="-48" />
+            <source>engine default</source>
+            <translation>引擎默认值</translation>
+        </message>
+        <message>
+            <location line="+6" />
+            <source>{fabric} · {profile} profile</source>
+            <translation>{fabric} · {profile} 配置集</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source> · edited</source>
+            <translation> · 已修改</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source> · values set by the scenario</source>
+            <translation> · 取值由场景设定</translation>
+        </message>
+        <message>
+            <location line="+18" />
+            <source>Not set by the scenario: the {profile} profile set's value</source>
+            <translation>场景未设定：使用 {profile} 配置集的取值</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>Edited; {origin} sets {value}</source>
+            <translation>已修改；{origin} 中为 {value}</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <location line="+15" />
+            <source>Value from {origin}</source>
+            <translation>取值来自 {origin}</translation>
+        </message>
+        <message>
+            <location line="-14" />
+            <source>Allowed: {lo} – {hi} {unit}</source>
+            <translation>允许范围：{lo} – {hi} {unit}</translation>
+        </message>
+        <message>
+            <location line="+22" />
+            <location line="+24" />
+            <source> (edited)</source>
+            <translation>（已修改）</translation>
+        </message>
+        <message>
+            <location line="-23" />
+            <source>{name} — profile: {profile} — {app}</source>
+            <translation>{name} — 配置集：{profile} — {app}</translation>
+        </message>
+        <message>
+            <location line="+6" />
+            <source>&lt;b&gt;{name}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; {nodes} × {gpn} {gpu} &amp;nbsp;·&amp;nbsp; {params} B params &amp;nbsp;·&amp;nbsp; profile: &lt;b&gt;{profile}&lt;/b&gt;</source>
+            <translation>&lt;b&gt;{name}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; {nodes} × {gpn} {gpu} &amp;nbsp;·&amp;nbsp; {params}B 参数 &amp;nbsp;·&amp;nbsp; 配置集：&lt;b&gt;{profile}&lt;/b&gt;</translation>
+        </message>
+        <message>
+            <location line="+25" />
+            <source>&lt;b&gt;At this point&lt;/b&gt;: {nodes} nodes × {gpus} GPUs, {params} B parameters, {tokens} B tokens</source>
+            <translation>&lt;b&gt;当前点&lt;/b&gt;：{nodes} 个节点 × {gpus} 块 GPU，{params}B 参数，{tokens}B token</translation>
+        </message>
+        <message>
+            <location line="+6" />
+            <source>engine {ms} ms</source>
+            <translation>引擎 {ms} ms</translation>
+        </message>
+        <message>
+            <location line="+38" />
+            <source>About {app}</source>
+            <translation>关于 {app}</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>&lt;b&gt;{app}&lt;/b&gt; {version}&lt;br&gt;How the network fabric of a GPU training cluster changes GPU utilisation, training duration and TCO.&lt;br&gt;&lt;br&gt;Engine: Megatron-LM compute, α–β collectives, 1F1B pipeline bubble, per-transport loss recovery. Every default names its source (hover a control).</source>
+            <translation>&lt;b&gt;{app}&lt;/b&gt; {version}&lt;br&gt;GPU 训练集群的网络如何影响 GPU 利用率、训练时长和 TCO。&lt;br&gt;&lt;br&gt;引擎：Megatron-LM 计算模型、α–β 集合通信、1F1B 流水线气泡、按传输协议的丢包恢复。每个默认值都注明出处（将鼠标悬停在控件上查看）。</translation>
+        </message>
+        <message>
+            <location line="+78" />
+            <source>'{name}' ({path})</source>
+            <translation>“{name}”（{path}）</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>scenario '{name}'</source>
+            <translation>场景“{name}”</translation>
+        </message>
+    </context>
+    <context>
+        <name>PointTable</name>
+        <message>
+            <location filename="../../gui/point_table.py" line="+16" />
+            <source>Fabric</source>
+            <translation>网络</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>MFU</source>
+            <translation>MFU</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Days</source>
+            <translation>天数</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Interr.</source>
+            <translation>中断</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Capex</source>
+            <translation>资本支出</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>TCO</source>
+            <translation>TCO</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Per run</source>
+            <translation>单次成本</translation>
+        </message>
+        <message>
+            <location line="+20" />
+            <source>Fabric (colour as in the charts)</source>
+            <translation>网络（颜色与图表一致）</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Model FLOPs utilisation at this point</source>
+            <translation>当前点的模型 FLOPs 利用率</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Training days, with interruptions</source>
+            <translation>训练天数（含中断）</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Expected job interruptions during the run</source>
+            <translation>训练期间预计的作业中断次数</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Capital expenditure: servers and network</source>
+            <translation>资本支出：服务器和网络</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Total cost of ownership over the years set</source>
+            <translation>设定年限内的总拥有成本</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Cost of one training run (its share of the TCO)</source>
+            <translation>单次训练的成本（分摊的 TCO）</translation>
+        </message>
+        <message>
+            <location line="+30" />
+            <source>with interruptions (without: {days} days)</source>
+            <translation>含中断（不含中断：{days} 天）</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>without interruptions (the economics model adds them)</source>
+            <translation>不含中断（经济性模型会加上中断）</translation>
+        </message>
+        <message>
+            <location line="+23" />
+            <source>no plan fits</source>
+            <translation>无可行方案</translation>
+        </message>
+        <message>
+            <location line="+13" />
+            <source>  (fabric in focus)</source>
+            <translation>  （当前网络）</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>Waiting for the economics model (issue #3)</source>
+            <translation>等待经济性模型</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>Model FLOPs utilisation; plan: {plan}</source>
+            <translation>模型 FLOPs 利用率；并行方案：{plan}</translation>
+        </message>
+    </context>
+    <context>
+        <name>RecommendationPanel</name>
+        <message>
+            <location filename="../../gui/recommendation.py" line="+69" />
+            <source>Claim</source>
+            <translation>指标</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Article</source>
+            <translation>原文</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Engine: seed · published</source>
+            <translation>引擎：seed · published</translation>
+        </message>
+        <message>
+            <location line="+27" />
+            <location line="+29" />
+            <source>none</source>
+            <translation>无</translation>
+        </message>
+        <message>
+            <location line="-19" />
+            <source>No recommendation: {error}</source>
+            <translation>无法给出推荐：{error}</translation>
+        </message>
+        <message>
+            <location line="+6" />
+            <source>, {pct}% ahead of {name}</source>
+            <translation>，领先 {name} {pct}%</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>&lt;b&gt;Article's decision tree:&lt;/b&gt;</source>
+            <translation>&lt;b&gt;原文决策树：&lt;/b&gt;</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>rule {rule}: {reason}</source>
+            <translation>规则 {rule}：{reason}</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <location line="+4" />
+            <source>&lt;b&gt;Engine's pick:&lt;/b&gt;</source>
+            <translation>&lt;b&gt;引擎推荐：&lt;/b&gt;</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>no parallel plan fits this model on this cluster for any fabric: add nodes or memory, or shrink the model</source>
+            <translation>任何网络下都没有能在此集群上容纳该模型的并行方案：请增加节点或内存，或缩小模型</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>✔ They agree.</source>
+            <translation>✔ 两者一致。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>They differ:</source>
+            <translation>两者不同：</translation>
+        </message>
+        <message>
+            <location line="+17" />
+            <source>&lt;b&gt;Article vs engine&lt;/b&gt; — {preset} as published (unaffected by your edits)</source>
+            <translation>&lt;b&gt;原文与引擎对比&lt;/b&gt; — 按原文发布的 {preset}（不受您的修改影响）</translation>
+        </message>
+    </context>
+    <context>
         <name>Tornado</name>
         <message>
             <location filename="../../gui/tornado.py" line="+29" />
@@ -1084,7 +1698,7 @@
         <message>
             <location filename="../../gui/i18n_data.py" line="+1" />
             <source>B tokens</source>
-            <translation>B token</translation>
+            <translation>十亿 token</translation>
         </message>
         <message>
             <location line="+0" />
