@@ -83,6 +83,28 @@ FIELDS = (
 )
 
 
+HELP = (  # the help texts the window's tooltips show
+    QT_TRANSLATE_NOOP("FieldHelp", "Nodes (servers)"),
+    QT_TRANSLATE_NOOP("FieldHelp", "GPUs in one node"),
+    QT_TRANSLATE_NOOP("FieldHelp", "Model parameters, billions"),
+    QT_TRANSLATE_NOOP("FieldHelp", "Tokens to train, billions"),
+    QT_TRANSLATE_NOOP("FieldHelp", "Electricity price in CNY (give this or the USD one); default from the profile set"),
+    QT_TRANSLATE_NOOP("FieldHelp", "Electricity price in USD (give this or the CNY one)"),
+    QT_TRANSLATE_NOOP("FieldHelp", "Power usage effectiveness; default from the profile set"),
+    QT_TRANSLATE_NOOP("FieldHelp", "Years of service for the TCO"),
+    QT_TRANSLATE_NOOP("FieldHelp",
+                      "Currency of every money output; default: the profile set's (seed CNY, published USD)"),
+    QT_TRANSLATE_NOOP("FieldHelp", "One-way latency per network step"),
+    QT_TRANSLATE_NOOP("FieldHelp", "Fraction of packets lost"),
+    QT_TRANSLATE_NOOP("FieldHelp", "Line rate per NIC"),
+)
+
+
+def tr_help(text: str) -> str:
+    """A field's help text from the model's metadata in the UI language."""
+    return translate("FieldHelp", text) if text else text
+
+
 def tr_field(label: str) -> str:
     """A field label from the model's metadata in the UI language."""
     return translate("Field", label) if label else label
@@ -179,4 +201,4 @@ def tr_data(text: str) -> str:
     return text
 
 
-__all__ = ["field_label", "tr_data", "tr_field", "tr_unit"]
+__all__ = ["field_label", "tr_data", "tr_field", "tr_help", "tr_unit"]

@@ -27,7 +27,7 @@ from .charts import AXES, CHART_KINDS, ChartWidget, axis_label
 from .controller import X_FIELDS, Controller
 from .controls import FieldSlider, GroupBox, labelled, slider_for
 from .i18n import translate
-from .i18n_data import tr_data, tr_field
+from .i18n_data import tr_data, tr_field, tr_help
 from .point_table import PointTable
 from .recommendation import RecommendationPanel, preset_name_for
 from .settings import app_settings
@@ -503,7 +503,7 @@ class MainWindow(QtWidgets.QMainWindow):
                     translate("MainWindow", " — a guess, no published source") if guess else "")
             rng = entry.get(f"{key}_range")
             tip = (f"<b>{html.escape(row.label)}: {html.escape(tr_field(meta.get('label') or key))}</b><br>"
-                   f"{html.escape(meta.get('help', ''))}<br>{html.escape(origin)}"
+                   f"{html.escape(tr_help(meta.get('help', '')))}<br>{html.escape(origin)}"
                    + ("<br>" + translate("MainWindow", "Article range: {lo} – {hi}").format(lo=f"{rng[0]:g}",
                                                                                           hi=f"{rng[1]:g}")
                       if rng else "")
@@ -533,7 +533,8 @@ class MainWindow(QtWidgets.QMainWindow):
         loaded = self._loaded.get(path)
         now = self.controller.scenario.get(path)
         src = meta.get("source")
-        lines = [f"<b>{html.escape(tr_field(meta.get('label') or key))}</b>", html.escape(meta.get("help", ""))]
+        lines = [f"<b>{html.escape(tr_field(meta.get('label') or key))}</b>",
+                 html.escape(tr_help(meta.get("help", "")))]
         if from_profile:
             lines.append(translate("MainWindow", "Not set by the scenario: the {profile} profile set's value").format(
                 profile=html.escape(self.controller.scenario.fabric.profile_set)))
@@ -554,7 +555,8 @@ class MainWindow(QtWidgets.QMainWindow):
     def _econ_tooltip(self, path: str) -> str:
         section, key = path.split(".", 1)
         meta = field_meta(SECTIONS[section], key)
-        out = f"<b>{html.escape(tr_field(meta.get('label') or key))}</b><br>{html.escape(meta.get('help', ''))}"
+        out = (f"<b>{html.escape(tr_field(meta.get('label') or key))}</b><br>"
+               f"{html.escape(tr_help(meta.get('help', '')))}")
         if meta.get("source"):
             out += "<br><i>" + translate("MainWindow", "Source: {source}").format(
                 source=html.escape(str(meta["source"]))) + "</i>"

@@ -659,7 +659,7 @@
     <context>
         <name>DataPhrase</name>
         <message>
-            <location line="+88" />
+            <location line="+110" />
             <source>none in {0} months</source>
             <translation>{0} 个月内无中断</translation>
         </message>
@@ -893,7 +893,7 @@
     <context>
         <name>Field</name>
         <message>
-            <location filename="../../gui/i18n_data.py" line="-78" />
+            <location filename="../../gui/i18n_data.py" line="-100" />
             <source>Bandwidth per NIC</source>
             <translation>每网卡带宽</translation>
         </message>
@@ -1036,6 +1036,69 @@
             <location line="+1" />
             <source>Years</source>
             <translation>年限</translation>
+        </message>
+    </context>
+    <context>
+        <name>FieldHelp</name>
+        <message>
+            <location line="+7" />
+            <source>Nodes (servers)</source>
+            <translation>节点（服务器）数</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>GPUs in one node</source>
+            <translation>每个节点中的 GPU 数</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Model parameters, billions</source>
+            <translation>模型参数量（十亿）</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Tokens to train, billions</source>
+            <translation>训练 token 数（十亿）</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Electricity price in CNY (give this or the USD one); default from the profile set</source>
+            <translation>人民币电价（与美元电价二选一）；默认取配置集的值</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Electricity price in USD (give this or the CNY one)</source>
+            <translation>美元电价（与人民币电价二选一）</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Power usage effectiveness; default from the profile set</source>
+            <translation>电能使用效率；默认取配置集的值</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Years of service for the TCO</source>
+            <translation>计算 TCO 的使用年限</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Currency of every money output; default: the profile set's (seed CNY, published USD)</source>
+            <translation>所有金额输出的货币；默认取配置集的货币（seed 为 CNY，published 为 USD）</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>One-way latency per network step</source>
+            <translation>每个网络步的单向时延</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Fraction of packets lost</source>
+            <translation>丢包比例</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Line rate per NIC</source>
+            <translation>每网卡线速</translation>
         </message>
     </context>
     <context>
@@ -1349,13 +1412,13 @@
         </message>
         <message>
             <location line="+3" />
-            <location line="+40" />
-            <location line="+9" />
+            <location line="+41" />
+            <location line="+10" />
             <source>Source: {source}</source>
             <translation>出处：{source}</translation>
         </message>
         <message>
-            <location line="-48" />
+            <location line="-50" />
             <source>engine default</source>
             <translation>引擎默认值</translation>
         </message>
@@ -1375,7 +1438,7 @@
             <translation> · 取值由场景设定</translation>
         </message>
         <message>
-            <location line="+18" />
+            <location line="+19" />
             <source>Not set by the scenario: the {profile} profile set's value</source>
             <translation>场景未设定：使用 {profile} 配置集的取值</translation>
         </message>
@@ -1386,17 +1449,17 @@
         </message>
         <message>
             <location line="+3" />
-            <location line="+15" />
+            <location line="+16" />
             <source>Value from {origin}</source>
             <translation>取值来自 {origin}</translation>
         </message>
         <message>
-            <location line="-14" />
+            <location line="-15" />
             <source>Allowed: {lo} – {hi} {unit}</source>
             <translation>允许范围：{lo} – {hi} {unit}</translation>
         </message>
         <message>
-            <location line="+22" />
+            <location line="+23" />
             <location line="+24" />
             <source> (edited)</source>
             <translation>（已修改）</translation>
@@ -1696,7 +1759,7 @@
     <context>
         <name>Unit</name>
         <message>
-            <location filename="../../gui/i18n_data.py" line="+1" />
+            <location filename="../../gui/i18n_data.py" line="-18" />
             <source>B tokens</source>
             <translation>十亿 token</translation>
         </message>
