@@ -201,6 +201,60 @@ def metric_name(m: str) -> str:
             "cost_per_run": translate("BreakEven", "cost per run")}.get(m, m)
 
 
+MARKER_COLOUR = "#6a3d9a"
+
+
+def add_marker(chart, result, crossing, x_field: str, *, label_pt: float | None = None, fit_label: bool = False):
+    """Mark ``crossing`` on ``chart`` (a ChartWidget) with a dashed vertical line and its short label.
+
+    The window's charts and the proposal sheet's use this one drawing. ``label_pt`` sets
+    the label's font size (default: the chart's); ``fit_label`` puts the label left of a line
+    in the right half of the view, so a fixed-size chart (the proposal's) does not cut it.
+    Returns the line, or ``None`` when the crossing cannot be drawn (x ≤ 0 on a log axis).
+    """
+    log_x = bool((chart.series or {}).get("log_x"))
+    xd = crossing.x * AXES.get(x_field, {}).get("scale", 1.0)
+    if log_x and xd <= 0:
+        return None
+    pos = math.log10(xd) if log_x else xd
+    font = chart.font()
+    if label_pt is not None:
+        font.setPointSizeF(label_pt)
+    text, side = label_text(result, crossing), 0
+    if fit_label:
+        text, side = _fit_label(chart, pos, font, (text, x_text(result.field, crossing.x)))
+    pen = pg.mkPen(MARKER_COLOUR, width=1.5, style=QtCore.Qt.PenStyle.DashLine)
+    line = pg.InfiniteLine(pos=pos, angle=90, movable=False, pen=pen,
+                           label=text,
+                           labelOpts=dict(position=0.88, color=MARKER_COLOUR, anchors=[(side, 0.5), (side, 0.5)],
+                                          fill=pg.mkBrush(255, 255, 255, 220)))
+    line.setZValue(6)
+    line.setToolTip(sentence(result, crossing))
+    if label_pt is not None:
+        line.label.setFont(font)
+    chart.getPlotItem().addItem(line, ignoreBounds=True)
+    return line
+
+
+def _fit_label(chart, pos: float, font, texts) -> tuple[str, int]:
+    """The first of ``texts`` that fits right (anchor 0) or left (anchor 1) of the line at ``pos``."""
+    from PySide6 import QtGui
+
+    vb = chart.getPlotItem().vb
+    (x0, x1), width = vb.viewRange()[0], vb.width()
+    if not (x1 > x0 and width > 0):
+        return texts[0], 0
+    px = (pos - x0) / (x1 - x0) * width
+    fm = QtGui.QFontMetricsF(font)
+    for text in texts:
+        need = fm.horizontalAdvance(text) + 8  # the label's padding
+        if px + need <= width:
+            return text, 0
+        if px - need >= 0:
+            return text, 1
+    return texts[-1], 0 if px < width / 2 else 1
+
+
 class BreakEvenMarkers(QtCore.QObject):
     """Vertical lines with labels on the charts at each crossing of the chosen pair."""
 
@@ -230,19 +284,9 @@ class BreakEvenMarkers(QtCore.QObject):
             chart = self.window.charts.get(METRICS.get(c.metric, ""))
             if chart is None:
                 continue
-            log_x = bool((chart.series or {}).get("log_x"))
-            xd = c.x * AXES.get(snap.x_field, {}).get("scale", 1.0)
-            if log_x and xd <= 0:
-                continue
-            pen = pg.mkPen("#6a3d9a", width=1.5, style=QtCore.Qt.PenStyle.DashLine)
-            line = pg.InfiniteLine(pos=math.log10(xd) if log_x else xd, angle=90, movable=False, pen=pen,
-                                   label=label_text(snap.sweep, c),
-                                   labelOpts=dict(position=0.88, color="#6a3d9a", anchors=[(0, 0.5), (0, 0.5)],
-                                                  fill=pg.mkBrush(255, 255, 255, 220)))
-            line.setZValue(6)
-            line.setToolTip(sentence(snap.sweep, c))
-            chart.getPlotItem().addItem(line, ignoreBounds=True)
-            self.lines.append(line)
+            line = add_marker(chart, snap.sweep, c, snap.x_field)
+            if line is not None:
+                self.lines.append(line)
         return cs
 
     def clear(self) -> None:
@@ -328,4 +372,4 @@ def _esc(s: str) -> str:
     return html.escape(s)
 
 
-__all__ = ["BreakEvenMarkers", "BreakEvenPanel", "crossings", "default_pair", "sentence", "sentences"]
+__all__ = ["BreakEvenMarkers", "BreakEvenPanel", "add_marker", "crossings", "default_pair", "sentence", "sentences"]
