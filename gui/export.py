@@ -45,6 +45,7 @@ EXPORT_LINE_WIDTH = 2.0           # px at the design size (the window draws 1 px
 MIN_PNG_WIDTH, MAX_PNG_WIDTH = 200, 12000
 EXPORT_FONT_PT = 9.0              # axis text of an exported chart
 PDF_DPI = 96                      # 1 design px = 1/96 in, so the page is the design size
+CJK_FAMILY = "Noto Sans CJK SC"   # Debian's fonts-noto-cjk (the proposal sheet names it too)
 
 
 def ensure_app():
@@ -126,12 +127,21 @@ def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EX
     w.setVerticalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     w.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
     f = no_ligatures(w.font())  # "InfiniBand", not "Inﬁniband", when text is copied from a PDF or SVG
+    from .i18n import is_chinese, translate
+
+    if is_chinese():  # one named CJK font (Simplified Chinese forms), embedded in a PDF: reads the same anywhere
+        f.setFamilies([f.family(), CJK_FAMILY])
     # A fixed size: an export looks the same whatever the platform's font or presentation mode.
     f.setPointSizeF(font_pt if font_pt is not None else EXPORT_FONT_PT)
     w.setFont(f)
     w.scene().setFont(f)
     for name in ("left", "bottom"):
-        w.getPlotItem().getAxis(name).setStyle(tickFont=f)
+        ax = w.getPlotItem().getAxis(name)
+        ax.setStyle(tickFont=f)
+        if is_chinese():  # the axis titles too: a fallback font's glyphs may not copy as text from a PDF
+            lf = ax.label.font()
+            lf.setFamilies(f.families())
+            ax.label.setFont(lf)
     w.resize(int(size[0]), int(size[1]))
     w.show()
     s = snapshot.scenario
@@ -156,9 +166,11 @@ def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EX
                 pi.layout.setRowFixedHeight(row, 0)
         style = {"font-size": f"{font_pt or 7}pt", "color": "#222222"}
         pi.setLabel("bottom", w.series["x_label"], **style)
-        short = {"utilisation": "MFU (%)", "duration": "Days"}  # the long labels overflow a short axis
+        # the long labels overflow a short axis
+        short = {"utilisation": translate("Export", "MFU (%)"), "duration": translate("Export", "Days")}
         pi.setLabel("left", short.get(kind, w.series["y_label"]), **style)
-        pi.getAxis("left").setWidth(int(7 * (font_pt or 7)) + 6)
+        # Chinese money ticks ("¥1,000 万") are wider than "¥100 M"
+        pi.getAxis("left").setWidth(int((9 if is_chinese() else 7) * (font_pt or 7)) + 6)
     QtWidgets.QApplication.processEvents()
     return w
 
@@ -398,6 +410,7 @@ def snapshot_for(scenario, x_field: str = "cluster.nodes"):
 
 CHART_CHOICES = ("utilisation", "duration", "tco")  # = gui.charts.CHART_KINDS, without importing Qt
 PAPERS = ("a4", "letter")
+LANGS = ("en", "zh_CN")  # = gui.i18n.LANGUAGES, without importing Qt
 
 
 def add_export_command(sub) -> None:
@@ -414,6 +427,10 @@ def add_export_command(sub) -> None:
     ex.add_argument("--x", dest="x_field", default="cluster.nodes", metavar="FIELD",
                     help="x-axis of the charts (default cluster.nodes)")
     ex.add_argument("--paper", choices=PAPERS, default="a4", help="proposal paper size (default a4)")
+    ex.add_argument("--lang", choices=LANGS, default="en",
+                    help="language of the proposal sheet and the charts: en (English, the default) or zh_CN "
+                         "(Simplified Chinese, money in 万/亿; the PDF embeds the Noto Sans CJK font). "
+                         "The app's saved UI language is not consulted, so a script gets the same file anywhere")
     ex.set_defaults(func=cmd_export)
 
 
@@ -427,6 +444,12 @@ def cmd_export(args) -> int:
     check_writable(args.out)
     scenario = model.load_scenario(args.scenario)
     ensure_app()
+    lang = getattr(args, "lang", "en") or "en"
+    if lang != "en":
+        from .i18n import set_language
+
+        if not set_language(lang):
+            raise ScenarioError("--lang", lang, "a language whose catalogue is installed (assets/i18n/*.qm)")
     snap = snapshot_for(scenario, args.x_field)
     if args.chart is None:
         from .proposal import write_proposal

@@ -203,8 +203,10 @@ class FileActions(QtCore.QObject):
     def export_proposal_to(self, path, paper: str = "a4") -> bool:
         from .proposal import write_proposal
 
+        feats = getattr(self.window, "features", None)
+        pair = feats.markers.pair if feats is not None else None  # the break-even pair chosen in the window
         try:
-            out = write_proposal(self._snapshot(), path, paper=paper, source=self.controller.source_path)
+            out = write_proposal(self._snapshot(), path, paper=paper, source=self.controller.source_path, pair=pair)
         except ScenarioError as err:
             self.show_error(translate("FileActions", "Could not export the proposal sheet"), err)
             return False

@@ -22,7 +22,9 @@ import model
 from model import ScenarioError, catalog
 from model.files import atomic_write, check_writable
 
-from .export import PDF_DPI, build_chart, ensure_app, no_ligatures, render_scene
+from .export import CJK_FAMILY, PDF_DPI, build_chart, ensure_app, no_ligatures, render_scene
+from .i18n import is_chinese, translate
+from .i18n_data import tr_data
 from .point_table import _scalar  # one reading of per-fabric values for the table and the sheet
 
 PAPERS = ("a4", "letter")
@@ -35,6 +37,9 @@ def _font(pt: float, bold: bool = False):
     from PySide6 import QtGui
 
     f = QtGui.QFont("DejaVu Sans")
+    # Chinese: Noto Sans CJK is named, not left to the platform's fallback, so the PDF
+    # embeds one known CJK font and reads the same on every machine (issue #6).
+    f.setFamilies(["DejaVu Sans", CJK_FAMILY] if is_chinese() else ["DejaVu Sans"])
     f.setStyleHint(QtGui.QFont.StyleHint.SansSerif)
     f.setPointSizeF(pt)
     f.setBold(bold)
@@ -100,30 +105,44 @@ def _inputs(s, point, money) -> list[tuple[str, str]]:
     w, c = s.workload, s.cluster
     arch = point.data.get("architecture", {})
     layers = _scalar(arch, "layers", 0) if isinstance(arch, dict) else None
+    from .charts import format_money
+
+    sep = translate("Proposal", ", ")
+    cluster = (translate("Proposal", "{n} node × {g} {gpu} = {total} GPUs") if c.nodes == 1
+               else translate("Proposal", "{n} nodes × {g} {gpu} = {total} GPUs")).format(
+        n=f"{c.nodes:,}", g=c.gpus_per_node, gpu=g.get("name", c.gpu), total=f"{c.nodes * c.gpus_per_node:,}")
+    model_parts = [translate("Proposal", "{p} B parameters").format(p=f"{w.params_b:,.4g}")]
+    if layers:
+        model_parts.append(translate("Proposal", "{n} layers").format(n=int(layers)))
+    model_parts.append(translate("Proposal", "sequence {n}").format(n=f"{w.seq_len:,}"))
+    model_parts.append(translate("Proposal", "global batch {n}").format(n=f"{w.global_batch:,}"))
     rows = [
-        ("Cluster", f"{c.nodes:,} node{'s' if c.nodes != 1 else ''} × {c.gpus_per_node} {g.get('name', c.gpu)} "
-                    f"= {c.nodes * c.gpus_per_node:,} GPUs"),
-        ("Model", f"{w.params_b:,.4g} B parameters" + (f", {int(layers)} layers" if layers else "")
-         + f", sequence {w.seq_len:,}, global batch {w.global_batch:,}"),
-        ("Training", f"{w.train_tokens_b:,.4g} B tokens, recompute {w.recompute}"),
-        ("Fabrics", ", ".join(point.labels)),
+        (translate("Proposal", "Cluster"), cluster),
+        (translate("Proposal", "Model"), sep.join(model_parts)),
+        (translate("Proposal", "Training"), translate("Proposal", "{t} B tokens, recompute {r}").format(
+            t=f"{w.train_tokens_b:,.4g}", r=w.recompute)),
+        (translate("Proposal", "Fabrics"), sep.join(point.labels)),
     ]
     econ = getattr(s, "economics", None)
     if econ is not None:
-        rows.append(("Economics", f"{money}, {econ.years:g} years"
-                     + (f", PUE {econ.pue:g}" if getattr(econ, "pue", None) else "")
-                     + f", duty cycle {econ.duty_cycle * 100:.0f} %"))
+        parts = [money, translate("Proposal", "{n} years").format(n=f"{econ.years:g}")]
+        if getattr(econ, "pue", None):
+            parts.append(f"PUE {econ.pue:g}")
+        parts.append(translate("Proposal", "duty cycle {n} %").format(n=f"{econ.duty_cycle * 100:.0f}"))
+        rows.append((translate("Proposal", "Economics"), sep.join(parts)))
     goals = getattr(s, "goals", None)
     if goals is not None:
         parts = []
         if getattr(goals, "deadline_days", None):
-            parts.append(f"run within {goals.deadline_days:g} days")
+            parts.append(translate("Proposal", "run within {n} days").format(n=f"{goals.deadline_days:g}"))
         if getattr(goals, "budget_cny", None):
-            parts.append(f"TCO budget ¥{goals.budget_cny / 1e6:,.2f} M")
+            parts.append(translate("Proposal", "TCO budget {money}").format(
+                money=format_money(goals.budget_cny, "CNY")))
         if getattr(goals, "budget_usd", None):
-            parts.append(f"TCO budget ${goals.budget_usd / 1e6:,.2f} M")
+            parts.append(translate("Proposal", "TCO budget {money}").format(
+                money=format_money(goals.budget_usd, "USD")))
         if parts:
-            rows.append(("Goals", ", ".join(parts)))
+            rows.append((translate("Proposal", "Goals"), sep.join(parts)))
     return rows
 
 
@@ -145,7 +164,8 @@ def _fabric_rows(point, money) -> list[dict]:
             capex=format_money(_scalar(d, "capex", i), money) if "capex" in d else "–",
             tco=format_money(_scalar(d, "tco", i), money) if "tco" in d else "–",
             per_run=format_money(_scalar(d, "cost_per_run", i), money) if "cost_per_run" in d else "–",
-            plan=model.describe_plan(plan) if plan else "no plan fits in memory",
+            plan=(model.describe_plan(plan).replace("micro-batch", translate("Proposal", "micro-batch")) if plan
+                  else translate("Proposal", "no plan fits in memory")),
         ))
     return out
 
@@ -153,33 +173,69 @@ def _fabric_rows(point, money) -> list[dict]:
 def _assumptions(s, point) -> list[tuple[str, str]]:
     """(what, source) pairs: the profile set, each fabric's figures, the GPU, economics and reliability."""
     ps = catalog.profile_set(s.fabric.profile_set)
-    out = [(f"Profile set “{ps.get('label', s.fabric.profile_set)}”", ps.get("source", ""))]
-    for row in point.fabric_rows:
+    sep = translate("Proposal", ", ")
+    out = [(translate("Proposal", "Profile set “{name}”").format(name=ps.get("label", s.fabric.profile_set)),
+            ps.get("source", ""))]
+    rows = list(point.fabric_rows)
+    # guesses every fabric shares are named once, after the fabrics (the sheet has one page)
+    common = set.intersection(*(set(r.guesses) for r in rows)) if len(rows) > 1 else set()
+    for row in rows:
         entry = ps.get("fabrics", {}).get(row.name) or {}
         from_scenario = sorted(k for k, v in row.sources.items() if v == "scenario")
-        note = entry.get("source") or f"{row.transport} figures of the profile set"
+        note = entry.get("source") or translate("Proposal", "{transport} figures of the profile set").format(
+            transport=row.transport)
         if from_scenario:
-            note += "; from this scenario: " + ", ".join(from_scenario)
-        if row.guesses:
-            note += "; guesses (no published source): " + ", ".join(row.guesses)
+            note += translate("Proposal", "; from this scenario: ") + sep.join(from_scenario)
+        own = [k for k in row.guesses if k not in common]
+        if own:
+            note += translate("Proposal", "; guesses (no published source): ") + sep.join(own)
         v = row.values
-        head = (f"{row.label}: {v.get('link_gbps', float('nan')):g} Gb/s × {v.get('nics_per_node')}, "
-                f"{v.get('latency_us', float('nan')):g} µs, loss {v.get('loss_rate', 0) * 100:.3g} %")
+        head = translate("Proposal", "{fabric}: {gbps} Gb/s × {nics}, {lat} µs, loss {loss} %").format(
+            fabric=row.label, gbps=f"{v.get('link_gbps', float('nan')):g}", nics=v.get("nics_per_node"),
+            lat=f"{v.get('latency_us', float('nan')):g}", loss=f"{v.get('loss_rate', 0) * 100:.3g}")
         out.append((head, note))
+    if common:
+        out.append((translate("Proposal", "Every fabric"), translate("Proposal", "guesses (no published source): ")
+                    + sep.join(k for k in rows[0].guesses if k in common)))
     g = catalog.gpu(s.cluster.gpu)
     out.append((g.get("name", s.cluster.gpu), g.get("source", "")))
     if g.get("economics_source"):
-        out.append((f"{g.get('name', s.cluster.gpu)}: prices and power", g["economics_source"]))
+        out.append((translate("Proposal", "{gpu}: prices and power").format(gpu=g.get("name", s.cluster.gpu)),
+                    g["economics_source"]))
+    titles = {"reliability": translate("Proposal", "Reliability defaults"),
+              "economics": translate("Proposal", "Economics defaults")}
     for sect in ("reliability", "economics"):
         tab = ps.get(sect)
         if isinstance(tab, dict) and tab.get("source"):
-            out.append((f"{sect.capitalize()} defaults", tab["source"]
-                        + ("; guesses: " + ", ".join(tab["guesses"]) if tab.get("guesses") else "")))
+            out.append((titles[sect], tab["source"]
+                        + (translate("Proposal", "; guesses: ") + sep.join(tab["guesses"])
+                           if tab.get("guesses") else "")))
     return out
 
 
-def proposal_content(snap, *, source=None, today: dt.date | None = None) -> dict:
-    """Everything the sheet shows, as plain data (strings and lists) from the engine."""
+def _breakeven(snap, pair=None) -> dict:
+    """Where the pair (default: InfiniBand vs the fastest other, as in the window) ties along the x-axis."""
+    from . import breakeven
+    from .charts import axis_label
+
+    sweep = snap.sweep
+    if sweep is None or sweep.x is None:
+        return dict(pair=None, sentences=[], crossings=[], x_label="")
+    if not (pair and all(f in sweep.fabrics for f in pair)):
+        pair = breakeven.default_pair(sweep, snap.point)
+    if pair is None:
+        return dict(pair=None, sentences=[], crossings=[], x_label="")
+    return dict(pair=(breakeven.short_name(sweep, pair[0]), breakeven.short_name(sweep, pair[1])),
+                sentences=breakeven.sentences(sweep, pair),
+                crossings=breakeven.crossings(sweep, pair),
+                x_label=axis_label(snap.x_field))
+
+
+def proposal_content(snap, *, source=None, today: dt.date | None = None, pair=None) -> dict:
+    """Everything the sheet shows, as plain data (strings and lists) from the engine.
+
+    ``pair`` is the two fabrics of the break-even block (default: InfiniBand against the
+    fastest other fabric, the window's default)."""
     from .charts import currency_of
 
     s, point = snap.scenario, snap.point
@@ -187,7 +243,7 @@ def proposal_content(snap, *, source=None, today: dt.date | None = None) -> dict
     claims_preset, claim_rows = _claims(s)
     ps = catalog.profile_set(s.fabric.profile_set)
     return dict(
-        title="Network fabric proposal",
+        title=translate("Proposal", "Network fabric proposal"),
         scenario=s.name,
         description=s.description,
         date=(today or dt.date.today()).isoformat(),
@@ -204,6 +260,7 @@ def proposal_content(snap, *, source=None, today: dt.date | None = None) -> dict
         claims=claim_rows,
         assumptions=_assumptions(s, point),
         labels=dict(zip(point.fabrics, point.labels)),
+        breakeven=_breakeven(snap, pair),
     )
 
 
@@ -219,47 +276,71 @@ def _short(label: str) -> str:
     return label.split(" (")[0]
 
 
+def _heading(text: str, extra: str = "") -> str:
+    return f"<p style='color:{ACCENT}; font-weight:600{extra}'>{_e(text)}</p>"
+
+
 def _inputs_html(c) -> str:
     rows = "".join(f"<tr><td style='color:{MUTED}' width='22%'>{_e(k)}</td><td>{_e(v)}</td></tr>"
                    for k, v in c["inputs"])
-    return f"<p style='color:{ACCENT}; font-weight:600'>Inputs</p>{_TABLE}{rows}</table>"
+    return _heading(translate("Proposal", "Inputs")) + f"{_TABLE}{rows}</table>"
 
 
 def _recommendation_html(c) -> str:
     r = c["recommendation"]
     labels = c["labels"]
-    head = f"<p style='color:{ACCENT}; font-weight:600'>Recommendation</p>"
+    head = _heading(translate("Proposal", "Recommendation"))
     if not r:
-        return head + "<p>The engine's recommendation is not available for this scenario.</p>"
+        return head + "<p>" + _e(translate("Proposal", "The engine’s recommendation is not available for this "
+                                                       "scenario.")) + "</p>"
     eng = r.get("engine_fabric")
     tree = r.get("tree_fabric")
     tree_label = _short(labels.get(tree, tree or ""))
-    tree_html = (f"<p>Article's decision tree: <b>{_e(tree_label)}</b> (rule {_e(r.get('tree_rule', ''))}: "
-                 f"{_e(r.get('tree_reason', ''))}).</p>")
+    tree_html = "<p>" + _e(translate("Proposal", "Article’s decision tree: {fabric} (rule {rule}: {reason}).")).format(
+        fabric=f"<b>{_e(tree_label)}</b>", rule=_e(r.get("tree_rule", "")),
+        reason=_e(tr_data(r.get("tree_reason", "")))) + "</p>"
     if eng is None:
-        return head + (f"<p style='font-size:13pt; font-weight:700; color:{INK}'>No fabric yet</p>"
-                       "<p>No parallel plan fits in GPU memory for any compared fabric in this scenario: add "
-                       "nodes, choose GPUs with more memory or a smaller model.</p>" + tree_html)
+        return head + (f"<p style='font-size:13pt; font-weight:700; color:{INK}'>"
+                       + _e(translate("Proposal", "No fabric yet")) + "</p>"
+                       "<p>" + _e(translate("Proposal", "No parallel plan fits in GPU memory for any compared fabric "
+                                                        "in this scenario: add nodes, choose GPUs with more memory "
+                                                        "or a smaller model.")) + "</p>" + tree_html)
     eng_label = _short(labels.get(eng, eng))
-    big = (f"<p style='font-size:13pt; font-weight:700; color:{INK}'>{_e(eng_label)}</p>"
-           f"<p>Engine: <b>{_e(eng_label)}</b> — {_e(r.get('engine_criterion', ''))}")
+    criterion = _e(tr_data(r.get("engine_criterion", "")))
+    big = (f"<p style='font-size:13pt; font-weight:700; color:{INK}'>{_e(eng_label)}</p><p>"
+           + _e(translate("Proposal", "Engine: {fabric} — {criterion}")).format(
+               fabric=f"<b>{_e(eng_label)}</b>", criterion=criterion))
     if r.get("runner_up") and r.get("margin") is not None and math.isfinite(r["margin"]):
-        big += f"; {r['margin'] * 100:.1f} % ahead of {_e(_short(labels.get(r['runner_up'], r['runner_up'])))}"
-    big += ".</p>"
+        big += _e(translate("Proposal", "; {pct} % ahead of {fabric}").format(
+            pct=f"{r['margin'] * 100:.1f}", fabric=_short(labels.get(r["runner_up"], r["runner_up"]))))
+    big += _e(translate("Proposal", ".")) + "</p>"
     big += tree_html
     if r.get("agree"):
-        big += "<p>The tree and the engine agree.</p>"
+        big += "<p>" + _e(translate("Proposal", "The tree and the engine agree.")) + "</p>"
     elif r.get("reason"):
-        big += f"<p><i>Why they differ:</i> {_e(r['reason'])}</p>"
-    return head + big
+        big += "<p><i>" + _e(translate("Proposal", "Why they differ:")) + f"</i> {_e(tr_data(r['reason']))}</p>"
+    return head + big + _breakeven_html(c)
+
+
+def _breakeven_html(c) -> str:
+    """Where the pair ties along the x-axis (issue #6), in the recommendation box."""
+    b = c.get("breakeven") or {}
+    if not b.get("sentences"):
+        return ""
+    a, o = b["pair"]
+    head = _e(translate("Proposal", "Break-even, {a} vs {b}")).format(a=_e(a), b=_e(o))
+    items = "".join(f"<p style='margin:0 0 1px 0'>• {_e(t)}</p>" for t in b["sentences"])
+    return f"<p style='color:{ACCENT}; font-weight:600; margin:4px 0 2px 0'>{head}</p>{items}"
 
 
 def _fabric_table_html(c) -> str:
     cur = c["currency"]
-    head = ("<tr style='background:#eef3f8'>"
-            "<th align='left'>Fabric</th><th align='right'>MFU</th><th align='right'>Days*</th>"
-            "<th align='right'>Interr.</th><th align='right'>Capex</th><th align='right'>TCO</th>"
-            "<th align='right'>Per run</th><th align='left'>Parallel plan</th></tr>")
+    cols = ((translate("Proposal", "Fabric"), "left"), (translate("Proposal", "MFU"), "right"),
+            (translate("Proposal", "Days*"), "right"), (translate("Proposal", "Interr."), "right"),
+            (translate("Proposal", "Capex"), "right"), (translate("Proposal", "TCO"), "right"),
+            (translate("Proposal", "Per run"), "right"), (translate("Proposal", "Parallel plan"), "left"))
+    head = ("<tr style='background:#eef3f8'>" + "".join(f"<th align='{al}'>{_e(t)}</th>" for t, al in cols)
+            + "</tr>")
     rows = []
     rec = (c["recommendation"] or {}).get("engine_fabric")
     for i, f in enumerate(c["fabrics"]):
@@ -272,10 +353,12 @@ def _fabric_table_html(c) -> str:
             f"<td align='right'>{_e(f['interruptions'])}</td><td align='right'>{_e(f['capex'])}</td>"
             f"<td align='right'>{_e(f['tco'])}</td><td align='right'>{_e(f['per_run'])}</td>"
             f"<td>{_e(f['plan'])}</td></tr>")
-    note = (f"<p style='color:{MUTED}; font-size:6.5pt'>* Training days including expected interruptions "
-            f"and restarts. Money in {cur}. The recommended fabric is in bold.</p>")
-    return (f"<p style='color:{ACCENT}; font-weight:600'>At this scenario</p>"
-            f"{_TABLE}{head}{''.join(rows)}</table>{note}")
+    note = (f"<p style='color:{MUTED}; font-size:6.5pt'>"
+            + _e(translate("Proposal", "* Training days including expected interruptions and restarts. Money in "
+                                       "{currency}. The recommended fabric is in bold.").format(currency=cur))
+            + "</p>")
+    return (_heading(translate("Proposal", "At this scenario"))
+            + f"{_TABLE}{head}{''.join(rows)}</table>{note}")
 
 
 def _claims_html(c) -> str:
@@ -287,27 +370,47 @@ def _claims_html(c) -> str:
     for i, r in enumerate(c["claims"]):
         bg = "background:#f7f7f7;" if i % 2 else ""
         unit = f" {r.unit}" if r.unit else ""
-        rows.append(f"<tr style='{bg}'><td>{_e(r.label)}</td><td>{_e(_short(c['labels'].get(r.fabric, r.fabric)))}"
-                    f"</td><td>{_e(r.article)}</td><td align='right'>{_e(claim_fmt(r.seed, r.unit) + unit)}</td>"
-                    f"<td align='right'>{_e(claim_fmt(r.published, r.unit) + unit)}</td></tr>")
-    head = ("<tr style='background:#eef3f8'><th align='left'>Claim</th><th align='left'>Fabric</th>"
-            "<th align='left'>Article</th><th align='right'>Engine, seed</th>"
-            "<th align='right'>Engine, published</th></tr>")
-    return (f"<p style='color:{ACCENT}; font-weight:600'>The article's claims beside the engine "
-            f"(case study “{_e(c['claims_preset'])}”"
-            + (", as published: this scenario's edits are not in this table" if c.get("claims_edited") else "")
-            + f")</p>{_TABLE}{head}{''.join(rows)}</table>")
+        rows.append(f"<tr style='{bg}'><td>{_e(tr_data(r.label))}</td>"
+                    f"<td>{_e(_short(c['labels'].get(r.fabric, r.fabric)))}"
+                    f"</td><td>{_e(tr_data(r.article))}</td><td align='right'>{_e(tr_data(claim_fmt(r.seed, r.unit) + unit))}"
+                    f"</td><td align='right'>{_e(tr_data(claim_fmt(r.published, r.unit) + unit))}</td></tr>")
+    cols = ((translate("Proposal", "Claim"), "left"), (translate("Proposal", "Fabric"), "left"),
+            (translate("Proposal", "Article"), "left"), (translate("Proposal", "Engine, seed"), "right"),
+            (translate("Proposal", "Engine, published"), "right"))
+    head = ("<tr style='background:#eef3f8'>" + "".join(f"<th align='{al}'>{_e(t)}</th>" for t, al in cols)
+            + "</tr>")
+    title = (translate("Proposal", "The article’s claims beside the engine (case study “{name}”, as published: "
+                                   "this scenario’s edits are not in this table)") if c.get("claims_edited")
+             else translate("Proposal", "The article’s claims beside the engine (case study “{name}”)"))
+    return (f"<p style='color:{ACCENT}; font-weight:600'>{_e(title.format(name=c['claims_preset']))}</p>"
+            f"{_TABLE}{head}{''.join(rows)}</table>")
 
 
 def _assumptions_html(c) -> str:
-    items = "".join(f"<p style='color:{MUTED}; margin-bottom:2px'><b style='color:{INK}'>{_e(k)}</b> — {_e(v)}</p>"
+    items = "".join(f"<p style='color:{MUTED}; margin-bottom:1px'><b style='color:{INK}'>{_e(k)}</b> — {_e(v)}</p>"
                     for k, v in c["assumptions"])
-    return f"<p style='color:{ACCENT}; font-weight:600'>Assumptions and sources</p>{items}"
+    return _heading(translate("Proposal", "Assumptions and sources")) + items
 
 
 # --------------------------------------------------------------------------
 # drawing
 # --------------------------------------------------------------------------
+
+CJK_LINE_HEIGHT = 82.0  # % of the font's line spacing: Noto Sans CJK's (1.45 em) would need a second page
+
+
+def _tighten_lines(doc) -> None:
+    """Chinese text at a line spacing close to the Latin one (ideographs fill ~1 em; the font asks 1.45 em)."""
+    from PySide6 import QtGui
+
+    block = doc.begin()
+    while block.isValid():
+        cur = QtGui.QTextCursor(block)
+        fmt = block.blockFormat()
+        fmt.setLineHeight(CJK_LINE_HEIGHT, QtGui.QTextBlockFormat.LineHeightTypes.ProportionalHeight.value)
+        cur.setBlockFormat(fmt)
+        block = block.next()
+
 
 class _Sheet:
     """Places HTML blocks and charts top to bottom on one page (96 dpi device pixels)."""
@@ -322,7 +425,7 @@ class _Sheet:
     def width(self) -> float:
         return self.right - self.left
 
-    def doc(self, html_text: str, width: float, pt: float):
+    def doc(self, html_text: str, width: float, pt: float, tight: bool = True):
         from PySide6 import QtGui
 
         d = QtGui.QTextDocument()
@@ -331,6 +434,8 @@ class _Sheet:
         d.setDefaultStyleSheet(f"p {{ margin: 0 0 3px 0; color:{INK} }} th {{ font-weight:600 }} "
                                f"td, th {{ border-bottom: 1px solid #dddddd }} li {{ margin-bottom:1px }}")
         d.setHtml(html_text)
+        if tight and is_chinese():
+            _tighten_lines(d)
         d.setTextWidth(width)
         return d
 
@@ -366,10 +471,11 @@ def _header(sheet: _Sheet, c) -> None:
             + (f"<p style='color:{MUTED}'>{_e(c['description'])}</p>" if c["description"] else ""))
     right = (f"<p align='right' style='color:{MUTED}'>{_e(c['date'])}<br>"
              f"Fabric What-If {_e(c['version'])}<br>"
-             f"Profile set: <b>{_e(c['profile_label'])}</b></p>")
+             + _e(translate("Proposal", "Profile set: {name}")).format(name=f"<b>{_e(c['profile_label'])}</b>")
+             + "</p>")
     rw = sheet.width * 0.30
-    d_left = sheet.doc(left, sheet.width - rw - 12, 8)
-    d_right = sheet.doc(right, rw, 7.5)
+    d_left = sheet.doc(left, sheet.width - rw - 12, 8, tight=False)  # the title keeps its air
+    d_right = sheet.doc(right, rw, 7.5, tight=False)
     h = max(sheet.draw_doc(d_left, sheet.left, sheet.y), sheet.draw_doc(d_right, sheet.right - rw, sheet.y))
     sheet.y += h + 6
     sheet.rule()
@@ -419,13 +525,14 @@ def _legend(sheet: _Sheet, snap) -> None:
     sheet.y += fm.height() + 6
 
 
-def _charts(sheet: _Sheet, snap, height: float, draw: bool = True) -> None:
+def _charts(sheet: _Sheet, snap, height: float, draw: bool = True, crossings=()) -> None:
     from PySide6 import QtCore, QtGui
 
     if not draw:  # the measuring pass: only the space
         sheet.y += height + 8
         return
 
+    from .breakeven import METRICS, add_marker
     from .charts import CHART_KINDS
 
     gap = 10
@@ -436,6 +543,9 @@ def _charts(sheet: _Sheet, snap, height: float, draw: bool = True) -> None:
         x = sheet.left + i * (w + gap)
         chart = build_chart(snap, kind, size=(int(w), int(height - cap_h)), line_width=1.5, font_pt=6.5,
                             compact=True)
+        for cross in crossings:  # the break-even lines, as the window draws them
+            if METRICS.get(cross.metric) == kind:
+                add_marker(chart, snap.sweep, cross, snap.x_field, label_pt=6.0, fit_label=True)
         try:
             sheet.p.save()
             sheet.p.setFont(cap_font)
@@ -456,22 +566,30 @@ def _caption(title: str) -> str:
 
 
 def _footer(sheet: _Sheet, c, page_h: float, margin: float) -> None:
-    text = (f"Generated by Fabric What-If {_e(c['version'])} on {_e(c['date'])} · profile set "
-            f"{_e(c['profile_set'])} · " + (f"scenario file {_e(Path(c['source']).name)} · " if c["source"] else "")
-            + "Engine estimates from published mechanisms, not measurements of your cluster.")
+    parts = [translate("Proposal", "Generated by Fabric What-If {version} on {date}").format(
+                 version=c["version"], date=c["date"]),
+             translate("Proposal", "profile set {name}").format(name=c["profile_set"])]
+    if c["source"]:
+        parts.append(translate("Proposal", "scenario file {name}").format(name=Path(c["source"]).name))
+    parts.append(translate("Proposal", "Engine estimates from published mechanisms, not measurements of your "
+                                       "cluster."))
+    text = " · ".join(_e(t) for t in parts)
     d = sheet.doc(f"<p style='color:{MUTED}'>{text}</p>", sheet.width, 6.5)
     y = page_h - margin + 6
     sheet.draw_doc(d, sheet.left, y)
 
 
-def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None = None) -> bytes:
-    """The proposal sheet as PDF bytes (one page, A4 or Letter)."""
+def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None = None, pair=None) -> bytes:
+    """The proposal sheet as PDF bytes (one page, A4 or Letter), in the current UI language.
+
+    ``pair``: the two fabrics of the break-even block and chart markers (default: InfiniBand
+    against the fastest other fabric)."""
     ensure_app()
     from PySide6 import QtCore, QtGui
 
     if paper not in PAPERS:
         raise ScenarioError("--paper", paper, "a4 or letter")
-    c = proposal_content(snap, source=source, today=today)
+    c = proposal_content(snap, source=source, today=today, pair=pair)
     buf = QtCore.QBuffer()
     buf.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
     pdf = QtGui.QPdfWriter(buf)
@@ -489,10 +607,12 @@ def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None 
     probe.setDotsPerMeterY(int(PDF_DPI / 0.0254))
     p = QtGui.QPainter(probe)
     try:
-        free = _draw_page(p, page, c, snap, MIN_CHART_H, charts=False)
+        free, free_small = _draw_page(p, page, c, snap, MIN_CHART_H, charts=False)
     finally:
         p.end()
     chart_h = MIN_CHART_H + max(0.0, min(free - 4, MAX_CHART_H - MIN_CHART_H))
+    if free_small < 0:  # even the smallest sources do not fit (Chinese lines are taller): smaller charts
+        chart_h = max(FLOOR_CHART_H, MIN_CHART_H + free_small - 4)
     p = QtGui.QPainter(pdf)
     try:
         _draw_page(p, page, c, snap, chart_h)
@@ -503,12 +623,14 @@ def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None 
 
 
 MIN_CHART_H, MAX_CHART_H = 165.0, 290.0
+FLOOR_CHART_H = 130.0  # the charts shrink below MIN_CHART_H only so the sources are not cut
 PAGE_MARGIN = 40.0
 FOOTER_H = 14.0
 
 
-def _draw_page(p, page, c, snap, chart_h: float, charts: bool = True) -> float:
-    """Lay the sheet out on ``p``; returns the height left free under the sources at their full size."""
+def _draw_page(p, page, c, snap, chart_h: float, charts: bool = True) -> tuple[float, float]:
+    """Lay the sheet out on ``p``; returns the height left free under the sources at their full size
+    and at their smallest (negative: what they lack)."""
     from PySide6 import QtCore, QtGui
 
     p.fillRect(QtCore.QRectF(page), QtGui.QColor("white"))
@@ -516,7 +638,7 @@ def _draw_page(p, page, c, snap, chart_h: float, charts: bool = True) -> float:
     _header(sheet, c)
     _two_columns(sheet, _inputs_html(c), _recommendation_html(c))
     _legend(sheet, snap)
-    _charts(sheet, snap, height=chart_h, draw=charts)
+    _charts(sheet, snap, height=chart_h, draw=charts, crossings=c["breakeven"]["crossings"])
     sheet.block(_fabric_table_html(c), pt=7.0)
     claims = _claims_html(c)
     if claims:
@@ -526,28 +648,29 @@ def _draw_page(p, page, c, snap, chart_h: float, charts: bool = True) -> float:
     return free
 
 
-def _fit_assumptions(sheet: _Sheet, html_text: str) -> float:
+def _fit_assumptions(sheet: _Sheet, html_text: str) -> tuple[float, float]:
     """The sources fill what is left of the page; the font shrinks (to 5 pt) before anything is cut.
 
-    Returns the room left over (negative: what the full-size sources lacked)."""
+    Returns the room left over at the full size and at the smallest (negative: what they lacked)."""
     room = sheet.bottom - sheet.y
     full = None
-    for pt in (6.5, 6.0, 5.5, 5.0):
+    for pt in (6.5, 6.25, 6.0, 5.75, 5.5, 5.25, 5.0):
         d = sheet.doc(html_text, sheet.width, pt)
         full = d.size().height() if full is None else full
         if d.size().height() <= room:
             break
     sheet.draw_doc(d, sheet.left, sheet.y, max_h=room)
     sheet.y += min(d.size().height(), room)
-    return room - full
+    return room - full, room - d.size().height()
 
 
-def write_proposal(snap, path, *, paper: str = "a4", source=None, today: dt.date | None = None) -> Path:
+def write_proposal(snap, path, *, paper: str = "a4", source=None, today: dt.date | None = None,
+                   pair=None) -> Path:
     """Write the proposal sheet to ``path`` (.pdf), atomically."""
     if Path(str(path)).suffix.lower() != ".pdf":
         raise ScenarioError(str(path), Path(str(path)).suffix or "no extension", "a .pdf file for the proposal sheet")
     check_writable(path)
-    return atomic_write(path, proposal_pdf(snap, paper=paper, source=source, today=today))
+    return atomic_write(path, proposal_pdf(snap, paper=paper, source=source, today=today, pair=pair))
 
 
 __all__ = ["PAPERS", "proposal_content", "proposal_pdf", "write_proposal"]

@@ -94,17 +94,17 @@
         <message>
             <location line="+7" />
             <source>No break-even on TCO over {range}: {win} costs less than {lose} throughout</source>
-            <translation>在 {range} 范围内 TCO 无盈亏平衡点：{win} 始终比 {lose} 便宜</translation>
+            <translation>在 {range}范围内 TCO 无盈亏平衡点：{win} 始终比 {lose} 便宜</translation>
         </message>
         <message>
             <location line="+3" />
             <source>No break-even on cost per run over {range}: {win} costs less than {lose} throughout</source>
-            <translation>在 {range} 范围内单次训练成本无盈亏平衡点：{win} 始终比 {lose} 便宜</translation>
+            <translation>在 {range}范围内单次训练成本无盈亏平衡点：{win} 始终比 {lose} 便宜</translation>
         </message>
         <message>
             <location line="+2" />
             <source>No break-even on duration over {range}: {win} trains faster than {lose} throughout</source>
-            <translation>在 {range} 范围内训练时长无盈亏平衡点：{win} 始终比 {lose} 快</translation>
+            <translation>在 {range}范围内训练时长无盈亏平衡点：{win} 始终比 {lose} 快</translation>
         </message>
         <message>
             <location line="+21" />
@@ -127,7 +127,7 @@
             <translation>单次训练成本</translation>
         </message>
         <message>
-            <location line="+73" />
+            <location line="+92" />
             <source>InfiniBand vs the fastest other</source>
             <translation>InfiniBand 对比其余最快者</translation>
         </message>
@@ -795,6 +795,19 @@
             <location line="+1" />
             <source>{0}% higher</source>
             <translation>高 {0}%</translation>
+        </message>
+    </context>
+    <context>
+        <name>Export</name>
+        <message>
+            <location filename="../../gui/export.py" line="+165" />
+            <source>MFU (%)</source>
+            <translation>MFU (%)</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>Days</source>
+            <translation>天数</translation>
         </message>
     </context>
     <context>
@@ -1606,6 +1619,342 @@
             <location line="+4" />
             <source>Model FLOPs utilisation; plan: {plan}</source>
             <translation>模型 FLOPs 利用率；并行方案：{plan}</translation>
+        </message>
+    </context>
+    <context>
+        <name>Proposal</name>
+        <message>
+            <location filename="../../gui/proposal.py" line="+110" />
+            <location line="+66" />
+            <source>, </source>
+            <translation>，</translation>
+        </message>
+        <message>
+            <location line="-65" />
+            <source>{n} node × {g} {gpu} = {total} GPUs</source>
+            <translation>{n} 个节点 × {g} 块 {gpu} = {total} 块 GPU</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>{n} nodes × {g} {gpu} = {total} GPUs</source>
+            <translation>{n} 个节点 × {g} 块 {gpu} = {total} 块 GPU</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>{p} B parameters</source>
+            <translation>{p}B 参数</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>{n} layers</source>
+            <translation>{n} 层</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>sequence {n}</source>
+            <translation>序列长度 {n}</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>global batch {n}</source>
+            <translation>全局批大小 {n}</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>Cluster</source>
+            <translation>集群</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Model</source>
+            <translation>模型</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Training</source>
+            <translation>训练</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>{t} B tokens, recompute {r}</source>
+            <translation>{t}B token，重计算 {r}</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>Fabrics</source>
+            <translation>网络方案</translation>
+        </message>
+        <message>
+            <location line="+4" />
+            <source>{n} years</source>
+            <translation>{n} 年</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>duty cycle {n} %</source>
+            <translation>利用率 {n} %</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Economics</source>
+            <translation>经济性</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>run within {n} days</source>
+            <translation>{n} 天内完成训练</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <location line="+3" />
+            <source>TCO budget {money}</source>
+            <translation>TCO 预算 {money}</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>Goals</source>
+            <translation>目标</translation>
+        </message>
+        <message>
+            <location line="+22" />
+            <source>micro-batch</source>
+            <translation>微批</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>no plan fits in memory</source>
+            <translation>显存放不下任何并行方案</translation>
+        </message>
+        <message>
+            <location line="+9" />
+            <source>Profile set “{name}”</source>
+            <translation>参数集“{name}”</translation>
+        </message>
+        <message>
+            <location line="+8" />
+            <source>{transport} figures of the profile set</source>
+            <translation>参数集中的 {transport} 数据</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>; from this scenario: </source>
+            <translation>；取自本场景：</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>; guesses (no published source): </source>
+            <translation>；估计值（无公开来源）：</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>{fabric}: {gbps} Gb/s × {nics}, {lat} µs, loss {loss} %</source>
+            <translation>{fabric}：{gbps} Gb/s × {nics}，{lat} µs，丢包率 {loss} %</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>Every fabric</source>
+            <translation>所有网络</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>guesses (no published source): </source>
+            <translation>估计值（无公开来源）：</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>{gpu}: prices and power</source>
+            <translation>{gpu}：价格与功耗</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>Reliability defaults</source>
+            <translation>可靠性默认值</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Economics defaults</source>
+            <translation>经济性默认值</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>; guesses: </source>
+            <translation>；估计值：</translation>
+        </message>
+        <message>
+            <location line="+35" />
+            <source>Network fabric proposal</source>
+            <translation>网络方案建议书</translation>
+        </message>
+        <message>
+            <location line="+40" />
+            <source>Inputs</source>
+            <translation>输入</translation>
+        </message>
+        <message>
+            <location line="+6" />
+            <source>Recommendation</source>
+            <translation>推荐</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>The engine’s recommendation is not available for this scenario.</source>
+            <translation>本场景暂无引擎推荐。</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>Article’s decision tree: {fabric} (rule {rule}: {reason}).</source>
+            <translation>原文决策树：{fabric}（规则 {rule}：{reason}）。</translation>
+        </message>
+        <message>
+            <location line="+5" />
+            <source>No fabric yet</source>
+            <translation>暂无可选网络</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>No parallel plan fits in GPU memory for any compared fabric in this scenario: add nodes, choose GPUs with more memory or a smaller model.</source>
+            <translation>本场景下，所比较的网络都没有能放进 GPU 显存的并行方案：请增加节点、选用显存更大的 GPU 或更小的模型。</translation>
+        </message>
+        <message>
+            <location line="+6" />
+            <source>Engine: {fabric} — {criterion}</source>
+            <translation>引擎：{fabric}——{criterion}</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>; {pct} % ahead of {fabric}</source>
+            <translation>；领先 {fabric} {pct} %</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>.</source>
+            <translation>。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>The tree and the engine agree.</source>
+            <translation>决策树与引擎结论一致。</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>Why they differ:</source>
+            <translation>二者不同的原因：</translation>
+        </message>
+        <message>
+            <location line="+10" />
+            <source>Break-even, {a} vs {b}</source>
+            <translation>盈亏平衡点：{a} 对比 {b}</translation>
+        </message>
+        <message>
+            <location line="+7" />
+            <location line="+39" />
+            <source>Fabric</source>
+            <translation>网络</translation>
+        </message>
+        <message>
+            <location line="-39" />
+            <source>MFU</source>
+            <translation>MFU</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Days*</source>
+            <translation>天数*</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>Interr.</source>
+            <translation>中断</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Capex</source>
+            <translation>资本支出</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>TCO</source>
+            <translation>TCO</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Per run</source>
+            <translation>单次成本</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>Parallel plan</source>
+            <translation>并行方案</translation>
+        </message>
+        <message>
+            <location line="+16" />
+            <source>* Training days including expected interruptions and restarts. Money in {currency}. The recommended fabric is in bold.</source>
+            <translation>* 训练天数已计入预期的中断与重启。金额单位：{currency}。推荐的网络以粗体显示。</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>At this scenario</source>
+            <translation>本场景下</translation>
+        </message>
+        <message>
+            <location line="+17" />
+            <source>Claim</source>
+            <translation>指标</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Article</source>
+            <translation>原文</translation>
+        </message>
+        <message>
+            <location line="+0" />
+            <source>Engine, seed</source>
+            <translation>引擎（种子参数）</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Engine, published</source>
+            <translation>引擎（公开参数）</translation>
+        </message>
+        <message>
+            <location line="+3" />
+            <source>The article’s claims beside the engine (case study “{name}”, as published: this scenario’s edits are not in this table)</source>
+            <translation>原文结论与引擎结果对照（案例“{name}”，按原文参数：本场景的修改不在此表中）</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>The article’s claims beside the engine (case study “{name}”)</source>
+            <translation>原文结论与引擎结果对照（案例“{name}”）</translation>
+        </message>
+        <message>
+            <location line="+8" />
+            <source>Assumptions and sources</source>
+            <translation>假设与来源</translation>
+        </message>
+        <message>
+            <location line="+64" />
+            <source>Profile set: {name}</source>
+            <translation>参数集：{name}</translation>
+        </message>
+        <message>
+            <location line="+95" />
+            <source>Generated by Fabric What-If {version} on {date}</source>
+            <translation>由 Fabric What-If {version} 于 {date} 生成</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>profile set {name}</source>
+            <translation>参数集 {name}</translation>
+        </message>
+        <message>
+            <location line="+2" />
+            <source>scenario file {name}</source>
+            <translation>场景文件 {name}</translation>
+        </message>
+        <message>
+            <location line="+1" />
+            <source>Engine estimates from published mechanisms, not measurements of your cluster.</source>
+            <translation>以上为引擎依据公开机理的估算，并非对贵方集群的实测。</translation>
         </message>
     </context>
     <context>
