@@ -16,9 +16,6 @@ import model
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).parent / "data"
-OFFSCREEN_NOISE = r"This plugin does not support propagateSizeHints\(\)"
-
-pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_NOISE)
 
 
 @pytest.fixture(autouse=True)

@@ -4,15 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-# The offscreen platform plugin warns on every QMainWindow.show() ("This plugin does not
-# support propagateSizeHints()"); real desktop platforms do not. Ignore exactly that one.
-OFFSCREEN_NOISE = r"This plugin does not support propagateSizeHints\(\)"
-
-
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        if "tests/gui" in str(item.fspath).replace("\\", "/"):
-            item.add_marker(pytest.mark.qt_log_ignore(OFFSCREEN_NOISE))
+# The offscreen plugin's "does not support propagateSizeHints()" notice is ignored for every
+# test by qt_log_ignore in pyproject.toml.
 
 
 @pytest.fixture(autouse=True)
