@@ -176,8 +176,10 @@ def monte_carlo(scenario, field: str | None, values=None, *, samples: int = 1000
         arr = np.asarray(out[m], dtype=float)
         if arr.ndim < 3:  # an output that no sampled input reaches has no sample axis
             arr = arr[:, None] if arr.ndim == 2 else arr
-        # infeasible points are NaN in every sample, so plain percentiles (NaN there) are right
-        q = np.percentile(arr, PERCENTILES, axis=1)
+        # infeasible points are NaN in every sample, so plain percentiles (NaN there) are right;
+        # samples moved to the last, contiguous axis first: partitioning along it is about twice as fast
+        arr = np.ascontiguousarray(np.moveaxis(arr, 1, -1))
+        q = np.percentile(arr, PERCENTILES, axis=-1)
         pct[m] = {p: (q[i] if field else q[i][..., 0]) for i, p in enumerate(PERCENTILES)}
     return Bands(nominal, samples, seed, tuple(ranged), pct)
 
