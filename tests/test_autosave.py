@@ -18,13 +18,6 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).parent / "data"
 
 
-@pytest.fixture(autouse=True)
-def settings_file(tmp_path, monkeypatch):
-    path = tmp_path / "config" / "settings.ini"
-    monkeypatch.setenv("FABRIC_WHATIF_SETTINGS", str(path))
-    return path
-
-
 @pytest.fixture
 def window(qtbot):
     from gui.app import build_window

@@ -8,11 +8,11 @@ import pytest
 # test by qt_log_ignore in pyproject.toml.
 
 
-@pytest.fixture(autouse=True)
-def isolated_settings(tmp_path, monkeypatch):
-    path = tmp_path / "settings.ini"
-    monkeypatch.setenv("FABRIC_WHATIF_SETTINGS", str(path))
-    return path
+@pytest.fixture
+def isolated_settings(settings_file):
+    """The test's own settings file (tests/conftest.py), its folder made so a test can write it."""
+    settings_file.parent.mkdir(parents=True, exist_ok=True)
+    return settings_file
 
 
 @pytest.fixture
