@@ -135,13 +135,15 @@ def crossings(result, pair=None, metrics=tuple(METRICS)) -> list:
     if pair is None or any(f not in result.fabrics for f in pair):
         return []
     out = []
-    for m in metrics:
-        if m not in result.data:
-            continue
-        cs = clean(analysis.break_even(result, pair[0], pair[1], m))
+    for cs in _by_metric(result, pair, metrics).values():
         if len(cs) <= MAX_CROSSINGS:
             out.extend(cs)
     return out
+
+
+def _by_metric(result, pair, metrics) -> dict:
+    """Cleaned crossings of ``pair`` per metric the result has (the one search both views use)."""
+    return {m: clean(analysis.break_even(result, pair[0], pair[1], m)) for m in metrics if m in result.data}
 
 
 def summary(result, pair, metric: str) -> str:
@@ -179,10 +181,7 @@ def sentences(result, pair=None, *, with_summary: bool = True) -> list[str]:
     if pair is None:
         return []
     out = []
-    for m in SENTENCE_METRICS:
-        if m not in result.data:
-            continue
-        cs = clean(analysis.break_even(result, pair[0], pair[1], m))
+    for m, cs in _by_metric(result, pair, SENTENCE_METRICS).items():
         if len(cs) > MAX_CROSSINGS:
             out.append(translate(
                 "BreakEven", "{a} and {b} trade places {n} times on {metric} between {lo} and {hi}: too close to "
