@@ -30,7 +30,6 @@ from .i18n import translate
 from .i18n_data import tr_data, tr_field, tr_help
 from .point_table import PointTable
 from .recommendation import RecommendationPanel, preset_name_for
-from .settings import app_settings
 
 PRESETS_DIR = catalog.ASSETS_DIR / "presets"
 DEFAULT_PRESET = presets_mod.preset_path(presets_mod.DEFAULT_PRESET)  # Case 2, the article's default

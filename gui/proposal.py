@@ -16,7 +16,6 @@ import html
 import math
 from pathlib import Path
 
-import numpy as np
 
 import model
 from model import ScenarioError, catalog

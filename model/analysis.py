@@ -27,7 +27,6 @@ References
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -311,4 +310,4 @@ def break_even(result, fabric_a: str, fabric_b: str, metric: str = "tco") -> lis
 
 
 __all__ = ["RangedValue", "ranged_values", "monte_carlo", "Bands", "tornado", "Swing", "break_even", "Crossing",
-           "SITE_RANGES", "dataclasses"]
+           "SITE_RANGES"]

@@ -23,7 +23,6 @@ differences are the "loss recovery" and "cpu" parts of the breakdown.
 from __future__ import annotations
 
 import collections
-import dataclasses
 import math
 import threading
 from dataclasses import dataclass
@@ -722,4 +721,4 @@ def describe_plan(plan: dict) -> str:
 
 
 __all__ = ["evaluate", "sweep", "Result", "BREAKDOWN_KEYS", "BREAKDOWN_LABELS", "SWEEPABLE", "FABRIC_SWEEPABLE",
-           "derive_architecture", "resolve_fabrics", "describe_plan", "dataclasses"]
+           "derive_architecture", "resolve_fabrics", "describe_plan"]
