@@ -536,10 +536,7 @@ def _lean_outputs(s: Scenario, inp: Inputs, cs2, tc, pc, bc, vc, mem, any_valid,
         params=pt["params"],
         feasible=any_valid,
     )
-    out.update(reliability.outputs(pt, fab, out))
-    out.update(topology.outputs(pt, fab))
-    out.update(economics.outputs(s, pt, fab, out, lean=True))
-    return out
+    return _with_reliability_and_money(s, pt, fab, out, lean=True)
 
 
 def _outputs(s: Scenario, inp: Inputs, cs2, tc, pc, bc, vc, mem, any_valid, any_ok):
@@ -599,10 +596,14 @@ def _outputs(s: Scenario, inp: Inputs, cs2, tc, pc, bc, vc, mem, any_valid, any_
         model_flops_per_iter=mf,
         hardware_flops_per_iter=hf,
     )
-    # reliability, fabric counts and money (issue #3), all (F, N)
+    return _with_reliability_and_money(s, pt, fab, out)
+
+
+def _with_reliability_and_money(s, pt, fab, out, lean=False):
+    """Reliability, fabric counts and money (issue #3), appended to the engine's outputs."""
     out.update(reliability.outputs(pt, fab, out))
     out.update(topology.outputs(pt, fab))
-    out.update(economics.outputs(s, pt, fab, out))
+    out.update(economics.outputs(s, pt, fab, out, lean=lean))
     return out
 
 
