@@ -13,9 +13,9 @@
   (``TCO · T_run / (years · 8,760 h · duty)``), or GPU-hours at a cloud price.
   **Cost per token**: cost of a run / tokens trained.
 
-All money is computed in USD and converted once, at the end, to the
-scenario's currency with its exchange rate; every money output is in
-``currency`` (also returned per fabric).
+All money is computed in USD and converted to the scenario's currency with
+its exchange rate (before the passes over the busy share, so that those run
+once); every money output is in ``currency`` (also returned per fabric).
 
 References
 ----------
@@ -113,6 +113,11 @@ def gpu_power_w(board_power_w, busy_fraction, idle_fraction):
     return board_power_w * (idle_fraction + (1.0 - idle_fraction) * busy_fraction)
 
 
+def gpu_dynamic_power_w(board_power_w, idle_fraction):
+    """What one GPU draws above idle while it computes [W]: ``gpu_power_w(busy=1) − gpu_power_w(busy=0)``."""
+    return board_power_w * (1.0 - idle_fraction)
+
+
 def energy_kwh_per_year(train_power_w, idle_power_w, duty_cycle, pue):
     """Facility energy in one year [kWh]: training power for the duty cycle, idle otherwise, × PUE."""
     it_w = duty_cycle * train_power_w + (1.0 - duty_cycle) * idle_power_w
@@ -126,7 +131,21 @@ def tco(capex, opex_per_year, years):
 
 def run_share_of_tco(tco_value, run_hours, years, duty_cycle):
     """One run's share of the TCO by the time it occupies the cluster [money]."""
-    return tco_value * run_hours / (years * HOURS_PER_YEAR * duty_cycle)
+    return tco_value * (run_hours / (years * HOURS_PER_YEAR * duty_cycle))
+
+
+def _by_flag(flag, if_true, if_false):
+    """``np.where(flag, if_true(), if_false())``, computing only the side a uniform ``flag`` picks.
+
+    The flags are scenario-wide choices (network pricing, run-cost basis), so one side is usually
+    never read; on the Monte-Carlo cube, not computing it saves whole passes over (fabric, point, sample).
+    """
+    flag = np.asarray(flag)
+    if flag.all():
+        return if_true()
+    if not flag.any():
+        return if_false()
+    return np.where(flag, if_true(), if_false())
 
 
 def outputs(s, pt: dict, fab: dict, out: dict, lean: bool = False) -> dict:
@@ -145,57 +164,64 @@ def outputs(s, pt: dict, fab: dict, out: dict, lean: bool = False) -> dict:
     Arrays keep the smallest shape that broadcasts; the engine broadcasts results to (F, N).
     """
     rate = pt["cny_per_usd"]
+    k = np.where(currency_of(s) == "CNY", rate, 1.0)  # USD → the output currency
     nodes, gpus, gpn = pt["nodes"], pt["gpus"], pt["gpus_per_node"]
     server_price = np.where(np.isfinite(pt["server_price_usd"]), pt["server_price_usd"],
                             pt["catalog_server_usd_per_gpu"] * gpn)
     servers = server_capex_usd(nodes, server_price)
-    nics_usd = out["nics"] * fab["nic_price_usd"]
-    switches_usd = out["switches"] * fab["switch_price_usd"]
-    links_usd = out["links"] * fab["link_price_usd"]
     components = network_capex_components_usd(out["nics"], out["switches"], out["links"], fab["nic_price_usd"],
                                               fab["switch_price_usd"], fab["link_price_usd"])
-    per_node = network_capex_per_node_usd(nodes, fab["network_cost_per_node_cny"], rate)
-    use_per_node = (pt["network_per_node_pricing"] > 0) & np.isfinite(per_node)
-    network = np.where(use_per_node, per_node, components)
-    capex = servers + network
 
+    def per_node_or_components():
+        per_node = network_capex_per_node_usd(nodes, fab["network_cost_per_node_cny"], rate)
+        return np.where(np.isfinite(per_node), per_node, components)
+
+    network = _by_flag(pt["network_per_node_pricing"] > 0, per_node_or_components, lambda: components)
+    capex_usd = servers + network
+
+    # Power is affine in the share u of the step the GPUs compute: the idle cluster, plus each GPU's power
+    # above idle times u. So are energy and opex: their coefficients are computed per fabric and point
+    # first, then u (which the network's speed moves, per Monte-Carlo sample too) enters in one pass.
     step = out["step_time_s"]
-    busy = np.clip((out["breakdown_s"]["compute"] + out["breakdown_s"]["optimizer"]) / step, 0.0, 1.0)
+    busy = np.asarray((out["breakdown_s"]["compute"] + out["breakdown_s"]["optimizer"]) / step)
+    np.clip(busy, 0.0, 1.0, out=busy)
     idle = pt["gpu_idle_power_fraction"]
     host_w = nodes * gpn * pt["host_power_w_per_gpu"]
     net_w = out["nics"] * fab["nic_power_w"] + out["switches"] * fab["switch_power_w"] \
         + out["optics"] * fab["optic_power_w"]
-    train_w = gpus * gpu_power_w(pt["board_power_w"], busy, idle) + host_w + net_w
-    idle_w = gpus * pt["board_power_w"] * idle + host_w + net_w
-    energy = energy_kwh_per_year(train_w, idle_w, pt["duty_cycle"], pt["pue"])
+    idle_w = gpus * gpu_power_w(pt["board_power_w"], 0.0, idle) + host_w + net_w
+    dynamic_w = gpus * gpu_dynamic_power_w(pt["board_power_w"], idle)
+    energy_idle = energy_kwh_per_year(idle_w, idle_w, pt["duty_cycle"], pt["pue"])
+    energy_per_busy = energy_kwh_per_year(dynamic_w, 0.0, pt["duty_cycle"], pt["pue"])
     price_kwh = np.where(np.isfinite(pt["electricity_usd_per_kwh"]), pt["electricity_usd_per_kwh"],
                          pt["electricity_cny_per_kwh"] / rate)
-    energy_usd = energy * price_kwh
     ops_usd = nodes * pt["operations_usd_per_node_year"]
-    opex = energy_usd + ops_usd
+    # money over the (fabric, point, sample) cube directly in the output currency
+    capex = capex_usd * k
+    opex = (energy_idle * price_kwh + ops_usd) * k + (energy_per_busy * price_kwh * k) * busy
     total = tco(capex, opex, pt["years"])
 
     run_h = out["train_days_with_interruptions"] * 24.0
-    share = run_share_of_tco(total, run_h, pt["years"], pt["duty_cycle"])
-    cloud = gpus * run_h * pt["gpu_hour_usd"]
-    per_run = np.where(pt["run_cost_gpu_hour"] > 0, cloud, share)
-    k = np.where(currency_of(s) == "CNY", rate, 1.0)
+    per_run = _by_flag(pt["run_cost_gpu_hour"] > 0, lambda: (gpus * pt["gpu_hour_usd"] * k) * run_h,
+                       lambda: run_share_of_tco(total, run_h, pt["years"], pt["duty_cycle"]))
+    currency = np.array(currency_of(s))
     if lean:
-        return dict(capex=capex * k, opex_per_year=opex * k, tco=total * k, cost_per_run=per_run * k,
-                    currency=np.array(currency_of(s)))
-    energy_run = train_w / 1000.0 * pt["pue"] * run_h * price_kwh
-    tokens = pt["train_tokens_b"] * 1e9
-    money = dict(capex=capex, opex_per_year=opex, tco=total, cost_per_run=per_run, energy_cost_per_run=energy_run,
-                 cost_per_token=per_run / tokens)
-    res = {key: val * k for key, val in money.items()}
-    res.update(
+        return dict(capex=capex, opex_per_year=opex, tco=total, cost_per_run=per_run, currency=currency)
+    train_w = idle_w + dynamic_w * busy
+    energy = energy_idle + energy_per_busy * busy
+    energy_usd = energy * price_kwh
+    res = dict(
+        capex=capex, opex_per_year=opex, tco=total, cost_per_run=per_run,
+        energy_cost_per_run=train_w / 1000.0 * pt["pue"] * run_h * price_kwh * k,
+        cost_per_token=per_run / (pt["train_tokens_b"] * 1e9),
         capex_parts=dict(servers=servers * k, network=network * k),
-        network_components={key: v * k for key, v in dict(nics=nics_usd, switches=switches_usd,
-                                                          links=links_usd).items()},
+        network_components=dict(nics=out["nics"] * fab["nic_price_usd"] * k,
+                                 switches=out["switches"] * fab["switch_price_usd"] * k,
+                                 links=out["links"] * fab["link_price_usd"] * k),
         opex_parts=dict(energy=energy_usd * k, operations=ops_usd * k),
         power_kw=train_w / 1000.0,
         energy_kwh_per_year=energy,
         runs_per_year=pt["duty_cycle"] * HOURS_PER_YEAR / run_h,
-        currency=np.array(currency_of(s)),
+        currency=currency,
     )
     return res
