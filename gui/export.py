@@ -48,6 +48,15 @@ PDF_DPI = 96                      # 1 design px = 1/96 in, so the page is the de
 CJK_FAMILY = "Noto Sans CJK SC"   # Debian's fonts-noto-cjk (the proposal sheet names it too)
 
 
+def cjk_family() -> str:
+    """The CJK family an export names: Noto Sans CJK SC with a one-to-one cmap (see :mod:`gui.cjk_font`),
+    so Chinese text copied from a PDF reads as typed, not as look-alike radicals."""
+    from .cjk_font import export_family
+
+    ensure_app()
+    return export_family()
+
+
 def ensure_app():
     """The running QApplication, or a new one (offscreen when there is no display)."""
     if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
@@ -130,18 +139,14 @@ def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EX
     from .i18n import is_chinese, translate
 
     if is_chinese():  # one named CJK font (Simplified Chinese forms), embedded in a PDF: reads the same anywhere
-        f.setFamilies([f.family(), CJK_FAMILY])
+        f.setFamilies([f.family(), cjk_family()])
     # A fixed size: an export looks the same whatever the platform's font or presentation mode.
     f.setPointSizeF(font_pt if font_pt is not None else EXPORT_FONT_PT)
     w.setFont(f)
     w.scene().setFont(f)
     for name in ("left", "bottom"):
         ax = w.getPlotItem().getAxis(name)
-        ax.setStyle(tickFont=f)
-        if is_chinese():  # the axis titles too: a fallback font's glyphs may not copy as text from a PDF
-            lf = ax.label.font()
-            lf.setFamilies(f.families())
-            ax.label.setFont(lf)
+        ax.setStyle(tickFont=f)  # the axis titles: _text_fonts below
     w.resize(int(size[0]), int(size[1]))
     w.show()
     s = snapshot.scenario
@@ -150,6 +155,7 @@ def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EX
     if view_range is not None:
         (x0, x1), (y0, y1) = view_range
         w.getPlotItem().vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
+    _text_fonts(w, f)
     if compact:
         w.marker.setSymbolSize(6)
         pi = w.getPlotItem()
@@ -173,6 +179,22 @@ def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EX
         pi.getAxis("left").setWidth(int((9 if is_chinese() else 7) * (font_pt or 7)) + 6)
     QtWidgets.QApplication.processEvents()
     return w
+
+
+def _text_fonts(widget, font) -> None:
+    """Every text item of the chart (title, legend, axis titles, notes) without ligatures and, in Chinese,
+    with ``font``'s CJK family after the Latin one it resolves to: Chinese left to the platform's
+    fallback font copies from a PDF as look-alike radicals (see :mod:`gui.cjk_font`)."""
+    from PySide6 import QtGui, QtWidgets
+
+    from .i18n import is_chinese
+
+    for item in widget.scene().items():
+        if isinstance(item, QtWidgets.QGraphicsTextItem):
+            tf = no_ligatures(item.font())
+            if is_chinese():
+                tf.setFamilies([QtGui.QFontInfo(tf).family()] + font.families()[1:])
+            item.setFont(tf)
 
 
 def no_ligatures(font):
@@ -462,5 +484,5 @@ def cmd_export(args) -> int:
 
 
 __all__ = ["CHART_CHOICES", "CHART_FORMATS", "DESIGN_SIZE", "EXPORT_LINE_WIDTH", "add_export_command", "build_chart",
-           "chart_format", "chart_pdf", "chart_svg", "cmd_export", "default_png_width", "ensure_app", "export_chart",
-           "flatten_svg", "render_scene", "series_csv", "snapshot_for", "svg_to_png"]
+           "chart_format", "chart_pdf", "chart_svg", "cjk_family", "cmd_export", "default_png_width", "ensure_app",
+           "export_chart", "flatten_svg", "render_scene", "series_csv", "snapshot_for", "svg_to_png"]

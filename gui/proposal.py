@@ -21,7 +21,7 @@ import model
 from model import ScenarioError, catalog
 from model.files import atomic_write, check_writable
 
-from .export import CJK_FAMILY, PDF_DPI, build_chart, ensure_app, no_ligatures, render_scene
+from .export import PDF_DPI, build_chart, cjk_family, ensure_app, no_ligatures, render_scene
 from .i18n import is_chinese, translate
 from .i18n_data import tr_data
 from .point_table import _scalar  # one reading of per-fabric values for the table and the sheet
@@ -37,8 +37,9 @@ def _font(pt: float, bold: bool = False):
 
     f = QtGui.QFont("DejaVu Sans")
     # Chinese: Noto Sans CJK is named, not left to the platform's fallback, so the PDF
-    # embeds one known CJK font and reads the same on every machine (issue #6).
-    f.setFamilies(["DejaVu Sans", CJK_FAMILY] if is_chinese() else ["DejaVu Sans"])
+    # embeds one known CJK font and reads the same on every machine (issue #6); its copy
+    # with a one-to-one cmap, so the text copies as typed (gui.cjk_font).
+    f.setFamilies(["DejaVu Sans", cjk_family()] if is_chinese() else ["DejaVu Sans"])
     f.setStyleHint(QtGui.QFont.StyleHint.SansSerif)
     f.setPointSizeF(pt)
     f.setBold(bold)
