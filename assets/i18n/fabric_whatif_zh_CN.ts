@@ -1,2131 +1,1707 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
-    <context>
-        <name>Axes</name>
-        <message>
-            <location filename="../../gui/charts.py" line="+31" />
-            <source>Nodes</source>
-            <translation>节点数</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Model parameters</source>
-            <translation>模型参数量</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Latency</source>
-            <translation>时延</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Packet loss</source>
-            <translation>丢包率</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Bandwidth per NIC</source>
-            <translation>每网卡带宽</translation>
-        </message>
-    </context>
-    <context>
-        <name>BreakEven</name>
-        <message>
-            <location filename="../../gui/breakeven.py" line="+77" />
-            <source>{n} nodes</source>
-            <translation>{n} 个节点</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>{n} B parameters</source>
-            <translation>{n}B 参数</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>{n} µs latency</source>
-            <translation>{n} µs 时延</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>{n} % packet loss</source>
-            <translation>{n} % 丢包率</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>{n} Gb/s per NIC</source>
-            <translation>每网卡 {n} Gb/s</translation>
-        </message>
-        <message>
-            <location line="+11" />
-            <source>{above} costs less (TCO) above {x}; {below} below</source>
-            <translation>超过 {x}时，{above} 的 TCO 更低；低于此值时 {below} 更低</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>{above} trains faster above {x}; {below} below</source>
-            <translation>超过 {x}时，{above} 训练更快；低于此值时 {below} 更快</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>{above} costs less per run above {x}; {below} below</source>
-            <translation>超过 {x}时，{above} 的单次训练成本更低；低于此值时 {below} 更低</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>{above} is better on {metric} above {x}; {below} below</source>
-            <translation>超过 {x}时，{above} 的{metric}更优；低于此值时 {below} 更优</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>{above} pays off above {x}</source>
-            <translation>超过 {x}时 {above} 更划算</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>{above} faster above {x}</source>
-            <translation>超过 {x}时 {above} 更快</translation>
-        </message>
-        <message>
-            <location line="+43" />
-            <source>No point where both have a plan</source>
-            <translation>两者没有同时可行的并行方案</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>No break-even on TCO over {range}: {win} costs less than {lose} throughout</source>
-            <translation>在 {range}范围内 TCO 无盈亏平衡点：{win} 始终比 {lose} 便宜</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>No break-even on cost per run over {range}: {win} costs less than {lose} throughout</source>
-            <translation>在 {range}范围内单次训练成本无盈亏平衡点：{win} 始终比 {lose} 便宜</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>No break-even on duration over {range}: {win} trains faster than {lose} throughout</source>
-            <translation>在 {range}范围内训练时长无盈亏平衡点：{win} 始终比 {lose} 快</translation>
-        </message>
-        <message>
-            <location line="+21" />
-            <source>{a} and {b} trade places {n} times on {metric} between {lo} and {hi}: too close to call</source>
-            <translation>{a} 与 {b} 在 {lo} 到 {hi} 之间的{metric}交替领先 {n} 次：难分高下</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>TCO</source>
-            <translation>TCO</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>duration</source>
-            <translation>训练时长</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>cost per run</source>
-            <translation>单次训练成本</translation>
-        </message>
-        <message>
-            <location line="+92" />
-            <source>InfiniBand vs the fastest other</source>
-            <translation>InfiniBand 对比其余最快者</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Compare</source>
-            <translation>比较</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>with</source>
-            <translation>与</translation>
-        </message>
-        <message>
-            <location line="+38" />
-            <source>No sweep to compare</source>
-            <translation>没有可比较的扫描结果</translation>
-        </message>
-    </context>
-    <context>
-        <name>BreakdownChart</name>
-        <message>
-            <location filename="../../gui/breakdown.py" line="+33" />
-            <source>Step time at this point</source>
-            <translation>当前点的单步时间</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Time per training step (s)</source>
-            <translation>每个训练步耗时（秒）</translation>
-        </message>
-        <message>
-            <location line="+41" />
-            <source>no plan fits: {names}</source>
-            <translation>无可行方案：{names}</translation>
-        </message>
-        <message>
-            <location line="+86" />
-            <source>no plan</source>
-            <translation>无方案</translation>
-        </message>
-        <message>
-            <location line="+16" />
-            <source>{fabric}: {part} {seconds} s ({pct}% of {total} s)</source>
-            <translation>{fabric}：{part} {seconds} 秒（占 {total} 秒的 {pct}%）</translation>
-        </message>
-    </context>
-    <context>
-        <name>CalibrateDialog</name>
-        <message>
-            <location filename="../../gui/calibrate_dialog.py" line="+96" />
-            <source>Calibrate a fabric from nccl-tests</source>
-            <translation>用 nccl-tests 校准网络</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Paste or open the output of nccl-tests (all_reduce_perf, all_gather_perf, …) run across at least two nodes. The fit gives the fabric's latency and achievable bus bandwidth on your network.</source>
-            <translation>粘贴或打开至少跨两个节点运行的 nccl-tests（all_reduce_perf、all_gather_perf 等）输出。拟合得出该网络在您集群上的时延和可达总线带宽。</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>&amp;Open log…</source>
-            <translation>打开日志(&amp;O)…</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>No file: paste the log below</source>
-            <translation>未选文件：请在下方粘贴日志</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source># size count type redop root time algbw busbw …</source>
-            <translation># size count type redop root time algbw busbw …（粘贴 nccl-tests 输出）</translation>
-        </message>
-        <message>
-            <location line="+28" />
-            <location line="+5" />
-            <location line="+3" />
-            <source>from the log</source>
-            <translation>取自日志</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <location line="+106" />
-            <source>{fabric} (measured)</source>
-            <translation>{fabric}（实测）</translation>
-        </message>
-        <message>
-            <location line="-98" />
-            <source>Transport</source>
-            <translation>传输协议</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Link speed per NIC</source>
-            <translation>每网卡链路速率</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>NICs per node</source>
-            <translation>每节点网卡数</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Collective</source>
-            <translation>集合通信</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Ranks</source>
-            <translation>进程数</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Nodes</source>
-            <translation>节点数</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Save as (name)</source>
-            <translation>保存为（名称）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Label</source>
-            <translation>显示名称</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Message size</source>
-            <translation>消息大小</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Time (µs)</source>
-            <translation>时间 (µs)</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Measured points and the α–β fit</source>
-            <translation>实测点与 α–β 拟合</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>measured</source>
-            <translation>实测</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>fit</source>
-            <translation>拟合</translation>
-        </message>
-        <message>
-            <location line="+14" />
-            <source>&amp;Save as fabric</source>
-            <translation>保存为网络(&amp;S)</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Close</source>
-            <translation>关闭</translation>
-        </message>
-        <message>
-            <location line="+36" />
-            <source>Cannot read {path}: {error}</source>
-            <translation>无法读取 {path}：{error}</translation>
-        </message>
-        <message>
-            <location line="+30" />
-            <source>pasted log</source>
-            <translation>粘贴的日志</translation>
-        </message>
-        <message>
-            <location line="+33" />
-            <source>&lt;b&gt;{coll}&lt;/b&gt;, {ranks} ranks on {nodes} nodes, {n} message sizes</source>
-            <translation>&lt;b&gt;{coll}&lt;/b&gt;，{nodes} 个节点上 {ranks} 个进程，{n} 种消息大小</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Fitted latency α = &lt;b&gt;{alpha} µs&lt;/b&gt; · bus bandwidth &lt;b&gt;{busbw} GB/s&lt;/b&gt; ({gbps} Gb/s per node) · fit error {rms} % RMS</source>
-            <translation>拟合时延 α = &lt;b&gt;{alpha} µs&lt;/b&gt; · 总线带宽 &lt;b&gt;{busbw} GB/s&lt;/b&gt;（每节点 {gbps} Gb/s）· 拟合误差 {rms} %（均方根）</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>As a fabric: latency per network step &lt;b&gt;{lat} µs&lt;/b&gt;, achievable bandwidth &lt;b&gt;{frac} %&lt;/b&gt; of {nics} × {link} Gb/s</source>
-            <translation>作为网络：每个网络步时延 &lt;b&gt;{lat} µs&lt;/b&gt;，可达带宽为 {nics} × {link} Gb/s 的 &lt;b&gt;{frac} %&lt;/b&gt;</translation>
-        </message>
-        <message>
-            <location line="+17" />
-            <source>Paste a log or open a file to see the fit.</source>
-            <translation>粘贴日志或打开文件即可查看拟合结果。</translation>
-        </message>
-        <message>
-            <location line="+11" />
-            <source>Name '{name}': letters, digits and _ only, starting with a letter</source>
-            <translation>名称“{name}”：只能包含字母、数字和 _，且以字母开头</translation>
-        </message>
-    </context>
-    <context>
-        <name>Charts</name>
-        <message>
-            <location filename="../../gui/charts.py" line="+91" />
-            <source>GPU utilisation (MFU)</source>
-            <translation>GPU 利用率（MFU）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Model FLOPs utilisation (%)</source>
-            <translation>模型 FLOPs 利用率（%）</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Training duration (faint: without interruptions)</source>
-            <translation>训练时长（浅色：不含中断）</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Training duration (without interruptions)</source>
-            <translation>训练时长（不含中断）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Training duration (days)</source>
-            <translation>训练时长（天）</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>{years}-year TCO</source>
-            <translation>{years} 年 TCO</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Total cost of ownership</source>
-            <translation>总拥有成本</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>TCO ({code})</source>
-            <translation>TCO（{code}）</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Waiting for the economics model (issue #3): no TCO output yet</source>
-            <translation>等待经济性模型：暂无 TCO 输出</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source> (without interruptions)</source>
-            <translation>（不含中断）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source> w/o interr.</source>
-            <translation> 不含中断</translation>
-        </message>
-        <message>
-            <location line="+23" />
-            <source>no plan fits</source>
-            <translation>无可行方案</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>{value} days</source>
-            <translation>{value} 天</translation>
-        </message>
-        <message>
-            <location line="+253" />
-            <source>profile: {name}</source>
-            <translation>配置集：{name}</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <location line="+10" />
-            <source>Training duration</source>
-            <translation>训练时长</translation>
-        </message>
-        <message>
-            <location line="+178" />
-            <source>w/o interruptions</source>
-            <translation>不含中断</translation>
-        </message>
-        <message>
-            <location line="+69" />
-            <source>At this point — {x}: {value}</source>
-            <translation>当前点 — {x}：{value}</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>At this point</source>
-            <translation>当前点</translation>
-        </message>
-    </context>
-    <context>
-        <name>Compare</name>
-        <message>
-            <location filename="../../gui/compare.py" line="+40" />
-            <source>Utilisation (MFU, %)</source>
-            <translation>利用率（MFU，%）</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Training days</source>
-            <translation>训练天数</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>TCO</source>
-            <translation>TCO</translation>
-        </message>
-        <message>
-            <location line="+177" />
-            <source>Pin a scenario as A (Tools ▸ Pin as A), then change things: A stays dashed on the charts and here beside the current B.</source>
-            <translation>先把当前场景固定为 A（工具 ▸ 固定为 A），再修改参数：A 以虚线留在图上，并在此处与当前的 B 并列显示。</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Fabric</source>
-            <translation>网络</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Metric</source>
-            <translation>指标</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>A (pinned)</source>
-            <translation>A（已固定）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>B (now)</source>
-            <translation>B（当前）</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Export CSV…</source>
-            <translation>导出 CSV…</translation>
-        </message>
-        <message>
-            <location line="+21" />
-            <source>&lt;b&gt;A&lt;/b&gt;: {a} (pinned {when}) &amp;nbsp;·&amp;nbsp; &lt;b&gt;B&lt;/b&gt;: {b} (now)</source>
-            <translation>&lt;b&gt;A&lt;/b&gt;：{a}（{when} 固定）&amp;nbsp;·&amp;nbsp; &lt;b&gt;B&lt;/b&gt;：{b}（当前）</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source> and {n} more</source>
-            <translation> 等另外 {n} 项</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Changed from A: {list}</source>
-            <translation>相对 A 的改动：{list}</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>B is the same scenario as A</source>
-            <translation>B 与 A 是同一场景</translation>
-        </message>
-    </context>
-    <context>
-        <name>Data</name>
-        <message>
-            <location filename="../../gui/i18n_data.py" line="+29" />
-            <source>Latency</source>
-            <translation>时延</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Bandwidth per node</source>
-            <translation>每节点带宽</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Host CPU use</source>
-            <translation>主机 CPU 占用</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Network interruptions per day</source>
-            <translation>每天网络中断率</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Interruptions over the observed months</source>
-            <translation>观测期内的中断</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Training days (with interruptions)</source>
-            <translation>训练天数（含中断）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Training time saved vs the baseline</source>
-            <translation>相对基线节省的训练时间</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Network cost per node</source>
-            <translation>每节点网络成本</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Network capex below InfiniBand</source>
-            <translation>网络投资低于 InfiniBand 的比例</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>TCO</source>
-            <translation>TCO</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>TCO saving vs the baseline (same cluster)</source>
-            <translation>相对基线的 TCO 节省（同一集群）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>TCO saving vs the baseline (same work)</source>
-            <translation>相对基线的 TCO 节省（同等工作量）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Electricity saving per year (same work)</source>
-            <translation>每年电费节省（同等工作量）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>PUE</source>
-            <translation>PUE</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Interruptions in one run</source>
-            <translation>单次训练的中断次数</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Hours lost to interruptions in one run</source>
-            <translation>单次训练因中断损失的小时数</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Cost of the hours lost (share of TCO)</source>
-            <translation>损失小时的成本（按 TCO 分摊）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>limited budget and a good existing Ethernet: RoCE</source>
-            <translation>预算有限且已有良好的以太网：RoCE</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>weak operations team: RoCE is easier to run</source>
-            <translation>运维团队较弱：RoCE 更易运维</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>fastest within the TCO budget</source>
-            <translation>TCO 预算内最快</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>lowest cost per run</source>
-            <translation>单次训练成本最低</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>the tree looks at node count and model size, not at link speed, latency or price</source>
-            <translation>决策树只看节点数和模型规模，不看链路速率、时延和价格</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Compute</source>
-            <translation>计算</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Tensor-parallel comm</source>
-            <translation>张量并行通信</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Pipeline comm</source>
-            <translation>流水线通信</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Data-parallel comm (exposed)</source>
-            <translation>数据并行通信（未被掩盖）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Pipeline bubble</source>
-            <translation>流水线气泡</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Loss recovery</source>
-            <translation>丢包恢复</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Host CPU limit</source>
-            <translation>主机 CPU 瓶颈</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Optimizer step</source>
-            <translation>优化器更新</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Case studies</source>
-            <translation>案例</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Scale tiers</source>
-            <translation>规模档位</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Other</source>
-            <translation>其他</translation>
-        </message>
-    </context>
-    <context>
-        <name>DataPhrase</name>
-        <message>
-            <location line="+110" />
-            <source>none in {0} months</source>
-            <translation>{0} 个月内无中断</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>{0} days</source>
-            <translation>{0} 天</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>CNY {0} per node</source>
-            <translation>每节点 CNY {0}</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>{0} % below InfiniBand up front</source>
-            <translation>前期投入比 InfiniBand 低 {0} %</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>(cap ≤ {0})</source>
-            <translation>（上限 ≤ {0}）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>(cap)</source>
-            <translation>（上限）</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>{0} below Ethernet over {1} years</source>
-            <translation>{1} 年内比 Ethernet 低 {0}</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>over {0} years</source>
-            <translation>{0} 年内</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>per year</source>
-            <translation>每年</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>(before)</source>
-            <translation>（改造前）</translation>
-        </message>
-    </context>
-    <context>
-        <name>DataSentence</name>
-        <message>
-            <location line="-43" />
-            <source>more than {0} nodes: InfiniBand is the only choice</source>
-            <translation>超过 {0} 个节点：只能选 InfiniBand</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>more than {0}B parameters: InfiniBand</source>
-            <translation>超过 {0}B 参数：InfiniBand</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>{0} nodes or fewer: RoCE</source>
-            <translation>{0} 个节点及以下：RoCE</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>{0}B parameters or fewer: RoCE</source>
-            <translation>{0}B 参数及以下：RoCE</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>{0}-{1} nodes with a {2}B-{3}B model: InfiniBand preferred</source>
-            <translation>{0}–{1} 个节点、{2}B–{3}B 模型：优先 InfiniBand</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>{0} (none does: fastest instead)</source>
-            <translation>{0}（均不满足：改选最快者）</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>lowest TCO finishing within {0} days</source>
-            <translation>{0} 天内完成且 TCO 最低</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The tree names {0}, which this scenario does not compare.</source>
-            <translation>决策树选择了 {0}，但本场景没有比较它。</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>No fabric meets the goal, and {0} is the fastest ({1} for {2}); {3}.</source>
-            <translation>没有网络满足目标，{0} 最快（对比 {2}：{1}）；{3}。</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>{0} misses the {1}-day deadline ({2} days) and {3} meets it ({4}); {5}.</source>
-            <translation>{0} 达不到 {1} 天的期限（{2} 天），{3} 能达到（{4} 天）；{5}。</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>{0} meets the deadline at {1} TCO than {2} ({3}); {4}.</source>
-            <translation>{0} 能按期完成，TCO 比 {2} {1}（{3}）；{4}。</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>{0}'s TCO is over the budget and {1} is the fastest fabric within it ({2}); {3}.</source>
-            <translation>{0} 的 TCO 超出预算，{1} 是预算内最快的网络（{2}）；{3}。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>{0} is faster than {1} within the budget ({2}); {3}.</source>
-            <translation>在预算内 {0} 比 {1} 更快（{2}）；{3}。</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>{0} costs {1} per run than {2} ({3}); {4}.</source>
-            <translation>{0} 的单次训练成本比 {2} {1}（{3}）；{4}。</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>{0} vs {1} days</source>
-            <translation>{0} 天 对 {1} 天</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>{0}% lower</source>
-            <translation>低 {0}%</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>{0}% higher</source>
-            <translation>高 {0}%</translation>
-        </message>
-    </context>
-    <context>
-        <name>Export</name>
-        <message>
-            <location filename="../../gui/export.py" line="+165" />
-            <source>MFU (%)</source>
-            <translation>MFU (%)</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Days</source>
-            <translation>天数</translation>
-        </message>
-    </context>
-    <context>
-        <name>Features</name>
-        <message>
-            <location filename="../../gui/features.py" line="+99" />
-            <source>Sensitivity (tornado)</source>
-            <translation>敏感性（龙卷风图）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Break-even</source>
-            <translation>盈亏平衡</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>A/B compare</source>
-            <translation>A/B 对比</translation>
-        </message>
-        <message>
-            <location line="+41" />
-            <source>&amp;Calibrate fabric from nccl-tests…</source>
-            <translation>用 nccl-tests 校准网络(&amp;C)…</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Export A/B comparison as CSV…</source>
-            <translation>导出 A/B 对比为 CSV…</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Uncertainty &amp;bands (P10–P90)</source>
-            <translation>不确定性区间(&amp;B)（P10–P90）</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Monte-Carlo over every profile value given as a range: 1,000 seeded samples, drawn when the view settles</source>
-            <translation>对配置中所有以区间给出的数值做蒙特卡洛模拟：1,000 个固定种子样本，视图静止后绘制</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>&amp;Dark theme</source>
-            <translation>深色主题(&amp;D)</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>&amp;Language</source>
-            <translation>语言(&amp;L)</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>&amp;Tools</source>
-            <translation>工具(&amp;T)</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>&amp;Pin as A</source>
-            <translation>固定为 A(&amp;P)</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>C&amp;lear pin</source>
-            <translation>清除固定(&amp;L)</translation>
-        </message>
-        <message>
-            <location line="+47" />
-            <source>engine {engine} ms · bands {bands} ms</source>
-            <translation>引擎 {engine} ms · 区间 {bands} ms</translation>
-        </message>
-        <message>
-            <location line="+22" />
-            <source>Open nccl-tests output</source>
-            <translation>打开 nccl-tests 输出</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>nccl-tests logs (*.txt *.log *.out);;All files (*)</source>
-            <translation>nccl-tests 日志 (*.txt *.log *.out);;所有文件 (*)</translation>
-        </message>
-        <message>
-            <location line="+54" />
-            <source>Export A/B comparison</source>
-            <translation>导出 A/B 对比</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>CSV files (*.csv)</source>
-            <translation>CSV 文件 (*.csv)</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Could not write {path}: {error}</source>
-            <translation>无法写入 {path}：{error}</translation>
-        </message>
-    </context>
-    <context>
-        <name>Field</name>
-        <message>
-            <location filename="../../gui/i18n_data.py" line="-100" />
-            <source>Bandwidth per NIC</source>
-            <translation>每网卡带宽</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>CNY per USD</source>
-            <translation>美元兑人民币汇率</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>CPU share for network</source>
-            <translation>用于网络的 CPU 比例</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Checkpoint interval</source>
-            <translation>检查点间隔</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Checkpoint storage bandwidth</source>
-            <translation>检查点存储带宽</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Currency</source>
-            <translation>货币</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Deadline</source>
-            <translation>期限</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Duty cycle</source>
-            <translation>占空比</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Electricity (CNY)</source>
-            <translation>电价（人民币）</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Electricity (USD)</source>
-            <translation>电价（美元）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>GPU</source>
-            <translation>GPU</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>GPU/host interruptions</source>
-            <translation>GPU/主机中断</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>GPUs per node</source>
-            <translation>每节点 GPU 数</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Global batch</source>
-            <translation>全局批大小</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Host cores</source>
-            <translation>主机核数</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Latency</source>
-            <translation>时延</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Model parameters</source>
-            <translation>模型参数量</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Network cost per node</source>
-            <translation>每节点网络成本</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Network interruptions</source>
-            <translation>网络中断</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Nodes</source>
-            <translation>节点数</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Oversubscription</source>
-            <translation>收敛比</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>PUE</source>
-            <translation>PUE</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Packet loss</source>
-            <translation>丢包率</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Restart time</source>
-            <translation>重启时间</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Sequence length</source>
-            <translation>序列长度</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Server price</source>
-            <translation>服务器价格</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Switch radix</source>
-            <translation>交换机端口数</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Training tokens</source>
-            <translation>训练 token 数</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Years</source>
-            <translation>年限</translation>
-        </message>
-    </context>
-    <context>
-        <name>FieldHelp</name>
-        <message>
-            <location line="+7" />
-            <source>Nodes (servers)</source>
-            <translation>节点（服务器）数</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>GPUs in one node</source>
-            <translation>每个节点中的 GPU 数</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Model parameters, billions</source>
-            <translation>模型参数量（十亿）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Tokens to train, billions</source>
-            <translation>训练 token 数（十亿）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Electricity price in CNY (give this or the USD one); default from the profile set</source>
-            <translation>人民币电价（与美元电价二选一）；默认取配置集的值</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Electricity price in USD (give this or the CNY one)</source>
-            <translation>美元电价（与人民币电价二选一）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Power usage effectiveness; default from the profile set</source>
-            <translation>电能使用效率；默认取配置集的值</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Years of service for the TCO</source>
-            <translation>计算 TCO 的使用年限</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Currency of every money output; default: the profile set's (seed CNY, published USD)</source>
-            <translation>所有金额输出的货币；默认取配置集的货币（seed 为 CNY，published 为 USD）</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>One-way latency per network step</source>
-            <translation>每个网络步的单向时延</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Fraction of packets lost</source>
-            <translation>丢包比例</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Line rate per NIC</source>
-            <translation>每网卡线速</translation>
-        </message>
-    </context>
-    <context>
-        <name>FieldSlider</name>
-        <message>
-            <location filename="../../gui/controls.py" line="+152" />
-            <source>(guess)</source>
-            <translation>（估计值）</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>(edited)</source>
-            <translation>（已修改）</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>(scenario)</source>
-            <translation>（场景设定）</translation>
-        </message>
-    </context>
-    <context>
-        <name>FileActions</name>
-        <message>
-            <location filename="../../gui/file_actions.py" line="+62" />
-            <source>&amp;Open scenario…</source>
-            <translation>打开场景(&amp;O)…</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Open &amp;Recent</source>
-            <translation>最近打开(&amp;R)</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>&amp;Save scenario</source>
-            <translation>保存场景(&amp;S)</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Save scenario &amp;As…</source>
-            <translation>场景另存为(&amp;A)…</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>&amp;Export chart</source>
-            <translation>导出图表(&amp;E)</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>&amp;Utilisation…</source>
-            <translation>利用率(&amp;U)…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;Training duration…</source>
-            <translation>训练时长(&amp;T)…</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>T&amp;CO…</source>
-            <translation>T&amp;CO…</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Export &amp;proposal sheet (PDF)…</source>
-            <translation>导出方案建议书(&amp;P)（PDF）…</translation>
-        </message>
-        <message>
-            <location line="+22" />
-            <source>(no recent files)</source>
-            <translation>（无最近文件）</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Clear list</source>
-            <translation>清空列表</translation>
-        </message>
-        <message>
-            <location line="+32" />
-            <source>Could not open the scenario</source>
-            <translation>无法打开场景</translation>
-        </message>
-        <message>
-            <location line="+20" />
-            <source>Could not save the scenario</source>
-            <translation>无法保存场景</translation>
-        </message>
-        <message>
-            <location line="+39" />
-            <source>Could not export the chart</source>
-            <translation>无法导出图表</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Could not export the proposal sheet</source>
-            <translation>无法导出方案建议书</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Open scenario</source>
-            <translation>打开场景</translation>
-        </message>
-        <message>
-            <location line="+15" />
-            <source>Save scenario as</source>
-            <translation>场景另存为</translation>
-        </message>
-        <message>
-            <location line="+19" />
-            <source>PNG width</source>
-            <translation>PNG 宽度</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Width in pixels (height follows, 5 : 3):</source>
-            <translation>宽度（像素，高度按 5 : 3 自动）：</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Export the proposal sheet</source>
-            <translation>导出方案建议书</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Paper size</source>
-            <translation>纸张大小</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Paper:</source>
-            <translation>纸张：</translation>
-        </message>
-    </context>
-    <context>
-        <name>MainWindow</name>
-        <message>
-            <location filename="../../gui/main_window.py" line="+129" />
-            <source>&amp;File</source>
-            <translation>文件(&amp;F)</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>&amp;Quit</source>
-            <translation>退出(&amp;Q)</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>&amp;Presets</source>
-            <translation>预设(&amp;P)</translation>
-        </message>
-        <message>
-            <location line="+20" />
-            <source>&amp;View</source>
-            <translation>视图(&amp;V)</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>x-axis: {axis}</source>
-            <translation>横轴：{axis}</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Reset &amp;zoom</source>
-            <translation>重置缩放(&amp;Z)</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>&amp;Presentation mode (large text, thick lines)</source>
-            <translation>演示模式(&amp;P)（大字体、粗线条）</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>&amp;Help</source>
-            <translation>帮助(&amp;H)</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&amp;About Fabric What-If</source>
-            <translation>关于 Fabric What-If(&amp;A)</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Scenario</source>
-            <translation>场景</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Preset</source>
-            <translation>预设</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Load a case study or scale tier: sets every control at once</source>
-            <translation>载入案例或规模档位：一次设置所有控件</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Profile set: </source>
-            <translation>配置集：</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>seed: the source article's fabric table (midpoints of its ranges)</source>
-            <translation>seed：原文的网络参数表（取区间中值）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>published: measured and specified figures with their sources</source>
-            <translation>published：有出处的实测与规格数据</translation>
-        </message>
-        <message>
-            <location line="+11" />
-            <source>x-axis</source>
-            <translation>横轴</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>  x-axis: </source>
-            <translation>  横轴：</translation>
-        </message>
-        <message>
-            <location line="+56" />
-            <source>Recommendation</source>
-            <translation>推荐</translation>
-        </message>
-        <message>
-            <location line="+21" />
-            <source>Cluster</source>
-            <translation>集群</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>GPU type</source>
-            <translation>GPU 型号</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>Model</source>
-            <translation>模型</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <location line="+2" />
-            <source>Fabric in focus</source>
-            <translation>当前网络</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>The fabric whose latency, loss and bandwidth the sliders below edit; each fabric keeps its own values</source>
-            <translation>下方滑块编辑此网络的时延、丢包率和带宽；每种网络各自保留取值</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Fabric</source>
-            <translation>网络</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>&amp;Reset to profile</source>
-            <translation>恢复配置值(&amp;R)</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Restore the profile set's values for the fabric in focus</source>
-            <translation>把当前网络恢复为配置集中的取值</translation>
-        </message>
-        <message>
-            <location line="+12" />
-            <source>Economics</source>
-            <translation>经济性</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>&lt;i&gt;Electricity price, PUE, years and currency arrive with the economics model (issue #3).&lt;/i&gt;</source>
-            <translation>&lt;i&gt;电价、PUE、年限和货币将随经济性模型提供。&lt;/i&gt;</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Currency</source>
-            <translation>货币</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>profile default</source>
-            <translation>配置默认值</translation>
-        </message>
-        <message>
-            <location line="+110" />
-            <source>profile default ({currency})</source>
-            <translation>配置默认值（{currency}）</translation>
-        </message>
-        <message>
-            <location line="+30" />
-            <source>Set by the scenario, not the profile; profile value ({profile}): {value}</source>
-            <translation>由场景设定，而非配置集；配置集（{profile}）取值：{value}</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>From the {profile} profile set</source>
-            <translation>取自 {profile} 配置集</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source> — a guess, no published source</source>
-            <translation> — 估计值，无公开出处</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Article range: {lo} – {hi}</source>
-            <translation>原文区间：{lo} – {hi}</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <location line="+41" />
-            <location line="+10" />
-            <source>Source: {source}</source>
-            <translation>出处：{source}</translation>
-        </message>
-        <message>
-            <location line="-50" />
-            <source>engine default</source>
-            <translation>引擎默认值</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>{fabric} · {profile} profile</source>
-            <translation>{fabric} · {profile} 配置集</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source> · edited</source>
-            <translation> · 已修改</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source> · values set by the scenario</source>
-            <translation> · 取值由场景设定</translation>
-        </message>
-        <message>
-            <location line="+19" />
-            <source>Not set by the scenario: the {profile} profile set's value</source>
-            <translation>场景未设定：使用 {profile} 配置集的取值</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Edited; {origin} sets {value}</source>
-            <translation>已修改；{origin} 中为 {value}</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <location line="+16" />
-            <source>Value from {origin}</source>
-            <translation>取值来自 {origin}</translation>
-        </message>
-        <message>
-            <location line="-15" />
-            <source>Allowed: {lo} – {hi} {unit}</source>
-            <translation>允许范围：{lo} – {hi} {unit}</translation>
-        </message>
-        <message>
-            <location line="+23" />
-            <location line="+24" />
-            <source> (edited)</source>
-            <translation>（已修改）</translation>
-        </message>
-        <message>
-            <location line="-23" />
-            <source>{name} — profile: {profile} — {app}</source>
-            <translation>{name} — 配置集：{profile} — {app}</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>&lt;b&gt;{name}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; {nodes} × {gpn} {gpu} &amp;nbsp;·&amp;nbsp; {params} B params &amp;nbsp;·&amp;nbsp; profile: &lt;b&gt;{profile}&lt;/b&gt;</source>
-            <translation>&lt;b&gt;{name}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; {nodes} × {gpn} {gpu} &amp;nbsp;·&amp;nbsp; {params}B 参数 &amp;nbsp;·&amp;nbsp; 配置集：&lt;b&gt;{profile}&lt;/b&gt;</translation>
-        </message>
-        <message>
-            <location line="+25" />
-            <source>&lt;b&gt;At this point&lt;/b&gt;: {nodes} nodes × {gpus} GPUs, {params} B parameters, {tokens} B tokens</source>
-            <translation>&lt;b&gt;当前点&lt;/b&gt;：{nodes} 个节点 × {gpus} 块 GPU，{params}B 参数，{tokens}B token</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>engine {ms} ms</source>
-            <translation>引擎 {ms} ms</translation>
-        </message>
-        <message>
-            <location line="+38" />
-            <source>About {app}</source>
-            <translation>关于 {app}</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>&lt;b&gt;{app}&lt;/b&gt; {version}&lt;br&gt;How the network fabric of a GPU training cluster changes GPU utilisation, training duration and TCO.&lt;br&gt;&lt;br&gt;Engine: Megatron-LM compute, α–β collectives, 1F1B pipeline bubble, per-transport loss recovery. Every default names its source (hover a control).</source>
-            <translation>&lt;b&gt;{app}&lt;/b&gt; {version}&lt;br&gt;GPU 训练集群的网络如何影响 GPU 利用率、训练时长和 TCO。&lt;br&gt;&lt;br&gt;引擎：Megatron-LM 计算模型、α–β 集合通信、1F1B 流水线气泡、按传输协议的丢包恢复。每个默认值都注明出处（将鼠标悬停在控件上查看）。</translation>
-        </message>
-        <message>
-            <location line="+78" />
-            <source>'{name}' ({path})</source>
-            <translation>“{name}”（{path}）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>scenario '{name}'</source>
-            <translation>场景“{name}”</translation>
-        </message>
-    </context>
-    <context>
-        <name>PointTable</name>
-        <message>
-            <location filename="../../gui/point_table.py" line="+16" />
-            <source>Fabric</source>
-            <translation>网络</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>MFU</source>
-            <translation>MFU</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Days</source>
-            <translation>天数</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Interr.</source>
-            <translation>中断</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Capex</source>
-            <translation>资本支出</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>TCO</source>
-            <translation>TCO</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Per run</source>
-            <translation>单次成本</translation>
-        </message>
-        <message>
-            <location line="+20" />
-            <source>Fabric (colour as in the charts)</source>
-            <translation>网络（颜色与图表一致）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Model FLOPs utilisation at this point</source>
-            <translation>当前点的模型 FLOPs 利用率</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Training days, with interruptions</source>
-            <translation>训练天数（含中断）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Expected job interruptions during the run</source>
-            <translation>训练期间预计的作业中断次数</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Capital expenditure: servers and network</source>
-            <translation>资本支出：服务器和网络</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Total cost of ownership over the years set</source>
-            <translation>设定年限内的总拥有成本</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Cost of one training run (its share of the TCO)</source>
-            <translation>单次训练的成本（分摊的 TCO）</translation>
-        </message>
-        <message>
-            <location line="+30" />
-            <source>with interruptions (without: {days} days)</source>
-            <translation>含中断（不含中断：{days} 天）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>without interruptions (the economics model adds them)</source>
-            <translation>不含中断（经济性模型会加上中断）</translation>
-        </message>
-        <message>
-            <location line="+23" />
-            <source>no plan fits</source>
-            <translation>无可行方案</translation>
-        </message>
-        <message>
-            <location line="+13" />
-            <source>  (fabric in focus)</source>
-            <translation>  （当前网络）</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Waiting for the economics model (issue #3)</source>
-            <translation>等待经济性模型</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>Model FLOPs utilisation; plan: {plan}</source>
-            <translation>模型 FLOPs 利用率；并行方案：{plan}</translation>
-        </message>
-    </context>
-    <context>
-        <name>Proposal</name>
-        <message>
-            <location filename="../../gui/proposal.py" line="+110" />
-            <location line="+66" />
-            <source>, </source>
-            <translation>，</translation>
-        </message>
-        <message>
-            <location line="-65" />
-            <source>{n} node × {g} {gpu} = {total} GPUs</source>
-            <translation>{n} 个节点 × {g} 块 {gpu} = {total} 块 GPU</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>{n} nodes × {g} {gpu} = {total} GPUs</source>
-            <translation>{n} 个节点 × {g} 块 {gpu} = {total} 块 GPU</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>{p} B parameters</source>
-            <translation>{p}B 参数</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>{n} layers</source>
-            <translation>{n} 层</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>sequence {n}</source>
-            <translation>序列长度 {n}</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>global batch {n}</source>
-            <translation>全局批大小 {n}</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Cluster</source>
-            <translation>集群</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Model</source>
-            <translation>模型</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Training</source>
-            <translation>训练</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>{t} B tokens, recompute {r}</source>
-            <translation>{t}B token，重计算 {r}</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Fabrics</source>
-            <translation>网络方案</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>{n} years</source>
-            <translation>{n} 年</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>duty cycle {n} %</source>
-            <translation>利用率 {n} %</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Economics</source>
-            <translation>经济性</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>run within {n} days</source>
-            <translation>{n} 天内完成训练</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <location line="+3" />
-            <source>TCO budget {money}</source>
-            <translation>TCO 预算 {money}</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>Goals</source>
-            <translation>目标</translation>
-        </message>
-        <message>
-            <location line="+22" />
-            <source>micro-batch</source>
-            <translation>微批</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>no plan fits in memory</source>
-            <translation>显存放不下任何并行方案</translation>
-        </message>
-        <message>
-            <location line="+9" />
-            <source>Profile set “{name}”</source>
-            <translation>参数集“{name}”</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>{transport} figures of the profile set</source>
-            <translation>参数集中的 {transport} 数据</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>; from this scenario: </source>
-            <translation>；取自本场景：</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>; guesses (no published source): </source>
-            <translation>；估计值（无公开来源）：</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>{fabric}: {gbps} Gb/s × {nics}, {lat} µs, loss {loss} %</source>
-            <translation>{fabric}：{gbps} Gb/s × {nics}，{lat} µs，丢包率 {loss} %</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Every fabric</source>
-            <translation>所有网络</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>guesses (no published source): </source>
-            <translation>估计值（无公开来源）：</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>{gpu}: prices and power</source>
-            <translation>{gpu}：价格与功耗</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Reliability defaults</source>
-            <translation>可靠性默认值</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Economics defaults</source>
-            <translation>经济性默认值</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>; guesses: </source>
-            <translation>；估计值：</translation>
-        </message>
-        <message>
-            <location line="+35" />
-            <source>Network fabric proposal</source>
-            <translation>网络方案建议书</translation>
-        </message>
-        <message>
-            <location line="+40" />
-            <source>Inputs</source>
-            <translation>输入</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Recommendation</source>
-            <translation>推荐</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The engine’s recommendation is not available for this scenario.</source>
-            <translation>本场景暂无引擎推荐。</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>Article’s decision tree: {fabric} (rule {rule}: {reason}).</source>
-            <translation>原文决策树：{fabric}（规则 {rule}：{reason}）。</translation>
-        </message>
-        <message>
-            <location line="+5" />
-            <source>No fabric yet</source>
-            <translation>暂无可选网络</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>No parallel plan fits in GPU memory for any compared fabric in this scenario: add nodes, choose GPUs with more memory or a smaller model.</source>
-            <translation>本场景下，所比较的网络都没有能放进 GPU 显存的并行方案：请增加节点、选用显存更大的 GPU 或更小的模型。</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>Engine: {fabric} — {criterion}</source>
-            <translation>引擎：{fabric}——{criterion}</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>; {pct} % ahead of {fabric}</source>
-            <translation>；领先 {fabric} {pct} %</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>.</source>
-            <translation>。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The tree and the engine agree.</source>
-            <translation>决策树与引擎结论一致。</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>Why they differ:</source>
-            <translation>二者不同的原因：</translation>
-        </message>
-        <message>
-            <location line="+10" />
-            <source>Break-even, {a} vs {b}</source>
-            <translation>盈亏平衡点：{a} 对比 {b}</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <location line="+39" />
-            <source>Fabric</source>
-            <translation>网络</translation>
-        </message>
-        <message>
-            <location line="-39" />
-            <source>MFU</source>
-            <translation>MFU</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Days*</source>
-            <translation>天数*</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Interr.</source>
-            <translation>中断</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Capex</source>
-            <translation>资本支出</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>TCO</source>
-            <translation>TCO</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Per run</source>
-            <translation>单次成本</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Parallel plan</source>
-            <translation>并行方案</translation>
-        </message>
-        <message>
-            <location line="+16" />
-            <source>* Training days including expected interruptions and restarts. Money in {currency}. The recommended fabric is in bold.</source>
-            <translation>* 训练天数已计入预期的中断与重启。金额单位：{currency}。推荐的网络以粗体显示。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>At this scenario</source>
-            <translation>本场景下</translation>
-        </message>
-        <message>
-            <location line="+17" />
-            <source>Claim</source>
-            <translation>指标</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Article</source>
-            <translation>原文</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>Engine, seed</source>
-            <translation>引擎（种子参数）</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Engine, published</source>
-            <translation>引擎（公开参数）</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>The article’s claims beside the engine (case study “{name}”, as published: this scenario’s edits are not in this table)</source>
-            <translation>原文结论与引擎结果对照（案例“{name}”，按原文参数：本场景的修改不在此表中）</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>The article’s claims beside the engine (case study “{name}”)</source>
-            <translation>原文结论与引擎结果对照（案例“{name}”）</translation>
-        </message>
-        <message>
-            <location line="+8" />
-            <source>Assumptions and sources</source>
-            <translation>假设与来源</translation>
-        </message>
-        <message>
-            <location line="+64" />
-            <source>Profile set: {name}</source>
-            <translation>参数集：{name}</translation>
-        </message>
-        <message>
-            <location line="+95" />
-            <source>Generated by Fabric What-If {version} on {date}</source>
-            <translation>由 Fabric What-If {version} 于 {date} 生成</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>profile set {name}</source>
-            <translation>参数集 {name}</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>scenario file {name}</source>
-            <translation>场景文件 {name}</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Engine estimates from published mechanisms, not measurements of your cluster.</source>
-            <translation>以上为引擎依据公开机理的估算，并非对贵方集群的实测。</translation>
-        </message>
-    </context>
-    <context>
-        <name>RecommendationPanel</name>
-        <message>
-            <location filename="../../gui/recommendation.py" line="+69" />
-            <source>Claim</source>
-            <translation>指标</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Article</source>
-            <translation>原文</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Engine: seed · published</source>
-            <translation>引擎：seed · published</translation>
-        </message>
-        <message>
-            <location line="+27" />
-            <location line="+29" />
-            <source>none</source>
-            <translation>无</translation>
-        </message>
-        <message>
-            <location line="-19" />
-            <source>No recommendation: {error}</source>
-            <translation>无法给出推荐：{error}</translation>
-        </message>
-        <message>
-            <location line="+6" />
-            <source>, {pct}% ahead of {name}</source>
-            <translation>，领先 {name} {pct}%</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>&lt;b&gt;Article's decision tree:&lt;/b&gt;</source>
-            <translation>&lt;b&gt;原文决策树：&lt;/b&gt;</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>rule {rule}: {reason}</source>
-            <translation>规则 {rule}：{reason}</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <location line="+4" />
-            <source>&lt;b&gt;Engine's pick:&lt;/b&gt;</source>
-            <translation>&lt;b&gt;引擎推荐：&lt;/b&gt;</translation>
-        </message>
-        <message>
-            <location line="+2" />
-            <source>no parallel plan fits this model on this cluster for any fabric: add nodes or memory, or shrink the model</source>
-            <translation>任何网络下都没有能在此集群上容纳该模型的并行方案：请增加节点或内存，或缩小模型</translation>
-        </message>
-        <message>
-            <location line="+4" />
-            <source>✔ They agree.</source>
-            <translation>✔ 两者一致。</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>They differ:</source>
-            <translation>两者不同：</translation>
-        </message>
-        <message>
-            <location line="+17" />
-            <source>&lt;b&gt;Article vs engine&lt;/b&gt; — {preset} as published (unaffected by your edits)</source>
-            <translation>&lt;b&gt;原文与引擎对比&lt;/b&gt; — 按原文发布的 {preset}（不受您的修改影响）</translation>
-        </message>
-    </context>
-    <context>
-        <name>Tornado</name>
-        <message>
-            <location filename="../../gui/tornado.py" line="+29" />
-            <source>Latency</source>
-            <translation>时延</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Packet loss</source>
-            <translation>丢包率</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Bandwidth per NIC</source>
-            <translation>每网卡带宽</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Achievable bandwidth</source>
-            <translation>可达带宽</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>CPU use at line rate</source>
-            <translation>线速时的 CPU 占用</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Network cost per node</source>
-            <translation>每节点网络成本</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>Electricity price</source>
-            <translation>电价</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>PUE</source>
-            <translation>PUE</translation>
-        </message>
-        <message>
-            <location line="+79" />
-            <source>No input with a range moves this</source>
-            <translation>没有带区间的输入会影响此项</translation>
-        </message>
-        <message>
-            <location line="+29" />
-            <source>input at the low end of its range</source>
-            <translation>输入取区间下限</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>at the high end</source>
-            <translation>取区间上限</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>nominal</source>
-            <translation>标称值</translation>
-        </message>
-        <message>
-            <location line="+35" />
-            <source>&lt;b&gt;Sensitivity of {fabric}&lt;/b&gt; at this point: each input swung across its range, one at a time (nominal {days} days, TCO {tco})</source>
-            <translation>&lt;b&gt;{fabric} 的敏感性&lt;/b&gt;（当前点）：每次只让一个输入在其区间内变化（标称 {days} 天，TCO {tco}）</translation>
-        </message>
-        <message>
-            <location line="+7" />
-            <source>Training days</source>
-            <translation>训练天数</translation>
-        </message>
-        <message>
-            <location line="+3" />
-            <source>TCO</source>
-            <translation>TCO</translation>
-        </message>
-    </context>
-    <context>
-        <name>Unit</name>
-        <message>
-            <location filename="../../gui/i18n_data.py" line="-18" />
-            <source>B tokens</source>
-            <translation>十亿 token</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>years</source>
-            <translation>年</translation>
-        </message>
-        <message>
-            <location line="+0" />
-            <source>days</source>
-            <translation>天</translation>
-        </message>
-        <message>
-            <location line="+1" />
-            <source>min</source>
-            <translation>分钟</translation>
-        </message>
-    </context>
+<context>
+    <name>Axes</name>
+    <message>
+        <source>Nodes</source>
+        <translation>节点数</translation>
+    </message>
+    <message>
+        <source>Model parameters</source>
+        <translation>模型参数量</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>时延</translation>
+    </message>
+    <message>
+        <source>Packet loss</source>
+        <translation>丢包率</translation>
+    </message>
+    <message>
+        <source>Bandwidth per NIC</source>
+        <translation>每网卡带宽</translation>
+    </message>
+</context>
+<context>
+    <name>BreakEven</name>
+    <message>
+        <source>{n} nodes</source>
+        <translation>{n} 个节点</translation>
+    </message>
+    <message>
+        <source>{n} B parameters</source>
+        <translation>{n}B 参数</translation>
+    </message>
+    <message>
+        <source>{n} µs latency</source>
+        <translation>{n} µs 时延</translation>
+    </message>
+    <message>
+        <source>{n} % packet loss</source>
+        <translation>{n} % 丢包率</translation>
+    </message>
+    <message>
+        <source>{n} Gb/s per NIC</source>
+        <translation>每网卡 {n} Gb/s</translation>
+    </message>
+    <message>
+        <source>{above} costs less (TCO) above {x}; {below} below</source>
+        <translation>超过 {x}时，{above} 的 TCO 更低；低于此值时 {below} 更低</translation>
+    </message>
+    <message>
+        <source>{above} trains faster above {x}; {below} below</source>
+        <translation>超过 {x}时，{above} 训练更快；低于此值时 {below} 更快</translation>
+    </message>
+    <message>
+        <source>{above} costs less per run above {x}; {below} below</source>
+        <translation>超过 {x}时，{above} 的单次训练成本更低；低于此值时 {below} 更低</translation>
+    </message>
+    <message>
+        <source>{above} is better on {metric} above {x}; {below} below</source>
+        <translation>超过 {x}时，{above} 的{metric}更优；低于此值时 {below} 更优</translation>
+    </message>
+    <message>
+        <source>{above} pays off above {x}</source>
+        <translation>超过 {x}时 {above} 更划算</translation>
+    </message>
+    <message>
+        <source>{above} faster above {x}</source>
+        <translation>超过 {x}时 {above} 更快</translation>
+    </message>
+    <message>
+        <source>No point where both have a plan</source>
+        <translation>两者没有同时可行的并行方案</translation>
+    </message>
+    <message>
+        <source>No break-even on TCO over {range}: {win} costs less than {lose} throughout</source>
+        <translation>在 {range}范围内 TCO 无盈亏平衡点：{win} 始终比 {lose} 便宜</translation>
+    </message>
+    <message>
+        <source>No break-even on cost per run over {range}: {win} costs less than {lose} throughout</source>
+        <translation>在 {range}范围内单次训练成本无盈亏平衡点：{win} 始终比 {lose} 便宜</translation>
+    </message>
+    <message>
+        <source>No break-even on duration over {range}: {win} trains faster than {lose} throughout</source>
+        <translation>在 {range}范围内训练时长无盈亏平衡点：{win} 始终比 {lose} 快</translation>
+    </message>
+    <message>
+        <source>{a} and {b} trade places {n} times on {metric} between {lo} and {hi}: too close to call</source>
+        <translation>{a} 与 {b} 在 {lo} 到 {hi} 之间的{metric}交替领先 {n} 次：难分高下</translation>
+    </message>
+    <message>
+        <source>TCO</source>
+        <translation>TCO</translation>
+    </message>
+    <message>
+        <source>duration</source>
+        <translation>训练时长</translation>
+    </message>
+    <message>
+        <source>cost per run</source>
+        <translation>单次训练成本</translation>
+    </message>
+    <message>
+        <source>InfiniBand vs the fastest other</source>
+        <translation>InfiniBand 对比其余最快者</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>with</source>
+        <translation>与</translation>
+    </message>
+    <message>
+        <source>No sweep to compare</source>
+        <translation>没有可比较的扫描结果</translation>
+    </message>
+</context>
+<context>
+    <name>BreakdownChart</name>
+    <message>
+        <source>Step time at this point</source>
+        <translation>当前点的单步时间</translation>
+    </message>
+    <message>
+        <source>Time per training step (s)</source>
+        <translation>每个训练步耗时（秒）</translation>
+    </message>
+    <message>
+        <source>no plan fits: {names}</source>
+        <translation>无可行方案：{names}</translation>
+    </message>
+    <message>
+        <source>no plan</source>
+        <translation>无方案</translation>
+    </message>
+    <message>
+        <source>{fabric}: {part} {seconds} s ({pct}% of {total} s)</source>
+        <translation>{fabric}：{part} {seconds} 秒（占 {total} 秒的 {pct}%）</translation>
+    </message>
+</context>
+<context>
+    <name>CalibrateDialog</name>
+    <message>
+        <source>Calibrate a fabric from nccl-tests</source>
+        <translation>用 nccl-tests 校准网络</translation>
+    </message>
+    <message>
+        <source>Paste or open the output of nccl-tests (all_reduce_perf, all_gather_perf, …) run across at least two nodes. The fit gives the fabric&apos;s latency and achievable bus bandwidth on your network.</source>
+        <translation>粘贴或打开至少跨两个节点运行的 nccl-tests（all_reduce_perf、all_gather_perf 等）输出。拟合得出该网络在您集群上的时延和可达总线带宽。</translation>
+    </message>
+    <message>
+        <source>&amp;Open log…</source>
+        <translation>打开日志(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>No file: paste the log below</source>
+        <translation>未选文件：请在下方粘贴日志</translation>
+    </message>
+    <message>
+        <source># size count type redop root time algbw busbw …</source>
+        <translation># size count type redop root time algbw busbw …（粘贴 nccl-tests 输出）</translation>
+    </message>
+    <message>
+        <source>from the log</source>
+        <translation>取自日志</translation>
+    </message>
+    <message>
+        <source>{fabric} (measured)</source>
+        <translation>{fabric}（实测）</translation>
+    </message>
+    <message>
+        <source>Transport</source>
+        <translation>传输协议</translation>
+    </message>
+    <message>
+        <source>Link speed per NIC</source>
+        <translation>每网卡链路速率</translation>
+    </message>
+    <message>
+        <source>NICs per node</source>
+        <translation>每节点网卡数</translation>
+    </message>
+    <message>
+        <source>Collective</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>进程数</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>节点数</translation>
+    </message>
+    <message>
+        <source>Save as (name)</source>
+        <translation>保存为（名称）</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>显示名称</translation>
+    </message>
+    <message>
+        <source>Message size</source>
+        <translation>消息大小</translation>
+    </message>
+    <message>
+        <source>Time (µs)</source>
+        <translation>时间 (µs)</translation>
+    </message>
+    <message>
+        <source>Measured points and the α–β fit</source>
+        <translation>实测点与 α–β 拟合</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>fit</source>
+        <translation>拟合</translation>
+    </message>
+    <message>
+        <source>&amp;Save as fabric</source>
+        <translation>保存为网络(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Cannot read {path}: {error}</source>
+        <translation>无法读取 {path}：{error}</translation>
+    </message>
+    <message>
+        <source>pasted log</source>
+        <translation>粘贴的日志</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{coll}&lt;/b&gt;, {ranks} ranks on {nodes} nodes, {n} message sizes</source>
+        <translation>&lt;b&gt;{coll}&lt;/b&gt;，{nodes} 个节点上 {ranks} 个进程，{n} 种消息大小</translation>
+    </message>
+    <message>
+        <source>Fitted latency α = &lt;b&gt;{alpha} µs&lt;/b&gt; · bus bandwidth &lt;b&gt;{busbw} GB/s&lt;/b&gt; ({gbps} Gb/s per node) · fit error {rms} % RMS</source>
+        <translation>拟合时延 α = &lt;b&gt;{alpha} µs&lt;/b&gt; · 总线带宽 &lt;b&gt;{busbw} GB/s&lt;/b&gt;（每节点 {gbps} Gb/s）· 拟合误差 {rms} %（均方根）</translation>
+    </message>
+    <message>
+        <source>As a fabric: latency per network step &lt;b&gt;{lat} µs&lt;/b&gt;, achievable bandwidth &lt;b&gt;{frac} %&lt;/b&gt; of {nics} × {link} Gb/s</source>
+        <translation>作为网络：每个网络步时延 &lt;b&gt;{lat} µs&lt;/b&gt;，可达带宽为 {nics} × {link} Gb/s 的 &lt;b&gt;{frac} %&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Paste a log or open a file to see the fit.</source>
+        <translation>粘贴日志或打开文件即可查看拟合结果。</translation>
+    </message>
+    <message>
+        <source>Name &apos;{name}&apos;: letters, digits and _ only, starting with a letter</source>
+        <translation>名称“{name}”：只能包含字母、数字和 _，且以字母开头</translation>
+    </message>
+</context>
+<context>
+    <name>Charts</name>
+    <message>
+        <source>GPU utilisation (MFU)</source>
+        <translation>GPU 利用率（MFU）</translation>
+    </message>
+    <message>
+        <source>Model FLOPs utilisation (%)</source>
+        <translation>模型 FLOPs 利用率（%）</translation>
+    </message>
+    <message>
+        <source>Training duration (faint: without interruptions)</source>
+        <translation>训练时长（浅色：不含中断）</translation>
+    </message>
+    <message>
+        <source>Training duration (without interruptions)</source>
+        <translation>训练时长（不含中断）</translation>
+    </message>
+    <message>
+        <source>Training duration (days)</source>
+        <translation>训练时长（天）</translation>
+    </message>
+    <message>
+        <source>{years}-year TCO</source>
+        <translation>{years} 年 TCO</translation>
+    </message>
+    <message>
+        <source>Total cost of ownership</source>
+        <translation>总拥有成本</translation>
+    </message>
+    <message>
+        <source>TCO ({code})</source>
+        <translation>TCO（{code}）</translation>
+    </message>
+    <message>
+        <source>Waiting for the economics model (issue #3): no TCO output yet</source>
+        <translation>等待经济性模型：暂无 TCO 输出</translation>
+    </message>
+    <message>
+        <source> (without interruptions)</source>
+        <translation>（不含中断）</translation>
+    </message>
+    <message>
+        <source> w/o interr.</source>
+        <translation> 不含中断</translation>
+    </message>
+    <message>
+        <source>no plan fits</source>
+        <translation>无可行方案</translation>
+    </message>
+    <message>
+        <source>{value} days</source>
+        <translation>{value} 天</translation>
+    </message>
+    <message>
+        <source>profile: {name}</source>
+        <translation>配置集：{name}</translation>
+    </message>
+    <message>
+        <source>Training duration</source>
+        <translation>训练时长</translation>
+    </message>
+    <message>
+        <source>w/o interruptions</source>
+        <translation>不含中断</translation>
+    </message>
+    <message>
+        <source>At this point — {x}: {value}</source>
+        <translation>当前点 — {x}：{value}</translation>
+    </message>
+    <message>
+        <source>At this point</source>
+        <translation>当前点</translation>
+    </message>
+</context>
+<context>
+    <name>Compare</name>
+    <message>
+        <source>Utilisation (MFU, %)</source>
+        <translation>利用率（MFU，%）</translation>
+    </message>
+    <message>
+        <source>Training days</source>
+        <translation>训练天数</translation>
+    </message>
+    <message>
+        <source>TCO</source>
+        <translation>TCO</translation>
+    </message>
+    <message>
+        <source>Pin a scenario as A (Tools ▸ Pin as A), then change things: A stays dashed on the charts and here beside the current B.</source>
+        <translation>先把当前场景固定为 A（工具 ▸ 固定为 A），再修改参数：A 以虚线留在图上，并在此处与当前的 B 并列显示。</translation>
+    </message>
+    <message>
+        <source>Fabric</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>A (pinned)</source>
+        <translation>A（已固定）</translation>
+    </message>
+    <message>
+        <source>B (now)</source>
+        <translation>B（当前）</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;A&lt;/b&gt;: {a} (pinned {when}) &amp;nbsp;·&amp;nbsp; &lt;b&gt;B&lt;/b&gt;: {b} (now)</source>
+        <translation>&lt;b&gt;A&lt;/b&gt;：{a}（{when} 固定）&amp;nbsp;·&amp;nbsp; &lt;b&gt;B&lt;/b&gt;：{b}（当前）</translation>
+    </message>
+    <message>
+        <source> and {n} more</source>
+        <translation> 等另外 {n} 项</translation>
+    </message>
+    <message>
+        <source>Changed from A: {list}</source>
+        <translation>相对 A 的改动：{list}</translation>
+    </message>
+    <message>
+        <source>B is the same scenario as A</source>
+        <translation>B 与 A 是同一场景</translation>
+    </message>
+</context>
+<context>
+    <name>Data</name>
+    <message>
+        <source>Latency</source>
+        <translation>时延</translation>
+    </message>
+    <message>
+        <source>Bandwidth per node</source>
+        <translation>每节点带宽</translation>
+    </message>
+    <message>
+        <source>Host CPU use</source>
+        <translation>主机 CPU 占用</translation>
+    </message>
+    <message>
+        <source>Network interruptions per day</source>
+        <translation>每天网络中断率</translation>
+    </message>
+    <message>
+        <source>Interruptions over the observed months</source>
+        <translation>观测期内的中断</translation>
+    </message>
+    <message>
+        <source>Training days (with interruptions)</source>
+        <translation>训练天数（含中断）</translation>
+    </message>
+    <message>
+        <source>Training time saved vs the baseline</source>
+        <translation>相对基线节省的训练时间</translation>
+    </message>
+    <message>
+        <source>Network cost per node</source>
+        <translation>每节点网络成本</translation>
+    </message>
+    <message>
+        <source>Network capex below InfiniBand</source>
+        <translation>网络投资低于 InfiniBand 的比例</translation>
+    </message>
+    <message>
+        <source>TCO</source>
+        <translation>TCO</translation>
+    </message>
+    <message>
+        <source>TCO saving vs the baseline (same cluster)</source>
+        <translation>相对基线的 TCO 节省（同一集群）</translation>
+    </message>
+    <message>
+        <source>TCO saving vs the baseline (same work)</source>
+        <translation>相对基线的 TCO 节省（同等工作量）</translation>
+    </message>
+    <message>
+        <source>Electricity saving per year (same work)</source>
+        <translation>每年电费节省（同等工作量）</translation>
+    </message>
+    <message>
+        <source>PUE</source>
+        <translation>PUE</translation>
+    </message>
+    <message>
+        <source>Interruptions in one run</source>
+        <translation>单次训练的中断次数</translation>
+    </message>
+    <message>
+        <source>Hours lost to interruptions in one run</source>
+        <translation>单次训练因中断损失的小时数</translation>
+    </message>
+    <message>
+        <source>Cost of the hours lost (share of TCO)</source>
+        <translation>损失小时的成本（按 TCO 分摊）</translation>
+    </message>
+    <message>
+        <source>limited budget and a good existing Ethernet: RoCE</source>
+        <translation>预算有限且已有良好的以太网：RoCE</translation>
+    </message>
+    <message>
+        <source>weak operations team: RoCE is easier to run</source>
+        <translation>运维团队较弱：RoCE 更易运维</translation>
+    </message>
+    <message>
+        <source>fastest within the TCO budget</source>
+        <translation>TCO 预算内最快</translation>
+    </message>
+    <message>
+        <source>lowest cost per run</source>
+        <translation>单次训练成本最低</translation>
+    </message>
+    <message>
+        <source>the tree looks at node count and model size, not at link speed, latency or price</source>
+        <translation>决策树只看节点数和模型规模，不看链路速率、时延和价格</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Tensor-parallel comm</source>
+        <translation>张量并行通信</translation>
+    </message>
+    <message>
+        <source>Pipeline comm</source>
+        <translation>流水线通信</translation>
+    </message>
+    <message>
+        <source>Data-parallel comm (exposed)</source>
+        <translation>数据并行通信（未被掩盖）</translation>
+    </message>
+    <message>
+        <source>Pipeline bubble</source>
+        <translation>流水线气泡</translation>
+    </message>
+    <message>
+        <source>Loss recovery</source>
+        <translation>丢包恢复</translation>
+    </message>
+    <message>
+        <source>Host CPU limit</source>
+        <translation>主机 CPU 瓶颈</translation>
+    </message>
+    <message>
+        <source>Optimizer step</source>
+        <translation>优化器更新</translation>
+    </message>
+    <message>
+        <source>Case studies</source>
+        <translation>案例</translation>
+    </message>
+    <message>
+        <source>Scale tiers</source>
+        <translation>规模档位</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+</context>
+<context>
+    <name>DataPhrase</name>
+    <message>
+        <source>none in {0} months</source>
+        <translation>{0} 个月内无中断</translation>
+    </message>
+    <message>
+        <source>{0} days</source>
+        <translation>{0} 天</translation>
+    </message>
+    <message>
+        <source>CNY {0} per node</source>
+        <translation>每节点 CNY {0}</translation>
+    </message>
+    <message>
+        <source>{0} % below InfiniBand up front</source>
+        <translation>前期投入比 InfiniBand 低 {0} %</translation>
+    </message>
+    <message>
+        <source>(cap ≤ {0})</source>
+        <translation>（上限 ≤ {0}）</translation>
+    </message>
+    <message>
+        <source>(cap)</source>
+        <translation>（上限）</translation>
+    </message>
+    <message>
+        <source>{0} below Ethernet over {1} years</source>
+        <translation>{1} 年内比 Ethernet 低 {0}</translation>
+    </message>
+    <message>
+        <source>over {0} years</source>
+        <translation>{0} 年内</translation>
+    </message>
+    <message>
+        <source>per year</source>
+        <translation>每年</translation>
+    </message>
+    <message>
+        <source>(before)</source>
+        <translation>（改造前）</translation>
+    </message>
+</context>
+<context>
+    <name>DataSentence</name>
+    <message>
+        <source>more than {0} nodes: InfiniBand is the only choice</source>
+        <translation>超过 {0} 个节点：只能选 InfiniBand</translation>
+    </message>
+    <message>
+        <source>more than {0}B parameters: InfiniBand</source>
+        <translation>超过 {0}B 参数：InfiniBand</translation>
+    </message>
+    <message>
+        <source>{0} nodes or fewer: RoCE</source>
+        <translation>{0} 个节点及以下：RoCE</translation>
+    </message>
+    <message>
+        <source>{0}B parameters or fewer: RoCE</source>
+        <translation>{0}B 参数及以下：RoCE</translation>
+    </message>
+    <message>
+        <source>{0}-{1} nodes with a {2}B-{3}B model: InfiniBand preferred</source>
+        <translation>{0}–{1} 个节点、{2}B–{3}B 模型：优先 InfiniBand</translation>
+    </message>
+    <message>
+        <source>{0} (none does: fastest instead)</source>
+        <translation>{0}（均不满足：改选最快者）</translation>
+    </message>
+    <message>
+        <source>lowest TCO finishing within {0} days</source>
+        <translation>{0} 天内完成且 TCO 最低</translation>
+    </message>
+    <message>
+        <source>The tree names {0}, which this scenario does not compare.</source>
+        <translation>决策树选择了 {0}，但本场景没有比较它。</translation>
+    </message>
+    <message>
+        <source>No fabric meets the goal, and {0} is the fastest ({1} for {2}); {3}.</source>
+        <translation>没有网络满足目标，{0} 最快（对比 {2}：{1}）；{3}。</translation>
+    </message>
+    <message>
+        <source>{0} misses the {1}-day deadline ({2} days) and {3} meets it ({4}); {5}.</source>
+        <translation>{0} 达不到 {1} 天的期限（{2} 天），{3} 能达到（{4} 天）；{5}。</translation>
+    </message>
+    <message>
+        <source>{0} meets the deadline at {1} TCO than {2} ({3}); {4}.</source>
+        <translation>{0} 能按期完成，TCO 比 {2} {1}（{3}）；{4}。</translation>
+    </message>
+    <message>
+        <source>{0}&apos;s TCO is over the budget and {1} is the fastest fabric within it ({2}); {3}.</source>
+        <translation>{0} 的 TCO 超出预算，{1} 是预算内最快的网络（{2}）；{3}。</translation>
+    </message>
+    <message>
+        <source>{0} is faster than {1} within the budget ({2}); {3}.</source>
+        <translation>在预算内 {0} 比 {1} 更快（{2}）；{3}。</translation>
+    </message>
+    <message>
+        <source>{0} costs {1} per run than {2} ({3}); {4}.</source>
+        <translation>{0} 的单次训练成本比 {2} {1}（{3}）；{4}。</translation>
+    </message>
+    <message>
+        <source>{0} vs {1} days</source>
+        <translation>{0} 天 对 {1} 天</translation>
+    </message>
+    <message>
+        <source>{0}% lower</source>
+        <translation>低 {0}%</translation>
+    </message>
+    <message>
+        <source>{0}% higher</source>
+        <translation>高 {0}%</translation>
+    </message>
+</context>
+<context>
+    <name>Export</name>
+    <message>
+        <source>MFU (%)</source>
+        <translation>MFU (%)</translation>
+    </message>
+    <message>
+        <source>Days</source>
+        <translation>天数</translation>
+    </message>
+</context>
+<context>
+    <name>Features</name>
+    <message>
+        <source>Sensitivity (tornado)</source>
+        <translation>敏感性（龙卷风图）</translation>
+    </message>
+    <message>
+        <source>Break-even</source>
+        <translation>盈亏平衡</translation>
+    </message>
+    <message>
+        <source>A/B compare</source>
+        <translation>A/B 对比</translation>
+    </message>
+    <message>
+        <source>&amp;Calibrate fabric from nccl-tests…</source>
+        <translation>用 nccl-tests 校准网络(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Export A/B comparison as CSV…</source>
+        <translation>导出 A/B 对比为 CSV…</translation>
+    </message>
+    <message>
+        <source>Uncertainty &amp;bands (P10–P90)</source>
+        <translation>不确定性区间(&amp;B)（P10–P90）</translation>
+    </message>
+    <message>
+        <source>Monte-Carlo over every profile value given as a range: 1,000 seeded samples, drawn when the view settles</source>
+        <translation>对配置中所有以区间给出的数值做蒙特卡洛模拟：1,000 个固定种子样本，视图静止后绘制</translation>
+    </message>
+    <message>
+        <source>&amp;Dark theme</source>
+        <translation>深色主题(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Tools</source>
+        <translation>工具(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Pin as A</source>
+        <translation>固定为 A(&amp;P)</translation>
+    </message>
+    <message>
+        <source>C&amp;lear pin</source>
+        <translation>清除固定(&amp;L)</translation>
+    </message>
+    <message>
+        <source>engine {engine} ms · bands {bands} ms</source>
+        <translation>引擎 {engine} ms · 区间 {bands} ms</translation>
+    </message>
+    <message>
+        <source>Open nccl-tests output</source>
+        <translation>打开 nccl-tests 输出</translation>
+    </message>
+    <message>
+        <source>nccl-tests logs (*.txt *.log *.out);;All files (*)</source>
+        <translation>nccl-tests 日志 (*.txt *.log *.out);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Export A/B comparison</source>
+        <translation>导出 A/B 对比</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Could not write {path}: {error}</source>
+        <translation>无法写入 {path}：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>Field</name>
+    <message>
+        <source>Bandwidth per NIC</source>
+        <translation>每网卡带宽</translation>
+    </message>
+    <message>
+        <source>CNY per USD</source>
+        <translation>美元兑人民币汇率</translation>
+    </message>
+    <message>
+        <source>CPU share for network</source>
+        <translation>用于网络的 CPU 比例</translation>
+    </message>
+    <message>
+        <source>Checkpoint interval</source>
+        <translation>检查点间隔</translation>
+    </message>
+    <message>
+        <source>Checkpoint storage bandwidth</source>
+        <translation>检查点存储带宽</translation>
+    </message>
+    <message>
+        <source>Currency</source>
+        <translation>货币</translation>
+    </message>
+    <message>
+        <source>Deadline</source>
+        <translation>期限</translation>
+    </message>
+    <message>
+        <source>Duty cycle</source>
+        <translation>占空比</translation>
+    </message>
+    <message>
+        <source>Electricity (CNY)</source>
+        <translation>电价（人民币）</translation>
+    </message>
+    <message>
+        <source>Electricity (USD)</source>
+        <translation>电价（美元）</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>GPU/host interruptions</source>
+        <translation>GPU/主机中断</translation>
+    </message>
+    <message>
+        <source>GPUs per node</source>
+        <translation>每节点 GPU 数</translation>
+    </message>
+    <message>
+        <source>Global batch</source>
+        <translation>全局批大小</translation>
+    </message>
+    <message>
+        <source>Host cores</source>
+        <translation>主机核数</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>时延</translation>
+    </message>
+    <message>
+        <source>Model parameters</source>
+        <translation>模型参数量</translation>
+    </message>
+    <message>
+        <source>Network cost per node</source>
+        <translation>每节点网络成本</translation>
+    </message>
+    <message>
+        <source>Network interruptions</source>
+        <translation>网络中断</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>节点数</translation>
+    </message>
+    <message>
+        <source>Oversubscription</source>
+        <translation>收敛比</translation>
+    </message>
+    <message>
+        <source>PUE</source>
+        <translation>PUE</translation>
+    </message>
+    <message>
+        <source>Packet loss</source>
+        <translation>丢包率</translation>
+    </message>
+    <message>
+        <source>Restart time</source>
+        <translation>重启时间</translation>
+    </message>
+    <message>
+        <source>Sequence length</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>Server price</source>
+        <translation>服务器价格</translation>
+    </message>
+    <message>
+        <source>Switch radix</source>
+        <translation>交换机端口数</translation>
+    </message>
+    <message>
+        <source>Training tokens</source>
+        <translation>训练 token 数</translation>
+    </message>
+    <message>
+        <source>Years</source>
+        <translation>年限</translation>
+    </message>
+</context>
+<context>
+    <name>FieldHelp</name>
+    <message>
+        <source>Nodes (servers)</source>
+        <translation>节点（服务器）数</translation>
+    </message>
+    <message>
+        <source>GPUs in one node</source>
+        <translation>每个节点中的 GPU 数</translation>
+    </message>
+    <message>
+        <source>Model parameters, billions</source>
+        <translation>模型参数量（十亿）</translation>
+    </message>
+    <message>
+        <source>Tokens to train, billions</source>
+        <translation>训练 token 数（十亿）</translation>
+    </message>
+    <message>
+        <source>Electricity price in CNY (give this or the USD one); default from the profile set</source>
+        <translation>人民币电价（与美元电价二选一）；默认取配置集的值</translation>
+    </message>
+    <message>
+        <source>Electricity price in USD (give this or the CNY one)</source>
+        <translation>美元电价（与人民币电价二选一）</translation>
+    </message>
+    <message>
+        <source>Power usage effectiveness; default from the profile set</source>
+        <translation>电能使用效率；默认取配置集的值</translation>
+    </message>
+    <message>
+        <source>Years of service for the TCO</source>
+        <translation>计算 TCO 的使用年限</translation>
+    </message>
+    <message>
+        <source>Currency of every money output; default: the profile set&apos;s (seed CNY, published USD)</source>
+        <translation>所有金额输出的货币；默认取配置集的货币（seed 为 CNY，published 为 USD）</translation>
+    </message>
+    <message>
+        <source>One-way latency per network step</source>
+        <translation>每个网络步的单向时延</translation>
+    </message>
+    <message>
+        <source>Fraction of packets lost</source>
+        <translation>丢包比例</translation>
+    </message>
+    <message>
+        <source>Line rate per NIC</source>
+        <translation>每网卡线速</translation>
+    </message>
+</context>
+<context>
+    <name>FieldSlider</name>
+    <message>
+        <source>(guess)</source>
+        <translation>（估计值）</translation>
+    </message>
+    <message>
+        <source>(edited)</source>
+        <translation>（已修改）</translation>
+    </message>
+    <message>
+        <source>(scenario)</source>
+        <translation>（场景设定）</translation>
+    </message>
+</context>
+<context>
+    <name>FileActions</name>
+    <message>
+        <source>&amp;Open scenario…</source>
+        <translation>打开场景(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Save scenario</source>
+        <translation>保存场景(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save scenario &amp;As…</source>
+        <translation>场景另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export chart</source>
+        <translation>导出图表(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Utilisation…</source>
+        <translation>利用率(&amp;U)…</translation>
+    </message>
+    <message>
+        <source>&amp;Training duration…</source>
+        <translation>训练时长(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>T&amp;CO…</source>
+        <translation>T&amp;CO…</translation>
+    </message>
+    <message>
+        <source>Export &amp;proposal sheet (PDF)…</source>
+        <translation>导出方案建议书(&amp;P)（PDF）…</translation>
+    </message>
+    <message>
+        <source>(no recent files)</source>
+        <translation>（无最近文件）</translation>
+    </message>
+    <message>
+        <source>Clear list</source>
+        <translation>清空列表</translation>
+    </message>
+    <message>
+        <source>Could not open the scenario</source>
+        <translation>无法打开场景</translation>
+    </message>
+    <message>
+        <source>Could not save the scenario</source>
+        <translation>无法保存场景</translation>
+    </message>
+    <message>
+        <source>Could not export the chart</source>
+        <translation>无法导出图表</translation>
+    </message>
+    <message>
+        <source>Could not export the proposal sheet</source>
+        <translation>无法导出方案建议书</translation>
+    </message>
+    <message>
+        <source>Open scenario</source>
+        <translation>打开场景</translation>
+    </message>
+    <message>
+        <source>Save scenario as</source>
+        <translation>场景另存为</translation>
+    </message>
+    <message>
+        <source>PNG width</source>
+        <translation>PNG 宽度</translation>
+    </message>
+    <message>
+        <source>Width in pixels (height follows, 5 : 3):</source>
+        <translation>宽度（像素，高度按 5 : 3 自动）：</translation>
+    </message>
+    <message>
+        <source>Export the proposal sheet</source>
+        <translation>导出方案建议书</translation>
+    </message>
+    <message>
+        <source>Paper size</source>
+        <translation>纸张大小</translation>
+    </message>
+    <message>
+        <source>Paper:</source>
+        <translation>纸张：</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Presets</source>
+        <translation>预设(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>x-axis: {axis}</source>
+        <translation>横轴：{axis}</translation>
+    </message>
+    <message>
+        <source>Reset &amp;zoom</source>
+        <translation>重置缩放(&amp;Z)</translation>
+    </message>
+    <message>
+        <source>&amp;Presentation mode (large text, thick lines)</source>
+        <translation>演示模式(&amp;P)（大字体、粗线条）</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About Fabric What-If</source>
+        <translation>关于 Fabric What-If(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Scenario</source>
+        <translation>场景</translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation>预设</translation>
+    </message>
+    <message>
+        <source>Load a case study or scale tier: sets every control at once</source>
+        <translation>载入案例或规模档位：一次设置所有控件</translation>
+    </message>
+    <message>
+        <source>Profile set: </source>
+        <translation>配置集：</translation>
+    </message>
+    <message>
+        <source>seed: the source article&apos;s fabric table (midpoints of its ranges)</source>
+        <translation>seed：原文的网络参数表（取区间中值）</translation>
+    </message>
+    <message>
+        <source>published: measured and specified figures with their sources</source>
+        <translation>published：有出处的实测与规格数据</translation>
+    </message>
+    <message>
+        <source>x-axis</source>
+        <translation>横轴</translation>
+    </message>
+    <message>
+        <source>  x-axis: </source>
+        <translation>  横轴：</translation>
+    </message>
+    <message>
+        <source>Recommendation</source>
+        <translation>推荐</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>GPU type</source>
+        <translation>GPU 型号</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Fabric in focus</source>
+        <translation>当前网络</translation>
+    </message>
+    <message>
+        <source>The fabric whose latency, loss and bandwidth the sliders below edit; each fabric keeps its own values</source>
+        <translation>下方滑块编辑此网络的时延、丢包率和带宽；每种网络各自保留取值</translation>
+    </message>
+    <message>
+        <source>Fabric</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <source>&amp;Reset to profile</source>
+        <translation>恢复配置值(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Restore the profile set&apos;s values for the fabric in focus</source>
+        <translation>把当前网络恢复为配置集中的取值</translation>
+    </message>
+    <message>
+        <source>Economics</source>
+        <translation>经济性</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;Electricity price, PUE, years and currency arrive with the economics model (issue #3).&lt;/i&gt;</source>
+        <translation>&lt;i&gt;电价、PUE、年限和货币将随经济性模型提供。&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>Currency</source>
+        <translation>货币</translation>
+    </message>
+    <message>
+        <source>profile default</source>
+        <translation>配置默认值</translation>
+    </message>
+    <message>
+        <source>profile default ({currency})</source>
+        <translation>配置默认值（{currency}）</translation>
+    </message>
+    <message>
+        <source>Set by the scenario, not the profile; profile value ({profile}): {value}</source>
+        <translation>由场景设定，而非配置集；配置集（{profile}）取值：{value}</translation>
+    </message>
+    <message>
+        <source>From the {profile} profile set</source>
+        <translation>取自 {profile} 配置集</translation>
+    </message>
+    <message>
+        <source> — a guess, no published source</source>
+        <translation> — 估计值，无公开出处</translation>
+    </message>
+    <message>
+        <source>Article range: {lo} – {hi}</source>
+        <translation>原文区间：{lo} – {hi}</translation>
+    </message>
+    <message>
+        <source>Source: {source}</source>
+        <translation>出处：{source}</translation>
+    </message>
+    <message>
+        <source>engine default</source>
+        <translation>引擎默认值</translation>
+    </message>
+    <message>
+        <source>{fabric} · {profile} profile</source>
+        <translation>{fabric} · {profile} 配置集</translation>
+    </message>
+    <message>
+        <source> · edited</source>
+        <translation> · 已修改</translation>
+    </message>
+    <message>
+        <source> · values set by the scenario</source>
+        <translation> · 取值由场景设定</translation>
+    </message>
+    <message>
+        <source>Not set by the scenario: the {profile} profile set&apos;s value</source>
+        <translation>场景未设定：使用 {profile} 配置集的取值</translation>
+    </message>
+    <message>
+        <source>Edited; {origin} sets {value}</source>
+        <translation>已修改；{origin} 中为 {value}</translation>
+    </message>
+    <message>
+        <source>Value from {origin}</source>
+        <translation>取值来自 {origin}</translation>
+    </message>
+    <message>
+        <source>Allowed: {lo} – {hi} {unit}</source>
+        <translation>允许范围：{lo} – {hi} {unit}</translation>
+    </message>
+    <message>
+        <source> (edited)</source>
+        <translation>（已修改）</translation>
+    </message>
+    <message>
+        <source>{name} — profile: {profile} — {app}</source>
+        <translation>{name} — 配置集：{profile} — {app}</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{name}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; {nodes} × {gpn} {gpu} &amp;nbsp;·&amp;nbsp; {params} B params &amp;nbsp;·&amp;nbsp; profile: &lt;b&gt;{profile}&lt;/b&gt;</source>
+        <translation>&lt;b&gt;{name}&lt;/b&gt; &amp;nbsp;·&amp;nbsp; {nodes} × {gpn} {gpu} &amp;nbsp;·&amp;nbsp; {params}B 参数 &amp;nbsp;·&amp;nbsp; 配置集：&lt;b&gt;{profile}&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;At this point&lt;/b&gt;: {nodes} nodes × {gpus} GPUs, {params} B parameters, {tokens} B tokens</source>
+        <translation>&lt;b&gt;当前点&lt;/b&gt;：{nodes} 个节点 × {gpus} 块 GPU，{params}B 参数，{tokens}B token</translation>
+    </message>
+    <message>
+        <source>engine {ms} ms</source>
+        <translation>引擎 {ms} ms</translation>
+    </message>
+    <message>
+        <source>About {app}</source>
+        <translation>关于 {app}</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{app}&lt;/b&gt; {version}&lt;br&gt;How the network fabric of a GPU training cluster changes GPU utilisation, training duration and TCO.&lt;br&gt;&lt;br&gt;Engine: Megatron-LM compute, α–β collectives, 1F1B pipeline bubble, per-transport loss recovery. Every default names its source (hover a control).</source>
+        <translation>&lt;b&gt;{app}&lt;/b&gt; {version}&lt;br&gt;GPU 训练集群的网络如何影响 GPU 利用率、训练时长和 TCO。&lt;br&gt;&lt;br&gt;引擎：Megatron-LM 计算模型、α–β 集合通信、1F1B 流水线气泡、按传输协议的丢包恢复。每个默认值都注明出处（将鼠标悬停在控件上查看）。</translation>
+    </message>
+    <message>
+        <source>&apos;{name}&apos; ({path})</source>
+        <translation>“{name}”（{path}）</translation>
+    </message>
+    <message>
+        <source>scenario &apos;{name}&apos;</source>
+        <translation>场景“{name}”</translation>
+    </message>
+</context>
+<context>
+    <name>PointTable</name>
+    <message>
+        <source>Fabric</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU</translation>
+    </message>
+    <message>
+        <source>Days</source>
+        <translation>天数</translation>
+    </message>
+    <message>
+        <source>Interr.</source>
+        <translation>中断</translation>
+    </message>
+    <message>
+        <source>Capex</source>
+        <translation>资本支出</translation>
+    </message>
+    <message>
+        <source>TCO</source>
+        <translation>TCO</translation>
+    </message>
+    <message>
+        <source>Per run</source>
+        <translation>单次成本</translation>
+    </message>
+    <message>
+        <source>Fabric (colour as in the charts)</source>
+        <translation>网络（颜色与图表一致）</translation>
+    </message>
+    <message>
+        <source>Model FLOPs utilisation at this point</source>
+        <translation>当前点的模型 FLOPs 利用率</translation>
+    </message>
+    <message>
+        <source>Training days, with interruptions</source>
+        <translation>训练天数（含中断）</translation>
+    </message>
+    <message>
+        <source>Expected job interruptions during the run</source>
+        <translation>训练期间预计的作业中断次数</translation>
+    </message>
+    <message>
+        <source>Capital expenditure: servers and network</source>
+        <translation>资本支出：服务器和网络</translation>
+    </message>
+    <message>
+        <source>Total cost of ownership over the years set</source>
+        <translation>设定年限内的总拥有成本</translation>
+    </message>
+    <message>
+        <source>Cost of one training run (its share of the TCO)</source>
+        <translation>单次训练的成本（分摊的 TCO）</translation>
+    </message>
+    <message>
+        <source>with interruptions (without: {days} days)</source>
+        <translation>含中断（不含中断：{days} 天）</translation>
+    </message>
+    <message>
+        <source>without interruptions (the economics model adds them)</source>
+        <translation>不含中断（经济性模型会加上中断）</translation>
+    </message>
+    <message>
+        <source>no plan fits</source>
+        <translation>无可行方案</translation>
+    </message>
+    <message>
+        <source>  (fabric in focus)</source>
+        <translation>  （当前网络）</translation>
+    </message>
+    <message>
+        <source>Waiting for the economics model (issue #3)</source>
+        <translation>等待经济性模型</translation>
+    </message>
+    <message>
+        <source>Model FLOPs utilisation; plan: {plan}</source>
+        <translation>模型 FLOPs 利用率；并行方案：{plan}</translation>
+    </message>
+</context>
+<context>
+    <name>Proposal</name>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>{n} node × {g} {gpu} = {total} GPUs</source>
+        <translation>{n} 个节点 × {g} 块 {gpu} = {total} 块 GPU</translation>
+    </message>
+    <message>
+        <source>{n} nodes × {g} {gpu} = {total} GPUs</source>
+        <translation>{n} 个节点 × {g} 块 {gpu} = {total} 块 GPU</translation>
+    </message>
+    <message>
+        <source>{p} B parameters</source>
+        <translation>{p}B 参数</translation>
+    </message>
+    <message>
+        <source>{n} layers</source>
+        <translation>{n} 层</translation>
+    </message>
+    <message>
+        <source>sequence {n}</source>
+        <translation>序列长度 {n}</translation>
+    </message>
+    <message>
+        <source>global batch {n}</source>
+        <translation>全局批大小 {n}</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>{t} B tokens, recompute {r}</source>
+        <translation>{t}B token，重计算 {r}</translation>
+    </message>
+    <message>
+        <source>Fabrics</source>
+        <translation>网络方案</translation>
+    </message>
+    <message>
+        <source>{n} years</source>
+        <translation>{n} 年</translation>
+    </message>
+    <message>
+        <source>duty cycle {n} %</source>
+        <translation>利用率 {n} %</translation>
+    </message>
+    <message>
+        <source>Economics</source>
+        <translation>经济性</translation>
+    </message>
+    <message>
+        <source>run within {n} days</source>
+        <translation>{n} 天内完成训练</translation>
+    </message>
+    <message>
+        <source>TCO budget {money}</source>
+        <translation>TCO 预算 {money}</translation>
+    </message>
+    <message>
+        <source>Goals</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>micro-batch</source>
+        <translation>微批</translation>
+    </message>
+    <message>
+        <source>no plan fits in memory</source>
+        <translation>显存放不下任何并行方案</translation>
+    </message>
+    <message>
+        <source>Profile set “{name}”</source>
+        <translation>参数集“{name}”</translation>
+    </message>
+    <message>
+        <source>{transport} figures of the profile set</source>
+        <translation>参数集中的 {transport} 数据</translation>
+    </message>
+    <message>
+        <source>; from this scenario: </source>
+        <translation>；取自本场景：</translation>
+    </message>
+    <message>
+        <source>; guesses (no published source): </source>
+        <translation>；估计值（无公开来源）：</translation>
+    </message>
+    <message>
+        <source>{fabric}: {gbps} Gb/s × {nics}, {lat} µs, loss {loss} %</source>
+        <translation>{fabric}：{gbps} Gb/s × {nics}，{lat} µs，丢包率 {loss} %</translation>
+    </message>
+    <message>
+        <source>Every fabric</source>
+        <translation>所有网络</translation>
+    </message>
+    <message>
+        <source>guesses (no published source): </source>
+        <translation>估计值（无公开来源）：</translation>
+    </message>
+    <message>
+        <source>{gpu}: prices and power</source>
+        <translation>{gpu}：价格与功耗</translation>
+    </message>
+    <message>
+        <source>Reliability defaults</source>
+        <translation>可靠性默认值</translation>
+    </message>
+    <message>
+        <source>Economics defaults</source>
+        <translation>经济性默认值</translation>
+    </message>
+    <message>
+        <source>; guesses: </source>
+        <translation>；估计值：</translation>
+    </message>
+    <message>
+        <source>Network fabric proposal</source>
+        <translation>网络方案建议书</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Recommendation</source>
+        <translation>推荐</translation>
+    </message>
+    <message>
+        <source>The engine’s recommendation is not available for this scenario.</source>
+        <translation>本场景暂无引擎推荐。</translation>
+    </message>
+    <message>
+        <source>Article’s decision tree: {fabric} (rule {rule}: {reason}).</source>
+        <translation>原文决策树：{fabric}（规则 {rule}：{reason}）。</translation>
+    </message>
+    <message>
+        <source>No fabric yet</source>
+        <translation>暂无可选网络</translation>
+    </message>
+    <message>
+        <source>No parallel plan fits in GPU memory for any compared fabric in this scenario: add nodes, choose GPUs with more memory or a smaller model.</source>
+        <translation>本场景下，所比较的网络都没有能放进 GPU 显存的并行方案：请增加节点、选用显存更大的 GPU 或更小的模型。</translation>
+    </message>
+    <message>
+        <source>Engine: {fabric} — {criterion}</source>
+        <translation>引擎：{fabric}——{criterion}</translation>
+    </message>
+    <message>
+        <source>; {pct} % ahead of {fabric}</source>
+        <translation>；领先 {fabric} {pct} %</translation>
+    </message>
+    <message>
+        <source>.</source>
+        <translation>。</translation>
+    </message>
+    <message>
+        <source>The tree and the engine agree.</source>
+        <translation>决策树与引擎结论一致。</translation>
+    </message>
+    <message>
+        <source>Why they differ:</source>
+        <translation>二者不同的原因：</translation>
+    </message>
+    <message>
+        <source>Break-even, {a} vs {b}</source>
+        <translation>盈亏平衡点：{a} 对比 {b}</translation>
+    </message>
+    <message>
+        <source>Fabric</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU</translation>
+    </message>
+    <message>
+        <source>Days*</source>
+        <translation>天数*</translation>
+    </message>
+    <message>
+        <source>Interr.</source>
+        <translation>中断</translation>
+    </message>
+    <message>
+        <source>Capex</source>
+        <translation>资本支出</translation>
+    </message>
+    <message>
+        <source>TCO</source>
+        <translation>TCO</translation>
+    </message>
+    <message>
+        <source>Per run</source>
+        <translation>单次成本</translation>
+    </message>
+    <message>
+        <source>Parallel plan</source>
+        <translation>并行方案</translation>
+    </message>
+    <message>
+        <source>* Training days including expected interruptions and restarts. Money in {currency}. The recommended fabric is in bold.</source>
+        <translation>* 训练天数已计入预期的中断与重启。金额单位：{currency}。推荐的网络以粗体显示。</translation>
+    </message>
+    <message>
+        <source>At this scenario</source>
+        <translation>本场景下</translation>
+    </message>
+    <message>
+        <source>Claim</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Article</source>
+        <translation>原文</translation>
+    </message>
+    <message>
+        <source>Engine, seed</source>
+        <translation>引擎（种子参数）</translation>
+    </message>
+    <message>
+        <source>Engine, published</source>
+        <translation>引擎（公开参数）</translation>
+    </message>
+    <message>
+        <source>The article’s claims beside the engine (case study “{name}”, as published: this scenario’s edits are not in this table)</source>
+        <translation>原文结论与引擎结果对照（案例“{name}”，按原文参数：本场景的修改不在此表中）</translation>
+    </message>
+    <message>
+        <source>The article’s claims beside the engine (case study “{name}”)</source>
+        <translation>原文结论与引擎结果对照（案例“{name}”）</translation>
+    </message>
+    <message>
+        <source>Assumptions and sources</source>
+        <translation>假设与来源</translation>
+    </message>
+    <message>
+        <source>Profile set: {name}</source>
+        <translation>参数集：{name}</translation>
+    </message>
+    <message>
+        <source>Generated by Fabric What-If {version} on {date}</source>
+        <translation>由 Fabric What-If {version} 于 {date} 生成</translation>
+    </message>
+    <message>
+        <source>profile set {name}</source>
+        <translation>参数集 {name}</translation>
+    </message>
+    <message>
+        <source>scenario file {name}</source>
+        <translation>场景文件 {name}</translation>
+    </message>
+    <message>
+        <source>Engine estimates from published mechanisms, not measurements of your cluster.</source>
+        <translation>以上为引擎依据公开机理的估算，并非对贵方集群的实测。</translation>
+    </message>
+</context>
+<context>
+    <name>RecommendationPanel</name>
+    <message>
+        <source>Claim</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Article</source>
+        <translation>原文</translation>
+    </message>
+    <message>
+        <source>Engine: seed · published</source>
+        <translation>引擎：seed · published</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>No recommendation: {error}</source>
+        <translation>无法给出推荐：{error}</translation>
+    </message>
+    <message>
+        <source>, {pct}% ahead of {name}</source>
+        <translation>，领先 {name} {pct}%</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Article&apos;s decision tree:&lt;/b&gt;</source>
+        <translation>&lt;b&gt;原文决策树：&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>rule {rule}: {reason}</source>
+        <translation>规则 {rule}：{reason}</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Engine&apos;s pick:&lt;/b&gt;</source>
+        <translation>&lt;b&gt;引擎推荐：&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>no parallel plan fits this model on this cluster for any fabric: add nodes or memory, or shrink the model</source>
+        <translation>任何网络下都没有能在此集群上容纳该模型的并行方案：请增加节点或内存，或缩小模型</translation>
+    </message>
+    <message>
+        <source>✔ They agree.</source>
+        <translation>✔ 两者一致。</translation>
+    </message>
+    <message>
+        <source>They differ:</source>
+        <translation>两者不同：</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Article vs engine&lt;/b&gt; — {preset} as published (unaffected by your edits)</source>
+        <translation>&lt;b&gt;原文与引擎对比&lt;/b&gt; — 按原文发布的 {preset}（不受您的修改影响）</translation>
+    </message>
+</context>
+<context>
+    <name>Tornado</name>
+    <message>
+        <source>Latency</source>
+        <translation>时延</translation>
+    </message>
+    <message>
+        <source>Packet loss</source>
+        <translation>丢包率</translation>
+    </message>
+    <message>
+        <source>Bandwidth per NIC</source>
+        <translation>每网卡带宽</translation>
+    </message>
+    <message>
+        <source>Achievable bandwidth</source>
+        <translation>可达带宽</translation>
+    </message>
+    <message>
+        <source>CPU use at line rate</source>
+        <translation>线速时的 CPU 占用</translation>
+    </message>
+    <message>
+        <source>Network cost per node</source>
+        <translation>每节点网络成本</translation>
+    </message>
+    <message>
+        <source>Electricity price</source>
+        <translation>电价</translation>
+    </message>
+    <message>
+        <source>PUE</source>
+        <translation>PUE</translation>
+    </message>
+    <message>
+        <source>No input with a range moves this</source>
+        <translation>没有带区间的输入会影响此项</translation>
+    </message>
+    <message>
+        <source>input at the low end of its range</source>
+        <translation>输入取区间下限</translation>
+    </message>
+    <message>
+        <source>at the high end</source>
+        <translation>取区间上限</translation>
+    </message>
+    <message>
+        <source>nominal</source>
+        <translation>标称值</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Sensitivity of {fabric}&lt;/b&gt; at this point: each input swung across its range, one at a time (nominal {days} days, TCO {tco})</source>
+        <translation>&lt;b&gt;{fabric} 的敏感性&lt;/b&gt;（当前点）：每次只让一个输入在其区间内变化（标称 {days} 天，TCO {tco}）</translation>
+    </message>
+    <message>
+        <source>Training days</source>
+        <translation>训练天数</translation>
+    </message>
+    <message>
+        <source>TCO</source>
+        <translation>TCO</translation>
+    </message>
+</context>
+<context>
+    <name>Unit</name>
+    <message>
+        <source>B tokens</source>
+        <translation>十亿 token</translation>
+    </message>
+    <message>
+        <source>years</source>
+        <translation>年</translation>
+    </message>
+    <message>
+        <source>days</source>
+        <translation>天</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation>分钟</translation>
+    </message>
+</context>
 </TS>
