@@ -105,7 +105,7 @@ def network_capex_components_usd(nics, switches, links, nic_price_usd, switch_pr
 
 def network_capex_per_node_usd(nodes, cost_per_node_cny, cny_per_usd):
     """Network at a whole-fabric price per node given in CNY (the article's pricing) [USD]."""
-    return np.asarray(nodes, dtype=float) * cost_per_node_cny / cny_per_usd
+    return np.asarray(nodes, dtype=float) * (cost_per_node_cny / cny_per_usd)
 
 
 def gpu_power_w(board_power_w, busy_fraction, idle_fraction):
@@ -172,9 +172,10 @@ def outputs(s, pt: dict, fab: dict, out: dict, lean: bool = False) -> dict:
     components = network_capex_components_usd(out["nics"], out["switches"], out["links"], fab["nic_price_usd"],
                                               fab["switch_price_usd"], fab["link_price_usd"])
 
-    def per_node_or_components():
-        per_node = network_capex_per_node_usd(nodes, fab["network_cost_per_node_cny"], rate)
-        return np.where(np.isfinite(per_node), per_node, components)
+    def per_node_or_components():  # a fabric without a price per node is priced from its parts
+        return _by_flag(np.isfinite(fab["network_cost_per_node_cny"]),
+                        lambda: network_capex_per_node_usd(nodes, fab["network_cost_per_node_cny"], rate),
+                        lambda: components)
 
     network = _by_flag(pt["network_per_node_pricing"] > 0, per_node_or_components, lambda: components)
     capex_usd = servers + network

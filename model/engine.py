@@ -521,16 +521,18 @@ def _lean_outputs(s: Scenario, inp: Inputs, cs2, tc, pc, bc, vc, mem, any_valid,
     inter_step = (fab["latency_us"] + NCCL_NET_STEP_SW_US) * 1e-6
     _, _, bw_final, _ = _inter_bandwidths(pt, fab)
     nan = np.where(any_valid, 1.0, np.nan)
-    step = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step)[0] * nan
+    step = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step)[0]
+    step *= nan
     m = cs2["m"]
     global_batch = m * cs2["d"] * bc
     mf = model_flops_per_iteration(global_batch, pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"])
-    tokens_per_s = global_batch * pt["seq_len"] / step
+    # per-(fabric, point) factors first, then one pass each over the step times (per sample in bands)
+    tokens_per_step = global_batch * pt["seq_len"]
     out = dict(
         step_time_s=step,
-        mfu=mf / (step * pt["gpus"] * pt["peak_flops"]),
-        tokens_per_s=tokens_per_s,
-        train_days=pt["train_tokens_b"] * 1e9 / tokens_per_s / 86400.0,
+        mfu=(mf / (pt["gpus"] * pt["peak_flops"])) / step,
+        tokens_per_s=tokens_per_step / step,
+        train_days=(pt["train_tokens_b"] * 1e9 / tokens_per_step / 86400.0) * step,
         breakdown_s=dict(compute=m * (vc * cs2["lc"] * cs2["layer_compute"] + cs2["logits"]) * nan,
                          optimizer=cs2["opt"] * nan),
         params=pt["params"],
@@ -601,7 +603,7 @@ def _outputs(s: Scenario, inp: Inputs, cs2, tc, pc, bc, vc, mem, any_valid, any_
 
 def _with_reliability_and_money(s, pt, fab, out, lean=False):
     """Reliability, fabric counts and money (issue #3), appended to the engine's outputs."""
-    out.update(reliability.outputs(pt, fab, out))
+    out.update(reliability.outputs(pt, fab, out, lean=lean))
     out.update(topology.outputs(pt, fab))
     out.update(economics.outputs(s, pt, fab, out, lean=lean))
     return out

@@ -131,14 +131,15 @@ def expected_wall_time(solve, interval, checkpoint, restart, rate):
     return np.exp(restart * lam) * np.expm1((tau + checkpoint) * lam) / (lam * tau) * solve
 
 
-def outputs(pt: dict, fab: dict, out: dict) -> dict:
+def outputs(pt: dict, fab: dict, out: dict, lean: bool = False) -> dict:
     """Reliability results per fabric and point, arrays of shape (F, N).
 
     Keys: ``mtbf_h``, ``interruptions_per_day``, ``network_interruptions_per_day``,
     ``checkpoint_write_min``, ``checkpoint_interval_min`` (Daly's optimum
     unless the scenario fixes it), ``interruptions`` (expected over one run),
     ``goodput`` (failure-free time / wall time), ``hours_lost`` and
-    ``train_days_with_interruptions``.
+    ``train_days_with_interruptions``. ``lean`` (Monte-Carlo bands) leaves out
+    ``interruptions``, ``goodput`` and ``hours_lost``.
     """
     rate = interruption_rate_per_h(pt["gpus"], pt["nodes"], pt["gpu_host_interruptions_per_1m_gpu_hours"],
                                    fab["net_interruptions_per_1m_node_hours"])
@@ -148,16 +149,22 @@ def outputs(pt: dict, fab: dict, out: dict) -> dict:
     fixed = pt["checkpoint_interval_min"] / 60.0
     tau = np.where(np.isfinite(fixed), fixed, daly_interval(delta, mtbf))
     restart = pt["restart_min"] / 60.0 + delta  # relaunch, then read the checkpoint back
-    solve_h = out["train_days"] * 24.0
-    wall_h = expected_wall_time(solve_h, tau, delta, restart, rate)
-    return dict(
+    res = dict(
         mtbf_h=np.where(rate > 0, mtbf, np.inf),
         interruptions_per_day=rate * 24.0,
         network_interruptions_per_day=net_rate * 24.0,
         checkpoint_write_min=delta * 60.0,
         checkpoint_interval_min=tau * 60.0,
+    )
+    if lean:  # the wall time is the failure-free time times a factor: applied to days, in one pass
+        res["train_days_with_interruptions"] = expected_wall_time(out["train_days"], tau, delta, restart, rate)
+        return res
+    solve_h = out["train_days"] * 24.0
+    wall_h = expected_wall_time(solve_h, tau, delta, restart, rate)
+    res.update(
         interruptions=wall_h * rate,
         goodput=solve_h / wall_h,
         hours_lost=wall_h - solve_h,
         train_days_with_interruptions=wall_h / 24.0,
     )
+    return res
