@@ -111,3 +111,17 @@ def test_bands_along_a_fabric_axis_follow_the_axis(scen):
     b1 = analysis.monte_carlo(scen, "fabric.roce.latency_us", x, samples=50, seed=0)
     keys = {(rv.fabric, rv.key) for rv in b1.inputs}
     assert ("roce", "latency_us") not in keys and ("ethernet", "latency_us") in keys
+
+
+@pytest.mark.parametrize("n", [2, 3, 10, 11, 1000, 1001])
+def test_percentiles_of_sorted_rows_equal_numpy_bit_for_bit(n):
+    rng = np.random.default_rng(n)
+    x = rng.lognormal(size=(3, 4, n))
+    x[0, 1] = np.nan  # an infeasible point: NaN in every sample
+    x[1, 2, n // 2] = np.nan  # one NaN sample
+    x[2, 3] = x[2, 3, 0]  # every sample equal
+    for q in (analysis.PERCENTILES, (0.0, 25.0, 33.3, 100.0)):
+        want = np.percentile(x, q, axis=-1)
+        got = analysis.percentiles_of_sorted(np.sort(x, axis=-1), q)
+        assert got.shape == want.shape
+        assert np.array_equal(got, want, equal_nan=True)
