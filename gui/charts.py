@@ -354,6 +354,243 @@ def _grid_values(ax, lo: float, hi: float, length: float):
     return out[0], out[1]
 
 
+def nice_step(span: float) -> float:
+    """The 1-2-5 step at or above ``span`` (``nice_step(0.37) == 0.5``)."""
+    if not (span > 0 and math.isfinite(span)):
+        return 1.0
+    k = math.floor(math.log10(span))
+    for m in (1.0, 2.0, 5.0, 10.0):
+        if m * 10.0 ** k >= span * (1 - 1e-9):
+            return m * 10.0 ** k
+    return 10.0 ** (k + 1)
+
+
+def steady_range(lo: float, hi: float, current=None, *, grow_only: bool = False, floor: float | None = None):
+    """An axis range (view coordinates) for data spanning [lo, hi] that moves only when it must.
+
+    The data range is padded by 2 % and rounded outwards to a 1-2-5 step of about a
+    twentieth of the span, so small changes of the data leave the axis where it is. With
+    ``grow_only`` (while a slider is dragged) the ``current`` range is kept as long as the
+    data stays inside it, and when it must grow it grows with 10 % to spare: the axes do not
+    jitter under a drag and the curves move against a fixed frame (pyqtgraph's auto-range
+    re-fits, re-lays out the axes and repaints every chart twice per update). ``floor``
+    keeps the padding from crossing a bound the data never crosses (0 for days and money).
+    """
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return current
+    if hi < lo:
+        lo, hi = hi, lo
+    data_lo, span = lo, hi - lo
+    if span <= 0:
+        span = max(abs(hi) * 0.1, 1e-9)
+    if grow_only and current is not None:
+        c0, c1 = current
+        if lo >= c0 and hi <= c1:
+            return current
+        if lo < c0:
+            lo = lo - 0.10 * span
+        else:
+            lo = c0
+        if hi > c1:
+            hi = hi + 0.10 * span
+        else:
+            hi = c1
+    else:
+        lo, hi = lo - 0.02 * span, hi + 0.02 * span
+    step = nice_step((hi - lo) / 20.0)
+    lo2, hi2 = math.floor(lo / step + 1e-9) * step, math.ceil(hi / step - 1e-9) * step
+    if floor is not None and data_lo >= floor:
+        lo2 = max(lo2, floor)
+    if grow_only and current is not None:
+        lo2, hi2 = min(lo2, current[0]), max(hi2, current[1])
+    return (lo2, hi2)
+
+
+class SteadyViewBox(pg.ViewBox):
+    """A ViewBox whose auto-range uses :func:`steady_range`: ranges move in steps, and while
+    ``live`` (a slider drag) they only grow. Everything else about auto-range is pyqtgraph's:
+    a mouse zoom turns it off, ``enableAutoRange`` turns it back on."""
+
+    def __init__(self, *args, **kw):
+        super().__init__(*args, **kw)
+        self.live = False
+        self.floor_y: float | None = None  # e.g. 0 for days and money on a linear axis
+
+    def set_live(self, on: bool) -> None:
+        if on == self.live:
+            return
+        self.live = on
+        if not on and any(self.state["autoRange"]):  # settled: fit the data tightly again
+            self._autoRangeNeedsUpdate = True
+            self.update()
+
+    def updateAutoRange(self):  # noqa: N802 (pyqtgraph name)
+        if self._updatingRange:
+            return
+        self._updatingRange = True
+        try:
+            auto = self.state["autoRange"]
+            if not any(auto):
+                return
+            bounds = self.childrenBounds()
+            current = self.viewRange()
+            args = {}
+            for ax, key in ((0, "xRange"), (1, "yRange")):
+                if auto[ax] is False or bounds[ax] is None:
+                    continue
+                floor = self.floor_y if ax == 1 and not self.state["logMode"][ax] else None
+                r = steady_range(float(bounds[ax][0]), float(bounds[ax][1]), current[ax], grow_only=self.live,
+                                 floor=floor)
+                if r is not None and (abs(r[0] - current[ax][0]) > 1e-12 * max(1.0, abs(r[0]))
+                                      or abs(r[1] - current[ax][1]) > 1e-12 * max(1.0, abs(r[1]))):
+                    args[key] = r
+            if args:
+                self.setRange(padding=0.0, disableAutoRange=False, **args)
+        finally:
+            self._autoRangeNeedsUpdate = False
+            self._updatingRange = False
+
+
+class DataCurve(pg.PlotCurveItem):
+    """A curve that follows the plot's log modes, without ``PlotDataItem``'s machinery.
+
+    ``PlotDataItem`` wraps a ``PlotCurveItem`` and on every ``setData`` re-derives a
+    display dataset (bounds, log mapping, clipping, down-sampling) that a 256-point curve
+    never needs; this maps to log10 where the axis is logarithmic (non-positive values
+    become gaps) and hands the result straight to the curve. ``getData`` gives the drawn
+    (mapped) values like ``PlotDataItem.getData``; ``getOriginalDataset`` the values given."""
+
+    def __init__(self, name: str | None = None, **kw):
+        super().__init__(connect="finite", **kw)
+        self._name = name
+        self._orig = (np.zeros(0), np.zeros(0))
+        self._log = (False, False)
+
+    def name(self):
+        return self._name
+
+    def setData(self, x=None, y=None, **kw):  # noqa: N802 (pyqtgraph name)
+        if x is None and y is None:  # PlotCurveItem.__init__ passes its options this way
+            super().setData(**kw)
+            return
+        self._orig = (np.asarray(x, dtype=float), np.asarray(y, dtype=float))
+        self._draw(**kw)
+
+    def setLogMode(self, x: bool, y: bool) -> None:  # noqa: N802 (called by PlotItem)
+        if (bool(x), bool(y)) == self._log:
+            return
+        self._log = (bool(x), bool(y))
+        self._draw()
+
+    def getOriginalDataset(self):  # noqa: N802
+        return self._orig
+
+    def _draw(self, **kw) -> None:
+        x, y = self._orig
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if self._log[0]:
+                x = np.log10(np.where(x > 0, x, np.nan))
+            if self._log[1]:
+                y = np.log10(np.where(y > 0, y, np.nan))
+        super().setData(x=x, y=y, connect="finite", **kw)
+
+
+class MarkerItem(pg.GraphicsObject):
+    """Dots of a fixed size in pixels at data points: the current value on each curve.
+
+    What ``PlotDataItem(symbol="o")`` draws through a ``ScatterPlotItem``, for a handful of
+    points at a tenth of the cost per update (the scatter item re-builds its spot table and
+    hit masks on every ``setData``). Follows the plot's log modes like a data item, and
+    reports its data bounds so auto-range includes it."""
+
+    def __init__(self, size_px: float = 9.0, pen=None, brush="#ffffff"):
+        super().__init__()
+        self._x = np.zeros(0)
+        self._y = np.zeros(0)
+        self._vx = self._x
+        self._vy = self._y
+        self._log = (False, False)
+        self._size = float(size_px)
+        self._pen = pg.mkPen(pen if pen is not None else "#222222")
+        self._brushes = [pg.mkBrush(brush)]
+
+    # the parts of the PlotDataItem interface the window, exports and tests use
+    def setData(self, x, y, symbolBrush=None) -> None:  # noqa: N802,N803 (pyqtgraph names)
+        self._x = np.asarray(x, dtype=float).reshape(-1)
+        self._y = np.asarray(y, dtype=float).reshape(-1)
+        if symbolBrush is not None:
+            self._brushes = [pg.mkBrush(b) for b in (symbolBrush if isinstance(symbolBrush, (list, tuple))
+                                                       else [symbolBrush])]
+        self._map()
+
+    def getOriginalDataset(self):  # noqa: N802
+        return self._x, self._y
+
+    def getData(self):  # noqa: N802
+        return self._vx, self._vy
+
+    def setSymbolSize(self, size_px: float) -> None:  # noqa: N802
+        self._size = float(size_px)
+        self.prepareGeometryChange()
+        self.update()
+
+    def setSymbolPen(self, pen) -> None:  # noqa: N802
+        self._pen = pg.mkPen(pen)
+        self.update()
+
+    def setLogMode(self, x: bool, y: bool) -> None:  # noqa: N802 (called by PlotItem)
+        self._log = (bool(x), bool(y))
+        self._map()
+
+    def _map(self) -> None:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            vx = np.log10(self._x) if self._log[0] else self._x
+            vy = np.log10(self._y) if self._log[1] else self._y
+        ok = np.isfinite(vx) & np.isfinite(vy)
+        self._vx, self._vy = vx[ok], vy[ok]
+        # one brush per point, or one for all
+        brushes = self._brushes if len(self._brushes) == len(ok) else [self._brushes[0]] * len(ok)
+        self._shown_brushes = [b for b, k in zip(brushes, ok) if k]
+        self.prepareGeometryChange()
+        self.informViewBoundsChanged()
+        self.update()
+
+    def dataBounds(self, ax, frac=1.0, orthoRange=None):  # noqa: N802,N803 (pyqtgraph names)
+        v = self._vx if ax == 0 else self._vy
+        return (None, None) if not v.size else (float(v.min()), float(v.max()))
+
+    def pixelPadding(self) -> float:  # noqa: N802
+        return self._size / 2.0 + 1.0
+
+    def boundingRect(self):  # noqa: N802
+        if not self._vx.size:
+            return QtCore.QRectF()
+        px, py = self.pixelWidth() or 0.0, self.pixelHeight() or 0.0
+        pad = self.pixelPadding()
+        x0, x1 = float(self._vx.min()), float(self._vx.max())
+        y0, y1 = float(self._vy.min()), float(self._vy.max())
+        return QtCore.QRectF(x0 - pad * px, y0 - pad * py, (x1 - x0) + 2 * pad * px, (y1 - y0) + 2 * pad * py)
+
+    def viewTransformChanged(self):  # noqa: N802 (pixel padding changes with the zoom)
+        self.prepareGeometryChange()
+
+    def paint(self, p, *args):
+        if not self._vx.size:
+            return
+        tr = p.transform()
+        p.save()
+        p.resetTransform()
+        p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
+        pen = QtGui.QPen(self._pen)
+        pen.setCosmetic(True)
+        p.setPen(pen)
+        r = self._size / 2.0
+        for x, y, b in zip(self._vx, self._vy, self._shown_brushes):
+            p.setBrush(b)
+            p.drawEllipse(tr.map(QtCore.QPointF(float(x), float(y))), r, r)
+        p.restore()
+
+
 class ChartWidget(pg.PlotWidget):
     """One chart: a curve per fabric, a marker at the current value, hover read-out.
 
@@ -364,7 +601,7 @@ class ChartWidget(pg.PlotWidget):
     """
 
     def __init__(self, kind: str = "utilisation", parent=None, *, line_width: float = 1.0):
-        super().__init__(parent=parent, background="w",
+        super().__init__(parent=parent, background="w", viewBox=SteadyViewBox(),
                          axisItems={"left": ValueAxis("left"), "bottom": ValueAxis("bottom")})
         if kind not in CHART_KINDS:
             raise ValueError(f"kind {kind!r}: one of {', '.join(CHART_KINDS)}")
@@ -372,8 +609,8 @@ class ChartWidget(pg.PlotWidget):
         self.line_width = float(line_width)
         self.thick_when_idle = True
         self.series: dict | None = None
-        self.curves: dict[str, pg.PlotDataItem] = {}
-        self.extra_curves: dict[str, pg.PlotDataItem] = {}
+        self.curves: dict[str, DataCurve] = {}
+        self.extra_curves: dict[str, DataCurve] = {}
         self._styles: dict[str, dict] = {}
         self._focus: str | None = None
         self._current_x = None
@@ -406,8 +643,7 @@ class ChartWidget(pg.PlotWidget):
         self.vline.setZValue(5)
         pi.addItem(self.vline, ignoreBounds=True)
         self.vline.hide()
-        self.marker = pg.PlotDataItem([], [], pen=None, symbol="o", symbolSize=9, symbolPen=pg.mkPen("#222222"),
-                                      symbolBrush=pg.mkBrush("#ffffff"))
+        self.marker = MarkerItem(9, pen="#222222")
         self.marker.setZValue(10)
         pi.addItem(self.marker)
         pi.getAxis("left").setWidth(LEFT_AXIS_WIDTH)  # same width on every chart: x-linked plots line up
@@ -453,6 +689,7 @@ class ChartWidget(pg.PlotWidget):
             return data
         self._last_result = result
         data = chart_series(result, self.kind)
+        self.getPlotItem().vb.floor_y = 0.0  # days and money are never negative: no padding below 0
         self.series = data
         self._currency = data.get("currency", "")
         extra_for = focus if focus in {e["fabric"] for e in data["extra"]} else None
@@ -473,7 +710,7 @@ class ChartWidget(pg.PlotWidget):
             seen.add(name)
             curve = self.curves.get(name)
             if curve is None:
-                curve = pg.PlotDataItem(connect="finite", name=s["short"])
+                curve = DataCurve(name=s["short"])
                 curve.setZValue(3)
                 self.getPlotItem().addItem(curve)
                 self.curves[name] = curve
@@ -494,7 +731,7 @@ class ChartWidget(pg.PlotWidget):
                     curve.hide()
                 continue
             if curve is None:
-                curve = pg.PlotDataItem(connect="finite")
+                curve = DataCurve()
                 curve.setZValue(2)
                 curve.setPen(make_pen(e["style"], 1.0 * self._dpr, alpha=110))
                 self.getPlotItem().addItem(curve)
@@ -586,15 +823,19 @@ class ChartWidget(pg.PlotWidget):
     def _set_texts(self, title: str, data: dict) -> None:
         """Title (with the profile/scenario caption), axis labels, tick formats, log modes:
         touched only when they change (setting HTML text costs a few ms)."""
-        key = (title, self.caption, data["x_label"], data["y_label"], data["log_x"], data["log_y"], self.kind,
-               self._currency)
-        if key == self._texts:
+        title_key = (title, self.caption, self.title_colour, self.caption_colour)
+        key = (data["x_label"], data["y_label"], data["log_x"], data["log_y"], self.kind, self._currency)
+        if self._texts is not None and title_key == self._texts[0] and key == self._texts[1]:
             return
-        self._texts = key
+        old = self._texts
+        self._texts = (title_key, key)
         pi = self.getPlotItem()
-        cap = (f"&nbsp;&nbsp;<span style='font-size:9pt; color:{self.caption_colour}'>{_esc(self.caption)}</span>"
-               if self.caption else "")
-        pi.setTitle(f"<span style='font-size:11pt; color:{self.title_colour}'><b>{_esc(title)}</b></span>{cap}")
+        if old is None or old[0] != title_key:
+            cap = (f"&nbsp;&nbsp;<span style='font-size:9pt; color:{self.caption_colour}'>{_esc(self.caption)}</span>"
+                   if self.caption else "")
+            pi.setTitle(f"<span style='font-size:11pt; color:{self.title_colour}'><b>{_esc(title)}</b></span>{cap}")
+        if old is not None and old[1] == key:
+            return  # only the title changed: the axes keep their cached pictures
         pi.setLabel("bottom", data["x_label"])
         pi.setLabel("left", data["y_label"])
         left = pi.getAxis("left")
@@ -608,6 +849,7 @@ class ChartWidget(pg.PlotWidget):
         left.update()
         if pi.ctrl.logXCheck.isChecked() != data["log_x"] or pi.ctrl.logYCheck.isChecked() != data["log_y"]:
             pi.setLogMode(x=data["log_x"], y=data["log_y"])
+            self._x_key = None  # pyqtgraph turned x auto-range back on: the sweep's x range again
 
     def _pen_for(self, style: dict, focus: bool) -> QtGui.QPen:
         # cosmetic widths are device pixels: scale by the screen's ratio so lines keep their
@@ -618,6 +860,10 @@ class ChartWidget(pg.PlotWidget):
         if focus and self.line_width > 1.0:
             w *= 1.3
         return make_pen(style, w)
+
+    def set_live(self, on: bool) -> None:
+        """While a slider is dragged (``on``) the y axis only grows; on release it fits again."""
+        self.getPlotItem().vb.set_live(on)
 
     def set_line_width(self, width: float) -> None:
         """Base pen width in pixels for every curve (1 = fast live drawing; 2-3 for exports)."""

@@ -100,6 +100,21 @@ def _sweep_key(s: model.Scenario, field: str):
     return dataclasses.replace(s, name="", description="", **{section: sec})
 
 
+def split_point(res: model.Result) -> tuple[model.Result, model.Result]:
+    """Split a sweep whose last point is the current scenario into (sweep, point).
+
+    The point has the shape :func:`model.evaluate` gives: every array (F,) (a test checks
+    the two agree value for value)."""
+    def cut(tree, last: bool):
+        if isinstance(tree, dict):
+            return {k: cut(v, last) for k, v in tree.items()}
+        return tree[:, -1] if last else tree[:, :-1]
+
+    sweep = dataclasses.replace(res, x=res.x[:-1], data=cut(res.data, False))
+    point = dataclasses.replace(res, field=None, x=None, data=cut(res.data, True))
+    return sweep, point
+
+
 class Controller(QtCore.QObject):
     """Owns the scenario; computes (coalesced) and publishes :class:`Snapshot` results."""
 
@@ -234,6 +249,24 @@ class Controller(QtCore.QObject):
         self._remember(key, res)
         return res
 
+    def _sweep_and_point(self, s: model.Scenario, field: str) -> tuple[model.Result, model.Result]:
+        """The sweep along ``field`` and the current point, from one engine call when both are new.
+
+        A slider other than the x-axis's changes both; the current value is appended to the
+        sweep as one more point (vectorised: next to free) instead of a second engine call,
+        and split off as the point. Fabric fields keep separate calls: their current value
+        differs per fabric, while a sweep sets one value for all."""
+        values = sweep_values(s, field)
+        skey = ("sweep", _sweep_key(s, field), field, values.tobytes())
+        pkey = ("point", dataclasses.replace(s, name="", description=""))
+        sw, pt = self._cache.get(skey), self._cache.get(pkey)
+        if sw is None and pt is None and not field.startswith("fabric."):
+            sw, pt = split_point(model.sweep(s, field, np.append(values, float(s.get(field)))))
+            self._remember(skey, sw)
+            self._remember(pkey, pt)
+            return sw, pt
+        return self._sweep(s, field), self._point(s)
+
     def _remember(self, key, value) -> None:
         self._cache[key] = value
         while len(self._cache) > self._cache_size:
@@ -244,8 +277,7 @@ class Controller(QtCore.QObject):
         s = s or self._scenario
         field = field or self._x_field
         t0 = time.perf_counter()
-        sw = self._sweep(s, field)
-        pt = self._point(s)
+        sw, pt = self._sweep_and_point(s, field)
         ms = (time.perf_counter() - t0) * 1e3
         self._serial += 1
         return Snapshot(s, field, sw, pt, current_x_values(s, field), ms, self._serial)
@@ -265,4 +297,5 @@ class Controller(QtCore.QObject):
         return snap
 
 
-__all__ = ["Controller", "Snapshot", "SWEEP_POINTS", "X_FIELDS", "X_RANGES", "current_x_values", "sweep_values"]
+__all__ = ["Controller", "Snapshot", "SWEEP_POINTS", "X_FIELDS", "X_RANGES", "current_x_values", "split_point",
+           "sweep_values"]

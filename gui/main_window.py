@@ -94,6 +94,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.controller.source_path = source_path
         self._loaded = self.controller.scenario  # the scenario as loaded: what "edited" compares to
         self._dragging = False
+        self._tips_stale = False
         self._econ_controls: dict[str, QtWidgets.QWidget] = {}
         self.sliders: dict[str, FieldSlider] = {}
         self.fabric_sliders: dict[str, FieldSlider] = {}
@@ -397,10 +398,13 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _set_dragging(self, on: bool) -> None:
         self._dragging = on
+        if not on and self._tips_stale:
+            self._on_scenario_changed(self.controller.scenario)  # the tooltips skipped while dragging
         # thin pens on the live drag path, except in presentation mode (the audience is watching)
         width = DRAG_LINE_WIDTH if on and not self.presentation_action.isChecked() else self._idle_width()
         for ch in self.charts.values():
             ch.set_line_width(width)
+            ch.set_live(on)
 
     def _idle_width(self) -> float:
         return 2.5 if self.presentation_action.isChecked() else IDLE_LINE_WIDTH
@@ -428,7 +432,12 @@ class MainWindow(QtWidgets.QMainWindow):
 
     # ----------------------------------------------------------- model -> UI
     def _on_scenario_changed(self, s: model.Scenario) -> None:
-        """Push the scenario into every control, signals blocked (no write-back)."""
+        """Push the scenario into every control, signals blocked (no write-back).
+
+        During a slider drag only values and labels follow; the tooltips (HTML built per
+        control, not seen while dragging) are brought up to date when the drag ends."""
+        light = self._dragging
+        self._tips_stale = light
         if self.error_label.text():
             self.error_label.clear()
         resolved = _resolved_inputs(s)
@@ -449,12 +458,14 @@ class MainWindow(QtWidgets.QMainWindow):
                 sl.set_value(v)
             section, key = path.split(".", 1)
             site = catalog.profile_site(s.fabric.profile_set, section) if from_profile else {}
-            sl.set_tooltip(self._tooltip(path, sl, from_profile, site.get("source", "")))
+            if not light:
+                sl.set_tooltip(self._tooltip(path, sl, from_profile, site.get("source", "")))
             sl.set_label(sl._label_text, guess=key in site.get("guesses", ()), overridden=self._edited(path, s))
         with QtCore.QSignalBlocker(self.gpu_combo):
             self.gpu_combo.setCurrentIndex(self.gpu_combo.findData(s.cluster.gpu))
         gentry = catalog.gpu(s.cluster.gpu)
-        _set_tip(self.gpu_combo, f"<b>{html.escape(gentry.get('name', s.cluster.gpu))}</b><br>"
+        if not light:
+            _set_tip(self.gpu_combo, f"<b>{html.escape(gentry.get('name', s.cluster.gpu))}</b><br>"
                                  f"{html.escape(gentry.get('source', ''))}")
         for name, rb in self.profile_buttons.items():
             with QtCore.QSignalBlocker(rb):
@@ -466,13 +477,14 @@ class MainWindow(QtWidgets.QMainWindow):
                 with QtCore.QSignalBlocker(w):
                     w.setCurrentIndex(0 if v is None else max(w.findData(v), 0))
                     w.setItemText(0, translate("MainWindow", "profile default ({currency})").format(currency=currency))
-                _set_tip(w, self._econ_tooltip(path))
+                if not light:
+                    _set_tip(w, self._econ_tooltip(path))
             elif path.endswith("_per_kwh"):
                 w.setVisible(path.endswith(f"_{currency.lower()}_per_kwh"))
-        self._sync_fabric_controls(s)
+        self._sync_fabric_controls(s, light)
         self._update_title(s)
 
-    def _sync_fabric_controls(self, s: model.Scenario) -> None:
+    def _sync_fabric_controls(self, s: model.Scenario, light: bool = False) -> None:
         rows = model.resolve_fabrics(s)
         with QtCore.QSignalBlocker(self.focus_combo):
             names = [r.name for r in rows]
@@ -492,6 +504,8 @@ class MainWindow(QtWidgets.QMainWindow):
             guess = key in row.guesses
             sl.set_label(sl._label_text, guess=guess, overridden=src == "scenario",
                          edited=self._edited(f"fabric.custom.{row.name}.{key}", s))
+            if light:
+                continue
             meta = field_meta(FabricSpec, key)
             if src == "scenario":
                 default = entry.get(key)

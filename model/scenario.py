@@ -9,6 +9,7 @@ its controls from the same metadata.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import tomllib
 import types
@@ -287,7 +288,19 @@ class Scenario:
 # --------------------------------------------------------------------------
 
 def field_meta(cls: type, name: str) -> dict:
-    return dict(next(f for f in dataclasses.fields(cls) if f.name == name).metadata)
+    return dict(_field_info(cls, name)[0])
+
+
+@functools.lru_cache(maxsize=None)
+def _field_info(cls: type, name: str) -> tuple:
+    """(metadata, accepted types) of one field; cached, as every edit validates through it."""
+    f = next(f for f in dataclasses.fields(cls) if f.name == name)
+    return f.metadata, _base_types(f.type)
+
+
+@functools.lru_cache(maxsize=None)
+def _field_names(cls: type) -> tuple:
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 def _base_types(tp) -> tuple:
@@ -315,8 +328,7 @@ def _describe(meta: dict, kinds: tuple) -> str:
 
 def validate_value(cls: type, name: str, value, path: str):
     """Check one value against its field's type and limits; return it normalised."""
-    f = next(f for f in dataclasses.fields(cls) if f.name == name)
-    meta, kinds = f.metadata, _base_types(f.type)
+    meta, kinds = _field_info(cls, name)
     if value is None:
         if type(None) in kinds:
             return None
@@ -353,7 +365,7 @@ def validate_value(cls: type, name: str, value, path: str):
 def _section_from_dict(cls: type, data, path: str, skip=()):
     if not isinstance(data, dict):
         raise ScenarioError(path, data, "a table of keys")
-    names = [f.name for f in dataclasses.fields(cls) if f.name not in skip]
+    names = [n for n in _field_names(cls) if n not in skip]
     out = {}
     for key, value in data.items():
         if key in skip:

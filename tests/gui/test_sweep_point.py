@@ -1,0 +1,66 @@
+"""The controller's fused call (sweep plus the current point in one engine call) gives
+exactly what the separate ``model.sweep`` and ``model.evaluate`` calls give."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import model
+from gui.controller import X_FIELDS, Controller, split_point, sweep_values
+
+PRESETS = sorted(Path(__file__).resolve().parents[2].joinpath("assets", "presets").glob("*.toml"))
+
+
+def _leaves(tree, prefix=""):
+    if isinstance(tree, dict):
+        for k, v in tree.items():
+            yield from _leaves(v, f"{prefix}{k}.")
+    else:
+        yield prefix.rstrip("."), np.asarray(tree)
+
+
+def _same(a, b, where):
+    a, b = np.asarray(a), np.asarray(b)
+    assert a.shape == b.shape, where
+    if a.dtype.kind in "fc":
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=0, equal_nan=True, err_msg=where)
+    else:
+        assert np.array_equal(a, b), where
+
+
+@pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("field", [f for f in X_FIELDS if not f.startswith("fabric.")])
+def test_split_point_equals_separate_calls(preset, field):
+    s = model.load_scenario(preset)
+    values = sweep_values(s, field)
+    sw, pt = split_point(model.sweep(s, field, np.append(values, float(s.get(field)))))
+    ref_sw = model.sweep(s, field, values)
+    ref_pt = model.evaluate(s, require_feasible=False)
+    assert sw.fabrics == ref_pt.fabrics and pt.field is None and pt.x is None
+    np.testing.assert_array_equal(sw.x, ref_sw.x)
+    ref = dict(_leaves(ref_pt.data))
+    got = dict(_leaves(pt.data))
+    assert got.keys() == ref.keys()
+    for k in ref:
+        _same(got[k], ref[k], f"point {k}")
+    ref = dict(_leaves(ref_sw.data))
+    got = dict(_leaves(sw.data))
+    assert got.keys() == ref.keys()
+    for k in ref:
+        _same(got[k], ref[k], f"sweep {k}")
+
+
+def test_controller_uses_one_call_for_a_new_scenario(qapp, monkeypatch):
+    c = Controller(model.load_scenario(PRESETS[0]))
+    calls = []
+    real_sweep, real_eval = model.sweep, model.evaluate
+    monkeypatch.setattr(model, "sweep", lambda *a, **k: calls.append("sweep") or real_sweep(*a, **k))
+    monkeypatch.setattr(model, "evaluate", lambda *a, **k: calls.append("evaluate") or real_eval(*a, **k))
+    snap = c.compute()
+    assert calls == ["sweep"]
+    assert snap.point.field is None and len(snap.sweep.x) == len(sweep_values(c.scenario, c.x_field))
+    # the x-axis field's own slider: the sweep is cached, only the point is evaluated
+    calls.clear()
+    c.compute(c.scenario.replace("cluster.nodes", c.scenario.cluster.nodes + 1))
+    assert calls == ["evaluate"]
