@@ -106,11 +106,13 @@ def loss_efficiency(transport_code, link_gbps, latency_us, loss_rate, mss_bytes,
     flat = code.reshape(n_rows, -1) if n_rows else None
     if n_rows and np.all(flat == flat[:, :1]):
         # one transport per fabric row (the engine's layout): each formula only on its own rows
-        shape = np.broadcast_shapes(code.shape, *(a.shape for a in args))
+        # (a handful of rows: plain Python finds them faster than np.isin)
+        shape = np.broadcast(code, *args).shape
         out = np.empty(shape)
+        row_codes = flat[:, 0].tolist()
         for kind, formula in _BY_KIND:
-            rows = np.flatnonzero(np.isin(flat[:, 0], kind))
-            if rows.size:
+            rows = [i for i, c in enumerate(row_codes) if c in kind]
+            if rows:
                 sub = [a[rows] if a.ndim == len(shape) and a.shape[0] == n_rows else a for a in args]
                 out[rows] = formula(*sub)
         return out
