@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import catalog
-from .engine import Inputs, _evaluate_inputs, build_inputs, evaluate, sweep
+from .engine import Inputs, _cut_constant_points, _evaluate_inputs, build_inputs, evaluate, sweep
 from .errors import ScenarioError
 
 SAMPLED_KEYS = ("latency_us", "loss_rate", "link_gbps", "achievable_fraction", "cpu_use_at_line_rate",
@@ -113,22 +113,6 @@ def _set_fabric_value(scenario, fab: dict, index: int, rv: RangedValue, values):
     if rv.key == "cpu_use_at_line_rate":
         values = _cpu_gbps_per_core(scenario, rv.fabric, values)
     fab[_target_key(rv)][index] = values
-
-
-def _cut_constant_points(x, axis: int):
-    """``x`` with its point ``axis`` cut to length 1 when every point holds the same value, bit for bit.
-
-    The sweep changes a few inputs; the others are the same at every point. Cut to one point, they
-    broadcast: a value that depends only on the fabric and the sample (a sampled latency, the loss
-    efficiency) is then computed once per (fabric, sample), not once per (fabric, sample, point).
-    """
-    x = np.asarray(x)
-    first = np.take(x, [0], axis=axis)
-    if x.dtype.kind == "f":  # bitwise, so that NaN equals NaN and -0.0 stays apart from 0.0
-        same = np.all(x.view(f"u{x.itemsize}") == first.view(f"u{x.itemsize}"))
-    else:
-        same = np.all(x == first)
-    return first if same else x
 
 
 def _swept_fabric_key(scenario, field: str | None):

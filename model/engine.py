@@ -23,9 +23,11 @@ differences are the "loss recovery" and "cpu" parts of the breakdown.
 from __future__ import annotations
 
 import collections
+import functools
 import math
 import threading
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -227,6 +229,22 @@ def build_inputs(s: Scenario, field: str | None = None, values=None) -> Inputs:
     return Inputs(n=n, point=pt, fabric=fab, fabrics=rows)
 
 
+def _cut_constant_points(x, axis: int):
+    """``x`` with its point ``axis`` cut to length 1 when every point holds the same value, bit for bit.
+
+    A sweep changes a few inputs; the others are the same at every point. Cut to one point, they
+    broadcast: what depends only on them (and on the plan, or a Monte-Carlo sample) is then computed
+    once, not once per point as well.
+    """
+    x = np.asarray(x)
+    first = np.take(x, [0], axis=axis)
+    if x.dtype.kind == "f":  # bitwise, so that NaN equals NaN and -0.0 stays apart from 0.0
+        same = np.all(x.view(f"u{x.itemsize}") == first.view(f"u{x.itemsize}"))
+    else:
+        same = np.all(x == first)
+    return first if same else x
+
+
 def _parse_fabric_field(s: Scenario, field: str):
     parts = field.split(".")
     names = s.fabric.fabrics
@@ -278,13 +296,21 @@ def _candidates(s: Scenario, pt=None):
     pps = (p.pp or 1,) if explicit else PP_CANDIDATES
     mbs = (w.micro_batch,) if w.micro_batch is not None else MB_CANDIDATES
     vs = (p.virtual_stages,) if p.virtual_stages is not None else V_CANDIDATES
-    grid = np.array([(t, q, b, v) for t in tps for q in pps for b in mbs for v in vs
-                     if not (q == 1 and v > 1)], dtype=float)
+    grid = _candidate_grid(tps, pps, mbs, vs)  # (4, C)
     if pt is not None and not explicit:
-        keep = ((grid[:, 0] <= pt["gpus_per_node"].max()) & (grid[:, 1] * grid[:, 3] <= pt["layers"].max())
-                & (grid[:, 0] * grid[:, 1] <= pt["gpus"].max()))
-        grid = grid[keep] if np.any(keep) else grid[:1]
-    return grid[:, 0], grid[:, 1], grid[:, 2], grid[:, 3]
+        keep = ((grid[0] <= pt["gpus_per_node"].max()) & (grid[1] * grid[3] <= pt["layers"].max())
+                & (grid[0] * grid[1] <= pt["gpus"].max()))
+        grid = grid[:, keep] if np.any(keep) else grid[:, :1]
+    return grid[0], grid[1], grid[2], grid[3]
+
+
+@functools.lru_cache(maxsize=16)
+def _candidate_grid(tps, pps, mbs, vs):
+    """Every (tp, pp, micro_batch, virtual_stages) combination as rows of a read-only (4, C) array."""
+    grid = np.array([(t, q, b, v) for t in tps for q in pps for b in mbs for v in vs
+                     if not (q == 1 and v > 1)], dtype=float).T.copy()
+    grid.flags.writeable = False
+    return grid
 
 
 def _inter_bandwidths(pt, fab):
@@ -310,15 +336,9 @@ def _compute_side(pt, t, p, b, v, round_batch):
     and :func:`~model.collectives.p2p_time` (a test checks they agree).
     """
     s, h, a, l, V = pt["seq_len"], pt["hidden"], pt["heads"], pt["layers"], pt["vocab"]
-    B, G, gpn = pt["global_batch"], pt["gpus"], pt["gpus_per_node"]
+    gpn = pt["gpus_per_node"]
     rc = pt["recompute"]
-    # auto mode may leave the GPUs that do not fill a whole model replica idle (spares), as a practitioner would
-    # on a cluster whose size is not a multiple of tp · pp; they still count in the utilisation of the cluster
-    d = np.where(round_batch, np.floor(G / (t * p)), G / (t * p))
-    m_exact = B / (d * b)
-    # auto mode rounds the global batch up to a whole number of micro-batches per rank, as a practitioner
-    # would (never below the batch asked for); plans are then compared by time per sequence
-    m = np.where(round_batch, np.maximum(np.ceil(m_exact - 1e-9), 1.0), m_exact)
+    d, m_exact, m = _replicas(pt, t, p, b, round_batch)
     lc = np.ceil(l / (p * v))
     dense_f, core_f = layer_times_forward(b, s, h, a, t, pt["peak_flops"], pt["hbm_bytes_per_s"], pt["sp"],
                                           pt["flash"])
@@ -333,7 +353,10 @@ def _compute_side(pt, t, p, b, v, round_batch):
     dist = d > 1
     opt = optimizer_time(params_gpu / np.where(dist, d, 1.0), pt["hbm_bytes_per_s"])
     # pipeline point-to-point: across nodes when a pipeline group does not sit inside one node
-    crosses = (p > 1) & ((t * p > gpn) | (np.mod(gpn, t * p) != 0))
+    # (gpn / tp is a whole number exactly when tp divides gpn: small whole numbers divide exactly or far from
+    # a whole number, and the quotient is much cheaper than a floating-point modulo)
+    per_node = gpn / (t * p)
+    crosses = (p > 1) & ((per_node < 1.0) | (np.floor(per_node) != per_node))
     msg = s * h * BYTES_BF16 * b / t  # scatter/gather over the t NICs (Narayanan et al. §4.1)
     nvl_step = NCCL_NVLINK_STEP_US * 1e-6
     p2p_intra = np.where(p > 1, p2p_time(msg, pt["intra_p2p_bw"], nvl_step), 0.0)
@@ -360,6 +383,20 @@ def _compute_side(pt, t, p, b, v, round_batch):
     )
 
 
+def _replicas(pt, t, p, b, round_batch):
+    """Data-parallel degree ``d`` and micro-batches per step ``m`` (``m_exact`` before rounding) [-]."""
+    # auto mode may leave the GPUs that do not fill a whole model replica idle (spares), as a practitioner would
+    # on a cluster whose size is not a multiple of tp · pp; they still count in the utilisation of the cluster
+    d = pt["gpus"] / (t * p)
+    if round_batch:
+        d = np.floor(d)
+    m_exact = pt["global_batch"] / (d * b)
+    # auto mode rounds the global batch up to a whole number of micro-batches per rank, as a practitioner
+    # would (never below the batch asked for); plans are then compared by time per sequence
+    m = np.maximum(np.ceil(m_exact - 1e-9), 1.0) if round_batch else m_exact
+    return d, m_exact, m
+
+
 def _degrees_valid(pt, t, p, b, v, round_batch):
     """Plans whose degrees are possible at a point (before memory) [bool]. Integer arithmetic."""
     gpn, G, l, B, heads = (pt[k].astype(np.int64) for k in ("gpus_per_node", "gpus", "layers", "global_batch",
@@ -368,15 +405,15 @@ def _degrees_valid(pt, t, p, b, v, round_batch):
     tp = t * p
     ok = (t <= gpn) & (gpn % t == 0) & (heads % t == 0) & (p <= l)
     if not round_batch:  # an explicit plan uses every GPU: dp = GPUs / (tp · pp) exactly
-        ok &= G % tp == 0
+        ok = ok & (G % tp == 0)
     db = np.maximum(G // tp, 1) * b
     if round_batch:
         m = np.maximum((B + db - 1) // db, 1)  # round up, as _compute_side
     else:
         m = B // db
-        ok &= B % db == 0
-    ok &= (G >= tp) & (m >= 1)
-    ok &= (v == 1) | ((p > 1) & (p * v <= l) & (m % p == 0))
+        ok = ok & (B % db == 0)
+    ok = ok & ((G >= tp) & (m >= 1))
+    ok = ok & ((v == 1) | ((p > 1) & (p * v <= l) & (m % p == 0)))
     return ok
 
 
@@ -412,11 +449,12 @@ def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: b
     ``lean`` computes only what the headline metrics need (step, utilisation, days, reliability, money),
     not the per-mechanism breakdown.
     """
+    bandwidths = _inter_bandwidths(inp.point, inp.fabric)
     if plan is None:
-        chosen = _search_plans(s, inp)
+        chosen = _search_plans(s, inp, bandwidths[2])
     else:
         chosen = _fixed_plan(s, inp, plan)
-    return (_lean_outputs if lean else _outputs)(s, inp, *chosen)
+    return (_lean_outputs if lean else _outputs)(s, inp, bandwidths, *chosen)
 
 
 def _fixed_plan(s: Scenario, inp: Inputs, plan: dict):
@@ -436,8 +474,23 @@ _PAIR_CACHE_SIZE = 6
 _PAIR_LOCK = threading.Lock()
 
 
-def _plan_pairs(s: Scenario, pt: dict):
-    """Every (point, plan) pair whose degrees are possible, with its fabric-independent geometry.
+class PlanPairs(NamedTuple):
+    """The plan search's fabric-independent part: (point, plan) pairs that fit, ordered by point."""
+    ni: np.ndarray  # point of each pair
+    ci: np.ndarray  # candidate of each pair
+    has_degrees: np.ndarray  # (N,) some plan's degrees are possible at the point
+    dp_overlap: np.ndarray  # per pair, or one value for all
+    plan: tuple  # (tp, pp, micro_batch, virtual_stages) per pair
+    cs: dict  # _compute_side per pair
+    mem: np.ndarray  # bytes per GPU per pair
+    usable: bool  # False: no pair fits anywhere (one placeholder pair)
+    starts: np.ndarray  # first pair of each point that has pairs
+    seg_of_pair: np.ndarray  # index into ``starts`` of each pair
+    sequences: np.ndarray  # sequences per step of each pair (m · d · micro_batch)
+
+
+def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
+    """Every (point, plan) pair whose degrees are possible and that fits in memory, with its geometry.
 
     Pure in the plan-search inputs, so cached (a few entries): dragging a fabric, reliability or money
     slider re-evaluates only the fabric-dependent few operations per pair.
@@ -450,34 +503,37 @@ def _plan_pairs(s: Scenario, pt: dict):
         if hit is not None:
             _PAIR_CACHE.move_to_end(key)
             return hit
+    n_points = pt["gpus"].shape[0]
     t, p, b, v = _candidates(s, pt)
-    ok = _degrees_valid({k: pt[k][:, None] for k in PLAN_POINT_KEYS}, t[None, :], p[None, :], b[None, :], v[None, :],
-                        round_batch)  # (N, C), pairs come out ordered by point
-    ni, ci = np.nonzero(ok)
-    pair_ok = np.ones(ni.size, dtype=bool)
-    if ni.size == 0:  # no plan anywhere: one placeholder pair, marked invalid, keeps the shapes
-        ni, ci, pair_ok = np.zeros(1, dtype=int), np.zeros(1, dtype=int), np.zeros(1, dtype=bool)
-    ptp = {k: pt[k][ni] for k in PLAN_POINT_KEYS}
+    # a sweep changes one or two inputs: the others keep one value, so nothing is copied per pair for them
+    # and what depends only on them and the plan costs a few elements
+    ptc = {k: _cut_constant_points(pt[k], 0) for k in PLAN_POINT_KEYS}
+    ok = _degrees_valid({k: x[:, None] for k, x in ptc.items()}, t[None, :], p[None, :], b[None, :], v[None, :],
+                        round_batch)
+    ni, ci = np.nonzero(np.broadcast_to(ok, (n_points, t.size)))  # (N, C): pairs come out ordered by point
+    has_degrees = np.zeros(n_points, dtype=bool)
+    has_degrees[ni] = True
+    if ni.size == 0:  # no plan anywhere: one placeholder pair, marked unusable, keeps the shapes
+        ni, ci = np.zeros(1, dtype=int), np.zeros(1, dtype=int)
+
+    def gather(arrays: dict, index):  # the arrays that vary, at ``index``
+        return {k: (x[index] if x.shape[0] > 1 else x) for k, x in arrays.items()}
+
+    ptp = gather(ptc, ni)
     plan = (t[ci], p[ci], b[ci], v[ci])
-    cs = _compute_side(ptp, *plan, round_batch)
-    mem_pairs, fits = _memory(ptp, *plan, cs)
-    has_degrees = np.zeros(pt["gpus"].shape[0], dtype=bool)
-    has_degrees[ni[pair_ok]] = True
-    # only plans that fit in memory go on to the fabric axis (for large models most do not)
-    usable = fits & pair_ok
-    if not np.any(usable):
-        usable = np.zeros(ni.size, dtype=bool)
-        usable[0] = True
-        pair_ok = np.zeros(ni.size, dtype=bool)
-    else:
-        pair_ok = np.ones(int(usable.sum()), dtype=bool)
-    keep = np.flatnonzero(usable)
-    n_all = ni.size
-    ni, ci = ni[keep], ci[keep]
-    ptp = {k: x[keep] for k, x in ptp.items()}
+    d, _, m = _replicas(ptp, *plan[:3], round_batch)
+    mem, fits = _memory(ptp, *plan, dict(d=d, dist=d > 1, m=m))
+    # only plans that fit in memory go on (for large models most do not)
+    usable = bool(np.any(fits) and has_degrees.any())
+    keep = np.flatnonzero(fits) if usable else np.zeros(1, dtype=int)
+    ni, ci, mem = ni[keep], ci[keep], mem[keep]
+    ptp = gather(ptp, keep)
     plan = tuple(x[keep] for x in plan)
-    cs = {k: (x[keep] if np.ndim(x) == 1 and x.shape[0] == n_all else x) for k, x in cs.items()}
-    entry = (ni, ci, has_degrees, ptp, plan, cs, mem_pairs[keep], pair_ok)
+    cs = _compute_side(ptp, *plan, round_batch)
+    new_point = np.r_[True, ni[1:] != ni[:-1]]
+    entry = PlanPairs(ni, ci, has_degrees, ptp["dp_overlap"], plan, cs, mem, usable,
+                      starts=np.flatnonzero(new_point), seg_of_pair=np.cumsum(new_point) - 1,
+                      sequences=cs["m"] * cs["d"] * plan[2])
     with _PAIR_LOCK:
         _PAIR_CACHE[key] = entry
         while len(_PAIR_CACHE) > _PAIR_CACHE_SIZE:
@@ -485,41 +541,43 @@ def _plan_pairs(s: Scenario, pt: dict):
     return entry
 
 
-def _search_plans(s: Scenario, inp: Inputs):
+def _search_plans(s: Scenario, inp: Inputs, bw_final):
+    """The fastest plan per fabric and point at the effective bandwidth ``bw_final`` [B/s], shape (F, N)."""
     pt, fab = inp.point, inp.fabric
     n_fab = fab["latency_us"].shape[0]
-    ni, ci, has_degrees, ptp, (tp_, pp_, bp_, vp_), cs, mem_pairs, usable = _plan_pairs(s, pt)
-    _, _, bw_final, _ = _inter_bandwidths(pt, fab)
+    pairs = _plan_pairs(s, pt)
+    ni, cs = pairs.ni, pairs.cs
     inter_step = (fab["latency_us"] + NCCL_NET_STEP_SW_US) * 1e-6
-    step_pairs, _, _, _ = _step_for_fabric(cs, ptp["dp_overlap"], bw_final[:, ni], inter_step[:, ni])
+    step_pairs, _, _, _ = _step_for_fabric(cs, pairs.dp_overlap, bw_final[:, ni], inter_step[:, ni])
     # compare plans by time per sequence: a rounded-up batch must not look slower than it is
-    step_pairs = np.where(usable, step_pairs / (cs["m"] * cs["d"] * bp_), np.inf)  # (F, pairs)
+    step_pairs /= pairs.sequences  # (F, pairs)
+    if not pairs.usable:
+        step_pairs[:] = np.inf
     # fastest plan per point and fabric: pairs are ordered by point, so each point is one segment;
     # the segment minimum, then the first pair that reaches it (ties go to the earlier candidate)
-    starts = np.flatnonzero(np.r_[True, ni[1:] != ni[:-1]])
+    starts = pairs.starts
     points = ni[starts]
     seg_min = np.minimum.reduceat(step_pairs, starts, axis=1)  # (F, points with pairs)
-    seg_of_pair = np.cumsum(np.r_[False, ni[1:] != ni[:-1]])
-    hit = np.where(step_pairs == seg_min[:, seg_of_pair], np.arange(ni.size)[None, :], ni.size)
+    hit = np.where(step_pairs == seg_min[:, pairs.seg_of_pair], np.arange(ni.size)[None, :], ni.size)
     first = np.minimum.reduceat(hit, starts, axis=1)
     best_pair = np.zeros((n_fab, inp.n), dtype=int)
     any_valid = np.zeros((n_fab, inp.n), dtype=bool)
     best_pair[:, points] = first
     any_valid[:, points] = np.isfinite(seg_min)
-    any_ok = has_degrees[None, :]
+    any_ok = pairs.has_degrees[None, :]
 
     # the chosen plan's quantities, gathered from the pairs (points without a pair read pair 0 and become NaN)
     n_pairs = ni.size
     cs2 = {k: (x[best_pair] if np.ndim(x) == 1 and x.shape[0] == n_pairs else x) for k, x in cs.items()}
-    tc, pc, bc, vc = (x[best_pair] for x in (tp_, pp_, bp_, vp_))
-    return cs2, tc, pc, bc, vc, mem_pairs[best_pair], any_valid, any_ok
+    tc, pc, bc, vc = (x[best_pair] for x in pairs.plan)
+    return cs2, tc, pc, bc, vc, pairs.mem[best_pair], any_valid, any_ok
 
 
-def _lean_outputs(s: Scenario, inp: Inputs, cs2, tc, pc, bc, vc, mem, any_valid, any_ok):
+def _lean_outputs(s: Scenario, inp: Inputs, bandwidths, cs2, tc, pc, bc, vc, mem, any_valid, any_ok):
     """Headline metrics only: one step evaluation at the effective bandwidth, then reliability and money."""
     pt, fab = inp.point, inp.fabric
     inter_step = (fab["latency_us"] + NCCL_NET_STEP_SW_US) * 1e-6
-    _, _, bw_final, _ = _inter_bandwidths(pt, fab)
+    bw_final = bandwidths[2]
     nan = np.where(any_valid, 1.0, np.nan)
     step = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step)[0]
     step *= nan
@@ -541,10 +599,11 @@ def _lean_outputs(s: Scenario, inp: Inputs, cs2, tc, pc, bc, vc, mem, any_valid,
     return _with_reliability_and_money(s, pt, fab, out, lean=True)
 
 
-def _outputs(s: Scenario, inp: Inputs, cs2, tc, pc, bc, vc, mem, any_valid, any_ok):
+def _outputs(s: Scenario, inp: Inputs, bandwidths, cs2, tc, pc, bc, vc, mem, any_valid, any_ok):
+    """Every output, with the step-time breakdown by mechanism; ``bandwidths`` from :func:`_inter_bandwidths`."""
     pt, fab = inp.point, inp.fabric
     inter_step = (fab["latency_us"] + NCCL_NET_STEP_SW_US) * 1e-6
-    bw_ideal, bw_lossy, bw_final, eta = _inter_bandwidths(pt, fab)
+    bw_ideal, bw_lossy, bw_final, eta = bandwidths
     step_ideal, p2p, t_chunk, exposed = _step_for_fabric(cs2, pt["dp_overlap"], bw_ideal, inter_step)
     step_lossy, _, _, _ = _step_for_fabric(cs2, pt["dp_overlap"], bw_lossy, inter_step)
     step, _, _, _ = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step)
