@@ -54,6 +54,8 @@ class BreakdownChart(QtWidgets.QWidget):
         self.setMinimumHeight(160)
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
         self.setMouseTracking(True)
+        # paintEvent fills its whole rectangle: nothing under it needs painting first
+        self.setAttribute(QtCore.Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
         self.parts: dict[str, np.ndarray] = {}
         self.labels: list[str] = []
         self.colours: list[str] = []

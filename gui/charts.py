@@ -399,6 +399,8 @@ def steady_range(lo: float, hi: float, current=None, *, grow_only: bool = False,
         lo, hi = lo - 0.02 * span, hi + 0.02 * span
     step = nice_step((hi - lo) / 20.0)
     lo2, hi2 = math.floor(lo / step + 1e-9) * step, math.ceil(hi / step - 1e-9) * step
+    lo2 = lo2 - step if lo2 > lo else lo2  # the tolerance never rounds inwards past the data
+    hi2 = hi2 + step if hi2 < hi else hi2
     if floor is not None and data_lo >= floor:
         lo2 = max(lo2, floor)
     if grow_only and current is not None:
@@ -666,6 +668,11 @@ class ChartWidget(pg.PlotWidget):
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self._hover_pos = None
         self.grid = GridLines(pi)
+        # the view paints its whole background itself: Qt need not paint the window under it
+        # first (without this every update repaints the main window's background behind all
+        # three charts)
+        for w in (self, self.viewport()):
+            w.setAttribute(QtCore.Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
 
     # -- drawing -------------------------------------------------------------
     def show_result(self, result, kind: str | None = None, current_x=None, focus: str | None = None,

@@ -170,10 +170,13 @@ class FieldSlider(QtWidgets.QWidget):
         """Show ``v`` (engine units) without emitting ``valueEdited``."""
         self._value = v
         shown = v * self.scale
-        with QtCore.QSignalBlocker(self.slider):
-            self.slider.setValue(self._to_slider(shown))
-        if not self.edit.hasFocus():
-            self.edit.setText(format_number(shown, self.integer))
+        pos = self._to_slider(shown)
+        if self.slider.value() != pos:  # unchanged controls are not repainted
+            with QtCore.QSignalBlocker(self.slider):
+                self.slider.setValue(pos)
+        text = format_number(shown, self.integer)
+        if not self.edit.hasFocus() and self.edit.text() != text:
+            self.edit.setText(text)
 
     # -- conversions -----------------------------------------------------------
     def _to_slider(self, shown: float) -> float:
