@@ -32,23 +32,86 @@ SEED = 0
 
 
 def band_series(bands, kind: str, field: str) -> list[dict]:
-    """Display-unit band data for one chart: ``[{fabric, x, lo, hi, colour}]`` (no Qt)."""
+    """Display-unit band data for one chart: ``[{fabric, label, x, lo, mid, hi, colour}]`` (P10, P50, P90).
+
+    Points where the band is not defined on both sides are NaN in all three."""
     metric, scale = BAND_METRICS[kind]
     if metric not in bands.percentiles:
         return []
     res = bands.nominal
     x = np.asarray(res.x, dtype=float) * AXES.get(field, {}).get("scale", 1.0)
-    lo = np.asarray(bands.band(metric, 10.0), dtype=float) * scale
-    hi = np.asarray(bands.band(metric, 90.0), dtype=float) * scale
+    lo, mid, hi = (np.asarray(bands.band(metric, p), dtype=float) * scale for p in (10.0, 50.0, 90.0))
     out = []
     for i, (name, st) in enumerate(zip(res.fabrics, fabric_styles(res))):
-        a, b = lo[i], hi[i]
-        bad = ~(np.isfinite(a) & np.isfinite(b))
-        a, b = a.copy(), b.copy()
-        a[bad] = np.nan
-        b[bad] = np.nan
-        out.append(dict(fabric=name, x=x, lo=a, hi=b, colour=st["colour"]))
+        bad = ~(np.isfinite(lo[i]) & np.isfinite(hi[i]))
+        a, m, b = (np.where(bad, np.nan, arr[i]) for arr in (lo, mid, hi))
+        out.append(dict(fabric=name, label=st["label"], x=x, lo=a, mid=m, hi=b, colour=st["colour"]))
     return out
+
+
+def draw_bands(chart, bands, kind: str, field: str, items: dict | None = None) -> dict:
+    """Draw the P10–P90 band of every fabric behind the curves of ``chart`` (a ChartWidget showing ``kind``).
+
+    ``items`` (fabric -> (lo, hi, fill) plot items) are reused and updated; new ones are
+    added to the chart. Returns ``items``. The window's overlay and the exports both draw
+    through here, so an export shows the bands as the window does."""
+    items = {} if items is None else items
+    data = chart.series or {}
+    log_x, log_y = bool(data.get("log_x")), bool(data.get("log_y"))
+    seen = set()
+    for s in band_series(bands, kind, field):
+        lo, hi, fill = items.get(s["fabric"]) or _band_items(chart, items, s["fabric"])
+        x, a, b = s["x"], s["lo"], s["hi"]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if log_x:
+                x = np.log10(np.where(x > 0, x, np.nan))
+            if log_y:
+                a = np.log10(np.where(a > 0, a, np.nan))
+                b = np.log10(np.where(b > 0, b, np.nan))
+        lo.setPen(band_pen(s["colour"]))
+        hi.setPen(band_pen(s["colour"]))
+        fill.setBrush(band_brush(s["colour"]))
+        lo.setData(x, a)
+        hi.setData(x, b)
+        fill.updatePath()
+        for it in (lo, hi, fill):
+            it.show()
+        seen.add(s["fabric"])
+    for name, its in items.items():
+        if name not in seen:
+            for it in its:
+                it.hide()
+    return items
+
+
+def band_pen(colour):
+    """The band's edges: the fabric's colour, faint, one device pixel."""
+    edge = QtGui.QColor(colour)
+    edge.setAlpha(90)
+    pen = pg.mkPen(edge, width=1)
+    pen.setCosmetic(True)
+    return pen
+
+
+def band_brush(colour):
+    """The band's fill: the fabric's colour, translucent."""
+    c = QtGui.QColor(colour)
+    c.setAlpha(BAND_ALPHA)
+    return pg.mkBrush(c)
+
+
+def _band_items(chart, items: dict, fabric: str) -> tuple:
+    pi = chart.getPlotItem()
+    lo = pg.PlotCurveItem(connect="finite")
+    hi = pg.PlotCurveItem(connect="finite")
+    fill = pg.FillBetweenItem(lo, hi)
+    for it in (lo, hi):
+        it.setZValue(1)
+        pi.addItem(it)
+    fill.setZValue(0.5)
+    pi.addItem(fill)
+    items[fabric] = (lo, hi, fill)
+    return lo, hi, fill
 
 
 def compute_bands(scenario, field: str, values, samples: int = SAMPLES, seed: int = SEED):
@@ -170,56 +233,17 @@ class BandsOverlay(QtCore.QObject):
         return not self._busy
 
     # -- drawing ---------------------------------------------------------------
-    def _item(self, kind: str, fabric: str):
-        have = self.items[kind].get(fabric)
-        if have is not None:
-            return have
-        pi = self.window.charts[kind].getPlotItem()
-        lo = pg.PlotCurveItem(connect="finite")
-        hi = pg.PlotCurveItem(connect="finite")
-        fill = pg.FillBetweenItem(lo, hi)
-        for it in (lo, hi):
-            it.setZValue(1)
-            pi.addItem(it)
-        fill.setZValue(0.5)
-        pi.addItem(fill)
-        self.items[kind][fabric] = (lo, hi, fill)
-        return lo, hi, fill
-
     def draw(self, bands, snap) -> None:
         for kind, chart in self.window.charts.items():
-            data = chart.series or {}
-            log_x, log_y = bool(data.get("log_x")), bool(data.get("log_y"))
-            seen = set()
-            for s in band_series(bands, kind, snap.x_field):
-                lo, hi, fill = self._item(kind, s["fabric"])
-                x, a, b = s["x"], s["lo"], s["hi"]
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    if log_x:
-                        x = np.log10(np.where(x > 0, x, np.nan))
-                    if log_y:
-                        a = np.log10(np.where(a > 0, a, np.nan))
-                        b = np.log10(np.where(b > 0, b, np.nan))
-                colour = QtGui.QColor(s["colour"])
-                edge = QtGui.QColor(colour)
-                edge.setAlpha(90)
-                pen = pg.mkPen(edge, width=1)
-                pen.setCosmetic(True)
-                lo.setPen(pen)
-                hi.setPen(pen)
-                colour.setAlpha(BAND_ALPHA)
-                fill.setBrush(pg.mkBrush(colour))
-                lo.setData(x, a)
-                hi.setData(x, b)
-                fill.updatePath()
-                for it in (lo, hi, fill):
-                    it.show()
-                seen.add(s["fabric"])
-            for name, its in self.items[kind].items():
-                if name not in seen:
-                    for it in its:
-                        it.hide()
+            draw_bands(chart, bands, kind, snap.x_field, self.items[kind])
         self.shown_key = self.key(snap)
+
+    def bands_for(self, snap):
+        """The Bands the window shows for ``snap`` (same scenario, x-axis and sweep), else None:
+        what an export draws."""
+        if not self.enabled or self.bands is None or snap is None or self.shown_key != self.key(snap):
+            return None
+        return self.bands
 
     def _hide_all(self) -> None:
         for per in self.items.values():
@@ -246,4 +270,5 @@ class BandsOverlay(QtCore.QObject):
         return out
 
 
-__all__ = ["BAND_METRICS", "BandsOverlay", "band_series", "compute_bands"]
+__all__ = ["BAND_METRICS", "BandsOverlay", "SAMPLES", "SEED", "band_brush", "band_pen", "band_series", "compute_bands",
+           "draw_bands"]

@@ -94,6 +94,16 @@ def scenario_changes(a: model.Scenario, b: model.Scenario) -> list[tuple[str, ob
     return out
 
 
+def changes_text(a: model.Scenario, b: model.Scenario, most: int = 6) -> str:
+    """One line (HTML-escaped) naming what changed from A to B: the first ``most`` fields, then how many more."""
+    ch = scenario_changes(a, b)
+    if not ch:
+        return translate("Compare", "B is the same scenario as A")
+    shown = "; ".join(f"{field_label(k)}: {_short(va)} → {_short(vb)}" for k, va, vb in ch[:most])
+    more = translate("Compare", " and {n} more").format(n=len(ch) - most) if len(ch) > most else ""
+    return translate("Compare", "Changed from A: {list}").format(list=_esc(shown) + more)
+
+
 def compare_csv(point_a, point_b, *, name_a: str = "A", name_b: str = "B") -> str:
     """The comparison as CSV text (plain numbers, '.' decimals, for spreadsheets)."""
     buf = io.StringIO()
@@ -123,59 +133,63 @@ def export_csv(path, point_a, point_b, **names) -> Path:
     return path
 
 
-class PinnedCurves(QtCore.QObject):
-    """A's curves on the charts: the fabric's colour, dashed and faint, under B's."""
+PINNED_ALPHA = 130
+PINNED_DASH = [5, 4]
 
-    def __init__(self, window):
-        super().__init__(window)
-        self.window = window
-        self.items: dict[str, dict[str, pg.PlotDataItem]] = {k: {} for k in CHART_KINDS}
-        self.width = 1.2  # thicker in presentation mode
-        self.markers: dict[str, pg.PlotDataItem] = {}
-        self.labels: dict[str, pg.TextItem] = {}
-        self.key = None
 
-    def draw(self, sweep_a, snap_a=None) -> None:
-        """A's curves from ``sweep_a``; with ``snap_a`` also A's point as hollow markers labelled 'A'."""
-        for kind in CHART_KINDS:
-            chart = self.window.charts[kind]
-            data = chart_series(sweep_a, kind)
-            log_y = bool((chart.series or data).get("log_y"))
-            seen = set()
-            for s in data["series"]:
-                it = self.items[kind].get(s["fabric"])
-                if it is None:
-                    it = pg.PlotDataItem(connect="finite")
-                    it.setZValue(2.5)
-                    chart.getPlotItem().addItem(it)
-                    self.items[kind][s["fabric"]] = it
-                pen = make_pen(s["style"], self.width, alpha=130)
-                pen.setStyle(QtCore.Qt.PenStyle.DashLine)
-                pen.setDashPattern([5, 4])
-                it.setPen(pen)
-                y = np.asarray(s["y"], dtype=float)
-                if log_y:
-                    y = np.where(y > 0, y, np.nan)
-                it.setData(data["x"], y)
-                it.show()
-                seen.add(s["fabric"])
-            for name, it in self.items[kind].items():
-                if name not in seen:
-                    it.hide()
-            self._draw_marker(kind, chart, data, snap_a, log_y)
+def pinned_pen(style: dict, width: float):
+    """A's curve: the fabric's colour, faint and dashed."""
+    pen = make_pen(style, width, alpha=PINNED_ALPHA)
+    pen.setStyle(QtCore.Qt.PenStyle.DashLine)
+    pen.setDashPattern(PINNED_DASH)
+    return pen
 
-    def _draw_marker(self, kind, chart, data, snap_a, log_y) -> None:
-        m = self.markers.get(kind)
-        if m is None:
-            m = pg.PlotDataItem([], [], pen=None, symbol="o", symbolSize=11, symbolBrush=None)
-            m.setZValue(9)
-            chart.getPlotItem().addItem(m)
-            label = pg.TextItem("A", color="#444444", anchor=(0.5, 1.3))
-            label.setZValue(9)
-            chart.getPlotItem().addItem(label, ignoreBounds=True)
-            self.markers[kind] = m
-            self.labels[kind] = label
-        label = self.labels[kind]
+
+class PinnedLayer:
+    """A on one chart: its curves in the fabric's colour, dashed and faint, under B's, and
+    (given A's snapshot) its point as hollow markers labelled 'A'. The window's
+    :class:`PinnedCurves` and the exports draw through here."""
+
+    def __init__(self, chart):
+        self.chart = chart
+        self.items: dict[str, pg.PlotDataItem] = {}
+        self.marker: pg.PlotDataItem | None = None
+        self.label: pg.TextItem | None = None
+
+    def draw(self, kind: str, sweep_a, snap_a=None, width: float = 1.2) -> None:
+        chart = self.chart
+        data = chart_series(sweep_a, kind)
+        log_y = bool((chart.series or data).get("log_y"))
+        seen = set()
+        for s in data["series"]:
+            it = self.items.get(s["fabric"])
+            if it is None:
+                it = pg.PlotDataItem(connect="finite")
+                it.setZValue(2.5)
+                chart.getPlotItem().addItem(it)
+                self.items[s["fabric"]] = it
+            it.setPen(pinned_pen(s["style"], width))
+            y = np.asarray(s["y"], dtype=float)
+            if log_y:
+                y = np.where(y > 0, y, np.nan)
+            it.setData(data["x"], y)
+            it.show()
+            seen.add(s["fabric"])
+        for name, it in self.items.items():
+            if name not in seen:
+                it.hide()
+        self._draw_marker(kind, data, snap_a, log_y)
+
+    def _draw_marker(self, kind, data, snap_a, log_y) -> None:
+        chart = self.chart
+        if self.marker is None:
+            self.marker = pg.PlotDataItem([], [], pen=None, symbol="o", symbolSize=11, symbolBrush=None)
+            self.marker.setZValue(9)
+            chart.getPlotItem().addItem(self.marker)
+            self.label = pg.TextItem("A", color="#444444", anchor=(0.5, 1.3))
+            self.label.setZValue(9)
+            chart.getPlotItem().addItem(self.label, ignoreBounds=True)
+        m, label = self.marker, self.label
         yv = point_values(snap_a.point, kind) if snap_a is not None else None
         if yv is None or snap_a.x_field != data["field"]:
             m.setData([], [])
@@ -195,18 +209,67 @@ class PinnedCurves(QtCore.QObject):
             label.hide()
 
     def clear(self) -> None:
-        for per in self.items.values():
-            for it in per.values():
-                it.hide()
-                it.setData([], [])
-        for m in self.markers.values():
-            m.setData([], [])
-        for label in self.labels.values():
-            label.hide()
+        for it in self.items.values():
+            it.hide()
+            it.setData([], [])
+        if self.marker is not None:
+            self.marker.setData([], [])
+            self.label.hide()
+
+    def visible(self) -> dict:
+        return {n: it for n, it in self.items.items() if it.isVisible()}
+
+
+class PinnedCurves(QtCore.QObject):
+    """A's curves on the window's three charts (one :class:`PinnedLayer` each)."""
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        self.layers: dict[str, PinnedLayer] = {}
+        self.width = 1.2  # thicker in presentation mode
+        self.key = None
+
+    def _layer(self, kind: str) -> PinnedLayer:
+        if kind not in self.layers:
+            self.layers[kind] = PinnedLayer(self.window.charts[kind])
+        return self.layers[kind]
+
+    def draw(self, sweep_a, snap_a=None) -> None:
+        """A's curves from ``sweep_a``; with ``snap_a`` also A's point as hollow markers labelled 'A'."""
+        for kind in CHART_KINDS:
+            self._layer(kind).draw(kind, sweep_a, snap_a, self.width)
+
+    @property
+    def items(self) -> dict[str, dict[str, pg.PlotDataItem]]:
+        return {k: (self.layers[k].items if k in self.layers else {}) for k in CHART_KINDS}
+
+    @property
+    def markers(self) -> dict[str, pg.PlotDataItem]:
+        return {k: layer.marker for k, layer in self.layers.items() if layer.marker is not None}
+
+    @property
+    def labels(self) -> dict[str, pg.TextItem]:
+        return {k: layer.label for k, layer in self.layers.items() if layer.label is not None}
+
+    def clear(self) -> None:
+        for layer in self.layers.values():
+            layer.clear()
         self.key = None
 
     def visible(self, kind: str) -> dict:
-        return {n: it for n, it in self.items[kind].items() if it.isVisible()}
+        return self.layers[kind].visible() if kind in self.layers else {}
+
+
+def pinned_along(features, snap):
+    """A (the window's pinned snapshot) along ``snap``'s x-axis, or None when nothing is pinned:
+    what an export draws."""
+    a = getattr(features, "pin_a", None)
+    if a is None or snap is None:
+        return None
+    if a.x_field == snap.x_field:
+        return a
+    return features.window.controller.compute(a.scenario, snap.x_field)
 
 
 class ComparePanel(QtWidgets.QWidget):
@@ -261,23 +324,16 @@ class ComparePanel(QtWidgets.QWidget):
         self.header.setText(translate(
             "Compare", "<b>A</b>: {a} (pinned {when}) &nbsp;·&nbsp; <b>B</b>: {b} (now)").format(
             a=_esc(snap_a.scenario.name), b=_esc(snap_b.scenario.name), when=pinned_at))
-        ch = scenario_changes(snap_a.scenario, snap_b.scenario)
-        if ch:
-            shown = "; ".join(f"{field_label(k)}: {_short(va)} → {_short(vb)}" for k, va, vb in ch[:6])
-            more = translate("Compare", " and {n} more").format(n=len(ch) - 6) if len(ch) > 6 else ""
-            self.changes.setText(translate("Compare", "Changed from A: {list}").format(list=_esc(shown) + more))
-        else:
-            self.changes.setText(translate("Compare", "B is the same scenario as A"))
+        self.changes.setText(changes_text(snap_a.scenario, snap_b.scenario))
         rows = compare_rows(snap_a.point, snap_b.point)
         self.rows = rows
         code = currency_of(snap_b.point) or currency_of(snap_a.point)
         self.table.setRowCount(len(rows))
         last = None
         for i, r in enumerate(rows):
-            fmt = _formatter(r["metric"], code)
-            better = _better(r["metric"], r["delta"])
-            cells = [r["short"] if r["fabric"] != last else "", metric_name(r["metric"]), fmt(r["a"]), fmt(r["b"]),
-                     fmt(r["delta"], signed=True), _pct(r["delta_pct"])]
+            t = row_texts(r, code)
+            cells = [r["short"] if r["fabric"] != last else "", metric_name(r["metric"]), t["a"], t["b"], t["delta"],
+                     t["pct"]]
             last = r["fabric"]
             for j, text in enumerate(cells):
                 it = self.table.item(i, j)
@@ -288,9 +344,20 @@ class ComparePanel(QtWidgets.QWidget):
                 if j >= 2:
                     it.setTextAlignment(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter)
                 if j >= 4:
-                    it.setForeground(QtGui.QBrush(QtGui.QColor(
-                        "#1b7a3a" if better is True else "#b00020" if better is False else "#222222")))
+                    it.setForeground(QtGui.QBrush(QtGui.QColor(t["colour"])))
         self.export_button.setEnabled(True)
+
+
+BETTER, WORSE, SAME = "#1b7a3a", "#b00020", "#222222"
+
+
+def row_texts(r: dict, code: str) -> dict:
+    """One :func:`compare_rows` row as the table shows it: ``a``, ``b``, signed ``delta`` and ``pct``
+    in the UI's number format, and the ``colour`` of the difference (green better, red worse)."""
+    fmt = _formatter(r["metric"], code)
+    better = _better(r["metric"], r["delta"])
+    return dict(a=fmt(r["a"]), b=fmt(r["b"]), delta=fmt(r["delta"], signed=True), pct=_pct(r["delta_pct"]),
+                colour=BETTER if better is True else WORSE if better is False else SAME)
 
 
 def _better(metric: str, delta: float):
@@ -330,4 +397,5 @@ def _esc(s: str) -> str:
     return html.escape(str(s))
 
 
-__all__ = ["ComparePanel", "PinnedCurves", "compare_csv", "compare_rows", "export_csv", "scenario_changes"]
+__all__ = ["ComparePanel", "PinnedCurves", "PinnedLayer", "changes_text", "compare_csv", "compare_rows", "export_csv",
+           "metric_name", "pinned_along", "pinned_pen", "row_texts", "scenario_changes"]
