@@ -32,7 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import catalog
-from .engine import Inputs, _cut_constant_points, _evaluate_inputs, build_inputs, evaluate, sweep
+from .arrays import cut_constant_points
+from .engine import Inputs, _evaluate_inputs, build_inputs, evaluate, sweep
 from .errors import ScenarioError
 
 SAMPLED_KEYS = ("latency_us", "loss_rate", "link_gbps", "achievable_fraction", "cpu_use_at_line_rate",
@@ -186,13 +187,13 @@ def monte_carlo(scenario, field: str | None, values=None, *, samples: int = 1000
     # axes (fabric, point, sample), samples last: each percentile then sorts contiguous rows. Inputs keep
     # length 1 on the axes along which they do not vary, so that only what the samples and the sweep
     # really change is computed over the whole (F, N, S) cube
-    pt = {k: _cut_constant_points(x, 0)[:, None] for k, x in inp.point.items()}
-    fab = {k: _cut_constant_points(x, 1)[:, :, None] for k, x in inp.fabric.items()}
+    pt = {k: cut_constant_points(x, 0)[:, None] for k, x in inp.point.items()}
+    fab = {k: cut_constant_points(x, 1)[:, :, None] for k, x in inp.fabric.items()}
     for key in {_target_key(rv) for rv in ranged}:
         fab[key] = np.broadcast_to(fab[key], fab[key].shape[:2] + (samples,)).copy()
     for rv in ranged:
         _set_fabric_value(scenario, fab, names.index(rv.fabric), rv, _draw(rv, rng.random(samples)))
-    plan = {k: _cut_constant_points(v.reshape(len(names), -1), 1)[:, :, None]
+    plan = {k: cut_constant_points(v.reshape(len(names), -1), 1)[:, :, None]
             for k, v in _plan_arrays(nominal).items()}
     out = _evaluate_inputs(scenario, Inputs(n=n, point=pt, fabric=fab, fabrics=inp.fabrics), plan=plan,
                            lean=True)

@@ -33,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import catalog
+from .arrays import where_uniform
 
 HOURS_PER_YEAR = 8760.0
 CURRENCIES = ("CNY", "USD")
@@ -134,20 +135,6 @@ def run_share_of_tco(tco_value, run_hours, years, duty_cycle):
     return tco_value * (run_hours / (years * HOURS_PER_YEAR * duty_cycle))
 
 
-def _by_flag(flag, if_true, if_false):
-    """``np.where(flag, if_true(), if_false())``, computing only the side a uniform ``flag`` picks.
-
-    The flags are scenario-wide choices (network pricing, run-cost basis), so one side is usually
-    never read; on the Monte-Carlo cube, not computing it saves whole passes over (fabric, point, sample).
-    """
-    flag = np.asarray(flag)
-    if flag.all():
-        return if_true()
-    if not flag.any():
-        return if_false()
-    return np.where(flag, if_true(), if_false())
-
-
 def outputs(s, pt: dict, fab: dict, out: dict, lean: bool = False) -> dict:
     """Economic results per fabric and point, arrays of shape (F, N), money in ``currency``.
 
@@ -173,11 +160,11 @@ def outputs(s, pt: dict, fab: dict, out: dict, lean: bool = False) -> dict:
                                               fab["switch_price_usd"], fab["link_price_usd"])
 
     def per_node_or_components():  # a fabric without a price per node is priced from its parts
-        return _by_flag(np.isfinite(fab["network_cost_per_node_cny"]),
+        return where_uniform(np.isfinite(fab["network_cost_per_node_cny"]),
                         lambda: network_capex_per_node_usd(nodes, fab["network_cost_per_node_cny"], rate),
                         lambda: components)
 
-    network = _by_flag(pt["network_per_node_pricing"] > 0, per_node_or_components, lambda: components)
+    network = where_uniform(pt["network_per_node_pricing"] > 0, per_node_or_components, lambda: components)
     capex_usd = servers + network
 
     # Power is affine in the share u of the step the GPUs compute: the idle cluster, plus each GPU's power
@@ -203,7 +190,7 @@ def outputs(s, pt: dict, fab: dict, out: dict, lean: bool = False) -> dict:
     total = tco(capex, opex, pt["years"])
 
     run_h = out["train_days_with_interruptions"] * 24.0
-    per_run = _by_flag(pt["run_cost_gpu_hour"] > 0, lambda: (gpus * pt["gpu_hour_usd"] * k) * run_h,
+    per_run = where_uniform(pt["run_cost_gpu_hour"] > 0, lambda: (gpus * pt["gpu_hour_usd"] * k) * run_h,
                        lambda: run_share_of_tco(total, run_h, pt["years"], pt["duty_cycle"]))
     currency = np.array(currency_of(s))
     if lean:

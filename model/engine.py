@@ -32,12 +32,13 @@ from typing import NamedTuple
 import numpy as np
 
 from . import catalog, economics, reliability, topology
+from .arrays import cut_constant_points, where_uniform
 from .collectives import DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NET_STEP_SW_US, NCCL_NVLINK_STEP_US, bus_factor, \
     collective_time, p2p_time, ring_steps, tree_steps
 from .compute import BYTES_BF16, hardware_flops_per_iteration, layer_times_forward, logits_time, \
     model_flops_per_iteration, optimizer_time, params_from_architecture, recompute_code
 from .errors import ScenarioError, suggest
-from .memory import USABLE_MEMORY_FRACTION, memory_per_gpu_bytes, stage_params
+from .memory import USABLE_MEMORY_FRACTION, memory_with_replicas_bytes, stage_memory_bytes, stage_params
 from .scenario import FabricSpec, Scenario
 from .transport import TRANSPORT_CODE, cpu_cap_gbps, cpu_cores_busy, loss_efficiency
 
@@ -229,22 +230,6 @@ def build_inputs(s: Scenario, field: str | None = None, values=None) -> Inputs:
     return Inputs(n=n, point=pt, fabric=fab, fabrics=rows)
 
 
-def _cut_constant_points(x, axis: int):
-    """``x`` with its point ``axis`` cut to length 1 when every point holds the same value, bit for bit.
-
-    A sweep changes a few inputs; the others are the same at every point. Cut to one point, they
-    broadcast: what depends only on them (and on the plan, or a Monte-Carlo sample) is then computed
-    once, not once per point as well.
-    """
-    x = np.asarray(x)
-    first = np.take(x, [0], axis=axis)
-    if x.dtype.kind == "f":  # bitwise, so that NaN equals NaN and -0.0 stays apart from 0.0
-        same = np.all(x.view(f"u{x.itemsize}") == first.view(f"u{x.itemsize}"))
-    else:
-        same = np.all(x == first)
-    return first if same else x
-
-
 def _parse_fabric_field(s: Scenario, field: str):
     parts = field.split(".")
     names = s.fabric.fabrics
@@ -326,7 +311,7 @@ def _inter_bandwidths(pt, fab):
     return ideal * to_bytes, lossy * to_bytes, final * to_bytes, eta
 
 
-def _compute_side(pt, t, p, b, v, round_batch):
+def _compute_side(pt, t, p, b, v, round_batch, plan_side=None):
     """Everything that does not depend on the fabric, for plans of any shape broadcasting with (N,).
 
     Returns the compute-side times and the "communication geometry": the
@@ -334,11 +319,47 @@ def _compute_side(pt, t, p, b, v, round_batch):
     into pipeline and data-parallel communication time with a few operations.
     The algebra is that of :func:`~model.collectives.hierarchical_all_reduce_time`
     and :func:`~model.collectives.p2p_time` (a test checks they agree).
+    ``plan_side``: :func:`_plan_side` of the same plans, if already computed.
+    """
+    gpn = pt["gpus_per_node"]
+    ps = _plan_side({k: pt[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v) if plan_side is None else plan_side
+    d, m_exact, m = _replicas(pt, t, p, b, round_batch)
+    dist = d > 1
+    opt = optimizer_time(ps["params_gpu"] / np.where(dist, d, 1.0), pt["hbm_bytes_per_s"])
+    # data-parallel gradient reduction, hierarchical and bucketed: reduce-scatter and all-gather inside the
+    # node (the same cost: same bus factor and steps), all-reduce of each rank's shard across nodes
+    g_dp = np.minimum(d, np.maximum(np.floor(gpn / t), 1.0))
+    n_dp = np.ceil(d / g_dp)
+    buckets, per_bucket = ps["buckets"], ps["per_bucket"]
+    rs = collective_time("reduce_scatter", per_bucket, g_dp, pt["intra_busbw"], NCCL_NVLINK_STEP_US * 1e-6)
+    intra = buckets * (rs + rs)
+    has_inter = n_dp > 1
+    steps = np.minimum(ring_steps("all_reduce", n_dp), tree_steps("all_reduce", n_dp))
+    cs = {k: x for k, x in ps.items() if k != "per_bucket"}
+    cs.update(
+        d=d, m=m, m_exact=m_exact, dist=dist, opt=opt,
+        slots=m * v + p - 1.0, m_logits=m * ps["logits"],
+        dp_k0=intra + buckets * has_inter * NCCL_BASE_US * 1e-6,
+        dp_k1=buckets * has_inter * steps,
+        dp_k2=buckets * has_inter * (per_bucket / g_dp) * bus_factor("all_reduce", n_dp) * gpn,
+    )
+    return cs
+
+
+# point inputs of _plan_side: with none of them changing along a sweep, it runs once per candidate plan
+PLAN_SIDE_POINT_KEYS = ("seq_len", "hidden", "heads", "layers", "vocab", "gpus_per_node", "recompute", "peak_flops",
+                        "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw")
+
+
+def _plan_side(pt, t, p, b, v):
+    """What depends on the plan and the model but not on the number of GPUs (so not on ``d`` or ``m``).
+
+    Layer times, tensor-parallel communication, the pipeline's point-to-point geometry and the
+    gradient buckets; ``pt`` holds :data:`PLAN_SIDE_POINT_KEYS`.
     """
     s, h, a, l, V = pt["seq_len"], pt["hidden"], pt["heads"], pt["layers"], pt["vocab"]
     gpn = pt["gpus_per_node"]
     rc = pt["recompute"]
-    d, m_exact, m = _replicas(pt, t, p, b, round_batch)
     lc = np.ceil(l / (p * v))
     dense_f, core_f = layer_times_forward(b, s, h, a, t, pt["peak_flops"], pt["hbm_bytes_per_s"], pt["sp"],
                                           pt["flash"])
@@ -348,38 +369,21 @@ def _compute_side(pt, t, p, b, v, round_batch):
     t_ar = collective_time("all_reduce", b * s * h * BYTES_BF16, t, pt["intra_busbw"], NCCL_NVLINK_STEP_US * 1e-6)
     layer_tp = n_ar * t_ar
     logits = logits_time(b, s, h, V, t, pt["peak_flops"], pt["hbm_bytes_per_s"])
-    window = v * lc * (2.0 * (dense_f + core_f) + extra)
     params_gpu = stage_params(l, h, V, t, p)
-    dist = d > 1
-    opt = optimizer_time(params_gpu / np.where(dist, d, 1.0), pt["hbm_bytes_per_s"])
     # pipeline point-to-point: across nodes when a pipeline group does not sit inside one node
     # (gpn / tp is a whole number exactly when tp divides gpn: small whole numbers divide exactly or far from
     # a whole number, and the quotient is much cheaper than a floating-point modulo)
     per_node = gpn / (t * p)
     crosses = (p > 1) & ((per_node < 1.0) | (np.floor(per_node) != per_node))
     msg = s * h * BYTES_BF16 * b / t  # scatter/gather over the t NICs (Narayanan et al. §4.1)
-    nvl_step = NCCL_NVLINK_STEP_US * 1e-6
-    p2p_intra = np.where(p > 1, p2p_time(msg, pt["intra_p2p_bw"], nvl_step), 0.0)
-    # data-parallel gradient reduction, hierarchical and bucketed
-    g_dp = np.minimum(d, np.maximum(np.floor(gpn / t), 1.0))
-    n_dp = np.ceil(d / g_dp)
+    p2p_intra = np.where(p > 1, p2p_time(msg, pt["intra_p2p_bw"], NCCL_NVLINK_STEP_US * 1e-6), 0.0)
     grad_bytes = params_gpu * GRAD_BYTES
     buckets = np.maximum(np.ceil(grad_bytes / DDP_BUCKET_BYTES), 1.0)
-    per_bucket = grad_bytes / buckets
-    intra = buckets * (collective_time("reduce_scatter", per_bucket, g_dp, pt["intra_busbw"], nvl_step)
-                       + collective_time("all_gather", per_bucket, g_dp, pt["intra_busbw"], nvl_step))
-    has_inter = n_dp > 1
-    steps = np.minimum(ring_steps("all_reduce", n_dp), tree_steps("all_reduce", n_dp))
     return dict(
-        d=d, m=m, m_exact=m_exact, lc=lc, b=b, dist=dist, opt=opt, window=window, params_gpu=params_gpu,
-        layer_compute=layer_compute, layer_tp=layer_tp, logits=logits,
-        chunk_fixed=lc * (layer_compute + layer_tp),
-        slots=m * v + p - 1.0, m_logits=m * logits,
+        lc=lc, b=b, window=v * lc * (2.0 * (dense_f + core_f) + extra), params_gpu=params_gpu,
+        layer_compute=layer_compute, layer_tp=layer_tp, logits=logits, chunk_fixed=lc * (layer_compute + layer_tp),
         crosses=crosses, p2p_bytes_node=msg * gpn, p2p_intra=p2p_intra,
-        dp_k0=intra + buckets * has_inter * NCCL_BASE_US * 1e-6,
-        dp_k1=buckets * has_inter * steps,
-        dp_k2=buckets * has_inter * (per_bucket / g_dp) * bus_factor("all_reduce", n_dp) * gpn,
-        buckets=buckets,
+        buckets=buckets, per_bucket=grad_bytes / buckets,
     )
 
 
@@ -417,11 +421,20 @@ def _degrees_valid(pt, t, p, b, v, round_batch):
     return ok
 
 
-def _memory(pt, t, p, b, v, cs):
-    """Peak bytes per GPU for a plan, and whether it fits [B], [bool]."""
-    mem = memory_per_gpu_bytes(pt["layers"], pt["hidden"], pt["heads"], pt["vocab"], pt["seq_len"], b, t, p,
-                               cs["d"], v, pt["recompute"], pt["sp"], pt["flash"], cs["dist"], cs["m"])
+def _memory(pt, t, p, b, v, cs, stage=None):
+    """Peak bytes per GPU for a plan, and whether it fits [B], [bool].
+
+    ``stage``: :func:`_stage_memory` of the same plans, if already computed.
+    """
+    stage = _stage_memory(pt, t, p, b, v) if stage is None else stage
+    mem = memory_with_replicas_bytes(stage, p, cs["d"], cs["dist"], cs["m"])
     return mem, mem <= pt["memory_bytes"] * USABLE_MEMORY_FRACTION
+
+
+def _stage_memory(pt, t, p, b, v):
+    """The memory terms the model and the plan fix (:func:`~model.memory.stage_memory_bytes`)."""
+    return stage_memory_bytes(pt["layers"], pt["hidden"], pt["heads"], pt["vocab"], pt["seq_len"], b, t, p, v,
+                              pt["recompute"], pt["sp"], pt["flash"])
 
 
 def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s):
@@ -431,7 +444,7 @@ def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s):
     t_chunk = cs["chunk_fixed"] + 2.0 * p2p
     pipe = t_chunk * cs["slots"] + cs["m_logits"]
     t_dp = cs["dp_k0"] + cs["dp_k1"] * step_latency_s + cs["dp_k2"] * inv_bw
-    exposed = np.where(dp_overlap, np.maximum(t_dp - cs["window"], t_dp / cs["buckets"]), t_dp)
+    exposed = where_uniform(dp_overlap, lambda: np.maximum(t_dp - cs["window"], t_dp / cs["buckets"]), lambda: t_dp)
     return pipe + exposed + cs["opt"], p2p, t_chunk, exposed
 
 
@@ -507,7 +520,7 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
     t, p, b, v = _candidates(s, pt)
     # a sweep changes one or two inputs: the others keep one value, so nothing is copied per pair for them
     # and what depends only on them and the plan costs a few elements
-    ptc = {k: _cut_constant_points(pt[k], 0) for k in PLAN_POINT_KEYS}
+    ptc = {k: cut_constant_points(pt[k], 0) for k in PLAN_POINT_KEYS}
     ok = _degrees_valid({k: x[:, None] for k, x in ptc.items()}, t[None, :], p[None, :], b[None, :], v[None, :],
                         round_batch)
     ni, ci = np.nonzero(np.broadcast_to(ok, (n_points, t.size)))  # (N, C): pairs come out ordered by point
@@ -519,17 +532,28 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
     def gather(arrays: dict, index):  # the arrays that vary, at ``index``
         return {k: (x[index] if x.shape[0] > 1 else x) for k, x in arrays.items()}
 
+    # with the same model at every point, what only the model and the plan fix is computed once per
+    # candidate and read at each pair's candidate; otherwise per pair
+    model_fixed = all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS)
+    if model_fixed:
+        fixed_pt = {k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}
+        candidate_terms = (_stage_memory(fixed_pt, t, p, b, v), _plan_side(fixed_pt, t, p, b, v))
+
+    def per_pair(i: int, index):  # candidate term set ``i`` at the pairs' candidates ``index``
+        return {k: (x[index] if np.ndim(x) == 1 and x.shape[0] == t.size else x)
+                for k, x in candidate_terms[i].items()}
+
     ptp = gather(ptc, ni)
     plan = (t[ci], p[ci], b[ci], v[ci])
     d, _, m = _replicas(ptp, *plan[:3], round_batch)
-    mem, fits = _memory(ptp, *plan, dict(d=d, dist=d > 1, m=m))
+    mem, fits = _memory(ptp, *plan, dict(d=d, dist=d > 1, m=m), per_pair(0, ci) if model_fixed else None)
     # only plans that fit in memory go on (for large models most do not)
     usable = bool(np.any(fits) and has_degrees.any())
     keep = np.flatnonzero(fits) if usable else np.zeros(1, dtype=int)
     ni, ci, mem = ni[keep], ci[keep], mem[keep]
     ptp = gather(ptp, keep)
     plan = tuple(x[keep] for x in plan)
-    cs = _compute_side(ptp, *plan, round_batch)
+    cs = _compute_side(ptp, *plan, round_batch, per_pair(1, ci) if model_fixed else None)
     new_point = np.r_[True, ni[1:] != ni[:-1]]
     entry = PlanPairs(ni, ci, has_degrees, ptp["dp_overlap"], plan, cs, mem, usable,
                       starts=np.flatnonzero(new_point), seg_of_pair=np.cumsum(new_point) - 1,
@@ -547,8 +571,10 @@ def _search_plans(s: Scenario, inp: Inputs, bw_final):
     n_fab = fab["latency_us"].shape[0]
     pairs = _plan_pairs(s, pt)
     ni, cs = pairs.ni, pairs.cs
-    inter_step = (fab["latency_us"] + NCCL_NET_STEP_SW_US) * 1e-6
-    step_pairs, _, _, _ = _step_for_fabric(cs, pairs.dp_overlap, bw_final[:, ni], inter_step[:, ni])
+    # a fabric's bandwidth and latency are usually the same at every point: then not copied per pair
+    bw, lat = (cut_constant_points(x, 1) for x in (bw_final, (fab["latency_us"] + NCCL_NET_STEP_SW_US) * 1e-6))
+    step_pairs, _, _, _ = _step_for_fabric(cs, pairs.dp_overlap, bw if bw.shape[1] == 1 else bw[:, ni],
+                                           lat if lat.shape[1] == 1 else lat[:, ni])
     # compare plans by time per sequence: a rounded-up batch must not look slower than it is
     step_pairs /= pairs.sequences  # (F, pairs)
     if not pairs.usable:

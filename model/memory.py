@@ -63,11 +63,21 @@ def memory_per_gpu_bytes(layers, hidden, heads, vocab, seq_len, micro_batch, tp,
     ``min(p, m)`` micro-batches in flight; interleaving multiplies that by
     ``1 + (p−1)/(p·v)``.
     """
+    stage = stage_memory_bytes(layers, hidden, heads, vocab, seq_len, micro_batch, tp, pp, virtual_stages,
+                               recompute_code, sequence_parallel, flash_attention)
+    return memory_with_replicas_bytes(stage, pp, dp, distributed_optimizer, microbatches)
+
+
+def stage_memory_bytes(layers, hidden, heads, vocab, seq_len, micro_batch, tp, pp, virtual_stages,
+                       recompute_code, sequence_parallel, flash_attention):
+    """The terms of :func:`memory_per_gpu_bytes` that the model and the plan fix, before ``dp`` and ``m``.
+
+    A dict: ``params`` (parameters on the GPU), ``activations`` (one micro-batch's stored activations
+    of the stage's layers [B]), ``interleave`` (factor [-]), ``working`` (a recomputed layer's working
+    set [B]) and ``logits`` [B]. The plan search computes them once per candidate plan.
+    """
     b, s, h, a, t = micro_batch, seq_len, hidden, heads, tp
     params = stage_params(layers, hidden, vocab, tp, pp)
-    dist = np.asarray(distributed_optimizer, dtype=bool)
-    states = params * (STATE_BYTES_PER_PARAM - OPTIMIZER_BYTES_PER_PARAM
-                       + np.where(dist, OPTIMIZER_BYTES_PER_PARAM / np.maximum(dp, 1), OPTIMIZER_BYTES_PER_PARAM))
     lin, core = layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention)
     sp = np.asarray(sequence_parallel, dtype=bool)
     layer_input = np.where(sp, 2.0 * s * b * h / t, 2.0 * s * b * h)
@@ -75,7 +85,17 @@ def memory_per_gpu_bytes(layers, hidden, heads, vocab, seq_len, micro_batch, tp,
     per_layer = np.where(rc == 2, layer_input, np.where(rc == 1, lin, lin + core))
     working = np.where(rc == 2, lin + core, np.where(rc == 1, core, 0.0))
     layers_stage = np.ceil(np.asarray(layers, dtype=float) / pp)
-    inflight = np.minimum(np.asarray(pp, dtype=float), np.asarray(microbatches, dtype=float))
     interleave = np.where(np.asarray(virtual_stages) > 1, 1.0 + (pp - 1.0) / (pp * virtual_stages), 1.0)
     logits = 4.0 * b * s * np.asarray(vocab, dtype=float) / t * 2.0
-    return states + layers_stage * per_layer * inflight * interleave + working + logits
+    return dict(params=params, activations=layers_stage * per_layer, interleave=interleave, working=working,
+                logits=logits)
+
+
+def memory_with_replicas_bytes(stage, pp, dp, distributed_optimizer, microbatches):
+    """:func:`memory_per_gpu_bytes` from its :func:`stage_memory_bytes` terms, ``dp`` and ``m`` [B]."""
+    dist = np.asarray(distributed_optimizer, dtype=bool)
+    states = stage["params"] * (STATE_BYTES_PER_PARAM - OPTIMIZER_BYTES_PER_PARAM
+                                + np.where(dist, OPTIMIZER_BYTES_PER_PARAM / np.maximum(dp, 1),
+                                           OPTIMIZER_BYTES_PER_PARAM))
+    inflight = np.minimum(np.asarray(pp, dtype=float), np.asarray(microbatches, dtype=float))
+    return states + stage["activations"] * inflight * stage["interleave"] + stage["working"] + stage["logits"]

@@ -1,0 +1,43 @@
+"""Small array helpers shared by the engine modules (pure numpy).
+
+- :func:`where_uniform`: ``np.where`` that computes only the side a
+  uniform condition picks (scenario-wide choices rarely mix).
+- :func:`cut_constant_points`: an input that is the same at every sweep point,
+  kept as one point so that it broadcasts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def where_uniform(flag, if_true, if_false):
+    """``np.where(flag, if_true(), if_false())``, computing only the side a uniform ``flag`` picks.
+
+    The flags are mostly scenario-wide choices (network pricing, run-cost basis, data-parallel
+    overlap), so one side is usually never read: on large arrays (the plan search, the Monte-Carlo
+    cube) not computing it saves whole passes. The values are those of ``np.where``; the shape is the
+    chosen side's when the flag is uniform.
+    """
+    flag = np.asarray(flag)
+    if flag.all():
+        return if_true()
+    if not flag.any():
+        return if_false()
+    return np.where(flag, if_true(), if_false())
+
+
+def cut_constant_points(x, axis: int):
+    """``x`` with its point ``axis`` cut to length 1 when every point holds the same value, bit for bit.
+
+    A sweep changes a few inputs; the others are the same at every point. Cut to one point, they
+    broadcast: what depends only on them (and on the plan, or a Monte-Carlo sample) is then computed
+    once, not once per point as well. Compared as bytes, so NaN equals NaN and -0.0 stays apart from 0.0.
+    """
+    x = np.asarray(x)
+    if x.ndim == 1:  # the common case, without a broadcast copy
+        raw = x.tobytes()
+        return x[:1] if raw == raw[:x.itemsize] * x.size else x
+    first = np.take(x, [0], axis=axis)
+    same = np.broadcast_to(first, x.shape).tobytes() == x.tobytes()
+    return first if same else x
