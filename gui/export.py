@@ -35,6 +35,8 @@ import os
 import re
 from pathlib import Path
 
+import numpy as np
+
 import model
 from model import ScenarioError
 from model.files import atomic_write, check_writable
@@ -92,24 +94,62 @@ def _num(v: float) -> str:
     return repr(v) if math.isfinite(v) else ""
 
 
-def series_csv(result, kind: str) -> str:
+def series_csv(result, kind: str, *, bands=None, pinned=None) -> str:
     """The plotted data of one chart as CSV text: x, then one column per fabric (and secondary series).
 
     Headers carry units (``Nodes``, ``Latency (µs)``, ``... Model FLOPs utilisation (%)``);
-    points where no parallel plan fits are empty cells.
+    points where no parallel plan fits are empty cells. With ``bands`` (a
+    :class:`model.analysis.Bands` along the same x-axis) three columns per fabric follow,
+    ``InfiniBand [P10]: …``, ``[P50]``, ``[P90]``; with ``pinned`` (the A snapshot of an
+    A/B compare, or its sweep) one per fabric, ``InfiniBand [A: name]: …``. When A's sweep
+    has other x values than B's, the rows are the union of both, each column empty where it
+    has no point.
     """
     from .charts import chart_series
 
     data = chart_series(result, kind)
     if not data["available"]:
         raise ScenarioError(kind, "no data", data["note"] or "a chart the engine has output for")
+    _check_overlays(result, bands, pinned)
+    y = data["y_label"]
+    cols = [(f"{s['label']}: {y}", data["x"], s["y"]) for s in data["series"] + data["extra"]]
+    if bands is not None:
+        from .bands import band_series
+
+        for b in band_series(bands, kind, result.field):
+            cols += [(f"{b['label']} [{p}]: {y}", b["x"], b[k]) for p, k in (("P10", "lo"), ("P50", "mid"),
+                                                                                ("P90", "hi"))]
+    if pinned is not None:
+        a = chart_series(_sweep_of(pinned), kind)
+        name = _name_of(pinned)
+        cols += [(f"{s['label']} [A{': ' + name if name else ''}]: {y}", a["x"], s["y"]) for s in a["series"]]
+    xs = data["x"]
+    if any(len(x) != len(xs) or np.any(x != xs) for _, x, _ in cols):
+        xs = np.unique(np.concatenate([x for _, x, _ in cols]))
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    cols = data["series"] + data["extra"]
-    w.writerow([data["x_label"]] + [f"{s['label']}: {data['y_label']}" for s in cols])
-    for i, x in enumerate(data["x"]):
-        w.writerow([_num(x)] + [_num(s["y"][i]) for s in cols])
+    w.writerow([data["x_label"]] + [h for h, _, _ in cols])
+    by_x = [dict(zip(np.asarray(x, dtype=float).tolist(), np.asarray(v, dtype=float).tolist())) for _, x, v in cols]
+    for x in np.asarray(xs, dtype=float).tolist():
+        w.writerow([_num(x)] + [_num(col.get(x, math.nan)) for col in by_x])
     return out.getvalue()
+
+
+def _sweep_of(pinned):
+    return getattr(pinned, "sweep", pinned)
+
+
+def _name_of(pinned) -> str:
+    s = getattr(pinned, "scenario", None)
+    return getattr(s, "name", "") or ""
+
+
+def _check_overlays(result, bands, pinned) -> None:
+    """Bands and A must lie along the chart's x-axis (else their columns and curves mean nothing)."""
+    if bands is not None and getattr(bands.nominal, "field", None) != result.field:
+        raise ScenarioError("bands", getattr(bands.nominal, "field", None), f"bands along {result.field}")
+    if pinned is not None and getattr(_sweep_of(pinned), "field", None) != result.field:
+        raise ScenarioError("pinned", getattr(_sweep_of(pinned), "field", None), f"A's sweep along {result.field}")
 
 
 # --------------------------------------------------------------------------
@@ -117,13 +157,16 @@ def series_csv(result, kind: str) -> str:
 # --------------------------------------------------------------------------
 
 def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EXPORT_LINE_WIDTH, font_pt=None,
-                compact: bool = False, view_range=None):
+                compact: bool = False, view_range=None, bands=None, pinned=None):
     """An offscreen ChartWidget of ``size`` drawing ``snapshot`` (a controller Snapshot) as ``kind``.
 
     ``compact`` (the proposal sheet) drops the title and legend, which the sheet draws once
     for all three charts, and sets axis labels in ``font_pt``. ``view_range``
     (``[[x0, x1], [y0, y1]]`` in view coordinates, as ``ViewBox.viewRange()`` gives) keeps
-    a zoom the user made in the window; default: the whole sweep.
+    a zoom the user made in the window; default: the whole sweep. ``bands`` (P10–P90
+    behind each curve) and ``pinned`` (A's curves dashed and faint, A's point marked 'A')
+    are drawn as the window draws them (:func:`gui.bands.draw_bands`,
+    :class:`gui.compare.PinnedLayer`), with a legend entry each.
     """
     ensure_app()
     from PySide6 import QtCore, QtWidgets
@@ -152,12 +195,19 @@ def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EX
     s = snapshot.scenario
     w.show_result(snapshot.sweep, kind, current_x=snapshot.current_x, focus=s.fabric.focus_fabric,
                   profile_set=s.fabric.profile_set, scenario_name=s.name, point=snapshot.point)
+    _check_overlays(snapshot.sweep, bands, pinned)
+    _draw_overlays(w, snapshot, kind, bands, pinned, line_width, compact)
     if view_range is not None:
         (x0, x1), (y0, y1) = view_range
         w.getPlotItem().vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
     _text_fonts(w, f)
     if compact:
         w.marker.setSymbolSize(6)
+        note = getattr(w, "gap_note", None)  # "blank: no parallel plan fits there" in a third of a page
+        if note is not None:
+            nf = note.textItem.font()
+            nf.setPointSizeF(max(5.0, (font_pt or 7) - 1))
+            note.setFont(nf)
         pi = w.getPlotItem()
         pi.titleLabel.setText("")          # its minimum width would keep the plot wider than the box
         pi.titleLabel.setMinimumWidth(0)
@@ -179,6 +229,56 @@ def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EX
         pi.getAxis("left").setWidth(int((9 if is_chinese() else 7) * (font_pt or 7)) + 6)
     QtWidgets.QApplication.processEvents()
     return w
+
+
+def _draw_overlays(w, snapshot, kind: str, bands, pinned, line_width: float, compact: bool) -> None:
+    """The window's extras on an export chart: P10–P90 bands and the pinned A (see :func:`build_chart`)."""
+    if bands is not None:
+        from .bands import draw_bands
+
+        draw_bands(w, bands, kind, snapshot.x_field)
+    if pinned is not None:
+        from .compare import PinnedLayer
+
+        layer = PinnedLayer(w)
+        layer.draw(kind, _sweep_of(pinned), pinned if hasattr(pinned, "point") else None, width=0.75 * line_width)
+        if compact and layer.marker is not None:
+            layer.marker.setSymbolSize(8)
+            lf = layer.label.textItem.font()
+            lf.setPointSizeF(7.0)
+            layer.label.setFont(lf)
+    if not compact:
+        for e in overlay_legend(bands, pinned, line_width):
+            w.legend.addItem(e["sample"], e["text"])
+
+
+def overlay_legend(bands, pinned, line_width: float = EXPORT_LINE_WIDTH) -> list[dict]:
+    """Legend entries for the extras: ``[{kind: "pinned" | "bands", text, sample}]``, ``sample`` a
+    PlotDataItem for a chart's legend (a grey dashed line for A, a shaded swatch for the bands).
+    The proposal's legend line draws the same texts."""
+    import pyqtgraph as pg
+
+    from .bands import BAND_ALPHA, band_pen
+    from .compare import pinned_pen
+    from .i18n import translate
+
+    from .charts import short_name
+
+    out = []
+    if pinned is not None:
+        name = short_name(_name_of(pinned), 28)  # the legend's columns take the widest entry
+        text = translate("Export", "A: {name}").format(name=name) if name else translate("Compare", "A (pinned)")
+        out.append(dict(kind="pinned", text=text,
+                        sample=pg.PlotDataItem(pen=pinned_pen({"colour": OVERLAY_GREY}, 0.75 * line_width))))
+    if bands is not None:
+        fill = pg.mkColor(OVERLAY_GREY)
+        fill.setAlpha(BAND_ALPHA * 2)
+        sample = pg.PlotDataItem(pen=band_pen(OVERLAY_GREY), fillLevel=0.0, fillBrush=pg.mkBrush(fill))
+        out.append(dict(kind="bands", text=translate("Export", "P10–P90"), sample=sample))
+    return out
+
+
+OVERLAY_GREY = "#555555"
 
 
 def _text_fonts(widget, font) -> None:
@@ -383,13 +483,17 @@ def chart_pdf(widget, title: str = "") -> bytes:
 # the one call the window and the command line make
 # --------------------------------------------------------------------------
 
-def export_chart(snapshot, kind: str, path, *, width: int | None = None, view_range=None) -> Path:
+def export_chart(snapshot, kind: str, path, *, width: int | None = None, view_range=None, bands=None,
+                 pinned=None) -> Path:
     """Write chart ``kind`` of ``snapshot`` to ``path``; the format comes from the extension.
 
     ``width`` is the PNG width in pixels (default :func:`default_png_width`);
     ``view_range`` keeps the window's zoom (see :func:`build_chart`; the CSV always holds
-    the whole sweep). Raises :class:`ScenarioError` for a bad path, format or width;
-    nothing is left behind.
+    the whole sweep). ``bands`` (P10–P90, :func:`model.analysis.monte_carlo` along the
+    snapshot's x-axis) and ``pinned`` (the A snapshot of an A/B compare along the same
+    x-axis) add what the window shows: drawn on the chart, columns in the CSV (see
+    :func:`series_csv`); :func:`window_overlays` gives both for a window. Raises
+    :class:`ScenarioError` for a bad path, format or width; nothing is left behind.
     """
     from .charts import CHART_KINDS
 
@@ -401,8 +505,8 @@ def export_chart(snapshot, kind: str, path, *, width: int | None = None, view_ra
                               or not MIN_PNG_WIDTH <= width <= MAX_PNG_WIDTH):
         raise ScenarioError("width", width, f"a whole number of pixels from {MIN_PNG_WIDTH} to {MAX_PNG_WIDTH}")
     if fmt == ".csv":
-        return atomic_write(path, series_csv(snapshot.sweep, kind))
-    widget = build_chart(snapshot, kind, view_range=view_range)
+        return atomic_write(path, series_csv(snapshot.sweep, kind, bands=bands, pinned=pinned))
+    widget = build_chart(snapshot, kind, view_range=view_range, bands=bands, pinned=pinned)
     try:
         title = f"{widget.series['title']} — {snapshot.scenario.name}"
         if fmt == ".svg":
@@ -415,6 +519,18 @@ def export_chart(snapshot, kind: str, path, *, width: int | None = None, view_ra
         widget.close()
         widget.deleteLater()
     return atomic_write(path, data)
+
+
+def window_overlays(window, snap) -> dict:
+    """What ``window`` draws over ``snap``'s curves, as keyword arguments for :func:`export_chart` and
+    :func:`gui.proposal.write_proposal`: ``bands`` (when View ▸ Uncertainty bands shows them for
+    this snapshot) and ``pinned`` (A along the current x-axis, when a scenario is pinned)."""
+    feats = getattr(window, "features", None)
+    if feats is None or snap is None:
+        return {}
+    from .compare import pinned_along
+
+    return dict(bands=feats.bands.bands_for(snap), pinned=pinned_along(feats, snap))
 
 
 def snapshot_for(scenario, x_field: str = "cluster.nodes"):
@@ -453,6 +569,12 @@ def add_export_command(sub) -> None:
                     help="language of the proposal sheet and the charts: en (English, the default) or zh_CN "
                          "(Simplified Chinese, money in 万/亿; the PDF embeds the Noto Sans CJK font). "
                          "The app's saved UI language is not consulted, so a script gets the same file anywhere")
+    ex.add_argument("--bands", action="store_true",
+                    help="draw the P10-P90 uncertainty bands (Monte-Carlo over every profile range, 1,000 samples, "
+                         "seeded as in the window, so the same file every time); CSV: P10/P50/P90 columns")
+    ex.add_argument("--pin", metavar="A.toml",
+                    help="A/B compare: draw this scenario as A (dashed, faint) under SCENARIO (B); CSV: A's "
+                         "columns; proposal: a table of A, B and the differences")
     ex.set_defaults(func=cmd_export)
 
 
@@ -473,16 +595,24 @@ def cmd_export(args) -> int:
         if not set_language(lang):
             raise ScenarioError("--lang", lang, "a language whose catalogue is installed (assets/i18n/*.qm)")
     snap = snapshot_for(scenario, args.x_field)
+    extra = {}
+    if getattr(args, "pin", None):
+        extra["pinned"] = snapshot_for(model.load_scenario(args.pin), args.x_field)
+    if getattr(args, "bands", False):
+        from .bands import compute_bands
+
+        extra["bands"] = compute_bands(snap.scenario, snap.x_field, snap.sweep.x)[0]
     if args.chart is None:
         from .proposal import write_proposal
 
-        out = write_proposal(snap, args.out, paper=args.paper, source=args.scenario)
+        out = write_proposal(snap, args.out, paper=args.paper, source=args.scenario, **extra)
     else:
-        out = export_chart(snap, args.chart, args.out, width=args.width)
+        out = export_chart(snap, args.chart, args.out, width=args.width, **extra)
     print(f"wrote {out}")
     return 0
 
 
 __all__ = ["CHART_CHOICES", "CHART_FORMATS", "DESIGN_SIZE", "EXPORT_LINE_WIDTH", "add_export_command", "build_chart",
            "chart_format", "chart_pdf", "chart_svg", "cjk_family", "cmd_export", "default_png_width", "ensure_app",
-           "export_chart", "flatten_svg", "render_scene", "series_csv", "snapshot_for", "svg_to_png"]
+           "export_chart", "flatten_svg", "overlay_legend", "render_scene", "series_csv", "snapshot_for",
+           "svg_to_png", "window_overlays"]

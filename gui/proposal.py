@@ -231,11 +231,33 @@ def _breakeven(snap, pair=None) -> dict:
                 x_label=axis_label(snap.x_field))
 
 
-def proposal_content(snap, *, source=None, today: dt.date | None = None, pair=None) -> dict:
+def _compare(snap, pinned) -> dict | None:
+    """The A/B block: A's and B's names, what changed (HTML) and, per fabric, A, B and the difference
+    of utilisation, training days and TCO, formatted as the window's compare table formats them."""
+    if pinned is None:
+        return None
+    from .charts import currency_of, fabric_styles
+    from .compare import changes_text, compare_rows, row_texts
+
+    code = currency_of(snap.point) or currency_of(pinned.point)
+    colours = {f: st["colour"] for f, st in zip(snap.point.fabrics, fabric_styles(snap.point))}
+    fabrics: dict[str, dict] = {}
+    for r in compare_rows(pinned.point, snap.point):
+        row = fabrics.setdefault(r["fabric"], dict(fabric=r["fabric"], label=r["label"], short=r["short"],
+                                                   colour=colours.get(r["fabric"], MUTED), cells={}))
+        row["cells"][r["metric"]] = row_texts(r, code)
+    return dict(name_a=pinned.scenario.name, name_b=snap.scenario.name,
+                changes_html=changes_text(pinned.scenario, snap.scenario), rows=list(fabrics.values()),
+                currency=code)
+
+
+def proposal_content(snap, *, source=None, today: dt.date | None = None, pair=None, bands=None,
+                     pinned=None) -> dict:
     """Everything the sheet shows, as plain data (strings and lists) from the engine.
 
     ``pair`` is the two fabrics of the break-even block (default: InfiniBand against the
-    fastest other fabric, the window's default)."""
+    fastest other fabric, the window's default). ``pinned`` (the A snapshot of an A/B
+    compare) adds the ``compare`` block; ``bands`` (P10–P90) says how they were drawn."""
     from .charts import currency_of
 
     s, point = snap.scenario, snap.point
@@ -261,6 +283,8 @@ def proposal_content(snap, *, source=None, today: dt.date | None = None, pair=No
         assumptions=_assumptions(s, point),
         labels=dict(zip(point.fabrics, point.labels)),
         breakeven=_breakeven(snap, pair),
+        compare=_compare(snap, pinned),
+        bands=None if bands is None else dict(samples=bands.samples, seed=bands.seed),
     )
 
 
@@ -359,6 +383,41 @@ def _fabric_table_html(c) -> str:
             + "</p>")
     return (_heading(translate("Proposal", "At this scenario"))
             + f"{_TABLE}{head}{''.join(rows)}</table>{note}")
+
+
+def _compare_html(c) -> str:
+    """A against B (this sheet) per fabric: utilisation, training days and TCO, each A | B | Δ (issue #6)."""
+    cmp_ = c.get("compare")
+    if not cmp_:
+        return ""
+    from .compare import METRICS, metric_name
+
+    keys = [m[0] for m in METRICS]
+    title = _e(translate("Proposal", "A/B compare: A “{a}” (pinned, dashed on the charts) against B “{b}” "
+                                     "(this sheet)").format(a=cmp_["name_a"], b=cmp_["name_b"]))
+    head1 = ("<tr style='background:#eef3f8'><th align='left' rowspan='2'>" + _e(translate("Proposal", "Fabric"))
+             + "</th>" + "".join(f"<th align='center' colspan='3'>{_e(metric_name(k))}</th>" for k in keys)
+             + "</tr>")
+    head2 = "<tr style='background:#eef3f8'>" + "<th align='right'>A</th><th align='right'>B</th>" \
+            "<th align='right'>Δ</th>" * len(keys) + "</tr>"
+    rows = []
+    for i, r in enumerate(cmp_["rows"]):
+        bg = "background:#f7f7f7;" if i % 2 else ""
+        cells = ""
+        for k in keys:
+            t = r["cells"].get(k)
+            if t is None:
+                cells += "<td></td>" * 3
+                continue
+            delta = t["delta"] + (f" ({t['pct']})" if t["pct"] != "–" else "")
+            cells += (f"<td align='right'>{_e(t['a'])}</td><td align='right'>{_e(t['b'])}</td>"
+                      f"<td align='right' style='color:{t['colour']}'>{_e(delta)}</td>")
+        rows.append(f"<tr style='{bg}'><td><span style='color:{r['colour']}'>■</span> {_e(_short(r['label']))}</td>"
+                    f"{cells}</tr>")
+    note = (f"<p style='color:{MUTED}; font-size:6.5pt'>{cmp_['changes_html']}. "
+            + _e(translate("Proposal", "Δ = B − A; green: better for B, red: worse.")) + "</p>")
+    return (f"<p style='color:{ACCENT}; font-weight:600'>{title}</p>"
+            f"{_TABLE}{head1}{head2}{''.join(rows)}</table>{note}")
 
 
 def _claims_html(c) -> str:
@@ -502,30 +561,51 @@ def _two_columns(sheet: _Sheet, left_html: str, right_html: str, pt: float = 7.5
     sheet.y += h + 12
 
 
-def _legend(sheet: _Sheet, snap) -> None:
-    """One legend for the three charts: the fabric colours and line styles as drawn."""
+def _legend(sheet: _Sheet, snap, c=None, overlays=None) -> None:
+    """One legend for the three charts: the fabric colours and line styles as drawn, then A's dashed
+    line and the P10–P90 band when the sheet draws them (wrapping to a second line when needed)."""
     from PySide6 import QtCore, QtGui
 
+    from .bands import BAND_ALPHA
     from .charts import fabric_styles, make_pen
+    from .compare import pinned_pen
+    from .export import OVERLAY_GREY, overlay_legend
 
-    styles = fabric_styles(snap.sweep)
+    overlays = overlays or {}
+    entries = [(make_pen(st, 2.0 * float(st.get("width_scale", 1.0))), None, st["label"])
+               for st in fabric_styles(snap.sweep)]
+    for e in overlay_legend(overlays.get("bands"), overlays.get("pinned"), 2.0):
+        if e["kind"] == "pinned":
+            entries.append((pinned_pen({"colour": OVERLAY_GREY}, 1.5), None, e["text"]))
+        else:  # the band: a shaded swatch, and how it was computed (the same file every time)
+            b = (c or {}).get("bands") or {}
+            fill = QtGui.QColor(OVERLAY_GREY)
+            fill.setAlpha(BAND_ALPHA * 2)
+            entries.append((None, fill, e["text"] + translate("Proposal", " ({n} seeded samples, seed {seed})").format(
+                n=f"{b.get('samples', 0):,}", seed=b.get("seed", 0))))
     f = _font(7.5)
     fm = QtGui.QFontMetricsF(f)
     x, y = sheet.left, sheet.y + fm.ascent()
     sheet.p.save()
     sheet.p.setFont(f)
-    for st in styles:
-        pen = make_pen(st, 2.0 * float(st.get("width_scale", 1.0)))
-        sheet.p.setPen(pen)
-        sheet.p.drawLine(QtCore.QPointF(x, y - fm.ascent() / 3), QtCore.QPointF(x + 22, y - fm.ascent() / 3))
+    for pen, fill, text in entries:
+        w = 27 + fm.horizontalAdvance(text)
+        if x > sheet.left and x + w > sheet.right:  # next line
+            x, y = sheet.left, y + fm.height() + 2
+        mid = y - fm.ascent() / 3
+        if fill is not None:
+            sheet.p.fillRect(QtCore.QRectF(x, mid - 4, 22, 8), fill)
+        else:
+            sheet.p.setPen(pen)
+            sheet.p.drawLine(QtCore.QPointF(x, mid), QtCore.QPointF(x + 22, mid))
         sheet.p.setPen(QtGui.QColor(INK))
-        sheet.p.drawText(QtCore.QPointF(x + 27, y), st["label"])
-        x += 27 + fm.horizontalAdvance(st["label"]) + 18
+        sheet.p.drawText(QtCore.QPointF(x + 27, y), text)
+        x += w + 18
     sheet.p.restore()
-    sheet.y += fm.height() + 6
+    sheet.y = y - fm.ascent() + fm.height() + 6
 
 
-def _charts(sheet: _Sheet, snap, height: float, draw: bool = True, crossings=()) -> None:
+def _charts(sheet: _Sheet, snap, height: float, draw: bool = True, crossings=(), overlays=None) -> None:
     from PySide6 import QtCore, QtGui
 
     if not draw:  # the measuring pass: only the space
@@ -542,7 +622,7 @@ def _charts(sheet: _Sheet, snap, height: float, draw: bool = True, crossings=())
     for i, kind in enumerate(CHART_KINDS):
         x = sheet.left + i * (w + gap)
         chart = build_chart(snap, kind, size=(int(w), int(height - cap_h)), line_width=1.5, font_pt=6.5,
-                            compact=True)
+                            compact=True, **(overlays or {}))
         for cross in crossings:  # the break-even lines, as the window draws them
             if METRICS.get(cross.metric) == kind:
                 add_marker(chart, snap.sweep, cross, snap.x_field, label_pt=6.0, fit_label=True)
@@ -579,17 +659,21 @@ def _footer(sheet: _Sheet, c, page_h: float, margin: float) -> None:
     sheet.draw_doc(d, sheet.left, y)
 
 
-def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None = None, pair=None) -> bytes:
+def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None = None, pair=None, bands=None,
+                 pinned=None) -> bytes:
     """The proposal sheet as PDF bytes (one page, A4 or Letter), in the current UI language.
 
     ``pair``: the two fabrics of the break-even block and chart markers (default: InfiniBand
-    against the fastest other fabric)."""
+    against the fastest other fabric). ``bands`` (P10–P90 along the snapshot's x-axis) and
+    ``pinned`` (the A snapshot of an A/B compare) are drawn on the charts as in the window,
+    with their legend entries; ``pinned`` also adds the A/B table under the fabric table."""
     ensure_app()
     from PySide6 import QtCore, QtGui
 
     if paper not in PAPERS:
         raise ScenarioError("--paper", paper, "a4 or letter")
-    c = proposal_content(snap, source=source, today=today, pair=pair)
+    c = proposal_content(snap, source=source, today=today, pair=pair, bands=bands, pinned=pinned)
+    overlays = dict(bands=bands, pinned=pinned)
     buf = QtCore.QBuffer()
     buf.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
     pdf = QtGui.QPdfWriter(buf)
@@ -607,7 +691,7 @@ def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None 
     probe.setDotsPerMeterY(int(PDF_DPI / 0.0254))
     p = QtGui.QPainter(probe)
     try:
-        free, free_small = _draw_page(p, page, c, snap, MIN_CHART_H, charts=False)
+        free, free_small = _draw_page(p, page, c, snap, MIN_CHART_H, charts=False, overlays=overlays)
     finally:
         p.end()
     chart_h = MIN_CHART_H + max(0.0, min(free - 4, MAX_CHART_H - MIN_CHART_H))
@@ -615,7 +699,7 @@ def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None 
         chart_h = max(FLOOR_CHART_H, MIN_CHART_H + free_small - 4)
     p = QtGui.QPainter(pdf)
     try:
-        _draw_page(p, page, c, snap, chart_h)
+        _draw_page(p, page, c, snap, chart_h, overlays=overlays)
     finally:
         p.end()
     buf.close()
@@ -628,18 +712,21 @@ PAGE_MARGIN = 40.0
 FOOTER_H = 14.0
 
 
-def _draw_page(p, page, c, snap, chart_h: float, charts: bool = True) -> tuple[float, float]:
+def _draw_page(p, page, c, snap, chart_h: float, charts: bool = True, overlays=None) -> tuple[float, float]:
     """Lay the sheet out on ``p``; returns the height left free under the sources at their full size
-    and at their smallest (negative: what they lack)."""
+    and at their smallest (negative: what they lack). ``overlays``: ``bands`` and ``pinned`` for the charts."""
     from PySide6 import QtCore, QtGui
 
     p.fillRect(QtCore.QRectF(page), QtGui.QColor("white"))
     sheet = _Sheet(p, page.width(), page.height() - FOOTER_H, PAGE_MARGIN)
     _header(sheet, c)
     _two_columns(sheet, _inputs_html(c), _recommendation_html(c))
-    _legend(sheet, snap)
-    _charts(sheet, snap, height=chart_h, draw=charts, crossings=c["breakeven"]["crossings"])
+    _legend(sheet, snap, c, overlays)
+    _charts(sheet, snap, height=chart_h, draw=charts, crossings=c["breakeven"]["crossings"], overlays=overlays)
     sheet.block(_fabric_table_html(c), pt=7.0)
+    compare = _compare_html(c)
+    if compare:
+        sheet.block(compare, pt=6.5)
     claims = _claims_html(c)
     if claims:
         sheet.block(claims, pt=6.5)
@@ -665,12 +752,14 @@ def _fit_assumptions(sheet: _Sheet, html_text: str) -> tuple[float, float]:
 
 
 def write_proposal(snap, path, *, paper: str = "a4", source=None, today: dt.date | None = None,
-                   pair=None) -> Path:
-    """Write the proposal sheet to ``path`` (.pdf), atomically."""
+                   pair=None, bands=None, pinned=None) -> Path:
+    """Write the proposal sheet to ``path`` (.pdf), atomically (``bands``, ``pinned``: see :func:`proposal_pdf`;
+    :func:`gui.export.window_overlays` gives both for a window)."""
     if Path(str(path)).suffix.lower() != ".pdf":
         raise ScenarioError(str(path), Path(str(path)).suffix or "no extension", "a .pdf file for the proposal sheet")
     check_writable(path)
-    return atomic_write(path, proposal_pdf(snap, paper=paper, source=source, today=today, pair=pair))
+    return atomic_write(path, proposal_pdf(snap, paper=paper, source=source, today=today, pair=pair, bands=bands,
+                                           pinned=pinned))
 
 
 __all__ = ["PAPERS", "proposal_content", "proposal_pdf", "write_proposal"]
