@@ -809,8 +809,9 @@ class ChartWidget(pg.PlotWidget):
         ys = [s["y"] for s in data["series"]]
         top = max((float(np.nanmax(y)) for y in ys if np.isfinite(y).any()), default=1.0)
         top = math.ceil(max(top, 1.0) * 1.08 / 5.0) * 5.0  # in steps of 5 %: a drag rarely moves the axis
-        if self._y_top is not None and abs(self._y_top - top) < 1e-9:
-            return
+        if self._y_top is not None and (abs(self._y_top - top) < 1e-9
+                                        or (self.getPlotItem().vb.live and top < self._y_top)):
+            return  # while dragging the axis only grows (like the others: SteadyViewBox)
         self._y_top = top
         vb = self.getPlotItem().vb
         vb.enableAutoRange(y=False)
@@ -871,6 +872,8 @@ class ChartWidget(pg.PlotWidget):
     def set_live(self, on: bool) -> None:
         """While a slider is dragged (``on``) the y axis only grows; on release it fits again."""
         self.getPlotItem().vb.set_live(on)
+        if not on and self.kind == "utilisation" and self.series is not None:
+            self._fit_y_from_zero(self.series)
 
     def set_line_width(self, width: float) -> None:
         """Base pen width in pixels for every curve (1 = fast live drawing; 2-3 for exports)."""

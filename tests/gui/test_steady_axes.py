@@ -76,3 +76,27 @@ def test_y_axis_only_grows_while_dragging_and_fits_on_release(window, qtbot, nod
     span = data[1] - data[0]
     assert (data[0] - after[0]) < 0.25 * span and (after[1] - data[1]) < 0.25 * span
     assert after != during
+
+
+def test_utilisation_axis_only_grows_while_dragging(window, qtbot):
+    win = window
+    ch = win.charts["utilisation"]
+    settle(win)
+    _paint(qtbot, win)
+    top0 = ch.getPlotItem().vb.viewRange()[1][1]
+    sl = win.sliders["workload.params_b"]
+    sl.slider.sliderPressed.emit()
+    tops, peaks = [], []
+    for params_b in (60, 120, 250, 500, 1000):  # the best utilisation along the nodes axis falls
+        win.controller.set_value("workload.params_b", params_b)
+        settle(win)
+        _paint(qtbot, win)
+        tops.append(ch.getPlotItem().vb.viewRange()[1][1])
+        peaks.append(max(float(max(y[y == y])) for y in (c.getData()[1] for c in ch.curves.values())
+                         if (y == y).any()))
+    assert peaks != sorted(peaks), "the drag should lower the curves somewhere (else this test proves nothing)"
+    assert tops == sorted(tops) and tops[0] >= top0
+    assert all(t >= p for t, p in zip(tops, peaks))
+    sl.slider.sliderReleased.emit()
+    _paint(qtbot, win)
+    assert ch.getPlotItem().vb.viewRange()[1][1] == pytest.approx(math.ceil(max(peaks[-1], 1.0) * 1.08 / 5.0) * 5.0)
