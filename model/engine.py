@@ -160,13 +160,14 @@ class Inputs:
 
 
 def _fabric_array(rows, key, n, gpn):
+    """One fabric input as an (F, N) array: each fabric's value at every point."""
+    values = [r.values[key] for r in rows]
     out = np.empty((len(rows), n))
-    for i, r in enumerate(rows):
-        v = r.values[key]
-        if key == "nics_per_node" and v == "per_gpu":
-            out[i] = gpn
-        else:
-            out[i] = float(v)
+    if key == "nics_per_node" and "per_gpu" in values:
+        for i, v in enumerate(values):
+            out[i] = gpn if v == "per_gpu" else float(v)
+    else:
+        out[:] = np.array(values, dtype=float)[:, None]
     return out
 
 
@@ -198,8 +199,8 @@ def build_inputs(s: Scenario, field: str | None = None, values=None) -> Inputs:
                 pt[economics.OTHER_CURRENCY_FIELD[key]] = np.nan
         else:
             fab_override = _parse_fabric_field(s, field)
-    for k in pt:
-        pt[k] = np.broadcast_to(np.asarray(pt[k], dtype=float), (n,))
+    for k, x in pt.items():
+        pt[k] = np.full(n, x, dtype=float) if np.ndim(x) == 0 else np.broadcast_to(np.asarray(x, dtype=float), (n,))
     gpn = pt["gpus_per_node"]
     if w.layers is not None:
         pt["layers"] = np.full(n, float(w.layers))
