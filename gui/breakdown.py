@@ -14,7 +14,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 import model
 
-from .charts import fabric_styles
+from .charts import fabric_styles, nice_step
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .i18n_data import tr_data
 
@@ -32,18 +32,6 @@ PART_COLOURS = {
 }
 TITLE = QT_TRANSLATE_NOOP("BreakdownChart", "Step time at this point")  # translated where painted
 X_LABEL = QT_TRANSLATE_NOOP("BreakdownChart", "Time per training step (s)")
-
-
-def nice_step(span: float, target: int = 6) -> float:
-    """A 1-2-5 step giving about ``target`` ticks over ``span``."""
-    if span <= 0 or not math.isfinite(span):
-        return 1.0
-    raw = span / target
-    mag = 10 ** math.floor(math.log10(raw))
-    for m in (1, 2, 5, 10):
-        if raw <= m * mag:
-            return m * mag
-    return 10 * mag
 
 
 class BreakdownChart(QtWidgets.QWidget):
@@ -88,23 +76,9 @@ class BreakdownChart(QtWidgets.QWidget):
                         for k in model.BREAKDOWN_KEYS)
 
     # -- painting -------------------------------------------------------------
-    def paintEvent(self, _ev) -> None:  # noqa: N802 (Qt name)
-        p = QtGui.QPainter(self)
-        p.fillRect(self.rect(), QtGui.QColor("white"))
-        fm = p.fontMetrics()
+    def _layout(self, fm: QtGui.QFontMetrics) -> tuple[QtCore.QRectF, float, float, float, int]:
+        """(plot rectangle, x axis end, tick step, right margin, text height) for the current data."""
         h_text = fm.height()
-        title_font = QtGui.QFont(p.font())
-        title_font.setBold(True)
-        p.setFont(title_font)
-        p.setPen(QtGui.QColor("#222222"))
-        p.drawText(QtCore.QRectF(0, 2, self.width(), h_text + 4), QtCore.Qt.AlignmentFlag.AlignHCenter,
-                   translate("BreakdownChart", TITLE))
-        p.setFont(self.font())
-        n = len(self.labels)
-        if not n or not self.parts:
-            p.end()
-            return
-        totals = self.totals()
         bold = QtGui.QFont(self.font())
         bold.setBold(True)
         left = max(QtGui.QFontMetrics(bold).horizontalAdvance("▶ " + lab) for lab in self.labels) + 12
@@ -112,33 +86,89 @@ class BreakdownChart(QtWidgets.QWidget):
         top = h_text + 10 + (h_text + 2 if self.note_text else 0)
         bottom = 2 * h_text + 12
         plot = QtCore.QRectF(left, top, max(self.width() - left - right, 10), max(self.height() - top - bottom, 10))
+        totals = self.totals()
         vmax = float(np.max(totals)) if np.max(totals) > 0 else 1.0
-        step = nice_step(vmax)
-        xmax = math.ceil(vmax / step) * step
+        step = nice_step(vmax / 6.0)
+        return plot, math.ceil(vmax / step) * step, step, right, h_text
+
+    def _static_layer(self, plot, xmax, step, h_text) -> QtGui.QPixmap:
+        """Title, grid, ticks, axis label and row labels: everything but the bars and totals.
+
+        Cached as a pixmap until the size, the axis end, the rows or the note change (a drag
+        rarely changes them), so a live update paints only the bars."""
+        dpr = self.devicePixelRatioF()
+        key = (self.width(), self.height(), dpr, xmax, tuple(self.labels), tuple(self.colours), self.focus_index,
+               self.note_text, self.font().key())
+        if key == getattr(self, "_static_key", None):
+            return self._static
+        pm = QtGui.QPixmap(QtCore.QSize(max(1, round(self.width() * dpr)), max(1, round(self.height() * dpr))))
+        pm.setDevicePixelRatio(dpr)
+        pm.fill(QtGui.QColor("white"))
+        p = QtGui.QPainter(pm)
+        title_font = QtGui.QFont(self.font())
+        title_font.setBold(True)
+        p.setFont(title_font)
+        p.setPen(QtGui.QColor("#222222"))
+        p.drawText(QtCore.QRectF(0, 2, self.width(), h_text + 4), QtCore.Qt.AlignmentFlag.AlignHCenter,
+                   translate("BreakdownChart", TITLE))
+        p.setFont(self.font())
         sx = plot.width() / xmax
-        # grid and x-axis ticks
         grid = QtGui.QPen(QtGui.QColor(0, 0, 0, 30))
         grid.setCosmetic(True)
         axis = QtGui.QPen(QtGui.QColor("#444444"))
-        t = 0.0
-        while t <= xmax + step * 1e-6:
-            x = plot.left() + t * sx
-            p.setPen(grid)
-            p.drawLine(QtCore.QPointF(x, plot.top()), QtCore.QPointF(x, plot.bottom()))
-            p.setPen(axis)
-            p.drawLine(QtCore.QPointF(x, plot.bottom()), QtCore.QPointF(x, plot.bottom() + 4))
-            txt = f"{t:g}"
+        ticks = np.arange(0.0, xmax + step * 1e-6, step)
+        xs = plot.left() + ticks * sx
+        p.setPen(grid)
+        p.drawLines([QtCore.QLineF(x, plot.top(), x, plot.bottom()) for x in xs])
+        p.setPen(axis)
+        p.drawLines([QtCore.QLineF(x, plot.bottom(), x, plot.bottom() + 4) for x in xs])
+        for x, tick in zip(xs, ticks):
             p.drawText(QtCore.QRectF(x - 40, plot.bottom() + 5, 80, h_text), QtCore.Qt.AlignmentFlag.AlignHCenter,
-                       txt)
-            t += step
+                       f"{tick:g}")
         p.drawLine(plot.bottomLeft(), plot.bottomRight())
         p.drawText(QtCore.QRectF(plot.left(), plot.bottom() + h_text + 7, plot.width(), h_text),
                    QtCore.Qt.AlignmentFlag.AlignHCenter, translate("BreakdownChart", X_LABEL))
-        # bars
+        n = len(self.labels)
+        row_h = plot.height() / n
+        bar_h = row_h * 0.62
+        bold = QtGui.QFont(self.font())
+        bold.setBold(True)
+        for i in range(n):
+            y = plot.top() + i * row_h + (row_h - bar_h) / 2
+            p.setFont(bold if i == self.focus_index else self.font())
+            p.setPen(QtGui.QColor(self.colours[i]))
+            p.drawText(QtCore.QRectF(0, y, plot.left() - 8, bar_h),
+                       QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter,
+                       ("▶ " if i == self.focus_index else "") + self.labels[i])
+        if self.note_text:
+            p.setFont(self.font())
+            p.setPen(QtGui.QColor("#666666"))
+            p.drawText(QtCore.QRectF(plot.left(), h_text + 8, plot.width(), h_text),
+                       QtCore.Qt.AlignmentFlag.AlignLeft, self.note_text)
+        p.end()
+        self._static_key, self._static = key, pm
+        return pm
+
+    def paintEvent(self, _ev) -> None:  # noqa: N802 (Qt name)
+        p = QtGui.QPainter(self)
+        if not self.labels or not self.parts:
+            p.fillRect(self.rect(), QtGui.QColor("white"))
+            p.setFont(QtGui.QFont(self.font()))
+            p.setPen(QtGui.QColor("#222222"))
+            p.drawText(QtCore.QRectF(0, 2, self.width(), p.fontMetrics().height() + 4),
+                       QtCore.Qt.AlignmentFlag.AlignHCenter, translate("BreakdownChart", TITLE))
+            p.end()
+            return
+        plot, xmax, step, right, h_text = self._layout(p.fontMetrics())
+        p.drawPixmap(0, 0, self._static_layer(plot, xmax, step, h_text))
+        totals = self.totals()
+        sx = plot.width() / xmax
+        n = len(self.labels)
         row_h = plot.height() / n
         bar_h = row_h * 0.62
         self._bars = []
-        p.setPen(QtCore.Qt.PenStyle.NoPen)
+        colours = {k: QtGui.QColor(PART_COLOURS[k]) for k in model.BREAKDOWN_KEYS}
+        text_pen = QtGui.QColor("#333333")
         for i in range(n):
             y = plot.top() + i * row_h + (row_h - bar_h) / 2
             x = plot.left()
@@ -147,26 +177,12 @@ class BreakdownChart(QtWidgets.QWidget):
                 if w <= 0:
                     continue
                 r = QtCore.QRectF(x, y, w, bar_h)
-                p.fillRect(r, QtGui.QColor(PART_COLOURS[key]))
+                p.fillRect(r, colours[key])
                 self._bars.append((r, i, key))
                 x += w
-            label = ("▶ " if i == self.focus_index else "") + self.labels[i]
-            f = QtGui.QFont(self.font())
-            f.setBold(i == self.focus_index)
-            p.setFont(f)
-            p.setPen(QtGui.QColor(self.colours[i]))
-            p.drawText(QtCore.QRectF(0, y, left - 8, bar_h),
-                       QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter, label)
-            p.setFont(self.font())
-            p.setPen(QtGui.QColor("#333333"))
-            total = float(totals[i])
-            txt = f"{total:.2f} s" if self.feasible[i] else translate("BreakdownChart", "no plan")
+            p.setPen(text_pen)
+            txt = f"{float(totals[i]):.2f} s" if self.feasible[i] else translate("BreakdownChart", "no plan")
             p.drawText(QtCore.QRectF(x + 4, y, right + 40, bar_h), QtCore.Qt.AlignmentFlag.AlignVCenter, txt)
-            p.setPen(QtCore.Qt.PenStyle.NoPen)
-        if self.note_text:
-            p.setPen(QtGui.QColor("#666666"))
-            p.drawText(QtCore.QRectF(plot.left(), h_text + 8, plot.width(), h_text),
-                       QtCore.Qt.AlignmentFlag.AlignLeft, self.note_text)
         p.end()
 
     def event(self, ev) -> bool:
@@ -192,4 +208,4 @@ class BreakdownChart(QtWidgets.QWidget):
         return "; ".join(f"{lab}: {t:.2f} s" for lab, t in zip(self.labels, tot))
 
 
-__all__ = ["BreakdownChart", "PART_COLOURS", "nice_step"]
+__all__ = ["BreakdownChart", "PART_COLOURS"]
