@@ -393,8 +393,11 @@ def _compare_html(c) -> str:
     from .compare import METRICS, metric_name
 
     keys = [m[0] for m in METRICS]
+    from .charts import short_name
+
     title = _e(translate("Proposal", "A/B compare: A “{a}” (pinned, dashed on the charts) against B “{b}” "
-                                     "(this sheet)").format(a=cmp_["name_a"], b=cmp_["name_b"]))
+                                     "(this sheet)").format(a=short_name(cmp_["name_a"], 40),
+                                                            b=short_name(cmp_["name_b"], 40)))
     head1 = ("<tr style='background:#eef3f8'><th align='left' rowspan='2'>" + _e(translate("Proposal", "Fabric"))
              + "</th>" + "".join(f"<th align='center' colspan='3'>{_e(metric_name(k))}</th>" for k in keys)
              + "</tr>")
@@ -415,7 +418,11 @@ def _compare_html(c) -> str:
         rows.append(f"<tr style='{bg}'><td><span style='color:{r['colour']}'>■</span> {_e(_short(r['label']))}</td>"
                     f"{cells}</tr>")
     note = (f"<p style='color:{MUTED}; font-size:6.5pt'>{cmp_['changes_html']}. "
-            + _e(translate("Proposal", "Δ = B − A; green: better for B, red: worse.")) + "</p>")
+            + _e(translate("Proposal", "Δ = B − A; green: better for B, red: worse.")))
+    if c.get("claims_left_out"):
+        note += " " + _e(translate("Proposal", "The article’s claims table is left out to keep one page "
+                                               "(fabric-whatif claims {name}).").format(name=c["claims_left_out"]))
+    note += "</p>"
     return (f"<p style='color:{ACCENT}; font-weight:600'>{title}</p>"
             f"{_TABLE}{head1}{head2}{''.join(rows)}</table>{note}")
 
@@ -689,11 +696,12 @@ def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None 
     probe = QtGui.QImage(page.width(), page.height(), QtGui.QImage.Format.Format_RGB32)
     probe.setDotsPerMeterX(int(PDF_DPI / 0.0254))
     probe.setDotsPerMeterY(int(PDF_DPI / 0.0254))
-    p = QtGui.QPainter(probe)
-    try:
-        free, free_small = _draw_page(p, page, c, snap, MIN_CHART_H, charts=False, overlays=overlays)
-    finally:
-        p.end()
+    free, free_small = _measure(probe, page, c, snap, overlays)
+    if free_small < FLOOR_CHART_H - MIN_CHART_H + 4 and c["compare"] and c["claims"]:
+        # Pinned A's table and the case study's claims do not both fit with every source: the
+        # comparison the user asked for stays, the claims table (as published) gives way, and says so.
+        c = dict(c, claims=[], claims_left_out=c["claims_preset"])
+        free, free_small = _measure(probe, page, c, snap, overlays)
     chart_h = MIN_CHART_H + max(0.0, min(free - 4, MAX_CHART_H - MIN_CHART_H))
     if free_small < 0:  # even the smallest sources do not fit (Chinese lines are taller): smaller charts
         chart_h = max(FLOOR_CHART_H, MIN_CHART_H + free_small - 4)
@@ -704,6 +712,17 @@ def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None 
         p.end()
     buf.close()
     return bytes(buf.data())
+
+
+def _measure(probe, page, c, snap, overlays) -> tuple[float, float]:
+    """The measuring pass of :func:`_draw_page` on an image of the page (no charts drawn)."""
+    from PySide6 import QtGui
+
+    p = QtGui.QPainter(probe)
+    try:
+        return _draw_page(p, page, c, snap, MIN_CHART_H, charts=False, overlays=overlays)
+    finally:
+        p.end()
 
 
 MIN_CHART_H, MAX_CHART_H = 165.0, 290.0

@@ -214,12 +214,31 @@ def test_proposal_with_pin_and_bands(pair, tmp_path):
     out = proposal.write_proposal(snap_b, tmp_path / "ab.pdf", bands=bands, pinned=snap_a)
     assert _pages(out) == "1"
     flat = " ".join(_pdftext(out).split())
-    for words in ("A/B compare", snap_a.scenario.name, "Case 2 at 60B", "Δ = B − A", "A: Case 2",
+    for words in ("A/B compare: A “Case 2 · 24 × A100 · 30B” (pinned, dashed on the charts) against B "
+                  "“Case 2 at 60B”", "Δ = B − A", "A: Case 2",
                   "P10–P90 (1,000 seeded samples, seed 0)", "Changed from A: Model parameters: 30 → 60",
                   "Assumptions and sources"):
         assert words in flat, words
     plain = " ".join(_pdftext(proposal.write_proposal(snap_b, tmp_path / "p.pdf")).split())
     assert "A/B compare" not in plain and "P10–P90" not in plain
+
+
+def test_proposal_keeps_one_page_and_every_source_with_a_pin(pair, tmp_path):
+    """A pinned A's table and the case study's claims table do not both fit: the claims give way, and say so."""
+    from gui import export, proposal
+
+    snap_a = pair[0]
+    snap_b = export.snapshot_for(snap_a.scenario.replace("cluster.nodes", 48))  # still the case-2 preset, edited
+    plain = " ".join(_pdftext(proposal.write_proposal(snap_b, tmp_path / "p.pdf")).split())
+    assert "The article’s claims beside the engine" in plain
+    out = proposal.write_proposal(snap_b, tmp_path / "ab.pdf", pinned=snap_a)
+    assert _pages(out) == "1"
+    flat = " ".join(_pdftext(out).split())
+    assert "A/B compare" in flat and "claims table is left out to keep one page (fabric-whatif claims case2)" in flat
+    assert "The article’s claims beside the engine" not in flat
+    for source in ("Profile set", "NVIDIA A100 SXM4 80 GB: prices and power", "Reliability defaults",
+                   "Economics defaults", "electricity_cny_per_kwh"):  # the last source, whole
+        assert source in flat, source
 
 
 # --------------------------------------------------------------------------
