@@ -37,6 +37,7 @@ EXPORT_FAMILY = "Noto Sans CJK SC PDF"    # the same glyphs with a one-to-one cm
 LOOKALIKE_RANGES = ((0x2E80, 0x2FDF),     # CJK radicals supplement, Kangxi radicals
                     (0xF900, 0xFAFF),     # CJK compatibility ideographs
                     (0x2F800, 0x2FA1F))   # CJK compatibility ideographs supplement
+STYLES = ("Regular", "Bold")            # what the exports set (bold text is 600-700); ~1 s each to prepare
 _FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts", "~/.fonts",
               "/Library/Fonts", "~/Library/Fonts", "/System/Library/Fonts", "C:/Windows/Fonts",
               "~/AppData/Local/Microsoft/Windows/Fonts")
@@ -125,7 +126,7 @@ def _candidates() -> list[str]:
 
 
 def find_faces() -> list[tuple[str, int, str]]:
-    """``(path, face index, style)`` of every installed face of Noto Sans CJK SC (Regular, Bold, ...)."""
+    """``(path, face index, style)`` of the installed Regular and Bold faces of Noto Sans CJK SC."""
     from fontTools.ttLib import TTCollection, TTFont, TTLibError
 
     out, seen = [], set()
@@ -142,7 +143,7 @@ def find_faces() -> list[tuple[str, int, str]]:
                     style = name.getDebugName(17) or name.getDebugName(2) or ""
                 except (KeyError, TTLibError):
                     continue
-                if family == SYSTEM_FAMILY and style not in seen:
+                if family == SYSTEM_FAMILY and style in STYLES and style not in seen:
                     seen.add(style)
                     out.append((path, i, style))
     return out
