@@ -475,7 +475,10 @@ class DataCurve(pg.PlotCurveItem):
         if x is None and y is None:  # PlotCurveItem.__init__ passes its options this way
             super().setData(**kw)
             return
-        self._orig = (np.asarray(x, dtype=float), np.asarray(y, dtype=float))
+        x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+        if not kw and _same(x, self._orig[0]) and _same(y, self._orig[1]):
+            return  # e.g. utilisation under an electricity-price drag: no new path, no repaint
+        self._orig = (x, y)
         self._draw(**kw)
 
     def setLogMode(self, x: bool, y: bool) -> None:  # noqa: N802 (called by PlotItem)
@@ -1024,6 +1027,10 @@ def _esc(text: str) -> str:
     import html
 
     return html.escape(str(text))
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.shape == b.shape and bool(np.array_equal(a, b, equal_nan=True))
 
 
 def _safe_for_log(y, log_y: bool):
