@@ -770,7 +770,7 @@ class ChartWidget(pg.PlotWidget):
         ys = [s_["y"] for s_ in data["series"]]
         gap = bool(ys) and bool(np.all(np.isnan(np.vstack(ys)), axis=0).any())
         if gap != self.gap_note.isVisible():
-            self.gap_note.setText("blank: no parallel plan fits there" if gap else "")
+            self.gap_note.setText(translate("Charts", "blank: no parallel plan fits there") if gap else "")
             self.gap_note.setVisible(gap)
         self._place_overlays()
         if self._hover_pos is not None:

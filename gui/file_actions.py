@@ -189,10 +189,12 @@ class FileActions(QtCore.QObject):
         return None if chart is None else chart.getPlotItem().vb.viewRange()
 
     def export_chart_to(self, kind: str, path, width: int | None = None) -> bool:
-        from .export import export_chart
+        from .export import export_chart, window_overlays
 
         try:
-            out = export_chart(self._snapshot(), kind, path, width=width, view_range=self._zoom(kind))
+            snap = self._snapshot()
+            out = export_chart(snap, kind, path, width=width, view_range=self._zoom(kind),
+                               **window_overlays(self.window, snap))
         except ScenarioError as err:
             self.show_error(translate("FileActions", "Could not export the chart"), err)
             return False
@@ -201,12 +203,15 @@ class FileActions(QtCore.QObject):
         return True
 
     def export_proposal_to(self, path, paper: str = "a4") -> bool:
+        from .export import window_overlays
         from .proposal import write_proposal
 
         feats = getattr(self.window, "features", None)
         pair = feats.markers.pair if feats is not None else None  # the break-even pair chosen in the window
         try:
-            out = write_proposal(self._snapshot(), path, paper=paper, source=self.controller.source_path, pair=pair)
+            snap = self._snapshot()
+            out = write_proposal(snap, path, paper=paper, source=self.controller.source_path, pair=pair,
+                                 **window_overlays(self.window, snap))
         except ScenarioError as err:
             self.show_error(translate("FileActions", "Could not export the proposal sheet"), err)
             return False

@@ -324,6 +324,10 @@
         <translation>训练时长</translation>
     </message>
     <message>
+        <source>blank: no parallel plan fits there</source>
+        <translation>空白处：没有可行的并行方案</translation>
+    </message>
+    <message>
         <source>w/o interruptions</source>
         <translation>不含中断</translation>
     </message>

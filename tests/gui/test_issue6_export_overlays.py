@@ -59,3 +59,21 @@ def test_pinned_a_goes_to_the_export_along_the_current_axis(window, tmp_path):
     assert head[0].startswith("Latency") and sum("[A: " in h for h in head) == len(snap.sweep.fabrics)
     f.unpin()
     assert export.window_overlays(window, snap)["pinned"] is None
+
+
+def test_file_menu_exports_carry_the_window_overlays(window, tmp_path):
+    """What File ▸ Export writes (gui/file_actions.py) holds the bands and the pin the window shows."""
+    f = window.features
+    files = window.file_actions
+    f.pin()
+    window.controller.set_value("workload.params_b", 60.0)
+    settle(window)
+    f.settle_now()
+    f.bands_action.setChecked(True)
+    assert f.bands.wait()
+    assert files.export_chart_to("duration", tmp_path / "d.csv")
+    head = _head(tmp_path / "d.csv")
+    assert sum("[P90]" in h for h in head) == len(window.controller.snapshot.sweep.fabrics)
+    assert any("[A: " in h for h in head)
+    assert files.export_proposal_to(tmp_path / "p.pdf")
+    assert (tmp_path / "p.pdf").stat().st_size > 0
