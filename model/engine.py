@@ -372,10 +372,7 @@ def _plan_side(pt, t, p, b, v):
     logits = logits_time(b, s, h, V, t, pt["peak_flops"], pt["hbm_bytes_per_s"])
     params_gpu = stage_params(l, h, V, t, p)
     # pipeline point-to-point: across nodes when a pipeline group does not sit inside one node
-    # (gpn / tp is a whole number exactly when tp divides gpn: small whole numbers divide exactly or far from
-    # a whole number, and the quotient is much cheaper than a floating-point modulo)
-    per_node = gpn / (t * p)
-    crosses = (p > 1) & ((per_node < 1.0) | (np.floor(per_node) != per_node))
+    crosses = (p > 1) & ~_divides(t * p, gpn)
     msg = s * h * BYTES_BF16 * b / t  # scatter/gather over the t NICs (Narayanan et al. §4.1)
     p2p_intra = np.where(p > 1, p2p_time(msg, pt["intra_p2p_bw"], NCCL_NVLINK_STEP_US * 1e-6), 0.0)
     grad_bytes = params_gpu * GRAD_BYTES
@@ -402,23 +399,36 @@ def _replicas(pt, t, p, b, round_batch):
     return d, m_exact, m
 
 
+def _divides(divisor, n):
+    """Whether the whole number ``divisor`` divides the whole number ``n`` (both held as floats) [bool].
+
+    ``n / divisor`` is a whole number exactly when it divides: the quotient of whole numbers below 2⁵³ is
+    exact when it is whole, and otherwise at least ``1/divisor`` from the nearest whole number, far more
+    than its rounding error. Much cheaper than an integer or floating-point modulo.
+    """
+    q = n / divisor
+    return np.floor(q) == q
+
+
 def _degrees_valid(pt, t, p, b, v, round_batch):
-    """Plans whose degrees are possible at a point (before memory) [bool]. Integer arithmetic."""
-    gpn, G, l, B, heads = (pt[k].astype(np.int64) for k in ("gpus_per_node", "gpus", "layers", "global_batch",
-                                                             "heads"))
-    t, p, b, v = (np.asarray(x).astype(np.int64) for x in (t, p, b, v))
+    """Plans whose degrees are possible at a point (before memory) [bool].
+
+    Whole-number arithmetic on floats, exact for these magnitudes (see :func:`_divides`; ``⌊a/b⌋`` and
+    ``⌈a/b⌉`` are exact for the same reason).
+    """
+    gpn, G, l, B, heads = (pt[k] for k in ("gpus_per_node", "gpus", "layers", "global_batch", "heads"))
     tp = t * p
-    ok = (t <= gpn) & (gpn % t == 0) & (heads % t == 0) & (p <= l)
+    ok = (t <= gpn) & _divides(t, gpn) & _divides(t, heads) & (p <= l)
     if not round_batch:  # an explicit plan uses every GPU: dp = GPUs / (tp · pp) exactly
-        ok = ok & (G % tp == 0)
-    db = np.maximum(G // tp, 1) * b
+        ok = ok & _divides(tp, G)
+    db = np.maximum(np.floor(G / tp), 1.0) * b
     if round_batch:
-        m = np.maximum((B + db - 1) // db, 1)  # round up, as _compute_side
+        m = np.maximum(np.ceil(B / db), 1.0)  # round up, as _compute_side
     else:
-        m = B // db
-        ok = ok & (B % db == 0)
+        m = np.floor(B / db)
+        ok = ok & _divides(db, B)
     ok = ok & ((G >= tp) & (m >= 1))
-    ok = ok & ((v == 1) | ((p > 1) & (p * v <= l) & (m % p == 0)))
+    ok = ok & ((v == 1) | ((p > 1) & (p * v <= l) & _divides(p, m)))
     return ok
 
 
@@ -519,42 +529,31 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
             return hit
     n_points = pt["gpus"].shape[0]
     t, p, b, v = _candidates(s, pt)
-    # a sweep changes one or two inputs: the others keep one value, so nothing is copied per pair for them
-    # and what depends only on them and the plan costs a few elements
+    # degrees and memory on the (point, candidate) grid. A sweep changes one or two inputs: the others keep
+    # one value, so what depends only on them and the plan (most of the memory) costs (1, C) elements
     ptc = {k: cut_constant_points(pt[k], 0) for k in PLAN_POINT_KEYS}
-    ok = _degrees_valid({k: x[:, None] for k, x in ptc.items()}, t[None, :], p[None, :], b[None, :], v[None, :],
-                        round_batch)
-    ni, ci = np.nonzero(np.broadcast_to(ok, (n_points, t.size)))  # (N, C): pairs come out ordered by point
-    has_degrees = np.zeros(n_points, dtype=bool)
-    has_degrees[ni] = True
-    if ni.size == 0:  # no plan anywhere: one placeholder pair, marked unusable, keeps the shapes
-        ni, ci = np.zeros(1, dtype=int), np.zeros(1, dtype=int)
-
-    def gather(arrays: dict, index):  # the arrays that vary, at ``index``
-        return {k: (x[index] if x.shape[0] > 1 else x) for k, x in arrays.items()}
-
-    # with the same model at every point, what only the model and the plan fix is computed once per
-    # candidate and read at each pair's candidate; otherwise per pair
-    model_fixed = all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS)
-    if model_fixed:
-        fixed_pt = {k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}
-        candidate_terms = (_stage_memory(fixed_pt, t, p, b, v), _plan_side(fixed_pt, t, p, b, v))
-
-    def per_pair(i: int, index):  # candidate term set ``i`` at the pairs' candidates ``index``
-        return {k: (x[index] if np.ndim(x) == 1 and x.shape[0] == t.size else x)
-                for k, x in candidate_terms[i].items()}
-
-    ptp = gather(ptc, ni)
+    grid_pt = {k: x[:, None] for k, x in ptc.items()}
+    grid_plan = (t[None, :], p[None, :], b[None, :], v[None, :])
+    degrees_ok = np.broadcast_to(_degrees_valid(grid_pt, *grid_plan, round_batch), (n_points, t.size))
+    has_degrees = degrees_ok.any(axis=1)
+    with np.errstate(divide="ignore"):  # d = 0 where a plan needs more GPUs than there are: not a valid pair
+        d, _, m = _replicas(grid_pt, *grid_plan[:3], round_batch)
+    mem, fits = _memory(grid_pt, *grid_plan, dict(d=d, dist=d > 1, m=m))
+    # the pairs that fit, ordered by point; only they go on (for large models most plans do not fit)
+    ni, ci = np.nonzero(degrees_ok & fits)
+    usable = ni.size > 0
+    if not usable:  # one placeholder pair, marked unusable, keeps the shapes: the first with possible degrees
+        ni, ci = (x[:1] for x in np.nonzero(degrees_ok)) if has_degrees.any() else (np.zeros(1, dtype=int),) * 2
+    mem = np.broadcast_to(mem, degrees_ok.shape)[ni, ci]
+    ptp = {k: (x[ni] if x.shape[0] > 1 else x) for k, x in ptc.items()}
     plan = (t[ci], p[ci], b[ci], v[ci])
-    d, _, m = _replicas(ptp, *plan[:3], round_batch)
-    mem, fits = _memory(ptp, *plan, dict(d=d, dist=d > 1, m=m), per_pair(0, ci) if model_fixed else None)
-    # only plans that fit in memory go on (for large models most do not)
-    usable = bool(np.any(fits) and has_degrees.any())
-    keep = np.flatnonzero(fits) if usable else np.zeros(1, dtype=int)
-    ni, ci, mem = ni[keep], ci[keep], mem[keep]
-    ptp = gather(ptp, keep)
-    plan = tuple(x[keep] for x in plan)
-    cs = _compute_side(ptp, *plan, round_batch, per_pair(1, ci) if model_fixed else None)
+    if all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):
+        # the same model at every point: what only the model and the plan fix, once per candidate
+        per_candidate = _plan_side({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v)
+        plan_side = {k: (x[ci] if np.ndim(x) == 1 and x.shape[0] == t.size else x) for k, x in per_candidate.items()}
+    else:
+        plan_side = None
+    cs = _compute_side(ptp, *plan, round_batch, plan_side)
     new_point = np.r_[True, ni[1:] != ni[:-1]]
     entry = PlanPairs(ni, ci, has_degrees, ptp["dp_overlap"], plan, cs, mem, usable,
                       starts=np.flatnonzero(new_point), seg_of_pair=np.cumsum(new_point) - 1,

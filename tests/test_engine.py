@@ -231,3 +231,30 @@ def test_explicit_plan_still_uses_every_gpu():
                                   "parallel": {"tp": 8, "pp": 1}})
     res = evaluate(s)
     assert np.all(res["plan"]["gpus_used"] == 24)
+
+
+def test_degree_checks_in_floats_equal_integer_arithmetic():
+    """_degrees_valid divides whole numbers held as floats; the same answers as integer // and %."""
+    from model.engine import _candidates, _degrees_valid
+
+    rng = np.random.default_rng(0)
+    n = 4000
+    gpn = rng.choice([1, 2, 4, 8, 16], n)
+    pt = {"gpus_per_node": gpn, "gpus": gpn * rng.integers(1, 5000, n), "layers": rng.integers(1, 200, n),
+          "global_batch": rng.integers(1, 20000, n), "heads": rng.integers(1, 200, n)}
+    t, p, b, v = (x.astype(np.int64) for x in _candidates(model.load_scenario(DEFAULT)))
+    grid_int = {k: x[:, None] for k, x in pt.items()}
+    grid_float = {k: x.astype(float) for k, x in grid_int.items()}
+    for round_batch in (True, False):
+        G, B, l, heads, g = (grid_int[k] for k in ("gpus", "global_batch", "layers", "heads", "gpus_per_node"))
+        tp = t * p
+        want = (t <= g) & (g % t == 0) & (heads % t == 0) & (p <= l) & (G >= tp)
+        db = np.maximum(G // tp, 1) * b
+        if round_batch:
+            m = np.maximum((B + db - 1) // db, 1)
+        else:
+            m = B // db
+            want &= (G % tp == 0) & (B % db == 0)
+        want &= (m >= 1) & ((v == 1) | ((p > 1) & (p * v <= l) & (m % p == 0)))
+        got = _degrees_valid(grid_float, *(x.astype(float) for x in (t, p, b, v)), round_batch)
+        assert np.array_equal(got, want)
