@@ -39,6 +39,22 @@ def _median_time(fn, repeats=REPEATS, cold=True):
     return statistics.median(times)
 
 
+def _slider_moves(s):
+    """One GUI slider move per call: a new model size, then the auto-plan sweep over nodes and the point.
+
+    The model size changes the plan search's inputs, so its geometry cache mostly misses, as when dragging.
+    """
+    nodes = np.round(np.geomspace(1, 4096, 256))
+    nodes = nodes[np.concatenate(([True], np.diff(nodes) > 0))]
+    moves = iter([s.replace("workload.params_b", 20.0 + 0.37 * i) for i in range(REPEATS + 200)])
+
+    def move():
+        scen = next(moves)
+        model.sweep(scen, "cluster.nodes", nodes)
+        model.evaluate(scen, require_feasible=False)
+    return move
+
+
 def engine_numbers():
     s = model.load_scenario(PRESET)
     nodes = np.unique(np.round(np.geomspace(1, 512, 256)))
@@ -54,6 +70,7 @@ def engine_numbers():
         results[label] = _median_time(lambda: model.sweep(scen, field, values))
     results["auto plan, x = nodes, cached geometry"] = _median_time(
         lambda: model.sweep(s, "cluster.nodes", nodes), cold=False)
+    results["slider move: sweep + point"] = _median_time(_slider_moves(s), repeats=100, cold=False)
     from model import analysis
 
     results["Monte-Carlo 1000 samples, x = nodes"] = _median_time(

@@ -547,13 +547,17 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
     mem = np.broadcast_to(mem, degrees_ok.shape)[ni, ci]
     ptp = {k: (x[ni] if x.shape[0] > 1 else x) for k, x in ptc.items()}
     plan = (t[ci], p[ci], b[ci], v[ci])
-    if all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):
-        # the same model at every point: what only the model and the plan fix, once per candidate
-        per_candidate = _plan_side({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v)
-        plan_side = {k: (x[ci] if np.ndim(x) == 1 and x.shape[0] == t.size else x) for k, x in per_candidate.items()}
+
+    def at_pairs(per_candidate: dict):  # terms computed once per candidate, read at each pair's candidate
+        return {k: (x[ci] if np.ndim(x) == 1 and x.shape[0] == t.size else x) for k, x in per_candidate.items()}
+
+    if all(x.shape[0] == 1 for x in ptc.values()):  # the same inputs at every point (a fabric or money sweep)
+        cs = at_pairs(_compute_side(ptc, t, p, b, v, round_batch))
+    elif all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):  # the same model at every point
+        cs = _compute_side(ptp, *plan, round_batch,
+                           at_pairs(_plan_side({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v)))
     else:
-        plan_side = None
-    cs = _compute_side(ptp, *plan, round_batch, plan_side)
+        cs = _compute_side(ptp, *plan, round_batch)
     new_point = np.r_[True, ni[1:] != ni[:-1]]
     entry = PlanPairs(ni, ci, has_degrees, ptp["dp_overlap"], plan, cs, mem, usable,
                       starts=np.flatnonzero(new_point), seg_of_pair=np.cumsum(new_point) - 1,
