@@ -5,7 +5,7 @@
   ``<key>_range`` in ``assets/profiles``) is drawn independently per sample —
   uniformly, or log-uniformly when the range spans more than a decade (loss
   rates) — and the whole sweep is re-evaluated for all samples at once: one
-  numpy pass over (fabric × sample × point). Each sample keeps the parallel plan
+  numpy pass over (fabric × point × sample). Each sample keeps the parallel plan
   chosen at the nominal values (a cluster is planned once, then lives with its
   network), so the band shows the network's spread, not re-planning noise.
   Seeded: the same seed gives the same bands, so an export is reproducible.
