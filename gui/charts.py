@@ -518,6 +518,7 @@ class MarkerItem(pg.GraphicsObject):
         self._size = float(size_px)
         self._pen = pg.mkPen(pen if pen is not None else "#222222")
         self._brushes = [pg.mkBrush(brush)]
+        self._rect = None
 
     # the parts of the PlotDataItem interface the window, exports and tests use
     def setData(self, x, y, symbolBrush=None) -> None:  # noqa: N802,N803 (pyqtgraph names)
@@ -536,6 +537,7 @@ class MarkerItem(pg.GraphicsObject):
 
     def setSymbolSize(self, size_px: float) -> None:  # noqa: N802
         self._size = float(size_px)
+        self._rect = None
         self.prepareGeometryChange()
         self.update()
 
@@ -556,6 +558,7 @@ class MarkerItem(pg.GraphicsObject):
         # one brush per point, or one for all
         brushes = self._brushes if len(self._brushes) == len(ok) else [self._brushes[0]] * len(ok)
         self._shown_brushes = [b for b, k in zip(brushes, ok) if k]
+        self._rect = None
         self.prepareGeometryChange()
         self.informViewBoundsChanged()
         self.update()
@@ -568,6 +571,12 @@ class MarkerItem(pg.GraphicsObject):
         return self._size / 2.0 + 1.0
 
     def boundingRect(self):  # noqa: N802
+        # asked many times per paint: kept until the points, the size or the view change
+        if self._rect is None:
+            self._rect = self._bounds()
+        return self._rect
+
+    def _bounds(self):
         if not self._vx.size:
             return QtCore.QRectF()
         px, py = self.pixelWidth() or 0.0, self.pixelHeight() or 0.0
@@ -577,6 +586,7 @@ class MarkerItem(pg.GraphicsObject):
         return QtCore.QRectF(x0 - pad * px, y0 - pad * py, (x1 - x0) + 2 * pad * px, (y1 - y0) + 2 * pad * py)
 
     def viewTransformChanged(self):  # noqa: N802 (pixel padding changes with the zoom)
+        self._rect = None
         self.prepareGeometryChange()
 
     def paint(self, p, *args):
