@@ -17,6 +17,7 @@ import model
 from .charts import fabric_styles, nice_step
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .i18n_data import tr_data
+from .presentation import theme
 
 # Colours of the breakdown parts: neutral for compute, distinct hues for the costs the
 # fabric causes (kept apart from the fabric colours, which name the rows instead).
@@ -91,31 +92,38 @@ class BreakdownChart(QtWidgets.QWidget):
         step = nice_step(vmax / 6.0)
         return plot, math.ceil(vmax / step) * step, step, right, h_text
 
+    def _theme(self) -> dict:
+        """The charts' colours for the current palette (light, or dark with the dark theme)."""
+        return theme(self.palette().window().color().lightness() < 128)
+
     def _static_layer(self, plot, xmax, step, h_text) -> QtGui.QPixmap:
         """Title, grid, ticks, axis label and row labels: everything but the bars and totals.
 
         Cached as a pixmap until the size, the axis end, the rows or the note change (a drag
         rarely changes them), so a live update paints only the bars."""
         dpr = self.devicePixelRatioF()
+        th = self._theme()
         key = (self.width(), self.height(), dpr, xmax, tuple(self.labels), tuple(self.colours), self.focus_index,
-               self.note_text, self.font().key())
+               self.note_text, self.font().key(), th["bg"])
         if key == getattr(self, "_static_key", None):
             return self._static
         pm = QtGui.QPixmap(QtCore.QSize(max(1, round(self.width() * dpr)), max(1, round(self.height() * dpr))))
         pm.setDevicePixelRatio(dpr)
-        pm.fill(QtGui.QColor("white"))
+        pm.fill(QtGui.QColor(th["bg"]))
         p = QtGui.QPainter(pm)
         title_font = QtGui.QFont(self.font())
         title_font.setBold(True)
         p.setFont(title_font)
-        p.setPen(QtGui.QColor("#222222"))
+        p.setPen(QtGui.QColor(th["fg"]))
         p.drawText(QtCore.QRectF(0, 2, self.width(), h_text + 4), QtCore.Qt.AlignmentFlag.AlignHCenter,
                    translate("BreakdownChart", TITLE))
         p.setFont(self.font())
         sx = plot.width() / xmax
-        grid = QtGui.QPen(QtGui.QColor(0, 0, 0, 30))
+        grid_colour = QtGui.QColor(th["fg"])
+        grid_colour.setAlpha(40)
+        grid = QtGui.QPen(grid_colour)
         grid.setCosmetic(True)
-        axis = QtGui.QPen(QtGui.QColor("#444444"))
+        axis = QtGui.QPen(QtGui.QColor(th["axis"]))
         ticks = np.arange(0.0, xmax + step * 1e-6, step)
         xs = plot.left() + ticks * sx
         p.setPen(grid)
@@ -142,7 +150,7 @@ class BreakdownChart(QtWidgets.QWidget):
                        ("▶ " if i == self.focus_index else "") + self.labels[i])
         if self.note_text:
             p.setFont(self.font())
-            p.setPen(QtGui.QColor("#666666"))
+            p.setPen(QtGui.QColor(th["muted"]))
             p.drawText(QtCore.QRectF(plot.left(), h_text + 8, plot.width(), h_text),
                        QtCore.Qt.AlignmentFlag.AlignLeft, self.note_text)
         p.end()
@@ -152,9 +160,10 @@ class BreakdownChart(QtWidgets.QWidget):
     def paintEvent(self, _ev) -> None:  # noqa: N802 (Qt name)
         p = QtGui.QPainter(self)
         if not self.labels or not self.parts:
-            p.fillRect(self.rect(), QtGui.QColor("white"))
+            th = self._theme()
+            p.fillRect(self.rect(), QtGui.QColor(th["bg"]))
             p.setFont(QtGui.QFont(self.font()))
-            p.setPen(QtGui.QColor("#222222"))
+            p.setPen(QtGui.QColor(th["fg"]))
             p.drawText(QtCore.QRectF(0, 2, self.width(), p.fontMetrics().height() + 4),
                        QtCore.Qt.AlignmentFlag.AlignHCenter, translate("BreakdownChart", TITLE))
             p.end()
@@ -168,7 +177,7 @@ class BreakdownChart(QtWidgets.QWidget):
         bar_h = row_h * 0.62
         self._bars = []
         colours = {k: QtGui.QColor(PART_COLOURS[k]) for k in model.BREAKDOWN_KEYS}
-        text_pen = QtGui.QColor("#333333")
+        text_pen = QtGui.QColor(self._theme()["fg"])
         for i in range(n):
             y = plot.top() + i * row_h + (row_h - bar_h) / 2
             x = plot.left()
