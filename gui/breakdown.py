@@ -94,7 +94,7 @@ class BreakdownChart(QtWidgets.QWidget):
 
     def _theme(self) -> dict:
         """The charts' colours for the current palette (light, or dark with the dark theme)."""
-        return theme(self.palette().window().color().lightness() < 128)
+        return theme(QtWidgets.QApplication.palette().window().color().lightness() < 128)
 
     def _static_layer(self, plot, xmax, step, h_text) -> QtGui.QPixmap:
         """Title, grid, ticks, axis label and row labels: everything but the bars and totals.

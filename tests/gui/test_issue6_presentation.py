@@ -40,7 +40,10 @@ def test_dark_and_light_themes(window):
         for _, label in chart.legend.items:
             assert "e8e8e8" in label.item.toHtml().lower()
         assert window.settings.value("view/theme") == "dark"
+        corner = window.breakdown.grab().toImage().pixelColor(3, 3)  # the step-time bars' background
+        assert corner.lightness() < 60, corner.name()
     finally:
         f.dark_action.setChecked(False)
+    assert window.breakdown.grab().toImage().pixelColor(3, 3).lightness() > 200
     assert chart.backgroundBrush().color().lightness() == light_bg
     assert QtWidgets.QApplication.palette().window().color().lightness() > 150
