@@ -22,6 +22,7 @@ from .charts import fabric_styles
 from .i18n import translate
 from .i18n_data import tr_data, tr_unit
 from .presentation import muted
+from .richtext import RichText
 
 
 @functools.cache
@@ -55,11 +56,7 @@ class RecommendationPanel(QtWidgets.QWidget):
         super().__init__(parent)
         lay = QtWidgets.QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        self.summary = QtWidgets.QLabel()
-        self.summary.setWordWrap(True)
-        self.summary.setTextFormat(QtCore.Qt.TextFormat.RichText)
-        self.summary.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.summary.setAlignment(QtCore.Qt.AlignmentFlag.AlignTop | QtCore.Qt.AlignmentFlag.AlignLeft)
+        self.summary = RichText()  # changes on every slider move: cheaper than a rich-text QLabel
         lay.addWidget(self.summary)
         self.claims_title = QtWidgets.QLabel()
         self.claims_title.setWordWrap(True)

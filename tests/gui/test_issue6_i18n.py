@@ -10,6 +10,7 @@ import pytest
 from PySide6 import QtCore, QtWidgets
 
 from gui import i18n
+from gui.richtext import RichText
 from guihelpers import settle
 
 CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef\u3000-\u303f]")
@@ -61,7 +62,7 @@ def visible_texts(win) -> list[tuple[str, str]]:
         if not w.isVisibleTo(win):
             continue
         name = f"{type(w).__name__} {w.objectName()}"
-        if isinstance(w, QtWidgets.QLabel):
+        if isinstance(w, (QtWidgets.QLabel, RichText)):
             out.append((name, w.text()))
         elif isinstance(w, QtWidgets.QAbstractButton):
             out.append((name, w.text()))
