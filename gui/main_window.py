@@ -30,6 +30,7 @@ from .i18n import translate
 from .i18n_data import tr_data, tr_field, tr_help
 from .point_table import PointTable
 from .recommendation import RecommendationPanel, preset_name_for
+from .richtext import RichText
 
 PRESETS_DIR = catalog.ASSETS_DIR / "presets"
 DEFAULT_PRESET = presets_mod.preset_path(presets_mod.DEFAULT_PRESET)  # Case 2, the article's default
@@ -261,8 +262,7 @@ class MainWindow(QtWidgets.QMainWindow):
         right.setMinimumWidth(420)
         rl = QtWidgets.QVBoxLayout(right)
         rl.setContentsMargins(6, 6, 6, 6)
-        self.point_title = QtWidgets.QLabel()
-        self.point_title.setWordWrap(True)
+        self.point_title = RichText()  # new numbers on every slider move: cheaper than a rich-text QLabel
         rl.addWidget(self.point_title)
         self.table = PointTable()
         rl.addWidget(self.table)
