@@ -381,7 +381,7 @@ def steady_range(lo: float, hi: float, current=None, *, grow_only: bool = False,
     if hi < lo:
         lo, hi = hi, lo
     data_lo, span = lo, hi - lo
-    if span <= 0:
+    if span <= 1e-9 * max(abs(lo), abs(hi)):  # flat data (or below float resolution): a tenth of its size
         span = max(abs(hi) * 0.1, 1e-9)
     if grow_only and current is not None:
         c0, c1 = current
@@ -399,8 +399,8 @@ def steady_range(lo: float, hi: float, current=None, *, grow_only: bool = False,
         lo, hi = lo - 0.02 * span, hi + 0.02 * span
     step = nice_step((hi - lo) / 20.0)
     lo2, hi2 = math.floor(lo / step + 1e-9) * step, math.ceil(hi / step - 1e-9) * step
-    lo2 = lo2 - step if lo2 > lo else lo2  # the tolerance never rounds inwards past the data
-    hi2 = hi2 + step if hi2 < hi else hi2
+    lo2 = min(lo2 - step if lo2 > lo else lo2, lo)  # the tolerance never rounds inwards past the data
+    hi2 = max(hi2 + step if hi2 < hi else hi2, hi)
     if floor is not None and data_lo >= floor:
         lo2 = max(lo2, floor)
     if grow_only and current is not None:
