@@ -51,6 +51,7 @@ class Snapshot:
     current_x: np.ndarray  # per fabric, engine units
     compute_ms: float
     serial: int
+    cached: bool = False  # sweep and point both came from the controller's cache
 
 
 def current_x_values(scenario: model.Scenario, field: str) -> np.ndarray:
@@ -133,6 +134,7 @@ class Controller(QtCore.QObject):
         self.recompute_count = 0
         self.source_path: str | None = None  # file the scenario came from (preset or opened file)
         self._cache: OrderedDict = OrderedDict()
+        self._misses = 0
         self._cache_size = cache_size
         self._timer = QtCore.QTimer(self)
         self._timer.setSingleShot(True)
@@ -268,6 +270,7 @@ class Controller(QtCore.QObject):
         return self._sweep(s, field), self._point(s)
 
     def _remember(self, key, value) -> None:
+        self._misses += 1  # every engine call ends here
         self._cache[key] = value
         while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
@@ -277,10 +280,11 @@ class Controller(QtCore.QObject):
         s = s or self._scenario
         field = field or self._x_field
         t0 = time.perf_counter()
+        misses = self._misses
         sw, pt = self._sweep_and_point(s, field)
         ms = (time.perf_counter() - t0) * 1e3
         self._serial += 1
-        return Snapshot(s, field, sw, pt, current_x_values(s, field), ms, self._serial)
+        return Snapshot(s, field, sw, pt, current_x_values(s, field), ms, self._serial, cached=self._misses == misses)
 
     @QtCore.Slot()
     def recompute_now(self) -> Snapshot | None:

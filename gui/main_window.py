@@ -619,7 +619,9 @@ class MainWindow(QtWidgets.QMainWindow):
                                            params=f"{s.workload.params_b:,.4g}",
                                            tokens=f"{s.workload.train_tokens_b:,.4g}"))
         if not self._dragging:
-            self.timing_label.setText(translate("MainWindow", "engine {ms} ms").format(ms=f"{snap.compute_ms:.0f}"))
+            self.timing_label.setText(
+                translate("MainWindow", "engine: cached result") if snap.cached
+                else translate("MainWindow", "engine {ms} ms").format(ms=f"{snap.compute_ms:.0f}"))
 
     def _on_x_field_changed(self, field: str) -> None:
         with QtCore.QSignalBlocker(self.x_combo):

@@ -1209,6 +1209,10 @@
         <translation>&lt;b&gt;当前点&lt;/b&gt;：{nodes} 个节点 × {gpus} 块 GPU，{params}B 参数，{tokens}B token</translation>
     </message>
     <message>
+        <source>engine: cached result</source>
+        <translation>引擎：缓存结果</translation>
+    </message>
+    <message>
         <source>engine {ms} ms</source>
         <translation>引擎 {ms} ms</translation>
     </message>

@@ -64,3 +64,16 @@ def test_controller_uses_one_call_for_a_new_scenario(qapp, monkeypatch):
     calls.clear()
     c.compute(c.scenario.replace("cluster.nodes", c.scenario.cluster.nodes + 1))
     assert calls == ["evaluate"]
+
+
+def test_status_bar_says_when_a_result_came_from_the_cache(window):
+    from guihelpers import settle
+
+    c = window.controller
+    n0 = c.scenario.cluster.nodes
+    c.set_value("cluster.nodes", n0 + 3)
+    settle(window)
+    assert "ms" in window.timing_label.text() and "cached" not in window.timing_label.text()
+    c.set_value("cluster.nodes", n0)  # back: the sweep and the point are both in the cache
+    settle(window)
+    assert window.timing_label.text() == "engine: cached result"
