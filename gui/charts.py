@@ -381,7 +381,7 @@ def steady_range(lo: float, hi: float, current=None, *, grow_only: bool = False,
     if hi < lo:
         lo, hi = hi, lo
     data_lo, span = lo, hi - lo
-    if span <= 1e-9 * max(abs(lo), abs(hi)):  # flat data (or below float resolution): a tenth of its size
+    if span <= max(1e-9 * max(abs(lo), abs(hi)), 1e-12):  # flat (or below float resolution): a tenth of its size
         span = max(abs(hi) * 0.1, 1e-9)
     if grow_only and current is not None:
         c0, c1 = current
