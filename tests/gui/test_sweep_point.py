@@ -29,10 +29,21 @@ def _same(a, b, where):
         assert np.array_equal(a, b), where
 
 
-@pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.stem)
+VARIANTS = {
+    "as is": {},
+    "explicit plan": {"parallel.mode": "explicit", "parallel.tp": 8, "parallel.pp": 1, "workload.global_batch": 1152},
+    "edited fabric": {"fabric.custom.roce.loss_rate": 1e-3, "fabric.custom.ethernet.latency_us": 40.0},
+    "published, USD": {"fabric.profile_set": "published", "economics.currency": "USD"},
+}
+
+
+CASES = [(p, v) for p in PRESETS for v in VARIANTS if v != "explicit plan" or p.stem == "default"]
+
+
+@pytest.mark.parametrize(("preset", "variant"), CASES, ids=lambda c: getattr(c, "stem", c))
 @pytest.mark.parametrize("field", [f for f in X_FIELDS if not f.startswith("fabric.")])
-def test_split_point_equals_separate_calls(preset, field):
-    s = model.load_scenario(preset)
+def test_split_point_equals_separate_calls(preset, variant, field):
+    s = model.load_scenario(preset).replace_many(VARIANTS[variant])
     values = sweep_values(s, field)
     sw, pt = split_point(model.sweep(s, field, np.append(values, float(s.get(field)))))
     ref_sw = model.sweep(s, field, values)
