@@ -188,36 +188,37 @@ class FileActions(QtCore.QObject):
         chart = getattr(self.window, "charts", {}).get(kind)
         return None if chart is None else chart.getPlotItem().vb.viewRange()
 
-    def export_chart_to(self, kind: str, path, width: int | None = None) -> bool:
-        from .export import export_chart, window_overlays
+    def _export(self, write, path, failure: str) -> bool:
+        """Run ``write(snapshot, overlays)`` for the window's snapshot with the bands and A/B pin it
+        shows; a refusal is shown with ``failure`` and leaves everything as it was."""
+        from .export import window_overlays
 
         try:
             snap = self._snapshot()
-            out = export_chart(snap, kind, path, width=width, view_range=self._zoom(kind),
-                               **window_overlays(self.window, snap))
+            out = write(snap, window_overlays(self.window, snap))
         except ScenarioError as err:
-            self.show_error(translate("FileActions", "Could not export the chart"), err)
+            self.show_error(failure, err)
             return False
         self.last_dir = str(Path(path).parent)
         self._status(f"Exported {out}")
         return True
 
+    def export_chart_to(self, kind: str, path, width: int | None = None) -> bool:
+        from .export import export_chart
+
+        return self._export(lambda snap, extra: export_chart(snap, kind, path, width=width,
+                                                              view_range=self._zoom(kind), **extra),
+                            path, translate("FileActions", "Could not export the chart"))
+
     def export_proposal_to(self, path, paper: str = "a4") -> bool:
-        from .export import window_overlays
         from .proposal import write_proposal
 
         feats = getattr(self.window, "features", None)
         pair = feats.markers.pair if feats is not None else None  # the break-even pair chosen in the window
-        try:
-            snap = self._snapshot()
-            out = write_proposal(snap, path, paper=paper, source=self.controller.source_path, pair=pair,
-                                 **window_overlays(self.window, snap))
-        except ScenarioError as err:
-            self.show_error(translate("FileActions", "Could not export the proposal sheet"), err)
-            return False
-        self.last_dir = str(Path(path).parent)
-        self._status(f"Exported {out}")
-        return True
+        return self._export(lambda snap, extra: write_proposal(snap, path, paper=paper,
+                                                                source=self.controller.source_path, pair=pair,
+                                                                **extra),
+                            path, translate("FileActions", "Could not export the proposal sheet"))
 
     # --------------------------------------------------------------- dialogs
     def open_dialog(self) -> None:
