@@ -413,10 +413,10 @@ class SteadyViewBox(pg.ViewBox):
     ``live`` (a slider drag) they only grow. Everything else about auto-range is pyqtgraph's:
     a mouse zoom turns it off, ``enableAutoRange`` turns it back on."""
 
-    def __init__(self, *args, **kw):
+    def __init__(self, *args, floor_y: float | None = None, **kw):
         super().__init__(*args, **kw)
         self.live = False
-        self.floor_y: float | None = None  # e.g. 0 for days and money on a linear axis
+        self.floor_y = floor_y  # a bound the data never crosses on a linear y axis (0 for days, money)
 
     def set_live(self, on: bool) -> None:
         if on == self.live:
@@ -616,7 +616,7 @@ class ChartWidget(pg.PlotWidget):
     """
 
     def __init__(self, kind: str = "utilisation", parent=None, *, line_width: float = 1.0):
-        super().__init__(parent=parent, background="w", viewBox=SteadyViewBox(),
+        super().__init__(parent=parent, background="w", viewBox=SteadyViewBox(floor_y=0.0),  # nothing here < 0
                          axisItems={"left": ValueAxis("left"), "bottom": ValueAxis("bottom")})
         if kind not in CHART_KINDS:
             raise ValueError(f"kind {kind!r}: one of {', '.join(CHART_KINDS)}")
@@ -709,7 +709,6 @@ class ChartWidget(pg.PlotWidget):
             return data
         self._last_result = result
         data = chart_series(result, self.kind)
-        self.getPlotItem().vb.floor_y = 0.0  # days and money are never negative: no padding below 0
         self.series = data
         self._currency = data.get("currency", "")
         extra_for = focus if focus in {e["fabric"] for e in data["extra"]} else None
@@ -739,7 +738,7 @@ class ChartWidget(pg.PlotWidget):
                 curve.setPen(self._pen_for(s["style"], focus == name))
                 self._styles[name] = (s["style"], focus == name, self.line_width)
                 curve.setZValue(4 if focus == name else 3)
-            curve.setData(x, _safe_for_log(s["y"], data["log_y"]))
+            curve.setData(x, s["y"])  # DataCurve maps to log10, gaps where <= 0
             if not curve.isVisible():
                 curve.show()
         # the duration without interruptions: for the fabric in focus (all four would hide the others)
@@ -756,7 +755,7 @@ class ChartWidget(pg.PlotWidget):
                 curve.setPen(make_pen(e["style"], 1.0 * self._dpr, alpha=110))
                 self.getPlotItem().addItem(curve)
                 self.extra_curves[name] = curve
-            curve.setData(x, _safe_for_log(e["y"], data["log_y"]))
+            curve.setData(x, e["y"])
             if not curve.isVisible():
                 curve.show()
         for name, curve in self.curves.items():
@@ -1041,13 +1040,6 @@ def _esc(text: str) -> str:
 
 def _same(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and bool(np.array_equal(a, b, equal_nan=True))
-
-
-def _safe_for_log(y, log_y: bool):
-    y = np.asarray(y, dtype=float)
-    if log_y:
-        return np.where(y > 0, y, np.nan)
-    return y
 
 
 def _interp(x, y, xi) -> float:

@@ -134,7 +134,6 @@ class Controller(QtCore.QObject):
         self.recompute_count = 0
         self.source_path: str | None = None  # file the scenario came from (preset or opened file)
         self._cache: OrderedDict = OrderedDict()
-        self._misses = 0
         self._cache_size = cache_size
         self._timer = QtCore.QTimer(self)
         self._timer.setSingleShot(True)
@@ -230,61 +229,49 @@ class Controller(QtCore.QObject):
             self._timer.start()
 
     # -- computing -------------------------------------------------------------
-    def _sweep(self, s: model.Scenario, field: str) -> model.Result:
-        values = sweep_values(s, field)
-        key = ("sweep", _sweep_key(s, field), field, values.tobytes())
+    def _cached(self, key):
         hit = self._cache.get(key)
         if hit is not None:
             self._cache.move_to_end(key)
-            return hit
-        res = model.sweep(s, field, values)
-        self._remember(key, res)
-        return res
+        return hit
 
-    def _point(self, s: model.Scenario) -> model.Result:
-        key = ("point", dataclasses.replace(s, name="", description=""))
-        hit = self._cache.get(key)
-        if hit is not None:
-            self._cache.move_to_end(key)
-            return hit
-        res = model.evaluate(s, require_feasible=False)
-        self._remember(key, res)
-        return res
-
-    def _sweep_and_point(self, s: model.Scenario, field: str) -> tuple[model.Result, model.Result]:
-        """The sweep along ``field`` and the current point, from one engine call when both are new.
-
-        A slider other than the x-axis's changes both; the current value is appended to the
-        sweep as one more point (vectorised: next to free) instead of a second engine call,
-        and split off as the point. Fabric fields keep separate calls: their current value
-        differs per fabric, while a sweep sets one value for all."""
-        values = sweep_values(s, field)
-        skey = ("sweep", _sweep_key(s, field), field, values.tobytes())
-        pkey = ("point", dataclasses.replace(s, name="", description=""))
-        sw, pt = self._cache.get(skey), self._cache.get(pkey)
-        if sw is None and pt is None and not field.startswith("fabric."):
-            sw, pt = split_point(model.sweep(s, field, np.append(values, float(s.get(field)))))
-            self._remember(skey, sw)
-            self._remember(pkey, pt)
-            return sw, pt
-        return self._sweep(s, field), self._point(s)
-
-    def _remember(self, key, value) -> None:
-        self._misses += 1  # every engine call ends here
+    def _remember(self, key, value):
         self._cache[key] = value
         while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
+        return value
+
+    def _sweep_and_point(self, s: model.Scenario, field: str) -> tuple[model.Result, model.Result, bool]:
+        """The sweep along ``field``, the current point, and whether both came from the cache.
+
+        When both are new (any slider but the x-axis's), the current value is appended to
+        the sweep as one more point (vectorised: next to free) instead of a second engine
+        call, and split off as the point. Fabric fields keep separate calls: their current
+        value differs per fabric, while a sweep sets one value for all."""
+        values = sweep_values(s, field)
+        skey = ("sweep", _sweep_key(s, field), field, values.tobytes())
+        pkey = ("point", dataclasses.replace(s, name="", description=""))
+        sw, pt = self._cached(skey), self._cached(pkey)
+        if sw is not None and pt is not None:
+            return sw, pt, True
+        if sw is None and pt is None and not field.startswith("fabric."):
+            sw, pt = split_point(model.sweep(s, field, np.append(values, float(s.get(field)))))
+            return self._remember(skey, sw), self._remember(pkey, pt), False
+        if sw is None:
+            sw = self._remember(skey, model.sweep(s, field, values))
+        if pt is None:
+            pt = self._remember(pkey, model.evaluate(s, require_feasible=False))
+        return sw, pt, False
 
     def compute(self, s: model.Scenario | None = None, field: str | None = None) -> Snapshot:
         """Evaluate ``s`` (default: the current scenario) without publishing it."""
         s = s or self._scenario
         field = field or self._x_field
         t0 = time.perf_counter()
-        misses = self._misses
-        sw, pt = self._sweep_and_point(s, field)
+        sw, pt, cached = self._sweep_and_point(s, field)
         ms = (time.perf_counter() - t0) * 1e3
         self._serial += 1
-        return Snapshot(s, field, sw, pt, current_x_values(s, field), ms, self._serial, cached=self._misses == misses)
+        return Snapshot(s, field, sw, pt, current_x_values(s, field), ms, self._serial, cached=cached)
 
     @QtCore.Slot()
     def recompute_now(self) -> Snapshot | None:
