@@ -95,7 +95,6 @@ class MainWindow(QtWidgets.QMainWindow):
         self.controller.source_path = source_path
         self._loaded = self.controller.scenario  # the scenario as loaded: what "edited" compares to
         self._dragging = False
-        self._tips_stale = False
         self._econ_controls: dict[str, QtWidgets.QWidget] = {}
         self.sliders: dict[str, FieldSlider] = {}
         self.fabric_sliders: dict[str, FieldSlider] = {}
@@ -398,8 +397,8 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _set_dragging(self, on: bool) -> None:
         self._dragging = on
-        if not on and self._tips_stale:
-            self._on_scenario_changed(self.controller.scenario)  # the tooltips skipped while dragging
+        if not on:
+            self._on_scenario_changed_quiet()  # the tooltips skipped while dragging (any message stays)
         # thin pens on the live drag path, except in presentation mode (the audience is watching)
         width = DRAG_LINE_WIDTH if on and not self.presentation_action.isChecked() else self._idle_width()
         for ch in self.charts.values():
@@ -437,7 +436,6 @@ class MainWindow(QtWidgets.QMainWindow):
         During a slider drag only values and labels follow; the tooltips (HTML built per
         control, not seen while dragging) are brought up to date when the drag ends."""
         light = self._dragging
-        self._tips_stale = light
         if self.error_label.text():
             self.error_label.clear()
         resolved = _resolved_inputs(s)

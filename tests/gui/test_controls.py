@@ -288,3 +288,15 @@ def test_no_plan_fits_is_shown_not_crashed(window):
     for ch in win.charts.values():  # the curves keep the points where a plan fits, gaps elsewhere
         y = np.asarray(ch.curves["infiniband"].getData()[1], dtype=float)
         assert np.isnan(y).any() and np.isfinite(y).any()
+
+
+def test_tooltips_follow_once_a_drag_ends(window):
+    win = window
+    sl = win.sliders["workload.params_b"]
+    before = sl.slider.toolTip()
+    sl.slider.sliderPressed.emit()
+    win.controller.set_value("workload.params_b", 61.0)
+    settle(win)
+    assert sl.slider.toolTip() == before  # not rebuilt on the drag path
+    sl.slider.sliderReleased.emit()
+    assert sl.slider.toolTip() != before and "Edited" in sl.slider.toolTip()
