@@ -17,7 +17,7 @@ import model
 from .charts import fabric_styles, nice_step
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .i18n_data import tr_data
-from .presentation import theme
+from .presentation import current_theme
 
 # Colours of the breakdown parts: neutral for compute, distinct hues for the costs the
 # fabric causes (kept apart from the fabric colours, which name the rows instead).
@@ -52,6 +52,7 @@ class BreakdownChart(QtWidgets.QWidget):
         self.feasible = np.zeros(0, dtype=bool)
         self.note_text = ""
         self._bars: list[tuple[QtCore.QRectF, int, str]] = []
+        self._static_key, self._static = None, None  # the cached title, grid and labels (see _static_layer)
 
     def show_point(self, point, focus: str | None = None) -> None:
         bd = point.data["breakdown_s"]
@@ -92,20 +93,15 @@ class BreakdownChart(QtWidgets.QWidget):
         step = nice_step(vmax / 6.0)
         return plot, math.ceil(vmax / step) * step, step, right, h_text
 
-    def _theme(self) -> dict:
-        """The charts' colours for the current palette (light, or dark with the dark theme)."""
-        return theme(QtWidgets.QApplication.palette().window().color().lightness() < 128)
-
-    def _static_layer(self, plot, xmax, step, h_text) -> QtGui.QPixmap:
+    def _static_layer(self, plot, xmax, step, h_text, th: dict) -> QtGui.QPixmap:
         """Title, grid, ticks, axis label and row labels: everything but the bars and totals.
 
         Cached as a pixmap until the size, the axis end, the rows or the note change (a drag
         rarely changes them), so a live update paints only the bars."""
         dpr = self.devicePixelRatioF()
-        th = self._theme()
         key = (self.width(), self.height(), dpr, xmax, tuple(self.labels), tuple(self.colours), self.focus_index,
                self.note_text, self.font().key(), th["bg"])
-        if key == getattr(self, "_static_key", None):
+        if key == self._static_key:
             return self._static
         pm = QtGui.QPixmap(QtCore.QSize(max(1, round(self.width() * dpr)), max(1, round(self.height() * dpr))))
         pm.setDevicePixelRatio(dpr)
@@ -159,8 +155,8 @@ class BreakdownChart(QtWidgets.QWidget):
 
     def paintEvent(self, _ev) -> None:  # noqa: N802 (Qt name)
         p = QtGui.QPainter(self)
+        th = current_theme()  # light, or dark with the dark theme
         if not self.labels or not self.parts:
-            th = self._theme()
             p.fillRect(self.rect(), QtGui.QColor(th["bg"]))
             p.setFont(QtGui.QFont(self.font()))
             p.setPen(QtGui.QColor(th["fg"]))
@@ -169,7 +165,7 @@ class BreakdownChart(QtWidgets.QWidget):
             p.end()
             return
         plot, xmax, step, right, h_text = self._layout(p.fontMetrics())
-        p.drawPixmap(0, 0, self._static_layer(plot, xmax, step, h_text))
+        p.drawPixmap(0, 0, self._static_layer(plot, xmax, step, h_text, th))
         totals = self.totals()
         sx = plot.width() / xmax
         n = len(self.labels)
@@ -177,7 +173,7 @@ class BreakdownChart(QtWidgets.QWidget):
         bar_h = row_h * 0.62
         self._bars = []
         colours = {k: QtGui.QColor(PART_COLOURS[k]) for k in model.BREAKDOWN_KEYS}
-        text_pen = QtGui.QColor(self._theme()["fg"])
+        text_pen = QtGui.QColor(th["fg"])
         for i in range(n):
             y = plot.top() + i * row_h + (row_h - bar_h) / 2
             x = plot.left()

@@ -27,9 +27,19 @@ def theme(dark: bool) -> dict:
     return DARK if dark else LIGHT
 
 
+def palette_is_dark() -> bool:
+    """True when the application's palette is dark (the dark theme)."""
+    return QtWidgets.QApplication.palette().window().color().lightness() < 128
+
+
+def current_theme() -> dict:
+    """The chart colours that go with the application's palette."""
+    return theme(palette_is_dark())
+
+
 def muted() -> str:
     """Secondary text colour readable on the current palette (grey on light, light grey on dark)."""
-    return DARK["muted"] if QtWidgets.QApplication.palette().window().color().lightness() < 128 else "#555555"
+    return DARK["muted"] if palette_is_dark() else "#555555"
 
 
 def dark_palette() -> QtGui.QPalette:

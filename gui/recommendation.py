@@ -132,8 +132,7 @@ class RecommendationPanel(QtWidgets.QWidget):
                 lines.append("<span style='color:#a03000'><b>" + translate("RecommendationPanel", "They differ:")
                              + f"</b></span> {html.escape(tr_data(self.reason))}")
             text = "<br>".join(lines)
-        if self.summary.text() != text:
-            self.summary.setText(text)
+        self.summary.setText(text)  # RichText re-lays out only when the text changes
         self._show_claims(preset)
 
     def _show_claims(self, preset: str | None) -> None:
