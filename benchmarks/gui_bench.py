@@ -41,8 +41,8 @@ WINDOW = (1600, 1000)
 UPDATES = 40
 WARMUP = 5
 POINTS = 256
-TARGET_RATIO = 1.2
-TARGET_COLD_S = 1.5
+TARGET_RATIO = 1.2  # issue #4: a slider move costs at most 1.2 × the bare pyqtgraph window
+TARGET_COLD_S = 1.5  # issue #4: cold start to the first painted window
 
 
 def _stats(samples_s):
@@ -167,7 +167,7 @@ def bench_app_slider(app, updates=UPDATES, path="workload.params_b"):
     return out
 
 
-# (label, slider path): the default bench slider first; the x-axis field (nodes) next
+# (label, slider path) of the sliders dragged
 SLIDERS = [
     ("model params", "workload.params_b"),
     ("nodes = the x-axis field", "cluster.nodes"),
@@ -222,29 +222,24 @@ def run(updates=UPDATES) -> dict:
     results["bare"] = bench_bare(app, updates)
     results["app_view"] = bench_app_view(app, updates)
     results["sliders"] = {label: bench_app_slider(app, updates, path) for label, path in SLIDERS}
-    results["app_slider"] = results["sliders"][SLIDERS[0][0]]
-    results["app_x_axis_slider"] = results["sliders"][SLIDERS[1][0]]
     bare2 = bench_bare(app, updates)
     results["bare"]["median_ms"] = statistics.median([results["bare"]["median_ms"], bare2["median_ms"]])
     results["bare_fixed_axes"] = bench_bare(app, updates, fixed_axes=True)
     results["cold_start"] = bench_cold_start()
-    b = results["bare"]["median_ms"]
-    results["ratio_view"] = results["app_view"]["median_ms"] / b
-    results["ratio_slider"] = results["app_slider"]["median_ms"] / b
-    results["ratio_x_axis_slider"] = results["app_x_axis_slider"]["median_ms"] / b
     return results
 
 
 def report(r: dict) -> str:
     b = r["bare"]["median_ms"]
     lines = [
-        "GUI: slider move to repainted window (offscreen, 1600 x 1000, medians; ratio = app / bare pyqtgraph)",
+        "GUI: slider move to repainted window (offscreen, 1600 x 1000, medians; ratio = app / bare pyqtgraph, "
+        f"target <= {TARGET_RATIO}x)",
         f"  bare pyqtgraph, 3 plots x 4 curves x {POINTS} pts + table   {b:7.1f} ms   (the peer: auto-ranged axes, "
         f"pyqtgraph's default)",
         f"  the same with its axes fixed (drawing floor)      {r['bare_fixed_axes']['median_ms']:7.1f} ms   "
         f"(for reference: no axis re-laid out)",
         f"  app, view update (engine result given)          {r['app_view']['median_ms']:7.1f} ms"
-        f"  p95 {r['app_view']['p95_ms']:6.1f}   ratio {r['ratio_view']:.2f}x (target <= {TARGET_RATIO}x)",
+        f"  p95 {r['app_view']['p95_ms']:6.1f}   ratio {r['app_view']['median_ms'] / b:.2f}x",
     ]
     for label, r_ in r["sliders"].items():
         lines.append(f"  app, slider drag incl. engine: {label:<31} {r_['median_ms']:7.1f} ms  p95 {r_['p95_ms']:6.1f}"
