@@ -22,7 +22,7 @@ from PySide6 import QtCore, QtGui
 
 from model import analysis
 
-from .charts import AXES, CHART_KINDS, fabric_styles
+from .charts import AXES, CHART_KINDS, DataCurve, fabric_styles
 
 BAND_METRICS = {"utilisation": ("mfu", 100.0), "duration": ("train_days_with_interruptions", 1.0),
                 "tco": ("tco", 1.0)}
@@ -56,23 +56,14 @@ def draw_bands(chart, bands, kind: str, field: str, items: dict | None = None) -
     added to the chart. Returns ``items``. The window's overlay and the exports both draw
     through here, so an export shows the bands as the window does."""
     items = {} if items is None else items
-    data = chart.series or {}
-    log_x, log_y = bool(data.get("log_x")), bool(data.get("log_y"))
     seen = set()
     for s in band_series(bands, kind, field):
         lo, hi, fill = items.get(s["fabric"]) or _band_items(chart, items, s["fabric"])
-        x, a, b = s["x"], s["lo"], s["hi"]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            if log_x:
-                x = np.log10(np.where(x > 0, x, np.nan))
-            if log_y:
-                a = np.log10(np.where(a > 0, a, np.nan))
-                b = np.log10(np.where(b > 0, b, np.nan))
         lo.setPen(band_pen(s["colour"]))
         hi.setPen(band_pen(s["colour"]))
         fill.setBrush(band_brush(s["colour"]))
-        lo.setData(x, a)
-        hi.setData(x, b)
+        lo.setData(s["x"], s["lo"])  # DataCurve: mapped to the chart's log axes like its curves
+        hi.setData(s["x"], s["hi"])
         fill.updatePath()
         for it in (lo, hi, fill):
             it.show()
@@ -102,8 +93,7 @@ def band_brush(colour):
 
 def _band_items(chart, items: dict, fabric: str) -> tuple:
     pi = chart.getPlotItem()
-    lo = pg.PlotCurveItem(connect="finite")
-    hi = pg.PlotCurveItem(connect="finite")
+    lo, hi = DataCurve(), DataCurve()
     fill = pg.FillBetweenItem(lo, hi)
     for it in (lo, hi):
         it.setZValue(1)
