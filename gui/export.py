@@ -47,7 +47,6 @@ EXPORT_LINE_WIDTH = 2.0           # px at the design size (the window draws 1 px
 MIN_PNG_WIDTH, MAX_PNG_WIDTH = 200, 12000
 EXPORT_FONT_PT = 9.0              # axis text of an exported chart
 PDF_DPI = 96                      # 1 design px = 1/96 in, so the page is the design size
-CJK_FAMILY = "Noto Sans CJK SC"   # Debian's fonts-noto-cjk (the proposal sheet names it too)
 
 
 def cjk_family() -> str:
