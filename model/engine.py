@@ -324,7 +324,7 @@ def _compute_side(pt, t, p, b, v, round_batch, plan_side=None):
     """
     gpn = pt["gpus_per_node"]
     ps = _plan_side({k: pt[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v) if plan_side is None else plan_side
-    d, m_exact, m = _replicas(pt, t, p, b, round_batch)
+    d, m = _replicas(pt, t, p, b, round_batch)
     dist = d > 1
     opt = optimizer_time(ps["params_gpu"] / np.where(dist, d, 1.0), pt["hbm_bytes_per_s"])
     # data-parallel gradient reduction, hierarchical and bucketed: reduce-scatter and all-gather inside the
@@ -336,9 +336,10 @@ def _compute_side(pt, t, p, b, v, round_batch, plan_side=None):
     intra = buckets * (rs + rs)
     has_inter = n_dp > 1
     steps = np.minimum(ring_steps("all_reduce", n_dp), tree_steps("all_reduce", n_dp))
-    cs = {k: x for k, x in ps.items() if k != "per_bucket"}
+    # what the step and memory read per plan: not the bucket size nor the parameters per GPU (in ``opt``)
+    cs = {k: x for k, x in ps.items() if k not in ("per_bucket", "params_gpu")}
     cs.update(
-        d=d, m=m, m_exact=m_exact, dist=dist, opt=opt,
+        d=d, m=m, dist=dist, opt=opt,
         slots=m * v + p - 1.0, m_logits=m * ps["logits"],
         dp_k0=intra + buckets * has_inter * NCCL_BASE_US * 1e-6,
         dp_k1=buckets * has_inter * steps,
@@ -378,7 +379,7 @@ def _plan_side(pt, t, p, b, v):
     grad_bytes = params_gpu * GRAD_BYTES
     buckets = np.maximum(np.ceil(grad_bytes / DDP_BUCKET_BYTES), 1.0)
     return dict(
-        lc=lc, b=b, window=v * lc * (2.0 * (dense_f + core_f) + extra), params_gpu=params_gpu,
+        lc=lc, window=v * lc * (2.0 * (dense_f + core_f) + extra), params_gpu=params_gpu,
         layer_compute=layer_compute, layer_tp=layer_tp, logits=logits, chunk_fixed=lc * (layer_compute + layer_tp),
         crosses=crosses, p2p_bytes_node=msg * gpn, p2p_intra=p2p_intra,
         buckets=buckets, per_bucket=grad_bytes / buckets,
@@ -386,7 +387,7 @@ def _plan_side(pt, t, p, b, v):
 
 
 def _replicas(pt, t, p, b, round_batch):
-    """Data-parallel degree ``d`` and micro-batches per step ``m`` (``m_exact`` before rounding) [-]."""
+    """Data-parallel degree ``d`` and micro-batches per step ``m`` [-]."""
     # auto mode may leave the GPUs that do not fill a whole model replica idle (spares), as a practitioner would
     # on a cluster whose size is not a multiple of tp · pp; they still count in the utilisation of the cluster
     d = pt["gpus"] / (t * p)
@@ -396,7 +397,7 @@ def _replicas(pt, t, p, b, round_batch):
     # auto mode rounds the global batch up to a whole number of micro-batches per rank, as a practitioner
     # would (never below the batch asked for); plans are then compared by time per sequence
     m = np.maximum(np.ceil(m_exact - 1e-9), 1.0) if round_batch else m_exact
-    return d, m_exact, m
+    return d, m
 
 
 def _divides(divisor, n):
@@ -537,7 +538,7 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
     degrees_ok = np.broadcast_to(_degrees_valid(grid_pt, *grid_plan, round_batch), (n_points, t.size))
     has_degrees = degrees_ok.any(axis=1)
     with np.errstate(divide="ignore"):  # d = 0 where a plan needs more GPUs than there are: not a valid pair
-        d, _, m = _replicas(grid_pt, *grid_plan[:3], round_batch)
+        d, m = _replicas(grid_pt, *grid_plan[:3], round_batch)
     mem, fits = _memory(grid_pt, *grid_plan, dict(d=d, dist=d > 1, m=m))
     # the pairs that fit, ordered by point; only they go on (for large models most plans do not fit)
     ni, ci = np.nonzero(degrees_ok & fits)

@@ -110,6 +110,7 @@ def test_engine_geometry_matches_collective_functions():
     """The engine's few-op communication path is the same algebra as the documented functions."""
     from model import engine, load_scenario
     from model.engine import _compute_side, _step_for_fabric, build_inputs
+    from model.memory import stage_params
 
     s = load_scenario("assets/presets/default.toml")
     inp = build_inputs(s)
@@ -121,7 +122,8 @@ def test_engine_geometry_matches_collective_functions():
     gpn = pt["gpus_per_node"]
     g = np.minimum(cs["d"], np.floor(gpn / t))
     n = np.ceil(cs["d"] / g)
-    ref, _ = collectives.hierarchical_all_reduce_time(cs["params_gpu"] * engine.GRAD_BYTES, g, n, pt["intra_busbw"],
+    params_gpu = stage_params(pt["layers"], pt["hidden"], pt["vocab"], t, p)
+    ref, _ = collectives.hierarchical_all_reduce_time(params_gpu * engine.GRAD_BYTES, g, n, pt["intra_busbw"],
                                                       bw_node / gpn, collectives.NCCL_NVLINK_STEP_US * 1e-6,
                                                       step_s)
     assert_allclose(exposed, ref, rtol=1e-9)
