@@ -146,6 +146,7 @@ def resolve_fabrics(s: Scenario) -> list[FabricRow]:
 
 
 def _plan_key(s: Scenario):
+    """The scenario's plan-search settings: mode, fixed degrees and micro-batch (part of the plan-cache key)."""
     return (s.parallel.resolved_mode, s.parallel.tp, s.parallel.pp, s.parallel.virtual_stages,
             s.workload.micro_batch)
 
@@ -433,12 +434,9 @@ def _degrees_valid(pt, t, p, b, v, round_batch):
     return ok
 
 
-def _memory(pt, t, p, b, v, cs, stage=None):
-    """Peak bytes per GPU for a plan, and whether it fits [B], [bool].
-
-    ``stage``: :func:`_stage_memory` of the same plans, if already computed.
-    """
-    stage = _stage_memory(pt, t, p, b, v) if stage is None else stage
+def _memory(pt, t, p, b, v, cs):
+    """Peak bytes per GPU for a plan, and whether it fits [B], [bool]."""
+    stage = _stage_memory(pt, t, p, b, v)
     mem = memory_with_replicas_bytes(stage, p, cs["d"], cs["dist"], cs["m"])
     return mem, mem <= pt["memory_bytes"] * USABLE_MEMORY_FRACTION
 
@@ -502,7 +500,6 @@ _PAIR_LOCK = threading.Lock()
 class PlanPairs(NamedTuple):
     """The plan search's fabric-independent part: (point, plan) pairs that fit, ordered by point."""
     ni: np.ndarray  # point of each pair
-    ci: np.ndarray  # candidate of each pair
     has_degrees: np.ndarray  # (N,) some plan's degrees are possible at the point
     dp_overlap: np.ndarray  # per pair, or one value for all
     plan: tuple  # (tp, pp, micro_batch, virtual_stages) per pair
@@ -521,8 +518,7 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
     slider re-evaluates only the fabric-dependent few operations per pair.
     """
     round_batch = s.parallel.resolved_mode == "auto"
-    key = (s.parallel.resolved_mode, s.parallel.tp, s.parallel.pp, s.parallel.virtual_stages,
-           s.workload.micro_batch) + tuple(np.ascontiguousarray(pt[k]).tobytes() for k in PLAN_POINT_KEYS)
+    key = _plan_key(s) + tuple(np.ascontiguousarray(pt[k]).tobytes() for k in PLAN_POINT_KEYS)
     with _PAIR_LOCK:
         hit = _PAIR_CACHE.get(key)
         if hit is not None:
@@ -560,7 +556,7 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
     else:
         cs = _compute_side(ptp, *plan, round_batch)
     new_point = np.r_[True, ni[1:] != ni[:-1]]
-    entry = PlanPairs(ni, ci, has_degrees, ptp["dp_overlap"], plan, cs, mem, usable,
+    entry = PlanPairs(ni, has_degrees, ptp["dp_overlap"], plan, cs, mem, usable,
                       starts=np.flatnonzero(new_point), seg_of_pair=np.cumsum(new_point) - 1,
                       sequences=cs["m"] * cs["d"] * plan[2])
     with _PAIR_LOCK:
