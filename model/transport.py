@@ -97,7 +97,7 @@ def link_retry_efficiency(link_gbps, packet_bytes, loss_rate, link_rtt_us=IB_LIN
 def loss_efficiency(transport_code, link_gbps, latency_us, loss_rate, mss_bytes, mtu_bytes, flows):
     """Loss-recovery efficiency for any mix of transports (by code) [-].
 
-    RTT is taken as twice the one-way latency ``latency_us``.
+    RTT is taken as twice the one-way latency ``latency_us``; a code outside :data:`TRANSPORT_CODE` gives NaN.
     """
     code = np.asarray(transport_code)
     rtt = 2.0 * np.asarray(latency_us, dtype=float)
@@ -108,7 +108,7 @@ def loss_efficiency(transport_code, link_gbps, latency_us, loss_rate, mss_bytes,
         # one transport per fabric row (the engine's layout): each formula only on its own rows
         # (a handful of rows: plain Python finds them faster than np.isin)
         shape = np.broadcast(code, *args).shape
-        out = np.empty(shape)
+        out = np.full(shape, np.nan)  # a row whose code no kind lists stays NaN
         row_codes = flat[:, 0].tolist()
         for kind, formula in _BY_KIND:
             rows = [i for i, c in enumerate(row_codes) if c in kind]
@@ -116,20 +116,21 @@ def loss_efficiency(transport_code, link_gbps, latency_us, loss_rate, mss_bytes,
                 sub = [a[rows] if a.ndim == len(shape) and a.shape[0] == n_rows else a for a in args]
                 out[rows] = formula(*sub)
         return out
-    link, rtt, loss, mss, mtu, fl = args
-    tcp = tcp_efficiency(link, mss, rtt, loss, fl)
-    gbn = go_back_n_efficiency(link, mtu, rtt, loss)
-    ib = link_retry_efficiency(link, mtu, loss)
-    is_tcp = (code == TRANSPORT_CODE["tcp"]) | (code == TRANSPORT_CODE["iwarp"])
-    return np.where(is_tcp, tcp, np.where(code == TRANSPORT_CODE["roce"], gbn, ib))
+    # any mix of transports: every formula everywhere, each kept where the code is its kind's
+    return np.select([np.isin(code, kind) for kind, _ in _BY_KIND], [formula(*args) for _, formula in _BY_KIND],
+                     np.nan)
 
 
+# transport codes -> loss-efficiency formula of (link, rtt, loss, mss, mtu, flows); the one place that maps them
 _BY_KIND = (
     ((TRANSPORT_CODE["tcp"], TRANSPORT_CODE["iwarp"]),
      lambda link, rtt, loss, mss, mtu, fl: tcp_efficiency(link, mss, rtt, loss, fl)),
     ((TRANSPORT_CODE["roce"],), lambda link, rtt, loss, mss, mtu, fl: go_back_n_efficiency(link, mtu, rtt, loss)),
     ((TRANSPORT_CODE["infiniband"],), lambda link, rtt, loss, mss, mtu, fl: link_retry_efficiency(link, mtu, loss)),
 )
+if sorted(c for kind, _ in _BY_KIND for c in kind) != sorted(TRANSPORT_CODE.values()):
+    raise RuntimeError("transport._BY_KIND must list every transport code exactly once: "
+                       f"{[kind for kind, _ in _BY_KIND]} against {TRANSPORT_CODE}")
 
 
 def cpu_cap_gbps(host_cores, cpu_fraction_for_network, cpu_gbps_per_core):

@@ -171,6 +171,22 @@ def test_loss_efficiency_dispatches_by_transport():
     assert_allclose(eta[3], transport.link_retry_efficiency(100, 4096, 1e-3))
 
 
+def test_loss_efficiency_mixed_rows_and_scalar_codes_match_the_per_row_path():
+    """The per-row path (one transport per row) and the mixed path read the same code -> formula table."""
+    codes = np.array([transport.TRANSPORT_CODE[k] for k in transport.TRANSPORTS])
+    latency = np.array([[2.0, 5.0, 40.0]])
+    per_row = transport.loss_efficiency(codes[:, None] * np.ones((1, 3), dtype=int), 100.0, latency, 1e-3,
+                                        1460, 4096, 16)
+    mixed = transport.loss_efficiency(codes[None, :] * np.ones((3, 1), dtype=int), 100.0, latency.T, 1e-3,
+                                      1460, 4096, 16)
+    np.testing.assert_array_equal(mixed, per_row.T)
+    for i, c in enumerate(codes):
+        assert transport.loss_efficiency(int(c), 100.0, 5.0, 1e-3, 1460, 4096, 16) == per_row[i, 1]
+    unknown = len(transport.TRANSPORTS)
+    assert np.isnan(transport.loss_efficiency(unknown, 100.0, 5.0, 1e-3, 1460, 4096, 16))
+    assert np.isnan(transport.loss_efficiency(np.array([[unknown]]), 100.0, 5.0, 1e-3, 1460, 4096, 16)).all()
+
+
 def test_cpu_cap_and_cores_busy():
     # 64 cores, half for the network, 4.464 Gb/s per core -> ~143 Gb/s
     assert_allclose(transport.cpu_cap_gbps(64, 0.5, 4.464), 142.85, rtol=1e-3)
