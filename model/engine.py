@@ -313,6 +313,11 @@ def _inter_bandwidths(pt, fab):
     return ideal * to_bytes, lossy * to_bytes, final * to_bytes, eta
 
 
+def _step_latency_s(fab):
+    """Latency of one inter-node step of a collective [s]: the fabric's one-way latency plus NCCL's software step."""
+    return (fab["latency_us"] + NCCL_NET_STEP_SW_US) * 1e-6
+
+
 def _compute_side(pt, t, p, b, v, round_batch, plan_side=None):
     """Everything that does not depend on the fabric, for plans of any shape broadcasting with (N,).
 
@@ -473,11 +478,12 @@ def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: b
     not the per-mechanism breakdown.
     """
     bandwidths = _inter_bandwidths(inp.point, inp.fabric)
+    step_latency = _step_latency_s(inp.fabric)
     if plan is None:
-        chosen = _search_plans(s, inp, bandwidths[2])
+        chosen = _search_plans(s, inp, bandwidths[2], step_latency)
     else:
         chosen = _fixed_plan(s, inp, plan)
-    return (_lean_outputs if lean else _outputs)(s, inp, bandwidths, *chosen)
+    return (_lean_outputs if lean else _outputs)(s, inp, bandwidths, step_latency, *chosen)
 
 
 def _fixed_plan(s: Scenario, inp: Inputs, plan: dict):
@@ -566,14 +572,17 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
     return entry
 
 
-def _search_plans(s: Scenario, inp: Inputs, bw_final):
-    """The fastest plan per fabric and point at the effective bandwidth ``bw_final`` [B/s], shape (F, N)."""
+def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency):
+    """The fastest plan per fabric and point at the effective bandwidth ``bw_final`` [B/s], shape (F, N).
+
+    ``step_latency``: :func:`_step_latency_s` of the fabrics [s].
+    """
     pt, fab = inp.point, inp.fabric
     n_fab = fab["latency_us"].shape[0]
     pairs = _plan_pairs(s, pt)
     ni, cs = pairs.ni, pairs.cs
     # a fabric's bandwidth and latency are usually the same at every point: then not copied per pair
-    bw, lat = (cut_constant_points(x, 1) for x in (bw_final, (fab["latency_us"] + NCCL_NET_STEP_SW_US) * 1e-6))
+    bw, lat = (cut_constant_points(x, 1) for x in (bw_final, step_latency))
     step_pairs, _, _, _ = _step_for_fabric(cs, pairs.dp_overlap, bw if bw.shape[1] == 1 else bw[:, ni],
                                            lat if lat.shape[1] == 1 else lat[:, ni])
     # compare plans by time per sequence: a rounded-up batch must not look slower than it is
@@ -600,10 +609,9 @@ def _search_plans(s: Scenario, inp: Inputs, bw_final):
     return cs2, tc, pc, bc, vc, pairs.mem[best_pair], any_valid, any_ok
 
 
-def _lean_outputs(s: Scenario, inp: Inputs, bandwidths, cs2, tc, pc, bc, vc, mem, any_valid, any_ok):
+def _lean_outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, cs2, tc, pc, bc, vc, mem, any_valid, any_ok):
     """Headline metrics only: one step evaluation at the effective bandwidth, then reliability and money."""
     pt, fab = inp.point, inp.fabric
-    inter_step = (fab["latency_us"] + NCCL_NET_STEP_SW_US) * 1e-6
     bw_final = bandwidths[2]
     nan = np.where(any_valid, 1.0, np.nan)
     step = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step)[0]
@@ -626,10 +634,12 @@ def _lean_outputs(s: Scenario, inp: Inputs, bandwidths, cs2, tc, pc, bc, vc, mem
     return _with_reliability_and_money(s, pt, fab, out, lean=True)
 
 
-def _outputs(s: Scenario, inp: Inputs, bandwidths, cs2, tc, pc, bc, vc, mem, any_valid, any_ok):
-    """Every output, with the step-time breakdown by mechanism; ``bandwidths`` from :func:`_inter_bandwidths`."""
+def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, cs2, tc, pc, bc, vc, mem, any_valid, any_ok):
+    """Every output, with the step-time breakdown by mechanism.
+
+    ``bandwidths`` from :func:`_inter_bandwidths`, ``inter_step`` from :func:`_step_latency_s`.
+    """
     pt, fab = inp.point, inp.fabric
-    inter_step = (fab["latency_us"] + NCCL_NET_STEP_SW_US) * 1e-6
     bw_ideal, bw_lossy, bw_final, eta = bandwidths
     step_ideal, p2p, t_chunk, exposed = _step_for_fabric(cs2, pt["dp_overlap"], bw_ideal, inter_step)
     step_lossy, _, _, _ = _step_for_fabric(cs2, pt["dp_overlap"], bw_lossy, inter_step)
