@@ -258,3 +258,18 @@ def test_degree_checks_in_floats_equal_integer_arithmetic():
         want &= (m >= 1) & ((v == 1) | ((p > 1) & (p * v <= l) & (m % p == 0)))
         got = _degrees_valid(grid_float, *(x.astype(float) for x in (t, p, b, v)), round_batch)
         assert np.array_equal(got, want)
+
+
+def test_plan_cache_hit_and_cleared_cache_give_the_same_result(scen):
+    from model import engine
+
+    x = np.array([2, 8, 24, 64])
+    engine.clear_plan_cache()
+    cold = sweep(scen, "cluster.nodes", x)
+    assert len(engine._PAIR_CACHE) >= 1
+    warm = sweep(scen, "cluster.nodes", x)
+    engine.clear_plan_cache()
+    again = sweep(scen, "cluster.nodes", x)
+    for key in ("step_time_s", "train_days", "tco"):
+        assert np.array_equal(cold[key], warm[key], equal_nan=True), key
+        assert np.array_equal(cold[key], again[key], equal_nan=True), key
