@@ -140,11 +140,17 @@ def percentiles_of_sorted(rows, q):
     order statistics ``a ≤ b`` at fraction ``g``; the value is ``a + (b − a)·g`` below ``g = 0.5`` and
     ``b − (b − a)·(1 − g)`` from there (numpy's ``_lerp``), NaN for a row holding a NaN (sorted last).
     Reading the order statistics off sorted rows replaces numpy's partition; a test checks the numbers
-    are the same bit for bit.
+    are the same bit for bit. Raises ValueError for a percentile outside [0, 100] or rows without samples.
     """
     rows = np.asarray(rows)
-    n = rows.shape[-1]
-    virtual = (n - 1) * (np.asarray(q, dtype=float) / 100.0)
+    q = np.atleast_1d(np.asarray(q, dtype=float))
+    bad = q[~((q >= 0.0) & (q <= 100.0))]  # NaN is outside too
+    if bad.size:
+        raise ValueError(f"q={bad.tolist()}: each percentile must be in [0, 100]")
+    n = rows.shape[-1] if rows.ndim else 0
+    if n == 0:
+        raise ValueError(f"rows of shape {rows.shape} hold no samples: a percentile needs at least one value per row")
+    virtual = (n - 1) * (q / 100.0)
     below = np.floor(virtual)
     lo = below.astype(np.intp)
     hi = np.minimum(lo + 1, n - 1)

@@ -125,3 +125,17 @@ def test_percentiles_of_sorted_rows_equal_numpy_bit_for_bit(n):
         got = analysis.percentiles_of_sorted(np.sort(x, axis=-1), q)
         assert got.shape == want.shape
         assert np.array_equal(got, want, equal_nan=True)
+
+
+def test_percentiles_of_sorted_refuses_percentiles_outside_0_100_and_empty_rows():
+    rows = np.sort(np.random.default_rng(0).random((2, 5)), axis=-1)
+    for q in ([150.0], [-10.0], [float("nan")]):
+        with pytest.raises(ValueError, match=r"each percentile must be in \[0, 100\]") as err:
+            analysis.percentiles_of_sorted(rows, [50.0] + q)
+        assert f"q={q}" in str(err.value)
+    with pytest.raises(ValueError, match="q=\\[150.0\\]: each percentile must be in \\[0, 100\\]"):
+        analysis.percentiles_of_sorted(rows, 150.0)
+    with pytest.raises(ValueError, match="no samples"):
+        analysis.percentiles_of_sorted(np.empty((2, 0)), [50.0])
+    with pytest.raises(ValueError, match="no samples"):
+        analysis.percentiles_of_sorted(np.empty(0), [50.0])
