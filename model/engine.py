@@ -624,6 +624,11 @@ def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency):
     return cs2, tc, pc, bc, vc, pairs.mem[best_pair], any_valid, any_ok
 
 
+def train_days(train_tokens_b, tokens_per_s):
+    """Failure-free training time [days]: the tokens to train [10⁹] over the throughput [tokens/s]."""
+    return train_tokens_b * 1e9 / tokens_per_s / 86400.0
+
+
 def _lean_outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, cs2, tc, pc, bc, vc, mem, any_valid, any_ok):
     """Headline metrics only: one step evaluation at the effective bandwidth, then reliability and money."""
     pt, fab = inp.point, inp.fabric
@@ -634,13 +639,13 @@ def _lean_outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, cs2, tc, pc,
     m = cs2["m"]
     global_batch = m * cs2["d"] * bc
     mf = model_flops_per_iteration(global_batch, pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"])
-    # per-(fabric, point) factors first, then one pass each over the step times (per sample in bands)
-    tokens_per_step = global_batch * pt["seq_len"]
+    # days as the full path computes them (bit for bit: the bands' nominal sample is the nominal curve)
+    tokens_per_s = global_batch * pt["seq_len"] / step
     out = dict(
         step_time_s=step,
         mfu=(mf / (pt["gpus"] * pt["peak_flops"])) / step,
-        tokens_per_s=tokens_per_step / step,
-        train_days=(pt["train_tokens_b"] * 1e9 / tokens_per_step / 86400.0) * step,
+        tokens_per_s=tokens_per_s,
+        train_days=train_days(pt["train_tokens_b"], tokens_per_s),
         breakdown_s=dict(compute=m * (vc * cs2["lc"] * cs2["layer_compute"] + cs2["logits"]) * nan,
                          optimizer=cs2["opt"] * nan),
         params=pt["params"],
@@ -681,7 +686,6 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, cs2, tc, pc, bc, 
     model_tflops = mf / (step * G) / 1e12
     hw_tflops = hf / (step * G) / 1e12
     tokens_per_s = global_batch * pt["seq_len"] / step
-    train_days = pt["train_tokens_b"] * 1e9 / tokens_per_s / 86400.0
     peak_t = pt["peak_flops"] / 1e12
     line_gbps = fab["link_gbps"] * fab["nics_per_node"]
     out = dict(
@@ -691,7 +695,7 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, cs2, tc, pc, bc, 
         mfu=model_tflops / peak_t,
         hfu=hw_tflops / peak_t,
         tokens_per_s=tokens_per_s,
-        train_days=train_days,
+        train_days=train_days(pt["train_tokens_b"], tokens_per_s),
         breakdown_s={k: parts[k] * nan for k in BREAKDOWN_KEYS},
         plan=dict(tp=tc * nan, pp=pc * nan, dp=cs2["d"] * nan, micro_batch=bc * nan, virtual_stages=vc * nan,
                   gpus_used=tc * pc * cs2["d"] * nan,

@@ -131,6 +131,17 @@ def expected_wall_time(solve, interval, checkpoint, restart, rate):
     return np.exp(restart * lam) * np.expm1((tau + checkpoint) * lam) / (lam * tau) * solve
 
 
+def run_times(train_days, interval_h, checkpoint_h, restart_h, rate_per_h):
+    """The run's failure-free hours, expected wall-clock hours and wall-clock days [h], [h], [days].
+
+    :func:`expected_wall_time` of the failure-free time in hours; ``interval_h``, ``checkpoint_h`` and
+    ``restart_h`` in hours, ``rate_per_h`` interruptions per hour.
+    """
+    solve_h = train_days * 24.0
+    wall_h = expected_wall_time(solve_h, interval_h, checkpoint_h, restart_h, rate_per_h)
+    return solve_h, wall_h, wall_h / 24.0
+
+
 def outputs(pt: dict, fab: dict, out: dict, lean: bool = False) -> dict:
     """Reliability results per fabric and point, arrays of shape (F, N).
 
@@ -156,15 +167,14 @@ def outputs(pt: dict, fab: dict, out: dict, lean: bool = False) -> dict:
         checkpoint_write_min=delta * 60.0,
         checkpoint_interval_min=tau * 60.0,
     )
-    if lean:  # the wall time is the failure-free time times a factor: applied to days, in one pass
-        res["train_days_with_interruptions"] = expected_wall_time(out["train_days"], tau, delta, restart, rate)
+    solve_h, wall_h, wall_days = run_times(out["train_days"], tau, delta, restart, rate)
+    if lean:
+        res["train_days_with_interruptions"] = wall_days
         return res
-    solve_h = out["train_days"] * 24.0
-    wall_h = expected_wall_time(solve_h, tau, delta, restart, rate)
     res.update(
         interruptions=wall_h * rate,
         goodput=solve_h / wall_h,
         hours_lost=wall_h - solve_h,
-        train_days_with_interruptions=wall_h / 24.0,
+        train_days_with_interruptions=wall_days,
     )
     return res

@@ -139,3 +139,16 @@ def test_percentiles_of_sorted_refuses_percentiles_outside_0_100_and_empty_rows(
         analysis.percentiles_of_sorted(np.empty((2, 0)), [50.0])
     with pytest.raises(ValueError, match="no samples"):
         analysis.percentiles_of_sorted(np.empty(0), [50.0])
+
+
+def test_bands_without_spread_are_the_nominal_curve_bit_for_bit(scen, monkeypatch):
+    """With no ranged input every sample is the nominal one: its days, days with interruptions and run cost
+    (computed by the lean path) equal the nominal sweep's exactly."""
+    monkeypatch.setattr(analysis, "ranged_values", lambda scenario: [])
+    x = np.unique(np.round(np.geomspace(1, 4096, 40)))
+    keys = ("train_days", "train_days_with_interruptions", "cost_per_run")
+    b = analysis.monte_carlo(scen, "cluster.nodes", x, samples=3, seed=0, metrics=keys)
+    assert b.inputs == ()
+    for key in keys:
+        for p in analysis.PERCENTILES:
+            assert np.array_equal(b.band(key, p), b.nominal[key], equal_nan=True), (key, p)

@@ -1,5 +1,7 @@
 """The engine as a whole: evaluate, sweep, plans, profiles, custom fabrics."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose
@@ -8,6 +10,7 @@ import model
 from model import BREAKDOWN_KEYS, ScenarioError, evaluate, sweep
 
 DEFAULT = "assets/presets/default.toml"
+PRESETS = sorted(p.name for p in (Path(__file__).resolve().parents[1] / "assets" / "presets").glob("*.toml"))
 
 
 @pytest.fixture(scope="module")
@@ -273,3 +276,21 @@ def test_plan_cache_hit_and_cleared_cache_give_the_same_result(scen):
     for key in ("step_time_s", "train_days", "tco"):
         assert np.array_equal(cold[key], warm[key], equal_nan=True), key
         assert np.array_equal(cold[key], again[key], equal_nan=True), key
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_lean_days_and_run_cost_equal_the_full_path_bit_for_bit(preset):
+    """The lean (Monte-Carlo) path computes days, days with interruptions and the run's cost with the full
+    path's expressions: at the nominal plan and values they are the same numbers, not merely close."""
+    from model.engine import _evaluate_inputs, build_inputs
+
+    s = model.load_scenario(f"assets/presets/{preset}")
+    for field, x in (("cluster.nodes", np.unique(np.round(np.geomspace(1, 4096, 40)))),
+                     ("workload.params_b", np.geomspace(1, 2000, 30))):
+        res = sweep(s, field, x)
+        plan = {k: res["plan"][k] for k in ("tp", "pp", "micro_batch", "virtual_stages")}
+        lean = _evaluate_inputs(s, build_inputs(s, field, x), plan=plan, lean=True)
+        assert np.any(np.isfinite(res["train_days"]))
+        for key in ("train_days", "train_days_with_interruptions", "cost_per_run"):
+            got = np.broadcast_to(lean[key], res[key].shape)
+            assert np.array_equal(got, res[key], equal_nan=True), (field, key)
