@@ -136,10 +136,10 @@ def run_share_of_tco(tco_value, run_hours, years, duty_cycle):
 
 
 def outputs(s, pt: dict, fab: dict, out: dict, lean: bool = False) -> dict:
-    """Economic results per fabric and point, arrays of shape (F, N), money in ``currency``.
+    """Economic results per fabric and point, money in ``currency``.
 
-    Needs the engine's ``train_days``, ``breakdown_s``, ``step_time_s`` and the
-    reliability and topology outputs in ``out``. Keys: ``capex``,
+    Needs the engine's ``breakdown_s`` and ``step_time_s`` and the reliability
+    (``train_days_with_interruptions``) and topology outputs in ``out``. Keys: ``capex``,
     ``capex_parts`` (servers, network), ``network_components`` (nics,
     switches, links priced from parts, shown even when the network is priced
     per node), ``power_kw``
@@ -148,7 +148,8 @@ def outputs(s, pt: dict, fab: dict, out: dict, lean: bool = False) -> dict:
     ``energy_cost_per_run``, ``cost_per_token``, ``runs_per_year``,
     ``currency``. ``lean`` returns only ``capex``, ``opex_per_year``, ``tco``,
     ``cost_per_run`` and ``currency`` (Monte-Carlo bands).
-    Arrays keep the smallest shape that broadcasts; the engine broadcasts results to (F, N).
+    Arrays keep the smallest shape that broadcasts with the inputs': (F, N) at most for a sweep (the
+    engine broadcasts results to (F, N)), (F, N, S) at most for Monte-Carlo samples.
     """
     rate = pt["cny_per_usd"]
     k = np.where(currency_of(s) == "CNY", rate, 1.0)  # USD → the output currency

@@ -153,7 +153,13 @@ def _plan_key(s: Scenario):
 
 @dataclass
 class Inputs:
-    """Arrays the physics runs on: point arrays have shape (N,), fabric arrays (F, N)."""
+    """Arrays the physics runs on, in shapes that broadcast against each other.
+
+    From :func:`build_inputs` (evaluate, sweep; the tornado's swing cases are its points): point arrays
+    have shape (N,), fabric arrays (F, N). Monte-Carlo bands add a sample axis last and keep length 1 on
+    the axes along which a value does not vary: point arrays (N or 1, 1), fabric arrays (F, N or 1, S or 1).
+    ``n`` is the number of points N either way.
+    """
     n: int
     point: dict
     fabric: dict
@@ -322,7 +328,7 @@ def _step_latency_s(fab):
 
 
 def _compute_side(pt, t, p, b, v, round_batch, plan_side=None):
-    """Everything that does not depend on the fabric, for plans of any shape broadcasting with (N,).
+    """Everything that does not depend on the fabric, for plans of any shape broadcasting with the point arrays.
 
     Returns the compute-side times and the "communication geometry": the
     coefficients that turn a fabric's per-node bandwidth and per-step latency

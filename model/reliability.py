@@ -143,7 +143,7 @@ def run_times(train_days, interval_h, checkpoint_h, restart_h, rate_per_h):
 
 
 def outputs(pt: dict, fab: dict, out: dict, lean: bool = False) -> dict:
-    """Reliability results per fabric and point, arrays of shape (F, N).
+    """Reliability results per fabric and point: arrays that broadcast to (F, N), or (F, N, S) for Monte-Carlo samples.
 
     Keys: ``mtbf_h``, ``interruptions_per_day``, ``network_interruptions_per_day``,
     ``checkpoint_write_min``, ``checkpoint_interval_min`` (Daly's optimum

@@ -78,7 +78,7 @@ def optics_count(nic_links, switch_links, nic_links_optical=True):
 
 
 def outputs(pt: dict, fab: dict) -> dict:
-    """Fabric counts per fabric and point, arrays of shape (F, N).
+    """Fabric counts per fabric and point: arrays that broadcast to (F, N) (Monte-Carlo: (F, N, 1)).
 
     Keys: ``nics``, ``switches``, ``links``, ``optics`` and ``fat_tree``
     (a dict of ``levels``, ``leaf``, ``spine``, ``core``).
