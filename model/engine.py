@@ -290,6 +290,8 @@ def _candidates(s: Scenario, pt=None):
     mbs = (w.micro_batch,) if w.micro_batch is not None else MB_CANDIDATES
     vs = (p.virtual_stages,) if p.virtual_stages is not None else V_CANDIDATES
     grid = _candidate_grid(tps, pps, mbs, vs)  # (4, C)
+    if grid.size == 0:  # only an explicit pp = 1 with virtual stages > 1, which validation refuses
+        raise ScenarioError("parallel.virtual_stages", p.virtual_stages, "1 or left out when pp = 1")
     if pt is not None and not explicit:
         keep = ((grid[0] <= pt["gpus_per_node"].max()) & (grid[1] * grid[3] <= pt["layers"].max())
                 & (grid[0] * grid[1] <= pt["gpus"].max()))
@@ -817,7 +819,26 @@ def evaluate(scenario: Scenario, *, require_feasible: bool = True) -> Result:
                  data, tuple(inp.fabrics))
     if require_feasible and not np.all(data["feasible"]):
         raise infeasible_error(scenario)
+    check_finishes(res)
     return res
+
+
+def check_finishes(res: Result) -> None:
+    """Refuse a scenario whose run never finishes (:data:`reliability.MAX_WALL_FACTOR`) for a fabric whose plan
+    fits: its times would be NaN, not numbers. ``res`` is an :func:`evaluate` result (arrays (F,))."""
+    days = np.asarray(res.data["train_days_with_interruptions"], dtype=float).reshape(-1)
+    fits = np.asarray(res.data["feasible"], dtype=bool).reshape(-1)
+    bad = np.flatnonzero(fits & ~np.isfinite(days))
+    if bad.size == 0:
+        return
+    i = int(bad[0])
+    d = res.at(res.fabrics[i])
+    raise ScenarioError(
+        "reliability", f"MTBF {d['mtbf_h']:.3g} h, checkpoint write {d['checkpoint_write_min']:.3g} min every "
+                       f"{d['checkpoint_interval_min']:.3g} min",
+        f"a run that finishes on {res.labels[i]} (expected time at most {reliability.MAX_WALL_FACTOR:g} × the "
+        "failure-free time): raise reliability.storage_gb_per_s, shorten reliability.checkpoint_interval_min or lower the "
+        "interruption rates")
 
 
 def infeasible_error(s: Scenario) -> ScenarioError:

@@ -8,6 +8,24 @@ what is allowed, so that the CLI can print one line and the GUI one message.
 from __future__ import annotations
 
 import difflib
+import reprlib
+
+# repr of the offending value, bounded in depth and length: a value nested 500 deep (a hostile
+# file) must not raise RecursionError while its own error message is built
+_REPR = reprlib.Repr()
+_REPR.maxlevel = 3
+_REPR.maxstring = 76
+_REPR.maxother = 60
+
+
+def shown_value(value: object) -> str:
+    """The value as an error message shows it: a bounded, one-line ``repr``."""
+    try:
+        shown = _REPR.repr(value)
+    except (RecursionError, ValueError):  # ValueError: an int too long to print
+        shown = f"<{type(value).__name__}>"
+    shown = shown.replace("\n", " ")
+    return shown if len(shown) <= 80 else shown[:77] + "..."
 
 
 class ScenarioError(ValueError):
@@ -29,9 +47,7 @@ class ScenarioError(ValueError):
         self.value = value
         self.allowed = allowed
         self.source = source
-        shown = repr(value)
-        if len(shown) > 80:
-            shown = shown[:77] + "..."
+        shown = shown_value(value)
         where = f"{source}: " if source else ""
         super().__init__(f"{where}{field} = {shown}: {allowed}")
 

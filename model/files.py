@@ -6,6 +6,11 @@ killed process leaves either the old file or the new one, never half of one,
 and no stray temporary file. Every problem is a :class:`ScenarioError` naming
 the file, what was wrong and what is allowed, like a bad value in a scenario.
 
+Every read goes through :func:`read_bounded`: only regular files (a FIFO, a device, a
+socket or a folder is refused, also behind a symlink, without blocking), and bounded by the
+bytes actually read, not by the size the file system reports (``/dev/zero`` or a file that
+grows while it is read is cut off at the limit and refused).
+
 Qt-free: the GUI's dialogs, the autosave and the command line call these.
 """
 
@@ -14,15 +19,97 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 
 from .errors import ScenarioError
 from .scenario import MAX_FILE_BYTES, Scenario, load_scenario, scenario_to_toml
 
-__all__ = ["RecentFiles", "atomic_write", "check_writable", "save_scenario", "open_scenario"]
+__all__ = ["MAX_LOG_BYTES", "RecentFiles", "atomic_write", "check_writable", "open_scenario", "read_bounded",
+           "read_text_bounded", "save_scenario"]
 
 SCENARIO_SUFFIX = ".toml"
+# nccl-tests output: a sweep of 8 B … 8 GiB is 31 rows (~3 KB); with NCCL_DEBUG=INFO every rank adds
+# ~100 lines, so 1,024 ranks stay near 10 MB. 16 MiB holds that and keeps a parse to a few seconds.
+MAX_LOG_BYTES = 16 * 1024 * 1024
+# the recent-files store: eight paths; anything much larger is not ours
+MAX_RECENT_BYTES = 256 * 1024
+_READ_CHUNK = 1 << 16
+
+
+def _kind_of(mode: int) -> str:
+    """What a non-regular file is, in words."""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _size_text(n: int) -> str:
+    return f"{n / (1024 * 1024):g} MiB" if n >= 1024 * 1024 else f"{n} bytes"
+
+
+def read_bounded(path, *, limit: int, what: str = "file") -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them.
+
+    Opens without blocking (a FIFO without a writer would wait for ever), checks what was
+    opened (not what the name pointed to a moment before), and reads at most ``limit + 1``
+    bytes: more than ``limit`` is refused whatever ``st_size`` says. Every problem is a
+    :class:`ScenarioError` naming the path, what it is and what is allowed.
+    """
+    p = Path(path)
+    allowed = f"a regular {what}"
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(p, flags)
+    except FileNotFoundError:
+        raise ScenarioError(str(p), "missing", f"an existing {what}") from None
+    except IsADirectoryError:
+        raise ScenarioError(str(p), "a folder", allowed) from None
+    except OSError as err:
+        if p.is_dir():  # Windows: opening a folder is "permission denied"
+            raise ScenarioError(str(p), "a folder", allowed) from None
+        raise ScenarioError(str(p), "unreadable", f"a readable {what} ({err.strerror or err})") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise ScenarioError(str(p), _kind_of(mode), allowed)
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        chunks: list[bytes] = []
+        total = 0
+        while total <= limit:
+            chunk = os.read(fd, min(_READ_CHUNK, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError as err:
+        raise ScenarioError(str(p), "unreadable", f"a readable {what} ({err.strerror or err})") from None
+    finally:
+        os.close(fd)
+    if total > limit:
+        raise ScenarioError(str(p), f"more than {_size_text(limit)}", f"a {what} of at most {_size_text(limit)}")
+    return b"".join(chunks)
+
+
+def read_text_bounded(path, *, limit: int, what: str = "file", errors: str = "strict") -> str:
+    """:func:`read_bounded`, decoded as UTF-8 (a byte-order mark is dropped).
+
+    ``errors="strict"`` refuses bytes that are not UTF-8 with a :class:`ScenarioError`;
+    ``"replace"`` keeps going (logs, where a stray byte does not matter).
+    """
+    raw = read_bounded(path, limit=limit, what=what)
+    try:
+        return raw.decode("utf-8-sig", errors=errors)
+    except UnicodeDecodeError:
+        raise ScenarioError(str(path), "binary data", f"a UTF-8 text {what}") from None
 
 
 def _umask() -> int:
@@ -31,17 +118,34 @@ def _umask() -> int:
     return mask
 
 
-def check_writable(path) -> Path:
-    """Fail early, with a clear message, when ``path`` cannot be written.
+def check_writable(path, *, follow_symlinks: bool = True) -> Path:
+    """Fail early, with a clear message, when ``path`` cannot be written; return the path to write.
 
-    Checks that the folder exists and is a folder and that ``path`` is not a
-    folder; whether the folder accepts the write is found out by writing.
+    Checks that the folder exists and is a folder and that ``path`` is not a folder, a
+    named pipe, a device or a socket (a rename would replace it with a regular file).
+    A symlink to a regular file is followed (the link stays, its target is replaced), or
+    refused with ``follow_symlinks=False``. Whether the folder accepts the write is found
+    out by writing.
     """
     p = Path(path)
     if str(path) == "" or p.name in ("", ".", ".."):
         raise ScenarioError(str(path), "no file name", "a path ending in a file name")
+    if p.is_symlink():
+        if not follow_symlinks:
+            raise ScenarioError(str(p), "a symbolic link", "a regular file or a new file name")
+        target = p.resolve()
+        if target.exists() and not target.is_file():
+            kind = "a folder" if target.is_dir() else _kind_of(target.stat().st_mode)
+            raise ScenarioError(str(p), f"a link to {kind}", "a regular file or a new file name")
+        p = target
     if p.is_dir():
         raise ScenarioError(str(p), "a folder", "a file path to write, not a folder")
+    try:
+        mode = os.stat(p).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise ScenarioError(str(p), _kind_of(mode), "a regular file or a new file name")
     parent = p.parent
     if not parent.exists():
         # Walk up to say exactly which part of the path is wrong.
@@ -57,20 +161,23 @@ def check_writable(path) -> Path:
     return p
 
 
-def atomic_write(path, data: bytes | str) -> Path:
+def atomic_write(path, data: bytes | str, *, mode: int | None = None, follow_symlinks: bool = True) -> Path:
     """Write ``data`` to ``path`` atomically: a temporary file beside it, then a rename.
 
     Keeps the permissions of a file it replaces (new files get the usual
-    0666 & ~umask). On any failure the temporary file is removed, the old
-    file (if any) is untouched, and a :class:`ScenarioError` names the path.
+    0666 & ~umask), unless ``mode`` is given (the autosave: 0600). Never writes
+    over a folder, a named pipe, a device or a socket (:func:`check_writable`).
+    On any failure the temporary file is removed, the old file (if any) is
+    untouched, and a :class:`ScenarioError` names the path.
     """
-    p = check_writable(path)
+    p = check_writable(path, follow_symlinks=follow_symlinks)
     if isinstance(data, str):
         data = data.encode("utf-8")
-    try:
-        mode = p.stat().st_mode & 0o7777
-    except OSError:
-        mode = 0o666 & ~_umask()
+    if mode is None:
+        try:
+            mode = p.stat().st_mode & 0o7777
+        except OSError:
+            mode = 0o666 & ~_umask()
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
@@ -102,7 +209,11 @@ def _fsync_dir(folder: Path) -> None:
 
 
 def save_scenario(scenario: Scenario, path) -> Path:
-    """Save ``scenario`` as TOML at ``path``, atomically; :func:`load_scenario` reads back an equal scenario."""
+    """Save ``scenario`` as TOML at ``path`` (a ``.toml`` name), atomically; :func:`load_scenario` reads back
+    an equal scenario."""
+    suffix = Path(path).suffix
+    if suffix.lower() != SCENARIO_SUFFIX:
+        raise ScenarioError(str(path), suffix or "no extension", "a scenario file name ending in .toml")
     text = scenario_to_toml(scenario)
     size = len(text.encode("utf-8"))
     if size > MAX_FILE_BYTES:
@@ -119,8 +230,9 @@ def open_scenario(path) -> Scenario:
 class RecentFiles:
     """The most recently opened or saved scenario files, newest first, kept in a small JSON file.
 
-    A missing, unreadable or garbled store reads as an empty list: the list is
-    a convenience and must never stop the app from starting.
+    A missing, unreadable, garbled, oversized, deeply nested or special (FIFO, device)
+    store reads as an empty list: the list is a convenience and must never stop the app
+    from starting.
     """
 
     def __init__(self, store, limit: int = 8):
@@ -129,8 +241,8 @@ class RecentFiles:
 
     def paths(self) -> list[str]:
         try:
-            raw = json.loads(self.store.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            raw = json.loads(read_text_bounded(self.store, limit=MAX_RECENT_BYTES, what="recent-files list"))
+        except (OSError, ValueError, RecursionError):  # ScenarioError is a ValueError
             return []
         items = raw.get("recent") if isinstance(raw, dict) else None
         if not isinstance(items, list):

@@ -36,6 +36,10 @@ import numpy as np
 
 PER_MILLION = 1e-6
 MIN_RATE_PER_H = 1e-15
+# A run expected to take more than this many times its failure-free time never finishes in practice
+# (goodput under 0.1 %: interruptions come faster than checkpoints are written). Its times are NaN, like a
+# plan that does not fit, instead of overflowing to infinity; a design limit of this tool, not a published figure.
+MAX_WALL_FACTOR = 1000.0
 
 
 def interruption_rate_per_h(gpus, nodes, gpu_host_per_1m_gpu_hours, net_per_1m_node_hours):
@@ -121,6 +125,8 @@ def expected_wall_time(solve, interval, checkpoint, restart, rate):
     rate : array_like
         Interruptions per that unit ``λ = 1/M``; 0 gives ``T_s·(τ+δ)/τ``.
 
+    Where ``T_w/T_s`` exceeds :data:`MAX_WALL_FACTOR` the run never finishes and the result is NaN.
+
     References
     ----------
     1. J. T. Daly, FGCS 22(3):303, 2006 (exponential failures, a
@@ -128,7 +134,10 @@ def expected_wall_time(solve, interval, checkpoint, restart, rate):
     """
     lam = np.maximum(np.asarray(rate, dtype=float), MIN_RATE_PER_H)
     tau = np.asarray(interval, dtype=float)
-    return np.exp(restart * lam) * np.expm1((tau + checkpoint) * lam) / (lam * tau) * solve
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        factor = np.exp(restart * lam) * np.expm1((tau + checkpoint) * lam) / (lam * tau)
+    # beyond MAX_WALL_FACTOR the run never finishes: NaN (not an overflow to infinity)
+    return np.where(factor <= MAX_WALL_FACTOR, factor, np.nan) * solve
 
 
 def run_times(train_days, interval_h, checkpoint_h, restart_h, rate_per_h):

@@ -153,7 +153,7 @@ class Reliability:
     restart_min: float | None = F(None, unit="min", lo=0.0, hi=100_000.0,
                                   help="Detect, diagnose and relaunch after an interruption (the checkpoint reload "
                                        "is added); default from the profile set", label="Restart time")
-    storage_gb_per_s: float = F(20.0, unit="GB/s", lo=0.0, lo_open=True, hi=1e6,
+    storage_gb_per_s: float = F(20.0, unit="GB/s", lo=0.001, hi=1e6,
                                 help="Aggregate checkpoint storage bandwidth, write and read (guess)",
                                 label="Checkpoint storage bandwidth")
     checkpoint_bytes_per_param: float = F(14.0, unit="B", lo=0.0, lo_open=True, hi=64.0,
@@ -189,7 +189,8 @@ class Economics:
                                               label="Electricity (USD)")
     pue: float | None = F(None, lo=1.0, hi=4.0, help="Power usage effectiveness; default from the profile set",
                           label="PUE")
-    duty_cycle: float = F(1.0, lo=0.0, hi=1.0, help="Share of the year the cluster trains; idle otherwise",
+    duty_cycle: float = F(1.0, lo=0.01, hi=1.0, help="Share of the year the cluster trains; idle otherwise "
+                                                      "(at least 1 %: a run's share of the TCO divides by it)",
                           label="Duty cycle")
     gpu_idle_power_fraction: float = F(0.3, lo=0.0, hi=1.0,
                                        help="GPU power while not computing (waiting on the network, or idle), as a "
@@ -471,6 +472,10 @@ def check_consistency(s: Scenario) -> None:
             raise ScenarioError("parallel.tp", tp, f"a divisor of heads = {w.heads}")
         if w.layers is not None and pp > w.layers:
             raise ScenarioError("parallel.pp", pp, f"at most layers = {w.layers}")
+        if pp == 1 and p.virtual_stages is not None and p.virtual_stages > 1:
+            raise ScenarioError("parallel.virtual_stages", p.virtual_stages,
+                                "1 or left out when pp = 1: interleaving splits a pipeline stage, so it needs "
+                                "pp ≥ 2 (Narayanan et al., SC'21)")
     elif p.tp is not None or p.pp is not None:
         raise ScenarioError("parallel.mode", p.mode, "'explicit' when tp or pp is given (or remove tp/pp)")
     for sec, a, b in (("economics", "electricity_cny_per_kwh", "electricity_usd_per_kwh"),
@@ -510,36 +515,34 @@ def migrate(data: dict) -> dict:
 
 
 def parse_scenario_text(text: str, *, source: str = "<text>") -> Scenario:
+    """Parse and validate TOML text; every problem, deep nesting included, is a :class:`ScenarioError`."""
+    text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ScenarioError(source, "TOML", f"not valid TOML: {err}") from None
-    return scenario_from_dict(data, source=source)
+    except RecursionError:
+        raise ScenarioError(source, "deeply nested arrays or tables",
+                            "a scenario file: tables one level below a section ([fabric.custom.NAME])") from None
+    try:
+        return scenario_from_dict(data, source=source)
+    except RecursionError:
+        raise ScenarioError(source, "deeply nested arrays or tables",
+                            "plain values: numbers, text, true/false, lists of names") from None
 
 
 def load_scenario(path) -> Scenario:
-    """Read and validate a scenario file; every problem is a :class:`ScenarioError`."""
-    p = Path(path)
-    try:
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise ScenarioError(str(p), f"{size} bytes", f"a scenario file of at most {MAX_FILE_BYTES} bytes")
-        raw = p.read_bytes()
-    except ScenarioError:
-        raise
-    except FileNotFoundError:
-        raise ScenarioError(str(p), "missing", "an existing scenario file (.toml)") from None
-    except IsADirectoryError:
-        raise ScenarioError(str(p), "a folder", "a scenario file (.toml)") from None
-    except OSError as err:
-        raise ScenarioError(str(p), "unreadable", f"a readable file ({err.strerror})") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ScenarioError(str(p), "binary data", "a UTF-8 text TOML file") from None
+    """Read and validate a scenario file; every problem is a :class:`ScenarioError`.
+
+    The file is read by :func:`model.files.read_text_bounded`: a regular file of at most
+    :data:`MAX_FILE_BYTES` (counted while reading), UTF-8 with or without a byte-order mark.
+    """
+    from .files import read_text_bounded  # files imports this module
+
+    text = read_text_bounded(path, limit=MAX_FILE_BYTES, what="scenario file (.toml)")
     if not text.strip():
-        raise ScenarioError(str(p), "empty file", "a TOML scenario with at least [cluster] or [workload]")
-    return parse_scenario_text(text, source=str(p))
+        raise ScenarioError(str(path), "empty file", "a TOML scenario with at least [cluster] or [workload]")
+    return parse_scenario_text(text, source=str(path))
 
 
 def _spec_to_dict(spec) -> dict:
