@@ -11,7 +11,9 @@ import argparse
 import dataclasses
 import json
 import math
+import re
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -90,6 +92,16 @@ EXTRA_FABRIC_KEYS = ("train_days_with_interruptions", "interruptions", "hours_lo
                      "runs_per_year")
 
 
+# C0 and C1 control characters (ESC starts a terminal escape sequence) and the bidirectional overrides
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def plain_text(text) -> str:
+    """``text`` safe to print on a terminal: control characters become U+FFFD, so a name or label from a
+    file cannot move the cursor, recolour or retitle the terminal."""
+    return _CONTROL.sub("\ufffd", str(text))
+
+
 def _fmt(x, digits=1):
     if x is None or (isinstance(x, float) and not math.isfinite(x)):
         return "–"
@@ -123,7 +135,7 @@ def result_table(res: model.Result) -> str:
             lines.append(f"{res.labels[i][:27]:<28}{_fmt(d['train_days_with_interruptions']):>9}"
                          f"{_fmt(d['interruptions']):>9}{_fmt(d['switches'], 0):>9}{_fmt(d['capex'], 0):>15}"
                          f"{_fmt(d['opex_per_year'], 0):>13}{_fmt(d['tco'], 0):>15}{_fmt(d['cost_per_run'], 0):>13}")
-    return "\n".join(lines)
+    return "\n".join(plain_text(line) for line in lines)  # names and labels come from the file
 
 
 def cmd_evaluate(args) -> int:
@@ -166,20 +178,53 @@ def cmd_claims(args) -> int:
     return 0
 
 
-def cmd_calibrate(args) -> int:
-    """Fit a fabric to an nccl-tests log; print the fit, optionally save it into a scenario."""
-    from pathlib import Path
+def _whole_number(option: str, value, lo: int, hi: int):
+    """``value`` of a command-line option, checked like a scenario field (``None``: not given)."""
+    if value is not None and not lo <= value <= hi:
+        raise ScenarioError(option, value, f"a whole number from {lo} to {hi}")
+    return value
 
+
+def check_calibrate_args(args) -> None:
+    """Calibrate's options, checked like the scenario fields they become: one named line each."""
+    from model.scenario import Cluster, FabricSpec, field_meta, validate_value
+
+    if args.link_gbps is not None:
+        validate_value(FabricSpec, "link_gbps", args.link_gbps, "--link-gbps")
+    nics = field_meta(FabricSpec, "nics_per_node")
+    _whole_number("--nics-per-node", args.nics_per_node, nics["lo"], nics["hi"])
+    nodes_hi = field_meta(Cluster, "nodes")["hi"]
+    _whole_number("--nodes", args.nodes, 1, nodes_hi)
+    _whole_number("--ranks", args.ranks, 1, nodes_hi * field_meta(Cluster, "gpus_per_node")["hi"])
+    if args.ranks is not None and args.nodes is not None and args.ranks < args.nodes:
+        raise ScenarioError("--ranks", args.ranks, f"at least one rank per node (--nodes = {args.nodes})")
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", args.name):
+        raise ScenarioError("--name", args.name, "a fabric name of 1 to 40 letters, digits, '-' and '_'")
+    if args.out and not args.scenario:
+        raise ScenarioError("--out", args.out, "used with --scenario (the scenario to add the fabric to)")
+    if args.scenario and args.link_gbps is None:
+        raise ScenarioError("--scenario", args.scenario, "used with --link-gbps (a fabric needs its line rate)")
+
+
+def calibrated_path(scenario_path, name: str):
+    """Where calibrate writes by default: a new file beside the scenario, ``STEM-NAME.toml``."""
+    p = Path(scenario_path)
+    return p.with_name(f"{p.stem}-{name}.toml")
+
+
+def cmd_calibrate(args) -> int:
+    """Fit a fabric to an nccl-tests log; print the fit, optionally save it into a new scenario file."""
     from model import files, nccl_fit
 
-    path = Path(args.log)
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        raise ScenarioError(str(path), "missing", "an nccl-tests output file") from None
-    except OSError as err:
-        raise ScenarioError(str(path), "unreadable", f"a readable file ({err.strerror})") from None
-    log = nccl_fit.parse_nccl_tests(text, source=str(path), collective=args.collective, ranks=args.ranks,
+    check_calibrate_args(args)
+    out = None
+    if args.scenario:
+        out = args.out or (args.scenario if args.overwrite else calibrated_path(args.scenario, args.name))
+        if not args.overwrite and (Path(out).exists() or Path(out).is_symlink()):
+            raise ScenarioError(str(out), "exists", "a new file: give another --out, or --overwrite to replace it")
+    text = files.read_text_bounded(args.log, limit=files.MAX_LOG_BYTES, what="nccl-tests output file",
+                                   errors="replace")
+    log = nccl_fit.parse_nccl_tests(text, source=str(args.log), collective=args.collective, ranks=args.ranks,
                                     nodes=args.nodes)
     fit = nccl_fit.fit_alpha_beta(log)
     print(f"{log.collective}: {log.ranks} ranks on {log.nodes} nodes, {log.size_bytes.size} sizes")
@@ -191,10 +236,9 @@ def cmd_calibrate(args) -> int:
                                       transport=args.transport)
     print("fabric: " + ", ".join(f"{k} = {v}" for k, v in values.items()))
     if args.scenario:
-        scen = nccl_fit.apply_to_scenario(model.load_scenario(args.scenario), args.name, values)
-        out = args.out or args.scenario
-        files.save_scenario(scen, out)
-        print(f"saved [fabric.custom.{args.name}] to {out}")
+        changes = nccl_fit.fabric_changes(model.load_scenario(args.scenario), args.name, values)
+        files.edit_scenario_file(args.scenario, changes, out, overwrite=args.overwrite)
+        print(f"saved [fabric.custom.{plain_text(args.name)}] to {plain_text(str(out))}")
     return 0
 
 
@@ -228,7 +272,10 @@ def build_parser() -> argparse.ArgumentParser:
     ca.add_argument("--nics-per-node", type=int, default=8)
     ca.add_argument("--scenario", help="scenario file to add the fabric to")
     ca.add_argument("--name", default="measured", help="name of the user fabric (default: measured)")
-    ca.add_argument("--out", help="where to save the scenario (default: overwrite --scenario)")
+    ca.add_argument("--out", help="where to save the scenario with the fabric, a new file (default: "
+                                  "SCENARIO-NAME.toml beside --scenario); comments are kept")
+    ca.add_argument("--overwrite", action="store_true",
+                    help="replace an existing --out; without --out, rewrite --scenario itself (comments are kept)")
     ca.set_defaults(func=cmd_calibrate)
     from .export import add_export_command  # Qt-free module: Qt loads only when `export` runs
 
@@ -241,7 +288,7 @@ def main(argv=None) -> int:
     try:
         return args.func(args)
     except ScenarioError as err:
-        print(f"fabric-whatif: {err}", file=sys.stderr)
+        print(f"fabric-whatif: {plain_text(err)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # pragma: no cover - `| head`
         return 0

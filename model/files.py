@@ -24,10 +24,10 @@ import tempfile
 from pathlib import Path
 
 from .errors import ScenarioError
-from .scenario import MAX_FILE_BYTES, Scenario, load_scenario, scenario_to_toml
+from .scenario import MAX_FILE_BYTES, Scenario, load_scenario, parse_scenario_text, scenario_to_toml
 
-__all__ = ["MAX_LOG_BYTES", "RecentFiles", "atomic_write", "check_writable", "open_scenario", "read_bounded",
-           "read_text_bounded", "save_scenario"]
+__all__ = ["MAX_LOG_BYTES", "RecentFiles", "atomic_write", "check_writable", "edit_scenario_file", "open_scenario",
+           "read_bounded", "read_text_bounded", "save_scenario"]
 
 SCENARIO_SUFFIX = ".toml"
 # nccl-tests output: a sweep of 8 B … 8 GiB is 31 rows (~3 KB); with NCCL_DEBUG=INFO every rank adds
@@ -220,6 +220,45 @@ def save_scenario(scenario: Scenario, path) -> Path:
         raise ScenarioError("description", f"{size} bytes",
                             f"a scenario that saves to at most {MAX_FILE_BYTES} bytes (shorten the description)")
     return atomic_write(path, text)
+
+
+def edit_scenario_file(source, changes: dict, out, *, overwrite: bool = False) -> Path:
+    """Write the scenario file ``source`` with ``changes`` (dotted paths, as :meth:`Scenario.replace_many`)
+    to ``out``, keeping the file's comments, order and layout (tomlkit).
+
+    ``out`` must be a new file unless ``overwrite`` (it may be ``source`` itself). The result is
+    validated before anything is written and must read back as ``source``'s scenario with
+    ``changes``; every problem is a :class:`ScenarioError` and leaves every file as it was.
+    """
+    import tomlkit
+
+    src, dest = Path(source), Path(out)
+    if dest.suffix.lower() != SCENARIO_SUFFIX:
+        raise ScenarioError(str(dest), dest.suffix or "no extension", "a scenario file name ending in .toml")
+    if not overwrite and (dest.exists() or dest.is_symlink()):
+        raise ScenarioError(str(dest), "exists", "a new file name (or ask to overwrite it)")
+    text = read_text_bounded(src, limit=MAX_FILE_BYTES, what="scenario file (.toml)")
+    expected = parse_scenario_text(text, source=str(src)).replace_many(changes)
+    try:
+        doc = tomlkit.parse(text)
+        for path, value in changes.items():
+            *parents, key = path.split(".")
+            table = doc
+            for name in parents:
+                if name not in table:
+                    table[name] = tomlkit.table(is_super_table=True)
+                table = table[name]
+            if value is None:
+                table.pop(key, None)
+            else:
+                table[key] = value
+        new_text = tomlkit.dumps(doc)
+    except (tomlkit.exceptions.TOMLKitError, TypeError, ValueError) as err:
+        raise ScenarioError(str(src), "layout", f"a scenario file whose tables can take the new values ({err})") \
+            from None
+    if parse_scenario_text(new_text, source=str(dest)) != expected:
+        raise ScenarioError(str(src), "layout", "a scenario file whose tables can take the new values")
+    return atomic_write(dest, new_text)
 
 
 def open_scenario(path) -> Scenario:

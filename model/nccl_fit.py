@@ -176,9 +176,14 @@ def fabric_from_fit(fit: NcclFit, *, link_gbps: float, nics_per_node: int, trans
             "achievable_fraction": round(float(frac), 4), "latency_us": round(float(latency), 3)}
 
 
-def apply_to_scenario(scenario, name: str, values: dict):
-    """The scenario with the calibrated fabric saved as ``[fabric.custom.NAME]`` (and compared)."""
+def fabric_changes(scenario, name: str, values: dict) -> dict:
+    """The dotted changes that save the calibrated fabric as ``[fabric.custom.NAME]`` (and compare it)."""
     changes = {f"fabric.custom.{name}.{k}": v for k, v in values.items()}
     if scenario.fabric.compare is not None and name not in scenario.fabric.compare:
         changes["fabric.compare"] = list(scenario.fabric.compare) + [name]
-    return scenario.replace_many(changes)
+    return changes
+
+
+def apply_to_scenario(scenario, name: str, values: dict):
+    """The scenario with the calibrated fabric saved as ``[fabric.custom.NAME]`` (and compared)."""
+    return scenario.replace_many(fabric_changes(scenario, name, values))

@@ -22,12 +22,16 @@ from .errors import ScenarioError, suggest
 
 SCHEMA_VERSION = 1
 MAX_FILE_BYTES = 1_000_000
+# Fabrics compared at once, and [fabric.custom.NAME] tables: every fabric multiplies the engine's arrays and
+# the GUI's uncertainty bands (~19 MB each), and twelve curves are already the most a chart keeps legible.
+# A design limit of this tool, not a published figure.
+MAX_FABRICS = 12
 
 
-def F(default, *, unit="", lo=None, hi=None, lo_open=False, choices=None, help="", label=None):
-    """A dataclass field with its unit, limits and help text."""
+def F(default, *, unit="", lo=None, hi=None, lo_open=False, choices=None, help="", label=None, inf_ok=False):
+    """A dataclass field with its unit, limits and help text (``inf_ok``: infinity is allowed above ``hi``)."""
     return field(default=default, metadata=dict(unit=unit, lo=lo, hi=hi, lo_open=lo_open, choices=choices,
-                                                help=help, label=label))
+                                                help=help, label=label, inf_ok=inf_ok))
 
 
 @dataclass(frozen=True)
@@ -37,7 +41,7 @@ class Cluster:
     gpus_per_node: int = F(8, lo=1, hi=16, help="GPUs in one node", label="GPUs per node")
     host_cores: int | None = F(None, lo=1, hi=2048, help="CPU cores per host; default from the GPU catalogue",
                                label="Host cores")
-    cpu_for_network_fraction: float = F(0.5, lo=0.0, hi=1.0, lo_open=True,
+    cpu_for_network_fraction: float = F(0.5, lo=0.01, hi=1.0,
                                         help="Share of host cores the network stack may use; the rest feed the "
                                              "data pipeline (guess)", label="CPU share for network")
 
@@ -92,9 +96,9 @@ class FabricSpec:
     latency_us: float | None = F(None, unit="µs", lo=0.0, hi=1_000_000.0, help="One-way latency per network step",
                                  label="Latency")
     loss_rate: float | None = F(None, lo=0.0, hi=0.5, help="Fraction of packets lost", label="Packet loss")
-    achievable_fraction: float | None = F(None, lo=0.0, hi=1.0, lo_open=True,
+    achievable_fraction: float | None = F(None, lo=0.01, hi=1.0,
                                           help="nccl-tests bus bandwidth / line rate")
-    cpu_gbps_per_core: float | None = F(None, unit="Gb/s", lo=0.0, lo_open=True,
+    cpu_gbps_per_core: float | None = F(None, unit="Gb/s", lo=0.01, hi=100_000.0, inf_ok=True,
                                         help="Traffic one host core can drive (inf: offloaded)")
     mss_bytes: int | None = F(None, unit="B", lo=64, hi=65_536, help="TCP maximum segment size")
     mtu_bytes: int | None = F(None, unit="B", lo=256, hi=65_536, help="RDMA packet size")
@@ -178,7 +182,7 @@ class Economics:
     currency: str | None = F(None, choices=("CNY", "USD"), help="Currency of every money output; default: the "
                                                                "profile set's (seed CNY, published USD)",
                              label="Currency")
-    cny_per_usd: float = F(7.1, unit="CNY/USD", lo=0.0, lo_open=True, hi=1000.0,
+    cny_per_usd: float = F(7.1, unit="CNY/USD", lo=0.01, hi=1000.0,
                            help="Exchange rate; edit to today's", label="CNY per USD")
     years: float = F(5.0, unit="years", lo=0.1, hi=30.0, help="Years of service for the TCO", label="Years")
     electricity_cny_per_kwh: float | None = F(None, unit="CNY/kWh", lo=0.0, hi=100.0,
@@ -324,7 +328,7 @@ def _describe(meta: dict, kinds: tuple) -> str:
         rng = (" above " if meta.get("lo_open") else " at least ") + str(lo)
     kind = " or ".join("a number" if n == "float" else "a whole number" if n == "int" else
                        "true/false" if n == "bool" else "text" for n in names)
-    return kind + rng + (f" [{unit}]" if unit else "")
+    return kind + rng + (" or inf" if meta.get("inf_ok") else "") + (f" [{unit}]" if unit else "")
 
 
 def validate_value(cls: type, name: str, value, path: str):
@@ -343,7 +347,7 @@ def validate_value(cls: type, name: str, value, path: str):
     if str in kinds and isinstance(value, str):
         if meta.get("choices") and value not in meta["choices"]:
             raise ScenarioError(path, value, _describe(meta, kinds) + suggest(value, meta["choices"]))
-        return value
+        return check_plain_text(path, value, MAX_LABEL_CHARS)
     if int in kinds and float not in kinds:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or (
                 isinstance(value, float) and (not math.isfinite(value) or value != int(value))):
@@ -358,8 +362,27 @@ def validate_value(cls: type, name: str, value, path: str):
     lo, hi = meta.get("lo"), meta.get("hi")
     if lo is not None and (value < lo or (meta.get("lo_open") and value <= lo)):
         raise ScenarioError(path, value, _describe(meta, kinds))
-    if hi is not None and value > hi:
+    if hi is not None and value > hi and not (meta.get("inf_ok") and value == math.inf):
         raise ScenarioError(path, value, _describe(meta, kinds))
+    return value
+
+
+# Names and labels are shown in legends, tables, exports and terminals: one line of plain text, short enough
+# for a legend (design limits of this tool)
+MAX_NAME_CHARS = 200
+MAX_LABEL_CHARS = 80
+_CONTROL_CHARS = frozenset(chr(c) for c in (*range(0x20), *range(0x7F, 0xA0))) | frozenset(
+    "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")  # C0, C1, bidirectional overrides
+
+
+def check_plain_text(path: str, value: str, max_chars: int, allow: str = "") -> str:
+    """``value`` when it is plain text of at most ``max_chars`` characters without control characters
+    (escape sequences, bidirectional overrides; ``allow`` lists exceptions), else a :class:`ScenarioError`."""
+    if len(value) > max_chars:
+        raise ScenarioError(path, value, f"text of at most {max_chars} characters")
+    bad = next((c for c in value if c in _CONTROL_CHARS and c not in allow), None)
+    if bad is not None:
+        raise ScenarioError(path, value, f"plain text without control characters (found U+{ord(bad):04X})")
     return value
 
 
@@ -397,6 +420,8 @@ def _scenario_from_dict(data: dict) -> Scenario:
     for key, val in (("name", name), ("description", desc)):
         if not isinstance(val, str):
             raise ScenarioError(key, val, "text")
+    check_plain_text("name", name, MAX_NAME_CHARS, allow="\n\t")
+    check_plain_text("description", desc, MAX_FILE_BYTES, allow="\n\t")
     kwargs = {}
     for sec, cls in SECTIONS.items():
         if sec == "fabric":
@@ -415,6 +440,9 @@ def _fabric_from_dict(data) -> Fabric:
     custom_raw = data.get("custom", {})
     if not isinstance(custom_raw, dict):
         raise ScenarioError("fabric.custom", custom_raw, "tables [fabric.custom.NAME]")
+    if len(custom_raw) > MAX_FABRICS:
+        raise ScenarioError("fabric.custom", f"{len(custom_raw)} fabrics", f"at most {MAX_FABRICS} tables "
+                                                                           "[fabric.custom.NAME]")
     custom = []
     for name, table in custom_raw.items():
         path = f"fabric.custom.{name}"
@@ -437,6 +465,9 @@ def _fabric_from_dict(data) -> Fabric:
             raise ScenarioError("fabric.compare", compare, "each fabric once")
         compare = tuple(compare)
     fab = dataclasses.replace(base, custom=tuple(custom), compare=compare)
+    if len(fab.fabrics) > MAX_FABRICS:
+        raise ScenarioError("fabric.compare", f"{len(fab.fabrics)} fabrics",
+                            f"at most {MAX_FABRICS} fabrics compared at once (list them in fabric.compare)")
     if fab.focus is not None and fab.focus not in fab.fabrics:
         raise ScenarioError("fabric.focus", fab.focus, "one of " + ", ".join(fab.fabrics)
                             + suggest(fab.focus, fab.fabrics))
