@@ -51,8 +51,10 @@ def build_window(scenario: model.Scenario | None = None, *, restore: bool | None
     loaded = source = None
     if scenario is None and restore:
         scenario, loaded, source = restore_scenario(settings)
-        from .autosave import restore_autosave  # issue #5: the autosave is newer than the on-close save
+        from .autosave import evaluation_problem, restore_autosave  # the autosave is newer than the on-close save
 
+        if scenario is not None and evaluation_problem(scenario) is not None:
+            scenario = loaded = source = None  # a last session that no longer evaluates must not brick the start
         scenario = restore_autosave(settings) or scenario
     if scenario is None:
         scenario, source = model.load_scenario(DEFAULT_PRESET), str(DEFAULT_PRESET)

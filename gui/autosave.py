@@ -1,21 +1,31 @@
 """Autosave: the working scenario, written to the user's config folder on every change.
 
-A crash, a power cut or a killed process loses nothing: every accepted change of the
-controller's scenario (a slider, a preset, Open) schedules a write, debounced so a slider
-drag writes once when it pauses (:data:`DELAY_MS`), and each write is atomic (temporary
-file beside it, then rename: :func:`model.files.atomic_write`), so the file on disk is
-always a whole scenario. The next start reads it back (:func:`restore_autosave`).
+A crash, a power cut or a killed process loses nothing: every scenario the engine has
+evaluated (a slider, a preset, Open: the controller's ``recomputed``) schedules a write,
+debounced so a slider drag writes once when it pauses (:data:`DELAY_MS`), but never later
+than :data:`MAX_WAIT_MS` after the first unsaved change (edits that keep coming still reach
+the disk). Each write is atomic (temporary file beside it, then rename:
+:func:`model.files.atomic_write`), so the file on disk is always a whole scenario; the
+temporary files a killed write leaves behind are removed at the next start.
+
+Only scenarios that evaluate are written: one that fails to evaluate is refused by the
+controller and never reaches the autosave. The next start reads the autosave back
+(:func:`restore_autosave`) only if it still loads and evaluates; otherwise it is set aside
+as ``autosave.bad.toml`` (then ``autosave.bad-2.toml`` ..., never overwritten) and the app
+starts with its default.
 
 The file sits beside the app's settings (``autosave.toml`` in the folder of
 ``QStandardPaths.AppConfigLocation``, or of ``FABRIC_WHATIF_SETTINGS``), so tests that
 isolate the settings isolate the autosave too. It is an ordinary scenario file: a user
-can open it like any other.
+can open it like any other. It is private: 0600 in a folder created 0700, and never a
+symlink, pipe or device (refused, not written through).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import time
 from pathlib import Path
 
 from PySide6 import QtCore
@@ -25,7 +35,13 @@ from model import ScenarioError
 from model.files import atomic_write
 
 FILE_NAME = "autosave.toml"
+BAD_NAME = "autosave.bad"
 DELAY_MS = 400
+MAX_WAIT_MS = 2000
+FILE_MODE = 0o600
+FOLDER_MODE = 0o700
+# a temporary file older than this is left over from a killed write (a live write takes milliseconds)
+STALE_TEMP_S = 60.0
 
 
 def autosave_path(settings: QtCore.QSettings | None = None) -> Path:
@@ -37,69 +53,131 @@ def autosave_path(settings: QtCore.QSettings | None = None) -> Path:
     return settings_path().parent / FILE_NAME
 
 
-def restore_autosave(settings: QtCore.QSettings | None = None) -> model.Scenario | None:
-    """The autosaved scenario, or ``None`` when there is none or it does not load.
+def evaluation_problem(scenario: model.Scenario) -> str | None:
+    """Why ``scenario`` cannot be shown (one line), or ``None`` when the engine evaluates it."""
+    try:
+        model.evaluate(scenario, require_feasible=False)
+    except model.EVALUATION_FAILURES as err:
+        return str(model.evaluation_error(err, scenario.name))
+    return None
 
-    A file that no longer loads (written by a newer version, edited by hand) is kept as
-    ``autosave.bad.toml`` rather than overwritten, so nothing in it is lost.
+
+def set_aside(path: Path) -> Path | None:
+    """Move ``path`` to the first free ``autosave.bad.toml``, ``autosave.bad-2.toml`` ... (never overwrites)."""
+    n = 1
+    while True:
+        target = path.with_name(f"{BAD_NAME}.toml" if n == 1 else f"{BAD_NAME}-{n}.toml")
+        if not os.path.lexists(target):
+            try:
+                os.rename(path, target)
+            except OSError:
+                return None
+            return target
+        n += 1
+
+
+def restore_autosave(settings: QtCore.QSettings | None = None) -> model.Scenario | None:
+    """The autosaved scenario, or ``None`` when there is none or it does not load and evaluate.
+
+    A file that no longer loads or evaluates (written by a newer version, edited by hand,
+    a hostile file) is set aside (:func:`set_aside`) rather than overwritten, so nothing in
+    it is lost and the next start is clean.
     """
     path = autosave_path(settings)
-    if not path.exists():
+    if not os.path.lexists(path):
         return None
     try:
-        return model.load_scenario(path)
+        scenario = model.load_scenario(path)
     except ScenarioError:
-        with contextlib.suppress(OSError):
-            os.replace(path, path.with_name("autosave.bad.toml"))
+        set_aside(path)
         return None
+    if evaluation_problem(scenario) is not None:
+        set_aside(path)
+        return None
+    return scenario
+
+
+def remove_stale_temp_files(folder: Path, now: float | None = None) -> int:
+    """Remove the ``.autosave.toml.*.tmp`` files killed writes left in ``folder``; how many went."""
+    now = time.time() if now is None else now
+    gone = 0
+    with contextlib.suppress(OSError):
+        for p in folder.glob(f".{FILE_NAME}.*.tmp"):
+            with contextlib.suppress(OSError):
+                st = p.lstat()
+                if p.is_file() and not p.is_symlink() and now - st.st_mtime > STALE_TEMP_S:
+                    p.unlink()
+                    gone += 1
+    return gone
+
+
+def make_private_folder(folder: Path) -> None:
+    """Create ``folder`` (and its parents) for the autosave, 0700; an existing one is left as it is."""
+    with contextlib.suppress(OSError):  # if it cannot be made, atomic_write says why, naming the path
+        folder.mkdir(parents=True, exist_ok=True, mode=FOLDER_MODE)
 
 
 class Autosave(QtCore.QObject):
-    """Writes ``controller.scenario`` to ``path`` a moment after each change (and on :meth:`flush`)."""
+    """Writes the controller's last evaluated scenario to ``path`` a moment after each change (and on :meth:`flush`)."""
 
     written = QtCore.Signal(str)   # the path, after each successful write
     failed = QtCore.Signal(str)    # the ScenarioError message (e.g. a read-only config folder)
 
-    def __init__(self, controller, path, *, delay_ms: int = DELAY_MS, parent: QtCore.QObject | None = None):
+    def __init__(self, controller, path, *, delay_ms: int = DELAY_MS, max_wait_ms: int = MAX_WAIT_MS,
+                 parent: QtCore.QObject | None = None):
         super().__init__(parent or controller)
         self.controller = controller
         self.path = Path(path)
         self.writes = 0
         self.last_error = ""
         self._last_text: str | None = None
-        self._timer = QtCore.QTimer(self)
+        self._timer = QtCore.QTimer(self)       # the pause after the last change
         self._timer.setSingleShot(True)
         self._timer.setInterval(int(delay_ms))
         self._timer.timeout.connect(self.write_now)
-        controller.scenarioChanged.connect(self.schedule)
+        self._deadline = QtCore.QTimer(self)    # the longest a change waits while changes keep coming
+        self._deadline.setSingleShot(True)
+        self._deadline.setInterval(int(max_wait_ms))
+        self._deadline.timeout.connect(self.write_now)
+        controller.recomputed.connect(self.schedule)  # evaluated scenarios only
+        remove_stale_temp_files(self.path.parent)
         app = QtCore.QCoreApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.flush)
 
     @property
     def pending(self) -> bool:
-        return self._timer.isActive()
+        """A change waits to be written (or, not evaluated yet, to be written once it is)."""
+        return self._timer.isActive() or self.controller.pending
 
     @QtCore.Slot()
     def schedule(self, *_) -> None:
-        self._timer.start()  # restarts: a burst of changes writes once, after it
+        self._timer.start()  # restarts: a burst of changes writes once, after it ...
+        if not self._deadline.isActive():
+            self._deadline.start()  # ... or MAX_WAIT_MS after its first change, whichever comes first
 
     @QtCore.Slot()
     def flush(self) -> None:
-        """Write now if a change is waiting (window close, quit)."""
+        """Write now if a change is waiting (window close, quit); a change not yet evaluated is evaluated first."""
+        if self.controller.pending:
+            self.controller.recompute_now()
         if self._timer.isActive():
             self.write_now()
+
+    def _scenario(self) -> model.Scenario:
+        snap = self.controller.snapshot
+        return snap.scenario if snap is not None else self.controller.scenario
 
     @QtCore.Slot()
     def write_now(self) -> bool:
         self._timer.stop()
-        text = model.scenario_to_toml(self.controller.scenario)
+        self._deadline.stop()
+        text = model.scenario_to_toml(self._scenario())
         if text == self._last_text and self.path.exists():
             return True
-        with contextlib.suppress(OSError):  # if it cannot be made, atomic_write says why, naming the path
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_folder(self.path.parent)
         try:
-            atomic_write(self.path, text)
+            atomic_write(self.path, text, mode=FILE_MODE, follow_symlinks=False)
         except ScenarioError as err:
             msg = str(err)
             if msg != self.last_error:  # say it once, not on every slider step
@@ -113,4 +191,5 @@ class Autosave(QtCore.QObject):
         return True
 
 
-__all__ = ["Autosave", "DELAY_MS", "FILE_NAME", "autosave_path", "restore_autosave"]
+__all__ = ["Autosave", "DELAY_MS", "FILE_NAME", "MAX_WAIT_MS", "autosave_path", "evaluation_problem",
+           "remove_stale_temp_files", "restore_autosave", "set_aside"]

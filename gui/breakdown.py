@@ -7,6 +7,7 @@ the bars are worth (benchmarks/gui_bench.py).
 
 from __future__ import annotations
 
+import html
 import math
 
 import numpy as np
@@ -199,7 +200,7 @@ class BreakdownChart(QtWidgets.QWidget):
                     v = float(self.parts[key][i])
                     QtWidgets.QToolTip.showText(ev.globalPos(), translate(
                         "BreakdownChart", "{fabric}: {part} {seconds} s ({pct}% of {total} s)").format(
-                        fabric=self.labels[i], part=tr_data(model.BREAKDOWN_LABELS[key]), seconds=f"{v:.3f}",
+                        fabric=html.escape(self.labels[i]), part=tr_data(model.BREAKDOWN_LABELS[key]), seconds=f"{v:.3f}",
                         pct=f"{v / total * 100:.1f}", total=f"{total:.2f}"), self)
                     return True
             QtWidgets.QToolTip.hideText()

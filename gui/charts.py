@@ -910,7 +910,7 @@ class ChartWidget(pg.PlotWidget):
         self._legend_key = key
         self.legend.clear()
         for name, curve in wanted:
-            self.legend.addItem(curve, name)
+            self.legend.addItem(curve, _esc(name))  # a legend label is rich text: a fabric label is not
 
     def _update_marker(self, result, data, current_x, point) -> None:
         self._current_x = None
@@ -977,12 +977,12 @@ class ChartWidget(pg.PlotWidget):
             lines = [f"<b>{head}</b>"]
             for k, s in enumerate(data["series"]):
                 xs = "" if same else f" ({format_x(field, float(cx[k]))})"
-                lines.append(f"<span style='color:{s['style']['colour']}'>■</span> {s['short']}: "
+                lines.append(f"<span style='color:{s['style']['colour']}'>■</span> {_esc(s['short'])}: "
                              f"{format_value(self.kind, float(self._marker_y[k]), self._currency)}{xs}")
         else:
             lines = [f"<b>{label}: {format_x(field, float(data['x'][i]))}</b>"]
             for s in data["series"]:
-                lines.append(f"<span style='color:{s['style']['colour']}'>■</span> {s['short']}: "
+                lines.append(f"<span style='color:{s['style']['colour']}'>■</span> {_esc(s['short'])}: "
                              f"{format_value(self.kind, float(s['y'][i]), self._currency)}")
         self.readout.setHtml("<div style='font-size:9pt'>" + "<br>".join(lines) + "</div>")
         r = vb.boundingRect()

@@ -269,6 +269,7 @@ class Controller(QtCore.QObject):
         field = field or self._x_field
         t0 = time.perf_counter()
         sw, pt, cached = self._sweep_and_point(s, field)
+        model.engine.check_finishes(pt)  # the scenario itself must give numbers (a sweep may leave gaps)
         ms = (time.perf_counter() - t0) * 1e3
         self._serial += 1
         return Snapshot(s, field, sw, pt, current_x_values(s, field), ms, self._serial, cached=cached)
@@ -279,13 +280,31 @@ class Controller(QtCore.QObject):
         self._timer.stop()
         try:
             snap = self.compute()
-        except ScenarioError as err:  # e.g. a sweep value the engine refuses
-            self.errorOccurred.emit(str(err))
+        except model.EVALUATION_FAILURES as err:  # e.g. a sweep value the engine refuses
+            self._refuse(model.evaluation_error(err))
             return None
         self._snapshot = snap
         self.recompute_count += 1
         self.recomputed.emit(snap)
         return snap
+
+
+    def _refuse(self, err: ScenarioError) -> None:
+        """A scenario that does not evaluate is not kept: say why and go back to the last one that did
+        (what the views still show), so it reaches neither the autosave nor the next start."""
+        self.errorOccurred.emit(str(err))
+        good = self._snapshot.scenario if self._snapshot is not None else None
+        if good is not None and good != self._scenario:
+            self._scenario = good
+            self.scenarioChanged.emit(good)
+
+    def try_scenario(self, scenario: model.Scenario) -> ScenarioError | None:
+        """Why ``scenario`` cannot be shown, or ``None`` (its results are then cached for the recompute)."""
+        try:
+            self.compute(scenario)
+        except model.EVALUATION_FAILURES as err:
+            return model.evaluation_error(err)
+        return None
 
 
 __all__ = ["Controller", "Snapshot", "SWEEP_POINTS", "X_FIELDS", "X_RANGES", "current_x_values", "split_point",

@@ -207,6 +207,13 @@ class FieldSlider(QtWidgets.QWidget):
         except ValueError:
             self.set_value(self._value if self._value is not None else self.lo / self.scale)
             return
+        if not math.isfinite(shown):
+            # "nan", "inf": the engine names the field, the value and what is allowed (valueEdited →
+            # the controller's errorOccurred); the box goes back to the value the scenario keeps
+            self.valueEdited.emit(shown / self.scale)
+            if self._value is not None:
+                self.edit.setText(format_number(self._value * self.scale, self.integer))
+            return
         if self.integer:
             shown = float(round(shown))
         v = shown / self.scale

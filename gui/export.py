@@ -29,6 +29,7 @@ with units in the headers. Every file is written atomically through
 from __future__ import annotations
 
 import csv
+import html
 import io
 import math
 import os
@@ -248,7 +249,7 @@ def _draw_overlays(w, snapshot, kind: str, bands, pinned, line_width: float, com
             layer.label.setFont(lf)
     if not compact:
         for e in overlay_legend(bands, pinned, line_width):
-            w.legend.addItem(e["sample"], e["text"])
+            w.legend.addItem(e["sample"], html.escape(e["text"]))  # rich text: the pinned name is not
 
 
 def overlay_legend(bands, pinned, line_width: float = EXPORT_LINE_WIDTH) -> list[dict]:

@@ -19,6 +19,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 import model
 from model import ScenarioError, files
+from model.errors import shown_value
 
 from .autosave import Autosave, autosave_path
 from .i18n import translate  # translate("Context", "text"): what pyside6-lupdate collects
@@ -132,12 +133,17 @@ class FileActions(QtCore.QObject):
 
     # ------------------------------------------------------ work (no dialogs)
     def open_path(self, path) -> bool:
+        """Open a scenario file; one that does not load or evaluate shows why and changes nothing."""
         try:
             s = files.open_scenario(path)
         except ScenarioError as err:
             self.show_error(translate("FileActions", "Could not open the scenario"), err)
             if not Path(path).exists():
                 self.recent.remove(path)
+            return False
+        problem = self.controller.try_scenario(s)
+        if problem is not None:
+            self.show_error(translate("FileActions", "Could not open the scenario"), problem.with_source(str(path)))
             return False
         self.window.set_scenario(s, source_path=str(path))
         if hasattr(self.window, "reset_zoom"):
@@ -289,8 +295,7 @@ def _explain(err) -> str:
             parts.append(f"File: {html.escape(err.source)}")
         parts.append(f"{'File' if not err.source and ('/' in err.field or err.field.endswith('.toml')) else 'Field'}"
                      f": {html.escape(err.field)}")
-        shown = repr(err.value)
-        parts.append(f"Value: {html.escape(shown if len(shown) <= 80 else shown[:77] + '...')}")
+        parts.append(f"Value: {html.escape(shown_value(err.value))}")
         parts.append(f"Allowed: {html.escape(err.allowed)}")
         parts.append("<br>Your current scenario is unchanged.")
         return "<br>".join(parts)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import math
 
 import numpy as np
@@ -112,7 +113,7 @@ class PointTable(QtWidgets.QTableWidget):
                     vals[key] = format_money(float(v), cur, compact=True) if _finite(v) else "–"
             for col, (key, _) in enumerate(COLUMNS):
                 if col == 0:
-                    tip = st["label"] + (translate("PointTable", "  (fabric in focus)") if name == focus else "")
+                    tip = html.escape(st["label"]) + (translate("PointTable", "  (fabric in focus)") if name == focus else "")
                 elif key == "days":
                     tip = days_tip.format(days=f"{_scalar(d, 'train_days', i) or math.nan:.1f}")
                 elif key in ECONOMICS_KEYS and not has_econ:

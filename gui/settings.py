@@ -8,6 +8,7 @@ temporary folder so they never touch a user's settings).
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 from PySide6 import QtCore
@@ -28,11 +29,22 @@ def settings_path() -> Path:
 
 
 def app_settings() -> QtCore.QSettings:
+    """The app's settings; the folder is created 0700 and the file 0600 (it holds the last scenario).
+
+    QSettings saves through a temporary file that takes the existing file's permissions, so
+    the file is created private here before QSettings first writes it."""
     path = settings_path()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        fd = os.open(path, flags, 0o600)  # never blocks on a FIFO, never follows a link
+        try:
+            if stat.S_ISREG(os.fstat(fd).st_mode) and hasattr(os, "fchmod"):
+                os.fchmod(fd, 0o600)  # a settings file from an older version was world-readable
+        finally:
+            os.close(fd)
     except OSError:
-        pass  # an unwritable config folder costs the saved settings and autosave, never the start (#5)
+        pass  # an unwritable config folder costs the saved settings and autosave, never the start
     return QtCore.QSettings(str(path), QtCore.QSettings.Format.IniFormat)
 
 

@@ -8,6 +8,7 @@ value to the result at each end, largest effect on top.
 
 from __future__ import annotations
 
+import html
 import math
 
 import numpy as np
@@ -181,7 +182,7 @@ class TornadoPanel(QtWidgets.QWidget):
         self.title.setText(translate(
             "Tornado", "<b>Sensitivity of {fabric}</b> at this point: each input swung across its range, "
                        "one at a time (nominal {days} days, TCO {tco})").format(
-            fabric=label, days=fmt_number(nom_days, 1), tco=fmt_money(nom_tco, code)))
+            fabric=html.escape(label), days=fmt_number(nom_days, 1), tco=fmt_money(nom_tco, code)))
         rows = tornado_rows(swings, "days", nom_days)
         span = max((r["span"] for r in rows), default=1.0) or 1.0
         digits = min(4, max(1, 1 - math.floor(math.log10(span)))) if math.isfinite(span) else 1

@@ -9,14 +9,15 @@ Public API (used by the CLI, the GUI, the exporters and the tests):
 
 from .engine import BREAKDOWN_KEYS, BREAKDOWN_LABELS, FABRIC_SWEEPABLE, SWEEPABLE, Result, describe_plan, evaluate, \
     resolve_fabrics, sweep
-from .errors import ScenarioError
+from .errors import EVALUATION_FAILURES, ScenarioError, evaluation_error
 from .scenario import SCHEMA_VERSION, Scenario, load_scenario, parse_scenario_text, scenario_from_dict, \
     scenario_to_dict, scenario_to_toml
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "BREAKDOWN_KEYS", "BREAKDOWN_LABELS", "FABRIC_SWEEPABLE", "SWEEPABLE", "Result", "SCHEMA_VERSION", "Scenario",
-    "ScenarioError", "describe_plan", "evaluate", "load_scenario", "parse_scenario_text", "resolve_fabrics",
+    "BREAKDOWN_KEYS", "BREAKDOWN_LABELS", "EVALUATION_FAILURES", "FABRIC_SWEEPABLE", "SWEEPABLE", "Result",
+    "SCHEMA_VERSION", "Scenario", "ScenarioError", "describe_plan", "evaluate", "evaluation_error", "load_scenario",
+    "parse_scenario_text", "resolve_fabrics",
     "scenario_from_dict", "scenario_to_dict", "scenario_to_toml", "sweep", "__version__",
 ]

@@ -59,3 +59,20 @@ def suggest(name: str, choices) -> str:
     """A 'did you mean' clause for a near miss, or an empty string."""
     close = difflib.get_close_matches(str(name), [str(c) for c in choices], n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+# What an evaluation can raise besides ScenarioError when a scenario reaches a corner the validation did not
+# foresee (an empty plan search, an overflow, a huge array): turned into one named line by
+# :func:`evaluation_error`, so the command line exits 2 and the window shows a message instead of a traceback.
+EVALUATION_FAILURES = (ScenarioError, ArithmeticError, IndexError, KeyError, TypeError, ValueError, RecursionError,
+                       MemoryError)
+
+
+def evaluation_error(err: BaseException, source: str | None = None) -> ScenarioError:
+    """``err`` (one of :data:`EVALUATION_FAILURES`) as a :class:`ScenarioError` naming the scenario."""
+    if isinstance(err, ScenarioError):
+        return err.with_source(source) if source and not err.source else err
+    detail = shown_value(str(err)).strip("'\"") if str(err) else ""
+    return ScenarioError("scenario", type(err).__name__,
+                         "a scenario the engine can evaluate" + (f" ({detail})" if detail else "")
+                         + "; please report this file", source=source)

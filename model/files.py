@@ -310,8 +310,9 @@ class RecentFiles:
 
     def _write(self, items: list[str]) -> list[str]:
         try:
-            self.store.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(self.store, json.dumps({"recent": items}, indent=1, ensure_ascii=False))
+            self.store.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            atomic_write(self.store, json.dumps({"recent": items}, indent=1, ensure_ascii=False), mode=0o600,
+                         follow_symlinks=False)
         except (OSError, ScenarioError):
             pass  # a read-only config folder costs the list, not the work
         return items
