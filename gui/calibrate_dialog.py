@@ -7,6 +7,10 @@ result as a user fabric in the scenario through the controller (one recompute).
 
 A malformed log shows the engine's message, which names the line; the text, the
 options and the last good fit stay where they were, so nothing is lost.
+
+A log file is read off the UI thread (:class:`LogReader`), bounded like every file the app
+reads (:func:`model.files.read_text_bounded`, at most :data:`model.files.MAX_LOG_BYTES`,
+regular files only): a huge file, a pipe or a device never freezes the window.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 import model
-from model import ScenarioError, nccl_fit
+from model import ScenarioError, files, nccl_fit
 
 from .i18n import fmt_number, fmt_sig, translate
 
@@ -76,6 +80,25 @@ class TimeAxis(pg.AxisItem):
         return [f"{10 ** v:,.6g}" for v in values]
 
 
+class LogReader(QtCore.QThread):
+    """Reads one nccl-tests log off the UI thread; ``done`` carries (serial, path, text or ScenarioError)."""
+
+    done = QtCore.Signal(int, str, object)
+
+    def __init__(self, serial: int, path, parent=None):
+        super().__init__(parent)
+        self.serial = serial
+        self.path = str(path)
+
+    def run(self) -> None:
+        try:
+            result = files.read_text_bounded(self.path, limit=files.MAX_LOG_BYTES, what="nccl-tests output file",
+                                             errors="replace")
+        except ScenarioError as err:
+            result = err
+        self.done.emit(self.serial, self.path, result)
+
+
 class CalibrateDialog(QtWidgets.QDialog):
     """Open or paste an nccl-tests log, fit it, save it as a user fabric.
 
@@ -84,6 +107,7 @@ class CalibrateDialog(QtWidgets.QDialog):
     """
 
     saved = QtCore.Signal(str)  # the fabric name written into the scenario
+    fileLoaded = QtCore.Signal(bool)  # a log file was read (and fitted: True) or refused (False)
 
     def __init__(self, controller, parent=None, *, choose_file=None):
         super().__init__(parent)
@@ -92,6 +116,9 @@ class CalibrateDialog(QtWidgets.QDialog):
         self.fit: nccl_fit.NcclFit | None = None
         self.values: dict | None = None
         self.path: str | None = None
+        self.reader: LogReader | None = None  # the read under way, if any
+        self._read_serial = 0
+        self._last_load_ok = False
         self.setObjectName("calibrateDialog")
         self.setWindowTitle(translate("CalibrateDialog", "Calibrate a fabric from nccl-tests"))
         self.resize(1000, 680)
@@ -227,23 +254,55 @@ class CalibrateDialog(QtWidgets.QDialog):
     def _open(self) -> None:
         path = self.choose_file() if self.choose_file else ""
         if path:
-            self.load_file(path)
+            self.start_reading(path)
+
+    def start_reading(self, path) -> LogReader:
+        """Read a log file off the UI thread; when it is read, show and fit it (``fileLoaded``).
+
+        A newer request supersedes one still under way; an unreadable file keeps the current text."""
+        self._read_serial += 1
+        reader = self.reader = LogReader(self._read_serial, path, self)
+        reader.done.connect(self._read_done)
+        reader.finished.connect(reader.deleteLater)
+        self.file_label.setText(translate("CalibrateDialog", "Reading {path} …").format(path=path))
+        reader.start()
+        return reader
 
     def load_file(self, path) -> bool:
-        """Read a log file into the dialog and fit it; an unreadable file keeps the current text."""
+        """Read a log file (off the UI thread; events keep flowing meanwhile) and fit it; ``True`` when it fits."""
+        loop = QtCore.QEventLoop()
+        self.fileLoaded.connect(loop.quit)
         try:
-            with open(path, encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
-        except OSError as err:
-            self._show_error(translate("CalibrateDialog", "Cannot read {path}: {error}").format(
-                path=path, error=err.strerror or err))
-            return False
-        self.path = str(path)
-        self.file_label.setText(str(path))
-        self.file_label.setToolTip(str(path))
-        with QtCore.QSignalBlocker(self.text):
-            self.text.setPlainText(text)
-        return self.refit()
+            self.start_reading(path)
+            if self.reader is not None:
+                loop.exec()
+        finally:
+            self.fileLoaded.disconnect(loop.quit)
+        return self._last_load_ok
+
+    def _read_done(self, serial: int, path: str, result) -> None:
+        if serial != self._read_serial:
+            return  # a file chosen later is being read
+        self.reader = None
+        if isinstance(result, ScenarioError):
+            self.file_label.setText(self.path or translate("CalibrateDialog", "No file: paste the log below"))
+            self._show_error(str(result))
+            self._last_load_ok = False
+        else:
+            self.path = path
+            self.file_label.setText(path)
+            self.file_label.setToolTip(path)
+            with QtCore.QSignalBlocker(self.text):
+                self.text.setPlainText(result)
+            self._last_load_ok = self.refit()
+        self.fileLoaded.emit(self._last_load_ok)
+
+    def done(self, result: int) -> None:  # noqa: D401 (Qt name) - closing waits for a read under way
+        if self.reader is not None:
+            self._read_serial += 1  # its result is no longer wanted
+            self.reader.wait()
+            self.reader = None
+        super().done(result)
 
     def set_text(self, text: str) -> bool:
         with QtCore.QSignalBlocker(self.text):

@@ -287,8 +287,9 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except ScenarioError as err:
-        print(f"fabric-whatif: {plain_text(err)}", file=sys.stderr)
+    except model.EVALUATION_FAILURES as err:  # a ScenarioError, or a corner of the engine named as one
+        print(f"fabric-whatif: {plain_text(model.evaluation_error(err, getattr(args, 'scenario', None)))}",
+              file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # pragma: no cover - `| head`
         return 0
