@@ -69,9 +69,9 @@ EVALUATION_FAILURES = (ScenarioError, ArithmeticError, IndexError, KeyError, Typ
 
 
 def evaluation_error(err: BaseException, source: str | None = None) -> ScenarioError:
-    """``err`` (one of :data:`EVALUATION_FAILURES`) as a :class:`ScenarioError` naming the scenario."""
+    """``err`` (one of :data:`EVALUATION_FAILURES`) as a :class:`ScenarioError` (one already is: unchanged)."""
     if isinstance(err, ScenarioError):
-        return err.with_source(source) if source and not err.source else err
+        return err
     detail = shown_value(str(err)).strip("'\"") if str(err) else ""
     return ScenarioError("scenario", type(err).__name__,
                          "a scenario the engine can evaluate" + (f" ({detail})" if detail else "")

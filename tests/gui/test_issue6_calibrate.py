@@ -103,7 +103,8 @@ def test_open_button_uses_the_window_file_chooser(window, qtbot, tmp_path):
     dlg = CalibrateDialog(window.controller, window, choose_file=lambda: str(p))
     qtbot.addWidget(dlg)
     dlg.link.setValue(800.0)
-    dlg.open_button.click()
+    with qtbot.waitSignal(dlg.fileLoaded, timeout=10_000):  # the file is read off the UI thread
+        dlg.open_button.click()
     assert dlg.fit is not None and dlg.fit.log.collective == "all_gather"
     assert dlg.file_label.text() == str(p)
 
