@@ -15,6 +15,7 @@ regular files only): a huge file, a pipe or a device never freezes the window.
 
 from __future__ import annotations
 
+import html
 import math
 import re
 
@@ -133,6 +134,7 @@ class CalibrateDialog(QtWidgets.QDialog):
         self.open_button = QtWidgets.QPushButton(translate("CalibrateDialog", "&Open log…"))
         self.open_button.clicked.connect(self._open)
         self.file_label = QtWidgets.QLabel(translate("CalibrateDialog", "No file: paste the log below"))
+        self.file_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # a file name may hold '<'
         self.file_label.setStyleSheet("color:#555")
         self.text = QtWidgets.QPlainTextEdit()
         self.text.setObjectName("ncclText")
@@ -215,6 +217,7 @@ class CalibrateDialog(QtWidgets.QDialog):
         self.result_label.setWordWrap(True)
         self.result_label.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.error_label = QtWidgets.QLabel()
+        self.error_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # messages quote lines of the log
         self.error_label.setObjectName("fitError")
         self.error_label.setWordWrap(True)
         self.error_label.setStyleSheet("color:#b00020")
@@ -374,7 +377,7 @@ class CalibrateDialog(QtWidgets.QDialog):
 
     def _show_error(self, message: str) -> None:
         self.error_label.setText(message)
-        self.error_label.setToolTip(message)
+        self.error_label.setToolTip(f"<p>{html.escape(message)}</p>")  # a tooltip is rich text: quote, not render
         self.save_button.setEnabled(False)
 
     def _show_empty(self) -> None:

@@ -378,6 +378,7 @@ class MainWindow(QtWidgets.QMainWindow):
     def _build_status(self) -> None:
         sb = self.statusBar()
         self.error_label = QtWidgets.QLabel()
+        self.error_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # messages quote values from files
         self.error_label.setStyleSheet("color:#b00020")
         self.error_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         sb.addWidget(self.error_label, 1)
@@ -630,7 +631,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _on_error(self, message: str) -> None:
         self.error_label.setText(message)
-        self.error_label.setToolTip(message)
+        self.error_label.setToolTip(f"<p>{html.escape(message)}</p>")  # a tooltip is rich text: quote, not render
         # put the controls back on the values the scenario really has
         self._on_scenario_changed_quiet()
 
