@@ -26,3 +26,12 @@ def window(qtbot):
     qtbot.waitExposed(win)
     yield win
     win.close()
+
+
+@pytest.fixture
+def calibrate_dialog(window, qtbot):
+    """The window's calibrate dialog, open."""
+    dlg = window.features.open_calibrate()
+    qtbot.addWidget(dlg)
+    yield dlg
+    dlg.close()

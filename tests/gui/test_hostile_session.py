@@ -186,11 +186,8 @@ def test_nan_or_inf_in_a_whole_number_box_is_refused_with_a_message(window, qtbo
 # --------------------------------------------------------------------------
 
 @pytest.fixture
-def calibrate(window, qtbot):
-    dlg = window.features.open_calibrate()
-    qtbot.addWidget(dlg)
-    yield dlg
-    dlg.close()
+def calibrate(calibrate_dialog):
+    return calibrate_dialog
 
 
 def test_the_calibrate_dialog_reads_off_the_ui_thread(calibrate, tmp_path, monkeypatch):

@@ -9,11 +9,8 @@ from issue6_helpers import nccl_log
 
 
 @pytest.fixture
-def dialog(window, qtbot):
-    dlg = window.features.open_calibrate()
-    qtbot.addWidget(dlg)
-    yield dlg
-    dlg.close()
+def dialog(calibrate_dialog):
+    return calibrate_dialog
 
 
 def test_menu_actions_exist(window):
