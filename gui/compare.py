@@ -12,8 +12,6 @@ from __future__ import annotations
 import csv
 import io
 import math
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -118,19 +116,11 @@ def compare_csv(point_a, point_b, *, name_a: str = "A", name_b: str = "B") -> st
 
 
 def export_csv(path, point_a, point_b, **names) -> Path:
-    """Write :func:`compare_csv` to ``path`` atomically (temporary file, then rename)."""
-    path = Path(path)
-    text = compare_csv(point_a, point_b, **names)
-    fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=str(path.parent))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
+    """Write :func:`compare_csv` to ``path`` atomically (:func:`model.files.atomic_write`: never over a
+    folder, a pipe or a device; problems are a :class:`model.ScenarioError` naming the path)."""
+    from model.files import atomic_write
+
+    return atomic_write(path, compare_csv(point_a, point_b, **names))
 
 
 PINNED_ALPHA = 130

@@ -315,11 +315,12 @@ class Features(QtCore.QObject):
             self.window, translate("Features", "Export A/B comparison"), f"ab-compare-{stamp}.csv",
             translate("Features", "CSV files (*.csv)"))
         if path:
+            from model import ScenarioError
+
             try:
                 self.export_compare(path)
-            except OSError as err:
-                self.window.error_label.setText(translate("Features", "Could not write {path}: {error}").format(
-                    path=path, error=err.strerror or err))
+            except ScenarioError as err:  # names the path and why (a folder, a pipe, not writable)
+                self.window.error_label.setText(str(err))
 
     # -- view modes ------------------------------------------------------------------
     def set_dark(self, on: bool) -> None:
