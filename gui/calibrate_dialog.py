@@ -267,7 +267,7 @@ class CalibrateDialog(QtWidgets.QDialog):
         reader = self.reader = LogReader(self._read_serial, path, self)
         reader.done.connect(self._read_done)
         reader.finished.connect(reader.deleteLater)
-        self.file_label.setText(translate("CalibrateDialog", "Reading {path} …").format(path=path))
+        self.file_label.setText(f"{path} …")  # being read
         reader.start()
         return reader
 
@@ -289,7 +289,8 @@ class CalibrateDialog(QtWidgets.QDialog):
         self.reader = None
         if isinstance(result, ScenarioError):
             self.file_label.setText(self.path or translate("CalibrateDialog", "No file: paste the log below"))
-            self._show_error(str(result))
+            self._show_error(translate("CalibrateDialog", "Cannot read {path}: {error}").format(
+                path=path, error=f"{result.value}; {result.allowed}"))
             self._last_load_ok = False
         else:
             self.path = path

@@ -319,8 +319,9 @@ class Features(QtCore.QObject):
 
             try:
                 self.export_compare(path)
-            except ScenarioError as err:  # names the path and why (a folder, a pipe, not writable)
-                self.window.error_label.setText(str(err))
+            except ScenarioError as err:  # says why: a folder, a pipe, not writable
+                self.window.error_label.setText(translate("Features", "Could not write {path}: {error}").format(
+                    path=path, error=f"{err.value}; {err.allowed}"))
 
     # -- view modes ------------------------------------------------------------------
     def set_dark(self, on: bool) -> None:
