@@ -104,13 +104,15 @@ def changes_text(a: model.Scenario, b: model.Scenario, most: int = 6) -> str:
 
 def compare_csv(point_a, point_b, *, name_a: str = "A", name_b: str = "B") -> str:
     """The comparison as CSV text (plain numbers, '.' decimals, for spreadsheets)."""
+    from .export import csv_text
+
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     code = currency_of(point_b) or currency_of(point_a)
     w.writerow(["fabric", "metric", "unit", f"A: {name_a}", f"B: {name_b}", "delta (B-A)", "delta %"])
     units = {"utilisation": "% MFU", "days": "days", "tco": code}
     for r in compare_rows(point_a, point_b):
-        w.writerow([r["label"], r["metric"], units[r["metric"]]] + [
+        w.writerow([csv_text(r["label"]), r["metric"], units[r["metric"]]] + [
             "" if not math.isfinite(v) else f"{v:.6g}" for v in (r["a"], r["b"], r["delta"], r["delta_pct"])])
     return buf.getvalue()
 

@@ -94,6 +94,12 @@ def _num(v: float) -> str:
     return repr(v) if math.isfinite(v) else ""
 
 
+def csv_text(cell: str) -> str:
+    """A text cell a spreadsheet shows as text: one starting with ``= + - @`` (or a tab or carriage return)
+    gets a leading apostrophe, so a fabric label cannot become a formula (OWASP, "CSV Injection")."""
+    return "'" + cell if cell[:1] in ("=", "+", "-", "@", "\t", "\r") else cell
+
+
 def series_csv(result, kind: str, *, bands=None, pinned=None) -> str:
     """The plotted data of one chart as CSV text: x, then one column per fabric (and secondary series).
 
@@ -128,7 +134,7 @@ def series_csv(result, kind: str, *, bands=None, pinned=None) -> str:
         xs = np.unique(np.concatenate([x for _, x, _ in cols]))
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow([data["x_label"]] + [h for h, _, _ in cols])
+    w.writerow([data["x_label"]] + [csv_text(h) for h, _, _ in cols])
     by_x = [dict(zip(np.asarray(x, dtype=float).tolist(), np.asarray(v, dtype=float).tolist())) for _, x, v in cols]
     for x in np.asarray(xs, dtype=float).tolist():
         w.writerow([_num(x)] + [_num(col.get(x, math.nan)) for col in by_x])

@@ -322,3 +322,13 @@ def test_calibrate_refuses_a_pipe_as_log_and_as_scenario(log_file, tmp_path, cap
     code, _, err = run(["calibrate", str(log_file), "--link-gbps", "400", "--scenario", str(fifo),
                         "--out", str(tmp_path / "o.toml")], capsys)
     assert code == 2 and "named pipe" in one_line(err)
+
+
+@POSIX
+def test_a_pipe_given_as_pinned_scenario_is_refused(tmp_path, capsys):
+    fifo = tmp_path / "a.toml"
+    os.mkfifo(fifo)
+    code, _, err = run(["export", DEFAULT, "--out", str(tmp_path / "c.csv"), "--chart", "tco", "--pin", str(fifo)],
+                       capsys)
+    assert code == 2 and "named pipe" in one_line(err)
+    assert not (tmp_path / "c.csv").exists()

@@ -53,7 +53,7 @@ def test_an_edit_that_does_not_evaluate_is_refused_and_never_autosaved(window, q
         assert model.load_scenario(auto.path).reliability.restart_min != 100_000.0
 
 
-@pytest.mark.parametrize("content", [NEVER_FINISHES, "[cluster]\nnodes = -1\n", "x = [" * 600])
+@pytest.mark.parametrize("content", [NEVER_FINISHES, "[cluster]\nnodes = -1\n", "name = " + "[" * 600 + "]" * 600])
 def test_a_bad_autosave_is_set_aside_numbered_and_the_app_starts(qtbot, settings_file, content):
     from gui.app import build_window
     from gui.main_window import DEFAULT_PRESET
@@ -69,6 +69,21 @@ def test_a_bad_autosave_is_set_aside_numbered_and_the_app_starts(qtbot, settings
     assert (folder / "autosave.bad.toml").read_text() == "the first bad autosave"
     assert (folder / "autosave.bad-2.toml").read_text() == "the second"
     assert (folder / "autosave.bad-3.toml").read_text() == content
+    win.close()
+
+
+@POSIX
+def test_a_pipe_as_autosave_is_set_aside_without_blocking_the_start(qtbot, settings_file):
+    from gui.app import build_window
+    from gui.main_window import DEFAULT_PRESET
+
+    settings_file.parent.mkdir(parents=True)
+    os.mkfifo(_autosave(settings_file))
+    win = build_window()
+    qtbot.addWidget(win)
+    assert win.controller.scenario == model.load_scenario(DEFAULT_PRESET)
+    assert stat.S_ISFIFO(os.lstat(settings_file.parent / "autosave.bad.toml").st_mode)
+    assert not os.path.lexists(_autosave(settings_file))
     win.close()
 
 
@@ -224,3 +239,21 @@ def test_the_calibrate_dialog_refuses_a_pipe_and_a_huge_log(calibrate, tmp_path)
     assert "16 MiB" in calibrate.error_label.text()
     assert calibrate.text.toPlainText() == "keep me"
     assert calibrate.fit is None and not calibrate.save_button.isEnabled()
+
+
+def test_a_label_cannot_become_a_spreadsheet_formula(window, qtbot, tmp_path):
+    import csv
+
+    from gui.export import series_csv
+
+    c = window.controller
+    assert c.set_values({"fabric.custom.roce.label": "=HYPERLINK(\"http://x\",\"y\")"})
+    settle(window)
+    head = next(csv.reader(series_csv(c.snapshot.sweep, "utilisation").splitlines()))
+    assert any(h.startswith("'=HYPERLINK") for h in head) and not any(h.startswith("=") for h in head)
+    f = window.features
+    f.pin()
+    f.settle_now()
+    with open(f.export_compare(tmp_path / "ab.csv"), encoding="utf-8") as fh:
+        labels = [row[0] for row in csv.reader(fh)]
+    assert "'=HYPERLINK(\"http://x\",\"y\")" in labels
