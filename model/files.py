@@ -133,7 +133,10 @@ def check_writable(path, *, follow_symlinks: bool = True) -> Path:
     if p.is_symlink():
         if not follow_symlinks:
             raise ScenarioError(str(p), "a symbolic link", "a regular file or a new file name")
-        target = p.resolve()
+        try:
+            target = p.resolve()
+        except (OSError, RuntimeError):  # a loop of links
+            raise ScenarioError(str(p), "a loop of symbolic links", "a regular file or a new file name") from None
         if target.exists() and not target.is_file():
             kind = "a folder" if target.is_dir() else _kind_of(target.stat().st_mode)
             raise ScenarioError(str(p), f"a link to {kind}", "a regular file or a new file name")

@@ -149,6 +149,15 @@ def test_a_link_to_a_regular_file_is_written_through_unless_refused(tmp_path):
     assert target.read_text() == "new"
 
 
+def test_a_loop_of_links_is_one_named_line(tmp_path):
+    (tmp_path / "a.toml").symlink_to(tmp_path / "b.toml")
+    (tmp_path / "b.toml").symlink_to(tmp_path / "a.toml")
+    with pytest.raises(ScenarioError, match="loop of symbolic links"):
+        files.save_scenario(Scenario(), tmp_path / "a.toml")
+    with pytest.raises(ScenarioError, match="a.toml"):
+        model.load_scenario(tmp_path / "a.toml")
+
+
 @pytest.mark.parametrize("name", ["chart.png", "scenario", "s.toml.bak"])
 def test_a_scenario_is_saved_only_under_a_toml_name(tmp_path, name):
     with pytest.raises(ScenarioError, match=r"ending in \.toml"):
