@@ -15,7 +15,6 @@ import tomllib
 import types
 import typing
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from . import catalog
 from .errors import ScenarioError, suggest
