@@ -856,6 +856,18 @@
         <source>Years</source>
         <translation>年限</translation>
     </message>
+    <message>
+        <source>Adaptive routing</source>
+        <translation>自适应路由</translation>
+    </message>
+    <message>
+        <source>Loss recovery</source>
+        <translation>丢包恢复</translation>
+    </message>
+    <message>
+        <source>Minimum RTO</source>
+        <translation>最小重传超时</translation>
+    </message>
 </context>
 <context>
     <name>FieldHelp</name>
