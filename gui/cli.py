@@ -82,7 +82,8 @@ def result_to_json(res: model.Result) -> dict:
 
 
 # Keys later engine stages add per fabric (economics, reliability); copied when present.
-EXTRA_FABRIC_KEYS = ("network", "train_days_with_interruptions", "interruptions", "hours_lost", "capex", "opex_per_year",
+EXTRA_FABRIC_KEYS = ("network",
+                     "train_days_with_interruptions", "interruptions", "hours_lost", "capex", "opex_per_year",
                      "tco", "cost_per_run", "cost_per_token", "currency", "switches", "links", "optics",
                      "goodput", "interruptions_per_day", "network_interruptions_per_day", "mtbf_h",
                      "checkpoint_write_min", "checkpoint_interval_min", "nics", "fat_tree", "capex_parts",

@@ -224,7 +224,8 @@ def loss_efficiency(transport_code, recovery_code, link_gbps, rtt_us, loss_rate,
 
     ``rtt_us`` is the loaded round trip; ``links`` the links a collective waits
     on (flows are added for TCP); ``message_bytes`` what one link carries per
-    collective; ``min_rto_ms`` TCP's minimum RTO, or the RDMA go-back-N tail-loss timeout. A transport code outside :data:`TRANSPORT_CODE` gives NaN.
+    collective; ``min_rto_ms`` TCP's minimum RTO, or the RDMA go-back-N tail-loss
+    timeout. A transport code outside :data:`TRANSPORT_CODE` gives NaN.
     """
     code = np.asarray(transport_code)
     args = [np.asarray(a, dtype=float) for a in (link_gbps, rtt_us, loss_rate, mss_bytes, mtu_bytes, flows,
