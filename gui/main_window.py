@@ -339,8 +339,11 @@ class MainWindow(QtWidgets.QMainWindow):
         g.add(self.adaptive_check)
         self.recovery_combo = QtWidgets.QComboBox()
         self.recovery_combo.setObjectName("combo_fabric.loss_recovery")
+        names = {"go_back_n": translate("MainWindow", "Go-back-N"),
+                 "selective_repeat": translate("MainWindow", "Selective repeat"),
+                 "link_retry": translate("MainWindow", "Link-level retry")}
         for choice in field_meta(FabricSpec, "loss_recovery")["choices"]:
-            self.recovery_combo.addItem(choice, choice)
+            self.recovery_combo.addItem(names[choice], choice)
         self.recovery_combo.currentIndexChanged.connect(lambda i: self.controller.set_fabric_value(
             self.focus, "loss_recovery", self.recovery_combo.itemData(i)))
         g.add(labelled(tr_field("Loss recovery"), self.recovery_combo))

@@ -1125,6 +1125,18 @@
         <translation>网络</translation>
     </message>
     <message>
+        <source>Go-back-N</source>
+        <translation>回退 N 重传</translation>
+    </message>
+    <message>
+        <source>Selective repeat</source>
+        <translation>选择性重传</translation>
+    </message>
+    <message>
+        <source>Link-level retry</source>
+        <translation>链路层重传</translation>
+    </message>
+    <message>
         <source>&amp;Reset to profile</source>
         <translation>恢复配置值(&amp;R)</translation>
     </message>
