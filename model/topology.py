@@ -26,7 +26,8 @@ Congestion at scale (:func:`dp_slowdown`, :func:`path_latency_us`):
   crosses the leaf's uplinks (peers spread evenly: NCCL's trees, and rings
   whose order does not follow the leaves). Above the leaves the tree is
   non-blocking (as :func:`fat_tree` sizes it), so oversubscription acts at the
-  leaf tier only.
+  leaf tier only. Pipeline neighbours sit on adjacent nodes, under the same leaf
+  but at a leaf boundary: their traffic is not slowed.
 - **Oversubscription** ``o`` divides the uplink capacity: the crossing traffic
   of ``d`` ports shares ``d/o`` uplinks (published-figures: "oversubscription
   N:1 at a tier divides the bandwidth of traffic crossing that tier by up to N").
