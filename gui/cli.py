@@ -84,7 +84,8 @@ def result_to_json(res: model.Result) -> dict:
 
 
 # Keys later engine stages add per fabric (economics, reliability); copied when present.
-EXTRA_FABRIC_KEYS = ("train_days_with_interruptions", "interruptions", "hours_lost", "capex", "opex_per_year",
+EXTRA_FABRIC_KEYS = ("network",
+                     "train_days_with_interruptions", "interruptions", "hours_lost", "capex", "opex_per_year",
                      "tco", "cost_per_run", "cost_per_token", "currency", "switches", "links", "optics",
                      "goodput", "interruptions_per_day", "network_interruptions_per_day", "mtbf_h",
                      "checkpoint_write_min", "checkpoint_interval_min", "nics", "fat_tree", "capex_parts",
@@ -161,6 +162,9 @@ def cmd_validate(args) -> int:
     print(f"\n{s['rows']} runs: median |error| {s['median_abs_error'] * 100:.1f}% (tolerance "
           f"{validation.MEDIAN_TOLERANCE * 100:.0f}%), max |error| {s['max_abs_error'] * 100:.1f}% (tolerance "
           f"{validation.ROW_TOLERANCE * 100:.0f}%): {'PASS' if s['passed'] else 'FAIL'}")
+    print("\nNetwork-dependent runs (data parallelism over the fabric; shown, outside the tolerance):")
+    for r in validation.validate(validation.NETWORK_CSV_PATH):
+        print(f"{r.id:<18}{r.metric:<26}{r.published:>10.2f}{r.engine:>10.2f}{r.error * 100:>+8.1f}%  {r.plan}")
     return 0 if s["passed"] else 1
 
 

@@ -78,6 +78,8 @@ FIELDS = (
     QT_TRANSLATE_NOOP("Field", "Sequence length"), QT_TRANSLATE_NOOP("Field", "Server price"),
     QT_TRANSLATE_NOOP("Field", "Switch radix"), QT_TRANSLATE_NOOP("Field", "Training tokens"),
     QT_TRANSLATE_NOOP("Field", "Years"),
+    QT_TRANSLATE_NOOP("Field", "Adaptive routing"), QT_TRANSLATE_NOOP("Field", "Loss recovery"),
+    QT_TRANSLATE_NOOP("Field", "Minimum RTO"),
     QT_TRANSLATE_NOOP("Unit", "B tokens"), QT_TRANSLATE_NOOP("Unit", "years"), QT_TRANSLATE_NOOP("Unit", "days"),
     QT_TRANSLATE_NOOP("Unit", "min"),
 )

@@ -21,6 +21,7 @@ import model
 from model import catalog
 from model import presets as presets_mod
 from model.scenario import SECTIONS, FabricSpec, field_meta
+from model.transport import RDMA_TRANSPORTS
 
 from .breakdown import BreakdownChart
 from .charts import AXES, CHART_KINDS, ChartWidget, axis_label
@@ -46,6 +47,7 @@ FABRIC_CONTROLS = {
 SCENARIO_CONTROLS = {
     "cluster.nodes": dict(log=True, display_hi=16_384.0),
     "cluster.gpus_per_node": dict(log=False),
+    "topology.oversubscription": dict(log=False),
     "workload.params_b": dict(log=True, display_lo=0.1, display_hi=10_000.0),
     "workload.train_tokens_b": dict(log=True, display_lo=1.0, display_hi=100_000.0),
 }
@@ -305,6 +307,7 @@ class MainWindow(QtWidgets.QMainWindow):
         g.add(labelled(tr_field("GPU"), self.gpu_combo))
         g.add(self._slider("cluster.nodes", **SCENARIO_CONTROLS["cluster.nodes"]))
         g.add(self._slider("cluster.gpus_per_node", **SCENARIO_CONTROLS["cluster.gpus_per_node"]))
+        g.add(self._slider("topology.oversubscription", **SCENARIO_CONTROLS["topology.oversubscription"]))
         return g
 
     def _model_group(self) -> QtWidgets.QGroupBox:
@@ -328,6 +331,22 @@ class MainWindow(QtWidgets.QMainWindow):
             s.dragStateChanged.connect(self._set_dragging)
             self.fabric_sliders[key] = s
             g.add(s)
+        # how the fabric in focus routes and recovers: adaptive routing, and (RDMA) its loss recovery
+        self.adaptive_check = QtWidgets.QCheckBox(tr_field("Adaptive routing"))
+        self.adaptive_check.setObjectName("check_fabric.adaptive_routing")
+        self.adaptive_check.toggled.connect(
+            lambda on: self.controller.set_fabric_value(self.focus, "adaptive_routing", bool(on)))
+        g.add(self.adaptive_check)
+        self.recovery_combo = QtWidgets.QComboBox()
+        self.recovery_combo.setObjectName("combo_fabric.loss_recovery")
+        names = {"go_back_n": translate("MainWindow", "Go-back-N"),
+                 "selective_repeat": translate("MainWindow", "Selective repeat"),
+                 "link_retry": translate("MainWindow", "Link-level retry")}
+        for choice in field_meta(FabricSpec, "loss_recovery")["choices"]:
+            self.recovery_combo.addItem(names[choice], choice)
+        self.recovery_combo.currentIndexChanged.connect(lambda i: self.controller.set_fabric_value(
+            self.focus, "loss_recovery", self.recovery_combo.itemData(i)))
+        g.add(labelled(tr_field("Loss recovery"), self.recovery_combo))
         self.reset_button = QtWidgets.QPushButton(translate("MainWindow", "&Reset to profile"))
         self.reset_button.setToolTip(translate("MainWindow",
                                                "Restore the profile set's values for the fabric in focus"))
@@ -522,6 +541,16 @@ class MainWindow(QtWidgets.QMainWindow):
                    + "<br><i>" + translate("MainWindow", "Source: {source}").format(
                        source=html.escape(entry.get("source", translate("MainWindow", "engine default")))) + "</i>")
             sl.set_tooltip(tip)
+        with QtCore.QSignalBlocker(self.adaptive_check):
+            self.adaptive_check.setChecked(bool(row.values["adaptive_routing"]))
+        rdma = row.transport in RDMA_TRANSPORTS
+        with QtCore.QSignalBlocker(self.recovery_combo):
+            self.recovery_combo.setCurrentIndex(self.recovery_combo.findData(row.values["loss_recovery"]))
+        self.recovery_combo.setEnabled(rdma)  # TCP (tcp, iwarp) recovers by itself
+        if not light:
+            for w, key in ((self.adaptive_check, "adaptive_routing"), (self.recovery_combo, "loss_recovery")):
+                _set_tip(w, html.escape(field_meta(FabricSpec, key).get("help", ""))
+                         + "<br><i>" + html.escape(entry.get("source", "")) + "</i>")
         edited = s.fabric.focus_fabric in s.fabric.custom_dict() and any(
             row.sources.get(k) == "scenario" for k in FABRIC_SWEEPABLE_KEYS)
         self.reset_button.setEnabled(edited)
@@ -716,7 +745,8 @@ class MainWindow(QtWidgets.QMainWindow):
         super().closeEvent(event)
 
 
-FABRIC_SWEEPABLE_KEYS = tuple(FABRIC_CONTROLS) + ("achievable_fraction", "cpu_gbps_per_core", "nics_per_node")
+FABRIC_SWEEPABLE_KEYS = tuple(FABRIC_CONTROLS) + ("achievable_fraction", "cpu_gbps_per_core", "nics_per_node",
+                                                  "adaptive_routing", "loss_recovery")
 
 
 def _fmt(v, sl: FieldSlider | None = None) -> str:

@@ -40,7 +40,8 @@ from .compute import BYTES_BF16, hardware_flops_per_iteration, layer_times_forwa
 from .errors import ScenarioError, suggest
 from .memory import USABLE_MEMORY_FRACTION, memory_with_replicas_bytes, stage_memory_bytes, stage_params
 from .scenario import FabricSpec, Scenario
-from .transport import TRANSPORT_CODE, cpu_cap_gbps, cpu_cores_busy, loss_efficiency
+from .transport import LOSS_RECOVERY_CODE, RDMA_TRANSPORTS, TRANSPORT_CODE, cpu_cap_gbps, cpu_cores_busy, \
+    loss_efficiency, window_cap_gbps
 
 BREAKDOWN_KEYS = ("compute", "tp_comm", "pp_comm", "dp_comm", "bubble", "loss_recovery", "cpu", "optimizer")
 BREAKDOWN_LABELS = {
@@ -69,7 +70,7 @@ SWEEPABLE = {
     "economics.gpu_idle_power_fraction": float, "economics.server_price_usd": float,
     "economics.operations_usd_per_node_year": float, "economics.gpu_hour_usd": float,
 }
-FABRIC_SWEEPABLE = ("link_gbps", "nics_per_node", "latency_us", "loss_rate", "achievable_fraction",
+FABRIC_SWEEPABLE = ("link_gbps", "nics_per_node", "latency_us", "loss_rate", "achievable_fraction", "min_rto_ms",
                     "cpu_gbps_per_core", "net_interruptions_per_1m_node_hours", "switch_radix", "switch_price_usd",
                     "nic_price_usd", "link_price_usd", "network_cost_per_node_cny")
 
@@ -139,6 +140,10 @@ def resolve_fabrics(s: Scenario) -> list[FabricRow]:
                 vals[key], srcs[key] = base[key], f"{prof['name']} profile"
             else:
                 vals[key], srcs[key] = catalog.FABRIC_DEFAULTS[key], "engine default (guess)"
+        if vals["transport"] not in RDMA_TRANSPORTS and srcs["loss_recovery"] == "scenario":
+            raise ScenarioError(f"fabric.custom.{name}.loss_recovery", vals["loss_recovery"],
+                                "left out for a TCP transport (tcp, iwarp: TCP recovers by itself); go_back_n, "
+                                "selective_repeat or link_retry apply to roce and infiniband")
         label = spec.label or (base.get("label", name) if name in prof["fabrics"] else name)
         guesses = tuple(k for k in base.get("guesses", ()) if srcs.get(k, "").endswith("profile"))
         rows.append(FabricRow(name, label, vals["transport"], vals, srcs, guesses))
@@ -228,8 +233,11 @@ def build_inputs(s: Scenario, field: str | None = None, values=None) -> Inputs:
     pt["sp"] = np.full(n, p.sequence_parallel)
     pt["dp_overlap"] = np.full(n, p.dp_overlap)
 
-    fab = {key: _fabric_array(rows, key, n, gpn) for key in catalog.FABRIC_FIELDS if key != "transport"}
+    fab = {key: _fabric_array(rows, key, n, gpn) for key in catalog.FABRIC_FIELDS
+           if key not in ("transport", "loss_recovery")}
     fab["transport"] = np.array([[TRANSPORT_CODE[r.transport]] for r in rows]) * np.ones((1, n), dtype=int)
+    fab["loss_recovery"] = np.array([[LOSS_RECOVERY_CODE[r.values["loss_recovery"]]] for r in rows]) * np.ones(
+        (1, n), dtype=int)
     if fab_override is not None:
         names, key = fab_override
         idx = [i for i, r in enumerate(rows) if r.name in names]
@@ -311,12 +319,42 @@ def _candidate_grid(tps, pps, mbs, vs):
     return grid
 
 
-def _inter_bandwidths(pt, fab):
-    """Inter-node bandwidth per node [B/s]: ideal, with loss recovery, with loss and CPU cap."""
+def _network_state(pt, fab):
+    """What the fabric's switch tree adds (arrays broadcasting to (F, N)): levels, path latency, loaded RTT.
+
+    ``rtt_us``: twice the one-way latency of the longest path (the fabric's latency plus
+    :func:`~model.topology.path_latency_us`) plus the queueing of a loaded path
+    (:func:`~model.topology.queueing_us` of a link busy with a collective) — the round trip loss
+    recovery and the window wait on. ``leaf``: :func:`~model.topology.leaf_geometry`; ``flows``: the
+    connections hashed per NIC link (TCP sockets, or RDMA queue pairs).
+    """
+    levels = topology.levels_for(pt, fab)
+    tcp_like = (fab["transport"] == TRANSPORT_CODE["tcp"]) | (fab["transport"] == TRANSPORT_CODE["iwarp"])
+    packet = np.where(tcp_like, fab["mss_bytes"], fab["mtu_bytes"])
+    one_way_us = fab["latency_us"] + topology.path_latency_us(levels)
+    queue_us = topology.queueing_us(levels, packet, fab["link_gbps"], topology.COLLECTIVE_LINK_LOAD)
+    return dict(levels=levels, one_way_us=one_way_us, rtt_us=2.0 * one_way_us + queue_us,
+                leaf=topology.leaf_geometry(pt, fab, levels),
+                flows=np.where(tcp_like, fab["parallel_flows_per_nic"], fab["qps_per_connection"]),
+                adaptive=fab["adaptive_routing"] > 0)
+
+
+def _inter_bandwidths(pt, fab, net):
+    """Inter-node bandwidth per node [B/s]: ideal, with loss recovery, with loss and CPU cap.
+
+    Ideal: line rate × achievable fraction, capped by the window NCCL keeps in flight over the loaded
+    round trip. Loss recovery waits on every NIC link of the cluster (a collective goes at its slowest
+    link); one link carries about twice a gradient bucket over the node's NICs per collective.
+    """
     line_gbps = fab["link_gbps"] * fab["nics_per_node"]
-    ideal = line_gbps * fab["achievable_fraction"]
-    eta = loss_efficiency(fab["transport"], fab["link_gbps"], fab["latency_us"], fab["loss_rate"],
-                          fab["mss_bytes"], fab["mtu_bytes"], fab["parallel_flows_per_nic"])
+    ideal = np.minimum(line_gbps * fab["achievable_fraction"],
+                       fab["nics_per_node"] * window_cap_gbps(net["rtt_us"]))
+    # loss recovery is charged against the time a link moves data at the rate it reaches without loss
+    eta = loss_efficiency(fab["transport"], fab["loss_recovery"], ideal / fab["nics_per_node"], net["rtt_us"],
+                          fab["loss_rate"],
+                          fab["mss_bytes"], fab["mtu_bytes"], fab["parallel_flows_per_nic"], fab["min_rto_ms"],
+                          links=pt["nodes"] * fab["nics_per_node"],
+                          message_bytes=2.0 * DDP_BUCKET_BYTES / fab["nics_per_node"])
     lossy = ideal * eta
     cap = cpu_cap_gbps(pt["host_cores"], pt["cpu_for_network_fraction"], fab["cpu_gbps_per_core"])
     final = np.minimum(lossy, cap)
@@ -324,9 +362,16 @@ def _inter_bandwidths(pt, fab):
     return ideal * to_bytes, lossy * to_bytes, final * to_bytes, eta
 
 
-def _step_latency_s(fab):
-    """Latency of one inter-node step of a collective [s]: the fabric's one-way latency plus NCCL's software step."""
-    return (fab["latency_us"] + NCCL_NET_STEP_SW_US) * 1e-6
+def _step_latency_s(net):
+    """Latency of one inter-node step of a collective [s]: the longest path's one-way latency (the fabric's
+    plus the further switch tiers) plus NCCL's software step. ``net``: :func:`_network_state`."""
+    return (net["one_way_us"] + NCCL_NET_STEP_SW_US) * 1e-6
+
+
+def _congestion_inputs(net):
+    """The fabric side of :func:`~model.topology.dp_slowdown`, as keyword arrays of shape (F, N)."""
+    return dict(nodes_per_leaf=net["leaf"]["nodes_per_leaf"], uplinks=net["leaf"]["uplinks"],
+                flows_per_link=net["flows"], adaptive=net["adaptive"])
 
 
 def _compute_side(pt, t, p, b, v, round_batch, plan_side=None):
@@ -356,7 +401,7 @@ def _compute_side(pt, t, p, b, v, round_batch, plan_side=None):
     # what the step and memory read per plan: not the bucket size nor the parameters per GPU (in ``opt``)
     cs = {k: x for k, x in ps.items() if k not in ("per_bucket", "params_gpu")}
     cs.update(
-        d=d, m=m, dist=dist, opt=opt,
+        d=d, m=m, dist=dist, opt=opt, n_dp=n_dp, stride=np.ceil(t * p / gpn),
         slots=m * v + p - 1.0, m_logits=m * ps["logits"],
         dp_k0=intra + buckets * has_inter * NCCL_BASE_US * 1e-6,
         dp_k1=buckets * has_inter * steps,
@@ -463,13 +508,18 @@ def _stage_memory(pt, t, p, b, v):
                               pt["recompute"], pt["sp"], pt["flash"])
 
 
-def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s):
-    """Step time for a fabric's per-node bandwidth [B/s] and per-step latency [s] (few ops, any shape)."""
+def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, congestion):
+    """Step time for a fabric's per-node bandwidth [B/s] and per-step latency [s] (few ops, any shape).
+
+    ``congestion``: :func:`_congestion_inputs` in the shape of ``bw_node``; the data-parallel traffic that
+    crosses the leaf uplinks is slowed by :func:`~model.topology.dp_slowdown` at each plan's placement.
+    """
     inv_bw = 1.0 / bw_node
     p2p = np.where(cs["crosses"], step_latency_s + cs["p2p_bytes_node"] * inv_bw, cs["p2p_intra"])
     t_chunk = cs["chunk_fixed"] + 2.0 * p2p
     pipe = t_chunk * cs["slots"] + cs["m_logits"]
-    t_dp = cs["dp_k0"] + cs["dp_k1"] * step_latency_s + cs["dp_k2"] * inv_bw
+    slow = topology.dp_slowdown(cs["n_dp"], cs["stride"], **congestion)
+    t_dp = cs["dp_k0"] + cs["dp_k1"] * step_latency_s + cs["dp_k2"] * inv_bw * slow
     exposed = where_uniform(dp_overlap, lambda: np.maximum(t_dp - cs["window"], t_dp / cs["buckets"]), lambda: t_dp)
     return pipe + exposed + cs["opt"], p2p, t_chunk, exposed
 
@@ -488,13 +538,14 @@ def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: b
     ``lean`` computes only what the headline metrics need (step, utilisation, days, reliability, money),
     not the per-mechanism breakdown.
     """
-    bandwidths = _inter_bandwidths(inp.point, inp.fabric)
-    step_latency = _step_latency_s(inp.fabric)
+    net = _network_state(inp.point, inp.fabric)
+    bandwidths = _inter_bandwidths(inp.point, inp.fabric, net)
+    step_latency = _step_latency_s(net)
     if plan is None:
-        chosen = _search_plans(s, inp, bandwidths[2], step_latency)
+        chosen = _search_plans(s, inp, bandwidths[2], step_latency, net)
     else:
         chosen = _fixed_plan(s, inp, plan)
-    return (_lean_outputs if lean else _outputs)(s, inp, bandwidths, step_latency, *chosen)
+    return (_lean_outputs if lean else _outputs)(s, inp, bandwidths, step_latency, net, *chosen)
 
 
 def _fixed_plan(s: Scenario, inp: Inputs, plan: dict):
@@ -595,19 +646,23 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
     return entry
 
 
-def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency):
+def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
     """The fastest plan per fabric and point at the effective bandwidth ``bw_final`` [B/s], shape (F, N).
 
-    ``step_latency``: :func:`_step_latency_s` of the fabrics [s].
+    ``step_latency``: :func:`_step_latency_s` of the fabrics [s]; ``net``: :func:`_network_state`.
     """
     pt, fab = inp.point, inp.fabric
     n_fab = fab["latency_us"].shape[0]
     pairs = _plan_pairs(s, pt)
     ni, cs = pairs.ni, pairs.cs
     # a fabric's bandwidth and latency are usually the same at every point: then not copied per pair
-    bw, lat = (cut_constant_points(x, 1) for x in (bw_final, step_latency))
-    step_pairs, _, _, _ = _step_for_fabric(cs, pairs.dp_overlap, bw if bw.shape[1] == 1 else bw[:, ni],
-                                           lat if lat.shape[1] == 1 else lat[:, ni])
+    def at_pairs(x):
+        x = cut_constant_points(np.broadcast_to(x, bw_final.shape), 1)
+        return x if x.shape[1] == 1 else x[:, ni]
+
+    congestion = {k: at_pairs(x) for k, x in _congestion_inputs(net).items()}
+    step_pairs, _, _, _ = _step_for_fabric(cs, pairs.dp_overlap, at_pairs(bw_final), at_pairs(step_latency),
+                                           congestion)
     # compare plans by time per sequence: a rounded-up batch must not look slower than it is
     step_pairs /= pairs.sequences  # (F, pairs)
     if not pairs.usable:
@@ -637,12 +692,13 @@ def train_days(train_tokens_b, tokens_per_s):
     return train_tokens_b * 1e9 / tokens_per_s / 86400.0
 
 
-def _lean_outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, cs2, tc, pc, bc, vc, mem, any_valid, any_ok):
+def _lean_outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc, bc, vc, mem, any_valid,
+                  any_ok):
     """Headline metrics only: one step evaluation at the effective bandwidth, then reliability and money."""
     pt, fab = inp.point, inp.fabric
     bw_final = bandwidths[2]
     nan = np.where(any_valid, 1.0, np.nan)
-    step = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step)[0]
+    step = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step, _congestion_inputs(net))[0]
     step *= nan
     m = cs2["m"]
     global_batch = m * cs2["d"] * bc
@@ -662,16 +718,18 @@ def _lean_outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, cs2, tc, pc,
     return _with_reliability_and_money(s, pt, fab, out, lean=True)
 
 
-def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, cs2, tc, pc, bc, vc, mem, any_valid, any_ok):
+def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc, bc, vc, mem, any_valid, any_ok):
     """Every output, with the step-time breakdown by mechanism.
 
-    ``bandwidths`` from :func:`_inter_bandwidths`, ``inter_step`` from :func:`_step_latency_s`.
+    ``bandwidths`` from :func:`_inter_bandwidths`, ``inter_step`` from :func:`_step_latency_s`,
+    ``net`` from :func:`_network_state`.
     """
     pt, fab = inp.point, inp.fabric
     bw_ideal, bw_lossy, bw_final, eta = bandwidths
-    step_ideal, p2p, t_chunk, exposed = _step_for_fabric(cs2, pt["dp_overlap"], bw_ideal, inter_step)
-    step_lossy, _, _, _ = _step_for_fabric(cs2, pt["dp_overlap"], bw_lossy, inter_step)
-    step, _, _, _ = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step)
+    congestion = _congestion_inputs(net)
+    step_ideal, p2p, t_chunk, exposed = _step_for_fabric(cs2, pt["dp_overlap"], bw_ideal, inter_step, congestion)
+    step_lossy, _, _, _ = _step_for_fabric(cs2, pt["dp_overlap"], bw_lossy, inter_step, congestion)
+    step, _, _, _ = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step, congestion)
     m, lc = cs2["m"], cs2["lc"]
     parts = dict(
         compute=m * (vc * lc * cs2["layer_compute"] + cs2["logits"]),
@@ -715,6 +773,8 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, cs2, tc, pc, bc, 
         node_bandwidth_gbps=dict(line=line_gbps, ideal=bw_ideal * 8e-9, with_loss=bw_lossy * 8e-9,
                                  effective=bw_final * 8e-9),
         loss_efficiency=eta,
+        network=dict(loaded_rtt_us=net["rtt_us"], switch_levels=net["levels"],
+                     dp_congestion_slowdown=topology.dp_slowdown(cs2["n_dp"], cs2["stride"], **congestion) * nan),
         cpu_cores_busy=cpu_cores_busy(bw_final * 8e-9, fab["cpu_gbps_per_core"]),
         params=np.broadcast_to(pt["params"], step.shape),
         architecture=dict(layers=pt["layers"], hidden=pt["hidden"], heads=pt["heads"]),

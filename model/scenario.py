@@ -113,6 +113,19 @@ class FabricSpec:
     link_price_usd: float | None = F(None, unit="USD", lo=0.0, hi=1e6, help="Price of one link with its cable and "
                                                                            "optics")
     optic_power_w: float | None = F(None, unit="W", lo=0.0, hi=1e3, help="Power of one transceiver (one link end)")
+    loss_recovery: str | None = F(None, choices=("go_back_n", "selective_repeat", "link_retry"),
+                                  help="RDMA loss recovery (roce, infiniband): go_back_n (RC default), "
+                                       "selective_repeat (IRN; ConnectX-6 Dx and later) or link_retry (link-level "
+                                       "retransmission, a vendor option)", label="Loss recovery")
+    min_rto_ms: float | None = F(None, unit="ms", lo=0.0, lo_open=True, hi=100_000.0,
+                                 help="Minimum retransmission timeout: TCP's RTO floor (Linux 200 ms); RDMA's "
+                                      "go-back-N tail-loss timeout", label="Minimum RTO")
+    adaptive_routing: bool | None = F(None, help="Switches spread packets over the uplinks (InfiniBand, Spectrum-X); "
+                                                 "false: ECMP hashes each flow onto one uplink",
+                                      label="Adaptive routing")
+    qps_per_connection: int | None = F(None, lo=1, hi=128, help="RDMA queue pairs per NCCL connection "
+                                                                "(NCCL_IB_QPS_PER_CONNECTION): more, smaller "
+                                                                "flows for ECMP to spread")
     network_cost_per_node_cny: float | None = F(None, unit="CNY", lo=0.0, hi=1e9,
                                                 help="Whole fabric per node (NIC, switch share, cables), the "
                                                      "article's pricing; used when economics.network_pricing "

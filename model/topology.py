@@ -15,6 +15,38 @@ Links: one per endpoint plus one per uplink at each level. Optics: two
 transceivers per switch-to-switch link, and two per NIC link when NIC links
 are optical.
 
+Congestion at scale (:func:`dp_slowdown`, :func:`path_latency_us`):
+
+- **Where the plan puts data parallelism.** Rail-optimised wiring (NVIDIA DGX
+  SuperPOD reference architecture: NIC ``i`` of every node on rail leaf ``i``)
+  keeps the traffic of a data-parallel group inside its rail's leaf while the
+  group's nodes fit under one leaf. A data-parallel group holds one node of
+  every model replica, so its nodes are ``s = ⌈tp·pp/GPUs per node⌉`` apart and
+  ``⌈d/s⌉`` of them share a leaf of ``d`` down ports; the rest of its traffic
+  crosses the leaf's uplinks (peers spread evenly: NCCL's trees, and rings
+  whose order does not follow the leaves). Above the leaves the tree is
+  non-blocking (as :func:`fat_tree` sizes it), so oversubscription acts at the
+  leaf tier only. Pipeline neighbours sit on adjacent nodes, under the same leaf
+  but at a leaf boundary: their traffic is not slowed.
+- **Oversubscription** ``o`` divides the uplink capacity: the crossing traffic
+  of ``d`` ports shares ``d/o`` uplinks (published-figures: "oversubscription
+  N:1 at a tier divides the bandwidth of traffic crossing that tier by up to N").
+- **ECMP imbalance.** Each connection is hashed onto one uplink: ``m`` flows on
+  ``u`` uplinks leave the busiest with about ``m/u + √(2·(m/u)·ln u)`` flows
+  (balls into bins: M. Raab, A. Steger, "Balls into bins — a simple and tight
+  analysis", RANDOM 1998), and a collective waits for the flows on it. More
+  queue pairs per connection (``NCCL_IB_QPS_PER_CONNECTION``) or TCP sockets
+  make more, smaller flows; Meta needed both QP scaling and enhanced ECMP for
+  its RoCE training fabric (Gangidi et al., "RDMA over Ethernet for
+  Distributed AI Training at Meta Scale", SIGCOMM 2024; Alibaba HPN, Qian et
+  al., SIGCOMM 2024, for the same reason). Adaptive routing (InfiniBand,
+  NVIDIA Spectrum-X) spreads packets over the uplinks: no imbalance.
+- **Latency grows with switch tiers**: a path through an ``L``-level tree
+  crosses ``2L−1`` switches; the fabric's latency includes one, each further
+  switch adds :data:`SWITCH_HOP_US`. Under load each switch queues a packet for
+  ``t_pkt·ρ/(2(1−ρ))`` (M/D/1, L. Kleinrock, *Queueing Systems* vol. 1, 1975)
+  at the link's load ``ρ`` (:data:`COLLECTIVE_LINK_LOAD`) — the round trip that loss recovery waits on.
+
 References
 ----------
 1. M. Al-Fares, A. Loukissas, A. Vahdat, "A scalable, commodity data center
@@ -28,6 +60,12 @@ References
 from __future__ import annotations
 
 import numpy as np
+
+# one more switch on the path: switch ASIC 100-300 ns NIC-to-NIC (WWT, midpoint 0.2 µs) plus ~20 m of fibre at
+# 5 ns/m (0.1 µs, guess for a data-hall run)
+SWITCH_HOP_US = 0.3
+MAX_LINK_LOAD = 0.99  # keeps the M/D/1 queue finite at a fully loaded link
+COLLECTIVE_LINK_LOAD = 0.9  # load of a link while a bulk collective runs (guess): 4.5 packets queued per switch
 
 
 def leaf_ports(radix, oversubscription=1.0):
@@ -88,3 +126,64 @@ def outputs(pt: dict, fab: dict) -> dict:
     optics = optics_count(nics, tree["switch_links"], pt["nic_links_optical"] > 0)
     return dict(nics=nics, switches=tree["switches"], links=tree["links"], optics=optics,
                 fat_tree={k: tree[k] for k in ("levels", "leaf", "spine", "core")})
+
+
+def levels_for(pt: dict, fab: dict):
+    """Switch levels of each fabric's tree at each point [-], shape (F, N)."""
+    return fat_tree(pt["nodes"] * fab["nics_per_node"], fab["switch_radix"], pt["oversubscription"])["levels"]
+
+
+def path_latency_us(levels):
+    """Latency the switches beyond the first add to the longest path of an ``L``-level tree [µs]."""
+    return 2.0 * (np.asarray(levels, dtype=float) - 1.0) * SWITCH_HOP_US
+
+
+def queueing_us(levels, packet_bytes, link_gbps, load):
+    """One-way M/D/1 queueing over the ``2L−1`` switches of the longest path at link load ``ρ`` [µs]."""
+    rho = np.minimum(np.asarray(load, dtype=float), MAX_LINK_LOAD)
+    t_pkt_us = np.asarray(packet_bytes, dtype=float) * 8.0 / (np.asarray(link_gbps, dtype=float) * 1e3)
+    return (2.0 * np.asarray(levels, dtype=float) - 1.0) * t_pkt_us * rho / (2.0 * (1.0 - rho))
+
+
+def leaf_geometry(pt: dict, fab: dict, levels=None) -> dict:
+    """Per fabric and point: the nodes one rail leaf serves and its uplinks (arrays broadcasting to (F, N)).
+
+    ``nodes_per_leaf`` is infinite when every NIC sits on one switch (no uplinks to cross).
+    """
+    levels = levels_for(pt, fab) if levels is None else levels
+    down, up = leaf_ports(fab["switch_radix"], pt["oversubscription"])
+    return dict(nodes_per_leaf=np.where(levels <= 1.0, np.inf, down), uplinks=up)
+
+
+def ecmp_busiest_flows(flows, uplinks):
+    """Expected flows on the busiest of ``u`` uplinks when ``m`` flows are hashed onto them [-] (Raab & Steger)."""
+    m = np.asarray(flows, dtype=float)
+    u = np.maximum(np.asarray(uplinks, dtype=float), 1.0)
+    mean = m / u
+    return mean + np.sqrt(2.0 * mean * np.log(u))
+
+
+def dp_slowdown(dp_nodes, node_stride, nodes_per_leaf, uplinks, flows_per_link, adaptive):
+    """How much slower the data-parallel traffic crosses the leaf uplinks than its NIC links allow [≥ 1].
+
+    Parameters
+    ----------
+    dp_nodes : nodes of one data-parallel group [-]
+    node_stride : nodes between two members of the group (nodes one model replica spans) [-]
+    nodes_per_leaf, uplinks : from :func:`leaf_geometry` (oversubscription ``o`` ≈ leaf ports / uplinks)
+    flows_per_link : connections hashed per NIC link (TCP sockets, RDMA queue pairs) [-]
+    adaptive : adaptive routing (true: no hashing imbalance) [bool]
+
+    The busiest uplink carries ``load = busiest flows / flows per link`` links' worth
+    of traffic; with ``d`` leaf ports, a share ``f`` of them crossing and
+    ``u = d/o`` uplinks, the mean is ``o·f``. Slowdown ``max(1, load)``.
+    """
+    n = np.maximum(np.asarray(dp_nodes, dtype=float), 1.0)
+    local = np.minimum(np.maximum(nodes_per_leaf / np.maximum(node_stride, 1.0), 1.0), n)
+    crossing = 1.0 - local / n  # share of a group member's peers under another leaf
+    q = np.maximum(np.asarray(flows_per_link, dtype=float), 1.0)
+    u = np.maximum(np.asarray(uplinks, dtype=float), 1.0)
+    ports = np.where(np.isfinite(nodes_per_leaf), nodes_per_leaf, 0.0)
+    flows = ports * crossing * q
+    busiest = np.where(adaptive, flows / u, ecmp_busiest_flows(flows, u))
+    return np.maximum(1.0, busiest / q)

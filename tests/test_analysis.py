@@ -80,7 +80,9 @@ def test_tornado_unknown_fabric(scen):
 def test_break_even_on_a_known_crossing(scen):
     # latency sweep: RoCE starts faster than a slow InfiniBand and loses once latency grows for RoCE only?
     # Construct a clean crossing: Ethernet with a huge link vs InfiniBand, sweeping Ethernet's loss
-    res = model.sweep(scen, "fabric.roce.loss_rate", np.geomspace(1e-7, 0.2, 64))
+    # (iWARP nearly loss-free: at the article's 0.3 % its TCP stalls on timeouts and nothing crosses it)
+    res = model.sweep(scen.replace("fabric.custom.iwarp.loss_rate", 1e-7), "fabric.roce.loss_rate",
+                      np.geomspace(1e-7, 0.2, 64))
     cross = analysis.break_even(res, "roce", "iwarp", "train_days")
     assert len(cross) == 1
     c = cross[0]
@@ -100,6 +102,9 @@ def test_break_even_needs_a_sweep(scen):
 def test_bands_along_a_fabric_axis_follow_the_axis(scen):
     # the swept value is the x-axis, not a sample: the band moves with it and brackets the nominal curve
     x = np.geomspace(0.5, 1000, 8)
+    # Ethernet at 0.1 % loss with a data-centre minimum RTO of 1 ms, so its round trip (TCP's window), not
+    # 200 ms timeouts at the article's 0.75 %, sets its pace
+    scen = scen.replace_many({"fabric.custom.ethernet.loss_rate": 1e-3, "fabric.custom.ethernet.min_rto_ms": 1.0})
     b = analysis.monte_carlo(scen, "fabric.latency_us", x, samples=300, seed=0)
     assert not any(rv.key == "latency_us" for rv in b.inputs)
     mid = b.band("train_days_with_interruptions", 50.0)

@@ -118,7 +118,8 @@ def test_engine_geometry_matches_collective_functions():
     t, p, b, v = 2.0, 8.0, 1.0, 1.0  # t·p = 16 > 8 GPUs per node: the pipeline crosses nodes
     cs = _compute_side(pt, t, p, b, v, True)
     bw_node, step_s = 50e9, 20e-6
-    _, p2p, _, exposed = _step_for_fabric(cs, np.array([False]), bw_node, step_s)
+    no_congestion = dict(nodes_per_leaf=np.inf, uplinks=1.0, flows_per_link=1.0, adaptive=True)
+    _, p2p, _, exposed = _step_for_fabric(cs, np.array([False]), bw_node, step_s, no_congestion)
     gpn = pt["gpus_per_node"]
     g = np.minimum(cs["d"], np.floor(gpn / t))
     n = np.ceil(cs["d"] / g)
@@ -139,52 +140,75 @@ def test_mathis_reference_value():
     assert transport.mathis_flow_gbps(1460, 100, 0.0) == np.inf
 
 
-def test_tcp_efficiency_parallel_flows_capped_at_link():
-    one = transport.tcp_efficiency(100, 1460, 100, 1e-3, 1)
-    assert_allclose(one, 0.045, rtol=0.02)
-    assert_allclose(transport.tcp_efficiency(100, 1460, 100, 1e-3, 64), 1.0)
+def test_padhye_reference_value_and_below_mathis():
+    # 400 Gb/s, MSS 8960 B, RTT 100 us, loss 1e-3, Linux min RTO 200 ms: 16 flows reach about 20 % of the link
+    flow = transport.padhye_flow_gbps(8960, 100, 1e-3)
+    assert_allclose(16 * flow / 400, 0.20, atol=0.01)
+    assert flow < transport.mathis_flow_gbps(8960, 100, 1e-3) / 4  # timeouts, which Mathis leaves out
+    assert transport.padhye_flow_gbps(8960, 100, 0.0) == np.inf
+    assert transport.padhye_flow_gbps(8960, 100, 1e-3, min_rto_ms=1.0) > 4 * flow
 
 
-@pytest.mark.parametrize("loss,expected", [(1e-4, 0.99), (1e-3, 0.89), (1e-2, 0.45)])
-def test_go_back_n_reference_values(loss, expected):
-    # 400 Gb/s, 4 KB packets, RTT 10 us (m ~ 122): published-figures.md
-    assert_allclose(transport.go_back_n_efficiency(400, 4096, 10, loss), expected, atol=0.01)
+def test_nccl_sockets_go_at_the_slowest_socket():
+    """16 sockets of one link: the slowest socket's timeouts set the pace, below Padhye's mean per flow."""
+    mean_share = min(1.0, 16 * transport.padhye_flow_gbps(8960, 100, 1e-3) / 400)
+    slowest = transport.tcp_efficiency(400, 8960, 100, 1e-3, 16, 200.0, links=1)
+    assert slowest < mean_share / 2
+    assert transport.tcp_efficiency(400, 8960, 100, 0.0, 16) == 1.0
 
 
-def test_go_back_n_array_and_lossless():
-    eta = transport.go_back_n_efficiency(400, 4096, 10, np.array([0.0, 1e-3]))
-    assert_allclose(eta[0], 1.0)
-    assert eta[1] < 1.0
+GBN, SR, LLR = (transport.LOSS_RECOVERY_CODE[k] for k in ("go_back_n", "selective_repeat", "link_retry"))
 
 
-def test_infiniband_link_retry_is_nearly_free():
-    assert transport.link_retry_efficiency(400, 4096, 1e-6) > 0.9999
-    assert transport.link_retry_efficiency(400, 4096, 1e-2) < 1.0
+def test_rdma_recovery_modes_order():
+    """At the same loss go-back-N loses a round trip per loss, selective repeat and link retry far less."""
+    gbn, sr, llr = (transport.rdma_efficiency(400, 4096, 10, 1e-3, code, links=16) for code in (GBN, SR, LLR))
+    assert gbn < 0.8 and 0.9 < sr < 1.0 and 0.9 < llr < 1.0
+    assert transport.rdma_efficiency(400, 4096, 10, 0.0, GBN, links=1024) == 1.0
+
+
+def test_go_back_n_one_link_without_tail_is_the_textbook_formula():
+    # no tail losses (an endless message): one link loses 1 + m packets' time per loss
+    eff = transport.rdma_efficiency(400, 4096, 10, 1e-3, GBN, links=1, message_bytes=np.inf)
+    assert_allclose(eff, transport.go_back_n_efficiency(400, 4096, 10, 1e-3), rtol=0.01)
+
+
+def test_expected_max_events_grows_with_links():
+    lam = 1e-3
+    one, many = transport.expected_max_events(lam, 1), transport.expected_max_events(lam, 1000)
+    assert_allclose(one, lam)
+    assert_allclose(many, 1 - np.exp(-1000 * lam), rtol=1e-9)  # rare: the chance some link has one
+    big = transport.expected_max_events(100.0, 1000)
+    assert 100 < big < 100 + np.sqrt(2 * 100 * np.log(1000)) + 1e-9
 
 
 def test_loss_efficiency_dispatches_by_transport():
     codes = np.array([transport.TRANSPORT_CODE[k] for k in transport.TRANSPORTS])
-    eta = transport.loss_efficiency(codes, 100.0, 5.0, 1e-3, 1460, 4096, 16)
-    assert_allclose(eta[0], transport.tcp_efficiency(100, 1460, 10, 1e-3, 16))
-    assert_allclose(eta[1], transport.go_back_n_efficiency(100, 4096, 10, 1e-3))
+    eta = transport.loss_efficiency(codes, GBN, 100.0, 10.0, 1e-3, 1460, 4096, 16, 200.0, 8, 1e7)
+    assert_allclose(eta[0], transport.tcp_efficiency(100, 1460, 10, 1e-3, 16, 200.0, 8))
+    assert_allclose(eta[1], transport.rdma_efficiency(100, 4096, 10, 1e-3, GBN, 8, 1e7, 200.0))
     assert_allclose(eta[2], eta[0])  # iWARP: offloaded TCP
-    assert_allclose(eta[3], transport.link_retry_efficiency(100, 4096, 1e-3))
+    assert_allclose(eta[3], eta[1])  # InfiniBand: the same RC recovery
 
 
 def test_loss_efficiency_mixed_rows_and_scalar_codes_match_the_per_row_path():
     """The per-row path (one transport per row) and the mixed path read the same code -> formula table."""
     codes = np.array([transport.TRANSPORT_CODE[k] for k in transport.TRANSPORTS])
     latency = np.array([[2.0, 5.0, 40.0]])
-    per_row = transport.loss_efficiency(codes[:, None] * np.ones((1, 3), dtype=int), 100.0, latency, 1e-3,
-                                        1460, 4096, 16)
-    mixed = transport.loss_efficiency(codes[None, :] * np.ones((3, 1), dtype=int), 100.0, latency.T, 1e-3,
-                                      1460, 4096, 16)
+    args = (1e-3, 1460, 4096, 16, 1.0, 8)
+    per_row = transport.loss_efficiency(codes[:, None] * np.ones((1, 3), dtype=int), SR, 100.0, latency, *args)
+    mixed = transport.loss_efficiency(codes[None, :] * np.ones((3, 1), dtype=int), SR, 100.0, latency.T, *args)
     np.testing.assert_array_equal(mixed, per_row.T)
     for i, c in enumerate(codes):
-        assert transport.loss_efficiency(int(c), 100.0, 5.0, 1e-3, 1460, 4096, 16) == per_row[i, 1]
+        assert transport.loss_efficiency(int(c), SR, 100.0, 5.0, *args) == per_row[i, 1]
     unknown = len(transport.TRANSPORTS)
-    assert np.isnan(transport.loss_efficiency(unknown, 100.0, 5.0, 1e-3, 1460, 4096, 16))
-    assert np.isnan(transport.loss_efficiency(np.array([[unknown]]), 100.0, 5.0, 1e-3, 1460, 4096, 16)).all()
+    assert np.isnan(transport.loss_efficiency(unknown, SR, 100.0, 5.0, *args))
+    assert np.isnan(transport.loss_efficiency(np.array([[unknown]]), SR, 100.0, 5.0, *args)).all()
+
+
+def test_window_caps_a_nic_at_long_round_trips():
+    assert transport.window_cap_gbps(2.0) > 10_000  # inside a data hall the window never binds
+    assert_allclose(transport.window_cap_gbps(2000.0), 2 * 4 * 2**20 * 8 / 2e-3 / 1e9)
 
 
 def test_cpu_cap_and_cores_busy():

@@ -856,6 +856,18 @@
         <source>Years</source>
         <translation>年限</translation>
     </message>
+    <message>
+        <source>Adaptive routing</source>
+        <translation>自适应路由</translation>
+    </message>
+    <message>
+        <source>Loss recovery</source>
+        <translation>丢包恢复</translation>
+    </message>
+    <message>
+        <source>Minimum RTO</source>
+        <translation>最小重传超时</translation>
+    </message>
 </context>
 <context>
     <name>FieldHelp</name>
@@ -1111,6 +1123,18 @@
     <message>
         <source>Fabric</source>
         <translation>网络</translation>
+    </message>
+    <message>
+        <source>Go-back-N</source>
+        <translation>回退 N 重传</translation>
+    </message>
+    <message>
+        <source>Selective repeat</source>
+        <translation>选择性重传</translation>
+    </message>
+    <message>
+        <source>Link-level retry</source>
+        <translation>链路层重传</translation>
     </message>
     <message>
         <source>&amp;Reset to profile</source>
