@@ -25,6 +25,9 @@ def ensure_app() -> QtWidgets.QApplication:
         app.setOrganizationName(ORGANISATION)
         app.setApplicationName(APPLICATION)
         app.setApplicationDisplayName(APPLICATION)
+    from .cjk_font import register
+
+    register()  # the bundled Chinese font, the same on every machine
     return app
 
 
