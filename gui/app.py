@@ -104,6 +104,12 @@ def main(argv=None) -> int:
     parser.add_argument("--default", action="store_true", help="start from the default preset, not the last session")
     parser.add_argument("--screenshot", metavar="PNG", help="paint the window, save it to PNG and exit")
     args = parser.parse_args(argv)
+    from .platform_check import check  # Linux: name the system packages Qt's xcb plugin lacks, before Qt aborts
+
+    trouble = check()
+    if trouble:
+        print(trouble, file=sys.stderr)
+        return 1
     app = ensure_app()
     _quiet_offscreen_noise()
     scenario = None
