@@ -103,6 +103,8 @@ def main(argv=None) -> int:
     parser.add_argument("scenario", nargs="?", help="scenario file (.toml) to open")
     parser.add_argument("--default", action="store_true", help="start from the default preset, not the last session")
     parser.add_argument("--screenshot", metavar="PNG", help="paint the window, save it to PNG and exit")
+    parser.add_argument("--proposal", metavar="PDF",
+                        help="export the window's proposal sheet (A4, as File ▸ Export proposal) to PDF and exit")
     args = parser.parse_args(argv)
     from .platform_check import check  # Linux: name the system packages Qt's xcb plugin lacks, before Qt aborts
 
@@ -123,11 +125,16 @@ def main(argv=None) -> int:
     if not win.settings.value("window/geometry"):
         fit_to_screen(win)
     win.show()
-    if args.screenshot:
+    if args.screenshot or args.proposal:  # non-interactive: a smoke test, a demo file
         app.processEvents()
-        ok = win.grab().save(args.screenshot)
+        status = 0
+        if args.screenshot and not win.grab().save(args.screenshot):
+            status = 1
+        if args.proposal and not win.file_actions.export_proposal_to(args.proposal):
+            print(f"error: {win.file_actions.last_error}", file=sys.stderr)  # one line; the window's work is kept
+            status = 2
         win.close()
-        return 0 if ok else 1
+        return status
     return app.exec()
 
 

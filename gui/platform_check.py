@@ -103,7 +103,7 @@ def problem(missing: list[str]) -> str:
     packages = " ".join(dict.fromkeys(debian_package(s) for s in missing))
     return (f"error: Qt's xcb platform plugin cannot load {', '.join(missing)}; "
             f"install them with: sudo apt-get install {packages} "
-            f"(or run without a display: QT_QPA_PLATFORM=offscreen fabric-whatif-gui --screenshot out.png)")
+            f"(without a window: QT_QPA_PLATFORM=offscreen and --screenshot PNG or --proposal PDF)")
 
 
 def check(environ=os.environ) -> str | None:
