@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $@
 
 run: $(STAMP)
-	$(PY) -m gui.app
+	$(PY) -m gui.app $(ARGS)
 
 test: $(STAMP)
 	$(PY) -m pytest -q

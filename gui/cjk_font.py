@@ -1,7 +1,7 @@
 """The bundled Chinese font: the app and every export draw Chinese with it, on every machine.
 
 ``assets/fonts/`` holds a subset of Noto Sans CJK SC (Adobe and Google, SIL Open Font
-License 1.1, ``assets/fonts/OFL.txt``), Regular and Bold, made by ``tools/make_cjk_font.py``
+License 1.1, ``assets/fonts/OFL.txt``), Regular and Bold, made by ``tools/make_fonts.py``
 from the characters of the translations, presets, digits and punctuation plus the 6,763
 hanzi of GB 2312-80, under its own family name :data:`FAMILY`. :func:`register` adds both
 faces to Qt's font database (``QFontDatabase.addApplicationFontFromData``) and puts the
@@ -25,6 +25,10 @@ from pathlib import Path
 FAMILY = "Noto Sans SC Subset"            # the bundled faces' family (never an installed font's name)
 FONT_DIR = "assets/fonts"                 # relative to the repository (and to the bundled app's folder)
 FONT_FILES = {"Regular": "NotoSansSC-Subset-Regular.otf", "Bold": "NotoSansSC-Subset-Bold.otf"}
+# DejaVu Sans (subset, same family name): the Latin font the proposal sheet names, so its text and
+# line breaks are the same on machines without it (Windows, macOS).
+LATIN_FILES = {"Regular": "DejaVuSans-Subset-Regular.ttf", "Bold": "DejaVuSans-Subset-Bold.ttf",
+               "Oblique": "DejaVuSans-Subset-Oblique.ttf", "Bold Oblique": "DejaVuSans-Subset-BoldOblique.ttf"}
 LATIN_FAMILIES = ("DejaVu Sans",)  # what the exports name for Latin text (gui/proposal.py)
 LOOKALIKE_RANGES = ((0x2E80, 0x2FDF),     # CJK radicals supplement, Kangxi radicals
                     (0xF900, 0xFAFF),     # CJK compatibility ideographs
@@ -32,9 +36,15 @@ LOOKALIKE_RANGES = ((0x2E80, 0x2FDF),     # CJK radicals supplement, Kangxi radi
 
 
 def font_paths() -> list[Path]:
-    """The bundled font files (Regular, Bold)."""
+    """The bundled Chinese font files (Regular, Bold)."""
     root = Path(__file__).resolve().parent.parent / FONT_DIR
     return [root / name for name in FONT_FILES.values()]
+
+
+def latin_font_paths() -> list[Path]:
+    """The bundled DejaVu Sans files (Regular, Bold, Oblique, Bold Oblique)."""
+    root = Path(__file__).resolve().parent.parent / FONT_DIR
+    return [root / name for name in LATIN_FILES.values()]
 
 
 def is_lookalike(cp: int) -> bool:
@@ -84,14 +94,15 @@ def register() -> str:
     from PySide6 import QtGui
 
     registered = True
-    for path in font_paths():
+    for path in font_paths() + latin_font_paths():
         try:
             data = path.read_bytes()
         except OSError:
             registered = False
             continue
         fid = QtGui.QFontDatabase.addApplicationFontFromData(data)
-        registered &= fid >= 0 and FAMILY in QtGui.QFontDatabase.applicationFontFamilies(fid)
+        registered &= fid >= 0
+    registered &= FAMILY in QtGui.QFontDatabase.families()
     if not registered:
         return ""
     app_font = QtGui.QGuiApplication.font()
@@ -112,5 +123,5 @@ def export_family() -> str:
     return register() or FAMILY
 
 
-__all__ = ["FAMILY", "FONT_DIR", "FONT_FILES", "LATIN_FAMILIES", "LOOKALIKE_RANGES", "export_family",
-           "font_paths", "is_lookalike", "one_to_one_cmap", "register"]
+__all__ = ["FAMILY", "FONT_DIR", "FONT_FILES", "LATIN_FAMILIES", "LATIN_FILES", "LOOKALIKE_RANGES",
+           "export_family", "font_paths", "is_lookalike", "latin_font_paths", "one_to_one_cmap", "register"]

@@ -1,6 +1,6 @@
 """The bundled Chinese font (assets/fonts/) draws every character the product shows, and Qt uses it.
 
-The font is a subset (tools/make_cjk_font.py): a translation that adds a character the
+The font is a subset (tools/make_fonts.py): a translation that adds a character the
 subset lacks would be drawn by whatever font the machine has, or as a box. These tests
 fail then, naming the character and the string; rebuild the font with the tool.
 """
@@ -56,6 +56,18 @@ def test_the_font_files_are_there_with_their_licence():
     assert "SIL OPEN FONT LICENSE Version 1.1" in licence and "Adobe" in licence
     total_mb = sum(p.stat().st_size for p in cjk_font.font_paths()) / 1e6
     assert total_mb < 6, total_mb  # a subset, not the 20 MB font
+    assert all(p.is_file() for p in cjk_font.latin_font_paths())
+    assert "Bitstream" in (ROOT / cjk_font.FONT_DIR / "DejaVu-LICENSE.txt").read_text(encoding="utf-8")
+
+
+def test_the_latin_font_draws_the_english_strings():
+    """DejaVu Sans, bundled for the proposal's Latin text: every character of the English sources."""
+    sources = [src for ts in TRANSLATIONS for src in (m.findtext("source") or "" for m in
+                                                       ET.parse(ts).getroot().iter("message"))]
+    for path in cjk_font.latin_font_paths():
+        cmap = _cmap(path)
+        bad = {s: missing(s, cmap) for s in sources if missing(s, cmap)}
+        assert not bad, (path.name, bad)
 
 
 def test_every_translated_string_has_its_glyphs(covered):
@@ -63,7 +75,7 @@ def test_every_translated_string_has_its_glyphs(covered):
     assert len(strings) > 300  # the catalogue was read
     for face, cmap in covered.items():
         bad = {where: missing(text, cmap) for where, text in strings if missing(text, cmap)}
-        assert not bad, f"{face} lacks glyphs (rebuild with tools/make_cjk_font.py): {bad}"
+        assert not bad, f"{face} lacks glyphs (rebuild with tools/make_fonts.py): {bad}"
 
 
 def test_presets_digits_and_punctuation_have_their_glyphs(covered):

@@ -1,9 +1,15 @@
-"""Build the bundled Chinese font: a subset of Noto Sans CJK SC in ``assets/fonts/``.
+"""Build the bundled fonts in ``assets/fonts/``: subsets of Noto Sans CJK SC and of DejaVu Sans.
 
 Usage (from the repository, with the venv's fontTools)::
 
-    apt-get download fonts-noto-cjk && dpkg-deb -x fonts-noto-cjk_*.deb noto
-    .venv/bin/python tools/make_cjk_font.py noto/usr/share/fonts/opentype/noto
+    apt-get download fonts-noto-cjk fonts-dejavu-core
+    dpkg-deb -x fonts-noto-cjk_*.deb src && dpkg-deb -x fonts-dejavu-core_*.deb src
+    .venv/bin/python tools/make_fonts.py src/usr/share/fonts/opentype/noto src/usr/share/fonts/truetype/dejavu
+
+DejaVu Sans (Bitstream Vera licence, DejaVu changes public domain; Debian's
+``fonts-dejavu-core`` 2.37) is the Latin font the proposal sheet names: bundled, the sheet
+has the same Latin text and line breaks on Windows and macOS, which lack it. Its subset keeps
+Latin, Greek, Cyrillic, punctuation, arrows, mathematical and geometric symbols.
 
 Source: Noto Sans CJK SC (Adobe and Google, SIL Open Font License 1.1; Debian's
 ``fonts-noto-cjk`` 1:20220127, the upstream 2.004 release), faces "Regular" and "Bold"
@@ -23,6 +29,8 @@ as typed. The family is renamed to :data:`gui.cjk_font.FAMILY` so it never colli
 installed Noto font (a modified OFL font may keep the name "Noto": only "Source" is reserved).
 Run it again after translations change; ``tests/test_cjk_font.py`` fails while a translated
 character is missing from the bundled font.
+
+Both licences are in ``assets/fonts/`` (OFL.txt, DejaVu-LICENSE.txt).
 """
 
 from __future__ import annotations
@@ -34,7 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gui.cjk_font import FAMILY, FONT_DIR, FONT_FILES, one_to_one_cmap  # noqa: E402
+from gui.cjk_font import FAMILY, FONT_DIR, FONT_FILES, LATIN_FILES, one_to_one_cmap  # noqa: E402
 
 SOURCE_FAMILY = "Noto Sans CJK SC"
 SOURCE_FILES = {"Regular": "NotoSansCJK-Regular.ttc", "Bold": "NotoSansCJK-Bold.ttc"}
@@ -116,10 +124,45 @@ def build(source_dir: Path, out_dir: Path = ROOT / FONT_DIR) -> list[Path]:
     return written
 
 
+LATIN_RANGES = ((0x20, 0x24F), (0x370, 0x3FF), (0x400, 0x4FF), (0x2000, 0x2BFF))
+
+
+def build_latin(source_dir: Path, out_dir: Path = ROOT / FONT_DIR) -> list[Path]:
+    """DejaVu Sans, Regular/Bold/Oblique/Bold Oblique, subset to :data:`LATIN_RANGES` (hints kept)."""
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    unicodes = {cp for lo, hi in LATIN_RANGES for cp in range(lo, hi + 1)}
+    unicodes |= {ord(ch) for ch in wanted_text() if ord(ch) < 0x2E80}
+    shown = {ord(ch) for ch in _chars(SHOWN_SOURCES, ROOT)}
+    written = []
+    for style, out_name in LATIN_FILES.items():
+        font = TTFont(str(source_dir / out_name.replace("-Subset", "").replace("-Regular", "")))
+        options = subset.Options()
+        options.name_IDs = ["*"]
+        options.notdef_outline = True
+        options.hinting = True
+        sub = subset.Subsetter(options)
+        sub.populate(unicodes=unicodes)
+        sub.subset(font)
+        keep = one_to_one_cmap(font["cmap"].getBestCmap(), shown)
+        for table in font["cmap"].tables:
+            if table.format != 14:
+                table.cmap = {cp: g for cp, g in table.cmap.items() if cp in keep}
+        out = out_dir / out_name
+        font.save(str(out))
+        written.append(out)
+        print(f"{out.relative_to(ROOT)}: {len(keep)} characters, {out.stat().st_size / 1e6:.2f} MB")
+    return written
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("source_dir", type=Path, help="folder with NotoSansCJK-Regular.ttc and NotoSansCJK-Bold.ttc")
-    build(p.parse_args(argv).source_dir)
+    p.add_argument("noto_dir", type=Path, help="folder with NotoSansCJK-Regular.ttc and NotoSansCJK-Bold.ttc")
+    p.add_argument("dejavu_dir", type=Path, help="folder with DejaVuSans.ttf, DejaVuSans-Bold.ttf, ...")
+    args = p.parse_args(argv)
+    build(args.noto_dir)
+    build_latin(args.dejavu_dir)
     return 0
 
 
