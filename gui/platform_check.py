@@ -20,7 +20,11 @@ from pathlib import Path
 
 # Libraries whose Debian package does not follow the soname rule (Debian 13 / Ubuntu 24.04 names).
 PACKAGE_EXCEPTIONS = {"libglib-2.0.so.0": "libglib2.0-0t64", "libgthread-2.0.so.0": "libglib2.0-0t64",
-                      "libgobject-2.0.so.0": "libglib2.0-0t64", "libgio-2.0.so.0": "libglib2.0-0t64"}
+                      "libgobject-2.0.so.0": "libglib2.0-0t64", "libgio-2.0.so.0": "libglib2.0-0t64",
+                      "libz.so.1": "zlib1g", "libgcc_s.so.1": "libgcc-s1",
+                      **{f"{lib}.so.{v}": "libc6" for lib, v in (("libc", 6), ("libm", 6), ("libdl", 2),
+                                                                  ("libpthread", 0), ("librt", 1))},
+                      "ld-linux-x86-64.so.2": "libc6", "ld-linux-aarch64.so.1": "libc6"}
 _NOT_FOUND = re.compile(r"([\w.+-]+\.so[\w.]*): cannot open shared object file")
 
 

@@ -15,7 +15,7 @@ from gui import platform_check as pc
     ("libxcb-cursor.so.0", "libxcb-cursor0"), ("libxkbcommon-x11.so.0", "libxkbcommon-x11-0"),
     ("libX11-xcb.so.1", "libx11-xcb1"), ("libX11.so.6", "libx11-6"), ("libEGL.so.1", "libegl1"),
     ("libxcb-render-util.so.0", "libxcb-render-util0"), ("libdbus-1.so.3", "libdbus-1-3"),
-    ("libglib-2.0.so.0", "libglib2.0-0t64")])
+    ("libglib-2.0.so.0", "libglib2.0-0t64"), ("libz.so.1", "zlib1g"), ("libm.so.6", "libc6")])
 def test_debian_package_of_a_soname(soname, package):
     assert pc.debian_package(soname) == package
 
