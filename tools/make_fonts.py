@@ -120,7 +120,7 @@ def build(source_dir: Path, out_dir: Path = ROOT / FONT_DIR) -> list[Path]:
         out.parent.mkdir(parents=True, exist_ok=True)
         font.save(str(out))
         written.append(out)
-        print(f"{out.relative_to(ROOT)}: {len(keep)} characters, {out.stat().st_size / 1e6:.2f} MB")
+        print(f"{out.name}: {len(keep)} characters, {out.stat().st_size / 1e6:.2f} MB")
     return written
 
 
@@ -152,7 +152,7 @@ def build_latin(source_dir: Path, out_dir: Path = ROOT / FONT_DIR) -> list[Path]
         out = out_dir / out_name
         font.save(str(out))
         written.append(out)
-        print(f"{out.relative_to(ROOT)}: {len(keep)} characters, {out.stat().st_size / 1e6:.2f} MB")
+        print(f"{out.name}: {len(keep)} characters, {out.stat().st_size / 1e6:.2f} MB")
     return written
 
 
