@@ -83,7 +83,7 @@ def wanted_text(root: Path = ROOT) -> str:
 def _face(path: Path):
     from fontTools.ttLib import TTCollection
 
-    collection = TTCollection(str(path))
+    collection = TTCollection(str(path), recalcTimestamp=False)  # the same bytes when nothing changed
     for face in collection.fonts:
         if face["name"].getDebugName(1) == SOURCE_FAMILY:
             return face
@@ -109,19 +109,24 @@ def build(source_dir: Path, out_dir: Path = ROOT / FONT_DIR) -> list[Path]:
         sub = subset.Subsetter(options)
         sub.populate(text=text)
         sub.subset(font)
-        keep = one_to_one_cmap({cp: g for cp, g in font["cmap"].getBestCmap().items() if chr(cp) in text}, shown)
-        for table in font["cmap"].tables:
-            if table.format != 14:
-                table.cmap = {cp: g for cp, g in table.cmap.items() if cp in keep}
         for rec in font["name"].names:
             if rec.nameID in (1, 3, 4, 16):
                 rec.string = rec.toUnicode().replace(SOURCE_FAMILY, FAMILY)
-        out = out_dir / out_name
-        out.parent.mkdir(parents=True, exist_ok=True)
-        font.save(str(out))
-        written.append(out)
-        print(f"{out.name}: {len(keep)} characters, {out.stat().st_size / 1e6:.2f} MB")
+        written.append(_save_one_to_one(font, shown, out_dir / out_name, only=text))
     return written
+
+
+def _save_one_to_one(font, shown: set[int], out: Path, only: str | None = None) -> Path:
+    """Make ``font``'s cmap one-to-one (limited to the characters of ``only``, when given) and save it."""
+    cmap = font["cmap"].getBestCmap()
+    keep = one_to_one_cmap({cp: g for cp, g in cmap.items() if only is None or chr(cp) in only}, shown)
+    for table in font["cmap"].tables:
+        if table.format != 14:
+            table.cmap = {cp: g for cp, g in table.cmap.items() if cp in keep}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    font.save(str(out))
+    print(f"{out.name}: {len(keep)} characters, {out.stat().st_size / 1e6:.2f} MB")
+    return out
 
 
 LATIN_RANGES = ((0x20, 0x24F), (0x370, 0x3FF), (0x400, 0x4FF), (0x2000, 0x2BFF))
@@ -137,7 +142,7 @@ def build_latin(source_dir: Path, out_dir: Path = ROOT / FONT_DIR) -> list[Path]
     shown = {ord(ch) for ch in _chars(SHOWN_SOURCES, ROOT)}
     written = []
     for style, out_name in LATIN_FILES.items():
-        font = TTFont(str(source_dir / out_name.replace("-Subset", "").replace("-Regular", "")))
+        font = TTFont(str(source_dir / out_name.replace("-Subset", "").replace("-Regular", "")), recalcTimestamp=False)
         options = subset.Options()
         options.name_IDs = ["*"]
         options.notdef_outline = True
@@ -145,14 +150,7 @@ def build_latin(source_dir: Path, out_dir: Path = ROOT / FONT_DIR) -> list[Path]
         sub = subset.Subsetter(options)
         sub.populate(unicodes=unicodes)
         sub.subset(font)
-        keep = one_to_one_cmap(font["cmap"].getBestCmap(), shown)
-        for table in font["cmap"].tables:
-            if table.format != 14:
-                table.cmap = {cp: g for cp, g in table.cmap.items() if cp in keep}
-        out = out_dir / out_name
-        font.save(str(out))
-        written.append(out)
-        print(f"{out.name}: {len(keep)} characters, {out.stat().st_size / 1e6:.2f} MB")
+        written.append(_save_one_to_one(font, shown, out_dir / out_name))
     return written
 
 
