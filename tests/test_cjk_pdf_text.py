@@ -66,8 +66,9 @@ def test_bundled_font_maps_each_glyph_from_one_code_point(path):
     assert 0x7F51 in cmap and 0x957F in cmap  # 网, 长: copied as radicals before
 
 
-def _cli_export(*args, timeout=240):
+def _cli_export(*args, timeout=240, **extra_env):
     env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
+    env.update(extra_env)
     return subprocess.run([sys.executable, "-m", "gui.cli", "export", str(PRESET), *map(str, args)],
                           capture_output=True, text=True, cwd=ROOT, env=env, timeout=timeout)
 
@@ -93,3 +94,21 @@ def test_chinese_pdf_copies_as_typed(tmp_path, chart):
     fonts = pdfread.fonts(out)
     cjk = {name: emb for name, emb in fonts.items() if name.startswith("NotoSansCJKsc-")}
     assert cjk and all(cjk.values()), fonts  # the bundled font, embedded
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fontconfig decides the system fonts on Linux")
+def test_chinese_proposal_on_a_machine_without_any_font(tmp_path):
+    """Fontconfig told of no font folder at all: the sheet is drawn with the bundled fonts alone,
+    one page, and copies as typed (a laptop without Noto or DejaVu gets the same file)."""
+    conf = tmp_path / "fonts.conf"
+    conf.write_text(f'<?xml version="1.0"?>\n<fontconfig><cachedir>{tmp_path / "cache"}</cachedir></fontconfig>\n')
+    out = tmp_path / "zh.pdf"
+    r = _cli_export("--out", out, "--lang", "zh_CN", FONTCONFIG_FILE=str(conf))
+    assert r.returncode == 0, r.stderr
+    assert pdfread.page_count(out) == 1
+    flat = "".join(pdfread.text(out).split())
+    assert "".join(_translation("Proposal", "Network fabric proposal").split()) in flat
+    assert not _lookalikes(flat)
+    fonts = pdfread.fonts(out)
+    assert fonts and all(fonts.values()), fonts  # every font embedded
+    assert {name.split("-")[0] for name in fonts} == {"DejaVuSans", "NotoSansCJKsc"}, fonts  # the bundled ones
