@@ -8,6 +8,8 @@ faces to Qt's font database (``QFontDatabase.addApplicationFontFromData``) and p
 family after the Latin one in the application font and as a substitute of the Latin
 families in use, so Qt draws every Chinese character with it, whatever CJK fonts the
 machine has or lacks. The exports name it explicitly (:func:`export_family`) and embed it.
+Beside it, a subset of DejaVu Sans (:data:`LATIN_FILES`, ``assets/fonts/DejaVu-LICENSE.txt``),
+the Latin font the proposal sheet names, is registered too: Windows and macOS lack it.
 
 Copying text from a PDF: Qt's PDF writer builds each embedded font's ToUnicode map by taking,
 for every glyph, the *lowest* code point the font's cmap maps to it. Noto Sans CJK maps the
