@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench validate clean i18n
+.PHONY: run test bench validate clean i18n bundle
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $@
 
 run: $(STAMP)
-	$(PY) -m gui.app
+	$(PY) -m gui.app $(ARGS)
 
 test: $(STAMP)
 	$(PY) -m pytest -q
@@ -27,9 +27,14 @@ bench: $(STAMP)
 	$(PY) -m pip install --quiet 'fire>=0.5,<0.6'
 	$(PY) -m benchmarks.run
 
+# The one-folder desktop app (dist/FabricWhatIf/) with PyInstaller; on Windows and macOS see README "Desktop app".
+bundle: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[test,bundle]'
+	$(PY) -m PyInstaller --noconfirm --log-level WARN --distpath dist --workpath build/pyinstaller packaging/fabric_whatif.spec
+
 # Translations (issue #6): .ts sources from gui/*.py (pyside6-lupdate), compiled .qm (pyside6-lrelease)
 i18n: $(STAMP)
 	VENV=$(VENV) tools/i18n.sh
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis build dist

@@ -25,6 +25,9 @@ def ensure_app() -> QtWidgets.QApplication:
         app.setOrganizationName(ORGANISATION)
         app.setApplicationName(APPLICATION)
         app.setApplicationDisplayName(APPLICATION)
+    from .cjk_font import register
+
+    register()  # the bundled Chinese font, the same on every machine
     return app
 
 
@@ -102,7 +105,15 @@ def main(argv=None) -> int:
     parser.add_argument("scenario", nargs="?", help="scenario file (.toml) to open")
     parser.add_argument("--default", action="store_true", help="start from the default preset, not the last session")
     parser.add_argument("--screenshot", metavar="PNG", help="paint the window, save it to PNG and exit")
+    parser.add_argument("--proposal", metavar="PDF",
+                        help="export the window's proposal sheet (A4, as File ▸ Export proposal) to PDF and exit")
     args = parser.parse_args(argv)
+    from .platform_check import check  # Linux: name the system packages Qt's xcb plugin lacks, before Qt aborts
+
+    trouble = check()
+    if trouble:
+        print(trouble, file=sys.stderr)
+        return 1
     app = ensure_app()
     _quiet_offscreen_noise()
     scenario = None
@@ -116,11 +127,16 @@ def main(argv=None) -> int:
     if not win.settings.value("window/geometry"):
         fit_to_screen(win)
     win.show()
-    if args.screenshot:
+    if args.screenshot or args.proposal:  # non-interactive: a smoke test, a demo file
         app.processEvents()
-        ok = win.grab().save(args.screenshot)
+        status = 0
+        if args.screenshot and not win.grab().save(args.screenshot):
+            status = 1
+        if args.proposal and not win.file_actions.export_proposal_to(args.proposal):
+            print(f"error: {win.file_actions.last_error}", file=sys.stderr)  # one line; the window's work is kept
+            status = 2
         win.close()
-        return 0 if ok else 1
+        return status
     return app.exec()
 
 

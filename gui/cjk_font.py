@@ -1,45 +1,52 @@
-"""The CJK font of the PDF exports, with a one-to-one character map, so Chinese text copies as typed.
+"""The bundled Chinese font: the app and every export draw Chinese with it, on every machine.
 
-Why: Qt's PDF writer builds each embedded font's ToUnicode map from the glyphs alone:
-for every glyph it takes the *lowest* BMP code point the font's cmap maps to it.
-Noto Sans CJK maps the Kangxi and CJK radicals (U+2E80–U+2FDF) and the compatibility
-ideographs (U+F900–U+FAFF) to the same glyphs as the unified ideographs, and a few
-unified ideographs to the glyph of an Extension A look-alike (胶 U+80F6 and 㬵 U+3B35).
-A Chinese proposal therefore looks right but copies and searches "网络" as "⽹络" (U+2F79,
-KANGXI RADICAL NET) and "长" as "⻓".
+``assets/fonts/`` holds a subset of Noto Sans CJK SC (Adobe and Google, SIL Open Font
+License 1.1, ``assets/fonts/OFL.txt``), Regular and Bold, made by ``tools/make_fonts.py``
+from the characters of the translations, presets, digits and punctuation plus the 6,763
+hanzi of GB 2312-80, under its own family name :data:`FAMILY`. :func:`register` adds both
+faces to Qt's font database (``QFontDatabase.addApplicationFontFromData``) and puts the
+family after the Latin one in the application font and as a substitute of the Latin
+families in use, so Qt draws every Chinese character with it, whatever CJK fonts the
+machine has or lacks. The exports name it explicitly (:func:`export_family`) and embed it.
+Beside it, a subset of DejaVu Sans (:data:`LATIN_FILES`, ``assets/fonts/DejaVu-LICENSE.txt``),
+the Latin font the proposal sheet names, is registered too: Windows and macOS lack it.
 
-Fix: the exports load a copy of Noto Sans CJK SC whose cmap keeps **one code point per
-glyph** (:func:`one_to_one_cmap`: the unified ideograph before Extension A, fullwidth
-forms and CJK punctuation, then anything else, radicals and compatibility ideographs
-last), under its own family name :data:`EXPORT_FAMILY`, so Qt's reverse map is exact for
-every glyph the font draws. A code point that lost its mapping is drawn by a fallback
-font (the radicals are never in the app's text). The glyphs, metrics, layout tables and
-PostScript name stay those of the installed font; only ``cmap`` and the family name
-change (fontTools rewrites those two tables and copies the rest byte for byte, about a
-second per weight, once per process).
-
-Without fontTools or without the font file the exports name :data:`SYSTEM_FAMILY` as
-before: the page looks the same, the copied text keeps the radicals.
+Copying text from a PDF: Qt's PDF writer builds each embedded font's ToUnicode map by taking,
+for every glyph, the *lowest* code point the font's cmap maps to it. Noto Sans CJK maps the
+Kangxi and CJK radicals (U+2E80–U+2FDF) and compatibility ideographs (U+F900–U+FAFF) to the
+glyphs of unified ideographs, so "网络" would copy as "⽹络" (U+2F79). The bundled subset's
+cmap keeps **one code point per glyph** (:func:`one_to_one_cmap`), so the text copies as typed.
 """
 
 from __future__ import annotations
 
 import functools
-import glob
-import io
-import os
 from collections import defaultdict
+from pathlib import Path
 
-SYSTEM_FAMILY = "Noto Sans CJK SC"        # Debian's fonts-noto-cjk; what the README names
-EXPORT_FAMILY = "Noto Sans CJK SC PDF"    # the same glyphs with a one-to-one cmap (registered by this module)
+FAMILY = "Noto Sans SC Subset"            # the bundled faces' family (never an installed font's name)
+FONT_DIR = "assets/fonts"                 # relative to the repository (and to the bundled app's folder)
+FONT_FILES = {"Regular": "NotoSansSC-Subset-Regular.otf", "Bold": "NotoSansSC-Subset-Bold.otf"}
+# DejaVu Sans (subset, same family name): the Latin font the proposal sheet names, so its text and
+# line breaks are the same on machines without it (Windows, macOS).
+LATIN_FILES = {"Regular": "DejaVuSans-Subset-Regular.ttf", "Bold": "DejaVuSans-Subset-Bold.ttf",
+               "Oblique": "DejaVuSans-Subset-Oblique.ttf", "Bold Oblique": "DejaVuSans-Subset-BoldOblique.ttf"}
+LATIN_FAMILIES = ("DejaVu Sans",)  # what the exports name for Latin text (gui/proposal.py)
 LOOKALIKE_RANGES = ((0x2E80, 0x2FDF),     # CJK radicals supplement, Kangxi radicals
                     (0xF900, 0xFAFF),     # CJK compatibility ideographs
                     (0x2F800, 0x2FA1F))   # CJK compatibility ideographs supplement
-STYLES = ("Regular", "Bold")            # what the exports set (bold text is 600-700); ~1 s each to prepare
-_FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts", "~/.fonts",
-              "/Library/Fonts", "~/Library/Fonts", "/System/Library/Fonts", "C:/Windows/Fonts",
-              "~/AppData/Local/Microsoft/Windows/Fonts")
-_FILE_PATTERNS = ("NotoSansCJK*.tt[cf]", "NotoSansCJK*.otf", "NotoSansSC*.otf", "NotoSansSC*.ttf")
+
+
+def font_paths() -> list[Path]:
+    """The bundled Chinese font files (Regular, Bold)."""
+    root = Path(__file__).resolve().parent.parent / FONT_DIR
+    return [root / name for name in FONT_FILES.values()]
+
+
+def latin_font_paths() -> list[Path]:
+    """The bundled DejaVu Sans files (Regular, Bold, Oblique, Bold Oblique)."""
+    root = Path(__file__).resolve().parent.parent / FONT_DIR
+    return [root / name for name in LATIN_FILES.values()]
 
 
 def is_lookalike(cp: int) -> bool:
@@ -47,9 +54,14 @@ def is_lookalike(cp: int) -> bool:
     return any(lo <= cp <= hi for lo, hi in LOOKALIKE_RANGES)
 
 
-def _rank(cp: int) -> tuple[int, int]:
-    """Which of the code points sharing a glyph the cmap keeps: the lowest rank, then the lowest code point."""
-    if 0x4E00 <= cp <= 0x9FFF:            # CJK unified ideographs: what Chinese text is written in
+def _rank(cp: int, prefer=frozenset()) -> tuple[int, int]:
+    """Which of the code points sharing a glyph the cmap keeps: the lowest rank, then the lowest code point.
+
+    Code points in ``prefer`` (the characters the product's text uses) come first: "–" (en dash)
+    rather than the figure dash that shares its glyph."""
+    if cp in prefer:
+        r = -1
+    elif 0x4E00 <= cp <= 0x9FFF:            # CJK unified ideographs: what Chinese text is written in
         r = 0
     elif 0x3400 <= cp <= 0x4DBF:          # extension A (㬵 shares 胶's glyph)
         r = 1
@@ -64,101 +76,54 @@ def _rank(cp: int) -> tuple[int, int]:
     return r, cp
 
 
-def one_to_one_cmap(cmap: dict[int, str]) -> dict[int, str]:
-    """``cmap`` (code point -> glyph name) with one code point per glyph, chosen by :func:`_rank`."""
+def one_to_one_cmap(cmap: dict[int, str], prefer=frozenset()) -> dict[int, str]:
+    """``cmap`` (code point -> glyph name) with one code point per glyph, chosen by :func:`_rank`
+    (code points in ``prefer`` first, but never a radical or compatibility ideograph)."""
+    prefer = frozenset(cp for cp in prefer if not is_lookalike(cp))
     by_glyph: dict[str, list[int]] = defaultdict(list)
     for cp, glyph in cmap.items():
         by_glyph[glyph].append(cp)
-    keep = {min(cps, key=_rank) for cps in by_glyph.values()}
+    keep = {min(cps, key=lambda cp: _rank(cp, prefer)) for cps in by_glyph.values()}
     return {cp: g for cp, g in cmap.items() if cp in keep}
 
 
-def clean_font(path: str, index: int = 0) -> bytes:
-    """Face ``index`` of font file ``path`` with a one-to-one cmap and family :data:`EXPORT_FAMILY` (OpenType bytes)."""
-    from fontTools.ttLib import TTFont
-
-    with TTFont(path, fontNumber=index, lazy=True) as font:
-        return _cleaned(font)
-
-
-def _cleaned(font) -> bytes:
-    # Placeholder glyph names: the cmap needs only glyph ids, and asking the CFF table for
-    # its names would decompile (and then recompile) all 65,535 outlines (~20 s).
-    n = font["maxp"].numGlyphs
-    font.setGlyphOrder([".notdef"] + [f"g{i}" for i in range(1, n)])
-    cmap = font["cmap"]
-    keep = one_to_one_cmap(cmap.getBestCmap())
-    for table in cmap.tables:
-        if table.format == 14:  # variation sequences: none in Noto Sans CJK SC; left as they are
-            continue
-        for cp in [cp for cp in table.cmap if cp not in keep]:
-            del table.cmap[cp]
-    name = font["name"]
-    for rec in name.names:
-        if rec.nameID in (1, 4, 16):  # family, full name, typographic family
-            rec.string = rec.toUnicode().replace(SYSTEM_FAMILY, EXPORT_FAMILY)
-    buf = io.BytesIO()
-    font.save(buf, reorderTables=False)
-    return buf.getvalue()
-
-
-def _candidates() -> list[str]:
-    """Font files that may hold Noto Sans CJK SC, from the usual font folders of Linux, macOS
-    and Windows (no shell-out to fontconfig: the same code on every laptop)."""
-    found = set()
-    for d in _FONT_DIRS:
-        d = os.path.expanduser(d)
-        if os.path.isdir(d):
-            for pat in _FILE_PATTERNS:
-                found.update(glob.glob(os.path.join(d, "**", pat), recursive=True))
-    return sorted(found)
-
-
-def find_faces() -> list[tuple[str, int, str]]:
-    """``(path, face index, style)`` of the installed Regular and Bold faces of Noto Sans CJK SC."""
-    from fontTools.ttLib import TTCollection, TTFont, TTLibError
-
-    out, seen = [], set()
-    for path in _candidates():
-        try:
-            font = TTCollection(path, lazy=True) if path.lower().endswith(".ttc") else TTFont(path, lazy=True)
-        except (OSError, TTLibError, AssertionError, KeyError):
-            continue
-        with font:
-            for i, face in enumerate(font.fonts if isinstance(font, TTCollection) else [font]):
-                try:
-                    name = face["name"]
-                    family = name.getDebugName(16) or name.getDebugName(1)
-                    style = name.getDebugName(17) or name.getDebugName(2) or ""
-                except (KeyError, TTLibError):
-                    continue
-                if family == SYSTEM_FAMILY and style in STYLES and style not in seen:
-                    seen.add(style)
-                    out.append((path, i, style))
-    return out
-
-
 @functools.lru_cache(maxsize=1)
-def export_family() -> str:
-    """The CJK family the exports name: :data:`EXPORT_FAMILY` once registered with Qt, else :data:`SYSTEM_FAMILY`.
+def register() -> str:
+    """Add the bundled faces to Qt's font database and make them the fallback for Chinese text.
 
-    Needs a QGuiApplication. Computed once per process."""
-    try:
-        faces = find_faces()
-    except ImportError:  # fontTools is a dependency; a trimmed install still exports, with the radicals
-        return SYSTEM_FAMILY
-    from PySide6 import QtCore, QtGui
+    Returns :data:`FAMILY`, or ``""`` when a font file is missing or Qt rejects it (the app
+    then draws Chinese with whatever the platform has). Needs a QGuiApplication; once per process."""
+    from PySide6 import QtGui
 
-    registered = False
-    for path, index, _style in faces:
+    registered = True
+    for path in font_paths() + latin_font_paths():
         try:
-            data = clean_font(path, index)
-        except Exception:  # noqa: BLE001 (an unexpected font file: keep the system font for this face)
+            data = path.read_bytes()
+        except OSError:
+            registered = False
             continue
-        fid = QtGui.QFontDatabase.addApplicationFontFromData(QtCore.QByteArray(data))
-        registered |= fid >= 0 and EXPORT_FAMILY in QtGui.QFontDatabase.applicationFontFamilies(fid)
-    return EXPORT_FAMILY if registered else SYSTEM_FAMILY
+        fid = QtGui.QFontDatabase.addApplicationFontFromData(data)
+        registered &= fid >= 0
+    registered &= FAMILY in QtGui.QFontDatabase.families()
+    if not registered:
+        return ""
+    app_font = QtGui.QGuiApplication.font()
+    latin = QtGui.QFontInfo(app_font).family()  # an alias ("Sans Serif") would not resolve inside a list
+    for family in LATIN_FAMILIES:
+        if FAMILY not in QtGui.QFont.substitutes(family):
+            QtGui.QFont.insertSubstitution(family, FAMILY)
+    if FAMILY not in app_font.families():
+        app_font.setFamilies([latin, FAMILY])
+        QtGui.QGuiApplication.setFont(app_font)
+    return FAMILY
 
 
-__all__ = ["EXPORT_FAMILY", "LOOKALIKE_RANGES", "SYSTEM_FAMILY", "clean_font", "export_family", "find_faces",
-           "is_lookalike", "one_to_one_cmap"]
+def export_family() -> str:
+    """The CJK family the exports name: the bundled :data:`FAMILY` (registered on first use).
+
+    Needs a QGuiApplication."""
+    return register() or FAMILY
+
+
+__all__ = ["FAMILY", "FONT_DIR", "FONT_FILES", "LATIN_FAMILIES", "LATIN_FILES", "LOOKALIKE_RANGES",
+           "export_family", "font_paths", "is_lookalike", "latin_font_paths", "one_to_one_cmap", "register"]

@@ -51,8 +51,8 @@ PDF_DPI = 96                      # 1 design px = 1/96 in, so the page is the de
 
 
 def cjk_family() -> str:
-    """The CJK family an export names: Noto Sans CJK SC with a one-to-one cmap (see :mod:`gui.cjk_font`),
-    so Chinese text copied from a PDF reads as typed, not as look-alike radicals."""
+    """The CJK family an export names: the bundled subset of Noto Sans CJK SC with a one-to-one cmap
+    (see :mod:`gui.cjk_font`), so Chinese text copied from a PDF reads as typed, not as look-alike radicals."""
     from .cjk_font import export_family
 
     ensure_app()
@@ -65,7 +65,11 @@ def ensure_app():
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6 import QtWidgets
 
-    return QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
+    app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
+    from .cjk_font import register
+
+    register()  # the bundled Chinese font: every export draws and embeds it
+    return app
 
 
 def default_png_width() -> int:

@@ -6,7 +6,6 @@ import csv
 import io
 import os
 import re
-import shutil
 import subprocess
 import sys
 import unicodedata
@@ -19,17 +18,12 @@ import pytest
 import model
 from model import ScenarioError
 
+import pdfread  # tests/pdfread.py: PDFs opened with PyPI libraries
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).parent / "data"
 PRESET = ROOT / "assets" / "presets" / "case2_autodriving_24xA100_30B.toml"
 SVG_NS = "{http://www.w3.org/2000/svg}"
-
-
-def _poppler(tool: str) -> str:
-    path = shutil.which(tool)
-    if path is None:
-        pytest.fail(f"{tool} is missing: install Debian's poppler-utils (.ci/run does)")
-    return path
 
 
 @pytest.fixture(scope="module")
@@ -39,11 +33,9 @@ def snap(qapp):
     return export.snapshot_for(model.load_scenario(PRESET))
 
 
-def _pdftext(path, *flags) -> str:
+def _pdftext(path) -> str:
     """The PDF's text as a reader copies it (ligatures such as "ﬁ" read as the letters they join)."""
-    out = subprocess.run([_poppler("pdftotext"), *flags, str(path), "-"], capture_output=True, text=True,
-                         check=True).stdout
-    return unicodedata.normalize("NFKC", out)
+    return unicodedata.normalize("NFKC", pdfread.text(path))
 
 
 def _image(data_or_path):
@@ -226,21 +218,18 @@ def test_chart_pdf_text_is_selectable(snap, tmp_path):
 
     out = export.export_chart(snap, "duration", tmp_path / "d.pdf")
     assert out.read_bytes().startswith(b"%PDF")
-    info = subprocess.run([_poppler("pdfinfo"), str(out)], capture_output=True, text=True, check=True).stdout
-    assert "Pages:           1" in info and "600 x 360 pts" in info
+    assert pdfread.page_count(out) == 1 and pdfread.page_size_pt(out) == (600, 360)
     text = _pdftext(out)
     assert "Training duration" in text and "Nodes" in text and "InfiniBand" in text
     # vector: no embedded raster image for the curves or markers
-    images = subprocess.run([_poppler("pdfimages"), "-list", str(out)], capture_output=True, text=True,
-                            check=True).stdout.strip().splitlines()
-    assert len(images) <= 2, images  # header lines only
+    assert pdfread.image_count(out) == 0
 
 
 # --------------------------------------------------------------------------
 # the proposal sheet
 # --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("paper,size", [("a4", "595 x 842 pts"), ("letter", "612 x 792 pts")])
+@pytest.mark.parametrize("paper,size", [("a4", (595, 842)), ("letter", (612, 792))])
 def test_proposal_one_page_with_everything(snap, tmp_path, paper, size):
     import datetime as dt
 
@@ -248,8 +237,7 @@ def test_proposal_one_page_with_everything(snap, tmp_path, paper, size):
 
     out = proposal.write_proposal(snap, tmp_path / f"p_{paper}.pdf", paper=paper, source=PRESET,
                                   today=dt.date(2026, 12, 2))
-    info = subprocess.run([_poppler("pdfinfo"), str(out)], capture_output=True, text=True, check=True).stdout
-    assert "Pages:           1" in info and size in info
+    assert pdfread.page_count(out) == 1 and pdfread.page_size_pt(out) == size
     flat = " ".join(_pdftext(out).split())  # reading order: a wrapped title reads as one line
     for words in ("NETWORK FABRIC PROPOSAL", snap.scenario.name, "Inputs", "24 nodes", "Recommendation",
                   "decision tree", "GPU utilisation", "Training duration", "TCO",
@@ -258,12 +246,8 @@ def test_proposal_one_page_with_everything(snap, tmp_path, paper, size):
                   "seed"):
         assert words in flat, words
     # charts are vectors: no raster images on the page
-    images = subprocess.run([_poppler("pdfimages"), "-list", str(out)], capture_output=True, text=True,
-                            check=True).stdout.strip().splitlines()
-    assert len(images) <= 2, images
-    png = tmp_path / "page"
-    subprocess.run([_poppler("pdftoppm"), "-r", "40", "-png", str(out), str(png)], check=True, capture_output=True)
-    img = _image(next(tmp_path.glob("page*.png")))
+    assert pdfread.image_count(out) == 0
+    img = pdfread.render(out, dpi=40)
     assert _colour_pixels(img, "#009E73") > 50  # the InfiniBand curves are on the page
 
 
@@ -280,8 +264,7 @@ def test_proposal_without_claims_for_a_plain_scenario(qapp, tmp_path):
 
 
 def _pages(path) -> str:
-    info = subprocess.run([_poppler("pdfinfo"), str(path)], capture_output=True, text=True, check=True).stdout
-    return next(line.split()[-1] for line in info.splitlines() if line.startswith("Pages:"))
+    return str(pdfread.page_count(path))
 
 
 def _flat(path) -> str:
@@ -325,9 +308,7 @@ def test_proposal_marks_the_crossings_on_its_charts(crossing_snap, tmp_path):
     flat = _flat(out)
     assert "InfiniBand costs less (TCO) above 9 nodes; RoCE below" in flat  # the sentence
     assert "RoCE faster above 4 nodes" in flat  # the marker's label on the duration chart
-    png = tmp_path / "page"
-    subprocess.run([_poppler("pdftoppm"), "-r", "60", "-png", str(out), str(png)], check=True, capture_output=True)
-    assert _colour_pixels(_image(next(tmp_path.glob("page*.png"))), "#6a3d9a", tol=30) > 40  # the dashed lines
+    assert _colour_pixels(pdfread.render(out, dpi=60), "#6a3d9a", tol=30) > 40  # the dashed lines
 
 
 CJK_TEXT = re.compile(r"[\u4e00-\u9fff]")
@@ -350,10 +331,10 @@ def test_chinese_proposal(snap, qapp, tmp_path, paper):
     assert len(CJK_TEXT.findall(flat)) > 300
     for english in ("Recommendation", "Assumptions and sources", "At this scenario", "Break-even", "Generated by"):
         assert english not in flat, english
-    # the CJK font travels with the file
-    fonts = subprocess.run([_poppler("pdffonts"), str(out)], capture_output=True, text=True, check=True).stdout
-    cjk = [line.split() for line in fonts.splitlines() if "CJK" in line]
-    assert cjk and all(row[-5] == "yes" for row in cjk), fonts  # the "emb" column
+    # the bundled CJK font travels with the file
+    fonts = pdfread.fonts(out)
+    cjk = {name: emb for name, emb in fonts.items() if "CJK" in name}
+    assert cjk and all(cjk.values()), fonts
 
 
 def test_cli_lang_option(tmp_path):

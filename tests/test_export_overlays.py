@@ -11,7 +11,6 @@ import csv
 import dataclasses
 import io
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -21,6 +20,8 @@ import pytest
 
 import model
 from model import ScenarioError
+
+import pdfread  # tests/pdfread.py: PDFs opened with PyPI libraries
 
 ROOT = Path(__file__).resolve().parent.parent
 PRESET = ROOT / "assets" / "presets" / "case2_autodriving_24xA100_30B.toml"
@@ -50,20 +51,12 @@ def _col(head, body, name) -> np.ndarray:
     return np.array([float(r[j]) if r[j] else np.nan for r in body])
 
 
-def _tool(name: str) -> str:
-    path = shutil.which(name)
-    if path is None:
-        pytest.fail(f"{name} is missing: install Debian's poppler-utils (.ci/run does)")
-    return path
-
-
 def _pdftext(path) -> str:
-    return subprocess.run([_tool("pdftotext"), str(path), "-"], capture_output=True, text=True, check=True).stdout
+    return pdfread.text(path)
 
 
 def _pages(path) -> str:
-    info = subprocess.run([_tool("pdfinfo"), str(path)], capture_output=True, text=True, check=True).stdout
-    return next(line.split()[-1] for line in info.splitlines() if line.startswith("Pages:"))
+    return str(pdfread.page_count(path))
 
 
 # --------------------------------------------------------------------------
