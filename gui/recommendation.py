@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import html
-import math
 
 from PySide6 import QtCore, QtWidgets
 
@@ -18,11 +17,15 @@ from model import claims as claims_mod
 from model import presets as presets_mod
 from model import recommend
 
+from . import reason_text
 from .charts import fabric_styles
-from .i18n import translate
+from .i18n import fmt_money, is_chinese, translate
 from .i18n_data import tr_data, tr_unit
 from .presentation import muted
 from .richtext import RichText
+
+
+GUI_SAMPLES = 100  # Monte-Carlo samples for the tie test on every update (seeded; 200 in exports and the CLI)
 
 
 @functools.cache
@@ -80,8 +83,10 @@ class RecommendationPanel(QtWidgets.QWidget):
         lay.addWidget(self.claims, 1)
         self.claims_title.hide()
         self.claims.hide()
-        self.engine_pick: str | None = None
+        self.engine_pick: str | None = None  # the engine's winner (None for a tie)
         self.tree_pick: str | None = None
+        self.equivalent: tuple = ()
+        self.recommendation = None  # the last model.recommend.Recommendation shown
         self.reason: str = ""
         self._claims_for: str | None = "?"
 
@@ -99,38 +104,51 @@ class RecommendationPanel(QtWidgets.QWidget):
             return f"<span style='color:{st['colour']}'><b>{html.escape(st.get('short', fid))}</b></span>"
 
         try:
-            rec = recommend.recommendation(snap.scenario, point)
+            rec = recommend.recommendation(snap.scenario, point, samples=GUI_SAMPLES)
         except (KeyError, ValueError, model.ScenarioError) as err:
             rec = None
             text = "<i>" + translate("RecommendationPanel", "No recommendation: {error}").format(
                 error=html.escape(str(err))) + "</i>"
+        self.recommendation = rec
         if rec is not None:
-            self.tree_pick, self.engine_pick = rec["tree_fabric"], rec["engine_fabric"]
-            self.reason = rec.get("reason", "")
-            margin = rec.get("margin")
-            margin_txt = (translate("RecommendationPanel", ", {pct}% ahead of {name}").format(
-                pct=f"{margin * 100:.1f}", name=name(rec["runner_up"]))
-                          if rec.get("runner_up") and margin is not None and math.isfinite(margin) else "")
+            labels = {n: st.get("short", n) for n, st in styles.items()}
+            lang = "zh" if is_chinese() else "en"
+
+            def say(reason):
+                return html.escape(reason_text.render(reason, lang, labels=labels, money=fmt_money))
+
+            self.tree_pick, self.engine_pick = rec.tree_fabric, rec.pick
+            self.equivalent = rec.equivalent
+            self.reason = reason_text.render(rec.reason, lang, labels=labels, money=fmt_money)
+            muted_span = f"<br><span style='color:{muted()}'>"
             lines = [
                 translate("RecommendationPanel", "<b>Article's decision tree:</b>") + f" {name(self.tree_pick)}"
-                f"<br><span style='color:{muted()}'>" + translate("RecommendationPanel", "rule {rule}: {reason}").format(
-                    rule=html.escape(str(rec["tree_rule"])), reason=html.escape(tr_data(rec["tree_reason"])))
-                + "</span>",
-                translate("RecommendationPanel", "<b>Engine's pick:</b>") + f" {name(self.engine_pick)}"
-                f"<br><span style='color:{muted()}'>{html.escape(tr_data(rec['engine_criterion']))}{margin_txt}</span>",
+                + muted_span + translate("RecommendationPanel", "rule {rule}: {reason}").format(
+                    rule=html.escape(str(rec.tree_rule)), reason=say(rec.tree_reason)) + "</span>",
             ]
-            if self.engine_pick is None:
-                lines[-1] = (translate("RecommendationPanel", "<b>Engine's pick:</b>") + " "
-                             + translate("RecommendationPanel", "none") + f"<br><span style='color:{muted()}'>"
-                             + translate("RecommendationPanel", "no parallel plan fits this model on this cluster for "
-                                                                "any fabric: add nodes or memory, or shrink the model")
-                             + "</span>")
-            elif rec["agree"]:
-                lines.append("<span style='color:#1b7a3a'>" + translate("RecommendationPanel", "✔ They agree.")
-                             + "</span>")
+            if rec.note is not None:
+                lines.append(f"<span style='color:{muted()}'>{say(rec.note)}</span>")
+            if rec.best is None:
+                pick = translate("RecommendationPanel", "none")
+            elif rec.pick is None:
+                pick = translate("RecommendationPanel", "a tie between {fabrics}").format(
+                    fabrics=" · ".join(name(f) for f in rec.equivalent))
+            else:
+                pick = name(rec.pick)
+            lines.append(translate("RecommendationPanel", "<b>Engine's pick:</b>") + f" {pick}" + muted_span
+                         + say(rec.criterion) + "; " + say(rec.verdict) + "</span>")
+            if rec.separator is not None:
+                lines.append(f"<span style='color:{muted()}'>{say(rec.separator)}</span>")
+            if rec.best is None:
+                pass
+            elif rec.agrees:
+                agree = (translate("RecommendationPanel", "✔ They agree.") if rec.pick is not None else
+                         translate("RecommendationPanel", "✔ They agree: the article's choice is one of the "
+                                                          "equivalent fabrics."))
+                lines.append(f"<span style='color:#1b7a3a'>{agree}</span>")
             else:
                 lines.append("<span style='color:#a03000'><b>" + translate("RecommendationPanel", "They differ:")
-                             + f"</b></span> {html.escape(tr_data(self.reason))}")
+                             + f"</b></span> {html.escape(self.reason)}")
             text = "<br>".join(lines)
         self.summary.setText(text)  # RichText re-lays out only when the text changes
         self._show_claims(preset)
