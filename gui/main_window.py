@@ -24,6 +24,7 @@ from model.scenario import SECTIONS, FabricSpec, field_meta
 
 from .breakdown import BreakdownChart
 from .charts import AXES, CHART_KINDS, ChartWidget, axis_label
+from .cost_chart import CostChart
 from .controller import X_FIELDS, Controller
 from .controls import FieldSlider, GroupBox, labelled, slider_for
 from .i18n import translate
@@ -267,11 +268,21 @@ class MainWindow(QtWidgets.QMainWindow):
         rl.addWidget(self.table)
         self.breakdown = BreakdownChart()
         self.breakdown.setMinimumHeight(200)
-        rl.addWidget(self.breakdown, 2)
+        step_tab = QtWidgets.QWidget()  # the step time and the cost at this point share one place, as tabs
+        sl = QtWidgets.QVBoxLayout(step_tab)
+        sl.setContentsMargins(0, 0, 0, 0)
+        sl.addWidget(self.breakdown, 1)
         self.breakdown_legend = QtWidgets.QLabel(BreakdownChart.legend_html())
         self.breakdown_legend.setWordWrap(True)
         self.breakdown_legend.setStyleSheet("font-size:8pt")
-        rl.addWidget(self.breakdown_legend)
+        sl.addWidget(self.breakdown_legend)
+        self.cost_chart = CostChart()
+        self.cost_chart.setObjectName("costChart")
+        self.point_tabs = QtWidgets.QTabWidget()
+        self.point_tabs.setObjectName("pointTabs")
+        self.point_tabs.addTab(step_tab, translate("MainWindow", "Step time"))
+        self.point_tabs.addTab(self.cost_chart, translate("MainWindow", "Cost"))
+        rl.addWidget(self.point_tabs, 2)
         rec_box = GroupBox(translate("MainWindow", "Recommendation"))
         self.recommendation = RecommendationPanel()
         rec_box.add(self.recommendation)
@@ -609,6 +620,7 @@ class MainWindow(QtWidgets.QMainWindow):
                            profile_set=s.fabric.profile_set, scenario_name=name, point=snap.point)
         self.table.show_point(snap.point, focus)
         self.breakdown.show_point(snap.point, focus)
+        self.cost_chart.show_point(snap.point, focus)
         self.recommendation.show_snapshot(snap, preset_name_for(self.controller.source_path))
         c = s.cluster
         _set_text(self.point_title, translate(
