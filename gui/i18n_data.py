@@ -36,6 +36,7 @@ DATA = (
     QT_TRANSLATE_NOOP("Data", "TCO"),
     QT_TRANSLATE_NOOP("Data", "TCO saving vs the baseline (same cluster)"),
     QT_TRANSLATE_NOOP("Data", "TCO saving vs the baseline (same work)"),
+    QT_TRANSLATE_NOOP("Data", "Cost per token below the baseline (same work)"),
     QT_TRANSLATE_NOOP("Data", "Electricity saving per year (same work)"),
     QT_TRANSLATE_NOOP("Data", "PUE"),
     QT_TRANSLATE_NOOP("Data", "Interruptions in one run"),

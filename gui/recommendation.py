@@ -61,6 +61,17 @@ class RecommendationPanel(QtWidgets.QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         self.summary = RichText()  # changes on every slider move: cheaper than a rich-text QLabel
         lay.addWidget(self.summary)
+        self.audit_check = QtWidgets.QCheckBox(translate("RecommendationPanel",
+                                                         "Article audit: the article's figures beside the engine's"))
+        self.audit_check.setObjectName("auditCheck")
+        self.audit_check.setToolTip(translate("RecommendationPanel",
+                                              "For the architect: every figure the article states for this case "
+                                              "study beside the engine's, and what each counterfactual "
+                                              "(“same work”) figure compares. Off for a customer; the proposal "
+                                              "sheet includes it only when this is on."))
+        self.audit_check.toggled.connect(self._audit_toggled)
+        lay.addWidget(self.audit_check)
+        self.audit_check.hide()  # shown for presets that have article figures
         self.claims_title = QtWidgets.QLabel()
         self.claims_title.setWordWrap(True)
         lay.addWidget(self.claims_title)
@@ -81,8 +92,15 @@ class RecommendationPanel(QtWidgets.QWidget):
         hh.setSectionResizeMode(1, QtWidgets.QHeaderView.ResizeMode.Stretch)
         hh.setSectionResizeMode(2, QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
         lay.addWidget(self.claims, 1)
+        hh.sectionResized.connect(lambda *_: self.claims.resizeRowsToContents())  # whole names, wrapped
+        self.claims_notes = QtWidgets.QLabel()
+        self.claims_notes.setObjectName("claimsNotes")
+        self.claims_notes.setWordWrap(True)
+        self.claims_notes.setStyleSheet("font-size:8pt")
+        lay.addWidget(self.claims_notes)
         self.claims_title.hide()
         self.claims.hide()
+        self.claims_notes.hide()
         self.engine_pick: str | None = None  # the engine's winner (None for a tie)
         self.tree_pick: str | None = None
         self.equivalent: tuple = ()
@@ -153,15 +171,27 @@ class RecommendationPanel(QtWidgets.QWidget):
         self.summary.setText(text)  # RichText re-lays out only when the text changes
         self._show_claims(preset)
 
+    @property
+    def audit(self) -> bool:
+        """The article audit (claims table) is asked for."""
+        return self.audit_check.isChecked()
+
+    def _audit_toggled(self, _on: bool) -> None:
+        preset, self._claims_for = self._claims_for, "?"
+        self._show_claims(preset)
+
     def _show_claims(self, preset: str | None) -> None:
         if preset == self._claims_for:
             return
         self._claims_for = preset
         figs = presets_mod.article_figures()
-        rows = _claims(preset) if preset in figs and figs[preset].get("claims") else ()
+        has_claims = preset in figs and bool(figs[preset].get("claims"))
+        self.audit_check.setVisible(has_claims)
+        rows = _claims(preset) if has_claims and self.audit else ()
         if not rows:
             self.claims.hide()
             self.claims_title.hide()
+            self.claims_notes.hide()
             return
         self.claims_title.setText(translate("RecommendationPanel", "<b>Article vs engine</b> — {preset} as published "
                                                                    "(unaffected by your edits)").format(
@@ -178,6 +208,10 @@ class RecommendationPanel(QtWidgets.QWidget):
                     item.setToolTip(row.note)
                 self.claims.setItem(i, c, item)
         self.claims.resizeRowsToContents()
+        notes = [f"<b>{html.escape(tr_data(r.label))}</b> ({html.escape(r.fabric)}): {html.escape(r.explanation)}"
+                 for r in rows if r.explanation]
+        self.claims_notes.setText("<br>".join(notes))
+        self.claims_notes.setVisible(bool(notes))
         self.claims_title.show()
         self.claims.show()
 

@@ -247,7 +247,7 @@ def test_proposal_one_page_with_everything(snap, tmp_path, paper, size):
     from gui import proposal
 
     out = proposal.write_proposal(snap, tmp_path / f"p_{paper}.pdf", paper=paper, source=PRESET,
-                                  today=dt.date(2026, 12, 2))
+                                  today=dt.date(2026, 12, 2), audit=True)
     info = subprocess.run([_poppler("pdfinfo"), str(out)], capture_output=True, text=True, check=True).stdout
     assert "Pages:           1" in info and size in info
     flat = " ".join(_pdftext(out).split())  # reading order: a wrapped title reads as one line
@@ -265,6 +265,21 @@ def test_proposal_one_page_with_everything(snap, tmp_path, paper, size):
     subprocess.run([_poppler("pdftoppm"), "-r", "40", "-png", str(out), str(png)], check=True, capture_output=True)
     img = _image(next(tmp_path.glob("page*.png")))
     assert _colour_pixels(img, "#009E73") > 50  # the InfiniBand curves are on the page
+
+
+def test_customer_sheet_leads_with_the_answer_and_leaves_the_audit_out(snap, tmp_path):
+    from gui import proposal
+
+    c = proposal.proposal_content(snap)
+    assert c["claims"] == [] and not c["audit"]
+    assert c["takeaway"].startswith("InfiniBand: 32.6 → 13.0 days") and "cost per run" in c["takeaway"]
+    text = " ".join(_pdftext(proposal.write_proposal(snap, tmp_path / "p.pdf")).split())
+    assert "InfiniBand: 32.6 → 13.0 days" in text and "claims" not in text and "22 days" not in text
+    assert "cannot hold the 24 GPU servers" in text  # the budget, said once in words
+    audit = proposal.proposal_content(snap, audit=True)
+    same_work = [r for r in audit["claims"] if "same work" in r.label]
+    assert same_work and all(r.explanation for r in same_work)
+    assert "↳" in proposal._claims_html(audit)
 
 
 def test_proposal_without_claims_for_a_plain_scenario(qapp, tmp_path):
@@ -489,9 +504,9 @@ def test_proposal_says_when_the_claims_are_for_the_unedited_preset(snap):
 
     from gui import proposal
 
-    assert proposal.proposal_content(snap)["claims_edited"] is False
+    assert proposal.proposal_content(snap, audit=True)["claims_edited"] is False
     edited = dataclasses.replace(snap, scenario=snap.scenario.replace("cluster.nodes", 32))
-    c = proposal.proposal_content(edited)
+    c = proposal.proposal_content(edited, audit=True)
     assert c["claims_edited"] is True and c["claims"]
     assert "edits are not in this table" in proposal._claims_html(c)
 

@@ -73,3 +73,16 @@ def test_cli_claims(capsys):
     out = capsys.readouterr().out
     assert "Case 1" in out and "published" in out
     assert cli.main(["claims", "nope"]) == cli.EXIT_BAD_INPUT
+
+
+def test_claim_names_are_whole_and_counterfactual_figures_explained():
+    from model import claims
+
+    for name in ("case2", "case3"):
+        rows = claims.claims_table(name)
+        keys = [(r.label, r.fabric) for r in rows]
+        assert len(set(keys)) == len(keys)
+        for r in rows:
+            assert bool(r.explanation) == (r.metric in claims.COUNTERFACTUAL), r.metric
+        text = claims.format_claims(name, rows)
+        assert all(r.label in text for r in rows)
