@@ -25,6 +25,7 @@ from model.scenario import SECTIONS, FabricSpec, field_meta
 from .breakdown import BreakdownChart
 from .charts import AXES, CHART_KINDS, ChartWidget, axis_label
 from .cost_chart import CostChart
+from .overrides import overrides_html
 from .controller import X_FIELDS, Controller
 from .controls import FieldSlider, GroupBox, labelled, slider_for
 from .i18n import translate
@@ -61,6 +62,10 @@ OTHER_MONEY_FIELD = {"electricity_cny_per_kwh": "electricity_usd_per_kwh",
                      "electricity_usd_per_kwh": "electricity_cny_per_kwh"}
 IDLE_LINE_WIDTH = 1.5
 DRAG_LINE_WIDTH = 1.0
+
+
+def _prefixed(prefix: str, text: str) -> str:
+    return prefix + text if text else ""
 
 
 def list_presets() -> list[tuple[str, Path]]:
@@ -209,7 +214,7 @@ class MainWindow(QtWidgets.QMainWindow):
             rb.setToolTip(profiles_tip.get(name, name) + "\n" + catalog.profile_set(name).get("source", ""))
             self.profile_group.addButton(rb)
             self.profile_buttons[name] = rb
-            rb.toggled.connect(lambda on, n=name: on and self.controller.set_value("fabric.profile_set", n))
+            rb.toggled.connect(lambda on, n=name: on and self.controller.set_profile_set(n))
             tb.addWidget(rb)
         tb.addSeparator()
         self.x_combo = QtWidgets.QComboBox()
@@ -539,7 +544,8 @@ class MainWindow(QtWidgets.QMainWindow):
         _set_text(self.fabric_source, translate("MainWindow", "{fabric} · {profile} profile").format(
             fabric=html.escape(row.label), profile=prof["name"])
                   + (translate("MainWindow", " · edited") if changed
-                     else translate("MainWindow", " · values set by the scenario") if edited else ""))
+                     else translate("MainWindow", " · values set by the scenario") if edited else "")
+                  + _prefixed("<br>", overrides_html(s, self.controller.source_path)))
         _set_tip(self.fabric_source, entry.get("source", ""))
 
     def _edited(self, path: str, s: model.Scenario) -> bool:

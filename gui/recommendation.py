@@ -34,22 +34,7 @@ def _claims(name: str):
     return tuple(claims_mod.claims_table(name))
 
 
-def preset_name_for(path) -> str | None:
-    """The preset name (``case2`` ...) whose file is ``path``, if any."""
-    if not path:
-        return None
-    return _preset_name_for(str(path))
-
-
-@functools.lru_cache(maxsize=64)
-def _preset_name_for(path: str) -> str | None:
-    from pathlib import Path
-
-    p = Path(path).resolve()
-    for name in presets_mod.preset_names():
-        if presets_mod.preset_path(name).resolve() == p:
-            return name
-    return None
+preset_name_for = presets_mod.preset_name_for_path  # the preset whose file a path is
 
 
 class RecommendationPanel(QtWidgets.QWidget):

@@ -1202,6 +1202,17 @@
     </message>
 </context>
 <context>
+    <name>Overrides</name>
+    <message>
+        <source> (article)</source>
+        <translation>（原文）</translation>
+    </message>
+    <message>
+        <source>Set by the scenario over the {profile} profile: {list}</source>
+        <translation>场景在 {profile} 参数集之上设定的值：{list}</translation>
+    </message>
+</context>
+<context>
     <name>PointTable</name>
     <message>
         <source>Fabric</source>
