@@ -25,6 +25,25 @@
     </message>
 </context>
 <context>
+    <name>Bands</name>
+    <message>
+        <source>P10–P90 bands on ({n} samples) · widest ±{pct} %</source>
+        <translation>P10–P90 区间已开启（{n} 个样本）· 最宽 ±{pct} %</translation>
+    </message>
+    <message>
+        <source>the x-axis sets its ranged value</source>
+        <translation>横轴设定了它唯一有范围的取值</translation>
+    </message>
+    <message>
+        <source>no value of it has a published range</source>
+        <translation>它没有任何带公开范围的取值</translation>
+    </message>
+    <message>
+        <source>no band for {fabric}: {why}</source>
+        <translation>{fabric} 无区间：{why}</translation>
+    </message>
+</context>
+<context>
     <name>BreakEven</name>
     <message>
         <source>{n} nodes</source>
@@ -1676,8 +1695,16 @@
         <translation>PUE</translation>
     </message>
     <message>
+        <source> · scenario value ± profile spread</source>
+        <translation> · 场景取值 ± 参数集相对范围</translation>
+    </message>
+    <message>
         <source>No input with a range moves this</source>
         <translation>没有带区间的输入会影响此项</translation>
+    </message>
+    <message>
+        <source> · largest swing ±{pct} %</source>
+        <translation> · 最大变动 ±{pct} %</translation>
     </message>
     <message>
         <source>input at the low end of its range</source>
@@ -1698,6 +1725,10 @@
     <message>
         <source>Training days</source>
         <translation>训练天数</translation>
+    </message>
+    <message>
+        <source>TCO ({code})</source>
+        <translation>TCO（{code}）</translation>
     </message>
     <message>
         <source>TCO</source>
