@@ -415,6 +415,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self._dragging = on
         if not on:
             self._on_scenario_changed_quiet()  # the tooltips skipped while dragging (any message stays)
+            if self.controller.snapshot is not None:  # the tie test with the uncertainty skipped while dragging
+                self.recommendation.show_snapshot(self.controller.snapshot,
+                                                  preset_name_for(self.controller.source_path))
         # thin pens on the live drag path, except in presentation mode (the audience is watching)
         width = DRAG_LINE_WIDTH if on and not self.presentation_action.isChecked() else self._idle_width()
         for ch in self.charts.values():
@@ -627,7 +630,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.table.show_point(snap.point, focus)
         self.breakdown.show_point(snap.point, focus)
         self.cost_chart.show_point(snap.point, focus)
-        self.recommendation.show_snapshot(snap, preset_name_for(self.controller.source_path))
+        self.recommendation.show_snapshot(snap, preset_name_for(self.controller.source_path), live=self._dragging)
         c = s.cluster
         _set_text(self.point_title, translate(
             "MainWindow", "<b>At this point</b>: {nodes} nodes × {gpus} GPUs, {params} B parameters, {tokens} B "

@@ -90,11 +90,15 @@ class RecommendationPanel(QtWidgets.QWidget):
         self.tree_pick: str | None = None
         self.equivalent: tuple = ()
         self.recommendation = None  # the last model.recommend.Recommendation shown
+        self._rec_key, self._rec = None, None
         self.reason: str = ""
         self._claims_for: str | None = "?"
 
-    def show_snapshot(self, snap, preset: str | None = None) -> None:
-        """Show the recommendation at ``snap.point``; the claims of ``preset`` (a case name)."""
+    def show_snapshot(self, snap, preset: str | None = None, live: bool = False) -> None:
+        """Show the recommendation at ``snap.point``; the claims of ``preset`` (a case name).
+
+        ``live`` (a slider being dragged): the tie test uses the threshold only, without the
+        Monte-Carlo uncertainty, which runs again when the drag ends."""
         point = snap.point
         styles = {n: s for n, s in zip(point.fabrics, fabric_styles(point))}
 
@@ -107,7 +111,7 @@ class RecommendationPanel(QtWidgets.QWidget):
             return f"<span style='color:{st['colour']}'><b>{html.escape(st.get('short', fid))}</b></span>"
 
         try:
-            rec = recommend.recommendation(snap.scenario, point, samples=GUI_SAMPLES)
+            rec = self._recommend(snap.scenario, point, 0 if live else GUI_SAMPLES)
         except (KeyError, ValueError, model.ScenarioError) as err:
             rec = None
             text = "<i>" + translate("RecommendationPanel", "No recommendation: {error}").format(
@@ -155,6 +159,14 @@ class RecommendationPanel(QtWidgets.QWidget):
             text = "<br>".join(lines)
         self.summary.setText(text)  # RichText re-lays out only when the text changes
         self._show_claims(preset)
+
+    def _recommend(self, scenario, point, samples: int):
+        """The engine's recommendation, kept while the scenario is the same (a cached snapshot)."""
+        key = (scenario, samples)
+        if self._rec_key != key:
+            self._rec = recommend.recommendation(scenario, point, samples=samples)
+            self._rec_key = key
+        return self._rec
 
     @property
     def audit(self) -> bool:
