@@ -550,3 +550,13 @@ def test_compact_chart_fits_its_box(snap, kind):
         assert x0 <= np.log10(snap.sweep.x.min()) + 0.1 and x1 >= np.log10(snap.sweep.x.max()) - 0.1
     finally:
         w.close()
+
+
+def test_cli_audit_flag_adds_the_article_audit_to_the_proposal(tmp_path):
+    r = _cli("export", PRESET, "--out", tmp_path / "audit.pdf", "--audit")
+    assert r.returncode == 0, r.stderr
+    text = " ".join(_pdftext(tmp_path / "audit.pdf").split())
+    assert "The article’s claims beside the engine" in text and "would need" in text
+    r = _cli("export", PRESET, "--out", tmp_path / "customer.pdf")
+    assert r.returncode == 0, r.stderr
+    assert "The article’s claims beside the engine" not in " ".join(_pdftext(tmp_path / "customer.pdf").split())
