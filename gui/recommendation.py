@@ -205,6 +205,8 @@ class RecommendationPanel(QtWidgets.QWidget):
                     item.setToolTip(row.note)
                 self.claims.setItem(i, c, item)
         self.claims.resizeRowsToContents()
+        # again once laid out: rows outside the viewport when filled keep a one-line height (names cut)
+        QtCore.QTimer.singleShot(0, self.claims.resizeRowsToContents)
         notes = [f"<b>{html.escape(tr_data(r.label))}</b> ({html.escape(r.fabric)}): {html.escape(r.explanation)}"
                  for r in rows if r.explanation]
         self.claims_notes.setText("<br>".join(notes))

@@ -46,7 +46,7 @@ def test_a_tie_is_named_as_one_and_agrees_with_the_article(window):
     assert "equivalent" in text and "They agree" in text and "They differ" not in text
 
 
-def test_the_article_audit_shows_only_when_asked(window):
+def test_the_article_audit_shows_only_when_asked(window, qtbot):
     _load(window, "case3")
     panel = window.recommendation
     assert not panel.audit and panel.claims.isHidden()
@@ -56,5 +56,7 @@ def test_the_article_audit_shows_only_when_asked(window):
     assert "would need" in panel.claims_notes.text()  # the counterfactual figures, explained
     labels = [panel.claims.item(i, 0).text() for i in range(panel.claims.rowCount())]
     assert len(set(labels)) == len(labels)  # no two rows read the same
+    qtbot.wait(20)  # laid out: every row tall enough for its whole (wrapped) claim name
+    assert all(panel.claims.rowHeight(i) >= panel.claims.sizeHintForRow(i) for i in range(len(labels)))
     panel.audit_check.setChecked(False)
     assert panel.claims.isHidden()
