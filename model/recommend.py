@@ -247,7 +247,7 @@ def engine_choice(res, deadline_days=None, budget=None, *, spread=None,
     else:
         metric, key, crit, ok2, missed = "cost_per_run", per_run, _r("criterion.cost_per_run"), ok, None
     met = bool(np.any(ok2))
-    if not met:  # nothing meets it: the fastest fabric, said so
+    if not met and missed is not None:  # nothing meets the goal: the fastest fabric, said so
         metric, key, crit, ok2 = "train_days_with_interruptions", days, missed, ok
     if not np.any(ok2):
         return EngineChoice(None, None, crit, None, float("nan"), False, (), metric)

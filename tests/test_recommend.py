@@ -133,3 +133,13 @@ def test_a_reason_with_the_wrong_parameters_is_refused():
         recommend.Reason("tree.small_cluster", {})
     with pytest.raises(ValueError, match="reason code"):
         recommend.Reason("no.such.code", {})
+
+
+def test_nothing_fits_is_said_without_a_pick():
+    s = presets.load_preset("small").replace_many({"workload.params_b": 5000.0, "cluster.nodes": 1})
+    res = model.evaluate(s, require_feasible=False)
+    rec = recommendation(s, res)
+    assert rec.pick is None and rec.best is None and rec.equivalent == () and not rec.agrees
+    assert rec.verdict.code == "verdict.infeasible" and rec.criterion.code == "criterion.cost_per_run"
+    doc = rec.to_json()
+    assert doc["pick"] is None and doc["margin"] is None and recommend.takeaway(res, rec) is None
