@@ -1,8 +1,12 @@
-"""P10–P90 uncertainty bands on the three charts (issue #6).
+"""P10–P90 uncertainty bands on the three charts.
 
 :class:`BandsOverlay` draws, behind each fabric's curve, a translucent band in the
 fabric's colour between the 10th and 90th percentiles of
-:func:`model.analysis.monte_carlo` (seeded, so an export is reproducible).
+:func:`model.analysis.monte_carlo` (seeded, so an export is reproducible). Every
+fabric is banded (a value the scenario fixes keeps the profile's relative spread);
+while bands are shown each chart carries a badge saying so, with the widest band in
+per cent of its value (a TCO band thinner than the line then reads as such) and any
+fabric without a band and why (:func:`band_badge`).
 
 The Monte-Carlo never runs on the drag path: a new result hides the bands that no
 longer match it (one cheap ``hide`` per item), and only when the view has settled
@@ -49,6 +53,42 @@ def band_series(bands, kind: str, field: str) -> list[dict]:
     return out
 
 
+def band_badge(bands, kind: str) -> str:
+    """What a chart's badge says while its bands are on: 'P10–P90 bands on · widest ±2.5 %', then
+    which fabrics have no band and why (plain text)."""
+    from .i18n import fmt_sig, translate
+
+    metric, _ = BAND_METRICS[kind]
+    if metric not in bands.percentiles:
+        return ""
+    lo, hi = (np.asarray(bands.band(metric, p), dtype=float) for p in (10.0, 90.0))
+    nom = np.abs(np.asarray(bands.nominal[metric], dtype=float))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rel = (hi - lo) / 2 / nom
+    rel = rel[np.isfinite(rel)]
+    text = translate("Bands", "P10–P90 bands on ({n} samples) · widest ±{pct} %").format(
+        n=f"{bands.samples:,}", pct=fmt_sig(float(rel.max()) * 100 if rel.size else 0.0, 2))
+    why = {"swept": translate("Bands", "the x-axis sets its ranged value"),
+           "no_range": translate("Bands", "no value of it has a published range")}
+    labels = dict(zip(bands.nominal.fabrics, bands.nominal.labels))
+    for fabric, reason in (bands.unbanded or {}).items():
+        text += "\n" + translate("Bands", "no band for {fabric}: {why}").format(
+            fabric=labels.get(fabric, fabric).split(" (")[0], why=why.get(reason, reason))
+    return text
+
+
+def _badge(chart):
+    """The chart's 'bands on' badge: a text item fixed to the plot's top-left corner."""
+    item = getattr(chart, "_band_badge", None)
+    if item is None:
+        item = pg.TextItem("", color="#444444", anchor=(0, 0), fill=pg.mkBrush(255, 255, 255, 200))
+        item.setParentItem(chart.getPlotItem().vb)  # in the view box's pixels: it stays put when the range moves
+        item.setPos(4, 2)
+        item.setZValue(10)
+        chart._band_badge = item
+    return item
+
+
 def draw_bands(chart, bands, kind: str, field: str, items: dict | None = None) -> dict:
     """Draw the P10–P90 band of every fabric behind the curves of ``chart`` (a ChartWidget showing ``kind``).
 
@@ -72,6 +112,9 @@ def draw_bands(chart, bands, kind: str, field: str, items: dict | None = None) -
         if name not in seen:
             for it in its:
                 it.hide()
+    badge = _badge(chart)
+    badge.setText(band_badge(bands, kind))
+    badge.setVisible(bool(seen))
     return items
 
 
@@ -235,7 +278,16 @@ class BandsOverlay(QtCore.QObject):
             return None
         return self.bands
 
+    def badge_text(self, kind: str) -> str:
+        """The 'bands on' badge of chart ``kind`` ('' when it is not shown)."""
+        badge = getattr(self.window.charts[kind], "_band_badge", None)
+        return badge.textItem.toPlainText() if badge is not None and badge.isVisible() else ""
+
     def _hide_all(self) -> None:
+        for chart in self.window.charts.values():
+            badge = getattr(chart, "_band_badge", None)
+            if badge is not None:
+                badge.hide()
         for per in self.items.values():
             for its in per.values():
                 for it in its:
@@ -246,6 +298,10 @@ class BandsOverlay(QtCore.QObject):
             self.shown_key = None
 
     def _show_all(self) -> None:
+        for chart in self.window.charts.values():
+            badge = getattr(chart, "_band_badge", None)
+            if badge is not None and badge.textItem.toPlainText():
+                badge.show()
         for per in self.items.values():
             for its in per.values():
                 for it in its:
@@ -260,5 +316,5 @@ class BandsOverlay(QtCore.QObject):
         return out
 
 
-__all__ = ["BAND_METRICS", "BandsOverlay", "SAMPLES", "SEED", "band_brush", "band_pen", "band_series", "compute_bands",
+__all__ = ["BAND_METRICS", "BandsOverlay", "SAMPLES", "SEED", "band_badge", "band_brush", "band_pen", "band_series", "compute_bands",
            "draw_bands"]

@@ -72,6 +72,8 @@ def result_to_json(res: model.Result) -> dict:
             if key in d:
                 fabrics[name][key] = d[key]
     first = res.at(res.fabrics[0])
+    from model import recommend
+
     return _jsonable({
         "schema_version": 1,
         "engine_version": model.__version__,
@@ -80,6 +82,7 @@ def result_to_json(res: model.Result) -> dict:
         "architecture": first["architecture"],
         "params": first["params"],
         "fabrics": fabrics,
+        "recommendation": recommend.recommendation(res.scenario, res).to_json(),
     })
 
 
@@ -136,7 +139,25 @@ def result_table(res: model.Result) -> str:
             lines.append(f"{res.labels[i][:27]:<28}{_fmt(d['train_days_with_interruptions']):>9}"
                          f"{_fmt(d['interruptions']):>9}{_fmt(d['switches'], 0):>9}{_fmt(d['capex'], 0):>15}"
                          f"{_fmt(d['opex_per_year'], 0):>13}{_fmt(d['tco'], 0):>15}{_fmt(d['cost_per_run'], 0):>13}")
+        lines += ["", "recommendation:"] + [f"  {t}" for t in recommendation_lines(res)]
     return "\n".join(plain_text(line) for line in lines)  # names and labels come from the file
+
+
+def recommendation_lines(res: model.Result) -> list[str]:
+    """The recommendation in English sentences: the takeaway, the tree, the engine's verdict, why they differ."""
+    from model import recommend
+
+    from .reason_text import render
+
+    rec = recommend.recommendation(res.scenario, res)
+    labels = {f: lab.split(" (")[0] for f, lab in zip(res.fabrics, res.labels)}
+    answer = recommend.takeaway(res, rec)
+    out = [render(answer, labels=labels)] if answer is not None else []
+    out.append(f"article's tree: {labels.get(rec.tree_fabric, rec.tree_fabric)} (rule {rec.tree_rule}: "
+               f"{render(rec.tree_reason, labels=labels)})")
+    out += [render(r, labels=labels) for r in (rec.note, rec.criterion, rec.verdict, rec.separator, rec.reason) if r]
+    out.append("agrees with the article" if rec.agrees else "differs from the article")
+    return out
 
 
 def cmd_evaluate(args) -> int:

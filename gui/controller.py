@@ -185,6 +185,22 @@ class Controller(QtCore.QObject):
         self._apply(new)
         return True
 
+    def set_profile_set(self, name: str) -> bool:
+        """Switch the profile set fairly: the loaded preset's article values go with the seed set
+        (:func:`model.presets.switch_profile_set`); values the user changed stay."""
+        from model import presets
+
+        if name == self._scenario.fabric.profile_set:
+            return True
+        article = presets.article_values(presets.preset_name_for_path(self.source_path))
+        try:
+            new = presets.switch_profile_set(self._scenario, name, article)
+        except ScenarioError as err:
+            self.errorOccurred.emit(str(err))
+            return False
+        self._apply(new)
+        return True
+
     def set_fabric_value(self, fabric: str, key: str, value) -> bool:
         return self.set_value(f"fabric.custom.{fabric}.{key}", value)
 

@@ -585,6 +585,9 @@ def add_export_command(sub) -> None:
     ex.add_argument("--pin", metavar="A.toml",
                     help="A/B compare: draw this scenario as A (dashed, faint) under SCENARIO (B); CSV: A's "
                          "columns; proposal: a table of A, B and the differences")
+    ex.add_argument("--audit", action="store_true",
+                    help="proposal: add the article audit (the case study's claims beside the engine's figures, "
+                         "each counterfactual figure explained); left out of the customer sheet by default")
     ex.set_defaults(func=cmd_export)
 
 
@@ -615,7 +618,8 @@ def cmd_export(args) -> int:
     if args.chart is None:
         from .proposal import write_proposal
 
-        out = write_proposal(snap, args.out, paper=args.paper, source=args.scenario, **extra)
+        out = write_proposal(snap, args.out, paper=args.paper, source=args.scenario,
+                             audit=getattr(args, "audit", False), **extra)
     else:
         out = export_chart(snap, args.chart, args.out, width=args.width, **extra)
     print(f"wrote {out}")

@@ -221,9 +221,11 @@ class FileActions(QtCore.QObject):
 
         feats = getattr(self.window, "features", None)
         pair = feats.markers.pair if feats is not None else None  # the break-even pair chosen in the window
+        panel = getattr(self.window, "recommendation", None)
+        audit = bool(panel is not None and panel.audit)  # the article audit only when the window shows it
         return self._export(lambda snap, extra: write_proposal(snap, path, paper=paper,
                                                                 source=self.controller.source_path, pair=pair,
-                                                                **extra),
+                                                                audit=audit, **extra),
                             path, translate("FileActions", "Could not export the proposal sheet"))
 
     # --------------------------------------------------------------- dialogs

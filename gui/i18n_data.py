@@ -1,12 +1,10 @@
-"""Translations for text the engine and the assets produce (issue #6).
+"""Translations for text the assets produce: claim labels and the article's figures.
 
-The engine speaks English (the CLI, the tests and the scenario files rely on it): the
-decision tree's reasons, the engine's criterion, why the two differ, the claims table's
-labels and the article's figures. The GUI shows them through :func:`tr_data`:
+The recommendation is not here: the engine states it as reason codes with parameters
+(``model.recommend``) and ``gui/reason_text.py`` has their English and Chinese templates.
+The claims table's labels and the article's figures are shown through :func:`tr_data`:
 
 - a whole string the catalogue knows is translated as it stands (context ``Data``);
-- otherwise the first matching sentence pattern (context ``DataSentence``) is used, its
-  parts translated again (a fabric name, "12.3 vs 13.0 days", the clause on why);
 - otherwise the phrase rules (context ``DataPhrase``) replace what they know
   ("22 days" → "22 天") and leave numbers, units and names alone.
 
@@ -24,7 +22,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP
 from . import i18n
 from .i18n import translate
 
-# Whole strings: claim labels, fixed tree reasons, engine criteria.
+# Whole strings: claim labels, breakdown parts, preset groups.
 DATA = (
     QT_TRANSLATE_NOOP("Data", "Latency"),
     QT_TRANSLATE_NOOP("Data", "Bandwidth per node"),
@@ -38,16 +36,12 @@ DATA = (
     QT_TRANSLATE_NOOP("Data", "TCO"),
     QT_TRANSLATE_NOOP("Data", "TCO saving vs the baseline (same cluster)"),
     QT_TRANSLATE_NOOP("Data", "TCO saving vs the baseline (same work)"),
+    QT_TRANSLATE_NOOP("Data", "Cost per token below the baseline (same work)"),
     QT_TRANSLATE_NOOP("Data", "Electricity saving per year (same work)"),
     QT_TRANSLATE_NOOP("Data", "PUE"),
     QT_TRANSLATE_NOOP("Data", "Interruptions in one run"),
     QT_TRANSLATE_NOOP("Data", "Hours lost to interruptions in one run"),
     QT_TRANSLATE_NOOP("Data", "Cost of the hours lost (share of TCO)"),
-    QT_TRANSLATE_NOOP("Data", "limited budget and a good existing Ethernet: RoCE"),
-    QT_TRANSLATE_NOOP("Data", "weak operations team: RoCE is easier to run"),
-    QT_TRANSLATE_NOOP("Data", "fastest within the TCO budget"),
-    QT_TRANSLATE_NOOP("Data", "lowest cost per run"),
-    QT_TRANSLATE_NOOP("Data", "the tree looks at node count and model size, not at link speed, latency or price"),
     QT_TRANSLATE_NOOP("Data", "Compute"),
     QT_TRANSLATE_NOOP("Data", "Tensor-parallel comm"),
     QT_TRANSLATE_NOOP("Data", "Pipeline comm"),
@@ -132,42 +126,6 @@ def field_label(path: str) -> str:
         return path
 
 
-_S = r"(.+?)"
-_N = r"([\d.,]+)"
-# Sentence patterns: (regex, template). Each group is translated again, then put in {0}, {1}, ...
-SENTENCES = (
-    (rf"^more than {_N} nodes: InfiniBand is the only choice$",
-     QT_TRANSLATE_NOOP("DataSentence", "more than {0} nodes: InfiniBand is the only choice")),
-    (rf"^more than {_N}B parameters: InfiniBand$",
-     QT_TRANSLATE_NOOP("DataSentence", "more than {0}B parameters: InfiniBand")),
-    (rf"^{_N} nodes or fewer: RoCE$", QT_TRANSLATE_NOOP("DataSentence", "{0} nodes or fewer: RoCE")),
-    (rf"^{_N}B parameters or fewer: RoCE$", QT_TRANSLATE_NOOP("DataSentence", "{0}B parameters or fewer: RoCE")),
-    (rf"^{_N}-{_N} nodes with a {_N}B-{_N}B model: InfiniBand preferred$",
-     QT_TRANSLATE_NOOP("DataSentence", "{0}-{1} nodes with a {2}B-{3}B model: InfiniBand preferred")),
-    (rf"^{_S} \(none does: fastest instead\)$",
-     QT_TRANSLATE_NOOP("DataSentence", "{0} (none does: fastest instead)")),
-    (rf"^lowest TCO finishing within {_N} days$",
-     QT_TRANSLATE_NOOP("DataSentence", "lowest TCO finishing within {0} days")),
-    (rf"^The tree names {_S}, which this scenario does not compare\.$",
-     QT_TRANSLATE_NOOP("DataSentence", "The tree names {0}, which this scenario does not compare.")),
-    (rf"^No fabric meets the goal, and {_S} is the fastest \({_S} for {_S}\); {_S}\.$",
-     QT_TRANSLATE_NOOP("DataSentence", "No fabric meets the goal, and {0} is the fastest ({1} for {2}); {3}.")),
-    (rf"^{_S} misses the {_N}-day deadline \({_N} days\) and {_S} meets it \({_N}\); {_S}\.$",
-     QT_TRANSLATE_NOOP("DataSentence", "{0} misses the {1}-day deadline ({2} days) and {3} meets it ({4}); {5}.")),
-    (rf"^{_S} meets the deadline at {_S} TCO than {_S} \({_S}\); {_S}\.$",
-     QT_TRANSLATE_NOOP("DataSentence", "{0} meets the deadline at {1} TCO than {2} ({3}); {4}.")),
-    (rf"^{_S}'s TCO is over the budget and {_S} is the fastest fabric within it \({_S}\); {_S}\.$",
-     QT_TRANSLATE_NOOP("DataSentence", "{0}'s TCO is over the budget and {1} is the fastest fabric within it "
-                                       "({2}); {3}.")),
-    (rf"^{_S} is faster than {_S} within the budget \({_S}\); {_S}\.$",
-     QT_TRANSLATE_NOOP("DataSentence", "{0} is faster than {1} within the budget ({2}); {3}.")),
-    (rf"^{_S} costs {_S} per run than {_S} \({_S}\); {_S}\.$",
-     QT_TRANSLATE_NOOP("DataSentence", "{0} costs {1} per run than {2} ({3}); {4}.")),
-    (rf"^{_N} vs {_N} days$", QT_TRANSLATE_NOOP("DataSentence", "{0} vs {1} days")),
-    (rf"^{_N}% (?:lower|less)$", QT_TRANSLATE_NOOP("DataSentence", "{0}% lower")),
-    (rf"^{_N}% (?:higher|more)$", QT_TRANSLATE_NOOP("DataSentence", "{0}% higher")),
-)
-
 # Phrase rules, applied one after another to what no sentence pattern matched (the article's figures).
 PHRASES = (
     (r"none in (\d+) months", QT_TRANSLATE_NOOP("DataPhrase", "none in {0} months")),
@@ -183,7 +141,6 @@ PHRASES = (
     (r"\(before\)", QT_TRANSLATE_NOOP("DataPhrase", "(before)")),
 )
 
-_SENTENCES = tuple((re.compile(rx), tpl) for rx, tpl in SENTENCES)
 _PHRASES = tuple((re.compile(rx), tpl) for rx, tpl in PHRASES)
 
 
@@ -194,10 +151,6 @@ def tr_data(text: str) -> str:
     out = translate("Data", text)
     if out != text:
         return out
-    for rx, tpl in _SENTENCES:
-        m = rx.match(text)
-        if m:
-            return translate("DataSentence", tpl).format(*(tr_data(g) for g in m.groups()))
     for rx, tpl in _PHRASES:
         text = rx.sub(lambda m, t=tpl: translate("DataPhrase", t).format(*m.groups()), text)
     return text

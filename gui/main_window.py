@@ -25,6 +25,8 @@ from model.transport import RDMA_TRANSPORTS
 
 from .breakdown import BreakdownChart
 from .charts import AXES, CHART_KINDS, ChartWidget, axis_label
+from .cost_chart import CostChart
+from .overrides import overrides_html
 from .controller import X_FIELDS, Controller
 from .controls import FieldSlider, GroupBox, labelled, slider_for
 from .i18n import translate
@@ -62,6 +64,10 @@ OTHER_MONEY_FIELD = {"electricity_cny_per_kwh": "electricity_usd_per_kwh",
                      "electricity_usd_per_kwh": "electricity_cny_per_kwh"}
 IDLE_LINE_WIDTH = 1.5
 DRAG_LINE_WIDTH = 1.0
+
+
+def _prefixed(prefix: str, text: str) -> str:
+    return prefix + text if text else ""
 
 
 def list_presets() -> list[tuple[str, Path]]:
@@ -210,7 +216,7 @@ class MainWindow(QtWidgets.QMainWindow):
             rb.setToolTip(profiles_tip.get(name, name) + "\n" + catalog.profile_set(name).get("source", ""))
             self.profile_group.addButton(rb)
             self.profile_buttons[name] = rb
-            rb.toggled.connect(lambda on, n=name: on and self.controller.set_value("fabric.profile_set", n))
+            rb.toggled.connect(lambda on, n=name: on and self.controller.set_profile_set(n))
             tb.addWidget(rb)
         tb.addSeparator()
         self.x_combo = QtWidgets.QComboBox()
@@ -269,11 +275,21 @@ class MainWindow(QtWidgets.QMainWindow):
         rl.addWidget(self.table)
         self.breakdown = BreakdownChart()
         self.breakdown.setMinimumHeight(200)
-        rl.addWidget(self.breakdown, 2)
+        step_tab = QtWidgets.QWidget()  # the step time and the cost at this point share one place, as tabs
+        sl = QtWidgets.QVBoxLayout(step_tab)
+        sl.setContentsMargins(0, 0, 0, 0)
+        sl.addWidget(self.breakdown, 1)
         self.breakdown_legend = QtWidgets.QLabel(BreakdownChart.legend_html())
         self.breakdown_legend.setWordWrap(True)
         self.breakdown_legend.setStyleSheet("font-size:8pt")
-        rl.addWidget(self.breakdown_legend)
+        sl.addWidget(self.breakdown_legend)
+        self.cost_chart = CostChart()
+        self.cost_chart.setObjectName("costChart")
+        self.point_tabs = QtWidgets.QTabWidget()
+        self.point_tabs.setObjectName("pointTabs")
+        self.point_tabs.addTab(step_tab, translate("MainWindow", "Step time"))
+        self.point_tabs.addTab(self.cost_chart, translate("MainWindow", "Cost"))
+        rl.addWidget(self.point_tabs, 2)
         rec_box = GroupBox(translate("MainWindow", "Recommendation"))
         self.recommendation = RecommendationPanel()
         rec_box.add(self.recommendation)
@@ -419,6 +435,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self._dragging = on
         if not on:
             self._on_scenario_changed_quiet()  # the tooltips skipped while dragging (any message stays)
+            if self.controller.snapshot is not None:  # the tie test with the uncertainty skipped while dragging
+                self.recommendation.show_snapshot(self.controller.snapshot,
+                                                  preset_name_for(self.controller.source_path))
         # thin pens on the live drag path, except in presentation mode (the audience is watching)
         width = DRAG_LINE_WIDTH if on and not self.presentation_action.isChecked() else self._idle_width()
         for ch in self.charts.values():
@@ -558,7 +577,8 @@ class MainWindow(QtWidgets.QMainWindow):
         _set_text(self.fabric_source, translate("MainWindow", "{fabric} · {profile} profile").format(
             fabric=html.escape(row.label), profile=prof["name"])
                   + (translate("MainWindow", " · edited") if changed
-                     else translate("MainWindow", " · values set by the scenario") if edited else ""))
+                     else translate("MainWindow", " · values set by the scenario") if edited else "")
+                  + _prefixed("<br>", overrides_html(s, self.controller.source_path)))
         _set_tip(self.fabric_source, entry.get("source", ""))
 
     def _edited(self, path: str, s: model.Scenario) -> bool:
@@ -639,7 +659,8 @@ class MainWindow(QtWidgets.QMainWindow):
                            profile_set=s.fabric.profile_set, scenario_name=name, point=snap.point)
         self.table.show_point(snap.point, focus)
         self.breakdown.show_point(snap.point, focus)
-        self.recommendation.show_snapshot(snap, preset_name_for(self.controller.source_path))
+        self.cost_chart.show_point(snap.point, focus)
+        self.recommendation.show_snapshot(snap, preset_name_for(self.controller.source_path), live=self._dragging)
         c = s.cluster
         _set_text(self.point_title, translate(
             "MainWindow", "<b>At this point</b>: {nodes} nodes × {gpus} GPUs, {params} B parameters, {tokens} B "

@@ -91,13 +91,32 @@ def _claims(s) -> tuple[str | None, list]:
         return name, []
 
 
-def _recommendation(s, point) -> dict | None:
-    try:
-        from model import recommend
+def _recommendation(s, point):
+    """The engine's :class:`model.recommend.Recommendation` (``None`` when it cannot be made)."""
+    from model import recommend
 
+    try:
         return recommend.recommendation(s, point)
-    except (ImportError, ScenarioError, KeyError):
+    except (ScenarioError, KeyError, ValueError):
         return None
+
+
+def _say(reason, labels) -> str:
+    """A reason in the sheet's language, fabrics by their short names."""
+    from .i18n import fmt_money
+    from .reason_text import render
+
+    short = {f: _short(lab) for f, lab in labels.items()}
+    return render(reason, "zh" if is_chinese() else "en", labels=short, money=fmt_money)
+
+
+def _takeaway(point, rec) -> str:
+    """The one-sentence answer ("InfiniBand: 32.6 → 13.0 days, +3.0 % TCO, −59 % cost per run ...")."""
+    from model import recommend
+
+    if rec is None:
+        return ""
+    return _say(recommend.takeaway(point, rec), dict(zip(point.fabrics, point.labels)))
 
 
 def _inputs(s, point, money) -> list[tuple[str, str]]:
@@ -170,6 +189,19 @@ def _fabric_rows(point, money) -> list[dict]:
     return out
 
 
+def _plain(key: str) -> str:
+    """A fabric value's name in words ('latency_us' -> 'Latency'), as the window labels it."""
+    from model import scenario as sc
+
+    from .i18n_data import tr_field
+
+    try:
+        label = sc.field_meta(sc.FabricSpec, key).get("label")
+    except (KeyError, AttributeError, TypeError):
+        label = None
+    return tr_field(label) if label else key.replace("_usd", " (USD)").replace("_", " ")
+
+
 def _assumptions(s, point) -> list[tuple[str, str]]:
     """(what, source) pairs: the profile set, each fabric's figures, the GPU, economics and reliability."""
     ps = catalog.profile_set(s.fabric.profile_set)
@@ -185,10 +217,10 @@ def _assumptions(s, point) -> list[tuple[str, str]]:
         note = entry.get("source") or translate("Proposal", "{transport} figures of the profile set").format(
             transport=row.transport)
         if from_scenario:
-            note += translate("Proposal", "; from this scenario: ") + sep.join(from_scenario)
+            note += translate("Proposal", "; from this scenario: ") + sep.join(map(_plain, from_scenario))
         own = [k for k in row.guesses if k not in common]
         if own:
-            note += translate("Proposal", "; guesses (no published source): ") + sep.join(own)
+            note += translate("Proposal", "; guesses (no published source): ") + sep.join(map(_plain, own))
         v = row.values
         head = translate("Proposal", "{fabric}: {gbps} Gb/s × {nics}, {lat} µs, loss {loss} %").format(
             fabric=row.label, gbps=f"{v.get('link_gbps', float('nan')):g}", nics=v.get("nics_per_node"),
@@ -196,7 +228,7 @@ def _assumptions(s, point) -> list[tuple[str, str]]:
         out.append((head, note))
     if common:
         out.append((translate("Proposal", "Every fabric"), translate("Proposal", "guesses (no published source): ")
-                    + sep.join(k for k in rows[0].guesses if k in common)))
+                    + sep.join(_plain(k) for k in rows[0].guesses if k in common)))
     g = catalog.gpu(s.cluster.gpu)
     out.append((g.get("name", s.cluster.gpu), g.get("source", "")))
     if g.get("economics_source"):
@@ -252,8 +284,12 @@ def _compare(snap, pinned) -> dict | None:
 
 
 def proposal_content(snap, *, source=None, today: dt.date | None = None, pair=None, bands=None,
-                     pinned=None) -> dict:
+                     pinned=None, audit: bool = False) -> dict:
     """Everything the sheet shows, as plain data (strings and lists) from the engine.
+
+    The sheet is for the customer: the takeaway sentence, the charts, the table, the
+    recommendation and the sources. ``audit`` adds the article's claims beside the engine's
+    (the architect's check), with one line on each counterfactual figure.
 
     ``pair`` is the two fabrics of the break-even block (default: InfiniBand against the
     fastest other fabric, the window's default). ``pinned`` (the A snapshot of an A/B
@@ -262,7 +298,8 @@ def proposal_content(snap, *, source=None, today: dt.date | None = None, pair=No
 
     s, point = snap.scenario, snap.point
     money = currency_of(point) or "USD"
-    claims_preset, claim_rows = _claims(s)
+    claims_preset, claim_rows = _claims(s) if audit else (None, [])
+    rec = _recommendation(s, point)
     ps = catalog.profile_set(s.fabric.profile_set)
     return dict(
         title=translate("Proposal", "Network fabric proposal"),
@@ -276,7 +313,9 @@ def proposal_content(snap, *, source=None, today: dt.date | None = None, pair=No
         currency=money,
         inputs=_inputs(s, point, money),
         fabrics=_fabric_rows(point, money),
-        recommendation=_recommendation(s, point),
+        recommendation=rec,
+        takeaway=_takeaway(point, rec),
+        audit=audit,
         claims_preset=claims_preset,
         claims_edited=bool(claims_preset) and _preset_edited(s, claims_preset),
         claims=claim_rows,
@@ -314,35 +353,37 @@ def _recommendation_html(c) -> str:
     r = c["recommendation"]
     labels = c["labels"]
     head = _heading(translate("Proposal", "Recommendation"))
-    if not r:
+    if r is None:
         return head + "<p>" + _e(translate("Proposal", "The engine’s recommendation is not available for this "
                                                        "scenario.")) + "</p>"
-    eng = r.get("engine_fabric")
-    tree = r.get("tree_fabric")
-    tree_label = _short(labels.get(tree, tree or ""))
+    tree_label = _short(labels.get(r.tree_fabric, r.tree_fabric))
     tree_html = "<p>" + _e(translate("Proposal", "Article’s decision tree: {fabric} (rule {rule}: {reason}).")).format(
-        fabric=f"<b>{_e(tree_label)}</b>", rule=_e(r.get("tree_rule", "")),
-        reason=_e(tr_data(r.get("tree_reason", "")))) + "</p>"
-    if eng is None:
+        fabric=f"<b>{_e(tree_label)}</b>", rule=_e(r.tree_rule), reason=_e(_say(r.tree_reason, labels))) + "</p>"
+    note = f"<p style='color:{MUTED}'>{_e(_say(r.note, labels))}</p>" if r.note is not None else ""
+    if r.best is None:
         return head + (f"<p style='font-size:13pt; font-weight:700; color:{INK}'>"
                        + _e(translate("Proposal", "No fabric yet")) + "</p>"
                        "<p>" + _e(translate("Proposal", "No parallel plan fits in GPU memory for any compared fabric "
                                                         "in this scenario: add nodes, choose GPUs with more memory "
                                                         "or a smaller model.")) + "</p>" + tree_html)
-    eng_label = _short(labels.get(eng, eng))
-    criterion = _e(tr_data(r.get("engine_criterion", "")))
-    big = (f"<p style='font-size:13pt; font-weight:700; color:{INK}'>{_e(eng_label)}</p><p>"
-           + _e(translate("Proposal", "Engine: {fabric} — {criterion}")).format(
-               fabric=f"<b>{_e(eng_label)}</b>", criterion=criterion))
-    if r.get("runner_up") and r.get("margin") is not None and math.isfinite(r["margin"]):
-        big += _e(translate("Proposal", "; {pct} % ahead of {fabric}").format(
-            pct=f"{r['margin'] * 100:.1f}", fabric=_short(labels.get(r["runner_up"], r["runner_up"]))))
-    big += _e(translate("Proposal", ".")) + "</p>"
+    if r.pick is not None:
+        big_name = _short(labels.get(r.pick, r.pick))
+    else:
+        big_name = translate("Proposal", "Equivalent: {fabrics}").format(
+            fabrics=" · ".join(_short(labels.get(f, f)) for f in r.equivalent))
+    big = (f"<p style='font-size:13pt; font-weight:700; color:{INK}'>{_e(big_name)}</p>"
+           + (f"<p><b>{_e(c['takeaway'])}</b></p>" if c.get("takeaway") else "")
+           + note + "<p>" + _e(translate("Proposal", "Engine: {criterion}; {verdict}.")).format(
+               criterion=_e(_say(r.criterion, labels)), verdict=_e(_say(r.verdict, labels))) + "</p>")
+    if r.separator is not None:
+        big += f"<p>{_e(_say(r.separator, labels))}</p>"
     big += tree_html
-    if r.get("agree"):
-        big += "<p>" + _e(translate("Proposal", "The tree and the engine agree.")) + "</p>"
-    elif r.get("reason"):
-        big += "<p><i>" + _e(translate("Proposal", "Why they differ:")) + f"</i> {_e(tr_data(r['reason']))}</p>"
+    if r.agrees:
+        big += "<p>" + _e(translate("Proposal", "The tree and the engine agree.") if r.pick is not None else
+                          translate("Proposal", "The tree and the engine agree: the article’s choice is one of "
+                                                "the equivalent fabrics.")) + "</p>"
+    elif r.reason is not None:
+        big += "<p><i>" + _e(translate("Proposal", "Why they differ:")) + f"</i> {_e(_say(r.reason, labels))}</p>"
     return head + big + _breakeven_html(c)
 
 
@@ -366,10 +407,11 @@ def _fabric_table_html(c) -> str:
     head = ("<tr style='background:#eef3f8'>" + "".join(f"<th align='{al}'>{_e(t)}</th>" for t, al in cols)
             + "</tr>")
     rows = []
-    rec = (c["recommendation"] or {}).get("engine_fabric")
+    r = c["recommendation"]
+    picked = (r.pick,) if r is not None and r.pick is not None else (r.equivalent if r is not None else ())
     for i, f in enumerate(c["fabrics"]):
         colour = f["colour"]
-        weight = "font-weight:700;" if f["fabric"] == rec else ""
+        weight = "font-weight:700;" if f["fabric"] in picked else ""
         bg = "background:#f7f7f7;" if i % 2 else ""
         rows.append(
             f"<tr style='{bg}{weight}'><td><span style='color:{colour}'>■</span> {_e(f['label'])}</td>"
@@ -379,7 +421,7 @@ def _fabric_table_html(c) -> str:
             f"<td>{_e(f['plan'])}</td></tr>")
     note = (f"<p style='color:{MUTED}; font-size:6.5pt'>"
             + _e(translate("Proposal", "* Training days including expected interruptions and restarts. Money in "
-                                       "{currency}. The recommended fabric is in bold.").format(currency=cur))
+                                       "{currency}. The recommended fabric (or the equivalent ones) in bold.").format(currency=cur))
             + "</p>")
     return (_heading(translate("Proposal", "At this scenario"))
             + f"{_TABLE}{head}{''.join(rows)}</table>{note}")
@@ -440,6 +482,8 @@ def _claims_html(c) -> str:
                     f"<td>{_e(_short(c['labels'].get(r.fabric, r.fabric)))}"
                     f"</td><td>{_e(tr_data(r.article))}</td><td align='right'>{_e(tr_data(claim_fmt(r.seed, r.unit) + unit))}"
                     f"</td><td align='right'>{_e(tr_data(claim_fmt(r.published, r.unit) + unit))}</td></tr>")
+        if r.explanation:  # a counterfactual figure, explained in one line
+            rows.append(f"<tr style='{bg}'><td colspan='5' style='color:{MUTED}'>↳ {_e(r.explanation)}</td></tr>")
     cols = ((translate("Proposal", "Claim"), "left"), (translate("Proposal", "Fabric"), "left"),
             (translate("Proposal", "Article"), "left"), (translate("Proposal", "Engine, seed"), "right"),
             (translate("Proposal", "Engine, published"), "right"))
@@ -667,7 +711,7 @@ def _footer(sheet: _Sheet, c, page_h: float, margin: float) -> None:
 
 
 def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None = None, pair=None, bands=None,
-                 pinned=None) -> bytes:
+                 pinned=None, audit: bool = False) -> bytes:
     """The proposal sheet as PDF bytes (one page, A4 or Letter), in the current UI language.
 
     ``pair``: the two fabrics of the break-even block and chart markers (default: InfiniBand
@@ -679,7 +723,7 @@ def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None 
 
     if paper not in PAPERS:
         raise ScenarioError("--paper", paper, "a4 or letter")
-    c = proposal_content(snap, source=source, today=today, pair=pair, bands=bands, pinned=pinned)
+    c = proposal_content(snap, source=source, today=today, pair=pair, bands=bands, pinned=pinned, audit=audit)
     overlays = dict(bands=bands, pinned=pinned)
     buf = QtCore.QBuffer()
     buf.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
@@ -771,14 +815,14 @@ def _fit_assumptions(sheet: _Sheet, html_text: str) -> tuple[float, float]:
 
 
 def write_proposal(snap, path, *, paper: str = "a4", source=None, today: dt.date | None = None,
-                   pair=None, bands=None, pinned=None) -> Path:
+                   pair=None, bands=None, pinned=None, audit: bool = False) -> Path:
     """Write the proposal sheet to ``path`` (.pdf), atomically (``bands``, ``pinned``: see :func:`proposal_pdf`;
     :func:`gui.export.window_overlays` gives both for a window)."""
     if Path(str(path)).suffix.lower() != ".pdf":
         raise ScenarioError(str(path), Path(str(path)).suffix or "no extension", "a .pdf file for the proposal sheet")
     check_writable(path)
     return atomic_write(path, proposal_pdf(snap, paper=paper, source=source, today=today, pair=pair, bands=bands,
-                                           pinned=pinned))
+                                           pinned=pinned, audit=audit))
 
 
 __all__ = ["PAPERS", "proposal_content", "proposal_pdf", "write_proposal"]

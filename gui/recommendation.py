@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import html
-import math
 
 from PySide6 import QtCore, QtWidgets
 
@@ -18,11 +17,15 @@ from model import claims as claims_mod
 from model import presets as presets_mod
 from model import recommend
 
+from . import reason_text
 from .charts import fabric_styles
-from .i18n import translate
+from .i18n import fmt_money, is_chinese, translate
 from .i18n_data import tr_data, tr_unit
 from .presentation import muted
 from .richtext import RichText
+
+
+GUI_SAMPLES = 100  # Monte-Carlo samples for the tie test on every update (seeded; 200 in exports and the CLI)
 
 
 @functools.cache
@@ -31,22 +34,7 @@ def _claims(name: str):
     return tuple(claims_mod.claims_table(name))
 
 
-def preset_name_for(path) -> str | None:
-    """The preset name (``case2`` ...) whose file is ``path``, if any."""
-    if not path:
-        return None
-    return _preset_name_for(str(path))
-
-
-@functools.lru_cache(maxsize=64)
-def _preset_name_for(path: str) -> str | None:
-    from pathlib import Path
-
-    p = Path(path).resolve()
-    for name in presets_mod.preset_names():
-        if presets_mod.preset_path(name).resolve() == p:
-            return name
-    return None
+preset_name_for = presets_mod.preset_name_for_path  # the preset whose file a path is
 
 
 class RecommendationPanel(QtWidgets.QWidget):
@@ -58,6 +46,17 @@ class RecommendationPanel(QtWidgets.QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         self.summary = RichText()  # changes on every slider move: cheaper than a rich-text QLabel
         lay.addWidget(self.summary)
+        self.audit_check = QtWidgets.QCheckBox(translate("RecommendationPanel",
+                                                         "Article audit: the article's figures beside the engine's"))
+        self.audit_check.setObjectName("auditCheck")
+        self.audit_check.setToolTip(translate("RecommendationPanel",
+                                              "For the architect: every figure the article states for this case "
+                                              "study beside the engine's, and what each counterfactual "
+                                              "(“same work”) figure compares. Off for a customer; the proposal "
+                                              "sheet includes it only when this is on."))
+        self.audit_check.toggled.connect(self._audit_toggled)
+        lay.addWidget(self.audit_check)
+        self.audit_check.hide()  # shown for presets that have article figures
         self.claims_title = QtWidgets.QLabel()
         self.claims_title.setWordWrap(True)
         lay.addWidget(self.claims_title)
@@ -78,15 +77,28 @@ class RecommendationPanel(QtWidgets.QWidget):
         hh.setSectionResizeMode(1, QtWidgets.QHeaderView.ResizeMode.Stretch)
         hh.setSectionResizeMode(2, QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
         lay.addWidget(self.claims, 1)
+        hh.sectionResized.connect(lambda *_: self.claims.resizeRowsToContents())  # whole names, wrapped
+        self.claims_notes = QtWidgets.QLabel()
+        self.claims_notes.setObjectName("claimsNotes")
+        self.claims_notes.setWordWrap(True)
+        self.claims_notes.setStyleSheet("font-size:8pt")
+        lay.addWidget(self.claims_notes)
         self.claims_title.hide()
         self.claims.hide()
-        self.engine_pick: str | None = None
+        self.claims_notes.hide()
+        self.engine_pick: str | None = None  # the engine's winner (None for a tie)
         self.tree_pick: str | None = None
+        self.equivalent: tuple = ()
+        self.recommendation = None  # the last model.recommend.Recommendation shown
+        self._rec_key, self._rec = None, None
         self.reason: str = ""
         self._claims_for: str | None = "?"
 
-    def show_snapshot(self, snap, preset: str | None = None) -> None:
-        """Show the recommendation at ``snap.point``; the claims of ``preset`` (a case name)."""
+    def show_snapshot(self, snap, preset: str | None = None, live: bool = False) -> None:
+        """Show the recommendation at ``snap.point``; the claims of ``preset`` (a case name).
+
+        ``live`` (a slider being dragged): the tie test uses the threshold only, without the
+        Monte-Carlo uncertainty, which runs again when the drag ends."""
         point = snap.point
         styles = {n: s for n, s in zip(point.fabrics, fabric_styles(point))}
 
@@ -99,40 +111,70 @@ class RecommendationPanel(QtWidgets.QWidget):
             return f"<span style='color:{st['colour']}'><b>{html.escape(st.get('short', fid))}</b></span>"
 
         try:
-            rec = recommend.recommendation(snap.scenario, point)
+            rec = self._recommend(snap.scenario, point, 0 if live else GUI_SAMPLES)
         except (KeyError, ValueError, model.ScenarioError) as err:
             rec = None
             text = "<i>" + translate("RecommendationPanel", "No recommendation: {error}").format(
                 error=html.escape(str(err))) + "</i>"
+        self.recommendation = rec
         if rec is not None:
-            self.tree_pick, self.engine_pick = rec["tree_fabric"], rec["engine_fabric"]
-            self.reason = rec.get("reason", "")
-            margin = rec.get("margin")
-            margin_txt = (translate("RecommendationPanel", ", {pct}% ahead of {name}").format(
-                pct=f"{margin * 100:.1f}", name=name(rec["runner_up"]))
-                          if rec.get("runner_up") and margin is not None and math.isfinite(margin) else "")
+            labels = {n: st.get("short", n) for n, st in styles.items()}
+            lang = "zh" if is_chinese() else "en"
+
+            def say(reason):
+                return html.escape(reason_text.render(reason, lang, labels=labels, money=fmt_money))
+
+            self.tree_pick, self.engine_pick = rec.tree_fabric, rec.pick
+            self.equivalent = rec.equivalent
+            self.reason = reason_text.render(rec.reason, lang, labels=labels, money=fmt_money)
+            muted_span = f"<br><span style='color:{muted()}'>"
             lines = [
                 translate("RecommendationPanel", "<b>Article's decision tree:</b>") + f" {name(self.tree_pick)}"
-                f"<br><span style='color:{muted()}'>" + translate("RecommendationPanel", "rule {rule}: {reason}").format(
-                    rule=html.escape(str(rec["tree_rule"])), reason=html.escape(tr_data(rec["tree_reason"])))
-                + "</span>",
-                translate("RecommendationPanel", "<b>Engine's pick:</b>") + f" {name(self.engine_pick)}"
-                f"<br><span style='color:{muted()}'>{html.escape(tr_data(rec['engine_criterion']))}{margin_txt}</span>",
+                + muted_span + translate("RecommendationPanel", "rule {rule}: {reason}").format(
+                    rule=html.escape(str(rec.tree_rule)), reason=say(rec.tree_reason)) + "</span>",
             ]
-            if self.engine_pick is None:
-                lines[-1] = (translate("RecommendationPanel", "<b>Engine's pick:</b>") + " "
-                             + translate("RecommendationPanel", "none") + f"<br><span style='color:{muted()}'>"
-                             + translate("RecommendationPanel", "no parallel plan fits this model on this cluster for "
-                                                                "any fabric: add nodes or memory, or shrink the model")
-                             + "</span>")
-            elif rec["agree"]:
-                lines.append("<span style='color:#1b7a3a'>" + translate("RecommendationPanel", "✔ They agree.")
-                             + "</span>")
+            if rec.note is not None:
+                lines.append(f"<span style='color:{muted()}'>{say(rec.note)}</span>")
+            if rec.best is None:
+                pick = translate("RecommendationPanel", "none")
+            elif rec.pick is None:
+                pick = translate("RecommendationPanel", "a tie between {fabrics}").format(
+                    fabrics=" · ".join(name(f) for f in rec.equivalent))
+            else:
+                pick = name(rec.pick)
+            lines.append(translate("RecommendationPanel", "<b>Engine's pick:</b>") + f" {pick}" + muted_span
+                         + say(rec.criterion) + "; " + say(rec.verdict) + "</span>")
+            if rec.separator is not None:
+                lines.append(f"<span style='color:{muted()}'>{say(rec.separator)}</span>")
+            if rec.best is None:
+                pass
+            elif rec.agrees:
+                agree = (translate("RecommendationPanel", "✔ They agree.") if rec.pick is not None else
+                         translate("RecommendationPanel", "✔ They agree: the article's choice is one of the "
+                                                          "equivalent fabrics."))
+                lines.append(f"<span style='color:#1b7a3a'>{agree}</span>")
             else:
                 lines.append("<span style='color:#a03000'><b>" + translate("RecommendationPanel", "They differ:")
-                             + f"</b></span> {html.escape(tr_data(self.reason))}")
+                             + f"</b></span> {html.escape(self.reason)}")
             text = "<br>".join(lines)
         self.summary.setText(text)  # RichText re-lays out only when the text changes
+        self._show_claims(preset)
+
+    def _recommend(self, scenario, point, samples: int):
+        """The engine's recommendation, kept while the scenario is the same (a cached snapshot)."""
+        key = (scenario, samples)
+        if self._rec_key != key:
+            self._rec = recommend.recommendation(scenario, point, samples=samples)
+            self._rec_key = key
+        return self._rec
+
+    @property
+    def audit(self) -> bool:
+        """The article audit (claims table) is asked for."""
+        return self.audit_check.isChecked()
+
+    def _audit_toggled(self, _on: bool) -> None:
+        preset, self._claims_for = self._claims_for, "?"
         self._show_claims(preset)
 
     def _show_claims(self, preset: str | None) -> None:
@@ -140,10 +182,13 @@ class RecommendationPanel(QtWidgets.QWidget):
             return
         self._claims_for = preset
         figs = presets_mod.article_figures()
-        rows = _claims(preset) if preset in figs and figs[preset].get("claims") else ()
+        has_claims = preset in figs and bool(figs[preset].get("claims"))
+        self.audit_check.setVisible(has_claims)
+        rows = _claims(preset) if has_claims and self.audit else ()
         if not rows:
             self.claims.hide()
             self.claims_title.hide()
+            self.claims_notes.hide()
             return
         self.claims_title.setText(translate("RecommendationPanel", "<b>Article vs engine</b> — {preset} as published "
                                                                    "(unaffected by your edits)").format(
@@ -160,6 +205,12 @@ class RecommendationPanel(QtWidgets.QWidget):
                     item.setToolTip(row.note)
                 self.claims.setItem(i, c, item)
         self.claims.resizeRowsToContents()
+        # again once laid out: rows outside the viewport when filled keep a one-line height (names cut)
+        QtCore.QTimer.singleShot(0, self.claims.resizeRowsToContents)
+        notes = [f"<b>{html.escape(tr_data(r.label))}</b> ({html.escape(r.fabric)}): {html.escape(r.explanation)}"
+                 for r in rows if r.explanation]
+        self.claims_notes.setText("<br>".join(notes))
+        self.claims_notes.setVisible(bool(notes))
         self.claims_title.show()
         self.claims.show()
 

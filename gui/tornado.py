@@ -1,9 +1,13 @@
-"""Sensitivity at the current point: tornado charts for the fabric in focus (issue #6).
+"""Sensitivity at the current point: tornado charts for the fabric in focus.
 
 :class:`TornadoPanel` shows two tornados side by side — training days (with
 interruptions) and TCO — from :func:`model.analysis.tornado`: each ranged input swung
 to the low and high end of its range, one at a time, the bars running from the nominal
-value to the result at each end, largest effect on top.
+value to the result at each end, largest effect on top. The axis is never narrower
+than :data:`MIN_SPAN_FRACTION` of the nominal value, and each title gives the largest
+swing in per cent, so a small effect looks small; ranges are in the scenario's currency;
+an input the scenario fixes is swung across the profile's relative spread around it
+(:func:`model.analysis.ranged_values`) and says so.
 """
 
 from __future__ import annotations
@@ -39,21 +43,47 @@ def input_name(key: str) -> str:
     return names.get(key, key)
 
 
-def range_text(key: str, lo: float, hi: float) -> str:
+MIN_SPAN_FRACTION = 0.05
+"""Smallest width of a tornado's axis, as a fraction of the nominal value: an effect of minutes on a
+13-day run stays a sliver instead of filling the chart."""
+
+
+def range_text(key: str, lo: float, hi: float, currency: str = "", cny_per_usd: float = 1.0) -> str:
+    """An input's range in the scenario's units; money in the scenario's ``currency``."""
     if key in ("loss_rate", "achievable_fraction", "cpu_use_at_line_rate"):
         return f"{fmt_sig(lo * 100, 2)}–{fmt_sig(hi * 100, 2)} %"
-    unit = {"latency_us": " µs", "link_gbps": " Gb/s", "electricity_usd_per_kwh": " $/kWh"}.get(key, "")
+    if key == "electricity_usd_per_kwh":  # the site range is in USD; a CNY scenario reads CNY
+        k, sym = (cny_per_usd, "¥") if currency == "CNY" else (1.0, "$")
+        return f"{sym}{fmt_sig(lo * k, 3)}–{fmt_sig(hi * k, 3)}/kWh"
     if key == "network_cost_per_node_cny":
-        return f"¥{fmt_sig(lo, 3)}–{fmt_sig(hi, 3)}"
+        k, sym = (1.0, "¥") if currency in ("CNY", "") else (1.0 / cny_per_usd, "$")
+        return f"{sym}{fmt_sig(lo * k, 3)}–{fmt_sig(hi * k, 3)}"
+    unit = {"latency_us": " µs", "link_gbps": " Gb/s"}.get(key, "")
     return f"{fmt_sig(lo, 3)}–{fmt_sig(hi, 3)}{unit}"
 
 
-def swing_label(sw) -> str:
+def swing_label(sw, currency: str = "", cny_per_usd: float = 1.0) -> str:
     key = sw.field.rsplit(".", 1)[-1]
-    return f"{input_name(key)} ({range_text(key, sw.low_value, sw.high_value)})"
+    text = f"{input_name(key)} ({range_text(key, sw.low_value, sw.high_value, currency, cny_per_usd)})"
+    if getattr(sw, "fixed", False):  # set by the scenario: the profile's relative spread around it
+        text += translate("Tornado", " · scenario value ± profile spread")
+    return text
 
 
-def tornado_rows(swings, metric: str, nominal: float) -> list[dict]:
+def axis_range(values, nominal: float) -> tuple[float, float]:
+    """The x-range of a tornado: the values with a margin, at least MIN_SPAN_FRACTION of the nominal wide."""
+    lo, hi = min(values), max(values)
+    span = hi - lo
+    floor = MIN_SPAN_FRACTION * abs(nominal) if math.isfinite(nominal) else 0.0
+    if span < floor:  # centred on the nominal value
+        lo, hi = nominal - floor / 2, nominal + floor / 2
+        lo, hi = min(lo, min(values)), max(hi, max(values))
+        return lo, hi
+    span = span or 1.0
+    return lo - 0.08 * span, hi + 0.08 * span
+
+
+def tornado_rows(swings, metric: str, nominal: float, currency: str = "", cny_per_usd: float = 1.0) -> list[dict]:
     """Rows for one tornado, largest effect first: label, low/high results and their deltas (no Qt)."""
     rows = []
     for sw in swings:
@@ -61,7 +91,7 @@ def tornado_rows(swings, metric: str, nominal: float) -> list[dict]:
         lo, hi = float(lo), float(hi)
         if not (math.isfinite(lo) and math.isfinite(hi)):
             continue
-        rows.append(dict(label=swing_label(sw), field=sw.field, low=lo, high=hi, d_low=lo - nominal,
+        rows.append(dict(label=swing_label(sw, currency, cny_per_usd), field=sw.field, low=lo, high=hi, d_low=lo - nominal,
                          d_high=hi - nominal, span=abs(hi - lo), source=sw.source))
     rows.sort(key=lambda r: -r["span"])
     return [r for r in rows if r["span"] > 0] or rows[:0]
@@ -123,9 +153,16 @@ class TornadoChart(pg.PlotWidget):
         widest = max((fm.horizontalAdvance(r["label"]) for r in rows), default=100)
         left.setWidth(min(widest + 24, 420))
         vals = [nominal] + [r["low"] for r in rows] + [r["high"] for r in rows]
-        span = max(vals) - min(vals) or abs(nominal) * 0.05 or 1.0
-        pi.setXRange(min(vals) - 0.08 * span, max(vals) + 0.08 * span, padding=0)
+        pi.setXRange(*axis_range(vals, nominal), padding=0)
         pi.setYRange(-0.7, max(n, 1) - 0.3, padding=0)
+
+
+def _titled(title: str, rows, nominal: float) -> str:
+    """A tornado's title with its largest swing as a share of the nominal value (so a sliver reads as one)."""
+    if not rows or not (math.isfinite(nominal) and nominal):
+        return title
+    pct = max(max(abs(r["d_low"]), abs(r["d_high"])) for r in rows) / abs(nominal) * 100
+    return title + translate("Tornado", " · largest swing ±{pct} %").format(pct=fmt_sig(pct, 2))
 
 
 class TornadoPanel(QtWidgets.QWidget):
@@ -183,17 +220,21 @@ class TornadoPanel(QtWidgets.QWidget):
             "Tornado", "<b>Sensitivity of {fabric}</b> at this point: each input swung across its range, "
                        "one at a time (nominal {days} days, TCO {tco})").format(
             fabric=html.escape(label), days=fmt_number(nom_days, 1), tco=fmt_money(nom_tco, code)))
-        rows = tornado_rows(swings, "days", nom_days)
-        span = max((r["span"] for r in rows), default=1.0) or 1.0
-        digits = min(4, max(1, 1 - math.floor(math.log10(span)))) if math.isfinite(span) else 1
-        self.days.show_rows(rows, nom_days, translate("Tornado", "Training days"),
+        rate = float(s.economics.cny_per_usd)
+        rows = tornado_rows(swings, "days", nom_days, code, rate)
+        lo, hi = axis_range([nom_days] + [r[k] for r in rows for k in ("low", "high")], nom_days)
+        digits = min(4, max(1, 1 - math.floor(math.log10((hi - lo) / 4)))) if hi > lo else 1
+        self.days.show_rows(rows, nom_days, _titled(translate("Tornado", "Training days"), rows, nom_days),
                             lambda v, d=digits: fmt_number(v, d))
-        self.tco.show_rows(tornado_rows(swings, "tco", nom_tco), nom_tco if math.isfinite(nom_tco) else 0.0,
-                           translate("Tornado", "TCO"), lambda v, c=code: fmt_money(v, c))
-        sources = sorted({f"• {swing_label(sw)}: {sw.source}" for sw in swings if sw.source})
+        tco_rows = tornado_rows(swings, "tco", nom_tco, code, rate)
+        self.tco.show_rows(tco_rows, nom_tco if math.isfinite(nom_tco) else 0.0,
+                           _titled(translate("Tornado", "TCO ({code})").format(code=code) if code
+                                   else translate("Tornado", "TCO"), tco_rows, nom_tco),
+                           lambda v, c=code: fmt_money(v, c))
+        sources = sorted({f"• {swing_label(sw, code, rate)}: {sw.source}" for sw in swings if sw.source})
         self.title.setToolTip("\n".join(sources))  # where each range comes from
         self.key = key
         return True
 
 
-__all__ = ["TornadoPanel", "tornado_rows", "swing_label"]
+__all__ = ["MIN_SPAN_FRACTION", "TornadoPanel", "axis_range", "range_text", "swing_label", "tornado_rows"]

@@ -9,7 +9,11 @@
   chosen at the nominal values (a cluster is planned once, then lives with its
   network), so the band shows the network's spread, not re-planning noise.
   Seeded: the same seed gives the same bands, so an export is reproducible.
-  A value the scenario sets itself is the user's, and is not sampled.
+  A value the scenario sets itself (a preset's article figure, the user's
+  edit) keeps the profile's *relative* spread around it — a fixed value is
+  no more certain than the profile's — so every fabric is banded; a value
+  the profile gives no range, or that the x-axis sweeps, is not sampled, and
+  :attr:`Bands.unbanded` says which fabrics therefore have no band and why.
 - **Sensitivity** (:func:`tornado`): each ranged input swung to its low and
   high end, one at a time, at the current point; the change in training days
   and TCO, largest first.
@@ -38,6 +42,7 @@ from .errors import ScenarioError
 
 SAMPLED_KEYS = ("latency_us", "loss_rate", "link_gbps", "achievable_fraction", "cpu_use_at_line_rate",
                 "network_cost_per_node_cny")
+FRACTION_KEYS = ("achievable_fraction", "cpu_use_at_line_rate")
 BAND_METRICS = ("mfu", "train_days_with_interruptions", "tco")
 PERCENTILES = (10.0, 50.0, 90.0)
 
@@ -55,6 +60,7 @@ class RangedValue:
     low: float
     high: float
     source: str
+    fixed: bool = False  # the scenario sets this value: the profile's relative spread around it
 
     @property
     def log_scale(self) -> bool:
@@ -65,8 +71,24 @@ class RangedValue:
         return f"{self.fabric} {self.key}"
 
 
+def _scenario_value(scenario, fabric: str, key: str, spec):
+    """The scenario's own value of a sampled key, in the key's units (CPU: use at line rate), or None."""
+    if key == "cpu_use_at_line_rate":
+        per_core = getattr(spec, "cpu_gbps_per_core", None)
+        if per_core is None or not per_core > 0:
+            return None
+        prof = catalog.profile_set(scenario.fabric.profile_set)
+        link = prof["fabrics"].get(fabric, {}).get("link_gbps", 100.0)
+        return link / (per_core * prof.get("cpu_ref_host_cores", 64))  # the inverse of _cpu_gbps_per_core
+    return getattr(spec, key, None)
+
+
 def ranged_values(scenario) -> list[RangedValue]:
-    """Profile values with a range for the compared fabrics, except those the scenario sets itself."""
+    """Profile values with a range for the compared fabrics.
+
+    A value the scenario sets itself gets the profile's range scaled to it (the same relative
+    spread: ``low · v / nominal`` to ``high · v / nominal``), marked ``fixed``.
+    """
     prof = catalog.profile_set(scenario.fabric.profile_set)
     custom = scenario.fabric.custom_dict()
     out = []
@@ -83,9 +105,31 @@ def ranged_values(scenario) -> list[RangedValue]:
                 continue
             user_key = "cpu_gbps_per_core" if key == "cpu_use_at_line_rate" else key
             if spec is not None and getattr(spec, user_key, None) is not None:
+                mine, nominal = _scenario_value(scenario, name, key, spec), base.get(key)
+                if mine is None or not nominal or not mine > 0:
+                    continue  # no spread to scale (a zero loss rate, a profile without a nominal value)
+                k = float(mine) / float(nominal)
+                # a line rate is a hardware fact (no faster than set); fractions stay fractions
+                cap = float(mine) if key == "link_gbps" else 1.0 if key in FRACTION_KEYS else np.inf
+                out.append(RangedValue(name, key, min(float(rng[0]) * k, cap), min(float(rng[1]) * k, cap),
+                                       f"this scenario's value {float(mine):.4g}, with the {prof['name']} profile's "
+                                       f"relative spread ({float(rng[0]):.4g}–{float(rng[1]):.4g} around "
+                                       f"{float(nominal):.4g})", fixed=True))
                 continue
             out.append(RangedValue(name, key, float(rng[0]), float(rng[1]),
                                    f"{prof['name']} profile: {base.get('source', '')}"))
+    return out
+
+
+def unbanded_fabrics(scenario, ranged, swept=None) -> dict[str, str]:
+    """Compared fabrics without any sampled input, with why: ``"swept"`` (the x-axis sets its only
+    ranged value) or ``"no_range"`` (its profile gives no range for any sampled value)."""
+    have = {rv.fabric for rv in ranged}
+    out = {}
+    for name in scenario.fabric.fabrics:
+        if name in have:
+            continue
+        out[name] = "swept" if swept is not None and name in swept[0] else "no_range"
     return out
 
 
@@ -171,6 +215,7 @@ class Bands:
     seed: int
     inputs: tuple
     percentiles: dict
+    unbanded: dict = None  # fabric -> why it has no band ("swept", "no_range"); see unbanded_fabrics
 
     def band(self, metric: str, p: float):
         return self.percentiles[metric][p]
@@ -214,7 +259,7 @@ def monte_carlo(scenario, field: str | None, values=None, *, samples: int = 1000
         # Sorting every row (SIMD sort) is several times faster than numpy's partition at six ranks
         q = percentiles_of_sorted(np.sort(arr, axis=-1), PERCENTILES)
         pct[m] = {p: (q[i] if field else q[i][..., 0]) for i, p in enumerate(PERCENTILES)}
-    return Bands(nominal, samples, seed, tuple(ranged), pct)
+    return Bands(nominal, samples, seed, tuple(ranged), pct, unbanded_fabrics(scenario, ranged, swept))
 
 
 @dataclass(frozen=True)
@@ -228,6 +273,7 @@ class Swing:
     days_high: float
     tco_low: float
     tco_high: float
+    fixed: bool = False  # the scenario sets this input: swung across the profile's relative spread around it
 
     @property
     def days_span(self) -> float:
@@ -281,7 +327,7 @@ def tornado(scenario, fabric: str, *, metric: str = "train_days_with_interruptio
     swings = []
     for j, rv in enumerate(cases):
         swings.append(Swing(rv.label, f"fabric.{rv.fabric}.{rv.key}", rv.low, rv.high, rv.source,
-                            days[2 * j], days[2 * j + 1], tco[2 * j], tco[2 * j + 1]))
+                            days[2 * j], days[2 * j + 1], tco[2 * j], tco[2 * j + 1], rv.fixed))
     for j, (path, (lo, hi, src)) in enumerate(site, start=len(cases)):
         swings.append(Swing(path.split(".", 1)[1], path, lo, hi, src, days[2 * j], days[2 * j + 1], tco[2 * j],
                             tco[2 * j + 1]))

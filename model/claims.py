@@ -33,7 +33,7 @@ Metrics (``METRICS``) and how the engine's figure is read:
 
 References
 ----------
-1. The source article, §1, §3, §4 (shared/seed; seed-figures.md).
+1. The source article, §1, §3, §4 (seed-figures.md).
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ METRICS = {
     "tco_cny": ("TCO", "CNY"),
     "tco_saving_cny": ("TCO saving vs the baseline (same cluster)", "CNY"),
     "tco_saving_same_work_cny": ("TCO saving vs the baseline (same work)", "CNY"),
-    "tco_saving_pct": ("TCO saving vs the baseline (same work)", "%"),
+    "tco_saving_pct": ("Cost per token below the baseline (same work)", "%"),
     "electricity_saving_cny_per_year": ("Electricity saving per year (same work)", "CNY"),
     "pue": ("PUE", ""),
     "interruptions_per_run": ("Interruptions in one run", ""),
@@ -95,6 +95,41 @@ class ClaimRow:
     published: float   # the engine under the published profile set
     unit: str
     note: str = ""     # how the engine's figure is read, where it differs from the article's reading
+    explanation: str = ""  # one line on a counterfactual ("same work") figure, with the seed numbers
+
+
+COUNTERFACTUAL = ("tco_saving_same_work_cny", "tco_saving_pct", "electricity_saving_cny_per_year")
+
+
+def explain(metric: str, res, fabric: str, baseline: str) -> str:
+    """One line on what a counterfactual ("same work") figure compares, with its numbers ('' for others).
+
+    Such a figure prices the chosen fabric's output as if the baseline did it: the baseline
+    needs ``days(baseline) / days(chosen)`` times the cluster-years for it, which is why the
+    figure can exceed a whole TCO or a year's electricity bill.
+    """
+    if metric not in COUNTERFACTUAL:
+        return ""
+    i, b = res.fabric_index(fabric), res.fabric_index(baseline)
+    s = res.scenario
+    years = float(s.economics.years)
+    d = res["train_days_with_interruptions"]
+    slower = float(d[b] / d[i])
+    tco, cpt = res["tco"], res["cost_per_token"]
+    if metric == "electricity_saving_cny_per_year":
+        e = res["energy_cost_per_run"]
+        runs = s.economics.duty_cycle * HOURS_PER_YEAR / (d[i] * 24.0)
+        bill = res["opex_parts"]["energy"][i]
+        return (f"(energy per run on {baseline} {_fmt(e[b], 'CNY')} − on {fabric} {_fmt(e[i], 'CNY')}) × the "
+                f"{runs:,.1f} runs {fabric} completes a year; {baseline} would need {slower:,.1f} years for them, "
+                f"so this exceeds a year's electricity bill ({_fmt(bill, 'CNY')} CNY)")
+    work = tco[i] / cpt[i]
+    if metric == "tco_saving_pct":
+        return (f"1 − cost per token on {fabric} / on {baseline}: {baseline} needs {slower:,.1f}× the "
+                f"cluster-years for the same tokens")
+    return (f"{fabric}'s {years:g}-year output ({work / 1e9:,.0f} B tokens) bought at {baseline}'s cost per token "
+            f"({_fmt(cpt[b] * work, 'CNY')} CNY, {slower:,.1f}× the cluster-years) − {fabric}'s TCO "
+            f"({_fmt(tco[i], 'CNY')} CNY): larger than a TCO because {baseline} would need {slower:,.1f}× as long")
 
 
 def published_variant(s):
@@ -182,7 +217,7 @@ def claims_table(name: str) -> list[ClaimRow]:
             metric=c["metric"], label=label, fabric=fabric, article=c["article"], article_value=float(c["value"]),
             seed=metric_value(c["metric"], res_seed, fabric, fig["baseline"], months),
             published=metric_value(c["metric"], res_pub, fabric, fig["baseline"], months), unit=unit,
-            note=METRIC_NOTES.get(c["metric"], "")))
+            note=METRIC_NOTES.get(c["metric"], ""), explanation=explain(c["metric"], res_seed, fabric, fig["baseline"])))
     return rows
 
 
@@ -201,10 +236,13 @@ def format_claims(name: str, rows: list[ClaimRow] | None = None) -> str:
     rows = claims_table(name) if rows is None else rows
     s = load_preset(name)
     fig = article_figures()[name]
-    head = f"{'claim':<44}{'fabric':<12}{'article':<40}{'seed':>12}{'published':>12}  unit"
+    width = max([len(r.label) for r in rows] + [5]) + 2  # claim names whole: two rows never read the same
+    head = f"{'claim':<{width}}{'fabric':<12}{'article':<40}{'seed':>12}{'published':>12}  unit"
     out = [f"{s.name} — article figure vs engine (chosen: {fig['chosen']}, baseline: {fig['baseline']})", "",
            head, "-" * len(head)]
     for r in rows:
-        out.append(f"{r.label[:43]:<44}{r.fabric:<12}{r.article[:39]:<40}{_fmt(r.seed, r.unit):>12}"
+        out.append(f"{r.label:<{width}}{r.fabric:<12}{r.article[:39]:<40}{_fmt(r.seed, r.unit):>12}"
                    f"{_fmt(r.published, r.unit):>12}  {r.unit}")
+        if r.explanation:
+            out.append(f"{'':<{width}}↳ {r.explanation}")
     return "\n".join(out)

@@ -5,6 +5,12 @@ through :func:`model.load_scenario` like any user file). The article's figures
 for each preset (the fabric it chose, its "after" duration, the claims) are in
 ``assets/claims.toml``.
 
+Article values: a case preset's fabric overrides are the article's figures
+(``article_values`` in ``assets/claims.toml`` names them). They are the seed
+reading of the article, so :func:`switch_profile_set` drops the ones still
+unchanged when the published set is chosen (every fabric then gets published
+values) and puts them back for the seed set; a value the user changed stays.
+
 Training tokens: the article never states them, so each preset's
 ``train_tokens_b`` is chosen so that the chosen fabric's training time *with
 interruptions* under the seed profile equals the article's "after" duration.
@@ -16,7 +22,7 @@ tokens of every preset (``--write`` puts them in the files).
 
 References
 ----------
-1. The source article, §1, §3 and §4 (shared/seed; seed-figures.md §1, §5, §7).
+1. The source article, §1, §3 and §4 (seed-figures.md §1, §5, §7).
 2. J. T. Daly, FGCS 22(3):303, 2006 (wall time linear in the failure-free time).
 """
 
@@ -60,6 +66,62 @@ def preset_path(name: str):
 def load_preset(name: str = DEFAULT_PRESET) -> Scenario:
     """A preset as a validated scenario (the default is Case 2)."""
     return load_scenario(preset_path(name))
+
+
+def preset_name_for_path(path) -> str | None:
+    """The preset name (``case2`` ...) whose file is ``path``, if any."""
+    if not path:
+        return None
+    return _preset_name_for(str(path))
+
+
+@functools.lru_cache(maxsize=64)
+def _preset_name_for(path: str) -> str | None:
+    from pathlib import Path
+
+    p = Path(path).resolve()
+    for name in preset_names():
+        if preset_path(name).resolve() == p:
+            return name
+    return None
+
+
+def article_values(name: str | None) -> dict:
+    """A preset's fabric values that are the article's figures: ``{"fabric.custom.F.key": value}``."""
+    if name not in article_figures():
+        return {}
+    s = load_preset(name)
+    return {f"fabric.custom.{p}": s.get(f"fabric.custom.{p}") for p in article_figures()[name].get("article_values", ())}
+
+
+def switch_profile_set(scenario: Scenario, profile_set: str, article: dict) -> Scenario:
+    """``scenario`` under ``profile_set``, fairly: no fabric keeps the article's values under another set.
+
+    ``article`` is :func:`article_values` of the preset the scenario came from. Under any set
+    but ``seed``, each article value the scenario still holds unchanged is dropped (the fabric
+    takes that set's value); under ``seed`` each one the scenario does not set comes back. A
+    value the user changed is the user's choice and stays either way.
+    """
+    changes = {"fabric.profile_set": profile_set}
+    for path, value in article.items():
+        now = scenario.get(path)
+        if profile_set != "seed" and now == value:
+            changes[path] = None
+        elif profile_set == "seed" and now is None:
+            changes[path] = value
+    return scenario.replace_many(changes)
+
+
+def overridden_values(scenario: Scenario, article: dict) -> list[tuple[str, str, object, bool]]:
+    """Every fabric value the scenario sets over its profile set: ``(fabric, key, value, is_article)``."""
+    out = []
+    for name, spec in scenario.fabric.custom:
+        for key, value in vars(spec).items():
+            if value is None or key in ("transport", "label"):
+                continue
+            path = f"fabric.custom.{name}.{key}"
+            out.append((name, key, value, path in article and article[path] == value))
+    return out
 
 
 def solve_train_tokens_b(scenario: Scenario, fabric: str, target_days: float) -> float:

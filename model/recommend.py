@@ -19,16 +19,28 @@ InfiniBand, as rule 1 prefers.
 
 The engine's pick: among the compared fabrics, the lowest TCO that finishes a
 run (with interruptions) within the deadline; with a budget, the fastest whose
-TCO fits it; with neither, the lowest cost per run.
+TCO fits it; with neither, the lowest cost per run. A budget smaller than the
+GPU servers alone cannot be met by any fabric: it is reported once
+(``note.budget_below_servers``) and the pick falls back to cost per run.
+
+Ties are ties: the pick names a winner only when its margin over every other
+fabric exceeds both :data:`TIE_THRESHOLD` and the model's uncertainty — the
+fabrics' P10–P90 ranges on the criterion (:func:`model.analysis.monte_carlo`)
+must not overlap. Otherwise the fabrics it cannot tell apart are *equivalent*,
+with what would separate them; the article's choice among them counts as
+agreement.
+
+Every sentence is a :class:`Reason` — a code with parameters. The engine never
+writes prose; ``gui/reason_text.py`` holds the English and Chinese templates.
 
 References
 ----------
-1. The source article, §3.4 and §5 (shared/seed; seed-figures.md §6, §8).
+1. The source article, §3.4 and §5 (seed-figures.md §6, §8).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -37,12 +49,84 @@ LARGE_NODES = 32
 SMALL_PARAMS_B = 10.0
 LARGE_PARAMS_B = 50.0
 
+TIE_THRESHOLD = 0.03
+"""Smallest relative margin that names a winner [-]. A guess: differences under 3 % are
+within what one vendor quote or one measured latency moves, and below the engine's 6 %
+median error against published training runs (``model.validation.MEDIAN_TOLERANCE``)."""
+
+UNCERTAINTY_SAMPLES = 200
+"""Monte-Carlo samples for the P10–P90 ranges the tie test uses (seeded, so reproducible)."""
+
+# Every reason code the engine emits, with its parameters. ``gui/reason_text.py`` has a template
+# for each in English and Chinese (a test fails when one is missing).
+REASON_CODES = {
+    # the article's decision tree
+    "tree.large_cluster": ("nodes",),
+    "tree.large_model": ("params_b",),
+    "tree.small_cluster": ("nodes",),
+    "tree.limited_budget": (),
+    "tree.weak_operations": (),
+    "tree.small_model": ("params_b",),
+    "tree.mid_cluster": ("nodes_low", "nodes_high", "params_low_b", "params_high_b"),
+    # the engine's criterion
+    "criterion.deadline": ("deadline_days",),
+    "criterion.budget": ("budget", "currency"),
+    "criterion.cost_per_run": (),
+    "criterion.deadline_missed": ("deadline_days",),
+    "criterion.budget_missed": ("budget", "currency"),
+    # said once, in words, instead of a failing goal
+    "note.budget_below_servers": ("budget", "servers", "nodes", "currency"),
+    # winner or tie
+    "verdict.winner": ("pick", "runner_up", "margin", "threshold"),
+    "verdict.tie": ("fabrics", "margin", "threshold"),
+    "separate.trade_off": ("faster", "faster_days", "slower_days", "cheaper", "tco_saving"),
+    "separate.measure": ("fabrics",),
+    "verdict.infeasible": (),
+    # why the engine and the tree differ
+    "diff.not_compared": ("tree",),
+    "diff.none_meets": ("engine", "tree", "engine_days", "tree_days"),
+    "diff.tree_misses_deadline": ("engine", "tree", "deadline_days", "engine_days", "tree_days"),
+    "diff.cheaper_within_deadline": ("engine", "tree", "tco_change", "engine_days", "tree_days"),
+    "diff.tree_over_budget": ("engine", "tree", "engine_days", "tree_days"),
+    "diff.faster_within_budget": ("engine", "tree", "engine_days", "tree_days"),
+    "diff.cheaper_per_run": ("engine", "tree", "per_run_change", "engine_days", "tree_days"),
+    # the customer's one-sentence answer
+    "takeaway": ("fabric", "baseline", "baseline_days", "days", "tco_delta", "per_run_delta"),
+}
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One statement of the recommendation: a code from :data:`REASON_CODES` and its parameters.
+
+    Parameters named ``*_days`` are days, ``margin``/``threshold``/``*_change``/``*_saving``/``*_delta``
+    fractions [-], ``budget``/``servers`` money in ``currency``; fabric parameters
+    (``pick``, ``engine``, ``tree``, ``faster`` ...) are fabric ids, ``fabrics`` a tuple of ids.
+    """
+    code: str
+    params: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        want = REASON_CODES.get(self.code)
+        if want is None:
+            raise ValueError(f"reason code {self.code!r}: one of {', '.join(REASON_CODES)}")
+        if set(want) != set(self.params):
+            raise ValueError(f"reason {self.code}: parameters {sorted(self.params)}, expected {sorted(want)}")
+
+    def to_json(self) -> dict:
+        return {"code": self.code, "params": {k: (list(v) if isinstance(v, tuple) else v)
+                                              for k, v in self.params.items()}}
+
+
+def _r(code: str, **params) -> Reason:
+    return Reason(code, params)
+
 
 @dataclass(frozen=True)
 class TreeChoice:
     fabric: str
     rule: str       # "1", "2", "3" or "4"
-    reason: str     # the rule, in words
+    reason: Reason  # the rule that fired
 
 
 def decision_tree(nodes, params_b, budget_stance="long_term", existing_ethernet=True,
@@ -65,19 +149,19 @@ def decision_tree(nodes, params_b, budget_stance="long_term", existing_ethernet=
     1. The source article, §3.4.
     """
     if nodes > LARGE_NODES:
-        return TreeChoice("infiniband", "1", f"more than {LARGE_NODES} nodes: InfiniBand is the only choice")
+        return TreeChoice("infiniband", "1", _r("tree.large_cluster", nodes=LARGE_NODES))
     if params_b > LARGE_PARAMS_B:
-        return TreeChoice("infiniband", "2", f"more than {LARGE_PARAMS_B:g}B parameters: InfiniBand")
+        return TreeChoice("infiniband", "2", _r("tree.large_model", params_b=LARGE_PARAMS_B))
     if nodes <= SMALL_NODES:
-        return TreeChoice("roce", "1", f"{SMALL_NODES} nodes or fewer: RoCE")
+        return TreeChoice("roce", "1", _r("tree.small_cluster", nodes=SMALL_NODES))
     if budget_stance == "limited" and existing_ethernet:
-        return TreeChoice("roce", "3", "limited budget and a good existing Ethernet: RoCE")
+        return TreeChoice("roce", "3", _r("tree.limited_budget"))
     if operations_team == "weak":
-        return TreeChoice("roce", "4", "weak operations team: RoCE is easier to run")
+        return TreeChoice("roce", "4", _r("tree.weak_operations"))
     if params_b <= SMALL_PARAMS_B:
-        return TreeChoice("roce", "2", f"{SMALL_PARAMS_B:g}B parameters or fewer: RoCE")
-    return TreeChoice("infiniband", "1", f"{SMALL_NODES}-{LARGE_NODES} nodes with a {SMALL_PARAMS_B:g}B-"
-                                         f"{LARGE_PARAMS_B:g}B model: InfiniBand preferred")
+        return TreeChoice("roce", "2", _r("tree.small_model", params_b=SMALL_PARAMS_B))
+    return TreeChoice("infiniband", "1", _r("tree.mid_cluster", nodes_low=SMALL_NODES, nodes_high=LARGE_NODES,
+                                             params_low_b=SMALL_PARAMS_B, params_high_b=LARGE_PARAMS_B))
 
 
 def tree_for_scenario(s) -> TreeChoice:
@@ -89,11 +173,24 @@ def tree_for_scenario(s) -> TreeChoice:
 
 @dataclass(frozen=True)
 class EngineChoice:
-    fabric: str | None
-    criterion: str          # "lowest TCO within the deadline", ...
+    """The engine's pick on one criterion, with the fabrics it cannot tell apart from it."""
+    pick: str | None            # the winner; None when the best is tied (see ``equivalent``) or nothing fits
+    best: str | None            # the best on the criterion, tied or not
+    criterion: Reason
     runner_up: str | None
-    margin: float           # relative advantage over the runner-up on the criterion [-]
-    met: bool               # False when no fabric meets the deadline / budget (fastest given instead)
+    margin: float               # relative advantage of ``best`` over the runner-up on the criterion [-]
+    met: bool                   # False when no fabric meets the deadline / budget (fastest given instead)
+    equivalent: tuple = ()      # fabrics within the uncertainty of ``best`` (``best`` included)
+    metric: str = ""            # the result key the criterion ranks by
+
+    @property
+    def fabric(self) -> str | None:
+        """The best fabric on the criterion (tied or not)."""
+        return self.best
+
+    @property
+    def tied(self) -> bool:
+        return len(self.equivalent) > 1
 
 
 def _budget_in(s, currency):
@@ -105,7 +202,18 @@ def _budget_in(s, currency):
     return None
 
 
-def engine_choice(res, deadline_days=None, budget=None) -> EngineChoice:
+def _servers_capex(res) -> float:
+    """What the GPU servers alone cost, in the result's currency (the same for every fabric)."""
+    try:
+        parts = res["capex_parts"]
+    except KeyError:
+        return float("nan")
+    servers = parts["servers"] if isinstance(parts, dict) else None
+    return float(np.nanmin(np.asarray(servers, dtype=float))) if servers is not None else float("nan")
+
+
+def engine_choice(res, deadline_days=None, budget=None, *, spread=None,
+                  threshold: float = TIE_THRESHOLD) -> EngineChoice:
     """The engine's recommendation from an :func:`~model.evaluate` result.
 
     Parameters
@@ -116,30 +224,50 @@ def engine_choice(res, deadline_days=None, budget=None) -> EngineChoice:
         Longest acceptable run, with interruptions [days].
     budget : float, optional
         Largest acceptable TCO, in the result's currency.
+    spread : dict, optional
+        ``{metric: (p10, p90)}``, arrays (F,): the model's uncertainty per fabric. A fabric
+        whose range overlaps the best one's is equivalent to it.
+    threshold : float
+        A margin at or below this fraction is a tie whatever the ranges [-].
     """
     names = list(res.fabrics)
     days = np.asarray(res["train_days_with_interruptions"], dtype=float)
     tco = np.asarray(res["tco"], dtype=float)
     per_run = np.asarray(res["cost_per_run"], dtype=float)
+    currency = str(np.asarray(res["currency"]).reshape(-1)[0])
     ok = np.isfinite(days)
     if deadline_days is not None:
-        key, crit, ok2 = tco, f"lowest TCO finishing within {deadline_days:g} days", ok & (days <= deadline_days)
+        metric, key, crit, ok2 = ("tco", tco, _r("criterion.deadline", deadline_days=float(deadline_days)),
+                                  ok & (days <= deadline_days))
+        missed = _r("criterion.deadline_missed", deadline_days=float(deadline_days))
     elif budget is not None:
-        key, crit, ok2 = days, "fastest within the TCO budget", ok & (tco <= budget)
+        metric, key, crit, ok2 = ("train_days_with_interruptions", days,
+                                  _r("criterion.budget", budget=float(budget), currency=currency), ok & (tco <= budget))
+        missed = _r("criterion.budget_missed", budget=float(budget), currency=currency)
     else:
-        key, crit, ok2 = per_run, "lowest cost per run", ok
+        metric, key, crit, ok2, missed = "cost_per_run", per_run, _r("criterion.cost_per_run"), ok, None
     met = bool(np.any(ok2))
-    if not met:  # nothing meets it: the fastest fabric, said so
-        key, crit, ok2 = days, crit + " (none does: fastest instead)", ok
+    if not met and missed is not None:  # nothing meets the goal: the fastest fabric, said so
+        metric, key, crit, ok2 = "train_days_with_interruptions", days, missed, ok
     if not np.any(ok2):
-        return EngineChoice(None, crit, None, float("nan"), False)
-    order = [i for i in np.argsort(np.where(ok2, key, np.inf)) if ok2[i]]
+        return EngineChoice(None, None, crit, None, float("nan"), False, (), metric)
+    order = [int(i) for i in np.argsort(np.where(ok2, key, np.inf)) if ok2[i]]
     best = order[0]
-    if len(order) > 1:
-        second = order[1]
-        margin = float((key[second] - key[best]) / key[second]) if key[second] else 0.0
-        return EngineChoice(names[best], crit, names[second], margin, met)
-    return EngineChoice(names[best], crit, None, float("nan"), met)
+    if len(order) == 1:
+        return EngineChoice(names[best], names[best], crit, None, float("nan"), met, (names[best],), metric)
+    second = order[1]
+    margin = float((key[second] - key[best]) / key[second]) if key[second] else 0.0
+    lo_hi = spread.get(metric) if spread else None
+    equivalent = [names[best]]
+    for j in order[1:]:
+        close = key[j] and (key[j] - key[best]) / key[j] <= threshold
+        if lo_hi is not None:
+            p10, p90 = (np.asarray(a, dtype=float).reshape(-1) for a in lo_hi)
+            close = close or bool(p10[j] <= p90[best])  # the ranges overlap
+        if close:
+            equivalent.append(names[j])
+    pick = names[best] if len(equivalent) == 1 else None
+    return EngineChoice(pick, names[best], crit, names[second], margin, met, tuple(equivalent), metric)
 
 
 def budget_for(s, res):
@@ -147,56 +275,166 @@ def budget_for(s, res):
     return _budget_in(s, str(np.asarray(res["currency"]).reshape(-1)[0]))
 
 
-def engine_choice_for(s, res) -> EngineChoice:
-    """:func:`engine_choice` with the scenario's deadline and budget."""
-    return engine_choice(res, s.goals.deadline_days, budget_for(s, res))
+def uncertainty(s, samples: int = UNCERTAINTY_SAMPLES) -> dict:
+    """P10 and P90 per fabric of the metrics the engine ranks by, at the scenario's point.
+
+    ``{metric: (p10, p90)}`` with arrays (F,), from :func:`model.analysis.monte_carlo` (seed 0).
+    """
+    from . import analysis
+
+    bands = analysis.monte_carlo(s, None, samples=samples, seed=0,
+                                 metrics=("train_days_with_interruptions", "tco", "cost_per_run"))
+    return {m: (np.asarray(p[10.0], dtype=float).reshape(-1), np.asarray(p[90.0], dtype=float).reshape(-1))
+            for m, p in bands.percentiles.items()}
 
 
-def disagreement_reason(res, tree_fabric: str, engine_fabric: str | None, criterion: str = "",
-                        deadline_days=None, budget=None) -> str:
-    """One sentence on why the engine's pick differs from the tree's ("" when they agree)."""
+def _goals_for(s, res):
+    """The deadline, the budget and the note when the budget cannot even hold the servers."""
+    budget = budget_for(s, res)
+    note = None
+    if budget is not None and s.goals.deadline_days is None:
+        servers = _servers_capex(res)
+        if np.isfinite(servers) and budget < servers:
+            currency = str(np.asarray(res["currency"]).reshape(-1)[0])
+            note = _r("note.budget_below_servers", budget=float(budget), servers=servers,
+                      nodes=int(s.cluster.nodes), currency=currency)
+            budget = None
+    return s.goals.deadline_days, budget, note
+
+
+def engine_choice_for(s, res, spread=None) -> EngineChoice:
+    """:func:`engine_choice` with the scenario's deadline and budget (a budget below the servers is set aside)."""
+    deadline, budget, _ = _goals_for(s, res)
+    return engine_choice(res, deadline, budget, spread=spread)
+
+
+def disagreement_reason(res, tree_fabric: str, engine_fabric: str | None, criterion: Reason | None = None,
+                        deadline_days=None, budget=None) -> Reason | None:
+    """Why the engine's pick differs from the tree's (``None`` when they agree)."""
     if engine_fabric is None or tree_fabric == engine_fabric:
-        return ""
+        return None
     if tree_fabric not in res.fabrics:
-        return f"The tree names {tree_fabric}, which this scenario does not compare."
-    lab = dict(zip(res.fabrics, res.labels))
+        return _r("diff.not_compared", tree=tree_fabric)
     i, j = res.fabric_index(engine_fabric), res.fabric_index(tree_fabric)
     d = np.asarray(res["train_days_with_interruptions"], dtype=float)
     c = np.asarray(res["tco"], dtype=float)
-    e, t = _short(lab[engine_fabric]), _short(lab[tree_fabric])
-    days = f"{d[i]:.1f} vs {d[j]:.1f} days"
-    why = "the tree looks at node count and model size, not at link speed, latency or price"
-    if "none does" in criterion:
-        return f"No fabric meets the goal, and {e} is the fastest ({days} for {t}); {why}."
-    if criterion.startswith("lowest TCO"):
+    both = dict(engine=engine_fabric, tree=tree_fabric, engine_days=float(d[i]), tree_days=float(d[j]))
+    code = criterion.code if criterion is not None else "criterion.cost_per_run"
+    if code.endswith("_missed"):
+        return _r("diff.none_meets", **both)
+    if code == "criterion.deadline":
         if deadline_days is not None and not d[j] <= deadline_days:
-            return (f"{t} misses the {deadline_days:g}-day deadline ({d[j]:.1f} days) and {e} meets it "
-                    f"({d[i]:.1f}); {why}.")
-        return f"{e} meets the deadline at {_pct(c[i], c[j])} TCO than {t} ({days}); {why}."
-    if criterion.startswith("fastest"):
+            return _r("diff.tree_misses_deadline", deadline_days=float(deadline_days), **both)
+        return _r("diff.cheaper_within_deadline", tco_change=float((c[i] - c[j]) / c[j]), **both)
+    if code == "criterion.budget":
         if budget is not None and not c[j] <= budget:
-            return f"{t}'s TCO is over the budget and {e} is the fastest fabric within it ({days}); {why}."
-        return f"{e} is faster than {t} within the budget ({days}); {why}."
+            return _r("diff.tree_over_budget", **both)
+        return _r("diff.faster_within_budget", **both)
     per_run = np.asarray(res["cost_per_run"], dtype=float)
-    return f"{e} costs {_pct(per_run[i], per_run[j], 'less', 'more')} per run than {t} ({days}); {why}."
+    return _r("diff.cheaper_per_run", per_run_change=float((per_run[i] - per_run[j]) / per_run[j]), **both)
 
 
-def _pct(x, ref, lower="lower", higher="higher") -> str:
-    """'12.3% lower' / '4.0% higher' for x against ref."""
-    r = (x - ref) / ref * 100.0
-    return f"{abs(r):.1f}% {lower if r < 0 else higher}"
+def _separator(res, equivalent) -> Reason:
+    """What would separate equivalent fabrics: a trade-off a goal can decide, or a measurement."""
+    idx = [res.fabric_index(f) for f in equivalent]
+    d = np.asarray(res["train_days_with_interruptions"], dtype=float)[idx]
+    c = np.asarray(res["tco"], dtype=float)[idx]
+    fast, cheap = int(np.nanargmin(d)), int(np.nanargmin(c))
+    if fast != cheap:
+        return _r("separate.trade_off", faster=equivalent[fast], faster_days=float(d[fast]),
+                  slower_days=float(d[cheap]), cheaper=equivalent[cheap],
+                  tco_saving=float((c[fast] - c[cheap]) / c[fast]))
+    return _r("separate.measure", fabrics=tuple(equivalent))
 
 
-def _short(label: str) -> str:
-    return label.split(" (")[0]
+@dataclass(frozen=True)
+class Recommendation:
+    """The article's tree beside the engine's pick, every statement a :class:`Reason`."""
+    tree_fabric: str
+    tree_rule: str
+    tree_reason: Reason
+    pick: str | None                # the engine's winner; None for a tie (or when nothing fits)
+    best: str | None                # the best on the criterion, tied or not
+    equivalent: tuple               # fabric ids the engine cannot tell apart from ``best`` (``best`` included)
+    criterion: Reason
+    verdict: Reason                 # verdict.winner / verdict.tie / verdict.infeasible
+    separator: Reason | None        # what would separate equivalent fabrics
+    note: Reason | None             # e.g. a budget that cannot hold the servers
+    runner_up: str | None
+    margin: float                   # relative margin of the best over the runner-up [-]
+    criterion_met: bool
+    agrees: bool                    # the tree's fabric is the pick, or one of the equivalent ones
+    reason: Reason | None           # why they differ (None when they agree)
+    threshold: float = TIE_THRESHOLD
+
+    @property
+    def reasons(self) -> tuple:
+        """Every reason shown, in reading order."""
+        return tuple(r for r in (self.tree_reason, self.note, self.criterion, self.verdict, self.separator,
+                                 self.reason) if r is not None)
+
+    def to_json(self) -> dict:
+        """The ``recommendation`` block of ``fabric-whatif evaluate --json``."""
+        margin = self.margin if np.isfinite(self.margin) else None
+        return {"pick": self.pick, "equivalent": list(self.equivalent), "margin": margin,
+                "article_pick": self.tree_fabric, "agrees": self.agrees, "threshold": self.threshold,
+                "criterion": self.criterion.to_json(), "reasons": [r.to_json() for r in self.reasons]}
 
 
-def recommendation(s, res) -> dict:
-    """Tree and engine side by side, with the reason when they differ (plain data for the GUI and exports)."""
+def recommendation(s, res, spread=None, *, samples: int = UNCERTAINTY_SAMPLES) -> Recommendation:
+    """Tree and engine side by side, ties called ties, and the reason when they differ.
+
+    ``spread`` is the model's uncertainty (:func:`uncertainty`); computed here when not given
+    (``samples`` Monte-Carlo samples at the scenario's point; ``samples=0`` uses the threshold only).
+    """
     tree = tree_for_scenario(s)
-    eng = engine_choice_for(s, res)
-    return dict(tree_fabric=tree.fabric, tree_rule=tree.rule, tree_reason=tree.reason,
-                engine_fabric=eng.fabric, engine_criterion=eng.criterion, runner_up=eng.runner_up,
-                margin=eng.margin, criterion_met=eng.met, agree=tree.fabric == eng.fabric,
-                reason=disagreement_reason(res, tree.fabric, eng.fabric, eng.criterion, s.goals.deadline_days,
-                                           budget_for(s, res)))
+    deadline, budget, note = _goals_for(s, res)
+    if spread is None and samples:
+        spread = uncertainty(s, samples)
+    eng = engine_choice(res, deadline, budget, spread=spread)
+    if eng.best is None:
+        verdict, separator = _r("verdict.infeasible"), None
+    elif eng.tied:
+        verdict = _r("verdict.tie", fabrics=eng.equivalent, margin=eng.margin, threshold=TIE_THRESHOLD)
+        separator = _separator(res, eng.equivalent)
+    else:
+        verdict = _r("verdict.winner", pick=eng.pick, runner_up=eng.runner_up, margin=eng.margin,
+                     threshold=TIE_THRESHOLD)
+        separator = None
+    agrees = eng.best is not None and tree.fabric in eng.equivalent
+    reason = None if agrees else disagreement_reason(res, tree.fabric, eng.best, eng.criterion, deadline, budget)
+    return Recommendation(tree.fabric, tree.rule, tree.reason, eng.pick, eng.best, eng.equivalent, eng.criterion,
+                          verdict, separator, note, eng.runner_up, eng.margin, eng.met, agrees, reason)
+
+
+BASELINE_FABRIC = "ethernet"
+"""The fabric the customer has today unless told otherwise: plain TCP Ethernet (the article's baseline)."""
+
+
+def baseline_fabric(res, preferred: str | None = None) -> str:
+    """The fabric differences are shown against: ``preferred`` when compared, else TCP Ethernet, else the
+    slowest fabric."""
+    names = list(res.fabrics)
+    for name in (preferred, BASELINE_FABRIC):
+        if name in names:
+            return name
+    days = np.asarray(res["train_days_with_interruptions"], dtype=float)
+    return names[int(np.nanargmax(np.where(np.isfinite(days), days, -np.inf)))]
+
+
+def takeaway(res, rec: Recommendation, baseline: str | None = None) -> Reason | None:
+    """The one-sentence answer: the recommended fabric's days, TCO and cost per run against the baseline.
+
+    The fabric is the pick; for a tie, the article's choice when it is among the equivalent
+    fabrics, else the best on the criterion. ``None`` when nothing fits or the fabric is the baseline.
+    """
+    fabric = rec.pick or (rec.tree_fabric if rec.tree_fabric in rec.equivalent else rec.best)
+    base = baseline_fabric(res, baseline)
+    if fabric is None or fabric == base:
+        return None
+    i, j = res.fabric_index(fabric), res.fabric_index(base)
+    d = np.asarray(res["train_days_with_interruptions"], dtype=float)
+    c = np.asarray(res["tco"], dtype=float)
+    r = np.asarray(res["cost_per_run"], dtype=float)
+    return _r("takeaway", fabric=fabric, baseline=base, baseline_days=float(d[j]), days=float(d[i]),
+              tco_delta=float((c[i] - c[j]) / c[j]), per_run_delta=float((r[i] - r[j]) / r[j]))

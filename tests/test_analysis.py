@@ -15,16 +15,32 @@ def scen():
     return model.load_scenario(DEFAULT)
 
 
-def test_ranged_values_come_from_the_profile_and_skip_user_values(scen):
+def test_ranged_values_come_from_the_profile_and_scale_to_user_values(scen):
     rv = analysis.ranged_values(scen)
     keys = {(r.fabric, r.key) for r in rv}
     assert ("ethernet", "latency_us") in keys and ("infiniband", "link_gbps") in keys
+    prof = next(r for r in rv if (r.fabric, r.key) == ("ethernet", "latency_us"))
+    assert not prof.fixed
     s2 = scen.replace("fabric.custom.ethernet.latency_us", 70.0)
-    assert ("ethernet", "latency_us") not in {(r.fabric, r.key) for r in analysis.ranged_values(s2)}
+    mine = next(r for r in analysis.ranged_values(s2) if (r.fabric, r.key) == ("ethernet", "latency_us"))
+    nominal = model.catalog.profile_set(scen.fabric.profile_set)["fabrics"]["ethernet"]["latency_us"]
+    assert mine.fixed and "this scenario's value 70" in mine.source
+    assert mine.low == pytest.approx(prof.low * 70.0 / nominal) and mine.high == pytest.approx(prof.high * 70.0 / nominal)
+    assert mine.low <= 70.0 <= mine.high
     loss = next(r for r in rv if r.key == "loss_rate" and r.fabric == "roce")
     assert not loss.log_scale  # 0.1-0.3%: a factor 3
     pub = {(r.fabric, r.key): r for r in analysis.ranged_values(scen.replace("fabric.profile_set", "published"))}
     assert pub[("ethernet", "loss_rate")].log_scale  # 1e-5..1e-3
+
+
+def test_a_set_line_rate_is_never_exceeded_and_fractions_stay_fractions(scen):
+    s = scen.replace_many({"fabric.custom.infiniband.link_gbps": 800.0,
+                           "fabric.custom.roce.achievable_fraction": 0.97})
+    rv = {(r.fabric, r.key): r for r in analysis.ranged_values(s)}
+    ib = rv[("infiniband", "link_gbps")]
+    assert ib.fixed and ib.high == pytest.approx(800.0) and ib.low < 800.0
+    if ("roce", "achievable_fraction") in rv:
+        assert rv[("roce", "achievable_fraction")].high <= 1.0
 
 
 def test_bands_bracket_the_median_and_are_seeded(scen):
@@ -47,13 +63,19 @@ def test_band_contains_nominal_for_the_article_midpoints(scen):
     assert np.all(b.band("train_days_with_interruptions", 90.0) >= nom * 0.999)
 
 
-def test_sampling_only_widens_what_has_a_range(scen):
-    # a scenario whose compared fabric has every ranged value set by the user has no spread
+def test_every_fabric_is_banded_even_where_the_scenario_fixes_its_values(scen):
     s = scen.replace_many({"fabric.compare": ["roce"], "fabric.custom.roce.latency_us": 25.0,
                            "fabric.custom.roce.loss_rate": 0.002, "fabric.custom.roce.cpu_gbps_per_core": 17.0,
                            "fabric.custom.roce.network_cost_per_node_cny": 4000.0})
     b = analysis.monte_carlo(s, None, samples=50, seed=0)
-    assert_allclose(b.band("tco", 10.0), b.band("tco", 90.0))
+    assert b.unbanded == {}
+    assert np.all(b.band("train_days_with_interruptions", 90.0) > b.band("train_days_with_interruptions", 10.0))
+    assert all(rv.fixed for rv in b.inputs if rv.fabric == "roce" and rv.key in ("latency_us", "loss_rate"))
+
+
+def test_a_fabric_without_any_range_says_why(scen):
+    assert analysis.unbanded_fabrics(scen, [], ({"roce"}, "latency_us")) == {
+        "ethernet": "no_range", "roce": "swept", "iwarp": "no_range", "infiniband": "no_range"}
 
 
 def test_samples_out_of_range(scen):

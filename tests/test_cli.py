@@ -45,6 +45,25 @@ def test_evaluate_json(capsys):
         assert abs(sum(fab["breakdown_s"].values()) - fab["step_time_s"]) < 1e-6 * fab["step_time_s"]
 
 
+@pytest.mark.parametrize("preset, tie", [("case1_lab_8xA10_5B", True), ("case2_autodriving_24xA100_30B", False)])
+def test_evaluate_json_carries_the_recommendation(capsys, preset, tie):
+    code, out, _ = run(["evaluate", f"assets/presets/{preset}.toml", "--json"], capsys)
+    rec = json.loads(out)["recommendation"]
+    assert code == 0 and {"pick", "equivalent", "margin", "article_pick", "agrees"} <= set(rec)
+    assert (rec["pick"] is None) == tie and rec["agrees"] is True
+    if tie:  # the article's RoCE is one of the equivalent fabrics
+        assert len(rec["equivalent"]) >= 2 and rec["article_pick"] in rec["equivalent"]
+        assert 0 <= rec["margin"] < rec["threshold"]
+    else:
+        assert rec["pick"] == rec["article_pick"] == "infiniband" and rec["margin"] > rec["threshold"]
+    assert all(r["code"] for r in rec["reasons"])
+
+
+def test_evaluate_table_ends_with_the_answer(capsys):
+    code, out, _ = run(["evaluate", "assets/presets/case2_autodriving_24xA100_30B.toml"], capsys)
+    assert "InfiniBand: 32.6 → 13.0 days" in out and "budget cannot hold the 24 GPU servers" in out
+
+
 def test_validate_passes(capsys):
     code, out, _ = run(["validate"], capsys)
     assert code == 0

@@ -236,7 +236,7 @@ def test_proposal_one_page_with_everything(snap, tmp_path, paper, size):
     from gui import proposal
 
     out = proposal.write_proposal(snap, tmp_path / f"p_{paper}.pdf", paper=paper, source=PRESET,
-                                  today=dt.date(2026, 12, 2))
+                                  today=dt.date(2026, 12, 2), audit=True)
     assert pdfread.page_count(out) == 1 and pdfread.page_size_pt(out) == size
     flat = " ".join(_pdftext(out).split())  # reading order: a wrapped title reads as one line
     for words in ("NETWORK FABRIC PROPOSAL", snap.scenario.name, "Inputs", "24 nodes", "Recommendation",
@@ -249,6 +249,21 @@ def test_proposal_one_page_with_everything(snap, tmp_path, paper, size):
     assert pdfread.image_count(out) == 0
     img = pdfread.render(out, dpi=40)
     assert _colour_pixels(img, "#009E73") > 50  # the InfiniBand curves are on the page
+
+
+def test_customer_sheet_leads_with_the_answer_and_leaves_the_audit_out(snap, tmp_path):
+    from gui import proposal
+
+    c = proposal.proposal_content(snap)
+    assert c["claims"] == [] and not c["audit"]
+    assert c["takeaway"].startswith("InfiniBand: 32.6 → 13.0 days") and "cost per run" in c["takeaway"]
+    text = " ".join(_pdftext(proposal.write_proposal(snap, tmp_path / "p.pdf")).split())
+    assert "InfiniBand: 32.6 → 13.0 days" in text and "claims" not in text and "22 days" not in text
+    assert "cannot hold the 24 GPU servers" in text  # the budget, said once in words
+    audit = proposal.proposal_content(snap, audit=True)
+    same_work = [r for r in audit["claims"] if "same work" in r.label]
+    assert same_work and all(r.explanation for r in same_work)
+    assert "↳" in proposal._claims_html(audit)
 
 
 def test_proposal_without_claims_for_a_plain_scenario(qapp, tmp_path):
@@ -470,9 +485,9 @@ def test_proposal_says_when_the_claims_are_for_the_unedited_preset(snap):
 
     from gui import proposal
 
-    assert proposal.proposal_content(snap)["claims_edited"] is False
+    assert proposal.proposal_content(snap, audit=True)["claims_edited"] is False
     edited = dataclasses.replace(snap, scenario=snap.scenario.replace("cluster.nodes", 32))
-    c = proposal.proposal_content(edited)
+    c = proposal.proposal_content(edited, audit=True)
     assert c["claims_edited"] is True and c["claims"]
     assert "edits are not in this table" in proposal._claims_html(c)
 
@@ -516,3 +531,13 @@ def test_compact_chart_fits_its_box(snap, kind):
         assert x0 <= np.log10(snap.sweep.x.min()) + 0.1 and x1 >= np.log10(snap.sweep.x.max()) - 0.1
     finally:
         w.close()
+
+
+def test_cli_audit_flag_adds_the_article_audit_to_the_proposal(tmp_path):
+    r = _cli("export", PRESET, "--out", tmp_path / "audit.pdf", "--audit")
+    assert r.returncode == 0, r.stderr
+    text = " ".join(_pdftext(tmp_path / "audit.pdf").split())
+    assert "The article’s claims beside the engine" in text and "would need" in text
+    r = _cli("export", PRESET, "--out", tmp_path / "customer.pdf")
+    assert r.returncode == 0, r.stderr
+    assert "The article’s claims beside the engine" not in " ".join(_pdftext(tmp_path / "customer.pdf").split())

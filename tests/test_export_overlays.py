@@ -215,7 +215,7 @@ def test_proposal_with_pin_and_bands(pair, tmp_path):
                   "Assumptions and sources"):
         assert words in flat, words
     plain = " ".join(_pdftext(proposal.write_proposal(snap_b, tmp_path / "p.pdf")).split())
-    assert "A/B compare" not in plain and "P10–P90" not in plain
+    assert "A/B compare" not in plain and "seeded samples" not in plain
 
 
 def test_proposal_keeps_one_page_and_every_source_with_a_pin(pair, tmp_path):
@@ -224,9 +224,9 @@ def test_proposal_keeps_one_page_and_every_source_with_a_pin(pair, tmp_path):
 
     snap_a = pair[0]
     snap_b = export.snapshot_for(snap_a.scenario.replace("cluster.nodes", 48))  # still the case-2 preset, edited
-    plain = " ".join(_pdftext(proposal.write_proposal(snap_b, tmp_path / "p.pdf")).split())
+    plain = " ".join(_pdftext(proposal.write_proposal(snap_b, tmp_path / "p.pdf", audit=True)).split())
     assert "The article’s claims beside the engine" in plain
-    out = proposal.write_proposal(snap_b, tmp_path / "ab.pdf", pinned=snap_a)
+    out = proposal.write_proposal(snap_b, tmp_path / "ab.pdf", pinned=snap_a, audit=True)
     assert _pages(out) == "1"
     flat = " ".join(_pdftext(out).split())
     assert "A/B compare" in flat and "claims table is left out to keep one page (fabric-whatif claims case2)" in flat

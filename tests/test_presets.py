@@ -73,3 +73,34 @@ def test_cli_claims(capsys):
     out = capsys.readouterr().out
     assert "Case 1" in out and "published" in out
     assert cli.main(["claims", "nope"]) == cli.EXIT_BAD_INPUT
+
+
+def test_claim_names_are_whole_and_counterfactual_figures_explained():
+    from model import claims
+
+    for name in ("case2", "case3"):
+        rows = claims.claims_table(name)
+        keys = [(r.label, r.fabric) for r in rows]
+        assert len(set(keys)) == len(keys)
+        for r in rows:
+            assert bool(r.explanation) == (r.metric in claims.COUNTERFACTUAL), r.metric
+        text = claims.format_claims(name, rows)
+        assert all(r.label in text for r in rows)
+
+
+@pytest.mark.parametrize("name", ["case1", "case2", "case3"])
+def test_switching_to_published_drops_the_articles_values_and_keeps_the_users(name):
+    s = presets.load_preset(name)
+    article = presets.article_values(name)
+    assert article and all(s.get(p) == v for p, v in article.items())
+    pub = presets.switch_profile_set(s, "published", article)
+    assert pub.fabric.profile_set == "published" and all(pub.get(p) is None for p in article)
+    assert not [r for r in presets.overridden_values(pub, article) if r[3]]  # no article value left
+    assert presets.switch_profile_set(pub, "seed", article) == s  # and back, as loaded
+    path = next(iter(article))
+    mine = s.replace(path, article[path] * 0.5)  # the user's own value stays under either set
+    assert presets.switch_profile_set(mine, "published", article).get(path) == article[path] * 0.5
+    # the published comparison differs from one that kept the article's values
+    kept = s.replace("fabric.profile_set", "published")
+    k, p = model.evaluate(kept), model.evaluate(pub)
+    assert not (np.allclose(k["tco"], p["tco"]) and np.allclose(k["train_days"], p["train_days"]))

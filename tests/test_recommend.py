@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import model
-from model import presets
+from model import presets, recommend
 from model.recommend import decision_tree, engine_choice, recommendation
 
 
@@ -30,7 +30,7 @@ def test_decision_tree_branches(kw, fabric, rule):
 def test_the_articles_cases_follow_the_tree():
     for name, fabric in (("case1", "roce"), ("case2", "infiniband"), ("case3", "infiniband")):
         s = presets.load_preset(name)
-        assert recommendation(s, model.evaluate(s))["tree_fabric"] == fabric
+        assert recommendation(s, model.evaluate(s)).tree_fabric == fabric
 
 
 class _Res:
@@ -52,26 +52,94 @@ class _Res:
 def test_engine_choice_deadline_budget_and_default():
     r = _Res(days=[30, 14, 20, 12], tco=[100, 110, 105, 130], per_run=[9, 4, 6, 5])
     c = engine_choice(r, deadline_days=15)
-    assert (c.fabric, c.runner_up, c.met) == ("roce", "infiniband", True)
+    assert (c.pick, c.runner_up, c.met) == ("roce", "infiniband", True)
     assert c.margin == pytest.approx(20 / 130)
     c = engine_choice(r, budget=112)
-    assert (c.fabric, c.runner_up) == ("roce", "iwarp")
-    assert engine_choice(r).fabric == "roce"
+    assert (c.pick, c.runner_up) == ("roce", "iwarp")
+    assert engine_choice(r).pick == "roce"
     c = engine_choice(r, deadline_days=5)
-    assert (c.fabric, c.met) == ("infiniband", False) and "fastest instead" in c.criterion
+    assert (c.pick, c.met) == ("infiniband", False) and c.criterion.code == "criterion.deadline_missed"
 
 
-def test_disagreement_gets_one_sentence():
-    s = presets.load_preset("case2").replace("goals.budget_cny", None).replace("goals.deadline_days", 60.0)
+def test_a_margin_under_the_threshold_is_a_tie():
+    r = _Res(days=[30, 14, 20, 12], tco=[100, 110, 105, 130], per_run=[9, 5.0, 6, 5.1])
+    c = engine_choice(r)
+    assert c.pick is None and c.best == "roce" and c.equivalent == ("roce", "infiniband")
+    assert c.margin == pytest.approx(0.1 / 5.1)
+    assert engine_choice(r, threshold=0.01).pick == "roce"
+
+
+def test_overlapping_uncertainty_ranges_are_a_tie_even_above_the_threshold():
+    r = _Res(days=[30, 14, 20, 12], tco=[100, 110, 105, 130], per_run=[9, 4, 6, 5])
+    apart = {"cost_per_run": (np.array([8.5, 3.8, 5.5, 4.6]), np.array([9.5, 4.3, 6.5, 5.4]))}
+    assert engine_choice(r, spread=apart).pick == "roce"
+    overlap = {"cost_per_run": (np.array([8.5, 3.8, 5.5, 4.2]), np.array([9.5, 4.3, 6.5, 5.4]))}
+    c = engine_choice(r, spread=overlap)
+    assert c.pick is None and set(c.equivalent) == {"roce", "infiniband"}
+
+
+def test_the_articles_choice_among_equivalent_fabrics_is_agreement():
+    s = presets.load_preset("case1")  # the article's RoCE lab: RoCE, iWARP and InfiniBand within 3 %
     rec = recommendation(s, model.evaluate(s))
-    assert not rec["agree"] and rec["reason"].count(".") >= 1 and rec["tree_fabric"] in ("infiniband",)
-    assert rec["reason"].endswith(".") and "\n" not in rec["reason"]
-    same = recommendation(s.replace("goals.deadline_days", 13.2), model.evaluate(s))
-    assert same["agree"] and same["reason"] == ""
+    assert rec.pick is None and "roce" in rec.equivalent and len(rec.equivalent) >= 2
+    assert rec.agrees and rec.reason is None and rec.verdict.code == "verdict.tie"
+    assert rec.separator is not None
+    doc = rec.to_json()
+    assert doc["pick"] is None and doc["article_pick"] == "roce" and doc["agrees"] is True
+    assert doc["margin"] < recommend.TIE_THRESHOLD
+
+
+def test_a_budget_below_the_servers_is_said_once_and_not_a_failing_goal():
+    s = presets.load_preset("case2")  # ¥8 M against 24 A100 servers
+    rec = recommendation(s, model.evaluate(s))
+    codes = [r.code for r in rec.reasons]
+    assert codes.count("note.budget_below_servers") == 1
+    assert rec.criterion.code == "criterion.cost_per_run" and rec.criterion_met
+    assert rec.note.params["budget"] < rec.note.params["servers"]
+    roomy = s.replace("goals.budget_cny", 1e9)
+    rec = recommendation(roomy, model.evaluate(roomy))
+    assert rec.note is None and rec.criterion.code == "criterion.budget"
+
+
+def test_takeaway_compares_the_pick_with_the_baseline():
+    s = presets.load_preset("case2")
+    res = model.evaluate(s)
+    t = recommend.takeaway(res, recommendation(s, res))
+    assert t.params["fabric"] == "infiniband" and t.params["baseline"] == "ethernet"
+    assert t.params["days"] < t.params["baseline_days"] and t.params["per_run_delta"] < 0
+
+
+def test_disagreement_gets_a_reason():
+    s = (presets.load_preset("case2").replace("fabric.profile_set", "published").replace("goals.budget_cny", None)
+         .replace("goals.deadline_days", 60.0))
+    rec = recommendation(s, model.evaluate(s))
+    assert not rec.agrees and rec.tree_fabric == "infiniband" and rec.pick not in (None, "infiniband")
+    assert rec.reason.code == "diff.cheaper_within_deadline" and rec.reason.params["tree"] == "infiniband"
+    assert rec.reason.params["tco_change"] < 0
+    seed = s.replace("fabric.profile_set", "seed").replace("goals.deadline_days", 13.2)
+    same = recommendation(seed, model.evaluate(seed))
+    assert same.agrees and same.reason is None
 
 
 def test_reason_names_a_missed_deadline():
     s = presets.load_preset("small").replace("goals.deadline_days", 7.3)
     rec = recommendation(s, model.evaluate(s))
-    assert rec["tree_fabric"] == "roce" and rec["engine_fabric"] == "infiniband"
-    assert "misses the 7.3-day deadline" in rec["reason"]
+    assert rec.tree_fabric == "roce" and rec.best == "infiniband"
+    assert rec.reason.code == "diff.tree_misses_deadline" and rec.reason.params["deadline_days"] == 7.3
+
+
+def test_a_reason_with_the_wrong_parameters_is_refused():
+    with pytest.raises(ValueError, match="tree.small_cluster"):
+        recommend.Reason("tree.small_cluster", {})
+    with pytest.raises(ValueError, match="reason code"):
+        recommend.Reason("no.such.code", {})
+
+
+def test_nothing_fits_is_said_without_a_pick():
+    s = presets.load_preset("small").replace_many({"workload.params_b": 5000.0, "cluster.nodes": 1})
+    res = model.evaluate(s, require_feasible=False)
+    rec = recommendation(s, res)
+    assert rec.pick is None and rec.best is None and rec.equivalent == () and not rec.agrees
+    assert rec.verdict.code == "verdict.infeasible" and rec.criterion.code == "criterion.cost_per_run"
+    doc = rec.to_json()
+    assert doc["pick"] is None and doc["margin"] is None and recommend.takeaway(res, rec) is None

@@ -25,6 +25,25 @@
     </message>
 </context>
 <context>
+    <name>Bands</name>
+    <message>
+        <source>P10–P90 bands on ({n} samples) · widest ±{pct} %</source>
+        <translation>P10–P90 区间已开启（{n} 个样本）· 最宽 ±{pct} %</translation>
+    </message>
+    <message>
+        <source>the x-axis sets its ranged value</source>
+        <translation>横轴设定了它唯一有范围的取值</translation>
+    </message>
+    <message>
+        <source>no value of it has a published range</source>
+        <translation>它没有任何带公开范围的取值</translation>
+    </message>
+    <message>
+        <source>no band for {fabric}: {why}</source>
+        <translation>{fabric} 无区间：{why}</translation>
+    </message>
+</context>
+<context>
     <name>BreakEven</name>
     <message>
         <source>{n} nodes</source>
@@ -396,6 +415,53 @@
     </message>
 </context>
 <context>
+    <name>CostChart</name>
+    <message>
+        <source>network capex</source>
+        <translation>网络资本支出</translation>
+    </message>
+    <message>
+        <source>servers capex</source>
+        <translation>服务器资本支出</translation>
+    </message>
+    <message>
+        <source>opex over the years</source>
+        <translation>年限内运营支出</translation>
+    </message>
+    <message>
+        <source>Cost per training run</source>
+        <translation>每次训练成本</translation>
+    </message>
+    <message>
+        <source>{years}-year TCO against {baseline}</source>
+        <translation>{years} 年 TCO 相对 {baseline}</translation>
+    </message>
+    <message>
+        <source>Baseline:</source>
+        <translation>基线：</translation>
+    </message>
+    <message>
+        <source>Baseline fabric</source>
+        <translation>基线网络</translation>
+    </message>
+    <message>
+        <source>The fabric the TCO differences are measured from</source>
+        <translation>TCO 差额以此网络为基准</translation>
+    </message>
+    <message>
+        <source>change against {baseline}</source>
+        <translation>相对 {baseline} 的变化</translation>
+    </message>
+    <message>
+        <source>baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>%: network share of TCO</source>
+        <translation>%：网络占 TCO 的比例</translation>
+    </message>
+</context>
+<context>
     <name>Data</name>
     <message>
         <source>Latency</source>
@@ -446,6 +512,10 @@
         <translation>相对基线的 TCO 节省（同等工作量）</translation>
     </message>
     <message>
+        <source>Cost per token below the baseline (same work)</source>
+        <translation>每 token 成本低于基线的比例（同等工作量）</translation>
+    </message>
+    <message>
         <source>Electricity saving per year (same work)</source>
         <translation>每年电费节省（同等工作量）</translation>
     </message>
@@ -464,26 +534,6 @@
     <message>
         <source>Cost of the hours lost (share of TCO)</source>
         <translation>损失小时的成本（按 TCO 分摊）</translation>
-    </message>
-    <message>
-        <source>limited budget and a good existing Ethernet: RoCE</source>
-        <translation>预算有限且已有良好的以太网：RoCE</translation>
-    </message>
-    <message>
-        <source>weak operations team: RoCE is easier to run</source>
-        <translation>运维团队较弱：RoCE 更易运维</translation>
-    </message>
-    <message>
-        <source>fastest within the TCO budget</source>
-        <translation>TCO 预算内最快</translation>
-    </message>
-    <message>
-        <source>lowest cost per run</source>
-        <translation>单次训练成本最低</translation>
-    </message>
-    <message>
-        <source>the tree looks at node count and model size, not at link speed, latency or price</source>
-        <translation>决策树只看节点数和模型规模，不看链路速率、时延和价格</translation>
     </message>
     <message>
         <source>Compute</source>
@@ -571,77 +621,6 @@
     <message>
         <source>(before)</source>
         <translation>（改造前）</translation>
-    </message>
-</context>
-<context>
-    <name>DataSentence</name>
-    <message>
-        <source>more than {0} nodes: InfiniBand is the only choice</source>
-        <translation>超过 {0} 个节点：只能选 InfiniBand</translation>
-    </message>
-    <message>
-        <source>more than {0}B parameters: InfiniBand</source>
-        <translation>超过 {0}B 参数：InfiniBand</translation>
-    </message>
-    <message>
-        <source>{0} nodes or fewer: RoCE</source>
-        <translation>{0} 个节点及以下：RoCE</translation>
-    </message>
-    <message>
-        <source>{0}B parameters or fewer: RoCE</source>
-        <translation>{0}B 参数及以下：RoCE</translation>
-    </message>
-    <message>
-        <source>{0}-{1} nodes with a {2}B-{3}B model: InfiniBand preferred</source>
-        <translation>{0}–{1} 个节点、{2}B–{3}B 模型：优先 InfiniBand</translation>
-    </message>
-    <message>
-        <source>{0} (none does: fastest instead)</source>
-        <translation>{0}（均不满足：改选最快者）</translation>
-    </message>
-    <message>
-        <source>lowest TCO finishing within {0} days</source>
-        <translation>{0} 天内完成且 TCO 最低</translation>
-    </message>
-    <message>
-        <source>The tree names {0}, which this scenario does not compare.</source>
-        <translation>决策树选择了 {0}，但本场景没有比较它。</translation>
-    </message>
-    <message>
-        <source>No fabric meets the goal, and {0} is the fastest ({1} for {2}); {3}.</source>
-        <translation>没有网络满足目标，{0} 最快（对比 {2}：{1}）；{3}。</translation>
-    </message>
-    <message>
-        <source>{0} misses the {1}-day deadline ({2} days) and {3} meets it ({4}); {5}.</source>
-        <translation>{0} 达不到 {1} 天的期限（{2} 天），{3} 能达到（{4} 天）；{5}。</translation>
-    </message>
-    <message>
-        <source>{0} meets the deadline at {1} TCO than {2} ({3}); {4}.</source>
-        <translation>{0} 能按期完成，TCO 比 {2} {1}（{3}）；{4}。</translation>
-    </message>
-    <message>
-        <source>{0}&apos;s TCO is over the budget and {1} is the fastest fabric within it ({2}); {3}.</source>
-        <translation>{0} 的 TCO 超出预算，{1} 是预算内最快的网络（{2}）；{3}。</translation>
-    </message>
-    <message>
-        <source>{0} is faster than {1} within the budget ({2}); {3}.</source>
-        <translation>在预算内 {0} 比 {1} 更快（{2}）；{3}。</translation>
-    </message>
-    <message>
-        <source>{0} costs {1} per run than {2} ({3}); {4}.</source>
-        <translation>{0} 的单次训练成本比 {2} {1}（{3}）；{4}。</translation>
-    </message>
-    <message>
-        <source>{0} vs {1} days</source>
-        <translation>{0} 天 对 {1} 天</translation>
-    </message>
-    <message>
-        <source>{0}% lower</source>
-        <translation>低 {0}%</translation>
-    </message>
-    <message>
-        <source>{0}% higher</source>
-        <translation>高 {0}%</translation>
     </message>
 </context>
 <context>
@@ -1097,6 +1076,14 @@
         <translation>  横轴：</translation>
     </message>
     <message>
+        <source>Step time</source>
+        <translation>单步时间</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>成本</translation>
+    </message>
+    <message>
         <source>Recommendation</source>
         <translation>推荐</translation>
     </message>
@@ -1255,6 +1242,17 @@
     <message>
         <source>scenario &apos;{name}&apos;</source>
         <translation>场景“{name}”</translation>
+    </message>
+</context>
+<context>
+    <name>Overrides</name>
+    <message>
+        <source> (article)</source>
+        <translation>（原文）</translation>
+    </message>
+    <message>
+        <source>Set by the scenario over the {profile} profile: {list}</source>
+        <translation>场景在 {profile} 参数集之上设定的值：{list}</translation>
     </message>
 </context>
 <context>
@@ -1495,20 +1493,24 @@
         <translation>本场景下，所比较的网络都没有能放进 GPU 显存的并行方案：请增加节点、选用显存更大的 GPU 或更小的模型。</translation>
     </message>
     <message>
-        <source>Engine: {fabric} — {criterion}</source>
-        <translation>引擎：{fabric}——{criterion}</translation>
+        <source>Equivalent: {fabrics}</source>
+        <translation>相当：{fabrics}</translation>
     </message>
     <message>
-        <source>; {pct} % ahead of {fabric}</source>
-        <translation>；领先 {fabric} {pct} %</translation>
+        <source>Engine: {criterion}; {verdict}.</source>
+        <translation>引擎：{criterion}；{verdict}。</translation>
     </message>
     <message>
-        <source>.</source>
-        <translation>。</translation>
+        <source>* Training days including expected interruptions and restarts. Money in {currency}. The recommended fabric (or the equivalent ones) in bold.</source>
+        <translation>* 训练天数包含预计的中断和重启。金额单位 {currency}。推荐的网络（或相当的几种）以粗体显示。</translation>
     </message>
     <message>
         <source>The tree and the engine agree.</source>
         <translation>决策树与引擎结论一致。</translation>
+    </message>
+    <message>
+        <source>The tree and the engine agree: the article’s choice is one of the equivalent fabrics.</source>
+        <translation>决策树与引擎结论一致：原文的选择是相当的网络之一。</translation>
     </message>
     <message>
         <source>Why they differ:</source>
@@ -1549,10 +1551,6 @@
     <message>
         <source>Parallel plan</source>
         <translation>并行方案</translation>
-    </message>
-    <message>
-        <source>* Training days including expected interruptions and restarts. Money in {currency}. The recommended fabric is in bold.</source>
-        <translation>* 训练天数已计入预期的中断与重启。金额单位：{currency}。推荐的网络以粗体显示。</translation>
     </message>
     <message>
         <source>At this scenario</source>
@@ -1626,6 +1624,14 @@
 <context>
     <name>RecommendationPanel</name>
     <message>
+        <source>Article audit: the article&apos;s figures beside the engine&apos;s</source>
+        <translation>原文核对：原文数据与引擎结果对照</translation>
+    </message>
+    <message>
+        <source>For the architect: every figure the article states for this case study beside the engine&apos;s, and what each counterfactual (“same work”) figure compares. Off for a customer; the proposal sheet includes it only when this is on.</source>
+        <translation>供架构师使用：本案例中原文给出的每个数据与引擎结果对照，并说明每个反事实（“同等工作量”）数据比较的是什么。面向客户时关闭；仅在勾选时建议书才包含此表。</translation>
+    </message>
+    <message>
         <source>Claim</source>
         <translation>指标</translation>
     </message>
@@ -1646,10 +1652,6 @@
         <translation>无法给出推荐：{error}</translation>
     </message>
     <message>
-        <source>, {pct}% ahead of {name}</source>
-        <translation>，领先 {name} {pct}%</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Article&apos;s decision tree:&lt;/b&gt;</source>
         <translation>&lt;b&gt;原文决策树：&lt;/b&gt;</translation>
     </message>
@@ -1658,16 +1660,20 @@
         <translation>规则 {rule}：{reason}</translation>
     </message>
     <message>
+        <source>a tie between {fabrics}</source>
+        <translation>{fabrics} 不分高下</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;Engine&apos;s pick:&lt;/b&gt;</source>
         <translation>&lt;b&gt;引擎推荐：&lt;/b&gt;</translation>
     </message>
     <message>
-        <source>no parallel plan fits this model on this cluster for any fabric: add nodes or memory, or shrink the model</source>
-        <translation>任何网络下都没有能在此集群上容纳该模型的并行方案：请增加节点或内存，或缩小模型</translation>
-    </message>
-    <message>
         <source>✔ They agree.</source>
         <translation>✔ 两者一致。</translation>
+    </message>
+    <message>
+        <source>✔ They agree: the article&apos;s choice is one of the equivalent fabrics.</source>
+        <translation>✔ 两者一致：原文的选择是相当的网络之一。</translation>
     </message>
     <message>
         <source>They differ:</source>
@@ -1713,8 +1719,16 @@
         <translation>PUE</translation>
     </message>
     <message>
+        <source> · scenario value ± profile spread</source>
+        <translation> · 场景取值 ± 参数集相对范围</translation>
+    </message>
+    <message>
         <source>No input with a range moves this</source>
         <translation>没有带区间的输入会影响此项</translation>
+    </message>
+    <message>
+        <source> · largest swing ±{pct} %</source>
+        <translation> · 最大变动 ±{pct} %</translation>
     </message>
     <message>
         <source>input at the low end of its range</source>
@@ -1735,6 +1749,10 @@
     <message>
         <source>Training days</source>
         <translation>训练天数</translation>
+    </message>
+    <message>
+        <source>TCO ({code})</source>
+        <translation>TCO（{code}）</translation>
     </message>
     <message>
         <source>TCO</source>
