@@ -33,8 +33,8 @@ import numpy as np
 
 from . import catalog, economics, reliability, topology
 from .arrays import cut_constant_points, where_uniform
-from .collectives import DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NET_STEP_SW_US, NCCL_NVLINK_STEP_US, bus_factor, \
-    collective_time, p2p_time, ring_steps, tree_steps
+from .collectives import DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NET_STEP_SW_US, NCCL_NVLINK_STEP_US, SWITCH_HOP_US, \
+    bus_factor, collective_time, p2p_time, pcie_cap_gb_per_s, ring_steps, tree_steps, window_cap_gb_per_s
 from .compute import BYTES_BF16, hardware_flops_per_iteration, layer_times_forward, logits_time, \
     model_flops_per_iteration, optimizer_time, params_from_architecture, recompute_code
 from .errors import ScenarioError, suggest
@@ -223,6 +223,7 @@ def build_inputs(s: Scenario, field: str | None = None, values=None) -> Inputs:
     pt["memory_bytes"] = np.full(n, g["memory_gb"] * 1e9)
     pt["intra_busbw"] = np.full(n, g["intra_gb_per_s"] * 1e9 * g["intra_busbw_fraction"])
     pt["intra_p2p_bw"] = np.full(n, g["intra_gb_per_s"] * 1e9)
+    pt["pcie_gb_per_s"] = np.full(n, float(pcie_cap_gb_per_s(g.get("pcie_gen", 5))))
     pt["recompute"] = np.full(n, recompute_code(w.recompute))
     pt["flash"] = np.full(n, w.flash_attention)
     pt["sp"] = np.full(n, p.sequence_parallel)
@@ -312,7 +313,10 @@ def _candidate_grid(tps, pps, mbs, vs):
 def _inter_bandwidths(pt, fab):
     """Inter-node bandwidth per node [B/s]: ideal, with loss recovery, with loss and CPU cap."""
     line_gbps = fab["link_gbps"] * fab["nics_per_node"]
-    ideal = line_gbps * fab["achievable_fraction"]
+    # per NIC: what the transport achieves, capped by the NIC's PCIe slot and by NCCL's channel window over the
+    # round trip (model.collectives)
+    per_nic_cap_gbps = 8.0 * np.minimum(pt["pcie_gb_per_s"], window_cap_gb_per_s(2.0 * fab["latency_us"]))
+    ideal = np.minimum(line_gbps * fab["achievable_fraction"], per_nic_cap_gbps * fab["nics_per_node"])
     eta = loss_efficiency(fab["transport"], fab["link_gbps"], fab["latency_us"], fab["loss_rate"],
                           fab["mss_bytes"], fab["mtu_bytes"], fab["parallel_flows_per_nic"])
     lossy = ideal * eta
@@ -322,9 +326,18 @@ def _inter_bandwidths(pt, fab):
     return ideal * to_bytes, lossy * to_bytes, final * to_bytes, eta
 
 
-def _step_latency_s(fab):
-    """Latency of one inter-node step of a collective [s]: the fabric's one-way latency plus NCCL's software step."""
-    return (fab["latency_us"] + NCCL_NET_STEP_SW_US) * 1e-6
+def _step_latency_s(fab, pt=None):
+    """Latency of one inter-node step of a collective [s]: the fabric's one-way latency, the switch tiers above
+    the first (up and down, model.collectives.SWITCH_HOP_US per tier, fat tree of the point's NICs) and NCCL's
+    software step."""
+    tiers_us = 0.0
+    if pt is not None:
+        levels = topology.fat_tree(pt["nodes"] * fab["nics_per_node"], fab["switch_radix"],
+                                   pt["oversubscription"])["levels"]
+        hop_us = np.where(fab["transport"] == TRANSPORT_CODE["infiniband"], SWITCH_HOP_US["infiniband"],
+                          SWITCH_HOP_US["roce"])
+        tiers_us = 2.0 * (levels - 1.0) * hop_us
+    return (fab["latency_us"] + tiers_us + NCCL_NET_STEP_SW_US) * 1e-6
 
 
 def _compute_side(pt, t, p, b, v, round_batch, plan_side=None):
@@ -348,7 +361,10 @@ def _compute_side(pt, t, p, b, v, round_batch, plan_side=None):
     n_dp = np.ceil(d / g_dp)
     buckets, per_bucket = ps["buckets"], ps["per_bucket"]
     rs = collective_time("reduce_scatter", per_bucket, g_dp, pt["intra_busbw"], NCCL_NVLINK_STEP_US * 1e-6)
-    intra = buckets * (rs + rs)
+    # NCCL pipelines the in-node and the network phases: their bandwidth terms overlap (the slower sets the pace),
+    # their latencies add (model.collectives.nccl_collective)
+    intra_bw = buckets * 2.0 * per_bucket * bus_factor("reduce_scatter", g_dp) / pt["intra_busbw"]
+    intra = buckets * (rs + rs) - intra_bw
     has_inter = n_dp > 1
     steps = np.minimum(ring_steps("all_reduce", n_dp), tree_steps("all_reduce", n_dp))
     # what the step and memory read per plan: not the bucket size nor the parameters per GPU (in ``opt``)
@@ -356,7 +372,7 @@ def _compute_side(pt, t, p, b, v, round_batch, plan_side=None):
     cs.update(
         d=d, m=m, dist=dist, opt=opt,
         slots=m * v + p - 1.0, m_logits=m * ps["logits"],
-        dp_k0=intra + buckets * has_inter * NCCL_BASE_US * 1e-6,
+        dp_k0=intra + buckets * has_inter * NCCL_BASE_US * 1e-6, dp_intra_bw=intra_bw,
         dp_k1=buckets * has_inter * steps,
         dp_k2=buckets * has_inter * (per_bucket / g_dp) * bus_factor("all_reduce", n_dp) * gpn,
     )
@@ -467,7 +483,7 @@ def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s):
     p2p = np.where(cs["crosses"], step_latency_s + cs["p2p_bytes_node"] * inv_bw, cs["p2p_intra"])
     t_chunk = cs["chunk_fixed"] + 2.0 * p2p
     pipe = t_chunk * cs["slots"] + cs["m_logits"]
-    t_dp = cs["dp_k0"] + cs["dp_k1"] * step_latency_s + cs["dp_k2"] * inv_bw
+    t_dp = cs["dp_k0"] + cs["dp_k1"] * step_latency_s + np.maximum(cs["dp_k2"] * inv_bw, cs["dp_intra_bw"])
     exposed = where_uniform(dp_overlap, lambda: np.maximum(t_dp - cs["window"], t_dp / cs["buckets"]), lambda: t_dp)
     return pipe + exposed + cs["opt"], p2p, t_chunk, exposed
 
@@ -487,7 +503,7 @@ def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: b
     not the per-mechanism breakdown.
     """
     bandwidths = _inter_bandwidths(inp.point, inp.fabric)
-    step_latency = _step_latency_s(inp.fabric)
+    step_latency = _step_latency_s(inp.fabric, inp.point)
     if plan is None:
         chosen = _search_plans(s, inp, bandwidths[2], step_latency)
     else:
