@@ -202,9 +202,14 @@ RING_PROTO_EFF = np.array([1.0 / 4.0, 0.92, 1.0])
 TREE_PROTO_EFF = np.array([1.0 / 3.8, 0.915, 1.0])
 TREE_EFF = 0.9     # tuning.cc: tree busBw × 0.9
 SHARP_EFF = 0.9    # tuning.cc: CollNet busBw × 0.9
-RING_SIMPLE_PLATEAU = 1.9  # tuning.cc: ring/Simple all-reduce latency × 1.9 across nodes above n/16·64 KiB
+# (tuning.cc also raises ring/Simple latency × 1.9 across nodes as a tuner bias; measured logs do not show it as
+# time — NVIDIA/nccl-tests issue 309 reaches 95 % of its plateau at 256 MiB — so it is left out)
 # LL128 bus bandwidth per channel for all-reduce (tuning.cc ll128MaxBwPerCh), tree × 7/9 and algbw = busBw/2
 LL128_MAX_BW_PER_CHANNEL = 16.7
+# Simple protocol pipeline fill: each hop holds a slice before the next starts; with NCCL's smallest Simple chunk
+# of 128 KiB (enqueue.cc shrinks chunks to it for medium sizes) half a chunk is in flight per hop on average
+# (derived, not fitted to any log)
+SIMPLE_FILL_BYTES = 64.0 * 1024
 SINGLE_NODE_CHANNELS = 16.0  # NCCL on 8 NVSwitch-connected GPUs opens 16+ channels (NCCL INFO logs); a guess
 NVLS_BASE_US = 23.0  # NVLS Simple base latency: a guess (NCCL's NVLS path pays multicast set-up per call)
 # NCCL_BUFFSIZE default 4 MiB per channel and peer (NCCL environment-variable documentation)
@@ -228,7 +233,7 @@ def pcie_cap_gb_per_s(pcie_gen, lanes=16):
     (ib_write_bw of NDR 400G: 48-49 GB/s, NVIDIA ConnectX-7 user manual).
     """
     gen = np.asarray(pcie_gen, dtype=float)
-    raw_per_lane = 2.0 ** (gen - 2.0) * 128.0 / 130.0 * 1.0  # Gen3 ≈ 0.985 GB/s, Gen4 1.97, Gen5 3.94
+    raw_per_lane = 2.0 ** (gen - 3.0) * 128.0 / 130.0  # Gen3 ≈ 0.985 GB/s per lane, Gen4 1.97, Gen5 3.94
     return 0.8 * raw_per_lane * lanes
 
 
@@ -253,7 +258,8 @@ def per_nic_gb_per_s(link_gbps, achievable_fraction, efficiency=1.0, *, pcie_gb_
 
 def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, nics_per_node, intra_busbw_gb_per_s,
                     intra_p2p_gb_per_s=None, net_latency_us=IB_WIRE_US, nvls_busbw_gb_per_s=0.0, sharp=False,
-                    algorithm="auto", protocol="auto", overhead_us=0.0):
+                    algorithm="auto", protocol="auto", overhead_us=0.0, fill_bytes=SIMPLE_FILL_BYTES,
+                    simple_hop_us=None):
     """What nccl-tests would report for one collective (all arguments broadcast together).
 
     Parameters
@@ -270,6 +276,9 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
     sharp : InfiniBand SHARP (CollNet) available [bool]
     algorithm, protocol : "auto" (NCCL's tuner: the fastest) or one of :data:`ALGORITHMS` / :data:`PROTOCOLS`
     overhead_us : added to every call (e.g. a fitted launch overhead) [µs]
+    fill_bytes : Simple-protocol bytes in flight per hop before the pipeline runs full [B]
+    simple_hop_us : Simple protocol's per-hop latency on NVLink and (before the fabric's own latency) on the
+        network [µs]; None: tuning.cc's. Calibration fits it: it sets where Simple overtakes LL/LL128
 
     Returns
     -------
@@ -298,6 +307,10 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
     net_tree = NET_HOP_US["tree"].reshape(p.shape) + net_hop_shift
     nvl_ring = NVLINK_HOP_US["ring"].reshape(p.shape) * np.where(multi & (p == 0), 1.8, 1.0)  # tuning.cc: LL × 1.8
     nvl_tree = NVLINK_HOP_US["tree"].reshape(p.shape) * np.where(multi & (p == 0), 1.8, 1.0)
+    if simple_hop_us is not None:
+        hop = np.asarray(simple_hop_us, dtype=float)
+        net_ring, net_tree = (np.where(p == 2, hop + net_hop_shift + IB_WIRE_US, x) for x in (net_ring, net_tree))
+        nvl_ring, nvl_tree = (np.where(p == 2, hop, x) for x in (nvl_ring, nvl_tree))
     base_ring = BASE_LAT_US["ring"].reshape(p.shape)
     base_tree = BASE_LAT_US["tree"].reshape(p.shape)
     ring_eff = RING_PROTO_EFF.reshape(p.shape)
@@ -310,11 +323,10 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
         steps = 2.0 * (n - 1.0) if kind == "all_reduce" else n - 1.0
         inter_steps = np.where(multi, 2.0 * (N - 1.0) if kind == "all_reduce" else N - 1.0, 0.0)
         lat = base_ring + (steps - inter_steps) * nvl_ring + inter_steps * net_ring
-        if kind == "all_reduce":
-            plateau = multi & (S >= n / 16.0 * 65536.0) & (p == 2)
-            lat = np.where(plateau, lat * RING_SIMPLE_PLATEAU, lat)
-        ring_bus = np.where(multi, np.minimum(node_bw, intra), intra) * ring_eff
+        # across nodes one of a node's g ring edges per channel leaves through a NIC: NVLink carries (g−1)/g
+        ring_bus = np.where(multi, np.minimum(node_bw, intra * g / np.maximum(g - 1.0, 1.0)), intra) * ring_eff
         ring_bus = np.where(p == 1, np.minimum(ring_bus, ll128_cap), ring_bus)
+        lat = lat + np.where(p == 2, steps * fill_bytes / (ring_bus / channels) * 1e-3, 0.0)
         cands.append((0, lat + S * f / ring_bus * 1e-3))
     if kind == "all_reduce":
         # tree: in-node chain plus network double binary tree (one node: the chain alone)
@@ -322,13 +334,17 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
         net_alg = np.where(multi, node_bw * N / np.maximum(2.0 * (N - 1.0), 1.0), big)
         tree_alg = np.minimum(intra_alg, net_alg) * TREE_EFF * tree_eff
         tree_alg = np.where(p == 1, np.minimum(tree_alg, ll128_cap * 7.0 / 9.0 * 0.5), tree_alg)
+        tree_hops = 2.0 * (g - 1.0 + np.ceil(np.log2(N)))
         lat_t = base_tree + 2.0 * ((g - 1.0) * nvl_tree + np.ceil(np.log2(N)) * net_tree)
+        lat_t = lat_t + np.where(p == 2, tree_hops * fill_bytes / (tree_alg / channels) * 1e-3, 0.0)
         cands.append((1, np.where(multi | (g > 1), lat_t + S / tree_alg * 1e-3, big)))
         # NVLS (Simple only): in-node NVLink SHARP, across nodes paired with the network tree
         has_nvls = (nvls > 0) & (g > 1)
         nvls_alg = np.where(has_nvls, nvls / bus_factor("all_reduce", g), np.nan)
         nvls_alg = np.minimum(nvls_alg, np.where(multi, node_bw * N / np.maximum(2.0 * (N - 1.0), 1.0), big))
-        lat_n = NVLS_BASE_US + np.where(multi, 2.0 * np.ceil(np.log2(N)) * net_tree[2], 0.0)
+        nvls_hops = 2.0 + 2.0 * np.ceil(np.log2(N))
+        lat_n = (NVLS_BASE_US + np.where(multi, 2.0 * np.ceil(np.log2(N)) * net_tree[2], 0.0)
+                 + nvls_hops * fill_bytes / (nvls_alg / channels) * 1e-3)
         t_nvls = np.where(has_nvls & (p == 2), lat_n + S / nvls_alg * 1e-3, big)
         cands.append((2, t_nvls))
         # InfiniBand SHARP (CollNet, Simple and LL; no LL128 in CollNet)
