@@ -281,3 +281,66 @@ def fabric_from_model_fit(fit: ModelFit) -> dict:
     return {"transport": fit.setup.transport, "link_gbps": float(fit.setup.link_gbps),
             "nics_per_node": int(fit.setup.nics_per_node), "achievable_fraction": round(fit.achievable_fraction, 4),
             "latency_us": round(fit.latency_us, 3), "loss_rate": 0.0}
+
+
+# --------------------------------------------------------------------------
+# what nccl-tests would print for a scenario's fabric
+# --------------------------------------------------------------------------
+
+NCCL_TESTS_SIZES = 2.0 ** np.arange(3, 35)  # 8 B … 16 GiB, nccl-tests -b 8 -e 16G -f 2
+CLI_COLLECTIVES = {"all_reduce": "all_reduce", "all_gather": "all_gather", "reduce_scatter": "reduce_scatter",
+                   "alltoall": "all_to_all", "sendrecv": "sendrecv"}
+FLOAT_BYTES = 4  # nccl-tests default -d float
+
+
+def scenario_table(scenario, fabric: str, collective: str, nodes: int | None = None, sizes=NCCL_TESTS_SIZES,
+                   algorithm: str = "auto") -> dict:
+    """The rows nccl-tests would print for one of the scenario's fabrics (one model call for all sizes).
+
+    ``collective``: a key of :data:`CLI_COLLECTIVES` (or the model's name for it); ``nodes`` overrides
+    ``cluster.nodes``; ``algorithm`` "auto" (NCCL's tuner) or one forced as with ``NCCL_ALGO``.
+    Returns ``bytes``, ``count``, ``time_us``, ``algbw_GBps``, ``busbw_GBps``, ``algorithm``, ``protocol``
+    and the setup (``fabric``, ``label``, ``nodes``, ``ranks``).
+    """
+    from .collectives import ALGORITHMS, PROTOCOLS
+    from .engine import nccl_inputs
+
+    collective = {v: k for k, v in CLI_COLLECTIVES.items()}.get(collective, collective)
+    if collective not in CLI_COLLECTIVES:
+        raise ScenarioError("collective", collective, ", ".join(CLI_COLLECTIVES))
+    if nodes is not None:
+        if nodes < 1:
+            raise ScenarioError("nodes", nodes, "a whole number ≥ 1")
+        scenario = scenario.replace("cluster.nodes", int(nodes))
+    names = scenario.fabric.fabrics
+    if fabric not in names:
+        raise ScenarioError("fabric", fabric, "one of the scenario's fabrics: " + ", ".join(names))
+    x = nccl_inputs(scenario)
+    i = x["names"].index(fabric)
+    per_fabric = ("nic_gb_per_s", "nics_per_node", "net_latency_us", "sharp")
+    args = {k: (x[k][i] if k in per_fabric else x[k]) for k in
+            ("ranks_per_node", "nodes", "intra_busbw_gb_per_s", "intra_p2p_gb_per_s", "nvls_busbw_gb_per_s")
+            + per_fabric}
+    S = np.asarray(sizes, dtype=float)
+    r = nccl_collective(CLI_COLLECTIVES[collective], S, algorithm=algorithm, **args)
+    ranks = int(x["ranks_per_node"] * x["nodes"])
+    count = S / FLOAT_BYTES
+    return {"fabric": fabric, "label": x["labels"][i], "collective": collective, "nodes": int(x["nodes"]),
+            "ranks": ranks, "bytes": S, "count": count, "time_us": r["time_us"], "algbw_GBps": r["algbw_gb_per_s"],
+            "busbw_GBps": r["busbw_gb_per_s"],
+            "algorithm": [ALGORITHMS[int(a)] for a in r["algorithm"]],
+            "protocol": [PROTOCOLS[int(p)] for p in r["protocol"]]}
+
+
+def compare_table(table: dict, log: NcclLog) -> dict:
+    """Measured busbw and time beside the prediction, per predicted size (NaN where the log has no row)."""
+    if CLI_COLLECTIVES[table["collective"]] != log.collective:
+        raise ScenarioError("compare log", log.collective, f"a {table['collective']} log, like the prediction")
+    idx = {float(s): i for i, s in enumerate(log.size_bytes)}
+    at = np.array([idx.get(float(s), -1) for s in table["bytes"]])
+    have = at >= 0
+    meas_bus = np.where(have, log.busbw_gb_per_s[np.maximum(at, 0)], np.nan)
+    meas_t = np.where(have, log.time_us[np.maximum(at, 0)], np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        err = np.where(have & (meas_bus > 0), table["busbw_GBps"] / meas_bus - 1.0, np.nan)
+    return {"measured_time_us": meas_t, "measured_busbw_GBps": meas_bus, "busbw_error": err}

@@ -14,7 +14,8 @@ logs vary; every variant below was seen in a public log (assets/validation/nccl)
 - NCCL INFO/WARN, MPI/pyxis and shell lines between rows, 0-byte rows, PDF
   page headers and blank lines (a PDF conversion).
 
-The collective comes from the test's name (``all_reduce_perf``, ``Collective
+``NCCL_ALGO=…`` in a logged command line or environment dump is kept (a forced
+algorithm). The collective comes from the test's name (``all_reduce_perf``, ``Collective
 test concluded: …``), or else from ``redop`` and the ratio busbw/algbw (2(n−1)/n
 for all-reduce, (n−1)/n for gather/scatter/all-to-all, 1 for send/recv); ranks
 from the ``# Rank … on HOST device`` lines, or else from that ratio; nodes from
@@ -44,6 +45,9 @@ _PREFIX = re.compile(r"^\s*(?:\[\d+(?:,\d+)?\](?:<std(?:out|err)>)?:?|\d+:(?=\s)
 _RANK = re.compile(r"#?\s*Rank\s+(\d+)\b.*?\bon\s+(\S+)\s+device", re.IGNORECASE)
 _COLL = re.compile(r"(all_reduce|allreduce|all_gather|allgather|reduce_scatter|reducescatter|alltoall|all_to_all"
                    r"|sendrecv)_perf", re.IGNORECASE)
+_ALGO = re.compile(r"NCCL_ALGO\s*[= ]\s*([A-Za-z_]+)", re.IGNORECASE)
+_ALGOS = {"ring": "ring", "tree": "tree", "nvls": "nvls", "nvlstree": "nvls", "collnet": "sharp",
+          "collnetdirect": "sharp", "collnetchain": "sharp"}
 _TYPES = {"int8", "uint8", "int32", "uint32", "int64", "uint64", "half", "float", "double", "bfloat16", "fp8_e4m3",
           "fp8_e5m2", "char", "int", "float16", "float32", "float64", "bf16"}
 
@@ -59,6 +63,7 @@ class NcclLog:
     busbw_gb_per_s: np.ndarray
     algbw_gb_per_s: np.ndarray = field(default_factory=lambda: np.zeros(0))
     notes: tuple = ()  # how collective, ranks and nodes were found
+    algorithm: str = "auto"  # "ring" etc. when the log shows NCCL_ALGO forced
 
     @property
     def ranks_per_node(self) -> int:
@@ -112,10 +117,14 @@ def parse_nccl_tests(text: str, *, source: str = "nccl-tests log", collective: s
     sizes, times, algbws, busbws = [], [], [], []
     found_coll = None
     redop = None
+    algorithm = "auto"
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = _PREFIX.sub("", raw).strip()
         if not line:
             continue
+        am = _ALGO.search(line)
+        if am and am.group(1).lower() in _ALGOS:
+            algorithm = _ALGOS[am.group(1).lower()]
         m = _COLL.search(line)
         if m and found_coll is None:
             found_coll = COLLECTIVES[m.group(1).lower()]
@@ -182,4 +191,6 @@ def parse_nccl_tests(text: str, *, source: str = "nccl-tests log", collective: s
     if not n_ranks:
         raise ScenarioError(source, "ranks", "a log with its '# Rank N ... on HOST device' lines, or give ranks "
                                              "and nodes")
-    return NcclLog(coll, int(n_ranks), int(n_nodes or 0), S, t, bus, alg, tuple(notes))
+    if algorithm != "auto":
+        notes.append(f"NCCL_ALGO={algorithm} set in the log")
+    return NcclLog(coll, int(n_ranks), int(n_nodes or 0), S, t, bus, alg, tuple(notes), algorithm)

@@ -157,21 +157,9 @@ def log_scenario_dict(r: dict) -> dict:
                                           "nics_per_node": int(r["nics_per_node"])}}}}
 
 
-def predict_log(scenario, log, algorithm="auto"):
-    """The engine's nccl-tests busbw for the sizes of a log (one call, all sizes) [GB/s]."""
-    from .collectives import nccl_collective
-    from .engine import nccl_inputs
-
-    x = nccl_inputs(scenario)
-    keys = ("ranks_per_node", "nodes", "nic_gb_per_s", "nics_per_node", "net_latency_us", "intra_busbw_gb_per_s",
-            "intra_p2p_gb_per_s", "nvls_busbw_gb_per_s", "sharp")
-    args = {k: (x[k][0] if np.ndim(x[k]) else x[k]) for k in keys}
-    return nccl_collective(log.collective, log.size_bytes, algorithm=algorithm, **args)
-
-
 def validate_network(directory=NCCL_DIR) -> list[NetworkRow]:
     """Every log of the index: read, and unless out of the engine's reach, predicted without calibration."""
-    from .nccl_fit import NcclSetup, log_warnings, size_errors
+    from .nccl_fit import NcclSetup, log_warnings, scenario_table, size_errors
     from .nccl_log import parse_nccl_tests
 
     rows = []
@@ -185,7 +173,8 @@ def validate_network(directory=NCCL_DIR) -> list[NetworkRow]:
                                    *(float("nan"),) * 4, (), log.size_bytes, log.busbw_gb_per_s, None))
             continue
         scen = scenario_from_dict(log_scenario_dict(r))
-        pred = predict_log(scen, log, r["algorithm"])["busbw_gb_per_s"]
+        pred = scenario_table(scen, "run", log.collective, sizes=log.size_bytes,
+                              algorithm=r["algorithm"])["busbw_GBps"]
         err = size_errors(log, pred)
         setup = NcclSetup(r["gpu"], float(r["link_gbps"]), int(r["nics_per_node"]), r["fabric"], r["algorithm"])
         desc = (f"{r['gpu']}, {r['nodes']} × {r['gpus_per_node']} GPUs, {r['nics_per_node']} × {r['link_gbps']}G "
