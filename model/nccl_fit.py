@@ -236,7 +236,7 @@ def fit_model(log: NcclLog, setup: NcclSetup) -> ModelFit:
     """Fit the collective model's achievable fraction per NIC, per-hop latency and Simple per-hop latency.
 
     Weighted least squares on log time (weights 3 at ≥ 64 MiB, 1 at ≥ 1 MiB, 0.05 below: the sizes a fabric is judged at), by a vectorised
-    grid (one model call for the whole grid) refined twice around its best point; the protocol crossover
+    grid (one model call for the whole grid) refined three times around its best point; the protocol crossover
     follows from the fitted latencies (the tuner picks LL / LL128 / Simple per size).
     """
     if log.nodes < 1:
@@ -257,7 +257,7 @@ def fit_model(log: NcclLog, setup: NcclSetup) -> ModelFit:
         return F[i], L[i], B[i]
 
     best = search(np.geomspace(0.005, 1.0, 48), np.geomspace(0.05, 20000.0, 36), np.geomspace(0.05, 200.0, 16))
-    for step in (1.15, 1.04):
+    for step in (1.15, 1.04, 1.01):
         f, lat, hop = best
         best = search(np.clip(np.geomspace(f / step, f * step, 9), 1e-4, 1.0),
                       np.geomspace(lat / step ** 3, lat * step ** 3, 9), np.geomspace(hop / step ** 3, hop * step ** 3, 9))
