@@ -315,11 +315,13 @@ def _inter_bandwidths(pt, fab):
     line_gbps = fab["link_gbps"] * fab["nics_per_node"]
     # per NIC: what the transport achieves, capped by the NIC's PCIe slot and by NCCL's channel window over the
     # round trip (model.collectives)
-    per_nic_cap_gbps = 8.0 * np.minimum(pt["pcie_gb_per_s"], window_cap_gb_per_s(2.0 * fab["latency_us"]))
-    ideal = np.minimum(line_gbps * fab["achievable_fraction"], per_nic_cap_gbps * fab["nics_per_node"])
+    node_cap_gbps = 8.0 * np.minimum(pt["pcie_gb_per_s"], window_cap_gb_per_s(2.0 * fab["latency_us"])) \
+        * fab["nics_per_node"]
+    achievable = line_gbps * fab["achievable_fraction"]
+    ideal = np.minimum(achievable, node_cap_gbps)
     eta = loss_efficiency(fab["transport"], fab["link_gbps"], fab["latency_us"], fab["loss_rate"],
                           fab["mss_bytes"], fab["mtu_bytes"], fab["parallel_flows_per_nic"])
-    lossy = ideal * eta
+    lossy = np.minimum(achievable * eta, node_cap_gbps)  # loss acts on the link, the caps after it
     cap = cpu_cap_gbps(pt["host_cores"], pt["cpu_for_network_fraction"], fab["cpu_gbps_per_core"])
     final = np.minimum(lossy, cap)
     to_bytes = 1e9 / 8.0
@@ -862,3 +864,29 @@ def describe_plan(plan: dict) -> str:
 
 __all__ = ["evaluate", "sweep", "Result", "BREAKDOWN_KEYS", "BREAKDOWN_LABELS", "SWEEPABLE", "FABRIC_SWEEPABLE",
            "derive_architecture", "resolve_fabrics", "describe_plan"]
+
+
+def nccl_inputs(scenario: Scenario) -> dict:
+    """The scenario's compared fabrics as inputs of :func:`model.collectives.nccl_collective` (arrays of shape (F,)).
+
+    Per NIC: what the fabric really delivers (achievable fraction, loss recovery, host-CPU share, PCIe and window
+    caps: the engine's effective node bandwidth over its NICs); per network hop: the fabric's one-way latency plus
+    its extra switch tiers. Also ``names``, ``labels`` and ``transports`` of the fabrics.
+    """
+    inp = build_inputs(scenario)
+    pt, fab = inp.point, inp.fabric
+    g = catalog.gpu(scenario.cluster.gpu)
+    bw_final = _inter_bandwidths(pt, fab)[2][:, 0]
+    nics = fab["nics_per_node"][:, 0]
+    hop_us = _step_latency_s(fab, pt)[:, 0] * 1e6 - NCCL_NET_STEP_SW_US
+    sharp = np.array([bool(catalog.profile_set(scenario.fabric.profile_set)["fabrics"].get(r.name, {})
+                           .get("sharp", False)) for r in inp.fabrics])
+    return dict(
+        names=tuple(r.name for r in inp.fabrics), labels=tuple(r.label for r in inp.fabrics),
+        transports=tuple(r.transport for r in inp.fabrics),
+        ranks_per_node=float(pt["gpus_per_node"][0]), nodes=float(pt["nodes"][0]),
+        nic_gb_per_s=bw_final / nics / 1e9, nics_per_node=nics, net_latency_us=hop_us,
+        intra_busbw_gb_per_s=float(pt["intra_busbw"][0]) / 1e9, intra_p2p_gb_per_s=float(pt["intra_p2p_bw"][0]) / 1e9,
+        nvls_busbw_gb_per_s=float(g.get("nvls_busbw_gb_per_s", 0.0)) if pt["gpus_per_node"][0] > 1 else 0.0,
+        sharp=sharp,
+    )
