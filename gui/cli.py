@@ -216,21 +216,21 @@ def cmd_nccl(args) -> int:
     redop = "sum" if args.collective in ("all_reduce", "reduce_scatter") else "none"
     print(f"# {args.collective}_perf predicted by fabric-whatif {model.__version__}: {table['label']}, "
           f"{table['nodes']} node(s), {table['ranks']} ranks")
-    head = (f"#{'size':>11}{'count':>14}{'type':>8}{'redop':>7}{'root':>6}{'time':>10}{'algbw':>8}{'busbw':>8}"
+    head = (f"#{'size':>11}{'count':>14}{'type':>8}{'redop':>7}{'root':>6}{'time':>13}{'algbw':>8}{'busbw':>8}"
             f"  {'algo/proto':<13}")
-    units = f"#{'(B)':>11}{'(elements)':>14}{'':>21}{'(us)':>10}{'(GB/s)':>8}{'(GB/s)':>8}"
+    units = f"#{'(B)':>11}{'(elements)':>14}{'':>21}{'(us)':>13}{'(GB/s)':>8}{'(GB/s)':>8}"
     if cmp is not None:
-        head += f"{'measured':>9}{'busbw':>8}{'error':>8}"
-        units += f"{'':>15}{'(us)':>9}{'(GB/s)':>8}"
+        head += f"{'measured':>12}{'busbw':>8}{'error':>8}"
+        units += f"{'':>15}{'(us)':>12}{'(GB/s)':>8}"
     print(head)
     print(units)
     for i, size in enumerate(table["bytes"]):
         line = (f"{_size_label(size):>12}{int(table['count'][i]):>14}{'float':>8}{redop:>7}{-1:>6}"
-                f"{table['time_us'][i]:>10.2f}{table['algbw_GBps'][i]:>8.2f}{table['busbw_GBps'][i]:>8.2f}"
+                f"{table['time_us'][i]:>13.2f}{table['algbw_GBps'][i]:>8.2f}{table['busbw_GBps'][i]:>8.2f}"
                 f"  {table['algorithm'][i] + '/' + table['protocol'][i]:<13}")
         if cmp is not None:
             e = cmp["busbw_error"][i]
-            line += (f"{_fmt(cmp['measured_time_us'][i], 1):>9}{_fmt(cmp['measured_busbw_GBps'][i], 2):>8}"
+            line += (f"{_fmt(cmp['measured_time_us'][i], 1):>12}{_fmt(cmp['measured_busbw_GBps'][i], 2):>8}"
                      f"{('–' if not math.isfinite(e) else f'{e * 100:+.0f}%'):>8}")
         print(line)
     return 0

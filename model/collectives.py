@@ -359,7 +359,7 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
         t_net = np.where(multi, g * S * (N - 1.0) / N / node_bw, 0.0)
         t_nvl = S * (g - 1.0) / n / p2p_intra
         lat = base_ring + nvl_ring + np.where(multi, net_ring, 0.0) + (n - 1.0) * 0.05  # ~50 ns per peer posted: guess
-        cands.append((0, lat + np.maximum(t_net, t_nvl) * 1e3 / ring_eff))
+        cands.append((0, lat + np.maximum(t_net, t_nvl) * 1e-3 / ring_eff))  # B / (GB/s) = ns -> µs
     if kind == "sendrecv":
         # ring of pairs: across nodes the crossing pair uses one NIC (rail-optimised, one NIC per GPU)
         bw = np.where(multi, np.minimum(node_bw / np.maximum(np.minimum(np.asarray(nics_per_node, float), g), 1.0)

@@ -335,7 +335,7 @@ def scenario_table(scenario, fabric: str, collective: str, nodes: int | None = N
 def compare_table(table: dict, log: NcclLog) -> dict:
     """Measured busbw and time beside the prediction, per predicted size (NaN where the log has no row)."""
     if CLI_COLLECTIVES[table["collective"]] != log.collective:
-        raise ScenarioError("compare log", log.collective, f"a {table['collective']} log, like the prediction")
+        raise ScenarioError("compare log", log.collective, f"a log of {table['collective']}, like the prediction")
     idx = {float(s): i for i, s in enumerate(log.size_bytes)}
     at = np.array([idx.get(float(s), -1) for s in table["bytes"]])
     have = at >= 0

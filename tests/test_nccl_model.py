@@ -279,3 +279,13 @@ def test_nccl_command_bad_input_is_one_line_and_exit_2(argv, field, capsys):
     assert main(["nccl", DEFAULT] + argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and field in err[0]
+
+
+def test_alltoall_and_sendrecv_are_bounded_by_a_gpus_share_of_the_nics():
+    base = dict(ranks_per_node=8, nodes=32, nic_gb_per_s=47.0, nics_per_node=8, intra_busbw_gb_per_s=369.0,
+                intra_p2p_gb_per_s=450.0)
+    a2a = collectives.nccl_collective("all_to_all", BIG, **base)["busbw_gb_per_s"]
+    # each GPU sends (N−1)/N of its data through its share of the node's NICs: busbw ≈ 47 · (n−1)/n / ((N−1)/N)
+    assert a2a[-1] == pytest.approx(47.0 * (255 / 256) / (31 / 32), rel=0.03)
+    sr = collectives.nccl_collective("sendrecv", BIG, **base)["busbw_gb_per_s"]
+    assert sr[-1] == pytest.approx(47.0, rel=0.03)
