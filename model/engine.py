@@ -879,7 +879,8 @@ def nccl_inputs(scenario: Scenario) -> dict:
     bw_final = _inter_bandwidths(pt, fab)[2][:, 0]
     nics = fab["nics_per_node"][:, 0]
     hop_us = _step_latency_s(fab, pt)[:, 0] * 1e6 - NCCL_NET_STEP_SW_US
-    sharp = np.array([bool(catalog.profile_set(scenario.fabric.profile_set)["fabrics"].get(r.name, {})
+    prof = catalog.profile_set(scenario.fabric.profile_set)["fabrics"]
+    sharp = np.array([bool(prof.get(r.name, catalog.transport_profile(scenario.fabric.profile_set, r.transport))
                            .get("sharp", False)) for r in inp.fabrics])
     return dict(
         names=tuple(r.name for r in inp.fabrics), labels=tuple(r.label for r in inp.fabrics),

@@ -1,5 +1,12 @@
 """Calibrate a fabric from the user's own nccl-tests output.
 
+Two fits: the α–β line below (kept for the calibrate dialog), and
+:func:`fit_model`, which fits the NCCL-like collective model's own parameters
+(achievable fraction per NIC, per-hop latency, Simple per-hop latency, i.e. the
+protocol crossover) and reports its error at ≥ 64 MiB and ≥ 1 MiB with warnings
+(two-node default-algorithm runs, pathologies). :func:`scenario_table` is what
+``fabric-whatif nccl`` prints.
+
 ``all_reduce_perf`` and its siblings print one row per message size with the
 time and the algorithm and bus bandwidths (nccl-tests ``doc/PERFORMANCE.md``).
 This module parses that text, fits the α–β model the engine uses,
