@@ -22,9 +22,10 @@ FABRIC_FIELDS = (
     # reliability, topology and economics (issue #3)
     "net_interruptions_per_1m_node_hours", "switch_radix", "switch_price_usd", "switch_power_w", "nic_price_usd",
     "nic_power_w", "link_price_usd", "optic_power_w", "network_cost_per_node_cny",
+    "nccl_simple_hop_us",  # calibrated from nccl-tests; NaN: NCCL's own per-hop latencies
 )
 FABRIC_DEFAULTS = {"mss_bytes": 1460, "mtu_bytes": 4096, "parallel_flows_per_nic": 16,
-                   "network_cost_per_node_cny": math.nan}
+                   "network_cost_per_node_cny": math.nan, "nccl_simple_hop_us": math.nan}
 
 
 def _read(path: Path) -> dict:

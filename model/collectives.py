@@ -291,7 +291,7 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
     overhead_us : added to every call (e.g. a fitted launch overhead) [µs]
     fill_bytes : Simple-protocol bytes in flight per hop before the pipeline runs full [B]
     simple_hop_us : Simple protocol's per-hop latency on NVLink and (before the fabric's own latency) on the
-        network [µs]; None: tuning.cc's. Calibration fits it: it sets where Simple overtakes LL/LL128
+        network [µs]; None or NaN: tuning.cc's. Calibration fits it: it sets where Simple overtakes LL/LL128
 
     Returns
     -------
@@ -320,10 +320,11 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
     net_tree = NET_HOP_US["tree"].reshape(p.shape) + net_hop_shift
     nvl_ring = NVLINK_HOP_US["ring"].reshape(p.shape) * np.where(multi & (p == 0), 1.8, 1.0)  # tuning.cc: LL × 1.8
     nvl_tree = NVLINK_HOP_US["tree"].reshape(p.shape) * np.where(multi & (p == 0), 1.8, 1.0)
-    if simple_hop_us is not None:
+    if simple_hop_us is not None:  # NaN where a fabric keeps NCCL's own
         hop = np.asarray(simple_hop_us, dtype=float)
-        net_ring, net_tree = (np.where(p == 2, hop + net_hop_shift + IB_WIRE_US, x) for x in (net_ring, net_tree))
-        nvl_ring, nvl_tree = (np.where(p == 2, hop, x) for x in (nvl_ring, nvl_tree))
+        use = (p == 2) & np.isfinite(hop)
+        net_ring, net_tree = (np.where(use, hop + net_hop_shift + IB_WIRE_US, x) for x in (net_ring, net_tree))
+        nvl_ring, nvl_tree = (np.where(use, hop, x) for x in (nvl_ring, nvl_tree))
     base_ring = BASE_LAT_US["ring"].reshape(p.shape)
     base_tree = BASE_LAT_US["tree"].reshape(p.shape)
     ring_eff = RING_PROTO_EFF.reshape(p.shape)

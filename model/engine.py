@@ -889,5 +889,5 @@ def nccl_inputs(scenario: Scenario) -> dict:
         nic_gb_per_s=bw_final / nics / 1e9, nics_per_node=nics, net_latency_us=hop_us,
         intra_busbw_gb_per_s=float(pt["intra_busbw"][0]) / 1e9, intra_p2p_gb_per_s=float(pt["intra_p2p_bw"][0]) / 1e9,
         nvls_busbw_gb_per_s=float(g.get("nvls_busbw_gb_per_s", 0.0)) if pt["gpus_per_node"][0] > 1 else 0.0,
-        sharp=sharp,
+        sharp=sharp, simple_hop_us=fab["nccl_simple_hop_us"][:, 0],
     )

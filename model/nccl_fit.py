@@ -287,7 +287,8 @@ def fabric_from_model_fit(fit: ModelFit) -> dict:
                             "a run across at least two nodes: on one node it measures NVLink/PCIe, not the fabric")
     return {"transport": fit.setup.transport, "link_gbps": float(fit.setup.link_gbps),
             "nics_per_node": int(fit.setup.nics_per_node), "achievable_fraction": round(fit.achievable_fraction, 4),
-            "latency_us": round(fit.latency_us, 3), "loss_rate": 0.0}
+            "latency_us": round(fit.latency_us, 3), "loss_rate": 0.0,
+            "nccl_simple_hop_us": round(fit.simple_hop_us, 3)}
 
 
 # --------------------------------------------------------------------------
@@ -324,7 +325,7 @@ def scenario_table(scenario, fabric: str, collective: str, nodes: int | None = N
         raise ScenarioError("fabric", fabric, "one of the scenario's fabrics: " + ", ".join(names))
     x = nccl_inputs(scenario)
     i = x["names"].index(fabric)
-    per_fabric = ("nic_gb_per_s", "nics_per_node", "net_latency_us", "sharp")
+    per_fabric = ("nic_gb_per_s", "nics_per_node", "net_latency_us", "sharp", "simple_hop_us")
     args = {k: (x[k][i] if k in per_fabric else x[k]) for k in
             ("ranks_per_node", "nodes", "intra_busbw_gb_per_s", "intra_p2p_gb_per_s", "nvls_busbw_gb_per_s")
             + per_fabric}

@@ -110,6 +110,9 @@ class FabricSpec:
     link_price_usd: float | None = F(None, unit="USD", lo=0.0, hi=1e6, help="Price of one link with its cable and "
                                                                            "optics")
     optic_power_w: float | None = F(None, unit="W", lo=0.0, hi=1e3, help="Power of one transceiver (one link end)")
+    nccl_simple_hop_us: float | None = F(None, unit="µs", lo=0.0, hi=1e6,
+                                         help="NCCL Simple protocol latency per hop, as calibrate fits it from an "
+                                              "nccl-tests log (default: NCCL's tuning.cc)")
     network_cost_per_node_cny: float | None = F(None, unit="CNY", lo=0.0, hi=1e9,
                                                 help="Whole fabric per node (NIC, switch share, cables), the "
                                                      "article's pricing; used when economics.network_pricing "
