@@ -186,7 +186,89 @@ def cmd_validate(args) -> int:
     print("\nNetwork-dependent runs (data parallelism over the fabric; shown, outside the tolerance):")
     for r in validation.validate(validation.NETWORK_CSV_PATH):
         print(f"{r.id:<18}{r.metric:<26}{r.published:>10.2f}{r.engine:>10.2f}{r.error * 100:>+8.1f}%  {r.plan}")
-    return 0 if s["passed"] else 1
+    net_passed = _print_network_validation(validation)
+    return 0 if s["passed"] and net_passed else 1
+
+
+def _print_network_validation(validation) -> bool:
+    """The network table: engine (published set, no calibration) against real nccl-tests logs."""
+    rows = validation.validate_network()
+    print("\nnetwork: nccl-tests bus bandwidth, engine (published profile set, no calibration) against real logs")
+    print(f"{'log':<52}{'scope':<14}{'measured':>9}{'engine':>8}{'≥64MiB med':>11}{'max':>7}{'≥1MiB med':>10}"
+          f"{'max':>7}")
+    for r in rows:
+        pct = (lambda x: "–" if not math.isfinite(x) else f"{x * 100:.0f}%")
+        flag = "" if not r.judged or r.large_median <= validation.NETWORK_ROW_TOLERANCE else "  OUTSIDE ±20%"
+        print(f"{r.file[:51]:<52}{r.scope:<14}{r.measured_peak_gb_per_s:>9.1f}{_fmt(r.engine_peak_gb_per_s):>8}"
+              f"{pct(r.large_median):>11}{pct(r.large_max):>7}{pct(r.medium_median):>10}{pct(r.medium_max):>7}{flag}")
+        print(f"    {r.source}; {r.setup}")
+        for w in r.warnings:
+            print(f"    note: {w}")
+    s = validation.network_summary(rows)
+    print(f"\n{s['judged']} network and NVLink logs (of {s['logs']} read): median |error| at ≥ 64 MiB "
+          f"{s['median_abs_error'] * 100:.1f}% (tolerance {validation.NETWORK_MEDIAN_TOLERANCE * 100:.0f}%), max "
+          f"{s['max_abs_error'] * 100:.1f}% (tolerance {validation.NETWORK_ROW_TOLERANCE * 100:.0f}%): "
+          f"{'PASS' if s['passed'] else 'FAIL'}; pathological and out-of-scope logs are shown, not judged")
+    return s["passed"]
+
+
+def _size_label(n: float) -> str:
+    return str(int(n))
+
+
+def cmd_nccl(args) -> int:
+    """What nccl-tests would print for one fabric of a scenario, optionally beside a measured log."""
+    from pathlib import Path
+
+    from model import files, nccl_fit
+
+    if args.collective not in nccl_fit.CLI_COLLECTIVES:
+        raise ScenarioError("--collective", args.collective, ", ".join(nccl_fit.CLI_COLLECTIVES))
+    if args.nodes is not None and args.nodes < 1:
+        raise ScenarioError("--nodes", args.nodes, "a whole number ≥ 1")
+    scen = model.load_scenario(args.scenario)
+    if args.fabric not in scen.fabric.fabrics:
+        raise ScenarioError("--fabric", args.fabric, "one of the scenario's fabrics: " + ", ".join(scen.fabric.fabrics))
+    table = nccl_fit.scenario_table(scen, args.fabric, args.collective, args.nodes)
+    cmp = None
+    if args.compare:
+        path = Path(args.compare)
+        text = files.read_text_bounded(path, limit=files.MAX_LOG_BYTES, what="--compare nccl-tests output file",
+                                       errors="replace")
+        log = nccl_fit.nccl_log.parse_nccl_tests(text, source=str(path), nodes=table["nodes"])
+        cmp = nccl_fit.compare_table(table, log)
+    if args.json:
+        keys = ("bytes", "count", "time_us", "algbw_GBps", "busbw_GBps", "algorithm", "protocol")
+        rows = [{k: table[k][i] for k in keys} for i in range(len(table["bytes"]))]
+        if cmp is not None:
+            for i, row in enumerate(rows):
+                row.update({k: cmp[k][i] for k in cmp})
+        doc = {k: table[k] for k in ("fabric", "label", "collective", "nodes", "ranks")}
+        doc["rows"] = rows
+        json.dump(_jsonable(doc), sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+        return 0
+    redop = "sum" if args.collective in ("all_reduce", "reduce_scatter") else "none"
+    print(f"# {args.collective}_perf predicted by fabric-whatif {model.__version__}: {table['label']}, "
+          f"{table['nodes']} node(s), {table['ranks']} ranks")
+    head = (f"#{'size':>11}{'count':>14}{'type':>8}{'redop':>7}{'root':>6}{'time':>13}{'algbw':>8}{'busbw':>8}"
+            f"  {'algo/proto':<13}")
+    units = f"#{'(B)':>11}{'(elements)':>14}{'':>21}{'(us)':>13}{'(GB/s)':>8}{'(GB/s)':>8}"
+    if cmp is not None:
+        head += f"{'measured':>12}{'busbw':>8}{'error':>8}"
+        units += f"{'':>15}{'(us)':>12}{'(GB/s)':>8}"
+    print(head)
+    print(units)
+    for i, size in enumerate(table["bytes"]):
+        line = (f"{_size_label(size):>12}{int(table['count'][i]):>14}{'float':>8}{redop:>7}{-1:>6}"
+                f"{table['time_us'][i]:>13.2f}{table['algbw_GBps'][i]:>8.2f}{table['busbw_GBps'][i]:>8.2f}"
+                f"  {table['algorithm'][i] + '/' + table['protocol'][i]:<13}")
+        if cmp is not None:
+            e = cmp["busbw_error"][i]
+            line += (f"{_fmt(cmp['measured_time_us'][i], 1):>12}{_fmt(cmp['measured_busbw_GBps'][i], 2):>8}"
+                     f"{('–' if not math.isfinite(e) else f'{e * 100:+.0f}%'):>8}")
+        print(line)
+    return 0
 
 
 def cmd_claims(args) -> int:
@@ -257,8 +339,20 @@ def cmd_calibrate(args) -> int:
           f"(rms relative error {fit.rms_relative_error * 100:.1f}%)")
     if args.link_gbps is None:
         return 0
-    values = nccl_fit.fabric_from_fit(fit, link_gbps=args.link_gbps, nics_per_node=args.nics_per_node,
-                                      transport=args.transport)
+    gpu = args.gpu or (model.load_scenario(args.scenario).cluster.gpu if args.scenario else "H100-SXM")
+    setup = nccl_fit.NcclSetup(gpu, args.link_gbps, args.nics_per_node, args.transport,
+                               args.algorithm or log.algorithm)
+    mfit = nccl_fit.fit_model(log, setup)
+    e = mfit.errors
+    print(f"collective model fit ({gpu}): achievable {mfit.achievable_fraction:.3f} of line per NIC "
+          f"({mfit.nic_gb_per_s:.1f} GB/s), per-hop latency {mfit.latency_us:.2f} µs, Simple per-hop latency "
+          f"{mfit.simple_hop_us:.2f} µs; busbw error at ≥ 64 MiB median {e['large_median'] * 100:.1f}% max "
+          f"{e['large_max'] * 100:.1f}%, at ≥ 1 MiB median {e['medium_median'] * 100:.1f}% max "
+          f"{e['medium_max'] * 100:.1f}%")
+    print("protocol crossover: " + ", ".join(f"{a}/{p} from {size} B" for size, a, p in mfit.crossovers))
+    for w in mfit.warnings:
+        print(f"warning: {w}")
+    values = nccl_fit.fabric_from_model_fit(mfit)
     print("fabric: " + ", ".join(f"{k} = {v}" for k, v in values.items()))
     if args.scenario:
         changes = nccl_fit.fabric_changes(model.load_scenario(args.scenario), args.name, values)
@@ -281,7 +375,16 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("scenario", help="scenario file (.toml)")
     ev.add_argument("--json", action="store_true", help="JSON on stdout")
     ev.set_defaults(func=cmd_evaluate)
-    va = sub.add_parser("validate", help="the engine against published training runs")
+    nc = sub.add_parser("nccl", help="what nccl-tests would print for one fabric (8 B to 16 GiB)")
+    nc.add_argument("scenario", help="scenario file (.toml)")
+    nc.add_argument("--fabric", required=True, help="one of the scenario's fabrics")
+    nc.add_argument("--collective", default="all_reduce",
+                    help="all_reduce, all_gather, reduce_scatter, alltoall or sendrecv (default: all_reduce)")
+    nc.add_argument("--nodes", type=int, help="nodes (default: the scenario's cluster.nodes)")
+    nc.add_argument("--json", action="store_true", help="JSON on stdout")
+    nc.add_argument("--compare", metavar="LOG", help="a measured nccl-tests log to put beside the prediction")
+    nc.set_defaults(func=cmd_nccl)
+    va = sub.add_parser("validate", help="the engine against published training runs and real nccl-tests logs")
     va.set_defaults(func=cmd_validate)
     cl = sub.add_parser("claims", help="the article's figures beside the engine's (seed and published), per preset")
     cl.add_argument("case", nargs="?", help="case1, case2, case3, small, medium or large (default: all)")
@@ -295,6 +398,9 @@ def build_parser() -> argparse.ArgumentParser:
     ca.add_argument("--transport", choices=("tcp", "roce", "iwarp", "infiniband"), default="infiniband")
     ca.add_argument("--link-gbps", type=float, help="line rate per NIC [Gb/s]; needed to make a fabric")
     ca.add_argument("--nics-per-node", type=int, default=8)
+    ca.add_argument("--algorithm", choices=("auto", "ring", "tree", "nvls", "sharp"),
+                    help="algorithm the run forced with NCCL_ALGO (default: from the log, else auto)")
+    ca.add_argument("--gpu", help="GPU of the run's nodes (default: the --scenario's, else H100-SXM)")
     ca.add_argument("--scenario", help="scenario file to add the fabric to")
     ca.add_argument("--name", default="measured", help="name of the user fabric (default: measured)")
     ca.add_argument("--out", help="where to save the scenario with the fabric, a new file (default: "

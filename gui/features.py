@@ -183,6 +183,9 @@ class Features(QtCore.QObject):
         mb.insertMenu(help_act, tools) if help_act is not None else mb.addMenu(tools)
         self.tools_menu = tools
         tools.addAction(self.calibrate_action)
+        self.nccl_action = tools.addAction(translate("Features", "&nccl-tests prediction…"))
+        self.nccl_action.setObjectName("ncclTestsAction")
+        self.nccl_action.triggered.connect(self.open_nccl_tests)
         tools.addSeparator()
         self.pin_action = tools.addAction(translate("Features", "&Pin as A"))
         self.pin_action.setObjectName("pinAction")
@@ -252,6 +255,18 @@ class Features(QtCore.QObject):
         if path:
             dlg.load_file(path)
         dlg.setModal(True)
+        dlg.show()
+        return dlg
+
+    def open_nccl_tests(self, path: str | None = None):
+        """The collective model's nccl-tests curve for a fabric, with a measured log over it."""
+        from .nccl_dialog import NcclTestsDialog
+
+        dlg = NcclTestsDialog(self.window.controller, self.window, choose_file=self._choose_log)
+        self.presentation.style_new_plot(dlg.plot)
+        self.nccl_dialog = dlg
+        if path:
+            dlg.load_file(path)
         dlg.show()
         return dlg
 

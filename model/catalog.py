@@ -24,12 +24,13 @@ FABRIC_FIELDS = (
     "nic_power_w", "link_price_usd", "optic_power_w", "network_cost_per_node_cny",
     # loss recovery and congestion (model/transport.py, model/topology.py)
     "loss_recovery", "min_rto_ms", "adaptive_routing", "qps_per_connection",
+    "nccl_simple_hop_us",  # calibrated from nccl-tests; NaN: NCCL's own per-hop latencies
 )
 # engine defaults where a profile is silent: Linux's TCP_RTO_MIN 200 ms; go-back-N (RC transport without
 # selective repeat); ECMP without adaptive routing; NCCL_IB_QPS_PER_CONNECTION default 1 (NCCL env docs)
 FABRIC_DEFAULTS = {"mss_bytes": 1460, "mtu_bytes": 4096, "parallel_flows_per_nic": 16,
                    "network_cost_per_node_cny": math.nan, "loss_recovery": "go_back_n", "min_rto_ms": 200.0,
-                   "adaptive_routing": False, "qps_per_connection": 1}
+                   "adaptive_routing": False, "qps_per_connection": 1, "nccl_simple_hop_us": math.nan}
 
 
 def _read(path: Path) -> dict:

@@ -1,4 +1,11 @@
-"""Collectives by the α–β model, with the nccl-tests bus-bandwidth conventions.
+"""Collectives: the α–β model the engine's step uses, and an NCCL-like model of what nccl-tests measures.
+
+:func:`nccl_collective` (below the α–β helpers) models NCCL's algorithms (ring,
+tree, NVLS, InfiniBand SHARP) and protocols (LL, LL128, Simple) with the tuner's
+choice per size, the in-node and network phases pipelined, and the caps a NIC
+meets (PCIe slot, channel window over the round trip); its constants and their
+sources are listed where they are defined. The engine's gradient all-reduce uses
+the α–β helpers with the same pipelining (:func:`hierarchical_all_reduce_time`).
 
 A collective over ``n`` ranks moving ``S`` bytes per rank takes
 ``t = α_total + S · factor(n) / busbw`` where ``busbw`` is the bus bandwidth
@@ -37,6 +44,12 @@ References
    Communication Operations in MPICH", IJHPCA 2005 (α–β costs of ring and tree).
 3. P. Sanders, J. Speck, J. L. Träff, "Two-tree algorithms for full bandwidth
    broadcast, reduction and scan", Parallel Computing 2009.
+4. NVIDIA NCCL, ``src/graph/tuning.cc`` (base and per-hop latencies per algorithm
+   and protocol, protocol bandwidth factors, tree and CollNet efficiencies).
+5. R. L. Graham et al., "Scalable Hierarchical Aggregation Protocol (SHArP)",
+   COM-HPC 2016 (InfiniBand in-network reduction).
+6. NVIDIA/nccl-tests issues 212 (NVLS ≈ 480 GB/s busbw on 8 × H100), 290 and 309
+   (46-48 GB/s per NDR NIC; 2-node ring ≈ 390 GB/s on 8 × NDR).
 """
 
 from __future__ import annotations
@@ -119,8 +132,9 @@ def hierarchical_all_reduce_time(size_bytes, ranks_per_node, nodes, intra_busbw,
 
     Reduce-scatter inside the node, all-reduce of each rank's 1/g shard across
     nodes (all ranks of a node at once, each with its share of the node's NICs),
-    all-gather inside the node. Each bucket pays the latency terms; the bytes
-    pay bandwidth once. With one rank per node this is the plain inter-node
+    all-gather inside the node, pipelined as NCCL runs them: the latencies add,
+    the bandwidth terms overlap (the slower phase sets the pace). Each bucket
+    pays the latency terms; the bytes pay bandwidth once. With one rank per node this is the plain inter-node
     ring/tree whose busbw is the per-rank NIC share, as nccl-tests reports.
 
     Parameters
@@ -140,10 +154,248 @@ def hierarchical_all_reduce_time(size_bytes, ranks_per_node, nodes, intra_busbw,
     intra = (collective_time("reduce_scatter", per_bucket, g, intra_busbw, intra_step_s)
              + collective_time("all_gather", per_bucket, g, intra_busbw, intra_step_s))
     inter = collective_time("all_reduce", per_bucket / g, N, inter_busbw_per_rank, inter_step_s)
-    return buckets * (intra + inter), buckets
+    # pipelined (NCCL): the in-node and network bandwidth terms overlap, the slower sets the pace
+    intra_bw = 2.0 * per_bucket * bus_factor("reduce_scatter", g) / np.asarray(intra_busbw, dtype=float)
+    inter_bw = per_bucket / g * bus_factor("all_reduce", N) / np.asarray(inter_busbw_per_rank, dtype=float)
+    inter_bw = np.where(N > 1, inter_bw, 0.0)
+    return buckets * (intra + inter - np.minimum(intra_bw, inter_bw)), buckets
 
 
 def p2p_time(size_bytes, bandwidth_bytes_per_s, latency_s):
     """One point-to-point send [s]: ``α + S/B``."""
     return np.asarray(latency_s, dtype=float) + np.asarray(size_bytes, dtype=float) / np.asarray(
         bandwidth_bytes_per_s, dtype=float)
+
+
+# --------------------------------------------------------------------------
+# NCCL-like collective model: algorithms × protocols, pipelined phases
+# --------------------------------------------------------------------------
+#
+# What nccl-tests would measure for one collective, for any number of fabrics and sizes at once.
+#
+# Bandwidth (per algorithm, pipelined: the slowest phase sets the pace, phases do not add up):
+#
+# - ring (flat over n = g·N ranks, NCCL's rings thread the node's GPUs over NVLink and leave each
+#   node once per channel): every node sends 2(n−1)/n·S through its NICs, so bus bandwidth is
+#   min(node NIC bandwidth, in-node ring bus bandwidth) — "busbw ≈ NICs × achievable per NIC,
+#   capped by NVLink" (nccl-tests doc/PERFORMANCE.md; 8 × NDR 400G → 370-390 GB/s,
+#   NVIDIA/nccl-tests issue 309; 8 × HDR 200G → 180-190 GB/s).
+# - tree (in-node chain, network double binary tree; Sanders et al. 2009): each node moves
+#   2(N−1)/N·S over its NICs, so algbw = min(in-node algbw, node bandwidth·N/(2(N−1))), times
+#   NCCL's tree efficiency 0.9. On 2 nodes this is why the default algorithm reports busbw above
+#   the NICs' line rate (the bus factor counts 2(n−1)/n over all ranks).
+# - NVLS (NVLink SHARP, NVSwitch 3 in H100/H200/B200 nodes, NCCL ≥ 2.17): the switch reduces, the
+#   in-node all-reduce runs at the GPU's NVLS bus bandwidth; across nodes NVLS-tree pairs it with
+#   the network tree.
+# - InfiniBand SHARP (CollNet; Graham et al., COM-HPC 2016, "Scalable Hierarchical Aggregation
+#   Protocol"): the switches reduce, each node sends and receives S once: algbw = min(in-node
+#   algbw, node bandwidth) · 0.9 (tuning.cc CollNet factor).
+#
+# Protocols (NCCL src/graph/tuning.cc, NVIDIA/nccl; facts, not code): LL moves 8-byte flag+data
+# words (busbw × 1/4 multi-node and for all-reduce, 1/3 otherwise on a ring; × 1/3.8 on a tree),
+# LL128 120 of 128 bytes (× 0.92 ring, × 0.915 tree), Simple the full bandwidth with a larger
+# per-step latency; the tuner takes the fastest (algorithm, protocol) per size, which is the
+# LL → LL128 → Simple crossover.
+#
+# Latency: base per (algorithm, protocol) + steps × per-hop latency: a ring has 2(n−1) steps of
+# which 2(N−1) cross the network, a tree 2((g−1) hops in node + log2 N across); the network hop
+# is NCCL's per-protocol network latency with InfiniBand's ~0.8 µs wire latency replaced by the
+# fabric's own one-way latency plus the extra switch tiers.
+
+PROTOCOLS = ("LL", "LL128", "Simple")
+ALGORITHMS = ("ring", "tree", "nvls", "sharp")
+# tuning.cc baseLat [µs]: Tree {LL, LL128, Simple}, Ring {LL, LL128, Simple}
+BASE_LAT_US = {"ring": np.array([6.6, 14.0, 8.4]), "tree": np.array([6.8, 14.0, 8.4])}
+# tuning.cc hwLat [µs] per hop: NVLink and NET rows, Ring and Tree columns
+NVLINK_HOP_US = {"ring": np.array([0.47, 1.9, 3.4]), "tree": np.array([0.52, 1.2, 28.0])}
+NET_HOP_US = {"ring": np.array([2.7, 4.0, 9.6]), "tree": np.array([5.0, 8.5, 50.0])}
+IB_WIRE_US = 0.8  # ib_send_lat one-way on HDR/NDR (perftest; published-figures) inside NCCL's NET hop
+# protocol bandwidth efficiency (tuning.cc "model refinements")
+RING_PROTO_EFF = np.array([1.0 / 4.0, 0.92, 1.0])
+TREE_PROTO_EFF = np.array([1.0 / 3.8, 0.915, 1.0])
+TREE_EFF = 0.9     # tuning.cc: tree busBw × 0.9
+SHARP_EFF = 0.9    # tuning.cc: CollNet busBw × 0.9
+# (tuning.cc also raises ring/Simple latency × 1.9 across nodes as a tuner bias; measured logs do not show it as
+# time — NVIDIA/nccl-tests issue 309 reaches 95 % of its plateau at 256 MiB — so it is left out)
+# LL128 bus bandwidth per channel for all-reduce (tuning.cc ll128MaxBwPerCh), tree × 7/9 and algbw = busBw/2
+LL128_MAX_BW_PER_CHANNEL = 16.7
+# Simple protocol pipeline fill: each hop holds a slice before the next starts; with NCCL's smallest Simple chunk
+# of 128 KiB (enqueue.cc shrinks chunks to it for medium sizes) half a chunk is in flight per hop on average
+# (derived, not fitted to any log)
+SIMPLE_FILL_BYTES = 64.0 * 1024
+SINGLE_NODE_CHANNELS = 16.0  # NCCL on 8 NVSwitch-connected GPUs opens 16+ channels (NCCL INFO logs); a guess
+NVLS_BASE_US = 23.0  # NVLS Simple base latency: a guess (NCCL's NVLS path pays multicast set-up per call)
+# NCCL_BUFFSIZE default 4 MiB per channel and peer (NCCL environment-variable documentation)
+NCCL_BUFFSIZE_BYTES = 4.0 * 2**20
+# channels per NIC: 16 channels over 8 NICs on DGX A100/H100 in NCCL INFO logs (NVIDIA/nccl issues); a guess
+# for other nodes
+CHANNELS_PER_NIC = 2.0
+# extra switch tier: InfiniBand port-to-port 130 ns (NVIDIA QM8700 datasheet); Ethernet 100-300 ns per ASIC
+# (WWT switch-latency note) — the upper end, taken for Ethernet
+SWITCH_HOP_US = {"infiniband": 0.13, "roce": 0.3, "iwarp": 0.3, "tcp": 0.3}
+
+KINDS = ("all_reduce", "all_gather", "reduce_scatter", "all_to_all", "sendrecv")
+BUS_FACTOR["sendrecv"] = lambda n: np.ones_like(n)
+
+
+def pcie_cap_gb_per_s(pcie_gen, lanes=16):
+    """Achievable DMA bandwidth of a NIC's PCIe slot, one direction [GB/s].
+
+    Raw: 2, 4, 8 GB/s per lane at Gen 3, 4, 5 (PCI-SIG: 8, 16, 32 GT/s, 128b/130b); NICs reach about
+    80 %: ~25 GB/s on Gen4 x16 (A100 nodes: a 400G NIC cannot exceed it), ~50 GB/s on Gen5 x16
+    (ib_write_bw of NDR 400G: 48-49 GB/s, NVIDIA ConnectX-7 user manual).
+    """
+    gen = np.asarray(pcie_gen, dtype=float)
+    raw_per_lane = 2.0 ** (gen - 3.0) * 128.0 / 130.0  # Gen3 ≈ 0.985 GB/s per lane, Gen4 1.97, Gen5 3.94
+    return 0.8 * raw_per_lane * lanes
+
+
+def window_cap_gb_per_s(rtt_us, channels_per_nic=CHANNELS_PER_NIC, buffer_bytes=NCCL_BUFFSIZE_BYTES):
+    """Bandwidth one NIC's NCCL channels can keep in flight over a round trip [GB/s]: channels × buffer / RTT."""
+    rtt_s = np.maximum(np.asarray(rtt_us, dtype=float), 1e-3) * 1e-6
+    return channels_per_nic * buffer_bytes / rtt_s / 1e9
+
+
+def extra_tier_latency_us(levels, hop_us=SWITCH_HOP_US["infiniband"]):
+    """One-way latency the switch tiers above the first add [µs]: up and down through each extra level,
+    ``hop_us`` per switch (:data:`SWITCH_HOP_US` of the transport)."""
+    return 2.0 * np.maximum(np.asarray(levels, dtype=float) - 1.0, 0.0) * np.asarray(hop_us, dtype=float)
+
+
+def per_nic_gb_per_s(link_gbps, achievable_fraction, efficiency=1.0, *, pcie_gb_per_s=np.inf, rtt_us=0.0,
+                     channels_per_nic=CHANNELS_PER_NIC):
+    """Bandwidth one NIC delivers to NCCL [GB/s]: line · achievable · loss/congestion factor, then capped by its
+    PCIe slot and by the channel window over the round trip."""
+    net = np.asarray(link_gbps, dtype=float) / 8.0 * np.asarray(achievable_fraction, dtype=float) * efficiency
+    return np.minimum(np.minimum(net, pcie_gb_per_s), window_cap_gb_per_s(rtt_us, channels_per_nic))
+
+
+def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, nics_per_node, intra_busbw_gb_per_s,
+                    intra_p2p_gb_per_s=None, net_latency_us=IB_WIRE_US, nvls_busbw_gb_per_s=0.0, sharp=False,
+                    algorithm="auto", protocol="auto", overhead_us=0.0, fill_bytes=SIMPLE_FILL_BYTES,
+                    simple_hop_us=None):
+    """What nccl-tests would report for one collective (all arguments broadcast together).
+
+    Parameters
+    ----------
+    kind : one of :data:`KINDS`
+    size_bytes : nccl-tests "size" per rank [B]
+    ranks_per_node, nodes : layout [-] (``g``, ``N``)
+    nic_gb_per_s : what one NIC delivers after loss, congestion, PCIe and window caps [GB/s]
+    nics_per_node : NICs per node [-]
+    intra_busbw_gb_per_s : in-node ring all-reduce bus bandwidth per GPU (NVLink) [GB/s]
+    intra_p2p_gb_per_s : one GPU's in-node point-to-point bandwidth [GB/s] (default: intra busbw)
+    net_latency_us : the fabric's one-way latency per network hop incl. extra switch tiers [µs]
+    nvls_busbw_gb_per_s : in-node NVLS all-reduce bus bandwidth, 0 when the node has no NVLink SHARP [GB/s]
+    sharp : InfiniBand SHARP (CollNet) available [bool]
+    algorithm, protocol : "auto" (NCCL's tuner: the fastest) or one of :data:`ALGORITHMS` / :data:`PROTOCOLS`
+    overhead_us : added to every call (e.g. a fitted launch overhead) [µs]
+    fill_bytes : Simple-protocol bytes in flight per hop before the pipeline runs full [B]
+    simple_hop_us : Simple protocol's per-hop latency on NVLink and (before the fabric's own latency) on the
+        network [µs]; None or NaN: tuning.cc's. Calibration fits it: it sets where Simple overtakes LL/LL128
+
+    Returns
+    -------
+    dict of arrays: ``time_us``, ``algbw_gb_per_s``, ``busbw_gb_per_s``, ``algorithm`` and ``protocol``
+    (indices into :data:`ALGORITHMS` and :data:`PROTOCOLS`).
+    """
+    if kind not in KINDS:
+        raise ValueError(f"collective {kind!r}: one of {', '.join(KINDS)}")
+    S = np.asarray(size_bytes, dtype=float)
+    g = np.maximum(np.asarray(ranks_per_node, dtype=float), 1.0)
+    N = np.maximum(np.asarray(nodes, dtype=float), 1.0)
+    n = g * N
+    node_bw = np.asarray(nic_gb_per_s, dtype=float) * np.asarray(nics_per_node, dtype=float)
+    intra = np.asarray(intra_busbw_gb_per_s, dtype=float)
+    p2p_intra = intra if intra_p2p_gb_per_s is None else np.asarray(intra_p2p_gb_per_s, dtype=float)
+    nvls = np.asarray(nvls_busbw_gb_per_s, dtype=float)
+    multi = N > 1
+    net_hop_shift = np.asarray(net_latency_us, dtype=float) - IB_WIRE_US
+    shape = np.broadcast(S, g, N, node_bw, intra, p2p_intra, nvls, net_hop_shift, np.asarray(sharp)).shape
+    f = bus_factor(kind, n)
+    big = np.inf
+    channels = np.where(multi, CHANNELS_PER_NIC * np.asarray(nics_per_node, dtype=float), SINGLE_NODE_CHANNELS)
+    ll128_cap = LL128_MAX_BW_PER_CHANNEL * channels  # bus bandwidth LL128 can reach [GB/s]
+    p = np.arange(3).reshape((3,) + (1,) * len(shape))
+    net_ring = NET_HOP_US["ring"].reshape(p.shape) + net_hop_shift
+    net_tree = NET_HOP_US["tree"].reshape(p.shape) + net_hop_shift
+    nvl_ring = NVLINK_HOP_US["ring"].reshape(p.shape) * np.where(multi & (p == 0), 1.8, 1.0)  # tuning.cc: LL × 1.8
+    nvl_tree = NVLINK_HOP_US["tree"].reshape(p.shape) * np.where(multi & (p == 0), 1.8, 1.0)
+    if simple_hop_us is not None:  # NaN where a fabric keeps NCCL's own
+        hop = np.asarray(simple_hop_us, dtype=float)
+        use = (p == 2) & np.isfinite(hop)
+        net_ring, net_tree = (np.where(use, hop + net_hop_shift + IB_WIRE_US, x) for x in (net_ring, net_tree))
+        nvl_ring, nvl_tree = (np.where(use, hop, x) for x in (nvl_ring, nvl_tree))
+    base_ring = BASE_LAT_US["ring"].reshape(p.shape)
+    base_tree = BASE_LAT_US["tree"].reshape(p.shape)
+    ring_eff = RING_PROTO_EFF.reshape(p.shape)
+    if kind != "all_reduce":  # LL on a single-node ring for gather/scatter: 1/3 (tuning.cc)
+        ring_eff = np.where((p == 0) & ~multi, 1.0 / 3.0, ring_eff)
+    tree_eff = TREE_PROTO_EFF.reshape(p.shape)
+    cands = []  # (algorithm index, time array (3, *shape))
+
+    if kind in ("all_reduce", "all_gather", "reduce_scatter"):
+        steps = 2.0 * (n - 1.0) if kind == "all_reduce" else n - 1.0
+        inter_steps = np.where(multi, 2.0 * (N - 1.0) if kind == "all_reduce" else N - 1.0, 0.0)
+        lat = base_ring + (steps - inter_steps) * nvl_ring + inter_steps * net_ring
+        # across nodes one of a node's g ring edges per channel leaves through a NIC: NVLink carries (g−1)/g
+        ring_bus = np.where(multi, np.minimum(node_bw, intra * g / np.maximum(g - 1.0, 1.0)), intra) * ring_eff
+        ring_bus = np.where(p == 1, np.minimum(ring_bus, ll128_cap), ring_bus)
+        lat = lat + np.where(p == 2, steps * fill_bytes / (ring_bus / channels) * 1e-3, 0.0)
+        cands.append((0, lat + S * f / ring_bus * 1e-3))
+    if kind == "all_reduce":
+        # tree: in-node chain plus network double binary tree (one node: the chain alone)
+        intra_alg = np.where(g > 1, intra / bus_factor("all_reduce", g), big)
+        net_alg = np.where(multi, node_bw * N / np.maximum(2.0 * (N - 1.0), 1.0), big)
+        tree_alg = np.minimum(intra_alg, net_alg) * TREE_EFF * tree_eff
+        tree_alg = np.where(p == 1, np.minimum(tree_alg, ll128_cap * 7.0 / 9.0 * 0.5), tree_alg)
+        tree_hops = 2.0 * (g - 1.0 + np.ceil(np.log2(N)))
+        lat_t = base_tree + 2.0 * ((g - 1.0) * nvl_tree + np.ceil(np.log2(N)) * net_tree)
+        lat_t = lat_t + np.where(p == 2, tree_hops * fill_bytes / (tree_alg / channels) * 1e-3, 0.0)
+        cands.append((1, np.where(multi | (g > 1), lat_t + S / tree_alg * 1e-3, big)))
+        # NVLS (Simple only): in-node NVLink SHARP, across nodes paired with the network tree
+        has_nvls = (nvls > 0) & (g > 1)
+        nvls_alg = np.where(has_nvls, nvls / bus_factor("all_reduce", g), np.nan)
+        nvls_alg = np.minimum(nvls_alg, np.where(multi, node_bw * N / np.maximum(2.0 * (N - 1.0), 1.0), big))
+        nvls_hops = 2.0 + 2.0 * np.ceil(np.log2(N))
+        lat_n = (NVLS_BASE_US + np.where(multi, 2.0 * np.ceil(np.log2(N)) * net_tree[2], 0.0)
+                 + nvls_hops * fill_bytes / (nvls_alg / channels) * 1e-3)
+        t_nvls = np.where(has_nvls & (p == 2), lat_n + S / nvls_alg * 1e-3, big)
+        cands.append((2, t_nvls))
+        # InfiniBand SHARP (CollNet, Simple and LL; no LL128 in CollNet)
+        sharp_on = np.asarray(sharp, dtype=bool) & multi
+        sharp_alg = np.minimum(np.where(g > 1, intra / bus_factor("all_reduce", g), big), node_bw) * SHARP_EFF
+        lat_s = base_tree + 2.0 * (g - 1.0) * nvl_tree + net_tree
+        t_sharp = np.where(sharp_on & (p != 1), lat_s + S / (sharp_alg * np.where(p == 0, 1.0 / 6.0, 1.0)) * 1e-3,
+                           big)
+        cands.append((3, t_sharp))
+    if kind == "all_to_all":
+        # every rank sends S/n to every other rank: (N−1)/N of a node's g·S crosses its NICs, the rest NVLink
+        t_net = np.where(multi, g * S * (N - 1.0) / N / node_bw, 0.0)
+        t_nvl = S * (g - 1.0) / n / p2p_intra
+        lat = base_ring + nvl_ring + np.where(multi, net_ring, 0.0) + (n - 1.0) * 0.05  # ~50 ns per peer posted: guess
+        cands.append((0, lat + np.maximum(t_net, t_nvl) * 1e-3 / ring_eff))  # B / (GB/s) = ns -> µs
+    if kind == "sendrecv":
+        # ring of pairs: across nodes the crossing pair uses one NIC (rail-optimised, one NIC per GPU)
+        bw = np.where(multi, np.minimum(node_bw / np.maximum(np.minimum(np.asarray(nics_per_node, float), g), 1.0)
+                                        * np.maximum(np.asarray(nics_per_node, float) / g, 1.0), p2p_intra), p2p_intra)
+        lat = base_ring + np.where(multi, net_ring, nvl_ring)
+        cands.append((0, lat + S / (bw * ring_eff) * 1e-3))
+    times = np.stack([np.broadcast_to(t, (3,) + shape) for _, t in cands])  # (A, 3, *shape)
+    algos = np.array([a for a, _ in cands])
+    if algorithm != "auto":
+        keep = algos == ALGORITHMS.index(algorithm)
+        if not keep.any():
+            raise ValueError(f"algorithm {algorithm!r} does not run {kind}")
+        times, algos = times[keep], algos[keep]
+    if protocol != "auto":
+        times = times[:, PROTOCOLS.index(protocol):PROTOCOLS.index(protocol) + 1]
+        proto_ids = np.array([PROTOCOLS.index(protocol)])
+    else:
+        proto_ids = np.arange(3)
+    flat = times.reshape((-1,) + shape)
+    best = np.argmin(flat, axis=0)
+    t_us = np.take_along_axis(flat, best[None], axis=0)[0] + overhead_us
+    algbw = S / (t_us * 1e-6) / 1e9
+    return dict(time_us=t_us, algbw_gb_per_s=algbw, busbw_gb_per_s=algbw * f,
+                algorithm=algos[best // len(proto_ids)], protocol=proto_ids[best % len(proto_ids)])

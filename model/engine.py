@@ -33,15 +33,16 @@ import numpy as np
 
 from . import catalog, economics, reliability, topology
 from .arrays import cut_constant_points, where_uniform
-from .collectives import DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NET_STEP_SW_US, NCCL_NVLINK_STEP_US, bus_factor, \
-    collective_time, p2p_time, ring_steps, tree_steps
+from .collectives import DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NET_STEP_SW_US, NCCL_NVLINK_STEP_US, SWITCH_HOP_US, \
+    bus_factor, collective_time, extra_tier_latency_us, p2p_time, pcie_cap_gb_per_s, ring_steps, tree_steps, \
+    window_cap_gb_per_s
 from .compute import BYTES_BF16, hardware_flops_per_iteration, layer_times_forward, logits_time, \
     model_flops_per_iteration, optimizer_time, params_from_architecture, recompute_code
 from .errors import ScenarioError, suggest
 from .memory import USABLE_MEMORY_FRACTION, memory_with_replicas_bytes, stage_memory_bytes, stage_params
 from .scenario import FabricSpec, Scenario
 from .transport import LOSS_RECOVERY_CODE, RDMA_TRANSPORTS, TRANSPORT_CODE, cpu_cap_gbps, cpu_cores_busy, \
-    loss_efficiency, window_cap_gbps
+    loss_efficiency
 
 BREAKDOWN_KEYS = ("compute", "tp_comm", "pp_comm", "dp_comm", "bubble", "loss_recovery", "cpu", "optimizer")
 BREAKDOWN_LABELS = {
@@ -228,6 +229,7 @@ def build_inputs(s: Scenario, field: str | None = None, values=None) -> Inputs:
     pt["memory_bytes"] = np.full(n, g["memory_gb"] * 1e9)
     pt["intra_busbw"] = np.full(n, g["intra_gb_per_s"] * 1e9 * g["intra_busbw_fraction"])
     pt["intra_p2p_bw"] = np.full(n, g["intra_gb_per_s"] * 1e9)
+    pt["pcie_gb_per_s"] = np.full(n, float(pcie_cap_gb_per_s(g.get("pcie_gen", 5))))
     pt["recompute"] = np.full(n, recompute_code(w.recompute))
     pt["flash"] = np.full(n, w.flash_attention)
     pt["sp"] = np.full(n, p.sequence_parallel)
@@ -323,7 +325,7 @@ def _network_state(pt, fab):
     """What the fabric's switch tree adds (arrays broadcasting to (F, N)): levels, path latency, loaded RTT.
 
     ``rtt_us``: twice the one-way latency of the longest path (the fabric's latency plus
-    :func:`~model.topology.path_latency_us`) plus the queueing of a loaded path
+    :func:`~model.collectives.extra_tier_latency_us`) plus the queueing of a loaded path
     (:func:`~model.topology.queueing_us` of a link busy with a collective) — the round trip loss
     recovery and the window wait on. ``leaf``: :func:`~model.topology.leaf_geometry`; ``flows``: the
     connections hashed per NIC link (TCP sockets, or RDMA queue pairs).
@@ -331,7 +333,9 @@ def _network_state(pt, fab):
     levels = topology.levels_for(pt, fab)
     tcp_like = (fab["transport"] == TRANSPORT_CODE["tcp"]) | (fab["transport"] == TRANSPORT_CODE["iwarp"])
     packet = np.where(tcp_like, fab["mss_bytes"], fab["mtu_bytes"])
-    one_way_us = fab["latency_us"] + topology.path_latency_us(levels)
+    hop_us = np.where(fab["transport"] == TRANSPORT_CODE["infiniband"], SWITCH_HOP_US["infiniband"],
+                      SWITCH_HOP_US["roce"])
+    one_way_us = fab["latency_us"] + extra_tier_latency_us(levels, hop_us)
     queue_us = topology.queueing_us(levels, packet, fab["link_gbps"], topology.COLLECTIVE_LINK_LOAD)
     return dict(levels=levels, one_way_us=one_way_us, rtt_us=2.0 * one_way_us + queue_us,
                 leaf=topology.leaf_geometry(pt, fab, levels),
@@ -347,8 +351,10 @@ def _inter_bandwidths(pt, fab, net):
     link); one link carries about twice a gradient bucket over the node's NICs per collective.
     """
     line_gbps = fab["link_gbps"] * fab["nics_per_node"]
-    ideal = np.minimum(line_gbps * fab["achievable_fraction"],
-                       fab["nics_per_node"] * window_cap_gbps(net["rtt_us"]))
+    # per NIC: what the transport achieves, capped by the NIC's PCIe slot and by NCCL's channel window over the
+    # loaded round trip (model.collectives)
+    node_cap_gbps = 8.0 * np.minimum(pt["pcie_gb_per_s"], window_cap_gb_per_s(net["rtt_us"])) * fab["nics_per_node"]
+    ideal = np.minimum(line_gbps * fab["achievable_fraction"], node_cap_gbps)
     # loss recovery is charged against the time a link moves data at the rate it reaches without loss
     eta = loss_efficiency(fab["transport"], fab["loss_recovery"], ideal / fab["nics_per_node"], net["rtt_us"],
                           fab["loss_rate"],
@@ -395,7 +401,10 @@ def _compute_side(pt, t, p, b, v, round_batch, plan_side=None):
     n_dp = np.ceil(d / g_dp)
     buckets, per_bucket = ps["buckets"], ps["per_bucket"]
     rs = collective_time("reduce_scatter", per_bucket, g_dp, pt["intra_busbw"], NCCL_NVLINK_STEP_US * 1e-6)
-    intra = buckets * (rs + rs)
+    # NCCL pipelines the in-node and the network phases: their bandwidth terms overlap (the slower sets the pace),
+    # their latencies add (model.collectives.nccl_collective)
+    intra_bw = buckets * 2.0 * per_bucket * bus_factor("reduce_scatter", g_dp) / pt["intra_busbw"]
+    intra = buckets * (rs + rs) - intra_bw
     has_inter = n_dp > 1
     steps = np.minimum(ring_steps("all_reduce", n_dp), tree_steps("all_reduce", n_dp))
     # what the step and memory read per plan: not the bucket size nor the parameters per GPU (in ``opt``)
@@ -403,7 +412,7 @@ def _compute_side(pt, t, p, b, v, round_batch, plan_side=None):
     cs.update(
         d=d, m=m, dist=dist, opt=opt, n_dp=n_dp, stride=np.ceil(t * p / gpn),
         slots=m * v + p - 1.0, m_logits=m * ps["logits"],
-        dp_k0=intra + buckets * has_inter * NCCL_BASE_US * 1e-6,
+        dp_k0=intra + buckets * has_inter * NCCL_BASE_US * 1e-6, dp_intra_bw=intra_bw,
         dp_k1=buckets * has_inter * steps,
         dp_k2=buckets * has_inter * (per_bucket / g_dp) * bus_factor("all_reduce", n_dp) * gpn,
     )
@@ -519,7 +528,7 @@ def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, congestion):
     t_chunk = cs["chunk_fixed"] + 2.0 * p2p
     pipe = t_chunk * cs["slots"] + cs["m_logits"]
     slow = topology.dp_slowdown(cs["n_dp"], cs["stride"], **congestion)
-    t_dp = cs["dp_k0"] + cs["dp_k1"] * step_latency_s + cs["dp_k2"] * inv_bw * slow
+    t_dp = cs["dp_k0"] + cs["dp_k1"] * step_latency_s + np.maximum(cs["dp_k2"] * inv_bw * slow, cs["dp_intra_bw"])
     exposed = where_uniform(dp_overlap, lambda: np.maximum(t_dp - cs["window"], t_dp / cs["buckets"]), lambda: t_dp)
     return pipe + exposed + cs["opt"], p2p, t_chunk, exposed
 
@@ -545,7 +554,10 @@ def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: b
         chosen = _search_plans(s, inp, bandwidths[2], step_latency, net)
     else:
         chosen = _fixed_plan(s, inp, plan)
-    return (_lean_outputs if lean else _outputs)(s, inp, bandwidths, step_latency, net, *chosen)
+    # where no plan fits at any point, the placeholder plan's quantities are read and masked as NaN: no warnings
+    quiet = {} if np.any(chosen[-2]) else dict(divide="ignore", invalid="ignore")
+    with np.errstate(**quiet):
+        return (_lean_outputs if lean else _outputs)(s, inp, bandwidths, step_latency, net, *chosen)
 
 
 def _fixed_plan(s: Scenario, inp: Inputs, plan: dict):
@@ -628,17 +640,19 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
     def at_pairs(per_candidate: dict):  # terms computed once per candidate, read at each pair's candidate
         return {k: (x[ci] if np.ndim(x) == 1 and x.shape[0] == t.size else x) for k, x in per_candidate.items()}
 
-    if all(x.shape[0] == 1 for x in ptc.values()):  # the same inputs at every point (a fabric or money sweep)
-        cs = at_pairs(_compute_side(ptc, t, p, b, v, round_batch))
-    elif all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):  # the same model at every point
-        cs = _compute_side(ptp, *plan, round_batch,
-                           at_pairs(_plan_side({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v)))
-    else:
-        cs = _compute_side(ptp, *plan, round_batch)
+    # the unusable placeholder may have impossible degrees (d = 0): its geometry is never read, so no warnings
+    with np.errstate(**({} if usable else dict(divide="ignore", invalid="ignore"))):
+        if all(x.shape[0] == 1 for x in ptc.values()):  # the same inputs at every point (a fabric or money sweep)
+            cs = at_pairs(_compute_side(ptc, t, p, b, v, round_batch))
+        elif all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):  # the same model at every point
+            cs = _compute_side(ptp, *plan, round_batch,
+                               at_pairs(_plan_side({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v)))
+        else:
+            cs = _compute_side(ptp, *plan, round_batch)
+        sequences = cs["m"] * cs["d"] * plan[2]
     new_point = np.r_[True, ni[1:] != ni[:-1]]
     entry = PlanPairs(ni, has_degrees, ptp["dp_overlap"], plan, cs, mem, usable,
-                      starts=np.flatnonzero(new_point), seg_of_pair=np.cumsum(new_point) - 1,
-                      sequences=cs["m"] * cs["d"] * plan[2])
+                      starts=np.flatnonzero(new_point), seg_of_pair=np.cumsum(new_point) - 1, sequences=sequences)
     with _PAIR_LOCK:
         _PAIR_CACHE[key] = entry
         while len(_PAIR_CACHE) > _PAIR_CACHE_SIZE:
@@ -927,3 +941,32 @@ def describe_plan(plan: dict) -> str:
 
 __all__ = ["evaluate", "sweep", "Result", "BREAKDOWN_KEYS", "BREAKDOWN_LABELS", "SWEEPABLE", "FABRIC_SWEEPABLE",
            "derive_architecture", "resolve_fabrics", "describe_plan"]
+
+
+def nccl_inputs(scenario: Scenario) -> dict:
+    """The scenario's compared fabrics as inputs of :func:`model.collectives.nccl_collective` (arrays of shape (F,)).
+
+    Per NIC: what the fabric really delivers (achievable fraction, loss recovery, host-CPU share, PCIe and window
+    caps: the engine's effective node bandwidth over its NICs); per network hop: the fabric's one-way latency plus
+    its extra switch tiers. Also ``names``, ``labels`` and ``transports`` of the fabrics.
+    """
+    inp = build_inputs(scenario)
+    pt, fab = inp.point, inp.fabric
+    g = catalog.gpu(scenario.cluster.gpu)
+    net = _network_state(pt, fab)
+    bw_node = _inter_bandwidths(pt, fab, net)[2]
+    bw_final = bw_node[:, 0]
+    nics = fab["nics_per_node"][:, 0]
+    hop_us = np.broadcast_to(net["one_way_us"], bw_node.shape)[:, 0]
+    prof = catalog.profile_set(scenario.fabric.profile_set)["fabrics"]
+    sharp = np.array([bool(prof.get(r.name, catalog.transport_profile(scenario.fabric.profile_set, r.transport))
+                           .get("sharp", False)) for r in inp.fabrics])
+    return dict(
+        names=tuple(r.name for r in inp.fabrics), labels=tuple(r.label for r in inp.fabrics),
+        transports=tuple(r.transport for r in inp.fabrics),
+        ranks_per_node=float(pt["gpus_per_node"][0]), nodes=float(pt["nodes"][0]),
+        nic_gb_per_s=bw_final / nics / 1e9, nics_per_node=nics, net_latency_us=hop_us,
+        intra_busbw_gb_per_s=float(pt["intra_busbw"][0]) / 1e9, intra_p2p_gb_per_s=float(pt["intra_p2p_bw"][0]) / 1e9,
+        nvls_busbw_gb_per_s=float(g.get("nvls_busbw_gb_per_s", 0.0)) if pt["gpus_per_node"][0] > 1 else 0.0,
+        sharp=sharp, simple_hop_us=fab["nccl_simple_hop_us"][:, 0],
+    )

@@ -1,5 +1,12 @@
 """Calibrate a fabric from the user's own nccl-tests output.
 
+Two fits: the α–β line below (kept for the calibrate dialog), and
+:func:`fit_model`, which fits the NCCL-like collective model's own parameters
+(achievable fraction per NIC, per-hop latency, Simple per-hop latency, i.e. the
+protocol crossover) and reports its error at ≥ 64 MiB and ≥ 1 MiB with warnings
+(two-node default-algorithm runs, pathologies). :func:`scenario_table` is what
+``fabric-whatif nccl`` prints.
+
 ``all_reduce_perf`` and its siblings print one row per message size with the
 time and the algorithm and bus bandwidths (nccl-tests ``doc/PERFORMANCE.md``).
 This module parses that text, fits the α–β model the engine uses,
@@ -25,36 +32,28 @@ References
 
 from __future__ import annotations
 
-import math
-import re
 from dataclasses import dataclass
 
 import numpy as np
 
-from .collectives import NCCL_BASE_US, NCCL_NET_STEP_SW_US, bus_factor, ring_steps, tree_steps
+from . import catalog, nccl_log
+from .collectives import NCCL_BASE_US, NCCL_NET_STEP_SW_US, bus_factor, nccl_collective, pcie_cap_gb_per_s, \
+    per_nic_gb_per_s, ring_steps, tree_steps
 from .errors import ScenarioError
-
-COLLECTIVES = {
-    "all_reduce": "all_reduce", "allreduce": "all_reduce",
-    "all_gather": "all_gather", "allgather": "all_gather",
-    "reduce_scatter": "reduce_scatter", "reducescatter": "reduce_scatter",
-    "alltoall": "all_to_all", "all_to_all": "all_to_all",
-}
-_PREFIX = re.compile(r"^\s*\[\d+(?:,\d+)?\]\s?")  # mpirun --tag-output
-_RANK = re.compile(r"#\s*Rank\s+(\d+).*?\bon\s+(\S+)\s+device", re.IGNORECASE)
-_COLL = re.compile(r"(all_reduce|allreduce|all_gather|allgather|reduce_scatter|reducescatter|alltoall|all_to_all)"
-                   r"_perf", re.IGNORECASE)
+from .nccl_log import COLLECTIVES, NcclLog  # noqa: F401  (COLLECTIVES: public, the GUI lists it)
 
 
-@dataclass(frozen=True)
-class NcclLog:
-    """The measured points of one nccl-tests run."""
-    collective: str
-    ranks: int
-    nodes: int
-    size_bytes: np.ndarray
-    time_us: np.ndarray
-    busbw_gb_per_s: np.ndarray
+def parse_nccl_tests(text: str, *, source: str = "nccl-tests log", collective: str | None = None,
+                     ranks: int | None = None, nodes: int | None = None) -> NcclLog:
+    """Read an nccl-tests run (every variant :mod:`model.nccl_log` lists); ranks and nodes must be known.
+
+    ``collective``, ``ranks`` and ``nodes`` are taken from the log unless given.
+    """
+    log = nccl_log.parse_nccl_tests(text, source=source, collective=collective, ranks=ranks, nodes=nodes)
+    if not log.nodes:
+        raise ScenarioError(source, "nodes", "a log with its '# Rank N ... on HOST device' lines, or give ranks "
+                                             "and nodes")
+    return log
 
 
 @dataclass(frozen=True)
@@ -68,72 +67,6 @@ class NcclFit:
     def predict_time_us(self, size_bytes):
         f = bus_factor(self.log.collective, self.log.ranks)
         return self.alpha_us + np.asarray(size_bytes, dtype=float) * f / (self.busbw_gb_per_s * 1e9) * 1e6
-
-
-def parse_nccl_tests(text: str, *, source: str = "nccl-tests log", collective: str | None = None,
-                     ranks: int | None = None, nodes: int | None = None) -> NcclLog:
-    """Read the size/time/busbw rows of an nccl-tests run.
-
-    ``collective``, ``ranks`` and ``nodes`` are taken from the log (the
-    ``*_perf`` name, the ``# Rank … on HOST`` lines) unless given.
-    """
-    header = None
-    rank_hosts: dict[int, str] = {}
-    sizes, times, busbws = [], [], []
-    found_coll = None
-    for lineno, raw in enumerate(text.splitlines(), start=1):
-        line = _PREFIX.sub("", raw).rstrip()
-        if not line.strip():
-            continue
-        m = _COLL.search(line)
-        if m and found_coll is None:
-            found_coll = COLLECTIVES[m.group(1).lower()]
-        if line.lstrip().startswith("#"):
-            rm = _RANK.search(line)
-            if rm:
-                rank_hosts[int(rm.group(1))] = rm.group(2)
-            toks = line.lstrip("#").split()
-            if "size" in toks and "time" in toks and header is None:
-                header = toks
-            continue
-        toks = line.split()
-        if not toks or not toks[0].isdigit():
-            continue  # NCCL INFO lines and other chatter
-        if header is None:
-            raise ScenarioError(f"{source}, line {lineno}", line.strip()[:60],
-                                "a data row after the nccl-tests column header (# size count type ... time algbw busbw)")
-        i_time = header.index("time")
-        try:
-            size = int(toks[0])
-            t_us = float(toks[i_time])
-            busbw = float(toks[i_time + 2])
-        except (ValueError, IndexError):
-            raise ScenarioError(f"{source}, line {lineno}", line.strip()[:60],
-                                f"a row with size, count, type, ... time, algbw, busbw ({len(header)} columns)") \
-                from None
-        if not (math.isfinite(t_us) and t_us > 0 and size > 0):
-            raise ScenarioError(f"{source}, line {lineno}", line.strip()[:60], "a positive size and time")
-        sizes.append(size)
-        times.append(t_us)
-        busbws.append(busbw)
-    coll = collective or found_coll
-    if coll is None:
-        raise ScenarioError(source, "collective", "a log that names its test (e.g. all_reduce_perf), or give the "
-                                                  "collective: all_reduce, all_gather, reduce_scatter, alltoall")
-    if coll not in COLLECTIVES.values():
-        coll = COLLECTIVES.get(coll.lower().replace("-", "_"))
-        if coll is None:
-            raise ScenarioError("collective", collective, "all_reduce, all_gather, reduce_scatter or alltoall")
-    if len(set(sizes)) < 2:
-        raise ScenarioError(source, f"{len(sizes)} data rows", "at least two message sizes (run with -b and -e "
-                                                                "apart, e.g. -b 8 -e 8G -f 2)")
-    n_ranks = ranks or len(rank_hosts)
-    n_nodes = nodes or len(set(rank_hosts.values()))
-    if not n_ranks or not n_nodes:
-        raise ScenarioError(source, "ranks", "a log with its '# Rank N ... on HOST device' lines, or give ranks "
-                                             "and nodes")
-    return NcclLog(coll, int(n_ranks), int(n_nodes), np.array(sizes, float), np.array(times, float),
-                   np.array(busbws, float))
 
 
 def fit_alpha_beta(log: NcclLog) -> NcclFit:
@@ -187,3 +120,240 @@ def fabric_changes(scenario, name: str, values: dict) -> dict:
 def apply_to_scenario(scenario, name: str, values: dict):
     """The scenario with the calibrated fabric saved as ``[fabric.custom.NAME]`` (and compared)."""
     return scenario.replace_many(fabric_changes(scenario, name, values))
+
+
+# --------------------------------------------------------------------------
+# fit of the collective model (model.collectives.nccl_collective) itself
+# --------------------------------------------------------------------------
+
+LARGE_BYTES = 64 * 2**20   # "large message": bandwidth-bound on every fabric here
+MEDIUM_BYTES = 2**20       # from 1 MiB the protocol crossover is behind the tuner
+LARGE_TOLERANCE = 0.05     # a calibrated fabric reproduces its own log within these
+MEDIUM_TOLERANCE = 0.15
+PATHOLOGY_FRACTION = 0.30  # busbw under 30 % of line rate: a broken or misconfigured run
+
+
+@dataclass(frozen=True)
+class NcclSetup:
+    """What a log's source states about its cluster (the inputs the collective model needs)."""
+    gpu: str
+    link_gbps: float
+    nics_per_node: int
+    transport: str = "infiniband"
+    algorithm: str = "auto"  # "ring" when the run forced NCCL_ALGO=Ring
+    sharp: bool = False
+
+    def gpu_entry(self) -> dict:
+        return catalog.gpu(self.gpu)
+
+    @property
+    def line_gb_per_s(self) -> float:
+        """Node line rate [GB/s]."""
+        return self.link_gbps * self.nics_per_node / 8.0
+
+
+def predict(setup: NcclSetup, kind: str, size_bytes, *, ranks_per_node, nodes, achievable_fraction, latency_us,
+            simple_hop_us=None):
+    """nccl-tests figures of the collective model for a setup (parameters broadcast: a whole grid at once)."""
+    g = setup.gpu_entry()
+    nic = per_nic_gb_per_s(setup.link_gbps, achievable_fraction, pcie_gb_per_s=pcie_cap_gb_per_s(g.get("pcie_gen", 5)),
+                           rtt_us=2.0 * np.asarray(latency_us, dtype=float))
+    return nccl_collective(kind, size_bytes, ranks_per_node=ranks_per_node, nodes=nodes, nic_gb_per_s=nic,
+                           nics_per_node=setup.nics_per_node,
+                           intra_busbw_gb_per_s=g["intra_gb_per_s"] * g["intra_busbw_fraction"],
+                           intra_p2p_gb_per_s=g["intra_gb_per_s"],
+                           net_latency_us=latency_us,
+                           nvls_busbw_gb_per_s=g.get("nvls_busbw_gb_per_s", 0.0) if ranks_per_node > 1 else 0.0,
+                           sharp=setup.sharp, algorithm=setup.algorithm, simple_hop_us=simple_hop_us)
+
+
+def size_errors(log: NcclLog, busbw_pred) -> dict:
+    """Relative busbw errors (model / measured − 1) per row, and their summaries at ≥ 64 MiB and ≥ 1 MiB."""
+    meas = log.busbw_gb_per_s
+    ok = meas > 0
+    err = np.where(ok, np.asarray(busbw_pred, dtype=float) / np.where(ok, meas, 1.0) - 1.0, np.nan)
+    large = ok & (log.size_bytes >= LARGE_BYTES)
+    medium = ok & (log.size_bytes >= MEDIUM_BYTES)
+
+    def stat(mask, fn):
+        return float(fn(np.abs(err[mask]))) if np.any(mask) else float("nan")
+    return dict(per_row=err, large_median=stat(large, np.median), large_max=stat(large, np.max),
+                medium_median=stat(medium, np.median), medium_max=stat(medium, np.max),
+                rms=float(np.sqrt(np.nanmean(err[medium] ** 2))) if np.any(medium) else float("nan"))
+
+
+def log_warnings(log: NcclLog, setup: NcclSetup) -> list[str]:
+    """What a careful engineer says about a log before trusting it as a fabric's capability."""
+    out = []
+    peak = float(np.max(log.busbw_gb_per_s))
+    line = setup.line_gb_per_s
+    if log.nodes < 2:
+        out.append("one node: the run measures NVLink/PCIe inside the node, not the fabric")
+    elif peak > line:
+        out.append(f"busbw {peak:.0f} GB/s is above the NICs' line rate {line:.0f} GB/s: a {log.nodes}-node run with "
+                   "NCCL's default algorithm (tree/NVLS) counts in-node traffic too; measure the fabric with "
+                   "NCCL_ALGO=Ring")
+    if log.nodes >= 2 and peak < PATHOLOGY_FRACTION * line:
+        out.append(f"busbw {peak:.1f} GB/s is under {PATHOLOGY_FRACTION:.0%} of the NICs' line rate "
+                   f"{line:.0f} GB/s: a misconfigured or broken run (GPU-NIC affinity, PCIe, QPs, routing), "
+                   "not the fabric's capability")
+    big = log.size_bytes >= LARGE_BYTES
+    if np.sum(big) >= 3:
+        b = log.busbw_gb_per_s[big]
+        drops = b[1:] < 0.9 * np.maximum.accumulate(b)[:-1]
+        if np.any(drops):
+            out.append("busbw drops by more than 10 % between large sizes (a noisy or shared run): the fit "
+                       "cannot follow every row")
+    return out
+
+
+@dataclass(frozen=True)
+class ModelFit:
+    """The collective model fitted to a log: achievable fraction per NIC, per-hop latency and the Simple
+    protocol's per-hop latency (which sets where Simple overtakes LL/LL128: the protocol crossover)."""
+    log: NcclLog
+    setup: NcclSetup
+    achievable_fraction: float
+    latency_us: float
+    simple_hop_us: float
+    prediction: dict
+    errors: dict
+    warnings: tuple
+
+    @property
+    def nic_gb_per_s(self) -> float:
+        return float(self.setup.link_gbps / 8.0 * self.achievable_fraction)
+
+    def predict(self, size_bytes) -> dict:
+        return predict(self.setup, self.log.collective, size_bytes, ranks_per_node=self.log.ranks_per_node,
+                       nodes=self.log.nodes, achievable_fraction=self.achievable_fraction,
+                       latency_us=self.latency_us, simple_hop_us=self.simple_hop_us)
+
+    @property
+    def crossovers(self) -> list[tuple[int, str, str]]:
+        """Sizes [B] where the fitted model's tuner changes algorithm/protocol: (size, algorithm, protocol)."""
+        from .collectives import ALGORITHMS, PROTOCOLS
+        S = 2.0 ** np.arange(3, 35)
+        p = self.predict(S)
+        out, last = [], None
+        for s, a, q in zip(S, p["algorithm"], p["protocol"]):
+            cur = (ALGORITHMS[int(a)], PROTOCOLS[int(q)])
+            if cur != last:
+                out.append((int(s),) + cur)
+                last = cur
+        return out
+
+
+def fit_model(log: NcclLog, setup: NcclSetup) -> ModelFit:
+    """Fit the collective model's achievable fraction per NIC, per-hop latency and Simple per-hop latency.
+
+    Weighted least squares on log time (weights 3 at ≥ 64 MiB, 1 at ≥ 1 MiB, 0.05 below: the sizes a fabric is judged at), by a vectorised
+    grid (one model call for the whole grid) refined three times around its best point; the protocol crossover
+    follows from the fitted latencies (the tuner picks LL / LL128 / Simple per size).
+    """
+    if log.nodes < 1:
+        raise ScenarioError("nccl-tests log", "nodes", "the number of nodes of the run")
+    S, t = log.size_bytes, log.time_us
+    w = np.where(S >= LARGE_BYTES, 3.0, np.where(S >= MEDIUM_BYTES, 1.0, 0.05))
+    g = log.ranks_per_node
+
+    def run(frac, lat, hop):
+        return predict(setup, log.collective, S, ranks_per_node=g, nodes=log.nodes, achievable_fraction=frac,
+                       latency_us=lat, simple_hop_us=hop)
+
+    def search(fracs, lats, fills):
+        F, L, B = np.meshgrid(fracs, lats, fills, indexing="ij")
+        pred = run(F[..., None], L[..., None], B[..., None])["time_us"]
+        cost = np.sum(w * (np.log(pred) - np.log(t)) ** 2, axis=-1)
+        i = np.unravel_index(np.argmin(cost), cost.shape)
+        return F[i], L[i], B[i]
+
+    best = search(np.geomspace(0.005, 1.0, 48), np.geomspace(0.05, 20000.0, 36), np.geomspace(0.05, 200.0, 16))
+    for step in (1.15, 1.04, 1.01):
+        f, lat, hop = best
+        best = search(np.clip(np.geomspace(f / step, f * step, 9), 1e-4, 1.0),
+                      np.geomspace(lat / step ** 3, lat * step ** 3, 9), np.geomspace(hop / step ** 3, hop * step ** 3, 9))
+    f, lat, hop = (float(x) for x in best)
+    pred = run(f, lat, hop)
+    errors = size_errors(log, pred["busbw_gb_per_s"])
+    warnings = log_warnings(log, setup)
+    if errors["large_max"] > LARGE_TOLERANCE or errors["medium_max"] > MEDIUM_TOLERANCE:
+        warnings.append(f"the fitted model misses this log by up to {errors['large_max']:.0%} at ≥ 64 MiB and "
+                        f"{errors['medium_max']:.0%} at ≥ 1 MiB (tolerance {LARGE_TOLERANCE:.0%} / "
+                        f"{MEDIUM_TOLERANCE:.0%})")
+    return ModelFit(log, setup, f, lat, hop, pred, errors, tuple(warnings))
+
+
+def fabric_from_model_fit(fit: ModelFit) -> dict:
+    """User-fabric values from a model fit: the measurement already contains the fabric's losses, so the
+    calibrated fabric starts lossless (raise ``loss_rate`` to see what more loss costs)."""
+    if fit.log.nodes < 2:
+        raise ScenarioError("nccl-tests log", f"{fit.log.nodes} node",
+                            "a run across at least two nodes: on one node it measures NVLink/PCIe, not the fabric")
+    return {"transport": fit.setup.transport, "link_gbps": float(fit.setup.link_gbps),
+            "nics_per_node": int(fit.setup.nics_per_node), "achievable_fraction": round(fit.achievable_fraction, 4),
+            "latency_us": round(fit.latency_us, 3), "loss_rate": 0.0,
+            "nccl_simple_hop_us": round(fit.simple_hop_us, 3)}
+
+
+# --------------------------------------------------------------------------
+# what nccl-tests would print for a scenario's fabric
+# --------------------------------------------------------------------------
+
+NCCL_TESTS_SIZES = 2.0 ** np.arange(3, 35)  # 8 B … 16 GiB, nccl-tests -b 8 -e 16G -f 2
+CLI_COLLECTIVES = {"all_reduce": "all_reduce", "all_gather": "all_gather", "reduce_scatter": "reduce_scatter",
+                   "alltoall": "all_to_all", "sendrecv": "sendrecv"}
+FLOAT_BYTES = 4  # nccl-tests default -d float
+
+
+def scenario_table(scenario, fabric: str, collective: str, nodes: int | None = None, sizes=NCCL_TESTS_SIZES,
+                   algorithm: str = "auto") -> dict:
+    """The rows nccl-tests would print for one of the scenario's fabrics (one model call for all sizes).
+
+    ``collective``: a key of :data:`CLI_COLLECTIVES` (or the model's name for it); ``nodes`` overrides
+    ``cluster.nodes``; ``algorithm`` "auto" (NCCL's tuner) or one forced as with ``NCCL_ALGO``.
+    Returns ``bytes``, ``count``, ``time_us``, ``algbw_GBps``, ``busbw_GBps``, ``algorithm``, ``protocol``
+    and the setup (``fabric``, ``label``, ``nodes``, ``ranks``).
+    """
+    from .collectives import ALGORITHMS, PROTOCOLS
+    from .engine import nccl_inputs
+
+    collective = {v: k for k, v in CLI_COLLECTIVES.items()}.get(collective, collective)
+    if collective not in CLI_COLLECTIVES:
+        raise ScenarioError("collective", collective, ", ".join(CLI_COLLECTIVES))
+    if nodes is not None:
+        if nodes < 1:
+            raise ScenarioError("nodes", nodes, "a whole number ≥ 1")
+        scenario = scenario.replace("cluster.nodes", int(nodes))
+    names = scenario.fabric.fabrics
+    if fabric not in names:
+        raise ScenarioError("fabric", fabric, "one of the scenario's fabrics: " + ", ".join(names))
+    x = nccl_inputs(scenario)
+    i = x["names"].index(fabric)
+    per_fabric = ("nic_gb_per_s", "nics_per_node", "net_latency_us", "sharp", "simple_hop_us")
+    args = {k: (x[k][i] if k in per_fabric else x[k]) for k in
+            ("ranks_per_node", "nodes", "intra_busbw_gb_per_s", "intra_p2p_gb_per_s", "nvls_busbw_gb_per_s")
+            + per_fabric}
+    S = np.asarray(sizes, dtype=float)
+    r = nccl_collective(CLI_COLLECTIVES[collective], S, algorithm=algorithm, **args)
+    ranks = int(x["ranks_per_node"] * x["nodes"])
+    count = S / FLOAT_BYTES
+    return {"fabric": fabric, "label": x["labels"][i], "collective": collective, "nodes": int(x["nodes"]),
+            "ranks": ranks, "bytes": S, "count": count, "time_us": r["time_us"], "algbw_GBps": r["algbw_gb_per_s"],
+            "busbw_GBps": r["busbw_gb_per_s"],
+            "algorithm": [ALGORITHMS[int(a)] for a in r["algorithm"]],
+            "protocol": [PROTOCOLS[int(p)] for p in r["protocol"]]}
+
+
+def compare_table(table: dict, log: NcclLog) -> dict:
+    """Measured busbw and time beside the prediction, per predicted size (NaN where the log has no row)."""
+    if CLI_COLLECTIVES[table["collective"]] != log.collective:
+        raise ScenarioError("compare log", log.collective, f"a log of {table['collective']}, like the prediction")
+    idx = {float(s): i for i, s in enumerate(log.size_bytes)}
+    at = np.array([idx.get(float(s), -1) for s in table["bytes"]])
+    have = at >= 0
+    meas_bus = np.where(have, log.busbw_gb_per_s[np.maximum(at, 0)], np.nan)
+    meas_t = np.where(have, log.time_us[np.maximum(at, 0)], np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        err = np.where(have & (meas_bus > 0), table["busbw_GBps"] / meas_bus - 1.0, np.nan)
+    return {"measured_time_us": meas_t, "measured_busbw_GBps": meas_bus, "busbw_error": err}

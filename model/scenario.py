@@ -126,6 +126,9 @@ class FabricSpec:
     qps_per_connection: int | None = F(None, lo=1, hi=128, help="RDMA queue pairs per NCCL connection "
                                                                 "(NCCL_IB_QPS_PER_CONNECTION): more, smaller "
                                                                 "flows for ECMP to spread")
+    nccl_simple_hop_us: float | None = F(None, unit="µs", lo=0.0, hi=1e6,
+                                         help="NCCL Simple protocol latency per hop, as calibrate fits it from an "
+                                              "nccl-tests log (default: NCCL's tuning.cc)")
     network_cost_per_node_cny: float | None = F(None, unit="CNY", lo=0.0, hi=1e9,
                                                 help="Whole fabric per node (NIC, switch share, cables), the "
                                                      "article's pricing; used when economics.network_pricing "

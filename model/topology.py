@@ -15,7 +15,7 @@ Links: one per endpoint plus one per uplink at each level. Optics: two
 transceivers per switch-to-switch link, and two per NIC link when NIC links
 are optical.
 
-Congestion at scale (:func:`dp_slowdown`, :func:`path_latency_us`):
+Congestion at scale (:func:`dp_slowdown`, :func:`queueing_us`):
 
 - **Where the plan puts data parallelism.** Rail-optimised wiring (NVIDIA DGX
   SuperPOD reference architecture: NIC ``i`` of every node on rail leaf ``i``)
@@ -43,7 +43,8 @@ Congestion at scale (:func:`dp_slowdown`, :func:`path_latency_us`):
   NVIDIA Spectrum-X) spreads packets over the uplinks: no imbalance.
 - **Latency grows with switch tiers**: a path through an ``L``-level tree
   crosses ``2L−1`` switches; the fabric's latency includes one, each further
-  switch adds :data:`SWITCH_HOP_US`. Under load each switch queues a packet for
+  switch adds :data:`model.collectives.SWITCH_HOP_US` of the transport
+  (:func:`model.collectives.extra_tier_latency_us`). Under load each switch queues a packet for
   ``t_pkt·ρ/(2(1−ρ))`` (M/D/1, L. Kleinrock, *Queueing Systems* vol. 1, 1975)
   at the link's load ``ρ`` (:data:`COLLECTIVE_LINK_LOAD`) — the round trip that loss recovery waits on.
 
@@ -61,9 +62,6 @@ from __future__ import annotations
 
 import numpy as np
 
-# one more switch on the path: switch ASIC 100-300 ns NIC-to-NIC (WWT, midpoint 0.2 µs) plus ~20 m of fibre at
-# 5 ns/m (0.1 µs, guess for a data-hall run)
-SWITCH_HOP_US = 0.3
 MAX_LINK_LOAD = 0.99  # keeps the M/D/1 queue finite at a fully loaded link
 COLLECTIVE_LINK_LOAD = 0.9  # load of a link while a bulk collective runs (guess): 4.5 packets queued per switch
 
@@ -131,11 +129,6 @@ def outputs(pt: dict, fab: dict) -> dict:
 def levels_for(pt: dict, fab: dict):
     """Switch levels of each fabric's tree at each point [-], shape (F, N)."""
     return fat_tree(pt["nodes"] * fab["nics_per_node"], fab["switch_radix"], pt["oversubscription"])["levels"]
-
-
-def path_latency_us(levels):
-    """Latency the switches beyond the first add to the longest path of an ``L``-level tree [µs]."""
-    return 2.0 * (np.asarray(levels, dtype=float) - 1.0) * SWITCH_HOP_US
 
 
 def queueing_us(levels, packet_bytes, link_gbps, load):

@@ -87,6 +87,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .collectives import NCCL_BUFFSIZE_BYTES  # NCCL_BUFFSIZE default: what one connection may have in flight
+
 TRANSPORTS = ("tcp", "roce", "iwarp", "infiniband")
 TRANSPORT_CODE = {name: i for i, name in enumerate(TRANSPORTS)}
 LOSS_RECOVERIES = ("go_back_n", "selective_repeat", "link_retry")
@@ -96,7 +98,6 @@ RDMA_TRANSPORTS = ("roce", "infiniband")
 MATHIS_C = np.sqrt(1.5)
 PADHYE_B = 1.0  # packets acknowledged per ACK: Linux quick-acks bulk receivers (b = 2 with delayed ACKs is slower)
 LINUX_MIN_RTO_MS = 200.0  # TCP_RTO_MIN, include/net/tcp.h; `ip route ... rto_min` changes it per route
-NCCL_BUFFSIZE_BYTES = 4.0 * 2**20  # NCCL_BUFFSIZE default: what one connection may have in flight
 NCCL_IB_TIMEOUT = 20  # NCCL env docs: default 20 since NCCL 2.23 (18 before)
 VERBS_ACK_TIMEOUT_MS = 4.096e-3 * 2**NCCL_IB_TIMEOUT  # IBTA local ACK timeout 4.096 µs · 2^timeout = 4.3 s
 RDMA_TAIL_TIMEOUT_MS = 1.0  # working value of ConnectX adaptive retransmission (floor 4 µs): not published (guess)
@@ -261,20 +262,6 @@ _BY_KIND = (
 if sorted(c for kind, _ in _BY_KIND for c in kind) != sorted(TRANSPORT_CODE.values()):
     raise RuntimeError("transport._BY_KIND must list every transport code exactly once: "
                        f"{[kind for kind, _ in _BY_KIND]} against {TRANSPORT_CODE}")
-
-
-NCCL_CHANNELS_PER_NIC = 2  # NCCL's topology search typically gives 2 channels per NIC (guess: varies by system)
-
-
-def window_cap_gbps(rtt_us, channels=NCCL_CHANNELS_PER_NIC, buffer_bytes=NCCL_BUFFSIZE_BYTES):
-    """What one NIC can carry when each channel keeps one buffer in flight per round trip [Gb/s].
-
-    ``channels · NCCL_BUFFSIZE · 8 / RTT`` (published-figures: "per-channel bandwidth ≤
-    buffer / round trip once the round trip is long"): 2 × 4 MiB over a 200 µs round
-    trip ≈ 335 Gb/s, over 2 ms ≈ 34 Gb/s.
-    """
-    with np.errstate(divide="ignore"):
-        return np.asarray(channels, dtype=float) * buffer_bytes * 8.0 / (np.asarray(rtt_us, dtype=float) * 1e3)
 
 
 def cpu_cap_gbps(host_cores, cpu_fraction_for_network, cpu_gbps_per_core):

@@ -118,3 +118,87 @@ def summary(rows: list[Row]) -> dict:
     return {"rows": len(rows), "median_abs_error": float(np.median(errs)), "max_abs_error": float(errs.max()),
             "within_row_tolerance": int(np.sum(errs <= ROW_TOLERANCE)),
             "passed": bool(np.median(errs) <= MEDIAN_TOLERANCE and errs.max() <= ROW_TOLERANCE)}
+
+
+# --------------------------------------------------------------------------
+# network: the collective model against real nccl-tests logs
+# --------------------------------------------------------------------------
+
+NCCL_DIR = ASSETS_DIR / "validation" / "nccl"
+NETWORK_MEDIAN_TOLERANCE = 0.10   # median over network and NVLink logs of the median |error| at >= 64 MiB
+NETWORK_ROW_TOLERANCE = 0.20      # every network (InfiniBand, RoCE) and NVLink log, median |error| at >= 64 MiB
+JUDGED_SCOPES = ("network", "nvlink")
+
+
+@dataclass(frozen=True)
+class NetworkRow:
+    """One log against the engine: busbw errors (engine / measured − 1) at >= 64 MiB and >= 1 MiB."""
+    file: str
+    scope: str
+    source: str
+    setup: str
+    collective: str
+    measured_peak_gb_per_s: float
+    engine_peak_gb_per_s: float
+    large_median: float
+    large_max: float
+    medium_median: float
+    medium_max: float
+    warnings: tuple
+    sizes: np.ndarray = None
+    measured: np.ndarray = None
+    engine: np.ndarray = None
+
+    @property
+    def judged(self) -> bool:
+        return self.scope in JUDGED_SCOPES
+
+
+def read_nccl_index(directory=NCCL_DIR) -> list[dict]:
+    with open(directory / "index.csv", newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def log_scenario_dict(r: dict) -> dict:
+    """A scenario stating exactly the log's setup: published profile set, the source's GPU, nodes and NICs."""
+    return {"name": r["file"], "cluster": {"gpu": r["gpu"], "nodes": int(r["nodes"]),
+                                           "gpus_per_node": int(r["gpus_per_node"])},
+            "fabric": {"profile_set": "published", "compare": ["run"],
+                       "custom": {"run": {"transport": r["fabric"], "link_gbps": float(r["link_gbps"]),
+                                          "nics_per_node": int(r["nics_per_node"])}}}}
+
+
+def validate_network(directory=NCCL_DIR) -> list[NetworkRow]:
+    """Every log of the index: read, and unless out of the engine's reach, predicted without calibration."""
+    from .nccl_fit import NcclSetup, log_warnings, scenario_table, size_errors
+    from .nccl_log import parse_nccl_tests
+
+    rows = []
+    for r in read_nccl_index(directory):
+        text = (directory / r["file"]).read_text(encoding="utf-8")
+        log = parse_nccl_tests(text, source=r["file"], nodes=int(r["nodes"]))
+        source = r["source"].split(", http")[0]
+        peak = float(np.max(log.busbw_gb_per_s))
+        if r["scope"] == "not_evaluated":
+            rows.append(NetworkRow(r["file"], r["scope"], source, r["notes"], log.collective, peak, float("nan"),
+                                   *(float("nan"),) * 4, (), log.size_bytes, log.busbw_gb_per_s, None))
+            continue
+        scen = scenario_from_dict(log_scenario_dict(r))
+        pred = scenario_table(scen, "run", log.collective, sizes=log.size_bytes,
+                              algorithm=r["algorithm"])["busbw_GBps"]
+        err = size_errors(log, pred)
+        setup = NcclSetup(r["gpu"], float(r["link_gbps"]), int(r["nics_per_node"]), r["fabric"], r["algorithm"])
+        desc = (f"{r['gpu']}, {r['nodes']} × {r['gpus_per_node']} GPUs, {r['nics_per_node']} × {r['link_gbps']}G "
+                f"{r['fabric']}, algorithm {r['algorithm']}")
+        rows.append(NetworkRow(r["file"], r["scope"], source, desc, log.collective, peak, float(np.max(pred)),
+                               err["large_median"], err["large_max"], err["medium_median"], err["medium_max"],
+                               tuple(log_warnings(log, setup)), log.size_bytes, log.busbw_gb_per_s, pred))
+    return rows
+
+
+def network_summary(rows: list[NetworkRow]) -> dict:
+    judged = np.array([r.large_median for r in rows if r.judged])
+    return {"logs": len(rows), "judged": len(judged),
+            "median_abs_error": float(np.median(judged)), "max_abs_error": float(np.max(judged)),
+            "passed": bool(np.median(judged) <= NETWORK_MEDIAN_TOLERANCE
+                           and np.max(judged) <= NETWORK_ROW_TOLERANCE)}

@@ -136,3 +136,13 @@ def test_a_sweep_of_a_valid_scenario_never_overflows(field, doc):
     days = np.asarray(res.data["train_days_with_interruptions"], dtype=float)
     assert not np.any(np.isinf(days))  # a run that never finishes is NaN (a gap), never infinite
     assert all(math.isfinite(x) for x in res.x)
+
+
+def test_a_sweep_where_no_plan_fits_anywhere_is_all_gaps_without_warnings():
+    doc = {"cluster": {"gpu": "A10", "gpus_per_node": 1, "host_cores": 1, "cpu_for_network_fraction": 1.0},
+           "parallel": {"virtual_stages": 25}, "fabric": {"profile_set": "seed"}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = model.sweep(scenario_from_dict(doc), "cluster.nodes", [1.0, 16.0, 4096.0])
+    days = np.asarray(res.data["train_days_with_interruptions"], dtype=float)
+    assert np.all(np.isnan(days))

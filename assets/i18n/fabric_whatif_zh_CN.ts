@@ -716,6 +716,10 @@
         <source>Could not write {path}: {error}</source>
         <translation>无法写入 {path}：{error}</translation>
     </message>
+    <message>
+        <source>&amp;nccl-tests prediction…</source>
+        <translation>&amp;nccl-tests 预测…</translation>
+    </message>
 </context>
 <context>
     <name>Field</name>
@@ -1242,6 +1246,53 @@
     <message>
         <source>scenario &apos;{name}&apos;</source>
         <translation>场景“{name}”</translation>
+    </message>
+</context>
+<context>
+    <name>NcclTestsDialog</name>
+    <message>
+        <source>nccl-tests prediction</source>
+        <translation>nccl-tests 预测</translation>
+    </message>
+    <message>
+        <source>Compare with a log…</source>
+        <translation>与日志比较…</translation>
+    </message>
+    <message>
+        <source>Fabric</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <source>Collective</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>节点数</translation>
+    </message>
+    <message>
+        <source>message size per rank</source>
+        <translation>每个 rank 的消息大小</translation>
+    </message>
+    <message>
+        <source>bus bandwidth (GB/s)</source>
+        <translation>总线带宽 (GB/s)</translation>
+    </message>
+    <message>
+        <source>predicted</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>Cannot read {path}: {error}</source>
+        <translation>无法读取 {path}：{error}</translation>
+    </message>
+    <message>
+        <source>Predicted against measured busbw: median |error| {large} at ≥ 64 MiB (max {large_max}), {medium} at ≥ 1 MiB (max {medium_max}).</source>
+        <translation>预测与实测 busbw 对比：≥ 64 MiB 时 |误差| 中位数 {large}（最大 {large_max}），≥ 1 MiB 时 {medium}（最大 {medium_max}）。</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,141 @@
+"""What nccl-tests would measure on a scenario's fabric, as a chart (Tools ▸ nccl-tests prediction).
+
+:class:`NcclTestsDialog` draws the collective model's bus bandwidth from 8 B to
+16 GiB (:func:`model.nccl_fit.scenario_table`, the same numbers as
+``fabric-whatif nccl``) for one fabric, collective and node count, and puts the
+points of a measured nccl-tests log over the curve with the error per size.
+A log that cannot be read shows the engine's one-line message; the curve and
+the choices stay as they were.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtWidgets
+
+from model import ScenarioError, nccl_fit, nccl_log
+
+from .calibrate_dialog import SizeAxis
+from .i18n import translate
+
+
+class NcclTestsDialog(QtWidgets.QDialog):
+    """Predicted busbw curve of one fabric, with a measured log's points over it."""
+
+    def __init__(self, controller, parent=None, *, choose_file=None):
+        super().__init__(parent)
+        self.controller = controller
+        self.choose_file = choose_file
+        self.table: dict | None = None
+        self.log = None
+        self.setObjectName("ncclTestsDialog")
+        self.setWindowTitle(translate("NcclTestsDialog", "nccl-tests prediction"))
+        self.resize(900, 600)
+        s = controller.scenario
+        self.fabric = QtWidgets.QComboBox()
+        for name in s.fabric.fabrics:
+            self.fabric.addItem(name, name)
+        focus = s.fabric.focus_fabric
+        if focus in s.fabric.fabrics:
+            self.fabric.setCurrentIndex(list(s.fabric.fabrics).index(focus))
+        self.collective = QtWidgets.QComboBox()
+        for c in nccl_fit.CLI_COLLECTIVES:
+            self.collective.addItem(c, c)
+        self.nodes = QtWidgets.QSpinBox()
+        self.nodes.setRange(1, 100_000)
+        self.nodes.setValue(int(s.cluster.nodes))
+        open_button = QtWidgets.QPushButton(translate("NcclTestsDialog", "Compare with a log…"))
+        open_button.clicked.connect(self._open)
+        form = QtWidgets.QHBoxLayout()
+        for label, widget in ((translate("NcclTestsDialog", "Fabric"), self.fabric),
+                              (translate("NcclTestsDialog", "Collective"), self.collective),
+                              (translate("NcclTestsDialog", "Nodes"), self.nodes)):
+            form.addWidget(QtWidgets.QLabel(label))
+            form.addWidget(widget)
+        form.addStretch(1)
+        form.addWidget(open_button)
+        self.plot = pg.PlotWidget(axisItems={"bottom": SizeAxis(orientation="bottom")})
+        self.plot.setLogMode(x=True, y=False)
+        self.plot.setLabel("bottom", translate("NcclTestsDialog", "message size per rank"))
+        self.plot.setLabel("left", translate("NcclTestsDialog", "bus bandwidth (GB/s)"))
+        self.plot.addLegend()
+        self.curve = self.plot.plot([], [], pen=pg.mkPen(width=2), name=translate("NcclTestsDialog", "predicted"))
+        self.points = self.plot.plot([], [], pen=None, symbol="o", symbolSize=7,
+                                     name=translate("NcclTestsDialog", "measured"))
+        self.summary = QtWidgets.QLabel()
+        self.summary.setWordWrap(True)
+        self.error_label = QtWidgets.QLabel()
+        self.error_label.setObjectName("errorLabel")
+        lay = QtWidgets.QVBoxLayout(self)
+        lay.addLayout(form)
+        lay.addWidget(self.plot, 1)
+        lay.addWidget(self.summary)
+        lay.addWidget(self.error_label)
+        for combo in (self.fabric, self.collective):
+            combo.currentIndexChanged.connect(self.refresh)
+        self.nodes.valueChanged.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self, *_):
+        """Recompute the curve for the current choices (one model call for all sizes) and redraw."""
+        try:
+            self.table = nccl_fit.scenario_table(self.controller.scenario, self.fabric.currentData(),
+                                                 self.collective.currentData(), self.nodes.value())
+        except ScenarioError as err:
+            self.error_label.setText(str(err))
+            return False
+        self.error_label.setText("")
+        self.curve.setData(self.table["bytes"], self.table["busbw_GBps"])
+        self._draw_points()
+        return True
+
+    def _open(self):
+        path = self.choose_file() if self.choose_file else ""
+        if path:
+            self.load_file(path)
+
+    def load_file(self, path) -> bool:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                return self.set_log_text(fh.read(), source=str(path))
+        except OSError as err:
+            self.error_label.setText(translate("NcclTestsDialog", "Cannot read {path}: {error}").format(
+                path=path, error=err.strerror or err))
+            return False
+
+    def set_log_text(self, text: str, source: str = "pasted log") -> bool:
+        """Read a measured log; its collective and nodes become the dialog's (when the log states them)."""
+        try:
+            log = nccl_log.parse_nccl_tests(text, source=source)
+        except ScenarioError as err:
+            self.error_label.setText(str(err))
+            return False
+        self.log = log
+        cli = {v: k for k, v in nccl_fit.CLI_COLLECTIVES.items()}[log.collective]
+        self.collective.blockSignals(True)
+        self.collective.setCurrentIndex(self.collective.findData(cli))
+        self.collective.blockSignals(False)
+        if log.nodes:
+            self.nodes.blockSignals(True)
+            self.nodes.setValue(log.nodes)
+            self.nodes.blockSignals(False)
+        return self.refresh()
+
+    def _draw_points(self):
+        if self.log is None or self.table is None:
+            self.points.setData([], [])
+            self.summary.setText("")
+            return
+        ok = self.log.size_bytes > 0
+        self.points.setData(self.log.size_bytes[ok], self.log.busbw_gb_per_s[ok])
+        pred = np.interp(np.log2(self.log.size_bytes), np.log2(self.table["bytes"]), self.table["busbw_GBps"])
+        err = nccl_fit.size_errors(self.log, pred)
+        pct = (lambda x: "–" if not math.isfinite(x) else f"{x * 100:.0f} %")
+        self.summary.setText(translate(
+            "NcclTestsDialog", "Predicted against measured busbw: median |error| {large} at ≥ 64 MiB "
+                               "(max {large_max}), {medium} at ≥ 1 MiB (max {medium_max}).").format(
+            large=pct(err["large_median"]), large_max=pct(err["large_max"]), medium=pct(err["medium_median"]),
+            medium_max=pct(err["medium_max"])))

@@ -1,0 +1,310 @@
+"""The NCCL-like collective model, the nccl-tests import, calibration round trips and the network validation."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import model
+from model import ScenarioError, collectives, engine, nccl_fit, nccl_log, validation
+from model.scenario import scenario_from_dict
+
+LOGS = Path(__file__).resolve().parents[1] / "assets" / "validation" / "nccl"
+INDEX = list(csv.DictReader((LOGS / "index.csv").read_text(encoding="utf-8").splitlines()))
+BIG = 2.0 ** np.arange(33, 35)  # 8 and 16 GiB: the large sizes published figures quote
+
+
+def cluster(gpu, nodes, link_gbps, nics=8, transport="infiniband", profile="published", **fabric):
+    return scenario_from_dict({
+        "cluster": {"gpu": gpu, "nodes": nodes, "gpus_per_node": 8},
+        "fabric": {"profile_set": profile, "compare": ["run"],
+                   "custom": {"run": {"transport": transport, "link_gbps": link_gbps, "nics_per_node": nics,
+                                      **fabric}}}})
+
+
+# -- known values of the collective model ---------------------------------------------------------------------
+
+def test_dgx_h100_16_nodes_ring_all_reduce_is_350_to_370():
+    t = nccl_fit.scenario_table(cluster("H100-SXM", 16, 400.0), "run", "all_reduce", sizes=BIG, algorithm="ring")
+    assert np.all((t["busbw_GBps"] > 350) & (t["busbw_GBps"] < 375))
+
+
+def test_dgx_a100_16_nodes_hdr_ring_all_reduce_is_180_to_190():
+    t = nccl_fit.scenario_table(cluster("A100-SXM-80GB", 16, 200.0), "run", "all_reduce", sizes=BIG,
+                                algorithm="ring")
+    assert np.all((t["busbw_GBps"] > 175) & (t["busbw_GBps"] < 190))
+
+
+def test_nvls_on_one_h100_node_reaches_about_480():
+    t = nccl_fit.scenario_table(cluster("H100-SXM", 1, 400.0), "run", "all_reduce", sizes=BIG)
+    assert t["busbw_GBps"][-1] == pytest.approx(480.0, rel=0.03)
+    assert t["algorithm"][-1] == "nvls"
+    ring = nccl_fit.scenario_table(cluster("H100-SXM", 1, 400.0), "run", "all_reduce", sizes=BIG, algorithm="ring")
+    assert ring["busbw_GBps"][-1] == pytest.approx(0.82 * 450.0, rel=0.03)  # NVLink without SHARP
+
+
+def test_protocol_crossover_ll_then_ll128_then_simple():
+    t = nccl_fit.scenario_table(cluster("H100-SXM", 16, 400.0), "run", "all_reduce", algorithm="ring")
+    protos = t["protocol"]
+    assert protos[0] == "LL" and protos[-1] == "Simple"
+    first = {p: protos.index(p) for p in ("LL", "LL128", "Simple")}
+    assert first["LL"] < first["LL128"] < first["Simple"]
+    assert np.all(np.diff(t["time_us"]) >= -1e-9)  # the tuner's choice never makes a bigger message faster
+
+
+def test_pcie_gen4_caps_a_400g_nic_of_an_a100_node():
+    a100 = engine.nccl_inputs(cluster("A100-SXM-80GB", 4, 400.0))
+    h100 = engine.nccl_inputs(cluster("H100-SXM", 4, 400.0))
+    # the PCIe slot caps the NIC; the published loss rate's recovery takes a hair off what crosses it
+    assert a100["nic_gb_per_s"][0] == pytest.approx(collectives.pcie_cap_gb_per_s(4), rel=1e-3)
+    assert a100["nic_gb_per_s"][0] <= collectives.pcie_cap_gb_per_s(4)
+    assert a100["nic_gb_per_s"][0] < 26.0 < h100["nic_gb_per_s"][0]
+    res = model.evaluate(cluster("A100-SXM-80GB", 4, 400.0))
+    assert res.at("run")["node_bandwidth_gbps"]["ideal"] <= 8 * 8 * 25.3
+
+
+def test_window_limits_bandwidth_at_long_round_trips():
+    near = engine.nccl_inputs(cluster("H100-SXM", 4, 400.0, latency_us=2.0))
+    far = engine.nccl_inputs(cluster("H100-SXM", 4, 400.0, latency_us=1000.0))
+    cap = collectives.window_cap_gb_per_s(2000.0)
+    # the window is taken over the loaded round trip (queueing, switch tiers): a little longer than 2 × latency
+    assert far["nic_gb_per_s"][0] == pytest.approx(cap, rel=0.05) and far["nic_gb_per_s"][0] <= cap
+    assert cap < near["nic_gb_per_s"][0]
+    t_near = nccl_fit.scenario_table(cluster("H100-SXM", 4, 400.0, latency_us=2.0), "run", "all_reduce", sizes=BIG)
+    t_far = nccl_fit.scenario_table(cluster("H100-SXM", 4, 400.0, latency_us=1000.0), "run", "all_reduce", sizes=BIG)
+    assert t_far["busbw_GBps"][-1] < 0.5 * t_near["busbw_GBps"][-1]
+
+
+def test_latency_grows_with_switch_tiers():
+    small = engine.nccl_inputs(cluster("H100-SXM", 4, 400.0))["net_latency_us"][0]
+    large = engine.nccl_inputs(cluster("H100-SXM", 1024, 400.0))["net_latency_us"][0]
+    assert large == pytest.approx(small + 2 * 2 * collectives.SWITCH_HOP_US["infiniband"])  # 3 tiers vs 1
+
+
+def test_in_node_and_network_phases_are_pipelined():
+    # equal in-node and network bandwidth terms: the pipelined all-reduce costs one of them, not both
+    t, _ = collectives.hierarchical_all_reduce_time(8e9, 8, 16, 1e12, 1e12 / 8 * 8 / 7 / (30 / 16) * (2 * 7 / 8),
+                                                   0.0, 0.0, bucket_bytes=1e12)
+    intra_bw = 2 * 8e9 * 7 / 8 / 1e12
+    assert t < 1.5 * intra_bw
+
+
+def test_sharp_helps_at_scale():
+    base = dict(ranks_per_node=8, nodes=64, nic_gb_per_s=47.0, nics_per_node=8, intra_busbw_gb_per_s=369.0)
+    off = collectives.nccl_collective("all_reduce", BIG, **base)
+    on = collectives.nccl_collective("all_reduce", BIG, sharp=True, **base)
+    assert np.all(on["busbw_gb_per_s"] > 1.05 * off["busbw_gb_per_s"])
+    assert np.all(on["busbw_gb_per_s"] <= 369.0 * 1.001 * 0.9 / (2 * 7 / 8) * (2 * 511 / 512))  # NVLink-bound
+    assert np.all(on["algorithm"] == collectives.ALGORITHMS.index("sharp"))
+
+
+@settings(max_examples=40, deadline=None)
+@given(nodes=st.integers(1, 512), nic=st.floats(1.0, 100.0), lat=st.floats(0.5, 500.0),
+       kind=st.sampled_from(collectives.KINDS))
+def test_busbw_never_beats_its_bounds(nodes, nic, lat, kind):
+    r = collectives.nccl_collective(kind, 2.0 ** np.arange(3, 35), ranks_per_node=8, nodes=nodes, nic_gb_per_s=nic,
+                                    nics_per_node=8, intra_busbw_gb_per_s=369.0, intra_p2p_gb_per_s=450.0,
+                                    net_latency_us=lat)
+    assert np.all(np.isfinite(r["time_us"])) and np.all(r["time_us"] > 0)
+    if nodes > 1 and kind in ("all_reduce", "all_gather", "reduce_scatter"):
+        # without in-network reduction a node's NICs carry at least 2(N−1)/N·S (all-reduce) or (N−1)/N·S
+        n = 8 * nodes
+        ratio = (n - 1) / n / ((nodes - 1) / nodes)
+        assert r["busbw_gb_per_s"].max() <= 8 * nic * ratio * 1.001
+
+
+def test_whole_sweep_is_one_call():
+    nics = np.linspace(5.0, 50.0, 256)[:, None]
+    r = collectives.nccl_collective("all_reduce", 2.0 ** np.arange(3, 35), ranks_per_node=8, nodes=16,
+                                    nic_gb_per_s=nics, nics_per_node=8, intra_busbw_gb_per_s=369.0)
+    assert r["busbw_gb_per_s"].shape == (256, 32)
+    assert np.all(np.diff(r["busbw_gb_per_s"][:, -1]) > 0)
+
+
+# -- import ---------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("row", INDEX, ids=[r["file"] for r in INDEX])
+def test_every_shared_log_parses(row):
+    log = nccl_log.parse_nccl_tests((LOGS / row["file"]).read_text(encoding="utf-8"), source=row["file"])
+    assert log.collective == row["file"].rsplit("_", 1)[-1].removesuffix(".txt").replace("allreduce", "all_reduce") \
+        .replace("allgather", "all_gather")
+    assert log.ranks == int(row["nodes"]) * int(row["gpus_per_node"])
+    assert log.nodes in (0, int(row["nodes"]))
+    assert len(log.size_bytes) >= 10 and np.all(log.size_bytes > 0) and np.all(np.diff(log.size_bytes) > 0)
+    assert np.all(log.time_us > 0)
+
+
+REAL = (LOGS / "roce_a100_oci_bm_gpu4_2node_16gpu_allreduce.txt").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("transform", [
+    lambda t: "\n".join("[1,0]<stdout>:" + line for line in t.splitlines()),
+    lambda t: "\n".join(" 0: " + line for line in t.splitlines()),
+    lambda t: "\n".join(line.lstrip("#") for line in t.splitlines()),
+    lambda t: t.replace("#wrong", " wrong").replace("      0    ", "    N/A    "),
+    lambda t: t.replace("           8             2", "node1:12:12 [0] NCCL WARN something\n           0"
+                                                      "             0     float     sum      -1     0.10    0.00"
+                                                      "    0.00      0     0.10    0.00    0.00      0\n"
+                                                      "           8             2"),
+], ids=["mpirun-tag", "srun-label", "stripped-hash", "wrong-NA", "info-and-zero-byte"])
+def test_log_variants_read_the_same_rows(transform):
+    ref = nccl_log.parse_nccl_tests(REAL)
+    got = nccl_log.parse_nccl_tests(transform(REAL))
+    assert got.collective == ref.collective and got.ranks == ref.ranks
+    np.testing.assert_array_equal(got.size_bytes, ref.size_bytes)
+    np.testing.assert_array_equal(got.busbw_gb_per_s, ref.busbw_gb_per_s)
+
+
+def test_old_layout_without_root_and_ranks_from_the_ratio():
+    text = ("# size count type redop time algbw busbw error time algbw busbw error\n"
+            "1048576 262144 float sum 100.0 10.49 19.66 0e+00 100.0 10.49 19.66 0e+00\n"
+            "2097152 524288 float sum 150.0 13.98 26.21 0e+00 150.0 13.98 26.21 0e+00\n")
+    log = nccl_log.parse_nccl_tests(text)
+    assert log.collective == "all_reduce" and log.ranks == 16 and log.nodes == 0
+    np.testing.assert_allclose(log.time_us, [100.0, 150.0])
+    assert any("inferred" in n for n in log.notes)
+
+
+def test_forced_algorithm_is_read_from_the_command_line():
+    log = nccl_log.parse_nccl_tests((LOGS / "ib_h100_2node_ndr_ring_tuned_allreduce.txt").read_text())
+    assert log.algorithm == "ring"
+
+
+# -- calibration ----------------------------------------------------------------------------------------------
+
+def model_log_text(setup, frac, lat, nodes=2, simple_hop=None):
+    S = 2.0 ** np.arange(3, 35)
+    r = nccl_fit.predict(setup, "all_reduce", S, ranks_per_node=8, nodes=nodes, achievable_fraction=frac,
+                         latency_us=lat, simple_hop_us=simple_hop)
+    ranks = "".join(f"#  Rank {i:2d} Group  0 Pid 1 on node{i // 8} device {i % 8} [0x07] GPU\n"
+                    for i in range(8 * nodes))
+    rows = "".join(f"{int(s):12d} {int(s) // 4:13d} float sum -1 {t:9.2f} {a:7.2f} {b:7.2f} 0 {t:9.2f} {a:7.2f} "
+                   f"{b:7.2f} 0\n" for s, t, a, b in zip(S, r["time_us"], r["algbw_gb_per_s"], r["busbw_gb_per_s"]))
+    return (f"$ mpirun -x NCCL_ALGO={setup.algorithm} ./all_reduce_perf -b 8 -e 16G\n{ranks}"
+            "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw"
+            "   busbw #wrong\n" + rows)
+
+
+@pytest.mark.parametrize("frac,lat", [(0.9, 3.0), (0.6, 40.0), (0.35, 200.0)])
+def test_calibration_recovers_the_model_and_round_trips_through_the_engine(frac, lat, tmp_path):
+    setup = nccl_fit.NcclSetup("H100-SXM", 400.0, 8, "roce", "ring")
+    log = nccl_log.parse_nccl_tests(model_log_text(setup, frac, lat))
+    fit = nccl_fit.fit_model(log, setup)
+    assert fit.achievable_fraction == pytest.approx(frac, rel=0.06)
+    assert fit.errors["large_max"] <= nccl_fit.LARGE_TOLERANCE
+    assert fit.errors["medium_max"] <= nccl_fit.MEDIUM_TOLERANCE
+    values = nccl_fit.fabric_from_model_fit(fit)
+    scen = nccl_fit.apply_to_scenario(cluster("H100-SXM", 2, 400.0, transport="roce"), "lab", values)
+    table = nccl_fit.scenario_table(scen, "lab", "all_reduce", sizes=log.size_bytes, algorithm="ring")
+    err = nccl_fit.size_errors(log, table["busbw_GBps"])
+    assert err["large_max"] <= 0.05 and err["medium_max"] <= 0.15
+
+
+@pytest.mark.parametrize("row", [r for r in INDEX if int(r["nodes"]) >= 2 and r["scope"] != "not_evaluated"],
+                         ids=lambda r: r["file"])
+def test_calibrated_fabric_reproduces_its_fit_through_the_engine(row):
+    log = nccl_log.parse_nccl_tests((LOGS / row["file"]).read_text(), nodes=int(row["nodes"]))
+    fit = nccl_fit.fit_model(log, nccl_fit.NcclSetup(row["gpu"], float(row["link_gbps"]), int(row["nics_per_node"]),
+                                                     row["fabric"], row["algorithm"]))
+    assert np.isfinite(fit.errors["rms"])
+    if fit.errors["large_max"] > nccl_fit.LARGE_TOLERANCE or fit.errors["medium_max"] > nccl_fit.MEDIUM_TOLERANCE:
+        assert any("misses this log" in w for w in fit.warnings)  # the miss is reported, not hidden
+    scen = scenario_from_dict({"cluster": {"gpu": row["gpu"], "nodes": int(row["nodes"]), "gpus_per_node": 8},
+                               "fabric": {"profile_set": "published", "compare": ["lab"],
+                                          "custom": {"lab": nccl_fit.fabric_from_model_fit(fit)}}})
+    table = nccl_fit.scenario_table(scen, "lab", log.collective, sizes=log.size_bytes, algorithm=row["algorithm"])
+    np.testing.assert_allclose(table["busbw_GBps"], fit.prediction["busbw_gb_per_s"], rtol=2e-3)
+
+
+def test_calibration_of_real_logs_within_tolerance_where_the_log_is_monotone():
+    rows = {r["file"]: r for r in INDEX}
+    for name in ("ib_h100_nebius_2node_allreduce.txt", "tcpxo_h100_gcp_a3mega_2node_allgather.txt"):
+        r = rows[name]
+        log = nccl_log.parse_nccl_tests((LOGS / name).read_text(), nodes=int(r["nodes"]))
+        fit = nccl_fit.fit_model(log, nccl_fit.NcclSetup(r["gpu"], float(r["link_gbps"]), int(r["nics_per_node"]),
+                                                         r["fabric"], r["algorithm"]))
+        assert fit.errors["large_max"] <= nccl_fit.LARGE_TOLERANCE  # reproduces its own log at >= 64 MiB
+
+
+def test_two_node_default_algorithm_and_pathology_get_warnings():
+    rows = {r["file"]: r for r in INDEX}
+
+    def warnings(name):
+        r = rows[name]
+        log = nccl_log.parse_nccl_tests((LOGS / name).read_text(), nodes=int(r["nodes"]))
+        return nccl_fit.log_warnings(log, nccl_fit.NcclSetup(r["gpu"], float(r["link_gbps"]),
+                                                              int(r["nics_per_node"]), r["fabric"]))
+    assert any("above the NICs' line rate" in w for w in warnings("ib_h100_nebius_2node_allreduce.txt"))
+    assert any("under 30%" in w for w in warnings("pathology_h100_2node_ndr_lowbw_ring_allreduce.txt"))
+    assert not any("under 30%" in w or "above" in w for w in warnings("ib_h100_2node_ndr_ring_tuned_allreduce.txt"))
+
+
+# -- network validation ---------------------------------------------------------------------------------------
+
+def test_network_validation_within_tolerance_and_names_every_log():
+    rows = validation.validate_network()
+    assert {r.file for r in rows} == {r["file"] for r in INDEX}
+    judged = [r for r in rows if r.judged]
+    assert len(judged) >= 4
+    errs = np.array([r.large_median for r in judged])
+    assert np.median(errs) <= validation.NETWORK_MEDIAN_TOLERANCE
+    assert np.all(errs <= validation.NETWORK_ROW_TOLERANCE)
+    patho = next(r for r in rows if r.scope == "pathology")
+    assert patho.large_median > 1.0 and any("under 30%" in w for w in patho.warnings)  # named, not tuned to
+    assert validation.network_summary(rows)["passed"]
+
+
+# -- command line ---------------------------------------------------------------------------------------------
+
+DEFAULT = "assets/presets/default.toml"
+
+
+def test_nccl_command_prints_the_nccl_tests_table(capsys):
+    from gui.cli import main
+
+    assert main(["nccl", DEFAULT, "--fabric", "infiniband", "--collective", "all_gather", "--nodes", "4"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    rows = [line for line in out if not line.startswith("#")]
+    assert len(rows) == 32 and rows[0].split()[0] == "8" and rows[-1].split()[0] == str(2**34)
+    assert "algbw" in out[1] and "busbw" in out[1]
+
+
+def test_nccl_command_json_and_compare(capsys):
+    from gui.cli import main
+
+    log = LOGS / "ib_h100_2node_ndr_ring_tuned_allreduce.txt"
+    assert main(["nccl", DEFAULT, "--fabric", "infiniband", "--nodes", "2", "--json", "--compare", str(log)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert {"bytes", "time_us", "algbw_GBps", "busbw_GBps"} <= set(doc["rows"][0])
+    by_size = {r["bytes"]: r for r in doc["rows"]}
+    assert by_size[2.0**33]["measured_busbw_GBps"] == pytest.approx(392.69)
+    assert by_size[8.0]["busbw_error"] is None
+
+
+@pytest.mark.parametrize("argv,field", [
+    (["--fabric", "nope"], "--fabric"),
+    (["--fabric", "roce", "--collective", "broadcast"], "--collective"),
+    (["--fabric", "roce", "--nodes", "0"], "--nodes"),
+])
+def test_nccl_command_bad_input_is_one_line_and_exit_2(argv, field, capsys):
+    from gui.cli import main
+
+    assert main(["nccl", DEFAULT] + argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and field in err[0]
+
+
+def test_alltoall_and_sendrecv_are_bounded_by_a_gpus_share_of_the_nics():
+    base = dict(ranks_per_node=8, nodes=32, nic_gb_per_s=47.0, nics_per_node=8, intra_busbw_gb_per_s=369.0,
+                intra_p2p_gb_per_s=450.0)
+    a2a = collectives.nccl_collective("all_to_all", BIG, **base)["busbw_gb_per_s"]
+    # each GPU sends (N−1)/N of its data through its share of the node's NICs: busbw ≈ 47 · (n−1)/n / ((N−1)/N)
+    assert a2a[-1] == pytest.approx(47.0 * (255 / 256) / (31 / 32), rel=0.03)
+    sr = collectives.nccl_collective("sendrecv", BIG, **base)["busbw_gb_per_s"]
+    assert sr[-1] == pytest.approx(47.0, rel=0.03)
