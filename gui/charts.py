@@ -228,6 +228,8 @@ def format_x(field: str, v: float) -> str:
 import pyqtgraph as pg  # noqa: E402
 from PySide6 import QtCore, QtGui  # noqa: E402
 
+from .presentation import scaled_pt, text_scale  # noqa: E402
+
 _QT_STYLES = {"solid": QtCore.Qt.PenStyle.SolidLine, "dash": QtCore.Qt.PenStyle.DashLine,
               "dashdot": QtCore.Qt.PenStyle.DashDotLine, "dot": QtCore.Qt.PenStyle.DotLine}
 
@@ -843,21 +845,24 @@ class ChartWidget(pg.PlotWidget):
     def _set_texts(self, title: str, data: dict) -> None:
         """Title (with the profile/scenario caption), axis labels, tick formats, log modes:
         touched only when they change (setting HTML text costs a few ms)."""
-        title_key = (title, self.caption, self.title_colour, self.caption_colour)
-        key = (data["x_label"], data["y_label"], data["log_x"], data["log_y"], self.kind, self._currency)
+        scale = text_scale()
+        title_key = (title, self.caption, self.title_colour, self.caption_colour, scale)
+        key = (data["x_label"], data["y_label"], data["log_x"], data["log_y"], self.kind, self._currency, scale)
         if self._texts is not None and title_key == self._texts[0] and key == self._texts[1]:
             return
         old = self._texts
         self._texts = (title_key, key)
         pi = self.getPlotItem()
         if old is None or old[0] != title_key:
-            cap = (f"&nbsp;&nbsp;<span style='font-size:9pt; color:{self.caption_colour}'>{_esc(self.caption)}</span>"
-                   if self.caption else "")
-            pi.setTitle(f"<span style='font-size:11pt; color:{self.title_colour}'><b>{_esc(title)}</b></span>{cap}")
+            cap = (f"&nbsp;&nbsp;<span style='font-size:{scaled_pt(9)}pt; color:{self.caption_colour}'>"
+                   f"{_esc(self.caption)}</span>" if self.caption else "")
+            pi.setTitle(f"<span style='font-size:{scaled_pt(11)}pt; color:{self.title_colour}'><b>{_esc(title)}</b>"
+                        f"</span>{cap}")
         if old is not None and old[1] == key:
             return  # only the title changed: the axes keep their cached pictures
-        pi.setLabel("bottom", data["x_label"])
-        pi.setLabel("left", data["y_label"])
+        label_style = {"font-size": f"{scaled_pt(9)}pt"}
+        pi.setLabel("bottom", data["x_label"], **label_style)
+        pi.setLabel("left", data["y_label"], **label_style)
         left = pi.getAxis("left")
         if self.kind == "tco":
             left.formatter = lambda v, c=self._currency: format_money(v, c, axis=True)
@@ -880,6 +885,30 @@ class ChartWidget(pg.PlotWidget):
         if focus and self.line_width > 1.0:
             w *= 1.3
         return make_pen(style, w)
+
+    def apply_text_scale(self) -> None:
+        """Size every text of the chart by :func:`~gui.presentation.text_scale` (presentation mode):
+        tick labels, axis labels, the title, the legend, the read-out; the left axis widens with its text."""
+        scale = text_scale()
+        pi = self.getPlotItem()
+        tick_font = QtGui.QFont()
+        tick_font.setPointSizeF(scaled_pt(8))
+        for name in ("left", "bottom"):
+            ax = pi.getAxis(name)
+            ax.setStyle(tickFont=tick_font)
+            ax.picture = None
+            ax.update()
+        pi.getAxis("left").setWidth(int(round(LEFT_AXIS_WIDTH * scale)))
+        self.legend.setLabelTextSize(f"{scaled_pt(9)}pt")
+        self.legend.updateSize()
+        for item in (self.note, self.gap_note):
+            f = QtGui.QFont()
+            f.setPointSizeF(scaled_pt(9))
+            item.setFont(f)
+        self._texts = None  # title and axis labels again at the new size
+        if self.series is not None:
+            self._set_texts(translate("Charts", "Training duration") if self.series["extra"] else self.series["title"],
+                            self.series)
 
     def set_live(self, on: bool) -> None:
         """While a slider is dragged (``on``) the y axis only grows; on release it fits again."""
@@ -984,7 +1013,7 @@ class ChartWidget(pg.PlotWidget):
             for s in data["series"]:
                 lines.append(f"<span style='color:{s['style']['colour']}'>■</span> {s['short']}: "
                              f"{format_value(self.kind, float(s['y'][i]), self._currency)}")
-        self.readout.setHtml("<div style='font-size:9pt'>" + "<br>".join(lines) + "</div>")
+        self.readout.setHtml(f"<div style='font-size:{scaled_pt(9)}pt'>" + "<br>".join(lines) + "</div>")
         r = vb.boundingRect()
         local = vb.mapFromScene(pos)
         bx = local.x() + 14

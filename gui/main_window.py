@@ -29,6 +29,7 @@ from .controls import FieldSlider, GroupBox, labelled, slider_for
 from .i18n import translate
 from .i18n_data import tr_data, tr_field, tr_help
 from .point_table import PointTable
+from .presentation import scaled_pt, set_text_scale
 from .recommendation import RecommendationPanel, preset_name_for
 from .richtext import RichText
 
@@ -641,19 +642,23 @@ class MainWindow(QtWidgets.QMainWindow):
 
     # ------------------------------------------------------------- view modes
     def set_presentation(self, on: bool) -> None:
-        """Large text and thick lines for a projector."""
-        app = QtWidgets.QApplication.instance()
-        if not hasattr(self, "_base_font"):
-            self._base_font = app.font()
-        f = QtGui.QFont(self._base_font)
-        if on:
-            f.setPointSizeF(max(self._base_font.pointSizeF(), 9.0) * 1.35)
-        app.setFont(f)
+        """Large text and thick lines for a projector: every text scales, from the start-up font
+        (never from the current one, so a rebuilt window or a second toggle does not compound it)."""
+        set_text_scale(on)
+        self._apply_small_text()
         for ch in self.charts.values():
             ch.set_line_width(self._idle_width())
-            for ax in ("left", "bottom"):
-                ch.getPlotItem().getAxis(ax).setStyle(tickFont=f)
-                ch.getPlotItem().getAxis(ax).label.setFont(f)
+            ch.apply_text_scale()
+        self.table.apply_font()
+        self.breakdown.update()
+        QtCore.QTimer.singleShot(0, self._fit_panels)
+
+    def _apply_small_text(self) -> None:
+        """The labels set in a smaller size than the body text, scaled with it."""
+        self.breakdown_legend.setStyleSheet(f"font-size:{scaled_pt(8)}pt")
+        sheet = self.fabric_source.styleSheet()
+        colour = sheet.split("color:", 1)[1].split(";", 1)[0] if "color:" in sheet else "#555"
+        self.fabric_source.setStyleSheet(f"color:{colour}; font-size:{scaled_pt(8)}pt")
 
     def _about(self) -> None:
         QtWidgets.QMessageBox.about(

@@ -139,6 +139,18 @@ class PointTable(QtWidgets.QTableWidget):
         if self.horizontalHeader().length() + 2 * self.frameWidth() + 4 > self.width():
             self.updateGeometry()  # the splitter widens the panel to the new minimum
 
+    def apply_font(self) -> None:
+        """Cells set in bold keep a font of their own: give them the table's (application) font again."""
+        for (row, col), want in self._cells.items():
+            item = self.item(row, col)
+            if item is not None:
+                f = QtGui.QFont(self.font())
+                f.setBold(bool(want[2]))
+                item.setFont(f)
+        self.resizeColumnsToContents()
+        self.resizeRowsToContents()
+        self.updateGeometry()
+
     def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt name)
         """Wide enough for every column: the splitter keeps the panel at least this wide."""
         hint = super().minimumSizeHint()
@@ -165,7 +177,7 @@ class PointTable(QtWidgets.QTableWidget):
         if old[1] != tip:
             item.setToolTip(tip)
         if old[2] != bold:
-            f = item.font()
+            f = QtGui.QFont(self.font())
             f.setBold(bold)
             item.setFont(f)
         if colour is not None and old[3] != colour:
