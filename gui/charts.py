@@ -15,6 +15,7 @@ engine's sweep field names; fabric colours and line styles come from
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -22,6 +23,7 @@ import numpy as np
 from model import catalog
 
 from .i18n import QT_TRANSLATE_NOOP, fmt_money, is_chinese, translate
+from .present.steps import largest_change, plan_at, plan_fit, plan_steps
 
 CHART_KINDS = ("utilisation", "duration", "tco")
 
@@ -42,6 +44,7 @@ AXES = {
 CURRENCY_SYMBOLS = {"CNY": "¥", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
 
 LEFT_AXIS_WIDTH = 78
+RING_JUMP = 0.01  # a whole-number plan step is ringed where it moves the chart's value by more than 1 %
 
 
 def axis_label(field: str) -> str:
@@ -152,10 +155,15 @@ def chart_series(result, kind: str) -> dict:
         else:
             out.update(available=False, note=translate("Charts", "Waiting for the economics model (issue #3): no TCO "
                                                                  "output yet"))
+    steps = plan_steps(result)
+    if ys is not None and steps is not None:  # a ring only where the step shows in this chart
+        steps = dict(steps, whole_number=steps["whole_number"] & _kinks(ys, RING_JUMP))
     if ys is not None:
         for i, (name, st) in enumerate(zip(result.fabrics, styles)):
             out["series"].append(dict(fabric=name, label=st["label"], short=st.get("short", name),
-                                      y=np.asarray(ys[i], dtype=float), style=st))
+                                      y=np.asarray(ys[i], dtype=float), style=st,
+                                      plan_changed=None if steps is None else steps["changed"][i],
+                                      whole_number=None if steps is None else steps["whole_number"][i]))
     if extra_ys is not None:
         for i, (name, st) in enumerate(zip(result.fabrics, styles)):
             out["extra"].append(dict(fabric=name, label=st["label"] + translate("Charts", " (without interruptions)"),
@@ -177,6 +185,77 @@ def point_values(point, kind: str) -> np.ndarray | None:
     if "tco" in d:
         return np.atleast_1d(np.asarray(d["tco"], dtype=float))
     return None
+
+
+def step_explanation(result, f: int, i: int) -> str:
+    """Why fabric ``f``'s curve changes from sweep point ``i - 1`` to ``i``, in one line: the plan
+    change (tp/pp/dp/micro-batch), whether a whole-number rule explains it, and otherwise the
+    step-time part that changed most. '' at the first point or where no plan fits."""
+    if result is None or i < 1:
+        return ""
+    before, after = plan_at(result, f, i - 1), plan_at(result, f, i)
+    if before is None or after is None:
+        return ""
+    names = {"tp": "tp", "pp": "pp", "dp": "dp", "micro_batch": translate("Charts", "micro-batch"),
+             "virtual_stages": translate("Charts", "virtual stages")}
+    changes = [f"{names[k]} {before[k]}→{after[k]}" for k in ("tp", "pp", "micro_batch", "virtual_stages")
+               if before[k] != after[k]]
+    if not changes:
+        part = largest_change(result, f, i)
+        if part is None:
+            return ""
+        from model import BREAKDOWN_LABELS
+
+        from .i18n_data import tr_data
+
+        return translate("Charts", "plan unchanged (tp {tp} · pp {pp} · dp {dp0}→{dp1}); {part} {delta}").format(
+            tp=after["tp"], pp=after["pp"], dp0=before["dp"], dp1=after["dp"],
+            part=tr_data(BREAKDOWN_LABELS.get(part[0], part[0])),
+            delta=f"{part[1] * 1e3:+,.0f} ms" if abs(part[1]) >= 0.0005 else f"{part[1] * 1e3:+.2g} ms")
+    text = translate("Charts", "plan: {changes}").format(changes=", ".join(changes + [f"dp {after['dp']}"]))
+    fit, there = plan_fit(result, i, before), plan_fit(result, i - 1, before)
+    reasons = []  # only what the previous plan would newly need here
+    if fit["idle"] and not there["idle"]:
+        reasons.append(translate("Charts", "leave {n} GPUs idle").format(n=fit["idle"]))
+    if fit["batch"] != fit["asked"] and there["batch"] == there["asked"]:
+        reasons.append(translate("Charts", "round the batch {asked}→{batch}").format(asked=fit["asked"],
+                                                                                  batch=fit["batch"]))
+    if not fit["interleave_ok"] and there["interleave_ok"]:
+        reasons.append(translate("Charts", "lose its interleaving (micro-batches not a multiple of pp)"))
+    if reasons:
+        text += " — " + translate("Charts", "whole-number rule: the previous plan would {reasons} here").format(
+            reasons=translate("Charts", " and ").join(reasons))
+    return text
+
+
+def _kinks(ys, size: float) -> np.ndarray:
+    """(F, N) bool: the change into point ``i`` (in log terms) departs from its neighbours' changes by
+    more than ``size`` (a fraction): a visible step, not the curve's smooth trend."""
+    ys = np.asarray(ys, dtype=float)
+    out = np.zeros(ys.shape, dtype=bool)
+    if ys.shape[1] < 3:
+        return out
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d = np.diff(np.log(np.where(ys > 0, ys, np.nan)), axis=1)  # (F, N-1): change into point 1..N-1
+        pad = np.pad(d, ((0, 0), (1, 1)), mode="edge")
+        trend = 0.5 * (pad[:, :-2] + pad[:, 2:])
+        out[:, 1:] = np.abs(d - trend) > size
+    return out
+
+
+def drawn_x(data: dict) -> np.ndarray:
+    """The x values where some fabric has a value (the x-range to show: no axis left empty where no
+    parallel plan fits); all of ``data["x"]`` when no fabric has any."""
+    x = np.asarray(data["x"], dtype=float)
+    ys = [np.asarray(s["y"], dtype=float) for s in data["series"]]
+    if not ys or not x.size:
+        return x
+    some = np.isfinite(np.vstack(ys)).any(axis=0)
+    if not some.any():
+        return x
+    idx = np.flatnonzero(some)
+    lo, hi = max(idx[0] - 1, 0), min(idx[-1] + 1, x.size - 1)  # one step of blank either side: the curve ends
+    return x[lo:hi + 1]
 
 
 def format_value(kind: str, v: float, currency: str = "") -> str:
@@ -557,6 +636,7 @@ class MarkerItem(pg.GraphicsObject):
             vy = np.log10(self._y) if self._log[1] else self._y
         ok = np.isfinite(vx) & np.isfinite(vy)
         self._vx, self._vy = vx[ok], vy[ok]
+        self._ok = ok
         # one brush per point, or one for all
         brushes = self._brushes if len(self._brushes) == len(ok) else [self._brushes[0]] * len(ok)
         self._shown_brushes = [b for b, k in zip(brushes, ok) if k]
@@ -598,14 +678,34 @@ class MarkerItem(pg.GraphicsObject):
         p.save()
         p.resetTransform()
         p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
-        pen = QtGui.QPen(self._pen)
-        pen.setCosmetic(True)
-        p.setPen(pen)
         r = self._size / 2.0
-        for x, y, b in zip(self._vx, self._vy, self._shown_brushes):
-            p.setBrush(b)
+        for x, y, pen, brush in zip(self._vx, self._vy, self._shown_pens(), self._shown_brushes):
+            pen = QtGui.QPen(pen)
+            pen.setCosmetic(True)
+            p.setPen(pen)
+            p.setBrush(brush)
             p.drawEllipse(tr.map(QtCore.QPointF(float(x), float(y))), r, r)
         p.restore()
+
+    def _shown_pens(self):
+        """The outline of each drawn dot: one pen for all."""
+        return itertools.repeat(self._pen)
+
+
+class StepMarks(MarkerItem):
+    """Hollow rings, each in its fabric's colour, where a curve steps because of a whole-number rule
+    (see :mod:`gui.present.steps`): the step is drawn as bookkeeping, not as physics."""
+
+    def __init__(self, size_px: float = 8.0):
+        super().__init__(size_px)
+        self._pens: list = []
+
+    def set_marks(self, x, y, colours) -> None:
+        self._pens = [pg.mkPen(c, width=1.6) for c in colours]
+        self.setData(x, y, symbolBrush=[QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush)] * max(len(colours), 1))
+
+    def _shown_pens(self):
+        return [pen for pen, k in zip(self._pens, self._ok) if k]
 
 
 class ChartWidget(pg.PlotWidget):
@@ -663,6 +763,9 @@ class ChartWidget(pg.PlotWidget):
         self.marker = MarkerItem(9, pen="#222222")
         self.marker.setZValue(10)
         pi.addItem(self.marker)
+        self.step_marks = StepMarks()
+        self.step_marks.setZValue(6)
+        pi.addItem(self.step_marks)
         pi.getAxis("left").setWidth(LEFT_AXIS_WIDTH)  # same width on every chart: x-linked plots line up
         self.caption = ""  # "profile: seed · scenario name", shown in the title of every chart
         self.title_colour, self.caption_colour = "#222222", "#666666"  # the dark theme changes them
@@ -679,6 +782,9 @@ class ChartWidget(pg.PlotWidget):
         self.gap_note = pg.TextItem("", color="#777777", anchor=(1, 0))
         self.gap_note.setParentItem(pi.vb)
         self.gap_note.hide()
+        self.step_note = pg.TextItem("", color="#777777", anchor=(0, 1))
+        self.step_note.setParentItem(pi.vb)
+        self.step_note.hide()
         pi.vb.sigResized.connect(self._place_overlays)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self._hover_pos = None
@@ -768,7 +874,7 @@ class ChartWidget(pg.PlotWidget):
             for curve in self.extra_curves.values():
                 if curve.isVisible():
                     curve.hide()
-        self._fit_x(x, data["log_x"])
+        self._fit_x(drawn_x(data), data["log_x"])
         if self.kind == "utilisation":
             self._fit_y_from_zero(data)
         self._sync_legend(data)
@@ -783,10 +889,32 @@ class ChartWidget(pg.PlotWidget):
         if gap != self.gap_note.isVisible():
             self.gap_note.setText(translate("Charts", "blank: no parallel plan fits there") if gap else "")
             self.gap_note.setVisible(gap)
+        self._update_step_marks(data)
         self._place_overlays()
         if self._hover_pos is not None:
             self._update_readout(self._hover_pos)
         return data
+
+    def _update_step_marks(self, data) -> None:
+        """Rings where a curve steps by a whole-number rule, and the note that says what they mean."""
+        xs, ys, colours = [], [], []
+        x = np.asarray(data["x"], dtype=float)
+        for s in data["series"]:
+            marks = s.get("whole_number")
+            if marks is None or not marks.any():
+                continue
+            idx = np.flatnonzero(marks)
+            xs.append(x[idx])
+            ys.append(s["y"][idx])
+            colours += [s["style"]["colour"]] * idx.size
+        if xs:
+            self.step_marks.set_marks(np.concatenate(xs), np.concatenate(ys), colours)
+        else:
+            self.step_marks.set_marks([], [], [])
+        note = translate("Charts", "○ plan step from a whole-number rule (hover to see)") if xs else ""
+        if note != self.step_note.toPlainText():
+            self.step_note.setText(note)
+        self.step_note.setVisible(bool(xs))
 
     def _fit_x(self, x, log_x: bool) -> None:
         """Set the x range when the sweep grid changes, else leave it (and any zoom) alone.
@@ -811,12 +939,31 @@ class ChartWidget(pg.PlotWidget):
     def resizeEvent(self, ev) -> None:  # noqa: N802 (Qt name)
         super().resizeEvent(ev)
         legend = self.__dict__.get("legend")
-        if legend is None:  # pyqtgraph resizes while constructing, before the legend exists
+        if legend is None or self.__dict__.get("closed"):
+            return  # pyqtgraph resizes while constructing (no legend yet) and while closing (items going)
+        self._fit_legend()
+
+    def _fit_legend(self) -> None:
+        """As many legend columns as fit the chart's width (one row when they all fit); the legend's
+        row in the layout is as tall as the legend, so a wrapped legend never covers the title."""
+        legend = self.__dict__.get("legend")
+        if legend is None or not legend.items:
             return
-        # one legend row when it fits; the duration chart's fifth entry wraps on narrow screens
-        cols = 5 if self.kind == "duration" and self.width() > 620 else 4
+        widths = [sample.boundingRect().width() + label.boundingRect().width() + 30 for sample, label in legend.items]
+        room = max(self.width() - self.getPlotItem().getAxis("left").width() - 30, 100)  # the plot column
+        cols = len(widths)
+        while cols > 1 and max(sum(widths[r:r + cols]) for r in range(0, len(widths), cols)) > room:
+            cols -= 1
         if legend.columnCount != cols:
-            self.legend.setColumnCount(cols)
+            legend.setColumnCount(cols)
+        legend.layout.setContentsMargins(4, 0, 4, 0)
+        rows = math.ceil(len(widths) / cols)
+        # (not legend.updateSize(): it moves the legend to the plot's top-left corner, out of its layout cell)
+        height = rows * max(max(label.boundingRect().height(), sample.boundingRect().height())
+                            for sample, label in legend.items) + 2
+        layout = self.getPlotItem().layout
+        if abs(layout.rowMaximumHeight(1) - height) > 0.5:
+            layout.setRowFixedHeight(1, height)
 
     def _fit_y_from_zero(self, data) -> None:
         """Utilisation is a share: its axis starts at 0 so small differences are not blown up."""
@@ -836,7 +983,7 @@ class ChartWidget(pg.PlotWidget):
         self._x_key = None
         self._y_top = None
         if self.series is not None:
-            self._fit_x(self.series["x"], self.series["log_x"])
+            self._fit_x(drawn_x(self.series), self.series["log_x"])
             if self.kind == "utilisation":
                 self._fit_y_from_zero(self.series)
                 return
@@ -900,7 +1047,9 @@ class ChartWidget(pg.PlotWidget):
             ax.update()
         pi.getAxis("left").setWidth(int(round(LEFT_AXIS_WIDTH * scale)))
         self.legend.setLabelTextSize(f"{scaled_pt(9)}pt")
-        self.legend.updateSize()
+        for _, label in self.legend.items:
+            label.setText(label.text)  # the new size applies from the next setText
+        self._fit_legend()
         for item in (self.note, self.gap_note):
             f = QtGui.QFont()
             f.setPointSizeF(scaled_pt(9))
@@ -940,6 +1089,7 @@ class ChartWidget(pg.PlotWidget):
         self.legend.clear()
         for name, curve in wanted:
             self.legend.addItem(curve, name)
+        self._fit_legend()
 
     def _update_marker(self, result, data, current_x, point) -> None:
         self._current_x = None
@@ -974,6 +1124,7 @@ class ChartWidget(pg.PlotWidget):
         r = self.getPlotItem().vb.boundingRect()
         self.note.setPos(r.center())
         self.gap_note.setPos(r.right() - 4, r.top() + 2)
+        self.step_note.setPos(r.left() + 4, r.bottom() - 2)
 
     def _on_mouse_moved(self, pos) -> None:
         vb = self.getPlotItem().vb
@@ -995,7 +1146,7 @@ class ChartWidget(pg.PlotWidget):
         i = int(np.nanargmin(np.abs(np.log(np.maximum(data["x"], 1e-300)) - math.log(max(xv, 1e-300)))
                              if data["log_x"] else np.abs(data["x"] - xv)))
         field = data.get("field") or ""
-        label = AXES.get(field, dict(label=field))["label"]
+        label = translate("Axes", AXES[field]["label"]) if field in AXES else field
         at_marker = self._near_marker(vb, pos)
         if at_marker:  # on the marker: the exact values at the current point
             cx = self._current_x
@@ -1010,9 +1161,16 @@ class ChartWidget(pg.PlotWidget):
                              f"{format_value(self.kind, float(self._marker_y[k]), self._currency)}{xs}")
         else:
             lines = [f"<b>{label}: {format_x(field, float(data['x'][i]))}</b>"]
-            for s in data["series"]:
+            for f, s in enumerate(data["series"]):
                 lines.append(f"<span style='color:{s['style']['colour']}'>■</span> {s['short']}: "
                              f"{format_value(self.kind, float(s['y'][i]), self._currency)}")
+                j = _step_near(s, i)
+                if j is not None:  # a step here: what changed in the plan, and whether a whole-number rule did it
+                    why = step_explanation(self._last_result, f, j)
+                    if why:
+                        lines.append(f"&nbsp;&nbsp;&nbsp;<span style='font-size:{scaled_pt(8)}pt'>"
+                                     f"{_esc(format_x(field, float(data['x'][j - 1])))} → "
+                                     f"{_esc(format_x(field, float(data['x'][j])))}: {_esc(why)}</span>")
         self.readout.setHtml(f"<div style='font-size:{scaled_pt(9)}pt'>" + "<br>".join(lines) + "</div>")
         r = vb.boundingRect()
         local = vb.mapFromScene(pos)
@@ -1065,6 +1223,25 @@ def _esc(text: str) -> str:
     import html
 
     return html.escape(str(text))
+
+
+STEP_JUMP = 0.03  # a change between neighbouring points above 3 % reads as a step (hover explains it)
+
+
+def _step_near(series: dict, i: int) -> int | None:
+    """The sweep index ``j`` (``i`` or ``i + 1``) where ``series`` steps next to point ``i``: its plan
+    changes there, or its value jumps by more than :data:`STEP_JUMP`; ``None`` otherwise."""
+    y = series["y"]
+    changed = series.get("plan_changed")
+    for j in (i, i + 1):
+        if j < 1 or j >= y.size:
+            continue
+        if changed is not None and changed[j]:
+            return j
+        a, b = float(y[j - 1]), float(y[j])
+        if math.isfinite(a) and math.isfinite(b) and abs(b - a) > STEP_JUMP * max(abs(a), abs(b), 1e-300):
+            return j
+    return None
 
 
 def _same(a: np.ndarray, b: np.ndarray) -> bool:
