@@ -89,9 +89,13 @@ def sweep_range(scenario: model.Scenario, field: str) -> tuple[float, float]:
     return lo, hi
 
 
-def sweep_values(scenario: model.Scenario, field: str, n: int = SWEEP_POINTS) -> np.ndarray:
-    """Log-spaced sweep points for ``field`` around the current values (:func:`sweep_range`)."""
+def sweep_values(scenario: model.Scenario, field: str, n: int = SWEEP_POINTS, *, wide: bool = False) -> np.ndarray:
+    """Log-spaced sweep points for ``field`` around the current values (:func:`sweep_range`); with
+    ``wide``, over the outer limits :data:`X_RANGES` too (where no plan fits near the point, the
+    chart shows where one starts to)."""
     lo, hi = sweep_range(scenario, field)
+    if wide:
+        lo, hi = min(lo, X_RANGES[field][0]), max(hi, X_RANGES[field][1])
     meta = model.scenario.field_meta(*_field_owner(field))
     if meta.get("hi") is not None:
         hi = min(hi, float(meta["hi"]))
@@ -269,6 +273,15 @@ class Controller(QtCore.QObject):
         value differs per fabric, while a sweep sets one value for all."""
         values = sweep_values(s, field)
         skey = ("sweep", _sweep_key(s, field), field, values.tobytes())
+        sw, pt, cached = self._sweep_and_point_on(s, field, values, skey)
+        if not np.asarray(sw.data["feasible"]).any():  # no plan fits near the point: show where one does
+            wide = sweep_values(s, field, wide=True)
+            if wide.size != values.size or not np.array_equal(wide, values):
+                sw2, pt, cached2 = self._sweep_and_point_on(s, field, wide, skey + ("wide",))
+                return sw2, pt, cached and cached2
+        return sw, pt, cached
+
+    def _sweep_and_point_on(self, s: model.Scenario, field: str, values: np.ndarray, skey) -> tuple:
         pkey = ("point", dataclasses.replace(s, name="", description=""))
         sw, pt = self._cached(skey), self._cached(pkey)
         if sw is not None and pt is not None:
