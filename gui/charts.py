@@ -725,6 +725,9 @@ class ChartWidget(pg.PlotWidget):
         self.kind = kind
         self.line_width = float(line_width)
         self.thick_when_idle = True
+        self.fabric_legend = True  # the window keeps it on the top chart only (set_fabric_legend)
+        self.plot_min_height = 0  # the window's charts: a minimum height without the legend [px]
+        self.x_label_shown = True  # the window shows the shared x-axis title under the bottom chart only
         self.series: dict | None = None
         self.curves: dict[str, DataCurve] = {}
         self.extra_curves: dict[str, DataCurve] = {}
@@ -911,7 +914,7 @@ class ChartWidget(pg.PlotWidget):
             self.step_marks.set_marks(np.concatenate(xs), np.concatenate(ys), colours)
         else:
             self.step_marks.set_marks([], [], [])
-        note = translate("Charts", "○ plan step from a whole-number rule (hover to see)") if xs else ""
+        note = translate("Charts", "○ whole-number plan step (hover)") if xs else ""
         if note != self.step_note.toPlainText():
             self.step_note.setText(note)
         self.step_note.setVisible(bool(xs))
@@ -942,6 +945,37 @@ class ChartWidget(pg.PlotWidget):
         if legend is None or self.__dict__.get("closed"):
             return  # pyqtgraph resizes while constructing (no legend yet) and while closing (items going)
         self._fit_legend()
+        if self.series is not None:
+            title = translate("Charts", "Training duration") if self.series["extra"] else self.series["title"]
+            self._set_texts(title, self.series)  # the caption comes or goes with the width
+            label = self._y_label(self.series)
+            axis = self.getPlotItem().getAxis("left")
+            if axis.labelText != label:
+                axis.setLabel(label, **axis.labelStyle)
+
+    def _caption_fits(self, title: str) -> bool:
+        """Whether the title and its caption fit the plot's width on one line (else the caption goes:
+        a title wider than its column would make the chart wider than the window)."""
+        if not self.caption:
+            return True
+        bold, small = QtGui.QFont(), QtGui.QFont()
+        bold.setPointSizeF(scaled_pt(11))
+        bold.setBold(True)
+        small.setPointSizeF(scaled_pt(9))
+        need = (QtGui.QFontMetricsF(bold).horizontalAdvance(title)
+                + QtGui.QFontMetricsF(small).horizontalAdvance("  " + self.caption) + 12)
+        return need <= self.width() - self.getPlotItem().getAxis("left").width() - 10
+
+    def _y_label(self, data) -> str:
+        """The y-axis title, or its short form when the plot is too short for it (a laptop screen)."""
+        text = data["y_label"]
+        font = QtGui.QFont()
+        font.setPointSizeF(scaled_pt(9))
+        room = self.getPlotItem().vb.height() or self.height() * 0.6
+        if QtGui.QFontMetricsF(font).horizontalAdvance(text) <= room:
+            return text
+        short = {"utilisation": translate("Charts", "MFU (%)"), "duration": translate("Charts", "Days")}
+        return short.get(self.kind, text)
 
     def _fit_legend(self) -> None:
         """As many legend columns as fit the chart's width (one row when they all fit); the legend's
@@ -949,21 +983,34 @@ class ChartWidget(pg.PlotWidget):
         legend = self.__dict__.get("legend")
         if legend is None or not legend.items:
             return
-        widths = [sample.boundingRect().width() + label.boundingRect().width() + 30 for sample, label in legend.items]
+        # the text's own width (a label's boundingRect is its layout cell, which a wide legend stretches)
+        widths = [sample.boundingRect().width() + label.item.boundingRect().width() + 30
+                  for sample, label in legend.items]
         room = max(self.width() - self.getPlotItem().getAxis("left").width() - 30, 100)  # the plot column
         cols = len(widths)
         while cols > 1 and max(sum(widths[r:r + cols]) for r in range(0, len(widths), cols)) > room:
             cols -= 1
-        if legend.columnCount != cols:
-            legend.setColumnCount(cols)
         legend.layout.setContentsMargins(4, 0, 4, 0)
+        minimum = QtCore.Qt.SizeHint.MinimumSize
+        while True:  # the estimate, then as the legend's own layout measures it
+            if legend.columnCount != cols:
+                legend.setColumnCount(cols)
+            if cols == 1 or legend.layout.effectiveSizeHint(minimum).width() <= room:
+                break
+            cols -= 1
         rows = math.ceil(len(widths) / cols)
         # (not legend.updateSize(): it moves the legend to the plot's top-left corner, out of its layout cell)
-        height = rows * max(max(label.boundingRect().height(), sample.boundingRect().height())
+        height = rows * max(max(label.item.boundingRect().height(), sample.boundingRect().height())
                             for sample, label in legend.items) + 2
+        self._set_legend_height(height)
+
+    def _set_legend_height(self, height: float) -> None:
+        """The legend's row, and the chart's minimum height with it: the plot keeps ``plot_min_height``."""
         layout = self.getPlotItem().layout
         if abs(layout.rowMaximumHeight(1) - height) > 0.5:
             layout.setRowFixedHeight(1, height)
+        if self.plot_min_height:
+            self.setMinimumHeight(int(self.plot_min_height + height))
 
     def _fit_y_from_zero(self, data) -> None:
         """Utilisation is a share: its axis starts at 0 so small differences are not blown up."""
@@ -993,7 +1040,8 @@ class ChartWidget(pg.PlotWidget):
         """Title (with the profile/scenario caption), axis labels, tick formats, log modes:
         touched only when they change (setting HTML text costs a few ms)."""
         scale = text_scale()
-        title_key = (title, self.caption, self.title_colour, self.caption_colour, scale)
+        caption = self.caption if self._caption_fits(title) else ""
+        title_key = (title, caption, self.title_colour, self.caption_colour, scale)
         key = (data["x_label"], data["y_label"], data["log_x"], data["log_y"], self.kind, self._currency, scale)
         if self._texts is not None and title_key == self._texts[0] and key == self._texts[1]:
             return
@@ -1002,14 +1050,16 @@ class ChartWidget(pg.PlotWidget):
         pi = self.getPlotItem()
         if old is None or old[0] != title_key:
             cap = (f"&nbsp;&nbsp;<span style='font-size:{scaled_pt(9)}pt; color:{self.caption_colour}'>"
-                   f"{_esc(self.caption)}</span>" if self.caption else "")
+                   f"{_esc(caption)}</span>" if caption else "")
             pi.setTitle(f"<span style='font-size:{scaled_pt(11)}pt; color:{self.title_colour}'><b>{_esc(title)}</b>"
                         f"</span>{cap}")
+
         if old is not None and old[1] == key:
             return  # only the title changed: the axes keep their cached pictures
         label_style = {"font-size": f"{scaled_pt(9)}pt"}
         pi.setLabel("bottom", data["x_label"], **label_style)
-        pi.setLabel("left", data["y_label"], **label_style)
+        pi.getAxis("bottom").showLabel(self.x_label_shown)
+        pi.setLabel("left", self._y_label(data), **label_style)
         left = pi.getAxis("left")
         if self.kind == "tco":
             left.formatter = lambda v, c=self._currency: format_money(v, c, axis=True)
@@ -1078,8 +1128,19 @@ class ChartWidget(pg.PlotWidget):
                     c.setPen(self._pen_for(s["style"], self._focus == s["fabric"]))
                     self._styles[s["fabric"]] = (s["style"], self._focus == s["fabric"], self.line_width)
 
+    def set_fabric_legend(self, on: bool) -> None:
+        """Whether the legend names the fabrics. Charts stacked on one x-axis share the fabrics' colours:
+        the window names them once, on the top chart, and the others keep their own entries only (the
+        duration without interruptions), which leaves their plots the height a laptop screen lacks."""
+        if bool(on) == self.fabric_legend:
+            return
+        self.fabric_legend = bool(on)
+        self._legend_key = None
+        if self.series is not None:
+            self._sync_legend(self.series)
+
     def _sync_legend(self, data) -> None:
-        wanted = [(s["short"], self.curves[s["fabric"]]) for s in data["series"]]
+        wanted = [(s["short"], self.curves[s["fabric"]]) for s in data["series"]] if self.fabric_legend else []
         extra = [(translate("Charts", "w/o interruptions"), c) for n, c in self.extra_curves.items() if c.isVisible()]
         wanted += extra
         key = [(n, id(c)) for n, c in wanted]
@@ -1089,6 +1150,9 @@ class ChartWidget(pg.PlotWidget):
         self.legend.clear()
         for name, curve in wanted:
             self.legend.addItem(curve, name)
+        self.legend.setVisible(bool(wanted))
+        if not wanted:
+            self._set_legend_height(0.0)
         self._fit_legend()
 
     def _update_marker(self, result, data, current_x, point) -> None:

@@ -144,7 +144,7 @@ class PointTable(QtWidgets.QTableWidget):
         for (row, col), want in self._cells.items():
             item = self.item(row, col)
             if item is not None:
-                f = QtGui.QFont(self.font())
+                f = QtGui.QFont(QtWidgets.QApplication.font(self))
                 f.setBold(bool(want[2]))
                 item.setFont(f)
         self.resizeColumnsToContents()
@@ -177,7 +177,7 @@ class PointTable(QtWidgets.QTableWidget):
         if old[1] != tip:
             item.setToolTip(tip)
         if old[2] != bold:
-            f = QtGui.QFont(self.font())
+            f = QtGui.QFont(QtWidgets.QApplication.font(self))
             f.setBold(bold)
             item.setFont(f)
         if colour is not None and old[3] != colour:
