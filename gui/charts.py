@@ -22,7 +22,8 @@ import numpy as np
 
 from model import catalog
 
-from .i18n import QT_TRANSLATE_NOOP, fmt_money, is_chinese, translate
+from .i18n import QT_TRANSLATE_NOOP, translate
+from .present.format import fmt_money, fmt_percent
 from .present.steps import largest_change, plan_at, plan_fit, plan_steps
 
 CHART_KINDS = ("utilisation", "duration", "tco")
@@ -40,8 +41,6 @@ AXES = {
     "fabric.link_gbps": dict(label=QT_TRANSLATE_NOOP("Axes", "Bandwidth per NIC"),
                              unit="Gb/s", scale=1.0, log=True, integer=False),
 }
-
-CURRENCY_SYMBOLS = {"CNY": "¥", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
 
 LEFT_AXIS_WIDTH = 78
 RING_JUMP = 0.01  # a whole-number plan step is ringed where it moves the chart's value by more than 1 %
@@ -67,10 +66,6 @@ def currency_of(result) -> str:
     if arr.ndim:
         cur = arr.reshape(-1)[0]
     return str(cur.item() if hasattr(cur, "item") else cur)
-
-
-def currency_symbol(code: str) -> str:
-    return CURRENCY_SYMBOLS.get(code, code + " " if code else "")
 
 
 def fabric_styles(result) -> list[dict]:
@@ -263,31 +258,17 @@ def format_value(kind: str, v: float, currency: str = "") -> str:
     if v is None or not math.isfinite(v):
         return translate("Charts", "no plan fits")
     if kind == "utilisation":
-        return f"{v:.1f} %"
+        return fmt_percent(v)
     if kind == "duration":
         return translate("Charts", "{value} days").format(value=f"{v:,.1f}")
     return format_money(v, currency)
 
 
 def format_money(v: float, currency: str = "", *, axis: bool = False, compact: bool = False) -> str:
-    """Money with its symbol: ``¥40.57 M`` (read-out); ``axis`` gives short tick labels,
-    ``compact`` three significant digits for narrow tables (``¥40.6 M``, ``¥685 k``)."""
-    if v is None or not math.isfinite(v):
-        return "–"
-    if is_chinese():  # 万 / 亿, as Chinese readers count money
-        return fmt_money(v, currency, digits=3 if compact else 4)
-    sym = currency_symbol(currency)
-    if compact:
-        for scale, suffix in ((1e9, " bn"), (1e6, " M"), (1e3, " k")):
-            if abs(v) >= scale:
-                x = v / scale
-                return f"{sym}{x:,.{2 if abs(x) < 10 else 1 if abs(x) < 100 else 0}f}{suffix}"
-        return f"{sym}{v:,.0f}"
-    fmt = ",.4g" if axis else ",.2f"
-    for scale, suffix in ((1e9, " bn"), (1e6, " M")) + (((1e3, " k"),) if axis else ()):
-        if abs(v) >= scale:
-            return f"{sym}{v / scale:{fmt}}{suffix}"
-    return f"{sym}{v:{',.4g' if axis else ',.0f'}}"
+    """Money with its symbol in the language's one format (:func:`gui.present.format.fmt_money`):
+    ``¥40.57 M`` / ``¥4,057 万``; ``compact`` (narrow tables) and ``axis`` (tick labels) three
+    significant figures."""
+    return fmt_money(v, currency, digits=3 if (compact or axis) else 4)
 
 
 def format_x(field: str, v: float) -> str:
