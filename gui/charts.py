@@ -1252,12 +1252,13 @@ def short_name(name: str | None, limit: int = 44) -> str:
     """A scenario name short enough for a chart caption: its parenthesised tail dropped."""
     if not name:
         return ""
-    edited = name.endswith(" (edited)")
-    base = name[: -len(" (edited)")] if edited else name
-    base = base.split(" (")[0]
+    marks = {" (edited)", translate("MainWindow", " (edited)")}  # the window's marker, in either language
+    edited = next((m for m in marks if name.endswith(m)), "")
+    base = name[: -len(edited)] if edited else name
+    base = base.split(" (")[0].split("（")[0]  # a Chinese name's tail is in full-width brackets
     if len(base) > limit:
         base = base[: limit - 1] + "…"
-    return base + (" (edited)" if edited else "")
+    return base + edited
 
 
 def _short(data: dict, fabric: str) -> str:

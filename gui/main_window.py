@@ -27,7 +27,7 @@ from .charts import AXES, CHART_KINDS, ChartWidget, axis_label
 from .controller import X_FIELDS, Controller
 from .controls import FieldSlider, GroupBox, labelled, slider_for
 from .i18n import translate
-from .i18n_data import tr_data, tr_field, tr_help
+from .i18n_data import tr_data, tr_field, tr_help, tr_name
 from .point_table import PointTable
 from .presentation import scaled_pt, set_text_scale
 from .recommendation import RecommendationPanel, preset_name_for
@@ -172,7 +172,7 @@ class MainWindow(QtWidgets.QMainWindow):
             head = self.presets_menu.addAction(tr_data(group))
             head.setEnabled(False)
             for name, path in items:
-                act = self.presets_menu.addAction(name)
+                act = self.presets_menu.addAction(tr_name(name))
                 act.setData(str(path))
                 act.setToolTip(str(path.relative_to(catalog.ASSETS_DIR.parent)))
                 act.triggered.connect(lambda _=False, p=path: self.load_preset(p))
@@ -619,7 +619,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _update_title(self, s: model.Scenario) -> None:
         modified = s != self._loaded
-        name = s.name + (translate("MainWindow", " (edited)") if modified else "")
+        name = tr_name(s.name) + (translate("MainWindow", " (edited)") if modified else "")
         title = translate("MainWindow", "{name} — profile: {profile} — {app}").format(
             name=name, profile=s.fabric.profile_set, app=APP_NAME)
         if self.windowTitle() != title:
@@ -644,7 +644,7 @@ class MainWindow(QtWidgets.QMainWindow):
             self.sync_controls()
         s = snap.scenario
         focus = s.fabric.focus_fabric
-        name = s.name + (translate("MainWindow", " (edited)") if s != self._loaded else "")
+        name = tr_name(s.name) + (translate("MainWindow", " (edited)") if s != self._loaded else "")
         for kind, ch in self.charts.items():
             ch.show_result(snap.sweep, kind, current_x=snap.current_x, focus=focus,
                            profile_set=s.fabric.profile_set, scenario_name=name, point=snap.point)
