@@ -67,6 +67,12 @@ DATA = (
     QT_TRANSLATE_NOOP("Data", "Large tier · 128 × H100 · 1T"),
     QT_TRANSLATE_NOOP("Data", "Medium tier · 32 × A100 · 50B"),
     QT_TRANSLATE_NOOP("Data", "Small tier · 4 × A10 · 10B"),
+    # the article's money claims (assets/claims.toml), whole: the phrase rules would leave "CNY … M" half-translated
+    QT_TRANSLATE_NOOP("Data", "CNY 4,200 per node"),
+    QT_TRANSLATE_NOOP("Data", "≤ CNY 8 M over 5 years (cap)"),
+    QT_TRANSLATE_NOOP("Data", "CNY 1.76 M below Ethernet over 5 years"),
+    QT_TRANSLATE_NOOP("Data", "> CNY 1.8 M per year"),
+    QT_TRANSLATE_NOOP("Data", "40 % below InfiniBand up front"),
 )
 
 # Field labels and units from model.scenario's metadata (sliders, A/B changes).

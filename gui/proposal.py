@@ -441,16 +441,16 @@ def _compare_html(c) -> str:
 def _claims_html(c) -> str:
     if not c["claims"]:
         return ""
-    from model.claims import _fmt as claim_fmt
+    from .i18n_data import tr_unit
+    from .present.format import fmt_quantity
 
     rows = []
     for i, r in enumerate(c["claims"]):
         bg = "background:#f7f7f7;" if i % 2 else ""
-        unit = f" {r.unit}" if r.unit else ""
         rows.append(f"<tr style='{bg}'><td>{_e(tr_data(r.label))}</td>"
                     f"<td>{_e(_short(c['labels'].get(r.fabric, r.fabric)))}"
-                    f"</td><td>{_e(tr_data(r.article))}</td><td align='right'>{_e(tr_data(claim_fmt(r.seed, r.unit) + unit))}"
-                    f"</td><td align='right'>{_e(tr_data(claim_fmt(r.published, r.unit) + unit))}</td></tr>")
+                    f"</td><td>{_e(tr_data(r.article))}</td><td align='right'>{_e(fmt_quantity(r.seed, r.unit, tr_unit(r.unit)))}"
+                    f"</td><td align='right'>{_e(fmt_quantity(r.published, r.unit, tr_unit(r.unit)))}</td></tr>")
     cols = ((translate("Proposal", "Claim"), "left"), (translate("Proposal", "Fabric"), "left"),
             (translate("Proposal", "Article"), "left"), (translate("Proposal", "Engine, seed"), "right"),
             (translate("Proposal", "Engine, published"), "right"))

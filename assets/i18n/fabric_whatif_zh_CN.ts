@@ -605,6 +605,26 @@
         <source>Small tier · 4 × A10 · 10B</source>
         <translation>小规模档 · 4 × A10 · 10B</translation>
     </message>
+    <message>
+        <source>CNY 4,200 per node</source>
+        <translation>每节点 ¥4,200</translation>
+    </message>
+    <message>
+        <source>≤ CNY 8 M over 5 years (cap)</source>
+        <translation>5 年内 ≤ ¥800 万（上限）</translation>
+    </message>
+    <message>
+        <source>CNY 1.76 M below Ethernet over 5 years</source>
+        <translation>5 年内比 Ethernet 低 ¥176 万</translation>
+    </message>
+    <message>
+        <source>&gt; CNY 1.8 M per year</source>
+        <translation>每年 &gt; ¥180 万</translation>
+    </message>
+    <message>
+        <source>40 % below InfiniBand up front</source>
+        <translation>前期投入比 InfiniBand 低 40 %</translation>
+    </message>
 </context>
 <context>
     <name>DataPhrase</name>

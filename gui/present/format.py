@@ -106,5 +106,19 @@ def fmt_money(v, currency: str = "", *, signed: bool = False, digits: int = 4) -
     return f"{sign}{sym}{fmt_number(a, 0)}"
 
 
-__all__ = ["CURRENCY_SYMBOLS", "DASH", "currency_symbol", "fmt_money", "fmt_number", "fmt_percent", "fmt_sig",
-           "language", "set_language"]
+def fmt_quantity(v, unit: str, unit_text: str | None = None) -> str:
+    """A figure with its unit (the claims table): money in the one money format when ``unit`` is a
+    currency code; else two decimals below 10, one below 100, none above, then ``unit_text``
+    (the unit as the reader's language writes it; default ``unit``)."""
+    if not _finite(v):
+        return DASH
+    if unit in CURRENCY_SYMBOLS:
+        return fmt_money(v, unit)
+    a = abs(float(v))
+    text = fmt_number(v, 0 if a >= 100 else 1 if a >= 10 else 2)
+    shown = unit if unit_text is None else unit_text
+    return f"{text} {shown}" if shown else text
+
+
+__all__ = ["CURRENCY_SYMBOLS", "DASH", "currency_symbol", "fmt_money", "fmt_number", "fmt_percent", "fmt_quantity",
+           "fmt_sig", "language", "set_language"]
