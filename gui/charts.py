@@ -268,7 +268,7 @@ def format_money(v: float, currency: str = "", *, axis: bool = False, compact: b
     """Money with its symbol in the language's one format (:func:`gui.present.format.fmt_money`):
     ``¥40.57 M`` / ``¥4,057 万``; ``compact`` (narrow tables) and ``axis`` (tick labels) three
     significant figures."""
-    return fmt_money(v, currency, digits=3 if (compact or axis) else 4)
+    return fmt_money(v, currency, digits=3 if (compact or axis) else 4, trim=axis)
 
 
 def format_x(field: str, v: float) -> str:

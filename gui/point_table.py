@@ -131,7 +131,8 @@ class PointTable(QtWidgets.QTableWidget):
     def _fit_height(self) -> None:
         """Every fabric's row visible, whatever the window's height."""
         self.resizeRowsToContents()
-        h = self.horizontalHeader().sizeHint().height() + 2 * self.frameWidth()
+        header = self.horizontalHeader()
+        h = max(header.sizeHint().height(), header.height()) + 2 * self.frameWidth()
         h += sum(self.rowHeight(r) for r in range(self.rowCount()))
         self.setFixedHeight(h + 2)
 
@@ -149,6 +150,8 @@ class PointTable(QtWidgets.QTableWidget):
                 item.setFont(f)
         self.resizeColumnsToContents()
         self.resizeRowsToContents()
+        self._fit_height()  # taller rows: every fabric stays visible
+        QtCore.QTimer.singleShot(0, self._fit_height)  # again once the header has taken the new font
         self.updateGeometry()
 
     def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt name)

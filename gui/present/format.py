@@ -87,9 +87,10 @@ def currency_symbol(code: str) -> str:
     return CURRENCY_SYMBOLS.get(code, (code + " ") if code else "")
 
 
-def fmt_money(v, currency: str = "", *, signed: bool = False, digits: int = 4) -> str:
+def fmt_money(v, currency: str = "", *, signed: bool = False, digits: int = 4, trim: bool = False) -> str:
     """Money with its symbol in the language's units: ``¥33.93 M`` / ``¥3,393 万`` (4 significant
-    figures; 3 where space is short, such as the point table)."""
+    figures; 3 where space is short, such as the point table). ``trim`` drops trailing zeros
+    (axis ticks: ``¥10 M``, not ``¥10.0 M``)."""
     if not _finite(v):
         return DASH
     v = float(v)
@@ -102,7 +103,10 @@ def fmt_money(v, currency: str = "", *, signed: bool = False, digits: int = 4) -
             # never fewer digits than the whole part has: ¥3,393 万, not ¥3,390 万
             d = max(digits, int(math.floor(math.log10(x))) + 1) if x >= 1 else digits
             decimals = max(0, d - 1 - int(math.floor(math.log10(x))))  # trailing zeros kept: columns align
-            return f"{sign}{sym}{fmt_number(x, decimals)}{suffix}"
+            text = fmt_number(x, decimals)
+            if trim and "." in text:
+                text = text.rstrip("0").rstrip(".")
+            return f"{sign}{sym}{text}{suffix}"
     return f"{sign}{sym}{fmt_number(a, 0)}"
 
 

@@ -98,6 +98,9 @@ def test_presentation_mode_scales_every_chart_text_and_the_table(window, qtbot):
         assert win.table.item(0, 1).font().pointSizeF() > before["table"]
         # the point table keeps every column: the panel is at least as wide as the table needs
         assert win.point_panel.width() >= win.table.minimumSizeHint().width()
+        # ... and every row: the table is as tall as its header and rows
+        rows = sum(win.table.rowHeight(r) for r in range(win.table.rowCount()))
+        assert win.table.height() >= rows + win.table.horizontalHeader().height()
     finally:
         win.presentation_action.setChecked(False)
     assert win.table.item(0, 1).font().pointSizeF() == pytest.approx(before["table"])
