@@ -43,6 +43,7 @@ AXES = {
 }
 
 LEFT_AXIS_WIDTH = 78
+STEP_NOTE_MIN_HEIGHT = 90  # the rings' note shows on plots at least this tall [px]
 RING_JUMP = 0.01  # a whole-number plan step is ringed where it moves the chart's value by more than 1 %
 
 
@@ -898,7 +899,7 @@ class ChartWidget(pg.PlotWidget):
         note = translate("Charts", "○ whole-number plan step (hover)") if xs else ""
         if note != self.step_note.toPlainText():
             self.step_note.setText(note)
-        self.step_note.setVisible(bool(xs))
+        self.step_note.setVisible(bool(xs) and self.getPlotItem().vb.height() >= STEP_NOTE_MIN_HEIGHT)
 
     def _fit_x(self, x, log_x: bool) -> None:
         """Set the x range when the sweep grid changes, else leave it (and any zoom) alone.
@@ -1170,6 +1171,10 @@ class ChartWidget(pg.PlotWidget):
         self.note.setPos(r.center())
         self.gap_note.setPos(r.right() - 4, r.top() + 2)
         self.step_note.setPos(r.left() + 4, r.bottom() - 2)
+        # on a short plot the note would cover the curves: the rings and the hover still explain
+        want = bool(self.step_note.toPlainText()) and r.height() >= STEP_NOTE_MIN_HEIGHT
+        if want != self.step_note.isVisible():
+            self.step_note.setVisible(want)
 
     def _on_mouse_moved(self, pos) -> None:
         vb = self.getPlotItem().vb
