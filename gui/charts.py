@@ -204,10 +204,20 @@ def step_explanation(result, f: int, i: int) -> str:
 
         from .i18n_data import tr_data
 
-        return translate("Charts", "plan unchanged (tp {tp} · pp {pp} · dp {dp0}→{dp1}); {part} {delta}").format(
+        text = translate("Charts", "plan unchanged (tp {tp} · pp {pp} · dp {dp0}→{dp1}); {part} {delta}").format(
             tp=after["tp"], pp=after["pp"], dp0=before["dp"], dp1=after["dp"],
             part=tr_data(BREAKDOWN_LABELS.get(part[0], part[0])),
             delta=f"{part[1] * 1e3:+,.0f} ms" if abs(part[1]) >= 0.0005 else f"{part[1] * 1e3:+.2g} ms")
+        m = np.atleast_2d(np.asarray(result.data["plan"].get("microbatches", np.nan), dtype=float))
+        m0, m1 = (m[min(f, m.shape[0] - 1), k] for k in (i - 1, i)) if m.shape[1] > i else (np.nan, np.nan)
+        if np.isfinite(m0) and np.isfinite(m1) and m0 != m1:  # the batch over dp, rounded up: a whole-number step
+            text += " — " + translate("Charts", "whole-number rule: {m0}→{m1} micro-batches per step (the batch "
+                                                "over dp, rounded up)").format(m0=int(m0), m1=int(m1))
+        idle = plan_fit(result, i, after)["idle"]
+        if idle:  # utilisation counts every GPU: spares that do not fill a replica lower it
+            text += " — " + translate("Charts", "{n} GPUs idle (they do not fill a replica of tp · pp = {size})").format(
+                n=idle, size=after["tp"] * after["pp"])
+        return text
     text = translate("Charts", "plan: {changes}").format(changes=", ".join(changes + [f"dp {after['dp']}"]))
     fit, there = plan_fit(result, i, before), plan_fit(result, i - 1, before)
     reasons = []  # only what the previous plan would newly need here

@@ -320,6 +320,14 @@
         <translation>并行方案不变（tp {tp} · pp {pp} · dp {dp0}→{dp1}）；{part} {delta}</translation>
     </message>
     <message>
+        <source>whole-number rule: {m0}→{m1} micro-batches per step (the batch over dp, rounded up)</source>
+        <translation>整除规则：每步微批次数 {m0}→{m1}（批大小除以 dp 后向上取整）</translation>
+    </message>
+    <message>
+        <source>{n} GPUs idle (they do not fill a replica of tp · pp = {size})</source>
+        <translation>{n} 块 GPU 闲置（凑不满一个 tp · pp = {size} 的副本）</translation>
+    </message>
+    <message>
         <source>plan: {changes}</source>
         <translation>并行方案：{changes}</translation>
     </message>

@@ -72,3 +72,16 @@ def test_moving_the_nodes_slider_across_decades_moves_the_range(window):
     settle(window)
     x0, x1 = (10 ** v for v in window.charts["utilisation"].getPlotItem().vb.viewRange()[0])
     assert x0 <= 300 <= x1 and x0 >= 5, (x0, x1)  # was 1 before the point moved a decade
+
+
+def test_a_saw_tooth_without_a_plan_change_names_its_whole_number_cause(window):
+    """Case 3: between plan changes InfiniBand's utilisation saw-tooths; each tooth is the batch over dp
+    rounded up to whole micro-batches, each slope the GPUs that do not fill another replica."""
+    from gui.charts import step_explanation
+
+    _load(window, "case3")
+    res = window.controller.snapshot.sweep
+    ib = res.fabrics.index("infiniband")
+    texts = [step_explanation(res, ib, i) for i in range(1, len(res.x))]
+    assert any("micro-batches per step" in t and "plan unchanged" in t for t in texts)
+    assert any("GPUs idle" in t for t in texts)
