@@ -966,8 +966,10 @@ class ChartWidget(pg.PlotWidget):
         room = self.getPlotItem().vb.height() or self.height() * 0.6
         if QtGui.QFontMetricsF(font).horizontalAdvance(text) <= room:
             return text
-        short = {"utilisation": translate("Charts", "MFU (%)"), "duration": translate("Charts", "Days")}
-        return short.get(self.kind, text)
+        short = {"utilisation": translate("Charts", "MFU (%)"), "duration": translate("Charts", "Days")}.get(
+            self.kind, text)
+        # shorter still than that: no axis title (the chart's title names the quantity) rather than a cut one
+        return short if QtGui.QFontMetricsF(font).horizontalAdvance(short) <= room else ""
 
     def _fit_legend(self) -> None:
         """As many legend columns as fit the chart's width (one row when they all fit); the legend's
