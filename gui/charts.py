@@ -15,13 +15,16 @@ engine's sweep field names; fabric colours and line styles come from
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
 
 from model import catalog
 
-from .i18n import QT_TRANSLATE_NOOP, fmt_money, is_chinese, translate
+from .i18n import QT_TRANSLATE_NOOP, translate
+from .present.format import fmt_money, fmt_percent
+from .present.steps import largest_change, plan_at, plan_fit, plan_steps
 
 CHART_KINDS = ("utilisation", "duration", "tco")
 
@@ -39,9 +42,9 @@ AXES = {
                              unit="Gb/s", scale=1.0, log=True, integer=False),
 }
 
-CURRENCY_SYMBOLS = {"CNY": "¥", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
-
 LEFT_AXIS_WIDTH = 78
+STEP_NOTE_MIN_HEIGHT = 90  # the rings' note shows on plots at least this tall [px]
+RING_JUMP = 0.01  # a whole-number plan step is ringed where it moves the chart's value by more than 1 %
 
 
 def axis_label(field: str) -> str:
@@ -64,10 +67,6 @@ def currency_of(result) -> str:
     if arr.ndim:
         cur = arr.reshape(-1)[0]
     return str(cur.item() if hasattr(cur, "item") else cur)
-
-
-def currency_symbol(code: str) -> str:
-    return CURRENCY_SYMBOLS.get(code, code + " " if code else "")
 
 
 def fabric_styles(result) -> list[dict]:
@@ -152,10 +151,15 @@ def chart_series(result, kind: str) -> dict:
         else:
             out.update(available=False, note=translate("Charts", "Waiting for the economics model (issue #3): no TCO "
                                                                  "output yet"))
+    steps = plan_steps(result)
+    if ys is not None and steps is not None:  # a ring only where the step shows in this chart
+        steps = dict(steps, whole_number=steps["whole_number"] & _kinks(ys, RING_JUMP))
     if ys is not None:
         for i, (name, st) in enumerate(zip(result.fabrics, styles)):
             out["series"].append(dict(fabric=name, label=st["label"], short=st.get("short", name),
-                                      y=np.asarray(ys[i], dtype=float), style=st))
+                                      y=np.asarray(ys[i], dtype=float), style=st,
+                                      plan_changed=None if steps is None else steps["changed"][i],
+                                      whole_number=None if steps is None else steps["whole_number"][i]))
     if extra_ys is not None:
         for i, (name, st) in enumerate(zip(result.fabrics, styles)):
             out["extra"].append(dict(fabric=name, label=st["label"] + translate("Charts", " (without interruptions)"),
@@ -179,36 +183,103 @@ def point_values(point, kind: str) -> np.ndarray | None:
     return None
 
 
+def step_explanation(result, f: int, i: int) -> str:
+    """Why fabric ``f``'s curve changes from sweep point ``i - 1`` to ``i``, in one line: the plan
+    change (tp/pp/dp/micro-batch), whether a whole-number rule explains it, and otherwise the
+    step-time part that changed most. '' at the first point or where no plan fits."""
+    if result is None or i < 1:
+        return ""
+    before, after = plan_at(result, f, i - 1), plan_at(result, f, i)
+    if before is None or after is None:
+        return ""
+    names = {"tp": "tp", "pp": "pp", "dp": "dp", "micro_batch": translate("Charts", "micro-batch"),
+             "virtual_stages": translate("Charts", "virtual stages")}
+    changes = [f"{names[k]} {before[k]}→{after[k]}" for k in ("tp", "pp", "micro_batch", "virtual_stages")
+               if before[k] != after[k]]
+    if not changes:
+        part = largest_change(result, f, i)
+        if part is None:
+            return ""
+        from model import BREAKDOWN_LABELS
+
+        from .i18n_data import tr_data
+
+        text = translate("Charts", "plan unchanged (tp {tp} · pp {pp} · dp {dp0}→{dp1}); {part} {delta}").format(
+            tp=after["tp"], pp=after["pp"], dp0=before["dp"], dp1=after["dp"],
+            part=tr_data(BREAKDOWN_LABELS.get(part[0], part[0])),
+            delta=f"{part[1] * 1e3:+,.0f} ms" if abs(part[1]) >= 0.0005 else f"{part[1] * 1e3:+.2g} ms")
+        m = np.atleast_2d(np.asarray(result.data["plan"].get("microbatches", np.nan), dtype=float))
+        m0, m1 = (m[min(f, m.shape[0] - 1), k] for k in (i - 1, i)) if m.shape[1] > i else (np.nan, np.nan)
+        if np.isfinite(m0) and np.isfinite(m1) and m0 != m1:  # the batch over dp, rounded up: a whole-number step
+            text += " — " + translate("Charts", "whole-number rule: {m0}→{m1} micro-batches per step (the batch "
+                                                "over dp, rounded up)").format(m0=int(m0), m1=int(m1))
+        idle = plan_fit(result, i, after)["idle"]
+        if idle:  # utilisation counts every GPU: spares that do not fill a replica lower it
+            text += " — " + translate("Charts", "{n} GPUs idle (they do not fill a replica of tp · pp = {size})").format(
+                n=idle, size=after["tp"] * after["pp"])
+        return text
+    text = translate("Charts", "plan: {changes}").format(changes=", ".join(changes + [f"dp {after['dp']}"]))
+    fit, there = plan_fit(result, i, before), plan_fit(result, i - 1, before)
+    reasons = []  # only what the previous plan would newly need here
+    if fit["idle"] and not there["idle"]:
+        reasons.append(translate("Charts", "leave {n} GPUs idle").format(n=fit["idle"]))
+    if fit["batch"] != fit["asked"] and there["batch"] == there["asked"]:
+        reasons.append(translate("Charts", "round the batch {asked}→{batch}").format(asked=fit["asked"],
+                                                                                  batch=fit["batch"]))
+    if not fit["interleave_ok"] and there["interleave_ok"]:
+        reasons.append(translate("Charts", "lose its interleaving (micro-batches not a multiple of pp)"))
+    if reasons:
+        text += " — " + translate("Charts", "whole-number rule: the previous plan would {reasons} here").format(
+            reasons=translate("Charts", " and ").join(reasons))
+    return text
+
+
+def _kinks(ys, size: float) -> np.ndarray:
+    """(F, N) bool: the change into point ``i`` (in log terms) departs from its neighbours' changes by
+    more than ``size`` (a fraction): a visible step, not the curve's smooth trend."""
+    ys = np.asarray(ys, dtype=float)
+    out = np.zeros(ys.shape, dtype=bool)
+    if ys.shape[1] < 3:
+        return out
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d = np.diff(np.log(np.where(ys > 0, ys, np.nan)), axis=1)  # (F, N-1): change into point 1..N-1
+        pad = np.pad(d, ((0, 0), (1, 1)), mode="edge")
+        trend = 0.5 * (pad[:, :-2] + pad[:, 2:])
+        out[:, 1:] = np.abs(d - trend) > size
+    return out
+
+
+def drawn_x(data: dict) -> np.ndarray:
+    """The x values where some fabric has a value (the x-range to show: no axis left empty where no
+    parallel plan fits); all of ``data["x"]`` when no fabric has any."""
+    x = np.asarray(data["x"], dtype=float)
+    ys = [np.asarray(s["y"], dtype=float) for s in data["series"]]
+    if not ys or not x.size:
+        return x
+    some = np.isfinite(np.vstack(ys)).any(axis=0)
+    if not some.any():
+        return x
+    idx = np.flatnonzero(some)
+    lo, hi = max(idx[0] - 1, 0), min(idx[-1] + 1, x.size - 1)  # one step of blank either side: the curve ends
+    return x[lo:hi + 1]
+
+
 def format_value(kind: str, v: float, currency: str = "") -> str:
     """Human text for a y value: percent with one decimal, days with one decimal, money grouped."""
     if v is None or not math.isfinite(v):
         return translate("Charts", "no plan fits")
     if kind == "utilisation":
-        return f"{v:.1f} %"
+        return fmt_percent(v)
     if kind == "duration":
         return translate("Charts", "{value} days").format(value=f"{v:,.1f}")
     return format_money(v, currency)
 
 
 def format_money(v: float, currency: str = "", *, axis: bool = False, compact: bool = False) -> str:
-    """Money with its symbol: ``¥40.57 M`` (read-out); ``axis`` gives short tick labels,
-    ``compact`` three significant digits for narrow tables (``¥40.6 M``, ``¥685 k``)."""
-    if v is None or not math.isfinite(v):
-        return "–"
-    if is_chinese():  # 万 / 亿, as Chinese readers count money
-        return fmt_money(v, currency, digits=3 if compact else 4)
-    sym = currency_symbol(currency)
-    if compact:
-        for scale, suffix in ((1e9, " bn"), (1e6, " M"), (1e3, " k")):
-            if abs(v) >= scale:
-                x = v / scale
-                return f"{sym}{x:,.{2 if abs(x) < 10 else 1 if abs(x) < 100 else 0}f}{suffix}"
-        return f"{sym}{v:,.0f}"
-    fmt = ",.4g" if axis else ",.2f"
-    for scale, suffix in ((1e9, " bn"), (1e6, " M")) + (((1e3, " k"),) if axis else ()):
-        if abs(v) >= scale:
-            return f"{sym}{v / scale:{fmt}}{suffix}"
-    return f"{sym}{v:{',.4g' if axis else ',.0f'}}"
+    """Money with its symbol in the language's one format (:func:`gui.present.format.fmt_money`):
+    ``¥40.57 M`` / ``¥4,057 万``; ``compact`` (narrow tables) and ``axis`` (tick labels) three
+    significant figures."""
+    return fmt_money(v, currency, digits=3 if (compact or axis) else 4, trim=axis)
 
 
 def format_x(field: str, v: float) -> str:
@@ -227,6 +298,8 @@ def format_x(field: str, v: float) -> str:
 
 import pyqtgraph as pg  # noqa: E402
 from PySide6 import QtCore, QtGui  # noqa: E402
+
+from .presentation import scaled_pt, text_scale  # noqa: E402
 
 _QT_STYLES = {"solid": QtCore.Qt.PenStyle.SolidLine, "dash": QtCore.Qt.PenStyle.DashLine,
               "dashdot": QtCore.Qt.PenStyle.DashDotLine, "dot": QtCore.Qt.PenStyle.DotLine}
@@ -555,6 +628,7 @@ class MarkerItem(pg.GraphicsObject):
             vy = np.log10(self._y) if self._log[1] else self._y
         ok = np.isfinite(vx) & np.isfinite(vy)
         self._vx, self._vy = vx[ok], vy[ok]
+        self._ok = ok
         # one brush per point, or one for all
         brushes = self._brushes if len(self._brushes) == len(ok) else [self._brushes[0]] * len(ok)
         self._shown_brushes = [b for b, k in zip(brushes, ok) if k]
@@ -596,14 +670,34 @@ class MarkerItem(pg.GraphicsObject):
         p.save()
         p.resetTransform()
         p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
-        pen = QtGui.QPen(self._pen)
-        pen.setCosmetic(True)
-        p.setPen(pen)
         r = self._size / 2.0
-        for x, y, b in zip(self._vx, self._vy, self._shown_brushes):
-            p.setBrush(b)
+        for x, y, pen, brush in zip(self._vx, self._vy, self._shown_pens(), self._shown_brushes):
+            pen = QtGui.QPen(pen)
+            pen.setCosmetic(True)
+            p.setPen(pen)
+            p.setBrush(brush)
             p.drawEllipse(tr.map(QtCore.QPointF(float(x), float(y))), r, r)
         p.restore()
+
+    def _shown_pens(self):
+        """The outline of each drawn dot: one pen for all."""
+        return itertools.repeat(self._pen)
+
+
+class StepMarks(MarkerItem):
+    """Hollow rings, each in its fabric's colour, where a curve steps because of a whole-number rule
+    (see :mod:`gui.present.steps`): the step is drawn as bookkeeping, not as physics."""
+
+    def __init__(self, size_px: float = 8.0):
+        super().__init__(size_px)
+        self._pens: list = []
+
+    def set_marks(self, x, y, colours) -> None:
+        self._pens = [pg.mkPen(c, width=1.6) for c in colours]
+        self.setData(x, y, symbolBrush=[QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush)] * max(len(colours), 1))
+
+    def _shown_pens(self):
+        return [pen for pen, k in zip(self._pens, self._ok) if k]
 
 
 class ChartWidget(pg.PlotWidget):
@@ -623,6 +717,9 @@ class ChartWidget(pg.PlotWidget):
         self.kind = kind
         self.line_width = float(line_width)
         self.thick_when_idle = True
+        self.fabric_legend = True  # the window keeps it on the top chart only (set_fabric_legend)
+        self.plot_min_height = 0  # the window's charts: a minimum height without the legend [px]
+        self.x_label_shown = True  # the window shows the shared x-axis title under the bottom chart only
         self.series: dict | None = None
         self.curves: dict[str, DataCurve] = {}
         self.extra_curves: dict[str, DataCurve] = {}
@@ -661,6 +758,9 @@ class ChartWidget(pg.PlotWidget):
         self.marker = MarkerItem(9, pen="#222222")
         self.marker.setZValue(10)
         pi.addItem(self.marker)
+        self.step_marks = StepMarks()
+        self.step_marks.setZValue(6)
+        pi.addItem(self.step_marks)
         pi.getAxis("left").setWidth(LEFT_AXIS_WIDTH)  # same width on every chart: x-linked plots line up
         self.caption = ""  # "profile: seed · scenario name", shown in the title of every chart
         self.title_colour, self.caption_colour = "#222222", "#666666"  # the dark theme changes them
@@ -677,6 +777,9 @@ class ChartWidget(pg.PlotWidget):
         self.gap_note = pg.TextItem("", color="#777777", anchor=(1, 0))
         self.gap_note.setParentItem(pi.vb)
         self.gap_note.hide()
+        self.step_note = pg.TextItem("", color="#777777", anchor=(0, 1))
+        self.step_note.setParentItem(pi.vb)
+        self.step_note.hide()
         pi.vb.sigResized.connect(self._place_overlays)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self._hover_pos = None
@@ -766,7 +869,7 @@ class ChartWidget(pg.PlotWidget):
             for curve in self.extra_curves.values():
                 if curve.isVisible():
                     curve.hide()
-        self._fit_x(x, data["log_x"])
+        self._fit_x(drawn_x(data), data["log_x"])
         if self.kind == "utilisation":
             self._fit_y_from_zero(data)
         self._sync_legend(data)
@@ -781,10 +884,32 @@ class ChartWidget(pg.PlotWidget):
         if gap != self.gap_note.isVisible():
             self.gap_note.setText(translate("Charts", "blank: no parallel plan fits there") if gap else "")
             self.gap_note.setVisible(gap)
+        self._update_step_marks(data)
         self._place_overlays()
         if self._hover_pos is not None:
             self._update_readout(self._hover_pos)
         return data
+
+    def _update_step_marks(self, data) -> None:
+        """Rings where a curve steps by a whole-number rule, and the note that says what they mean."""
+        xs, ys, colours = [], [], []
+        x = np.asarray(data["x"], dtype=float)
+        for s in data["series"]:
+            marks = s.get("whole_number")
+            if marks is None or not marks.any():
+                continue
+            idx = np.flatnonzero(marks)
+            xs.append(x[idx])
+            ys.append(s["y"][idx])
+            colours += [s["style"]["colour"]] * idx.size
+        if xs:
+            self.step_marks.set_marks(np.concatenate(xs), np.concatenate(ys), colours)
+        else:
+            self.step_marks.set_marks([], [], [])
+        note = translate("Charts", "○ whole-number plan step (hover)") if xs else ""
+        if note != self.step_note.toPlainText():
+            self.step_note.setText(note)
+        self.step_note.setVisible(bool(xs) and self.getPlotItem().vb.height() >= STEP_NOTE_MIN_HEIGHT)
 
     def _fit_x(self, x, log_x: bool) -> None:
         """Set the x range when the sweep grid changes, else leave it (and any zoom) alone.
@@ -809,12 +934,77 @@ class ChartWidget(pg.PlotWidget):
     def resizeEvent(self, ev) -> None:  # noqa: N802 (Qt name)
         super().resizeEvent(ev)
         legend = self.__dict__.get("legend")
-        if legend is None:  # pyqtgraph resizes while constructing, before the legend exists
+        if legend is None or self.__dict__.get("closed"):
+            return  # pyqtgraph resizes while constructing (no legend yet) and while closing (items going)
+        self._fit_legend()
+        if self.series is not None:
+            title = translate("Charts", "Training duration") if self.series["extra"] else self.series["title"]
+            self._set_texts(title, self.series)  # the caption comes or goes with the width
+            label = self._y_label(self.series)
+            axis = self.getPlotItem().getAxis("left")
+            if axis.labelText != label:
+                axis.setLabel(label, **axis.labelStyle)
+
+    def _caption_fits(self, title: str) -> bool:
+        """Whether the title and its caption fit the plot's width on one line (else the caption goes:
+        a title wider than its column would make the chart wider than the window)."""
+        if not self.caption:
+            return True
+        bold, small = QtGui.QFont(), QtGui.QFont()
+        bold.setPointSizeF(scaled_pt(11))
+        bold.setBold(True)
+        small.setPointSizeF(scaled_pt(9))
+        need = (QtGui.QFontMetricsF(bold).horizontalAdvance(title)
+                + QtGui.QFontMetricsF(small).horizontalAdvance("  " + self.caption) + 12)
+        return need <= self.width() - self.getPlotItem().getAxis("left").width() - 10
+
+    def _y_label(self, data) -> str:
+        """The y-axis title, or its short form when the plot is too short for it (a laptop screen)."""
+        text = data["y_label"]
+        font = QtGui.QFont()
+        font.setPointSizeF(scaled_pt(9))
+        room = self.getPlotItem().vb.height() or self.height() * 0.6
+        if QtGui.QFontMetricsF(font).horizontalAdvance(text) <= room:
+            return text
+        short = {"utilisation": translate("Charts", "MFU (%)"), "duration": translate("Charts", "Days")}.get(
+            self.kind, text)
+        # shorter still than that: no axis title (the chart's title names the quantity) rather than a cut one
+        return short if QtGui.QFontMetricsF(font).horizontalAdvance(short) <= room else ""
+
+    def _fit_legend(self) -> None:
+        """As many legend columns as fit the chart's width (one row when they all fit); the legend's
+        row in the layout is as tall as the legend, so a wrapped legend never covers the title."""
+        legend = self.__dict__.get("legend")
+        if legend is None or not legend.items:
             return
-        # one legend row when it fits; the duration chart's fifth entry wraps on narrow screens
-        cols = 5 if self.kind == "duration" and self.width() > 620 else 4
-        if legend.columnCount != cols:
-            self.legend.setColumnCount(cols)
+        # the text's own width (a label's boundingRect is its layout cell, which a wide legend stretches)
+        widths = [sample.boundingRect().width() + label.item.boundingRect().width() + 30
+                  for sample, label in legend.items]
+        room = max(self.width() - self.getPlotItem().getAxis("left").width() - 30, 100)  # the plot column
+        cols = len(widths)
+        while cols > 1 and max(sum(widths[r:r + cols]) for r in range(0, len(widths), cols)) > room:
+            cols -= 1
+        legend.layout.setContentsMargins(4, 0, 4, 0)
+        minimum = QtCore.Qt.SizeHint.MinimumSize
+        while True:  # the estimate, then as the legend's own layout measures it
+            if legend.columnCount != cols:
+                legend.setColumnCount(cols)
+            if cols == 1 or legend.layout.effectiveSizeHint(minimum).width() <= room:
+                break
+            cols -= 1
+        rows = math.ceil(len(widths) / cols)
+        # (not legend.updateSize(): it moves the legend to the plot's top-left corner, out of its layout cell)
+        height = rows * max(max(label.item.boundingRect().height(), sample.boundingRect().height())
+                            for sample, label in legend.items) + 2
+        self._set_legend_height(height)
+
+    def _set_legend_height(self, height: float) -> None:
+        """The legend's row, and the chart's minimum height with it: the plot keeps ``plot_min_height``."""
+        layout = self.getPlotItem().layout
+        if abs(layout.rowMaximumHeight(1) - height) > 0.5:
+            layout.setRowFixedHeight(1, height)
+        if self.plot_min_height:
+            self.setMinimumHeight(int(self.plot_min_height + height))
 
     def _fit_y_from_zero(self, data) -> None:
         """Utilisation is a share: its axis starts at 0 so small differences are not blown up."""
@@ -834,7 +1024,7 @@ class ChartWidget(pg.PlotWidget):
         self._x_key = None
         self._y_top = None
         if self.series is not None:
-            self._fit_x(self.series["x"], self.series["log_x"])
+            self._fit_x(drawn_x(self.series), self.series["log_x"])
             if self.kind == "utilisation":
                 self._fit_y_from_zero(self.series)
                 return
@@ -843,21 +1033,27 @@ class ChartWidget(pg.PlotWidget):
     def _set_texts(self, title: str, data: dict) -> None:
         """Title (with the profile/scenario caption), axis labels, tick formats, log modes:
         touched only when they change (setting HTML text costs a few ms)."""
-        title_key = (title, self.caption, self.title_colour, self.caption_colour)
-        key = (data["x_label"], data["y_label"], data["log_x"], data["log_y"], self.kind, self._currency)
+        scale = text_scale()
+        caption = self.caption if self._caption_fits(title) else ""
+        title_key = (title, caption, self.title_colour, self.caption_colour, scale)
+        key = (data["x_label"], data["y_label"], data["log_x"], data["log_y"], self.kind, self._currency, scale)
         if self._texts is not None and title_key == self._texts[0] and key == self._texts[1]:
             return
         old = self._texts
         self._texts = (title_key, key)
         pi = self.getPlotItem()
         if old is None or old[0] != title_key:
-            cap = (f"&nbsp;&nbsp;<span style='font-size:9pt; color:{self.caption_colour}'>{_esc(self.caption)}</span>"
-                   if self.caption else "")
-            pi.setTitle(f"<span style='font-size:11pt; color:{self.title_colour}'><b>{_esc(title)}</b></span>{cap}")
+            cap = (f"&nbsp;&nbsp;<span style='font-size:{scaled_pt(9)}pt; color:{self.caption_colour}'>"
+                   f"{_esc(caption)}</span>" if caption else "")
+            pi.setTitle(f"<span style='font-size:{scaled_pt(11)}pt; color:{self.title_colour}'><b>{_esc(title)}</b>"
+                        f"</span>{cap}")
+
         if old is not None and old[1] == key:
             return  # only the title changed: the axes keep their cached pictures
-        pi.setLabel("bottom", data["x_label"])
-        pi.setLabel("left", data["y_label"])
+        label_style = {"font-size": f"{scaled_pt(9)}pt"}
+        pi.setLabel("bottom", data["x_label"], **label_style)
+        pi.getAxis("bottom").showLabel(self.x_label_shown)
+        pi.setLabel("left", self._y_label(data), **label_style)
         left = pi.getAxis("left")
         if self.kind == "tco":
             left.formatter = lambda v, c=self._currency: format_money(v, c, axis=True)
@@ -881,6 +1077,32 @@ class ChartWidget(pg.PlotWidget):
             w *= 1.3
         return make_pen(style, w)
 
+    def apply_text_scale(self) -> None:
+        """Size every text of the chart by :func:`~gui.presentation.text_scale` (presentation mode):
+        tick labels, axis labels, the title, the legend, the read-out; the left axis widens with its text."""
+        scale = text_scale()
+        pi = self.getPlotItem()
+        tick_font = QtGui.QFont()
+        tick_font.setPointSizeF(scaled_pt(8))
+        for name in ("left", "bottom"):
+            ax = pi.getAxis(name)
+            ax.setStyle(tickFont=tick_font)
+            ax.picture = None
+            ax.update()
+        pi.getAxis("left").setWidth(int(round(LEFT_AXIS_WIDTH * scale)))
+        self.legend.setLabelTextSize(f"{scaled_pt(9)}pt")
+        for _, label in self.legend.items:
+            label.setText(label.text)  # the new size applies from the next setText
+        self._fit_legend()
+        for item in (self.note, self.gap_note):
+            f = QtGui.QFont()
+            f.setPointSizeF(scaled_pt(9))
+            item.setFont(f)
+        self._texts = None  # title and axis labels again at the new size
+        if self.series is not None:
+            self._set_texts(translate("Charts", "Training duration") if self.series["extra"] else self.series["title"],
+                            self.series)
+
     def set_live(self, on: bool) -> None:
         """While a slider is dragged (``on``) the y axis only grows; on release it fits again."""
         self.getPlotItem().vb.set_live(on)
@@ -900,8 +1122,19 @@ class ChartWidget(pg.PlotWidget):
                     c.setPen(self._pen_for(s["style"], self._focus == s["fabric"]))
                     self._styles[s["fabric"]] = (s["style"], self._focus == s["fabric"], self.line_width)
 
+    def set_fabric_legend(self, on: bool) -> None:
+        """Whether the legend names the fabrics. Charts stacked on one x-axis share the fabrics' colours:
+        the window names them once, on the top chart, and the others keep their own entries only (the
+        duration without interruptions), which leaves their plots the height a laptop screen lacks."""
+        if bool(on) == self.fabric_legend:
+            return
+        self.fabric_legend = bool(on)
+        self._legend_key = None
+        if self.series is not None:
+            self._sync_legend(self.series)
+
     def _sync_legend(self, data) -> None:
-        wanted = [(s["short"], self.curves[s["fabric"]]) for s in data["series"]]
+        wanted = [(s["short"], self.curves[s["fabric"]]) for s in data["series"]] if self.fabric_legend else []
         extra = [(translate("Charts", "w/o interruptions"), c) for n, c in self.extra_curves.items() if c.isVisible()]
         wanted += extra
         key = [(n, id(c)) for n, c in wanted]
@@ -911,6 +1144,10 @@ class ChartWidget(pg.PlotWidget):
         self.legend.clear()
         for name, curve in wanted:
             self.legend.addItem(curve, _esc(name))  # a legend label is rich text: a fabric label is not
+        self.legend.setVisible(bool(wanted))
+        if not wanted:
+            self._set_legend_height(0.0)
+        self._fit_legend()
 
     def _update_marker(self, result, data, current_x, point) -> None:
         self._current_x = None
@@ -945,6 +1182,11 @@ class ChartWidget(pg.PlotWidget):
         r = self.getPlotItem().vb.boundingRect()
         self.note.setPos(r.center())
         self.gap_note.setPos(r.right() - 4, r.top() + 2)
+        self.step_note.setPos(r.left() + 4, r.bottom() - 2)
+        # on a short plot the note would cover the curves: the rings and the hover still explain
+        want = bool(self.step_note.toPlainText()) and r.height() >= STEP_NOTE_MIN_HEIGHT
+        if want != self.step_note.isVisible():
+            self.step_note.setVisible(want)
 
     def _on_mouse_moved(self, pos) -> None:
         vb = self.getPlotItem().vb
@@ -966,7 +1208,7 @@ class ChartWidget(pg.PlotWidget):
         i = int(np.nanargmin(np.abs(np.log(np.maximum(data["x"], 1e-300)) - math.log(max(xv, 1e-300)))
                              if data["log_x"] else np.abs(data["x"] - xv)))
         field = data.get("field") or ""
-        label = AXES.get(field, dict(label=field))["label"]
+        label = translate("Axes", AXES[field]["label"]) if field in AXES else field
         at_marker = self._near_marker(vb, pos)
         if at_marker:  # on the marker: the exact values at the current point
             cx = self._current_x
@@ -981,10 +1223,17 @@ class ChartWidget(pg.PlotWidget):
                              f"{format_value(self.kind, float(self._marker_y[k]), self._currency)}{xs}")
         else:
             lines = [f"<b>{label}: {format_x(field, float(data['x'][i]))}</b>"]
-            for s in data["series"]:
+            for f, s in enumerate(data["series"]):
                 lines.append(f"<span style='color:{s['style']['colour']}'>■</span> {_esc(s['short'])}: "
                              f"{format_value(self.kind, float(s['y'][i]), self._currency)}")
-        self.readout.setHtml("<div style='font-size:9pt'>" + "<br>".join(lines) + "</div>")
+                j = _step_near(s, i)
+                if j is not None:  # a step here: what changed in the plan, and whether a whole-number rule did it
+                    why = step_explanation(self._last_result, f, j)
+                    if why:
+                        lines.append(f"&nbsp;&nbsp;&nbsp;<span style='font-size:{scaled_pt(8)}pt'>"
+                                     f"{_esc(format_x(field, float(data['x'][j - 1])))} → "
+                                     f"{_esc(format_x(field, float(data['x'][j])))}: {_esc(why)}</span>")
+        self.readout.setHtml(f"<div style='font-size:{scaled_pt(9)}pt'>" + "<br>".join(lines) + "</div>")
         r = vb.boundingRect()
         local = vb.mapFromScene(pos)
         bx = local.x() + 14
@@ -1020,12 +1269,13 @@ def short_name(name: str | None, limit: int = 44) -> str:
     """A scenario name short enough for a chart caption: its parenthesised tail dropped."""
     if not name:
         return ""
-    edited = name.endswith(" (edited)")
-    base = name[: -len(" (edited)")] if edited else name
-    base = base.split(" (")[0]
+    marks = {" (edited)", translate("MainWindow", " (edited)")}  # the window's marker, in either language
+    edited = next((m for m in marks if name.endswith(m)), "")
+    base = name[: -len(edited)] if edited else name
+    base = base.split(" (")[0].split("（")[0]  # a Chinese name's tail is in full-width brackets
     if len(base) > limit:
         base = base[: limit - 1] + "…"
-    return base + (" (edited)" if edited else "")
+    return base + edited
 
 
 def _short(data: dict, fabric: str) -> str:
@@ -1036,6 +1286,25 @@ def _esc(text: str) -> str:
     import html
 
     return html.escape(str(text))
+
+
+STEP_JUMP = 0.03  # a change between neighbouring points above 3 % reads as a step (hover explains it)
+
+
+def _step_near(series: dict, i: int) -> int | None:
+    """The sweep index ``j`` (``i`` or ``i + 1``) where ``series`` steps next to point ``i``: its plan
+    changes there, or its value jumps by more than :data:`STEP_JUMP`; ``None`` otherwise."""
+    y = series["y"]
+    changed = series.get("plan_changed")
+    for j in (i, i + 1):
+        if j < 1 or j >= y.size:
+            continue
+        if changed is not None and changed[j]:
+            return j
+        a, b = float(y[j - 1]), float(y[j])
+        if math.isfinite(a) and math.isfinite(b) and abs(b - a) > STEP_JUMP * max(abs(a), abs(b), 1e-300):
+            return j
+    return None
 
 
 def _same(a: np.ndarray, b: np.ndarray) -> bool:

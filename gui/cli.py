@@ -20,6 +20,8 @@ import numpy as np
 import model
 from model import ScenarioError
 
+from .present.format import fmt_money
+
 EXIT_BAD_INPUT = 2
 
 
@@ -136,9 +138,10 @@ def result_table(res: model.Result) -> str:
                      f"{'TCO':>15}{'per run':>13}")
         for i, name in enumerate(res.fabrics):
             d = res.at(name)
+            money = {k: fmt_money(d[k], cur) for k in ("capex", "opex_per_year", "tco", "cost_per_run")}
             lines.append(f"{res.labels[i][:27]:<28}{_fmt(d['train_days_with_interruptions']):>9}"
-                         f"{_fmt(d['interruptions']):>9}{_fmt(d['switches'], 0):>9}{_fmt(d['capex'], 0):>15}"
-                         f"{_fmt(d['opex_per_year'], 0):>13}{_fmt(d['tco'], 0):>15}{_fmt(d['cost_per_run'], 0):>13}")
+                         f"{_fmt(d['interruptions']):>9}{_fmt(d['switches'], 0):>9}{money['capex']:>15}"
+                         f"{money['opex_per_year']:>13}{money['tco']:>15}{money['cost_per_run']:>13}")
         lines += ["", "recommendation:"] + [f"  {t}" for t in recommendation_lines(res)]
     return "\n".join(plain_text(line) for line in lines)  # names and labels come from the file
 

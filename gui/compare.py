@@ -22,7 +22,7 @@ import model
 from model import catalog
 
 from .charts import AXES, CHART_KINDS, chart_series, currency_of, make_pen, point_values
-from .i18n import fmt_money, fmt_number, translate
+from .i18n import fmt_money, fmt_number, fmt_percent, fmt_sig, translate
 from .i18n_data import field_label
 
 METRICS = (  # key, engine output, display scale, decimals
@@ -97,7 +97,7 @@ def changes_text(a: model.Scenario, b: model.Scenario, most: int = 6) -> str:
     ch = scenario_changes(a, b)
     if not ch:
         return translate("Compare", "B is the same scenario as A")
-    shown = "; ".join(f"{field_label(k)}: {_short(va)} → {_short(vb)}" for k, va, vb in ch[:most])
+    shown = "; ".join(f"{field_label(k)}: {_short(va, k)} → {_short(vb, k)}" for k, va, vb in ch[:most])
     more = translate("Compare", " and {n} more").format(n=len(ch) - most) if len(ch) > most else ""
     return translate("Compare", "Changed from A: {list}").format(list=_esc(shown) + more)
 
@@ -375,11 +375,14 @@ def _pct(v: float) -> str:
     return ("+" if v > 0 else "−" if v < 0 else "") + fmt_number(abs(v), 1) + " %"
 
 
-def _short(v) -> str:
-    if isinstance(v, float):
-        return f"{v:,.4g}"
+def _short(v, key: str = "") -> str:
+    """A changed value as the controls show it: a loss rate in percent (the UI's unit), numbers grouped."""
     if v is None:
         return "–"
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        if key.endswith("loss_rate"):
+            return fmt_percent(v, fraction=True)
+        return fmt_sig(v, 4) if isinstance(v, float) else fmt_number(v, 0)
     return str(v)
 
 

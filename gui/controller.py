@@ -30,7 +30,7 @@ from model import ScenarioError
 from .charts import AXES
 
 SWEEP_POINTS = 256
-# Default sweep ranges per x-axis [engine units]; widened to include the current values.
+# Outer sweep limits per x-axis [engine units]: the sweep never leaves them (unless a current value does).
 X_RANGES = {
     "cluster.nodes": (1.0, 4096.0),
     "workload.params_b": (0.1, 2000.0),
@@ -39,6 +39,15 @@ X_RANGES = {
     "fabric.link_gbps": (10.0, 3200.0),
 }
 X_FIELDS = tuple(X_RANGES)
+# How far the sweep reaches either side of the current values [decades]: the point sits inside its
+# curve (an 8-node lab is drawn from 1 to 1,000 nodes, not to 4,096 with its point at the left edge).
+X_DECADES_AROUND = {
+    "cluster.nodes": 1.0,
+    "workload.params_b": 1.0,
+    "fabric.latency_us": 1.0,
+    "fabric.loss_rate": 2.0,
+    "fabric.link_gbps": 1.0,
+}
 
 
 @dataclass(frozen=True)
@@ -64,15 +73,29 @@ def current_x_values(scenario: model.Scenario, field: str) -> np.ndarray:
     return np.full(n, float(scenario.get(field)))
 
 
-def sweep_values(scenario: model.Scenario, field: str, n: int = SWEEP_POINTS) -> np.ndarray:
-    """Log-spaced sweep points for ``field``, covering its default range and the current values."""
-    lo, hi = X_RANGES[field]
+def sweep_range(scenario: model.Scenario, field: str) -> tuple[float, float]:
+    """The sweep's [lo, hi] for ``field``: :data:`X_DECADES_AROUND` decades either side of the current
+    values, rounded outwards to powers of ten (so the grid stays put while a slider moves within a
+    decade), inside the outer limits :data:`X_RANGES` and the field's own bounds."""
+    limit_lo, limit_hi = X_RANGES[field]
     cur = current_x_values(scenario, field)
     cur = cur[np.isfinite(cur) & (cur > 0)]
-    if cur.size:
-        # widen to the nearest power of ten around the current values, so the grid is stable
-        lo = min(lo, 10 ** math.floor(math.log10(cur.min())))
-        hi = max(hi, 10 ** math.ceil(math.log10(cur.max())))
+    if not cur.size:
+        return limit_lo, limit_hi
+    reach = X_DECADES_AROUND.get(field, 1.0)
+    lo = 10 ** math.floor(math.log10(cur.min()) - reach + 1e-9)
+    hi = 10 ** math.ceil(math.log10(cur.max()) + reach - 1e-9)
+    lo, hi = max(lo, min(limit_lo, cur.min())), min(hi, max(limit_hi, cur.max()))
+    return lo, hi
+
+
+def sweep_values(scenario: model.Scenario, field: str, n: int = SWEEP_POINTS, *, wide: bool = False) -> np.ndarray:
+    """Log-spaced sweep points for ``field`` around the current values (:func:`sweep_range`); with
+    ``wide``, over the outer limits :data:`X_RANGES` too (where no plan fits near the point, the
+    chart shows where one starts to)."""
+    lo, hi = sweep_range(scenario, field)
+    if wide:
+        lo, hi = min(lo, X_RANGES[field][0]), max(hi, X_RANGES[field][1])
     meta = model.scenario.field_meta(*_field_owner(field))
     if meta.get("hi") is not None:
         hi = min(hi, float(meta["hi"]))
@@ -266,6 +289,15 @@ class Controller(QtCore.QObject):
         value differs per fabric, while a sweep sets one value for all."""
         values = sweep_values(s, field)
         skey = ("sweep", _sweep_key(s, field), field, values.tobytes())
+        sw, pt, cached = self._sweep_and_point_on(s, field, values, skey)
+        if not np.asarray(sw.data["feasible"]).any():  # no plan fits near the point: show where one does
+            wide = sweep_values(s, field, wide=True)
+            if wide.size != values.size or not np.array_equal(wide, values):
+                sw2, pt, cached2 = self._sweep_and_point_on(s, field, wide, skey + ("wide",))
+                return sw2, pt, cached and cached2
+        return sw, pt, cached
+
+    def _sweep_and_point_on(self, s: model.Scenario, field: str, values: np.ndarray, skey) -> tuple:
         pkey = ("point", dataclasses.replace(s, name="", description=""))
         sw, pt = self._cached(skey), self._cached(pkey)
         if sw is not None and pt is not None:
@@ -323,5 +355,5 @@ class Controller(QtCore.QObject):
         return None
 
 
-__all__ = ["Controller", "Snapshot", "SWEEP_POINTS", "X_FIELDS", "X_RANGES", "current_x_values", "split_point",
-           "sweep_values"]
+__all__ = ["Controller", "Snapshot", "SWEEP_POINTS", "X_DECADES_AROUND", "X_FIELDS", "X_RANGES", "current_x_values",
+           "split_point", "sweep_range", "sweep_values"]

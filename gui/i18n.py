@@ -12,18 +12,18 @@ is built again under the new translator, with the same scenario, x-axis, pin and
 toggles, so no widget needs its own re-translation code and nothing is left half
 translated.
 
-Numbers and money are formatted by the current locale (:func:`locale`): thousands
-separators, and in Chinese money in 万 / 亿 (10⁴ / 10⁸) instead of M / bn.
+Numbers and money are formatted by :mod:`gui.present.format` in the current language:
+thousands separators, and in Chinese money in 万 / 亿 (10⁴ / 10⁸) instead of M / bn.
 """
 
 from __future__ import annotations
-
-import math
 
 from PySide6 import QtCore
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication  # noqa: F401 (re-exported for the views)
 
 from model import catalog
+
+from .present import format as format_
 
 translate = QCoreApplication.translate
 
@@ -69,6 +69,7 @@ def set_language(lang: str) -> bool:
             app.installTranslator(qt)
             _state["translators"].append(qt)
     _state["lang"] = lang if ok else "en"
+    format_.set_language(_state["lang"])
     QtCore.QLocale.setDefault(locale())
     return ok
 
@@ -79,47 +80,9 @@ def locale() -> QtCore.QLocale:
     return QtCore.QLocale(QtCore.QLocale.Language.English, QtCore.QLocale.Country.UnitedKingdom)
 
 
-def fmt_number(v, decimals: int = 1) -> str:
-    """``v`` with the locale's grouping and decimal point; '–' for None/NaN."""
-    if v is None or not math.isfinite(float(v)):
-        return "–"
-    return locale().toString(float(v), "f", decimals)
-
-
-def fmt_sig(v, digits: int = 3) -> str:
-    """``v`` to ``digits`` significant figures, grouped by the locale (no exponent below 10¹⁵)."""
-    if v is None or not math.isfinite(float(v)):
-        return "–"
-    v = float(v)
-    if v == 0:
-        return "0"
-    decimals = max(0, digits - 1 - int(math.floor(math.log10(abs(v)))))
-    text = fmt_number(round(v, decimals), decimals)
-    point = locale().decimalPoint()
-    if decimals and point in text:  # 8.00 -> 8, 0.0100 -> 0.01
-        text = text.rstrip("0").rstrip(point)
-    return text
-
-
-CURRENCY_SYMBOLS = {"CNY": "¥", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
-
-
-def fmt_money(v, currency: str = "", *, signed: bool = False, digits: int = 4) -> str:
-    """Money with its symbol: '$40.6 M' in English, '¥4,057 万' / '¥4.06 亿' in Chinese."""
-    if v is None or not math.isfinite(float(v)):
-        return "–"
-    v = float(v)
-    sym = CURRENCY_SYMBOLS.get(currency, (currency + " ") if currency else "")
-    sign = "−" if v < 0 else ("+" if signed and v > 0 else "")
-    a = abs(v)
-    if is_chinese():
-        steps = ((1e8, " 亿"), (1e4, " 万"))
-    else:
-        steps = ((1e9, " bn"), (1e6, " M"), (1e3, " k"))
-    for scale, suffix in steps:
-        if a >= scale:
-            return f"{sign}{sym}{fmt_sig(a / scale, digits)}{suffix}"
-    return f"{sign}{sym}{fmt_number(a, 0)}"
+# Numbers and money: one format per language, shared with the CLI and the exports (gui.present.format)
+fmt_number, fmt_sig, fmt_money, fmt_percent = format_.fmt_number, format_.fmt_sig, format_.fmt_money, format_.fmt_percent
+CURRENCY_SYMBOLS = format_.CURRENCY_SYMBOLS
 
 
 def switch_language(window, lang: str):
@@ -166,5 +129,6 @@ def apply_saved_language(settings) -> None:
         set_language(lang)
 
 
-__all__ = ["LANGUAGES", "QT_TRANSLATE_NOOP", "apply_saved_language", "current_language", "fmt_money", "fmt_number", "fmt_sig",
+__all__ = ["LANGUAGES", "QT_TRANSLATE_NOOP", "apply_saved_language", "current_language", "fmt_money", "fmt_number",
+           "fmt_percent", "fmt_sig",
            "is_chinese", "locale", "set_language", "switch_language", "translate"]

@@ -53,6 +53,20 @@ DATA = (
     QT_TRANSLATE_NOOP("Data", "Case studies"),
     QT_TRANSLATE_NOOP("Data", "Scale tiers"),
     QT_TRANSLATE_NOOP("Data", "Other"),
+    # the presets' names (assets/presets/*.toml), shown in the menu, the toolbar, the chart captions and the sheet
+    QT_TRANSLATE_NOOP("Data", "Case 1 · 8 × A10 · 5B (university lab, RoCE)"),
+    QT_TRANSLATE_NOOP("Data", "Case 2 · 24 × A100 · 30B (autonomous driving, InfiniBand)"),
+    QT_TRANSLATE_NOOP("Data", "Case 3 · 128 × H100 · 1T (AI computing centre, InfiniBand)"),
+    QT_TRANSLATE_NOOP("Data", "Default: 24 × A100, 30B"),
+    QT_TRANSLATE_NOOP("Data", "Large tier · 128 × H100 · 1T"),
+    QT_TRANSLATE_NOOP("Data", "Medium tier · 32 × A100 · 50B"),
+    QT_TRANSLATE_NOOP("Data", "Small tier · 4 × A10 · 10B"),
+    # the article's money claims (assets/claims.toml), whole: the phrase rules would leave "CNY … M" half-translated
+    QT_TRANSLATE_NOOP("Data", "CNY 4,200 per node"),
+    QT_TRANSLATE_NOOP("Data", "≤ CNY 8 M over 5 years (cap)"),
+    QT_TRANSLATE_NOOP("Data", "CNY 1.76 M below Ethernet over 5 years"),
+    QT_TRANSLATE_NOOP("Data", "> CNY 1.8 M per year"),
+    QT_TRANSLATE_NOOP("Data", "40 % below InfiniBand up front"),
 )
 
 # Field labels and units from model.scenario's metadata (sliders, A/B changes).
@@ -144,6 +158,11 @@ PHRASES = (
 _PHRASES = tuple((re.compile(rx), tpl) for rx, tpl in PHRASES)
 
 
+def tr_name(name: str) -> str:
+    """A scenario's name in the UI language: a preset's name translated, a user's name as it is."""
+    return translate("Data", name) if name and i18n.is_chinese() else name
+
+
 def tr_data(text: str) -> str:
     """``text`` from the engine or the assets in the UI language (unchanged in English)."""
     if not text or not i18n.is_chinese():
@@ -156,4 +175,4 @@ def tr_data(text: str) -> str:
     return text
 
 
-__all__ = ["field_label", "tr_data", "tr_field", "tr_help", "tr_unit"]
+__all__ = ["field_label", "tr_data", "tr_field", "tr_help", "tr_name", "tr_unit"]

@@ -30,8 +30,9 @@ from .overrides import overrides_html
 from .controller import X_FIELDS, Controller
 from .controls import FieldSlider, GroupBox, labelled, slider_for
 from .i18n import translate
-from .i18n_data import tr_data, tr_field, tr_help
+from .i18n_data import tr_data, tr_field, tr_help, tr_name
 from .point_table import PointTable
+from .presentation import scaled_pt, set_text_scale
 from .recommendation import RecommendationPanel, preset_name_for
 from .richtext import RichText
 
@@ -63,11 +64,35 @@ ECONOMICS_CONTROLS = {
 OTHER_MONEY_FIELD = {"electricity_cny_per_kwh": "electricity_usd_per_kwh",
                      "electricity_usd_per_kwh": "electricity_cny_per_kwh"}
 IDLE_LINE_WIDTH = 1.5
+# Smallest chart height without its legend [px]: three charts, the toolbar, the status bar and an open dock fit a 1366 × 768
+# laptop screen (the window never needs more than the screen).
+CHART_MIN_HEIGHT = 132
+MIDDLE_MIN_WIDTH = 380  # the charts' column gives the point table its width down to this [px]
 DRAG_LINE_WIDTH = 1.0
 
 
 def _prefixed(prefix: str, text: str) -> str:
     return prefix + text if text else ""
+
+
+class ToolbarLabel(QtWidgets.QLabel):
+    """A label that asks the toolbar only for the width the other items leave: a toolbar moves the items
+    that do not fit into its overflow menu, and the scenario's name must never push the x-axis selector
+    there (a 1366-pixel laptop, presentation mode). What does not fit is cut; the tooltip has it all."""
+
+    def sizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt name)
+        hint = super().sizeHint()
+        bar = self.parentWidget()
+        if not isinstance(bar, QtWidgets.QToolBar):
+            return hint
+        items = bar.findChildren(QtWidgets.QWidget, options=QtCore.Qt.FindChildOption.FindDirectChildrenOnly)
+        others = sum(w.sizeHint().width() + bar.layout().spacing() for w in items if w is not self
+                     and w.isVisibleTo(bar) and w.objectName() != "qt_toolbar_ext_button")
+        room = bar.width() - others - 2 * bar.layout().contentsMargins().left() - 16
+        return QtCore.QSize(max(min(hint.width(), room), 80), hint.height())
+
+    def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt name)
+        return QtCore.QSize(80, super().minimumSizeHint().height())
 
 
 def list_presets() -> list[tuple[str, Path]]:
@@ -155,7 +180,7 @@ class MainWindow(QtWidgets.QMainWindow):
             head = self.presets_menu.addAction(tr_data(group))
             head.setEnabled(False)
             for name, path in items:
-                act = self.presets_menu.addAction(name)
+                act = self.presets_menu.addAction(tr_name(name))
                 act.setData(str(path))
                 act.setToolTip(str(path.relative_to(catalog.ASSETS_DIR.parent)))
                 act.triggered.connect(lambda _=False, p=path: self.load_preset(p))
@@ -197,7 +222,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.preset_button.setToolTip(translate("MainWindow",
                                                 "Load a case study or scale tier: sets every control at once"))
         tb.addWidget(self.preset_button)
-        self.scenario_label = QtWidgets.QLabel()
+        self.scenario_label = ToolbarLabel()
         self.scenario_label.setObjectName("scenarioLabel")
         self.scenario_label.setContentsMargins(10, 0, 16, 0)
         tb.addWidget(self.scenario_label)
@@ -257,12 +282,16 @@ class MainWindow(QtWidgets.QMainWindow):
         for kind in CHART_KINDS:
             ch = ChartWidget(kind, line_width=IDLE_LINE_WIDTH)
             ch.setObjectName(f"chart_{kind}")
-            ch.setMinimumHeight(180)
+            ch.plot_min_height = CHART_MIN_HEIGHT
+            ch.setMinimumHeight(CHART_MIN_HEIGHT)
             self.charts[kind] = ch
             ml.addWidget(ch, 1)
         first = self.charts[CHART_KINDS[0]]
         for kind in CHART_KINDS[1:]:
             self.charts[kind].setXLink(first)
+            self.charts[kind].set_fabric_legend(False)  # one legend for the three, on the top chart
+        for kind in CHART_KINDS[:-1]:
+            self.charts[kind].x_label_shown = False  # one x-axis title, under the bottom chart
         split.addWidget(mid)
         # -- right: the current point
         right = QtWidgets.QWidget()
@@ -294,7 +323,18 @@ class MainWindow(QtWidgets.QMainWindow):
         self.recommendation = RecommendationPanel()
         rec_box.add(self.recommendation)
         rl.addWidget(rec_box, 3)
-        split.addWidget(right)
+        # the panel scrolls rather than make the window taller than a 768-pixel laptop screen
+        right_scroll = QtWidgets.QScrollArea()
+        right_scroll.setObjectName("pointPanel")
+        right_scroll.setWidget(right)
+        right_scroll.setWidgetResizable(True)
+        right_scroll.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        right_scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        bar = right_scroll.verticalScrollBar().sizeHint().width()
+        right_scroll.setMinimumWidth(right.minimumWidth())  # the window's minimum width stays what it was
+        right.setMinimumWidth(right.minimumWidth() - bar)
+        self.point_panel = right_scroll
+        split.addWidget(right_scroll)
         split.setStretchFactor(0, 0)
         split.setStretchFactor(1, 3)
         split.setStretchFactor(2, 2)
@@ -629,7 +669,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _update_title(self, s: model.Scenario) -> None:
         modified = s != self._loaded
-        name = s.name + (translate("MainWindow", " (edited)") if modified else "")
+        name = tr_name(s.name) + (translate("MainWindow", " (edited)") if modified else "")
         title = translate("MainWindow", "{name} — profile: {profile} — {app}").format(
             name=name, profile=s.fabric.profile_set, app=APP_NAME)
         if self.windowTitle() != title:
@@ -641,6 +681,7 @@ class MainWindow(QtWidgets.QMainWindow):
                           "&nbsp;·&nbsp; profile: <b>{profile}</b>").format(
             name=html.escape(name), nodes=f"{c.nodes:,}", gpn=c.gpus_per_node, gpu=html.escape(gname),
             params=f"{s.workload.params_b:,.4g}", profile=html.escape(s.fabric.profile_set)))
+        _set_tip(self.scenario_label, self.scenario_label.text())
 
     # ---------------------------------------------------------- results -> UI
     def sync_controls(self) -> None:
@@ -653,7 +694,7 @@ class MainWindow(QtWidgets.QMainWindow):
             self.sync_controls()
         s = snap.scenario
         focus = s.fabric.focus_fabric
-        name = s.name + (translate("MainWindow", " (edited)") if s != self._loaded else "")
+        name = tr_name(s.name) + (translate("MainWindow", " (edited)") if s != self._loaded else "")
         for kind, ch in self.charts.items():
             ch.show_result(snap.sweep, kind, current_x=snap.current_x, focus=focus,
                            profile_set=s.fabric.profile_set, scenario_name=name, point=snap.point)
@@ -692,19 +733,23 @@ class MainWindow(QtWidgets.QMainWindow):
 
     # ------------------------------------------------------------- view modes
     def set_presentation(self, on: bool) -> None:
-        """Large text and thick lines for a projector."""
-        app = QtWidgets.QApplication.instance()
-        if not hasattr(self, "_base_font"):
-            self._base_font = app.font()
-        f = QtGui.QFont(self._base_font)
-        if on:
-            f.setPointSizeF(max(self._base_font.pointSizeF(), 9.0) * 1.35)
-        app.setFont(f)
+        """Large text and thick lines for a projector: every text scales, from the start-up font
+        (never from the current one, so a rebuilt window or a second toggle does not compound it)."""
+        set_text_scale(on)
+        self._apply_small_text()
         for ch in self.charts.values():
             ch.set_line_width(self._idle_width())
-            for ax in ("left", "bottom"):
-                ch.getPlotItem().getAxis(ax).setStyle(tickFont=f)
-                ch.getPlotItem().getAxis(ax).label.setFont(f)
+            ch.apply_text_scale()
+        self.table.apply_font()
+        self.breakdown.update()
+        QtCore.QTimer.singleShot(0, self._fit_panels)
+
+    def _apply_small_text(self) -> None:
+        """The labels set in a smaller size than the body text, scaled with it."""
+        self.breakdown_legend.setStyleSheet(f"font-size:{scaled_pt(8)}pt")
+        sheet = self.fabric_source.styleSheet()
+        colour = sheet.split("color:", 1)[1].split(";", 1)[0] if "color:" in sheet else "#555"
+        self.fabric_source.setStyleSheet(f"color:{colour}; font-size:{scaled_pt(8)}pt")
 
     def _about(self) -> None:
         QtWidgets.QMessageBox.about(
@@ -750,16 +795,26 @@ class MainWindow(QtWidgets.QMainWindow):
         super().showEvent(event)
         QtCore.QTimer.singleShot(0, self._fit_panels)
 
+    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:  # noqa: N802 (Qt name)
+        super().resizeEvent(event)
+        QtCore.QTimer.singleShot(0, self._fit_panels)
+
     def _fit_panels(self) -> None:
         """Give the right-hand panel the width its table needs, taken from the charts."""
         sizes = self.splitter.sizes()
         if len(sizes) < 3 or not all(sizes):
             return
-        need = self.table.minimumSizeHint().width() + 16
-        if sizes[2] < need and sizes[1] - (need - sizes[2]) > 360:
-            sizes[1] -= need - sizes[2]
-            sizes[2] = need
-            self.splitter.setSizes(sizes)
+        need = self.table.minimumSizeHint().width() + 16 + self.point_panel.verticalScrollBar().sizeHint().width()
+        if sizes[2] >= need:
+            return
+        short = need - sizes[2]
+        # from the charts down to their narrowest readable width, then from the controls (they scroll)
+        for i, floor in ((1, MIDDLE_MIN_WIDTH), (0, self.splitter.widget(0).minimumSizeHint().width())):
+            take = max(0, min(short, sizes[i] - floor))
+            sizes[i] -= take
+            sizes[2] += take
+            short -= take
+        self.splitter.setSizes(sizes)
 
     def closeEvent(self, event: QtGui.QCloseEvent) -> None:  # noqa: N802 (Qt name)
         self.save_state()

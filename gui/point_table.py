@@ -132,13 +132,28 @@ class PointTable(QtWidgets.QTableWidget):
     def _fit_height(self) -> None:
         """Every fabric's row visible, whatever the window's height."""
         self.resizeRowsToContents()
-        h = self.horizontalHeader().sizeHint().height() + 2 * self.frameWidth()
+        header = self.horizontalHeader()
+        h = max(header.sizeHint().height(), header.height()) + 2 * self.frameWidth()
         h += sum(self.rowHeight(r) for r in range(self.rowCount()))
         self.setFixedHeight(h + 2)
 
     def _columns_resized(self, *_):
         if self.horizontalHeader().length() + 2 * self.frameWidth() + 4 > self.width():
             self.updateGeometry()  # the splitter widens the panel to the new minimum
+
+    def apply_font(self) -> None:
+        """Cells set in bold keep a font of their own: give them the table's (application) font again."""
+        for (row, col), want in self._cells.items():
+            item = self.item(row, col)
+            if item is not None:
+                f = QtGui.QFont(QtWidgets.QApplication.font(self))
+                f.setBold(bool(want[2]))
+                item.setFont(f)
+        self.resizeColumnsToContents()
+        self.resizeRowsToContents()
+        self._fit_height()  # taller rows: every fabric stays visible
+        QtCore.QTimer.singleShot(0, self._fit_height)  # again once the header has taken the new font
+        self.updateGeometry()
 
     def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt name)
         """Wide enough for every column: the splitter keeps the panel at least this wide."""
@@ -166,7 +181,7 @@ class PointTable(QtWidgets.QTableWidget):
         if old[1] != tip:
             item.setToolTip(tip)
         if old[2] != bold:
-            f = item.font()
+            f = QtGui.QFont(QtWidgets.QApplication.font(self))
             f.setBold(bold)
             item.setFont(f)
         if colour is not None and old[3] != colour:

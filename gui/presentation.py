@@ -21,6 +21,54 @@ DARK = dict(bg="#1e1f22", fg="#e8e8e8", muted="#a8a8a8", axis="#b8b8b8", legend_
             legend_pen="#555555", readout_bg=(40, 42, 46, 235))
 PRESENTATION_KEY = "F11"
 THEME_KEY = "Ctrl+Shift+D"
+# Presentation mode's text scale: 9 pt body text becomes ~12 pt, the size presentation guides ask for at
+# projector distance (a guess tuned on screenshots at 1366 × 768 and 1920 × 1080, not a published figure).
+PRESENTATION_SCALE = 1.35
+MIN_BASE_POINT_SIZE = 9.0
+
+# The application's font, style and palette before any view mode changed them, captured once per
+# QApplication. A window rebuilt by a language switch must scale and restore from these, never from what
+# the previous window left on the application (that compounded the scale on every switch and made the
+# dark palette the "light" one).
+_app_base: dict = {}
+_scale = {"value": 1.0}
+
+
+def app_base() -> dict:
+    """``{"font", "style", "palette"}`` of the application as it started (captured on first use)."""
+    app = QtWidgets.QApplication.instance()
+    if _app_base.get("app") is not app:
+        _app_base.clear()
+        _app_base.update(app=app, font=QtGui.QFont(app.font()), style=app.style().name(),
+                         palette=QtGui.QPalette(app.palette()))
+        _scale["value"] = 1.0
+    return _app_base
+
+
+def text_scale() -> float:
+    """1.0 normally, :data:`PRESENTATION_SCALE` in presentation mode: every hand-sized text multiplies by it."""
+    app_base()
+    return _scale["value"]
+
+
+def scaled_pt(size_pt: float) -> float:
+    """A point size for text a view sizes itself (titles, legends, read-outs), scaled for presentation."""
+    return round(size_pt * text_scale(), 2)
+
+
+def set_text_scale(on: bool) -> QtGui.QFont:
+    """Set the application font for presentation mode (``on``) or back to the start-up font.
+
+    Idempotent: computed from the start-up font, so switching it on twice (or in a rebuilt
+    window) gives the same size. Returns the font set."""
+    base = app_base()["font"]
+    font = QtGui.QFont(base)
+    if on:
+        size = base.pointSizeF() if base.pointSizeF() > 0 else MIN_BASE_POINT_SIZE
+        font.setPointSizeF(max(size, MIN_BASE_POINT_SIZE) * PRESENTATION_SCALE)
+    _scale["value"] = PRESENTATION_SCALE if on else 1.0
+    QtWidgets.QApplication.instance().setFont(font)
+    return font
 
 
 def theme(dark: bool) -> dict:
@@ -114,8 +162,9 @@ class Presentation(QtCore.QObject):
         self.window = window
         self.dark = False
         self._was_maximized = False
-        self._base_style = QtWidgets.QApplication.style().name()
-        self._base_palette = QtGui.QPalette(QtWidgets.QApplication.palette())
+        base = app_base()  # the start-up look, not what an earlier window (language switch) left
+        self._base_style = base["style"]
+        self._base_palette = base["palette"]
         act = getattr(window, "presentation_action", None)
         if act is not None:
             act.setShortcut(QtGui.QKeySequence(PRESENTATION_KEY))
@@ -163,4 +212,5 @@ class Presentation(QtCore.QObject):
         style_plot(widget, self.dark)
 
 
-__all__ = ["Presentation", "dark_palette", "style_chart", "style_plot", "theme"]
+__all__ = ["PRESENTATION_SCALE", "Presentation", "app_base", "dark_palette", "scaled_pt", "set_text_scale", "style_chart",
+           "style_plot", "text_scale", "theme"]

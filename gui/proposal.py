@@ -22,7 +22,8 @@ from model import ScenarioError, catalog
 from model.files import atomic_write, check_writable
 
 from .export import PDF_DPI, build_chart, cjk_family, ensure_app, no_ligatures, render_scene
-from .i18n import is_chinese, translate
+from .i18n import fmt_sig, is_chinese, translate
+from .i18n_data import tr_name
 from .i18n_data import tr_data
 from .point_table import _scalar  # one reading of per-fabric values for the table and the sheet
 
@@ -189,19 +190,6 @@ def _fabric_rows(point, money) -> list[dict]:
     return out
 
 
-def _plain(key: str) -> str:
-    """A fabric value's name in words ('latency_us' -> 'Latency'), as the window labels it."""
-    from model import scenario as sc
-
-    from .i18n_data import tr_field
-
-    try:
-        label = sc.field_meta(sc.FabricSpec, key).get("label")
-    except (KeyError, AttributeError, TypeError):
-        label = None
-    return tr_field(label) if label else key.replace("_usd", " (USD)").replace("_", " ")
-
-
 def _assumptions(s, point) -> list[tuple[str, str]]:
     """(what, source) pairs: the profile set, each fabric's figures, the GPU, economics and reliability."""
     ps = catalog.profile_set(s.fabric.profile_set)
@@ -217,18 +205,18 @@ def _assumptions(s, point) -> list[tuple[str, str]]:
         note = entry.get("source") or translate("Proposal", "{transport} figures of the profile set").format(
             transport=row.transport)
         if from_scenario:
-            note += translate("Proposal", "; from this scenario: ") + sep.join(map(_plain, from_scenario))
+            note += translate("Proposal", "; from this scenario: ") + sep.join(_fabric_field(k) for k in from_scenario)
         own = [k for k in row.guesses if k not in common]
         if own:
-            note += translate("Proposal", "; guesses (no published source): ") + sep.join(map(_plain, own))
+            note += translate("Proposal", "; guesses (no published source): ") + sep.join(_fabric_field(k) for k in own)
         v = row.values
         head = translate("Proposal", "{fabric}: {gbps} Gb/s × {nics}, {lat} µs, loss {loss} %").format(
             fabric=row.label, gbps=f"{v.get('link_gbps', float('nan')):g}", nics=v.get("nics_per_node"),
-            lat=f"{v.get('latency_us', float('nan')):g}", loss=f"{v.get('loss_rate', 0) * 100:.3g}")
+            lat=f"{v.get('latency_us', float('nan')):g}", loss=fmt_sig(v.get('loss_rate', 0) * 100, 3))
         out.append((head, note))
     if common:
         out.append((translate("Proposal", "Every fabric"), translate("Proposal", "guesses (no published source): ")
-                    + sep.join(_plain(k) for k in rows[0].guesses if k in common)))
+                    + sep.join(_fabric_field(k) for k in rows[0].guesses if k in common)))
     g = catalog.gpu(s.cluster.gpu)
     out.append((g.get("name", s.cluster.gpu), g.get("source", "")))
     if g.get("economics_source"):
@@ -243,6 +231,16 @@ def _assumptions(s, point) -> list[tuple[str, str]]:
                         + (translate("Proposal", "; guesses: ") + sep.join(tab["guesses"])
                            if tab.get("guesses") else "")))
     return out
+
+
+def _fabric_field(key: str) -> str:
+    """A fabric value's name as the controls say it ('latency_us' -> 'Latency'), in the UI language."""
+    from .i18n_data import tr_field
+
+    try:
+        return tr_field(model.scenario.field_meta(model.scenario.FabricSpec, key).get("label") or key)
+    except (KeyError, AttributeError):
+        return key
 
 
 def _breakeven(snap, pair=None) -> dict:
@@ -278,7 +276,7 @@ def _compare(snap, pinned) -> dict | None:
         row = fabrics.setdefault(r["fabric"], dict(fabric=r["fabric"], label=r["label"], short=r["short"],
                                                    colour=colours.get(r["fabric"], MUTED), cells={}))
         row["cells"][r["metric"]] = row_texts(r, code)
-    return dict(name_a=pinned.scenario.name, name_b=snap.scenario.name,
+    return dict(name_a=tr_name(pinned.scenario.name), name_b=tr_name(snap.scenario.name),
                 changes_html=changes_text(pinned.scenario, snap.scenario), rows=list(fabrics.values()),
                 currency=code)
 
@@ -303,7 +301,7 @@ def proposal_content(snap, *, source=None, today: dt.date | None = None, pair=No
     ps = catalog.profile_set(s.fabric.profile_set)
     return dict(
         title=translate("Proposal", "Network fabric proposal"),
-        scenario=s.name,
+        scenario=tr_name(s.name),
         description=s.description,
         date=(today or dt.date.today()).isoformat(),
         version=model.__version__,
@@ -472,16 +470,16 @@ def _compare_html(c) -> str:
 def _claims_html(c) -> str:
     if not c["claims"]:
         return ""
-    from model.claims import _fmt as claim_fmt
+    from .i18n_data import tr_unit
+    from .present.format import fmt_quantity
 
     rows = []
     for i, r in enumerate(c["claims"]):
         bg = "background:#f7f7f7;" if i % 2 else ""
-        unit = f" {r.unit}" if r.unit else ""
         rows.append(f"<tr style='{bg}'><td>{_e(tr_data(r.label))}</td>"
                     f"<td>{_e(_short(c['labels'].get(r.fabric, r.fabric)))}"
-                    f"</td><td>{_e(tr_data(r.article))}</td><td align='right'>{_e(tr_data(claim_fmt(r.seed, r.unit) + unit))}"
-                    f"</td><td align='right'>{_e(tr_data(claim_fmt(r.published, r.unit) + unit))}</td></tr>")
+                    f"</td><td>{_e(tr_data(r.article))}</td><td align='right'>{_e(fmt_quantity(r.seed, r.unit, tr_unit(r.unit)))}"
+                    f"</td><td align='right'>{_e(fmt_quantity(r.published, r.unit, tr_unit(r.unit)))}</td></tr>")
         if r.explanation:  # a counterfactual figure, explained in one line
             rows.append(f"<tr style='{bg}'><td colspan='5' style='color:{MUTED}'>↳ {_e(r.explanation)}</td></tr>")
     cols = ((translate("Proposal", "Claim"), "left"), (translate("Proposal", "Fabric"), "left"),

@@ -21,6 +21,7 @@ from . import reason_text
 from .charts import fabric_styles
 from .i18n import fmt_money, is_chinese, translate
 from .i18n_data import tr_data, tr_unit
+from .present.format import fmt_quantity
 from .presentation import muted
 from .richtext import RichText
 
@@ -216,12 +217,7 @@ class RecommendationPanel(QtWidgets.QWidget):
 
 
 def _fmt(x: float, unit: str) -> str:
-    text = claims_mod._fmt(x, unit)
-    if text == "–" or not unit:
-        return text
-    if unit == "CNY":
-        return f"-¥{text[1:]}" if text.startswith("-") else f"¥{text}"
-    return f"{text} {tr_unit(unit)}"
+    return fmt_quantity(x, unit, tr_unit(unit))
 
 
 __all__ = ["RecommendationPanel", "preset_name_for"]

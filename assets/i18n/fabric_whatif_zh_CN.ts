@@ -327,6 +327,50 @@
         <translation> 不含中断</translation>
     </message>
     <message>
+        <source>micro-batch</source>
+        <translation>微批次</translation>
+    </message>
+    <message>
+        <source>virtual stages</source>
+        <translation>虚拟流水级</translation>
+    </message>
+    <message>
+        <source>plan unchanged (tp {tp} · pp {pp} · dp {dp0}→{dp1}); {part} {delta}</source>
+        <translation>并行方案不变（tp {tp} · pp {pp} · dp {dp0}→{dp1}）；{part} {delta}</translation>
+    </message>
+    <message>
+        <source>whole-number rule: {m0}→{m1} micro-batches per step (the batch over dp, rounded up)</source>
+        <translation>整除规则：每步微批次数 {m0}→{m1}（批大小除以 dp 后向上取整）</translation>
+    </message>
+    <message>
+        <source>{n} GPUs idle (they do not fill a replica of tp · pp = {size})</source>
+        <translation>{n} 块 GPU 闲置（凑不满一个 tp · pp = {size} 的副本）</translation>
+    </message>
+    <message>
+        <source>plan: {changes}</source>
+        <translation>并行方案：{changes}</translation>
+    </message>
+    <message>
+        <source>leave {n} GPUs idle</source>
+        <translation>闲置 {n} 块 GPU</translation>
+    </message>
+    <message>
+        <source>round the batch {asked}→{batch}</source>
+        <translation>把批大小从 {asked} 凑整到 {batch}</translation>
+    </message>
+    <message>
+        <source>lose its interleaving (micro-batches not a multiple of pp)</source>
+        <translation>无法交错调度（微批次数不是 pp 的整数倍）</translation>
+    </message>
+    <message>
+        <source>whole-number rule: the previous plan would {reasons} here</source>
+        <translation>整除规则：沿用上一点的方案在此会{reasons}</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation>并且</translation>
+    </message>
+    <message>
         <source>no plan fits</source>
         <translation>无可行方案</translation>
     </message>
@@ -345,6 +389,18 @@
     <message>
         <source>blank: no parallel plan fits there</source>
         <translation>空白处：没有可行的并行方案</translation>
+    </message>
+    <message>
+        <source>○ whole-number plan step (hover)</source>
+        <translation>○ 整除规则导致的方案跳变（悬停查看）</translation>
+    </message>
+    <message>
+        <source>MFU (%)</source>
+        <translation>MFU（%）</translation>
+    </message>
+    <message>
+        <source>Days</source>
+        <translation>天数</translation>
     </message>
     <message>
         <source>w/o interruptions</source>
@@ -578,6 +634,54 @@
     <message>
         <source>Other</source>
         <translation>其他</translation>
+    </message>
+    <message>
+        <source>Case 1 · 8 × A10 · 5B (university lab, RoCE)</source>
+        <translation>案例 1 · 8 × A10 · 5B（高校实验室，RoCE）</translation>
+    </message>
+    <message>
+        <source>Case 2 · 24 × A100 · 30B (autonomous driving, InfiniBand)</source>
+        <translation>案例 2 · 24 × A100 · 30B（自动驾驶，InfiniBand）</translation>
+    </message>
+    <message>
+        <source>Case 3 · 128 × H100 · 1T (AI computing centre, InfiniBand)</source>
+        <translation>案例 3 · 128 × H100 · 1T（智算中心，InfiniBand）</translation>
+    </message>
+    <message>
+        <source>Default: 24 × A100, 30B</source>
+        <translation>默认：24 × A100，30B</translation>
+    </message>
+    <message>
+        <source>Large tier · 128 × H100 · 1T</source>
+        <translation>大规模档 · 128 × H100 · 1T</translation>
+    </message>
+    <message>
+        <source>Medium tier · 32 × A100 · 50B</source>
+        <translation>中规模档 · 32 × A100 · 50B</translation>
+    </message>
+    <message>
+        <source>Small tier · 4 × A10 · 10B</source>
+        <translation>小规模档 · 4 × A10 · 10B</translation>
+    </message>
+    <message>
+        <source>CNY 4,200 per node</source>
+        <translation>每节点 ¥4,200</translation>
+    </message>
+    <message>
+        <source>≤ CNY 8 M over 5 years (cap)</source>
+        <translation>5 年内 ≤ ¥800 万（上限）</translation>
+    </message>
+    <message>
+        <source>CNY 1.76 M below Ethernet over 5 years</source>
+        <translation>5 年内比 Ethernet 低 ¥176 万</translation>
+    </message>
+    <message>
+        <source>&gt; CNY 1.8 M per year</source>
+        <translation>每年 &gt; ¥180 万</translation>
+    </message>
+    <message>
+        <source>40 % below InfiniBand up front</source>
+        <translation>前期投入比 InfiniBand 低 40 %</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,139 @@
+"""Where a curve steps, and why: the parallel plan per sweep point, compared with its neighbour.
+
+The engine picks the fastest parallel plan (tensor-, pipeline-, data-parallel degrees and
+micro-batch, Megatron-LM's layout: Narayanan et al., "Efficient Large-Scale Language Model
+Training on GPU Clusters Using Megatron-LM", SC'21) at every sweep point. Curves step
+where that plan changes. Some of those changes are not physics but whole-number rules:
+the data-parallel degree is ⌊GPUs / (tp · pp)⌋ (GPUs that do not fill a replica sit idle)
+the global batch is rounded up to whole micro-batches per replica, and an interleaved
+schedule (virtual stages) needs the micro-batches per step to be a multiple of the
+pipeline depth. A plan change is called a *whole-number step* here when the previous
+point's plan, moved to this point, would break one of these (leave GPUs idle, round the
+batch up, lose its interleaving), while at the previous point it did not;
+or when the plan changes for one point only and changes back (a blip at a GPU count
+with few divisors). The label says what the previous plan would need, so the reader can
+judge; nothing here claims more than that.
+
+Everything is vectorised over (fabric, point); no Qt.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+PLAN_KEYS = ("tp", "pp", "micro_batch", "virtual_stages")  # what makes a plan; dp follows the GPU count
+
+
+def _plan(result) -> dict | None:
+    plan = result.data.get("plan") if result is not None else None
+    if not plan or any(k not in plan for k in PLAN_KEYS + ("dp",)):
+        return None
+    return {k: np.atleast_2d(np.asarray(plan[k], dtype=float)) for k in PLAN_KEYS + ("dp", "global_batch")
+            if k in plan}
+
+
+def gpus_per_point(result) -> np.ndarray:
+    """Total GPUs at each sweep point, shape (N,)."""
+    s = result.scenario
+    x = np.asarray(result.x, dtype=float)
+    gpn = float(s.cluster.gpus_per_node)
+    if result.field == "cluster.nodes":
+        return x * gpn
+    if result.field == "cluster.gpus_per_node":
+        return x * float(s.cluster.nodes)
+    return np.full(x.shape, float(s.cluster.nodes) * gpn)
+
+
+def _fit(gpus, batch, tp, pp, mb):
+    """Plan (tp, pp, mb) at ``gpus``: idle GPUs, the batch it runs, micro-batches per step."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        dp = np.maximum(np.floor(gpus / (tp * pp)), 1.0)
+        idle = gpus - dp * tp * pp
+        m = np.maximum(np.ceil(batch / (dp * mb) - 1e-9), 1.0)
+    return idle, m * dp * mb, m
+
+
+def _clean(gpus, batch, tp, pp, mb, v):
+    """Whether plan (tp, pp, mb, v) uses every GPU, the batch exactly and its interleaving at ``gpus`` [bool]."""
+    idle, run, m = _fit(gpus, batch, tp, pp, mb)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        interleave_ok = (v <= 1) | (np.floor(m / pp) == m / pp)
+    return (idle == 0) & (run == batch) & interleave_ok
+
+
+def plan_steps(result) -> dict | None:
+    """Plan changes along a sweep ``result``.
+
+    Returns ``{"changed": (F, N) bool, "whole_number": (F, N) bool}``: ``changed[f, i]`` when
+    fabric ``f``'s plan at point ``i`` differs from point ``i - 1``; ``whole_number`` marks
+    those a whole-number rule explains (see the module text). ``None`` when the result
+    carries no plan.
+    """
+    plan = _plan(result)
+    if plan is None:
+        return None
+    stack = np.stack([plan[k] for k in PLAN_KEYS])  # (4, F, N)
+    F, N = stack.shape[1:]
+    changed = np.zeros((F, N), dtype=bool)
+    whole = np.zeros((F, N), dtype=bool)
+    if N < 2:
+        return dict(changed=changed, whole_number=whole)
+    finite = np.isfinite(stack).all(axis=0)
+    diff = (stack[:, :, 1:] != stack[:, :, :-1]).any(axis=0) & finite[:, 1:] & finite[:, :-1]
+    changed[:, 1:] = diff
+    gpus = gpus_per_point(result)[None, :]
+    batch = float(result.scenario.workload.global_batch)
+    prev = tuple(plan[k][:, :-1] for k in PLAN_KEYS)  # the previous point's plan, here and where it was chosen
+    prev_here = _clean(gpus[:, 1:], batch, *prev)
+    prev_there = _clean(gpus[:, :-1], batch, *prev)
+    whole[:, 1:] = diff & prev_there & ~prev_here
+    # a blip: the plan changes at i and changes back at i + 1
+    if N >= 3:
+        back = (stack[:, :, 2:] == stack[:, :, :-2]).all(axis=0) & diff[:, :-1] & diff[:, 1:]
+        whole[:, 1:-1] |= back
+        whole[:, 2:] |= back  # ... and the step back
+    return dict(changed=changed, whole_number=whole)
+
+
+def plan_at(result, f: int, i: int) -> dict | None:
+    """Fabric ``f``'s plan at sweep point ``i`` as whole numbers (``None`` where no plan fits)."""
+    plan = _plan(result)
+    if plan is None:
+        return None
+    out = {}
+    for k in PLAN_KEYS + ("dp",):
+        v = plan[k][min(f, plan[k].shape[0] - 1), i]
+        if not np.isfinite(v):
+            return None
+        out[k] = int(v)
+    return out
+
+
+def plan_fit(result, i: int, plan: dict) -> dict:
+    """What ``plan`` would need at point ``i``: ``idle`` GPUs, the ``batch`` it would run (the batch
+    asked for is ``asked``), and whether its interleaving (``virtual_stages`` > 1) would still work."""
+    gpus = float(gpus_per_point(result)[i])
+    batch = float(result.scenario.workload.global_batch)
+    idle, run, m = _fit(gpus, batch, plan["tp"], plan["pp"], plan["micro_batch"])
+    return dict(idle=int(idle), batch=int(run), asked=int(batch),
+                interleave_ok=bool(plan["virtual_stages"] <= 1 or m % plan["pp"] == 0))
+
+
+def largest_change(result, f: int, i: int) -> tuple[str, float] | None:
+    """The step-time part that changed most from point ``i - 1`` to ``i`` (key, change in seconds)."""
+    bd = result.data.get("breakdown_s")
+    if not bd or i < 1:
+        return None
+    best = None
+    for k, arr in bd.items():
+        a = np.atleast_2d(np.asarray(arr, dtype=float))
+        row = a[min(f, a.shape[0] - 1)]
+        if row.shape[0] <= i:
+            continue
+        d = float(row[i] - row[i - 1])
+        if np.isfinite(d) and (best is None or abs(d) > abs(best[1])):
+            best = (k, d)
+    return best
+
+
+__all__ = ["PLAN_KEYS", "gpus_per_point", "largest_change", "plan_at", "plan_fit", "plan_steps"]

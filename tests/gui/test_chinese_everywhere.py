@@ -1,0 +1,50 @@
+"""Chinese wherever a user reads: preset names in the menu, the toolbar, the chart captions and the
+sheet; money in 万 / 亿 in the table and the charts; the sheet's assumptions name fields, not keys."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from gui import i18n
+from guihelpers import settle
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@pytest.fixture
+def zh(window, qtbot):
+    new = i18n.switch_language(window, "zh_CN")
+    qtbot.addWidget(new)
+    settle(new)
+    yield new
+    i18n.set_language("en")
+    new.close()
+
+
+def test_preset_names_and_captions_in_chinese(zh):
+    names = [a.text() for a in zh.preset_actions.values()]
+    assert names and all(CJK.search(n) for n in names), names
+    assert "案例 2" in zh.scenario_label.text() and "Case 2" not in zh.scenario_label.text()
+    caption = zh.charts["utilisation"].caption
+    assert "案例 2" in caption and "autonomous" not in caption
+
+
+def test_money_in_wan_everywhere_in_chinese(zh):
+    for key in ("capex", "tco", "cost_per_run"):
+        text = zh.table.cell_text(0, key)
+        assert text.startswith("¥") and ("万" in text or "亿" in text) and " M" not in text, (key, text)
+    axis = zh.charts["tco"].getPlotItem().getAxis("left")
+    values = [7.0, 8.0] if axis.logMode else [1e7, 1e8]  # a log axis ticks at exponents
+    ticks = axis.tickStrings(values, 1.0, 1.0)
+    assert all("万" in t or "亿" in t for t in ticks), ticks
+
+
+def test_the_sheet_speaks_chinese(zh):
+    from gui.proposal import proposal_content
+
+    c = proposal_content(zh.controller.snapshot)
+    assert CJK.search(c["title"]) and c["scenario"].startswith("案例 2")
+    text = " ".join(f"{a} {b}" for a, b in c["assumptions"])
+    assert not re.search(r"\b(latency_us|loss_rate|link_gbps|nics_per_node)\b", text), text

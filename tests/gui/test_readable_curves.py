@@ -1,0 +1,87 @@
+"""Curves a customer can read: the x-range follows the scenario, every step explains itself on
+hover, and a step a whole-number rule causes is ringed rather than drawn as physics."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6 import QtCore
+
+from gui.main_window import list_presets
+
+from guihelpers import settle
+
+
+def _load(win, stem):
+    path = next(p for _, p in list_presets() if p.stem.startswith(stem))
+    assert win.load_preset(path)
+    settle(win)
+
+
+def _hover(ch, x):
+    vb = ch.getPlotItem().vb
+    yr = vb.viewRange()[1]
+    ch._on_mouse_moved(vb.mapViewToScene(QtCore.QPointF(math.log10(x), yr[0] + 0.9 * (yr[1] - yr[0]))))
+    return ch.readout_text()
+
+
+def test_an_8_node_lab_is_drawn_around_its_point(window):
+    _load(window, "case1")
+    assert window.controller.scenario.cluster.nodes == 8
+    x0, x1 = (10 ** v for v in window.charts["utilisation"].getPlotItem().vb.viewRange()[0])
+    assert x0 <= 8 <= x1
+    assert x1 < 200, x1  # not 1–4,096 nodes with the point at the left edge
+    where = (math.log10(8) - math.log10(x0)) / (math.log10(x1) - math.log10(x0))
+    assert 0.25 < where < 0.75, where
+
+
+def test_a_whole_number_step_is_ringed_and_explained_on_hover(window):
+    _load(window, "case2")  # Ethernet falls off between 8 and 9 nodes
+    ch = window.charts["utilisation"]
+    eth = [s for s in ch.series["series"] if s["fabric"] == "ethernet"][0]
+    x = ch.series["x"]
+    i9 = int(np.flatnonzero(x == 9)[0])
+    assert eth["whole_number"][i9]
+    rx, ry = ch.step_marks.getOriginalDataset()
+    assert np.any((rx == 9) & np.isclose(ry, eth["y"][i9]))  # the ring sits on the curve at 9 nodes
+    assert ch.step_note.isVisible()
+    text = _hover(ch, 9)
+    assert "8 → 9" in text and "virtual stages 2→1" in text and "whole-number rule" in text, text
+    assert "interleaving" in text
+
+
+def test_a_step_without_a_whole_number_cause_names_the_plan_change(window):
+    _load(window, "case2")
+    ch = window.charts["utilisation"]
+    x = ch.series["x"]
+    for s in ch.series["series"]:
+        physics = np.flatnonzero(s["plan_changed"] & ~s["whole_number"])
+        if physics.size:
+            i = int(physics[-1])
+            break
+    else:
+        raise AssertionError("no plan change that is not ringed")
+    text = _hover(ch, float(x[i]))
+    assert "plan:" in text or "plan unchanged" in text, text
+
+
+def test_moving_the_nodes_slider_across_decades_moves_the_range(window):
+    _load(window, "case1")
+    window.controller.set_value("cluster.nodes", 300)
+    settle(window)
+    x0, x1 = (10 ** v for v in window.charts["utilisation"].getPlotItem().vb.viewRange()[0])
+    assert x0 <= 300 <= x1 and x0 >= 5, (x0, x1)  # was 1 before the point moved a decade
+
+
+def test_a_saw_tooth_without_a_plan_change_names_its_whole_number_cause(window):
+    """Case 3: between plan changes InfiniBand's utilisation saw-tooths; each tooth is the batch over dp
+    rounded up to whole micro-batches, each slope the GPUs that do not fill another replica."""
+    from gui.charts import step_explanation
+
+    _load(window, "case3")
+    res = window.controller.snapshot.sweep
+    ib = res.fabrics.index("infiniband")
+    texts = [step_explanation(res, ib, i) for i in range(1, len(res.x))]
+    assert any("micro-batches per step" in t and "plan unchanged" in t for t in texts)
+    assert any("GPUs idle" in t for t in texts)

@@ -1,0 +1,82 @@
+"""Plan steps along a sweep (gui.present.steps, no Qt) and the sweep's x-range around the scenario."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import model
+from gui.present.steps import plan_at, plan_fit, plan_steps
+from model import presets
+
+
+def _sweep(preset: str, nodes):
+    s = model.load_scenario(presets.preset_path(preset))
+    return model.sweep(s, "cluster.nodes", np.asarray(nodes, dtype=float))
+
+
+def test_a_plan_change_is_found_where_the_plan_differs():
+    res = _sweep("case2", np.arange(1, 41))
+    steps = plan_steps(res)
+    for f in range(len(res.fabrics)):
+        for i in range(1, 40):
+            a, b = plan_at(res, f, i - 1), plan_at(res, f, i)
+            differs = a is not None and b is not None and any(a[k] != b[k] for k in
+                                                             ("tp", "pp", "micro_batch", "virtual_stages"))
+            assert bool(steps["changed"][f, i]) == differs, (res.fabrics[f], i + 1)
+    assert not steps["changed"][:, 0].any()
+
+
+def test_ethernet_falling_off_from_8_to_9_nodes_is_a_whole_number_step():
+    """Case 2: 64 GPUs run an interleaved pipeline (128 micro-batches, a multiple of pp 8); at 72 GPUs
+    the batch no longer splits into a multiple of pp, so the interleaving goes: bookkeeping, not physics."""
+    res = _sweep("case2", [8, 9])
+    steps = plan_steps(res)
+    eth = res.fabrics.index("ethernet")
+    assert steps["changed"][eth, 1] and steps["whole_number"][eth, 1]
+    before = plan_at(res, eth, 0)
+    assert plan_fit(res, 0, before)["interleave_ok"] and not plan_fit(res, 1, before)["interleave_ok"]
+
+
+def test_no_step_is_whole_number_where_every_gpu_and_the_batch_divide():
+    """Powers of two: 2^k nodes × 8 GPUs and a batch of 1,024 always divide, so no step is bookkeeping."""
+    res = _sweep("case2", [4, 8, 16, 32, 64])
+    steps = plan_steps(res)
+    assert not steps["whole_number"].any()
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(1, 300), min_size=2, max_size=12, unique=True))
+def test_whole_number_steps_are_plan_changes(nodes):
+    res = _sweep("small", sorted(nodes))
+    steps = plan_steps(res)
+    assert steps["changed"].shape == steps["whole_number"].shape == (len(res.fabrics), len(nodes))
+    assert not (steps["whole_number"] & ~steps["changed"]).any()
+
+
+@pytest.mark.parametrize("preset", presets.preset_names())
+def test_the_sweep_is_around_the_current_point(preset):
+    from gui.controller import X_DECADES_AROUND, X_FIELDS, sweep_values
+
+    s = model.load_scenario(presets.preset_path(preset))
+    for field in X_FIELDS:
+        v = sweep_values(s, field)
+        cur = np.array([float(s.get(field))]) if not field.startswith("fabric.") else None
+        if cur is None:
+            from gui.controller import current_x_values
+
+            cur = current_x_values(s, field)
+            cur = cur[cur > 0]
+        lo, hi = math.log10(v.min()), math.log10(v.max())
+        for c in np.log10(cur):
+            assert lo <= c <= hi, (field, 10 ** c)
+        # the current values' own spread, a decade or two either side, each end rounded to a power of ten
+        spread = float(np.log10(cur.max() / cur.min()))
+        assert hi - lo <= spread + 2 * X_DECADES_AROUND[field] + 2 + 1e-9, (field, v.min(), v.max())
+    nodes = sweep_values(s, "cluster.nodes")
+    n = s.cluster.nodes
+    assert nodes.max() <= max(100 * n, 1000) and nodes.min() >= n / 100
