@@ -35,10 +35,12 @@ from . import catalog, economics, reliability, topology
 from .arrays import cut_constant_points, where_uniform
 from .collectives import DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NET_STEP_SW_US, NCCL_NVLINK_STEP_US, bus_factor, \
     collective_time, p2p_time, ring_steps, tree_steps
-from .compute import BYTES_BF16, hardware_flops_per_iteration, layer_times_forward, logits_time, \
-    model_flops_per_iteration, optimizer_time, params_from_architecture, recompute_code
+from .compute import BYTES_BF16, RECOMPUTE_KINDS, fp8_gemm_peak, hardware_flops_per_iteration, \
+    layer_matmul_weights, layer_times_forward, logits_time, mlp_activation_ratio, model_flops_per_iteration, \
+    optimizer_time, params_from_architecture, recompute_code
 from .errors import ScenarioError, suggest
-from .memory import USABLE_MEMORY_FRACTION, memory_with_replicas_bytes, stage_memory_bytes, stage_params
+from .memory import USABLE_MEMORY_FRACTION, activation_bytes, memory_with_replicas_bytes, model_state_bytes, \
+    stage_memory_bytes, stage_params
 from .scenario import FabricSpec, Scenario
 from .transport import TRANSPORT_CODE, cpu_cap_gbps, cpu_cores_busy, loss_efficiency
 
@@ -53,6 +55,8 @@ TP_CANDIDATES = (1, 2, 4, 8, 16)
 PP_CANDIDATES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 MB_CANDIDATES = (1, 2, 4)
 V_CANDIDATES = (1, 2, 4)
+RECOMPUTE_CANDIDATES = (0, 1, 2)  # none, selective, full: lightest first
+ZERO_CANDIDATES = (1, 2, 3)  # searched sharding stages, cheapest first (stage 0 only when asked for)
 
 GRAD_BYTES = BYTES_BF16  # gradients reduced in bf16
 
@@ -148,7 +152,17 @@ def resolve_fabrics(s: Scenario) -> list[FabricRow]:
 def _plan_key(s: Scenario):
     """The scenario's plan-search settings: mode, fixed degrees and micro-batch (part of the plan-cache key)."""
     return (s.parallel.resolved_mode, s.parallel.tp, s.parallel.pp, s.parallel.virtual_stages,
-            s.workload.micro_batch)
+            s.workload.micro_batch, s.workload.recompute, _zero_stages(s))
+
+
+def _zero_stages(s: Scenario) -> tuple:
+    """The ZeRO stages the plan search may use: the user's, or stage 0/1 from ``distributed_optimizer``."""
+    p = s.parallel
+    if p.zero_stage is not None:
+        return (p.zero_stage,)
+    if p.distributed_optimizer is not None:
+        return (1,) if p.distributed_optimizer else (0,)
+    return ZERO_CANDIDATES
 
 
 @dataclass
@@ -213,17 +227,24 @@ def build_inputs(s: Scenario, field: str | None = None, values=None) -> Inputs:
         pt["layers"] = np.full(n, float(w.layers))
         pt["hidden"] = np.full(n, float(w.hidden))
         pt["heads"] = np.full(n, float(w.heads))
-        pt["params"] = params_from_architecture(pt["layers"], pt["hidden"], pt["vocab"])
     else:
         pt["layers"], pt["hidden"], pt["heads"] = derive_architecture(pt["params_b"], pt["vocab"])
-        pt["params"] = params_from_architecture(pt["layers"], pt["hidden"], pt["vocab"])
+    pt["kv_heads"] = pt["heads"] if w.kv_heads is None else np.full(n, float(w.kv_heads))
+    ffn = np.full(n, np.nan if w.ffn_hidden is None else float(w.ffn_hidden))
+    pt["layer_weights"] = layer_matmul_weights(pt["hidden"], pt["heads"], pt["kv_heads"], ffn)
+    pt["mlp_ratio"] = np.broadcast_to(mlp_activation_ratio(pt["hidden"], ffn), (n,)) + 0.0
+    pt["untied"] = np.full(n, float(w.untied_embeddings))
+    pt["params"] = params_from_architecture(pt["layers"], pt["hidden"], pt["vocab"], pt["layer_weights"],
+                                            pt["untied"])
     pt["gpus"] = pt["nodes"] * gpn
     pt["peak_flops"] = np.full(n, g["peak_bf16_tflops"] * 1e12)
+    fp8 = w.precision == "fp8"
+    pt["fp8"] = np.full(n, float(fp8))
+    pt["gemm_peak"] = np.full(n, fp8_gemm_peak(g["peak_fp8_tflops"] * 1e12) if fp8 else g["peak_bf16_tflops"] * 1e12)
     pt["hbm_bytes_per_s"] = np.full(n, g["hbm_gb_per_s"] * 1e9)
     pt["memory_bytes"] = np.full(n, g["memory_gb"] * 1e9)
     pt["intra_busbw"] = np.full(n, g["intra_gb_per_s"] * 1e9 * g["intra_busbw_fraction"])
     pt["intra_p2p_bw"] = np.full(n, g["intra_gb_per_s"] * 1e9)
-    pt["recompute"] = np.full(n, recompute_code(w.recompute))
     pt["flash"] = np.full(n, w.flash_attention)
     pt["sp"] = np.full(n, p.sequence_parallel)
     pt["dp_overlap"] = np.full(n, p.dp_overlap)
@@ -276,12 +297,15 @@ def _check_fabric_values(key, values, field):
 # --------------------------------------------------------------------------
 
 def _candidates(s: Scenario, pt=None):
-    """Plan candidates (tp, pp, micro_batch, virtual_stages) as float arrays of shape (C,).
+    """Plan candidates (tp, pp, micro_batch, virtual_stages, recompute, zero_stage) as float arrays of shape (C,).
 
     Auto mode searches tensor parallelism inside a node, pipeline depths in
-    powers of two (uneven layer splits allowed: a stage holds ⌈l/p⌉ layers),
-    micro-batches of 1, 2 or 4 and 1, 2 or 4 virtual stages; candidates that no
-    point of ``pt`` can use are dropped before evaluation.
+    powers of two (the layers must split into the stages, see :func:`_degrees_valid`),
+    micro-batches of 1, 2 or 4 and 1, 2 or 4 virtual stages; every mode searches
+    the recompute kinds and ZeRO stages the scenario leaves open. The candidates
+    come in groups of the same degrees, one per (recompute, zero stage), recompute
+    outer: the plan search keeps the cheapest of a group that fits. Candidates that
+    no point of ``pt`` can use are dropped before evaluation (whole groups).
     """
     p, w = s.parallel, s.workload
     explicit = p.resolved_mode == "explicit"
@@ -289,21 +313,22 @@ def _candidates(s: Scenario, pt=None):
     pps = (p.pp or 1,) if explicit else PP_CANDIDATES
     mbs = (w.micro_batch,) if w.micro_batch is not None else MB_CANDIDATES
     vs = (p.virtual_stages,) if p.virtual_stages is not None else V_CANDIDATES
-    grid = _candidate_grid(tps, pps, mbs, vs)  # (4, C)
+    rcs = RECOMPUTE_CANDIDATES if w.recompute is None else (int(recompute_code(w.recompute)),)
+    grid = _candidate_grid(tps, pps, mbs, vs, rcs, _zero_stages(s))  # (6, C)
     if pt is not None and not explicit:
         keep = ((grid[0] <= pt["gpus_per_node"].max()) & (grid[1] * grid[3] <= pt["layers"].max())
                 & (grid[0] * grid[1] <= pt["gpus"].max()))
-        grid = grid[:, keep] if np.any(keep) else grid[:, :1]
-    return grid[0], grid[1], grid[2], grid[3]
+        grid = grid[:, keep] if np.any(keep) else grid[:, :len(rcs) * len(_zero_stages(s))]
+    return tuple(grid)
 
 
-# one grid per (tp, pp, micro_batch, virtual_stages) choice lists: auto mode has a handful (micro_batch and
-# virtual_stages each free or fixed by the scenario), explicit mode one per plan the user types. 16 keeps those a
-# session goes back and forth between; a miss only rebuilds at most 375 candidates (about 0.1 ms)
+# one grid per choice lists: auto mode has a handful (micro_batch, virtual_stages, recompute and the ZeRO stage each
+# free or fixed by the scenario), explicit mode one per plan the user types. 16 keeps those a session goes back and
+# forth between; a miss only rebuilds at most a few thousand candidates (about 1 ms)
 @functools.lru_cache(maxsize=16)
-def _candidate_grid(tps, pps, mbs, vs):
-    """Every (tp, pp, micro_batch, virtual_stages) combination as rows of a read-only (4, C) array."""
-    grid = np.array([(t, q, b, v) for t in tps for q in pps for b in mbs for v in vs
+def _candidate_grid(tps, pps, mbs, vs, rcs=(1,), zs=(1,)):
+    """Every (tp, pp, micro_batch, virtual_stages, recompute, zero_stage) combination: a read-only (6, C) array."""
+    grid = np.array([(t, q, b, v, r, z) for t in tps for q in pps for b in mbs for v in vs for r in rcs for z in zs
                      if not (q == 1 and v > 1)], dtype=float).T.copy()
     grid.flags.writeable = False
     return grid
@@ -327,7 +352,7 @@ def _step_latency_s(fab):
     return (fab["latency_us"] + NCCL_NET_STEP_SW_US) * 1e-6
 
 
-def _compute_side(pt, t, p, b, v, round_batch, plan_side=None):
+def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None):
     """Everything that does not depend on the fabric, for plans of any shape broadcasting with the point arrays.
 
     Returns the compute-side times and the "communication geometry": the
@@ -335,12 +360,21 @@ def _compute_side(pt, t, p, b, v, round_batch, plan_side=None):
     into pipeline and data-parallel communication time with a few operations.
     The algebra is that of :func:`~model.collectives.hierarchical_all_reduce_time`
     and :func:`~model.collectives.p2p_time` (a test checks they agree).
+    ``rc``: recompute code (0 none, 1 selective, 2 full); ``z``: ZeRO stage (0-3).
     ``plan_side``: :func:`_plan_side` of the same plans, if already computed.
+
+    ZeRO traffic (Rajbhandari et al. 2020, §7): stages 0 and 1 move one all-reduce's volume per step
+    (stage 1 as a reduce-scatter and an all-gather), overlapped with the last micro-batch's backward;
+    stage 2 reduce-scatters every micro-batch's gradients (``m`` reduce-scatters and one all-gather: a
+    factor ``(m + 1)/2``) during each backward; stage 3 (FSDP) also all-gathers the weights before each
+    micro-batch's forward and backward (``3m`` halves: a factor ``1.5·m``), overlapped with forward and backward
+    by prefetching one layer ahead (PyTorch FSDP). One bucket (one layer's gather) stays exposed.
     """
     gpn = pt["gpus_per_node"]
-    ps = _plan_side({k: pt[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v) if plan_side is None else plan_side
+    ps = _plan_side({k: pt[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v, rc) if plan_side is None else plan_side
     d, m = _replicas(pt, t, p, b, round_batch)
-    dist = d > 1
+    zero = np.where(d > 1, z, 0.0)  # without data parallelism there is nothing to shard
+    dist = zero >= 1
     opt = optimizer_time(ps["params_gpu"] / np.where(dist, d, 1.0), pt["hbm_bytes_per_s"])
     # data-parallel gradient reduction, hierarchical and bucketed: reduce-scatter and all-gather inside the
     # node (the same cost: same bus factor and steps), all-reduce of each rank's shard across nodes
@@ -351,42 +385,46 @@ def _compute_side(pt, t, p, b, v, round_batch, plan_side=None):
     intra = buckets * (rs + rs)
     has_inter = n_dp > 1
     steps = np.minimum(ring_steps("all_reduce", n_dp), tree_steps("all_reduce", n_dp))
+    volume = np.where(zero >= 3, 1.5 * m, np.where(zero == 2, 0.5 * (m + 1.0), 1.0))
+    window = np.where(zero >= 2, m * (ps["window"] + (zero >= 3) * ps["fwd_window"]), ps["window"])
     # what the step and memory read per plan: not the bucket size nor the parameters per GPU (in ``opt``)
-    cs = {k: x for k, x in ps.items() if k not in ("per_bucket", "params_gpu")}
+    cs = {k: x for k, x in ps.items() if k not in ("per_bucket", "params_gpu", "fwd_window")}
     cs.update(
-        d=d, m=m, dist=dist, opt=opt,
+        d=d, m=m, dist=dist, opt=opt, window=window, dp_pieces=buckets * volume,
+        rc=np.broadcast_to(rc, np.shape(d)) + 0.0, zero=zero,
         slots=m * v + p - 1.0, m_logits=m * ps["logits"],
-        dp_k0=intra + buckets * has_inter * NCCL_BASE_US * 1e-6,
-        dp_k1=buckets * has_inter * steps,
-        dp_k2=buckets * has_inter * (per_bucket / g_dp) * bus_factor("all_reduce", n_dp) * gpn,
+        dp_k0=volume * (intra + buckets * has_inter * NCCL_BASE_US * 1e-6),
+        dp_k1=volume * buckets * has_inter * steps,
+        dp_k2=volume * buckets * has_inter * (per_bucket / g_dp) * bus_factor("all_reduce", n_dp) * gpn,
     )
     return cs
 
 
 # point inputs of _plan_side: with none of them changing along a sweep, it runs once per candidate plan
-PLAN_SIDE_POINT_KEYS = ("seq_len", "hidden", "heads", "layers", "vocab", "gpus_per_node", "recompute", "peak_flops",
-                        "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw")
+PLAN_SIDE_POINT_KEYS = ("seq_len", "hidden", "heads", "layers", "vocab", "gpus_per_node", "peak_flops",
+                        "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw", "layer_weights", "mlp_ratio",
+                        "gemm_peak", "untied")
 
 
-def _plan_side(pt, t, p, b, v):
+def _plan_side(pt, t, p, b, v, rc):
     """What depends on the plan and the model but not on the number of GPUs (so not on ``d`` or ``m``).
 
     Layer times, tensor-parallel communication, the pipeline's point-to-point geometry and the
-    gradient buckets; ``pt`` holds :data:`PLAN_SIDE_POINT_KEYS`.
+    gradient buckets; ``pt`` holds :data:`PLAN_SIDE_POINT_KEYS`, ``rc`` is the recompute code.
     """
     s, h, a, l, V = pt["seq_len"], pt["hidden"], pt["heads"], pt["layers"], pt["vocab"]
     gpn = pt["gpus_per_node"]
-    rc = pt["recompute"]
     lc = np.ceil(l / (p * v))
     dense_f, core_f = layer_times_forward(b, s, h, a, t, pt["peak_flops"], pt["hbm_bytes_per_s"], pt["sp"],
-                                          pt["flash"])
+                                          pt["flash"], layer_weights=pt["layer_weights"], mlp_ratio=pt["mlp_ratio"],
+                                          gemm_peak_flops=pt["gemm_peak"])
     extra = np.where(rc == 2, dense_f + core_f, np.where(rc == 1, core_f, 0.0))
     layer_compute = 3.0 * (dense_f + core_f) + extra
     n_ar = 4.0 + 2.0 * (rc == 2)
     t_ar = collective_time("all_reduce", b * s * h * BYTES_BF16, t, pt["intra_busbw"], NCCL_NVLINK_STEP_US * 1e-6)
     layer_tp = n_ar * t_ar
     logits = logits_time(b, s, h, V, t, pt["peak_flops"], pt["hbm_bytes_per_s"])
-    params_gpu = stage_params(l, h, V, t, p)
+    params_gpu = stage_params(l, h, V, t, p, pt["layer_weights"], pt["untied"])
     # pipeline point-to-point: across nodes when a pipeline group does not sit inside one node
     crosses = (p > 1) & ~_divides(t * p, gpn)
     msg = s * h * BYTES_BF16 * b / t  # scatter/gather over the t NICs (Narayanan et al. §4.1)
@@ -394,25 +432,48 @@ def _plan_side(pt, t, p, b, v):
     grad_bytes = params_gpu * GRAD_BYTES
     buckets = np.maximum(np.ceil(grad_bytes / DDP_BUCKET_BYTES), 1.0)
     return dict(
-        lc=lc, window=v * lc * (2.0 * (dense_f + core_f) + extra), params_gpu=params_gpu,
-        layer_compute=layer_compute, layer_tp=layer_tp, logits=logits, chunk_fixed=lc * (layer_compute + layer_tp),
-        crosses=crosses, p2p_bytes_node=msg * gpn, p2p_intra=p2p_intra,
+        lc=lc, window=v * lc * (2.0 * (dense_f + core_f) + extra), fwd_window=v * lc * (dense_f + core_f),
+        params_gpu=params_gpu, layer_compute=layer_compute, layer_tp=layer_tp, logits=logits,
+        chunk_fixed=lc * (layer_compute + layer_tp), crosses=crosses, p2p_bytes_node=msg * gpn, p2p_intra=p2p_intra,
         buckets=buckets, per_bucket=grad_bytes / buckets,
     )
 
 
 def _replicas(pt, t, p, b, round_batch):
-    """Data-parallel degree ``d`` and micro-batches per step ``m`` [-]."""
-    # auto mode may leave the GPUs that do not fill a whole model replica idle (spares), as a practitioner would
-    # on a cluster whose size is not a multiple of tp · pp; they still count in the utilisation of the cluster
+    """Data-parallel degree ``d`` and micro-batches per step ``m`` [-]; ``d · m · b`` is the user's global batch.
+
+    Auto mode may leave GPUs that do not fill a whole model replica idle (spares), as a practitioner would on a
+    cluster whose size is not a multiple of tp · pp, and never changes the global batch ``B``: ``d`` is the
+    largest whole number of replicas that fit and divides ``B/b`` (Megatron-LM requires ``B`` to be a multiple
+    of ``b · d``). ``d = 0`` (``m`` infinite) where none does. Explicit mode uses every GPU: ``d = G/(t·p)``.
+    """
     d = pt["gpus"] / (t * p)
+    B = pt["global_batch"]
     if round_batch:
-        d = np.floor(d)
-    m_exact = pt["global_batch"] / (d * b)
-    # auto mode rounds the global batch up to a whole number of micro-batches per rank, as a practitioner
-    # would (never below the batch asked for); plans are then compared by time per sequence
-    m = np.maximum(np.ceil(m_exact - 1e-9), 1.0) if round_batch else m_exact
-    return d, m
+        d = _largest_divisor_at_most(B, b, np.floor(d))
+    with np.errstate(divide="ignore"):
+        return d, B / (d * b)
+
+
+def _largest_divisor_at_most(B, b, cap):
+    """The largest divisor of ``B/b`` that is at most ``cap`` (0 where ``B/b`` is not whole) [-].
+
+    Vectorised: the divisors of each distinct ``B/b`` (pairs ``k``, ``n/k`` for ``k ≤ √n``) are sorted
+    into one array with a row offset per value, and one ``searchsorted`` answers every query.
+    """
+    B_u, B_i = np.unique(np.asarray(B, dtype=float), return_inverse=True)
+    b_u, b_i = np.unique(np.asarray(b, dtype=float), return_inverse=True)
+    n = (B_u[:, None] / b_u[None, :]).reshape(-1)  # (rows,)
+    row = np.reshape(B_i, np.shape(B)) * b_u.size + np.reshape(b_i, np.shape(b))
+    k = np.arange(1.0, math.isqrt(int(n.max())) + 1.0)
+    is_div = np.mod(n[:, None], k[None, :]) == 0.0
+    divs = np.sort(np.concatenate([np.where(is_div, k, 0.0), np.where(is_div, n[:, None] / k, 0.0)], axis=1),
+                   axis=1)
+    big = n.max() + 1.0
+    flat = (divs + np.arange(n.size)[:, None] * big).reshape(-1)
+    q = np.minimum(np.maximum(cap, 0.0), big - 1.0) + row * big
+    idx = np.searchsorted(flat, q, side="right") - 1
+    return flat[idx] - row * big
 
 
 def _divides(divisor, n):
@@ -426,39 +487,37 @@ def _divides(divisor, n):
     return np.floor(q) == q
 
 
-def _degrees_valid(pt, t, p, b, v, round_batch):
-    """Plans whose degrees are possible at a point (before memory) [bool].
+def _degrees_valid(pt, t, p, b, v, d, m):
+    """Plans whose degrees are possible at a point (before memory) [bool], given ``d`` and ``m`` of :func:`_replicas`.
 
-    Whole-number arithmetic on floats, exact for these magnitudes (see :func:`_divides`; ``⌊a/b⌋`` and
-    ``⌈a/b⌉`` are exact for the same reason).
+    Whole-number arithmetic on floats, exact for these magnitudes (see :func:`_divides`). The layers must split
+    into the ``p·v`` model chunks: evenly, or as Llama 3 405B did (126 layers on 16 stages; Llama 3 paper §3.3.2),
+    with the first and last stage one layer short to balance the embedding and the output layer (``l + 1`` or
+    ``l + 2`` divisible, at least two layers a chunk); Megatron-LM rejects other splits.
     """
-    gpn, G, l, B, heads = (pt[k] for k in ("gpus_per_node", "gpus", "layers", "global_batch", "heads"))
-    tp = t * p
-    ok = (t <= gpn) & _divides(t, gpn) & _divides(t, heads) & (p <= l)
-    if not round_batch:  # an explicit plan uses every GPU: dp = GPUs / (tp · pp) exactly
-        ok = ok & _divides(tp, G)
-    db = np.maximum(np.floor(G / tp), 1.0) * b
-    if round_batch:
-        m = np.maximum(np.ceil(B / db), 1.0)  # round up, as _compute_side
-    else:
-        m = np.floor(B / db)
-        ok = ok & _divides(db, B)
-    ok = ok & ((G >= tp) & (m >= 1))
-    ok = ok & ((v == 1) | ((p > 1) & (p * v <= l) & _divides(p, m)))
+    gpn, G, l, heads, kv = (pt[k] for k in ("gpus_per_node", "gpus", "layers", "heads", "kv_heads"))
+    tp, pv = t * p, p * v
+    ok = (t <= gpn) & _divides(t, gpn) & _divides(t, heads) & _divides(t, kv) & (p <= l) & (G >= tp)
+    ok = ok & (d >= 1) & (m >= 1) & (np.floor(m) == m)
+    even = _divides(pv, l)
+    short = (p > 1) & (2.0 * pv <= l + 2.0) & (_divides(pv, l + 1.0) | _divides(pv, l + 2.0))
+    ok = ok & (even | short)
+    ok = ok & ((v == 1) | ((p > 1) & (pv <= l) & _divides(p, m)))
     return ok
 
 
-def _memory(pt, t, p, b, v, cs):
+def _memory(pt, t, p, b, v, rc, cs):
     """Peak bytes per GPU for a plan, and whether it fits [B], [bool]."""
-    stage = _stage_memory(pt, t, p, b, v)
-    mem = memory_with_replicas_bytes(stage, p, cs["d"], cs["dist"], cs["m"])
+    stage = _stage_memory(pt, t, p, b, v, rc)
+    mem = memory_with_replicas_bytes(stage, p, cs["d"], None, cs["m"], zero_stage=cs["zero"])
     return mem, mem <= pt["memory_bytes"] * USABLE_MEMORY_FRACTION
 
 
-def _stage_memory(pt, t, p, b, v):
+def _stage_memory(pt, t, p, b, v, rc):
     """The memory terms the model and the plan fix (:func:`~model.memory.stage_memory_bytes`)."""
     return stage_memory_bytes(pt["layers"], pt["hidden"], pt["heads"], pt["vocab"], pt["seq_len"], b, t, p, v,
-                              pt["recompute"], pt["sp"], pt["flash"])
+                              rc, pt["sp"], pt["flash"], pt["layer_weights"], pt["mlp_ratio"], pt["untied"],
+                              pt["fp8"])
 
 
 def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s):
@@ -468,23 +527,24 @@ def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s):
     t_chunk = cs["chunk_fixed"] + 2.0 * p2p
     pipe = t_chunk * cs["slots"] + cs["m_logits"]
     t_dp = cs["dp_k0"] + cs["dp_k1"] * step_latency_s + cs["dp_k2"] * inv_bw
-    exposed = where_uniform(dp_overlap, lambda: np.maximum(t_dp - cs["window"], t_dp / cs["buckets"]), lambda: t_dp)
+    exposed = where_uniform(dp_overlap, lambda: np.maximum(t_dp - cs["window"], t_dp / cs["dp_pieces"]),
+                            lambda: t_dp)
     return pipe + exposed + cs["opt"], p2p, t_chunk, exposed
 
 
 # point inputs the plan search reads (gathered per (point, plan) pair)
-PLAN_POINT_KEYS = ("seq_len", "hidden", "heads", "layers", "vocab", "global_batch", "gpus", "gpus_per_node",
-                   "recompute", "peak_flops", "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw",
-                   "memory_bytes", "dp_overlap")
+PLAN_POINT_KEYS = ("seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", "global_batch", "gpus",
+                   "gpus_per_node", "peak_flops", "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw",
+                   "memory_bytes", "dp_overlap", "layer_weights", "mlp_ratio", "gemm_peak", "untied", "fp8")
 
 
 def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: bool = False):
     """All outputs for every fabric and point; the fastest plan is searched unless ``plan`` is given.
 
-    ``plan`` (``tp``, ``pp``, ``micro_batch``, ``virtual_stages`` arrays broadcasting against the fabric
-    arrays) evaluates that plan as it is, e.g. for Monte-Carlo samples around a nominal sweep.
-    ``lean`` computes only what the headline metrics need (step, utilisation, days, reliability, money),
-    not the per-mechanism breakdown.
+    ``plan`` (``tp``, ``pp``, ``micro_batch``, ``virtual_stages``, ``recompute`` (code), ``zero_stage`` arrays
+    broadcasting against the fabric arrays) evaluates that plan as it is, e.g. for Monte-Carlo samples around a
+    nominal sweep. ``lean`` computes only what the headline metrics need (step, utilisation, days, reliability,
+    money), not the per-mechanism breakdown.
     """
     bandwidths = _inter_bandwidths(inp.point, inp.fabric)
     step_latency = _step_latency_s(inp.fabric)
@@ -495,15 +555,18 @@ def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: b
     return (_lean_outputs if lean else _outputs)(s, inp, bandwidths, step_latency, *chosen)
 
 
+PLAN_ARRAY_KEYS = ("tp", "pp", "micro_batch", "virtual_stages", "recompute", "zero_stage")
+
+
 def _fixed_plan(s: Scenario, inp: Inputs, plan: dict):
     pt = inp.point
     round_batch = s.parallel.resolved_mode == "auto"
-    tc, pc, bc, vc = (np.asarray(plan[k], dtype=float) for k in ("tp", "pp", "micro_batch", "virtual_stages"))
-    good = np.isfinite(tc) & np.isfinite(pc) & np.isfinite(bc) & np.isfinite(vc)
-    tc, pc, bc, vc = (np.where(good, x, 1.0) for x in (tc, pc, bc, vc))
-    cs2 = _compute_side(pt, tc, pc, bc, vc, round_batch)
-    mem, fits = _memory(pt, tc, pc, bc, vc, cs2)
-    ok = _degrees_valid(pt, tc, pc, bc, vc, round_batch)
+    tc, pc, bc, vc, rcc, zc = (np.asarray(plan[k], dtype=float) for k in PLAN_ARRAY_KEYS)
+    good = np.isfinite(tc) & np.isfinite(pc) & np.isfinite(bc) & np.isfinite(vc) & np.isfinite(rcc) & np.isfinite(zc)
+    tc, pc, bc, vc, rcc, zc = (np.where(good, x, 1.0) for x in (tc, pc, bc, vc, rcc, zc))
+    cs2 = _compute_side(pt, tc, pc, bc, vc, rcc, zc, round_batch)
+    mem, fits = _memory(pt, tc, pc, bc, vc, rcc, cs2)
+    ok = _degrees_valid(pt, tc, pc, bc, vc, cs2["d"], cs2["m"])
     return cs2, tc, pc, bc, vc, mem, good & ok & fits, good & ok
 
 
@@ -529,7 +592,7 @@ class PlanPairs(NamedTuple):
     ni: np.ndarray  # point of each pair
     has_degrees: np.ndarray  # (N,) some plan's degrees are possible at the point
     dp_overlap: np.ndarray  # per pair, or one value for all
-    plan: tuple  # (tp, pp, micro_batch, virtual_stages) per pair
+    plan: tuple  # (tp, pp, micro_batch, virtual_stages, recompute, zero_stage) per pair
     cs: dict  # _compute_side per pair
     mem: np.ndarray  # bytes per GPU per pair
     usable: bool  # False: no pair fits anywhere (one placeholder pair)
@@ -552,34 +615,49 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
             _PAIR_CACHE.move_to_end(key)
             return hit
     n_points = pt["gpus"].shape[0]
-    t, p, b, v = _candidates(s, pt)
+    t, p, b, v, r, z = _candidates(s, pt)
     # degrees and memory on the (point, candidate) grid. A sweep changes one or two inputs: the others keep
     # one value, so what depends only on them and the plan (most of the memory) costs (1, C) elements
     ptc = {k: cut_constant_points(pt[k], 0) for k in PLAN_POINT_KEYS}
     grid_pt = {k: x[:, None] for k, x in ptc.items()}
-    grid_plan = (t[None, :], p[None, :], b[None, :], v[None, :])
-    degrees_ok = np.broadcast_to(_degrees_valid(grid_pt, *grid_plan, round_batch), (n_points, t.size))
-    has_degrees = degrees_ok.any(axis=1)
-    with np.errstate(divide="ignore"):  # d = 0 where a plan needs more GPUs than there are: not a valid pair
+    # degrees depend on (tp, pp, micro_batch, v) only: evaluated once per group of candidates, (N, C0). Memory is
+    # weights and optimizer (by ZeRO stage) plus activations (by recompute kind): the two parts on (N, C0, Z) and
+    # (N, C0, R), their sums on (N, C0, R, Z), the candidate order
+    group = _group_size(s)
+    n_z = len(_zero_stages(s))
+    rs, zs = r[:group:n_z], z[:n_z]
+    g = slice(None, None, group)
+    grid_plan = (t[None, g], p[None, g], b[None, g], v[None, g])
+    with np.errstate(divide="ignore", invalid="ignore"):  # d = 0 where no replica fits: not a valid pair
         d, m = _replicas(grid_pt, *grid_plan[:3], round_batch)
-    mem, fits = _memory(grid_pt, *grid_plan, dict(d=d, dist=d > 1, m=m))
+        degrees_ok = np.broadcast_to(_degrees_valid(grid_pt, *grid_plan, d, m), (n_points, t.size // group))
+    has_degrees = degrees_ok.any(axis=1)
+    stage = _stage_memory({k: x[..., None] for k, x in grid_pt.items()}, *(x[..., None] for x in grid_plan), rs)
+    zero = np.where(d[..., None] > 1, zs, 0.0)
+    states = model_state_bytes({k: x[..., :1] if np.ndim(x) == 3 else x for k, x in stage.items()},
+                               d[..., None], zero)
+    act = activation_bytes(stage, grid_plan[1][..., None], m[..., None])
+    mem = (act[..., :, None] + states[..., None, :]).reshape(act.shape[0], -1)  # (N or 1, C)
+    fits = mem <= grid_pt["memory_bytes"] * USABLE_MEMORY_FRACTION
+    ok = np.repeat(degrees_ok, group, axis=1) & fits
     # the pairs that fit, ordered by point; only they go on (for large models most plans do not fit)
-    ni, ci = np.nonzero(degrees_ok & fits)
+    ni, ci = np.nonzero(_cheapest_that_fit(ok, s))
     usable = ni.size > 0
     if not usable:  # one placeholder pair, marked unusable, keeps the shapes: the first with possible degrees
         ni, ci = (x[:1] for x in np.nonzero(degrees_ok)) if has_degrees.any() else (np.zeros(1, dtype=int),) * 2
-    mem = np.broadcast_to(mem, degrees_ok.shape)[ni, ci]
+        ci = ci * group
+    mem = np.broadcast_to(mem, ok.shape)[ni, ci]
     ptp = {k: (x[ni] if x.shape[0] > 1 else x) for k, x in ptc.items()}
-    plan = (t[ci], p[ci], b[ci], v[ci])
+    plan = (t[ci], p[ci], b[ci], v[ci], r[ci], z[ci])
 
     def at_pairs(per_candidate: dict):  # terms computed once per candidate, read at each pair's candidate
         return {k: (x[ci] if np.ndim(x) == 1 and x.shape[0] == t.size else x) for k, x in per_candidate.items()}
 
     if all(x.shape[0] == 1 for x in ptc.values()):  # the same inputs at every point (a fabric or money sweep)
-        cs = at_pairs(_compute_side(ptc, t, p, b, v, round_batch))
+        cs = at_pairs(_compute_side(ptc, t, p, b, v, r, z, round_batch))
     elif all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):  # the same model at every point
         cs = _compute_side(ptp, *plan, round_batch,
-                           at_pairs(_plan_side({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v)))
+                           at_pairs(_plan_side({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v, r)))
     else:
         cs = _compute_side(ptp, *plan, round_batch)
     new_point = np.r_[True, ni[1:] != ni[:-1]]
@@ -591,6 +669,33 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
         while len(_PAIR_CACHE) > _PAIR_CACHE_SIZE:
             _PAIR_CACHE.popitem(last=False)
     return entry
+
+
+def _group_size(s: Scenario) -> int:
+    """Candidates per group of the same degrees: one per (recompute kind, ZeRO stage) searched."""
+    return (1 if s.workload.recompute is not None else len(RECOMPUTE_CANDIDATES)) * len(_zero_stages(s))
+
+
+def _cheapest_that_fit(ok, s: Scenario):
+    """Keep, of each group of candidates with the same degrees, the (recompute, ZeRO stage) choices worth timing.
+
+    ``ok`` (points, C): the candidates whose degrees are possible and that fit, in groups of
+    :func:`_candidates`. For a given plan heavier recomputation only adds compute and a higher ZeRO stage only
+    adds traffic (each saves memory), so per recompute kind the lowest fitting stage is kept, and only if it is
+    lower than that of every lighter recompute kind (otherwise a lighter kind dominates). At most three
+    choices a plan reach the fabric-dependent comparison.
+    """
+    n_z = len(_zero_stages(s))
+    n_r = _group_size(s) // n_z
+    if n_r * n_z == 1:
+        return ok
+    o = ok.reshape(ok.shape[0], -1, n_r, n_z)
+    fits_some = o.any(axis=3)
+    z_min = np.where(fits_some, np.argmax(o, axis=3), n_z)  # first fitting stage per recompute kind
+    lighter = np.minimum.accumulate(np.concatenate([np.full(z_min.shape[:2] + (1,), n_z), z_min[..., :-1]], axis=2),
+                                    axis=2)
+    keep = (fits_some & (z_min < lighter))[..., None] & (np.arange(n_z) == z_min[..., None])
+    return keep.reshape(ok.shape)
 
 
 def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency):
@@ -626,7 +731,7 @@ def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency):
     # the chosen plan's quantities, gathered from the pairs (points without a pair read pair 0 and become NaN)
     n_pairs = ni.size
     cs2 = {k: (x[best_pair] if np.ndim(x) == 1 and x.shape[0] == n_pairs else x) for k, x in cs.items()}
-    tc, pc, bc, vc = (x[best_pair] for x in pairs.plan)
+    tc, pc, bc, vc = (x[best_pair] for x in pairs.plan[:4])
     return cs2, tc, pc, bc, vc, pairs.mem[best_pair], any_valid, any_ok
 
 
@@ -644,7 +749,8 @@ def _lean_outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, cs2, tc, pc,
     step *= nan
     m = cs2["m"]
     global_batch = m * cs2["d"] * bc
-    mf = model_flops_per_iteration(global_batch, pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"])
+    mf = model_flops_per_iteration(global_batch, pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"],
+                                   pt["layer_weights"])
     # days as the full path computes them (bit for bit: the bands' nominal sample is the nominal curve)
     tokens_per_s = global_batch * pt["seq_len"] / step
     out = dict(
@@ -684,9 +790,10 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, cs2, tc, pc, bc, 
     dist = cs2["dist"]
     global_batch = m * cs2["d"] * bc
     G = pt["gpus"]
-    mf = model_flops_per_iteration(global_batch, pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"])
+    mf = model_flops_per_iteration(global_batch, pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"],
+                                   pt["layer_weights"])
     hf = hardware_flops_per_iteration(global_batch, pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"],
-                                      pt["recompute"])
+                                      cs2["rc"], pt["layer_weights"])
     nan = np.where(any_valid, 1.0, np.nan)
     step = step * nan
     model_tflops = mf / (step * G) / 1e12
@@ -706,7 +813,10 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, cs2, tc, pc, bc, 
         plan=dict(tp=tc * nan, pp=pc * nan, dp=cs2["d"] * nan, micro_batch=bc * nan, virtual_stages=vc * nan,
                   gpus_used=tc * pc * cs2["d"] * nan,
                   microbatches=cs2["m"] * nan, global_batch=global_batch * nan,
+                  recompute=cs2["rc"] * nan, zero_stage=cs2["zero"] * nan,
                   distributed_optimizer=dist & any_valid),
+        global_batch_used=global_batch * nan,
+        global_batch_kept=np.broadcast_to(any_valid | ~np.broadcast_to(any_ok, any_valid.shape), any_valid.shape),
         memory_per_gpu_gb=mem / 1e9 * nan,
         feasible=any_valid,
         degrees_exist=np.broadcast_to(any_ok, any_valid.shape),
@@ -715,7 +825,7 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, cs2, tc, pc, bc, 
         loss_efficiency=eta,
         cpu_cores_busy=cpu_cores_busy(bw_final * 8e-9, fab["cpu_gbps_per_core"]),
         params=np.broadcast_to(pt["params"], step.shape),
-        architecture=dict(layers=pt["layers"], hidden=pt["hidden"], heads=pt["heads"]),
+        architecture=dict(layers=pt["layers"], hidden=pt["hidden"], heads=pt["heads"], kv_heads=pt["kv_heads"]),
         model_flops_per_iter=mf,
         hardware_flops_per_iter=hf,
     )
@@ -840,8 +950,13 @@ def infeasible_error(s: Scenario) -> ScenarioError:
 def describe_plan(plan: dict) -> str:
     def fmt(x):
         return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else str(int(x))
-    return (f"TP {fmt(plan['tp'])} · PP {fmt(plan['pp'])} · DP {fmt(plan['dp'])} · "
+    text = (f"TP {fmt(plan['tp'])} · PP {fmt(plan['pp'])} · DP {fmt(plan['dp'])} · "
             f"micro-batch {fmt(plan['micro_batch'])} · v {fmt(plan['virtual_stages'])}")
+    if plan.get("zero_stage") is not None and not math.isnan(plan["zero_stage"]):
+        text += f" · ZeRO {fmt(plan['zero_stage'])}"
+    if plan.get("recompute") is not None and not math.isnan(plan["recompute"]):
+        text += f" · recompute {RECOMPUTE_KINDS[int(plan['recompute'])]}"
+    return text
 
 
 __all__ = ["evaluate", "sweep", "Result", "BREAKDOWN_KEYS", "BREAKDOWN_LABELS", "SWEEPABLE", "FABRIC_SWEEPABLE",

@@ -116,7 +116,7 @@ def test_engine_geometry_matches_collective_functions():
     inp = build_inputs(s)
     pt = inp.point
     t, p, b, v = 2.0, 8.0, 1.0, 1.0  # t·p = 16 > 8 GPUs per node: the pipeline crosses nodes
-    cs = _compute_side(pt, t, p, b, v, True)
+    cs = _compute_side(pt, t, p, b, v, 1.0, 1.0, True)
     bw_node, step_s = 50e9, 20e-6
     _, p2p, _, exposed = _step_for_fabric(cs, np.array([False]), bw_node, step_s)
     gpn = pt["gpus_per_node"]
