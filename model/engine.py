@@ -378,7 +378,7 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None):
     opt = optimizer_time(ps["params_gpu"] / np.where(dist, d, 1.0), pt["hbm_bytes_per_s"])
     # data-parallel gradient reduction, hierarchical and bucketed: reduce-scatter and all-gather inside the
     # node (the same cost: same bus factor and steps), all-reduce of each rank's shard across nodes
-    g_dp = np.minimum(d, np.maximum(np.floor(gpn / t), 1.0))
+    g_dp = np.minimum(np.maximum(d, 1.0), np.maximum(np.floor(gpn / t), 1.0))  # d = 0: a plan that cannot be
     n_dp = np.ceil(d / g_dp)
     buckets, per_bucket = ps["buckets"], ps["per_bucket"]
     rs = collective_time("reduce_scatter", per_bucket, g_dp, pt["intra_busbw"], NCCL_NVLINK_STEP_US * 1e-6)
@@ -599,6 +599,7 @@ class PlanPairs(NamedTuple):
     starts: np.ndarray  # first pair of each point that has pairs
     seg_of_pair: np.ndarray  # index into ``starts`` of each pair
     sequences: np.ndarray  # sequences per step of each pair (m · d · micro_batch)
+    lower_bound: np.ndarray  # step time per sequence without any communication [s], a bound for every fabric
 
 
 def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
@@ -632,21 +633,31 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
         d, m = _replicas(grid_pt, *grid_plan[:3], round_batch)
         degrees_ok = np.broadcast_to(_degrees_valid(grid_pt, *grid_plan, d, m), (n_points, t.size // group))
     has_degrees = degrees_ok.any(axis=1)
+    nb, cb = np.nonzero(degrees_ok)  # the (point, degrees) pairs that can be; memory only for them
+
+    def at_base(x):
+        x = np.asarray(x)
+        if x.ndim < 2:
+            return x
+        x = np.broadcast_to(x, x.shape[:1] + (degrees_ok.shape[1],) + x.shape[2:])
+        return x[nb if x.shape[0] > 1 else 0, cb]
     stage = _stage_memory({k: x[..., None] for k, x in grid_pt.items()}, *(x[..., None] for x in grid_plan), rs)
-    zero = np.where(d[..., None] > 1, zs, 0.0)
-    states = model_state_bytes({k: x[..., :1] if np.ndim(x) == 3 else x for k, x in stage.items()},
-                               d[..., None], zero)
-    act = activation_bytes(stage, grid_plan[1][..., None], m[..., None])
-    mem = (act[..., :, None] + states[..., None, :]).reshape(act.shape[0], -1)  # (N or 1, C)
-    fits = mem <= grid_pt["memory_bytes"] * USABLE_MEMORY_FRACTION
-    ok = np.repeat(degrees_ok, group, axis=1) & fits
+    stage = {k: at_base(x) for k, x in stage.items()}  # (k, R or 1)
+    d_b, m_b = at_base(d), at_base(m)
+    zero = np.where(d_b[:, None] > 1, zs, 0.0)
+    states = model_state_bytes({k: x[:, :1] if np.ndim(x) == 2 else x for k, x in stage.items()}, d_b[:, None], zero)
+    act = activation_bytes(stage, p[g][cb][:, None], m_b[:, None])
+    mem_b = act[:, :, None] + states[:, None, :]  # (k, R, Z)
+    cap = ptc["memory_bytes"] * USABLE_MEMORY_FRACTION
+    fits = mem_b <= (cap[nb] if cap.shape[0] > 1 else cap)[:, None, None]
     # the pairs that fit, ordered by point; only they go on (for large models most plans do not fit)
-    ni, ci = np.nonzero(_cheapest_that_fit(ok, s))
+    bi, ri = np.nonzero(_cheapest_that_fit(fits.reshape(nb.size, group), s))
+    ni, ci = nb[bi], cb[bi] * group + ri
+    mem = mem_b.reshape(nb.size, group)[bi, ri]
     usable = ni.size > 0
     if not usable:  # one placeholder pair, marked unusable, keeps the shapes: the first with possible degrees
-        ni, ci = (x[:1] for x in np.nonzero(degrees_ok)) if has_degrees.any() else (np.zeros(1, dtype=int),) * 2
-        ci = ci * group
-    mem = np.broadcast_to(mem, ok.shape)[ni, ci]
+        ni, ci = (nb[:1], cb[:1] * group) if nb.size else (np.zeros(1, dtype=int),) * 2
+        mem = np.full(1, np.inf)
     ptp = {k: (x[ni] if x.shape[0] > 1 else x) for k, x in ptc.items()}
     plan = (t[ci], p[ci], b[ci], v[ci], r[ci], z[ci])
 
@@ -663,7 +674,9 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
     new_point = np.r_[True, ni[1:] != ni[:-1]]
     entry = PlanPairs(ni, has_degrees, ptp["dp_overlap"], plan, cs, mem, usable,
                       starts=np.flatnonzero(new_point), seg_of_pair=np.cumsum(new_point) - 1,
-                      sequences=cs["m"] * cs["d"] * plan[2])
+                      sequences=cs["m"] * cs["d"] * plan[2],
+                      lower_bound=(cs["chunk_fixed"] * cs["slots"] + cs["m_logits"] + cs["opt"])
+                      / (cs["m"] * cs["d"] * plan[2]))
     with _PAIR_LOCK:
         _PAIR_CACHE[key] = entry
         while len(_PAIR_CACHE) > _PAIR_CACHE_SIZE:
@@ -689,13 +702,39 @@ def _cheapest_that_fit(ok, s: Scenario):
     n_r = _group_size(s) // n_z
     if n_r * n_z == 1:
         return ok
-    o = ok.reshape(ok.shape[0], -1, n_r, n_z)
+    o = ok.reshape(ok.shape[0], ok.shape[1] // (n_r * n_z), n_r, n_z)
     fits_some = o.any(axis=3)
     z_min = np.where(fits_some, np.argmax(o, axis=3), n_z)  # first fitting stage per recompute kind
     lighter = np.minimum.accumulate(np.concatenate([np.full(z_min.shape[:2] + (1,), n_z), z_min[..., :-1]], axis=2),
                                     axis=2)
     keep = (fits_some & (z_min < lighter))[..., None] & (np.arange(n_z) == z_min[..., None])
     return keep.reshape(ok.shape)
+
+
+def _pairs_that_can_win(pairs, bw, lat):
+    """The pairs that may be fastest for some fabric: a fabric-free lower bound against the slowest fabric.
+
+    Every fabric is at least as fast as one with the lowest bandwidth and the highest latency of them (the step
+    time only grows with ``1/bandwidth`` and latency), so a pair whose compute alone (its lower bound, no
+    communication) is slower than the best pair on that slowest fabric cannot win anywhere and is dropped before
+    the per-fabric comparison: the result is exactly that of comparing every pair. Returns the kept pair indices
+    (``None``: all), and the pair quantities of the kept pairs.
+    """
+    ni, cs, n = pairs.ni, pairs.cs, pairs.ni.size
+    if not pairs.usable or n <= 2 * pairs.starts.size:
+        return None, ni, cs, pairs.starts, pairs.seg_of_pair, pairs.dp_overlap
+    bw_w, lat_w = bw.min(axis=0, keepdims=True), lat.max(axis=0, keepdims=True)
+    worst = _step_for_fabric(cs, pairs.dp_overlap, bw_w if bw_w.shape[1] == 1 else bw_w[:, ni],
+                             lat_w if lat_w.shape[1] == 1 else lat_w[:, ni])[0][0] / pairs.sequences
+    best_worst = np.minimum.reduceat(worst, pairs.starts)
+    kept = np.flatnonzero(pairs.lower_bound <= best_worst[pairs.seg_of_pair])
+    ni_k = ni[kept]
+    new_point = np.r_[True, ni_k[1:] != ni_k[:-1]]
+
+    def sub(x):
+        return x[kept] if np.ndim(x) == 1 and x.shape[0] == n else x
+    return (kept, ni_k, {k: sub(x) for k, x in cs.items()}, np.flatnonzero(new_point), np.cumsum(new_point) - 1,
+            sub(pairs.dp_overlap))
 
 
 def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency):
@@ -706,22 +745,23 @@ def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency):
     pt, fab = inp.point, inp.fabric
     n_fab = fab["latency_us"].shape[0]
     pairs = _plan_pairs(s, pt)
-    ni, cs = pairs.ni, pairs.cs
     # a fabric's bandwidth and latency are usually the same at every point: then not copied per pair
     bw, lat = (cut_constant_points(x, 1) for x in (bw_final, step_latency))
-    step_pairs, _, _, _ = _step_for_fabric(cs, pairs.dp_overlap, bw if bw.shape[1] == 1 else bw[:, ni],
+    kept, ni, cs, starts, seg_of_pair, dp_overlap = _pairs_that_can_win(pairs, bw, lat)
+    step_pairs, _, _, _ = _step_for_fabric(cs, dp_overlap, bw if bw.shape[1] == 1 else bw[:, ni],
                                            lat if lat.shape[1] == 1 else lat[:, ni])
-    # compare plans by time per sequence: a rounded-up batch must not look slower than it is
-    step_pairs /= pairs.sequences  # (F, pairs)
+    step_pairs /= pairs.sequences if kept is None else pairs.sequences[kept]  # (F, pairs): time per sequence
     if not pairs.usable:
         step_pairs[:] = np.inf
     # fastest plan per point and fabric: pairs are ordered by point, so each point is one segment;
     # the segment minimum, then the first pair that reaches it (ties go to the earlier candidate)
-    starts = pairs.starts
     points = ni[starts]
     seg_min = np.minimum.reduceat(step_pairs, starts, axis=1)  # (F, points with pairs)
-    hit = np.where(step_pairs == seg_min[:, pairs.seg_of_pair], np.arange(ni.size)[None, :], ni.size)
+    hit = np.where(step_pairs == seg_min[:, seg_of_pair], np.arange(ni.size)[None, :], ni.size)
     first = np.minimum.reduceat(hit, starts, axis=1)
+    if kept is not None:
+        first = kept[first]
+    ni, cs = pairs.ni, pairs.cs
     best_pair = np.zeros((n_fab, inp.n), dtype=int)
     any_valid = np.zeros((n_fab, inp.n), dtype=bool)
     best_pair[:, points] = first
@@ -816,7 +856,7 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, cs2, tc, pc, bc, 
                   recompute=cs2["rc"] * nan, zero_stage=cs2["zero"] * nan,
                   distributed_optimizer=dist & any_valid),
         global_batch_used=global_batch * nan,
-        global_batch_kept=np.broadcast_to(any_valid | ~np.broadcast_to(any_ok, any_valid.shape), any_valid.shape),
+        global_batch_kept=np.broadcast_to(any_ok, any_valid.shape),  # some plan runs the batch as given
         memory_per_gpu_gb=mem / 1e9 * nan,
         feasible=any_valid,
         degrees_exist=np.broadcast_to(any_ok, any_valid.shape),
