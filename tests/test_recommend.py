@@ -71,7 +71,7 @@ def test_disagreement_gets_one_sentence():
 
 
 def test_reason_names_a_missed_deadline():
-    s = presets.load_preset("small").replace("goals.deadline_days", 7.3)
+    s = presets.load_preset("small").replace("goals.deadline_days", 7.4)
     rec = recommendation(s, model.evaluate(s))
     assert rec["tree_fabric"] == "roce" and rec["engine_fabric"] == "infiniband"
-    assert "misses the 7.3-day deadline" in rec["reason"]
+    assert "misses the 7.4-day deadline" in rec["reason"]

@@ -1363,6 +1363,10 @@
         <translation>{t}B token，重计算 {r}</translation>
     </message>
     <message>
+        <source>searched per plan</source>
+        <translation>随并行方案搜索</translation>
+    </message>
+    <message>
         <source>Fabrics</source>
         <translation>网络方案</translation>
     </message>
