@@ -57,6 +57,12 @@ MB_CANDIDATES = (1, 2, 4)
 V_CANDIDATES = (1, 2, 4)
 RECOMPUTE_CANDIDATES = (0, 1, 2)  # none, selective, full: lightest first
 ZERO_CANDIDATES = (1, 2, 3)  # searched sharding stages, cheapest first (stage 0 only when asked for)
+CP_CANDIDATES = (1, 2, 4, 8, 16)
+# auto mode tries context parallelism only while every rank keeps at least this many tokens of a sequence: below,
+# the ring's blocks are too small to hide behind attention (guess, after Megatron-LM's advice to use CP for
+# sequences of 8k and more; NVIDIA's published runs use CP from 16k tokens)
+CP_MIN_TOKENS_PER_RANK = 4096
+RING_PASSES = 3.0  # K/V blocks go around the ring once forward, K/V and their gradients once backward (Liu et al.)
 
 GRAD_BYTES = BYTES_BF16  # gradients reduced in bf16
 
@@ -152,7 +158,7 @@ def resolve_fabrics(s: Scenario) -> list[FabricRow]:
 def _plan_key(s: Scenario):
     """The scenario's plan-search settings: mode, fixed degrees and micro-batch (part of the plan-cache key)."""
     return (s.parallel.resolved_mode, s.parallel.tp, s.parallel.pp, s.parallel.virtual_stages,
-            s.workload.micro_batch, s.workload.recompute, _zero_stages(s))
+            s.workload.micro_batch, s.workload.recompute, _zero_stages(s), s.parallel.cp)
 
 
 def _zero_stages(s: Scenario) -> tuple:
@@ -246,6 +252,7 @@ def build_inputs(s: Scenario, field: str | None = None, values=None) -> Inputs:
     pt["intra_busbw"] = np.full(n, g["intra_gb_per_s"] * 1e9 * g["intra_busbw_fraction"])
     pt["intra_p2p_bw"] = np.full(n, g["intra_gb_per_s"] * 1e9)
     pt["flash"] = np.full(n, w.flash_attention)
+    pt["cp_min_tokens"] = np.full(n, CP_MIN_TOKENS_PER_RANK if p.cp is None else 0.0)
     pt["sp"] = np.full(n, p.sequence_parallel)
     pt["dp_overlap"] = np.full(n, p.dp_overlap)
 
@@ -297,12 +304,13 @@ def _check_fabric_values(key, values, field):
 # --------------------------------------------------------------------------
 
 def _candidates(s: Scenario, pt=None):
-    """Plan candidates (tp, pp, micro_batch, virtual_stages, recompute, zero_stage) as float arrays of shape (C,).
+    """Plan candidates (tp, pp, micro_batch, virtual_stages, recompute, zero_stage, cp) as float arrays of shape (C,).
 
     Auto mode searches tensor parallelism inside a node, pipeline depths in
     powers of two (the layers must split into the stages, see :func:`_degrees_valid`),
     micro-batches of 1, 2 or 4 and 1, 2 or 4 virtual stages; every mode searches
-    the recompute kinds and ZeRO stages the scenario leaves open. The candidates
+    the recompute kinds and ZeRO stages the scenario leaves open, and context parallelism for long sequences
+    (:data:`CP_MIN_TOKENS_PER_RANK`). The candidates
     come in groups of the same degrees, one per (recompute, zero stage), recompute
     outer: the plan search keeps the cheapest of a group that fits. Candidates that
     no point of ``pt`` can use are dropped before evaluation (whole groups).
@@ -313,11 +321,14 @@ def _candidates(s: Scenario, pt=None):
     pps = (p.pp or 1,) if explicit else PP_CANDIDATES
     mbs = (w.micro_batch,) if w.micro_batch is not None else MB_CANDIDATES
     vs = (p.virtual_stages,) if p.virtual_stages is not None else V_CANDIDATES
-    rcs = RECOMPUTE_CANDIDATES if w.recompute is None else (int(recompute_code(w.recompute)),)
-    grid = _candidate_grid(tps, pps, mbs, vs, rcs, _zero_stages(s))  # (6, C)
+    rcs = _recompute_kinds(s)
+    cps = (p.cp or 1,) if (explicit or p.cp is not None) else CP_CANDIDATES
+    grid = _candidate_grid(tps, pps, mbs, vs, rcs, _zero_stages(s), cps)  # (7, C)
     if pt is not None and not explicit:
         keep = ((grid[0] <= pt["gpus_per_node"].max()) & (grid[1] * grid[3] <= pt["layers"].max())
-                & (grid[0] * grid[1] <= pt["gpus"].max()))
+                & (grid[0] * grid[1] * grid[6] <= pt["gpus"].max()))
+        if p.cp is None:
+            keep &= (grid[6] == 1) | (pt["seq_len"].max() / grid[6] >= CP_MIN_TOKENS_PER_RANK)
         grid = grid[:, keep] if np.any(keep) else grid[:, :len(rcs) * len(_zero_stages(s))]
     return tuple(grid)
 
@@ -326,10 +337,14 @@ def _candidates(s: Scenario, pt=None):
 # free or fixed by the scenario), explicit mode one per plan the user types. 16 keeps those a session goes back and
 # forth between; a miss only rebuilds at most a few thousand candidates (about 1 ms)
 @functools.lru_cache(maxsize=16)
-def _candidate_grid(tps, pps, mbs, vs, rcs=(1,), zs=(1,)):
-    """Every (tp, pp, micro_batch, virtual_stages, recompute, zero_stage) combination: a read-only (6, C) array."""
-    grid = np.array([(t, q, b, v, r, z) for t in tps for q in pps for b in mbs for v in vs for r in rcs for z in zs
-                     if not (q == 1 and v > 1)], dtype=float).T.copy()
+def _candidate_grid(tps, pps, mbs, vs, rcs=(1,), zs=(1,), cps=(1,)):
+    """Every (tp, pp, micro_batch, virtual_stages, recompute, zero_stage, cp) combination: a read-only (7, C) array.
+
+    Rows in that order; the columns vary the ZeRO stage fastest, then the recompute kind (one group of the same
+    degrees), then cp, v, micro_batch, pp and tp.
+    """
+    grid = np.array([(t, q, b, v, r, z, c) for t in tps for q in pps for b in mbs for v in vs for c in cps
+                     for r in rcs for z in zs if not (q == 1 and v > 1)], dtype=float).T.copy()
     grid.flags.writeable = False
     return grid
 
@@ -352,7 +367,7 @@ def _step_latency_s(fab):
     return (fab["latency_us"] + NCCL_NET_STEP_SW_US) * 1e-6
 
 
-def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None):
+def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0):
     """Everything that does not depend on the fabric, for plans of any shape broadcasting with the point arrays.
 
     Returns the compute-side times and the "communication geometry": the
@@ -360,7 +375,9 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None):
     into pipeline and data-parallel communication time with a few operations.
     The algebra is that of :func:`~model.collectives.hierarchical_all_reduce_time`
     and :func:`~model.collectives.p2p_time` (a test checks they agree).
-    ``rc``: recompute code (0 none, 1 selective, 2 full); ``z``: ZeRO stage (0-3).
+    ``rc``: recompute code (0 none, 1 selective, 2 full); ``z``: ZeRO stage (0-3); ``c``: context-parallel
+    degree (the ``d·c`` ranks that hold the same weights reduce gradients and shard states together, as
+    Megatron-LM's distributed optimizer does over data × context parallelism).
     ``plan_side``: :func:`_plan_side` of the same plans, if already computed.
 
     ZeRO traffic (Rajbhandari et al. 2020, §7): stages 0 and 1 move one all-reduce's volume per step
@@ -371,8 +388,9 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None):
     by prefetching one layer ahead (PyTorch FSDP). One bucket (one layer's gather) stays exposed.
     """
     gpn = pt["gpus_per_node"]
-    ps = _plan_side({k: pt[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v, rc) if plan_side is None else plan_side
-    d, m = _replicas(pt, t, p, b, round_batch)
+    ps = _plan_side({k: pt[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v, rc, c) if plan_side is None else plan_side
+    d_seq, m = _replicas(pt, t, p, b, round_batch, c)
+    d = d_seq * c  # ranks that hold the same weights
     zero = np.where(d > 1, z, 0.0)  # without data parallelism there is nothing to shard
     dist = zero >= 1
     opt = optimizer_time(ps["params_gpu"] / np.where(dist, d, 1.0), pt["hbm_bytes_per_s"])
@@ -390,7 +408,7 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None):
     # what the step and memory read per plan: not the bucket size nor the parameters per GPU (in ``opt``)
     cs = {k: x for k, x in ps.items() if k not in ("per_bucket", "params_gpu", "fwd_window")}
     cs.update(
-        d=d, m=m, dist=dist, opt=opt, window=window, dp_pieces=buckets * volume,
+        d=d_seq, m=m, dist=dist, opt=opt, window=window, dp_pieces=buckets * volume, cp=np.broadcast_to(c, np.shape(d)) + 0.0,
         rc=np.broadcast_to(rc, np.shape(d)) + 0.0, zero=zero,
         slots=m * v + p - 1.0, m_logits=m * ps["logits"],
         dp_k0=volume * (intra + buckets * has_inter * NCCL_BASE_US * 1e-6),
@@ -401,23 +419,32 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None):
 
 
 # point inputs of _plan_side: with none of them changing along a sweep, it runs once per candidate plan
-PLAN_SIDE_POINT_KEYS = ("seq_len", "hidden", "heads", "layers", "vocab", "gpus_per_node", "peak_flops",
+PLAN_SIDE_POINT_KEYS = ("seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", "gpus_per_node", "peak_flops",
                         "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw", "layer_weights", "mlp_ratio",
                         "gemm_peak", "untied")
 
 
-def _plan_side(pt, t, p, b, v, rc):
+def _plan_side(pt, t, p, b, v, rc, c=1.0):
     """What depends on the plan and the model but not on the number of GPUs (so not on ``d`` or ``m``).
 
     Layer times, tensor-parallel communication, the pipeline's point-to-point geometry and the
     gradient buckets; ``pt`` holds :data:`PLAN_SIDE_POINT_KEYS`, ``rc`` is the recompute code.
+
+    Context parallelism ``c`` (Megatron-LM context parallel, ring attention: Liu et al., "Ring Attention with
+    Blockwise Transformers", 2023) gives each rank ``s/c`` tokens: dense work, activations, tensor-parallel
+    and pipeline messages shrink by ``c``; attention, ``s/c`` queries against all ``s`` keys (causal,
+    load-balanced), by ``c`` as well. The key/value blocks travel the ring: :data:`RING_PASSES` ·
+    ``(c−1)`` steps per layer and micro-batch of ``2·b·(s/c)·k·(h/a)/t`` bf16 elements, hidden behind the
+    attention core; across nodes when the ``t·c`` ranks do not fit in one.
     """
-    s, h, a, l, V = pt["seq_len"], pt["hidden"], pt["heads"], pt["layers"], pt["vocab"]
+    s_full, h, a, l, V = pt["seq_len"], pt["hidden"], pt["heads"], pt["layers"], pt["vocab"]
+    s = s_full / c
     gpn = pt["gpus_per_node"]
     lc = np.ceil(l / (p * v))
     dense_f, core_f = layer_times_forward(b, s, h, a, t, pt["peak_flops"], pt["hbm_bytes_per_s"], pt["sp"],
                                           pt["flash"], layer_weights=pt["layer_weights"], mlp_ratio=pt["mlp_ratio"],
                                           gemm_peak_flops=pt["gemm_peak"])
+    core_f = core_f * c  # s/c queries against all s keys
     extra = np.where(rc == 2, dense_f + core_f, np.where(rc == 1, core_f, 0.0))
     layer_compute = 3.0 * (dense_f + core_f) + extra
     n_ar = 4.0 + 2.0 * (rc == 2)
@@ -426,12 +453,20 @@ def _plan_side(pt, t, p, b, v, rc):
     logits = logits_time(b, s, h, V, t, pt["peak_flops"], pt["hbm_bytes_per_s"])
     params_gpu = stage_params(l, h, V, t, p, pt["layer_weights"], pt["untied"])
     # pipeline point-to-point: across nodes when a pipeline group does not sit inside one node
-    crosses = (p > 1) & ~_divides(t * p, gpn)
+    crosses = (p > 1) & ~_divides(t * c * p, gpn)
     msg = s * h * BYTES_BF16 * b / t  # scatter/gather over the t NICs (Narayanan et al. §4.1)
     p2p_intra = np.where(p > 1, p2p_time(msg, pt["intra_p2p_bw"], NCCL_NVLINK_STEP_US * 1e-6), 0.0)
     grad_bytes = params_gpu * GRAD_BYTES
     buckets = np.maximum(np.ceil(grad_bytes / DDP_BUCKET_BYTES), 1.0)
+    # ring attention: one step's block per GPU, the steps per layer, and what hides them (the attention core)
+    ring_block = 2.0 * b * s * pt["kv_heads"] * (h / a) / t * BYTES_BF16
+    ring_steps_layer = RING_PASSES * (c - 1.0)
+    ring_crosses = (c > 1) & (t * c > gpn)
+    ring_intra = ring_steps_layer * p2p_time(ring_block, pt["intra_p2p_bw"], NCCL_NVLINK_STEP_US * 1e-6)
+    hide = 3.0 * core_f
     return dict(
+        ring_crosses=ring_crosses, ring_steps=ring_steps_layer * lc, ring_bytes_node=ring_block * gpn,
+        ring_hide=lc * hide, chunk_ring_intra=lc * np.maximum(ring_intra - hide, 0.0) * ~ring_crosses,
         lc=lc, window=v * lc * (2.0 * (dense_f + core_f) + extra), fwd_window=v * lc * (dense_f + core_f),
         params_gpu=params_gpu, layer_compute=layer_compute, layer_tp=layer_tp, logits=logits,
         chunk_fixed=lc * (layer_compute + layer_tp), crosses=crosses, p2p_bytes_node=msg * gpn, p2p_intra=p2p_intra,
@@ -439,18 +474,22 @@ def _plan_side(pt, t, p, b, v, rc):
     )
 
 
-def _replicas(pt, t, p, b, round_batch):
+def _replicas(pt, t, p, b, round_batch, c=1.0):
     """Data-parallel degree ``d`` and micro-batches per step ``m`` [-]; ``d · m · b`` is the user's global batch.
 
     Auto mode may leave GPUs that do not fill a whole model replica idle (spares), as a practitioner would on a
     cluster whose size is not a multiple of tp · pp, and never changes the global batch ``B``: ``d`` is the
     largest whole number of replicas that fit and divides ``B/b`` (Megatron-LM requires ``B`` to be a multiple
-    of ``b · d``). ``d = 0`` (``m`` infinite) where none does. Explicit mode uses every GPU: ``d = G/(t·p)``.
+    of ``b · d``). ``d = 0`` (``m`` infinite) where none does. Explicit mode uses every GPU: ``d = G/(t·p·c)``
+    with context parallelism ``c``.
     """
-    d = pt["gpus"] / (t * p)
+    d = pt["gpus"] / (t * p * c)
     B = pt["global_batch"]
     if round_batch:
-        d = _largest_divisor_at_most(B, b, np.floor(d))
+        d = np.floor(d)
+        short = ~_divides(d * b, B) & (d >= 1)  # most plans: the whole replicas already divide the batch
+        if np.any(short):
+            d = np.where(short, _largest_divisor_at_most(B, b, d), d)
     with np.errstate(divide="ignore"):
         return d, B / (d * b)
 
@@ -487,7 +526,7 @@ def _divides(divisor, n):
     return np.floor(q) == q
 
 
-def _degrees_valid(pt, t, p, b, v, d, m):
+def _degrees_valid(pt, t, p, b, v, d, m, c=1.0):
     """Plans whose degrees are possible at a point (before memory) [bool], given ``d`` and ``m`` of :func:`_replicas`.
 
     Whole-number arithmetic on floats, exact for these magnitudes (see :func:`_divides`). The layers must split
@@ -496,8 +535,10 @@ def _degrees_valid(pt, t, p, b, v, d, m):
     ``l + 2`` divisible, at least two layers a chunk); Megatron-LM rejects other splits.
     """
     gpn, G, l, heads, kv = (pt[k] for k in ("gpus_per_node", "gpus", "layers", "heads", "kv_heads"))
-    tp, pv = t * p, p * v
+    tp, pv = t * p * c, p * v
     ok = (t <= gpn) & _divides(t, gpn) & _divides(t, heads) & _divides(t, kv) & (p <= l) & (G >= tp)
+    if np.any(np.asarray(c) != 1):  # load-balanced ring: 2c chunks of a sequence, each long enough
+        ok = ok & ((c == 1) | (_divides(2.0 * c, pt["seq_len"]) & (pt["seq_len"] >= c * pt["cp_min_tokens"])))
     ok = ok & (d >= 1) & (m >= 1) & (np.floor(m) == m)
     even = _divides(pv, l)
     short = (p > 1) & (2.0 * pv <= l + 2.0) & (_divides(pv, l + 1.0) | _divides(pv, l + 2.0))
@@ -508,14 +549,15 @@ def _degrees_valid(pt, t, p, b, v, d, m):
 
 def _memory(pt, t, p, b, v, rc, cs):
     """Peak bytes per GPU for a plan, and whether it fits [B], [bool]."""
-    stage = _stage_memory(pt, t, p, b, v, rc)
-    mem = memory_with_replicas_bytes(stage, p, cs["d"], None, cs["m"], zero_stage=cs["zero"])
+    stage = _stage_memory(pt, t, p, b, v, rc, cs["cp"])
+    mem = memory_with_replicas_bytes(stage, p, cs["d"] * cs["cp"], None, cs["m"], zero_stage=cs["zero"])
     return mem, mem <= pt["memory_bytes"] * USABLE_MEMORY_FRACTION
 
 
-def _stage_memory(pt, t, p, b, v, rc):
-    """The memory terms the model and the plan fix (:func:`~model.memory.stage_memory_bytes`)."""
-    return stage_memory_bytes(pt["layers"], pt["hidden"], pt["heads"], pt["vocab"], pt["seq_len"], b, t, p, v,
+def _stage_memory(pt, t, p, b, v, rc, c=1.0):
+    """The memory terms the model and the plan fix (:func:`~model.memory.stage_memory_bytes`); a rank of a
+    context-parallel group holds ``s/c`` tokens of each sequence."""
+    return stage_memory_bytes(pt["layers"], pt["hidden"], pt["heads"], pt["vocab"], pt["seq_len"] / c, b, t, p, v,
                               rc, pt["sp"], pt["flash"], pt["layer_weights"], pt["mlp_ratio"], pt["untied"],
                               pt["fp8"])
 
@@ -524,7 +566,10 @@ def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s):
     """Step time for a fabric's per-node bandwidth [B/s] and per-step latency [s] (few ops, any shape)."""
     inv_bw = 1.0 / bw_node
     p2p = np.where(cs["crosses"], step_latency_s + cs["p2p_bytes_node"] * inv_bw, cs["p2p_intra"])
-    t_chunk = cs["chunk_fixed"] + 2.0 * p2p
+    ring = where_uniform(cs["ring_crosses"], lambda: np.where(
+        cs["ring_crosses"], np.maximum(cs["ring_steps"] * (step_latency_s + cs["ring_bytes_node"] * inv_bw)
+                                       - cs["ring_hide"], 0.0), cs["chunk_ring_intra"]), lambda: cs["chunk_ring_intra"])
+    t_chunk = cs["chunk_fixed"] + ring + 2.0 * p2p
     pipe = t_chunk * cs["slots"] + cs["m_logits"]
     t_dp = cs["dp_k0"] + cs["dp_k1"] * step_latency_s + cs["dp_k2"] * inv_bw
     exposed = where_uniform(dp_overlap, lambda: np.maximum(t_dp - cs["window"], t_dp / cs["dp_pieces"]),
@@ -535,7 +580,8 @@ def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s):
 # point inputs the plan search reads (gathered per (point, plan) pair)
 PLAN_POINT_KEYS = ("seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", "global_batch", "gpus",
                    "gpus_per_node", "peak_flops", "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw",
-                   "memory_bytes", "dp_overlap", "layer_weights", "mlp_ratio", "gemm_peak", "untied", "fp8")
+                   "memory_bytes", "dp_overlap", "layer_weights", "mlp_ratio", "gemm_peak", "untied", "fp8",
+                   "cp_min_tokens")
 
 
 def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: bool = False):
@@ -555,18 +601,18 @@ def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: b
     return (_lean_outputs if lean else _outputs)(s, inp, bandwidths, step_latency, *chosen)
 
 
-PLAN_ARRAY_KEYS = ("tp", "pp", "micro_batch", "virtual_stages", "recompute", "zero_stage")
+PLAN_ARRAY_KEYS = ("tp", "pp", "micro_batch", "virtual_stages", "recompute", "zero_stage", "cp")
 
 
 def _fixed_plan(s: Scenario, inp: Inputs, plan: dict):
     pt = inp.point
     round_batch = s.parallel.resolved_mode == "auto"
-    tc, pc, bc, vc, rcc, zc = (np.asarray(plan[k], dtype=float) for k in PLAN_ARRAY_KEYS)
-    good = np.isfinite(tc) & np.isfinite(pc) & np.isfinite(bc) & np.isfinite(vc) & np.isfinite(rcc) & np.isfinite(zc)
-    tc, pc, bc, vc, rcc, zc = (np.where(good, x, 1.0) for x in (tc, pc, bc, vc, rcc, zc))
-    cs2 = _compute_side(pt, tc, pc, bc, vc, rcc, zc, round_batch)
+    arrays = [np.asarray(plan[k], dtype=float) for k in PLAN_ARRAY_KEYS]
+    good = functools.reduce(np.logical_and, [np.isfinite(x) for x in arrays])
+    tc, pc, bc, vc, rcc, zc, cc = (np.where(good, x, 1.0) for x in arrays)
+    cs2 = _compute_side(pt, tc, pc, bc, vc, rcc, zc, round_batch, c=cc)
     mem, fits = _memory(pt, tc, pc, bc, vc, rcc, cs2)
-    ok = _degrees_valid(pt, tc, pc, bc, vc, cs2["d"], cs2["m"])
+    ok = _degrees_valid(pt, tc, pc, bc, vc, cs2["d"], cs2["m"], cc)
     return cs2, tc, pc, bc, vc, mem, good & ok & fits, good & ok
 
 
@@ -616,7 +662,7 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
             _PAIR_CACHE.move_to_end(key)
             return hit
     n_points = pt["gpus"].shape[0]
-    t, p, b, v, r, z = _candidates(s, pt)
+    t, p, b, v, r, z, c = _candidates(s, pt)
     # degrees and memory on the (point, candidate) grid. A sweep changes one or two inputs: the others keep
     # one value, so what depends only on them and the plan (most of the memory) costs (1, C) elements
     ptc = {k: cut_constant_points(pt[k], 0) for k in PLAN_POINT_KEYS}
@@ -629,10 +675,13 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
     rs, zs = r[:group:n_z], z[:n_z]
     g = slice(None, None, group)
     grid_plan = (t[None, g], p[None, g], b[None, g], v[None, g])
+    cg = c[None, g]
     with np.errstate(divide="ignore", invalid="ignore"):  # d = 0 where no replica fits: not a valid pair
-        d, m = _replicas(grid_pt, *grid_plan[:3], round_batch)
-        degrees_ok = np.broadcast_to(_degrees_valid(grid_pt, *grid_plan, d, m), (n_points, t.size // group))
-    has_degrees = degrees_ok.any(axis=1)
+        d, m = _replicas(grid_pt, *grid_plan[:3], round_batch, cg)
+        # the same plan inputs at every point (a fabric or money sweep): one point's pairs, repeated below
+        n_eff = 1 if all(x.shape[0] == 1 for x in ptc.values()) else n_points
+        degrees_ok = np.broadcast_to(_degrees_valid(grid_pt, *grid_plan, d, m, cg), (n_eff, t.size // group))
+    has_degrees = np.broadcast_to(degrees_ok.any(axis=1), (n_points,))
     nb, cb = np.nonzero(degrees_ok)  # the (point, degrees) pairs that can be; memory only for them
 
     def at_base(x):
@@ -641,11 +690,13 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
             return x
         x = np.broadcast_to(x, x.shape[:1] + (degrees_ok.shape[1],) + x.shape[2:])
         return x[nb if x.shape[0] > 1 else 0, cb]
-    stage = _stage_memory({k: x[..., None] for k, x in grid_pt.items()}, *(x[..., None] for x in grid_plan), rs)
+    stage = _stage_memory({k: x[..., None] for k, x in grid_pt.items()}, *(x[..., None] for x in grid_plan), rs,
+                          cg[..., None])
     stage = {k: at_base(x) for k, x in stage.items()}  # (k, R or 1)
     d_b, m_b = at_base(d), at_base(m)
-    zero = np.where(d_b[:, None] > 1, zs, 0.0)
-    states = model_state_bytes({k: x[:, :1] if np.ndim(x) == 2 else x for k, x in stage.items()}, d_b[:, None], zero)
+    zero = np.where((d_b * c[g][cb])[:, None] > 1, zs, 0.0)
+    states = model_state_bytes({k: x[:, :1] if np.ndim(x) == 2 else x for k, x in stage.items()},
+                               (d_b * c[g][cb])[:, None], zero)
     act = activation_bytes(stage, p[g][cb][:, None], m_b[:, None])
     mem_b = act[:, :, None] + states[:, None, :]  # (k, R, Z)
     cap = ptc["memory_bytes"] * USABLE_MEMORY_FRACTION
@@ -654,23 +705,26 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
     bi, ri = np.nonzero(_cheapest_that_fit(fits.reshape(nb.size, group), s))
     ni, ci = nb[bi], cb[bi] * group + ri
     mem = mem_b.reshape(nb.size, group)[bi, ri]
+    if n_eff < n_points:
+        ni, ci, mem = np.repeat(np.arange(n_points), ci.size), np.tile(ci, n_points), np.tile(mem, n_points)
     usable = ni.size > 0
     if not usable:  # one placeholder pair, marked unusable, keeps the shapes: the first with possible degrees
         ni, ci = (nb[:1], cb[:1] * group) if nb.size else (np.zeros(1, dtype=int),) * 2
         mem = np.full(1, np.inf)
     ptp = {k: (x[ni] if x.shape[0] > 1 else x) for k, x in ptc.items()}
     plan = (t[ci], p[ci], b[ci], v[ci], r[ci], z[ci])
+    c_pairs = c[ci]
 
     def at_pairs(per_candidate: dict):  # terms computed once per candidate, read at each pair's candidate
         return {k: (x[ci] if np.ndim(x) == 1 and x.shape[0] == t.size else x) for k, x in per_candidate.items()}
 
     if all(x.shape[0] == 1 for x in ptc.values()):  # the same inputs at every point (a fabric or money sweep)
-        cs = at_pairs(_compute_side(ptc, t, p, b, v, r, z, round_batch))
+        cs = at_pairs(_compute_side(ptc, t, p, b, v, r, z, round_batch, c=c))
     elif all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):  # the same model at every point
         cs = _compute_side(ptp, *plan, round_batch,
-                           at_pairs(_plan_side({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v, r)))
+                           at_pairs(_plan_side({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v, r, c)), c=c_pairs)
     else:
-        cs = _compute_side(ptp, *plan, round_batch)
+        cs = _compute_side(ptp, *plan, round_batch, c=c_pairs)
     new_point = np.r_[True, ni[1:] != ni[:-1]]
     entry = PlanPairs(ni, has_degrees, ptp["dp_overlap"], plan, cs, mem, usable,
                       starts=np.flatnonzero(new_point), seg_of_pair=np.cumsum(new_point) - 1,
@@ -686,7 +740,19 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
 
 def _group_size(s: Scenario) -> int:
     """Candidates per group of the same degrees: one per (recompute kind, ZeRO stage) searched."""
-    return (1 if s.workload.recompute is not None else len(RECOMPUTE_CANDIDATES)) * len(_zero_stages(s))
+    return len(_recompute_kinds(s)) * len(_zero_stages(s))
+
+
+def _recompute_kinds(s: Scenario) -> tuple:
+    """The recompute codes the plan search may use: the user's, or all, lightest first.
+
+    With FlashAttention the attention core stores nothing (Dao et al. 2022), so selective recomputation saves no
+    memory and only costs time: it is then never the fastest plan that fits and is not searched.
+    """
+    w = s.workload
+    if w.recompute is not None:
+        return (int(recompute_code(w.recompute)),)
+    return tuple(r for r in RECOMPUTE_CANDIDATES if not (w.flash_attention and r == 1))
 
 
 def _cheapest_that_fit(ok, s: Scenario):
@@ -851,9 +917,9 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, cs2, tc, pc, bc, 
         train_days=train_days(pt["train_tokens_b"], tokens_per_s),
         breakdown_s={k: parts[k] * nan for k in BREAKDOWN_KEYS},
         plan=dict(tp=tc * nan, pp=pc * nan, dp=cs2["d"] * nan, micro_batch=bc * nan, virtual_stages=vc * nan,
-                  gpus_used=tc * pc * cs2["d"] * nan,
+                  gpus_used=tc * pc * cs2["cp"] * cs2["d"] * nan,
                   microbatches=cs2["m"] * nan, global_batch=global_batch * nan,
-                  recompute=cs2["rc"] * nan, zero_stage=cs2["zero"] * nan,
+                  recompute=cs2["rc"] * nan, zero_stage=cs2["zero"] * nan, cp=cs2["cp"] * nan,
                   distributed_optimizer=dist & any_valid),
         global_batch_used=global_batch * nan,
         global_batch_kept=np.broadcast_to(any_ok, any_valid.shape),  # some plan runs the batch as given
@@ -992,6 +1058,8 @@ def describe_plan(plan: dict) -> str:
         return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else str(int(x))
     text = (f"TP {fmt(plan['tp'])} · PP {fmt(plan['pp'])} · DP {fmt(plan['dp'])} · "
             f"micro-batch {fmt(plan['micro_batch'])} · v {fmt(plan['virtual_stages'])}")
+    if plan.get("cp") is not None and not math.isnan(plan["cp"]) and plan["cp"] > 1:
+        text += f" · CP {fmt(plan['cp'])}"
     if plan.get("zero_stage") is not None and not math.isnan(plan["zero_stage"]):
         text += f" · ZeRO {fmt(plan['zero_stage'])}"
     if plan.get("recompute") is not None and not math.isnan(plan["recompute"]):

@@ -88,6 +88,8 @@ class Parallel:
                                     "(distributed optimizer), 2 + gradients, 3 + weights (FSDP); searched when "
                                     "omitted")
     dp_overlap: bool = F(True, help="Overlap the gradient all-reduce with the last backward pass")
+    cp: int | None = F(None, lo=1, hi=64, help="Context-parallel degree: each sequence split over cp GPUs, ring "
+                                               "attention between them; searched for long sequences when omitted")
 
     @property
     def resolved_mode(self) -> str:
@@ -473,19 +475,22 @@ def check_consistency(s: Scenario) -> None:
     if w.precision == "fp8" and "peak_fp8_tflops" not in catalog.gpu(s.cluster.gpu):
         raise ScenarioError("workload.precision", w.precision,
                             f"bf16: {s.cluster.gpu} has no FP8 tensor cores (FP8 needs H100, H200 or B200)")
+    if p.cp is not None and p.cp > 1 and w.seq_len % (2 * p.cp):
+        raise ScenarioError("parallel.cp", p.cp, f"a cp with 2 × cp dividing seq_len = {w.seq_len} (ring attention "
+                                                 "splits each sequence into 2 × cp load-balanced chunks)")
     if p.distributed_optimizer is not None and p.zero_stage is not None \
             and p.distributed_optimizer != (p.zero_stage >= 1):
         raise ScenarioError("parallel.distributed_optimizer", p.distributed_optimizer,
                             f"{'true' if p.zero_stage >= 1 else 'false'} with zero_stage = {p.zero_stage}, "
                             "or left out (zero_stage ≥ 1 shards the optimizer)")
     if p.resolved_mode == "explicit":
-        tp, pp = p.tp or 1, p.pp or 1
+        tp, pp, cp = p.tp or 1, p.pp or 1, p.cp or 1
         gpus = s.cluster.nodes * s.cluster.gpus_per_node
-        if gpus % (tp * pp):
-            raise ScenarioError("parallel.tp", tp, f"tp × pp = {tp * pp} must divide the {gpus} GPUs "
+        if gpus % (tp * pp * cp):
+            raise ScenarioError("parallel.tp", tp, f"tp × pp × cp = {tp * pp * cp} must divide the {gpus} GPUs "
                                                   f"({s.cluster.nodes} nodes × {s.cluster.gpus_per_node}); "
-                                                  f"dp is derived as GPUs / (tp × pp)")
-        dp = gpus // (tp * pp)
+                                                  f"dp is derived as GPUs / (tp × pp × cp)")
+        dp = gpus // (tp * pp * cp)
         if w.global_batch % dp:
             raise ScenarioError("workload.global_batch", w.global_batch,
                                 f"a multiple of the data-parallel degree {dp}")

@@ -163,3 +163,35 @@ def test_pruning_by_the_slowest_fabric_changes_no_plan(monkeypatch):
     for k in engine.PLAN_ARRAY_KEYS:
         np.testing.assert_array_equal(pruned["plan"][k], full["plan"][k])
     np.testing.assert_array_equal(pruned["step_time_s"], full["step_time_s"])
+
+
+def _long_context(seq_len, **parallel):
+    return _scen(cluster={"gpu": "H100-SXM", "nodes": 64},
+                 workload={"layers": 80, "hidden": 8192, "heads": 64, "kv_heads": 8, "ffn_hidden": 28672,
+                           "vocab": 128256, "untied_embeddings": True, "seq_len": seq_len, "global_batch": 128},
+                 parallel=parallel)
+
+
+def test_context_parallelism_is_searched_for_long_sequences_only():
+    """A 70B model at 32k and 128k tokens finds context-parallel plans; at 4k it does not split sequences."""
+    res = sweep(_long_context(4096), "workload.seq_len", np.array([4096, 32768, 131072]))
+    assert np.all(res["feasible"])
+    cp = res["plan"]["cp"]
+    assert np.all(cp[:, 0] == 1)
+    assert cp[res.fabric_index("infiniband"), 2] >= 2 and cp[res.fabric_index("roce"), 2] >= 2
+    assert np.all(res["global_batch_used"] == 128)
+
+
+def test_ring_attention_traffic_costs_more_on_a_slower_fabric_across_nodes():
+    """CP 16 with TP 1 spans two nodes: the ring's blocks cross the fabric, more on the slower one."""
+    s = _long_context(131072, mode="explicit", tp=1, pp=8, cp=16)
+    res = evaluate(s, require_feasible=False)
+    assert np.all(res["plan"]["cp"] == 16)
+    fast = evaluate(s.replace("fabric.custom.infiniband.link_gbps", 3200.0)).at("infiniband")["step_time_s"]
+    slow = evaluate(s.replace("fabric.custom.infiniband.link_gbps", 25.0)).at("infiniband")["step_time_s"]
+    assert slow > fast * 1.05
+
+
+def test_cp_must_split_the_sequence():
+    with pytest.raises(ScenarioError, match="parallel.cp"):
+        _scen(workload={"seq_len": 4008}, parallel={"cp": 16})
