@@ -367,7 +367,7 @@ def _step_latency_s(fab):
     return (fab["latency_us"] + NCCL_NET_STEP_SW_US) * 1e-6
 
 
-def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0):
+def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, replicas=None):
     """Everything that does not depend on the fabric, for plans of any shape broadcasting with the point arrays.
 
     Returns the compute-side times and the "communication geometry": the
@@ -378,7 +378,8 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0):
     ``rc``: recompute code (0 none, 1 selective, 2 full); ``z``: ZeRO stage (0-3); ``c``: context-parallel
     degree (the ``d·c`` ranks that hold the same weights reduce gradients and shard states together, as
     Megatron-LM's distributed optimizer does over data × context parallelism).
-    ``plan_side``: :func:`_plan_side` of the same plans, if already computed.
+    ``plan_side``: :func:`_plan_side` of the same plans, if already computed; ``replicas``: their
+    :func:`_replicas` ``(d, m)``, likewise.
 
     ZeRO traffic (Rajbhandari et al. 2020, §7): stages 0 and 1 move one all-reduce's volume per step
     (stage 1 as a reduce-scatter and an all-gather), overlapped with the last micro-batch's backward;
@@ -389,7 +390,7 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0):
     """
     gpn = pt["gpus_per_node"]
     ps = _plan_side({k: pt[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v, rc, c) if plan_side is None else plan_side
-    d_seq, m = _replicas(pt, t, p, b, round_batch, c)
+    d_seq, m = _replicas(pt, t, p, b, round_batch, c) if replicas is None else replicas
     d = d_seq * c  # ranks that hold the same weights
     zero = np.where(d > 1, z, 0.0)  # without data parallelism there is nothing to shard
     dist = zero >= 1
@@ -642,6 +643,7 @@ class PlanPairs(NamedTuple):
     cs: dict  # _compute_side per pair
     mem: np.ndarray  # bytes per GPU per pair
     usable: bool  # False: no pair fits anywhere (one placeholder pair)
+    shared: bool  # True: the plan inputs are the same at every point and the pairs (of point 0) hold at each
     starts: np.ndarray  # first pair of each point that has pairs
     seg_of_pair: np.ndarray  # index into ``starts`` of each pair
     sequences: np.ndarray  # sequences per step of each pair (m · d · micro_batch)
@@ -705,12 +707,12 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
     bi, ri = np.nonzero(_cheapest_that_fit(fits.reshape(nb.size, group), s))
     ni, ci = nb[bi], cb[bi] * group + ri
     mem = mem_b.reshape(nb.size, group)[bi, ri]
-    if n_eff < n_points:
-        ni, ci, mem = np.repeat(np.arange(n_points), ci.size), np.tile(ci, n_points), np.tile(mem, n_points)
+    dm = (d_b[bi], m_b[bi])
+    shared = n_eff < n_points  # the pairs of point 0 hold at every point: not repeated per point
     usable = ni.size > 0
     if not usable:  # one placeholder pair, marked unusable, keeps the shapes: the first with possible degrees
         ni, ci = (nb[:1], cb[:1] * group) if nb.size else (np.zeros(1, dtype=int),) * 2
-        mem = np.full(1, np.inf)
+        mem, dm = np.full(1, np.inf), None
     ptp = {k: (x[ni] if x.shape[0] > 1 else x) for k, x in ptc.items()}
     plan = (t[ci], p[ci], b[ci], v[ci], r[ci], z[ci])
     c_pairs = c[ci]
@@ -722,11 +724,12 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
         cs = at_pairs(_compute_side(ptc, t, p, b, v, r, z, round_batch, c=c))
     elif all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):  # the same model at every point
         cs = _compute_side(ptp, *plan, round_batch,
-                           at_pairs(_plan_side({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v, r, c)), c=c_pairs)
+                           at_pairs(_plan_side({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v, r, c)), c=c_pairs,
+                           replicas=dm)
     else:
-        cs = _compute_side(ptp, *plan, round_batch, c=c_pairs)
+        cs = _compute_side(ptp, *plan, round_batch, c=c_pairs, replicas=dm)
     new_point = np.r_[True, ni[1:] != ni[:-1]]
-    entry = PlanPairs(ni, has_degrees, ptp["dp_overlap"], plan, cs, mem, usable,
+    entry = PlanPairs(ni, has_degrees, ptp["dp_overlap"], plan, cs, mem, usable, shared,
                       starts=np.flatnonzero(new_point), seg_of_pair=np.cumsum(new_point) - 1,
                       sequences=cs["m"] * cs["d"] * plan[2],
                       lower_bound=(cs["chunk_fixed"] * cs["slots"] + cs["m_logits"] + cs["opt"])
@@ -803,6 +806,38 @@ def _pairs_that_can_win(pairs, bw, lat):
             sub(pairs.dp_overlap))
 
 
+def _shared_pairs_that_can_win(pairs, bw, lat):
+    """:func:`_pairs_that_can_win` for pairs that hold at every point: one bound, the slowest fabric anywhere."""
+    cs, n = pairs.cs, pairs.ni.size
+    if not pairs.usable or n <= 2:
+        return None, cs, pairs.dp_overlap
+    worst = _step_for_fabric(cs, pairs.dp_overlap, bw.min(), lat.max())[0] / pairs.sequences
+    kept = np.flatnonzero(pairs.lower_bound <= worst.min())
+
+    def sub(x):
+        return x[kept] if np.ndim(x) == 1 and x.shape[0] == n else x
+    return kept, {k: sub(x) for k, x in cs.items()}, sub(pairs.dp_overlap)
+
+
+def _search_shared_plans(pairs, inp: Inputs, bw, lat):
+    """:func:`_search_plans` when every point has the same pairs: steps on (fabric, point, pair), first minimum."""
+    n_fab = bw.shape[0]
+    kept, cs, dp_overlap = _shared_pairs_that_can_win(pairs, bw, lat)
+    step = _step_for_fabric(cs, dp_overlap, bw[..., None], lat[..., None])[0]
+    step = step / (pairs.sequences if kept is None else pairs.sequences[kept])
+    if not pairs.usable:
+        step = np.full_like(step, np.inf)
+    first = np.argmin(step, axis=-1)  # ties go to the earlier candidate
+    best = np.take_along_axis(step, first[..., None], axis=-1)[..., 0]
+    shape = (n_fab, inp.n)
+    best_pair = np.broadcast_to(first if kept is None else kept[first], shape)
+    any_valid = np.broadcast_to(np.isfinite(best), shape)
+    n_pairs = pairs.ni.size
+    cs2 = {k: (x[best_pair] if np.ndim(x) == 1 and x.shape[0] == n_pairs else x) for k, x in pairs.cs.items()}
+    tc, pc, bc, vc = (x[best_pair] for x in pairs.plan[:4])
+    return cs2, tc, pc, bc, vc, pairs.mem[best_pair], any_valid, pairs.has_degrees[None, :]
+
+
 def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency):
     """The fastest plan per fabric and point at the effective bandwidth ``bw_final`` [B/s], shape (F, N).
 
@@ -813,6 +848,8 @@ def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency):
     pairs = _plan_pairs(s, pt)
     # a fabric's bandwidth and latency are usually the same at every point: then not copied per pair
     bw, lat = (cut_constant_points(x, 1) for x in (bw_final, step_latency))
+    if pairs.shared:
+        return _search_shared_plans(pairs, inp, bw, lat)
     kept, ni, cs, starts, seg_of_pair, dp_overlap = _pairs_that_can_win(pairs, bw, lat)
     step_pairs, _, _, _ = _step_for_fabric(cs, dp_overlap, bw if bw.shape[1] == 1 else bw[:, ni],
                                            lat if lat.shape[1] == 1 else lat[:, ni])
