@@ -58,6 +58,8 @@ V_CANDIDATES = (1, 2, 4)
 RECOMPUTE_CANDIDATES = (0, 1, 2)  # none, selective, full: lightest first
 ZERO_CANDIDATES = (1, 2, 3)  # searched sharding stages, cheapest first (stage 0 only when asked for)
 CP_CANDIDATES = (1, 2, 4, 8, 16)
+EP_CANDIDATES = (1, 2, 4, 8, 16, 32, 64)  # expert parallelism, searched for mixture-of-experts models
+MOE_ALL_TO_ALLS = 4.0  # dispatch and combine, forward and backward, per MoE layer and micro-batch
 # auto mode tries context parallelism only while every rank keeps at least this many tokens of a sequence: below,
 # the ring's blocks are too small to hide behind attention (guess, after Megatron-LM's advice to use CP for
 # sequences of 8k and more; NVIDIA's published runs use CP from 16k tokens)
@@ -158,7 +160,8 @@ def resolve_fabrics(s: Scenario) -> list[FabricRow]:
 def _plan_key(s: Scenario):
     """The scenario's plan-search settings: mode, fixed degrees and micro-batch (part of the plan-cache key)."""
     return (s.parallel.resolved_mode, s.parallel.tp, s.parallel.pp, s.parallel.virtual_stages,
-            s.workload.micro_batch, s.workload.recompute, _zero_stages(s), s.parallel.cp)
+            s.workload.micro_batch, s.workload.recompute, _zero_stages(s), s.parallel.cp, s.parallel.ep,
+            s.workload.experts)
 
 
 def _zero_stages(s: Scenario) -> tuple:
@@ -237,10 +240,22 @@ def build_inputs(s: Scenario, field: str | None = None, values=None) -> Inputs:
         pt["layers"], pt["hidden"], pt["heads"] = derive_architecture(pt["params_b"], pt["vocab"])
     pt["kv_heads"] = pt["heads"] if w.kv_heads is None else np.full(n, float(w.kv_heads))
     ffn = np.full(n, np.nan if w.ffn_hidden is None else float(w.ffn_hidden))
-    pt["layer_weights"] = layer_matmul_weights(pt["hidden"], pt["heads"], pt["kv_heads"], ffn)
-    pt["mlp_ratio"] = np.broadcast_to(mlp_activation_ratio(pt["hidden"], ffn), (n,)) + 0.0
+    # mixture-of-experts: every layer's MLP is ``E`` experts, each token goes to ``K`` of them (padded to the
+    # capacity factor); the FLOPs follow the ``K`` active experts, the parameters all ``E``
+    experts = float(w.experts or 1)
+    top_k = float(w.top_k or (2 if experts > 1 else 1))
+    full = layer_matmul_weights(pt["hidden"], pt["heads"], pt["kv_heads"], ffn)
+    attn = layer_matmul_weights(pt["hidden"], pt["heads"], pt["kv_heads"], np.zeros(n))
+    mlp = full - attn
+    pt["experts"] = np.full(n, experts)
+    pt["attn_weights"] = attn
+    pt["expert_weights"] = experts * mlp + (experts > 1) * pt["hidden"] * experts  # with the router
+    pt["layer_weights"] = attn + top_k * mlp  # active: model FLOPs
+    pt["moe_tokens"] = np.full(n, top_k * (w.capacity_factor if experts > 1 else 1.0))  # token copies per token
+    pt["layer_weights_time"] = attn + pt["moe_tokens"] * mlp
+    pt["mlp_ratio"] = np.broadcast_to(mlp_activation_ratio(pt["hidden"], ffn), (n,)) * pt["moe_tokens"]
     pt["untied"] = np.full(n, float(w.untied_embeddings))
-    pt["params"] = params_from_architecture(pt["layers"], pt["hidden"], pt["vocab"], pt["layer_weights"],
+    pt["params"] = params_from_architecture(pt["layers"], pt["hidden"], pt["vocab"], attn + pt["expert_weights"],
                                             pt["untied"])
     pt["gpus"] = pt["nodes"] * gpn
     pt["peak_flops"] = np.full(n, g["peak_bf16_tflops"] * 1e12)
@@ -304,7 +319,7 @@ def _check_fabric_values(key, values, field):
 # --------------------------------------------------------------------------
 
 def _candidates(s: Scenario, pt=None):
-    """Plan candidates (tp, pp, micro_batch, virtual_stages, recompute, zero_stage, cp) as float arrays of shape (C,).
+    """Plan candidates (tp, pp, micro_batch, virtual_stages, recompute, zero_stage, cp, ep): float arrays of shape (C,).
 
     Auto mode searches tensor parallelism inside a node, pipeline depths in
     powers of two (the layers must split into the stages, see :func:`_degrees_valid`),
@@ -323,7 +338,11 @@ def _candidates(s: Scenario, pt=None):
     vs = (p.virtual_stages,) if p.virtual_stages is not None else V_CANDIDATES
     rcs = _recompute_kinds(s)
     cps = (p.cp or 1,) if (explicit or p.cp is not None) else CP_CANDIDATES
-    grid = _candidate_grid(tps, pps, mbs, vs, rcs, _zero_stages(s), cps)  # (7, C)
+    if p.ep is not None or not w.experts or w.experts == 1:
+        eps = (p.ep or 1,)
+    else:
+        eps = tuple(e for e in EP_CANDIDATES if w.experts % e == 0)
+    grid = _candidate_grid(tps, pps, mbs, vs, rcs, _zero_stages(s), cps, eps)  # (8, C)
     if pt is not None and not explicit:
         keep = ((grid[0] <= pt["gpus_per_node"].max()) & (grid[1] * grid[3] <= pt["layers"].max())
                 & (grid[0] * grid[1] * grid[6] <= pt["gpus"].max()))
@@ -337,14 +356,14 @@ def _candidates(s: Scenario, pt=None):
 # free or fixed by the scenario), explicit mode one per plan the user types. 16 keeps those a session goes back and
 # forth between; a miss only rebuilds at most a few thousand candidates (about 1 ms)
 @functools.lru_cache(maxsize=16)
-def _candidate_grid(tps, pps, mbs, vs, rcs=(1,), zs=(1,), cps=(1,)):
-    """Every (tp, pp, micro_batch, virtual_stages, recompute, zero_stage, cp) combination: a read-only (7, C) array.
+def _candidate_grid(tps, pps, mbs, vs, rcs=(1,), zs=(1,), cps=(1,), eps=(1,)):
+    """Every (tp, pp, micro_batch, virtual_stages, recompute, zero_stage, cp, ep) combination: a read-only (8, C) array.
 
     Rows in that order; the columns vary the ZeRO stage fastest, then the recompute kind (one group of the same
-    degrees), then cp, v, micro_batch, pp and tp.
+    degrees), then ep, cp, v, micro_batch, pp and tp.
     """
-    grid = np.array([(t, q, b, v, r, z, c) for t in tps for q in pps for b in mbs for v in vs for c in cps
-                     for r in rcs for z in zs if not (q == 1 and v > 1)], dtype=float).T.copy()
+    grid = np.array([(t, q, b, v, r, z, c, e) for t in tps for q in pps for b in mbs for v in vs for c in cps
+                     for e in eps for r in rcs for z in zs if not (q == 1 and v > 1)], dtype=float).T.copy()
     grid.flags.writeable = False
     return grid
 
@@ -367,7 +386,7 @@ def _step_latency_s(fab):
     return (fab["latency_us"] + NCCL_NET_STEP_SW_US) * 1e-6
 
 
-def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, replicas=None):
+def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, replicas=None, e=1.0):
     """Everything that does not depend on the fabric, for plans of any shape broadcasting with the point arrays.
 
     Returns the compute-side times and the "communication geometry": the
@@ -389,7 +408,7 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     by prefetching one layer ahead (PyTorch FSDP). One bucket (one layer's gather) stays exposed.
     """
     gpn = pt["gpus_per_node"]
-    ps = _plan_side({k: pt[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v, rc, c) if plan_side is None else plan_side
+    ps = _plan_side({k: pt[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v, rc, c, e) if plan_side is None else plan_side
     d_seq, m = _replicas(pt, t, p, b, round_batch, c) if replicas is None else replicas
     d = d_seq * c  # ranks that hold the same weights
     zero = np.where(d > 1, z, 0.0)  # without data parallelism there is nothing to shard
@@ -410,6 +429,7 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     cs = {k: x for k, x in ps.items() if k not in ("per_bucket", "params_gpu", "fwd_window")}
     cs.update(
         d=d_seq, m=m, dist=dist, opt=opt, window=window, dp_pieces=buckets * volume, cp=np.broadcast_to(c, np.shape(d)) + 0.0,
+        ep=np.broadcast_to(e, np.shape(d)) + 0.0,
         rc=np.broadcast_to(rc, np.shape(d)) + 0.0, zero=zero,
         slots=m * v + p - 1.0, m_logits=m * ps["logits"],
         dp_k0=volume * (intra + buckets * has_inter * NCCL_BASE_US * 1e-6),
@@ -420,12 +440,13 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
 
 
 # point inputs of _plan_side: with none of them changing along a sweep, it runs once per candidate plan
-PLAN_SIDE_POINT_KEYS = ("seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", "gpus_per_node", "peak_flops",
+PLAN_SIDE_POINT_KEYS = ("experts", "attn_weights", "expert_weights", "layer_weights_time", "moe_tokens",
+                        "seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", "gpus_per_node", "peak_flops",
                         "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw", "layer_weights", "mlp_ratio",
                         "gemm_peak", "untied")
 
 
-def _plan_side(pt, t, p, b, v, rc, c=1.0):
+def _plan_side(pt, t, p, b, v, rc, c=1.0, e=1.0):
     """What depends on the plan and the model but not on the number of GPUs (so not on ``d`` or ``m``).
 
     Layer times, tensor-parallel communication, the pipeline's point-to-point geometry and the
@@ -437,13 +458,19 @@ def _plan_side(pt, t, p, b, v, rc, c=1.0):
     load-balanced), by ``c`` as well. The key/value blocks travel the ring: :data:`RING_PASSES` ·
     ``(c−1)`` steps per layer and micro-batch of ``2·b·(s/c)·k·(h/a)/t`` bf16 elements, hidden behind the
     attention core; across nodes when the ``t·c`` ranks do not fit in one.
+
+    Mixture-of-experts (Lepikhin et al. 2021, GShard; Megatron-LM MoE): the experts are split over ``e``
+    expert-parallel ranks; each MoE layer moves every token's ``K·capacity`` copies (``s/c·b/t`` tokens of ``h``
+    bf16 values a rank, sequence-parallel) through :data:`MOE_ALL_TO_ALLS` all-to-alls a micro-batch, on the
+    critical path: over NVLink among the ranks in a node, over the fabric for the share ``1 − g/e`` that leaves
+    it (``g`` ranks of the group per node), at the node's bandwidth, one latency step per other node.
     """
     s_full, h, a, l, V = pt["seq_len"], pt["hidden"], pt["heads"], pt["layers"], pt["vocab"]
     s = s_full / c
     gpn = pt["gpus_per_node"]
     lc = np.ceil(l / (p * v))
     dense_f, core_f = layer_times_forward(b, s, h, a, t, pt["peak_flops"], pt["hbm_bytes_per_s"], pt["sp"],
-                                          pt["flash"], layer_weights=pt["layer_weights"], mlp_ratio=pt["mlp_ratio"],
+                                          pt["flash"], layer_weights=pt["layer_weights_time"], mlp_ratio=pt["mlp_ratio"],
                                           gemm_peak_flops=pt["gemm_peak"])
     core_f = core_f * c  # s/c queries against all s keys
     extra = np.where(rc == 2, dense_f + core_f, np.where(rc == 1, core_f, 0.0))
@@ -452,7 +479,7 @@ def _plan_side(pt, t, p, b, v, rc, c=1.0):
     t_ar = collective_time("all_reduce", b * s * h * BYTES_BF16, t, pt["intra_busbw"], NCCL_NVLINK_STEP_US * 1e-6)
     layer_tp = n_ar * t_ar
     logits = logits_time(b, s, h, V, t, pt["peak_flops"], pt["hbm_bytes_per_s"])
-    params_gpu = stage_params(l, h, V, t, p, pt["layer_weights"], pt["untied"])
+    params_gpu = stage_params(l, h, V, t, p, pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
     # pipeline point-to-point: across nodes when a pipeline group does not sit inside one node
     crosses = (p > 1) & ~_divides(t * c * p, gpn)
     msg = s * h * BYTES_BF16 * b / t  # scatter/gather over the t NICs (Narayanan et al. §4.1)
@@ -465,12 +492,20 @@ def _plan_side(pt, t, p, b, v, rc, c=1.0):
     ring_crosses = (c > 1) & (t * c > gpn)
     ring_intra = ring_steps_layer * p2p_time(ring_block, pt["intra_p2p_bw"], NCCL_NVLINK_STEP_US * 1e-6)
     hide = 3.0 * core_f
+    # expert-parallel all-to-all: bytes a rank sends, its share inside the node and across nodes
+    a2a_bytes = pt["moe_tokens"] * b * s * h * BYTES_BF16 / t * (pt["experts"] > 1)
+    g_ep = np.minimum(e, np.maximum(np.floor(gpn / (t * c)), 1.0))
+    a2a_intra = collective_time("all_to_all", a2a_bytes * g_ep / e, g_ep, pt["intra_busbw"],
+                                NCCL_NVLINK_STEP_US * 1e-6)
+    a2a_nodes = np.ceil(e / g_ep)
     return dict(
+        a2a_steps=MOE_ALL_TO_ALLS * lc * (a2a_nodes - 1.0),
+        a2a_bytes_node=MOE_ALL_TO_ALLS * lc * a2a_bytes * (1.0 - g_ep / e) * gpn,
         ring_crosses=ring_crosses, ring_steps=ring_steps_layer * lc, ring_bytes_node=ring_block * gpn,
         ring_hide=lc * hide, chunk_ring_intra=lc * np.maximum(ring_intra - hide, 0.0) * ~ring_crosses,
         lc=lc, window=v * lc * (2.0 * (dense_f + core_f) + extra), fwd_window=v * lc * (dense_f + core_f),
         params_gpu=params_gpu, layer_compute=layer_compute, layer_tp=layer_tp, logits=logits,
-        chunk_fixed=lc * (layer_compute + layer_tp), crosses=crosses, p2p_bytes_node=msg * gpn, p2p_intra=p2p_intra,
+        chunk_fixed=lc * (layer_compute + layer_tp + MOE_ALL_TO_ALLS * a2a_intra), crosses=crosses, p2p_bytes_node=msg * gpn, p2p_intra=p2p_intra,
         buckets=buckets, per_bucket=grad_bytes / buckets,
     )
 
@@ -527,7 +562,7 @@ def _divides(divisor, n):
     return np.floor(q) == q
 
 
-def _degrees_valid(pt, t, p, b, v, d, m, c=1.0):
+def _degrees_valid(pt, t, p, b, v, d, m, c=1.0, e=1.0):
     """Plans whose degrees are possible at a point (before memory) [bool], given ``d`` and ``m`` of :func:`_replicas`.
 
     Whole-number arithmetic on floats, exact for these magnitudes (see :func:`_divides`). The layers must split
@@ -538,6 +573,8 @@ def _degrees_valid(pt, t, p, b, v, d, m, c=1.0):
     gpn, G, l, heads, kv = (pt[k] for k in ("gpus_per_node", "gpus", "layers", "heads", "kv_heads"))
     tp, pv = t * p * c, p * v
     ok = (t <= gpn) & _divides(t, gpn) & _divides(t, heads) & _divides(t, kv) & (p <= l) & (G >= tp)
+    if np.any(np.asarray(e) != 1):  # expert parallelism splits the experts and is carved out of data × context
+        ok = ok & _divides(e, pt["experts"]) & _divides(e, d * c)
     if np.any(np.asarray(c) != 1):  # load-balanced ring: 2c chunks of a sequence, each long enough
         ok = ok & ((c == 1) | (_divides(2.0 * c, pt["seq_len"]) & (pt["seq_len"] >= c * pt["cp_min_tokens"])))
     ok = ok & (d >= 1) & (m >= 1) & (np.floor(m) == m)
@@ -550,16 +587,17 @@ def _degrees_valid(pt, t, p, b, v, d, m, c=1.0):
 
 def _memory(pt, t, p, b, v, rc, cs):
     """Peak bytes per GPU for a plan, and whether it fits [B], [bool]."""
-    stage = _stage_memory(pt, t, p, b, v, rc, cs["cp"])
+    stage = _stage_memory(pt, t, p, b, v, rc, cs["cp"], cs["ep"])
     mem = memory_with_replicas_bytes(stage, p, cs["d"] * cs["cp"], None, cs["m"], zero_stage=cs["zero"])
     return mem, mem <= pt["memory_bytes"] * USABLE_MEMORY_FRACTION
 
 
-def _stage_memory(pt, t, p, b, v, rc, c=1.0):
+def _stage_memory(pt, t, p, b, v, rc, c=1.0, e=1.0):
     """The memory terms the model and the plan fix (:func:`~model.memory.stage_memory_bytes`); a rank of a
     context-parallel group holds ``s/c`` tokens of each sequence."""
     return stage_memory_bytes(pt["layers"], pt["hidden"], pt["heads"], pt["vocab"], pt["seq_len"] / c, b, t, p, v,
-                              rc, pt["sp"], pt["flash"], pt["layer_weights"], pt["mlp_ratio"], pt["untied"],
+                              rc, pt["sp"], pt["flash"], pt["attn_weights"] + pt["expert_weights"] / e, pt["mlp_ratio"],
+                              pt["untied"],
                               pt["fp8"])
 
 
@@ -570,7 +608,7 @@ def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s):
     ring = where_uniform(cs["ring_crosses"], lambda: np.where(
         cs["ring_crosses"], np.maximum(cs["ring_steps"] * (step_latency_s + cs["ring_bytes_node"] * inv_bw)
                                        - cs["ring_hide"], 0.0), cs["chunk_ring_intra"]), lambda: cs["chunk_ring_intra"])
-    t_chunk = cs["chunk_fixed"] + ring + 2.0 * p2p
+    t_chunk = cs["chunk_fixed"] + ring + 2.0 * p2p + cs["a2a_steps"] * step_latency_s + cs["a2a_bytes_node"] * inv_bw
     pipe = t_chunk * cs["slots"] + cs["m_logits"]
     t_dp = cs["dp_k0"] + cs["dp_k1"] * step_latency_s + cs["dp_k2"] * inv_bw
     exposed = where_uniform(dp_overlap, lambda: np.maximum(t_dp - cs["window"], t_dp / cs["dp_pieces"]),
@@ -582,7 +620,7 @@ def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s):
 PLAN_POINT_KEYS = ("seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", "global_batch", "gpus",
                    "gpus_per_node", "peak_flops", "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw",
                    "memory_bytes", "dp_overlap", "layer_weights", "mlp_ratio", "gemm_peak", "untied", "fp8",
-                   "cp_min_tokens")
+                   "cp_min_tokens", "experts", "attn_weights", "expert_weights", "layer_weights_time", "moe_tokens")
 
 
 def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: bool = False):
@@ -602,7 +640,7 @@ def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: b
     return (_lean_outputs if lean else _outputs)(s, inp, bandwidths, step_latency, *chosen)
 
 
-PLAN_ARRAY_KEYS = ("tp", "pp", "micro_batch", "virtual_stages", "recompute", "zero_stage", "cp")
+PLAN_ARRAY_KEYS = ("tp", "pp", "micro_batch", "virtual_stages", "recompute", "zero_stage", "cp", "ep")
 
 
 def _fixed_plan(s: Scenario, inp: Inputs, plan: dict):
@@ -610,10 +648,10 @@ def _fixed_plan(s: Scenario, inp: Inputs, plan: dict):
     round_batch = s.parallel.resolved_mode == "auto"
     arrays = [np.asarray(plan[k], dtype=float) for k in PLAN_ARRAY_KEYS]
     good = functools.reduce(np.logical_and, [np.isfinite(x) for x in arrays])
-    tc, pc, bc, vc, rcc, zc, cc = (np.where(good, x, 1.0) for x in arrays)
-    cs2 = _compute_side(pt, tc, pc, bc, vc, rcc, zc, round_batch, c=cc)
+    tc, pc, bc, vc, rcc, zc, cc, ec = (np.where(good, x, 1.0) for x in arrays)
+    cs2 = _compute_side(pt, tc, pc, bc, vc, rcc, zc, round_batch, c=cc, e=ec)
     mem, fits = _memory(pt, tc, pc, bc, vc, rcc, cs2)
-    ok = _degrees_valid(pt, tc, pc, bc, vc, cs2["d"], cs2["m"], cc)
+    ok = _degrees_valid(pt, tc, pc, bc, vc, cs2["d"], cs2["m"], cc, ec)
     return cs2, tc, pc, bc, vc, mem, good & ok & fits, good & ok
 
 
@@ -664,7 +702,7 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
             _PAIR_CACHE.move_to_end(key)
             return hit
     n_points = pt["gpus"].shape[0]
-    t, p, b, v, r, z, c = _candidates(s, pt)
+    t, p, b, v, r, z, c, e = _candidates(s, pt)
     # degrees and memory on the (point, candidate) grid. A sweep changes one or two inputs: the others keep
     # one value, so what depends only on them and the plan (most of the memory) costs (1, C) elements
     ptc = {k: cut_constant_points(pt[k], 0) for k in PLAN_POINT_KEYS}
@@ -677,12 +715,12 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
     rs, zs = r[:group:n_z], z[:n_z]
     g = slice(None, None, group)
     grid_plan = (t[None, g], p[None, g], b[None, g], v[None, g])
-    cg = c[None, g]
+    cg, eg = c[None, g], e[None, g]
     with np.errstate(divide="ignore", invalid="ignore"):  # d = 0 where no replica fits: not a valid pair
         d, m = _replicas(grid_pt, *grid_plan[:3], round_batch, cg)
         # the same plan inputs at every point (a fabric or money sweep): one point's pairs, repeated below
         n_eff = 1 if all(x.shape[0] == 1 for x in ptc.values()) else n_points
-        degrees_ok = np.broadcast_to(_degrees_valid(grid_pt, *grid_plan, d, m, cg), (n_eff, t.size // group))
+        degrees_ok = np.broadcast_to(_degrees_valid(grid_pt, *grid_plan, d, m, cg, eg), (n_eff, t.size // group))
     has_degrees = np.broadcast_to(degrees_ok.any(axis=1), (n_points,))
     nb, cb = np.nonzero(degrees_ok)  # the (point, degrees) pairs that can be; memory only for them
 
@@ -693,7 +731,7 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
         x = np.broadcast_to(x, x.shape[:1] + (degrees_ok.shape[1],) + x.shape[2:])
         return x[nb if x.shape[0] > 1 else 0, cb]
     stage = _stage_memory({k: x[..., None] for k, x in grid_pt.items()}, *(x[..., None] for x in grid_plan), rs,
-                          cg[..., None])
+                          cg[..., None], eg[..., None])
     stage = {k: at_base(x) for k, x in stage.items()}  # (k, R or 1)
     d_b, m_b = at_base(d), at_base(m)
     zero = np.where((d_b * c[g][cb])[:, None] > 1, zs, 0.0)
@@ -715,19 +753,19 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
         mem, dm = np.full(1, np.inf), None
     ptp = {k: (x[ni] if x.shape[0] > 1 else x) for k, x in ptc.items()}
     plan = (t[ci], p[ci], b[ci], v[ci], r[ci], z[ci])
-    c_pairs = c[ci]
+    c_pairs, e_pairs = c[ci], e[ci]
 
     def at_pairs(per_candidate: dict):  # terms computed once per candidate, read at each pair's candidate
         return {k: (x[ci] if np.ndim(x) == 1 and x.shape[0] == t.size else x) for k, x in per_candidate.items()}
 
     if all(x.shape[0] == 1 for x in ptc.values()):  # the same inputs at every point (a fabric or money sweep)
-        cs = at_pairs(_compute_side(ptc, t, p, b, v, r, z, round_batch, c=c))
+        cs = at_pairs(_compute_side(ptc, t, p, b, v, r, z, round_batch, c=c, e=e))
     elif all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):  # the same model at every point
         cs = _compute_side(ptp, *plan, round_batch,
-                           at_pairs(_plan_side({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v, r, c)), c=c_pairs,
-                           replicas=dm)
+                           at_pairs(_plan_side({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v, r, c, e)),
+                           c=c_pairs, replicas=dm, e=e_pairs)
     else:
-        cs = _compute_side(ptp, *plan, round_batch, c=c_pairs, replicas=dm)
+        cs = _compute_side(ptp, *plan, round_batch, c=c_pairs, replicas=dm, e=e_pairs)
     new_point = np.r_[True, ni[1:] != ni[:-1]]
     entry = PlanPairs(ni, has_degrees, ptp["dp_overlap"], plan, cs, mem, usable, shared,
                       starts=np.flatnonzero(new_point), seg_of_pair=np.cumsum(new_point) - 1,
@@ -956,7 +994,7 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, cs2, tc, pc, bc, 
         plan=dict(tp=tc * nan, pp=pc * nan, dp=cs2["d"] * nan, micro_batch=bc * nan, virtual_stages=vc * nan,
                   gpus_used=tc * pc * cs2["cp"] * cs2["d"] * nan,
                   microbatches=cs2["m"] * nan, global_batch=global_batch * nan,
-                  recompute=cs2["rc"] * nan, zero_stage=cs2["zero"] * nan, cp=cs2["cp"] * nan,
+                  recompute=cs2["rc"] * nan, zero_stage=cs2["zero"] * nan, cp=cs2["cp"] * nan, ep=cs2["ep"] * nan,
                   distributed_optimizer=dist & any_valid),
         global_batch_used=global_batch * nan,
         global_batch_kept=np.broadcast_to(any_ok, any_valid.shape),  # some plan runs the batch as given
@@ -1097,6 +1135,8 @@ def describe_plan(plan: dict) -> str:
             f"micro-batch {fmt(plan['micro_batch'])} · v {fmt(plan['virtual_stages'])}")
     if plan.get("cp") is not None and not math.isnan(plan["cp"]) and plan["cp"] > 1:
         text += f" · CP {fmt(plan['cp'])}"
+    if plan.get("ep") is not None and not math.isnan(plan["ep"]) and plan["ep"] > 1:
+        text += f" · EP {fmt(plan['ep'])}"
     if plan.get("zero_stage") is not None and not math.isnan(plan["zero_stage"]):
         text += f" · ZeRO {fmt(plan['zero_stage'])}"
     if plan.get("recompute") is not None and not math.isnan(plan["recompute"]):

@@ -66,6 +66,11 @@ class Workload:
                                     "omitted: a GPT MLP of 4 × hidden (two matrices)")
     untied_embeddings: bool = F(False, help="Separate input embedding and output layer (Llama); false: shared "
                                             "(GPT-3, Megatron default)")
+    experts: int | None = F(None, lo=1, hi=4096, help="Mixture-of-experts: experts per MoE layer (every layer's "
+                                                      "MLP; ffn_hidden is one expert's width); omitted: dense")
+    top_k: int | None = F(None, lo=1, hi=64, help="Experts each token is routed to; default 2 with experts")
+    capacity_factor: float = F(1.0, lo=1.0, hi=8.0, help="Expert capacity over the even share of tokens (GShard); "
+                                                       "the padded tokens are computed and sent")
     precision: str = F("bf16", choices=("bf16", "fp8"),
                        help="Matmul precision: bf16, or fp8 (Transformer Engine; needs FP8 tensor cores)")
 
@@ -88,6 +93,8 @@ class Parallel:
                                     "(distributed optimizer), 2 + gradients, 3 + weights (FSDP); searched when "
                                     "omitted")
     dp_overlap: bool = F(True, help="Overlap the gradient all-reduce with the last backward pass")
+    ep: int | None = F(None, lo=1, hi=4096, help="Expert-parallel degree (divides experts; carved out of data × "
+                                                "context parallelism); searched for MoE models when omitted")
     cp: int | None = F(None, lo=1, hi=64, help="Context-parallel degree: each sequence split over cp GPUs, ring "
                                                "attention between them; searched for long sequences when omitted")
 
@@ -475,6 +482,11 @@ def check_consistency(s: Scenario) -> None:
     if w.precision == "fp8" and "peak_fp8_tflops" not in catalog.gpu(s.cluster.gpu):
         raise ScenarioError("workload.precision", w.precision,
                             f"bf16: {s.cluster.gpu} has no FP8 tensor cores (FP8 needs H100, H200 or B200)")
+    experts = w.experts or 1
+    if w.top_k is not None and w.top_k > experts:
+        raise ScenarioError("workload.top_k", w.top_k, f"at most experts = {experts}")
+    if p.ep is not None and experts % p.ep:
+        raise ScenarioError("parallel.ep", p.ep, f"a divisor of experts = {experts}")
     if p.cp is not None and p.cp > 1 and w.seq_len % (2 * p.cp):
         raise ScenarioError("parallel.cp", p.cp, f"a cp with 2 × cp dividing seq_len = {w.seq_len} (ring attention "
                                                  "splits each sequence into 2 × cp load-balanced chunks)")

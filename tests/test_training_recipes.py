@@ -195,3 +195,47 @@ def test_ring_attention_traffic_costs_more_on_a_slower_fabric_across_nodes():
 def test_cp_must_split_the_sequence():
     with pytest.raises(ScenarioError, match="parallel.cp"):
         _scen(workload={"seq_len": 4008}, parallel={"cp": 16})
+
+
+MIXTRAL = "assets/presets/moe_mixtral_8x22b.toml"
+DENSE_TWIN = "assets/presets/moe_dense_39b.toml"
+
+
+def test_mixtral_shape_counts_all_experts_but_computes_the_active_ones():
+    moe, dense = evaluate(model.load_scenario(MIXTRAL)), evaluate(model.load_scenario(DENSE_TWIN))
+    assert 139e9 < moe.at("roce")["params"] < 142e9
+    assert 38e9 < dense.at("roce")["params"] < 40e9
+    np.testing.assert_allclose(moe["model_flops_per_iter"], dense["model_flops_per_iter"], rtol=1e-12)
+
+
+def test_expert_all_to_all_across_nodes_opens_a_fabric_gap_a_dense_run_does_not_have():
+    """EP 16 with TP 1 spans two nodes: on a slow fabric the MoE run loses more than its dense twin."""
+    fixed = {"parallel.mode": "explicit", "parallel.tp": 1, "parallel.pp": 4, "parallel.zero_stage": 1,
+             "workload.recompute": "full", "workload.micro_batch": 1}
+    moe = model.load_scenario(MIXTRAL).replace_many(dict(fixed, **{"workload.experts": 16, "parallel.ep": 16,
+                                                                   "workload.top_k": 4, "workload.ffn_hidden": 8192}))
+    dense = model.load_scenario(DENSE_TWIN).replace_many(fixed)
+
+    def slowdown(s):
+        fast = evaluate(s.replace("fabric.custom.roce.link_gbps", 3200.0)).at("roce")["step_time_s"]
+        slow = evaluate(s.replace("fabric.custom.roce.link_gbps", 50.0)).at("roce")["step_time_s"]
+        return slow / fast
+    np.testing.assert_allclose(evaluate(moe)["model_flops_per_iter"], evaluate(dense)["model_flops_per_iter"],
+                               rtol=1e-12)
+    assert slowdown(moe) > slowdown(dense) * 1.2
+
+
+def test_expert_parallelism_is_searched_and_must_divide_the_experts():
+    res = evaluate(model.load_scenario(MIXTRAL))
+    assert np.all(res["plan"]["ep"] >= 1) and np.all(8 % res["plan"]["ep"] == 0)
+    with pytest.raises(ScenarioError, match="parallel.ep"):
+        model.load_scenario(MIXTRAL).replace("parallel.ep", 3)
+    with pytest.raises(ScenarioError, match="top_k"):
+        model.load_scenario(MIXTRAL).replace("workload.top_k", 9)
+
+
+def test_deepseek_v3_shape_is_feasible_with_ep64():
+    res = evaluate(model.load_scenario("assets/presets/moe_deepseek_v3_shape.toml"))
+    assert np.all(res["plan"]["ep"] == 64)
+    i, j = res.fabric_index("infiniband"), res.fabric_index("ethernet")
+    assert res["train_days"][j] > 1.3 * res["train_days"][i]
