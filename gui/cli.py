@@ -88,8 +88,9 @@ def _int_or_none(v):
 
 
 def _plan_json(plan: dict, d: dict, s) -> dict:
-    """The chosen plan: degrees, micro-batching, the ZeRO stage and recompute kind the search picked, and the
-    architecture and precision it ran (grouped-query key/value heads, SwiGLU width, bf16 or fp8)."""
+    """The chosen plan: degrees (tp, pp, dp, cp, ep), micro-batching, the ZeRO stage and recompute kind the search
+    picked, and the architecture and precision it ran (grouped-query key/value heads, SwiGLU width, experts and
+    top-k, bf16 or fp8)."""
     out = {k: (None if isinstance(v, float) and math.isnan(v) else
                (bool(v) if k == "distributed_optimizer" else int(v))) for k, v in plan.items()}
     if out.get("recompute") is not None:
@@ -97,6 +98,8 @@ def _plan_json(plan: dict, d: dict, s) -> dict:
     out["kv_heads"] = _int_or_none(float(d["architecture"]["kv_heads"]))
     out["ffn_hidden"] = s.workload.ffn_hidden
     out["precision"] = s.workload.precision
+    out["experts"] = s.workload.experts or 1
+    out["top_k"] = s.workload.top_k or (2 if out["experts"] > 1 else 1)
     return out
 
 

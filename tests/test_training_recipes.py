@@ -143,6 +143,7 @@ def test_cli_json_reports_the_recipe(capsys):
     plan = roce["plan"]
     assert plan["zero_stage"] == 3 and plan["recompute"] in ("none", "selective", "full")
     assert plan["kv_heads"] == 8 and plan["ffn_hidden"] == 53248 and plan["precision"] == "bf16"
+    assert plan["cp"] == 1 and plan["ep"] == 1 and plan["experts"] == 1 and plan["top_k"] == 1
 
 
 def test_pruning_by_the_slowest_fabric_changes_no_plan(monkeypatch):
