@@ -730,9 +730,16 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
             return x
         x = np.broadcast_to(x, x.shape[:1] + (degrees_ok.shape[1],) + x.shape[2:])
         return x[nb if x.shape[0] > 1 else 0, cb]
-    stage = _stage_memory({k: x[..., None] for k, x in grid_pt.items()}, *(x[..., None] for x in grid_plan), rs,
-                          cg[..., None], eg[..., None])
-    stage = {k: at_base(x) for k, x in stage.items()}  # (k, R or 1)
+    if all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):  # the same model at every point: per candidate
+        stage = _stage_memory({k: x[..., None] for k, x in grid_pt.items()}, *(x[..., None] for x in grid_plan),
+                              rs, cg[..., None], eg[..., None])
+        stage = {k: at_base(x) for k, x in stage.items()}  # (k, R or 1)
+    else:  # the model changes along the sweep: only at the pairs whose degrees are possible
+        pt_b = {k: (x[nb] if x.shape[0] > 1 else x)[:, None] for k, x in ptc.items()}
+        stage = _stage_memory(pt_b, *(x[0, cb][:, None] for x in grid_plan), rs, cg[0, cb][:, None],
+                              eg[0, cb][:, None])
+        stage = {k: np.broadcast_to(x, (nb.size,) + np.shape(x)[1:]) if np.ndim(x) == 2 else x
+                 for k, x in stage.items()}
     d_b, m_b = at_base(d), at_base(m)
     zero = np.where((d_b * c[g][cb])[:, None] > 1, zs, 0.0)
     states = model_state_bytes({k: x[:, :1] if np.ndim(x) == 2 else x for k, x in stage.items()},
