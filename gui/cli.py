@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 import model
+from model.compute import RECOMPUTE_KINDS
 from model import ScenarioError
 
 from .present.format import fmt_money
@@ -52,8 +53,9 @@ def result_to_json(res: model.Result) -> dict:
             "label": res.labels[i],
             "transport": res.fabric_rows[i].transport,
             "feasible": bool(d["feasible"]),
-            "plan": {k: (None if isinstance(v, float) and math.isnan(v) else
-                         (bool(v) if k == "distributed_optimizer" else int(v))) for k, v in plan.items()},
+            "plan": _plan_json(plan, d, res.scenario),
+            "global_batch_used": _int_or_none(d["global_batch_used"]),
+            "global_batch_kept": bool(d["global_batch_kept"]),
             "step_time_s": d["step_time_s"],
             "model_tflops_per_gpu": d["model_tflops_per_gpu"],
             "hardware_tflops_per_gpu": d["hardware_tflops_per_gpu"],
@@ -86,6 +88,26 @@ def result_to_json(res: model.Result) -> dict:
         "fabrics": fabrics,
         "recommendation": recommend.recommendation(res.scenario, res).to_json(),
     })
+
+
+def _int_or_none(v):
+    return None if isinstance(v, float) and math.isnan(v) else int(v)
+
+
+def _plan_json(plan: dict, d: dict, s) -> dict:
+    """The chosen plan: degrees (tp, pp, dp, cp, ep), micro-batching, the ZeRO stage and recompute kind the search
+    picked, and the architecture and precision it ran (grouped-query key/value heads, SwiGLU width, experts and
+    top-k, bf16 or fp8)."""
+    out = {k: (None if isinstance(v, float) and math.isnan(v) else
+               (bool(v) if k == "distributed_optimizer" else int(v))) for k, v in plan.items()}
+    if out.get("recompute") is not None:
+        out["recompute"] = RECOMPUTE_KINDS[out["recompute"]]
+    out["kv_heads"] = _int_or_none(float(d["architecture"]["kv_heads"]))
+    out["ffn_hidden"] = s.workload.ffn_hidden
+    out["precision"] = s.workload.precision
+    out["experts"] = s.workload.experts or 1
+    out["top_k"] = s.workload.top_k or (2 if out["experts"] > 1 else 1)
+    return out
 
 
 # Keys later engine stages add per fabric (economics, reliability); copied when present.
@@ -122,9 +144,17 @@ def result_table(res: model.Result) -> str:
     lines += [head, "-" * (len(head) + 30)]
     for i, name in enumerate(res.fabrics):
         d = res.at(name)
-        plan = model.describe_plan(d["plan"]) if d["feasible"] else "does not fit"
+        plan = model.describe_plan(d["plan"]) if d["feasible"] else (
+            "does not fit" if d["global_batch_kept"] else
+            f"no plan keeps the global batch of {s.workload.global_batch:,} sequences")
         lines.append(f"{res.labels[i][:27]:<28}{_fmt(d['step_time_s'], 2):>9}{_fmt(d['mfu'] * 100):>8}"
                      f"{_fmt(d['model_tflops_per_gpu']):>9}{_fmt(d['train_days']):>9}  {plan}")
+    gpus = s.cluster.nodes * s.cluster.gpus_per_node
+    for i, name in enumerate(res.fabrics):
+        used = res.at(name)["plan"]["gpus_used"]
+        if res.at(name)["feasible"] and used < gpus:
+            lines.append(f"{res.labels[i]}: the global batch of {s.workload.global_batch:,} sequences is kept; "
+                         f"the plan uses {int(used):,} of the {gpus:,} GPUs (the rest idle)")
     lines += ["", "step-time breakdown (s):"]
     keys = model.BREAKDOWN_KEYS
     lines.append(f"{'fabric':<28}" + "".join(f"{k[:9]:>10}" for k in keys))

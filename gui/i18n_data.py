@@ -61,6 +61,10 @@ DATA = (
     QT_TRANSLATE_NOOP("Data", "Large tier · 128 × H100 · 1T"),
     QT_TRANSLATE_NOOP("Data", "Medium tier · 32 × A100 · 50B"),
     QT_TRANSLATE_NOOP("Data", "Small tier · 4 × A10 · 10B"),
+    QT_TRANSLATE_NOOP("Data", "Llama 3 405B · 16,384 × H100 (published plan)"),
+    QT_TRANSLATE_NOOP("Data", "MoE · DeepSeek-V3 shape · 2,048 H100 (H800 stand-in)"),
+    QT_TRANSLATE_NOOP("Data", "Dense counterpart of Mixtral 8x22B · 64 × 8 H100"),
+    QT_TRANSLATE_NOOP("Data", "MoE · Mixtral 8x22B shape · 64 × 8 H100"),
     # the article's money claims (assets/claims.toml), whole: the phrase rules would leave "CNY … M" half-translated
     QT_TRANSLATE_NOOP("Data", "CNY 4,200 per node"),
     QT_TRANSLATE_NOOP("Data", "≤ CNY 8 M over 5 years (cap)"),

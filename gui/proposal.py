@@ -140,7 +140,7 @@ def _inputs(s, point, money) -> list[tuple[str, str]]:
         (translate("Proposal", "Cluster"), cluster),
         (translate("Proposal", "Model"), sep.join(model_parts)),
         (translate("Proposal", "Training"), translate("Proposal", "{t} B tokens, recompute {r}").format(
-            t=f"{w.train_tokens_b:,.4g}", r=w.recompute)),
+            t=f"{w.train_tokens_b:,.4g}", r=w.recompute or translate("Proposal", "searched per plan"))),
         (translate("Proposal", "Fabrics"), sep.join(point.labels)),
     ]
     econ = getattr(s, "economics", None)

@@ -37,7 +37,7 @@ import numpy as np
 
 from . import catalog
 from .arrays import cut_constant_points
-from .engine import Inputs, _evaluate_inputs, build_inputs, evaluate, sweep
+from .engine import PLAN_ARRAY_KEYS, Inputs, _evaluate_inputs, build_inputs, evaluate, sweep
 from .errors import ScenarioError
 
 SAMPLED_KEYS = ("latency_us", "loss_rate", "link_gbps", "achievable_fraction", "cpu_use_at_line_rate",
@@ -174,7 +174,7 @@ def _swept_fabric_key(scenario, field: str | None):
 
 def _plan_arrays(result) -> dict:
     p = result["plan"]
-    return {k: np.asarray(p[k], dtype=float) for k in ("tp", "pp", "micro_batch", "virtual_stages")}
+    return {k: np.asarray(p[k], dtype=float) for k in PLAN_ARRAY_KEYS}
 
 
 def percentiles_of_sorted(rows, q):

@@ -20,6 +20,12 @@ name                              value     source
 ``MEM_PASSES``                    2.0       bytes moved by non-matmul kernels per byte of
                                             stored activation (Korthikanti et al. eq. 1 gives
                                             the stored bytes); calibrated
+``FP8_GEMM_FRACTION``             0.75      achieved FP8 GEMM rate over the FP8 peak, relative to BF16
+                                            GEMMs' (casts and scaling around each GEMM); chosen so
+                                            that FP8 speeds a Llama-2 70B-like layer up ~1.3-1.4×, as
+                                            NVIDIA reports for Transformer Engine FP8 on H100 (NeMo
+                                            performance summary); a fit to a published ratio, not
+                                            a measurement
 ``ADAM_BYTES_PER_PARAM``          32        fp32 master, m, v, fp32 grad read; master, m, v,
                                             bf16 weight written (mixed-precision Adam,
                                             Micikevicius et al. 2018; Rajbhandari et al. 2020)
@@ -49,33 +55,78 @@ GEMM_HALF_DIM = 96.0
 MEM_PASSES = 2.0
 ADAM_BYTES_PER_PARAM = 32.0
 BYTES_BF16 = 2.0
+FP8_GEMM_FRACTION = 0.75
 
 RECOMPUTE_KINDS = ("none", "selective", "full")
 
 
-def params_from_architecture(layers, hidden, vocab):
+def layer_matmul_weights(hidden, heads, kv_heads=None, ffn_hidden=None):
+    """Matmul weights of one transformer layer [parameters].
+
+    Attention: query and output projections ``2h²`` plus keys and values ``2·h·k·h/a`` for ``k``
+    key/value heads (grouped-query attention, Ainslie et al. 2023; ``k = a`` is multi-head attention).
+    MLP: a GPT MLP of ``4h`` (two matrices, ``8h²``) when ``ffn_hidden`` is NaN or omitted, else a SwiGLU MLP
+    of three ``h × f`` matrices (Shazeer 2020; Touvron et al. 2023, Llama). GPT: ``12h²`` as Narayanan et al.
+    """
+    h = np.asarray(hidden, dtype=float)
+    a = np.asarray(heads, dtype=float)
+    k = a if kv_heads is None else np.where(np.isnan(kv_heads), a, kv_heads)
+    attn = 2.0 * h**2 + 2.0 * h * k * (h / a)
+    if ffn_hidden is None:
+        return attn + 8.0 * h**2
+    f = np.asarray(ffn_hidden, dtype=float)
+    return attn + np.where(np.isnan(f), 8.0 * h**2, 3.0 * h * f)
+
+
+def mlp_activation_ratio(hidden, ffn_hidden=None):
+    """Stored MLP intermediate activations relative to a GPT MLP of ``4h`` [-].
+
+    Korthikanti et al. store ``16·s·b·h`` bytes of MLP intermediates (first GEMM output and GeLU output, 4h
+    each, 2 bytes); a SwiGLU MLP stores the gate and up outputs, the activation and their product, ``8·s·b·f``
+    bytes: ratio ``f/(2h)``. 1 for a GPT MLP.
+    """
+    if ffn_hidden is None:
+        return 1.0
+    f = np.asarray(ffn_hidden, dtype=float)
+    return np.where(np.isnan(f), 1.0, f / (2.0 * np.asarray(hidden, dtype=float)))
+
+
+def params_from_architecture(layers, hidden, vocab, layer_weights=None, untied_embeddings=False):
     """Parameter count of a GPT model [parameters].
 
     ``P = 12·l·h²·(1 + 13/(12h)) + V·h`` (Narayanan et al. 2021, §5.1), which
     counts attention and MLP weights with biases, layer norms and the embedding.
+    ``layer_weights`` (:func:`layer_matmul_weights`) replaces ``12h²`` for
+    grouped-query attention or SwiGLU; untied embeddings add the output layer ``V·h``.
     """
     l = np.asarray(layers, dtype=float)
     h = np.asarray(hidden, dtype=float)
     v = np.asarray(vocab, dtype=float)
-    return 12.0 * l * h**2 * (1.0 + 13.0 / (12.0 * h)) + v * h
+    w = 12.0 * h**2 if layer_weights is None else np.asarray(layer_weights, dtype=float)
+    return l * (w + 13.0 * h) + v * h * (1.0 + np.asarray(untied_embeddings, dtype=float))
 
 
-def model_flops_per_iteration(batch, seq_len, layers, hidden, vocab):
+def _flop_terms(B, s, l, h, V, layer_weights):
+    """Dense, attention-core and output-layer FLOPs of forward + backward [FLOP] (three times the forward)."""
+    w = 12.0 * h**2 if layer_weights is None else np.asarray(layer_weights, dtype=float)
+    return 6.0 * B * s * l * w, 12.0 * B * l * s**2 * h, 6.0 * B * s * h * V
+
+
+def model_flops_per_iteration(batch, seq_len, layers, hidden, vocab, layer_weights=None):
     """Model FLOPs per iteration, without recomputation [FLOP].
 
-    ``72·B·l·s·h²·(1 + s/(6h) + V/(12·h·l))`` (Korthikanti et al. 2022, §6.3).
+    ``72·B·l·s·h²·(1 + s/(6h) + V/(12·h·l))`` (Korthikanti et al. 2022, §6.3),
+    written as ``6·B·s·l·W + 12·B·l·s²·h + 6·B·s·h·V`` with ``W = 12h²`` the
+    matmul weights of a layer, or :func:`layer_matmul_weights` for grouped-query
+    attention and SwiGLU (the Llama 3 paper counts FLOPs the same way).
     This is the numerator of MFU.
     """
     B, s, l, h, V = (np.asarray(x, dtype=float) for x in (batch, seq_len, layers, hidden, vocab))
-    return 72.0 * B * l * s * h**2 * (1.0 + s / (6.0 * h) + V / (12.0 * h * l))
+    dense, attn, out = _flop_terms(B, s, l, h, V, layer_weights)
+    return dense + attn + out
 
 
-def hardware_flops_per_iteration(batch, seq_len, layers, hidden, vocab, recompute):
+def hardware_flops_per_iteration(batch, seq_len, layers, hidden, vocab, recompute, layer_weights=None):
     """FLOPs the GPUs execute per iteration, including recomputation [FLOP].
 
     - ``full``: one extra forward pass, Narayanan et al. eq. 3:
@@ -85,13 +136,15 @@ def hardware_flops_per_iteration(batch, seq_len, layers, hidden, vocab, recomput
     - ``none``: equal to :func:`model_flops_per_iteration`.
 
     ``recompute`` is a string or an array of codes (0 none, 1 selective, 2 full).
+    With ``layer_weights`` the same terms as :func:`model_flops_per_iteration`:
+    full recomputation adds a third to the dense and attention terms, selective
+    doubles the attention term.
     """
     B, s, l, h, V = (np.asarray(x, dtype=float) for x in (batch, seq_len, layers, hidden, vocab))
     code = recompute_code(recompute)
-    full = 96.0 * B * s * l * h**2 * (1.0 + s / (6.0 * h) + V / (16.0 * l * h))
-    sel = 72.0 * B * l * s * h**2 * (1.0 + s / (3.0 * h) + V / (12.0 * h * l))
-    none = model_flops_per_iteration(B, s, l, h, V)
-    return np.where(code == 2, full, np.where(code == 1, sel, none))
+    dense, attn, out = _flop_terms(B, s, l, h, V, layer_weights)
+    return np.where(code == 2, (dense + attn) * (4.0 / 3.0), np.where(code == 1, dense + 2.0 * attn,
+                                                                       dense + attn)) + out
 
 
 def recompute_code(recompute):
@@ -120,12 +173,15 @@ def gemm_efficiency(dim, eff_max=None, half_dim=None):
     return eff_max * d / (d + half_dim)
 
 
-def layer_gemm_flops_forward(b, s, h, t):
+def layer_gemm_flops_forward(b, s, h, t, layer_weights=None):
     """Forward FLOPs of the dense GEMMs of one layer on one tensor-parallel rank [FLOP].
 
-    QKV (6bsh²), attention projection (2bsh²) and MLP (16bsh²): ``24·b·s·h²/t``.
+    QKV (6bsh²), attention projection (2bsh²) and MLP (16bsh²): ``24·b·s·h²/t``;
+    ``2·b·s·W/t`` for a layer of ``W`` matmul weights (:func:`layer_matmul_weights`).
     """
-    return 24.0 * b * s * h**2 / t
+    if layer_weights is None:
+        return 24.0 * b * s * h**2 / t
+    return 2.0 * b * s * layer_weights / t
 
 
 def layer_attention_flops_forward(b, s, h, t):
@@ -133,7 +189,7 @@ def layer_attention_flops_forward(b, s, h, t):
     return 4.0 * b * s**2 * h / t
 
 
-def layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention):
+def layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, mlp_ratio=1.0):
     """Activation bytes one layer stores for one micro-batch on one rank [B].
 
     Korthikanti et al. 2022, eq. 1-4, with mixed precision:
@@ -143,6 +199,8 @@ def layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention):
 
     With FlashAttention the ``5·a·s²·b`` score/softmax/dropout tensors are never
     stored (Dao et al. 2022); the attention output (already in the 34) remains.
+    ``mlp_ratio`` (:func:`mlp_activation_ratio`) scales the ``16·s·b·h`` MLP
+    intermediates inside the 34 (and the 24).
 
     Returns
     -------
@@ -150,13 +208,14 @@ def layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention):
         The part that scales with ``s·b·h`` and the ``a·s²·b`` part.
     """
     sp = np.asarray(sequence_parallel, dtype=bool)
-    lin = np.where(sp, s * b * h * 34.0 / t, s * b * h * (10.0 + 24.0 / t))
+    mlp = 16.0 * (np.asarray(mlp_ratio, dtype=float) - 1.0)
+    lin = np.where(sp, s * b * h * (34.0 + mlp) / t, s * b * h * (10.0 + (24.0 + mlp) / t))
     core = np.where(np.asarray(flash_attention, dtype=bool), 0.0, 5.0 * a * s**2 * b / t)
     return lin, core
 
 
 def layer_times_forward(b, s, h, a, t, peak_flops, hbm_bytes_per_s, sequence_parallel,
-                        flash_attention, mem_passes=None):
+                        flash_attention, mem_passes=None, layer_weights=None, mlp_ratio=1.0, gemm_peak_flops=None):
     """Forward time of one layer for one micro-batch on one rank [s].
 
     ``time = GEMM FLOPs / (peak · eff(h/t)) + attention FLOPs / (peak · eff(h/a))
@@ -168,12 +227,16 @@ def layer_times_forward(b, s, h, a, t, peak_flops, hbm_bytes_per_s, sequence_par
         Dense GEMM and elementwise time, and the attention-core time (its GEMMs
         and its memory traffic), separated because selective recomputation
         repeats only the latter.
+
+    ``gemm_peak_flops``: the dense GEMMs' rate when it differs from ``peak_flops`` (FP8 GEMMs,
+    :func:`fp8_gemm_peak`); the attention core stays in BF16 (FlashAttention).
     """
     mem_passes = MEM_PASSES if mem_passes is None else mem_passes
-    dense_flops = layer_gemm_flops_forward(b, s, h, t)
+    gemm_peak = peak_flops if gemm_peak_flops is None else gemm_peak_flops
+    dense_flops = layer_gemm_flops_forward(b, s, h, t, layer_weights)
     attn_flops = layer_attention_flops_forward(b, s, h, t)
-    lin_bytes, core_bytes = layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention)
-    dense_s = dense_flops / (peak_flops * gemm_efficiency(h / t)) + mem_passes * lin_bytes / hbm_bytes_per_s
+    lin_bytes, core_bytes = layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, mlp_ratio)
+    dense_s = dense_flops / (gemm_peak * gemm_efficiency(h / t)) + mem_passes * lin_bytes / hbm_bytes_per_s
     core_s = attn_flops / (peak_flops * gemm_efficiency(h / a)) + mem_passes * core_bytes / hbm_bytes_per_s
     return dense_s, core_s
 
@@ -188,6 +251,15 @@ def logits_time(b, s, h, vocab, t, peak_flops, hbm_bytes_per_s, mem_passes=None)
     flops = 6.0 * b * s * h * vocab / t
     eff = gemm_efficiency(np.minimum(h, vocab / t))
     return flops / (peak_flops * eff) + mem_passes * 3.0 * 4.0 * b * s * vocab / t / hbm_bytes_per_s
+
+
+def fp8_gemm_peak(peak_fp8_flops):
+    """Effective FP8 GEMM peak [FLOP/s]: the datasheet's FP8 peak times :data:`FP8_GEMM_FRACTION`.
+
+    FP8 GEMMs run at twice the BF16 rate on paper, but Transformer Engine casts inputs and keeps
+    per-tensor scales (amax history) around every GEMM.
+    """
+    return np.asarray(peak_fp8_flops, dtype=float) * FP8_GEMM_FRACTION
 
 
 def optimizer_time(params_per_gpu, hbm_bytes_per_s, bytes_per_param=ADAM_BYTES_PER_PARAM):

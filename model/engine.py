@@ -36,10 +36,12 @@ from .arrays import cut_constant_points, where_uniform
 from .collectives import DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NET_STEP_SW_US, NCCL_NVLINK_STEP_US, SWITCH_HOP_US, \
     bus_factor, collective_time, extra_tier_latency_us, p2p_time, pcie_cap_gb_per_s, ring_steps, tree_steps, \
     window_cap_gb_per_s
-from .compute import BYTES_BF16, hardware_flops_per_iteration, layer_times_forward, logits_time, \
-    model_flops_per_iteration, optimizer_time, params_from_architecture, recompute_code
+from .compute import BYTES_BF16, RECOMPUTE_KINDS, fp8_gemm_peak, hardware_flops_per_iteration, \
+    layer_matmul_weights, layer_times_forward, logits_time, mlp_activation_ratio, model_flops_per_iteration, \
+    optimizer_time, params_from_architecture, recompute_code
 from .errors import ScenarioError, suggest
-from .memory import USABLE_MEMORY_FRACTION, memory_with_replicas_bytes, stage_memory_bytes, stage_params
+from .memory import USABLE_MEMORY_FRACTION, activation_bytes, memory_with_replicas_bytes, model_state_bytes, \
+    stage_memory_bytes, stage_params
 from .scenario import FabricSpec, Scenario
 from .transport import LOSS_RECOVERY_CODE, RDMA_TRANSPORTS, TRANSPORT_CODE, cpu_cap_gbps, cpu_cores_busy, \
     loss_efficiency
@@ -55,6 +57,16 @@ TP_CANDIDATES = (1, 2, 4, 8, 16)
 PP_CANDIDATES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 MB_CANDIDATES = (1, 2, 4)
 V_CANDIDATES = (1, 2, 4)
+RECOMPUTE_CANDIDATES = (0, 1, 2)  # none, selective, full: lightest first
+ZERO_CANDIDATES = (1, 2, 3)  # searched sharding stages, cheapest first (stage 0 only when asked for)
+CP_CANDIDATES = (1, 2, 4, 8, 16)
+EP_CANDIDATES = (1, 2, 4, 8, 16, 32, 64)  # expert parallelism, searched for mixture-of-experts models
+MOE_ALL_TO_ALLS = 4.0  # dispatch and combine, forward and backward, per MoE layer and micro-batch
+# auto mode tries context parallelism only while every rank keeps at least this many tokens of a sequence: below,
+# the ring's blocks are too small to hide behind attention (guess, after Megatron-LM's advice to use CP for
+# sequences of 8k and more; NVIDIA's published runs use CP from 16k tokens)
+CP_MIN_TOKENS_PER_RANK = 4096
+RING_PASSES = 3.0  # K/V blocks go around the ring once forward, K/V and their gradients once backward (Liu et al.)
 
 GRAD_BYTES = BYTES_BF16  # gradients reduced in bf16
 
@@ -154,7 +166,18 @@ def resolve_fabrics(s: Scenario) -> list[FabricRow]:
 def _plan_key(s: Scenario):
     """The scenario's plan-search settings: mode, fixed degrees and micro-batch (part of the plan-cache key)."""
     return (s.parallel.resolved_mode, s.parallel.tp, s.parallel.pp, s.parallel.virtual_stages,
-            s.workload.micro_batch)
+            s.workload.micro_batch, s.workload.recompute, _zero_stages(s), s.parallel.cp, s.parallel.ep,
+            s.workload.experts)
+
+
+def _zero_stages(s: Scenario) -> tuple:
+    """The ZeRO stages the plan search may use: the user's, or stage 0/1 from ``distributed_optimizer``."""
+    p = s.parallel
+    if p.zero_stage is not None:
+        return (p.zero_stage,)
+    if p.distributed_optimizer is not None:
+        return (1,) if p.distributed_optimizer else (0,)
+    return ZERO_CANDIDATES
 
 
 @dataclass
@@ -219,19 +242,39 @@ def build_inputs(s: Scenario, field: str | None = None, values=None) -> Inputs:
         pt["layers"] = np.full(n, float(w.layers))
         pt["hidden"] = np.full(n, float(w.hidden))
         pt["heads"] = np.full(n, float(w.heads))
-        pt["params"] = params_from_architecture(pt["layers"], pt["hidden"], pt["vocab"])
     else:
         pt["layers"], pt["hidden"], pt["heads"] = derive_architecture(pt["params_b"], pt["vocab"])
-        pt["params"] = params_from_architecture(pt["layers"], pt["hidden"], pt["vocab"])
+    pt["kv_heads"] = pt["heads"] if w.kv_heads is None else np.full(n, float(w.kv_heads))
+    ffn = np.full(n, np.nan if w.ffn_hidden is None else float(w.ffn_hidden))
+    # mixture-of-experts: every layer's MLP is ``E`` experts, each token goes to ``K`` of them (padded to the
+    # capacity factor); the FLOPs follow the ``K`` active experts, the parameters all ``E``
+    experts = float(w.experts or 1)
+    top_k = float(w.top_k or (2 if experts > 1 else 1))
+    full = layer_matmul_weights(pt["hidden"], pt["heads"], pt["kv_heads"], ffn)
+    attn = layer_matmul_weights(pt["hidden"], pt["heads"], pt["kv_heads"], np.zeros(n))
+    mlp = full - attn
+    pt["experts"] = np.full(n, experts)
+    pt["attn_weights"] = attn
+    pt["expert_weights"] = experts * mlp + (experts > 1) * pt["hidden"] * experts  # with the router
+    pt["layer_weights"] = attn + top_k * mlp  # active: model FLOPs
+    pt["moe_tokens"] = np.full(n, top_k * (w.capacity_factor if experts > 1 else 1.0))  # token copies per token
+    pt["layer_weights_time"] = attn + pt["moe_tokens"] * mlp
+    pt["mlp_ratio"] = np.broadcast_to(mlp_activation_ratio(pt["hidden"], ffn), (n,)) * pt["moe_tokens"]
+    pt["untied"] = np.full(n, float(w.untied_embeddings))
+    pt["params"] = params_from_architecture(pt["layers"], pt["hidden"], pt["vocab"], attn + pt["expert_weights"],
+                                            pt["untied"])
     pt["gpus"] = pt["nodes"] * gpn
     pt["peak_flops"] = np.full(n, g["peak_bf16_tflops"] * 1e12)
+    fp8 = w.precision == "fp8"
+    pt["fp8"] = np.full(n, float(fp8))
+    pt["gemm_peak"] = np.full(n, fp8_gemm_peak(g["peak_fp8_tflops"] * 1e12) if fp8 else g["peak_bf16_tflops"] * 1e12)
     pt["hbm_bytes_per_s"] = np.full(n, g["hbm_gb_per_s"] * 1e9)
     pt["memory_bytes"] = np.full(n, g["memory_gb"] * 1e9)
     pt["intra_busbw"] = np.full(n, g["intra_gb_per_s"] * 1e9 * g["intra_busbw_fraction"])
     pt["intra_p2p_bw"] = np.full(n, g["intra_gb_per_s"] * 1e9)
     pt["pcie_gb_per_s"] = np.full(n, float(pcie_cap_gb_per_s(g.get("pcie_gen", 5))))
-    pt["recompute"] = np.full(n, recompute_code(w.recompute))
     pt["flash"] = np.full(n, w.flash_attention)
+    pt["cp_min_tokens"] = np.full(n, CP_MIN_TOKENS_PER_RANK if p.cp is None else 0.0)
     pt["sp"] = np.full(n, p.sequence_parallel)
     pt["dp_overlap"] = np.full(n, p.dp_overlap)
 
@@ -286,12 +329,16 @@ def _check_fabric_values(key, values, field):
 # --------------------------------------------------------------------------
 
 def _candidates(s: Scenario, pt=None):
-    """Plan candidates (tp, pp, micro_batch, virtual_stages) as float arrays of shape (C,).
+    """Plan candidates (tp, pp, micro_batch, virtual_stages, recompute, zero_stage, cp, ep): float arrays of shape (C,).
 
     Auto mode searches tensor parallelism inside a node, pipeline depths in
-    powers of two (uneven layer splits allowed: a stage holds ⌈l/p⌉ layers),
-    micro-batches of 1, 2 or 4 and 1, 2 or 4 virtual stages; candidates that no
-    point of ``pt`` can use are dropped before evaluation.
+    powers of two (the layers must split into the stages, see :func:`_degrees_valid`),
+    micro-batches of 1, 2 or 4 and 1, 2 or 4 virtual stages; every mode searches
+    the recompute kinds and ZeRO stages the scenario leaves open, and context parallelism for long sequences
+    (:data:`CP_MIN_TOKENS_PER_RANK`). The candidates
+    come in groups of the same degrees, one per (recompute, zero stage), recompute
+    outer: the plan search keeps the cheapest of a group that fits. Candidates that
+    no point of ``pt`` can use are dropped before evaluation (whole groups).
     """
     p, w = s.parallel, s.workload
     explicit = p.resolved_mode == "explicit"
@@ -299,24 +346,36 @@ def _candidates(s: Scenario, pt=None):
     pps = (p.pp or 1,) if explicit else PP_CANDIDATES
     mbs = (w.micro_batch,) if w.micro_batch is not None else MB_CANDIDATES
     vs = (p.virtual_stages,) if p.virtual_stages is not None else V_CANDIDATES
-    grid = _candidate_grid(tps, pps, mbs, vs)  # (4, C)
+    rcs = _recompute_kinds(s)
+    cps = (p.cp or 1,) if (explicit or p.cp is not None) else CP_CANDIDATES
+    if p.ep is not None or not w.experts or w.experts == 1:
+        eps = (p.ep or 1,)
+    else:
+        eps = tuple(e for e in EP_CANDIDATES if w.experts % e == 0)
+    grid = _candidate_grid(tps, pps, mbs, vs, rcs, _zero_stages(s), cps, eps)  # (8, C)
     if grid.size == 0:  # only an explicit pp = 1 with virtual stages > 1, which validation refuses
         raise ScenarioError("parallel.virtual_stages", p.virtual_stages, "1 or left out when pp = 1")
     if pt is not None and not explicit:
         keep = ((grid[0] <= pt["gpus_per_node"].max()) & (grid[1] * grid[3] <= pt["layers"].max())
-                & (grid[0] * grid[1] <= pt["gpus"].max()))
-        grid = grid[:, keep] if np.any(keep) else grid[:, :1]
-    return grid[0], grid[1], grid[2], grid[3]
+                & (grid[0] * grid[1] * grid[6] <= pt["gpus"].max()))
+        if p.cp is None:
+            keep &= (grid[6] == 1) | (pt["seq_len"].max() / grid[6] >= CP_MIN_TOKENS_PER_RANK)
+        grid = grid[:, keep] if np.any(keep) else grid[:, :len(rcs) * len(_zero_stages(s))]
+    return tuple(grid)
 
 
-# one grid per (tp, pp, micro_batch, virtual_stages) choice lists: auto mode has a handful (micro_batch and
-# virtual_stages each free or fixed by the scenario), explicit mode one per plan the user types. 16 keeps those a
-# session goes back and forth between; a miss only rebuilds at most 375 candidates (about 0.1 ms)
+# one grid per choice lists: auto mode has a handful (micro_batch, virtual_stages, recompute and the ZeRO stage each
+# free or fixed by the scenario), explicit mode one per plan the user types. 16 keeps those a session goes back and
+# forth between; a miss only rebuilds at most a few thousand candidates (about 1 ms)
 @functools.lru_cache(maxsize=16)
-def _candidate_grid(tps, pps, mbs, vs):
-    """Every (tp, pp, micro_batch, virtual_stages) combination as rows of a read-only (4, C) array."""
-    grid = np.array([(t, q, b, v) for t in tps for q in pps for b in mbs for v in vs
-                     if not (q == 1 and v > 1)], dtype=float).T.copy()
+def _candidate_grid(tps, pps, mbs, vs, rcs=(1,), zs=(1,), cps=(1,), eps=(1,)):
+    """Every (tp, pp, micro_batch, virtual_stages, recompute, zero_stage, cp, ep) combination: a read-only (8, C) array.
+
+    Rows in that order; the columns vary the ZeRO stage fastest, then the recompute kind (one group of the same
+    degrees), then ep, cp, v, micro_batch, pp and tp.
+    """
+    grid = np.array([(t, q, b, v, r, z, c, e) for t in tps for q in pps for b in mbs for v in vs for c in cps
+                     for e in eps for r in rcs for z in zs if not (q == 1 and v > 1)], dtype=float).T.copy()
     grid.flags.writeable = False
     return grid
 
@@ -380,7 +439,7 @@ def _congestion_inputs(net):
                 flows_per_link=net["flows"], adaptive=net["adaptive"])
 
 
-def _compute_side(pt, t, p, b, v, round_batch, plan_side=None):
+def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, replicas=None, e=1.0):
     """Everything that does not depend on the fabric, for plans of any shape broadcasting with the point arrays.
 
     Returns the compute-side times and the "communication geometry": the
@@ -388,16 +447,29 @@ def _compute_side(pt, t, p, b, v, round_batch, plan_side=None):
     into pipeline and data-parallel communication time with a few operations.
     The algebra is that of :func:`~model.collectives.hierarchical_all_reduce_time`
     and :func:`~model.collectives.p2p_time` (a test checks they agree).
-    ``plan_side``: :func:`_plan_side` of the same plans, if already computed.
+    ``rc``: recompute code (0 none, 1 selective, 2 full); ``z``: ZeRO stage (0-3); ``c``: context-parallel
+    degree (the ``d·c`` ranks that hold the same weights reduce gradients and shard states together, as
+    Megatron-LM's distributed optimizer does over data × context parallelism).
+    ``plan_side``: :func:`_plan_side` of the same plans, if already computed; ``replicas``: their
+    :func:`_replicas` ``(d, m)``, likewise.
+
+    ZeRO traffic (Rajbhandari et al. 2020, §7): stages 0 and 1 move one all-reduce's volume per step
+    (stage 1 as a reduce-scatter and an all-gather), overlapped with the last micro-batch's backward;
+    stage 2 reduce-scatters every micro-batch's gradients (``m`` reduce-scatters and one all-gather: a
+    factor ``(m + 1)/2``) during each backward; stage 3 (FSDP) also all-gathers the weights before each
+    micro-batch's forward and backward (``3m`` halves: a factor ``1.5·m``), overlapped with forward and backward
+    by prefetching one layer ahead (PyTorch FSDP). One bucket (one layer's gather) stays exposed.
     """
     gpn = pt["gpus_per_node"]
-    ps = _plan_side({k: pt[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v) if plan_side is None else plan_side
-    d, m = _replicas(pt, t, p, b, round_batch)
-    dist = d > 1
+    ps = _plan_side({k: pt[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v, rc, c, e) if plan_side is None else plan_side
+    d_seq, m = _replicas(pt, t, p, b, round_batch, c) if replicas is None else replicas
+    d = d_seq * c  # ranks that hold the same weights
+    zero = np.where(d > 1, z, 0.0)  # without data parallelism there is nothing to shard
+    dist = zero >= 1
     opt = optimizer_time(ps["params_gpu"] / np.where(dist, d, 1.0), pt["hbm_bytes_per_s"])
     # data-parallel gradient reduction, hierarchical and bucketed: reduce-scatter and all-gather inside the
     # node (the same cost: same bus factor and steps), all-reduce of each rank's shard across nodes
-    g_dp = np.minimum(d, np.maximum(np.floor(gpn / t), 1.0))
+    g_dp = np.minimum(np.maximum(d, 1.0), np.maximum(np.floor(gpn / t), 1.0))  # d = 0: a plan that cannot be
     n_dp = np.ceil(d / g_dp)
     buckets, per_bucket = ps["buckets"], ps["per_bucket"]
     rs = collective_time("reduce_scatter", per_bucket, g_dp, pt["intra_busbw"], NCCL_NVLINK_STEP_US * 1e-6)
@@ -407,68 +479,133 @@ def _compute_side(pt, t, p, b, v, round_batch, plan_side=None):
     intra = buckets * (rs + rs) - intra_bw
     has_inter = n_dp > 1
     steps = np.minimum(ring_steps("all_reduce", n_dp), tree_steps("all_reduce", n_dp))
+    volume = np.where(zero >= 3, 1.5 * m, np.where(zero == 2, 0.5 * (m + 1.0), 1.0))
+    window = np.where(zero >= 2, m * (ps["window"] + (zero >= 3) * ps["fwd_window"]), ps["window"])
     # what the step and memory read per plan: not the bucket size nor the parameters per GPU (in ``opt``)
-    cs = {k: x for k, x in ps.items() if k not in ("per_bucket", "params_gpu")}
+    cs = {k: x for k, x in ps.items() if k not in ("per_bucket", "params_gpu", "fwd_window")}
     cs.update(
-        d=d, m=m, dist=dist, opt=opt, n_dp=n_dp, stride=np.ceil(t * p / gpn),
+        d=d_seq, m=m, dist=dist, opt=opt, window=window, n_dp=n_dp, stride=np.ceil(t * p * c / gpn),
+        dp_pieces=buckets * volume, cp=np.broadcast_to(c, np.shape(d)) + 0.0,
+        ep=np.broadcast_to(e, np.shape(d)) + 0.0,
+        rc=np.broadcast_to(rc, np.shape(d)) + 0.0, zero=zero,
         slots=m * v + p - 1.0, m_logits=m * ps["logits"],
-        dp_k0=intra + buckets * has_inter * NCCL_BASE_US * 1e-6, dp_intra_bw=intra_bw,
-        dp_k1=buckets * has_inter * steps,
-        dp_k2=buckets * has_inter * (per_bucket / g_dp) * bus_factor("all_reduce", n_dp) * gpn,
+        dp_k0=volume * (intra + buckets * has_inter * NCCL_BASE_US * 1e-6), dp_intra_bw=volume * intra_bw,
+        dp_k1=volume * buckets * has_inter * steps,
+        dp_k2=volume * buckets * has_inter * (per_bucket / g_dp) * bus_factor("all_reduce", n_dp) * gpn,
     )
     return cs
 
 
 # point inputs of _plan_side: with none of them changing along a sweep, it runs once per candidate plan
-PLAN_SIDE_POINT_KEYS = ("seq_len", "hidden", "heads", "layers", "vocab", "gpus_per_node", "recompute", "peak_flops",
-                        "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw")
+PLAN_SIDE_POINT_KEYS = ("experts", "attn_weights", "expert_weights", "layer_weights_time", "moe_tokens",
+                        "seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", "gpus_per_node", "peak_flops",
+                        "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw", "layer_weights", "mlp_ratio",
+                        "gemm_peak", "untied")
 
 
-def _plan_side(pt, t, p, b, v):
+def _plan_side(pt, t, p, b, v, rc, c=1.0, e=1.0):
     """What depends on the plan and the model but not on the number of GPUs (so not on ``d`` or ``m``).
 
     Layer times, tensor-parallel communication, the pipeline's point-to-point geometry and the
-    gradient buckets; ``pt`` holds :data:`PLAN_SIDE_POINT_KEYS`.
+    gradient buckets; ``pt`` holds :data:`PLAN_SIDE_POINT_KEYS`, ``rc`` is the recompute code.
+
+    Context parallelism ``c`` (Megatron-LM context parallel, ring attention: Liu et al., "Ring Attention with
+    Blockwise Transformers", 2023) gives each rank ``s/c`` tokens: dense work, activations, tensor-parallel
+    and pipeline messages shrink by ``c``; attention, ``s/c`` queries against all ``s`` keys (causal,
+    load-balanced), by ``c`` as well. The key/value blocks travel the ring: :data:`RING_PASSES` ·
+    ``(c−1)`` steps per layer and micro-batch of ``2·b·(s/c)·k·(h/a)/t`` bf16 elements, hidden behind the
+    attention core; across nodes when the ``t·c`` ranks do not fit in one.
+
+    Mixture-of-experts (Lepikhin et al. 2021, GShard; Megatron-LM MoE): the experts are split over ``e``
+    expert-parallel ranks; each MoE layer moves every token's ``K·capacity`` copies (``s/c·b/t`` tokens of ``h``
+    bf16 values a rank, sequence-parallel) through :data:`MOE_ALL_TO_ALLS` all-to-alls a micro-batch, on the
+    critical path: over NVLink among the ranks in a node, over the fabric for the share ``1 − g/e`` that leaves
+    it (``g`` ranks of the group per node), at the node's bandwidth, one latency step per other node.
     """
-    s, h, a, l, V = pt["seq_len"], pt["hidden"], pt["heads"], pt["layers"], pt["vocab"]
+    s_full, h, a, l, V = pt["seq_len"], pt["hidden"], pt["heads"], pt["layers"], pt["vocab"]
+    s = s_full / c
     gpn = pt["gpus_per_node"]
-    rc = pt["recompute"]
     lc = np.ceil(l / (p * v))
     dense_f, core_f = layer_times_forward(b, s, h, a, t, pt["peak_flops"], pt["hbm_bytes_per_s"], pt["sp"],
-                                          pt["flash"])
+                                          pt["flash"], layer_weights=pt["layer_weights_time"], mlp_ratio=pt["mlp_ratio"],
+                                          gemm_peak_flops=pt["gemm_peak"])
+    core_f = core_f * c  # s/c queries against all s keys
     extra = np.where(rc == 2, dense_f + core_f, np.where(rc == 1, core_f, 0.0))
     layer_compute = 3.0 * (dense_f + core_f) + extra
     n_ar = 4.0 + 2.0 * (rc == 2)
     t_ar = collective_time("all_reduce", b * s * h * BYTES_BF16, t, pt["intra_busbw"], NCCL_NVLINK_STEP_US * 1e-6)
     layer_tp = n_ar * t_ar
     logits = logits_time(b, s, h, V, t, pt["peak_flops"], pt["hbm_bytes_per_s"])
-    params_gpu = stage_params(l, h, V, t, p)
+    params_gpu = stage_params(l, h, V, t, p, pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
     # pipeline point-to-point: across nodes when a pipeline group does not sit inside one node
-    crosses = (p > 1) & ~_divides(t * p, gpn)
+    crosses = (p > 1) & ~_divides(t * c * p, gpn)
     msg = s * h * BYTES_BF16 * b / t  # scatter/gather over the t NICs (Narayanan et al. §4.1)
     p2p_intra = np.where(p > 1, p2p_time(msg, pt["intra_p2p_bw"], NCCL_NVLINK_STEP_US * 1e-6), 0.0)
     grad_bytes = params_gpu * GRAD_BYTES
     buckets = np.maximum(np.ceil(grad_bytes / DDP_BUCKET_BYTES), 1.0)
+    # ring attention: one step's block per GPU, the steps per layer, and what hides them (the attention core)
+    ring_block = 2.0 * b * s * pt["kv_heads"] * (h / a) / t * BYTES_BF16
+    ring_steps_layer = RING_PASSES * (c - 1.0)
+    ring_crosses = (c > 1) & (t * c > gpn)
+    ring_intra = ring_steps_layer * p2p_time(ring_block, pt["intra_p2p_bw"], NCCL_NVLINK_STEP_US * 1e-6)
+    hide = 3.0 * core_f
+    # expert-parallel all-to-all: bytes a rank sends, its share inside the node and across nodes
+    a2a_bytes = pt["moe_tokens"] * b * s * h * BYTES_BF16 / t * (pt["experts"] > 1)
+    g_ep = np.minimum(e, np.maximum(np.floor(gpn / (t * c)), 1.0))
+    a2a_intra = collective_time("all_to_all", a2a_bytes * g_ep / e, g_ep, pt["intra_busbw"],
+                                NCCL_NVLINK_STEP_US * 1e-6)
+    a2a_nodes = np.ceil(e / g_ep)
     return dict(
-        lc=lc, window=v * lc * (2.0 * (dense_f + core_f) + extra), params_gpu=params_gpu,
-        layer_compute=layer_compute, layer_tp=layer_tp, logits=logits, chunk_fixed=lc * (layer_compute + layer_tp),
-        crosses=crosses, p2p_bytes_node=msg * gpn, p2p_intra=p2p_intra,
+        a2a_steps=MOE_ALL_TO_ALLS * lc * (a2a_nodes - 1.0),
+        a2a_bytes_node=MOE_ALL_TO_ALLS * lc * a2a_bytes * (1.0 - g_ep / e) * gpn,
+        ring_crosses=ring_crosses, ring_steps=ring_steps_layer * lc, ring_bytes_node=ring_block * gpn,
+        ring_hide=lc * hide, chunk_ring_intra=lc * np.maximum(ring_intra - hide, 0.0) * ~ring_crosses,
+        lc=lc, window=v * lc * (2.0 * (dense_f + core_f) + extra), fwd_window=v * lc * (dense_f + core_f),
+        params_gpu=params_gpu, layer_compute=layer_compute, layer_tp=layer_tp, logits=logits,
+        chunk_fixed=lc * (layer_compute + layer_tp + MOE_ALL_TO_ALLS * a2a_intra), crosses=crosses, p2p_bytes_node=msg * gpn, p2p_intra=p2p_intra,
         buckets=buckets, per_bucket=grad_bytes / buckets,
     )
 
 
-def _replicas(pt, t, p, b, round_batch):
-    """Data-parallel degree ``d`` and micro-batches per step ``m`` [-]."""
-    # auto mode may leave the GPUs that do not fill a whole model replica idle (spares), as a practitioner would
-    # on a cluster whose size is not a multiple of tp · pp; they still count in the utilisation of the cluster
-    d = pt["gpus"] / (t * p)
+def _replicas(pt, t, p, b, round_batch, c=1.0):
+    """Data-parallel degree ``d`` and micro-batches per step ``m`` [-]; ``d · m · b`` is the user's global batch.
+
+    Auto mode may leave GPUs that do not fill a whole model replica idle (spares), as a practitioner would on a
+    cluster whose size is not a multiple of tp · pp, and never changes the global batch ``B``: ``d`` is the
+    largest whole number of replicas that fit and divides ``B/b`` (Megatron-LM requires ``B`` to be a multiple
+    of ``b · d``). ``d = 0`` (``m`` infinite) where none does. Explicit mode uses every GPU: ``d = G/(t·p·c)``
+    with context parallelism ``c``.
+    """
+    d = pt["gpus"] / (t * p * c)
+    B = pt["global_batch"]
     if round_batch:
         d = np.floor(d)
-    m_exact = pt["global_batch"] / (d * b)
-    # auto mode rounds the global batch up to a whole number of micro-batches per rank, as a practitioner
-    # would (never below the batch asked for); plans are then compared by time per sequence
-    m = np.maximum(np.ceil(m_exact - 1e-9), 1.0) if round_batch else m_exact
-    return d, m
+        short = ~_divides(d * b, B) & (d >= 1)  # most plans: the whole replicas already divide the batch
+        if np.any(short):
+            d = np.where(short, largest_divisor_at_most(B, b, d), d)
+    with np.errstate(divide="ignore"):
+        return d, B / (d * b)
+
+
+def largest_divisor_at_most(B, b, cap):
+    """The largest divisor of ``B/b`` that is at most ``cap`` (0 where ``B/b`` is not whole) [-].
+
+    Vectorised: the divisors of each distinct ``B/b`` (pairs ``k``, ``n/k`` for ``k ≤ √n``) are sorted
+    into one array with a row offset per value, and one ``searchsorted`` answers every query.
+    """
+    B_u, B_i = np.unique(np.asarray(B, dtype=float), return_inverse=True)
+    b_u, b_i = np.unique(np.asarray(b, dtype=float), return_inverse=True)
+    n = (B_u[:, None] / b_u[None, :]).reshape(-1)  # (rows,)
+    row = np.reshape(B_i, np.shape(B)) * b_u.size + np.reshape(b_i, np.shape(b))
+    k = np.arange(1.0, math.isqrt(int(n.max())) + 1.0)
+    is_div = np.mod(n[:, None], k[None, :]) == 0.0
+    divs = np.sort(np.concatenate([np.where(is_div, k, 0.0), np.where(is_div, n[:, None] / k, 0.0)], axis=1),
+                   axis=1)
+    big = n.max() + 1.0
+    flat = (divs + np.arange(n.size)[:, None] * big).reshape(-1)
+    q = np.minimum(np.maximum(cap, 0.0), big - 1.0) + row * big
+    idx = np.searchsorted(flat, q, side="right") - 1
+    return flat[idx] - row * big
 
 
 def _divides(divisor, n):
@@ -482,70 +619,93 @@ def _divides(divisor, n):
     return np.floor(q) == q
 
 
-def _degrees_valid(pt, t, p, b, v, round_batch):
-    """Plans whose degrees are possible at a point (before memory) [bool].
+def _degrees_valid(pt, t, p, b, v, d, m, c=1.0, e=1.0):
+    """Plans whose degrees are possible at a point (before memory) [bool], given ``d`` and ``m`` of :func:`_replicas`.
 
-    Whole-number arithmetic on floats, exact for these magnitudes (see :func:`_divides`; ``⌊a/b⌋`` and
-    ``⌈a/b⌉`` are exact for the same reason).
+    Whole-number arithmetic on floats, exact for these magnitudes (see :func:`_divides`). The layers must split
+    into the ``p·v`` model chunks: evenly, or as Llama 3 405B did (126 layers on 16 stages; Llama 3 paper §3.3.2),
+    with the first and last stage one layer short to balance the embedding and the output layer (``l + 1`` or
+    ``l + 2`` divisible, at least two layers a chunk); Megatron-LM rejects other splits.
     """
-    gpn, G, l, B, heads = (pt[k] for k in ("gpus_per_node", "gpus", "layers", "global_batch", "heads"))
-    tp = t * p
-    ok = (t <= gpn) & _divides(t, gpn) & _divides(t, heads) & (p <= l)
-    if not round_batch:  # an explicit plan uses every GPU: dp = GPUs / (tp · pp) exactly
-        ok = ok & _divides(tp, G)
-    db = np.maximum(np.floor(G / tp), 1.0) * b
-    if round_batch:
-        m = np.maximum(np.ceil(B / db), 1.0)  # round up, as _compute_side
-    else:
-        m = np.floor(B / db)
-        ok = ok & _divides(db, B)
-    ok = ok & ((G >= tp) & (m >= 1))
-    ok = ok & ((v == 1) | ((p > 1) & (p * v <= l) & _divides(p, m)))
+    gpn, G, l, heads, kv = (pt[k] for k in ("gpus_per_node", "gpus", "layers", "heads", "kv_heads"))
+    tp, pv = t * p * c, p * v
+    ok = (t <= gpn) & _divides(t, gpn) & _divides(t, heads) & _divides(t, kv) & (p <= l) & (G >= tp)
+    if np.any(np.asarray(e) != 1):  # expert parallelism splits the experts and is carved out of data × context
+        ok = ok & _divides(e, pt["experts"]) & _divides(e, d * c)
+    if np.any(np.asarray(c) != 1):  # load-balanced ring: 2c chunks of a sequence, each long enough
+        ok = ok & ((c == 1) | (_divides(2.0 * c, pt["seq_len"]) & (pt["seq_len"] >= c * pt["cp_min_tokens"])))
+    ok = ok & (d >= 1) & (m >= 1) & (np.floor(m) == m)
+    even = _divides(pv, l)
+    short = (p > 1) & (2.0 * pv <= l + 2.0) & (_divides(pv, l + 1.0) | _divides(pv, l + 2.0))
+    ok = ok & (even | short)
+    ok = ok & ((v == 1) | ((p > 1) & (pv <= l) & _divides(p, m)))
     return ok
 
 
-def _memory(pt, t, p, b, v, cs):
+def _memory(pt, t, p, b, v, rc, cs):
     """Peak bytes per GPU for a plan, and whether it fits [B], [bool]."""
-    stage = _stage_memory(pt, t, p, b, v)
-    mem = memory_with_replicas_bytes(stage, p, cs["d"], cs["dist"], cs["m"])
+    stage = _stage_memory(pt, t, p, b, v, rc, cs["cp"], cs["ep"])
+    mem = memory_with_replicas_bytes(stage, p, cs["d"] * cs["cp"], None, cs["m"], zero_stage=cs["zero"])
     return mem, mem <= pt["memory_bytes"] * USABLE_MEMORY_FRACTION
 
 
-def _stage_memory(pt, t, p, b, v):
-    """The memory terms the model and the plan fix (:func:`~model.memory.stage_memory_bytes`)."""
-    return stage_memory_bytes(pt["layers"], pt["hidden"], pt["heads"], pt["vocab"], pt["seq_len"], b, t, p, v,
-                              pt["recompute"], pt["sp"], pt["flash"])
+def _stage_memory(pt, t, p, b, v, rc, c=1.0, e=1.0):
+    """The memory terms the model and the plan fix (:func:`~model.memory.stage_memory_bytes`); a rank of a
+    context-parallel group holds ``s/c`` tokens of each sequence."""
+    return stage_memory_bytes(pt["layers"], pt["hidden"], pt["heads"], pt["vocab"], pt["seq_len"] / c, b, t, p, v,
+                              rc, pt["sp"], pt["flash"], pt["attn_weights"] + pt["expert_weights"] / e, pt["mlp_ratio"],
+                              pt["untied"],
+                              pt["fp8"])
 
 
-def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, congestion):
+def _dp_slowdown(cs, congestion, index=None, axis_extra=False):
+    """:func:`~model.topology.dp_slowdown` of each plan in ``cs`` under :func:`_congestion_inputs` ``congestion``.
+
+    ``index``: the point of each pair, to read (F, N) congestion arrays at the pairs; ``axis_extra``: pairs on a
+    trailing axis of (F, N) congestion arrays (result (F, N, pairs)).
+    """
+    if axis_extra:
+        at = {k: np.asarray(x)[..., None] for k, x in congestion.items()}
+    elif index is not None:
+        at = {k: (x if np.shape(x)[1] == 1 else x[:, index]) for k, x in congestion.items()}
+    else:
+        at = congestion
+    return topology.dp_slowdown(cs["n_dp"], cs["stride"], **at)
+
+
+def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, dp_slow=1.0):
     """Step time for a fabric's per-node bandwidth [B/s] and per-step latency [s] (few ops, any shape).
 
-    ``congestion``: :func:`_congestion_inputs` in the shape of ``bw_node``; the data-parallel traffic that
-    crosses the leaf uplinks is slowed by :func:`~model.topology.dp_slowdown` at each plan's placement.
+    ``dp_slow``: :func:`_dp_slowdown` broadcasting with ``bw_node``: the data-parallel traffic that crosses
+    the leaf uplinks is slowed at each plan's placement (oversubscription, ECMP).
     """
     inv_bw = 1.0 / bw_node
     p2p = np.where(cs["crosses"], step_latency_s + cs["p2p_bytes_node"] * inv_bw, cs["p2p_intra"])
-    t_chunk = cs["chunk_fixed"] + 2.0 * p2p
+    ring = where_uniform(cs["ring_crosses"], lambda: np.where(
+        cs["ring_crosses"], np.maximum(cs["ring_steps"] * (step_latency_s + cs["ring_bytes_node"] * inv_bw)
+                                       - cs["ring_hide"], 0.0), cs["chunk_ring_intra"]), lambda: cs["chunk_ring_intra"])
+    t_chunk = cs["chunk_fixed"] + ring + 2.0 * p2p + cs["a2a_steps"] * step_latency_s + cs["a2a_bytes_node"] * inv_bw
     pipe = t_chunk * cs["slots"] + cs["m_logits"]
-    slow = topology.dp_slowdown(cs["n_dp"], cs["stride"], **congestion)
-    t_dp = cs["dp_k0"] + cs["dp_k1"] * step_latency_s + np.maximum(cs["dp_k2"] * inv_bw * slow, cs["dp_intra_bw"])
-    exposed = where_uniform(dp_overlap, lambda: np.maximum(t_dp - cs["window"], t_dp / cs["buckets"]), lambda: t_dp)
+    t_dp = cs["dp_k0"] + cs["dp_k1"] * step_latency_s + np.maximum(cs["dp_k2"] * inv_bw * dp_slow, cs["dp_intra_bw"])
+    exposed = where_uniform(dp_overlap, lambda: np.maximum(t_dp - cs["window"], t_dp / cs["dp_pieces"]),
+                            lambda: t_dp)
     return pipe + exposed + cs["opt"], p2p, t_chunk, exposed
 
 
 # point inputs the plan search reads (gathered per (point, plan) pair)
-PLAN_POINT_KEYS = ("seq_len", "hidden", "heads", "layers", "vocab", "global_batch", "gpus", "gpus_per_node",
-                   "recompute", "peak_flops", "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw",
-                   "memory_bytes", "dp_overlap")
+PLAN_POINT_KEYS = ("seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", "global_batch", "gpus",
+                   "gpus_per_node", "peak_flops", "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw",
+                   "memory_bytes", "dp_overlap", "layer_weights", "mlp_ratio", "gemm_peak", "untied", "fp8",
+                   "cp_min_tokens", "experts", "attn_weights", "expert_weights", "layer_weights_time", "moe_tokens")
 
 
 def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: bool = False):
     """All outputs for every fabric and point; the fastest plan is searched unless ``plan`` is given.
 
-    ``plan`` (``tp``, ``pp``, ``micro_batch``, ``virtual_stages`` arrays broadcasting against the fabric
-    arrays) evaluates that plan as it is, e.g. for Monte-Carlo samples around a nominal sweep.
-    ``lean`` computes only what the headline metrics need (step, utilisation, days, reliability, money),
-    not the per-mechanism breakdown.
+    ``plan`` (``tp``, ``pp``, ``micro_batch``, ``virtual_stages``, ``recompute`` (code), ``zero_stage`` arrays
+    broadcasting against the fabric arrays) evaluates that plan as it is, e.g. for Monte-Carlo samples around a
+    nominal sweep. ``lean`` computes only what the headline metrics need (step, utilisation, days, reliability,
+    money), not the per-mechanism breakdown.
     """
     net = _network_state(inp.point, inp.fabric)
     bandwidths = _inter_bandwidths(inp.point, inp.fabric, net)
@@ -560,15 +720,18 @@ def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: b
         return (_lean_outputs if lean else _outputs)(s, inp, bandwidths, step_latency, net, *chosen)
 
 
+PLAN_ARRAY_KEYS = ("tp", "pp", "micro_batch", "virtual_stages", "recompute", "zero_stage", "cp", "ep")
+
+
 def _fixed_plan(s: Scenario, inp: Inputs, plan: dict):
     pt = inp.point
     round_batch = s.parallel.resolved_mode == "auto"
-    tc, pc, bc, vc = (np.asarray(plan[k], dtype=float) for k in ("tp", "pp", "micro_batch", "virtual_stages"))
-    good = np.isfinite(tc) & np.isfinite(pc) & np.isfinite(bc) & np.isfinite(vc)
-    tc, pc, bc, vc = (np.where(good, x, 1.0) for x in (tc, pc, bc, vc))
-    cs2 = _compute_side(pt, tc, pc, bc, vc, round_batch)
-    mem, fits = _memory(pt, tc, pc, bc, vc, cs2)
-    ok = _degrees_valid(pt, tc, pc, bc, vc, round_batch)
+    arrays = [np.asarray(plan[k], dtype=float) for k in PLAN_ARRAY_KEYS]
+    good = functools.reduce(np.logical_and, [np.isfinite(x) for x in arrays])
+    tc, pc, bc, vc, rcc, zc, cc, ec = (np.where(good, x, 1.0) for x in arrays)
+    cs2 = _compute_side(pt, tc, pc, bc, vc, rcc, zc, round_batch, c=cc, e=ec)
+    mem, fits = _memory(pt, tc, pc, bc, vc, rcc, cs2)
+    ok = _degrees_valid(pt, tc, pc, bc, vc, cs2["d"], cs2["m"], cc, ec)
     return cs2, tc, pc, bc, vc, mem, good & ok & fits, good & ok
 
 
@@ -594,13 +757,15 @@ class PlanPairs(NamedTuple):
     ni: np.ndarray  # point of each pair
     has_degrees: np.ndarray  # (N,) some plan's degrees are possible at the point
     dp_overlap: np.ndarray  # per pair, or one value for all
-    plan: tuple  # (tp, pp, micro_batch, virtual_stages) per pair
+    plan: tuple  # (tp, pp, micro_batch, virtual_stages, recompute, zero_stage) per pair
     cs: dict  # _compute_side per pair
     mem: np.ndarray  # bytes per GPU per pair
     usable: bool  # False: no pair fits anywhere (one placeholder pair)
+    shared: bool  # True: the plan inputs are the same at every point and the pairs (of point 0) hold at each
     starts: np.ndarray  # first pair of each point that has pairs
     seg_of_pair: np.ndarray  # index into ``starts`` of each pair
     sequences: np.ndarray  # sequences per step of each pair (m · d · micro_batch)
+    lower_bound: np.ndarray  # step time per sequence without any communication [s], a bound for every fabric
 
 
 def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
@@ -617,25 +782,65 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
             _PAIR_CACHE.move_to_end(key)
             return hit
     n_points = pt["gpus"].shape[0]
-    t, p, b, v = _candidates(s, pt)
+    t, p, b, v, r, z, c, e = _candidates(s, pt)
     # degrees and memory on the (point, candidate) grid. A sweep changes one or two inputs: the others keep
     # one value, so what depends only on them and the plan (most of the memory) costs (1, C) elements
     ptc = {k: cut_constant_points(pt[k], 0) for k in PLAN_POINT_KEYS}
     grid_pt = {k: x[:, None] for k, x in ptc.items()}
-    grid_plan = (t[None, :], p[None, :], b[None, :], v[None, :])
-    degrees_ok = np.broadcast_to(_degrees_valid(grid_pt, *grid_plan, round_batch), (n_points, t.size))
-    has_degrees = degrees_ok.any(axis=1)
-    with np.errstate(divide="ignore"):  # d = 0 where a plan needs more GPUs than there are: not a valid pair
-        d, m = _replicas(grid_pt, *grid_plan[:3], round_batch)
-    mem, fits = _memory(grid_pt, *grid_plan, dict(d=d, dist=d > 1, m=m))
+    # degrees depend on (tp, pp, micro_batch, v) only: evaluated once per group of candidates, (N, C0). Memory is
+    # weights and optimizer (by ZeRO stage) plus activations (by recompute kind): the two parts on (N, C0, Z) and
+    # (N, C0, R), their sums on (N, C0, R, Z), the candidate order
+    group = _group_size(s)
+    n_z = len(_zero_stages(s))
+    rs, zs = r[:group:n_z], z[:n_z]
+    g = slice(None, None, group)
+    grid_plan = (t[None, g], p[None, g], b[None, g], v[None, g])
+    cg, eg = c[None, g], e[None, g]
+    with np.errstate(divide="ignore", invalid="ignore"):  # d = 0 where no replica fits: not a valid pair
+        d, m = _replicas(grid_pt, *grid_plan[:3], round_batch, cg)
+        # the same plan inputs at every point (a fabric or money sweep): one point's pairs, repeated below
+        n_eff = 1 if all(x.shape[0] == 1 for x in ptc.values()) else n_points
+        degrees_ok = np.broadcast_to(_degrees_valid(grid_pt, *grid_plan, d, m, cg, eg), (n_eff, t.size // group))
+    has_degrees = np.broadcast_to(degrees_ok.any(axis=1), (n_points,))
+    nb, cb = np.nonzero(degrees_ok)  # the (point, degrees) pairs that can be; memory only for them
+
+    def at_base(x):
+        x = np.asarray(x)
+        if x.ndim < 2:
+            return x
+        x = np.broadcast_to(x, x.shape[:1] + (degrees_ok.shape[1],) + x.shape[2:])
+        return x[nb if x.shape[0] > 1 else 0, cb]
+    if all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):  # the same model at every point: per candidate
+        stage = _stage_memory({k: x[..., None] for k, x in grid_pt.items()}, *(x[..., None] for x in grid_plan),
+                              rs, cg[..., None], eg[..., None])
+        stage = {k: at_base(x) for k, x in stage.items()}  # (k, R or 1)
+    else:  # the model changes along the sweep: only at the pairs whose degrees are possible
+        pt_b = {k: (x[nb] if x.shape[0] > 1 else x)[:, None] for k, x in ptc.items()}
+        stage = _stage_memory(pt_b, *(x[0, cb][:, None] for x in grid_plan), rs, cg[0, cb][:, None],
+                              eg[0, cb][:, None])
+        stage = {k: np.broadcast_to(x, (nb.size,) + np.shape(x)[1:]) if np.ndim(x) == 2 else x
+                 for k, x in stage.items()}
+    d_b, m_b = at_base(d), at_base(m)
+    zero = np.where((d_b * c[g][cb])[:, None] > 1, zs, 0.0)
+    states = model_state_bytes({k: x[:, :1] if np.ndim(x) == 2 else x for k, x in stage.items()},
+                               (d_b * c[g][cb])[:, None], zero)
+    act = activation_bytes(stage, p[g][cb][:, None], m_b[:, None])
+    mem_b = act[:, :, None] + states[:, None, :]  # (k, R, Z)
+    cap = ptc["memory_bytes"] * USABLE_MEMORY_FRACTION
+    fits = mem_b <= (cap[nb] if cap.shape[0] > 1 else cap)[:, None, None]
     # the pairs that fit, ordered by point; only they go on (for large models most plans do not fit)
-    ni, ci = np.nonzero(degrees_ok & fits)
+    bi, ri = np.nonzero(_cheapest_that_fit(fits.reshape(nb.size, group), s))
+    ni, ci = nb[bi], cb[bi] * group + ri
+    mem = mem_b.reshape(nb.size, group)[bi, ri]
+    dm = (d_b[bi], m_b[bi])
+    shared = n_eff < n_points  # the pairs of point 0 hold at every point: not repeated per point
     usable = ni.size > 0
     if not usable:  # one placeholder pair, marked unusable, keeps the shapes: the first with possible degrees
-        ni, ci = (x[:1] for x in np.nonzero(degrees_ok)) if has_degrees.any() else (np.zeros(1, dtype=int),) * 2
-    mem = np.broadcast_to(mem, degrees_ok.shape)[ni, ci]
+        ni, ci = (nb[:1], cb[:1] * group) if nb.size else (np.zeros(1, dtype=int),) * 2
+        mem, dm = np.full(1, np.inf), None
     ptp = {k: (x[ni] if x.shape[0] > 1 else x) for k, x in ptc.items()}
-    plan = (t[ci], p[ci], b[ci], v[ci])
+    plan = (t[ci], p[ci], b[ci], v[ci], r[ci], z[ci])
+    c_pairs, e_pairs = c[ci], e[ci]
 
     def at_pairs(per_candidate: dict):  # terms computed once per candidate, read at each pair's candidate
         return {k: (x[ci] if np.ndim(x) == 1 and x.shape[0] == t.size else x) for k, x in per_candidate.items()}
@@ -643,21 +848,124 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
     # the unusable placeholder may have impossible degrees (d = 0): its geometry is never read, so no warnings
     with np.errstate(**({} if usable else dict(divide="ignore", invalid="ignore"))):
         if all(x.shape[0] == 1 for x in ptc.values()):  # the same inputs at every point (a fabric or money sweep)
-            cs = at_pairs(_compute_side(ptc, t, p, b, v, round_batch))
+            cs = at_pairs(_compute_side(ptc, t, p, b, v, r, z, round_batch, c=c, e=e))
         elif all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):  # the same model at every point
             cs = _compute_side(ptp, *plan, round_batch,
-                               at_pairs(_plan_side({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v)))
+                               at_pairs(_plan_side({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v, r, c, e)),
+                               c=c_pairs, replicas=dm, e=e_pairs)
         else:
-            cs = _compute_side(ptp, *plan, round_batch)
+            cs = _compute_side(ptp, *plan, round_batch, c=c_pairs, replicas=dm, e=e_pairs)
         sequences = cs["m"] * cs["d"] * plan[2]
+        lower_bound = (cs["chunk_fixed"] * cs["slots"] + cs["m_logits"] + cs["opt"]) / sequences
     new_point = np.r_[True, ni[1:] != ni[:-1]]
-    entry = PlanPairs(ni, has_degrees, ptp["dp_overlap"], plan, cs, mem, usable,
-                      starts=np.flatnonzero(new_point), seg_of_pair=np.cumsum(new_point) - 1, sequences=sequences)
+    entry = PlanPairs(ni, has_degrees, ptp["dp_overlap"], plan, cs, mem, usable, shared,
+                      starts=np.flatnonzero(new_point), seg_of_pair=np.cumsum(new_point) - 1,
+                      sequences=sequences, lower_bound=lower_bound)
     with _PAIR_LOCK:
         _PAIR_CACHE[key] = entry
         while len(_PAIR_CACHE) > _PAIR_CACHE_SIZE:
             _PAIR_CACHE.popitem(last=False)
     return entry
+
+
+def _group_size(s: Scenario) -> int:
+    """Candidates per group of the same degrees: one per (recompute kind, ZeRO stage) searched."""
+    return len(_recompute_kinds(s)) * len(_zero_stages(s))
+
+
+def _recompute_kinds(s: Scenario) -> tuple:
+    """The recompute codes the plan search may use: the user's, or all, lightest first.
+
+    With FlashAttention the attention core stores nothing (Dao et al. 2022), so selective recomputation saves no
+    memory and only costs time: it is then never the fastest plan that fits and is not searched.
+    """
+    w = s.workload
+    if w.recompute is not None:
+        return (int(recompute_code(w.recompute)),)
+    return tuple(r for r in RECOMPUTE_CANDIDATES if not (w.flash_attention and r == 1))
+
+
+def _cheapest_that_fit(ok, s: Scenario):
+    """Keep, of each group of candidates with the same degrees, the (recompute, ZeRO stage) choices worth timing.
+
+    ``ok`` (points, C): the candidates whose degrees are possible and that fit, in groups of
+    :func:`_candidates`. For a given plan heavier recomputation only adds compute and a higher ZeRO stage only
+    adds traffic (each saves memory), so per recompute kind the lowest fitting stage is kept, and only if it is
+    lower than that of every lighter recompute kind (otherwise a lighter kind dominates). At most three
+    choices a plan reach the fabric-dependent comparison.
+    """
+    n_z = len(_zero_stages(s))
+    n_r = _group_size(s) // n_z
+    if n_r * n_z == 1:
+        return ok
+    o = ok.reshape(ok.shape[0], ok.shape[1] // (n_r * n_z), n_r, n_z)
+    fits_some = o.any(axis=3)
+    z_min = np.where(fits_some, np.argmax(o, axis=3), n_z)  # first fitting stage per recompute kind
+    lighter = np.minimum.accumulate(np.concatenate([np.full(z_min.shape[:2] + (1,), n_z), z_min[..., :-1]], axis=2),
+                                    axis=2)
+    keep = (fits_some & (z_min < lighter))[..., None] & (np.arange(n_z) == z_min[..., None])
+    return keep.reshape(ok.shape)
+
+
+def _pairs_that_can_win(pairs, bw, lat, congestion):
+    """The pairs that may be fastest for some fabric: a fabric-free lower bound against the slowest fabric.
+
+    Every fabric is at least as fast as one with the lowest bandwidth, the highest latency and, per pair, the
+    largest data-parallel slowdown of them (the step time only grows with each), so a pair whose compute alone (its lower bound, no
+    communication) is slower than the best pair on that slowest fabric cannot win anywhere and is dropped before
+    the per-fabric comparison: the result is exactly that of comparing every pair. Returns the kept pair indices
+    (``None``: all), and the pair quantities of the kept pairs.
+    """
+    ni, cs, n = pairs.ni, pairs.cs, pairs.ni.size
+    if not pairs.usable or n <= 2 * pairs.starts.size:
+        return None, ni, cs, pairs.starts, pairs.seg_of_pair, pairs.dp_overlap
+    bw_w, lat_w = bw.min(axis=0, keepdims=True), lat.max(axis=0, keepdims=True)
+    slow_w = _dp_slowdown(cs, congestion, ni).max(axis=0, keepdims=True)  # the worst fabric's, per pair
+    worst = _step_for_fabric(cs, pairs.dp_overlap, bw_w if bw_w.shape[1] == 1 else bw_w[:, ni],
+                             lat_w if lat_w.shape[1] == 1 else lat_w[:, ni], slow_w)[0][0] / pairs.sequences
+    best_worst = np.minimum.reduceat(worst, pairs.starts)
+    kept = np.flatnonzero(pairs.lower_bound <= best_worst[pairs.seg_of_pair])
+    ni_k = ni[kept]
+    new_point = np.r_[True, ni_k[1:] != ni_k[:-1]]
+
+    def sub(x):
+        return x[kept] if np.ndim(x) == 1 and x.shape[0] == n else x
+    return (kept, ni_k, {k: sub(x) for k, x in cs.items()}, np.flatnonzero(new_point), np.cumsum(new_point) - 1,
+            sub(pairs.dp_overlap))
+
+
+def _shared_pairs_that_can_win(pairs, bw, lat, congestion):
+    """:func:`_pairs_that_can_win` for pairs that hold at every point: one bound, the slowest fabric anywhere."""
+    cs, n = pairs.cs, pairs.ni.size
+    if not pairs.usable or n <= 2:
+        return None, cs, pairs.dp_overlap
+    slow_w = _dp_slowdown(cs, congestion, axis_extra=True).max(axis=(0, 1))  # the worst anywhere, per pair
+    worst = _step_for_fabric(cs, pairs.dp_overlap, bw.min(), lat.max(), slow_w)[0] / pairs.sequences
+    kept = np.flatnonzero(pairs.lower_bound <= worst.min())
+
+    def sub(x):
+        return x[kept] if np.ndim(x) == 1 and x.shape[0] == n else x
+    return kept, {k: sub(x) for k, x in cs.items()}, sub(pairs.dp_overlap)
+
+
+def _search_shared_plans(pairs, inp: Inputs, bw, lat, congestion):
+    """:func:`_search_plans` when every point has the same pairs: steps on (fabric, point, pair), first minimum."""
+    n_fab = bw.shape[0]
+    kept, cs, dp_overlap = _shared_pairs_that_can_win(pairs, bw, lat, congestion)
+    step = _step_for_fabric(cs, dp_overlap, bw[..., None], lat[..., None],
+                            _dp_slowdown(cs, congestion, axis_extra=True))[0]
+    step = step / (pairs.sequences if kept is None else pairs.sequences[kept])
+    if not pairs.usable:
+        step = np.full_like(step, np.inf)
+    first = np.argmin(step, axis=-1)  # ties go to the earlier candidate
+    best = np.take_along_axis(step, first[..., None], axis=-1)[..., 0]
+    shape = (n_fab, inp.n)
+    best_pair = np.broadcast_to(first if kept is None else kept[first], shape)
+    any_valid = np.broadcast_to(np.isfinite(best), shape)
+    n_pairs = pairs.ni.size
+    cs2 = {k: (x[best_pair] if np.ndim(x) == 1 and x.shape[0] == n_pairs else x) for k, x in pairs.cs.items()}
+    tc, pc, bc, vc = (x[best_pair] for x in pairs.plan[:4])
+    return cs2, tc, pc, bc, vc, pairs.mem[best_pair], any_valid, pairs.has_degrees[None, :]
 
 
 def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
@@ -668,26 +976,27 @@ def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
     pt, fab = inp.point, inp.fabric
     n_fab = fab["latency_us"].shape[0]
     pairs = _plan_pairs(s, pt)
-    ni, cs = pairs.ni, pairs.cs
     # a fabric's bandwidth and latency are usually the same at every point: then not copied per pair
-    def at_pairs(x):
-        x = cut_constant_points(np.broadcast_to(x, bw_final.shape), 1)
-        return x if x.shape[1] == 1 else x[:, ni]
-
-    congestion = {k: at_pairs(x) for k, x in _congestion_inputs(net).items()}
-    step_pairs, _, _, _ = _step_for_fabric(cs, pairs.dp_overlap, at_pairs(bw_final), at_pairs(step_latency),
-                                           congestion)
-    # compare plans by time per sequence: a rounded-up batch must not look slower than it is
-    step_pairs /= pairs.sequences  # (F, pairs)
+    bw, lat = (cut_constant_points(x, 1) for x in (bw_final, step_latency))
+    congestion = {k: cut_constant_points(np.broadcast_to(x, bw_final.shape), 1)
+                  for k, x in _congestion_inputs(net).items()}
+    if pairs.shared:
+        return _search_shared_plans(pairs, inp, bw, lat, congestion)
+    kept, ni, cs, starts, seg_of_pair, dp_overlap = _pairs_that_can_win(pairs, bw, lat, congestion)
+    step_pairs, _, _, _ = _step_for_fabric(cs, dp_overlap, bw if bw.shape[1] == 1 else bw[:, ni],
+                                           lat if lat.shape[1] == 1 else lat[:, ni], _dp_slowdown(cs, congestion, ni))
+    step_pairs /= pairs.sequences if kept is None else pairs.sequences[kept]  # (F, pairs): time per sequence
     if not pairs.usable:
         step_pairs[:] = np.inf
     # fastest plan per point and fabric: pairs are ordered by point, so each point is one segment;
     # the segment minimum, then the first pair that reaches it (ties go to the earlier candidate)
-    starts = pairs.starts
     points = ni[starts]
     seg_min = np.minimum.reduceat(step_pairs, starts, axis=1)  # (F, points with pairs)
-    hit = np.where(step_pairs == seg_min[:, pairs.seg_of_pair], np.arange(ni.size)[None, :], ni.size)
+    hit = np.where(step_pairs == seg_min[:, seg_of_pair], np.arange(ni.size)[None, :], ni.size)
     first = np.minimum.reduceat(hit, starts, axis=1)
+    if kept is not None:
+        first = kept[first]
+    ni, cs = pairs.ni, pairs.cs
     best_pair = np.zeros((n_fab, inp.n), dtype=int)
     any_valid = np.zeros((n_fab, inp.n), dtype=bool)
     best_pair[:, points] = first
@@ -697,7 +1006,7 @@ def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
     # the chosen plan's quantities, gathered from the pairs (points without a pair read pair 0 and become NaN)
     n_pairs = ni.size
     cs2 = {k: (x[best_pair] if np.ndim(x) == 1 and x.shape[0] == n_pairs else x) for k, x in cs.items()}
-    tc, pc, bc, vc = (x[best_pair] for x in pairs.plan)
+    tc, pc, bc, vc = (x[best_pair] for x in pairs.plan[:4])
     return cs2, tc, pc, bc, vc, pairs.mem[best_pair], any_valid, any_ok
 
 
@@ -712,11 +1021,12 @@ def _lean_outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc
     pt, fab = inp.point, inp.fabric
     bw_final = bandwidths[2]
     nan = np.where(any_valid, 1.0, np.nan)
-    step = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step, _congestion_inputs(net))[0]
+    step = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step, _dp_slowdown(cs2, _congestion_inputs(net)))[0]
     step *= nan
     m = cs2["m"]
     global_batch = m * cs2["d"] * bc
-    mf = model_flops_per_iteration(global_batch, pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"])
+    mf = model_flops_per_iteration(global_batch, pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"],
+                                   pt["layer_weights"])
     # days as the full path computes them (bit for bit: the bands' nominal sample is the nominal curve)
     tokens_per_s = global_batch * pt["seq_len"] / step
     out = dict(
@@ -740,10 +1050,10 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
     """
     pt, fab = inp.point, inp.fabric
     bw_ideal, bw_lossy, bw_final, eta = bandwidths
-    congestion = _congestion_inputs(net)
-    step_ideal, p2p, t_chunk, exposed = _step_for_fabric(cs2, pt["dp_overlap"], bw_ideal, inter_step, congestion)
-    step_lossy, _, _, _ = _step_for_fabric(cs2, pt["dp_overlap"], bw_lossy, inter_step, congestion)
-    step, _, _, _ = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step, congestion)
+    dp_slow = _dp_slowdown(cs2, _congestion_inputs(net))
+    step_ideal, p2p, t_chunk, exposed = _step_for_fabric(cs2, pt["dp_overlap"], bw_ideal, inter_step, dp_slow)
+    step_lossy, _, _, _ = _step_for_fabric(cs2, pt["dp_overlap"], bw_lossy, inter_step, dp_slow)
+    step, _, _, _ = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step, dp_slow)
     m, lc = cs2["m"], cs2["lc"]
     parts = dict(
         compute=m * (vc * lc * cs2["layer_compute"] + cs2["logits"]),
@@ -758,9 +1068,10 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
     dist = cs2["dist"]
     global_batch = m * cs2["d"] * bc
     G = pt["gpus"]
-    mf = model_flops_per_iteration(global_batch, pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"])
+    mf = model_flops_per_iteration(global_batch, pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"],
+                                   pt["layer_weights"])
     hf = hardware_flops_per_iteration(global_batch, pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"],
-                                      pt["recompute"])
+                                      cs2["rc"], pt["layer_weights"])
     nan = np.where(any_valid, 1.0, np.nan)
     step = step * nan
     model_tflops = mf / (step * G) / 1e12
@@ -778,9 +1089,12 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
         train_days=train_days(pt["train_tokens_b"], tokens_per_s),
         breakdown_s={k: parts[k] * nan for k in BREAKDOWN_KEYS},
         plan=dict(tp=tc * nan, pp=pc * nan, dp=cs2["d"] * nan, micro_batch=bc * nan, virtual_stages=vc * nan,
-                  gpus_used=tc * pc * cs2["d"] * nan,
+                  gpus_used=tc * pc * cs2["cp"] * cs2["d"] * nan,
                   microbatches=cs2["m"] * nan, global_batch=global_batch * nan,
+                  recompute=cs2["rc"] * nan, zero_stage=cs2["zero"] * nan, cp=cs2["cp"] * nan, ep=cs2["ep"] * nan,
                   distributed_optimizer=dist & any_valid),
+        global_batch_used=global_batch * nan,
+        global_batch_kept=np.broadcast_to(any_ok, any_valid.shape),  # some plan runs the batch as given
         memory_per_gpu_gb=mem / 1e9 * nan,
         feasible=any_valid,
         degrees_exist=np.broadcast_to(any_ok, any_valid.shape),
@@ -788,10 +1102,10 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
                                  effective=bw_final * 8e-9),
         loss_efficiency=eta,
         network=dict(loaded_rtt_us=net["rtt_us"], switch_levels=net["levels"],
-                     dp_congestion_slowdown=topology.dp_slowdown(cs2["n_dp"], cs2["stride"], **congestion) * nan),
+                     dp_congestion_slowdown=dp_slow * nan),
         cpu_cores_busy=cpu_cores_busy(bw_final * 8e-9, fab["cpu_gbps_per_core"]),
         params=np.broadcast_to(pt["params"], step.shape),
-        architecture=dict(layers=pt["layers"], hidden=pt["hidden"], heads=pt["heads"]),
+        architecture=dict(layers=pt["layers"], hidden=pt["hidden"], heads=pt["heads"], kv_heads=pt["kv_heads"]),
         model_flops_per_iter=mf,
         hardware_flops_per_iter=hf,
     )
@@ -935,8 +1249,17 @@ def infeasible_error(s: Scenario) -> ScenarioError:
 def describe_plan(plan: dict) -> str:
     def fmt(x):
         return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else str(int(x))
-    return (f"TP {fmt(plan['tp'])} · PP {fmt(plan['pp'])} · DP {fmt(plan['dp'])} · "
+    text = (f"TP {fmt(plan['tp'])} · PP {fmt(plan['pp'])} · DP {fmt(plan['dp'])} · "
             f"micro-batch {fmt(plan['micro_batch'])} · v {fmt(plan['virtual_stages'])}")
+    if plan.get("cp") is not None and not math.isnan(plan["cp"]) and plan["cp"] > 1:
+        text += f" · CP {fmt(plan['cp'])}"
+    if plan.get("ep") is not None and not math.isnan(plan["ep"]) and plan["ep"] > 1:
+        text += f" · EP {fmt(plan['ep'])}"
+    if plan.get("zero_stage") is not None and not math.isnan(plan["zero_stage"]):
+        text += f" · ZeRO {fmt(plan['zero_stage'])}"
+    if plan.get("recompute") is not None and not math.isnan(plan["recompute"]):
+        text += f" · recompute {RECOMPUTE_KINDS[int(plan['recompute'])]}"
+    return text
 
 
 __all__ = ["evaluate", "sweep", "Result", "BREAKDOWN_KEYS", "BREAKDOWN_LABELS", "SWEEPABLE", "FABRIC_SWEEPABLE",

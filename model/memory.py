@@ -7,7 +7,17 @@ Constants
                                        (Megatron-LM mixed precision; Rajbhandari et al. 2020 §3)
 ``OPTIMIZER_BYTES_PER_PARAM``   12     the part ZeRO-1 / the distributed optimizer shards
 ``USABLE_MEMORY_FRACTION``      0.90   CUDA context, NCCL buffers, fragmentation (guess)
+``WEIGHT_BYTES``                2      bf16 weights, sharded over data parallel by ZeRO-3 / FSDP
+``GRAD_STATE_BYTES``            4      fp32 main gradients, sharded by ZeRO-2 and 3
+``FP8_WEIGHT_BYTES``            1      FP8 copy of the weights Transformer Engine keeps (and its
+                                       transpose's scale state), guess: 1 byte per parameter
+``ZERO3_GATHERED_LAYERS``       2      layers whose weights ZeRO-3 holds gathered at once: the
+                                       current one and the prefetched next (PyTorch FSDP
+                                       forward/backward prefetch)
 ==============================  =====  ==========================================================
+
+ZeRO stages (Rajbhandari et al. 2020, §5): stage 1 divides the 12 optimizer bytes
+by ``dp``, stage 2 also the 4 gradient bytes, stage 3 (FSDP) also the 2 weight bytes.
 
 References
 ----------
@@ -27,6 +37,10 @@ from .compute import layer_activation_bytes
 STATE_BYTES_PER_PARAM = 18.0
 OPTIMIZER_BYTES_PER_PARAM = 12.0
 USABLE_MEMORY_FRACTION = 0.90
+WEIGHT_BYTES = 2.0
+GRAD_STATE_BYTES = 4.0
+FP8_WEIGHT_BYTES = 1.0
+ZERO3_GATHERED_LAYERS = 2.0
 
 
 def bubble_fraction(pp, microbatches, virtual_stages=1):
@@ -37,16 +51,19 @@ def bubble_fraction(pp, microbatches, virtual_stages=1):
     return (p - 1.0) / (v * m)
 
 
-def stage_params(layers, hidden, vocab, tp, pp):
+def stage_params(layers, hidden, vocab, tp, pp, layer_weights=None, untied_embeddings=False):
     """Parameters held by one GPU of the largest pipeline stage [-].
 
-    ``ceil(l/p)`` layers of ``12h²(1 + 13/(12h))`` each, plus the embedding or
-    output layer ``V·h`` (first or last stage), all split over ``t`` ranks.
+    ``ceil(l/p)`` layers of ``12h²(1 + 13/(12h))`` each (``W + 13h`` with ``layer_weights`` ``W``), plus the
+    embedding or output layer ``V·h`` (first or last stage; both when ``p = 1`` and they are untied), all split
+    over ``t`` ranks.
     """
     l = np.asarray(layers, dtype=float)
     h = np.asarray(hidden, dtype=float)
-    per_layer = 12.0 * h**2 * (1.0 + 13.0 / (12.0 * h))
-    return (np.ceil(l / pp) * per_layer + np.asarray(vocab, dtype=float) * h) / tp
+    w = 12.0 * h**2 if layer_weights is None else np.asarray(layer_weights, dtype=float)
+    per_layer = w + 13.0 * h
+    both = np.asarray(untied_embeddings, dtype=bool) & (np.asarray(pp) == 1)
+    return (np.ceil(l / pp) * per_layer + np.asarray(vocab, dtype=float) * h * (1.0 + both)) / tp
 
 
 def memory_per_gpu_bytes(layers, hidden, heads, vocab, seq_len, micro_batch, tp, pp, dp, virtual_stages,
@@ -69,16 +86,19 @@ def memory_per_gpu_bytes(layers, hidden, heads, vocab, seq_len, micro_batch, tp,
 
 
 def stage_memory_bytes(layers, hidden, heads, vocab, seq_len, micro_batch, tp, pp, virtual_stages,
-                       recompute_code, sequence_parallel, flash_attention):
+                       recompute_code, sequence_parallel, flash_attention, layer_weights=None, mlp_ratio=1.0,
+                       untied_embeddings=False, fp8=False):
     """The terms of :func:`memory_per_gpu_bytes` that the model and the plan fix, before ``dp`` and ``m``.
 
     A dict: ``params`` (parameters on the GPU), ``activations`` (one micro-batch's stored activations
     of the stage's layers [B]), ``interleave`` (factor [-]), ``working`` (a recomputed layer's working
-    set [B]) and ``logits`` [B]. The plan search computes them once per candidate plan.
+    set [B]) and ``logits`` [B], ``layer_params`` (one layer's parameters on the GPU, what ZeRO-3 gathers)
+    and ``fp8`` (FP8 weight copies kept [B/parameter]). The plan search computes them once per candidate plan.
     """
     b, s, h, a, t = micro_batch, seq_len, hidden, heads, tp
-    params = stage_params(layers, hidden, vocab, tp, pp)
-    lin, core = layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention)
+    params = stage_params(layers, hidden, vocab, tp, pp, layer_weights, untied_embeddings)
+    w = 12.0 * np.asarray(hidden, dtype=float)**2 if layer_weights is None else layer_weights
+    lin, core = layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, mlp_ratio)
     sp = np.asarray(sequence_parallel, dtype=bool)
     layer_input = np.where(sp, 2.0 * s * b * h / t, 2.0 * s * b * h)
     rc = np.asarray(recompute_code)
@@ -88,14 +108,35 @@ def stage_memory_bytes(layers, hidden, heads, vocab, seq_len, micro_batch, tp, p
     interleave = np.where(np.asarray(virtual_stages) > 1, 1.0 + (pp - 1.0) / (pp * virtual_stages), 1.0)
     logits = 4.0 * b * s * np.asarray(vocab, dtype=float) / t * 2.0
     return dict(params=params, activations=layers_stage * per_layer, interleave=interleave, working=working,
-                logits=logits)
+                logits=logits, layer_params=(w + 13.0 * np.asarray(hidden, dtype=float)) / t,
+                fp8=np.where(np.asarray(fp8, dtype=bool), FP8_WEIGHT_BYTES, 0.0))
 
 
-def memory_with_replicas_bytes(stage, pp, dp, distributed_optimizer, microbatches):
-    """:func:`memory_per_gpu_bytes` from its :func:`stage_memory_bytes` terms, ``dp`` and ``m`` [B]."""
-    dist = np.asarray(distributed_optimizer, dtype=bool)
-    states = stage["params"] * (STATE_BYTES_PER_PARAM - OPTIMIZER_BYTES_PER_PARAM
-                                + np.where(dist, OPTIMIZER_BYTES_PER_PARAM / np.maximum(dp, 1),
-                                           OPTIMIZER_BYTES_PER_PARAM))
+def model_state_bytes(stage, dp, zero_stage):
+    """Weights, gradients and optimizer state per GPU under a ZeRO stage [B].
+
+    ``P·(2 + 4 + 12)`` with the parts stage ``z`` shards divided by ``dp`` (Rajbhandari et al. 2020, §5);
+    ZeRO-3 adds the :data:`ZERO3_GATHERED_LAYERS` layers' bf16 weights it holds gathered.
+    """
+    z = np.asarray(zero_stage)
+    inv_d = 1.0 / np.maximum(dp, 1.0)
+    per_param = (np.where(z >= 3, inv_d, 1.0) * WEIGHT_BYTES + np.where(z >= 2, inv_d, 1.0) * GRAD_STATE_BYTES
+                 + np.where(z >= 1, inv_d, 1.0) * OPTIMIZER_BYTES_PER_PARAM + stage["fp8"])
+    gathered = np.where(z >= 3, ZERO3_GATHERED_LAYERS * WEIGHT_BYTES * stage["layer_params"], 0.0)
+    return stage["params"] * per_param + gathered
+
+
+def activation_bytes(stage, pp, microbatches):
+    """Activations, a recomputed layer's working set and the logits on the first stage [B]."""
     inflight = np.minimum(np.asarray(pp, dtype=float), np.asarray(microbatches, dtype=float))
-    return states + stage["activations"] * inflight * stage["interleave"] + stage["working"] + stage["logits"]
+    return stage["activations"] * inflight * stage["interleave"] + stage["working"] + stage["logits"]
+
+
+def memory_with_replicas_bytes(stage, pp, dp, distributed_optimizer, microbatches, zero_stage=None):
+    """:func:`memory_per_gpu_bytes` from its :func:`stage_memory_bytes` terms, ``dp`` and ``m`` [B].
+
+    ``zero_stage`` (0-3) when given; otherwise 1 where ``distributed_optimizer`` else 0.
+    """
+    z = np.where(np.asarray(distributed_optimizer, dtype=bool), 1, 0) if zero_stage is None else zero_stage
+    stage = stage if "fp8" in stage else dict(stage, fp8=0.0, layer_params=0.0)
+    return model_state_bytes(stage, dp, z) + activation_bytes(stage, pp, microbatches)

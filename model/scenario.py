@@ -59,8 +59,23 @@ class Workload:
                                 help="Micro-batch; the engine picks the fastest that fits when omitted")
     train_tokens_b: float = F(300.0, unit="B tokens", lo=0.001, hi=1_000_000.0, help="Tokens to train, billions",
                               label="Training tokens")
-    recompute: str = F("selective", choices=("none", "selective", "full"), help="Activation recomputation")
+    recompute: str | None = F(None, choices=("none", "selective", "full"),
+                              help="Activation recomputation; the plan search picks it when omitted")
     flash_attention: bool = F(True, help="FlashAttention (no s×s score matrix in memory)")
+    kv_heads: int | None = F(None, lo=1, hi=2048, help="Key/value heads (grouped-query attention, Ainslie et al. "
+                                                      "2023); default: heads (multi-head attention)")
+    ffn_hidden: int | None = F(None, lo=1, hi=2_000_000,
+                               help="Intermediate size of a SwiGLU MLP (three matrices, Shazeer 2020; Llama); "
+                                    "omitted: a GPT MLP of 4 × hidden (two matrices)")
+    untied_embeddings: bool = F(False, help="Separate input embedding and output layer (Llama); false: shared "
+                                            "(GPT-3, Megatron default)")
+    experts: int | None = F(None, lo=1, hi=4096, help="Mixture-of-experts: experts per MoE layer (every layer's "
+                                                      "MLP; ffn_hidden is one expert's width); omitted: dense")
+    top_k: int | None = F(None, lo=1, hi=64, help="Experts each token is routed to; default 2 with experts")
+    capacity_factor: float = F(1.0, lo=1.0, hi=8.0, help="Expert capacity over the even share of tokens (GShard); "
+                                                       "the padded tokens are computed and sent")
+    precision: str = F("bf16", choices=("bf16", "fp8"),
+                       help="Matmul precision: bf16, or fp8 (Transformer Engine; needs FP8 tensor cores)")
 
 
 @dataclass(frozen=True)
@@ -74,8 +89,17 @@ class Parallel:
                                    help="Model chunks per pipeline stage (interleaved 1F1B); picked when omitted")
     sequence_parallel: bool = F(True, help="Megatron sequence parallelism")
     distributed_optimizer: bool | None = F(None, help="Shard optimizer state over data parallel (ZeRO-1); "
-                                                      "default: on when data parallel > 1")
+                                                      "false means zero_stage = 0, true zero_stage = 1 unless "
+                                                      "zero_stage is given")
+    zero_stage: int | None = F(None, lo=0, hi=3,
+                               help="Sharding over data parallel (Rajbhandari et al. 2020): 0 none, 1 optimizer "
+                                    "(distributed optimizer), 2 + gradients, 3 + weights (FSDP); searched when "
+                                    "omitted")
     dp_overlap: bool = F(True, help="Overlap the gradient all-reduce with the last backward pass")
+    ep: int | None = F(None, lo=1, hi=4096, help="Expert-parallel degree (divides experts; carved out of data × "
+                                                "context parallelism); searched for MoE models when omitted")
+    cp: int | None = F(None, lo=1, hi=64, help="Context-parallel degree: each sequence split over cp GPUs, ring "
+                                               "attention between them; searched for long sequences when omitted")
 
     @property
     def resolved_mode(self) -> str:
@@ -500,14 +524,32 @@ def check_consistency(s: Scenario) -> None:
                             "give layers, hidden and heads together, or none (derived from params_b)")
     if w.hidden is not None and w.hidden % w.heads:
         raise ScenarioError("workload.heads", w.heads, f"a divisor of hidden = {w.hidden}")
+    if w.kv_heads is not None and w.heads is not None and (w.kv_heads > w.heads or w.heads % w.kv_heads):
+        raise ScenarioError("workload.kv_heads", w.kv_heads, f"a divisor of heads = {w.heads}")
+    if w.precision == "fp8" and "peak_fp8_tflops" not in catalog.gpu(s.cluster.gpu):
+        raise ScenarioError("workload.precision", w.precision,
+                            f"bf16: {s.cluster.gpu} has no FP8 tensor cores (FP8 needs H100, H200 or B200)")
+    experts = w.experts or 1
+    if w.top_k is not None and w.top_k > experts:
+        raise ScenarioError("workload.top_k", w.top_k, f"at most experts = {experts}")
+    if p.ep is not None and experts % p.ep:
+        raise ScenarioError("parallel.ep", p.ep, f"a divisor of experts = {experts}")
+    if p.cp is not None and p.cp > 1 and w.seq_len % (2 * p.cp):
+        raise ScenarioError("parallel.cp", p.cp, f"a cp with 2 × cp dividing seq_len = {w.seq_len} (ring attention "
+                                                 "splits each sequence into 2 × cp load-balanced chunks)")
+    if p.distributed_optimizer is not None and p.zero_stage is not None \
+            and p.distributed_optimizer != (p.zero_stage >= 1):
+        raise ScenarioError("parallel.distributed_optimizer", p.distributed_optimizer,
+                            f"{'true' if p.zero_stage >= 1 else 'false'} with zero_stage = {p.zero_stage}, "
+                            "or left out (zero_stage ≥ 1 shards the optimizer)")
     if p.resolved_mode == "explicit":
-        tp, pp = p.tp or 1, p.pp or 1
+        tp, pp, cp = p.tp or 1, p.pp or 1, p.cp or 1
         gpus = s.cluster.nodes * s.cluster.gpus_per_node
-        if gpus % (tp * pp):
-            raise ScenarioError("parallel.tp", tp, f"tp × pp = {tp * pp} must divide the {gpus} GPUs "
+        if gpus % (tp * pp * cp):
+            raise ScenarioError("parallel.tp", tp, f"tp × pp × cp = {tp * pp * cp} must divide the {gpus} GPUs "
                                                   f"({s.cluster.nodes} nodes × {s.cluster.gpus_per_node}); "
-                                                  f"dp is derived as GPUs / (tp × pp)")
-        dp = gpus // (tp * pp)
+                                                  f"dp is derived as GPUs / (tp × pp × cp)")
+        dp = gpus // (tp * pp * cp)
         if w.global_batch % dp:
             raise ScenarioError("workload.global_batch", w.global_batch,
                                 f"a multiple of the data-parallel degree {dp}")
@@ -516,6 +558,8 @@ def check_consistency(s: Scenario) -> None:
                                 f"a divisor of the {w.global_batch // dp} sequences each data-parallel rank gets")
         if w.heads is not None and w.heads % tp:
             raise ScenarioError("parallel.tp", tp, f"a divisor of heads = {w.heads}")
+        if w.kv_heads is not None and w.kv_heads % tp:
+            raise ScenarioError("parallel.tp", tp, f"a divisor of kv_heads = {w.kv_heads}")
         if w.layers is not None and pp > w.layers:
             raise ScenarioError("parallel.pp", pp, f"at most layers = {w.layers}")
         if pp == 1 and p.virtual_stages is not None and p.virtual_stages > 1:

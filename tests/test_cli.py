@@ -46,7 +46,7 @@ def test_evaluate_json(capsys):
         assert abs(sum(fab["breakdown_s"].values()) - fab["step_time_s"]) < 1e-6 * fab["step_time_s"]
 
 
-@pytest.mark.parametrize("preset, tie", [("case1_lab_8xA10_5B", True), ("case2_autodriving_24xA100_30B", False)])
+@pytest.mark.parametrize("preset, tie", [("tier_small", True), ("case2_autodriving_24xA100_30B", False)])
 def test_evaluate_json_carries_the_recommendation(capsys, preset, tie):
     code, out, _ = run(["evaluate", f"assets/presets/{preset}.toml", "--json"], capsys)
     rec = json.loads(out)["recommendation"]

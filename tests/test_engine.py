@@ -202,7 +202,7 @@ def test_fixed_plan_evaluation_equals_the_search_result(scen):
 
     x = np.array([4, 16, 24, 40])
     res = sweep(scen, "cluster.nodes", x)
-    plan = {k: res["plan"][k] for k in ("tp", "pp", "micro_batch", "virtual_stages")}
+    plan = {k: res["plan"][k] for k in model.engine.PLAN_ARRAY_KEYS}
     out = _evaluate_inputs(scen, build_inputs(scen, "cluster.nodes", x), plan=plan)
     assert_allclose(out["step_time_s"], res["step_time_s"], rtol=1e-12)
     assert_allclose(out["tco"], res["tco"], rtol=1e-12)
@@ -213,7 +213,7 @@ def test_lean_outputs_agree_with_full_outputs(scen):
 
     x = np.array([8, 24, 64])
     res = sweep(scen, "cluster.nodes", x)
-    plan = {k: res["plan"][k] for k in ("tp", "pp", "micro_batch", "virtual_stages")}
+    plan = {k: res["plan"][k] for k in model.engine.PLAN_ARRAY_KEYS}
     lean = _evaluate_inputs(scen, build_inputs(scen, "cluster.nodes", x), plan=plan, lean=True)
     for key in ("step_time_s", "mfu", "train_days", "train_days_with_interruptions", "tco", "cost_per_run"):
         assert_allclose(np.broadcast_to(lean[key], res[key].shape), res[key], rtol=1e-9, err_msg=key)
@@ -239,29 +239,43 @@ def test_explicit_plan_still_uses_every_gpu():
 
 
 def test_degree_checks_in_floats_equal_integer_arithmetic():
-    """_degrees_valid divides whole numbers held as floats; the same answers as integer // and %."""
-    from model.engine import _candidates, _degrees_valid
+    """_replicas and _degrees_valid divide whole numbers held as floats; the same answers as integer // and %."""
+    from model.engine import _candidates, _degrees_valid, _replicas
 
     rng = np.random.default_rng(0)
-    n = 4000
+    n = 60
     gpn = rng.choice([1, 2, 4, 8, 16], n)
-    pt = {"gpus_per_node": gpn, "gpus": gpn * rng.integers(1, 5000, n), "layers": rng.integers(1, 200, n),
-          "global_batch": rng.integers(1, 20000, n), "heads": rng.integers(1, 200, n)}
-    t, p, b, v = (x.astype(np.int64) for x in _candidates(model.load_scenario(DEFAULT)))
+    pt = {"gpus_per_node": gpn, "gpus": gpn * rng.integers(1, 300, n), "layers": rng.integers(1, 200, n),
+          "global_batch": rng.integers(1, 3000, n), "heads": rng.integers(1, 200, n)}
+    pt["kv_heads"] = pt["heads"]
+    t, p, b, v = (x.astype(np.int64) for x in _candidates(model.load_scenario(DEFAULT))[:4])
     grid_int = {k: x[:, None] for k, x in pt.items()}
     grid_float = {k: x.astype(float) for k, x in grid_int.items()}
+    G, B, l, heads, g = (grid_int[k] for k in ("gpus", "global_batch", "layers", "heads", "gpus_per_node"))
+    tp, pv = t * p, p * v
     for round_batch in (True, False):
-        G, B, l, heads, g = (grid_int[k] for k in ("gpus", "global_batch", "layers", "heads", "gpus_per_node"))
-        tp = t * p
-        want = (t <= g) & (g % t == 0) & (heads % t == 0) & (p <= l) & (G >= tp)
-        db = np.maximum(G // tp, 1) * b
-        if round_batch:
-            m = np.maximum((B + db - 1) // db, 1)
-        else:
-            m = B // db
-            want &= (G % tp == 0) & (B % db == 0)
-        want &= (m >= 1) & ((v == 1) | ((p > 1) & (p * v <= l) & (m % p == 0)))
-        got = _degrees_valid(grid_float, *(x.astype(float) for x in (t, p, b, v)), round_batch)
+        if round_batch:  # the most replicas that fit and divide the batch's micro-batches
+            cap, per = np.broadcast_arrays(G // tp, np.where(B % b == 0, B // b, 0))
+            d = np.zeros(cap.shape, dtype=np.int64)
+            for idx in np.ndindex(cap.shape):
+                d[idx] = max((k for k in range(1, min(cap[idx], per[idx]) + 1) if per[idx] % k == 0), default=0)
+        else:  # every GPU: d = G / (t·p), a whole number only where t·p divides G (the plans that can be valid)
+            d = np.broadcast_to(np.where(G % tp == 0, G // tp, 0), (n, t.size))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            d_f, m_f = _replicas(grid_float, *(x.astype(float) for x in (t, p, b)), round_batch)
+            got = _degrees_valid(grid_float, *(x.astype(float) for x in (t, p, b, v)), d_f, m_f)
+        if not round_batch:
+            d_f = np.where(G % tp == 0, d_f, 0.0)
+        assert np.array_equal(np.broadcast_to(d_f, d.shape), d)
+        ok_d = d >= 1
+        m = np.where(ok_d, B // np.maximum(d * b, 1), 0)
+        whole = ok_d & (B % np.maximum(d * b, 1) == 0)
+        even = l % pv == 0
+        short = (p > 1) & (2 * pv <= l + 2) & (((l + 1) % pv == 0) | ((l + 2) % pv == 0))
+        want = ((t <= g) & (g % t == 0) & (heads % t == 0) & (p <= l) & (G >= tp) & whole & (m >= 1)
+                & (even | short) & ((v == 1) | ((p > 1) & (pv <= l) & (m % p == 0))))
+        if not round_batch:
+            want &= G % tp == 0
         assert np.array_equal(got, want)
 
 
@@ -290,7 +304,7 @@ def test_lean_days_and_run_cost_equal_the_full_path_bit_for_bit(preset):
     for field, x in (("cluster.nodes", np.unique(np.round(np.geomspace(1, 4096, 40)))),
                      ("workload.params_b", np.geomspace(1, 2000, 30))):
         res = sweep(s, field, x)
-        plan = {k: res["plan"][k] for k in ("tp", "pp", "micro_batch", "virtual_stages")}
+        plan = {k: res["plan"][k] for k in model.engine.PLAN_ARRAY_KEYS}
         lean = _evaluate_inputs(s, build_inputs(s, field, x), plan=plan, lean=True)
         assert np.any(np.isfinite(res["train_days"]))
         for key in ("train_days", "train_days_with_interruptions", "cost_per_run"):

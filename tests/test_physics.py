@@ -116,10 +116,9 @@ def test_engine_geometry_matches_collective_functions():
     inp = build_inputs(s)
     pt = inp.point
     t, p, b, v = 2.0, 8.0, 1.0, 1.0  # t·p = 16 > 8 GPUs per node: the pipeline crosses nodes
-    cs = _compute_side(pt, t, p, b, v, True)
+    cs = _compute_side(pt, t, p, b, v, 1.0, 1.0, True)
     bw_node, step_s = 50e9, 20e-6
-    no_congestion = dict(nodes_per_leaf=np.inf, uplinks=1.0, flows_per_link=1.0, adaptive=True)
-    _, p2p, _, exposed = _step_for_fabric(cs, np.array([False]), bw_node, step_s, no_congestion)
+    _, p2p, _, exposed = _step_for_fabric(cs, np.array([False]), bw_node, step_s)  # no congestion
     gpn = pt["gpus_per_node"]
     g = np.minimum(cs["d"], np.floor(gpn / t))
     n = np.ceil(cs["d"] / g)

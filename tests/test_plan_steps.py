@@ -31,15 +31,28 @@ def test_a_plan_change_is_found_where_the_plan_differs():
     assert not steps["changed"][:, 0].any()
 
 
-def test_ethernet_falling_off_from_8_to_9_nodes_is_a_whole_number_step():
-    """Case 2: 64 GPUs run an interleaved pipeline (128 micro-batches, a multiple of pp 8); at 72 GPUs
-    the batch no longer splits into a multiple of pp, so the interleaving goes: bookkeeping, not physics."""
-    res = _sweep("case2", [8, 9])
+def test_a_batch_that_does_not_split_leaves_gpus_idle_and_draws_no_step():
+    """Case 2: 1,024 sequences do not split over 9-15 replicas, so from 8 to 15 nodes the plan keeps 8 and
+    the extra GPUs idle (the batch is the user's): the curve is flat there, not a step."""
+    res = _sweep("case2", [8, 9, 12, 15, 16])
     steps = plan_steps(res)
     eth = res.fabrics.index("ethernet")
-    assert steps["changed"][eth, 1] and steps["whole_number"][eth, 1]
+    assert [plan_at(res, eth, i)["dp"] for i in range(5)] == [8, 8, 8, 8, 16]
+    assert not steps["changed"][eth, 1:4].any()
+    assert plan_fit(res, 1, plan_at(res, eth, 0))["idle"] == 8
+
+
+def test_a_plan_change_forced_by_idle_gpus_is_a_whole_number_step():
+    """1,000 sequences: the 2-node plan's 8 replicas of 2 stages, moved to 3 nodes (24 GPUs), could only grow
+    to 10 replicas (the largest that divides the batch) and leave 4 GPUs idle, so the engine takes another
+    plan there: bookkeeping, not physics."""
+    s = presets.load_preset("case2").replace("workload.global_batch", 1000)
+    res = model.sweep(s, "cluster.nodes", [2, 3])
+    steps = plan_steps(res)
+    eth = res.fabrics.index("ethernet")
     before = plan_at(res, eth, 0)
-    assert plan_fit(res, 0, before)["interleave_ok"] and not plan_fit(res, 1, before)["interleave_ok"]
+    assert steps["changed"][eth, 1] and steps["whole_number"][eth, 1]
+    assert plan_fit(res, 0, before)["idle"] == 0 and plan_fit(res, 1, before)["idle"] == 4
 
 
 def test_no_step_is_whole_number_where_every_gpu_and_the_batch_divide():

@@ -664,6 +664,22 @@
         <translation>小规模档 · 4 × A10 · 10B</translation>
     </message>
     <message>
+        <source>Llama 3 405B · 16,384 × H100 (published plan)</source>
+        <translation>Llama 3 405B · 16,384 × H100（公开的并行方案）</translation>
+    </message>
+    <message>
+        <source>MoE · DeepSeek-V3 shape · 2,048 H100 (H800 stand-in)</source>
+        <translation>MoE · DeepSeek-V3 形态 · 2,048 H100（代替 H800）</translation>
+    </message>
+    <message>
+        <source>Dense counterpart of Mixtral 8x22B · 64 × 8 H100</source>
+        <translation>Mixtral 8x22B 的稠密对照模型 · 64 × 8 H100</translation>
+    </message>
+    <message>
+        <source>MoE · Mixtral 8x22B shape · 64 × 8 H100</source>
+        <translation>MoE · Mixtral 8x22B 形态 · 64 × 8 H100</translation>
+    </message>
+    <message>
         <source>CNY 4,200 per node</source>
         <translation>每节点 ¥4,200</translation>
     </message>
@@ -1538,6 +1554,10 @@
     <message>
         <source>{t} B tokens, recompute {r}</source>
         <translation>{t}B token，重计算 {r}</translation>
+    </message>
+    <message>
+        <source>searched per plan</source>
+        <translation>随并行方案搜索</translation>
     </message>
     <message>
         <source>Fabrics</source>

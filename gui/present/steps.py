@@ -4,12 +4,12 @@ The engine picks the fastest parallel plan (tensor-, pipeline-, data-parallel de
 micro-batch, Megatron-LM's layout: Narayanan et al., "Efficient Large-Scale Language Model
 Training on GPU Clusters Using Megatron-LM", SC'21) at every sweep point. Curves step
 where that plan changes. Some of those changes are not physics but whole-number rules:
-the data-parallel degree is ⌊GPUs / (tp · pp)⌋ (GPUs that do not fill a replica sit idle)
-the global batch is rounded up to whole micro-batches per replica, and an interleaved
-schedule (virtual stages) needs the micro-batches per step to be a multiple of the
-pipeline depth. A plan change is called a *whole-number step* here when the previous
-point's plan, moved to this point, would break one of these (leave GPUs idle, round the
-batch up, lose its interleaving), while at the previous point it did not;
+the data-parallel degree is the largest whole number of replicas that fits and divides the
+global batch into micro-batches (the batch is the user's and never changes; GPUs left over
+sit idle), and an interleaved schedule (virtual stages) needs the micro-batches per step to
+be a multiple of the pipeline depth. A plan change is called a *whole-number step* here
+when the previous point's plan, moved to this point, would break one of these (leave GPUs
+idle, lose its interleaving), while at the previous point it did not;
 or when the plan changes for one point only and changes back (a blip at a GPU count
 with few divisors). The label says what the previous plan would need, so the reader can
 judge; nothing here claims more than that.
@@ -45,11 +45,22 @@ def gpus_per_point(result) -> np.ndarray:
 
 
 def _fit(gpus, batch, tp, pp, mb):
-    """Plan (tp, pp, mb) at ``gpus``: idle GPUs, the batch it runs, micro-batches per step."""
+    """Plan (tp, pp, mb) at ``gpus`` as the engine places it: idle GPUs, the batch it runs, micro-batches per
+    step. The global batch is never changed: the replicas are the largest whole number that fits and divides
+    ``batch / mb`` (:func:`model.engine.largest_divisor_at_most`); the GPUs left over idle."""
+    from model.engine import largest_divisor_at_most
+
     with np.errstate(divide="ignore", invalid="ignore"):
-        dp = np.maximum(np.floor(gpus / (tp * pp)), 1.0)
+        cap = np.floor(gpus / (tp * pp))
+        shape = np.broadcast(cap, mb).shape
+        ok = np.isfinite(np.broadcast_to(cap, shape)) & np.isfinite(np.broadcast_to(mb, shape))
+        dp = np.zeros(shape)
+        if np.any(ok):
+            dp[ok] = largest_divisor_at_most(np.full(int(ok.sum()), float(batch)), np.broadcast_to(mb, shape)[ok],
+                                             np.broadcast_to(cap, shape)[ok])
+        dp = np.maximum(dp, 1.0)
         idle = gpus - dp * tp * pp
-        m = np.maximum(np.ceil(batch / (dp * mb) - 1e-9), 1.0)
+        m = batch / (dp * mb)
     return idle, m * dp * mb, m
 
 

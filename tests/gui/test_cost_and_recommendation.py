@@ -37,7 +37,7 @@ def test_cost_chart_shows_cost_per_run_and_tco_against_the_chosen_baseline(windo
 
 
 def test_a_tie_is_named_as_one_and_agrees_with_the_article(window):
-    _load(window, "case1")
+    _load(window, "small")  # RoCE 7.5 days, InfiniBand 7.3: within 3 %; the article picks RoCE
     panel = window.recommendation
     rec = panel.recommendation
     assert rec.pick is None and "roce" in rec.equivalent and rec.agrees

@@ -37,18 +37,23 @@ def test_an_8_node_lab_is_drawn_around_its_point(window):
 
 
 def test_a_whole_number_step_is_ringed_and_explained_on_hover(window):
-    _load(window, "case2")  # Ethernet falls off between 8 and 9 nodes
+    # 1,000 sequences: at 3 nodes the 2-stage plan's 8 replicas could only become 10 (the largest that
+    # divides the batch), leaving 4 GPUs idle, so the engine moves to another plan
+    _load(window, "case2")
+    assert window.controller.set_value("workload.global_batch", 1000)
+    window.controller.recompute_now()
+    settle(window)
     ch = window.charts["utilisation"]
     eth = [s for s in ch.series["series"] if s["fabric"] == "ethernet"][0]
     x = ch.series["x"]
-    i9 = int(np.flatnonzero(x == 9)[0])
-    assert eth["whole_number"][i9]
+    i3 = int(np.flatnonzero(x == 3)[0])
+    assert eth["whole_number"][i3]
     rx, ry = ch.step_marks.getOriginalDataset()
-    assert np.any((rx == 9) & np.isclose(ry, eth["y"][i9]))  # the ring sits on the curve at 9 nodes
+    assert np.any((rx == 3) & np.isclose(ry, eth["y"][i3]))  # the ring sits on the curve at 3 nodes
     assert ch.step_note.isVisible()
-    text = _hover(ch, 9)
-    assert "8 → 9" in text and "virtual stages 2→1" in text and "whole-number rule" in text, text
-    assert "interleaving" in text
+    text = _hover(ch, 3)
+    assert "2 → 3" in text and "pp 2→4" in text and "whole-number rule" in text, text
+    assert "4 GPUs idle" in text
 
 
 def test_a_step_without_a_whole_number_cause_names_the_plan_change(window):

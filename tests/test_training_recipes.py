@@ -1,0 +1,244 @@
+"""Today's training recipes: ZeRO/FSDP sharding, recompute and batch in the plan search, GQA, SwiGLU, FP8."""
+
+import json
+
+import numpy as np
+import pytest
+
+import model
+from model import ScenarioError, evaluate, sweep
+from model.compute import model_flops_per_iteration, params_from_architecture, layer_matmul_weights
+
+LLAMA3 = "assets/presets/llama3_405b_16k_h100.toml"
+
+
+def _scen(**sections):
+    return model.scenario_from_dict(sections)
+
+
+def test_the_global_batch_is_never_grown():
+    """A 7B run asked for 4,096 sequences is evaluated at 4,096 for every fabric and cluster size."""
+    s = _scen(cluster={"gpu": "H100-SXM", "nodes": 8}, workload={"params_b": 7, "global_batch": 4096})
+    res = sweep(s, "cluster.nodes", np.array([8, 96, 512, 1024]))
+    assert np.all(res["feasible"])
+    assert np.all(res["global_batch_used"] == 4096)
+    assert np.all(res["plan"]["global_batch"] == 4096)
+    # on 1,024 nodes (8,192 GPUs) some GPUs idle rather than the batch growing
+    assert np.all(res["plan"]["gpus_used"][:, -1] <= 8192)
+
+
+def test_an_odd_batch_idles_gpus_instead_of_changing():
+    s = _scen(cluster={"gpu": "H100-SXM", "nodes": 2}, workload={"params_b": 1, "global_batch": 15})
+    res = evaluate(s)
+    assert np.all(res["global_batch_used"] == 15)
+    used = res["plan"]["gpus_used"]
+    assert np.all(used < 16) and np.all(15 % res["plan"]["dp"] == 0)
+
+
+@pytest.mark.parametrize("layers, pp, ok", [(32, 8, True), (31, 8, True), (62, 8, True), (126, 16, True),
+                                            (180, 64, False), (29, 8, False), (60, 8, False)])
+def test_layers_split_evenly_or_with_first_and_last_stage_short(layers, pp, ok):
+    """Megatron-LM splits layers evenly; Llama 3 made the first and last stage one layer short. Nothing else."""
+    s = _scen(cluster={"gpu": "H100-SXM", "nodes": 64},
+              workload={"layers": layers, "hidden": 2048, "heads": 16, "global_batch": 1024, "micro_batch": 1},
+              parallel={"tp": 1, "pp": pp, "virtual_stages": 1})
+    res = evaluate(s, require_feasible=False)
+    assert bool(np.all(res["feasible"])) is ok
+
+
+def test_auto_plans_split_the_layers():
+    s = _scen(cluster={"gpu": "A100-SXM-80GB", "nodes": 64}, workload={"params_b": 70, "global_batch": 1024})
+    res = sweep(s, "cluster.nodes", np.array([16, 64, 256]))
+    l = res["architecture"]["layers"]
+    chunks = res["plan"]["pp"] * res["plan"]["virtual_stages"]
+    ok = (l % chunks == 0) | (((l + 1) % chunks == 0) | ((l + 2) % chunks == 0))
+    assert np.all(ok[res["feasible"]])
+
+
+def test_recompute_is_searched_when_omitted():
+    """A plan that fits only with full recompute is found when recompute is left open, refused when it is none."""
+    base = dict(cluster={"gpu": "A100-SXM-80GB", "nodes": 8},
+                workload={"params_b": 65, "seq_len": 8192, "global_batch": 64, "micro_batch": 1},
+                parallel={"tp": 8, "pp": 1, "zero_stage": 1})
+    res = evaluate(_scen(**base))
+    assert np.all(res["plan"]["recompute"] == 2)
+    base["workload"]["recompute"] = "none"
+    with pytest.raises(ScenarioError):
+        evaluate(_scen(**base))
+
+
+def test_llama3_405b_published_plan_fits_only_with_sharded_weights():
+    s = model.load_scenario(LLAMA3)
+    res = evaluate(s)
+    assert np.all(res["plan"]["zero_stage"] == 3)
+    assert np.all(res["memory_per_gpu_gb"] < 80)
+    assert 400e9 < res.at("roce")["params"] < 410e9
+    with pytest.raises(ScenarioError):
+        evaluate(s.replace_many({"parallel.zero_stage": 0, "workload.recompute": "selective"}))
+
+
+def test_zero3_costs_fabric_traffic_that_zero1_does_not():
+    s = _scen(cluster={"gpu": "H100-SXM", "nodes": 16},
+              workload={"params_b": 13, "global_batch": 512, "micro_batch": 1}, parallel={"tp": 2, "pp": 1})
+    z1 = evaluate(s.replace("parallel.zero_stage", 1))
+    z3 = evaluate(s.replace("parallel.zero_stage", 3))
+    i = z1.fabric_index("ethernet")
+    assert z3["breakdown_s"]["dp_comm"][i] > 2 * z1["breakdown_s"]["dp_comm"][i]
+    assert np.all(z3["memory_per_gpu_gb"] < z1["memory_per_gpu_gb"])
+
+
+def test_distributed_optimizer_key_sets_or_conflicts_with_the_zero_stage():
+    s = _scen(cluster={"gpu": "H100-SXM", "nodes": 4}, workload={"params_b": 7},
+              parallel={"distributed_optimizer": False})
+    assert np.all(evaluate(s)["plan"]["zero_stage"] == 0)
+    with pytest.raises(ScenarioError, match="distributed_optimizer"):
+        _scen(parallel={"distributed_optimizer": False, "zero_stage": 2})
+
+
+def test_grouped_query_attention_and_swiglu_change_parameters_and_flops():
+    h, a = 8192.0, 64.0
+    mha = layer_matmul_weights(h, a)
+    gqa = layer_matmul_weights(h, a, kv_heads=8.0)
+    assert mha == pytest.approx(12 * h**2)
+    assert gqa == pytest.approx(2 * h**2 + 2 * h * 8 * 128 + 8 * h**2)
+    # Llama 2 70B: 80 layers, 8192, 64 heads, 8 KV heads, SwiGLU 28672, vocab 32000 untied -> 69B
+    w = layer_matmul_weights(h, a, 8.0, 28672.0)
+    p = params_from_architecture(80, h, 32000, w, True)
+    assert 68.5e9 < p < 69.5e9
+    # 6 · params · tokens plus attention: the FLOPs follow the layer's weights
+    assert model_flops_per_iteration(1, 4096, 80, h, 32000, gqa) < model_flops_per_iteration(1, 4096, 80, h, 32000)
+    assert model_flops_per_iteration(1, 4096, 80, h, 32000, w) > model_flops_per_iteration(1, 4096, 80, h, 32000)
+
+
+def test_gqa_lowers_memory_and_raises_speed_in_the_engine():
+    arch = {"layers": 32, "hidden": 4096, "heads": 32, "global_batch": 256}
+    s = _scen(cluster={"gpu": "H100-SXM", "nodes": 4}, workload=arch)
+    g = _scen(cluster={"gpu": "H100-SXM", "nodes": 4}, workload=dict(arch, kv_heads=8))
+    assert g.workload.kv_heads == 8
+    assert np.all(evaluate(g)["step_time_s"] < evaluate(s)["step_time_s"])
+
+
+def test_kv_heads_must_divide_heads():
+    with pytest.raises(ScenarioError, match="kv_heads"):
+        _scen(workload={"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 5})
+
+
+def test_fp8_speeds_up_h100_and_is_refused_without_fp8_tensor_cores():
+    s = _scen(cluster={"gpu": "H100-SXM", "nodes": 8}, workload={"params_b": 30, "global_batch": 512})
+    bf16, fp8 = evaluate(s), evaluate(s.replace("workload.precision", "fp8"))
+    i = bf16.fabric_index("infiniband")
+    ratio = bf16["step_time_s"][i] / fp8["step_time_s"][i]
+    assert 1.1 < ratio < 2.0
+    with pytest.raises(ScenarioError, match="precision"):
+        _scen(cluster={"gpu": "A100-SXM-80GB"}, workload={"precision": "fp8"})
+
+
+def test_cli_json_reports_the_recipe(capsys):
+    from gui.cli import main
+
+    assert main(["evaluate", LLAMA3, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    roce = doc["fabrics"]["roce"]
+    assert roce["global_batch_used"] == 2048 and roce["global_batch_kept"] is True
+    plan = roce["plan"]
+    assert plan["zero_stage"] == 3 and plan["recompute"] in ("none", "selective", "full")
+    assert plan["kv_heads"] == 8 and plan["ffn_hidden"] == 53248 and plan["precision"] == "bf16"
+    assert plan["cp"] == 1 and plan["ep"] == 1 and plan["experts"] == 1 and plan["top_k"] == 1
+
+
+@pytest.mark.parametrize("changes", [{}, {"topology.oversubscription": 4.0}])
+def test_pruning_by_the_slowest_fabric_changes_no_plan(monkeypatch, changes):
+    """Dropping pairs that cannot win on the slowest fabric gives the plans a comparison of every pair gives,
+    also where oversubscription slows the data-parallel traffic differently per fabric and plan."""
+    from model import engine
+
+    s = model.load_scenario("assets/presets/default.toml").replace_many(changes)
+    x = np.array([2, 8, 24, 64, 200, 1024])
+    engine.clear_plan_cache()
+    pruned = sweep(s, "cluster.nodes", x)
+
+    def keep_all(pairs, bw, lat, congestion):
+        return None, pairs.ni, pairs.cs, pairs.starts, pairs.seg_of_pair, pairs.dp_overlap
+    monkeypatch.setattr(engine, "_pairs_that_can_win", keep_all)
+    engine.clear_plan_cache()
+    full = sweep(s, "cluster.nodes", x)
+    engine.clear_plan_cache()
+    for k in engine.PLAN_ARRAY_KEYS:
+        np.testing.assert_array_equal(pruned["plan"][k], full["plan"][k])
+    np.testing.assert_array_equal(pruned["step_time_s"], full["step_time_s"])
+
+
+def _long_context(seq_len, **parallel):
+    return _scen(cluster={"gpu": "H100-SXM", "nodes": 64},
+                 workload={"layers": 80, "hidden": 8192, "heads": 64, "kv_heads": 8, "ffn_hidden": 28672,
+                           "vocab": 128256, "untied_embeddings": True, "seq_len": seq_len, "global_batch": 128},
+                 parallel=parallel)
+
+
+def test_context_parallelism_is_searched_for_long_sequences_only():
+    """A 70B model at 32k and 128k tokens finds context-parallel plans; at 4k it does not split sequences."""
+    res = sweep(_long_context(4096), "workload.seq_len", np.array([4096, 32768, 131072]))
+    assert np.all(res["feasible"])
+    cp = res["plan"]["cp"]
+    assert np.all(cp[:, 0] == 1)
+    assert cp[res.fabric_index("infiniband"), 2] >= 2 and cp[res.fabric_index("roce"), 2] >= 2
+    assert np.all(res["global_batch_used"] == 128)
+
+
+def test_ring_attention_traffic_costs_more_on_a_slower_fabric_across_nodes():
+    """CP 16 with TP 1 spans two nodes: the ring's blocks cross the fabric, more on the slower one."""
+    s = _long_context(131072, mode="explicit", tp=1, pp=8, cp=16)
+    res = evaluate(s, require_feasible=False)
+    assert np.all(res["plan"]["cp"] == 16)
+    fast = evaluate(s.replace("fabric.custom.infiniband.link_gbps", 3200.0)).at("infiniband")["step_time_s"]
+    slow = evaluate(s.replace("fabric.custom.infiniband.link_gbps", 25.0)).at("infiniband")["step_time_s"]
+    assert slow > fast * 1.05
+
+
+def test_cp_must_split_the_sequence():
+    with pytest.raises(ScenarioError, match="parallel.cp"):
+        _scen(workload={"seq_len": 4008}, parallel={"cp": 16})
+
+
+MIXTRAL = "assets/presets/moe_mixtral_8x22b.toml"
+DENSE_TWIN = "assets/presets/moe_dense_39b.toml"
+
+
+def test_mixtral_shape_counts_all_experts_but_computes_the_active_ones():
+    moe, dense = evaluate(model.load_scenario(MIXTRAL)), evaluate(model.load_scenario(DENSE_TWIN))
+    assert 139e9 < moe.at("roce")["params"] < 142e9
+    assert 38e9 < dense.at("roce")["params"] < 40e9
+    np.testing.assert_allclose(moe["model_flops_per_iter"], dense["model_flops_per_iter"], rtol=1e-12)
+
+
+def test_expert_all_to_all_across_nodes_opens_a_fabric_gap_a_dense_run_does_not_have():
+    """EP 16 with TP 1 spans two nodes: on a slow fabric the MoE run loses more than its dense twin."""
+    fixed = {"parallel.mode": "explicit", "parallel.tp": 1, "parallel.pp": 4, "parallel.zero_stage": 1,
+             "workload.recompute": "full", "workload.micro_batch": 1}
+    moe = model.load_scenario(MIXTRAL).replace_many(dict(fixed, **{"workload.experts": 16, "parallel.ep": 16,
+                                                                   "workload.top_k": 4, "workload.ffn_hidden": 8192}))
+    dense = model.load_scenario(DENSE_TWIN).replace_many(fixed)
+
+    def slowdown(s):
+        fast = evaluate(s.replace("fabric.custom.roce.link_gbps", 3200.0)).at("roce")["step_time_s"]
+        slow = evaluate(s.replace("fabric.custom.roce.link_gbps", 50.0)).at("roce")["step_time_s"]
+        return slow / fast
+    np.testing.assert_allclose(evaluate(moe)["model_flops_per_iter"], evaluate(dense)["model_flops_per_iter"],
+                               rtol=1e-12)
+    assert slowdown(moe) > slowdown(dense) * 1.2
+
+
+def test_expert_parallelism_is_searched_and_must_divide_the_experts():
+    res = evaluate(model.load_scenario(MIXTRAL))
+    assert np.all(res["plan"]["ep"] >= 1) and np.all(8 % res["plan"]["ep"] == 0)
+    with pytest.raises(ScenarioError, match="parallel.ep"):
+        model.load_scenario(MIXTRAL).replace("parallel.ep", 3)
+    with pytest.raises(ScenarioError, match="top_k"):
+        model.load_scenario(MIXTRAL).replace("workload.top_k", 9)
+
+
+def test_deepseek_v3_shape_is_feasible_with_ep64():
+    res = evaluate(model.load_scenario("assets/presets/moe_deepseek_v3_shape.toml"))
+    assert np.all(res["plan"]["ep"] == 64)
+    i, j = res.fabric_index("infiniband"), res.fabric_index("ethernet")
+    assert res["train_days"][j] > 1.3 * res["train_days"][i]
