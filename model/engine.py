@@ -664,6 +664,8 @@ def _dp_slowdown(cs, congestion, index=None, axis_extra=False):
     ``index``: the point of each pair, to read (F, N) congestion arrays at the pairs; ``axis_extra``: pairs on a
     trailing axis of (F, N) congestion arrays (result (F, N, pairs)).
     """
+    if not np.any(np.isfinite(congestion["nodes_per_leaf"])):
+        return 1.0  # every NIC on one switch: nothing crosses an uplink
     if axis_extra:
         at = {k: np.asarray(x)[..., None] for k, x in congestion.items()}
     elif index is not None:
@@ -907,20 +909,21 @@ def _cheapest_that_fit(ok, s: Scenario):
     return keep.reshape(ok.shape)
 
 
-def _pairs_that_can_win(pairs, bw, lat, congestion):
+def _pairs_that_can_win(pairs, bw, lat, slow):
     """The pairs that may be fastest for some fabric: a fabric-free lower bound against the slowest fabric.
 
     Every fabric is at least as fast as one with the lowest bandwidth, the highest latency and, per pair, the
     largest data-parallel slowdown of them (the step time only grows with each), so a pair whose compute alone (its lower bound, no
     communication) is slower than the best pair on that slowest fabric cannot win anywhere and is dropped before
-    the per-fabric comparison: the result is exactly that of comparing every pair. Returns the kept pair indices
-    (``None``: all), and the pair quantities of the kept pairs.
+    the per-fabric comparison: the result is exactly that of comparing every pair. ``slow``: :func:`_dp_slowdown`
+    of every pair, (F, pairs) or 1. Returns the kept pair indices (``None``: all), and the pair quantities and
+    slowdowns of the kept pairs.
     """
     ni, cs, n = pairs.ni, pairs.cs, pairs.ni.size
     if not pairs.usable or n <= 2 * pairs.starts.size:
-        return None, ni, cs, pairs.starts, pairs.seg_of_pair, pairs.dp_overlap
+        return None, ni, cs, pairs.starts, pairs.seg_of_pair, pairs.dp_overlap, slow
     bw_w, lat_w = bw.min(axis=0, keepdims=True), lat.max(axis=0, keepdims=True)
-    slow_w = _dp_slowdown(cs, congestion, ni).max(axis=0, keepdims=True)  # the worst fabric's, per pair
+    slow_w = np.max(slow, axis=0, keepdims=True) if np.ndim(slow) else slow  # the worst fabric's, per pair
     worst = _step_for_fabric(cs, pairs.dp_overlap, bw_w if bw_w.shape[1] == 1 else bw_w[:, ni],
                              lat_w if lat_w.shape[1] == 1 else lat_w[:, ni], slow_w)[0][0] / pairs.sequences
     best_worst = np.minimum.reduceat(worst, pairs.starts)
@@ -931,7 +934,7 @@ def _pairs_that_can_win(pairs, bw, lat, congestion):
     def sub(x):
         return x[kept] if np.ndim(x) == 1 and x.shape[0] == n else x
     return (kept, ni_k, {k: sub(x) for k, x in cs.items()}, np.flatnonzero(new_point), np.cumsum(new_point) - 1,
-            sub(pairs.dp_overlap))
+            sub(pairs.dp_overlap), slow[:, kept] if np.ndim(slow) else slow)
 
 
 def _shared_pairs_that_can_win(pairs, bw, lat, congestion):
@@ -939,7 +942,8 @@ def _shared_pairs_that_can_win(pairs, bw, lat, congestion):
     cs, n = pairs.cs, pairs.ni.size
     if not pairs.usable or n <= 2:
         return None, cs, pairs.dp_overlap
-    slow_w = _dp_slowdown(cs, congestion, axis_extra=True).max(axis=(0, 1))  # the worst anywhere, per pair
+    slow_all = _dp_slowdown(cs, congestion, axis_extra=True)
+    slow_w = np.max(slow_all, axis=(0, 1)) if np.ndim(slow_all) else slow_all  # the worst anywhere, per pair
     worst = _step_for_fabric(cs, pairs.dp_overlap, bw.min(), lat.max(), slow_w)[0] / pairs.sequences
     kept = np.flatnonzero(pairs.lower_bound <= worst.min())
 
@@ -982,9 +986,10 @@ def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
                   for k, x in _congestion_inputs(net).items()}
     if pairs.shared:
         return _search_shared_plans(pairs, inp, bw, lat, congestion)
-    kept, ni, cs, starts, seg_of_pair, dp_overlap = _pairs_that_can_win(pairs, bw, lat, congestion)
+    kept, ni, cs, starts, seg_of_pair, dp_overlap, slow = _pairs_that_can_win(
+        pairs, bw, lat, _dp_slowdown(pairs.cs, congestion, pairs.ni))
     step_pairs, _, _, _ = _step_for_fabric(cs, dp_overlap, bw if bw.shape[1] == 1 else bw[:, ni],
-                                           lat if lat.shape[1] == 1 else lat[:, ni], _dp_slowdown(cs, congestion, ni))
+                                           lat if lat.shape[1] == 1 else lat[:, ni], slow)
     step_pairs /= pairs.sequences if kept is None else pairs.sequences[kept]  # (F, pairs): time per sequence
     if not pairs.usable:
         step_pairs[:] = np.inf

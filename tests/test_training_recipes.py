@@ -157,8 +157,8 @@ def test_pruning_by_the_slowest_fabric_changes_no_plan(monkeypatch, changes):
     engine.clear_plan_cache()
     pruned = sweep(s, "cluster.nodes", x)
 
-    def keep_all(pairs, bw, lat, congestion):
-        return None, pairs.ni, pairs.cs, pairs.starts, pairs.seg_of_pair, pairs.dp_overlap
+    def keep_all(pairs, bw, lat, slow):
+        return None, pairs.ni, pairs.cs, pairs.starts, pairs.seg_of_pair, pairs.dp_overlap, slow
     monkeypatch.setattr(engine, "_pairs_that_can_win", keep_all)
     engine.clear_plan_cache()
     full = sweep(s, "cluster.nodes", x)
