@@ -32,7 +32,7 @@ bundle: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[test,bundle]'
 	$(PY) -m PyInstaller --noconfirm --log-level WARN --distpath dist --workpath build/pyinstaller packaging/fabric_whatif.spec
 
-# Translations (issue #6): .ts sources from gui/*.py (pyside6-lupdate), compiled .qm (pyside6-lrelease)
+# Translations: .ts sources from gui/*.py (pyside6-lupdate), compiled .qm (pyside6-lrelease)
 i18n: $(STAMP)
 	VENV=$(VENV) tools/i18n.sh
 

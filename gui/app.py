@@ -46,7 +46,7 @@ def build_window(scenario: model.Scenario | None = None, *, restore: bool | None
 
     if settings is None:
         settings = app_settings()
-    from .i18n import apply_saved_language  # issue #6: the language chosen last time, before any widget
+    from .i18n import apply_saved_language  # the language chosen last time, before any widget
 
     apply_saved_language(settings)
     if restore is None:

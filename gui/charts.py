@@ -149,7 +149,7 @@ def chart_series(result, kind: str) -> dict:
             ys = _rows(data["tco"], f)
             out["log_y"] = out["log_y"] and _spans_decades(ys)
         else:
-            out.update(available=False, note=translate("Charts", "Waiting for the economics model (issue #3): no TCO "
+            out.update(available=False, note=translate("Charts", "Waiting for the economics model: no TCO "
                                                                  "output yet"))
     steps = plan_steps(result)
     if ys is not None and steps is not None:  # a ring only where the step shows in this chart

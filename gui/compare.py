@@ -1,4 +1,4 @@
-"""A/B compare: pin the current scenario as A, change things, see A against B (issue #6).
+"""A/B compare: pin the current scenario as A, change things, see A against B.
 
 - :func:`compare_rows` (no Qt) gives, per fabric, utilisation, training days and TCO
   for A and B with the difference; :func:`compare_csv` / :func:`export_csv` write them.

@@ -8,7 +8,7 @@ events (a drag, a preset setting a dozen fields) computes only the latest scenar
 emits ``recomputed`` once. Invalid input emits ``errorOccurred`` with the engine's
 message and leaves the current scenario as it was.
 
-The controller is the hook for the file helpers (issue #5): ``controller.scenario``,
+The controller is the hook for the file helpers: ``controller.scenario``,
 ``controller.scenarioChanged`` and :meth:`set_scenario` are all an autosave or an
 Open/Save action needs.
 """

@@ -1,4 +1,4 @@
-"""Issue #6 in the window: calibrate, bands, sensitivity, break-even, A/B compare,
+"""The explorer's analysis views and modes: calibrate, bands, sensitivity, break-even, A/B compare,
 language, presentation and theme. :func:`install_features` adds them to a
 :class:`~gui.main_window.MainWindow` (menus, docks, chart overlays) without the window
 knowing their insides.
@@ -38,7 +38,7 @@ THEME_SETTING = "view/theme"
 
 
 class Features(QtCore.QObject):
-    """Owns the issue-#6 views of one window."""
+    """Owns the analysis views (calibrate, bands, tornado, break-even, A/B) of one window."""
 
     settled = QtCore.Signal(object)  # Snapshot, once the view is quiet
 
@@ -389,7 +389,7 @@ class Features(QtCore.QObject):
 
 
 def install_features(window) -> Features:
-    """Add the issue-#6 features to ``window``; returns the :class:`Features` (also ``window.features``)."""
+    """Add the analysis views and modes to ``window``; returns the :class:`Features` (also ``window.features``)."""
     window.features = Features(window)
     return window.features
 

@@ -38,7 +38,7 @@ def _font(pt: float, bold: bool = False):
 
     f = QtGui.QFont("DejaVu Sans")
     # Chinese: Noto Sans CJK is named, not left to the platform's fallback, so the PDF
-    # embeds one known CJK font and reads the same on every machine (issue #6); its copy
+    # embeds one known CJK font and reads the same on every machine; its copy
     # with a one-to-one cmap, so the text copies as typed (gui.cjk_font).
     f.setFamilies(["DejaVu Sans", cjk_family()] if is_chinese() else ["DejaVu Sans"])
     f.setStyleHint(QtGui.QFont.StyleHint.SansSerif)
@@ -386,7 +386,7 @@ def _recommendation_html(c) -> str:
 
 
 def _breakeven_html(c) -> str:
-    """Where the pair ties along the x-axis (issue #6), in the recommendation box."""
+    """Where the pair ties along the x-axis, in the recommendation box."""
     b = c.get("breakeven") or {}
     if not b.get("sentences"):
         return ""
@@ -426,7 +426,7 @@ def _fabric_table_html(c) -> str:
 
 
 def _compare_html(c) -> str:
-    """A against B (this sheet) per fabric: utilisation, training days and TCO, each A | B | Δ (issue #6)."""
+    """A against B (this sheet) per fabric: utilisation, training days and TCO, each A | B | Δ."""
     cmp_ = c.get("compare")
     if not cmp_:
         return ""

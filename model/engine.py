@@ -799,7 +799,7 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
 
 
 def _with_reliability_and_money(s, pt, fab, out, lean=False):
-    """Reliability, fabric counts and money (issue #3), appended to the engine's outputs."""
+    """Reliability, fabric counts and money, appended to the engine's outputs."""
     out.update(reliability.outputs(pt, fab, out, lean=lean))
     out.update(topology.outputs(pt, fab))
     out.update(economics.outputs(s, pt, fab, out, lean=lean))

@@ -1,4 +1,4 @@
-"""`make i18n` (tools/i18n.sh) leaves a clean tree unchanged (issue #6).
+"""`make i18n` (tools/i18n.sh) leaves a clean tree unchanged.
 
 The committed .ts must be exactly what pyside6-lupdate writes for the committed sources, and
 the .qm what pyside6-lrelease compiles from it: otherwise the next `make i18n` rewrites them

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerate the translation sources and the compiled catalogues (issue #6):
+# Regenerate the translation sources and the compiled catalogues:
 #   pyside6-lupdate  gui/*.py  -> assets/i18n/fabric_whatif_<lang>.ts  (keeps existing translations)
 #   pyside6-lrelease .ts       -> assets/i18n/fabric_whatif_<lang>.qm  (what the app loads)
 # Usage: tools/i18n.sh            (or: make i18n)

@@ -6,7 +6,7 @@ import numpy as np
 from numpy.testing import assert_allclose
 
 from guihelpers import settle
-from issue6_helpers import finite
+from synthetic_nccl import finite
 
 from gui.bands import band_series, compute_bands
 
