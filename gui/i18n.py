@@ -24,12 +24,12 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication  # noqa: F401 (re
 from model import catalog
 
 from .present import format as format_
+from .present.text import LANGUAGES  # native names: shown untranslated in the menu
 
 translate = QCoreApplication.translate
 
 I18N_DIR = catalog.ASSETS_DIR / "i18n"
 CATALOGUE = "fabric_whatif"
-LANGUAGES = {"en": "English", "zh_CN": "简体中文"}  # native names: shown untranslated in the menu
 SETTINGS_KEY = "view/language"
 
 _state = {"lang": "en", "translators": []}
@@ -91,7 +91,7 @@ def switch_language(window, lang: str):
     The scenario (and the one it was loaded as), x-axis, geometry and the view
     toggles of :mod:`gui.features` carry over; the choice is saved in the settings.
     """
-    from .main_window import MainWindow
+    MainWindow = type(window)  # the window rebuilds itself: no import of the window here
 
     if lang == current_language():
         return window
