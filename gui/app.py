@@ -63,8 +63,7 @@ def build_window(scenario: model.Scenario | None = None, *, restore: bool | None
         scenario, source = model.load_scenario(DEFAULT_PRESET), str(DEFAULT_PRESET)
     win = MainWindow(scenario, source_path=source, settings=settings)
     if loaded is not None:
-        win._loaded = loaded
-        win._on_scenario_changed(win.controller.scenario)
+        win.mark_loaded(loaded)
     if restore:
         win.restore_geometry()
     else:

@@ -133,6 +133,7 @@ class BandsOverlay(QtCore.QObject):
 
     computed = QtCore.Signal(float)  # milliseconds of the Monte-Carlo just drawn
     failed = QtCore.Signal(str)
+    requested = QtCore.Signal(object)  # Snapshot: a settled view asked for its bands (never while dragging)
 
     def __init__(self, window, *, samples: int = SAMPLES, seed: int = SEED):
         super().__init__(window)
@@ -188,6 +189,7 @@ class BandsOverlay(QtCore.QObject):
 
     # -- computing -------------------------------------------------------------
     def _request(self, snap) -> None:
+        self.requested.emit(snap)
         self._serial += 1
         if self._busy:
             self._pending = (self._serial, snap)

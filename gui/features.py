@@ -55,7 +55,7 @@ class Features(QtCore.QObject):
         self._settle = QtCore.QTimer(self)
         self._settle.setSingleShot(True)
         self._settle.setInterval(SETTLE_MS)
-        self._settle.timeout.connect(self._maybe_settled)
+        self._settle.timeout.connect(self.check_settled)
         self._build_docks()
         self._build_actions()
         c.recomputed.connect(self._on_recomputed)
@@ -211,8 +211,10 @@ class Features(QtCore.QObject):
         self.bands.on_recomputed(snap)
         self._settle.start()
 
-    def _maybe_settled(self) -> None:
-        if getattr(self.window, "_dragging", False) or self.window.controller.pending:
+    def check_settled(self) -> None:
+        """What the settle clock calls: emit ``settled`` unless a slider is held or a recompute is due
+        (then the clock starts again)."""
+        if self.window.dragging or self.window.controller.pending:
             self._settle.start()
             return
         snap = self.window.controller.snapshot

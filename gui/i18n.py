@@ -105,8 +105,7 @@ def switch_language(window, lang: str):
     geometry = window.saveGeometry()
     was_visible = window.isVisible()
     new = MainWindow(c.scenario, source_path=c.source_path, settings=settings)
-    new._loaded = window._loaded
-    new._on_scenario_changed(new.controller.scenario)
+    new.mark_loaded(window.loaded_scenario)
     new.controller.set_x_field(c.x_field)
     new.controller.recompute_now()
     if getattr(new, "features", None) is not None:

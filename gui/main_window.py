@@ -471,6 +471,22 @@ class MainWindow(QtWidgets.QMainWindow):
         if name and name != self.focus:
             self.controller.set_value("fabric.focus", name)
 
+    @property
+    def dragging(self) -> bool:
+        """True while a slider is held: the drag path (thin pens, no tooltips, no band computation)."""
+        return self._dragging
+
+    @property
+    def loaded_scenario(self) -> model.Scenario:
+        """The scenario as loaded or last saved: what "(edited)" and the changed-field marks compare with."""
+        return self._loaded
+
+    def mark_loaded(self, scenario: model.Scenario) -> None:
+        """Make ``scenario`` the as-loaded one (after Save, a restored session, a language switch) and
+        refresh the title and the changed-field marks."""
+        self._loaded = scenario
+        self._on_scenario_changed(self.controller.scenario)
+
     def _set_dragging(self, on: bool) -> None:
         self._dragging = on
         if not on:
