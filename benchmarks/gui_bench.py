@@ -57,7 +57,7 @@ def bench_bare(app, updates=UPDATES, fixed_axes=False):
     pyqtgraph as it comes auto-ranges both axes on every update; ``fixed_axes`` turns
     that off (ranges set once) to show the drawing floor: what curves and table cost
     with no axis ever re-laid out. The app keeps its axes still while a slider is
-    dragged (gui.charts.SteadyViewBox), so the floor is reported beside it too."""
+    dragged (gui.charts.ChartWidget.fit_y), so the floor is reported beside it too."""
     import numpy as np
     import pyqtgraph as pg
     from PySide6 import QtWidgets

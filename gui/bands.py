@@ -92,6 +92,7 @@ def draw_bands(chart, bands, kind: str, field: str, items: dict | None = None) -
     badge = _badge(chart)
     badge.setText(band_badge(bands, kind))
     badge.setVisible(bool(seen))
+    chart.fit_y()  # the y axis holds the bands too
     return items
 
 

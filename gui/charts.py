@@ -257,51 +257,6 @@ def steady_range(lo: float, hi: float, current=None, *, grow_only: bool = False,
     return (lo2, hi2)
 
 
-class SteadyViewBox(pg.ViewBox):
-    """A ViewBox whose auto-range uses :func:`steady_range`: ranges move in steps, and while
-    ``live`` (a slider drag) they only grow. Everything else about auto-range is pyqtgraph's:
-    a mouse zoom turns it off, ``enableAutoRange`` turns it back on."""
-
-    def __init__(self, *args, floor_y: float | None = None, **kw):
-        super().__init__(*args, **kw)
-        self.live = False
-        self.floor_y = floor_y  # a bound the data never crosses on a linear y axis (0 for days, money)
-
-    def set_live(self, on: bool) -> None:
-        if on == self.live:
-            return
-        self.live = on
-        if not on and any(self.state["autoRange"]):  # settled: fit the data tightly again
-            self._autoRangeNeedsUpdate = True
-            self.update()
-
-    def updateAutoRange(self):  # noqa: N802 (pyqtgraph name)
-        if self._updatingRange:
-            return
-        self._updatingRange = True
-        try:
-            auto = self.state["autoRange"]
-            if not any(auto):
-                return
-            bounds = self.childrenBounds()
-            current = self.viewRange()
-            args = {}
-            for ax, key in ((0, "xRange"), (1, "yRange")):
-                if auto[ax] is False or bounds[ax] is None:
-                    continue
-                floor = self.floor_y if ax == 1 and not self.state["logMode"][ax] else None
-                r = steady_range(float(bounds[ax][0]), float(bounds[ax][1]), current[ax], grow_only=self.live,
-                                 floor=floor)
-                if r is not None and (abs(r[0] - current[ax][0]) > 1e-12 * max(1.0, abs(r[0]))
-                                      or abs(r[1] - current[ax][1]) > 1e-12 * max(1.0, abs(r[1]))):
-                    args[key] = r
-            if args:
-                self.setRange(padding=0.0, disableAutoRange=False, **args)
-        finally:
-            self._autoRangeNeedsUpdate = False
-            self._updatingRange = False
-
-
 class DataCurve(pg.PlotCurveItem):
     """A curve that follows the plot's log modes, without ``PlotDataItem``'s machinery.
 
@@ -486,7 +441,7 @@ class ChartWidget(pg.PlotWidget):
     """
 
     def __init__(self, kind: str = "utilisation", parent=None, *, line_width: float = 1.0):
-        super().__init__(parent=parent, background="w", viewBox=SteadyViewBox(floor_y=0.0),  # nothing here < 0
+        super().__init__(parent=parent, background="w",
                          axisItems={"left": ValueAxis("left"), "bottom": ValueAxis("bottom")})
         if kind not in CHART_KINDS:
             raise ValueError(f"kind {kind!r}: one of {', '.join(CHART_KINDS)}")
@@ -505,7 +460,8 @@ class ChartWidget(pg.PlotWidget):
         self._currency = ""
         self._texts = None
         self._x_key = None
-        self._y_top = None
+        self.live = False  # a slider is held: the y axis only grows (:meth:`fit_y`)
+        self.y_follows_data = True  # False once the user zooms or pans; Ctrl+0 (:meth:`reset_zoom`) restores it
         self._dpr = 1.0
         self._last_result = None
         self._legend_key = None
@@ -557,6 +513,8 @@ class ChartWidget(pg.PlotWidget):
         self.step_note.setParentItem(pi.vb)
         self.step_note.hide()
         pi.vb.sigResized.connect(self._place_overlays)
+        pi.vb.enableAutoRange(x=False, y=False)  # the axes follow the data through fit_y and _fit_x only
+        pi.vb.sigRangeChangedManually.connect(self._user_moved_view)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self._hover_pos = None
         self.grid = GridLines(pi)
@@ -646,8 +604,7 @@ class ChartWidget(pg.PlotWidget):
                 if curve.isVisible():
                     curve.hide()
         self._fit_x(drawn_x(data), data["log_x"])
-        if self.kind == "utilisation":
-            self._fit_y_from_zero(data)
+        self.fit_y()
         self._sync_legend(data)
         self._update_marker(result, data, current_x, point)
         if data["available"]:
@@ -782,29 +739,42 @@ class ChartWidget(pg.PlotWidget):
         if self.plot_min_height:
             self.setMinimumHeight(int(self.plot_min_height + height))
 
-    def _fit_y_from_zero(self, data) -> None:
-        """Utilisation is a share: its axis starts at 0 so small differences are not blown up."""
-        ys = [s["y"] for s in data["series"]]
-        top = max((float(np.nanmax(y)) for y in ys if np.isfinite(y).any()), default=1.0)
-        top = math.ceil(max(top, 1.0) * 1.08 / 5.0) * 5.0  # in steps of 5 %: a drag rarely moves the axis
-        if self._y_top is not None and (abs(self._y_top - top) < 1e-9
-                                        or (self.getPlotItem().vb.live and top < self._y_top)):
-            return  # while dragging the axis only grows (like the others: SteadyViewBox)
-        self._y_top = top
+    def fit_y(self) -> None:
+        """The one steady y axis, set through ``ViewBox.setYRange``: it holds everything drawn (curves,
+        bands, A's curves, markers), moves in 1-2-5 steps (:func:`steady_range`; utilisation from 0 in
+        steps of 5 %), only grows while a slider is held (:attr:`live`) and fits tightly again on
+        release. A zoom or pan by the user stops it until :meth:`reset_zoom` (Ctrl+0)."""
+        if not self.y_follows_data:
+            return
         vb = self.getPlotItem().vb
-        vb.enableAutoRange(y=False)
-        vb.setYRange(0.0, top, padding=0)
+        bounds = vb.childrenBounds()[1]
+        current = tuple(vb.viewRange()[1])
+        if self.kind == "utilisation":
+            top = max(float(bounds[1]) if bounds is not None and math.isfinite(bounds[1]) else 1.0, 1.0)
+            top = math.ceil(top * 1.08 / 5.0) * 5.0  # in steps of 5 %: a drag rarely moves the axis
+            target = (0.0, max(top, current[1]) if self.live and current[0] == 0.0 else top)
+        elif bounds is None:
+            return
+        else:
+            log_y = bool(self.series and self.series.get("log_y"))
+            target = steady_range(float(bounds[0]), float(bounds[1]), current if self.live else None,
+                                  grow_only=self.live, floor=None if log_y else 0.0)  # days and money are >= 0
+        if target is None or (abs(target[0] - current[0]) <= 1e-12 * max(1.0, abs(target[0]))
+                              and abs(target[1] - current[1]) <= 1e-12 * max(1.0, abs(target[1]))):
+            return
+        vb.setYRange(target[0], target[1], padding=0)
+
+    def _user_moved_view(self, *_):
+        """The user zoomed or panned (pyqtgraph's ``sigRangeChangedManually``): the axes stay where put."""
+        self.y_follows_data = False
 
     def reset_zoom(self) -> None:
-        """Back to the whole sweep in x and auto-ranged y."""
+        """Back to the whole sweep in x and a y axis that follows the data (Ctrl+0)."""
         self._x_key = None
-        self._y_top = None
+        self.y_follows_data = True
         if self.series is not None:
             self._fit_x(drawn_x(self.series), self.series["log_x"])
-            if self.kind == "utilisation":
-                self._fit_y_from_zero(self.series)
-                return
-        self.getPlotItem().vb.enableAutoRange(y=True)
+        self.fit_y()
 
     def _set_texts(self, title: str, data: dict) -> None:
         """Title (with the profile/scenario caption), axis labels, tick formats, log modes:
@@ -881,9 +851,11 @@ class ChartWidget(pg.PlotWidget):
 
     def set_live(self, on: bool) -> None:
         """While a slider is dragged (``on``) the y axis only grows; on release it fits again."""
-        self.getPlotItem().vb.set_live(on)
-        if not on and self.kind == "utilisation" and self.series is not None:
-            self._fit_y_from_zero(self.series)
+        if on == self.live:
+            return
+        self.live = on
+        if not on:
+            self.fit_y()
 
     def set_line_width(self, width: float) -> None:
         """Base pen width in pixels for every curve (1 = fast live drawing; 2-3 for exports)."""

@@ -169,6 +169,7 @@ class PinnedLayer:
             if name not in seen:
                 it.hide()
         self._draw_marker(kind, data, snap_a, log_y)
+        chart.fit_y()  # the y axis holds A's curves too
 
     def _draw_marker(self, kind, data, snap_a, log_y) -> None:
         chart = self.chart
