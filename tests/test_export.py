@@ -415,6 +415,7 @@ def _cli(*args, env_extra=None, timeout=240):
                           cwd=ROOT, env=env, timeout=timeout)
 
 
+@pytest.mark.slow
 def test_cli_exports_every_format_without_a_display(tmp_path):
     outs = [tmp_path / "u.png", tmp_path / "d.svg", tmp_path / "t.csv", tmp_path / "u.pdf", tmp_path / "sheet.pdf"]
     charts = ["utilisation", "duration", "tco", "utilisation", None]

@@ -69,6 +69,7 @@ def _headless(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, *env_code], capture_output=True, text=True, cwd=tmp_path, timeout=300)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["evaluate", "validate", "claims", "calibrate", "nccl", "export-csv",
                                      "export-csv-with-bands-and-pin"])
 def test_headless_commands_load_no_qt(tmp_path, command):
@@ -98,6 +99,7 @@ def test_headless_commands_load_no_qt(tmp_path, command):
             assert "[P10]" in header and "[A" in header
 
 
+@pytest.mark.slow
 def test_a_png_export_does_load_qt(tmp_path):
     """The check above can fail: the same probe sees Qt when an export draws."""
     r = _headless(["export", str(PRESET), "--out", str(tmp_path / "chart.png"), "--chart", "tco",

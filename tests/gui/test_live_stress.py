@@ -16,6 +16,7 @@ import textwrap
 from pathlib import Path
 
 import numpy as np
+import pytest
 from guihelpers import curve_y, settle
 from PySide6 import QtWidgets
 
@@ -74,6 +75,7 @@ def test_live_loop_in_process(window):
                or not np.array_equal(curve_y(window, k, "roce"), before[k], equal_nan=True) for k in window.charts)
 
 
+@pytest.mark.slow
 def test_live_loop_survives_in_a_fresh_interpreter(tmp_path):
     script = textwrap.dedent(f"""
         import sys
