@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench validate clean i18n bundle
+.PHONY: run test test-quick bench validate clean i18n bundle
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,10 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest -q
+
+# the same without the tests marked slow (subprocess runs); CI runs `make test`
+test-quick: $(STAMP)
+	$(PY) -m pytest -q -m "not slow"
 
 validate: $(STAMP)
 	$(VENV)/bin/fabric-whatif validate
@@ -32,7 +36,7 @@ bundle: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[test,bundle]'
 	$(PY) -m PyInstaller --noconfirm --log-level WARN --distpath dist --workpath build/pyinstaller packaging/fabric_whatif.spec
 
-# Translations (issue #6): .ts sources from gui/*.py (pyside6-lupdate), compiled .qm (pyside6-lrelease)
+# Translations: .ts sources from gui/*.py (pyside6-lupdate), compiled .qm (pyside6-lrelease)
 i18n: $(STAMP)
 	VENV=$(VENV) tools/i18n.sh
 

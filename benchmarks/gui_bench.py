@@ -3,7 +3,7 @@
 Run by ``make bench`` (``benchmarks.run`` calls :func:`main`), or alone with
 ``python -m benchmarks.gui_bench``. Offscreen, window 1600 × 1000, medians of many
 updates; the machines are noisy, so the app and its peer are measured side by side and
-reported as a ratio (shared/design/performance-notes.md):
+reported as a ratio:
 
 - **bare**: 3 ``PlotWidget`` × 4 curves × 256 points, width-1 cosmetic pens, plus a
   4 × 6 ``QTableWidget`` refilled — new data set, then ``processEvents()``: Qt repaints
@@ -21,7 +21,7 @@ reported as a ratio (shared/design/performance-notes.md):
   fabric's latency, and the electricity price.
 - **cold start**: a fresh interpreter from launch to the first painted window.
 
-Targets (issue #4): view and slider ≤ 1.2 × bare; cold start ≤ 1.5 s.
+Targets: view and slider ≤ 1.2 × bare; cold start ≤ 1.5 s.
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ WINDOW = (1600, 1000)
 UPDATES = 40
 WARMUP = 5
 POINTS = 256
-TARGET_RATIO = 1.2  # issue #4: a slider move costs at most 1.2 × the bare pyqtgraph window
-TARGET_COLD_S = 1.5  # issue #4: cold start to the first painted window
+TARGET_RATIO = 1.2  # a slider move costs at most 1.2 × the bare pyqtgraph window
+TARGET_COLD_S = 1.5  # cold start to the first painted window
 
 
 def _stats(samples_s):
@@ -57,7 +57,7 @@ def bench_bare(app, updates=UPDATES, fixed_axes=False):
     pyqtgraph as it comes auto-ranges both axes on every update; ``fixed_axes`` turns
     that off (ranges set once) to show the drawing floor: what curves and table cost
     with no axis ever re-laid out. The app keeps its axes still while a slider is
-    dragged (gui.charts.SteadyViewBox), so the floor is reported beside it too."""
+    dragged (gui.charts.ChartWidget.fit_y), so the floor is reported beside it too."""
     import numpy as np
     import pyqtgraph as pg
     from PySide6 import QtWidgets
@@ -108,7 +108,7 @@ def _window(app):
     win = build_window(restore=False)
     win.resize(*WINDOW)
     win.show()
-    _idle(app, 1.5)  # work the window starts once it settles (issue #6's bands) must not overlap the timing
+    _idle(app, 1.5)  # work the window starts once it settles (the uncertainty bands) must not overlap the timing
     win._set_dragging(True)  # a drag: width-1 pens
     return win
 

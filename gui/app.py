@@ -46,7 +46,7 @@ def build_window(scenario: model.Scenario | None = None, *, restore: bool | None
 
     if settings is None:
         settings = app_settings()
-    from .i18n import apply_saved_language  # issue #6: the language chosen last time, before any widget
+    from .i18n import apply_saved_language  # the language chosen last time, before any widget
 
     apply_saved_language(settings)
     if restore is None:
@@ -63,8 +63,7 @@ def build_window(scenario: model.Scenario | None = None, *, restore: bool | None
         scenario, source = model.load_scenario(DEFAULT_PRESET), str(DEFAULT_PRESET)
     win = MainWindow(scenario, source_path=source, settings=settings)
     if loaded is not None:
-        win._loaded = loaded
-        win._on_scenario_changed(win.controller.scenario)
+        win.mark_loaded(loaded)
     if restore:
         win.restore_geometry()
     else:

@@ -24,33 +24,10 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
-from model import analysis
+from .charts import CHART_KINDS, DataCurve
+from .present.bands import BAND_METRICS, SAMPLES, SEED, band_series, compute_bands  # noqa: F401
 
-from .charts import AXES, CHART_KINDS, DataCurve, fabric_styles
-
-BAND_METRICS = {"utilisation": ("mfu", 100.0), "duration": ("train_days_with_interruptions", 1.0),
-                "tco": ("tco", 1.0)}
 BAND_ALPHA = 48
-SAMPLES = 1000
-SEED = 0
-
-
-def band_series(bands, kind: str, field: str) -> list[dict]:
-    """Display-unit band data for one chart: ``[{fabric, label, x, lo, mid, hi, colour}]`` (P10, P50, P90).
-
-    Points where the band is not defined on both sides are NaN in all three."""
-    metric, scale = BAND_METRICS[kind]
-    if metric not in bands.percentiles:
-        return []
-    res = bands.nominal
-    x = np.asarray(res.x, dtype=float) * AXES.get(field, {}).get("scale", 1.0)
-    lo, mid, hi = (np.asarray(bands.band(metric, p), dtype=float) * scale for p in (10.0, 50.0, 90.0))
-    out = []
-    for i, (name, st) in enumerate(zip(res.fabrics, fabric_styles(res))):
-        bad = ~(np.isfinite(lo[i]) & np.isfinite(hi[i]))
-        a, m, b = (np.where(bad, np.nan, arr[i]) for arr in (lo, mid, hi))
-        out.append(dict(fabric=name, label=st["label"], x=x, lo=a, mid=m, hi=b, colour=st["colour"]))
-    return out
 
 
 def band_badge(bands, kind: str) -> str:
@@ -115,6 +92,7 @@ def draw_bands(chart, bands, kind: str, field: str, items: dict | None = None) -
     badge = _badge(chart)
     badge.setText(band_badge(bands, kind))
     badge.setVisible(bool(seen))
+    chart.fit_y()  # the y axis holds the bands too
     return items
 
 
@@ -147,13 +125,6 @@ def _band_items(chart, items: dict, fabric: str) -> tuple:
     return lo, hi, fill
 
 
-def compute_bands(scenario, field: str, values, samples: int = SAMPLES, seed: int = SEED):
-    """One Monte-Carlo over the sweep; returns (Bands, milliseconds)."""
-    t0 = time.perf_counter()
-    b = analysis.monte_carlo(scenario, field, values, samples=samples, seed=seed)
-    return b, (time.perf_counter() - t0) * 1e3
-
-
 class _Relay(QtCore.QObject):
     done = QtCore.Signal(int, object)  # request serial, finished future
 
@@ -163,6 +134,7 @@ class BandsOverlay(QtCore.QObject):
 
     computed = QtCore.Signal(float)  # milliseconds of the Monte-Carlo just drawn
     failed = QtCore.Signal(str)
+    requested = QtCore.Signal(object)  # Snapshot: a settled view asked for its bands (never while dragging)
 
     def __init__(self, window, *, samples: int = SAMPLES, seed: int = SEED):
         super().__init__(window)
@@ -218,6 +190,7 @@ class BandsOverlay(QtCore.QObject):
 
     # -- computing -------------------------------------------------------------
     def _request(self, snap) -> None:
+        self.requested.emit(snap)
         self._serial += 1
         if self._busy:
             self._pending = (self._serial, snap)

@@ -1,4 +1,4 @@
-"""Break-even between two fabrics along the x-axis (issue #6).
+"""Break-even between two fabrics along the x-axis.
 
 :func:`crossings` finds where a pair of fabrics tie on TCO and on training duration
 (:func:`model.analysis.break_even`), :func:`sentences` words them for people

@@ -1,16 +1,10 @@
-"""The three charts (utilisation, training duration, TCO): pure series data and one widget.
+"""The three charts (utilisation, training duration, TCO) as one widget.
 
-Two layers, so that exports and the window draw the same thing:
-
-- :func:`chart_series` turns an engine sweep :class:`model.Result` into plain data
-  (x, labels, one series per fabric with its style). No Qt; the CSV exporter uses it.
-- :class:`ChartWidget` (a ``pyqtgraph.PlotWidget``) draws that data: curves are created
-  once per fabric and then updated with ``setData``; a marker shows the current value,
-  a read-out follows the mouse, and the title names the profile set and the scenario.
-
-Axis metadata (label, unit, display scale, log axis) lives in :data:`AXES`, keyed by the
-engine's sweep field names; fabric colours and line styles come from
-``assets/fabrics.toml`` through :func:`model.catalog.fabric_style`.
+The data comes from the presentation layer, :mod:`gui.present.series` (no Qt), so that the
+exports, the CSV and the window draw the same thing; :class:`ChartWidget` (a
+``pyqtgraph.PlotWidget``) draws it: curves are created once per fabric and then updated
+with ``setData``; a marker shows the current value, a read-out follows the mouse, and the
+title names the profile set and the scenario.
 """
 
 from __future__ import annotations
@@ -19,168 +13,17 @@ import itertools
 import math
 
 import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui
 
-from model import catalog
-
-from .i18n import QT_TRANSLATE_NOOP, translate
-from .present.format import fmt_money, fmt_percent
-from .present.steps import largest_change, plan_at, plan_fit, plan_steps
-
-CHART_KINDS = ("utilisation", "duration", "tco")
-
-# x-axes the window offers: engine sweep field -> display metadata. ``scale`` converts
-# engine units to display units (loss: fraction -> percent).
-AXES = {
-    "cluster.nodes": dict(label=QT_TRANSLATE_NOOP("Axes", "Nodes"), unit="", scale=1.0, log=True, integer=True),
-    "workload.params_b": dict(label=QT_TRANSLATE_NOOP("Axes", "Model parameters"),
-                              unit="B", scale=1.0, log=True, integer=False),
-    "fabric.latency_us": dict(label=QT_TRANSLATE_NOOP("Axes", "Latency"),
-                              unit="µs", scale=1.0, log=True, integer=False),
-    "fabric.loss_rate": dict(label=QT_TRANSLATE_NOOP("Axes", "Packet loss"),
-                             unit="%", scale=100.0, log=True, integer=False),
-    "fabric.link_gbps": dict(label=QT_TRANSLATE_NOOP("Axes", "Bandwidth per NIC"),
-                             unit="Gb/s", scale=1.0, log=True, integer=False),
-}
+from .i18n import translate
+from .present.series import (  # noqa: F401 (the views also read the chart data through this module)
+    AXES, CHART_KINDS, axis_label, chart_series, currency_of, drawn_x, fabric_styles, format_money, format_value,
+    format_x, point_values)
+from .present.steps import largest_change, plan_at, plan_fit
 
 LEFT_AXIS_WIDTH = 78
 STEP_NOTE_MIN_HEIGHT = 90  # the rings' note shows on plots at least this tall [px]
-RING_JUMP = 0.01  # a whole-number plan step is ringed where it moves the chart's value by more than 1 %
-
-
-def axis_label(field: str) -> str:
-    meta = AXES.get(field)
-    if meta is None:
-        return field
-    label = translate("Axes", meta["label"])
-    return f"{label} ({meta['unit']})" if meta["unit"] else label
-
-
-def currency_of(result) -> str:
-    """Currency code of a result's money figures ('' when the economics model is absent)."""
-    cur = result.data.get("currency") if result is not None else None
-    if cur is None:
-        econ = getattr(result.scenario, "economics", None) if result is not None else None
-        cur = getattr(econ, "currency", None)
-    if cur is None:
-        return ""
-    arr = np.asarray(cur)
-    if arr.ndim:
-        cur = arr.reshape(-1)[0]
-    return str(cur.item() if hasattr(cur, "item") else cur)
-
-
-def fabric_styles(result) -> list[dict]:
-    """One style per fabric of ``result``: colour, line style, width scale, short name."""
-    out = []
-    n_custom = 0
-    for name, label in zip(result.fabrics, result.labels):
-        if name in catalog.BUILTIN_FABRICS:
-            st = catalog.fabric_style(name)
-        else:
-            st = dict(catalog.fabric_style(name, n_custom), short=label)  # a user fabric goes by its label
-            n_custom += 1
-        st = dict(st)
-        st.setdefault("short", label)
-        st["label"] = label
-        out.append(st)
-    return out
-
-
-def _rows(arr, f: int):
-    a = np.asarray(arr, dtype=float)
-    if a.ndim == 0:
-        return np.full(f, float(a))[:, None]
-    if a.ndim == 1:
-        return a[None, :].repeat(f, axis=0)
-    return a
-
-
-def _years(result) -> int | None:
-    econ = getattr(result.scenario, "economics", None)
-    years = getattr(econ, "years", None)
-    return int(years) if years is not None else None
-
-
-def chart_series(result, kind: str) -> dict:
-    """Plain data for one chart from an engine sweep ``result``.
-
-    Returns ``{"x", "x_label", "y_label", "title", "log_x", "log_y", "series": [...],
-    "extra": [...], "available": bool, "note": str}``; each series is
-    ``{"fabric", "label", "short", "y", "style"}``. ``x`` and ``y`` are in display
-    units (loss in percent, utilisation in percent). Points where no parallel plan fits
-    are NaN (draw a gap). ``extra`` holds secondary series (training duration without
-    interruptions); ``available`` is false when the engine has no output for this chart
-    yet (TCO before the economics model), with ``note`` saying why.
-    """
-    if kind not in CHART_KINDS:
-        raise ValueError(f"kind {kind!r}: one of {', '.join(CHART_KINDS)}")
-    field = result.field
-    meta = AXES.get(field, dict(label=field or "", unit="", scale=1.0, log=False))
-    x = np.asarray(result.x, dtype=float) * meta["scale"]
-    data = result.data
-    f = len(result.fabrics)
-    styles = fabric_styles(result)
-    out = dict(x=x, x_label=axis_label(field), field=field, kind=kind, log_x=bool(meta["log"]), log_y=False,
-               series=[], extra=[], available=True, note="")
-    ys, extra_ys = None, None
-    if kind == "utilisation":
-        ys = _rows(data["mfu"], f) * 100.0
-        out.update(title=translate("Charts", "GPU utilisation (MFU)"),
-                   y_label=translate("Charts", "Model FLOPs utilisation (%)"))
-    elif kind == "duration":
-        base = _rows(data["train_days"], f)
-        if "train_days_with_interruptions" in data:
-            ys = _rows(data["train_days_with_interruptions"], f)
-            extra_ys = base
-            out.update(title=translate("Charts", "Training duration (faint: without interruptions)"))
-        else:
-            ys = base
-            out.update(title=translate("Charts", "Training duration (without interruptions)"))
-        out.update(y_label=translate("Charts", "Training duration (days)"), log_y=_spans_decades(ys))
-    else:
-        code = currency_of(result)
-        years = _years(result)
-        # log only where TCO spans decades (against nodes); elsewhere the fabrics' differences matter
-        out.update(title=translate("Charts", "{years}-year TCO").format(years=years) if years
-                   else translate("Charts", "Total cost of ownership"),
-                   y_label=translate("Charts", "TCO ({code})").format(code=code) if code else "TCO",
-                   log_y=field == "cluster.nodes", currency=code)
-        if "tco" in data:
-            ys = _rows(data["tco"], f)
-            out["log_y"] = out["log_y"] and _spans_decades(ys)
-        else:
-            out.update(available=False, note=translate("Charts", "Waiting for the economics model (issue #3): no TCO "
-                                                                 "output yet"))
-    steps = plan_steps(result)
-    if ys is not None and steps is not None:  # a ring only where the step shows in this chart
-        steps = dict(steps, whole_number=steps["whole_number"] & _kinks(ys, RING_JUMP))
-    if ys is not None:
-        for i, (name, st) in enumerate(zip(result.fabrics, styles)):
-            out["series"].append(dict(fabric=name, label=st["label"], short=st.get("short", name),
-                                      y=np.asarray(ys[i], dtype=float), style=st,
-                                      plan_changed=None if steps is None else steps["changed"][i],
-                                      whole_number=None if steps is None else steps["whole_number"][i]))
-    if extra_ys is not None:
-        for i, (name, st) in enumerate(zip(result.fabrics, styles)):
-            out["extra"].append(dict(fabric=name, label=st["label"] + translate("Charts", " (without interruptions)"),
-                                     short=st.get("short", name) + translate("Charts", " w/o interr."),
-                                     y=np.asarray(extra_ys[i], dtype=float), style=st))
-    return out
-
-
-def point_values(point, kind: str) -> np.ndarray | None:
-    """Per-fabric y value of ``kind`` at the current point from an ``evaluate`` result (display units)."""
-    if point is None:
-        return None
-    d = point.data
-    if kind == "utilisation":
-        return np.atleast_1d(np.asarray(d["mfu"], dtype=float)) * 100.0
-    if kind == "duration":
-        key = "train_days_with_interruptions" if "train_days_with_interruptions" in d else "train_days"
-        return np.atleast_1d(np.asarray(d[key], dtype=float))
-    if "tco" in d:
-        return np.atleast_1d(np.asarray(d["tco"], dtype=float))
-    return None
 
 
 def step_explanation(result, f: int, i: int) -> str:
@@ -234,70 +77,10 @@ def step_explanation(result, f: int, i: int) -> str:
     return text
 
 
-def _kinks(ys, size: float) -> np.ndarray:
-    """(F, N) bool: the change into point ``i`` (in log terms) departs from its neighbours' changes by
-    more than ``size`` (a fraction): a visible step, not the curve's smooth trend."""
-    ys = np.asarray(ys, dtype=float)
-    out = np.zeros(ys.shape, dtype=bool)
-    if ys.shape[1] < 3:
-        return out
-    with np.errstate(divide="ignore", invalid="ignore"):
-        d = np.diff(np.log(np.where(ys > 0, ys, np.nan)), axis=1)  # (F, N-1): change into point 1..N-1
-        pad = np.pad(d, ((0, 0), (1, 1)), mode="edge")
-        trend = 0.5 * (pad[:, :-2] + pad[:, 2:])
-        out[:, 1:] = np.abs(d - trend) > size
-    return out
-
-
-def drawn_x(data: dict) -> np.ndarray:
-    """The x values where some fabric has a value (the x-range to show: no axis left empty where no
-    parallel plan fits); all of ``data["x"]`` when no fabric has any."""
-    x = np.asarray(data["x"], dtype=float)
-    ys = [np.asarray(s["y"], dtype=float) for s in data["series"]]
-    if not ys or not x.size:
-        return x
-    some = np.isfinite(np.vstack(ys)).any(axis=0)
-    if not some.any():
-        return x
-    idx = np.flatnonzero(some)
-    lo, hi = max(idx[0] - 1, 0), min(idx[-1] + 1, x.size - 1)  # one step of blank either side: the curve ends
-    return x[lo:hi + 1]
-
-
-def format_value(kind: str, v: float, currency: str = "") -> str:
-    """Human text for a y value: percent with one decimal, days with one decimal, money grouped."""
-    if v is None or not math.isfinite(v):
-        return translate("Charts", "no plan fits")
-    if kind == "utilisation":
-        return fmt_percent(v)
-    if kind == "duration":
-        return translate("Charts", "{value} days").format(value=f"{v:,.1f}")
-    return format_money(v, currency)
-
-
-def format_money(v: float, currency: str = "", *, axis: bool = False, compact: bool = False) -> str:
-    """Money with its symbol in the language's one format (:func:`gui.present.format.fmt_money`):
-    ``¥40.57 M`` / ``¥4,057 万``; ``compact`` (narrow tables) and ``axis`` (tick labels) three
-    significant figures."""
-    return fmt_money(v, currency, digits=3 if (compact or axis) else 4, trim=axis)
-
-
-def format_x(field: str, v: float) -> str:
-    meta = AXES.get(field)
-    if meta is None:
-        return f"{v:g}"
-    unit = f" {meta['unit']}" if meta["unit"] else ""
-    if meta.get("integer"):
-        return f"{v:,.0f}{unit}"
-    return f"{v:,.4g}{unit}"
-
-
 # --------------------------------------------------------------------------
-# the widget (everything above is plain data and uses no Qt)
+# the widget
 # --------------------------------------------------------------------------
 
-import pyqtgraph as pg  # noqa: E402
-from PySide6 import QtCore, QtGui  # noqa: E402
 
 from .presentation import scaled_pt, text_scale  # noqa: E402
 
@@ -342,13 +125,6 @@ def _mantissa(v: float) -> int:
         return 0
     m = v / 10 ** math.floor(math.log10(v) + 1e-9)
     return int(round(m)) if abs(m - round(m)) < 1e-6 else 0
-
-
-def _spans_decades(ys, decades: float = 1.0) -> bool:
-    """True when the positive finite values span more than ``decades`` powers of ten."""
-    y = np.asarray(ys, dtype=float)
-    y = y[np.isfinite(y) & (y > 0)]
-    return bool(y.size) and float(np.log10(y.max() / y.min())) > decades
 
 
 def _plain(v: float) -> str:
@@ -479,51 +255,6 @@ def steady_range(lo: float, hi: float, current=None, *, grow_only: bool = False,
     if grow_only and current is not None:
         lo2, hi2 = min(lo2, current[0]), max(hi2, current[1])
     return (lo2, hi2)
-
-
-class SteadyViewBox(pg.ViewBox):
-    """A ViewBox whose auto-range uses :func:`steady_range`: ranges move in steps, and while
-    ``live`` (a slider drag) they only grow. Everything else about auto-range is pyqtgraph's:
-    a mouse zoom turns it off, ``enableAutoRange`` turns it back on."""
-
-    def __init__(self, *args, floor_y: float | None = None, **kw):
-        super().__init__(*args, **kw)
-        self.live = False
-        self.floor_y = floor_y  # a bound the data never crosses on a linear y axis (0 for days, money)
-
-    def set_live(self, on: bool) -> None:
-        if on == self.live:
-            return
-        self.live = on
-        if not on and any(self.state["autoRange"]):  # settled: fit the data tightly again
-            self._autoRangeNeedsUpdate = True
-            self.update()
-
-    def updateAutoRange(self):  # noqa: N802 (pyqtgraph name)
-        if self._updatingRange:
-            return
-        self._updatingRange = True
-        try:
-            auto = self.state["autoRange"]
-            if not any(auto):
-                return
-            bounds = self.childrenBounds()
-            current = self.viewRange()
-            args = {}
-            for ax, key in ((0, "xRange"), (1, "yRange")):
-                if auto[ax] is False or bounds[ax] is None:
-                    continue
-                floor = self.floor_y if ax == 1 and not self.state["logMode"][ax] else None
-                r = steady_range(float(bounds[ax][0]), float(bounds[ax][1]), current[ax], grow_only=self.live,
-                                 floor=floor)
-                if r is not None and (abs(r[0] - current[ax][0]) > 1e-12 * max(1.0, abs(r[0]))
-                                      or abs(r[1] - current[ax][1]) > 1e-12 * max(1.0, abs(r[1]))):
-                    args[key] = r
-            if args:
-                self.setRange(padding=0.0, disableAutoRange=False, **args)
-        finally:
-            self._autoRangeNeedsUpdate = False
-            self._updatingRange = False
 
 
 class DataCurve(pg.PlotCurveItem):
@@ -710,7 +441,7 @@ class ChartWidget(pg.PlotWidget):
     """
 
     def __init__(self, kind: str = "utilisation", parent=None, *, line_width: float = 1.0):
-        super().__init__(parent=parent, background="w", viewBox=SteadyViewBox(floor_y=0.0),  # nothing here < 0
+        super().__init__(parent=parent, background="w",
                          axisItems={"left": ValueAxis("left"), "bottom": ValueAxis("bottom")})
         if kind not in CHART_KINDS:
             raise ValueError(f"kind {kind!r}: one of {', '.join(CHART_KINDS)}")
@@ -729,7 +460,8 @@ class ChartWidget(pg.PlotWidget):
         self._currency = ""
         self._texts = None
         self._x_key = None
-        self._y_top = None
+        self.live = False  # a slider is held: the y axis only grows (:meth:`fit_y`)
+        self.y_follows_data = True  # False once the user zooms or pans; Ctrl+0 (:meth:`reset_zoom`) restores it
         self._dpr = 1.0
         self._last_result = None
         self._legend_key = None
@@ -781,6 +513,8 @@ class ChartWidget(pg.PlotWidget):
         self.step_note.setParentItem(pi.vb)
         self.step_note.hide()
         pi.vb.sigResized.connect(self._place_overlays)
+        pi.vb.enableAutoRange(x=False, y=False)  # the axes follow the data through fit_y and _fit_x only
+        pi.vb.sigRangeChangedManually.connect(self._user_moved_view)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self._hover_pos = None
         self.grid = GridLines(pi)
@@ -870,8 +604,7 @@ class ChartWidget(pg.PlotWidget):
                 if curve.isVisible():
                     curve.hide()
         self._fit_x(drawn_x(data), data["log_x"])
-        if self.kind == "utilisation":
-            self._fit_y_from_zero(data)
+        self.fit_y()
         self._sync_legend(data)
         self._update_marker(result, data, current_x, point)
         if data["available"]:
@@ -1006,29 +739,42 @@ class ChartWidget(pg.PlotWidget):
         if self.plot_min_height:
             self.setMinimumHeight(int(self.plot_min_height + height))
 
-    def _fit_y_from_zero(self, data) -> None:
-        """Utilisation is a share: its axis starts at 0 so small differences are not blown up."""
-        ys = [s["y"] for s in data["series"]]
-        top = max((float(np.nanmax(y)) for y in ys if np.isfinite(y).any()), default=1.0)
-        top = math.ceil(max(top, 1.0) * 1.08 / 5.0) * 5.0  # in steps of 5 %: a drag rarely moves the axis
-        if self._y_top is not None and (abs(self._y_top - top) < 1e-9
-                                        or (self.getPlotItem().vb.live and top < self._y_top)):
-            return  # while dragging the axis only grows (like the others: SteadyViewBox)
-        self._y_top = top
+    def fit_y(self) -> None:
+        """The one steady y axis, set through ``ViewBox.setYRange``: it holds everything drawn (curves,
+        bands, A's curves, markers), moves in 1-2-5 steps (:func:`steady_range`; utilisation from 0 in
+        steps of 5 %), only grows while a slider is held (:attr:`live`) and fits tightly again on
+        release. A zoom or pan by the user stops it until :meth:`reset_zoom` (Ctrl+0)."""
+        if not self.y_follows_data:
+            return
         vb = self.getPlotItem().vb
-        vb.enableAutoRange(y=False)
-        vb.setYRange(0.0, top, padding=0)
+        bounds = vb.childrenBounds()[1]
+        current = tuple(vb.viewRange()[1])
+        if self.kind == "utilisation":
+            top = max(float(bounds[1]) if bounds is not None and math.isfinite(bounds[1]) else 1.0, 1.0)
+            top = math.ceil(top * 1.08 / 5.0) * 5.0  # in steps of 5 %: a drag rarely moves the axis
+            target = (0.0, max(top, current[1]) if self.live and current[0] == 0.0 else top)
+        elif bounds is None:
+            return
+        else:
+            log_y = bool(self.series and self.series.get("log_y"))
+            target = steady_range(float(bounds[0]), float(bounds[1]), current if self.live else None,
+                                  grow_only=self.live, floor=None if log_y else 0.0)  # days and money are >= 0
+        if target is None or (abs(target[0] - current[0]) <= 1e-12 * max(1.0, abs(target[0]))
+                              and abs(target[1] - current[1]) <= 1e-12 * max(1.0, abs(target[1]))):
+            return
+        vb.setYRange(target[0], target[1], padding=0)
+
+    def _user_moved_view(self, *_):
+        """The user zoomed or panned (pyqtgraph's ``sigRangeChangedManually``): the axes stay where put."""
+        self.y_follows_data = False
 
     def reset_zoom(self) -> None:
-        """Back to the whole sweep in x and auto-ranged y."""
+        """Back to the whole sweep in x and a y axis that follows the data (Ctrl+0)."""
         self._x_key = None
-        self._y_top = None
+        self.y_follows_data = True
         if self.series is not None:
             self._fit_x(drawn_x(self.series), self.series["log_x"])
-            if self.kind == "utilisation":
-                self._fit_y_from_zero(self.series)
-                return
-        self.getPlotItem().vb.enableAutoRange(y=True)
+        self.fit_y()
 
     def _set_texts(self, title: str, data: dict) -> None:
         """Title (with the profile/scenario caption), axis labels, tick formats, log modes:
@@ -1105,9 +851,11 @@ class ChartWidget(pg.PlotWidget):
 
     def set_live(self, on: bool) -> None:
         """While a slider is dragged (``on``) the y axis only grows; on release it fits again."""
-        self.getPlotItem().vb.set_live(on)
-        if not on and self.kind == "utilisation" and self.series is not None:
-            self._fit_y_from_zero(self.series)
+        if on == self.live:
+            return
+        self.live = on
+        if not on:
+            self.fit_y()
 
     def set_line_width(self, width: float) -> None:
         """Base pen width in pixels for every curve (1 = fast live drawing; 2-3 for exports)."""

@@ -441,7 +441,7 @@ def build_parser() -> argparse.ArgumentParser:
     ca.add_argument("--overwrite", action="store_true",
                     help="replace an existing --out; without --out, rewrite --scenario itself (comments are kept)")
     ca.set_defaults(func=cmd_calibrate)
-    from .export import add_export_command  # Qt-free module: Qt loads only when `export` runs
+    from .export_command import add_export_command  # Qt loads only for what needs it
 
     add_export_command(sub)
     return p

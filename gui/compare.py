@@ -1,4 +1,4 @@
-"""A/B compare: pin the current scenario as A, change things, see A against B (issue #6).
+"""A/B compare: pin the current scenario as A, change things, see A against B.
 
 - :func:`compare_rows` (no Qt) gives, per fabric, utilisation, training days and TCO
   for A and B with the difference; :func:`compare_csv` / :func:`export_csv` write them.
@@ -20,10 +20,12 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 import model
 from model import catalog
+from model.files import atomic_write
 
 from .charts import AXES, CHART_KINDS, chart_series, currency_of, make_pen, point_values
 from .i18n import fmt_money, fmt_number, fmt_percent, fmt_sig, translate
 from .i18n_data import field_label
+from .present.chart_export import csv_text
 
 METRICS = (  # key, engine output, display scale, decimals
     ("utilisation", "mfu", 100.0),
@@ -104,8 +106,6 @@ def changes_text(a: model.Scenario, b: model.Scenario, most: int = 6) -> str:
 
 def compare_csv(point_a, point_b, *, name_a: str = "A", name_b: str = "B") -> str:
     """The comparison as CSV text (plain numbers, '.' decimals, for spreadsheets)."""
-    from .export import csv_text
-
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     code = currency_of(point_b) or currency_of(point_a)
@@ -120,8 +120,6 @@ def compare_csv(point_a, point_b, *, name_a: str = "A", name_b: str = "B") -> st
 def export_csv(path, point_a, point_b, **names) -> Path:
     """Write :func:`compare_csv` to ``path`` atomically (:func:`model.files.atomic_write`: never over a
     folder, a pipe or a device; problems are a :class:`model.ScenarioError` naming the path)."""
-    from model.files import atomic_write
-
     return atomic_write(path, compare_csv(point_a, point_b, **names))
 
 
@@ -171,6 +169,7 @@ class PinnedLayer:
             if name not in seen:
                 it.hide()
         self._draw_marker(kind, data, snap_a, log_y)
+        chart.fit_y()  # the y axis holds A's curves too
 
     def _draw_marker(self, kind, data, snap_a, log_y) -> None:
         chart = self.chart

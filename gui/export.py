@@ -21,31 +21,36 @@ and it has no PDF exporter. So an export here:
 5. renders the PDF directly with ``QPdfWriter`` at 96 dpi, 1:1 with the design size, so
    text stays text and curves stay vectors.
 
-CSV comes from :func:`gui.charts.chart_series` (the engine's numbers, not the screen's),
-with units in the headers. Every file is written atomically through
+CSV comes from :mod:`gui.present.chart_export` (the engine's numbers, not the screen's, and no Qt),
+with units in the headers; ``fabric-whatif export`` is :mod:`gui.export_command`. Every file is written atomically through
 :func:`model.files.atomic_write`; problems raise :class:`model.ScenarioError`.
 """
 
 from __future__ import annotations
 
-import csv
 import html
-import io
-import math
 import os
 import re
 from pathlib import Path
 
-import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtSvg, QtWidgets
 
 import model
 from model import ScenarioError
 from model.files import atomic_write, check_writable
 
-CHART_FORMATS = (".png", ".svg", ".pdf", ".csv")
+from .bands import BAND_ALPHA, band_pen, draw_bands
+from .charts import CHART_KINDS, ChartWidget, short_name
+from .cjk_font import export_family, register
+from .compare import PinnedLayer, pinned_along, pinned_pen
+from .i18n import is_chinese, translate
+from .present.chart_export import (  # noqa: F401 (re-exported: the export API in one place)
+    CHART_FORMATS, MAX_PNG_WIDTH, MIN_PNG_WIDTH, _check_overlays, _name_of, _sweep_of, chart_format, csv_text, series_csv)
+from .present.sweep import X_FIELDS, compute_snapshot
+
 DESIGN_SIZE = (800, 480)          # logical px of an exported chart (5:3)
 EXPORT_LINE_WIDTH = 2.0           # px at the design size (the window draws 1 px while dragging)
-MIN_PNG_WIDTH, MAX_PNG_WIDTH = 200, 12000
 EXPORT_FONT_PT = 9.0              # axis text of an exported chart
 PDF_DPI = 96                      # 1 design px = 1/96 in, so the page is the design size
 
@@ -53,8 +58,6 @@ PDF_DPI = 96                      # 1 design px = 1/96 in, so the page is the de
 def cjk_family() -> str:
     """The CJK family an export names: the bundled subset of Noto Sans CJK SC with a one-to-one cmap
     (see :mod:`gui.cjk_font`), so Chinese text copied from a PDF reads as typed, not as look-alike radicals."""
-    from .cjk_font import export_family
-
     ensure_app()
     return export_family()
 
@@ -63,11 +66,7 @@ def ensure_app():
     """The running QApplication, or a new one (offscreen when there is no display)."""
     if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6 import QtWidgets
-
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
-    from .cjk_font import register
-
     register()  # the bundled Chinese font: every export draws and embeds it
     return app
 
@@ -78,88 +77,6 @@ def default_png_width() -> int:
     screen = app.primaryScreen()
     dpr = screen.devicePixelRatio() if screen is not None else 1.0
     return int(round(2 * DESIGN_SIZE[0] * max(1.0, dpr)))
-
-
-def chart_format(path, chart: bool = True) -> str:
-    """The export format of ``path`` from its extension, or a ScenarioError naming the choices."""
-    suffix = Path(str(path)).suffix.lower()
-    if suffix not in CHART_FORMATS:
-        raise ScenarioError(str(path), suffix or "no extension",
-                            "a file ending in " + ", ".join(CHART_FORMATS) + (" (the chart format)" if chart else ""))
-    return suffix
-
-
-# --------------------------------------------------------------------------
-# CSV (no Qt)
-# --------------------------------------------------------------------------
-
-def _num(v: float) -> str:
-    v = float(v)
-    return repr(v) if math.isfinite(v) else ""
-
-
-def csv_text(cell: str) -> str:
-    """A text cell a spreadsheet shows as text: one starting with ``= + - @`` (or a tab or carriage return)
-    gets a leading apostrophe, so a fabric label cannot become a formula (OWASP, "CSV Injection")."""
-    return "'" + cell if cell[:1] in ("=", "+", "-", "@", "\t", "\r") else cell
-
-
-def series_csv(result, kind: str, *, bands=None, pinned=None) -> str:
-    """The plotted data of one chart as CSV text: x, then one column per fabric (and secondary series).
-
-    Headers carry units (``Nodes``, ``Latency (µs)``, ``... Model FLOPs utilisation (%)``);
-    points where no parallel plan fits are empty cells. With ``bands`` (a
-    :class:`model.analysis.Bands` along the same x-axis) three columns per fabric follow,
-    ``InfiniBand [P10]: …``, ``[P50]``, ``[P90]``; with ``pinned`` (the A snapshot of an
-    A/B compare, or its sweep) one per fabric, ``InfiniBand [A: name]: …``. When A's sweep
-    has other x values than B's, the rows are the union of both, each column empty where it
-    has no point.
-    """
-    from .charts import chart_series
-
-    data = chart_series(result, kind)
-    if not data["available"]:
-        raise ScenarioError(kind, "no data", data["note"] or "a chart the engine has output for")
-    _check_overlays(result, bands, pinned)
-    y = data["y_label"]
-    cols = [(f"{s['label']}: {y}", data["x"], s["y"]) for s in data["series"] + data["extra"]]
-    if bands is not None:
-        from .bands import band_series
-
-        for b in band_series(bands, kind, result.field):
-            cols += [(f"{b['label']} [{p}]: {y}", b["x"], b[k]) for p, k in (("P10", "lo"), ("P50", "mid"),
-                                                                                ("P90", "hi"))]
-    if pinned is not None:
-        a = chart_series(_sweep_of(pinned), kind)
-        name = _name_of(pinned)
-        cols += [(f"{s['label']} [A{': ' + name if name else ''}]: {y}", a["x"], s["y"]) for s in a["series"]]
-    xs = data["x"]
-    if any(len(x) != len(xs) or np.any(x != xs) for _, x, _ in cols):
-        xs = np.unique(np.concatenate([x for _, x, _ in cols]))
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow([data["x_label"]] + [csv_text(h) for h, _, _ in cols])
-    by_x = [dict(zip(np.asarray(x, dtype=float).tolist(), np.asarray(v, dtype=float).tolist())) for _, x, v in cols]
-    for x in np.asarray(xs, dtype=float).tolist():
-        w.writerow([_num(x)] + [_num(col.get(x, math.nan)) for col in by_x])
-    return out.getvalue()
-
-
-def _sweep_of(pinned):
-    return getattr(pinned, "sweep", pinned)
-
-
-def _name_of(pinned) -> str:
-    s = getattr(pinned, "scenario", None)
-    return getattr(s, "name", "") or ""
-
-
-def _check_overlays(result, bands, pinned) -> None:
-    """Bands and A must lie along the chart's x-axis (else their columns and curves mean nothing)."""
-    if bands is not None and getattr(bands.nominal, "field", None) != result.field:
-        raise ScenarioError("bands", getattr(bands.nominal, "field", None), f"bands along {result.field}")
-    if pinned is not None and getattr(_sweep_of(pinned), "field", None) != result.field:
-        raise ScenarioError("pinned", getattr(_sweep_of(pinned), "field", None), f"A's sweep along {result.field}")
 
 
 # --------------------------------------------------------------------------
@@ -179,18 +96,12 @@ def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EX
     :class:`gui.compare.PinnedLayer`), with a legend entry each.
     """
     ensure_app()
-    from PySide6 import QtCore, QtWidgets
-
-    from .charts import ChartWidget
-
     w = ChartWidget(kind, line_width=line_width)
     w.setAttribute(QtCore.Qt.WidgetAttribute.WA_DontShowOnScreen)
     w.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     w.setVerticalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     w.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
     f = no_ligatures(w.font())  # "InfiniBand", not "Inﬁniband", when text is copied from a PDF or SVG
-    from .i18n import is_chinese, translate
-
     if is_chinese():  # one named CJK font (Simplified Chinese forms), embedded in a PDF: reads the same anywhere
         f.setFamilies([f.family(), cjk_family()])
     # A fixed size: an export looks the same whatever the platform's font or presentation mode.
@@ -244,12 +155,8 @@ def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EX
 def _draw_overlays(w, snapshot, kind: str, bands, pinned, line_width: float, compact: bool) -> None:
     """The window's extras on an export chart: P10–P90 bands and the pinned A (see :func:`build_chart`)."""
     if bands is not None:
-        from .bands import draw_bands
-
         draw_bands(w, bands, kind, snapshot.x_field)
     if pinned is not None:
-        from .compare import PinnedLayer
-
         layer = PinnedLayer(w)
         layer.draw(kind, _sweep_of(pinned), pinned if hasattr(pinned, "point") else None, width=0.75 * line_width)
         if compact and layer.marker is not None:
@@ -266,14 +173,6 @@ def overlay_legend(bands, pinned, line_width: float = EXPORT_LINE_WIDTH) -> list
     """Legend entries for the extras: ``[{kind: "pinned" | "bands", text, sample}]``, ``sample`` a
     PlotDataItem for a chart's legend (a grey dashed line for A, a shaded swatch for the bands).
     The proposal's legend line draws the same texts."""
-    import pyqtgraph as pg
-
-    from .bands import BAND_ALPHA, band_pen
-    from .compare import pinned_pen
-    from .i18n import translate
-
-    from .charts import short_name
-
     out = []
     if pinned is not None:
         name = short_name(_name_of(pinned), 28)  # the legend's columns take the widest entry
@@ -295,10 +194,6 @@ def _text_fonts(widget, font) -> None:
     """Every text item of the chart (title, legend, axis titles, notes) without ligatures and, in Chinese,
     with ``font``'s CJK family after the Latin one it resolves to: Chinese left to the platform's
     fallback font copies from a PDF as look-alike radicals (see :mod:`gui.cjk_font`)."""
-    from PySide6 import QtGui, QtWidgets
-
-    from .i18n import is_chinese
-
     for item in widget.scene().items():
         if isinstance(item, QtWidgets.QGraphicsTextItem):
             tf = no_ligatures(item.font())
@@ -309,16 +204,12 @@ def _text_fonts(widget, font) -> None:
 
 def no_ligatures(font):
     """``font`` without typographic ligatures (fi, fl), so exported text copies and searches as typed."""
-    from PySide6 import QtGui
-
     font = QtGui.QFont(font)
     font.setFeature(QtGui.QFont.Tag("liga"), 0)
     return font
 
 
 def _export_mode(widget, on: bool) -> None:
-    from PySide6 import QtGui
-
     opts = {"antialias": True, "background": QtGui.QColor("white"), "resolutionScale": 1.0}
     for item in widget.scene().items():
         if hasattr(item, "setExportMode"):
@@ -331,8 +222,6 @@ def render_scene(widget, painter, target=None) -> None:
     Keep ``target`` the widget's size (only translated): pyqtgraph draws markers and
     labels in device pixels, which a scaling painter would misplace.
     """
-    from PySide6 import QtCore, QtGui
-
     src = QtCore.QRectF(widget.viewport().rect())
     target = target or QtCore.QRectF(0, 0, src.width(), src.height())
     painter.save()
@@ -413,8 +302,6 @@ def flatten_svg(svg: str) -> str:
 
 def chart_svg(widget, title: str = "") -> bytes:
     """The chart as a self-contained SVG: width/height, viewBox, white background, flattened strokes."""
-    from PySide6 import QtCore, QtGui, QtSvg
-
     w, h = widget.width(), widget.height()
     buf = QtCore.QBuffer()
     buf.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
@@ -437,8 +324,6 @@ def chart_svg(widget, title: str = "") -> bytes:
 
 def svg_to_png(svg: bytes, width: int) -> bytes:
     """Rasterise an SVG at ``width`` px (height by its aspect ratio) on white, as PNG bytes."""
-    from PySide6 import QtCore, QtGui, QtSvg
-
     r = QtSvg.QSvgRenderer(QtCore.QByteArray(svg))
     if not r.isValid():
         raise ScenarioError("svg", "invalid", "an SVG Qt can render")
@@ -458,8 +343,6 @@ def svg_to_png(svg: bytes, width: int) -> bytes:
 
 
 def _image_bytes(img) -> bytes:
-    from PySide6 import QtCore
-
     buf = QtCore.QBuffer()
     buf.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
     if not img.save(buf, "PNG"):
@@ -469,8 +352,6 @@ def _image_bytes(img) -> bytes:
 
 def chart_pdf(widget, title: str = "") -> bytes:
     """The chart as a one-page vector PDF the size of the design (text stays selectable)."""
-    from PySide6 import QtCore, QtGui
-
     w, h = widget.width(), widget.height()
     buf = QtCore.QBuffer()
     buf.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
@@ -505,8 +386,6 @@ def export_chart(snapshot, kind: str, path, *, width: int | None = None, view_ra
     :func:`series_csv`); :func:`window_overlays` gives both for a window. Raises
     :class:`ScenarioError` for a bad path, format or width; nothing is left behind.
     """
-    from .charts import CHART_KINDS
-
     if kind not in CHART_KINDS:
         raise ScenarioError("chart", kind, "one of " + ", ".join(CHART_KINDS))
     fmt = chart_format(path)
@@ -538,95 +417,17 @@ def window_overlays(window, snap) -> dict:
     feats = getattr(window, "features", None)
     if feats is None or snap is None:
         return {}
-    from .compare import pinned_along
-
     return dict(bands=feats.bands.bands_for(snap), pinned=pinned_along(feats, snap))
 
 
 def snapshot_for(scenario, x_field: str = "cluster.nodes"):
-    """Compute what the window would show for ``scenario`` (for the command line)."""
-    from .controller import X_FIELDS, Controller
-
+    """Compute what the window would show for ``scenario`` (for the command line and the tests)."""
     if x_field not in X_FIELDS:
         raise ScenarioError("--x", x_field, "one of " + ", ".join(X_FIELDS))
-    return Controller(scenario, x_field).compute()
+    return compute_snapshot(scenario, x_field)
 
 
-# --------------------------------------------------------------------------
-# command line: fabric-whatif export SCENARIO.toml --out FILE [--chart KIND]
-# --------------------------------------------------------------------------
-
-CHART_CHOICES = ("utilisation", "duration", "tco")  # = gui.charts.CHART_KINDS, without importing Qt
-PAPERS = ("a4", "letter")
-LANGS = ("en", "zh_CN")  # = gui.i18n.LANGUAGES, without importing Qt
-
-
-def add_export_command(sub) -> None:
-    """Register ``export`` on the CLI's subparsers (this module imports no Qt until it runs)."""
-    ex = sub.add_parser(
-        "export", help="write a chart (PNG, SVG, PDF, CSV) or the one-page proposal PDF",
-        description="Write a chart or the one-page proposal sheet. The format comes from the extension of "
-                    "--out: .png .svg .pdf .csv; a .pdf without --chart is the proposal sheet. Needs no display.")
-    ex.add_argument("scenario", help="scenario file (.toml)")
-    ex.add_argument("--out", required=True, metavar="FILE", help="file to write (.png, .svg, .pdf or .csv)")
-    ex.add_argument("--chart", choices=CHART_CHOICES, help="which chart (required except for the proposal .pdf)")
-    ex.add_argument("--width", type=int, metavar="PX",
-                    help=f"PNG width in pixels ({MIN_PNG_WIDTH}-{MAX_PNG_WIDTH}; default twice the screen's)")
-    ex.add_argument("--x", dest="x_field", default="cluster.nodes", metavar="FIELD",
-                    help="x-axis of the charts (default cluster.nodes)")
-    ex.add_argument("--paper", choices=PAPERS, default="a4", help="proposal paper size (default a4)")
-    ex.add_argument("--lang", choices=LANGS, default="en",
-                    help="language of the proposal sheet and the charts: en (English, the default) or zh_CN "
-                         "(Simplified Chinese, money in 万/亿; the PDF embeds the Noto Sans CJK font). "
-                         "The app's saved UI language is not consulted, so a script gets the same file anywhere")
-    ex.add_argument("--bands", action="store_true",
-                    help="draw the P10-P90 uncertainty bands (Monte-Carlo over every profile range, 1,000 samples, "
-                         "seeded as in the window, so the same file every time); CSV: P10/P50/P90 columns")
-    ex.add_argument("--pin", metavar="A.toml",
-                    help="A/B compare: draw this scenario as A (dashed, faint) under SCENARIO (B); CSV: A's "
-                         "columns; proposal: a table of A, B and the differences")
-    ex.add_argument("--audit", action="store_true",
-                    help="proposal: add the article audit (the case study's claims beside the engine's figures, "
-                         "each counterfactual figure explained); left out of the customer sheet by default")
-    ex.set_defaults(func=cmd_export)
-
-
-def cmd_export(args) -> int:
-    fmt = chart_format(args.out)
-    if args.chart is None and fmt != ".pdf":
-        raise ScenarioError("--chart", None, f"one of {', '.join(CHART_CHOICES)}: which chart to write as {fmt} "
-                                             "(only a .pdf without --chart is the whole proposal sheet)")
-    if args.width is not None and fmt != ".png":
-        raise ScenarioError("--width", args.width, "only for .png files")
-    check_writable(args.out)
-    scenario = model.load_scenario(args.scenario)
-    ensure_app()
-    lang = getattr(args, "lang", "en") or "en"
-    if lang != "en":
-        from .i18n import set_language
-
-        if not set_language(lang):
-            raise ScenarioError("--lang", lang, "a language whose catalogue is installed (assets/i18n/*.qm)")
-    snap = snapshot_for(scenario, args.x_field)
-    extra = {}
-    if getattr(args, "pin", None):
-        extra["pinned"] = snapshot_for(model.load_scenario(args.pin), args.x_field)
-    if getattr(args, "bands", False):
-        from .bands import compute_bands
-
-        extra["bands"] = compute_bands(snap.scenario, snap.x_field, snap.sweep.x)[0]
-    if args.chart is None:
-        from .proposal import write_proposal
-
-        out = write_proposal(snap, args.out, paper=args.paper, source=args.scenario,
-                             audit=getattr(args, "audit", False), **extra)
-    else:
-        out = export_chart(snap, args.chart, args.out, width=args.width, **extra)
-    print(f"wrote {out}")
-    return 0
-
-
-__all__ = ["CHART_CHOICES", "CHART_FORMATS", "DESIGN_SIZE", "EXPORT_LINE_WIDTH", "add_export_command", "build_chart",
-           "chart_format", "chart_pdf", "chart_svg", "cjk_family", "cmd_export", "default_png_width", "ensure_app",
+__all__ = ["CHART_FORMATS", "DESIGN_SIZE", "EXPORT_LINE_WIDTH", "build_chart",
+           "chart_format", "chart_pdf", "chart_svg", "cjk_family", "default_png_width", "ensure_app",
            "export_chart", "flatten_svg", "overlay_legend", "render_scene", "series_csv", "snapshot_for",
            "svg_to_png", "window_overlays"]

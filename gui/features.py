@@ -1,4 +1,4 @@
-"""Issue #6 in the window: calibrate, bands, sensitivity, break-even, A/B compare,
+"""The explorer's analysis views and modes: calibrate, bands, sensitivity, break-even, A/B compare,
 language, presentation and theme. :func:`install_features` adds them to a
 :class:`~gui.main_window.MainWindow` (menus, docks, chart overlays) without the window
 knowing their insides.
@@ -38,7 +38,7 @@ THEME_SETTING = "view/theme"
 
 
 class Features(QtCore.QObject):
-    """Owns the issue-#6 views of one window."""
+    """Owns the analysis views (calibrate, bands, tornado, break-even, A/B) of one window."""
 
     settled = QtCore.Signal(object)  # Snapshot, once the view is quiet
 
@@ -55,7 +55,7 @@ class Features(QtCore.QObject):
         self._settle = QtCore.QTimer(self)
         self._settle.setSingleShot(True)
         self._settle.setInterval(SETTLE_MS)
-        self._settle.timeout.connect(self._maybe_settled)
+        self._settle.timeout.connect(self.check_settled)
         self._build_docks()
         self._build_actions()
         c.recomputed.connect(self._on_recomputed)
@@ -211,8 +211,10 @@ class Features(QtCore.QObject):
         self.bands.on_recomputed(snap)
         self._settle.start()
 
-    def _maybe_settled(self) -> None:
-        if getattr(self.window, "_dragging", False) or self.window.controller.pending:
+    def check_settled(self) -> None:
+        """What the settle clock calls: emit ``settled`` unless a slider is held or a recompute is due
+        (then the clock starts again)."""
+        if self.window.dragging or self.window.controller.pending:
             self._settle.start()
             return
         snap = self.window.controller.snapshot
@@ -389,7 +391,7 @@ class Features(QtCore.QObject):
 
 
 def install_features(window) -> Features:
-    """Add the issue-#6 features to ``window``; returns the :class:`Features` (also ``window.features``)."""
+    """Add the analysis views and modes to ``window``; returns the :class:`Features` (also ``window.features``)."""
     window.features = Features(window)
     return window.features
 

@@ -165,9 +165,7 @@ class FileActions(QtCore.QObject):
             return False
         self.controller.source_path = str(path)
         # the saved file is now what "(edited)" compares with
-        self.window._loaded = s  # noqa: SLF001 - the window's own notion of "as loaded"
-        if hasattr(self.window, "_update_title"):
-            self.window._update_title(s)  # noqa: SLF001
+        self.window.mark_loaded(s)
         self.recent.add(path)
         self.last_dir = str(path.parent)
         self._status(f"Saved {path}")

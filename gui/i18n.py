@@ -24,12 +24,12 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication  # noqa: F401 (re
 from model import catalog
 
 from .present import format as format_
+from .present.text import LANGUAGES  # native names: shown untranslated in the menu
 
 translate = QCoreApplication.translate
 
 I18N_DIR = catalog.ASSETS_DIR / "i18n"
 CATALOGUE = "fabric_whatif"
-LANGUAGES = {"en": "English", "zh_CN": "简体中文"}  # native names: shown untranslated in the menu
 SETTINGS_KEY = "view/language"
 
 _state = {"lang": "en", "translators": []}
@@ -91,7 +91,7 @@ def switch_language(window, lang: str):
     The scenario (and the one it was loaded as), x-axis, geometry and the view
     toggles of :mod:`gui.features` carry over; the choice is saved in the settings.
     """
-    from .main_window import MainWindow
+    MainWindow = type(window)  # the window rebuilds itself: no import of the window here
 
     if lang == current_language():
         return window
@@ -105,8 +105,7 @@ def switch_language(window, lang: str):
     geometry = window.saveGeometry()
     was_visible = window.isVisible()
     new = MainWindow(c.scenario, source_path=c.source_path, settings=settings)
-    new._loaded = window._loaded
-    new._on_scenario_changed(new.controller.scenario)
+    new.mark_loaded(window.loaded_scenario)
     new.controller.set_x_field(c.x_field)
     new.controller.recompute_now()
     if getattr(new, "features", None) is not None:

@@ -4,7 +4,7 @@ point (table, step-time breakdown, recommendation) on the right.
 Data flows one way: a control calls the :class:`~gui.controller.Controller`; the
 controller emits ``scenarioChanged`` (the controls re-sync with their signals blocked,
 once per burst of edits) and, coalesced, ``recomputed`` with a
-:class:`~gui.controller.Snapshot` that every view draws. Hooks for the file helpers (issue #5): ``window.controller`` and
+:class:`~gui.controller.Snapshot` that every view draws. Hooks for the file helpers: ``window.controller`` and
 ``window.file_menu`` (add actions before ``window.file_menu_anchor``).
 """
 
@@ -54,7 +54,7 @@ SCENARIO_CONTROLS = {
     "workload.params_b": dict(log=True, display_lo=0.1, display_hi=10_000.0),
     "workload.train_tokens_b": dict(log=True, display_lo=1.0, display_hi=100_000.0),
 }
-# Economics sliders (issue #3's fields): key -> slider options; None fields show the profile's value.
+# Economics sliders: key -> slider options; None fields show the profile's value.
 ECONOMICS_CONTROLS = {
     "electricity_cny_per_kwh": dict(log=False, display_lo=0.0, display_hi=3.0),
     "electricity_usd_per_kwh": dict(log=False, display_lo=0.0, display_hi=0.5),
@@ -149,10 +149,10 @@ class MainWindow(QtWidgets.QMainWindow):
         c.xFieldChanged.connect(self._on_x_field_changed)
         self._on_scenario_changed(c.scenario)
         c.recompute_now()
-        from .file_actions import install_file_actions  # issue #5: Open/Save/Recent/Export, autosave
+        from .file_actions import install_file_actions  # Open/Save/Recent/Export, autosave
 
         install_file_actions(self)
-        from .features import install_features  # issue #6: calibrate, bands, tornado, break-even, A/B, i18n
+        from .features import install_features  # calibrate, bands, tornado, break-even, A/B, i18n
 
         install_features(self)
 
@@ -415,13 +415,13 @@ class MainWindow(QtWidgets.QMainWindow):
         return g
 
     def _economics_group(self) -> QtWidgets.QGroupBox:
-        """Currency, electricity price, PUE and years (the economics model's inputs, issue #3)."""
+        """Currency, electricity price, PUE and years (the economics model's inputs)."""
         g = GroupBox(translate("MainWindow", "Economics"))
         self.economics_group = g
         cls = SECTIONS.get("economics")
         if cls is None:
             lab = QtWidgets.QLabel(translate("MainWindow", "<i>Electricity price, PUE, years and currency arrive "
-                                                           "with the economics model (issue #3).</i>"))
+                                                           "with the economics model.</i>"))
             lab.setWordWrap(True)
             g.add(lab)
             return g
@@ -470,6 +470,22 @@ class MainWindow(QtWidgets.QMainWindow):
         name = self.focus_combo.itemData(i)
         if name and name != self.focus:
             self.controller.set_value("fabric.focus", name)
+
+    @property
+    def dragging(self) -> bool:
+        """True while a slider is held: the drag path (thin pens, no tooltips, no band computation)."""
+        return self._dragging
+
+    @property
+    def loaded_scenario(self) -> model.Scenario:
+        """The scenario as loaded or last saved: what "(edited)" and the changed-field marks compare with."""
+        return self._loaded
+
+    def mark_loaded(self, scenario: model.Scenario) -> None:
+        """Make ``scenario`` the as-loaded one (after Save, a restored session, a language switch) and
+        refresh the title and the changed-field marks."""
+        self._loaded = scenario
+        self._on_scenario_changed(self.controller.scenario)
 
     def _set_dragging(self, on: bool) -> None:
         self._dragging = on
@@ -859,7 +875,7 @@ def _set_tip(widget: QtWidgets.QWidget, text: str) -> None:
 
 
 def _resolved_inputs(s: model.Scenario) -> dict:
-    """Economics/reliability inputs with the profile's defaults filled in (issue #3's resolver)."""
+    """Economics/reliability inputs with the profile's defaults filled in."""
     try:
         from model import economics
     except ImportError:

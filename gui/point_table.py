@@ -117,7 +117,7 @@ class PointTable(QtWidgets.QTableWidget):
                 elif key == "days":
                     tip = days_tip.format(days=f"{_scalar(d, 'train_days', i) or math.nan:.1f}")
                 elif key in ECONOMICS_KEYS and not has_econ:
-                    tip = translate("PointTable", "Waiting for the economics model (issue #3)")
+                    tip = translate("PointTable", "Waiting for the economics model")
                 elif key == "mfu":
                     plan = {k: _scalar(d["plan"], k, i) for k in ("tp", "pp", "dp", "micro_batch",
                                                                   "virtual_stages")}

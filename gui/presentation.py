@@ -1,4 +1,4 @@
-"""Presentation mode and themes (issue #6).
+"""Presentation mode and themes.
 
 - **Presentation mode** (View ▸ Presentation mode, **F11**): full screen, larger text
   and thicker lines (the window's own ``set_presentation`` does text and lines; this

@@ -16,16 +16,23 @@ import html
 import math
 from pathlib import Path
 
+from PySide6 import QtCore, QtGui
 
 import model
-from model import ScenarioError, catalog
+from model import ScenarioError, catalog, claims, presets, recommend
 from model.files import atomic_write, check_writable
 
-from .export import PDF_DPI, build_chart, cjk_family, ensure_app, no_ligatures, render_scene
-from .i18n import fmt_sig, is_chinese, translate
-from .i18n_data import tr_name
-from .i18n_data import tr_data
+from . import breakeven, compare
+from .bands import BAND_ALPHA
+from .charts import CHART_KINDS, axis_label, currency_of, fabric_styles, format_money, make_pen, short_name
+from .compare import changes_text, compare_rows, pinned_pen, row_texts
+from .export import (OVERLAY_GREY, PDF_DPI, build_chart, cjk_family, ensure_app, no_ligatures, overlay_legend,
+                     render_scene)
+from .i18n import fmt_money, fmt_sig, is_chinese, translate
+from .i18n_data import tr_data, tr_field, tr_name, tr_unit
 from .point_table import _scalar  # one reading of per-fabric values for the table and the sheet
+from .present.format import fmt_quantity
+from .reason_text import render
 
 PAPERS = ("a4", "letter")
 ACCENT = "#0072B2"
@@ -34,11 +41,9 @@ MUTED = "#5a5a5a"
 
 
 def _font(pt: float, bold: bool = False):
-    from PySide6 import QtGui
-
     f = QtGui.QFont("DejaVu Sans")
     # Chinese: Noto Sans CJK is named, not left to the platform's fallback, so the PDF
-    # embeds one known CJK font and reads the same on every machine (issue #6); its copy
+    # embeds one known CJK font and reads the same on every machine; its copy
     # with a one-to-one cmap, so the text copies as typed (gui.cjk_font).
     f.setFamilies(["DejaVu Sans", cjk_family()] if is_chinese() else ["DejaVu Sans"])
     f.setStyleHint(QtGui.QFont.StyleHint.SansSerif)
@@ -64,8 +69,6 @@ def _num(v, digits=1, suffix="") -> str:
 def _case_preset(s) -> str | None:
     """The case-study preset this scenario is (by name), if any: its claims table belongs on the sheet."""
     try:
-        from model import presets
-
         for name in presets.preset_names():
             if presets.load_preset(name).name == s.name:
                 return name
@@ -75,8 +78,6 @@ def _case_preset(s) -> str | None:
 
 
 def _preset_edited(s, name: str) -> bool:
-    from model import presets
-
     return presets.load_preset(name) != s
 
 
@@ -85,8 +86,6 @@ def _claims(s) -> tuple[str | None, list]:
     if name is None:
         return None, []
     try:
-        from model import claims
-
         return name, list(claims.claims_table(name))
     except (ImportError, ScenarioError, KeyError):
         return name, []
@@ -94,8 +93,6 @@ def _claims(s) -> tuple[str | None, list]:
 
 def _recommendation(s, point):
     """The engine's :class:`model.recommend.Recommendation` (``None`` when it cannot be made)."""
-    from model import recommend
-
     try:
         return recommend.recommendation(s, point)
     except (ScenarioError, KeyError, ValueError):
@@ -104,17 +101,12 @@ def _recommendation(s, point):
 
 def _say(reason, labels) -> str:
     """A reason in the sheet's language, fabrics by their short names."""
-    from .i18n import fmt_money
-    from .reason_text import render
-
     short = {f: _short(lab) for f, lab in labels.items()}
     return render(reason, "zh" if is_chinese() else "en", labels=short, money=fmt_money)
 
 
 def _takeaway(point, rec) -> str:
     """The one-sentence answer ("InfiniBand: 32.6 → 13.0 days, +3.0 % TCO, −59 % cost per run ...")."""
-    from model import recommend
-
     if rec is None:
         return ""
     return _say(recommend.takeaway(point, rec), dict(zip(point.fabrics, point.labels)))
@@ -125,8 +117,6 @@ def _inputs(s, point, money) -> list[tuple[str, str]]:
     w, c = s.workload, s.cluster
     arch = point.data.get("architecture", {})
     layers = _scalar(arch, "layers", 0) if isinstance(arch, dict) else None
-    from .charts import format_money
-
     sep = translate("Proposal", ", ")
     cluster = (translate("Proposal", "{n} node × {g} {gpu} = {total} GPUs") if c.nodes == 1
                else translate("Proposal", "{n} nodes × {g} {gpu} = {total} GPUs")).format(
@@ -167,8 +157,6 @@ def _inputs(s, point, money) -> list[tuple[str, str]]:
 
 
 def _fabric_rows(point, money) -> list[dict]:
-    from .charts import fabric_styles, format_money
-
     d = point.data
     out = []
     colours = [st["colour"] for st in fabric_styles(point)]  # as in the charts, user fabrics too
@@ -235,8 +223,6 @@ def _assumptions(s, point) -> list[tuple[str, str]]:
 
 def _fabric_field(key: str) -> str:
     """A fabric value's name as the controls say it ('latency_us' -> 'Latency'), in the UI language."""
-    from .i18n_data import tr_field
-
     try:
         return tr_field(model.scenario.field_meta(model.scenario.FabricSpec, key).get("label") or key)
     except (KeyError, AttributeError):
@@ -245,9 +231,6 @@ def _fabric_field(key: str) -> str:
 
 def _breakeven(snap, pair=None) -> dict:
     """Where the pair (default: InfiniBand vs the fastest other, as in the window) ties along the x-axis."""
-    from . import breakeven
-    from .charts import axis_label
-
     sweep = snap.sweep
     if sweep is None or sweep.x is None:
         return dict(pair=None, sentences=[], crossings=[], x_label="")
@@ -266,9 +249,6 @@ def _compare(snap, pinned) -> dict | None:
     of utilisation, training days and TCO, formatted as the window's compare table formats them."""
     if pinned is None:
         return None
-    from .charts import currency_of, fabric_styles
-    from .compare import changes_text, compare_rows, row_texts
-
     code = currency_of(snap.point) or currency_of(pinned.point)
     colours = {f: st["colour"] for f, st in zip(snap.point.fabrics, fabric_styles(snap.point))}
     fabrics: dict[str, dict] = {}
@@ -292,8 +272,6 @@ def proposal_content(snap, *, source=None, today: dt.date | None = None, pair=No
     ``pair`` is the two fabrics of the break-even block (default: InfiniBand against the
     fastest other fabric, the window's default). ``pinned`` (the A snapshot of an A/B
     compare) adds the ``compare`` block; ``bands`` (P10–P90) says how they were drawn."""
-    from .charts import currency_of
-
     s, point = snap.scenario, snap.point
     money = currency_of(point) or "USD"
     claims_preset, claim_rows = _claims(s) if audit else (None, [])
@@ -386,7 +364,7 @@ def _recommendation_html(c) -> str:
 
 
 def _breakeven_html(c) -> str:
-    """Where the pair ties along the x-axis (issue #6), in the recommendation box."""
+    """Where the pair ties along the x-axis, in the recommendation box."""
     b = c.get("breakeven") or {}
     if not b.get("sentences"):
         return ""
@@ -426,20 +404,17 @@ def _fabric_table_html(c) -> str:
 
 
 def _compare_html(c) -> str:
-    """A against B (this sheet) per fabric: utilisation, training days and TCO, each A | B | Δ (issue #6)."""
+    """A against B (this sheet) per fabric: utilisation, training days and TCO, each A | B | Δ."""
     cmp_ = c.get("compare")
     if not cmp_:
         return ""
-    from .compare import METRICS, metric_name
 
-    keys = [m[0] for m in METRICS]
-    from .charts import short_name
-
+    keys = [m[0] for m in compare.METRICS]
     title = _e(translate("Proposal", "A/B compare: A “{a}” (pinned, dashed on the charts) against B “{b}” "
                                      "(this sheet)").format(a=short_name(cmp_["name_a"], 40),
                                                             b=short_name(cmp_["name_b"], 40)))
     head1 = ("<tr style='background:#eef3f8'><th align='left' rowspan='2'>" + _e(translate("Proposal", "Fabric"))
-             + "</th>" + "".join(f"<th align='center' colspan='3'>{_e(metric_name(k))}</th>" for k in keys)
+             + "</th>" + "".join(f"<th align='center' colspan='3'>{_e(compare.metric_name(k))}</th>" for k in keys)
              + "</tr>")
     head2 = "<tr style='background:#eef3f8'>" + "<th align='right'>A</th><th align='right'>B</th>" \
             "<th align='right'>Δ</th>" * len(keys) + "</tr>"
@@ -470,9 +445,6 @@ def _compare_html(c) -> str:
 def _claims_html(c) -> str:
     if not c["claims"]:
         return ""
-    from .i18n_data import tr_unit
-    from .present.format import fmt_quantity
-
     rows = []
     for i, r in enumerate(c["claims"]):
         bg = "background:#f7f7f7;" if i % 2 else ""
@@ -509,8 +481,6 @@ CJK_LINE_HEIGHT = 82.0  # % of the font's line spacing: Noto Sans CJK's (1.45 em
 
 def _tighten_lines(doc) -> None:
     """Chinese text at a line spacing close to the Latin one (ideographs fill ~1 em; the font asks 1.45 em)."""
-    from PySide6 import QtGui
-
     block = doc.begin()
     while block.isValid():
         cur = QtGui.QTextCursor(block)
@@ -534,8 +504,6 @@ class _Sheet:
         return self.right - self.left
 
     def doc(self, html_text: str, width: float, pt: float, tight: bool = True):
-        from PySide6 import QtGui
-
         d = QtGui.QTextDocument()
         d.setDocumentMargin(0)
         d.setDefaultFont(_font(pt))
@@ -548,8 +516,6 @@ class _Sheet:
         return d
 
     def draw_doc(self, d, x: float, y: float, max_h: float | None = None) -> float:
-        from PySide6 import QtCore
-
         self.p.save()
         self.p.translate(x, y)
         clip = QtCore.QRectF(0, 0, d.textWidth(), max_h if max_h is not None else d.size().height())
@@ -563,8 +529,6 @@ class _Sheet:
         return h
 
     def rule(self, colour: str = ACCENT, width: float = 1.5, gap: float = 8.0) -> None:
-        from PySide6 import QtCore, QtGui
-
         self.p.save()
         self.p.setPen(QtGui.QPen(QtGui.QColor(colour), width))
         self.p.drawLine(QtCore.QPointF(self.left, self.y), QtCore.QPointF(self.right, self.y))
@@ -590,8 +554,6 @@ def _header(sheet: _Sheet, c) -> None:
 
 
 def _two_columns(sheet: _Sheet, left_html: str, right_html: str, pt: float = 7.5, split: float = 0.52) -> None:
-    from PySide6 import QtCore, QtGui
-
     gap = 16
     lw = (sheet.width - gap) * split
     rw = sheet.width - gap - lw
@@ -613,13 +575,6 @@ def _two_columns(sheet: _Sheet, left_html: str, right_html: str, pt: float = 7.5
 def _legend(sheet: _Sheet, snap, c=None, overlays=None) -> None:
     """One legend for the three charts: the fabric colours and line styles as drawn, then A's dashed
     line and the P10–P90 band when the sheet draws them (wrapping to a second line when needed)."""
-    from PySide6 import QtCore, QtGui
-
-    from .bands import BAND_ALPHA
-    from .charts import fabric_styles, make_pen
-    from .compare import pinned_pen
-    from .export import OVERLAY_GREY, overlay_legend
-
     overlays = overlays or {}
     entries = [(make_pen(st, 2.0 * float(st.get("width_scale", 1.0))), None, st["label"])
                for st in fabric_styles(snap.sweep)]
@@ -655,14 +610,9 @@ def _legend(sheet: _Sheet, snap, c=None, overlays=None) -> None:
 
 
 def _charts(sheet: _Sheet, snap, height: float, draw: bool = True, crossings=(), overlays=None) -> None:
-    from PySide6 import QtCore, QtGui
-
     if not draw:  # the measuring pass: only the space
         sheet.y += height + 8
         return
-
-    from .breakeven import METRICS, add_marker
-    from .charts import CHART_KINDS
 
     gap = 10
     w = (sheet.width - gap * (len(CHART_KINDS) - 1)) / len(CHART_KINDS)
@@ -673,8 +623,8 @@ def _charts(sheet: _Sheet, snap, height: float, draw: bool = True, crossings=(),
         chart = build_chart(snap, kind, size=(int(w), int(height - cap_h)), line_width=1.5, font_pt=6.5,
                             compact=True, **(overlays or {}))
         for cross in crossings:  # the break-even lines, as the window draws them
-            if METRICS.get(cross.metric) == kind:
-                add_marker(chart, snap.sweep, cross, snap.x_field, label_pt=6.0, fit_label=True)
+            if breakeven.METRICS.get(cross.metric) == kind:
+                breakeven.add_marker(chart, snap.sweep, cross, snap.x_field, label_pt=6.0, fit_label=True)
         try:
             sheet.p.save()
             sheet.p.setFont(cap_font)
@@ -717,8 +667,6 @@ def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None 
     ``pinned`` (the A snapshot of an A/B compare) are drawn on the charts as in the window,
     with their legend entries; ``pinned`` also adds the A/B table under the fabric table."""
     ensure_app()
-    from PySide6 import QtCore, QtGui
-
     if paper not in PAPERS:
         raise ScenarioError("--paper", paper, "a4 or letter")
     c = proposal_content(snap, source=source, today=today, pair=pair, bands=bands, pinned=pinned, audit=audit)
@@ -758,8 +706,6 @@ def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None 
 
 def _measure(probe, page, c, snap, overlays) -> tuple[float, float]:
     """The measuring pass of :func:`_draw_page` on an image of the page (no charts drawn)."""
-    from PySide6 import QtGui
-
     p = QtGui.QPainter(probe)
     try:
         return _draw_page(p, page, c, snap, MIN_CHART_H, charts=False, overlays=overlays)
@@ -776,8 +722,6 @@ FOOTER_H = 14.0
 def _draw_page(p, page, c, snap, chart_h: float, charts: bool = True, overlays=None) -> tuple[float, float]:
     """Lay the sheet out on ``p``; returns the height left free under the sources at their full size
     and at their smallest (negative: what they lack). ``overlays``: ``bands`` and ``pinned`` for the charts."""
-    from PySide6 import QtCore, QtGui
-
     p.fillRect(QtCore.QRectF(page), QtGui.QColor("white"))
     sheet = _Sheet(p, page.width(), page.height() - FOOTER_H, PAGE_MARGIN)
     _header(sheet, c)

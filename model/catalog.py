@@ -19,7 +19,7 @@ BUILTIN_FABRICS = ("ethernet", "roce", "iwarp", "infiniband")
 FABRIC_FIELDS = (
     "transport", "link_gbps", "nics_per_node", "latency_us", "loss_rate", "achievable_fraction",
     "cpu_gbps_per_core", "mss_bytes", "mtu_bytes", "parallel_flows_per_nic",
-    # reliability, topology and economics (issue #3)
+    # reliability, topology and economics
     "net_interruptions_per_1m_node_hours", "switch_radix", "switch_price_usd", "switch_power_w", "nic_price_usd",
     "nic_power_w", "link_price_usd", "optic_power_w", "network_cost_per_node_cny",
     # loss recovery and congestion (model/transport.py, model/topology.py)

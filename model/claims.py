@@ -33,7 +33,7 @@ Metrics (``METRICS``) and how the engine's figure is read:
 
 References
 ----------
-1. The source article, §1, §3, §4 (seed-figures.md).
+1. The source article, §1, §3, §4.
 """
 
 from __future__ import annotations

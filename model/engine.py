@@ -746,12 +746,27 @@ def _fixed_plan(s: Scenario, inp: Inputs, plan: dict):
 _PAIR_CACHE: "collections.OrderedDict" = collections.OrderedDict()
 _PAIR_CACHE_SIZE = 6
 _PAIR_LOCK = threading.Lock()
+_PAIR_STATS = {"hits": 0, "misses": 0}
+
+
+class PlanCacheInfo(NamedTuple):
+    """How the plan-search cache has served lookups (as :func:`functools.lru_cache`'s ``cache_info``)."""
+    hits: int  # plan searches answered from the cache
+    misses: int  # plan searches run from scratch
+    size: int  # entries held now
 
 
 def clear_plan_cache() -> None:
-    """Forget the cached plan-search geometry (the next evaluations search from scratch; for benchmarks)."""
+    """Forget the cached plan-search geometry and its counts (the next evaluations search from scratch)."""
     with _PAIR_LOCK:
         _PAIR_CACHE.clear()
+        _PAIR_STATS.update(hits=0, misses=0)
+
+
+def plan_cache_info() -> PlanCacheInfo:
+    """Hits, misses and size of the plan-search cache since it was last cleared."""
+    with _PAIR_LOCK:
+        return PlanCacheInfo(_PAIR_STATS["hits"], _PAIR_STATS["misses"], len(_PAIR_CACHE))
 
 
 class PlanPairs(NamedTuple):
@@ -782,7 +797,9 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
         hit = _PAIR_CACHE.get(key)
         if hit is not None:
             _PAIR_CACHE.move_to_end(key)
+            _PAIR_STATS["hits"] += 1
             return hit
+        _PAIR_STATS["misses"] += 1
     n_points = pt["gpus"].shape[0]
     t, p, b, v, r, z, c, e = _candidates(s, pt)
     # degrees and memory on the (point, candidate) grid. A sweep changes one or two inputs: the others keep
@@ -1118,7 +1135,7 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
 
 
 def _with_reliability_and_money(s, pt, fab, out, lean=False):
-    """Reliability, fabric counts and money (issue #3), appended to the engine's outputs."""
+    """Reliability, fabric counts and money, appended to the engine's outputs."""
     out.update(reliability.outputs(pt, fab, out, lean=lean))
     out.update(topology.outputs(pt, fab))
     out.update(economics.outputs(s, pt, fab, out, lean=lean))

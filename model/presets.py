@@ -22,7 +22,7 @@ tokens of every preset (``--write`` puts them in the files).
 
 References
 ----------
-1. The source article, §1, §3 and §4 (seed-figures.md §1, §5, §7).
+1. The source article, §1, §3 and §4.
 2. J. T. Daly, FGCS 22(3):303, 2006 (wall time linear in the failure-free time).
 """
 

@@ -1,6 +1,6 @@
 """Which fabric: the article's decision tree, the engine's own pick, and why they differ.
 
-The decision tree (article §3.4, seed-figures.md §6) has four rules:
+The decision tree (article §3.4) has four rules:
 
 1. Nodes: ≤ 8 → RoCE; 8–32 → InfiniBand (preferred) or RoCE (limited budget);
    > 32 → InfiniBand (only choice).
@@ -35,7 +35,7 @@ writes prose; ``gui/reason_text.py`` holds the English and Chinese templates.
 
 References
 ----------
-1. The source article, §3.4 and §5 (seed-figures.md §6, §8).
+1. The source article, §3.4 and §5.
 """
 
 from __future__ import annotations

@@ -29,8 +29,9 @@ Congestion at scale (:func:`dp_slowdown`, :func:`queueing_us`):
   leaf tier only. Pipeline neighbours sit on adjacent nodes, under the same leaf
   but at a leaf boundary: their traffic is not slowed.
 - **Oversubscription** ``o`` divides the uplink capacity: the crossing traffic
-  of ``d`` ports shares ``d/o`` uplinks (published-figures: "oversubscription
-  N:1 at a tier divides the bandwidth of traffic crossing that tier by up to N").
+  of ``d`` ports shares ``d/o`` uplinks (N:1 at a tier divides the
+  bandwidth of traffic crossing it by up to N: Gangidi et al., "RDMA over Ethernet for
+  Distributed AI Training at Meta Scale", SIGCOMM 2024).
 - **ECMP imbalance.** Each connection is hashed onto one uplink: ``m`` flows on
   ``u`` uplinks leave the busiest with about ``m/u + √(2·(m/u)·ln u)`` flows
   (balls into bins: M. Raab, A. Steger, "Balls into bins — a simple and tight

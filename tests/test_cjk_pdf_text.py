@@ -1,4 +1,4 @@
-"""Chinese PDF text copies as typed (issue #6): no look-alike radicals or compatibility ideographs.
+"""Chinese PDF text copies as typed: no look-alike radicals or compatibility ideographs.
 
 Qt's PDF writer maps each embedded glyph back to the lowest code point the font maps to it;
 Noto Sans CJK maps Kangxi radicals and unified ideographs to the same glyphs, so "网" used to

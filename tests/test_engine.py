@@ -285,10 +285,19 @@ def test_plan_cache_hit_and_cleared_cache_give_the_same_result(scen):
     x = np.array([2, 8, 24, 64])
     engine.clear_plan_cache()
     cold = sweep(scen, "cluster.nodes", x)
-    assert len(engine._PAIR_CACHE) >= 1
+    first = engine.plan_cache_info()
+    assert first.misses >= 1 and first.size >= 1
+    # the power price is not a plan-search input: the same sweep at another PUE reuses the plans
+    other_pue = sweep(scen.replace("economics.pue", 1.6), "cluster.nodes", x)
     warm = sweep(scen, "cluster.nodes", x)
+    after = engine.plan_cache_info()
+    assert after.hits >= first.hits + 2, (first, after)  # both warm sweeps were served by the cache
+    assert after.misses == first.misses
     engine.clear_plan_cache()
+    assert engine.plan_cache_info() == (0, 0, 0)
     again = sweep(scen, "cluster.nodes", x)
+    assert engine.plan_cache_info().misses >= 1
+    assert np.array_equal(other_pue["step_time_s"], cold["step_time_s"], equal_nan=True)
     for key in ("step_time_s", "train_days", "tco"):
         assert np.array_equal(cold[key], warm[key], equal_nan=True), key
         assert np.array_equal(cold[key], again[key], equal_nan=True), key

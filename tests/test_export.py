@@ -419,6 +419,7 @@ def _cli(*args, env_extra=None, timeout=240):
                           cwd=ROOT, env=env, timeout=timeout)
 
 
+@pytest.mark.slow
 def test_cli_exports_every_format_without_a_display(tmp_path):
     outs = [tmp_path / "u.png", tmp_path / "d.svg", tmp_path / "t.csv", tmp_path / "u.pdf", tmp_path / "sheet.pdf"]
     charts = ["utilisation", "duration", "tco", "utilisation", None]
@@ -467,22 +468,6 @@ def test_cli_bad_scenario_exits_2(tmp_path, content):
 def test_cli_missing_scenario_exits_2(tmp_path):
     r = _cli("export", tmp_path / "missing.toml", "--out", tmp_path / "x.csv", "--chart", "tco")
     assert r.returncode == 2 and "missing.toml" in r.stderr
-
-
-def test_evaluate_and_parser_stay_qt_free():
-    code = ("import sys, gui.cli; gui.cli.build_parser(); "
-            f"gui.cli.main(['evaluate', {str(PRESET)!r}]); "
-            "bad = [m for m in sys.modules if m.startswith(('PySide6', 'pyqtgraph'))]; "
-            "assert not bad, bad")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
-    assert r.returncode == 0, r.stderr
-
-
-def test_chart_choices_match_the_charts():
-    from gui.charts import CHART_KINDS
-    from gui.export import CHART_CHOICES
-
-    assert CHART_CHOICES == CHART_KINDS
 
 
 def test_proposal_says_when_the_claims_are_for_the_unedited_preset(snap):

@@ -1,4 +1,4 @@
-"""Exports carry what the window shows over the curves (issue #6): P10–P90 bands and the pinned A.
+"""Exports carry what the window shows over the curves: P10–P90 bands and the pinned A.
 
 Charts (PNG/SVG/PDF) draw them as the window does, the CSV gets P10/P50/P90 and A columns,
 the proposal sheet draws them on its charts and adds an A/B table; `fabric-whatif export`

@@ -1,4 +1,4 @@
-"""`make i18n` (tools/i18n.sh) leaves a clean tree unchanged (issue #6).
+"""`make i18n` (tools/i18n.sh) leaves a clean tree unchanged.
 
 The committed .ts must be exactly what pyside6-lupdate writes for the committed sources, and
 the .qm what pyside6-lrelease compiles from it: otherwise the next `make i18n` rewrites them
@@ -33,10 +33,3 @@ def test_make_i18n_changes_nothing(tmp_path):
     for name in committed:
         new, old = (tmp_path / "assets" / "i18n" / name).read_bytes(), (ROOT / "assets" / "i18n" / name).read_bytes()
         assert new == old, f"`make i18n` rewrites assets/i18n/{name}: run it and commit the result"
-
-
-def test_command_line_languages_are_the_apps():
-    """`export --lang` offers exactly the languages the app has (listed twice so argparse needs no Qt)."""
-    from gui import export, i18n
-
-    assert set(export.LANGS) == set(i18n.LANGUAGES)

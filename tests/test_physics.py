@@ -134,7 +134,7 @@ def test_engine_geometry_matches_collective_functions():
 # --- transport -----------------------------------------------------------------------------------------------
 
 def test_mathis_reference_value():
-    # MSS 1460 B, RTT 100 us, p = 1e-3 -> ~4.5 Gb/s (published-figures.md, derived)
+    # MSS 1460 B, RTT 100 us, p = 1e-3 -> ~4.5 Gb/s (Mathis et al., CCR 1997, derived)
     assert_allclose(transport.mathis_flow_gbps(1460, 100, 1e-3), 4.5, rtol=0.02)
     assert transport.mathis_flow_gbps(1460, 100, 0.0) == np.inf
 

@@ -315,7 +315,7 @@
         <translation>TCO（{code}）</translation>
     </message>
     <message>
-        <source>Waiting for the economics model (issue #3): no TCO output yet</source>
+        <source>Waiting for the economics model: no TCO output yet</source>
         <translation>等待经济性模型：暂无 TCO 输出</translation>
     </message>
     <message>
@@ -1260,7 +1260,7 @@
         <translation>经济性</translation>
     </message>
     <message>
-        <source>&lt;i&gt;Electricity price, PUE, years and currency arrive with the economics model (issue #3).&lt;/i&gt;</source>
+        <source>&lt;i&gt;Electricity price, PUE, years and currency arrive with the economics model.&lt;/i&gt;</source>
         <translation>&lt;i&gt;电价、PUE、年限和货币将随经济性模型提供。&lt;/i&gt;</translation>
     </message>
     <message>
@@ -1501,7 +1501,7 @@
         <translation>  （当前网络）</translation>
     </message>
     <message>
-        <source>Waiting for the economics model (issue #3)</source>
+        <source>Waiting for the economics model</source>
         <translation>等待经济性模型</translation>
     </message>
     <message>

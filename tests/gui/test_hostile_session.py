@@ -206,7 +206,7 @@ def calibrate(calibrate_dialog):
 
 
 def test_the_calibrate_dialog_reads_off_the_ui_thread(calibrate, tmp_path, monkeypatch):
-    from issue6_helpers import nccl_log
+    from synthetic_nccl import nccl_log
 
     p = tmp_path / "allreduce.txt"
     p.write_text(nccl_log(40.0, 46.0))

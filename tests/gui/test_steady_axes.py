@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from guihelpers import settle
 from hypothesis import given
 from hypothesis import strategies as st
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from gui.charts import nice_step, steady_range
 
@@ -100,3 +102,50 @@ def test_utilisation_axis_only_grows_while_dragging(window, qtbot):
     sl.slider.sliderReleased.emit()
     _paint(qtbot, win)
     assert ch.getPlotItem().vb.viewRange()[1][1] == pytest.approx(math.ceil(max(peaks[-1], 1.0) * 1.08 / 5.0) * 5.0)
+
+
+def _wheel(chart, steps: int = 3) -> None:
+    """Zoom in with the mouse wheel over the plot's centre, as a user does."""
+    view = chart.viewport()
+    pos = QtCore.QPointF(view.width() / 2, view.height() / 2)
+    for _ in range(steps):
+        ev = QtGui.QWheelEvent(pos, view.mapToGlobal(pos), QtCore.QPoint(0, 0), QtCore.QPoint(0, 120),
+                               QtCore.Qt.MouseButton.NoButton, QtCore.Qt.KeyboardModifier.NoModifier,
+                               QtCore.Qt.ScrollPhase.NoScrollPhase, False)
+        QtWidgets.QApplication.sendEvent(view, ev)
+
+
+def test_a_zoom_stays_until_ctrl_0_restores_the_steady_axis(window, qtbot):
+    win = window
+    settle(win)
+    _paint(qtbot, win)
+    fitted, data = _ranges(win)
+    _wheel(win.charts["duration"])
+    _paint(qtbot, win)
+    zoomed, _ = _ranges(win)
+    assert zoomed[1] - zoomed[0] < fitted[1] - fitted[0], "the wheel did not zoom"
+    win.controller.set_value("cluster.nodes", win.controller.scenario.cluster.nodes * 2)  # new data
+    settle(win)
+    _paint(qtbot, win)
+    assert _ranges(win)[0] == zoomed, "a new result undid the user's zoom"
+    action = next(a for a in win.view_menu.actions() if a.shortcut().toString() == "Ctrl+0")
+    action.trigger()
+    _paint(qtbot, win)
+    after, data = _ranges(win)
+    assert after[0] <= data[0] and after[1] >= data[1]
+    span = data[1] - data[0]
+    assert (data[0] - after[0]) < 0.25 * span and (after[1] - data[1]) < 0.25 * span
+
+
+def test_the_y_axis_holds_the_bands(window, qtbot):
+    """Everything drawn counts, the bands too: with bands on, the axis holds their P10-P90."""
+    win = window
+    win.features.bands_action.setChecked(True)
+    assert win.features.bands.wait()
+    _paint(qtbot, win)
+    for kind in ("duration", "tco"):
+        (lo, hi), _ = _ranges(win, kind)
+        for lo_band, hi_band in win.features.bands.visible_bands(kind).values():
+            band = np.concatenate([lo_band, hi_band])
+            band = band[np.isfinite(band)]
+            assert band.size and lo <= band.min() and band.max() <= hi, kind

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from numpy.testing import assert_allclose
 
 from guihelpers import settle
-from issue6_helpers import finite
+from synthetic_nccl import finite
 
 from gui.bands import band_series, compute_bands
 
@@ -42,33 +41,47 @@ def test_bands_drawn_for_every_fabric_and_bracket_the_curve(window):
 
 
 def test_seeded_reproducible(window):
+    """The same seed gives the same bands, another seed other ones, for every fabric and every
+    chart: an export is reproducible because of the seed, not because the bands are empty."""
     snap = window.controller.snapshot
     x = np.asarray(snap.sweep.x)[::16]
     b1, _ = compute_bands(snap.scenario, snap.x_field, x, samples=200, seed=0)
     b2, _ = compute_bands(snap.scenario, snap.x_field, x, samples=200, seed=0)
-    s1 = band_series(b1, "tco", snap.x_field)
-    s2 = band_series(b2, "tco", snap.x_field)
-    for a, b in zip(s1, s2):
-        assert_allclose(finite(a["hi"]), finite(b["hi"]))
+    b3, _ = compute_bands(snap.scenario, snap.x_field, x, samples=200, seed=1)
+    for kind in ("utilisation", "duration", "tco"):
+        s1, s2, s3 = (band_series(b, kind, snap.x_field) for b in (b1, b2, b3))
+        assert [s["fabric"] for s in s1] == list(snap.sweep.fabrics)
+        for a, b, c in zip(s1, s2, s3):
+            width = finite(a["hi"] - a["lo"])
+            assert (width > 0).sum() >= x.size // 2, (kind, a["fabric"])  # a real band (1 node has no network)
+            for key in ("lo", "mid", "hi"):
+                assert np.array_equal(a[key], b[key], equal_nan=True), (kind, a["fabric"], key)  # bit for bit
+            assert not np.array_equal(a["hi"], c["hi"], equal_nan=True), (kind, a["fabric"])  # the seed matters
 
 
-def test_no_monte_carlo_on_the_drag_path(window, monkeypatch):
+def test_no_monte_carlo_on_the_drag_path(window):
     f = window.features
     f.bands_action.setChecked(True)
     assert f.bands.wait()
+    assert f.bands.visible_bands("utilisation")
     calls = []
-    monkeypatch.setattr(f.bands, "_request", lambda snap: calls.append(snap))
-    window._set_dragging(True)
+    f.bands.requested.connect(calls.append)
+    handle = window.sliders["cluster.nodes"].slider
+    handle.sliderPressed.emit()  # the user holds the nodes slider
+    assert window.dragging
     for n in (30, 40, 50, 60):
         window.controller.set_value("cluster.nodes", n)
         settle(window)
         # a stale band is hidden at once, nothing computed
         assert not f.bands.visible_bands("utilisation")
-    f._maybe_settled()  # the settle clock fires while the slider is still held: it waits
+    f.check_settled()  # the settle clock fires while the slider is still held: it waits
     assert calls == []
-    window._set_dragging(False)
-    f._maybe_settled()
+    handle.sliderReleased.emit()
+    assert not window.dragging
+    f.check_settled()
     assert len(calls) == 1 and calls[0].scenario.cluster.nodes == 60
+    assert f.bands.wait()
+    assert f.bands.visible_bands("utilisation")  # and the bands for the new point are drawn
 
 
 def test_turning_off_hides(window):

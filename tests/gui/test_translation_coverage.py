@@ -110,7 +110,7 @@ def _pattern_for(win):
     from gui.main_window import list_presets
     from model import catalog
 
-    names = [win.controller.scenario.name, win._loaded.name] + [n for n, _ in list_presets()]
+    names = [win.controller.scenario.name, win.loaded_scenario.name] + [n for n, _ in list_presets()]
     names += [g.get("name", k) for k, g in catalog.gpus().items()]
     names += [g.get("name", k).replace("NVIDIA ", "") for k, g in catalog.gpus().items()]
     snap = win.controller.snapshot

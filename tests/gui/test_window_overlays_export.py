@@ -1,4 +1,4 @@
-"""The window's bands and A/B pin reach the exporters through gui.export.window_overlays (issue #6)."""
+"""The window's bands and A/B pin reach the exporters through gui.export.window_overlays."""
 
 from __future__ import annotations
 

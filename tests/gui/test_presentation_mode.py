@@ -7,6 +7,7 @@ from PySide6 import QtWidgets
 
 def test_f11_toggles_full_screen_and_thick_lines(window, qtbot):
     act = window.presentation_action
+    handle = window.sliders["workload.params_b"].slider  # held and released as a user does
     assert act.shortcut().toString() == "F11"
     base_pt = QtWidgets.QApplication.font().pointSizeF()
     act.setChecked(True)
@@ -15,15 +16,16 @@ def test_f11_toggles_full_screen_and_thick_lines(window, qtbot):
         assert QtWidgets.QApplication.font().pointSizeF() > base_pt
         idle = window.charts["utilisation"].line_width
         assert idle > 2.0
-        window._set_dragging(True)  # the audience is watching: no thin pens on the drag path
-        assert window.charts["utilisation"].line_width == idle
-        window._set_dragging(False)
+        handle.sliderPressed.emit()  # the audience is watching: no thin pens on the drag path
+        assert window.dragging and window.charts["utilisation"].line_width == idle
+        handle.sliderReleased.emit()
     finally:
         act.setChecked(False)
     assert not window.isFullScreen()
-    window._set_dragging(True)  # outside presentation mode the drag path is thin and cheap
+    handle.sliderPressed.emit()  # outside presentation mode the drag path is thin and cheap
     assert window.charts["utilisation"].line_width <= 1.0
-    window._set_dragging(False)
+    handle.sliderReleased.emit()
+    assert window.charts["utilisation"].line_width > 1.0
     assert QtWidgets.QApplication.font().pointSizeF() == base_pt
 
 

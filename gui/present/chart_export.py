@@ -1,0 +1,99 @@
+"""What a chart export is, without Qt: its formats and limits, and a chart's data as CSV (the
+engine's numbers, not the screen's, with units in the headers).
+
+:func:`series_csv` writes what :func:`gui.present.series.chart_series` gives one chart,
+with the uncertainty bands (:func:`gui.present.bands.band_series`) and the pinned A of an
+A/B compare as more columns; :func:`chart_format` reads an export's format from its
+file name. ``fabric-whatif export … .csv`` and the window's File ▸ Export both write this.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from pathlib import Path
+
+import numpy as np
+
+from model import ScenarioError
+
+from .bands import band_series
+from .series import chart_series
+
+CHART_FORMATS = (".png", ".svg", ".pdf", ".csv")
+MIN_PNG_WIDTH, MAX_PNG_WIDTH = 200, 12000  # px
+
+
+def chart_format(path, chart: bool = True) -> str:
+    """The export format of ``path`` from its extension, or a ScenarioError naming the choices."""
+    suffix = Path(str(path)).suffix.lower()
+    if suffix not in CHART_FORMATS:
+        raise ScenarioError(str(path), suffix or "no extension",
+                            "a file ending in " + ", ".join(CHART_FORMATS) + (" (the chart format)" if chart else ""))
+    return suffix
+
+
+def _num(v: float) -> str:
+    v = float(v)
+    return repr(v) if math.isfinite(v) else ""
+
+
+def csv_text(cell: str) -> str:
+    """A text cell a spreadsheet shows as text: one starting with ``= + - @`` (or a tab or carriage return)
+    gets a leading apostrophe, so a fabric label cannot become a formula (OWASP, "CSV Injection")."""
+    return "'" + cell if cell[:1] in ("=", "+", "-", "@", "\t", "\r") else cell
+
+
+def series_csv(result, kind: str, *, bands=None, pinned=None) -> str:
+    """The plotted data of one chart as CSV text: x, then one column per fabric (and secondary series).
+
+    Headers carry units (``Nodes``, ``Latency (µs)``, ``... Model FLOPs utilisation (%)``);
+    points where no parallel plan fits are empty cells. With ``bands`` (a
+    :class:`model.analysis.Bands` along the same x-axis) three columns per fabric follow,
+    ``InfiniBand [P10]: …``, ``[P50]``, ``[P90]``; with ``pinned`` (the A snapshot of an
+    A/B compare, or its sweep) one per fabric, ``InfiniBand [A: name]: …``. When A's sweep
+    has other x values than B's, the rows are the union of both, each column empty where it
+    has no point.
+    """
+    data = chart_series(result, kind)
+    if not data["available"]:
+        raise ScenarioError(kind, "no data", data["note"] or "a chart the engine has output for")
+    _check_overlays(result, bands, pinned)
+    y = data["y_label"]
+    cols = [(f"{s['label']}: {y}", data["x"], s["y"]) for s in data["series"] + data["extra"]]
+    if bands is not None:
+        for b in band_series(bands, kind, result.field):
+            cols += [(f"{b['label']} [{p}]: {y}", b["x"], b[k]) for p, k in (("P10", "lo"), ("P50", "mid"),
+                                                                                ("P90", "hi"))]
+    if pinned is not None:
+        a = chart_series(_sweep_of(pinned), kind)
+        name = _name_of(pinned)
+        cols += [(f"{s['label']} [A{': ' + name if name else ''}]: {y}", a["x"], s["y"]) for s in a["series"]]
+    xs = data["x"]
+    if any(len(x) != len(xs) or np.any(x != xs) for _, x, _ in cols):
+        xs = np.unique(np.concatenate([x for _, x, _ in cols]))
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow([data["x_label"]] + [csv_text(h) for h, _, _ in cols])
+    by_x = [dict(zip(np.asarray(x, dtype=float).tolist(), np.asarray(v, dtype=float).tolist())) for _, x, v in cols]
+    for x in np.asarray(xs, dtype=float).tolist():
+        w.writerow([_num(x)] + [_num(col.get(x, math.nan)) for col in by_x])
+    return out.getvalue()
+
+
+def _sweep_of(pinned):
+    return getattr(pinned, "sweep", pinned)
+
+
+def _name_of(pinned) -> str:
+    s = getattr(pinned, "scenario", None)
+    return getattr(s, "name", "") or ""
+
+
+def _check_overlays(result, bands, pinned) -> None:
+    """Bands and A must lie along the chart's x-axis (else their columns and curves mean nothing)."""
+    if bands is not None and getattr(bands.nominal, "field", None) != result.field:
+        raise ScenarioError("bands", getattr(bands.nominal, "field", None), f"bands along {result.field}")
+    if pinned is not None and getattr(_sweep_of(pinned), "field", None) != result.field:
+        raise ScenarioError("pinned", getattr(_sweep_of(pinned), "field", None), f"A's sweep along {result.field}")

@@ -1,0 +1,240 @@
+"""Chart series without Qt: the x-axes the window offers, the three charts' data from an engine
+sweep, and how their values read.
+
+:func:`chart_series` turns an engine sweep :class:`model.Result` into plain data (x, labels,
+one series per fabric with its style) that the chart widget (:mod:`gui.charts`), the exports
+and the CSV draw or write. Axis metadata (label, unit, display scale, log axis) lives in
+:data:`AXES`, keyed by the engine's sweep field names; fabric colours and line styles come
+from ``assets/fabrics.toml`` through :func:`model.catalog.fabric_style`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from model import catalog
+
+from .format import fmt_money, fmt_percent
+from .steps import plan_steps
+from .text import QT_TRANSLATE_NOOP, translate
+
+CHART_KINDS = ("utilisation", "duration", "tco")
+
+# x-axes the window offers: engine sweep field -> display metadata. ``scale`` converts
+# engine units to display units (loss: fraction -> percent).
+AXES = {
+    "cluster.nodes": dict(label=QT_TRANSLATE_NOOP("Axes", "Nodes"), unit="", scale=1.0, log=True, integer=True),
+    "workload.params_b": dict(label=QT_TRANSLATE_NOOP("Axes", "Model parameters"),
+                              unit="B", scale=1.0, log=True, integer=False),
+    "fabric.latency_us": dict(label=QT_TRANSLATE_NOOP("Axes", "Latency"),
+                              unit="µs", scale=1.0, log=True, integer=False),
+    "fabric.loss_rate": dict(label=QT_TRANSLATE_NOOP("Axes", "Packet loss"),
+                             unit="%", scale=100.0, log=True, integer=False),
+    "fabric.link_gbps": dict(label=QT_TRANSLATE_NOOP("Axes", "Bandwidth per NIC"),
+                             unit="Gb/s", scale=1.0, log=True, integer=False),
+}
+
+RING_JUMP = 0.01  # a whole-number plan step is ringed where it moves the chart's value by more than 1 %
+
+
+def axis_label(field: str) -> str:
+    meta = AXES.get(field)
+    if meta is None:
+        return field
+    label = translate("Axes", meta["label"])
+    return f"{label} ({meta['unit']})" if meta["unit"] else label
+
+
+def currency_of(result) -> str:
+    """Currency code of a result's money figures ('' when the economics model is absent)."""
+    cur = result.data.get("currency") if result is not None else None
+    if cur is None:
+        econ = getattr(result.scenario, "economics", None) if result is not None else None
+        cur = getattr(econ, "currency", None)
+    if cur is None:
+        return ""
+    arr = np.asarray(cur)
+    if arr.ndim:
+        cur = arr.reshape(-1)[0]
+    return str(cur.item() if hasattr(cur, "item") else cur)
+
+
+def fabric_styles(result) -> list[dict]:
+    """One style per fabric of ``result``: colour, line style, width scale, short name."""
+    out = []
+    n_custom = 0
+    for name, label in zip(result.fabrics, result.labels):
+        if name in catalog.BUILTIN_FABRICS:
+            st = catalog.fabric_style(name)
+        else:
+            st = dict(catalog.fabric_style(name, n_custom), short=label)  # a user fabric goes by its label
+            n_custom += 1
+        st = dict(st)
+        st.setdefault("short", label)
+        st["label"] = label
+        out.append(st)
+    return out
+
+
+def _rows(arr, f: int):
+    a = np.asarray(arr, dtype=float)
+    if a.ndim == 0:
+        return np.full(f, float(a))[:, None]
+    if a.ndim == 1:
+        return a[None, :].repeat(f, axis=0)
+    return a
+
+
+def _years(result) -> int | None:
+    econ = getattr(result.scenario, "economics", None)
+    years = getattr(econ, "years", None)
+    return int(years) if years is not None else None
+
+
+def chart_series(result, kind: str) -> dict:
+    """Plain data for one chart from an engine sweep ``result``.
+
+    Returns ``{"x", "x_label", "y_label", "title", "log_x", "log_y", "series": [...],
+    "extra": [...], "available": bool, "note": str}``; each series is
+    ``{"fabric", "label", "short", "y", "style"}``. ``x`` and ``y`` are in display
+    units (loss in percent, utilisation in percent). Points where no parallel plan fits
+    are NaN (draw a gap). ``extra`` holds secondary series (training duration without
+    interruptions); ``available`` is false when the engine has no output for this chart
+    yet (TCO before the economics model), with ``note`` saying why.
+    """
+    if kind not in CHART_KINDS:
+        raise ValueError(f"kind {kind!r}: one of {', '.join(CHART_KINDS)}")
+    field = result.field
+    meta = AXES.get(field, dict(label=field or "", unit="", scale=1.0, log=False))
+    x = np.asarray(result.x, dtype=float) * meta["scale"]
+    data = result.data
+    f = len(result.fabrics)
+    styles = fabric_styles(result)
+    out = dict(x=x, x_label=axis_label(field), field=field, kind=kind, log_x=bool(meta["log"]), log_y=False,
+               series=[], extra=[], available=True, note="")
+    ys, extra_ys = None, None
+    if kind == "utilisation":
+        ys = _rows(data["mfu"], f) * 100.0
+        out.update(title=translate("Charts", "GPU utilisation (MFU)"),
+                   y_label=translate("Charts", "Model FLOPs utilisation (%)"))
+    elif kind == "duration":
+        base = _rows(data["train_days"], f)
+        if "train_days_with_interruptions" in data:
+            ys = _rows(data["train_days_with_interruptions"], f)
+            extra_ys = base
+            out.update(title=translate("Charts", "Training duration (faint: without interruptions)"))
+        else:
+            ys = base
+            out.update(title=translate("Charts", "Training duration (without interruptions)"))
+        out.update(y_label=translate("Charts", "Training duration (days)"), log_y=_spans_decades(ys))
+    else:
+        code = currency_of(result)
+        years = _years(result)
+        # log only where TCO spans decades (against nodes); elsewhere the fabrics' differences matter
+        out.update(title=translate("Charts", "{years}-year TCO").format(years=years) if years
+                   else translate("Charts", "Total cost of ownership"),
+                   y_label=translate("Charts", "TCO ({code})").format(code=code) if code else "TCO",
+                   log_y=field == "cluster.nodes", currency=code)
+        if "tco" in data:
+            ys = _rows(data["tco"], f)
+            out["log_y"] = out["log_y"] and _spans_decades(ys)
+        else:
+            out.update(available=False, note=translate("Charts", "Waiting for the economics model: no TCO "
+                                                                 "output yet"))
+    steps = plan_steps(result)
+    if ys is not None and steps is not None:  # a ring only where the step shows in this chart
+        steps = dict(steps, whole_number=steps["whole_number"] & _kinks(ys, RING_JUMP))
+    if ys is not None:
+        for i, (name, st) in enumerate(zip(result.fabrics, styles)):
+            out["series"].append(dict(fabric=name, label=st["label"], short=st.get("short", name),
+                                      y=np.asarray(ys[i], dtype=float), style=st,
+                                      plan_changed=None if steps is None else steps["changed"][i],
+                                      whole_number=None if steps is None else steps["whole_number"][i]))
+    if extra_ys is not None:
+        for i, (name, st) in enumerate(zip(result.fabrics, styles)):
+            out["extra"].append(dict(fabric=name, label=st["label"] + translate("Charts", " (without interruptions)"),
+                                     short=st.get("short", name) + translate("Charts", " w/o interr."),
+                                     y=np.asarray(extra_ys[i], dtype=float), style=st))
+    return out
+
+
+def point_values(point, kind: str) -> np.ndarray | None:
+    """Per-fabric y value of ``kind`` at the current point from an ``evaluate`` result (display units)."""
+    if point is None:
+        return None
+    d = point.data
+    if kind == "utilisation":
+        return np.atleast_1d(np.asarray(d["mfu"], dtype=float)) * 100.0
+    if kind == "duration":
+        key = "train_days_with_interruptions" if "train_days_with_interruptions" in d else "train_days"
+        return np.atleast_1d(np.asarray(d[key], dtype=float))
+    if "tco" in d:
+        return np.atleast_1d(np.asarray(d["tco"], dtype=float))
+    return None
+
+
+def _kinks(ys, size: float) -> np.ndarray:
+    """(F, N) bool: the change into point ``i`` (in log terms) departs from its neighbours' changes by
+    more than ``size`` (a fraction): a visible step, not the curve's smooth trend."""
+    ys = np.asarray(ys, dtype=float)
+    out = np.zeros(ys.shape, dtype=bool)
+    if ys.shape[1] < 3:
+        return out
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d = np.diff(np.log(np.where(ys > 0, ys, np.nan)), axis=1)  # (F, N-1): change into point 1..N-1
+        pad = np.pad(d, ((0, 0), (1, 1)), mode="edge")
+        trend = 0.5 * (pad[:, :-2] + pad[:, 2:])
+        out[:, 1:] = np.abs(d - trend) > size
+    return out
+
+
+def drawn_x(data: dict) -> np.ndarray:
+    """The x values where some fabric has a value (the x-range to show: no axis left empty where no
+    parallel plan fits); all of ``data["x"]`` when no fabric has any."""
+    x = np.asarray(data["x"], dtype=float)
+    ys = [np.asarray(s["y"], dtype=float) for s in data["series"]]
+    if not ys or not x.size:
+        return x
+    some = np.isfinite(np.vstack(ys)).any(axis=0)
+    if not some.any():
+        return x
+    idx = np.flatnonzero(some)
+    lo, hi = max(idx[0] - 1, 0), min(idx[-1] + 1, x.size - 1)  # one step of blank either side: the curve ends
+    return x[lo:hi + 1]
+
+
+def format_value(kind: str, v: float, currency: str = "") -> str:
+    """Human text for a y value: percent with one decimal, days with one decimal, money grouped."""
+    if v is None or not math.isfinite(v):
+        return translate("Charts", "no plan fits")
+    if kind == "utilisation":
+        return fmt_percent(v)
+    if kind == "duration":
+        return translate("Charts", "{value} days").format(value=f"{v:,.1f}")
+    return format_money(v, currency)
+
+
+def format_money(v: float, currency: str = "", *, axis: bool = False, compact: bool = False) -> str:
+    """Money with its symbol in the language's one format (:func:`gui.present.format.fmt_money`):
+    ``¥40.57 M`` / ``¥4,057 万``; ``compact`` (narrow tables) and ``axis`` (tick labels) three
+    significant figures."""
+    return fmt_money(v, currency, digits=3 if (compact or axis) else 4, trim=axis)
+
+
+def format_x(field: str, v: float) -> str:
+    meta = AXES.get(field)
+    if meta is None:
+        return f"{v:g}"
+    unit = f" {meta['unit']}" if meta["unit"] else ""
+    if meta.get("integer"):
+        return f"{v:,.0f}{unit}"
+    return f"{v:,.4g}{unit}"
+
+
+def _spans_decades(ys, decades: float = 1.0) -> bool:
+    """True when the positive finite values span more than ``decades`` powers of ten."""
+    y = np.asarray(ys, dtype=float)
+    y = y[np.isfinite(y) & (y > 0)]
+    return bool(y.size) and float(np.log10(y.max() / y.min())) > decades

@@ -1,0 +1,31 @@
+"""Translated text without importing Qt.
+
+Visible strings are written ``translate("Context", "text")`` (``pyside6-lupdate`` finds
+them by that name) and marked for later with ``QT_TRANSLATE_NOOP``. Only Qt can install
+a translator (:func:`gui.i18n.set_language` loads the ``.qm`` catalogue), so: when Qt is
+loaded, :func:`translate` asks ``QCoreApplication.translate``; when it is not (the
+headless command line, the CSV export), nothing can have been installed and the source
+(English) text is the text. This module never imports Qt itself.
+"""
+
+from __future__ import annotations
+
+import sys
+
+LANGUAGES = {"en": "English", "zh_CN": "简体中文"}  # the app's languages, native names (shown untranslated)
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 (the name lupdate looks for)
+    """Mark ``text`` for translation in ``context``; translated where it is shown."""
+    return text
+
+
+def translate(context: str, text: str, disambiguation: str | None = None, n: int = -1) -> str:
+    """``text`` in the current language (``QCoreApplication.translate`` when Qt is loaded)."""
+    qtcore = sys.modules.get("PySide6.QtCore")
+    if qtcore is None:
+        return text
+    return qtcore.QCoreApplication.translate(context, text, disambiguation, n)
+
+
+__all__ = ["LANGUAGES", "QT_TRANSLATE_NOOP", "translate"]
