@@ -348,10 +348,11 @@ def cmd_calibrate(args) -> int:
     mfit = nccl_fit.fit_model(log, setup)
     e = mfit.errors
     print(f"collective model fit ({gpu}): achievable {mfit.achievable_fraction:.3f} of line per NIC "
-          f"({mfit.nic_gb_per_s:.1f} GB/s), per-hop latency {mfit.latency_us:.2f} µs, Simple per-hop latency "
-          f"{mfit.simple_hop_us:.2f} µs; busbw error at ≥ 64 MiB median {e['large_median'] * 100:.1f}% max "
-          f"{e['large_max'] * 100:.1f}%, at ≥ 1 MiB median {e['medium_median'] * 100:.1f}% max "
-          f"{e['medium_max'] * 100:.1f}%")
+          f"({mfit.nic_gb_per_s:.1f} GB/s), per-hop latency {mfit.latency_us:.2f} µs, per-hop latency of "
+          f"LL / LL128 / Simple {mfit.ll_hop_us:.2f} / {mfit.ll128_hop_us:.2f} / {mfit.simple_hop_us:.2f} µs, "
+          f"pipeline fill {mfit.fill_bytes / 1024:.0f} KiB per channel, LL128 efficiency "
+          f"{mfit.ll128_efficiency:.3f}, tree efficiency {mfit.tree_efficiency:.3f}")
+    print(nccl_fit.error_summary(e))
     print("protocol crossover: " + ", ".join(f"{a}/{p} from {size} B" for size, a, p in mfit.crossovers))
     for w in mfit.warnings:
         print(f"warning: {w}")

@@ -968,5 +968,7 @@ def nccl_inputs(scenario: Scenario) -> dict:
         nic_gb_per_s=bw_final / nics / 1e9, nics_per_node=nics, net_latency_us=hop_us,
         intra_busbw_gb_per_s=float(pt["intra_busbw"][0]) / 1e9, intra_p2p_gb_per_s=float(pt["intra_p2p_bw"][0]) / 1e9,
         nvls_busbw_gb_per_s=float(g.get("nvls_busbw_gb_per_s", 0.0)) if pt["gpus_per_node"][0] > 1 else 0.0,
-        sharp=sharp, simple_hop_us=fab["nccl_simple_hop_us"][:, 0],
+        sharp=sharp, simple_hop_us=fab["nccl_simple_hop_us"][:, 0], ll128_hop_us=fab["nccl_ll128_hop_us"][:, 0],
+        ll_hop_us=fab["nccl_ll_hop_us"][:, 0], fill_bytes=fab["nccl_fill_bytes"][:, 0],
+        ll128_efficiency=fab["nccl_ll128_efficiency"][:, 0], tree_efficiency=fab["nccl_tree_efficiency"][:, 0],
     )
