@@ -521,7 +521,7 @@ class CalibrateDialog(QtWidgets.QDialog):
                 f"{a}/{p} ≥ {size_text(size)}" for size, a, p in fit.crossovers)),
         ]
         if values is not None:
-            lines.append(translate("CalibrateDialog", "Saved as a {transport} fabric of {nics} × {link} Gb/s").format(
+            lines.append(translate("CalibrateDialog", "As a fabric: {transport}, {nics} × {link} Gb/s").format(
                 transport=TRANSPORT_NAMES.get(values["transport"], values["transport"]), nics=values["nics_per_node"],
                 link=fmt_number(values["link_gbps"], 0)))
         self.result_label.setText("<br>".join(lines))
