@@ -1,10 +1,12 @@
 """Calibrate a fabric from the user's own nccl-tests output.
 
-Two fits: the α–β line below (kept for the calibrate dialog), and
+Two fits: the α–β line below (the command's one-line summary), and
 :func:`fit_model`, which fits the NCCL-like collective model's own parameters
-(achievable fraction per NIC, per-hop latency, Simple per-hop latency, i.e. the
-protocol crossover) and reports its error at ≥ 64 MiB and ≥ 1 MiB with warnings
-(two-node default-algorithm runs, pathologies). :func:`scenario_table` is what
+(achievable fraction per NIC, per-hop latency, the LL / LL128 / Simple per-hop
+latencies, i.e. the protocol crossovers, the Simple pipeline fill, the LL128 and
+tree bandwidth efficiencies) and reports its error at ≥ 64 MiB and ≥ 1 MiB with
+warnings (two-node default-algorithm runs, pathologies, the log's own dips).
+The calibrate command and dialog save it as a fabric. :func:`scenario_table` is what
 ``fabric-whatif nccl`` prints.
 
 ``all_reduce_perf`` and its siblings print one row per message size with the
