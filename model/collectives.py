@@ -270,6 +270,24 @@ def per_nic_gb_per_s(link_gbps, achievable_fraction, efficiency=1.0, *, pcie_gb_
     return np.minimum(np.minimum(net, pcie_gb_per_s), window_cap_gb_per_s(rtt_us, channels_per_nic))
 
 
+def in_node_collective_time(kind, size_bytes, ranks, intra_busbw_bytes_per_s, intra_p2p_bytes_per_s):
+    """One collective among ``ranks`` GPUs of one node by :func:`nccl_collective` (protocols, ring/tree, pipeline
+    fill; NCCL's own constants) [s]; 0 where ``ranks`` ≤ 1. Tensor-parallel all-reduces and in-node pipeline
+    sends (``kind`` "sendrecv") of the engine's step.
+
+    ``intra_busbw_bytes_per_s`` / ``intra_p2p_bytes_per_s``: the GPU's in-node ring bus bandwidth and one GPU's
+    point-to-point bandwidth [B/s]. NVLink SHARP is not applied (a conservative choice: Megatron's TP groups get
+    it only with NCCL ≥ 2.17 and NVSwitch 3).
+    """
+    ranks = np.asarray(ranks, dtype=float)
+    r = nccl_collective(kind, size_bytes, ranks_per_node=2.0 if kind == "sendrecv" else np.maximum(ranks, 2.0),
+                        nodes=1.0,
+                        nic_gb_per_s=np.inf, nics_per_node=1.0,
+                        intra_busbw_gb_per_s=np.asarray(intra_busbw_bytes_per_s, dtype=float) / 1e9,
+                        intra_p2p_gb_per_s=np.asarray(intra_p2p_bytes_per_s, dtype=float) / 1e9)
+    return np.where(ranks > 1, r["time_us"] * 1e-6, 0.0)
+
+
 def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, nics_per_node, intra_busbw_gb_per_s,
                     intra_p2p_gb_per_s=None, net_latency_us=IB_WIRE_US, nvls_busbw_gb_per_s=0.0, sharp=False,
                     algorithm="auto", protocol="auto", overhead_us=0.0, fill_bytes=SIMPLE_FILL_BYTES,

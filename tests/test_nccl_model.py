@@ -379,3 +379,35 @@ def test_alltoall_and_sendrecv_are_bounded_by_a_gpus_share_of_the_nics():
     assert a2a[-1] == pytest.approx(47.0 * (255 / 256) / (31 / 32), rel=0.03)
     sr = collectives.nccl_collective("sendrecv", BIG, **base)["busbw_gb_per_s"]
     assert sr[-1] == pytest.approx(47.0, rel=0.03)
+
+
+# -- tensor- and pipeline-parallel traffic inside the node ---------------------------------------------------
+
+def test_in_node_collectives_are_the_collective_models_one_node_figures():
+    S = 2.0 ** np.arange(10, 31, 2)
+    t = collectives.in_node_collective_time("all_reduce", S, 8, 369e9, 450e9)
+    ref = collectives.nccl_collective("all_reduce", S, ranks_per_node=8, nodes=1, nic_gb_per_s=np.inf,
+                                      nics_per_node=1, intra_busbw_gb_per_s=369.0, intra_p2p_gb_per_s=450.0)
+    np.testing.assert_allclose(t, ref["time_us"] * 1e-6)
+    assert collectives.in_node_collective_time("all_reduce", S, 1, 369e9, 450e9).max() == 0.0
+    # protocols and the pipeline fill cost time at 1-16 MiB where the straight α-β line does not ...
+    ab = collectives.collective_time("all_reduce", S, 8, 369e9, collectives.NCCL_NVLINK_STEP_US * 1e-6)
+    mid = (S >= 2**20) & (S <= 2**24)
+    assert np.all(t[mid] > 1.3 * ab[mid])
+    # ... and at 1 GiB both are bandwidth-bound
+    assert t[-1] == pytest.approx(ab[-1], rel=0.03)
+    send = collectives.in_node_collective_time("sendrecv", S, 4, 369e9, 450e9)
+    assert send[-1] == pytest.approx(S[-1] / 450e9, rel=0.02)
+
+
+def test_the_engines_tensor_parallel_all_reduces_go_through_the_collective_model():
+    s = model.load_scenario(DEFAULT).replace_many({"parallel.mode": "explicit", "parallel.tp": 8, "parallel.pp": 1,
+                                                   "workload.global_batch": 1032, "workload.recompute": "selective"})
+    r = model.evaluate(s).at("roce")
+    arch, plan = r["architecture"], r["plan"]
+    g = model.catalog.gpu(s.cluster.gpu)
+    msg = plan["micro_batch"] * s.workload.seq_len * arch["hidden"] * 2  # bf16 activations of one micro-batch
+    one = collectives.in_node_collective_time("all_reduce", msg, 8, g["intra_gb_per_s"] * g["intra_busbw_fraction"]
+                                              * 1e9, g["intra_gb_per_s"] * 1e9)
+    # 4 all-reduces per layer (2 forward, 2 backward; selective recomputation adds none) per micro-batch
+    assert r["breakdown_s"]["tp_comm"] == pytest.approx(plan["microbatches"] * arch["layers"] * 4 * one, rel=1e-6)
