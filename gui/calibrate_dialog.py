@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import model
 from model import ScenarioError, catalog, files, nccl_fit
-from model.collectives import ALGORITHMS
+from model.collectives import ALGORITHMS, TREE_EFF
 
 from .i18n import fmt_number, fmt_sig, translate
 
@@ -512,7 +512,7 @@ class CalibrateDialog(QtWidgets.QDialog):
                 nic=fmt_number(fit.nic_gb_per_s, 1), lat=fmt_sig(fit.latency_us, 3), ll=fmt_sig(fit.ll_hop_us, 3),
                 ll128=fmt_sig(fit.ll128_hop_us, 3), simple=fmt_sig(fit.simple_hop_us, 3),
                 fill=fmt_number(fit.fill_bytes / 1024, 0), e128=fmt_number(fit.ll128_efficiency, 3),
-                etree=fmt_number(fit.tree_efficiency, 3)),
+                etree=fmt_number(fit.tree_efficiency if math.isfinite(fit.tree_efficiency) else TREE_EFF, 3)),
             translate("CalibrateDialog", "Fit error of bus bandwidth: ≥ 64 MiB max <b>{large} %</b>, ≥ 1 MiB max "
                                          "<b>{medium} %</b> (tolerance {tl} % / {tm} %)").format(
                 large=fmt_number(e["large_max_clean"] * 100, 1), medium=fmt_number(e["medium_max_clean"] * 100, 1),

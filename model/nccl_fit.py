@@ -358,7 +358,11 @@ def fit_model(log: NcclLog, setup: NcclSetup) -> ModelFit:
         return out, float(cost[i])
 
     nan = float("nan")
-    x, _ = search([1.0, 1.0, 1.0, nan, nan, SIMPLE_FILL_BYTES, 0.92, TREE_EFF], (0, 1, 2),
+    # the tree's efficiency only where the log can show it (an all-reduce the tuner may run as a tree); otherwise
+    # it stays NCCL's own (NaN), so that a ring-only log does not set how the fabric's trees run
+    fit_tree = log.collective == "all_reduce" and setup.algorithm in ("auto", "tree")
+    blocks = _FIT_BLOCKS if fit_tree else tuple(tuple(k for k in b if k != 7) for b in _FIT_BLOCKS)
+    x, _ = search([1.0, 1.0, 1.0, nan, nan, SIMPLE_FILL_BYTES, 0.92, TREE_EFF if fit_tree else nan], (0, 1, 2),
                   (np.geomspace(0.005, 1.0, 48), np.geomspace(0.05, 20000.0, 36), np.geomspace(0.05, 200.0, 16)))
     x, _ = search(x, (3, 4), (np.geomspace(0.05, 2000.0, 40), np.geomspace(0.05, 2000.0, 40)))
     x, _ = search(x, (5, 6), (np.geomspace(4096.0, 64.0 * 2**20, 49), np.linspace(0.3, 1.0, 15)))
@@ -366,7 +370,7 @@ def fit_model(log: NcclLog, setup: NcclSetup) -> ModelFit:
                                  np.geomspace(0.05, 200.0, 16)))
     for worst, steps in ((False, (1.3, 1.15, 1.04, 1.01)), (True, (1.3, 1.15, 1.07, 1.03, 1.01))):
         for step in steps:
-            for block in _FIT_BLOCKS:
+            for block in blocks:
                 axes = []
                 for k in block:
                     fraction = k in (0, 6, 7)
@@ -397,13 +401,14 @@ def fabric_from_model_fit(fit: ModelFit) -> dict:
     if fit.log.nodes < 2:
         raise ScenarioError("nccl-tests log", f"{fit.log.nodes} node",
                             "a run across at least two nodes: on one node it measures NVLink/PCIe, not the fabric")
-    return {"transport": fit.setup.transport, "link_gbps": float(fit.setup.link_gbps),
-            "nics_per_node": int(fit.setup.nics_per_node), "achievable_fraction": round(fit.achievable_fraction, 4),
-            "latency_us": round(fit.latency_us, 3), "loss_rate": 0.0,
-            "nccl_simple_hop_us": round(fit.simple_hop_us, 3), "nccl_ll128_hop_us": round(fit.ll128_hop_us, 3),
-            "nccl_ll_hop_us": round(fit.ll_hop_us, 3), "nccl_fill_bytes": round(fit.fill_bytes),
-            "nccl_ll128_efficiency": round(fit.ll128_efficiency, 4),
-            "nccl_tree_efficiency": round(fit.tree_efficiency, 4)}
+    values = {"transport": fit.setup.transport, "link_gbps": float(fit.setup.link_gbps),
+              "nics_per_node": int(fit.setup.nics_per_node), "achievable_fraction": round(fit.achievable_fraction, 4),
+              "latency_us": round(fit.latency_us, 3), "loss_rate": 0.0,
+              "nccl_simple_hop_us": round(fit.simple_hop_us, 3), "nccl_ll128_hop_us": round(fit.ll128_hop_us, 3),
+              "nccl_ll_hop_us": round(fit.ll_hop_us, 3), "nccl_fill_bytes": float(round(fit.fill_bytes)),
+              "nccl_ll128_efficiency": round(fit.ll128_efficiency, 4),
+              "nccl_tree_efficiency": round(fit.tree_efficiency, 4)}
+    return {k: v for k, v in values.items() if not (isinstance(v, float) and np.isnan(v))}  # NaN: NCCL's own
 
 
 # --------------------------------------------------------------------------
@@ -446,7 +451,11 @@ def scenario_table(scenario, fabric: str, collective: str, nodes: int | None = N
             ("ranks_per_node", "nodes", "intra_busbw_gb_per_s", "intra_p2p_gb_per_s", "nvls_busbw_gb_per_s")
             + per_fabric}
     S = np.asarray(sizes, dtype=float)
-    r = nccl_collective(CLI_COLLECTIVES[collective], S, algorithm=algorithm, **args)
+    try:
+        r = nccl_collective(CLI_COLLECTIVES[collective], S, algorithm=algorithm, **args)
+    except ValueError:
+        raise ScenarioError("algorithm", algorithm, f"one that runs {collective}: ring runs every collective, "
+                                                    "tree/NVLS/SHARP only all_reduce") from None
     ranks = int(x["ranks_per_node"] * x["nodes"])
     count = S / FLOAT_BYTES
     return {"fabric": fabric, "label": x["labels"][i], "collective": collective, "nodes": int(x["nodes"]),

@@ -411,3 +411,30 @@ def test_the_engines_tensor_parallel_all_reduces_go_through_the_collective_model
                                               * 1e9, g["intra_gb_per_s"] * 1e9)
     # 4 all-reduces per layer (2 forward, 2 backward; selective recomputation adds none) per micro-batch
     assert r["breakdown_s"]["tp_comm"] == pytest.approx(plan["microbatches"] * arch["layers"] * 4 * one, rel=1e-6)
+
+
+def test_calibrate_then_nccl_compare_round_trips_on_the_command_line(tmp_path, capsys):
+    from gui.cli import main
+
+    log = LOGS / "ib_h100_2node_ndr_ring_tuned_allreduce.txt"
+    out = tmp_path / "lab.toml"
+    assert main(["calibrate", str(log), "--nodes", "2", "--link-gbps", "400", "--nics-per-node", "8",
+                 "--transport", "infiniband", "--gpu", "H100-SXM", "--scenario",
+                 "assets/presets/case3_centre_128xH100_1T.toml", "--out", str(out), "--name", "lab"]) == 0
+    printed = capsys.readouterr().out
+    assert "busbw error at ≥ 64 MiB" in printed and "within" in printed  # the fit error is reported
+    # the log forced NCCL_ALGO=Ring: the comparison runs the ring too
+    assert main(["nccl", str(out), "--fabric", "lab", "--nodes", "2", "--json", "--compare", str(log)]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    err = {r["bytes"]: abs(r["busbw_error"]) for r in rows if r["busbw_error"] is not None}
+    assert max(e for b, e in err.items() if b >= nccl_fit.LARGE_BYTES) <= nccl_fit.LARGE_TOLERANCE
+    assert max(e for b, e in err.items() if b >= nccl_fit.MEDIUM_BYTES) <= nccl_fit.MEDIUM_TOLERANCE
+    assert {r["algorithm"] for r in rows} == {"ring"}
+
+
+def test_nccl_command_refuses_an_algorithm_that_cannot_run_the_collective(capsys):
+    from gui.cli import main
+
+    assert main(["nccl", DEFAULT, "--fabric", "roce", "--collective", "all_gather", "--algorithm", "tree"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "algorithm" in err[0] and "tree" in err[0]
