@@ -1,16 +1,20 @@
-"""Calibrate a fabric from the user's own nccl-tests output (issue #6).
+"""Calibrate a fabric from the user's own nccl-tests output.
 
 :class:`CalibrateDialog` takes the text of an ``all_reduce_perf`` (or sibling) run —
-opened from a file or pasted — fits the α–β model with :mod:`model.nccl_fit`, draws
-the fit over the measured points (log-log time against message size) and saves the
-result as a user fabric in the scenario through the controller (one recompute).
+opened from a file or pasted — fits the NCCL-like collective model's own parameters
+with :func:`model.nccl_fit.fit_model` (the same setup inputs as ``fabric-whatif
+calibrate``: GPU, link Gb/s, NICs per node, transport, algorithm), draws the fitted
+bus bandwidth over the measured points, reports the fit error and the warnings, and
+saves the result as a user fabric in the scenario through the controller (one recompute).
 
 A malformed log shows the engine's message, which names the line; the text, the
 options and the last good fit stay where they were, so nothing is lost.
 
-A log file is read off the UI thread (:class:`LogReader`), bounded like every file the app
-reads (:func:`model.files.read_text_bounded`, at most :data:`model.files.MAX_LOG_BYTES`,
-regular files only): a huge file, a pipe or a device never freezes the window.
+Nothing slow runs on the UI thread: a log file is read by :class:`LogReader`, bounded like
+every file the app reads (:func:`model.files.read_text_bounded`, at most
+:data:`model.files.MAX_LOG_BYTES`, regular files only), and the parse and the fit run in
+:class:`FitWorker` (a log at the size cap takes seconds to parse). A newer request
+supersedes one under way; only the latest result is shown.
 """
 
 from __future__ import annotations
@@ -23,8 +27,11 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from dataclasses import dataclass
+
 import model
-from model import ScenarioError, files, nccl_fit
+from model import ScenarioError, catalog, files, nccl_fit
+from model.collectives import ALGORITHMS, TREE_EFF
 
 from .i18n import fmt_number, fmt_sig, translate
 
@@ -32,7 +39,6 @@ TRANSPORTS = ("tcp", "roce", "iwarp", "infiniband")
 TRANSPORT_NAMES = {"tcp": "Ethernet (TCP)", "roce": "RoCE", "iwarp": "iWARP", "infiniband": "InfiniBand"}
 COLLECTIVE_CHOICES = ("all_reduce", "all_gather", "reduce_scatter", "all_to_all")
 NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,39}$")
-
 
 
 def focus_defaults(scenario) -> dict:
@@ -72,15 +78,6 @@ class SizeAxis(pg.AxisItem):
         return [size_text(round(10 ** v)) for v in values]
 
 
-class TimeAxis(pg.AxisItem):
-    def __init__(self, *a, **kw):
-        super().__init__(*a, **kw)
-        self.enableAutoSIPrefix(False)
-
-    def tickStrings(self, values, scale, spacing):  # noqa: N802
-        return [f"{10 ** v:,.6g}" for v in values]
-
-
 class LogReader(QtCore.QThread):
     """Reads one nccl-tests log off the UI thread; ``done`` carries (serial, path, text or ScenarioError)."""
 
@@ -100,8 +97,66 @@ class LogReader(QtCore.QThread):
         self.done.emit(self.serial, self.path, result)
 
 
+@dataclass(frozen=True)
+class FitRequest:
+    """What one fit needs: the log text and the setup the user states (0 / None: from the log)."""
+    text: str
+    source: str
+    collective: str | None
+    ranks: int | None
+    nodes: int | None
+    gpu: str
+    link_gbps: float
+    nics_per_node: int
+    transport: str
+    algorithm: str | None  # None: the log's NCCL_ALGO, else auto
+
+
+@dataclass(frozen=True)
+class FitOutcome:
+    """A fitted log, the fabric it makes (``None`` with ``fabric_error`` when it makes none)."""
+    fit: nccl_fit.ModelFit
+    values: dict | None
+    fabric_error: str | None
+
+
+def fit_request(req: FitRequest) -> FitOutcome:
+    """Parse and fit (what :class:`FitWorker` runs); raises :class:`~model.ScenarioError` on a bad log."""
+    log = nccl_fit.parse_nccl_tests(req.text, source=req.source, collective=req.collective, ranks=req.ranks,
+                                    nodes=req.nodes)
+    setup = nccl_fit.NcclSetup(req.gpu, req.link_gbps, req.nics_per_node, req.transport,
+                               req.algorithm or log.algorithm or "auto")
+    fit = nccl_fit.fit_model(log, setup)
+    try:
+        return FitOutcome(fit, nccl_fit.fabric_from_model_fit(fit), None)
+    except ScenarioError as err:
+        return FitOutcome(fit, None, str(err))
+
+
+class FitWorker(QtCore.QThread):
+    """Parses and fits one log off the UI thread; ``done`` carries (serial, FitOutcome or ScenarioError)."""
+
+    done = QtCore.Signal(int, object)
+
+    def __init__(self, serial: int, request: FitRequest, parent=None):
+        super().__init__(parent)
+        self.serial = serial
+        self.request = request
+
+    def run(self) -> None:
+        try:
+            result = fit_request(self.request)
+        except ScenarioError as err:
+            result = err
+        except ValueError:  # the model refuses an algorithm that does not run the collective
+            result = ScenarioError("Algorithm", self.request.algorithm,
+                                   "one that runs the log's collective: ring runs every one, tree/NVLS/SHARP "
+                                   "only all-reduce")
+        self.done.emit(self.serial, result)
+
+
 class CalibrateDialog(QtWidgets.QDialog):
-    """Open or paste an nccl-tests log, fit it, save it as a user fabric.
+    """Open or paste an nccl-tests log, fit the collective model to it, save it as a user fabric.
 
     ``choose_file`` is a callable returning a path or '' (the window's file dialog);
     ``controller`` is the window's :class:`~gui.controller.Controller`.
@@ -109,25 +164,32 @@ class CalibrateDialog(QtWidgets.QDialog):
 
     saved = QtCore.Signal(str)  # the fabric name written into the scenario
     fileLoaded = QtCore.Signal(bool)  # a log file was read (and fitted: True) or refused (False)
+    fitted = QtCore.Signal(bool)  # a fit finished: shown with a fabric to save (True) or a message (False)
 
     def __init__(self, controller, parent=None, *, choose_file=None):
         super().__init__(parent)
         self.controller = controller
         self.choose_file = choose_file
-        self.fit: nccl_fit.NcclFit | None = None
+        self.fit: nccl_fit.ModelFit | None = None
         self.values: dict | None = None
         self.path: str | None = None
         self.reader: LogReader | None = None  # the read under way, if any
+        self.fitter: FitWorker | None = None  # the fit under way, if any
         self._read_serial = 0
+        self._fit_serial = 0
+        self._fit_pending = False  # inputs changed while a fit runs: fit again when it ends
         self._last_load_ok = False
+        self._last_fit_ok = False
+        self._after_fit = None  # a file's load waits for its fit
         self.setObjectName("calibrateDialog")
         self.setWindowTitle(translate("CalibrateDialog", "Calibrate a fabric from nccl-tests"))
         self.resize(1000, 680)
         d = focus_defaults(controller.scenario)
 
-        intro = QtWidgets.QLabel(translate("CalibrateDialog", 
+        intro = QtWidgets.QLabel(translate("CalibrateDialog",
             "Paste or open the output of nccl-tests (all_reduce_perf, all_gather_perf, …) run across at least "
-            "two nodes. The fit gives the fabric's latency and achievable bus bandwidth on your network."))
+            "two nodes. The fit gives the collective model's own parameters on your network: achievable "
+            "bandwidth per NIC, latency per hop and per protocol (LL, LL128, Simple), pipeline fill."))
         intro.setWordWrap(True)
 
         # -- the log
@@ -146,10 +208,15 @@ class CalibrateDialog(QtWidgets.QDialog):
         self._refit_timer = QtCore.QTimer(self)
         self._refit_timer.setSingleShot(True)
         self._refit_timer.setInterval(300)
-        self._refit_timer.timeout.connect(self.refit)
+        self._refit_timer.timeout.connect(self.start_fit)
         self.text.textChanged.connect(self._refit_timer.start)
 
-        # -- options
+        # -- the setup (as fabric-whatif calibrate takes it)
+        self.gpu = QtWidgets.QComboBox()
+        self.gpu.setObjectName("gpuCombo")
+        for g in catalog.gpus():
+            self.gpu.addItem(g, g)
+        self.gpu.setCurrentIndex(max(self.gpu.findData(controller.scenario.cluster.gpu), 0))
         self.transport = QtWidgets.QComboBox()
         self.transport.setObjectName("transportCombo")
         for t in TRANSPORTS:
@@ -165,6 +232,11 @@ class CalibrateDialog(QtWidgets.QDialog):
         self.nics.setObjectName("nicsSpin")
         self.nics.setRange(1, 64)
         self.nics.setValue(d["nics_per_node"])
+        self.algorithm = QtWidgets.QComboBox()
+        self.algorithm.setObjectName("algorithmCombo")
+        self.algorithm.addItem(translate("CalibrateDialog", "from the log (NCCL_ALGO), else auto"), None)
+        for a in ("auto",) + ALGORITHMS:
+            self.algorithm.addItem(a, a)
         self.collective = QtWidgets.QComboBox()
         self.collective.addItem(translate("CalibrateDialog", "from the log"), None)
         for c in COLLECTIVE_CHOICES:
@@ -181,41 +253,53 @@ class CalibrateDialog(QtWidgets.QDialog):
         self.label = QtWidgets.QLineEdit(translate("CalibrateDialog", "{fabric} (measured)").format(
             fabric=TRANSPORT_NAMES.get(d["transport"], d["transport"])))
         self.label.setObjectName("labelEdit")
-        for w in (self.transport, self.link, self.nics, self.collective, self.ranks, self.nodes):
+        for w in (self.gpu, self.transport, self.link, self.nics, self.algorithm, self.collective, self.ranks,
+                  self.nodes):
             sig = w.currentIndexChanged if isinstance(w, QtWidgets.QComboBox) else w.valueChanged
             sig.connect(self._refit_timer.start)
         self.transport.currentIndexChanged.connect(self._transport_changed)
         form = QtWidgets.QFormLayout()
+        form.addRow(translate("CalibrateDialog", "GPU"), self.gpu)
         form.addRow(translate("CalibrateDialog", "Transport"), self.transport)
         form.addRow(translate("CalibrateDialog", "Link speed per NIC"), self.link)
         form.addRow(translate("CalibrateDialog", "NICs per node"), self.nics)
+        form.addRow(translate("CalibrateDialog", "Algorithm"), self.algorithm)
         form.addRow(translate("CalibrateDialog", "Collective"), self.collective)
         form.addRow(translate("CalibrateDialog", "Ranks"), self.ranks)
         form.addRow(translate("CalibrateDialog", "Nodes"), self.nodes)
         form.addRow(translate("CalibrateDialog", "Save as (name)"), self.name)
         form.addRow(translate("CalibrateDialog", "Label"), self.label)
 
-        # -- the fit
-        self.plot = pg.PlotWidget(background="w", axisItems={"bottom": SizeAxis("bottom"), "left": TimeAxis("left")})
+        # -- the fit: bus bandwidth against message size, measured points over the fitted model
+        self.plot = pg.PlotWidget(background="w", axisItems={"bottom": SizeAxis("bottom")})
         self.plot.setObjectName("fitPlot")
         pi = self.plot.getPlotItem()
-        pi.setLogMode(x=True, y=True)
+        pi.setLogMode(x=True, y=False)
         pi.showGrid(x=True, y=True, alpha=0.25)
         pi.setMenuEnabled(False)
         pi.hideButtons()
         pi.setLabel("bottom", translate("CalibrateDialog", "Message size"))
-        pi.setLabel("left", translate("CalibrateDialog", "Time (µs)"))
-        pi.setTitle(translate("CalibrateDialog", "Measured points and the α–β fit"))
+        pi.setLabel("left", translate("CalibrateDialog", "Bus bandwidth (GB/s)"))
+        pi.setTitle(translate("CalibrateDialog", "Measured points and the fitted collective model"))
         self.legend = pi.addLegend(offset=(10, 10), labelTextColor="#222222", brush=pg.mkBrush(255, 255, 255, 215))
         self.points = pg.PlotDataItem([], [], pen=None, symbol="o", symbolSize=8, symbolPen=pg.mkPen("#0072B2"),
                                       symbolBrush=pg.mkBrush("#56B4E9"), name=translate("CalibrateDialog", "measured"))
-        self.line = pg.PlotDataItem([], [], pen=pg.mkPen("#D55E00", width=2), name=translate("CalibrateDialog", "fit"))
+        self.line = pg.PlotDataItem([], [], pen=pg.mkPen("#D55E00", width=2),
+                                    name=translate("CalibrateDialog", "fitted model"))
         pi.addItem(self.points)
         pi.addItem(self.line)
+        self.busy_label = QtWidgets.QLabel()
+        self.busy_label.setObjectName("fitBusy")
+        self.busy_label.setStyleSheet("color:#555")
         self.result_label = QtWidgets.QLabel()
         self.result_label.setObjectName("fitResult")
         self.result_label.setWordWrap(True)
         self.result_label.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.warning_label = QtWidgets.QLabel()
+        self.warning_label.setObjectName("fitWarnings")
+        self.warning_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.warning_label.setWordWrap(True)
+        self.warning_label.setStyleSheet("color:#8a5300")
         self.error_label = QtWidgets.QLabel()
         self.error_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # messages quote lines of the log
         self.error_label.setObjectName("fitError")
@@ -242,7 +326,9 @@ class CalibrateDialog(QtWidgets.QDialog):
         left.addLayout(form)
         right = QtWidgets.QVBoxLayout()
         right.addWidget(self.plot, 1)
+        right.addWidget(self.busy_label)
         right.addWidget(self.result_label)
+        right.addWidget(self.warning_label)
         right.addWidget(self.error_label)
         body = QtWidgets.QHBoxLayout()
         body.addLayout(left, 2)
@@ -260,27 +346,31 @@ class CalibrateDialog(QtWidgets.QDialog):
             self.start_reading(path)
 
     def start_reading(self, path) -> LogReader:
-        """Read a log file off the UI thread; when it is read, show and fit it (``fileLoaded``).
-
-        A newer request supersedes one still under way; an unreadable file keeps the current text."""
+        """Read a log file off the UI thread; when it is read, show it and fit it off the UI thread too
+        (``fileLoaded`` when the fit is shown). A newer request supersedes one still under way; an unreadable
+        file keeps the current text."""
         self._read_serial += 1
         reader = self.reader = LogReader(self._read_serial, path, self)
         reader.done.connect(self._read_done)
         reader.finished.connect(reader.deleteLater)
         self.file_label.setText(f"{path} …")  # being read
+        self.busy_label.setText(translate("CalibrateDialog", "Reading {path} …").format(path=path))
         reader.start()
         return reader
 
-    def load_file(self, path) -> bool:
-        """Read a log file (off the UI thread; events keep flowing meanwhile) and fit it; ``True`` when it fits."""
+    def _wait(self, signal, start) -> None:
+        """Run ``start`` and let events flow (the window stays responsive) until ``signal`` fires."""
         loop = QtCore.QEventLoop()
-        self.fileLoaded.connect(loop.quit)
+        signal.connect(loop.quit)
         try:
-            self.start_reading(path)
-            if self.reader is not None:
+            if start():
                 loop.exec()
         finally:
-            self.fileLoaded.disconnect(loop.quit)
+            signal.disconnect(loop.quit)
+
+    def load_file(self, path) -> bool:
+        """Read a log file and fit it (both off the UI thread; events keep flowing); ``True`` when it fits."""
+        self._wait(self.fileLoaded, lambda: self.start_reading(path) is not None)
         return self._last_load_ok
 
     def _read_done(self, serial: int, path: str, result) -> None:
@@ -288,27 +378,40 @@ class CalibrateDialog(QtWidgets.QDialog):
             return  # a file chosen later is being read
         self.reader = None
         if isinstance(result, ScenarioError):
+            self.busy_label.clear()
             self.file_label.setText(self.path or translate("CalibrateDialog", "No file: paste the log below"))
             self._show_error(translate("CalibrateDialog", "Cannot read {path}: {error}").format(
                 path=path, error=f"{result.value}; {result.allowed}"))
             self._last_load_ok = False
-        else:
-            self.path = path
-            self.file_label.setText(path)
-            self.file_label.setToolTip(path)
-            with QtCore.QSignalBlocker(self.text):
-                self.text.setPlainText(result)
-            self._last_load_ok = self.refit()
-        self.fileLoaded.emit(self._last_load_ok)
+            self.fileLoaded.emit(False)
+            return
+        self.path = path
+        self.file_label.setText(path)
+        self.file_label.setToolTip(path)
+        with QtCore.QSignalBlocker(self.text):
+            self.text.setPlainText(result)
+        self._after_fit = self._file_fitted
+        if not self.start_fit():
+            self._file_fitted(False)
 
-    def done(self, result: int) -> None:  # noqa: D401 (Qt name) - closing waits for a read under way
-        if self.reader is not None:
-            self._read_serial += 1  # its result is no longer wanted
-            self.reader.wait()
-            self.reader = None
+    def _file_fitted(self, ok: bool) -> None:
+        self._after_fit = None
+        self._last_load_ok = ok
+        self.fileLoaded.emit(ok)
+
+    def done(self, result: int) -> None:  # noqa: D401 (Qt name) - closing waits for a read or fit under way
+        self._refit_timer.stop()
+        self._read_serial += 1  # their results are no longer wanted
+        self._fit_serial += 1
+        self._fit_pending = False
+        for worker in (self.reader, self.fitter):
+            if worker is not None:
+                worker.wait()
+        self.reader = self.fitter = None
         super().done(result)
 
     def set_text(self, text: str) -> bool:
+        """Put a log into the editor and fit it (off the UI thread, waiting with events flowing)."""
         with QtCore.QSignalBlocker(self.text):
             self.text.setPlainText(text)
         return self.refit()
@@ -321,59 +424,106 @@ class CalibrateDialog(QtWidgets.QDialog):
         self.label.setText(translate("CalibrateDialog", "{fabric} (measured)").format(fabric=TRANSPORT_NAMES.get(t, t)))
 
     # -- fit -------------------------------------------------------------------
-    def refit(self) -> bool:
-        """Parse and fit the text with the current options; ``False`` shows the message."""
-        self._refit_timer.stop()
-        text = self.text.toPlainText()
-        if not text.strip():
-            self._show_empty()
-            return False
+    def request(self) -> FitRequest:
+        """The current text and setup as one fit's inputs."""
         source = self.path.rsplit("/", 1)[-1] if self.path else translate("CalibrateDialog", "pasted log")
-        try:
-            log = nccl_fit.parse_nccl_tests(text, source=source, collective=self.collective.currentData(),
-                                            ranks=self.ranks.value() or None, nodes=self.nodes.value() or None)
-            fit = nccl_fit.fit_alpha_beta(log)
-        except ScenarioError as err:
-            self._show_error(str(err))
+        return FitRequest(self.text.toPlainText(), source, self.collective.currentData(),
+                          self.ranks.value() or None, self.nodes.value() or None, self.gpu.currentData(),
+                          float(self.link.value()), int(self.nics.value()), self.transport.currentData(),
+                          self.algorithm.currentData())
+
+    def start_fit(self) -> bool:
+        """Parse and fit the current text in a :class:`FitWorker`; ``False`` when there is nothing to fit (an
+        empty text). While one fit runs, the next waits for it and takes the latest inputs."""
+        self._refit_timer.stop()
+        if not self.text.toPlainText().strip():
+            self._fit_serial += 1  # a fit under way is no longer wanted
+            self._show_empty()
+            self._last_fit_ok = False
             return False
-        self.fit = fit
+        self._fit_serial += 1
+        if self.fitter is not None:
+            self._fit_pending = True
+            return True
+        self._launch_fit()
+        return True
+
+    def _launch_fit(self) -> None:
+        self._fit_pending = False
+        worker = self.fitter = FitWorker(self._fit_serial, self.request(), self)
+        worker.done.connect(self._fit_done)
+        worker.finished.connect(worker.deleteLater)
+        self.busy_label.setText(translate("CalibrateDialog", "Fitting the collective model …"))
+        worker.start()
+
+    def refit(self) -> bool:
+        """Parse and fit the text with the current options, waiting for the worker with events flowing;
+        ``False`` shows the message."""
+        self._wait(self.fitted, self.start_fit)
+        return self._last_fit_ok
+
+    def _fit_done(self, serial: int, result) -> None:
+        self.fitter = None
+        if self._fit_pending:  # inputs changed meanwhile: fit the latest
+            self._launch_fit()
+            return
+        if serial != self._fit_serial:
+            return  # superseded (an emptied text, a closed dialog)
+        self.busy_label.clear()
+        ok = self._show_outcome(result)
+        self._last_fit_ok = ok
+        self.fitted.emit(ok)
+        if self._after_fit is not None:
+            self._after_fit(ok)
+
+    def _show_outcome(self, result) -> bool:
+        if isinstance(result, ScenarioError):
+            self._show_error(str(result))
+            return False
+        fit = self.fit = result.fit
+        self.values = result.values
         self._draw(fit)
-        try:
-            self.values = nccl_fit.fabric_from_fit(fit, link_gbps=self.link.value(), nics_per_node=self.nics.value(),
-                                                   transport=self.transport.currentData())
-        except ScenarioError as err:
-            self.values = None
-            self._show_result(fit, None)
-            self._show_error(str(err))
+        self._show_result(fit, result.values)
+        self.warning_label.setText("\n".join("⚠ " + w for w in fit.warnings))
+        if result.values is None:
+            self._show_error(result.fabric_error)
             return False
         self.error_label.clear()
-        self._show_result(fit, self.values)
         self.save_button.setEnabled(True)
         return True
 
     def _draw(self, fit) -> None:
         log = fit.log
-        self.points.setData(log.size_bytes, log.time_us)
+        self.points.setData(log.size_bytes, log.busbw_gb_per_s)
         xs = np.geomspace(log.size_bytes.min(), log.size_bytes.max(), 200)
-        self.line.setData(xs, fit.predict_time_us(xs))
+        self.line.setData(xs, fit.predict(xs)["busbw_gb_per_s"])
         self.plot.getPlotItem().enableAutoRange()
 
     def _show_result(self, fit, values) -> None:
-        log = fit.log
+        log, e = fit.log, fit.errors
         lines = [
             translate("CalibrateDialog", "<b>{coll}</b>, {ranks} ranks on {nodes} nodes, {n} message sizes").format(
                 coll=log.collective, ranks=log.ranks, nodes=log.nodes, n=len(log.size_bytes)),
-            translate("CalibrateDialog", "Fitted latency α = <b>{alpha} µs</b> · bus bandwidth <b>{busbw} GB/s</b> "
-                 "({gbps} Gb/s per node) · fit error {rms} % RMS").format(
-                alpha=fmt_number(fit.alpha_us, 1), busbw=fmt_number(fit.busbw_gb_per_s, 1),
-                gbps=fmt_number(fit.busbw_gb_per_s * 8, 0), rms=fmt_number(fit.rms_relative_error * 100, 1)),
+            translate("CalibrateDialog", "Achievable <b>{frac} %</b> of {link} Gb/s per NIC ({nic} GB/s) · latency "
+                                         "per hop <b>{lat} µs</b> · LL / LL128 / Simple per hop {ll} / {ll128} / "
+                                         "{simple} µs · pipeline fill {fill} KiB · LL128 efficiency {e128} · tree "
+                                         "efficiency {etree}").format(
+                frac=fmt_number(fit.achievable_fraction * 100, 1), link=fmt_number(fit.setup.link_gbps, 0),
+                nic=fmt_number(fit.nic_gb_per_s, 1), lat=fmt_sig(fit.latency_us, 3), ll=fmt_sig(fit.ll_hop_us, 3),
+                ll128=fmt_sig(fit.ll128_hop_us, 3), simple=fmt_sig(fit.simple_hop_us, 3),
+                fill=fmt_number(fit.fill_bytes / 1024, 0), e128=fmt_number(fit.ll128_efficiency, 3),
+                etree=fmt_number(fit.tree_efficiency if math.isfinite(fit.tree_efficiency) else TREE_EFF, 3)),
+            translate("CalibrateDialog", "Fit error of bus bandwidth: ≥ 64 MiB max <b>{large} %</b>, ≥ 1 MiB max "
+                                         "<b>{medium} %</b> (tolerance {tl} % / {tm} %)").format(
+                large=fmt_number(e["large_max_clean"] * 100, 1), medium=fmt_number(e["medium_max_clean"] * 100, 1),
+                tl=fmt_number(nccl_fit.LARGE_TOLERANCE * 100, 0), tm=fmt_number(nccl_fit.MEDIUM_TOLERANCE * 100, 0)),
+            html.escape(translate("CalibrateDialog", "Protocols: ") + ", ".join(
+                f"{a}/{p} ≥ {size_text(size)}" for size, a, p in fit.crossovers)),
         ]
         if values is not None:
-            lines.append(translate(
-                "CalibrateDialog", "As a fabric: latency per network step <b>{lat} µs</b>, achievable bandwidth "
-                                   "<b>{frac} %</b> of {nics} × {link} Gb/s").format(
-                lat=fmt_sig(values["latency_us"], 3), frac=fmt_number(values["achievable_fraction"] * 100, 0),
-                nics=values["nics_per_node"], link=fmt_number(values["link_gbps"], 0)))
+            lines.append(translate("CalibrateDialog", "As a fabric: {transport}, {nics} × {link} Gb/s").format(
+                transport=TRANSPORT_NAMES.get(values["transport"], values["transport"]), nics=values["nics_per_node"],
+                link=fmt_number(values["link_gbps"], 0)))
         self.result_label.setText("<br>".join(lines))
 
     def _show_error(self, message: str) -> None:
@@ -386,7 +536,9 @@ class CalibrateDialog(QtWidgets.QDialog):
         self.values = None
         self.points.setData([], [])
         self.line.setData([], [])
+        self.busy_label.clear()
         self.result_label.setText(translate("CalibrateDialog", "Paste a log or open a file to see the fit."))
+        self.warning_label.clear()
         self.error_label.clear()
         self.save_button.setEnabled(False)
 

@@ -262,13 +262,16 @@ def cmd_nccl(args) -> int:
     scen = model.load_scenario(args.scenario)
     if args.fabric not in scen.fabric.fabrics:
         raise ScenarioError("--fabric", args.fabric, "one of the scenario's fabrics: " + ", ".join(scen.fabric.fabrics))
-    table = nccl_fit.scenario_table(scen, args.fabric, args.collective, args.nodes)
-    cmp = None
+    log = cmp = None
     if args.compare:
         path = Path(args.compare)
         text = files.read_text_bounded(path, limit=files.MAX_LOG_BYTES, what="--compare nccl-tests output file",
                                        errors="replace")
-        log = nccl_fit.nccl_log.parse_nccl_tests(text, source=str(path), nodes=table["nodes"])
+        log = nccl_fit.nccl_log.parse_nccl_tests(text, source=str(path), nodes=args.nodes or scen.cluster.nodes)
+    # the algorithm a compared log forced (NCCL_ALGO) unless one is given: like for like
+    algorithm = args.algorithm or (log.algorithm if log is not None else "auto")
+    table = nccl_fit.scenario_table(scen, args.fabric, args.collective, args.nodes, algorithm=algorithm)
+    if log is not None:
         cmp = nccl_fit.compare_table(table, log)
     if args.json:
         keys = ("bytes", "count", "time_us", "algbw_GBps", "busbw_GBps", "algorithm", "protocol")
@@ -378,10 +381,12 @@ def cmd_calibrate(args) -> int:
     mfit = nccl_fit.fit_model(log, setup)
     e = mfit.errors
     print(f"collective model fit ({gpu}): achievable {mfit.achievable_fraction:.3f} of line per NIC "
-          f"({mfit.nic_gb_per_s:.1f} GB/s), per-hop latency {mfit.latency_us:.2f} µs, Simple per-hop latency "
-          f"{mfit.simple_hop_us:.2f} µs; busbw error at ≥ 64 MiB median {e['large_median'] * 100:.1f}% max "
-          f"{e['large_max'] * 100:.1f}%, at ≥ 1 MiB median {e['medium_median'] * 100:.1f}% max "
-          f"{e['medium_max'] * 100:.1f}%")
+          f"({mfit.nic_gb_per_s:.1f} GB/s), per-hop latency {mfit.latency_us:.2f} µs, per-hop latency of "
+          f"LL / LL128 / Simple {mfit.ll_hop_us:.2f} / {mfit.ll128_hop_us:.2f} / {mfit.simple_hop_us:.2f} µs, "
+          f"pipeline fill {mfit.fill_bytes / 1024:.0f} KiB per channel, LL128 efficiency "
+          + (f"{mfit.ll128_efficiency:.3f}, tree efficiency {mfit.tree_efficiency:.3f}"
+             if np.isfinite(mfit.tree_efficiency) else f"{mfit.ll128_efficiency:.3f} (tree: NCCL's own)"))
+    print(nccl_fit.error_summary(e))
     print("protocol crossover: " + ", ".join(f"{a}/{p} from {size} B" for size, a, p in mfit.crossovers))
     for w in mfit.warnings:
         print(f"warning: {w}")
@@ -416,6 +421,8 @@ def build_parser() -> argparse.ArgumentParser:
     nc.add_argument("--nodes", type=int, help="nodes (default: the scenario's cluster.nodes)")
     nc.add_argument("--json", action="store_true", help="JSON on stdout")
     nc.add_argument("--compare", metavar="LOG", help="a measured nccl-tests log to put beside the prediction")
+    nc.add_argument("--algorithm", choices=("auto", "ring", "tree", "nvls", "sharp"),
+                    help="force one as NCCL_ALGO does (default: the --compare log's NCCL_ALGO, else auto: the tuner)")
     nc.set_defaults(func=cmd_nccl)
     va = sub.add_parser("validate", help="the engine against published training runs and real nccl-tests logs")
     va.set_defaults(func=cmd_validate)

@@ -270,10 +270,29 @@ def per_nic_gb_per_s(link_gbps, achievable_fraction, efficiency=1.0, *, pcie_gb_
     return np.minimum(np.minimum(net, pcie_gb_per_s), window_cap_gb_per_s(rtt_us, channels_per_nic))
 
 
+def in_node_collective_time(kind, size_bytes, ranks, intra_busbw_bytes_per_s, intra_p2p_bytes_per_s):
+    """One collective among ``ranks`` GPUs of one node by :func:`nccl_collective` (protocols, ring/tree, pipeline
+    fill; NCCL's own constants) [s]; 0 where ``ranks`` ≤ 1. Tensor-parallel all-reduces and in-node pipeline
+    sends (``kind`` "sendrecv") of the engine's step.
+
+    ``intra_busbw_bytes_per_s`` / ``intra_p2p_bytes_per_s``: the GPU's in-node ring bus bandwidth and one GPU's
+    point-to-point bandwidth [B/s]. NVLink SHARP is not applied (a conservative choice: Megatron's TP groups get
+    it only with NCCL ≥ 2.17 and NVSwitch 3).
+    """
+    ranks = np.asarray(ranks, dtype=float)
+    r = nccl_collective(kind, size_bytes, ranks_per_node=2.0 if kind == "sendrecv" else np.maximum(ranks, 2.0),
+                        nodes=1.0,
+                        nic_gb_per_s=np.inf, nics_per_node=1.0,
+                        intra_busbw_gb_per_s=np.asarray(intra_busbw_bytes_per_s, dtype=float) / 1e9,
+                        intra_p2p_gb_per_s=np.asarray(intra_p2p_bytes_per_s, dtype=float) / 1e9)
+    return np.where(ranks > 1, r["time_us"] * 1e-6, 0.0)
+
+
 def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, nics_per_node, intra_busbw_gb_per_s,
                     intra_p2p_gb_per_s=None, net_latency_us=IB_WIRE_US, nvls_busbw_gb_per_s=0.0, sharp=False,
                     algorithm="auto", protocol="auto", overhead_us=0.0, fill_bytes=SIMPLE_FILL_BYTES,
-                    simple_hop_us=None):
+                    simple_hop_us=None, ll128_hop_us=None, ll_hop_us=None, ll128_efficiency=np.nan,
+                    tree_efficiency=np.nan):
     """What nccl-tests would report for one collective (all arguments broadcast together).
 
     Parameters
@@ -290,9 +309,17 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
     sharp : InfiniBand SHARP (CollNet) available [bool]
     algorithm, protocol : "auto" (NCCL's tuner: the fastest) or one of :data:`ALGORITHMS` / :data:`PROTOCOLS`
     overhead_us : added to every call (e.g. a fitted launch overhead) [µs]
-    fill_bytes : Simple-protocol bytes in flight per hop before the pipeline runs full [B]
+    fill_bytes : Simple-protocol bytes per channel in flight per hop before the pipeline runs full [B]; NaN:
+        :data:`SIMPLE_FILL_BYTES`. A message smaller than that per channel fills the pipeline with what it has
+        (pipelined store-and-forward: the fill costs hops × min(fill, S / channels) / per-channel bandwidth)
     simple_hop_us : Simple protocol's per-hop latency on NVLink and (before the fabric's own latency) on the
         network [µs]; None or NaN: tuning.cc's. Calibration fits it: it sets where Simple overtakes LL/LL128
+    ll128_hop_us, ll_hop_us : the same for the LL128 and LL protocols [µs]; None or NaN: tuning.cc's. Fitted
+        together they place both crossovers (LL → LL128 → Simple) where the measured log has them
+    ll128_efficiency : share of the Simple protocol's bandwidth LL128 reaches [-]; NaN: tuning.cc's 0.92 (ring) /
+        0.915 (tree). Calibration fits it where a log's LL128 plateau sits below Simple's
+    tree_efficiency : share of the slower of its in-node and network bandwidths a tree reaches [-]; NaN:
+        tuning.cc's :data:`TREE_EFF`. Calibration fits it from a default-algorithm log's plateau
 
     Returns
     -------
@@ -311,19 +338,27 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
     nvls = np.asarray(nvls_busbw_gb_per_s, dtype=float)
     multi = N > 1
     net_hop_shift = np.asarray(net_latency_us, dtype=float) - IB_WIRE_US
-    shape = np.broadcast(S, g, N, node_bw, intra, p2p_intra, nvls, net_hop_shift, np.asarray(sharp)).shape
+    hops = [np.asarray(h, dtype=float) for h in (simple_hop_us, ll128_hop_us, ll_hop_us) if h is not None]
+    fill_bytes = np.asarray(fill_bytes, dtype=float)
+    fill_bytes = np.where(np.isfinite(fill_bytes), fill_bytes, SIMPLE_FILL_BYTES)
+    shape = np.broadcast(S, g, N, node_bw, intra, p2p_intra, nvls, net_hop_shift, np.asarray(sharp), fill_bytes,
+                         np.asarray(ll128_efficiency, dtype=float), np.asarray(tree_efficiency, dtype=float),
+                         *hops).shape
     f = bus_factor(kind, n)
     big = np.inf
     channels = np.where(multi, CHANNELS_PER_NIC * np.asarray(nics_per_node, dtype=float), SINGLE_NODE_CHANNELS)
     ll128_cap = LL128_MAX_BW_PER_CHANNEL * channels  # bus bandwidth LL128 can reach [GB/s]
     p = np.arange(3).reshape((3,) + (1,) * len(shape))
+    fill = np.minimum(fill_bytes, S / channels)  # bytes per channel and hop in the pipeline
     net_ring = NET_HOP_US["ring"].reshape(p.shape) + net_hop_shift
     net_tree = NET_HOP_US["tree"].reshape(p.shape) + net_hop_shift
     nvl_ring = NVLINK_HOP_US["ring"].reshape(p.shape) * np.where(multi & (p == 0), 1.8, 1.0)  # tuning.cc: LL × 1.8
     nvl_tree = NVLINK_HOP_US["tree"].reshape(p.shape) * np.where(multi & (p == 0), 1.8, 1.0)
-    if simple_hop_us is not None:  # NaN where a fabric keeps NCCL's own
-        hop = np.asarray(simple_hop_us, dtype=float)
-        use = (p == 2) & np.isfinite(hop)
+    for proto, hop in ((0, ll_hop_us), (1, ll128_hop_us), (2, simple_hop_us)):
+        if hop is None:
+            continue
+        hop = np.asarray(hop, dtype=float)
+        use = (p == proto) & np.isfinite(hop)  # NaN where a fabric keeps NCCL's own
         net_ring, net_tree = (np.where(use, hop + net_hop_shift + IB_WIRE_US, x) for x in (net_ring, net_tree))
         nvl_ring, nvl_tree = (np.where(use, hop, x) for x in (nvl_ring, nvl_tree))
     base_ring = BASE_LAT_US["ring"].reshape(p.shape)
@@ -332,6 +367,8 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
     if kind != "all_reduce":  # LL on a single-node ring for gather/scatter: 1/3 (tuning.cc)
         ring_eff = np.where((p == 0) & ~multi, 1.0 / 3.0, ring_eff)
     tree_eff = TREE_PROTO_EFF.reshape(p.shape)
+    ll128_eff = np.asarray(ll128_efficiency, dtype=float)
+    ring_eff, tree_eff = (np.where((p == 1) & np.isfinite(ll128_eff), ll128_eff, x) for x in (ring_eff, tree_eff))
     cands = []  # (algorithm index, time array (3, *shape))
 
     if kind in ("all_reduce", "all_gather", "reduce_scatter"):
@@ -341,17 +378,18 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
         # across nodes one of a node's g ring edges per channel leaves through a NIC: NVLink carries (g−1)/g
         ring_bus = np.where(multi, np.minimum(node_bw, intra * g / np.maximum(g - 1.0, 1.0)), intra) * ring_eff
         ring_bus = np.where(p == 1, np.minimum(ring_bus, ll128_cap), ring_bus)
-        lat = lat + np.where(p == 2, steps * fill_bytes / (ring_bus / channels) * 1e-3, 0.0)
+        lat = lat + np.where(p == 2, steps * fill / (ring_bus / channels) * 1e-3, 0.0)
         cands.append((0, lat + S * f / ring_bus * 1e-3))
     if kind == "all_reduce":
         # tree: in-node chain plus network double binary tree (one node: the chain alone)
         intra_alg = np.where(g > 1, intra / bus_factor("all_reduce", g), big)
         net_alg = np.where(multi, node_bw * N / np.maximum(2.0 * (N - 1.0), 1.0), big)
-        tree_alg = np.minimum(intra_alg, net_alg) * TREE_EFF * tree_eff
+        tree_fit = np.asarray(tree_efficiency, dtype=float)
+        tree_alg = np.minimum(intra_alg, net_alg) * np.where(np.isfinite(tree_fit), tree_fit, TREE_EFF) * tree_eff
         tree_alg = np.where(p == 1, np.minimum(tree_alg, ll128_cap * 7.0 / 9.0 * 0.5), tree_alg)
         tree_hops = 2.0 * (g - 1.0 + np.ceil(np.log2(N)))
         lat_t = base_tree + 2.0 * ((g - 1.0) * nvl_tree + np.ceil(np.log2(N)) * net_tree)
-        lat_t = lat_t + np.where(p == 2, tree_hops * fill_bytes / (tree_alg / channels) * 1e-3, 0.0)
+        lat_t = lat_t + np.where(p == 2, tree_hops * fill / (tree_alg / channels) * 1e-3, 0.0)
         cands.append((1, np.where(multi | (g > 1), lat_t + S / tree_alg * 1e-3, big)))
         # NVLS (Simple only): in-node NVLink SHARP, across nodes paired with the network tree
         has_nvls = (nvls > 0) & (g > 1)
@@ -359,7 +397,7 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
         nvls_alg = np.minimum(nvls_alg, np.where(multi, node_bw * N / np.maximum(2.0 * (N - 1.0), 1.0), big))
         nvls_hops = 2.0 + 2.0 * np.ceil(np.log2(N))
         lat_n = (NVLS_BASE_US + np.where(multi, 2.0 * np.ceil(np.log2(N)) * net_tree[2], 0.0)
-                 + nvls_hops * fill_bytes / (nvls_alg / channels) * 1e-3)
+                 + nvls_hops * fill / (nvls_alg / channels) * 1e-3)
         t_nvls = np.where(has_nvls & (p == 2), lat_n + S / nvls_alg * 1e-3, big)
         cands.append((2, t_nvls))
         # InfiniBand SHARP (CollNet, Simple and LL; no LL128 in CollNet)

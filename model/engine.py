@@ -34,8 +34,8 @@ import numpy as np
 from . import catalog, economics, reliability, topology
 from .arrays import cut_constant_points, where_uniform
 from .collectives import DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NET_STEP_SW_US, NCCL_NVLINK_STEP_US, SWITCH_HOP_US, \
-    bus_factor, collective_time, extra_tier_latency_us, p2p_time, pcie_cap_gb_per_s, ring_steps, tree_steps, \
-    window_cap_gb_per_s
+    bus_factor, collective_time, extra_tier_latency_us, in_node_collective_time, p2p_time, pcie_cap_gb_per_s, \
+    ring_steps, tree_steps, window_cap_gb_per_s
 from .compute import BYTES_BF16, RECOMPUTE_KINDS, fp8_gemm_peak, hardware_flops_per_iteration, \
     layer_matmul_weights, layer_times_forward, logits_time, mlp_activation_ratio, model_flops_per_iteration, \
     optimizer_time, params_from_architecture, recompute_code
@@ -533,14 +533,14 @@ def _plan_side(pt, t, p, b, v, rc, c=1.0, e=1.0):
     extra = np.where(rc == 2, dense_f + core_f, np.where(rc == 1, core_f, 0.0))
     layer_compute = 3.0 * (dense_f + core_f) + extra
     n_ar = 4.0 + 2.0 * (rc == 2)
-    t_ar = collective_time("all_reduce", b * s * h * BYTES_BF16, t, pt["intra_busbw"], NCCL_NVLINK_STEP_US * 1e-6)
+    t_ar = in_node_collective_time("all_reduce", b * s * h * BYTES_BF16, t, pt["intra_busbw"], pt["intra_p2p_bw"])
     layer_tp = n_ar * t_ar
     logits = logits_time(b, s, h, V, t, pt["peak_flops"], pt["hbm_bytes_per_s"])
     params_gpu = stage_params(l, h, V, t, p, pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
     # pipeline point-to-point: across nodes when a pipeline group does not sit inside one node
     crosses = (p > 1) & ~_divides(t * c * p, gpn)
     msg = s * h * BYTES_BF16 * b / t  # scatter/gather over the t NICs (Narayanan et al. §4.1)
-    p2p_intra = np.where(p > 1, p2p_time(msg, pt["intra_p2p_bw"], NCCL_NVLINK_STEP_US * 1e-6), 0.0)
+    p2p_intra = in_node_collective_time("sendrecv", msg, p, pt["intra_busbw"], pt["intra_p2p_bw"])
     grad_bytes = params_gpu * GRAD_BYTES
     buckets = np.maximum(np.ceil(grad_bytes / DDP_BUCKET_BYTES), 1.0)
     # ring attention: one step's block per GPU, the steps per layer, and what hides them (the attention core)
@@ -1313,5 +1313,7 @@ def nccl_inputs(scenario: Scenario) -> dict:
         nic_gb_per_s=bw_final / nics / 1e9, nics_per_node=nics, net_latency_us=hop_us,
         intra_busbw_gb_per_s=float(pt["intra_busbw"][0]) / 1e9, intra_p2p_gb_per_s=float(pt["intra_p2p_bw"][0]) / 1e9,
         nvls_busbw_gb_per_s=float(g.get("nvls_busbw_gb_per_s", 0.0)) if pt["gpus_per_node"][0] > 1 else 0.0,
-        sharp=sharp, simple_hop_us=fab["nccl_simple_hop_us"][:, 0],
+        sharp=sharp, simple_hop_us=fab["nccl_simple_hop_us"][:, 0], ll128_hop_us=fab["nccl_ll128_hop_us"][:, 0],
+        ll_hop_us=fab["nccl_ll_hop_us"][:, 0], fill_bytes=fab["nccl_fill_bytes"][:, 0],
+        ll128_efficiency=fab["nccl_ll128_efficiency"][:, 0], tree_efficiency=fab["nccl_tree_efficiency"][:, 0],
     )

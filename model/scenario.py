@@ -153,6 +153,22 @@ class FabricSpec:
     nccl_simple_hop_us: float | None = F(None, unit="µs", lo=0.0, hi=1e6,
                                          help="NCCL Simple protocol latency per hop, as calibrate fits it from an "
                                               "nccl-tests log (default: NCCL's tuning.cc)")
+    nccl_ll128_hop_us: float | None = F(None, unit="µs", lo=0.0, hi=1e6,
+                                        help="NCCL LL128 protocol latency per hop, as calibrate fits it from an "
+                                             "nccl-tests log (default: NCCL's tuning.cc)")
+    nccl_ll_hop_us: float | None = F(None, unit="µs", lo=0.0, hi=1e6,
+                                     help="NCCL LL protocol latency per hop, as calibrate fits it from an "
+                                          "nccl-tests log (default: NCCL's tuning.cc)")
+    nccl_fill_bytes: float | None = F(None, unit="B", lo=0.0, lo_open=True, hi=2.0**40,
+                                      help="Bytes per NCCL channel in flight per hop before the Simple pipeline "
+                                           "runs full, as calibrate fits it (default: half of NCCL's 128 KiB "
+                                           "chunk)")
+    nccl_ll128_efficiency: float | None = F(None, lo=0.0, lo_open=True, hi=1.0,
+                                            help="Share of the Simple protocol's bandwidth LL128 reaches, as "
+                                                 "calibrate fits it (default: NCCL's tuning.cc, 0.92)")
+    nccl_tree_efficiency: float | None = F(None, lo=0.0, lo_open=True, hi=1.0,
+                                           help="Share of its in-node and network bandwidth NCCL's tree reaches, "
+                                                "as calibrate fits it (default: NCCL's tuning.cc, 0.9)")
     network_cost_per_node_cny: float | None = F(None, unit="CNY", lo=0.0, hi=1e9,
                                                 help="Whole fabric per node (NIC, switch share, cables), the "
                                                      "article's pricing; used when economics.network_pricing "

@@ -22,11 +22,6 @@ TEXT_SUFFIXES = {".py", ".toml", ".md", ".sh", ".spec", ".csv", ".ts", ".txt", "
 
 # Files another branch is rewriting right now; each entry must still hold a hit (a stale entry
 # fails below), so the list empties itself as the rewrites land.
-PENDING_ELSEWHERE = {
-    "gui/calibrate_dialog.py",
-    "tests/gui/test_issue6_calibrate.py",
-    "tests/gui/issue6_helpers.py",  # the old helpers name, imported only by the file above
-}
 
 # "issue #6", "issue-#6", "issue 6", "issue6", "issue_6", "issues #3 and #5" ...
 TICKET = re.compile(r"\bissues?[ _#-]*#?\d+", re.IGNORECASE)
@@ -75,7 +70,7 @@ def test_the_ticket_pattern_tells_tickets_from_publications(text, expected):
 
 def test_no_file_is_named_after_a_ticket():
     named = [_rel(p) for p in _files(PRODUCT + ["tests"], PRODUCT_FILES) if TICKET_IN_NAME.search(p.name)]
-    assert sorted(set(named) - PENDING_ELSEWHERE) == []
+    assert sorted(set(named)) == []
 
 
 def test_no_code_comment_or_test_names_a_ticket():
@@ -84,14 +79,7 @@ def test_no_code_comment_or_test_names_a_ticket():
         hits = ticket_references(p.read_text(encoding="utf-8", errors="replace"))
         if hits and _rel(p) != "tests/test_names_and_sources.py":
             found[_rel(p)] = hits
-    assert {k: v for k, v in found.items() if k not in PENDING_ELSEWHERE} == {}
-    stale = {f for f in PENDING_ELSEWHERE if (ROOT / f).exists() and f not in found
-             and not TICKET_IN_NAME.search(Path(f).name)}
-    gone = {f for f in PENDING_ELSEWHERE if not (ROOT / f).exists()}
-    assert not stale, f"no longer pending, drop from PENDING_ELSEWHERE: {sorted(stale)}"
-    if "tests/gui/test_issue6_calibrate.py" in gone:
-        assert not (ROOT / "tests/gui/issue6_helpers.py").exists(), \
-            "the calibration test was renamed: delete tests/gui/issue6_helpers.py (use synthetic_nccl)"
+    assert found == {}
 
 
 def test_no_product_file_cites_a_path_outside_the_repo():

@@ -206,14 +206,19 @@ def test_calibration_recovers_the_model_and_round_trips_through_the_engine(frac,
     assert err["large_max"] <= 0.05 and err["medium_max"] <= 0.15
 
 
+def index_fit(row):
+    log = nccl_log.parse_nccl_tests((LOGS / row["file"]).read_text(), nodes=int(row["nodes"]))
+    setup = nccl_fit.NcclSetup(row["gpu"], float(row["link_gbps"]), int(row["nics_per_node"]), row["fabric"],
+                               row["algorithm"])
+    return log, nccl_fit.fit_model(log, setup)
+
+
 @pytest.mark.parametrize("row", [r for r in INDEX if int(r["nodes"]) >= 2 and r["scope"] != "not_evaluated"],
                          ids=lambda r: r["file"])
 def test_calibrated_fabric_reproduces_its_fit_through_the_engine(row):
-    log = nccl_log.parse_nccl_tests((LOGS / row["file"]).read_text(), nodes=int(row["nodes"]))
-    fit = nccl_fit.fit_model(log, nccl_fit.NcclSetup(row["gpu"], float(row["link_gbps"]), int(row["nics_per_node"]),
-                                                     row["fabric"], row["algorithm"]))
+    log, fit = index_fit(row)
     assert np.isfinite(fit.errors["rms"])
-    if fit.errors["large_max"] > nccl_fit.LARGE_TOLERANCE or fit.errors["medium_max"] > nccl_fit.MEDIUM_TOLERANCE:
+    if not nccl_fit.within_tolerance(fit.errors):
         assert any("misses this log" in w for w in fit.warnings)  # the miss is reported, not hidden
     scen = scenario_from_dict({"cluster": {"gpu": row["gpu"], "nodes": int(row["nodes"]), "gpus_per_node": 8},
                                "fabric": {"profile_set": "published", "compare": ["lab"],
@@ -222,14 +227,80 @@ def test_calibrated_fabric_reproduces_its_fit_through_the_engine(row):
     np.testing.assert_allclose(table["busbw_GBps"], fit.prediction["busbw_gb_per_s"], rtol=2e-3)
 
 
-def test_calibration_of_real_logs_within_tolerance_where_the_log_is_monotone():
-    rows = {r["file"]: r for r in INDEX}
-    for name in ("ib_h100_nebius_2node_allreduce.txt", "tcpxo_h100_gcp_a3mega_2node_allgather.txt"):
-        r = rows[name]
-        log = nccl_log.parse_nccl_tests((LOGS / name).read_text(), nodes=int(r["nodes"]))
-        fit = nccl_fit.fit_model(log, nccl_fit.NcclSetup(r["gpu"], float(r["link_gbps"]), int(r["nics_per_node"]),
-                                                         r["fabric"], r["algorithm"]))
-        assert fit.errors["large_max"] <= nccl_fit.LARGE_TOLERANCE  # reproduces its own log at >= 64 MiB
+# the clean real logs (and the two out-of-scope ones, which happen to fit too); the RoCE log's documented dip
+# at 512 MiB is left out of the fit and named, never fitted
+CLEAN_LOGS = {"ib_h100_2node_ndr_ring_tuned_allreduce.txt": (), "ib_h100_nebius_2node_allreduce.txt": (),
+              "nvlink_h100_dgx_1node_8gpu_allreduce.txt": (),
+              "roce_a100_oci_bm_gpu4_2node_16gpu_allreduce.txt": (512 * 2**20,),
+              "efa_h100_p5_2node_allreduce.txt": (), "tcpxo_h100_gcp_a3mega_2node_allgather.txt": ()}
+
+
+@pytest.mark.parametrize("name", sorted(CLEAN_LOGS))
+def test_calibration_of_a_real_log_round_trips_within_tolerance(name):
+    row = next(r for r in INDEX if r["file"] == name)
+    log, fit = index_fit(row)
+    e = fit.errors
+    assert e["dip_bytes"] == CLEAN_LOGS[name]
+    assert e["large_max_clean"] <= nccl_fit.LARGE_TOLERANCE  # within 5 % at >= 64 MiB
+    assert e["medium_max_clean"] <= nccl_fit.MEDIUM_TOLERANCE  # within 15 % at each size >= 1 MiB
+    assert not any("misses this log" in w for w in fit.warnings)
+    summary = nccl_fit.error_summary(e)
+    assert f"max {e['large_max_clean'] * 100:.1f}%" in summary and "within" in summary
+    if int(row["nodes"]) < 2:
+        return  # one node: no fabric to make, the fit itself is the round trip
+    scen = scenario_from_dict({"cluster": {"gpu": row["gpu"], "nodes": int(row["nodes"]), "gpus_per_node": 8},
+                               "fabric": {"profile_set": "published", "compare": ["lab"],
+                                          "custom": {"lab": nccl_fit.fabric_from_model_fit(fit)}}})
+    table = nccl_fit.scenario_table(scen, "lab", log.collective, sizes=log.size_bytes, algorithm=row["algorithm"])
+    assert nccl_fit.within_tolerance(nccl_fit.size_errors(log, table["busbw_GBps"]))
+
+
+def test_the_roce_logs_dip_is_named_with_its_error():
+    row = next(r for r in INDEX if r["file"].startswith("roce_a100_oci"))
+    _, fit = index_fit(row)
+    assert fit.errors["large_max"] > nccl_fit.LARGE_TOLERANCE  # the dip itself is missed ...
+    assert any("dips by up to 5% at 512 MiB" in w for w in fit.warnings)  # ... and said so
+    assert "512 MiB" in nccl_fit.error_summary(fit.errors)
+
+
+def test_a_dip_put_into_a_model_made_log_is_found_and_left_out():
+    setup = nccl_fit.NcclSetup("H100-SXM", 400.0, 8, "infiniband", "ring")
+    text = model_log_text(setup, 0.8, 5.0)
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.split()[:1] == [str(2**28)])
+    cols = lines[at].split()
+    cols[5], cols[6], cols[7] = f"{float(cols[5]) * 1.25:.2f}", f"{float(cols[6]) / 1.25:.2f}", \
+        f"{float(cols[7]) / 1.25:.2f}"  # 256 MiB 25 % slower: a shared, noisy moment
+    lines[at] = " ".join(cols)
+    log = nccl_log.parse_nccl_tests("\n".join(lines) + "\n")
+    fit = nccl_fit.fit_model(log, setup)
+    assert fit.errors["dip_bytes"] == (2**28,)
+    before = log.busbw_gb_per_s[log.size_bytes == 2**27][0]
+    assert fit.errors["dip_depth"] == pytest.approx(1.0 - log.busbw_gb_per_s[log.size_bytes == 2**28][0] / before)
+    assert nccl_fit.within_tolerance(fit.errors)
+    assert fit.errors["per_row"][log.size_bytes == 2**28][0] == pytest.approx(0.25, abs=0.05)
+    assert fit.achievable_fraction == pytest.approx(0.8, rel=0.06)
+
+
+@pytest.mark.parametrize("params", [dict(ll128_efficiency=0.7, fill_bytes=512 * 1024.0),
+                                    dict(ll_hop_us=20.0, ll128_hop_us=8.0, simple_hop_us=30.0),
+                                    dict(tree_efficiency=0.75, simple_hop_us=5.0)])
+def test_calibration_recovers_protocol_parameters_of_a_model_made_log(params):
+    setup = nccl_fit.NcclSetup("H100-SXM", 400.0, 8, "infiniband", "auto")
+    S = 2.0 ** np.arange(3, 35)
+    r = nccl_fit.predict(setup, "all_reduce", S, ranks_per_node=8, nodes=4, achievable_fraction=0.7,
+                         latency_us=4.0, **params)
+    ranks = "".join(f"#  Rank {i:2d} Group  0 Pid 1 on node{i // 8} device {i % 8} [0x07] GPU\n" for i in range(32))
+    rows = "".join(f"{int(s):12d} {int(s) // 4:13d} float sum -1 {t:9.2f} {a:7.2f} {b:7.2f} 0\n"
+                   for s, t, a, b in zip(S, r["time_us"], r["algbw_gb_per_s"], r["busbw_gb_per_s"]))
+    log = nccl_log.parse_nccl_tests(ranks + "#  size count type redop root time algbw busbw #wrong\n" + rows)
+    fit = nccl_fit.fit_model(log, setup)
+    assert nccl_fit.within_tolerance(fit.errors)
+    assert fit.errors["medium_max"] <= 0.05  # a log the model made: close everywhere it is judged
+    # the defaults would miss it: the extra parameters are what the fit needed
+    plain = nccl_fit.predict(setup, "all_reduce", S, ranks_per_node=8, nodes=4, achievable_fraction=0.7,
+                             latency_us=4.0)
+    assert not nccl_fit.within_tolerance(nccl_fit.size_errors(log, plain["busbw_gb_per_s"]))
 
 
 def test_two_node_default_algorithm_and_pathology_get_warnings():
@@ -308,3 +379,62 @@ def test_alltoall_and_sendrecv_are_bounded_by_a_gpus_share_of_the_nics():
     assert a2a[-1] == pytest.approx(47.0 * (255 / 256) / (31 / 32), rel=0.03)
     sr = collectives.nccl_collective("sendrecv", BIG, **base)["busbw_gb_per_s"]
     assert sr[-1] == pytest.approx(47.0, rel=0.03)
+
+
+# -- tensor- and pipeline-parallel traffic inside the node ---------------------------------------------------
+
+def test_in_node_collectives_are_the_collective_models_one_node_figures():
+    S = 2.0 ** np.arange(10, 31, 2)
+    t = collectives.in_node_collective_time("all_reduce", S, 8, 369e9, 450e9)
+    ref = collectives.nccl_collective("all_reduce", S, ranks_per_node=8, nodes=1, nic_gb_per_s=np.inf,
+                                      nics_per_node=1, intra_busbw_gb_per_s=369.0, intra_p2p_gb_per_s=450.0)
+    np.testing.assert_allclose(t, ref["time_us"] * 1e-6)
+    assert collectives.in_node_collective_time("all_reduce", S, 1, 369e9, 450e9).max() == 0.0
+    # protocols and the pipeline fill cost time at 1-16 MiB where the straight α-β line does not ...
+    ab = collectives.collective_time("all_reduce", S, 8, 369e9, collectives.NCCL_NVLINK_STEP_US * 1e-6)
+    mid = (S >= 2**20) & (S <= 2**24)
+    assert np.all(t[mid] > 1.3 * ab[mid])
+    # ... and at 1 GiB both are bandwidth-bound
+    assert t[-1] == pytest.approx(ab[-1], rel=0.03)
+    send = collectives.in_node_collective_time("sendrecv", S, 4, 369e9, 450e9)
+    assert send[-1] == pytest.approx(S[-1] / 450e9, rel=0.02)
+
+
+def test_the_engines_tensor_parallel_all_reduces_go_through_the_collective_model():
+    s = model.load_scenario(DEFAULT).replace_many({"parallel.mode": "explicit", "parallel.tp": 8, "parallel.pp": 1,
+                                                   "workload.global_batch": 1032, "workload.recompute": "selective"})
+    r = model.evaluate(s).at("roce")
+    arch, plan = r["architecture"], r["plan"]
+    g = model.catalog.gpu(s.cluster.gpu)
+    msg = plan["micro_batch"] * s.workload.seq_len * arch["hidden"] * 2  # bf16 activations of one micro-batch
+    one = collectives.in_node_collective_time("all_reduce", msg, 8, g["intra_gb_per_s"] * g["intra_busbw_fraction"]
+                                              * 1e9, g["intra_gb_per_s"] * 1e9)
+    # 4 all-reduces per layer (2 forward, 2 backward; selective recomputation adds none) per micro-batch
+    assert r["breakdown_s"]["tp_comm"] == pytest.approx(plan["microbatches"] * arch["layers"] * 4 * one, rel=1e-6)
+
+
+def test_calibrate_then_nccl_compare_round_trips_on_the_command_line(tmp_path, capsys):
+    from gui.cli import main
+
+    log = LOGS / "ib_h100_2node_ndr_ring_tuned_allreduce.txt"
+    out = tmp_path / "lab.toml"
+    assert main(["calibrate", str(log), "--nodes", "2", "--link-gbps", "400", "--nics-per-node", "8",
+                 "--transport", "infiniband", "--gpu", "H100-SXM", "--scenario",
+                 "assets/presets/case3_centre_128xH100_1T.toml", "--out", str(out), "--name", "lab"]) == 0
+    printed = capsys.readouterr().out
+    assert "busbw error at ≥ 64 MiB" in printed and "within" in printed  # the fit error is reported
+    # the log forced NCCL_ALGO=Ring: the comparison runs the ring too
+    assert main(["nccl", str(out), "--fabric", "lab", "--nodes", "2", "--json", "--compare", str(log)]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    err = {r["bytes"]: abs(r["busbw_error"]) for r in rows if r["busbw_error"] is not None}
+    assert max(e for b, e in err.items() if b >= nccl_fit.LARGE_BYTES) <= nccl_fit.LARGE_TOLERANCE
+    assert max(e for b, e in err.items() if b >= nccl_fit.MEDIUM_BYTES) <= nccl_fit.MEDIUM_TOLERANCE
+    assert {r["algorithm"] for r in rows} == {"ring"}
+
+
+def test_nccl_command_refuses_an_algorithm_that_cannot_run_the_collective(capsys):
+    from gui.cli import main
+
+    assert main(["nccl", DEFAULT, "--fabric", "roce", "--collective", "all_gather", "--algorithm", "tree"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "algorithm" in err[0] and "tree" in err[0]

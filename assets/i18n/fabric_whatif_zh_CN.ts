@@ -168,8 +168,8 @@
         <translation>用 nccl-tests 校准网络</translation>
     </message>
     <message>
-        <source>Paste or open the output of nccl-tests (all_reduce_perf, all_gather_perf, …) run across at least two nodes. The fit gives the fabric&apos;s latency and achievable bus bandwidth on your network.</source>
-        <translation>粘贴或打开至少跨两个节点运行的 nccl-tests（all_reduce_perf、all_gather_perf 等）输出。拟合得出该网络在您集群上的时延和可达总线带宽。</translation>
+        <source>Paste or open the output of nccl-tests (all_reduce_perf, all_gather_perf, …) run across at least two nodes. The fit gives the collective model&apos;s own parameters on your network: achievable bandwidth per NIC, latency per hop and per protocol (LL, LL128, Simple), pipeline fill.</source>
+        <translation>粘贴或打开跨至少两个节点运行的 nccl-tests 输出（all_reduce_perf、all_gather_perf 等）。拟合得出集合通信模型在您网络上的自身参数：每网卡可达带宽、每跳时延及各协议（LL、LL128、Simple）的每跳时延、流水线填充量。</translation>
     </message>
     <message>
         <source>&amp;Open log…</source>
@@ -184,12 +184,20 @@
         <translation># size count type redop root time algbw busbw …（粘贴 nccl-tests 输出）</translation>
     </message>
     <message>
+        <source>from the log (NCCL_ALGO), else auto</source>
+        <translation>取自日志（NCCL_ALGO），否则自动</translation>
+    </message>
+    <message>
         <source>from the log</source>
         <translation>取自日志</translation>
     </message>
     <message>
         <source>{fabric} (measured)</source>
         <translation>{fabric}（实测）</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
     </message>
     <message>
         <source>Transport</source>
@@ -202,6 +210,10 @@
     <message>
         <source>NICs per node</source>
         <translation>每节点网卡数</translation>
+    </message>
+    <message>
+        <source>Algorithm</source>
+        <translation>算法</translation>
     </message>
     <message>
         <source>Collective</source>
@@ -228,20 +240,32 @@
         <translation>消息大小</translation>
     </message>
     <message>
-        <source>Time (µs)</source>
-        <translation>时间 (µs)</translation>
+        <source>Bus bandwidth (GB/s)</source>
+        <translation>总线带宽（GB/s）</translation>
     </message>
     <message>
-        <source>Measured points and the α–β fit</source>
-        <translation>实测点与 α–β 拟合</translation>
+        <source>Measured points and the fitted collective model</source>
+        <translation>实测点与拟合的集合通信模型</translation>
+    </message>
+    <message>
+        <source>fitted model</source>
+        <translation>拟合模型</translation>
+    </message>
+    <message>
+        <source>Achievable &lt;b&gt;{frac} %&lt;/b&gt; of {link} Gb/s per NIC ({nic} GB/s) · latency per hop &lt;b&gt;{lat} µs&lt;/b&gt; · LL / LL128 / Simple per hop {ll} / {ll128} / {simple} µs · pipeline fill {fill} KiB · LL128 efficiency {e128} · tree efficiency {etree}</source>
+        <translation>每网卡可达 {link} Gb/s 的 &lt;b&gt;{frac} %&lt;/b&gt;（{nic} GB/s）· 每跳时延 &lt;b&gt;{lat} µs&lt;/b&gt; · LL / LL128 / Simple 每跳 {ll} / {ll128} / {simple} µs · 流水线填充 {fill} KiB · LL128 效率 {e128} · 树效率 {etree}</translation>
+    </message>
+    <message>
+        <source>Fit error of bus bandwidth: ≥ 64 MiB max &lt;b&gt;{large} %&lt;/b&gt;, ≥ 1 MiB max &lt;b&gt;{medium} %&lt;/b&gt; (tolerance {tl} % / {tm} %)</source>
+        <translation>总线带宽拟合误差：≥ 64 MiB 最大 &lt;b&gt;{large} %&lt;/b&gt;，≥ 1 MiB 最大 &lt;b&gt;{medium} %&lt;/b&gt;（容差 {tl} % / {tm} %）</translation>
+    </message>
+    <message>
+        <source>Protocols: </source>
+        <translation>协议：</translation>
     </message>
     <message>
         <source>measured</source>
         <translation>实测</translation>
-    </message>
-    <message>
-        <source>fit</source>
-        <translation>拟合</translation>
     </message>
     <message>
         <source>&amp;Save as fabric</source>
@@ -252,6 +276,10 @@
         <translation>关闭</translation>
     </message>
     <message>
+        <source>Reading {path} …</source>
+        <translation>正在读取 {path} …</translation>
+    </message>
+    <message>
         <source>Cannot read {path}: {error}</source>
         <translation>无法读取 {path}：{error}</translation>
     </message>
@@ -260,16 +288,16 @@
         <translation>粘贴的日志</translation>
     </message>
     <message>
+        <source>Fitting the collective model …</source>
+        <translation>正在拟合集合通信模型 …</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;{coll}&lt;/b&gt;, {ranks} ranks on {nodes} nodes, {n} message sizes</source>
         <translation>&lt;b&gt;{coll}&lt;/b&gt;，{nodes} 个节点上 {ranks} 个进程，{n} 种消息大小</translation>
     </message>
     <message>
-        <source>Fitted latency α = &lt;b&gt;{alpha} µs&lt;/b&gt; · bus bandwidth &lt;b&gt;{busbw} GB/s&lt;/b&gt; ({gbps} Gb/s per node) · fit error {rms} % RMS</source>
-        <translation>拟合时延 α = &lt;b&gt;{alpha} µs&lt;/b&gt; · 总线带宽 &lt;b&gt;{busbw} GB/s&lt;/b&gt;（每节点 {gbps} Gb/s）· 拟合误差 {rms} %（均方根）</translation>
-    </message>
-    <message>
-        <source>As a fabric: latency per network step &lt;b&gt;{lat} µs&lt;/b&gt;, achievable bandwidth &lt;b&gt;{frac} %&lt;/b&gt; of {nics} × {link} Gb/s</source>
-        <translation>作为网络：每个网络步时延 &lt;b&gt;{lat} µs&lt;/b&gt;，可达带宽为 {nics} × {link} Gb/s 的 &lt;b&gt;{frac} %&lt;/b&gt;</translation>
+        <source>As a fabric: {transport}, {nics} × {link} Gb/s</source>
+        <translation>作为网络：{transport}，{nics} × {link} Gb/s</translation>
     </message>
     <message>
         <source>Paste a log or open a file to see the fit.</source>
