@@ -28,10 +28,19 @@ def window(qtbot):
     win.close()
 
 
-@pytest.fixture
-def calibrate_dialog(window, qtbot):
-    """The window's calibrate dialog, open."""
-    dlg = window.features.open_calibrate()
+def _open(qtbot, dlg):
     qtbot.addWidget(dlg)
     yield dlg
     dlg.close()
+
+
+@pytest.fixture
+def calibrate_dialog(window, qtbot):
+    """The window's calibrate dialog, open."""
+    yield from _open(qtbot, window.features.open_calibrate())
+
+
+@pytest.fixture
+def nccl_dialog(window, qtbot):
+    """The window's nccl-tests prediction dialog, open."""
+    yield from _open(qtbot, window.features.open_nccl_tests())

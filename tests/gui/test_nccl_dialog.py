@@ -11,11 +11,8 @@ LOGS = Path(__file__).resolve().parents[2] / "assets" / "validation" / "nccl"
 
 
 @pytest.fixture
-def dialog(window, qtbot):
-    dlg = window.features.open_nccl_tests()
-    qtbot.addWidget(dlg)
-    yield dlg
-    dlg.close()
+def dialog(nccl_dialog):
+    return nccl_dialog
 
 
 def test_menu_action_opens_the_chart(window):
