@@ -3,6 +3,7 @@ times of a brute-force search that times every (recompute, ZeRO stage) choice th
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import model
 from model import engine, sweep
@@ -51,3 +52,34 @@ def test_the_fast_plan_search_matches_a_brute_force_search(monkeypatch, preset, 
         np.testing.assert_array_equal(fast["plan"][k], slow["plan"][k], err_msg=k)
     for k in ("step_time_s", "tokens_per_s", "memory_per_gpu_gb"):
         np.testing.assert_array_equal(fast[k], slow[k], err_msg=k)
+
+
+def _cheapest_reference(ok, n_r, n_z):
+    """The ZeRO/recompute choice rule written plainly: per group and recompute kind the first fitting stage, kept
+    if every lighter kind's first fitting stage is higher."""
+    keep = np.zeros_like(ok)
+    for i in range(ok.shape[0]):
+        for g in range(ok.shape[1] // (n_r * n_z)):
+            best_lighter = n_z
+            for r in range(n_r):
+                cols = [g * n_r * n_z + r * n_z + z for z in range(n_z)]
+                z_min = next((z for z in range(n_z) if ok[i, cols[z]]), n_z)
+                if z_min < best_lighter:
+                    keep[i, cols[z_min]] = True
+                best_lighter = min(best_lighter, z_min)
+    return keep
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([(2, 3), (3, 4), (1, 3), (3, 1), (2, 2)]), st.integers(1, 4), st.integers(1, 5),
+       st.randoms(use_true_random=False))
+def test_the_zero_and_recompute_choice_keeps_what_the_plain_rule_keeps(shape, points, groups, rnd):
+    n_r, n_z = shape
+    ok = np.array([[rnd.random() < 0.5 for _ in range(groups * n_r * n_z)] for _ in range(points)])
+    s = model.load_scenario("assets/presets/default.toml")
+    zs, rcs = (0, 1, 2, 3)[:n_z], (0, 1, 2)[:n_r]
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(engine, "_zero_stages", lambda s: zs)
+        m.setattr(engine, "_recompute_kinds", lambda s: rcs)
+        got = engine._cheapest_that_fit(ok, s)
+    np.testing.assert_array_equal(got, _cheapest_reference(ok, n_r, n_z) if n_r * n_z > 1 else ok)
