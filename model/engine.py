@@ -694,6 +694,16 @@ def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, dp_slow=1.0):
     return pipe + exposed + cs["opt"], p2p, t_chunk, exposed
 
 
+# the per-plan quantities :func:`_step_for_fabric` reads: what the plan search gathers at the pairs it keeps
+STEP_KEYS = ("crosses", "p2p_bytes_node", "p2p_intra", "ring_crosses", "ring_steps", "ring_bytes_node", "ring_hide",
+             "chunk_ring_intra", "chunk_fixed", "a2a_steps", "a2a_bytes_node", "slots", "m_logits", "dp_k0", "dp_k1",
+             "dp_k2", "dp_intra_bw", "window", "dp_pieces", "opt")
+# pruning keeps a pair subset only when it drops at least this share of the pairs: gathering every step quantity
+# at the kept pairs costs about as much as timing the dropped ones on every fabric (a guess, from profiling the
+# default preset's sweeps); either way every pair that can win is timed, so the plans are the same
+PRUNE_MIN_DROPPED = 0.25
+
+
 # point inputs the plan search reads (gathered per (point, plan) pair)
 PLAN_POINT_KEYS = ("seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", "global_batch", "gpus",
                    "gpus_per_node", "peak_flops", "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw",
@@ -821,14 +831,19 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
         n_eff = 1 if all(x.shape[0] == 1 for x in ptc.values()) else n_points
         degrees_ok = np.broadcast_to(_degrees_valid(grid_pt, *grid_plan, d, m, cg, eg), (n_eff, t.size // group))
     has_degrees = np.broadcast_to(degrees_ok.any(axis=1), (n_points,))
-    nb, cb = np.nonzero(degrees_ok)  # the (point, degrees) pairs that can be; memory only for them
+    flat = np.flatnonzero(degrees_ok)  # the (point, degrees) pairs that can be; memory only for them
+    nb, cb = np.divmod(flat, degrees_ok.shape[1])
 
-    def at_base(x):
+    def at_base(x):  # one flat gather rather than a two-index one
         x = np.asarray(x)
         if x.ndim < 2:
             return x
         x = np.broadcast_to(x, x.shape[:1] + (degrees_ok.shape[1],) + x.shape[2:])
-        return x[nb if x.shape[0] > 1 else 0, cb]
+        if x.shape[0] == 1:
+            return x[0][cb]
+        if x.shape[0] == degrees_ok.shape[0]:
+            return x.reshape((-1,) + x.shape[2:])[flat]
+        return x[nb, cb]
     if all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):  # the same model at every point: per candidate
         stage = _stage_memory({k: x[..., None] for k, x in grid_pt.items()}, *(x[..., None] for x in grid_plan),
                               rs, cg[..., None], eg[..., None])
@@ -918,11 +933,18 @@ def _cheapest_that_fit(ok, s: Scenario):
     if n_r * n_z == 1:
         return ok
     o = ok.reshape(ok.shape[0], ok.shape[1] // (n_r * n_z), n_r, n_z)
-    fits_some = o.any(axis=3)
-    z_min = np.where(fits_some, np.argmax(o, axis=3), n_z)  # first fitting stage per recompute kind
-    lighter = np.minimum.accumulate(np.concatenate([np.full(z_min.shape[:2] + (1,), n_z), z_min[..., :-1]], axis=2),
-                                    axis=2)
-    keep = (fits_some & (z_min < lighter))[..., None] & (np.arange(n_z) == z_min[..., None])
+    # elementwise over the few stages and kinds (no argmax or accumulate over tiny axes): ``upto[..., z]``, some
+    # stage up to ``z`` fits; the first fitting stage is where ``upto`` turns true; a kind is kept at that stage
+    # unless a lighter kind fits at a stage that low or lower
+    upto = o.copy()
+    for zi in range(1, n_z):
+        upto[..., zi] |= upto[..., zi - 1]
+    keep = o.copy()
+    keep[..., 1:] &= ~upto[..., :-1]
+    blocked = np.zeros(o.shape[:2] + (n_z,), dtype=bool)
+    for ri in range(n_r):
+        keep[..., ri, :] &= ~blocked
+        blocked |= upto[..., ri, :]
     return keep.reshape(ok.shape)
 
 
@@ -944,13 +966,16 @@ def _pairs_that_can_win(pairs, bw, lat, slow):
     worst = _step_for_fabric(cs, pairs.dp_overlap, bw_w if bw_w.shape[1] == 1 else bw_w[:, ni],
                              lat_w if lat_w.shape[1] == 1 else lat_w[:, ni], slow_w)[0][0] / pairs.sequences
     best_worst = np.minimum.reduceat(worst, pairs.starts)
-    kept = np.flatnonzero(pairs.lower_bound <= best_worst[pairs.seg_of_pair])
+    can_win = pairs.lower_bound <= best_worst[pairs.seg_of_pair]
+    if np.count_nonzero(can_win) > (1.0 - PRUNE_MIN_DROPPED) * n:
+        return None, ni, cs, pairs.starts, pairs.seg_of_pair, pairs.dp_overlap, slow
+    kept = np.flatnonzero(can_win)
     ni_k = ni[kept]
     new_point = np.r_[True, ni_k[1:] != ni_k[:-1]]
 
     def sub(x):
         return x[kept] if np.ndim(x) == 1 and x.shape[0] == n else x
-    return (kept, ni_k, {k: sub(x) for k, x in cs.items()}, np.flatnonzero(new_point), np.cumsum(new_point) - 1,
+    return (kept, ni_k, {k: sub(cs[k]) for k in STEP_KEYS}, np.flatnonzero(new_point), np.cumsum(new_point) - 1,
             sub(pairs.dp_overlap), slow[:, kept] if np.ndim(slow) else slow)
 
 
@@ -966,7 +991,7 @@ def _shared_pairs_that_can_win(pairs, bw, lat, congestion):
 
     def sub(x):
         return x[kept] if np.ndim(x) == 1 and x.shape[0] == n else x
-    return kept, {k: sub(x) for k, x in cs.items()}, sub(pairs.dp_overlap)
+    return kept, {k: sub(cs[k]) for k in STEP_KEYS + ("n_dp", "stride")}, sub(pairs.dp_overlap)
 
 
 def _search_shared_plans(pairs, inp: Inputs, bw, lat, congestion):
