@@ -29,6 +29,7 @@ from .bands import BandsOverlay
 from .breakeven import BreakEvenMarkers, BreakEvenPanel
 from .compare import ComparePanel, PinnedCurves, export_csv
 from .i18n import translate
+from .present.series import set_tco_baseline
 from .presentation import THEME_KEY, Presentation
 from .tornado import TornadoPanel
 
@@ -59,6 +60,10 @@ class Features(QtCore.QObject):
         self._build_docks()
         self._build_actions()
         c.recomputed.connect(self._on_recomputed)
+        cost = getattr(window, "cost_chart", None)
+        set_tco_baseline(getattr(cost, "baseline", None))  # a new window starts from the default baseline
+        if cost is not None:
+            cost.baselineChanged.connect(self._tco_baseline_changed)
         self.settled.connect(self._on_settled)
         self.bands.computed.connect(self._bands_computed)
         self.bands.failed.connect(lambda msg: window.error_label.setText(msg))
@@ -238,6 +243,21 @@ class Features(QtCore.QObject):
         if self.tornado_dock.isVisible():
             self.tornado.show_snapshot(snap)
         self._update_compare(snap)
+
+    def _tco_baseline_changed(self, fabric: str) -> None:
+        """The Cost tab's baseline is the TCO chart's too: its curves, bands and A's curves again."""
+        set_tco_baseline(fabric)
+        snap = self.window.controller.snapshot
+        chart = self.window.charts.get("tco")
+        if snap is None or chart is None:
+            return
+        chart._last_result = None  # the same sweep, drawn against another fabric
+        self.window._on_recomputed(snap)
+        if self.bands.enabled and self.bands.bands is not None and self.bands.shown_key == self.bands.key(snap):
+            self.bands.draw(self.bands.bands, snap)
+        if self.pin_a is not None:
+            self.pinned.key = None
+            self._update_compare(snap)
 
     def _bands_computed(self, ms: float) -> None:
         self.window.timing_label.setText(translate("Features", "engine {engine} ms · bands {bands} ms").format(

@@ -339,12 +339,24 @@
         <translation>总拥有成本</translation>
     </message>
     <message>
-        <source>TCO ({code})</source>
-        <translation>TCO（{code}）</translation>
+        <source>{years}-year TCO against {baseline}</source>
+        <translation>{years} 年 TCO 相对 {baseline}</translation>
+    </message>
+    <message>
+        <source>TCO against {baseline}</source>
+        <translation>TCO 相对 {baseline}</translation>
+    </message>
+    <message>
+        <source>TCO vs {baseline} (%)</source>
+        <translation>TCO 相对 {baseline}（%）</translation>
     </message>
     <message>
         <source>Waiting for the economics model: no TCO output yet</source>
         <translation>等待经济性模型：暂无 TCO 输出</translation>
+    </message>
+    <message>
+        <source> (off scale: up to {value})</source>
+        <translation>（超出刻度：最高 {value}）</translation>
     </message>
     <message>
         <source> (without interruptions)</source>
@@ -429,6 +441,10 @@
     <message>
         <source>Days</source>
         <translation>天数</translation>
+    </message>
+    <message>
+        <source>Δ TCO (%)</source>
+        <translation>TCO 差（%）</translation>
     </message>
     <message>
         <source>w/o interruptions</source>
