@@ -370,6 +370,9 @@ class Features(QtCore.QObject):
             self.window.settings.setValue(THEME_SETTING, "dark" if on else "light")
 
     def _presentation_toggled(self, on: bool) -> None:
+        tornado = self._panels.get("tornadoDock")
+        if tornado is not None:
+            tornado.apply_text_scale()
         self.pinned.width = 2.2 if on else 1.2
         self.pinned.key = None
         if self.pin_a is not None and self.window.controller.snapshot is not None:

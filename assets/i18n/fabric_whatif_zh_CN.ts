@@ -1942,6 +1942,10 @@
         <translation> · 场景取值 ± 参数集相对范围</translation>
     </message>
     <message>
+        <source> · top {shown} of {total}</source>
+        <translation> · 前 {shown} 项（共 {total} 项）</translation>
+    </message>
+    <message>
         <source>No input with a range moves this</source>
         <translation>没有带区间的输入会影响此项</translation>
     </message>
