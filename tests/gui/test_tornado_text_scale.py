@@ -3,22 +3,15 @@ with presentation mode (checked by geometry: the drawn text rectangles)."""
 
 from __future__ import annotations
 
-from guihelpers import settle
-from PySide6 import QtCore, QtGui, QtWidgets
+from guihelpers import axis_text_specs, settle
+from PySide6 import QtCore, QtWidgets
 
 from model import presets
 
 
 def _label_rects(axis):
-    """The rectangles the axis draws its tick labels in (its draw specs, as its paint uses them)."""
-    QtWidgets.QApplication.processEvents()
-    image = QtGui.QImage(max(int(axis.width()), 1), max(int(axis.height()), 1), QtGui.QImage.Format.Format_ARGB32)
-    painter = QtGui.QPainter(image)
-    try:
-        specs = axis.generateDrawSpecs(painter)
-    finally:
-        painter.end()
-    return [rect for rect, _, text in specs[2] if text] if specs else []
+    """The rectangles the axis draws its tick labels in."""
+    return [rect for rect, text in axis_text_specs(axis) if text]
 
 
 def _no_overlap(rects) -> bool:
