@@ -214,6 +214,11 @@ def nice_step(span: float) -> float:
     return 10.0 ** (k + 1)
 
 
+def _true_y(series: dict):
+    """A series' values as computed (an off-scale fabric's unclipped, for the read-out)."""
+    return series["y"] if series.get("y_full") is None else series["y_full"]
+
+
 def steady_range(lo: float, hi: float, current=None, *, grow_only: bool = False, floor: float | None = None):
     """An axis range (view coordinates) for data spanning [lo, hi] that moves only when it must.
 
@@ -984,7 +989,7 @@ class ChartWidget(pg.PlotWidget):
             lines = [f"<b>{label}: {format_x(field, float(data['x'][i]))}</b>"]
             for f, s in enumerate(data["series"]):
                 lines.append(f"<span style='color:{s['style']['colour']}'>■</span> {_esc(s['short'])}: "
-                             f"{format_value(self.kind, float(s['y'][i]), self._currency)}")
+                             f"{format_value(self.kind, float(_true_y(s)[i]), self._currency)}")
                 j = _step_near(s, i)
                 if j is not None:  # a step here: what changed in the plan, and whether a whole-number rule did it
                     why = step_explanation(self._last_result, f, j)

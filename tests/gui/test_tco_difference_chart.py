@@ -95,3 +95,19 @@ def test_a_fabric_far_off_the_scale_is_clipped_and_says_so(window):
     rows = list(csv.reader(io.StringIO(series_csv(huge, "tco"))))
     col = next(j for j, h in enumerate(rows[0]) if h.startswith("iWARP") and "(%)" in h)
     assert max(float(r[col]) for r in rows[1:] if r[col]) > 6900.0
+
+
+def test_hover_on_the_tco_chart_reads_the_difference_in_percent(window):
+    import math
+
+    from PySide6 import QtCore
+
+    _load(window, "case2")
+    ch = window.charts["tco"]
+    vb = ch.getPlotItem().vb
+    x = 100.0  # away from the marker: the curves' values at the nearest sweep point
+    ch._on_mouse_moved(vb.mapViewToScene(QtCore.QPointF(math.log10(x), sum(vb.viewRange()[1]) / 2)))
+    text = ch.readout_text()
+    i = int(abs(ch.series["x"] - x).argmin())
+    ib = next(s for s in ch.series["series"] if s["fabric"] == "infiniband")
+    assert f"+{ib['y'][i]:.1f} %" in text and "¥" not in text
