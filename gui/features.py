@@ -389,6 +389,7 @@ class Features(QtCore.QObject):
     def save_state(self) -> dict:
         return dict(bands=self.bands_action.isChecked(), dark=self.dark_action.isChecked(), pin=self.pin_a,
                     pinned_at=self.pinned_at, pair=self.markers.pair,
+                    tco_baseline=getattr(getattr(self.window, "cost_chart", None), "baseline", None),
                     presentation=bool(getattr(self.window, "presentation_action", None)
                                       and self.window.presentation_action.isChecked()),
                     docks={d.objectName(): d.isVisible() for d in (self.tornado_dock, self.breakeven_dock,
@@ -404,6 +405,8 @@ class Features(QtCore.QObject):
             self.pinned_at = state.get("pinned_at", "")
             self.pinned.key = None
         self.markers.pair = state.get("pair")
+        if state.get("tco_baseline") and getattr(self.window, "cost_chart", None) is not None:
+            self.window.cost_chart.set_baseline(state["tco_baseline"])  # the Cost tab's and the TCO chart's
         for d in (self.tornado_dock, self.breakeven_dock, self.compare_dock):
             if state.get("docks", {}).get(d.objectName()):
                 d.show()

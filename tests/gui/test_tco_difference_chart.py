@@ -111,3 +111,20 @@ def test_hover_on_the_tco_chart_reads_the_difference_in_percent(window):
     i = int(abs(ch.series["x"] - x).argmin())
     ib = next(s for s in ch.series["series"] if s["fabric"] == "infiniband")
     assert f"+{ib['y'][i]:.1f} %" in text and "¥" not in text
+
+
+def test_the_chosen_baseline_survives_a_language_switch(window, qtbot):
+    from gui import i18n
+
+    _load(window, "case2")
+    window.cost_chart.baseline_combo.setCurrentIndex(window.cost_chart.baseline_combo.findData("roce"))
+    new = i18n.switch_language(window, "zh_CN")
+    qtbot.addWidget(new)
+    try:
+        settle(new)
+        assert new.cost_chart.data["baseline"] == "roce" and new.charts["tco"].series["baseline"] == "roce"
+        roce = curve_y(new, "tco", "roce")
+        assert np.all(roce[np.isfinite(roce)] == 0.0)
+    finally:
+        i18n.set_language("en")
+        new.close()
