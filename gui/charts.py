@@ -18,8 +18,8 @@ from PySide6 import QtCore, QtGui
 
 from .i18n import translate
 from .present.series import (  # noqa: F401 (the views also read the chart data through this module)
-    AXES, CHART_KINDS, axis_label, chart_series, currency_of, drawn_x, fabric_styles, format_money, format_value,
-    format_x, point_values)
+    AXES, CHART_KINDS, MIN_TCO_SPAN_PCT, axis_label, chart_series, currency_of, drawn_x, fabric_styles, format_money,
+    format_value, format_x, point_values)
 from .present.steps import largest_change, plan_at, plan_fit
 
 LEFT_AXIS_WIDTH = 78
@@ -212,6 +212,11 @@ def nice_step(span: float) -> float:
         if m * 10.0 ** k >= span * (1 - 1e-9):
             return m * 10.0 ** k
     return 10.0 ** (k + 1)
+
+
+def _true_y(series: dict):
+    """A series' values as computed (an off-scale fabric's unclipped, for the read-out)."""
+    return series["y"] if series.get("y_full") is None else series["y_full"]
 
 
 def steady_range(lo: float, hi: float, current=None, *, grow_only: bool = False, floor: float | None = None):
@@ -604,9 +609,9 @@ class ChartWidget(pg.PlotWidget):
                 if curve.isVisible():
                     curve.hide()
         self._fit_x(drawn_x(data), data["log_x"])
+        self._update_marker(result, data, current_x, point)  # before the y fit: it holds the new markers
         self.fit_y()
         self._sync_legend(data)
-        self._update_marker(result, data, current_x, point)
         if data["available"]:
             self.note.hide()
         else:
@@ -699,7 +704,8 @@ class ChartWidget(pg.PlotWidget):
         room = self.getPlotItem().vb.height() or self.height() * 0.6
         if QtGui.QFontMetricsF(font).horizontalAdvance(text) <= room:
             return text
-        short = {"utilisation": translate("Charts", "MFU (%)"), "duration": translate("Charts", "Days")}.get(
+        short = {"utilisation": translate("Charts", "MFU (%)"), "duration": translate("Charts", "Days"),
+                 "tco": translate("Charts", "Δ TCO (%)")}.get(
             self.kind, text)
         # shorter still than that: no axis title (the chart's title names the quantity) rather than a cut one
         return short if QtGui.QFontMetricsF(font).horizontalAdvance(short) <= room else ""
@@ -757,8 +763,17 @@ class ChartWidget(pg.PlotWidget):
             return
         else:
             log_y = bool(self.series and self.series.get("log_y"))
-            target = steady_range(float(bounds[0]), float(bounds[1]), current if self.live else None,
-                                  grow_only=self.live, floor=None if log_y else 0.0)  # days and money are >= 0
+            lo, hi = float(bounds[0]), float(bounds[1])
+            if self.kind == "tco" and math.isfinite(lo) and math.isfinite(hi):
+                lo, hi = min(lo, 0.0), max(hi, 0.0)  # the baseline's zero line, and a span where 5 % shows
+                if hi - lo < MIN_TCO_SPAN_PCT:
+                    if hi >= -lo:
+                        hi = lo + MIN_TCO_SPAN_PCT
+                    else:
+                        lo = hi - MIN_TCO_SPAN_PCT
+            target = steady_range(lo, hi, current if self.live else None,
+                                  grow_only=self.live,  # days are >= 0; TCO is a signed difference
+                                  floor=None if log_y or self.kind == "tco" else 0.0)
         if target is None or (abs(target[0] - current[0]) <= 1e-12 * max(1.0, abs(target[0]))
                               and abs(target[1] - current[1]) <= 1e-12 * max(1.0, abs(target[1]))):
             return
@@ -801,9 +816,7 @@ class ChartWidget(pg.PlotWidget):
         pi.getAxis("bottom").showLabel(self.x_label_shown)
         pi.setLabel("left", self._y_label(data), **label_style)
         left = pi.getAxis("left")
-        if self.kind == "tco":
-            left.formatter = lambda v, c=self._currency: format_money(v, c, axis=True)
-        elif data["log_y"]:
+        if data["log_y"]:
             left.formatter = _plain
         else:
             left.formatter = None
@@ -908,6 +921,9 @@ class ChartWidget(pg.PlotWidget):
         yv = point_values(point, self.kind) if point is not None else None
         if yv is None or len(yv) != len(cx):
             yv = np.array([_interp(data["x"], s["y"], xi) for s, xi in zip(data["series"], cx)])
+        for k, s in enumerate(data["series"]):  # an off-scale fabric's marker stays on its clipped curve
+            if s.get("off_scale") is not None and np.isfinite(s["y"]).any():
+                yv[k] = np.clip(yv[k], np.nanmin(s["y"]), np.nanmax(s["y"]))
         ok = np.isfinite(yv) & np.isfinite(cx) & (cx > 0 if data["log_x"] else True) & (
             yv > 0 if data["log_y"] else True)
         colours = tuple(s["style"]["colour"] for s, k in zip(data["series"], ok) if k)
@@ -973,7 +989,7 @@ class ChartWidget(pg.PlotWidget):
             lines = [f"<b>{label}: {format_x(field, float(data['x'][i]))}</b>"]
             for f, s in enumerate(data["series"]):
                 lines.append(f"<span style='color:{s['style']['colour']}'>■</span> {_esc(s['short'])}: "
-                             f"{format_value(self.kind, float(s['y'][i]), self._currency)}")
+                             f"{format_value(self.kind, float(_true_y(s)[i]), self._currency)}")
                 j = _step_near(s, i)
                 if j is not None:  # a step here: what changed in the plan, and whether a whole-number rule did it
                     why = step_explanation(self._last_result, f, j)

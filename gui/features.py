@@ -29,6 +29,7 @@ from .bands import BandsOverlay
 from .breakeven import BreakEvenMarkers, BreakEvenPanel
 from .compare import ComparePanel, PinnedCurves, export_csv
 from .i18n import translate
+from .present.series import set_tco_baseline
 from .presentation import THEME_KEY, Presentation
 from .tornado import TornadoPanel
 
@@ -59,6 +60,10 @@ class Features(QtCore.QObject):
         self._build_docks()
         self._build_actions()
         c.recomputed.connect(self._on_recomputed)
+        cost = getattr(window, "cost_chart", None)
+        set_tco_baseline(getattr(cost, "baseline", None))  # a new window starts from the default baseline
+        if cost is not None:
+            cost.baselineChanged.connect(self._tco_baseline_changed)
         self.settled.connect(self._on_settled)
         self.bands.computed.connect(self._bands_computed)
         self.bands.failed.connect(lambda msg: window.error_label.setText(msg))
@@ -239,6 +244,21 @@ class Features(QtCore.QObject):
             self.tornado.show_snapshot(snap)
         self._update_compare(snap)
 
+    def _tco_baseline_changed(self, fabric: str) -> None:
+        """The Cost tab's baseline is the TCO chart's too: its curves, bands and A's curves again."""
+        set_tco_baseline(fabric)
+        snap = self.window.controller.snapshot
+        chart = self.window.charts.get("tco")
+        if snap is None or chart is None:
+            return
+        chart._last_result = None  # the same sweep, drawn against another fabric
+        self.window._on_recomputed(snap)
+        if self.bands.enabled and self.bands.bands is not None and self.bands.shown_key == self.bands.key(snap):
+            self.bands.draw(self.bands.bands, snap)
+        if self.pin_a is not None:
+            self.pinned.key = None
+            self._update_compare(snap)
+
     def _bands_computed(self, ms: float) -> None:
         self.window.timing_label.setText(translate("Features", "engine {engine} ms · bands {bands} ms").format(
             engine=f"{self.window.controller.snapshot.compute_ms:.0f}", bands=f"{ms:.0f}"))
@@ -350,6 +370,9 @@ class Features(QtCore.QObject):
             self.window.settings.setValue(THEME_SETTING, "dark" if on else "light")
 
     def _presentation_toggled(self, on: bool) -> None:
+        tornado = self._panels.get("tornadoDock")
+        if tornado is not None:
+            tornado.apply_text_scale()
         self.pinned.width = 2.2 if on else 1.2
         self.pinned.key = None
         if self.pin_a is not None and self.window.controller.snapshot is not None:
@@ -366,6 +389,7 @@ class Features(QtCore.QObject):
     def save_state(self) -> dict:
         return dict(bands=self.bands_action.isChecked(), dark=self.dark_action.isChecked(), pin=self.pin_a,
                     pinned_at=self.pinned_at, pair=self.markers.pair,
+                    tco_baseline=getattr(getattr(self.window, "cost_chart", None), "baseline", None),
                     presentation=bool(getattr(self.window, "presentation_action", None)
                                       and self.window.presentation_action.isChecked()),
                     docks={d.objectName(): d.isVisible() for d in (self.tornado_dock, self.breakeven_dock,
@@ -381,6 +405,8 @@ class Features(QtCore.QObject):
             self.pinned_at = state.get("pinned_at", "")
             self.pinned.key = None
         self.markers.pair = state.get("pair")
+        if state.get("tco_baseline") and getattr(self.window, "cost_chart", None) is not None:
+            self.window.cost_chart.set_baseline(state["tco_baseline"])  # the Cost tab's and the TCO chart's
         for d in (self.tornado_dock, self.breakeven_dock, self.compare_dock):
             if state.get("docks", {}).get(d.objectName()):
                 d.show()

@@ -65,6 +65,22 @@ DATA = (
     QT_TRANSLATE_NOOP("Data", "MoE · DeepSeek-V3 shape · 2,048 H100 (H800 stand-in)"),
     QT_TRANSLATE_NOOP("Data", "Dense counterpart of Mixtral 8x22B · 64 × 8 H100"),
     QT_TRANSLATE_NOOP("Data", "MoE · Mixtral 8x22B shape · 64 × 8 H100"),
+    # the presets' descriptions (assets/presets/*.toml), shown in the preset menu, the toolbar's tooltip and the sheet
+    QT_TRANSLATE_NOOP("Data", "Article case 1: 8 × A10 nodes, 5B model, RoCE chosen; 10 → 6.2 days"),
+    QT_TRANSLATE_NOOP("Data", "Article case 2: 24 × A100 nodes, 30B model, InfiniBand chosen; 22 → 13 days"),
+    QT_TRANSLATE_NOOP("Data",
+                      "Article case 3: 128 × H100 nodes, 1T model, InfiniBand with liquid cooling; 60 → 32 days"),
+    QT_TRANSLATE_NOOP("Data", "Llama 3 405B: TP 8, PP 16, DP 128 with FSDP, sequence 8,192, GQA 8 KV heads, SwiGLU"),
+    QT_TRANSLATE_NOOP("Data",
+                      "256 experts, top-8 + shared, EP 64 over 8 nodes, PP 16, FP8: expert all-to-all on the fabric"),
+    QT_TRANSLATE_NOOP("Data", "Dense 39B with Mixtral 8x22B's active compute: the baseline for the MoE fabric gap"),
+    QT_TRANSLATE_NOOP("Data",
+                      "8 experts, top-2, 141B total / 39B active: expert all-to-all over NVLink and the fabric"),
+    QT_TRANSLATE_NOOP("Data",
+                      "Article large tier: > 32 nodes, 50B-1T parameters; InfiniBand 60 → 32 days for a 1T model"),
+    QT_TRANSLATE_NOOP("Data",
+                      "Article medium tier: 8-32 nodes, 10B-50B parameters; InfiniBand 28 → 16 days for a 50B model"),
+    QT_TRANSLATE_NOOP("Data", "Article small tier: 2-8 nodes, 1B-10B parameters; RoCE 12 → 7.5 days for a 10B model"),
     # the article's money claims (assets/claims.toml), whole: the phrase rules would leave "CNY … M" half-translated
     QT_TRANSLATE_NOOP("Data", "CNY 4,200 per node"),
     QT_TRANSLATE_NOOP("Data", "≤ CNY 8 M over 5 years (cap)"),
@@ -167,6 +183,12 @@ def tr_name(name: str) -> str:
     return translate("Data", name) if name and i18n.is_chinese() else name
 
 
+def tr_description(text: str) -> str:
+    """A scenario's description in the UI language: a preset's translated whole, a user's as it is
+    (never half-translated by the phrase rules)."""
+    return translate("Data", text) if text and i18n.is_chinese() else text
+
+
 def tr_data(text: str) -> str:
     """``text`` from the engine or the assets in the UI language (unchanged in English)."""
     if not text or not i18n.is_chinese():
@@ -179,4 +201,4 @@ def tr_data(text: str) -> str:
     return text
 
 
-__all__ = ["field_label", "tr_data", "tr_field", "tr_help", "tr_name", "tr_unit"]
+__all__ = ["field_label", "tr_data", "tr_description", "tr_field", "tr_help", "tr_name", "tr_unit"]

@@ -30,7 +30,7 @@ from .overrides import overrides_html
 from .controller import X_FIELDS, Controller
 from .controls import FieldSlider, GroupBox, labelled, slider_for
 from .i18n import translate
-from .i18n_data import tr_data, tr_field, tr_help, tr_name
+from .i18n_data import tr_data, tr_description, tr_field, tr_help, tr_name
 from .point_table import PointTable
 from .presentation import scaled_pt, set_text_scale
 from .recommendation import RecommendationPanel, preset_name_for
@@ -110,6 +110,16 @@ def list_presets() -> list[tuple[str, Path]]:
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def preset_description(path: Path) -> str:
+    """The preset's one-line description ('' when it has none or cannot be read), in English: shown
+    through :func:`~gui.i18n_data.tr_description`."""
+    try:
+        return model.load_scenario(path).description or ""
+    except model.ScenarioError:
+        return ""
+
+
 def preset_group(path: Path) -> str:
     name = preset_name_for(path)
     if name is None:
@@ -182,7 +192,9 @@ class MainWindow(QtWidgets.QMainWindow):
             for name, path in items:
                 act = self.presets_menu.addAction(tr_name(name))
                 act.setData(str(path))
-                act.setToolTip(str(path.relative_to(catalog.ASSETS_DIR.parent)))
+                desc = preset_description(path)
+                act.setToolTip(tr_description(desc) or str(path.relative_to(catalog.ASSETS_DIR.parent)))
+                act.setStatusTip(tr_description(desc))
                 act.triggered.connect(lambda _=False, p=path: self.load_preset(p))
                 self.preset_actions[str(path)] = act
 
@@ -697,7 +709,8 @@ class MainWindow(QtWidgets.QMainWindow):
                           "&nbsp;·&nbsp; profile: <b>{profile}</b>").format(
             name=html.escape(name), nodes=f"{c.nodes:,}", gpn=c.gpus_per_node, gpu=html.escape(gname),
             params=f"{s.workload.params_b:,.4g}", profile=html.escape(s.fabric.profile_set)))
-        _set_tip(self.scenario_label, self.scenario_label.text())
+        desc = tr_description(s.description) if s.description else ""
+        _set_tip(self.scenario_label, self.scenario_label.text() + (f"<br>{html.escape(desc)}" if desc else ""))
 
     # ---------------------------------------------------------- results -> UI
     def sync_controls(self) -> None:

@@ -29,7 +29,7 @@ from .compare import changes_text, compare_rows, pinned_pen, row_texts
 from .export import (OVERLAY_GREY, PDF_DPI, build_chart, cjk_family, ensure_app, no_ligatures, overlay_legend,
                      render_scene)
 from .i18n import fmt_money, fmt_sig, is_chinese, translate
-from .i18n_data import tr_data, tr_field, tr_name, tr_unit
+from .i18n_data import tr_data, tr_description, tr_field, tr_name, tr_unit
 from .point_table import _scalar  # one reading of per-fabric values for the table and the sheet
 from .present.format import fmt_quantity
 from .reason_text import render
@@ -280,7 +280,7 @@ def proposal_content(snap, *, source=None, today: dt.date | None = None, pair=No
     return dict(
         title=translate("Proposal", "Network fabric proposal"),
         scenario=tr_name(s.name),
-        description=s.description,
+        description=tr_description(s.description),
         date=(today or dt.date.today()).isoformat(),
         version=model.__version__,
         profile_set=s.fabric.profile_set,

@@ -23,9 +23,13 @@ from model import analysis
 
 from .charts import currency_of
 from .i18n import fmt_money, fmt_number, fmt_sig, translate
+from .presentation import scaled_pt, text_scale
 
 LOW_COLOUR = "#56B4E9"   # input at its low end (Okabe-Ito sky blue)
 HIGH_COLOUR = "#E69F00"  # input at its high end (Okabe-Ito orange)
+TITLE_PT, TICK_PT = 10.0, 8.5  # a tornado's title and labels (point sizes before presentation scaling)
+MIN_TITLE_ROOM_PX = 80  # narrower than this the chart is not laid out yet: the notes wrap, none dropped
+ROW_LINES = 1.25  # each row takes at least this many label heights, so two labels never touch
 
 
 
@@ -124,13 +128,53 @@ class TornadoChart(pg.PlotWidget):
         self.nominal_line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen("#222222", width=1.5))
         pi.addItem(self.nominal_line)
         self.rows: list[dict] = []
+        self._shown = None  # (rows, nominal, title, formatter) last given to show_rows
+        self._drawn_width = 0
+        pi.vb.sigResized.connect(self._plot_resized)
         self.empty = pg.TextItem("", color="#666666", anchor=(0.5, 0.5))
         pi.addItem(self.empty)
 
     def show_rows(self, rows, nominal: float, title: str, formatter) -> None:
+        """Draw ``rows`` (largest effect first) around ``nominal``; only as many rows as the plot's height
+        holds without their labels overlapping (the smaller effects drop off, the title says how many)."""
+        self._shown = (rows, nominal, title, formatter)
+        self._draw()
+
+    def row_pitch_px(self) -> float:
+        """Screen distance between two rows' labels (pixels)."""
+        vb = self.getPlotItem().vb
+        lo, hi = vb.viewRange()[1]
+        return vb.height() / (hi - lo) if hi > lo else 0.0
+
+    def label_height_px(self) -> float:
+        return float(QtGui.QFontMetrics(self.tick_font()).height())
+
+    def tick_font(self) -> QtGui.QFont:
+        font = QtGui.QFont(self.font())
+        font.setPointSizeF(scaled_pt(TICK_PT))
+        return font
+
+    def _rows_that_fit(self, n: int) -> int:
+        """How many rows of labels the plot holds at the current text size (at least one)."""
+        vb = self.getPlotItem().vb
+        height = vb.height() if vb.height() > 0 else self.height() * 0.6
+        return max(1, min(n, int(height // (self.label_height_px() * ROW_LINES))))
+
+    def _draw(self) -> None:
+        if self._shown is None:
+            return
+        all_rows, nominal, title, formatter = self._shown
+        self._drawn_width = self.width()
+        k = self._rows_that_fit(len(all_rows))
+        rows = all_rows[:k]
         self.rows = rows
+        if len(rows) < len(all_rows):
+            title += translate("Tornado", " · top {shown} of {total}").format(shown=len(rows), total=len(all_rows))
         pi = self.getPlotItem()
-        pi.setTitle(f"<span style='font-size:10pt'><b>{title}</b></span>")
+        font = self.tick_font()
+        for name in ("left", "bottom"):
+            pi.getAxis(name).setStyle(tickFont=font)
+        self.empty.setFont(font)
         pi.getAxis("bottom").formatter = formatter
         n = len(rows)
         ys = np.arange(n)[::-1].astype(float)  # largest on top
@@ -149,12 +193,42 @@ class TornadoChart(pg.PlotWidget):
         self.nominal_line.setPos(nominal)
         left = pi.getAxis("left")
         left.setTicks([[(float(y), r["label"]) for y, r in zip(ys, rows)]])
-        fm = QtGui.QFontMetrics(left.style.get("tickFont") or self.font())
+        fm = QtGui.QFontMetrics(font)
         widest = max((fm.horizontalAdvance(r["label"]) for r in rows), default=100)
-        left.setWidth(min(widest + 24, 420))
-        vals = [nominal] + [r["low"] for r in rows] + [r["high"] for r in rows]
+        left_width = min(widest + 24, int(420 * text_scale()))
+        left.setWidth(left_width)
+        room = self.width() - left_width - 24  # the title sits over the plot area, right of the labels
+        pi.setTitle(self._title_html(title, room))
+        vals = [nominal] + [r["low"] for r in all_rows] + [r["high"] for r in all_rows]
         pi.setXRange(*axis_range(vals, nominal), padding=0)
         pi.setYRange(-0.7, max(n, 1) - 0.3, padding=0)
+
+    def _title_html(self, title: str, room: float) -> str:
+        """The title on one line when it fits ``room`` pixels, else its quantity on one line and its notes
+        (`` · ``-separated: the largest swing, how many rows) smaller on a second, the notes that still
+        do not fit dropped from the end: never cut."""
+        big, small = scaled_pt(TITLE_PT), scaled_pt(TITLE_PT - 1.5)
+
+        def width(text: str, pt: float, bold: bool) -> float:
+            font = QtGui.QFont(self.font())
+            font.setPointSizeF(pt)
+            font.setBold(bold)
+            return QtGui.QFontMetrics(font).horizontalAdvance(text)
+
+        head, *notes = title.split(" · ")
+        line = f"<span style='font-size:{big}pt'><b>{html.escape(head)}</b></span>"
+        if not notes or width(title, big, True) <= room:
+            return f"<span style='font-size:{big}pt'><b>{html.escape(title)}</b></span>"
+        while notes and room >= MIN_TITLE_ROOM_PX and width(" · ".join(notes), small, False) > room:
+            notes.pop()
+        if not notes:
+            return line
+        return line + f"<br><span style='font-size:{small}pt'>{html.escape(' · '.join(notes))}</span>"
+
+    def _plot_resized(self, *_) -> None:
+        if self._shown is not None and (self._rows_that_fit(len(self._shown[0])) != len(self.rows)
+                                        or self.width() != self._drawn_width):
+            self._draw()  # taller or shorter (the dock, the title's size): as many rows as fit now
 
 
 def _titled(title: str, rows, nominal: float) -> str:
@@ -194,6 +268,11 @@ class TornadoPanel(QtWidgets.QWidget):
         self.swings: list = []
         self.key = None
         self.plots = (self.days, self.tco)
+
+    def apply_text_scale(self) -> None:
+        """Titles, labels and the rows that fit again at the current text size (presentation mode)."""
+        for chart in self.plots:
+            chart._draw()
 
     def show_snapshot(self, snap) -> bool:
         """Compute and draw the tornado for ``snap`` (skipped when it is the one shown)."""

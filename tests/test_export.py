@@ -73,8 +73,9 @@ def test_csv_is_the_engine_result_with_units(snap, kind, tmp_path):
     rows = list(csv.reader(io.StringIO(out.read_text(encoding="utf-8"))))
     head, body = rows[0], rows[1:]
     assert head[0] == "Nodes"
-    unit = {"utilisation": "(%)", "duration": "(days)", "tco": "(CNY)"}[kind]
-    assert all(unit in h for h in head[1:])
+    unit = {"utilisation": "(%)", "duration": "(days)", "tco": "(%)"}[kind]
+    plotted = [h for h in head[1:] if unit in h]
+    assert len(plotted) == (len(snap.sweep.fabrics) if kind == "tco" else len(head) - 1)
     assert len(body) == len(snap.sweep.x)
     np.testing.assert_array_equal([float(r[0]) for r in body], snap.sweep.x)
     key = {"utilisation": "mfu", "duration": "train_days_with_interruptions", "tco": "tco"}[kind]
@@ -82,7 +83,15 @@ def test_csv_is_the_engine_result_with_units(snap, kind, tmp_path):
     ib = list(snap.sweep.fabrics).index("infiniband")
     col = [h.startswith(snap.sweep.labels[ib] + ":") for h in head].index(True)
     got = np.array([float(r[col]) if r[col] else np.nan for r in body])
-    np.testing.assert_allclose(got, np.asarray(snap.sweep.data[key][ib], dtype=float) * scale, equal_nan=True)
+    want = np.asarray(snap.sweep.data[key], dtype=float) * scale
+    if kind == "tco":  # the plotted difference from the baseline (Ethernet), then each fabric's TCO in CNY
+        eth = list(snap.sweep.fabrics).index("ethernet")
+        assert all(h.endswith("TCO vs Ethernet (%)") for h in plotted)
+        np.testing.assert_allclose(got, (want[ib] / want[eth] - 1.0) * 100.0, equal_nan=True)
+        assert np.nanmax(got) > 3.0  # case 2: InfiniBand's TCO a few percent above Ethernet's somewhere
+        money = head.index(snap.sweep.labels[ib] + ": TCO (CNY)")
+        got = np.array([float(r[money]) if r[money] else np.nan for r in body])
+    np.testing.assert_allclose(got, want[ib], equal_nan=True)
 
 
 # --------------------------------------------------------------------------

@@ -79,9 +79,15 @@ def test_csv_band_and_pinned_columns(pair, kind):
         ok = np.isfinite(lo)
         assert ok.sum() > 10
         assert np.all(lo[ok] <= mid[ok] + 1e-9) and np.all(mid[ok] <= hi[ok] + 1e-9)
-        np.testing.assert_allclose(mid[ok], np.asarray(bands.band(key, 50.0)[i], dtype=float)[ok] * scale)
+        want_mid = np.asarray(bands.band(key, 50.0)[i], dtype=float) * scale
+        want_a = np.asarray(snap_a.sweep.data[key][i], dtype=float) * scale
+        if kind == "tco":  # against the baseline's (Ethernet's) nominal TCO, as the chart draws it
+            assert snap_b.sweep.fabrics[0] == snap_a.sweep.fabrics[0] == "ethernet"
+            want_mid = (want_mid / np.asarray(snap_b.sweep.data["tco"][0], dtype=float) - 1.0) * 100.0
+            want_a = (want_a / np.asarray(snap_a.sweep.data["tco"][0], dtype=float) - 1.0) * 100.0
+        np.testing.assert_allclose(mid[ok], want_mid[ok])
         got_a = _col(head, body, f"{label} [A: {snap_a.scenario.name}]: {y}")
-        np.testing.assert_allclose(got_a, np.asarray(snap_a.sweep.data[key][i], dtype=float) * scale, equal_nan=True)
+        np.testing.assert_allclose(got_a, want_a, equal_nan=True)
     assert len(head) == len(plain_head) + 4 * len(snap_b.sweep.fabrics)
 
 

@@ -339,12 +339,24 @@
         <translation>总拥有成本</translation>
     </message>
     <message>
-        <source>TCO ({code})</source>
-        <translation>TCO（{code}）</translation>
+        <source>{years}-year TCO against {baseline}</source>
+        <translation>{years} 年 TCO 相对 {baseline}</translation>
+    </message>
+    <message>
+        <source>TCO against {baseline}</source>
+        <translation>TCO 相对 {baseline}</translation>
+    </message>
+    <message>
+        <source>TCO vs {baseline} (%)</source>
+        <translation>TCO 相对 {baseline}（%）</translation>
     </message>
     <message>
         <source>Waiting for the economics model: no TCO output yet</source>
         <translation>等待经济性模型：暂无 TCO 输出</translation>
+    </message>
+    <message>
+        <source> (off scale: up to {value})</source>
+        <translation>（超出刻度：最高 {value}）</translation>
     </message>
     <message>
         <source> (without interruptions)</source>
@@ -429,6 +441,10 @@
     <message>
         <source>Days</source>
         <translation>天数</translation>
+    </message>
+    <message>
+        <source>Δ TCO (%)</source>
+        <translation>TCO 差（%）</translation>
     </message>
     <message>
         <source>w/o interruptions</source>
@@ -706,6 +722,46 @@
     <message>
         <source>MoE · Mixtral 8x22B shape · 64 × 8 H100</source>
         <translation>MoE · Mixtral 8x22B 形态 · 64 × 8 H100</translation>
+    </message>
+    <message>
+        <source>Article case 1: 8 × A10 nodes, 5B model, RoCE chosen; 10 → 6.2 days</source>
+        <translation>文章案例 1：8 台 A10 节点，5B 模型，选用 RoCE；10 → 6.2 天</translation>
+    </message>
+    <message>
+        <source>Article case 2: 24 × A100 nodes, 30B model, InfiniBand chosen; 22 → 13 days</source>
+        <translation>文章案例 2：24 台 A100 节点，30B 模型，选用 InfiniBand；22 → 13 天</translation>
+    </message>
+    <message>
+        <source>Article case 3: 128 × H100 nodes, 1T model, InfiniBand with liquid cooling; 60 → 32 days</source>
+        <translation>文章案例 3：128 台 H100 节点，1T 模型，InfiniBand 加液冷；60 → 32 天</translation>
+    </message>
+    <message>
+        <source>Llama 3 405B: TP 8, PP 16, DP 128 with FSDP, sequence 8,192, GQA 8 KV heads, SwiGLU</source>
+        <translation>Llama 3 405B：TP 8、PP 16、DP 128（FSDP），序列长度 8,192，GQA 8 个 KV 头，SwiGLU</translation>
+    </message>
+    <message>
+        <source>256 experts, top-8 + shared, EP 64 over 8 nodes, PP 16, FP8: expert all-to-all on the fabric</source>
+        <translation>256 个专家，top-8 + 共享专家，EP 64 跨 8 个节点，PP 16，FP8：专家 all-to-all 走集群网络</translation>
+    </message>
+    <message>
+        <source>Dense 39B with Mixtral 8x22B&apos;s active compute: the baseline for the MoE fabric gap</source>
+        <translation>稠密 39B 模型，计算量同 Mixtral 8x22B 的激活部分：衡量 MoE 网络差距的基线</translation>
+    </message>
+    <message>
+        <source>8 experts, top-2, 141B total / 39B active: expert all-to-all over NVLink and the fabric</source>
+        <translation>8 个专家，top-2，总参数 141B / 激活 39B：专家 all-to-all 经 NVLink 和集群网络</translation>
+    </message>
+    <message>
+        <source>Article large tier: &gt; 32 nodes, 50B-1T parameters; InfiniBand 60 → 32 days for a 1T model</source>
+        <translation>文章大规模档：&gt; 32 个节点，50B–1T 参数；1T 模型用 InfiniBand 60 → 32 天</translation>
+    </message>
+    <message>
+        <source>Article medium tier: 8-32 nodes, 10B-50B parameters; InfiniBand 28 → 16 days for a 50B model</source>
+        <translation>文章中规模档：8–32 个节点，10B–50B 参数；50B 模型用 InfiniBand 28 → 16 天</translation>
+    </message>
+    <message>
+        <source>Article small tier: 2-8 nodes, 1B-10B parameters; RoCE 12 → 7.5 days for a 10B model</source>
+        <translation>文章小规模档：2–8 个节点，1B–10B 参数；10B 模型用 RoCE 12 → 7.5 天</translation>
     </message>
     <message>
         <source>CNY 4,200 per node</source>
@@ -1924,6 +1980,10 @@
     <message>
         <source> · scenario value ± profile spread</source>
         <translation> · 场景取值 ± 参数集相对范围</translation>
+    </message>
+    <message>
+        <source> · top {shown} of {total}</source>
+        <translation> · 前 {shown} 项（共 {total} 项）</translation>
     </message>
     <message>
         <source>No input with a range moves this</source>

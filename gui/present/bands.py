@@ -14,7 +14,7 @@ import numpy as np
 
 from model import analysis
 
-from .series import AXES, fabric_styles
+from .series import AXES, fabric_styles, tco_relative
 
 BAND_METRICS = {"utilisation": ("mfu", 100.0), "duration": ("train_days_with_interruptions", 1.0),
                 "tco": ("tco", 1.0)}
@@ -32,6 +32,9 @@ def band_series(bands, kind: str, field: str) -> list[dict]:
     res = bands.nominal
     x = np.asarray(res.x, dtype=float) * AXES.get(field, {}).get("scale", 1.0)
     lo, mid, hi = (np.asarray(bands.band(metric, p), dtype=float) * scale for p in (10.0, 50.0, 90.0))
+    if kind == "tco":  # against the baseline fabric's nominal TCO, as the chart draws it
+        nominal = np.asarray(res["tco"], dtype=float)
+        lo, mid, hi = (tco_relative(a, res, nominal) for a in (lo, mid, hi))
     out = []
     for i, (name, st) in enumerate(zip(res.fabrics, fabric_styles(res))):
         bad = ~(np.isfinite(lo[i]) & np.isfinite(hi[i]))

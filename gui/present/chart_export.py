@@ -48,7 +48,9 @@ def csv_text(cell: str) -> str:
 def series_csv(result, kind: str, *, bands=None, pinned=None) -> str:
     """The plotted data of one chart as CSV text: x, then one column per fabric (and secondary series).
 
-    Headers carry units (``Nodes``, ``Latency (µs)``, ``... Model FLOPs utilisation (%)``);
+    Headers carry units (``Nodes``, ``Latency (µs)``, ``... Model FLOPs utilisation (%)``); the TCO
+    chart's columns are the plotted difference from the baseline fabric (unclipped) followed by
+    each fabric's TCO in the scenario's currency;
     points where no parallel plan fits are empty cells. With ``bands`` (a
     :class:`model.analysis.Bands` along the same x-axis) three columns per fabric follow,
     ``InfiniBand [P10]: …``, ``[P50]``, ``[P90]``; with ``pinned`` (the A snapshot of an
@@ -61,7 +63,11 @@ def series_csv(result, kind: str, *, bands=None, pinned=None) -> str:
         raise ScenarioError(kind, "no data", data["note"] or "a chart the engine has output for")
     _check_overlays(result, bands, pinned)
     y = data["y_label"]
-    cols = [(f"{s['label']}: {y}", data["x"], s["y"]) for s in data["series"] + data["extra"]]
+    cols = [(f"{s['label']}: {y}", data["x"], s["y"] if s.get("y_full") is None else s["y_full"])
+            for s in data["series"] + data["extra"]]
+    if data.get("relative"):  # the TCO chart: each fabric's difference from the baseline, then its TCO
+        money = f"TCO ({data['currency']})" if data.get("currency") else "TCO"
+        cols += [(f"{label}: {money}", data["x"], row) for label, row in zip(result.labels, data["tco"])]
     if bands is not None:
         for b in band_series(bands, kind, result.field):
             cols += [(f"{b['label']} [{p}]: {y}", b["x"], b[k]) for p, k in (("P10", "lo"), ("P50", "mid"),

@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from model import catalog
+from model.recommend import BASELINE_FABRIC
 
 from .format import fmt_money, fmt_percent
 from .steps import plan_steps
@@ -36,6 +37,15 @@ AXES = {
                              unit="Gb/s", scale=1.0, log=True, integer=False),
 }
 
+# The TCO chart draws each fabric's TCO as its difference from one baseline fabric, in percent
+# of the baseline's TCO (the baseline on the zero line), on a linear axis: absolute TCO on a log
+# axis puts every fabric on one line. The window's Cost tab chooses the baseline and the sweep
+# chart, its bands, A's curves, read-outs and exports all follow that one choice.
+_TCO_BASELINE: list[str | None] = [None]
+MIN_TCO_SPAN_PCT = 6.0  # the TCO axis spans at least this (as the Cost tab's bars): ties stay flat, 5 % fills it
+OFF_SCALE_RATIO = 4.0  # a fabric is drawn clipped when it lies this many times beyond the next one
+OFF_SCALE_MIN_PCT = 20.0  # ... and beyond this many percent (a guess at "off the scale" for a slide)
+
 RING_JUMP = 0.01  # a whole-number plan step is ringed where it moves the chart's value by more than 1 %
 
 
@@ -45,6 +55,62 @@ def axis_label(field: str) -> str:
         return field
     label = translate("Axes", meta["label"])
     return f"{label} ({meta['unit']})" if meta["unit"] else label
+
+
+def set_tco_baseline(fabric: str | None) -> None:
+    """Choose the fabric the TCO chart measures the others from (``None``: the default, see
+    :func:`tco_baseline`). The Cost tab's baseline selector sets it."""
+    _TCO_BASELINE[0] = fabric or None
+
+
+def tco_baseline(result) -> str:
+    """The baseline fabric of the TCO chart for ``result``: the chosen one when compared, else TCP
+    Ethernet (:data:`model.recommend.BASELINE_FABRIC`, the Cost tab's default), else the first fabric."""
+    names = list(result.fabrics)
+    for name in (_TCO_BASELINE[0], BASELINE_FABRIC):
+        if name in names:
+            return name
+    return names[0]
+
+
+def tco_relative(tco, result, nominal=None) -> np.ndarray:
+    """(F, N) or (F,) TCO in percent against the baseline fabric's TCO at the same x (0 for the
+    baseline); the baseline's row is taken from ``nominal`` when given (bands: P10/P90 against the
+    baseline's nominal TCO)."""
+    tco = np.asarray(tco, dtype=float)
+    ref = tco if nominal is None else np.asarray(nominal, dtype=float)
+    base = ref[list(result.fabrics).index(tco_baseline(result))]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (tco / np.where(base > 0, base, np.nan) - 1.0) * 100.0
+
+
+def _clip_off_scale(ys: np.ndarray) -> tuple[np.ndarray, list[float | None]]:
+    """Clip the fabrics far beyond the others so the rest keep the chart's height: a fabric whose
+    largest |value| is :data:`OFF_SCALE_RATIO` times the next fabric's (and beyond
+    :data:`OFF_SCALE_MIN_PCT`) is clipped to that bound; returns the values and, per fabric, the
+    extreme it reaches when clipped (else None)."""
+    ys = np.asarray(ys, dtype=float)
+    with np.errstate(invalid="ignore"):
+        peak = np.nanmax(np.where(np.isfinite(ys), np.abs(ys), np.nan), axis=1) if ys.size else np.zeros(0)
+    peak = np.where(np.isfinite(peak), peak, 0.0)
+    order = np.argsort(peak)[::-1]
+    clipped: list[float | None] = [None] * ys.shape[0]
+    if ys.shape[0] < 2:
+        return ys, clipped
+    # the bound: the largest fabric that is not far beyond the next one
+    k = 0
+    while k < ys.shape[0] - 1 and peak[order[k]] > max(OFF_SCALE_RATIO * peak[order[k + 1]], OFF_SCALE_MIN_PCT):
+        k += 1
+    if k == 0:
+        return ys, clipped
+    bound = max(1.5 * peak[order[k]], MIN_TCO_SPAN_PCT)  # the others keep two thirds of the height
+    out = ys.copy()
+    for i in order[:k]:
+        row = ys[i]
+        j = int(np.nanargmax(np.abs(row)))
+        clipped[i] = float(row[j])
+        out[i] = np.clip(row, -bound, bound)
+    return out, clipped
 
 
 def currency_of(result) -> str:
@@ -98,7 +164,10 @@ def chart_series(result, kind: str) -> dict:
 
     Returns ``{"x", "x_label", "y_label", "title", "log_x", "log_y", "series": [...],
     "extra": [...], "available": bool, "note": str}``; each series is
-    ``{"fabric", "label", "short", "y", "style"}``. ``x`` and ``y`` are in display
+    ``{"fabric", "label", "short", "y", "style"}``. The TCO chart's ``y`` is each fabric's TCO
+    in percent against the baseline fabric (:func:`tco_baseline`; ``relative``, ``baseline``,
+    ``tco`` the absolute values), a fabric far off the others' scale clipped (its ``off_scale``
+    the extreme it reaches, named in its label; ``y_full`` unclipped). ``x`` and ``y`` are in display
     units (loss in percent, utilisation in percent). Points where no parallel plan fits
     are NaN (draw a gap). ``extra`` holds secondary series (training duration without
     interruptions); ``available`` is false when the engine has no output for this chart
@@ -132,23 +201,33 @@ def chart_series(result, kind: str) -> dict:
     else:
         code = currency_of(result)
         years = _years(result)
-        # log only where TCO spans decades (against nodes); elsewhere the fabrics' differences matter
         out.update(title=translate("Charts", "{years}-year TCO").format(years=years) if years
-                   else translate("Charts", "Total cost of ownership"),
-                   y_label=translate("Charts", "TCO ({code})").format(code=code) if code else "TCO",
-                   log_y=field == "cluster.nodes", currency=code)
+                   else translate("Charts", "Total cost of ownership"), y_label="TCO", currency=code)
         if "tco" in data:
-            ys = _rows(data["tco"], f)
-            out["log_y"] = out["log_y"] and _spans_decades(ys)
+            base = tco_baseline(result)
+            base_label = result.labels[list(result.fabrics).index(base)]
+            base_short = styles[list(result.fabrics).index(base)].get("short", base_label)
+            rel = tco_relative(_rows(data["tco"], f), result)
+            ys, clipped = _clip_off_scale(rel)
+            out.update(relative=True, unclipped=rel, tco=_rows(data["tco"], f), baseline=base, baseline_label=base_label, clipped=clipped,
+                       title=(translate("Charts", "{years}-year TCO against {baseline}").format(
+                           years=years, baseline=base_label) if years else
+                           translate("Charts", "TCO against {baseline}").format(baseline=base_label)),
+                       y_label=translate("Charts", "TCO vs {baseline} (%)").format(baseline=base_short))
         else:
             out.update(available=False, note=translate("Charts", "Waiting for the economics model: no TCO "
                                                                  "output yet"))
     steps = plan_steps(result)
     if ys is not None and steps is not None:  # a ring only where the step shows in this chart
         steps = dict(steps, whole_number=steps["whole_number"] & _kinks(ys, RING_JUMP))
+    clipped = out.get("clipped") or [None] * f
+    full = out.pop("unclipped", None)
     if ys is not None:
         for i, (name, st) in enumerate(zip(result.fabrics, styles)):
-            out["series"].append(dict(fabric=name, label=st["label"], short=st.get("short", name),
+            off = ("" if clipped[i] is None else
+                   translate("Charts", " (off scale: up to {value})").format(value=fmt_percent(clipped[i], signed=True)))
+            out["series"].append(dict(fabric=name, label=st["label"] + off, off_scale=clipped[i],
+                                      y_full=None if full is None else np.asarray(full[i], dtype=float), short=st.get("short", name),
                                       y=np.asarray(ys[i], dtype=float), style=st,
                                       plan_changed=None if steps is None else steps["changed"][i],
                                       whole_number=None if steps is None else steps["whole_number"][i]))
@@ -171,7 +250,7 @@ def point_values(point, kind: str) -> np.ndarray | None:
         key = "train_days_with_interruptions" if "train_days_with_interruptions" in d else "train_days"
         return np.atleast_1d(np.asarray(d[key], dtype=float))
     if "tco" in d:
-        return np.atleast_1d(np.asarray(d["tco"], dtype=float))
+        return tco_relative(np.atleast_1d(np.asarray(d["tco"], dtype=float)), point)
     return None
 
 
@@ -213,7 +292,7 @@ def format_value(kind: str, v: float, currency: str = "") -> str:
         return fmt_percent(v)
     if kind == "duration":
         return translate("Charts", "{value} days").format(value=f"{v:,.1f}")
-    return format_money(v, currency)
+    return fmt_percent(v, signed=True)  # TCO against the baseline fabric
 
 
 def format_money(v: float, currency: str = "", *, axis: bool = False, compact: bool = False) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from PySide6 import QtGui, QtWidgets
 
 
 def settle(win) -> None:
@@ -18,3 +19,16 @@ def curve_y(win, kind: str, fabric: str) -> np.ndarray:
 def marker_xy(win, kind: str):
     x, y = win.charts[kind].marker.getOriginalDataset()
     return (np.array([] if x is None else x, dtype=float), np.array([] if y is None else y, dtype=float))
+
+
+def axis_text_specs(axis) -> list:
+    """``(rect, text)`` of each tick label the axis draws (its draw specs, as its paint uses them), once
+    laid out."""
+    QtWidgets.QApplication.processEvents()
+    image = QtGui.QImage(max(int(axis.width()), 1), max(int(axis.height()), 1), QtGui.QImage.Format.Format_ARGB32)
+    painter = QtGui.QPainter(image)
+    try:
+        specs = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [(rect, text) for rect, _, text in specs[2]] if specs else []

@@ -35,10 +35,9 @@ def test_money_in_wan_everywhere_in_chinese(zh):
     for key in ("capex", "tco", "cost_per_run"):
         text = zh.table.cell_text(0, key)
         assert text.startswith("¥") and ("万" in text or "亿" in text) and " M" not in text, (key, text)
-    axis = zh.charts["tco"].getPlotItem().getAxis("left")
-    values = [7.0, 8.0] if axis.logMode else [1e7, 1e8]  # a log axis ticks at exponents
-    ticks = axis.tickStrings(values, 1.0, 1.0)
-    assert all("万" in t or "亿" in t for t in ticks), ticks
+    tco = zh.charts["tco"].series  # the sweep chart: TCO against the baseline in percent, in Chinese
+    assert CJK.search(tco["title"]) and CJK.search(tco["y_label"]) and "%" in tco["y_label"], tco["title"]
+    assert "against" not in tco["title"] and " vs " not in tco["y_label"]
 
 
 def test_the_sheet_speaks_chinese(zh):
@@ -48,3 +47,24 @@ def test_the_sheet_speaks_chinese(zh):
     assert CJK.search(c["title"]) and c["scenario"].startswith("案例 2")
     text = " ".join(f"{a} {b}" for a, b in c["assumptions"])
     assert not re.search(r"\b(latency_us|loss_rate|link_gbps|nics_per_node)\b", text), text
+
+
+def test_preset_descriptions_in_chinese(zh):
+    """Every preset's description reads Chinese in the menu, the toolbar's tooltip and the sheet."""
+    from gui.proposal import proposal_content
+
+    tips = {path: act.toolTip() for path, act in zh.preset_actions.items()}
+    described = {p: t for p, t in tips.items() if not p.endswith("default.toml")}
+    assert described and all(CJK.search(t) for t in described.values()), described
+    assert not any("Article" in t or "nodes," in t for t in described.values())
+    assert "文章案例 2" in zh.scenario_label.toolTip()
+    c = proposal_content(zh.controller.snapshot)
+    assert c["description"].startswith("文章案例 2") and "chosen" not in c["description"]
+
+
+def test_preset_descriptions_stay_english_in_english(window):
+    from gui.proposal import proposal_content
+
+    tip = next(a.toolTip() for p, a in window.preset_actions.items() if "case2" in p)
+    assert tip.startswith("Article case 2") and not CJK.search(tip)
+    assert proposal_content(window.controller.snapshot)["description"].startswith("Article case 2")

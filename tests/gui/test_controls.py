@@ -112,7 +112,8 @@ def test_currency_switch_relabels_money(window, qtbot):
     with qtbot.waitSignal(win.controller.recomputed, timeout=5000):
         combo.setCurrentIndex(combo.findData("USD"))
     assert win.controller.scenario.economics.currency == "USD"
-    assert "USD" in win.charts["tco"].series["y_label"]
+    assert win.charts["tco"].series["currency"] == "USD"  # the sweep chart shows TCO in % of the baseline's
+    assert win.cost_chart.data["currency"] == "USD"
     assert win.table.cell_text(0, "tco").startswith("$")
     # the electricity slider follows the currency
     assert win.sliders["economics.electricity_usd_per_kwh"].isVisibleTo(win)

@@ -4,20 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from guihelpers import settle
+from guihelpers import axis_text_specs, settle
 from PySide6 import QtGui, QtWidgets
 
 
 def _axis_texts(axis) -> list[str]:
     """The tick labels the axis draws (its draw specs, as its paint uses them), once laid out."""
-    QtWidgets.QApplication.processEvents()
-    image = QtGui.QImage(max(int(axis.width()), 1), max(int(axis.height()), 1), QtGui.QImage.Format.Format_ARGB32)
-    painter = QtGui.QPainter(image)
-    try:
-        specs = axis.generateDrawSpecs(painter)
-    finally:
-        painter.end()
-    return [text for _, _, text in specs[2]] if specs else []
+    return [text for _, text in axis_text_specs(axis)]
 
 
 def _show(window):
