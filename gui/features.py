@@ -271,24 +271,23 @@ class Features(QtCore.QObject):
     def open_calibrate(self, path: str | None = None):
         from .calibrate_dialog import CalibrateDialog
 
-        dlg = CalibrateDialog(self.window.controller, self.window, choose_file=self._choose_log)
-        self.presentation.style_new_plot(dlg.plot)
-        self.calibrate_dialog = dlg
-        if path:
-            dlg.load_file(path)
-        dlg.setModal(True)
-        dlg.show()
-        return dlg
+        self.calibrate_dialog = self._open_log_dialog(CalibrateDialog, path, modal=True)
+        return self.calibrate_dialog
 
     def open_nccl_tests(self, path: str | None = None):
         """The collective model's nccl-tests curve for a fabric, with a measured log over it."""
         from .nccl_dialog import NcclTestsDialog
 
-        dlg = NcclTestsDialog(self.window.controller, self.window, choose_file=self._choose_log)
+        self.nccl_dialog = self._open_log_dialog(NcclTestsDialog, path, modal=False)
+        return self.nccl_dialog
+
+    def _open_log_dialog(self, cls, path: str | None, modal: bool):
+        """A dialog that reads an nccl-tests log: styled like the charts, ``path`` loaded if given, shown."""
+        dlg = cls(self.window.controller, self.window, choose_file=self._choose_log)
         self.presentation.style_new_plot(dlg.plot)
-        self.nccl_dialog = dlg
         if path:
             dlg.load_file(path)
+        dlg.setModal(modal)
         dlg.show()
         return dlg
 
