@@ -1,5 +1,6 @@
 """`make bench`: every benchmark, each against its peer in the same run, as ratios.
 
+The auto-plan sweeps are also timed against the session baseline checkout (:mod:`benchmarks.baseline`).
 The engine benchmark runs last so that the final line is its
 ``configs_per_s=… peer_configs_per_s=… ratio=…`` summary.
 """
@@ -19,8 +20,10 @@ def main():
     if gui_bench is not None:
         gui_bench.main()
         print()
-    from benchmarks import engine_bench
+    from benchmarks import baseline, engine_bench
 
+    baseline.main()
+    print()
     engine_bench.main()
 
 

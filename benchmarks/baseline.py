@@ -1,0 +1,95 @@
+"""The auto-plan sweeps against a session baseline, timed alternately in one process.
+
+The baseline is another checkout of this repository (by default commit ``210fb10``, the plan search before
+ZeRO stages, recompute kinds, context and expert parallelism joined it). Its ``model`` package is imported
+under another name, so both engines run the same sweeps on the same machine, call after call; the ratio
+``ours / baseline`` of the medians does not depend on how busy the machine is. ``make bench`` makes the
+checkout (``git worktree add build/baseline 210fb10``); or pass its folder::
+
+    python -m benchmarks.baseline [path/to/checkout]
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+BASELINE_COMMIT = "210fb10"
+DEFAULT_CHECKOUT = Path("build") / "baseline"
+REPEATS = 15
+
+
+def load_baseline_model(checkout: Path):
+    """The checkout's ``model`` package, imported as ``model_baseline`` (None if the folder has none)."""
+    init = Path(checkout) / "model" / "__init__.py"
+    if not init.is_file():
+        return None
+    if "model_baseline" in sys.modules:
+        return sys.modules["model_baseline"]
+    spec = importlib.util.spec_from_file_location("model_baseline", init,
+                                                  submodule_search_locations=[str(init.parent)])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["model_baseline"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def auto_plan_sweeps():
+    """The auto-plan sweeps of :mod:`benchmarks.engine_bench`: (label, field, values)."""
+    nodes = np.unique(np.round(np.geomspace(1, 512, 256)))
+    nodes = np.concatenate([nodes, np.arange(600, 600 + 256 - nodes.size)])[:256]
+    return [("auto plan, x = nodes", "cluster.nodes", nodes),
+            ("auto plan, x = latency", "fabric.latency_us", np.geomspace(0.5, 1000, 256)),
+            ("auto plan, x = params", "workload.params_b", np.geomspace(1, 1000, 256))]
+
+
+def compare(checkout: Path = DEFAULT_CHECKOUT, preset: str = "default", repeats: int = REPEATS):
+    """Median times [s] of each auto-plan sweep, ours and the baseline's, from alternating cold calls.
+
+    Returns ``{label: (ours_s, baseline_s)}``, or None when the checkout is missing.
+    """
+    import model
+    from model import engine
+
+    base = load_baseline_model(checkout)
+    if base is None:
+        return None
+    base_engine = sys.modules["model_baseline.engine"]
+    engines = {"ours": (model, engine, model.load_scenario(f"assets/presets/{preset}.toml")),
+               "baseline": (base, base_engine,
+                            base.load_scenario(Path(checkout) / "assets" / "presets" / f"{preset}.toml"))}
+    out = {}
+    for label, field, values in auto_plan_sweeps():
+        times = {k: [] for k in engines}
+        for pkg, _, scen in engines.values():
+            pkg.sweep(scen, field, values)  # warm imports and allocator
+        for _ in range(repeats):
+            for k, (pkg, eng, scen) in engines.items():
+                eng.clear_plan_cache()
+                t0 = time.perf_counter()
+                pkg.sweep(scen, field, values)
+                times[k].append(time.perf_counter() - t0)
+        out[label] = (statistics.median(times["ours"]), statistics.median(times["baseline"]))
+    return out
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    checkout = Path(argv[0]) if argv else DEFAULT_CHECKOUT
+    res = compare(checkout)
+    if res is None:
+        print(f"no baseline checkout at {checkout}: `git worktree add {checkout} {BASELINE_COMMIT}` "
+              "(`make bench` does)")
+        return
+    print(f"Auto-plan sweep vs session baseline ({BASELINE_COMMIT}), alternating cold calls, median of {REPEATS}:")
+    for label, (ours, base) in res.items():
+        print(f"  {label:<28} ours {ours * 1e3:7.2f} ms  baseline {base * 1e3:7.2f} ms  ratio {ours / base:5.2f}")
+
+
+if __name__ == "__main__":
+    main()
