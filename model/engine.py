@@ -658,20 +658,19 @@ def _stage_memory(pt, t, p, b, v, rc, c=1.0, e=1.0):
                               pt["fp8"])
 
 
-def _dp_slowdown(cs, congestion, index=None, axis_extra=False):
+def _dp_slowdown(cs, congestion, index=None, trailing=0):
     """:func:`~model.topology.dp_slowdown` of each plan in ``cs`` under :func:`_congestion_inputs` ``congestion``.
 
-    ``index``: the point of each pair, to read (F, N) congestion arrays at the pairs; ``axis_extra``: pairs on a
-    trailing axis of (F, N) congestion arrays (result (F, N, pairs)).
+    ``index``: the point of each pair, to read (F, N) congestion arrays at the pairs; ``trailing``: axes added
+    after the congestion arrays' own, for the pair (and stage) axes of ``cs`` to broadcast against.
     """
     if not np.any(np.isfinite(congestion["nodes_per_leaf"])):
         return 1.0  # every NIC on one switch: nothing crosses an uplink
-    if axis_extra:
-        at = {k: np.asarray(x)[..., None] for k, x in congestion.items()}
-    elif index is not None:
-        at = {k: (x if np.shape(x)[1] == 1 else x[:, index]) for k, x in congestion.items()}
-    else:
-        at = congestion
+    at = congestion
+    if index is not None:
+        at = {k: (x if np.shape(x)[1] == 1 else x[:, index]) for k, x in at.items()}
+    if trailing:
+        at = {k: np.asarray(x)[(...,) + (None,) * trailing] for k, x in at.items()}
     return topology.dp_slowdown(cs["n_dp"], cs["stride"], **at)
 
 
@@ -714,36 +713,41 @@ PLAN_POINT_KEYS = ("seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", 
 def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: bool = False):
     """All outputs for every fabric and point; the fastest plan is searched unless ``plan`` is given.
 
-    ``plan`` (``tp``, ``pp``, ``micro_batch``, ``virtual_stages``, ``recompute`` (code), ``zero_stage`` arrays
-    broadcasting against the fabric arrays) evaluates that plan as it is, e.g. for Monte-Carlo samples around a
-    nominal sweep. ``lean`` computes only what the headline metrics need (step, utilisation, days, reliability,
-    money), not the per-mechanism breakdown.
+    ``plan`` (``tp``, ``pp``, ``micro_batch``, ``virtual_stages``, ``recompute`` (code), ``zero_stage``, ``cp``,
+    ``ep`` arrays broadcasting against the fabric arrays) evaluates that plan as it is, e.g. for Monte-Carlo
+    samples around a nominal sweep. A searched plan is evaluated the same way: one output path. ``lean``
+    computes only what the headline metrics need (step, utilisation, days, reliability, money), not the
+    per-mechanism breakdown.
     """
     net = _network_state(inp.point, inp.fabric)
     bandwidths = _inter_bandwidths(inp.point, inp.fabric, net)
     step_latency = _step_latency_s(net)
+    found = None
     if plan is None:
-        chosen = _search_plans(s, inp, bandwidths[2], step_latency, net)
-    else:
-        chosen = _fixed_plan(s, inp, plan)
+        plan, *found = _search_plans(s, inp, bandwidths[2], step_latency, net)
+    chosen = _fixed_plan(s, inp, plan)
+    if found is not None:  # the search's verdicts: some plan fits; some plan's degrees are possible
+        chosen = chosen[:-2] + tuple(found)
     # where no plan fits at any point, the placeholder plan's quantities are read and masked as NaN: no warnings
     quiet = {} if np.any(chosen[-2]) else dict(divide="ignore", invalid="ignore")
     with np.errstate(**quiet):
-        return (_lean_outputs if lean else _outputs)(s, inp, bandwidths, step_latency, net, *chosen)
+        return _outputs(s, inp, bandwidths, step_latency, net, *chosen, lean=lean)
 
 
 PLAN_ARRAY_KEYS = ("tp", "pp", "micro_batch", "virtual_stages", "recompute", "zero_stage", "cp", "ep")
 
 
 def _fixed_plan(s: Scenario, inp: Inputs, plan: dict):
+    """The quantities of a given plan (NaN entries: no plan there) and whether it is possible and fits."""
     pt = inp.point
     round_batch = s.parallel.resolved_mode == "auto"
     arrays = [np.asarray(plan[k], dtype=float) for k in PLAN_ARRAY_KEYS]
     good = functools.reduce(np.logical_and, [np.isfinite(x) for x in arrays])
     tc, pc, bc, vc, rcc, zc, cc, ec = (np.where(good, x, 1.0) for x in arrays)
-    cs2 = _compute_side(pt, tc, pc, bc, vc, rcc, zc, round_batch, c=cc, e=ec)
-    mem, fits = _memory(pt, tc, pc, bc, vc, rcc, cs2)
-    ok = _degrees_valid(pt, tc, pc, bc, vc, cs2["d"], cs2["m"], cc, ec)
+    with np.errstate(divide="ignore", invalid="ignore"):  # placeholder plans where there is none are masked later
+        cs2 = _compute_side(pt, tc, pc, bc, vc, rcc, zc, round_batch, c=cc, e=ec)
+        mem, fits = _memory(pt, tc, pc, bc, vc, rcc, cs2)
+        ok = _degrees_valid(pt, tc, pc, bc, vc, cs2["d"], cs2["m"], cc, ec)
     return cs2, tc, pc, bc, vc, mem, good & ok & fits, good & ok
 
 
@@ -780,19 +784,24 @@ def plan_cache_info() -> PlanCacheInfo:
 
 
 class PlanPairs(NamedTuple):
-    """The plan search's fabric-independent part: (point, plan) pairs that fit, ordered by point."""
+    """The plan search's fabric-independent part: (point, plan) pairs that fit, ordered by point.
+
+    A pair is a point and a plan up to its ZeRO stage; the stages are a trailing axis of length Z: quantities
+    that depend on the stage have shape (pairs, Z), the others (pairs, 1).
+    """
     ni: np.ndarray  # point of each pair
     has_degrees: np.ndarray  # (N,) some plan's degrees are possible at the point
-    dp_overlap: np.ndarray  # per pair, or one value for all
-    plan: tuple  # (tp, pp, micro_batch, virtual_stages, recompute, zero_stage) per pair
-    cs: dict  # _compute_side per pair
-    mem: np.ndarray  # bytes per GPU per pair
+    dp_overlap: np.ndarray  # per pair (pairs, 1), or one value for all
+    plan: dict  # PLAN_ARRAY_KEYS but the ZeRO stage: the plan of each pair, (pairs,)
+    stages: np.ndarray  # (Z,) the ZeRO stages searched
+    allowed: np.ndarray  # (pairs, Z) the stages worth timing (see _stages_worth_timing)
+    cs: dict  # STEP_KEYS and the data-parallel placement (n_dp, stride) of _compute_side per pair
     usable: bool  # False: no pair fits anywhere (one placeholder pair)
     shared: bool  # True: the plan inputs are the same at every point and the pairs (of point 0) hold at each
     starts: np.ndarray  # first pair of each point that has pairs
     seg_of_pair: np.ndarray  # index into ``starts`` of each pair
-    sequences: np.ndarray  # sequences per step of each pair (m · d · micro_batch)
-    lower_bound: np.ndarray  # step time per sequence without any communication [s], a bound for every fabric
+    sequences: np.ndarray  # (pairs, 1) sequences per step of each pair (m · d · micro_batch)
+    lower_bound: np.ndarray  # (pairs, 1) step time per sequence without any communication [s], for every fabric
 
 
 def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
@@ -862,37 +871,40 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
     mem_b = act[:, :, None] + states[:, None, :]  # (k, R, Z)
     cap = ptc["memory_bytes"] * USABLE_MEMORY_FRACTION
     fits = mem_b <= (cap[nb] if cap.shape[0] > 1 else cap)[:, None, None]
-    # the pairs that fit, ordered by point; only they go on (for large models most plans do not fit)
-    bi, ri = np.nonzero(_cheapest_that_fit(fits.reshape(nb.size, group), s))
-    ni, ci = nb[bi], cb[bi] * group + ri
-    mem = mem_b.reshape(nb.size, group)[bi, ri]
-    dm = (d_b[bi], m_b[bi])
+    # the pairs worth timing, ordered by point: one per (degrees, recompute kind) with a stage worth timing (for
+    # large models most plans do not fit)
+    worth = _stages_worth_timing(fits)
+    bi, ri = np.nonzero(worth.any(axis=2))
+    allowed = worth[bi, ri]
+    ni, ci = nb[bi], cb[bi] * group + ri * n_z  # the pair's candidate at the first stage
+    dm = (d_b[bi][:, None], m_b[bi][:, None])
     shared = n_eff < n_points  # the pairs of point 0 hold at every point: not repeated per point
     usable = ni.size > 0
     if not usable:  # one placeholder pair, marked unusable, keeps the shapes: the first with possible degrees
         ni, ci = (nb[:1], cb[:1] * group) if nb.size else (np.zeros(1, dtype=int),) * 2
-        mem, dm = np.full(1, np.inf), None
-    ptp = {k: (x[ni] if x.shape[0] > 1 else x) for k, x in ptc.items()}
-    plan = (t[ci], p[ci], b[ci], v[ci], r[ci], z[ci])
-    c_pairs, e_pairs = c[ci], e[ci]
-
-    def at_pairs(per_candidate: dict):  # terms computed once per candidate, read at each pair's candidate
-        return {k: (x[ci] if np.ndim(x) == 1 and x.shape[0] == t.size else x) for k, x in per_candidate.items()}
+        allowed, dm = np.zeros((1, n_z), dtype=bool), None
+    ptp = {k: (x[ni] if x.shape[0] > 1 else x)[:, None] for k, x in ptc.items()}
+    col = (t[ci], p[ci], b[ci], v[ci], r[ci], c[ci], e[ci])
+    t_p, p_p, b_p, v_p, r_p, c_p, e_p = (x[:, None] for x in col)
 
     # the unusable placeholder may have impossible degrees (d = 0): its geometry is never read, so no warnings
     with np.errstate(**({} if usable else dict(divide="ignore", invalid="ignore"))):
-        if all(x.shape[0] == 1 for x in ptc.values()):  # the same inputs at every point (a fabric or money sweep)
-            cs = at_pairs(_compute_side(ptc, t, p, b, v, r, z, round_batch, c=c, e=e))
-        elif all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):  # the same model at every point
-            cs = _compute_side(ptp, *plan, round_batch,
-                               at_pairs(_plan_side({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v, r, c, e)),
-                               c=c_pairs, replicas=dm, e=e_pairs)
-        else:
-            cs = _compute_side(ptp, *plan, round_batch, c=c_pairs, replicas=dm, e=e_pairs)
-        sequences = cs["m"] * cs["d"] * plan[2]
-        lower_bound = (cs["chunk_fixed"] * cs["slots"] + cs["m_logits"] + cs["opt"]) / sequences
+        plan_side = None
+        if all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):  # the same model at every point: per candidate
+            kinds = slice(None, None, n_z)  # one candidate per (degrees, recompute kind)
+            per_candidate = _plan_side({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, t[kinds], p[kinds], b[kinds],
+                                       v[kinds], r[kinds], c[kinds], e[kinds])
+            plan_side = {k: (x[ci // n_z, None] if np.ndim(x) == 1 and x.shape[0] == per_candidate["lc"].shape[0]
+                             else x) for k, x in per_candidate.items()}
+        cs = _compute_side(ptp, t_p, p_p, b_p, v_p, r_p, zs[None, :], round_batch, plan_side, c=c_p, replicas=dm,
+                           e=e_p)
+        sequences = cs["m"] * cs["d"] * b_p
+        lower_bound = (cs["chunk_fixed"] * cs["slots"] + cs["m_logits"] + cs["opt"].min(axis=1, keepdims=True)) \
+            / sequences
     new_point = np.r_[True, ni[1:] != ni[:-1]]
-    entry = PlanPairs(ni, has_degrees, ptp["dp_overlap"], plan, cs, mem, usable, shared,
+    entry = PlanPairs(ni, has_degrees, ptp["dp_overlap"],
+                      dict(zip(("tp", "pp", "micro_batch", "virtual_stages", "recompute", "cp", "ep"), col)), zs,
+                      allowed, {k: cs[k] for k in STEP_KEYS + ("n_dp", "stride")}, usable, shared,
                       starts=np.flatnonzero(new_point), seg_of_pair=np.cumsum(new_point) - 1,
                       sequences=sequences, lower_bound=lower_bound)
     with _PAIR_LOCK:
@@ -919,105 +931,113 @@ def _recompute_kinds(s: Scenario) -> tuple:
     return tuple(r for r in RECOMPUTE_CANDIDATES if not (w.flash_attention and r == 1))
 
 
-def _cheapest_that_fit(ok, s: Scenario):
-    """Keep, of each group of candidates with the same degrees, the (recompute, ZeRO stage) choices worth timing.
+def _stages_worth_timing(fits):
+    """Of each group of candidates with the same degrees, the (recompute kind, ZeRO stage) choices worth timing.
 
-    ``ok`` (points, C): the candidates whose degrees are possible and that fit, in groups of
-    :func:`_candidates`. For a given plan heavier recomputation only adds compute and a higher ZeRO stage only
-    adds traffic (each saves memory), so per recompute kind the lowest fitting stage is kept, and only if it is
-    lower than that of every lighter recompute kind (otherwise a lighter kind dominates). At most three
-    choices a plan reach the fabric-dependent comparison.
+    ``fits`` (..., R, Z): the candidates that fit, recompute kinds lightest first. At the same ZeRO stage a
+    heavier recompute kind only adds compute (its larger overlap window hides less than the time it adds), so
+    at each stage only the lightest kind that fits is kept. The stages themselves are not ordered: a higher
+    stage moves more data-parallel traffic but overlaps more of it (ZeRO-2's per-micro-batch reduce-scatters
+    can hide what ZeRO-1's one all-reduce leaves exposed), so every stage that fits is timed.
     """
-    n_z = len(_zero_stages(s))
-    n_r = _group_size(s) // n_z
-    if n_r * n_z == 1:
-        return ok
-    o = ok.reshape(ok.shape[0], ok.shape[1] // (n_r * n_z), n_r, n_z)
-    # elementwise over the few stages and kinds (no argmax or accumulate over tiny axes): ``upto[..., z]``, some
-    # stage up to ``z`` fits; the first fitting stage is where ``upto`` turns true; a kind is kept at that stage
-    # unless a lighter kind fits at a stage that low or lower
-    upto = o.copy()
-    for zi in range(1, n_z):
-        upto[..., zi] |= upto[..., zi - 1]
-    keep = o.copy()
-    keep[..., 1:] &= ~upto[..., :-1]
-    blocked = np.zeros(o.shape[:2] + (n_z,), dtype=bool)
-    for ri in range(n_r):
-        keep[..., ri, :] &= ~blocked
-        blocked |= upto[..., ri, :]
-    return keep.reshape(ok.shape)
+    keep = fits.copy()
+    lighter = fits[..., 0, :].copy()
+    for ri in range(1, fits.shape[-2]):
+        keep[..., ri, :] &= ~lighter
+        lighter |= fits[..., ri, :]
+    return keep
+
+
+def _pair_rows(x, rows, n):
+    """``x`` at the pairs ``rows`` when it has one row per pair (of ``n``), else ``x`` (it broadcasts)."""
+    return x[rows] if np.ndim(x) >= 1 and np.shape(x)[0] == n else x
 
 
 def _pairs_that_can_win(pairs, bw, lat, slow):
     """The pairs that may be fastest for some fabric: a fabric-free lower bound against the slowest fabric.
 
     Every fabric is at least as fast as one with the lowest bandwidth, the highest latency and, per pair, the
-    largest data-parallel slowdown of them (the step time only grows with each), so a pair whose compute alone (its lower bound, no
-    communication) is slower than the best pair on that slowest fabric cannot win anywhere and is dropped before
-    the per-fabric comparison: the result is exactly that of comparing every pair. ``slow``: :func:`_dp_slowdown`
-    of every pair, (F, pairs) or 1. Returns the kept pair indices (``None``: all), and the pair quantities and
-    slowdowns of the kept pairs.
+    largest data-parallel slowdown of them (the step time only grows with each), so a pair whose compute alone
+    (its lower bound, no communication) is slower than the best pair on that slowest fabric cannot win anywhere
+    and is dropped before the per-fabric comparison: the result is exactly that of comparing every pair.
+    ``bw``, ``lat``: (F, pairs, 1) or (F, 1, 1); ``slow``: :func:`_dp_slowdown` of every pair, (F, pairs, 1) or
+    1. Returns the kept pair indices (``None``: all), and the pair quantities and slowdowns of the kept pairs.
     """
     ni, cs, n = pairs.ni, pairs.cs, pairs.ni.size
     if not pairs.usable or n <= 2 * pairs.starts.size:
-        return None, ni, cs, pairs.starts, pairs.seg_of_pair, pairs.dp_overlap, slow
-    bw_w, lat_w = bw.min(axis=0, keepdims=True), lat.max(axis=0, keepdims=True)
-    slow_w = np.max(slow, axis=0, keepdims=True) if np.ndim(slow) else slow  # the worst fabric's, per pair
-    worst = _step_for_fabric(cs, pairs.dp_overlap, bw_w if bw_w.shape[1] == 1 else bw_w[:, ni],
-                             lat_w if lat_w.shape[1] == 1 else lat_w[:, ni], slow_w)[0][0] / pairs.sequences
+        return None, ni, cs, pairs.starts, pairs.seg_of_pair, pairs.dp_overlap, pairs.allowed, bw, lat, slow
+    worst = _per_sequence(pairs, cs, pairs.dp_overlap, bw.min(axis=0, keepdims=True),
+                          lat.max(axis=0, keepdims=True), np.max(slow, axis=0, keepdims=True) if np.ndim(slow)
+                          else slow, pairs.allowed, pairs.sequences).min(axis=-1)[0]
     best_worst = np.minimum.reduceat(worst, pairs.starts)
-    can_win = pairs.lower_bound <= best_worst[pairs.seg_of_pair]
+    can_win = pairs.lower_bound[:, 0] <= best_worst[pairs.seg_of_pair]
     if np.count_nonzero(can_win) > (1.0 - PRUNE_MIN_DROPPED) * n:
-        return None, ni, cs, pairs.starts, pairs.seg_of_pair, pairs.dp_overlap, slow
+        return None, ni, cs, pairs.starts, pairs.seg_of_pair, pairs.dp_overlap, pairs.allowed, bw, lat, slow
     kept = np.flatnonzero(can_win)
     ni_k = ni[kept]
     new_point = np.r_[True, ni_k[1:] != ni_k[:-1]]
+    return (kept, ni_k, {k: _pair_rows(cs[k], kept, n) for k in STEP_KEYS}, np.flatnonzero(new_point),
+            np.cumsum(new_point) - 1, _pair_rows(pairs.dp_overlap, kept, n), pairs.allowed[kept],
+            *(x[:, kept] if np.ndim(x) and x.shape[1] == n else x for x in (bw, lat, slow)))
 
-    def sub(x):
-        return x[kept] if np.ndim(x) == 1 and x.shape[0] == n else x
-    return (kept, ni_k, {k: sub(cs[k]) for k in STEP_KEYS}, np.flatnonzero(new_point), np.cumsum(new_point) - 1,
-            sub(pairs.dp_overlap), slow[:, kept] if np.ndim(slow) else slow)
+
+def _per_sequence(pairs, cs, dp_overlap, bw, lat, slow, allowed, sequences):
+    """Step time per sequence of every stage of the pairs in ``cs`` [s], infinite at stages not worth timing.
+
+    Compared per sequence, so that a batch run in fewer sequences does not look faster than it is.
+    """
+    step = _step_for_fabric(cs, dp_overlap, bw, lat, slow)[0] / sequences
+    if not pairs.usable:
+        return np.full_like(step, np.inf)
+    return np.where(allowed, step, np.inf)
 
 
 def _shared_pairs_that_can_win(pairs, bw, lat, congestion):
     """:func:`_pairs_that_can_win` for pairs that hold at every point: one bound, the slowest fabric anywhere."""
     cs, n = pairs.cs, pairs.ni.size
     if not pairs.usable or n <= 2:
-        return None, cs, pairs.dp_overlap
-    slow_all = _dp_slowdown(cs, congestion, axis_extra=True)
+        return None, cs, pairs.dp_overlap, pairs.allowed
+    slow_all = _dp_slowdown(cs, congestion, trailing=2)
     slow_w = np.max(slow_all, axis=(0, 1)) if np.ndim(slow_all) else slow_all  # the worst anywhere, per pair
-    worst = _step_for_fabric(cs, pairs.dp_overlap, bw.min(), lat.max(), slow_w)[0] / pairs.sequences
-    kept = np.flatnonzero(pairs.lower_bound <= worst.min())
+    worst = _per_sequence(pairs, cs, pairs.dp_overlap, bw.min(), lat.max(), slow_w, pairs.allowed, pairs.sequences)
+    kept = np.flatnonzero(pairs.lower_bound[:, 0] <= worst.min())
+    return (kept, {k: _pair_rows(cs[k], kept, n) for k in STEP_KEYS + ("n_dp", "stride")},
+            _pair_rows(pairs.dp_overlap, kept, n), pairs.allowed[kept])
 
-    def sub(x):
-        return x[kept] if np.ndim(x) == 1 and x.shape[0] == n else x
-    return kept, {k: sub(cs[k]) for k in STEP_KEYS + ("n_dp", "stride")}, sub(pairs.dp_overlap)
+
+def _chosen_plan(pairs, best, shape, any_valid):
+    """The plan arrays of flat (pair, stage) indices ``best``, NaN where ``any_valid`` is false."""
+    pair, zi = np.divmod(best, pairs.stages.size)
+    nan = np.where(any_valid, 1.0, np.nan)
+    plan = {k: np.broadcast_to(x[pair] * nan, shape) for k, x in pairs.plan.items()}
+    plan["zero_stage"] = np.broadcast_to(pairs.stages[zi] * nan, shape)
+    return plan
 
 
 def _search_shared_plans(pairs, inp: Inputs, bw, lat, congestion):
-    """:func:`_search_plans` when every point has the same pairs: steps on (fabric, point, pair), first minimum."""
+    """:func:`_search_plans` when every point has the same pairs: steps on (fabric, point, pair, stage)."""
     n_fab = bw.shape[0]
-    kept, cs, dp_overlap = _shared_pairs_that_can_win(pairs, bw, lat, congestion)
-    step = _step_for_fabric(cs, dp_overlap, bw[..., None], lat[..., None],
-                            _dp_slowdown(cs, congestion, axis_extra=True))[0]
-    step = step / (pairs.sequences if kept is None else pairs.sequences[kept])
-    if not pairs.usable:
-        step = np.full_like(step, np.inf)
+    kept, cs, dp_overlap, allowed = _shared_pairs_that_can_win(pairs, bw, lat, congestion)
+    sequences = pairs.sequences if kept is None else pairs.sequences[kept]
+    step = _per_sequence(pairs, cs, dp_overlap, bw[..., None, None], lat[..., None, None],
+                         _dp_slowdown(cs, congestion, trailing=2), allowed, sequences)
+    step = step.reshape(step.shape[:-2] + (-1,))
     first = np.argmin(step, axis=-1)  # ties go to the earlier candidate
     best = np.take_along_axis(step, first[..., None], axis=-1)[..., 0]
+    if kept is not None:
+        pair, zi = np.divmod(first, pairs.stages.size)
+        first = kept[pair] * pairs.stages.size + zi
     shape = (n_fab, inp.n)
-    best_pair = np.broadcast_to(first if kept is None else kept[first], shape)
     any_valid = np.broadcast_to(np.isfinite(best), shape)
-    n_pairs = pairs.ni.size
-    cs2 = {k: (x[best_pair] if np.ndim(x) == 1 and x.shape[0] == n_pairs else x) for k, x in pairs.cs.items()}
-    tc, pc, bc, vc = (x[best_pair] for x in pairs.plan[:4])
-    return cs2, tc, pc, bc, vc, pairs.mem[best_pair], any_valid, pairs.has_degrees[None, :]
+    return _chosen_plan(pairs, first, shape, any_valid), any_valid, np.broadcast_to(pairs.has_degrees[None, :], shape)
 
 
 def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
     """The fastest plan per fabric and point at the effective bandwidth ``bw_final`` [B/s], shape (F, N).
 
-    ``step_latency``: :func:`_step_latency_s` of the fabrics [s]; ``net``: :func:`_network_state`.
+    ``step_latency``: :func:`_step_latency_s` of the fabrics [s]; ``net``: :func:`_network_state`. Returns the
+    plan (:data:`PLAN_ARRAY_KEYS` arrays, NaN where none fits), where some plan fits and where some plan's
+    degrees are possible.
     """
     pt, fab = inp.point, inp.fabric
     n_fab = fab["latency_us"].shape[0]
@@ -1028,33 +1048,29 @@ def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
                   for k, x in _congestion_inputs(net).items()}
     if pairs.shared:
         return _search_shared_plans(pairs, inp, bw, lat, congestion)
-    kept, ni, cs, starts, seg_of_pair, dp_overlap, slow = _pairs_that_can_win(
-        pairs, bw, lat, _dp_slowdown(pairs.cs, congestion, pairs.ni))
-    step_pairs, _, _, _ = _step_for_fabric(cs, dp_overlap, bw if bw.shape[1] == 1 else bw[:, ni],
-                                           lat if lat.shape[1] == 1 else lat[:, ni], slow)
-    step_pairs /= pairs.sequences if kept is None else pairs.sequences[kept]  # (F, pairs): time per sequence
-    if not pairs.usable:
-        step_pairs[:] = np.inf
+    ni = pairs.ni
+    bw, lat = ((x if x.shape[1] == 1 else x[:, ni])[..., None] for x in (bw, lat))  # (F, pairs or 1, 1)
+    kept, ni, cs, starts, seg_of_pair, dp_overlap, allowed, bw, lat, slow = _pairs_that_can_win(
+        pairs, bw, lat, _dp_slowdown(pairs.cs, congestion, ni, trailing=1))
+    step_pairs = _per_sequence(pairs, cs, dp_overlap, bw, lat, slow, allowed,
+                               pairs.sequences if kept is None else pairs.sequences[kept])
+    n_z = pairs.stages.size
+    step_pairs = step_pairs.reshape(n_fab, -1)  # (F, pairs · Z): time per sequence
     # fastest plan per point and fabric: pairs are ordered by point, so each point is one segment;
-    # the segment minimum, then the first pair that reaches it (ties go to the earlier candidate)
+    # the segment minimum, then the first (pair, stage) that reaches it (ties go to the earlier candidate)
     points = ni[starts]
-    seg_min = np.minimum.reduceat(step_pairs, starts, axis=1)  # (F, points with pairs)
-    hit = np.where(step_pairs == seg_min[:, seg_of_pair], np.arange(ni.size)[None, :], ni.size)
-    first = np.minimum.reduceat(hit, starts, axis=1)
+    seg_min = np.minimum.reduceat(step_pairs, starts * n_z, axis=1)  # (F, points with pairs)
+    hit = np.where(step_pairs == np.repeat(seg_min[:, seg_of_pair], n_z, axis=1),
+                   np.arange(step_pairs.shape[1])[None, :], step_pairs.shape[1])
+    first = np.minimum.reduceat(hit, starts * n_z, axis=1)
     if kept is not None:
-        first = kept[first]
-    ni, cs = pairs.ni, pairs.cs
-    best_pair = np.zeros((n_fab, inp.n), dtype=int)
+        first = kept[first // n_z] * n_z + first % n_z
+    best = np.zeros((n_fab, inp.n), dtype=int)
     any_valid = np.zeros((n_fab, inp.n), dtype=bool)
-    best_pair[:, points] = first
+    best[:, points] = first
     any_valid[:, points] = np.isfinite(seg_min)
-    any_ok = pairs.has_degrees[None, :]
-
-    # the chosen plan's quantities, gathered from the pairs (points without a pair read pair 0 and become NaN)
-    n_pairs = ni.size
-    cs2 = {k: (x[best_pair] if np.ndim(x) == 1 and x.shape[0] == n_pairs else x) for k, x in cs.items()}
-    tc, pc, bc, vc = (x[best_pair] for x in pairs.plan[:4])
-    return cs2, tc, pc, bc, vc, pairs.mem[best_pair], any_valid, any_ok
+    return (_chosen_plan(pairs, best, best.shape, any_valid), any_valid,
+            np.broadcast_to(pairs.has_degrees[None, :], any_valid.shape))
 
 
 def train_days(train_tokens_b, tokens_per_s):
@@ -1062,88 +1078,71 @@ def train_days(train_tokens_b, tokens_per_s):
     return train_tokens_b * 1e9 / tokens_per_s / 86400.0
 
 
-def _lean_outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc, bc, vc, mem, any_valid,
-                  any_ok):
-    """Headline metrics only: one step evaluation at the effective bandwidth, then reliability and money."""
-    pt, fab = inp.point, inp.fabric
-    bw_final = bandwidths[2]
-    nan = np.where(any_valid, 1.0, np.nan)
-    step = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step, _dp_slowdown(cs2, _congestion_inputs(net)))[0]
-    step *= nan
-    m = cs2["m"]
-    global_batch = m * cs2["d"] * bc
-    mf = model_flops_per_iteration(global_batch, pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"],
-                                   pt["layer_weights"])
-    # days as the full path computes them (bit for bit: the bands' nominal sample is the nominal curve)
-    tokens_per_s = global_batch * pt["seq_len"] / step
-    out = dict(
-        step_time_s=step,
-        mfu=(mf / (pt["gpus"] * pt["peak_flops"])) / step,
-        tokens_per_s=tokens_per_s,
-        train_days=train_days(pt["train_tokens_b"], tokens_per_s),
-        breakdown_s=dict(compute=m * (vc * cs2["lc"] * cs2["layer_compute"] + cs2["logits"]) * nan,
-                         optimizer=cs2["opt"] * nan),
-        params=pt["params"],
-        feasible=any_valid,
-    )
-    return _with_reliability_and_money(s, pt, fab, out, lean=True)
-
-
-def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc, bc, vc, mem, any_valid, any_ok):
-    """Every output, with the step-time breakdown by mechanism.
+def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc, bc, vc, mem, any_valid, any_ok,
+             lean=False):
+    """Every output of a plan, with the step-time breakdown by mechanism; ``lean``: the headline metrics only.
 
     ``bandwidths`` from :func:`_inter_bandwidths`, ``inter_step`` from :func:`_step_latency_s`,
-    ``net`` from :func:`_network_state`.
+    ``net`` from :func:`_network_state`; the plan's quantities from :func:`_fixed_plan`. The lean outputs
+    (Monte-Carlo bands: step, utilisation, days, reliability, money) are the same expressions, so the bands'
+    nominal sample is the nominal curve bit for bit; they leave out the steps at the ideal and the lossy
+    bandwidth that only the breakdown reads.
     """
     pt, fab = inp.point, inp.fabric
     bw_ideal, bw_lossy, bw_final, eta = bandwidths
     dp_slow = _dp_slowdown(cs2, _congestion_inputs(net))
-    step_ideal, p2p, t_chunk, exposed = _step_for_fabric(cs2, pt["dp_overlap"], bw_ideal, inter_step, dp_slow)
-    step_lossy, _, _, _ = _step_for_fabric(cs2, pt["dp_overlap"], bw_lossy, inter_step, dp_slow)
-    step, _, _, _ = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step, dp_slow)
+    step = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step, dp_slow)[0]
     m, lc = cs2["m"], cs2["lc"]
-    parts = dict(
-        compute=m * (vc * lc * cs2["layer_compute"] + cs2["logits"]),
+    global_batch = m * cs2["d"] * bc
+    G = pt["gpus"]
+    mf = model_flops_per_iteration(global_batch, pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"],
+                                   pt["layer_weights"])
+    nan = np.where(any_valid, 1.0, np.nan)
+    step_nan = step * nan
+    model_tflops = mf / (step_nan * G) / 1e12
+    tokens_per_s = global_batch * pt["seq_len"] / step_nan
+    peak_t = pt["peak_flops"] / 1e12
+    parts = dict(compute=m * (vc * lc * cs2["layer_compute"] + cs2["logits"]),
+                 optimizer=np.broadcast_to(cs2["opt"], step.shape) + 0.0)
+    out = dict(
+        step_time_s=step_nan,
+        mfu=model_tflops / peak_t,
+        tokens_per_s=tokens_per_s,
+        train_days=train_days(pt["train_tokens_b"], tokens_per_s),
+        params=np.broadcast_to(pt["params"], step.shape),
+        feasible=any_valid,
+    )
+    if lean:
+        out["breakdown_s"] = {k: x * nan for k, x in parts.items()}
+        return _with_reliability_and_money(s, pt, fab, out, lean=True)
+    # the communication parts at the ideal bandwidth; what loss recovery and the CPU cap add, apart
+    step_ideal, p2p, t_chunk, exposed = _step_for_fabric(cs2, pt["dp_overlap"], bw_ideal, inter_step, dp_slow)
+    step_lossy = _step_for_fabric(cs2, pt["dp_overlap"], bw_lossy, inter_step, dp_slow)[0]
+    parts.update(
         tp_comm=m * vc * lc * cs2["layer_tp"],
         pp_comm=m * vc * 2.0 * p2p,
         bubble=(pc - 1.0) * t_chunk,
         dp_comm=exposed,
         loss_recovery=step_lossy - step_ideal,
         cpu=step - step_lossy,
-        optimizer=np.broadcast_to(cs2["opt"], step.shape) + 0.0,
     )
-    dist = cs2["dist"]
-    global_batch = m * cs2["d"] * bc
-    G = pt["gpus"]
-    mf = model_flops_per_iteration(global_batch, pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"],
-                                   pt["layer_weights"])
     hf = hardware_flops_per_iteration(global_batch, pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"],
                                       cs2["rc"], pt["layer_weights"])
-    nan = np.where(any_valid, 1.0, np.nan)
-    step = step * nan
-    model_tflops = mf / (step * G) / 1e12
-    hw_tflops = hf / (step * G) / 1e12
-    tokens_per_s = global_batch * pt["seq_len"] / step
-    peak_t = pt["peak_flops"] / 1e12
+    hw_tflops = hf / (step_nan * G) / 1e12
     line_gbps = fab["link_gbps"] * fab["nics_per_node"]
-    out = dict(
-        step_time_s=step,
+    out.update(
         model_tflops_per_gpu=model_tflops,
         hardware_tflops_per_gpu=hw_tflops,
-        mfu=model_tflops / peak_t,
         hfu=hw_tflops / peak_t,
-        tokens_per_s=tokens_per_s,
-        train_days=train_days(pt["train_tokens_b"], tokens_per_s),
         breakdown_s={k: parts[k] * nan for k in BREAKDOWN_KEYS},
         plan=dict(tp=tc * nan, pp=pc * nan, dp=cs2["d"] * nan, micro_batch=bc * nan, virtual_stages=vc * nan,
                   gpus_used=tc * pc * cs2["cp"] * cs2["d"] * nan,
                   microbatches=cs2["m"] * nan, global_batch=global_batch * nan,
                   recompute=cs2["rc"] * nan, zero_stage=cs2["zero"] * nan, cp=cs2["cp"] * nan, ep=cs2["ep"] * nan,
-                  distributed_optimizer=dist & any_valid),
+                  distributed_optimizer=cs2["dist"] & any_valid),
         global_batch_used=global_batch * nan,
         global_batch_kept=np.broadcast_to(any_ok, any_valid.shape),  # some plan runs the batch as given
         memory_per_gpu_gb=mem / 1e9 * nan,
-        feasible=any_valid,
         degrees_exist=np.broadcast_to(any_ok, any_valid.shape),
         node_bandwidth_gbps=dict(line=line_gbps, ideal=bw_ideal * 8e-9, with_loss=bw_lossy * 8e-9,
                                  effective=bw_final * 8e-9),
@@ -1151,7 +1150,6 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
         network=dict(loaded_rtt_us=net["rtt_us"], switch_levels=net["levels"],
                      dp_congestion_slowdown=dp_slow * nan),
         cpu_cores_busy=cpu_cores_busy(bw_final * 8e-9, fab["cpu_gbps_per_core"]),
-        params=np.broadcast_to(pt["params"], step.shape),
         architecture=dict(layers=pt["layers"], hidden=pt["hidden"], heads=pt["heads"], kv_heads=pt["kv_heads"]),
         model_flops_per_iter=mf,
         hardware_flops_per_iter=hf,

@@ -147,25 +147,18 @@ def test_cli_json_reports_the_recipe(capsys):
 
 
 @pytest.mark.parametrize("changes", [{}, {"topology.oversubscription": 4.0}])
-def test_pruning_by_the_slowest_fabric_changes_no_plan(monkeypatch, changes):
-    """Dropping pairs that cannot win on the slowest fabric gives the plans a comparison of every pair gives,
+def test_pruning_by_the_slowest_fabric_changes_no_plan(changes):
+    """Dropping pairs that cannot win on the slowest fabric gives the plans a comparison of every plan gives,
     also where oversubscription slows the data-parallel traffic differently per fabric and plan."""
-    from model import engine
+    from plan_brute_force import brute_force_plans  # tests/plan_brute_force.py
 
     s = model.load_scenario("assets/presets/default.toml").replace_many(changes)
     x = np.array([2, 8, 24, 64, 200, 1024])
-    engine.clear_plan_cache()
     pruned = sweep(s, "cluster.nodes", x)
-
-    def keep_all(pairs, bw, lat, slow):
-        return None, pairs.ni, pairs.cs, pairs.starts, pairs.seg_of_pair, pairs.dp_overlap, slow
-    monkeypatch.setattr(engine, "_pairs_that_can_win", keep_all)
-    engine.clear_plan_cache()
-    full = sweep(s, "cluster.nodes", x)
-    engine.clear_plan_cache()
-    for k in engine.PLAN_ARRAY_KEYS:
-        np.testing.assert_array_equal(pruned["plan"][k], full["plan"][k])
-    np.testing.assert_array_equal(pruned["step_time_s"], full["step_time_s"])
+    plan, step = brute_force_plans(s, "cluster.nodes", x)
+    for k in model.engine.PLAN_ARRAY_KEYS:
+        np.testing.assert_array_equal(pruned["plan"][k], plan[k])
+    np.testing.assert_array_equal(pruned["step_time_s"], step)
 
 
 def _long_context(seq_len, **parallel):

@@ -1,0 +1,39 @@
+"""A brute-force plan search for the tests: every candidate plan timed at every point and fabric, no pruning.
+
+Written plainly from the engine's formulas (candidates, degrees, memory, step time), so it shares none of the
+plan search's shortcuts: the (recompute, ZeRO stage) choice, the pairs, the bound, the shared-pairs path.
+"""
+
+import numpy as np
+
+from model import engine
+
+
+def brute_force_plans(s, field=None, values=None):
+    """The fastest plan per fabric and point: plan arrays (F, N) of ``engine.PLAN_ARRAY_KEYS`` and its step
+    time [s], NaN where no plan fits."""
+    inp = engine.build_inputs(s) if field is None else engine.build_inputs(s, field, values)
+    pt, fab = inp.point, inp.fabric
+    net = engine._network_state(pt, fab)
+    bw = engine._inter_bandwidths(pt, fab, net)[2]
+    lat = engine._step_latency_s(net)
+    cand = engine._candidates(s)  # every candidate, none dropped
+    grid = [x[None, :] for x in cand]  # (1, C) against points (N, 1)
+    ptn = {k: np.asarray(x)[:, None] for k, x in pt.items()}
+    round_batch = s.parallel.resolved_mode == "auto"
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t, p, b, v, r, z, c, e = grid
+        cs = engine._compute_side(ptn, t, p, b, v, r, z, round_batch, c=c, e=e)
+        _, fits = engine._memory(ptn, t, p, b, v, r, cs)
+        ok = engine._degrees_valid(ptn, t, p, b, v, cs["d"], cs["m"], c, e) & fits  # (N, C)
+        congestion = {k: np.broadcast_to(x, bw.shape)[..., None] for k, x in engine._congestion_inputs(net).items()}
+        slow = engine._dp_slowdown(cs, congestion)
+        step = engine._step_for_fabric(cs, ptn["dp_overlap"], bw[..., None], lat[..., None], slow)[0]
+        per_sequence = np.where(ok[None], step / (cs["m"] * cs["d"] * b), np.inf)  # (F, N, C)
+    best = np.argmin(per_sequence, axis=-1)  # the first candidate that reaches the minimum
+    found = np.isfinite(np.take_along_axis(per_sequence, best[..., None], axis=-1)[..., 0])
+    plan = {k: np.where(found, x[best], np.nan) for k, x in zip(engine.PLAN_ARRAY_KEYS, cand)}
+    # the stage in effect: without data parallelism there is nothing to shard (stage 0)
+    zero = np.broadcast_to(cs["zero"], ok.shape)
+    plan["zero_stage"] = np.where(found, np.take_along_axis(zero[None], best[..., None], axis=-1)[..., 0], np.nan)
+    return plan, np.where(found, np.take_along_axis(step, best[..., None], axis=-1)[..., 0], np.nan)
