@@ -485,13 +485,14 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     cs = {k: x for k, x in ps.items() if k not in ("per_bucket", "params_gpu", "fwd_window")}
     cs.update(
         d=d_seq, m=m, dist=dist, opt=opt, window=window, n_dp=n_dp, stride=np.ceil(t * p * c / gpn),
-        dp_pieces=buckets * volume, cp=np.broadcast_to(c, np.shape(d)) + 0.0,
+        dp_volume=volume, buckets=buckets, cp=np.broadcast_to(c, np.shape(d)) + 0.0,
         ep=np.broadcast_to(e, np.shape(d)) + 0.0,
         rc=np.broadcast_to(rc, np.shape(d)) + 0.0, zero=zero,
         slots=m * v + p - 1.0, m_logits=m * ps["logits"],
-        dp_k0=volume * (intra + buckets * has_inter * NCCL_BASE_US * 1e-6), dp_intra_bw=volume * intra_bw,
-        dp_k1=volume * buckets * has_inter * steps,
-        dp_k2=volume * buckets * has_inter * (per_bucket / g_dp) * bus_factor("all_reduce", n_dp) * gpn,
+        # one all-reduce's volume (``dp_volume`` all-reduces' worth per step: the ZeRO stage's traffic)
+        dp_k0=intra + buckets * has_inter * NCCL_BASE_US * 1e-6, dp_intra_bw=intra_bw,
+        dp_k1=buckets * has_inter * steps,
+        dp_k2=buckets * has_inter * (per_bucket / g_dp) * bus_factor("all_reduce", n_dp) * gpn,
     )
     return cs
 
@@ -687,8 +688,11 @@ def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, dp_slow=1.0):
                                        - cs["ring_hide"], 0.0), cs["chunk_ring_intra"]), lambda: cs["chunk_ring_intra"])
     t_chunk = cs["chunk_fixed"] + ring + 2.0 * p2p + cs["a2a_steps"] * step_latency_s + cs["a2a_bytes_node"] * inv_bw
     pipe = t_chunk * cs["slots"] + cs["m_logits"]
-    t_dp = cs["dp_k0"] + cs["dp_k1"] * step_latency_s + np.maximum(cs["dp_k2"] * inv_bw * dp_slow, cs["dp_intra_bw"])
-    exposed = where_uniform(dp_overlap, lambda: np.maximum(t_dp - cs["window"], t_dp / cs["dp_pieces"]),
+    # one all-reduce's volume, then the ZeRO stage's traffic; at least one bucket of one all-reduce stays exposed
+    t_dp1 = cs["dp_k0"] + cs["dp_k1"] * step_latency_s + np.maximum(cs["dp_k2"] * inv_bw * dp_slow,
+                                                                     cs["dp_intra_bw"])
+    t_dp = cs["dp_volume"] * t_dp1
+    exposed = where_uniform(dp_overlap, lambda: np.maximum(t_dp - cs["window"], t_dp1 / cs["buckets"]),
                             lambda: t_dp)
     return pipe + exposed + cs["opt"], p2p, t_chunk, exposed
 
@@ -696,11 +700,10 @@ def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, dp_slow=1.0):
 # the per-plan quantities :func:`_step_for_fabric` reads: what the plan search gathers at the pairs it keeps
 STEP_KEYS = ("crosses", "p2p_bytes_node", "p2p_intra", "ring_crosses", "ring_steps", "ring_bytes_node", "ring_hide",
              "chunk_ring_intra", "chunk_fixed", "a2a_steps", "a2a_bytes_node", "slots", "m_logits", "dp_k0", "dp_k1",
-             "dp_k2", "dp_intra_bw", "window", "dp_pieces", "opt")
-# pruning keeps a pair subset only when it drops at least this share of the pairs: gathering every step quantity
-# at the kept pairs costs about as much as timing the dropped ones on every fabric (a guess, from profiling the
-# default preset's sweeps); either way every pair that can win is timed, so the plans are the same
-PRUNE_MIN_DROPPED = 0.25
+             "dp_k2", "dp_intra_bw", "dp_volume", "window", "buckets", "opt")
+# a pair is dropped only when its lower bound exceeds the best time found by more than this share: the bound and
+# the step are different expressions of the same terms, whose rounding differs by some 1e-16 of the step
+BOUND_MARGIN = 1e-9
 
 
 # point inputs the plan search reads (gathered per (point, plan) pair)
@@ -801,7 +804,7 @@ class PlanPairs(NamedTuple):
     starts: np.ndarray  # first pair of each point that has pairs
     seg_of_pair: np.ndarray  # index into ``starts`` of each pair
     sequences: np.ndarray  # (pairs, 1) sequences per step of each pair (m · d · micro_batch)
-    lower_bound: np.ndarray  # (pairs, 1) step time per sequence without any communication [s], for every fabric
+    bound: tuple  # _bound_coefficients of the pairs
 
 
 def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
@@ -899,14 +902,13 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
         cs = _compute_side(ptp, t_p, p_p, b_p, v_p, r_p, zs[None, :], round_batch, plan_side, c=c_p, replicas=dm,
                            e=e_p)
         sequences = cs["m"] * cs["d"] * b_p
-        lower_bound = (cs["chunk_fixed"] * cs["slots"] + cs["m_logits"] + cs["opt"].min(axis=1, keepdims=True)) \
-            / sequences
+        bound = _bound_coefficients(cs, allowed, sequences) if usable else None
     new_point = np.r_[True, ni[1:] != ni[:-1]]
     entry = PlanPairs(ni, has_degrees, ptp["dp_overlap"],
                       dict(zip(("tp", "pp", "micro_batch", "virtual_stages", "recompute", "cp", "ep"), col)), zs,
                       allowed, {k: cs[k] for k in STEP_KEYS + ("n_dp", "stride")}, usable, shared,
                       starts=np.flatnonzero(new_point), seg_of_pair=np.cumsum(new_point) - 1,
-                      sequences=sequences, lower_bound=lower_bound)
+                      sequences=sequences, bound=bound)
     with _PAIR_LOCK:
         _PAIR_CACHE[key] = entry
         while len(_PAIR_CACHE) > _PAIR_CACHE_SIZE:
@@ -948,61 +950,99 @@ def _stages_worth_timing(fits):
     return keep
 
 
-def _pair_rows(x, rows, n):
-    """``x`` at the pairs ``rows`` when it has one row per pair (of ``n``), else ``x`` (it broadcasts)."""
+def _rows(x, rows, n):
+    """``x`` at the pairs ``rows`` (any index shape) when it has one row per pair (of ``n``), else ``x``."""
     return x[rows] if np.ndim(x) >= 1 and np.shape(x)[0] == n else x
 
 
-def _pairs_that_can_win(pairs, bw, lat, slow):
-    """The pairs that may be fastest for some fabric: a fabric-free lower bound against the slowest fabric.
+def _bound_coefficients(cs, allowed, sequences):
+    """A lower bound of each pair's step time per sequence on any fabric, over its stages worth timing.
 
-    Every fabric is at least as fast as one with the lowest bandwidth, the highest latency and, per pair, the
-    largest data-parallel slowdown of them (the step time only grows with each), so a pair whose compute alone
-    (its lower bound, no communication) is slower than the best pair on that slowest fabric cannot win anywhere
-    and is dropped before the per-fabric comparison: the result is exactly that of comparing every pair.
-    ``bw``, ``lat``: (F, pairs, 1) or (F, 1, 1); ``slow``: :func:`_dp_slowdown` of every pair, (F, pairs, 1) or
-    1. Returns the kept pair indices (``None``: all), and the pair quantities and slowdowns of the kept pairs.
+    Six arrays (pairs,) ``p0, p1, p2, d0, d1, d2``: the bound at step latency ``λ`` [s] and inverse node
+    bandwidth ``x`` [s/B] is ``p0 + p1·λ + p2·x + max(d0 + d1·λ + d2·x, 0)`` (:func:`_bound`). From
+    :func:`_step_for_fabric` term by term: the pipeline's point-to-point and all-to-all times are linear in
+    ``λ`` and ``x``, the ring attention's at least its in-node part; one all-reduce's data-parallel time is at
+    least its network part without congestion, and the exposed part of a stage at least its traffic less its
+    overlap window: at least the smallest traffic factor of the pair's stages times that, less the largest window.
     """
-    ni, cs, n = pairs.ni, pairs.cs, pairs.ni.size
-    if not pairs.usable or n <= 2 * pairs.starts.size:
-        return None, ni, cs, pairs.starts, pairs.seg_of_pair, pairs.dp_overlap, pairs.allowed, bw, lat, slow
-    worst = _per_sequence(pairs, cs, pairs.dp_overlap, bw.min(axis=0, keepdims=True),
-                          lat.max(axis=0, keepdims=True), np.max(slow, axis=0, keepdims=True) if np.ndim(slow)
-                          else slow, pairs.allowed, pairs.sequences).min(axis=-1)[0]
-    best_worst = np.minimum.reduceat(worst, pairs.starts)
-    can_win = pairs.lower_bound[:, 0] <= best_worst[pairs.seg_of_pair]
-    if np.count_nonzero(can_win) > (1.0 - PRUNE_MIN_DROPPED) * n:
-        return None, ni, cs, pairs.starts, pairs.seg_of_pair, pairs.dp_overlap, pairs.allowed, bw, lat, slow
-    kept = np.flatnonzero(can_win)
-    ni_k = ni[kept]
-    new_point = np.r_[True, ni_k[1:] != ni_k[:-1]]
-    return (kept, ni_k, {k: _pair_rows(cs[k], kept, n) for k in STEP_KEYS}, np.flatnonzero(new_point),
-            np.cumsum(new_point) - 1, _pair_rows(pairs.dp_overlap, kept, n), pairs.allowed[kept],
-            *(x[:, kept] if np.ndim(x) and x.shape[1] == n else x for x in (bw, lat, slow)))
+    n = allowed.shape[0]
+
+    def one(x):  # a quantity that does not depend on the stage, as (pairs,)
+        return np.broadcast_to(x, (n, 1))[:, 0]
+
+    def over_stages(x, reduce, empty):
+        return reduce(np.where(allowed, x, empty), axis=1)
+    seq, slots, crosses = one(sequences), one(cs["slots"]), one(cs["crosses"])
+    fixed = (one(cs["chunk_fixed"]) + np.where(one(cs["ring_crosses"]), 0.0, one(cs["chunk_ring_intra"]))
+             + 2.0 * np.where(crosses, 0.0, one(cs["p2p_intra"])))
+    p0 = (fixed * slots + one(cs["m_logits"]) + over_stages(cs["opt"], np.min, np.inf)) / seq
+    p1 = (2.0 * crosses + one(cs["a2a_steps"])) * slots / seq
+    p2 = (2.0 * crosses * one(cs["p2p_bytes_node"]) + one(cs["a2a_bytes_node"])) * slots / seq
+    volume = over_stages(cs["dp_volume"], np.min, np.inf)
+    d0 = (volume * one(cs["dp_k0"]) - over_stages(cs["window"], np.max, -np.inf)) / seq
+    return p0, p1, p2, d0, volume * one(cs["dp_k1"]) / seq, volume * one(cs["dp_k2"]) / seq
 
 
-def _per_sequence(pairs, cs, dp_overlap, bw, lat, slow, allowed, sequences):
-    """Step time per sequence of every stage of the pairs in ``cs`` [s], infinite at stages not worth timing.
+def _bound(coefficients, step_latency_s, inv_bw):
+    """:func:`_bound_coefficients`' lower bound at a step latency [s] and inverse node bandwidth [s/B]."""
+    p0, p1, p2, d0, d1, d2 = coefficients
+    return p0 + p1 * step_latency_s + p2 * inv_bw + np.maximum(d0 + d1 * step_latency_s + d2 * inv_bw, 0.0)
 
+
+def _per_sequence(pairs, rows, bw, lat, congestion, point=None, trailing=1):
+    """Step time per sequence of every stage of the pairs ``rows`` [s], infinite at stages not worth timing.
+
+    ``bw``, ``lat`` broadcast against the pairs' (rows, Z) quantities; ``congestion`` (:func:`_congestion_inputs`
+    arrays (F, N or 1)) is read at ``point`` (the point of each row, or None) with ``trailing`` axes added.
     Compared per sequence, so that a batch run in fewer sequences does not look faster than it is.
     """
-    step = _step_for_fabric(cs, dp_overlap, bw, lat, slow)[0] / sequences
+    n = pairs.ni.size
+    cs = {k: _rows(pairs.cs[k], rows, n) for k in STEP_KEYS + ("n_dp", "stride")}
+    slow = _dp_slowdown(cs, congestion, point, trailing)
+    step = _step_for_fabric(cs, _rows(pairs.dp_overlap, rows, n), bw, lat, slow)[0] / pairs.sequences[rows]
     if not pairs.usable:
         return np.full_like(step, np.inf)
-    return np.where(allowed, step, np.inf)
+    return np.where(pairs.allowed[rows], step, np.inf)
+
+
+def _pairs_that_can_win(pairs, bw, lat, congestion):
+    """The pairs that may be fastest for some fabric at their point (indices), or None: all.
+
+    Per fabric and point, each pair's lower bound (:func:`_bound`) against the best time found among a few
+    pairs: those with the lowest bound for each fabric, timed on every fabric. A pair whose bound exceeds that
+    time (by more than :data:`BOUND_MARGIN`) on every fabric cannot win anywhere: the result is exactly that of
+    timing every pair. ``bw``, ``lat``: (F, pairs or 1).
+    """
+    ni, n = pairs.ni, pairs.ni.size
+    if not pairs.usable or n <= 2 * pairs.starts.size:
+        return None
+    n_fab = bw.shape[0]
+    lb = _bound(pairs.bound, lat, 1.0 / bw)  # (F, pairs)
+    seg_min = np.minimum.reduceat(lb, pairs.starts, axis=1)
+    cand = np.minimum.reduceat(np.where(lb == seg_min[:, pairs.seg_of_pair], np.arange(n), n), pairs.starts,
+                               axis=1).reshape(-1)  # (F · points): each fabric's lowest bound at each point
+    at = ni[cand]
+    best = _per_sequence(pairs, cand, *((x if x.shape[1] == 1 else x[:, cand])[..., None] for x in (bw, lat)),
+                         congestion, at)
+    best = best.min(axis=-1).reshape(n_fab, n_fab, -1).min(axis=1)  # (F, points)
+    keep = np.any(lb <= best[:, pairs.seg_of_pair] * (1.0 + BOUND_MARGIN), axis=0)
+    return None if np.all(keep) else np.flatnonzero(keep)
 
 
 def _shared_pairs_that_can_win(pairs, bw, lat, congestion):
-    """:func:`_pairs_that_can_win` for pairs that hold at every point: one bound, the slowest fabric anywhere."""
-    cs, n = pairs.cs, pairs.ni.size
+    """:func:`_pairs_that_can_win` for pairs that hold at every point; ``bw``, ``lat``: (F, N or 1)."""
+    n = pairs.ni.size
     if not pairs.usable or n <= 2:
-        return None, cs, pairs.dp_overlap, pairs.allowed
-    slow_all = _dp_slowdown(cs, congestion, trailing=2)
-    slow_w = np.max(slow_all, axis=(0, 1)) if np.ndim(slow_all) else slow_all  # the worst anywhere, per pair
-    worst = _per_sequence(pairs, cs, pairs.dp_overlap, bw.min(), lat.max(), slow_w, pairs.allowed, pairs.sequences)
-    kept = np.flatnonzero(pairs.lower_bound[:, 0] <= worst.min())
-    return (kept, {k: _pair_rows(cs[k], kept, n) for k in STEP_KEYS + ("n_dp", "stride")},
-            _pair_rows(pairs.dp_overlap, kept, n), pairs.allowed[kept])
+        return None
+    n_fab, n_pt = np.broadcast_shapes(bw.shape, lat.shape, congestion["nodes_per_leaf"].shape)
+    lb = _bound(pairs.bound, lat[..., None], 1.0 / bw[..., None])  # (F, N or 1, pairs)
+    cand = np.broadcast_to(np.argmin(lb, axis=-1), (n_fab, n_pt)).reshape(-1)  # (F · points)
+    at = np.tile(np.arange(n_pt), n_fab)
+    best = _per_sequence(pairs, cand, *(np.broadcast_to(x, (n_fab, n_pt))[:, at, None] for x in (bw, lat)),
+                         congestion, at if congestion["nodes_per_leaf"].shape[1] > 1 else None)
+    best = best.min(axis=-1).reshape(n_fab, n_fab, n_pt).min(axis=1)  # (F, points)
+    keep = np.any(lb <= best[..., None] * (1.0 + BOUND_MARGIN), axis=(0, 1))
+    return None if np.all(keep) else np.flatnonzero(keep)
 
 
 def _chosen_plan(pairs, best, shape, any_valid):
@@ -1016,17 +1056,14 @@ def _chosen_plan(pairs, best, shape, any_valid):
 
 def _search_shared_plans(pairs, inp: Inputs, bw, lat, congestion):
     """:func:`_search_plans` when every point has the same pairs: steps on (fabric, point, pair, stage)."""
-    n_fab = bw.shape[0]
-    kept, cs, dp_overlap, allowed = _shared_pairs_that_can_win(pairs, bw, lat, congestion)
-    sequences = pairs.sequences if kept is None else pairs.sequences[kept]
-    step = _per_sequence(pairs, cs, dp_overlap, bw[..., None, None], lat[..., None, None],
-                         _dp_slowdown(cs, congestion, trailing=2), allowed, sequences)
+    n_fab, n_z = bw.shape[0], pairs.stages.size
+    kept = _shared_pairs_that_can_win(pairs, bw, lat, congestion)
+    rows = np.arange(pairs.ni.size) if kept is None else kept
+    step = _per_sequence(pairs, rows, bw[..., None, None], lat[..., None, None], congestion, trailing=2)
     step = step.reshape(step.shape[:-2] + (-1,))
     first = np.argmin(step, axis=-1)  # ties go to the earlier candidate
     best = np.take_along_axis(step, first[..., None], axis=-1)[..., 0]
-    if kept is not None:
-        pair, zi = np.divmod(first, pairs.stages.size)
-        first = kept[pair] * pairs.stages.size + zi
+    first = rows[first // n_z] * n_z + first % n_z
     shape = (n_fab, inp.n)
     any_valid = np.broadcast_to(np.isfinite(best), shape)
     return _chosen_plan(pairs, first, shape, any_valid), any_valid, np.broadcast_to(pairs.has_degrees[None, :], shape)
@@ -1049,26 +1086,26 @@ def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
     if pairs.shared:
         return _search_shared_plans(pairs, inp, bw, lat, congestion)
     ni = pairs.ni
-    bw, lat = ((x if x.shape[1] == 1 else x[:, ni])[..., None] for x in (bw, lat))  # (F, pairs or 1, 1)
-    kept, ni, cs, starts, seg_of_pair, dp_overlap, allowed, bw, lat, slow = _pairs_that_can_win(
-        pairs, bw, lat, _dp_slowdown(pairs.cs, congestion, ni, trailing=1))
-    step_pairs = _per_sequence(pairs, cs, dp_overlap, bw, lat, slow, allowed,
-                               pairs.sequences if kept is None else pairs.sequences[kept])
+    kept = _pairs_that_can_win(pairs, *((x if x.shape[1] == 1 else x[:, ni]) for x in (bw, lat)), congestion)
+    rows = np.arange(ni.size) if kept is None else kept
+    ni = ni[rows]
+    step_pairs = _per_sequence(pairs, rows, *((x if x.shape[1] == 1 else x[:, ni])[..., None] for x in (bw, lat)),
+                               congestion, ni)
     n_z = pairs.stages.size
     step_pairs = step_pairs.reshape(n_fab, -1)  # (F, pairs · Z): time per sequence
     # fastest plan per point and fabric: pairs are ordered by point, so each point is one segment;
     # the segment minimum, then the first (pair, stage) that reaches it (ties go to the earlier candidate)
-    points = ni[starts]
+    new_point = np.r_[True, ni[1:] != ni[:-1]]
+    starts, seg_of_pair = np.flatnonzero(new_point), np.cumsum(new_point) - 1
     seg_min = np.minimum.reduceat(step_pairs, starts * n_z, axis=1)  # (F, points with pairs)
     hit = np.where(step_pairs == np.repeat(seg_min[:, seg_of_pair], n_z, axis=1),
                    np.arange(step_pairs.shape[1])[None, :], step_pairs.shape[1])
     first = np.minimum.reduceat(hit, starts * n_z, axis=1)
-    if kept is not None:
-        first = kept[first // n_z] * n_z + first % n_z
+    first = rows[first // n_z] * n_z + first % n_z
     best = np.zeros((n_fab, inp.n), dtype=int)
     any_valid = np.zeros((n_fab, inp.n), dtype=bool)
-    best[:, points] = first
-    any_valid[:, points] = np.isfinite(seg_min)
+    best[:, ni[starts]] = first
+    any_valid[:, ni[starts]] = np.isfinite(seg_min)
     return (_chosen_plan(pairs, best, best.shape, any_valid), any_valid,
             np.broadcast_to(pairs.has_degrees[None, :], any_valid.shape))
 
