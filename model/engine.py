@@ -497,6 +497,10 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     return cs
 
 
+# the terms of _plan_side that _compute_side computes with (the others it passes on)
+COMPUTE_SIDE_PLAN_KEYS = ("params_gpu", "buckets", "per_bucket", "window", "fwd_window", "logits")
+
+
 # point inputs of _plan_side: with none of them changing along a sweep, it runs once per candidate plan
 PLAN_SIDE_POINT_KEYS = ("experts", "attn_weights", "expert_weights", "layer_weights_time", "moe_tokens",
                         "seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", "gpus_per_node", "peak_flops",
@@ -789,22 +793,27 @@ def plan_cache_info() -> PlanCacheInfo:
 class PlanPairs(NamedTuple):
     """The plan search's fabric-independent part: (point, plan) pairs that fit, ordered by point.
 
-    A pair is a point and a plan up to its ZeRO stage; the stages are a trailing axis of length Z: quantities
-    that depend on the stage have shape (pairs, Z), the others (pairs, 1).
+    A pair is a point and a plan up to its ZeRO stage. Its quantities are held per row: a row serves the pairs
+    of the same plan and replicas at several points along a cluster-size sweep, else one pair. The ZeRO stages
+    are a trailing axis of length Z: row quantities that depend on the stage have shape (rows, Z), the others
+    (rows, 1).
     """
     ni: np.ndarray  # point of each pair
+    row: np.ndarray  # row of each pair
     has_degrees: np.ndarray  # (N,) some plan's degrees are possible at the point
-    dp_overlap: np.ndarray  # per pair (pairs, 1), or one value for all
-    plan: dict  # PLAN_ARRAY_KEYS but the ZeRO stage: the plan of each pair, (pairs,)
+    dp_overlap: np.ndarray  # per row (rows, 1), or one value for all
+    plan: dict  # PLAN_ARRAY_KEYS but the ZeRO stage: the plan of each row, (rows,)
     stages: np.ndarray  # (Z,) the ZeRO stages searched
-    allowed: np.ndarray  # (pairs, Z) the stages worth timing (see _stages_worth_timing)
-    cs: dict  # STEP_KEYS and the data-parallel placement (n_dp, stride) of _compute_side per pair
+    allowed: np.ndarray  # (rows, Z) the stages worth timing (see _stages_worth_timing)
+    cs: dict  # STEP_KEYS and the data-parallel placement (n_dp, stride) of _compute_side per row, but cs_kind's
+    kind: np.ndarray | None  # (rows,) the row's (degrees, recompute kind), when the model is the same at every point
+    cs_kind: dict  # the step's plan-side terms per kind (kinds, 1), if ``kind``
     usable: bool  # False: no pair fits anywhere (one placeholder pair)
     shared: bool  # True: the plan inputs are the same at every point and the pairs (of point 0) hold at each
     starts: np.ndarray  # first pair of each point that has pairs
     seg_of_pair: np.ndarray  # index into ``starts`` of each pair
-    sequences: np.ndarray  # (pairs, 1) sequences per step of each pair (m · d · micro_batch)
-    bound: tuple  # _bound_coefficients of the pairs
+    sequences: np.ndarray  # (rows, 1) sequences per step of each row (m · d · micro_batch)
+    bound: tuple  # _bound_coefficients of the pairs, (pairs,) each
 
 
 def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
@@ -867,46 +876,71 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
         stage = {k: np.broadcast_to(x, (nb.size,) + np.shape(x)[1:]) if np.ndim(x) == 2 else x
                  for k, x in stage.items()}
     d_b, m_b = at_base(d), at_base(m)
-    zero = np.where((d_b * c[g][cb])[:, None] > 1, zs, 0.0)
-    states = model_state_bytes({k: x[:, :1] if np.ndim(x) == 2 else x for k, x in stage.items()},
-                               (d_b * c[g][cb])[:, None], zero)
-    act = activation_bytes(stage, p[g][cb][:, None], m_b[:, None])
-    mem_b = act[:, :, None] + states[:, None, :]  # (k, R, Z)
+    # along a cluster-size sweep only the replicas (d, m) change with the point: pairs of the same degrees and
+    # replicas have the same memory and geometry, computed once as one row for all their points. Elsewhere a
+    # row is a (point, degrees) pair
+    dedupe = n_eff > 1 and all(x.shape[0] == 1 for k, x in ptc.items() if k != "gpus")
+    if dedupe:
+        _, rep, inv = np.unique(cb + degrees_ok.shape[1] * d_b, return_index=True, return_inverse=True)
+        stage = {k: x[rep] if np.ndim(x) == 2 else x for k, x in stage.items()}
+        nb_r, cb_r, d_r, m_r = nb[rep], cb[rep], d_b[rep], m_b[rep]
+    else:
+        nb_r, cb_r, d_r, m_r = nb, cb, d_b, m_b
+    dc = d_r * c[g][cb_r]
+    zero = np.where(dc[:, None] > 1, zs, 0.0)
+    states = model_state_bytes({k: x[:, :1] if np.ndim(x) == 2 else x for k, x in stage.items()}, dc[:, None], zero)
+    act = activation_bytes(stage, p[g][cb_r][:, None], m_r[:, None])
+    mem_b = act[:, :, None] + states[:, None, :]  # (rows, R, Z)
     cap = ptc["memory_bytes"] * USABLE_MEMORY_FRACTION
-    fits = mem_b <= (cap[nb] if cap.shape[0] > 1 else cap)[:, None, None]
-    # the pairs worth timing, ordered by point: one per (degrees, recompute kind) with a stage worth timing (for
-    # large models most plans do not fit)
+    fits = mem_b <= (cap[nb_r] if cap.shape[0] > 1 else cap)[:, None, None]
+    # the rows worth timing, one per (degrees, recompute kind) with a stage worth timing (for large models most
+    # plans do not fit)
     worth = _stages_worth_timing(fits)
-    bi, ri = np.nonzero(worth.any(axis=2))
-    allowed = worth[bi, ri]
-    ni, ci = nb[bi], cb[bi] * group + ri * n_z  # the pair's candidate at the first stage
-    dm = (d_b[bi][:, None], m_b[bi][:, None])
+    ui, ri = np.nonzero(worth.any(axis=2))
+    allowed = worth[ui, ri]
+    ci = cb_r[ui] * group + ri * n_z  # the row's candidate at the first stage
+    dm = (d_r[ui][:, None], m_r[ui][:, None])
+    pt_of_row = nb_r[ui]  # a point of each row (in a cluster-size sweep: one with its replicas)
+    if dedupe:  # each (point, degrees) pair takes its rows: those of its (degrees, replicas), kinds in order
+        counts = np.bincount(ui, minlength=rep.size)
+        per_pair = counts[inv]
+        pair_of = np.repeat(np.arange(inv.size), per_pair)
+        row = (np.cumsum(counts) - counts)[inv[pair_of]] + np.arange(pair_of.size) - np.repeat(
+            np.cumsum(per_pair) - per_pair, per_pair)
+        ni = nb[pair_of]
+    else:
+        row, ni = np.arange(ui.size), nb[ui]
     shared = n_eff < n_points  # the pairs of point 0 hold at every point: not repeated per point
     usable = ni.size > 0
     if not usable:  # one placeholder pair, marked unusable, keeps the shapes: the first with possible degrees
         ni, ci = (nb[:1], cb[:1] * group) if nb.size else (np.zeros(1, dtype=int),) * 2
+        pt_of_row, row = ni, np.zeros(1, dtype=int)
         allowed, dm = np.zeros((1, n_z), dtype=bool), None
-    ptp = {k: (x[ni] if x.shape[0] > 1 else x)[:, None] for k, x in ptc.items()}
+    ptp = {k: (x[pt_of_row] if x.shape[0] > 1 else x)[:, None] for k, x in ptc.items()}
     col = (t[ci], p[ci], b[ci], v[ci], r[ci], c[ci], e[ci])
     t_p, p_p, b_p, v_p, r_p, c_p, e_p = (x[:, None] for x in col)
 
     # the unusable placeholder may have impossible degrees (d = 0): its geometry is never read, so no warnings
     with np.errstate(**({} if usable else dict(divide="ignore", invalid="ignore"))):
-        plan_side = None
+        plan_side, kind, cs_kind = None, None, {}
         if all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):  # the same model at every point: per candidate
             kinds = slice(None, None, n_z)  # one candidate per (degrees, recompute kind)
-            per_candidate = _plan_side({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, t[kinds], p[kinds], b[kinds],
-                                       v[kinds], r[kinds], c[kinds], e[kinds])
-            plan_side = {k: (x[ci // n_z, None] if np.ndim(x) == 1 and x.shape[0] == per_candidate["lc"].shape[0]
-                             else x) for k, x in per_candidate.items()}
+            per_kind = _plan_side({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, t[kinds], p[kinds], b[kinds],
+                                  v[kinds], r[kinds], c[kinds], e[kinds])
+            kind, n_kinds = ci // n_z, t[kinds].size
+            # what _compute_side computes with, at the rows; the step's other plan-side terms stay per kind
+            plan_side = {k: np.broadcast_to(per_kind[k], (n_kinds,))[kind, None] for k in COMPUTE_SIDE_PLAN_KEYS}
+            cs_kind = {k: np.broadcast_to(per_kind[k], (n_kinds,))[:, None] for k in STEP_KEYS
+                       if k in per_kind and k not in COMPUTE_SIDE_PLAN_KEYS}
         cs = _compute_side(ptp, t_p, p_p, b_p, v_p, r_p, zs[None, :], round_batch, plan_side, c=c_p, replicas=dm,
                            e=e_p)
         sequences = cs["m"] * cs["d"] * b_p
-        bound = _bound_coefficients(cs, allowed, sequences) if usable else None
+        cs = {k: cs[k] for k in STEP_KEYS + ("n_dp", "stride") if k not in cs_kind}
+        bound = tuple(x[row] for x in _bound_coefficients(cs, allowed, sequences, kind, cs_kind)) if usable else None
     new_point = np.r_[True, ni[1:] != ni[:-1]]
-    entry = PlanPairs(ni, has_degrees, ptp["dp_overlap"],
+    entry = PlanPairs(ni, row, has_degrees, ptp["dp_overlap"],
                       dict(zip(("tp", "pp", "micro_batch", "virtual_stages", "recompute", "cp", "ep"), col)), zs,
-                      allowed, {k: cs[k] for k in STEP_KEYS + ("n_dp", "stride")}, usable, shared,
+                      allowed, cs, kind, cs_kind, usable, shared,
                       starts=np.flatnonzero(new_point), seg_of_pair=np.cumsum(new_point) - 1,
                       sequences=sequences, bound=bound)
     with _PAIR_LOCK:
@@ -955,7 +989,7 @@ def _rows(x, rows, n):
     return x[rows] if np.ndim(x) >= 1 and np.shape(x)[0] == n else x
 
 
-def _bound_coefficients(cs, allowed, sequences):
+def _bound_coefficients(cs, allowed, sequences, kind=None, cs_kind=None):
     """A lower bound of each pair's step time per sequence on any fabric, over its stages worth timing.
 
     Six arrays (pairs,) ``p0, p1, p2, d0, d1, d2``: the bound at step latency ``λ`` [s] and inverse node
@@ -964,23 +998,29 @@ def _bound_coefficients(cs, allowed, sequences):
     ``λ`` and ``x``, the ring attention's at least its in-node part; one all-reduce's data-parallel time is at
     least its network part without congestion, and the exposed part of a stage at least its traffic less its
     overlap window: at least the smallest traffic factor of the pair's stages times that, less the largest window.
+    ``kind``, ``cs_kind``: plan-side terms held per kind (:class:`PlanPairs`).
     """
     n = allowed.shape[0]
 
     def one(x):  # a quantity that does not depend on the stage, as (pairs,)
         return np.broadcast_to(x, (n, 1))[:, 0]
 
-    def over_stages(x, reduce, empty):
-        return reduce(np.where(allowed, x, empty), axis=1)
-    seq, slots, crosses = one(sequences), one(cs["slots"]), one(cs["crosses"])
-    fixed = (one(cs["chunk_fixed"]) + np.where(one(cs["ring_crosses"]), 0.0, one(cs["chunk_ring_intra"]))
-             + 2.0 * np.where(crosses, 0.0, one(cs["p2p_intra"])))
-    p0 = (fixed * slots + one(cs["m_logits"]) + over_stages(cs["opt"], np.min, np.inf)) / seq
-    p1 = (2.0 * crosses + one(cs["a2a_steps"])) * slots / seq
-    p2 = (2.0 * crosses * one(cs["p2p_bytes_node"]) + one(cs["a2a_bytes_node"])) * slots / seq
-    volume = over_stages(cs["dp_volume"], np.min, np.inf)
-    d0 = (volume * one(cs["dp_k0"]) - over_stages(cs["window"], np.max, -np.inf)) / seq
-    return p0, p1, p2, d0, volume * one(cs["dp_k1"]) / seq, volume * one(cs["dp_k2"]) / seq
+    def over_stages(x, pick, empty):  # elementwise over the few stages: no reduction along a short axis
+        x = np.where(allowed, x, empty)
+        return functools.reduce(pick, (x[:, i] for i in range(x.shape[1])))
+    src = cs if kind is None else cs_kind
+    crosses = src["crosses"]
+    fixed = (src["chunk_fixed"] + np.where(src["ring_crosses"], 0.0, src["chunk_ring_intra"])
+             + 2.0 * np.where(crosses, 0.0, src["p2p_intra"]))
+    per_lat = 2.0 * crosses + src["a2a_steps"]
+    per_inv_bw = 2.0 * crosses * src["p2p_bytes_node"] + src["a2a_bytes_node"]
+    fixed, per_lat, per_inv_bw = (one(x if kind is None else x[kind]) for x in (fixed, per_lat, per_inv_bw))
+    seq, slots = one(sequences), one(cs["slots"])
+    p0 = (fixed * slots + one(cs["m_logits"]) + over_stages(cs["opt"], np.minimum, np.inf)) / seq
+    volume = over_stages(cs["dp_volume"], np.minimum, np.inf)
+    d0 = (volume * one(cs["dp_k0"]) - over_stages(cs["window"], np.maximum, -np.inf)) / seq
+    return (p0, per_lat * slots / seq, per_inv_bw * slots / seq, d0, volume * one(cs["dp_k1"]) / seq,
+            volume * one(cs["dp_k2"]) / seq)
 
 
 def _bound(coefficients, step_latency_s, inv_bw):
@@ -996,8 +1036,11 @@ def _per_sequence(pairs, rows, bw, lat, congestion, point=None, trailing=1):
     arrays (F, N or 1)) is read at ``point`` (the point of each row, or None) with ``trailing`` axes added.
     Compared per sequence, so that a batch run in fewer sequences does not look faster than it is.
     """
-    n = pairs.ni.size
-    cs = {k: _rows(pairs.cs[k], rows, n) for k in STEP_KEYS + ("n_dp", "stride")}
+    n, rows = pairs.allowed.shape[0], pairs.row[rows]
+    cs = {k: _rows(x, rows, n) for k, x in pairs.cs.items()}
+    if pairs.kind is not None:
+        at = pairs.kind[rows]
+        cs.update({k: x[at] for k, x in pairs.cs_kind.items()})
     slow = _dp_slowdown(cs, congestion, point, trailing)
     step = _step_for_fabric(cs, _rows(pairs.dp_overlap, rows, n), bw, lat, slow)[0] / pairs.sequences[rows]
     if not pairs.usable:
@@ -1049,7 +1092,7 @@ def _chosen_plan(pairs, best, shape, any_valid):
     """The plan arrays of flat (pair, stage) indices ``best``, NaN where ``any_valid`` is false."""
     pair, zi = np.divmod(best, pairs.stages.size)
     nan = np.where(any_valid, 1.0, np.nan)
-    plan = {k: np.broadcast_to(x[pair] * nan, shape) for k, x in pairs.plan.items()}
+    plan = {k: np.broadcast_to(x[pairs.row[pair]] * nan, shape) for k, x in pairs.plan.items()}
     plan["zero_stage"] = np.broadcast_to(pairs.stages[zi] * nan, shape)
     return plan
 
