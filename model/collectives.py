@@ -54,6 +54,8 @@ References
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 NCCL_BASE_US = 6.6
@@ -280,12 +282,25 @@ def in_node_collective_time(kind, size_bytes, ranks, intra_busbw_bytes_per_s, in
     it only with NCCL ≥ 2.17 and NVSwitch 3).
     """
     ranks = np.asarray(ranks, dtype=float)
-    r = nccl_collective(kind, size_bytes, ranks_per_node=2.0 if kind == "sendrecv" else np.maximum(ranks, 2.0),
+    size = np.asarray(size_bytes, dtype=float)
+    busbw, p2p = (np.asarray(x, dtype=float) for x in (intra_busbw_bytes_per_s, intra_p2p_bytes_per_s))
+    shape = np.broadcast_shapes(size.shape, ranks.shape, busbw.shape, p2p.shape)
+    if math.prod(shape) >= DISTINCT_MIN_SIZE and all(np.all(x == x.flat[0]) for x in (busbw, p2p)):
+        # many (size, ranks) of few distinct values (the plan search's pairs): each distinct one computed once
+        pairs, inverse = np.unique(np.broadcast_to(size, shape) + 1j * np.broadcast_to(ranks, shape),
+                                   return_inverse=True)
+        return in_node_collective_time(kind, pairs.real, pairs.imag, busbw.flat[0], p2p.flat[0])[
+            inverse].reshape(shape)
+    r = nccl_collective(kind, size, ranks_per_node=2.0 if kind == "sendrecv" else np.maximum(ranks, 2.0),
                         nodes=1.0,
                         nic_gb_per_s=np.inf, nics_per_node=1.0,
-                        intra_busbw_gb_per_s=np.asarray(intra_busbw_bytes_per_s, dtype=float) / 1e9,
-                        intra_p2p_gb_per_s=np.asarray(intra_p2p_bytes_per_s, dtype=float) / 1e9)
+                        intra_busbw_gb_per_s=busbw / 1e9, intra_p2p_gb_per_s=p2p / 1e9)
     return np.where(ranks > 1, r["time_us"] * 1e-6, 0.0)
+
+
+# arrays at least this large are computed at their distinct (size, ranks) only: sorting them costs less than the
+# collective model's few hundred operations per element (a guess from profiling the plan search)
+DISTINCT_MIN_SIZE = 4096
 
 
 def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, nics_per_node, intra_busbw_gb_per_s,
