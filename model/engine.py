@@ -865,16 +865,6 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
         if x.shape[0] == degrees_ok.shape[0]:
             return x.reshape((-1,) + x.shape[2:])[flat]
         return x[nb, cb]
-    if all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):  # the same model at every point: per candidate
-        stage = _stage_memory({k: x[..., None] for k, x in grid_pt.items()}, *(x[..., None] for x in grid_plan),
-                              rs, cg[..., None], eg[..., None])
-        stage = {k: at_base(x) for k, x in stage.items()}  # (k, R or 1)
-    else:  # the model changes along the sweep: only at the pairs whose degrees are possible
-        pt_b = {k: (x[nb] if x.shape[0] > 1 else x)[:, None] for k, x in ptc.items()}
-        stage = _stage_memory(pt_b, *(x[0, cb][:, None] for x in grid_plan), rs, cg[0, cb][:, None],
-                              eg[0, cb][:, None])
-        stage = {k: np.broadcast_to(x, (nb.size,) + np.shape(x)[1:]) if np.ndim(x) == 2 else x
-                 for k, x in stage.items()}
     d_b, m_b = at_base(d), at_base(m)
     # along a cluster-size sweep only the replicas (d, m) change with the point: pairs of the same degrees and
     # replicas have the same memory and geometry, computed once as one row for all their points. Elsewhere a
@@ -882,10 +872,20 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
     dedupe = n_eff > 1 and all(x.shape[0] == 1 for k, x in ptc.items() if k != "gpus")
     if dedupe:
         _, rep, inv = np.unique(cb + degrees_ok.shape[1] * d_b, return_index=True, return_inverse=True)
-        stage = {k: x[rep] if np.ndim(x) == 2 else x for k, x in stage.items()}
         nb_r, cb_r, d_r, m_r = nb[rep], cb[rep], d_b[rep], m_b[rep]
     else:
         nb_r, cb_r, d_r, m_r = nb, cb, d_b, m_b
+    if all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):  # the same model at every point: per candidate
+        stage = _stage_memory({k: x[..., None] for k, x in grid_pt.items()}, *(x[..., None] for x in grid_plan),
+                              rs, cg[..., None], eg[..., None])
+        stage = {k: np.broadcast_to(x, (1, degrees_ok.shape[1]) + np.shape(x)[2:])[0][cb_r]
+                 if np.ndim(x) >= 2 else x for k, x in stage.items()}  # (rows, R or 1)
+    else:  # the model changes along the sweep: only at the pairs whose degrees are possible
+        pt_b = {k: (x[nb] if x.shape[0] > 1 else x)[:, None] for k, x in ptc.items()}
+        stage = _stage_memory(pt_b, *(x[0, cb][:, None] for x in grid_plan), rs, cg[0, cb][:, None],
+                              eg[0, cb][:, None])
+        stage = {k: np.broadcast_to(x, (nb.size,) + np.shape(x)[1:]) if np.ndim(x) == 2 else x
+                 for k, x in stage.items()}
     dc = d_r * c[g][cb_r]
     zero = np.where(dc[:, None] > 1, zs, 0.0)
     states = model_state_bytes({k: x[:, :1] if np.ndim(x) == 2 else x for k, x in stage.items()}, dc[:, None], zero)
@@ -1054,18 +1054,18 @@ def _pairs_that_can_win(pairs, bw, lat, congestion):
     Per fabric and point, each pair's lower bound (:func:`_bound`) against the best time found among a few
     pairs: those with the lowest bound for each fabric, timed on every fabric. A pair whose bound exceeds that
     time (by more than :data:`BOUND_MARGIN`) on every fabric cannot win anywhere: the result is exactly that of
-    timing every pair. ``bw``, ``lat``: (F, pairs or 1).
+    timing every pair. ``bw``, ``lat``: (F, N or 1).
     """
     ni, n = pairs.ni, pairs.ni.size
     if not pairs.usable or n <= 2 * pairs.starts.size:
         return None
     n_fab = bw.shape[0]
-    lb = _bound(pairs.bound, lat, 1.0 / bw)  # (F, pairs)
+    lb = _bound(pairs.bound, *((x if x.shape[1] == 1 else x[:, ni]) for x in (lat, 1.0 / bw)))  # (F, pairs)
     seg_min = np.minimum.reduceat(lb, pairs.starts, axis=1)
     cand = np.minimum.reduceat(np.where(lb == seg_min[:, pairs.seg_of_pair], np.arange(n), n), pairs.starts,
                                axis=1).reshape(-1)  # (F · points): each fabric's lowest bound at each point
     at = ni[cand]
-    best = _per_sequence(pairs, cand, *((x if x.shape[1] == 1 else x[:, cand])[..., None] for x in (bw, lat)),
+    best = _per_sequence(pairs, cand, *((x if x.shape[1] == 1 else x[:, at])[..., None] for x in (bw, lat)),
                          congestion, at)
     best = best.min(axis=-1).reshape(n_fab, n_fab, -1).min(axis=1)  # (F, points)
     keep = np.any(lb <= best[:, pairs.seg_of_pair] * (1.0 + BOUND_MARGIN), axis=0)
@@ -1129,7 +1129,7 @@ def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
     if pairs.shared:
         return _search_shared_plans(pairs, inp, bw, lat, congestion)
     ni = pairs.ni
-    kept = _pairs_that_can_win(pairs, *((x if x.shape[1] == 1 else x[:, ni]) for x in (bw, lat)), congestion)
+    kept = _pairs_that_can_win(pairs, bw, lat, congestion)
     rows = np.arange(ni.size) if kept is None else kept
     ni = ni[rows]
     step_pairs = _per_sequence(pairs, rows, *((x if x.shape[1] == 1 else x[:, ni])[..., None] for x in (bw, lat)),
