@@ -666,13 +666,16 @@ def _stage_memory(pt, t, p, b, v, rc, c=1.0, e=1.0):
 def _dp_slowdown(cs, congestion, index=None, trailing=0):
     """:func:`~model.topology.dp_slowdown` of each plan in ``cs`` under :func:`_congestion_inputs` ``congestion``.
 
-    ``index``: the point of each pair, to read (F, N) congestion arrays at the pairs; ``trailing``: axes added
+    ``index``: the point of each pair, to read (F, N) congestion arrays at the pairs, or a (fabric, point) pair of
+    index arrays (one value per entry); ``trailing``: axes added
     after the congestion arrays' own, for the pair (and stage) axes of ``cs`` to broadcast against.
     """
     if not np.any(np.isfinite(congestion["nodes_per_leaf"])):
         return 1.0  # every NIC on one switch: nothing crosses an uplink
     at = congestion
-    if index is not None:
+    if isinstance(index, tuple):  # (fabric, point) of each entry
+        at = {k: np.asarray(x)[index[0], 0 if np.shape(x)[1] == 1 else index[1]] for k, x in at.items()}
+    elif index is not None:
         at = {k: (x if np.shape(x)[1] == 1 else x[:, index]) for k, x in at.items()}
     if trailing:
         at = {k: np.asarray(x)[(...,) + (None,) * trailing] for k, x in at.items()}
@@ -1049,17 +1052,17 @@ def _per_sequence(pairs, rows, bw, lat, congestion, point=None, trailing=1):
 
 
 def _pairs_that_can_win(pairs, bw, lat, congestion):
-    """The pairs that may be fastest for some fabric at their point (indices), or None: all.
+    """Which pairs may be fastest for which fabric at their point: (F, pairs) [bool].
 
     Per fabric and point, each pair's lower bound (:func:`_bound`) against the best time found among a few
     pairs: those with the lowest bound for each fabric, timed on every fabric. A pair whose bound exceeds that
-    time (by more than :data:`BOUND_MARGIN`) on every fabric cannot win anywhere: the result is exactly that of
-    timing every pair. ``bw``, ``lat``: (F, N or 1).
+    time (by more than :data:`BOUND_MARGIN`) cannot win on that fabric: the result is exactly that of timing
+    every pair. ``bw``, ``lat``: (F, N or 1).
     """
     ni, n = pairs.ni, pairs.ni.size
-    if not pairs.usable or n <= 2 * pairs.starts.size:
-        return None
     n_fab = bw.shape[0]
+    if not pairs.usable or n <= 2 * pairs.starts.size:
+        return np.ones((n_fab, n), dtype=bool)
     lb = _bound(pairs.bound, *((x if x.shape[1] == 1 else x[:, ni]) for x in (lat, 1.0 / bw)))  # (F, pairs)
     seg_min = np.minimum.reduceat(lb, pairs.starts, axis=1)
     cand = np.minimum.reduceat(np.where(lb == seg_min[:, pairs.seg_of_pair], np.arange(n), n), pairs.starts,
@@ -1068,8 +1071,7 @@ def _pairs_that_can_win(pairs, bw, lat, congestion):
     best = _per_sequence(pairs, cand, *((x if x.shape[1] == 1 else x[:, at])[..., None] for x in (bw, lat)),
                          congestion, at)
     best = best.min(axis=-1).reshape(n_fab, n_fab, -1).min(axis=1)  # (F, points)
-    keep = np.any(lb <= best[:, pairs.seg_of_pair] * (1.0 + BOUND_MARGIN), axis=0)
-    return None if np.all(keep) else np.flatnonzero(keep)
+    return lb <= best[:, pairs.seg_of_pair] * (1.0 + BOUND_MARGIN)
 
 
 def _shared_pairs_that_can_win(pairs, bw, lat, congestion):
@@ -1129,26 +1131,24 @@ def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
     if pairs.shared:
         return _search_shared_plans(pairs, inp, bw, lat, congestion)
     ni = pairs.ni
-    kept = _pairs_that_can_win(pairs, bw, lat, congestion)
-    rows = np.arange(ni.size) if kept is None else kept
-    ni = ni[rows]
-    step_pairs = _per_sequence(pairs, rows, *((x if x.shape[1] == 1 else x[:, ni])[..., None] for x in (bw, lat)),
-                               congestion, ni)
+    # each fabric times only the pairs that may win on it: (fabric, pair) entries, ordered by fabric and point
+    fi, pair = np.nonzero(_pairs_that_can_win(pairs, bw, lat, congestion))
+    at = ni[pair]
+    step = _per_sequence(pairs, pair, *((x[fi, 0] if x.shape[1] == 1 else x[fi, at])[:, None] for x in (bw, lat)),
+                         congestion, (fi, at))
     n_z = pairs.stages.size
-    step_pairs = step_pairs.reshape(n_fab, -1)  # (F, pairs · Z): time per sequence
-    # fastest plan per point and fabric: pairs are ordered by point, so each point is one segment;
-    # the segment minimum, then the first (pair, stage) that reaches it (ties go to the earlier candidate)
-    new_point = np.r_[True, ni[1:] != ni[:-1]]
-    starts, seg_of_pair = np.flatnonzero(new_point), np.cumsum(new_point) - 1
-    seg_min = np.minimum.reduceat(step_pairs, starts * n_z, axis=1)  # (F, points with pairs)
-    hit = np.where(step_pairs == np.repeat(seg_min[:, seg_of_pair], n_z, axis=1),
-                   np.arange(step_pairs.shape[1])[None, :], step_pairs.shape[1])
-    first = np.minimum.reduceat(hit, starts * n_z, axis=1)
-    first = rows[first // n_z] * n_z + first % n_z
+    step = step.reshape(-1)  # (entries · Z): time per sequence
+    # fastest plan per fabric and point: each (fabric, point) is one segment of entries; the segment minimum,
+    # then the first (pair, stage) that reaches it (ties go to the earlier candidate)
+    new_seg = np.r_[True, (fi[1:] != fi[:-1]) | (at[1:] != at[:-1])]
+    starts, seg_of_entry = np.flatnonzero(new_seg), np.cumsum(new_seg) - 1
+    seg_min = np.minimum.reduceat(step, starts * n_z)
+    hit = np.where(step == np.repeat(seg_min[seg_of_entry], n_z), np.arange(step.size), step.size)
+    first = np.minimum.reduceat(hit, starts * n_z)
     best = np.zeros((n_fab, inp.n), dtype=int)
     any_valid = np.zeros((n_fab, inp.n), dtype=bool)
-    best[:, ni[starts]] = first
-    any_valid[:, ni[starts]] = np.isfinite(seg_min)
+    best[fi[starts], at[starts]] = pair[first // n_z] * n_z + first % n_z
+    any_valid[fi[starts], at[starts]] = np.isfinite(seg_min)
     return (_chosen_plan(pairs, best, best.shape, any_valid), any_valid,
             np.broadcast_to(pairs.has_degrees[None, :], any_valid.shape))
 
