@@ -732,10 +732,10 @@ def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: b
     net = _network_state(inp.point, inp.fabric)
     bandwidths = _inter_bandwidths(inp.point, inp.fabric, net)
     step_latency = _step_latency_s(net)
-    found = None
+    found, plan_side = None, None
     if plan is None:
-        plan, *found = _search_plans(s, inp, bandwidths[2], step_latency, net)
-    chosen = _fixed_plan(s, inp, plan)
+        plan, plan_side, *found = _search_plans(s, inp, bandwidths[2], step_latency, net)
+    chosen = _fixed_plan(s, inp, plan, plan_side)
     if found is not None:  # the search's verdicts: some plan fits; some plan's degrees are possible
         chosen = chosen[:-2] + tuple(found)
     # where no plan fits at any point, the placeholder plan's quantities are read and masked as NaN: no warnings
@@ -747,15 +747,17 @@ def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: b
 PLAN_ARRAY_KEYS = ("tp", "pp", "micro_batch", "virtual_stages", "recompute", "zero_stage", "cp", "ep")
 
 
-def _fixed_plan(s: Scenario, inp: Inputs, plan: dict):
-    """The quantities of a given plan (NaN entries: no plan there) and whether it is possible and fits."""
+def _fixed_plan(s: Scenario, inp: Inputs, plan: dict, plan_side=None):
+    """The quantities of a given plan (NaN entries: no plan there) and whether it is possible and fits.
+
+    ``plan_side``: :func:`_plan_side` of the plan, if the search has it."""
     pt = inp.point
     round_batch = s.parallel.resolved_mode == "auto"
     arrays = [np.asarray(plan[k], dtype=float) for k in PLAN_ARRAY_KEYS]
     good = functools.reduce(np.logical_and, [np.isfinite(x) for x in arrays])
     tc, pc, bc, vc, rcc, zc, cc, ec = (np.where(good, x, 1.0) for x in arrays)
     with np.errstate(divide="ignore", invalid="ignore"):  # placeholder plans where there is none are masked later
-        cs2 = _compute_side(pt, tc, pc, bc, vc, rcc, zc, round_batch, c=cc, e=ec)
+        cs2 = _compute_side(pt, tc, pc, bc, vc, rcc, zc, round_batch, plan_side, c=cc, e=ec)
         mem, fits = _memory(pt, tc, pc, bc, vc, rcc, cs2)
         ok = _degrees_valid(pt, tc, pc, bc, vc, cs2["d"], cs2["m"], cc, ec)
     return cs2, tc, pc, bc, vc, mem, good & ok & fits, good & ok
@@ -811,6 +813,7 @@ class PlanPairs(NamedTuple):
     cs: dict  # STEP_KEYS and the data-parallel placement (n_dp, stride) of _compute_side per row, but cs_kind's
     kind: np.ndarray | None  # (rows,) the row's (degrees, recompute kind), when the model is the same at every point
     cs_kind: dict  # the step's plan-side terms per kind (kinds, 1), if ``kind``
+    plan_side: dict | None  # every _plan_side term per kind (kinds,), if ``kind``
     usable: bool  # False: no pair fits anywhere (one placeholder pair)
     shared: bool  # True: the plan inputs are the same at every point and the pairs (of point 0) hold at each
     starts: np.ndarray  # first pair of each point that has pairs
@@ -925,7 +928,7 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
 
     # the unusable placeholder may have impossible degrees (d = 0): its geometry is never read, so no warnings
     with np.errstate(**({} if usable else dict(divide="ignore", invalid="ignore"))):
-        plan_side, kind, cs_kind = None, None, {}
+        plan_side, kind, cs_kind, per_kind = None, None, {}, None
         if all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):  # the same model at every point: per candidate
             kinds = slice(None, None, n_z)  # one candidate per (degrees, recompute kind)
             per_kind = _plan_side({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, t[kinds], p[kinds], b[kinds],
@@ -943,7 +946,7 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
     new_point = np.r_[True, ni[1:] != ni[:-1]]
     entry = PlanPairs(ni, row, has_degrees, ptp["dp_overlap"],
                       dict(zip(("tp", "pp", "micro_batch", "virtual_stages", "recompute", "cp", "ep"), col)), zs,
-                      allowed, cs, kind, cs_kind, usable, shared,
+                      allowed, cs, kind, cs_kind, per_kind, usable, shared,
                       starts=np.flatnonzero(new_point), seg_of_pair=np.cumsum(new_point) - 1,
                       sequences=sequences, bound=bound)
     with _PAIR_LOCK:
@@ -1091,12 +1094,18 @@ def _shared_pairs_that_can_win(pairs, bw, lat, congestion):
 
 
 def _chosen_plan(pairs, best, shape, any_valid):
-    """The plan arrays of flat (pair, stage) indices ``best``, NaN where ``any_valid`` is false."""
+    """The plan arrays of flat (pair, stage) indices ``best``, NaN where ``any_valid`` is false, and its
+    :func:`_plan_side` if the pairs hold it (else None)."""
     pair, zi = np.divmod(best, pairs.stages.size)
+    row = pairs.row[pair]
     nan = np.where(any_valid, 1.0, np.nan)
-    plan = {k: np.broadcast_to(x[pairs.row[pair]] * nan, shape) for k, x in pairs.plan.items()}
+    plan = {k: np.broadcast_to(x[row] * nan, shape) for k, x in pairs.plan.items()}
     plan["zero_stage"] = np.broadcast_to(pairs.stages[zi] * nan, shape)
-    return plan
+    if pairs.plan_side is None:
+        return plan, None
+    kind = pairs.kind[row]
+    return plan, {k: np.broadcast_to(np.broadcast_to(x, pairs.plan_side["lc"].shape)[kind], shape)
+                  for k, x in pairs.plan_side.items()}
 
 
 def _search_shared_plans(pairs, inp: Inputs, bw, lat, congestion):
@@ -1111,15 +1120,16 @@ def _search_shared_plans(pairs, inp: Inputs, bw, lat, congestion):
     first = rows[first // n_z] * n_z + first % n_z
     shape = (n_fab, inp.n)
     any_valid = np.broadcast_to(np.isfinite(best), shape)
-    return _chosen_plan(pairs, first, shape, any_valid), any_valid, np.broadcast_to(pairs.has_degrees[None, :], shape)
+    return (*_chosen_plan(pairs, first, shape, any_valid), any_valid,
+            np.broadcast_to(pairs.has_degrees[None, :], shape))
 
 
 def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
     """The fastest plan per fabric and point at the effective bandwidth ``bw_final`` [B/s], shape (F, N).
 
     ``step_latency``: :func:`_step_latency_s` of the fabrics [s]; ``net``: :func:`_network_state`. Returns the
-    plan (:data:`PLAN_ARRAY_KEYS` arrays, NaN where none fits), where some plan fits and where some plan's
-    degrees are possible.
+    plan (:data:`PLAN_ARRAY_KEYS` arrays, NaN where none fits), its :func:`_plan_side` (or None), where some plan
+    fits and where some plan's degrees are possible.
     """
     pt, fab = inp.point, inp.fabric
     n_fab = fab["latency_us"].shape[0]
@@ -1149,7 +1159,7 @@ def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
     any_valid = np.zeros((n_fab, inp.n), dtype=bool)
     best[fi[starts], at[starts]] = pair[first // n_z] * n_z + first % n_z
     any_valid[fi[starts], at[starts]] = np.isfinite(seg_min)
-    return (_chosen_plan(pairs, best, best.shape, any_valid), any_valid,
+    return (*_chosen_plan(pairs, best, best.shape, any_valid), any_valid,
             np.broadcast_to(pairs.has_degrees[None, :], any_valid.shape))
 
 
