@@ -941,8 +941,11 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
         cs = _compute_side(ptp, t_p, p_p, b_p, v_p, r_p, zs[None, :], round_batch, plan_side, c=c_p, replicas=dm,
                            e=e_p)
         sequences = cs["m"] * cs["d"] * b_p
-        cs = {k: cs[k] for k in STEP_KEYS + ("n_dp", "stride") if k not in cs_kind}
+        # a term the same for every row (no context or expert parallelism: their terms are zero) is kept once
+        cs = {k: cut_constant_points(np.broadcast_to(cs[k], (ci.size, 1)) if np.ndim(cs[k]) < 2 else cs[k], 0)
+              for k in STEP_KEYS + ("n_dp", "stride") if k not in cs_kind}
         bound = tuple(x[row] for x in _bound_coefficients(cs, allowed, sequences, kind, cs_kind)) if usable else None
+        cs_kind = {k: cut_constant_points(x, 0) for k, x in cs_kind.items()}
     new_point = np.r_[True, ni[1:] != ni[:-1]]
     entry = PlanPairs(ni, row, has_degrees, ptp["dp_overlap"],
                       dict(zip(("tp", "pp", "micro_batch", "virtual_stages", "recompute", "cp", "ep"), col)), zs,
@@ -1046,7 +1049,7 @@ def _per_sequence(pairs, rows, bw, lat, congestion, point=None, trailing=1):
     cs = {k: _rows(x, rows, n) for k, x in pairs.cs.items()}
     if pairs.kind is not None:
         at = pairs.kind[rows]
-        cs.update({k: x[at] for k, x in pairs.cs_kind.items()})
+        cs.update({k: _rows(x, at, pairs.plan_side["lc"].shape[0]) for k, x in pairs.cs_kind.items()})
     slow = _dp_slowdown(cs, congestion, point, trailing)
     step = _step_for_fabric(cs, _rows(pairs.dp_overlap, rows, n), bw, lat, slow)[0] / pairs.sequences[rows]
     if not pairs.usable:
