@@ -884,7 +884,7 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
     if all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):  # the same model at every point: per candidate
         stage = _stage_memory({k: x[..., None] for k, x in grid_pt.items()}, *(x[..., None] for x in grid_plan),
                               rs, cg[..., None], eg[..., None])
-        stage = {k: np.broadcast_to(x, (1, degrees_ok.shape[1]) + np.shape(x)[2:])[0][cb_r]
+        stage = {k: np.take(np.broadcast_to(x, (1, degrees_ok.shape[1]) + np.shape(x)[2:])[0], cb_r, axis=0)
                  if np.ndim(x) >= 2 else x for k, x in stage.items()}  # (rows, R or 1)
     else:  # the model changes along the sweep: only at the pairs whose degrees are possible
         pt_b = {k: (x[nb] if x.shape[0] > 1 else x)[:, None] for k, x in ptc.items()}
@@ -903,7 +903,7 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
     # plans do not fit)
     worth = _stages_worth_timing(fits)
     ui, ri = np.nonzero(worth.any(axis=2))
-    allowed = worth[ui, ri]
+    allowed = np.take(worth.reshape(-1, n_z), ui * worth.shape[1] + ri, axis=0)
     ci = cb_r[ui] * group + ri * n_z  # the row's candidate at the first stage
     dm = (d_r[ui][:, None], m_r[ui][:, None])
     pt_of_row = nb_r[ui]  # a point of each row (in a cluster-size sweep: one with its replicas)
@@ -994,8 +994,10 @@ def _stages_worth_timing(fits):
 
 
 def _rows(x, rows, n):
-    """``x`` at the pairs ``rows`` (any index shape) when it has one row per pair (of ``n``), else ``x``."""
-    return x[rows] if np.ndim(x) >= 1 and np.shape(x)[0] == n else x
+    """``x`` at the pairs ``rows`` (any index shape) when it has one row per pair (of ``n``), else ``x``.
+
+    ``np.take`` along the first axis: several times faster than fancy indexing for rows of a few values."""
+    return np.take(x, rows, axis=0) if np.ndim(x) >= 1 and np.shape(x)[0] == n else x
 
 
 def _bound_coefficients(cs, allowed, sequences, kind=None, cs_kind=None):
@@ -1051,10 +1053,10 @@ def _per_sequence(pairs, rows, bw, lat, congestion, point=None, trailing=1):
         at = pairs.kind[rows]
         cs.update({k: _rows(x, at, pairs.plan_side["lc"].shape[0]) for k, x in pairs.cs_kind.items()})
     slow = _dp_slowdown(cs, congestion, point, trailing)
-    step = _step_for_fabric(cs, _rows(pairs.dp_overlap, rows, n), bw, lat, slow)[0] / pairs.sequences[rows]
+    step = _step_for_fabric(cs, _rows(pairs.dp_overlap, rows, n), bw, lat, slow)[0] / _rows(pairs.sequences, rows, n)
     if not pairs.usable:
         return np.full_like(step, np.inf)
-    return np.where(pairs.allowed[rows], step, np.inf)
+    return np.where(_rows(pairs.allowed, rows, n), step, np.inf)
 
 
 def _pairs_that_can_win(pairs, bw, lat, congestion):
