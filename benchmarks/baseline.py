@@ -2,8 +2,9 @@
 
 The baseline is another checkout of this repository (by default commit ``210fb10``, the plan search before
 ZeRO stages, recompute kinds, context and expert parallelism joined it). Its ``model`` package is imported
-under another name, so both engines run the same sweeps on the same machine, call after call; the ratio
-``ours / baseline`` of the medians does not depend on how busy the machine is. ``make bench`` makes the
+under another name, so both engines run the same sweeps on the same machine, call after call, timed in
+process CPU time (a machine shared with other jobs stretches wall time, less so the CPU time of this
+process); the ratio ``ours / baseline`` of the medians is what to read. ``make bench`` makes the
 checkout (``git worktree add build/baseline 210fb10``); or pass its folder::
 
     python -m benchmarks.baseline [path/to/checkout]
@@ -49,7 +50,7 @@ def auto_plan_sweeps():
 
 
 def compare(checkout: Path = DEFAULT_CHECKOUT, preset: str = "default", repeats: int = REPEATS):
-    """Median times [s] of each auto-plan sweep, ours and the baseline's, from alternating cold calls.
+    """Median CPU times [s] of each auto-plan sweep, ours and the baseline's, from alternating cold calls.
 
     Returns ``{label: (ours_s, baseline_s)}``, or None when the checkout is missing.
     """
@@ -71,9 +72,9 @@ def compare(checkout: Path = DEFAULT_CHECKOUT, preset: str = "default", repeats:
         for _ in range(repeats):
             for k, (pkg, eng, scen) in engines.items():
                 eng.clear_plan_cache()
-                t0 = time.perf_counter()
+                t0 = time.process_time()
                 pkg.sweep(scen, field, values)
-                times[k].append(time.perf_counter() - t0)
+                times[k].append(time.process_time() - t0)
         out[label] = (statistics.median(times["ours"]), statistics.median(times["baseline"]))
     return out
 
@@ -86,7 +87,7 @@ def main(argv=None):
         print(f"no baseline checkout at {checkout}: `git worktree add {checkout} {BASELINE_COMMIT}` "
               "(`make bench` does)")
         return
-    print(f"Auto-plan sweep vs session baseline ({BASELINE_COMMIT}), alternating cold calls, median of {REPEATS}:")
+    print(f"Auto-plan sweep vs session baseline ({BASELINE_COMMIT}), alternating cold calls, median CPU time of {REPEATS}:")
     for label, (ours, base) in res.items():
         print(f"  {label:<28} ours {ours * 1e3:7.2f} ms  baseline {base * 1e3:7.2f} ms  ratio {ours / base:5.2f}")
 

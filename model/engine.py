@@ -2,10 +2,11 @@
 
 Data flow: a :class:`~model.scenario.Scenario` is resolved into arrays — one
 value per sweep point for cluster and workload inputs, one row per fabric for
-fabric inputs — then every candidate parallel plan is evaluated for every
-fabric and point in one pass of numpy broadcasting (axes: plan × fabric ×
-point), the fastest plan that fits in memory is kept per fabric and point, and
-the step-time breakdown is computed at that plan.
+fabric inputs — then the fastest candidate parallel plan that fits in memory
+is found for every fabric and point in a few vectorised passes (every ZeRO
+stage that fits is timed; a plan whose lower bound on a fabric is slower than
+a plan already timed there is not: the result is that of timing every plan),
+and that plan is evaluated with its step-time breakdown, as a given plan is.
 
 Step time of one iteration (Narayanan et al. 2021 §3; Korthikanti et al. 2022):
 
