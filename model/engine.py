@@ -812,9 +812,10 @@ class PlanPairs(NamedTuple):
     stages: np.ndarray  # (Z,) the ZeRO stages searched
     allowed: np.ndarray  # (rows, Z) the stages worth timing (see _stages_worth_timing)
     cs: dict  # STEP_KEYS and the data-parallel placement (n_dp, stride) of _compute_side per row, but cs_kind's
-    kind: np.ndarray | None  # (rows,) the row's (degrees, recompute kind), when the model is the same at every point
-    cs_kind: dict  # the step's plan-side terms per kind (kinds, 1), if ``kind``
-    plan_side: dict | None  # every _plan_side term per kind (kinds,), if ``kind``
+    kind: np.ndarray  # (rows,) the row's (degrees, recompute kind) when the model is the same at every point, else
+    # the row itself
+    cs_kind: dict  # the step's plan-side terms per kind (kinds, 1)
+    plan_side: dict  # every _plan_side term per kind (kinds,)
     usable: bool  # False: no pair fits anywhere (one placeholder pair)
     shared: bool  # True: the plan inputs are the same at every point and the pairs (of point 0) hold at each
     starts: np.ndarray  # first pair of each point that has pairs
@@ -929,16 +930,19 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
 
     # the unusable placeholder may have impossible degrees (d = 0): its geometry is never read, so no warnings
     with np.errstate(**({} if usable else dict(divide="ignore", invalid="ignore"))):
-        plan_side, kind, cs_kind, per_kind = None, None, {}, None
         if all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):  # the same model at every point: per candidate
             kinds = slice(None, None, n_z)  # one candidate per (degrees, recompute kind)
             per_kind = _plan_side({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, t[kinds], p[kinds], b[kinds],
                                   v[kinds], r[kinds], c[kinds], e[kinds])
             kind, n_kinds = ci // n_z, t[kinds].size
-            # what _compute_side computes with, at the rows; the step's other plan-side terms stay per kind
-            plan_side = {k: np.broadcast_to(per_kind[k], (n_kinds,))[kind, None] for k in COMPUTE_SIDE_PLAN_KEYS}
-            cs_kind = {k: np.broadcast_to(per_kind[k], (n_kinds,))[:, None] for k in STEP_KEYS
-                       if k in per_kind and k not in COMPUTE_SIDE_PLAN_KEYS}
+            per_kind = {k: np.broadcast_to(x, (n_kinds,)) for k, x in per_kind.items()}
+        else:  # the model changes along the sweep: per row, each row its own kind
+            per_kind = _plan_side({k: ptp[k] for k in PLAN_SIDE_POINT_KEYS}, t_p, p_p, b_p, v_p, r_p, c_p, e_p)
+            kind, n_kinds = np.arange(ci.size), ci.size
+            per_kind = {k: np.broadcast_to(x, (n_kinds, 1))[:, 0] for k, x in per_kind.items()}
+        # what _compute_side computes with, at the rows; the step's other plan-side terms stay per kind
+        plan_side = {k: per_kind[k][kind, None] for k in COMPUTE_SIDE_PLAN_KEYS}
+        cs_kind = {k: per_kind[k][:, None] for k in STEP_KEYS if k in per_kind and k not in COMPUTE_SIDE_PLAN_KEYS}
         cs = _compute_side(ptp, t_p, p_p, b_p, v_p, r_p, zs[None, :], round_batch, plan_side, c=c_p, replicas=dm,
                            e=e_p)
         sequences = cs["m"] * cs["d"] * b_p
@@ -1001,7 +1005,7 @@ def _rows(x, rows, n):
     return np.take(x, rows, axis=0) if np.ndim(x) >= 1 and np.shape(x)[0] == n else x
 
 
-def _bound_coefficients(cs, allowed, sequences, kind=None, cs_kind=None):
+def _bound_coefficients(cs, allowed, sequences, kind, cs_kind):
     """A lower bound of each pair's step time per sequence on any fabric, over its stages worth timing.
 
     Six arrays (pairs,) ``p0, p1, p2, d0, d1, d2``: the bound at step latency ``λ`` [s] and inverse node
@@ -1020,13 +1024,13 @@ def _bound_coefficients(cs, allowed, sequences, kind=None, cs_kind=None):
     def over_stages(x, pick, empty):  # elementwise over the few stages: no reduction along a short axis
         x = np.where(allowed, x, empty)
         return functools.reduce(pick, (x[:, i] for i in range(x.shape[1])))
-    src = cs if kind is None else cs_kind
-    crosses = src["crosses"]
-    fixed = (src["chunk_fixed"] + np.where(src["ring_crosses"], 0.0, src["chunk_ring_intra"])
-             + 2.0 * np.where(crosses, 0.0, src["p2p_intra"]))
-    per_lat = 2.0 * crosses + src["a2a_steps"]
-    per_inv_bw = 2.0 * crosses * src["p2p_bytes_node"] + src["a2a_bytes_node"]
-    fixed, per_lat, per_inv_bw = (one(x if kind is None else x[kind]) for x in (fixed, per_lat, per_inv_bw))
+    ck = cs_kind
+    crosses = ck["crosses"]
+    fixed = (ck["chunk_fixed"] + np.where(ck["ring_crosses"], 0.0, ck["chunk_ring_intra"])
+             + 2.0 * np.where(crosses, 0.0, ck["p2p_intra"]))
+    per_lat = 2.0 * crosses + ck["a2a_steps"]
+    per_inv_bw = 2.0 * crosses * ck["p2p_bytes_node"] + ck["a2a_bytes_node"]
+    fixed, per_lat, per_inv_bw = (one(x[kind]) for x in (fixed, per_lat, per_inv_bw))
     seq, slots = one(sequences), one(cs["slots"])
     p0 = (fixed * slots + one(cs["m_logits"]) + over_stages(cs["opt"], np.minimum, np.inf)) / seq
     volume = over_stages(cs["dp_volume"], np.minimum, np.inf)
@@ -1050,9 +1054,8 @@ def _per_sequence(pairs, rows, bw, lat, congestion, point=None, trailing=1):
     """
     n, rows = pairs.allowed.shape[0], pairs.row[rows]
     cs = {k: _rows(x, rows, n) for k, x in pairs.cs.items()}
-    if pairs.kind is not None:
-        at = pairs.kind[rows]
-        cs.update({k: _rows(x, at, pairs.plan_side["lc"].shape[0]) for k, x in pairs.cs_kind.items()})
+    at = pairs.kind[rows]
+    cs.update({k: _rows(x, at, pairs.plan_side["lc"].shape[0]) for k, x in pairs.cs_kind.items()})
     slow = _dp_slowdown(cs, congestion, point, trailing)
     step = _step_for_fabric(cs, _rows(pairs.dp_overlap, rows, n), bw, lat, slow)[0] / _rows(pairs.sequences, rows, n)
     if not pairs.usable:
@@ -1100,18 +1103,14 @@ def _shared_pairs_that_can_win(pairs, bw, lat, congestion):
 
 
 def _chosen_plan(pairs, best, shape, any_valid):
-    """The plan arrays of flat (pair, stage) indices ``best``, NaN where ``any_valid`` is false, and its
-    :func:`_plan_side` if the pairs hold it (else None)."""
+    """The plan arrays of flat (pair, stage) indices ``best``, NaN where ``any_valid`` is false, and their
+    :func:`_plan_side`."""
     pair, zi = np.divmod(best, pairs.stages.size)
     row = pairs.row[pair]
     nan = np.where(any_valid, 1.0, np.nan)
     plan = {k: np.broadcast_to(x[row] * nan, shape) for k, x in pairs.plan.items()}
     plan["zero_stage"] = np.broadcast_to(pairs.stages[zi] * nan, shape)
-    if pairs.plan_side is None:
-        return plan, None
-    kind = pairs.kind[row]
-    return plan, {k: np.broadcast_to(np.broadcast_to(x, pairs.plan_side["lc"].shape)[kind], shape)
-                  for k, x in pairs.plan_side.items()}
+    return plan, {k: np.broadcast_to(x[pairs.kind[row]], shape) for k, x in pairs.plan_side.items()}
 
 
 def _search_shared_plans(pairs, inp: Inputs, bw, lat, congestion):
