@@ -768,7 +768,7 @@ def _fixed_plan(s: Scenario, inp: Inputs, plan: dict, plan_side=None):
 # up to five alive at once: the window's sweep and its point (one entry when the point rides on the sweep), the
 # A/B pinned scenario's sweep and point along the window's x-axis, and the bands worker's nominal sweep (its own
 # x values); the tornado and the exports reuse the window's. The sixth keeps the previous value while a slider
-# is dragged back and forth. An entry holds a few arrays per (point, plan) pair that fits: 1-5 MB for a
+# is dragged back and forth. An entry holds a few arrays per (point, plan) pair that fits: 0.1-8 MB for a
 # 256-point sweep of the presets.
 _PAIR_CACHE: "collections.OrderedDict" = collections.OrderedDict()
 _PAIR_CACHE_SIZE = 6
