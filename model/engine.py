@@ -434,9 +434,11 @@ def _step_latency_s(net):
 
 
 def _congestion_inputs(net):
-    """The fabric side of :func:`~model.topology.dp_slowdown`, as keyword arrays of shape (F, N)."""
-    return dict(nodes_per_leaf=net["leaf"]["nodes_per_leaf"], uplinks=net["leaf"]["uplinks"],
-                flows_per_link=net["flows"], adaptive=net["adaptive"])
+    """The fabric side of the leaf-uplink congestion, as arrays of shape (F, N): the nodes under a leaf and
+    :func:`~model.topology.uplink_load_terms` ``mean`` and ``spread``."""
+    leaf = net["leaf"]
+    mean, spread = topology.uplink_load_terms(leaf["nodes_per_leaf"], leaf["uplinks"], net["flows"], net["adaptive"])
+    return dict(nodes_per_leaf=leaf["nodes_per_leaf"], mean=mean, spread=spread)
 
 
 def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, replicas=None, e=1.0):
@@ -484,7 +486,8 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     # what the step and memory read per plan: not the bucket size nor the parameters per GPU (in ``opt``)
     cs = {k: x for k, x in ps.items() if k not in ("per_bucket", "params_gpu", "fwd_window")}
     cs.update(
-        d=d_seq, m=m, dist=dist, opt=opt, window=window, n_dp=n_dp, stride=np.ceil(t * p * c / gpn),
+        d=d_seq, m=m, dist=dist, opt=opt, window=window, n_dp=n_dp,
+        stage_nodes=t * c * d_seq / gpn, stages=np.broadcast_to(p, np.shape(d)) + 0.0,  # pipeline placement
         dp_pieces=buckets * volume, cp=np.broadcast_to(c, np.shape(d)) + 0.0,
         ep=np.broadcast_to(e, np.shape(d)) + 0.0,
         rc=np.broadcast_to(rc, np.shape(d)) + 0.0, zero=zero,
@@ -658,31 +661,74 @@ def _stage_memory(pt, t, p, b, v, rc, c=1.0, e=1.0):
                               pt["fp8"])
 
 
-def _dp_slowdown(cs, congestion, index=None, axis_extra=False):
-    """:func:`~model.topology.dp_slowdown` of each plan in ``cs`` under :func:`_congestion_inputs` ``congestion``.
+CONGESTION_PLAN_KEYS = ("n_dp", "crosses", "stage_nodes", "stages")  # what the congestion reads of a plan
 
-    ``index``: the point of each pair, to read (F, N) congestion arrays at the pairs; ``axis_extra``: pairs on a
-    trailing axis of (F, N) congestion arrays (result (F, N, pairs)).
+
+def _congestion_slowdown(cs, congestion, index=None, axis_extra=False):
+    """How much the leaf uplinks slow each plan in ``cs`` under :func:`_congestion_inputs` ``congestion``.
+
+    The data-parallel (:func:`~model.topology.dp_slowdown`) and pipeline (:func:`~model.topology.pp_slowdown`)
+    slowdowns, computed as those are, stacked on a last axis of length 2, so that the plan search reduces and
+    subsets both at once (or the scalar 1.0 where no plan's traffic can leave a leaf). ``index``: the point of
+    each pair, to read (F, N) congestion arrays at the pairs (result (F, pairs, 2)); ``axis_extra``: pairs on a
+    trailing axis of (F, N) congestion arrays (result (F, N, pairs, 2)). Over pairs, only those spanning more
+    nodes than the smallest leaf holds are computed; the others are not slowed.
     """
-    if not np.any(np.isfinite(congestion["nodes_per_leaf"])):
+    leaf = congestion["nodes_per_leaf"]
+    if not np.any(np.isfinite(leaf)):
         return 1.0  # every NIC on one switch: nothing crosses an uplink
-    if axis_extra:
-        at = {k: np.asarray(x)[..., None] for k, x in congestion.items()}
-    elif index is not None:
-        at = {k: (x if np.shape(x)[1] == 1 else x[:, index]) for k, x in congestion.items()}
-    else:
-        at = congestion
-    return topology.dp_slowdown(cs["n_dp"], cs["stride"], **at)
+    if index is None and not axis_extra:  # the chosen plans, (F, N)
+        return _slowdown_at(cs, congestion)
+    fewest = np.min(leaf, axis=0)  # nodes under the smallest leaf of any fabric, per point
+    fewest = fewest.min() if axis_extra or fewest.shape[0] == 1 else fewest[index]
+    n = np.size(cs["n_dp"])
+    span = np.maximum(cs["stage_nodes"], 1.0) * cs["stages"]
+    sel_dp = np.flatnonzero(np.broadcast_to(cs["n_dp"] > fewest, (n,)))
+    sel_pp = np.flatnonzero(np.broadcast_to(cs["crosses"] & (span > fewest), (n,)))
+    if sel_dp.size == 0 and sel_pp.size == 0:
+        return 1.0
+    shape = np.broadcast_shapes(*(np.shape(x) for x in congestion.values()))
+    out = np.ones((shape if axis_extra else shape[:1]) + (n, 2))
+    for which, sel in enumerate((sel_dp, sel_pp)):
+        if sel.size == 0:
+            continue
+        if axis_extra:
+            at = {k: np.asarray(x)[..., None] for k, x in congestion.items()}
+        else:
+            at = {k: (x if np.shape(x)[1] == 1 else x[:, index[sel]]) for k, x in congestion.items()}
+        plans = {k: np.broadcast_to(cs[k], (n,))[sel] for k in CONGESTION_PLAN_KEYS}
+        out[..., sel, which] = _slowdown_at(plans, at, which)
+    return out
 
 
-def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, dp_slow=1.0):
+def _slowdown_at(plans, at, which=None):
+    """:func:`_congestion_slowdown` of the plans ``plans`` against congestion arrays ``at`` that broadcast with them:
+    both stacked, or only the data-parallel (``which`` 0) or pipeline (1) one."""
+    leaf, mean, spread = at["nodes_per_leaf"], at["mean"], at["spread"]
+    if which == 0:
+        return topology.slowdown_from_load(topology.dp_crossing_share(plans["n_dp"], leaf), mean, spread)
+    pp = topology.pp_crossing_share(plans["stage_nodes"], plans["stages"], leaf)
+    if which == 1:  # only plans whose pipeline crosses nodes
+        return topology.slowdown_from_load(pp, mean, spread)
+    pp = np.where(plans["crosses"], pp, 0.0)
+    share = np.stack(np.broadcast_arrays(topology.dp_crossing_share(plans["n_dp"], leaf), pp), axis=-1)
+    return topology.slowdown_from_load(share, mean[..., None], spread[..., None])
+
+
+def _split_slowdown(slow):
+    """The data-parallel and pipeline slowdowns of :func:`_congestion_slowdown`."""
+    return (slow, slow) if np.ndim(slow) == 0 else (slow[..., 0], slow[..., 1])
+
+
+def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, slow=1.0):
     """Step time for a fabric's per-node bandwidth [B/s] and per-step latency [s] (few ops, any shape).
 
-    ``dp_slow``: :func:`_dp_slowdown` broadcasting with ``bw_node``: the data-parallel traffic that crosses
-    the leaf uplinks is slowed at each plan's placement (oversubscription, ECMP).
+    ``slow``: :func:`_congestion_slowdown` broadcasting with ``bw_node``: the data-parallel and pipeline
+    traffic that crosses the leaf uplinks is slowed at each plan's placement (oversubscription, ECMP).
     """
     inv_bw = 1.0 / bw_node
-    p2p = np.where(cs["crosses"], step_latency_s + cs["p2p_bytes_node"] * inv_bw, cs["p2p_intra"])
+    dp_slow, pp_slow = _split_slowdown(slow)
+    p2p = np.where(cs["crosses"], step_latency_s + cs["p2p_bytes_node"] * inv_bw * pp_slow, cs["p2p_intra"])
     ring = where_uniform(cs["ring_crosses"], lambda: np.where(
         cs["ring_crosses"], np.maximum(cs["ring_steps"] * (step_latency_s + cs["ring_bytes_node"] * inv_bw)
                                        - cs["ring_hide"], 0.0), cs["chunk_ring_intra"]), lambda: cs["chunk_ring_intra"])
@@ -952,10 +998,10 @@ def _pairs_that_can_win(pairs, bw, lat, slow):
     """The pairs that may be fastest for some fabric: a fabric-free lower bound against the slowest fabric.
 
     Every fabric is at least as fast as one with the lowest bandwidth, the highest latency and, per pair, the
-    largest data-parallel slowdown of them (the step time only grows with each), so a pair whose compute alone (its lower bound, no
+    largest data-parallel and pipeline slowdowns of them (the step time only grows with each), so a pair whose compute alone (its lower bound, no
     communication) is slower than the best pair on that slowest fabric cannot win anywhere and is dropped before
-    the per-fabric comparison: the result is exactly that of comparing every pair. ``slow``: :func:`_dp_slowdown`
-    of every pair, (F, pairs) or 1. Returns the kept pair indices (``None``: all), and the pair quantities and
+    the per-fabric comparison: the result is exactly that of comparing every pair. ``slow``: :func:`_congestion_slowdown`
+    of every pair, (F, pairs, 2) or 1. Returns the kept pair indices (``None``: all), and the pair quantities and
     slowdowns of the kept pairs.
     """
     ni, cs, n = pairs.ni, pairs.cs, pairs.ni.size
@@ -984,14 +1030,14 @@ def _shared_pairs_that_can_win(pairs, bw, lat, congestion):
     cs, n = pairs.cs, pairs.ni.size
     if not pairs.usable or n <= 2:
         return None, cs, pairs.dp_overlap
-    slow_all = _dp_slowdown(cs, congestion, axis_extra=True)
+    slow_all = _congestion_slowdown(cs, congestion, axis_extra=True)
     slow_w = np.max(slow_all, axis=(0, 1)) if np.ndim(slow_all) else slow_all  # the worst anywhere, per pair
     worst = _step_for_fabric(cs, pairs.dp_overlap, bw.min(), lat.max(), slow_w)[0] / pairs.sequences
     kept = np.flatnonzero(pairs.lower_bound <= worst.min())
 
     def sub(x):
         return x[kept] if np.ndim(x) == 1 and x.shape[0] == n else x
-    return kept, {k: sub(cs[k]) for k in STEP_KEYS + ("n_dp", "stride")}, sub(pairs.dp_overlap)
+    return kept, {k: sub(cs[k]) for k in STEP_KEYS + ("n_dp", "stage_nodes", "stages")}, sub(pairs.dp_overlap)
 
 
 def _search_shared_plans(pairs, inp: Inputs, bw, lat, congestion):
@@ -999,7 +1045,7 @@ def _search_shared_plans(pairs, inp: Inputs, bw, lat, congestion):
     n_fab = bw.shape[0]
     kept, cs, dp_overlap = _shared_pairs_that_can_win(pairs, bw, lat, congestion)
     step = _step_for_fabric(cs, dp_overlap, bw[..., None], lat[..., None],
-                            _dp_slowdown(cs, congestion, axis_extra=True))[0]
+                            _congestion_slowdown(cs, congestion, axis_extra=True))[0]
     step = step / (pairs.sequences if kept is None else pairs.sequences[kept])
     if not pairs.usable:
         step = np.full_like(step, np.inf)
@@ -1029,7 +1075,7 @@ def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
     if pairs.shared:
         return _search_shared_plans(pairs, inp, bw, lat, congestion)
     kept, ni, cs, starts, seg_of_pair, dp_overlap, slow = _pairs_that_can_win(
-        pairs, bw, lat, _dp_slowdown(pairs.cs, congestion, pairs.ni))
+        pairs, bw, lat, _congestion_slowdown(pairs.cs, congestion, pairs.ni))
     step_pairs, _, _, _ = _step_for_fabric(cs, dp_overlap, bw if bw.shape[1] == 1 else bw[:, ni],
                                            lat if lat.shape[1] == 1 else lat[:, ni], slow)
     step_pairs /= pairs.sequences if kept is None else pairs.sequences[kept]  # (F, pairs): time per sequence
@@ -1068,7 +1114,7 @@ def _lean_outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc
     pt, fab = inp.point, inp.fabric
     bw_final = bandwidths[2]
     nan = np.where(any_valid, 1.0, np.nan)
-    step = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step, _dp_slowdown(cs2, _congestion_inputs(net)))[0]
+    step = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step, _congestion_slowdown(cs2, _congestion_inputs(net)))[0]
     step *= nan
     m = cs2["m"]
     global_batch = m * cs2["d"] * bc
@@ -1097,10 +1143,11 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
     """
     pt, fab = inp.point, inp.fabric
     bw_ideal, bw_lossy, bw_final, eta = bandwidths
-    dp_slow = _dp_slowdown(cs2, _congestion_inputs(net))
-    step_ideal, p2p, t_chunk, exposed = _step_for_fabric(cs2, pt["dp_overlap"], bw_ideal, inter_step, dp_slow)
-    step_lossy, _, _, _ = _step_for_fabric(cs2, pt["dp_overlap"], bw_lossy, inter_step, dp_slow)
-    step, _, _, _ = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step, dp_slow)
+    slow = _congestion_slowdown(cs2, _congestion_inputs(net))
+    step_ideal, p2p, t_chunk, exposed = _step_for_fabric(cs2, pt["dp_overlap"], bw_ideal, inter_step, slow)
+    step_lossy, _, _, _ = _step_for_fabric(cs2, pt["dp_overlap"], bw_lossy, inter_step, slow)
+    step, _, _, _ = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step, slow)
+    dp_slow, pp_slow = _split_slowdown(slow)
     m, lc = cs2["m"], cs2["lc"]
     parts = dict(
         compute=m * (vc * lc * cs2["layer_compute"] + cs2["logits"]),
@@ -1149,7 +1196,7 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
                                  effective=bw_final * 8e-9),
         loss_efficiency=eta,
         network=dict(loaded_rtt_us=net["rtt_us"], switch_levels=net["levels"],
-                     dp_congestion_slowdown=dp_slow * nan),
+                     dp_congestion_slowdown=dp_slow * nan, pp_congestion_slowdown=pp_slow * nan),
         cpu_cores_busy=cpu_cores_busy(bw_final * 8e-9, fab["cpu_gbps_per_core"]),
         params=np.broadcast_to(pt["params"], step.shape),
         architecture=dict(layers=pt["layers"], hidden=pt["hidden"], heads=pt["heads"], kv_heads=pt["kv_heads"]),
