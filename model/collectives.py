@@ -270,21 +270,25 @@ def per_nic_gb_per_s(link_gbps, achievable_fraction, efficiency=1.0, *, pcie_gb_
     return np.minimum(np.minimum(net, pcie_gb_per_s), window_cap_gb_per_s(rtt_us, channels_per_nic))
 
 
-def in_node_collective_time(kind, size_bytes, ranks, intra_busbw_bytes_per_s, intra_p2p_bytes_per_s):
-    """One collective among ``ranks`` GPUs of one node by :func:`nccl_collective` (protocols, ring/tree, pipeline
-    fill; NCCL's own constants) [s]; 0 where ``ranks`` ≤ 1. Tensor-parallel all-reduces and in-node pipeline
-    sends (``kind`` "sendrecv") of the engine's step.
+def in_node_collective_time(kind, size_bytes, ranks, intra_busbw_bytes_per_s, intra_p2p_bytes_per_s,
+                            nvls_busbw_bytes_per_s=0.0):
+    """One collective among ``ranks`` GPUs of one node by :func:`nccl_collective` (protocols, ring/tree/NVLS,
+    pipeline fill; NCCL's own constants) [s]; 0 where ``ranks`` ≤ 1. Tensor-parallel all-reduces and in-node
+    pipeline sends (``kind`` "sendrecv") of the engine's step.
 
     ``intra_busbw_bytes_per_s`` / ``intra_p2p_bytes_per_s``: the GPU's in-node ring bus bandwidth and one GPU's
-    point-to-point bandwidth [B/s]. NVLink SHARP is not applied (a conservative choice: Megatron's TP groups get
-    it only with NCCL ≥ 2.17 and NVSwitch 3).
+    point-to-point bandwidth [B/s]. ``nvls_busbw_bytes_per_s``: the node's NVLink SHARP all-reduce bus
+    bandwidth, 0 without NVSwitch multicast [B/s]. NCCL (≥ 2.17) opens NVLS for any communicator of two or more
+    GPUs on a multicast-capable NVSwitch (``ncclNvlsInit`` in ``src/transport/nvls.cc``), so a tensor-parallel
+    group of any size inside the node gets it where its tuner finds it faster.
     """
     ranks = np.asarray(ranks, dtype=float)
     r = nccl_collective(kind, size_bytes, ranks_per_node=2.0 if kind == "sendrecv" else np.maximum(ranks, 2.0),
                         nodes=1.0,
                         nic_gb_per_s=np.inf, nics_per_node=1.0,
                         intra_busbw_gb_per_s=np.asarray(intra_busbw_bytes_per_s, dtype=float) / 1e9,
-                        intra_p2p_gb_per_s=np.asarray(intra_p2p_bytes_per_s, dtype=float) / 1e9)
+                        intra_p2p_gb_per_s=np.asarray(intra_p2p_bytes_per_s, dtype=float) / 1e9,
+                        nvls_busbw_gb_per_s=np.asarray(nvls_busbw_bytes_per_s, dtype=float) / 1e9)
     return np.where(ranks > 1, r["time_us"] * 1e-6, 0.0)
 
 
@@ -393,7 +397,9 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
         cands.append((1, np.where(multi | (g > 1), lat_t + S / tree_alg * 1e-3, big)))
         # NVLS (Simple only): in-node NVLink SHARP, across nodes paired with the network tree
         has_nvls = (nvls > 0) & (g > 1)
-        nvls_alg = np.where(has_nvls, nvls / bus_factor("all_reduce", g), np.nan)
+        # NCCL's tuner holds the NVLS bus bandwidth constant over the group size (tuning.cc); the algorithm
+        # bandwidth cannot exceed what one GPU's NVLink moves (each GPU sends and receives S): a cap for groups of 2
+        nvls_alg = np.where(has_nvls, np.minimum(nvls / bus_factor("all_reduce", g), p2p_intra), np.nan)
         nvls_alg = np.minimum(nvls_alg, np.where(multi, node_bw * N / np.maximum(2.0 * (N - 1.0), 1.0), big))
         nvls_hops = 2.0 + 2.0 * np.ceil(np.log2(N))
         lat_n = (NVLS_BASE_US + np.where(multi, 2.0 * np.ceil(np.log2(N)) * net_tree[2], 0.0)

@@ -413,6 +413,28 @@ def test_the_engines_tensor_parallel_all_reduces_go_through_the_collective_model
     assert r["breakdown_s"]["tp_comm"] == pytest.approx(plan["microbatches"] * arch["layers"] * 4 * one, rel=1e-6)
 
 
+@pytest.mark.parametrize("gpu", ["H100-SXM", "A100-SXM-80GB"])
+def test_tensor_parallel_all_reduces_use_nvlink_sharp_where_the_node_has_it(gpu):
+    g = model.catalog.gpu(gpu)
+    ring_bw, p2p_bw, nvls_bw = (g["intra_gb_per_s"] * g["intra_busbw_fraction"] * 1e9, g["intra_gb_per_s"] * 1e9,
+                                g["nvls_busbw_gb_per_s"] * 1e9)
+    msg = 4 * 4096 * 8192 * 2.0  # a micro-batch of 4 × 4k tokens of hidden 8,192 in bf16
+    without = collectives.in_node_collective_time("all_reduce", msg, 8, ring_bw, p2p_bw)
+    with_nvls = collectives.in_node_collective_time("all_reduce", msg, 8, ring_bw, p2p_bw, nvls_bw)
+    s = model.scenario_from_dict({
+        "cluster": {"gpu": gpu, "nodes": 16, "gpus_per_node": 8},
+        "workload": {"layers": 32, "hidden": 8192, "heads": 64, "seq_len": 4096, "global_batch": 256,
+                     "micro_batch": 4, "recompute": "selective"},
+        "parallel": {"mode": "explicit", "tp": 8, "pp": 1}})
+    r = model.evaluate(s).at("roce")
+    per_layer = r["breakdown_s"]["tp_comm"] / (r["plan"]["microbatches"] * 32 * 4)
+    assert per_layer == pytest.approx(with_nvls, rel=1e-6)
+    if nvls_bw > 0:  # H100: NVSwitch 3 reduces in the switch, ~480 GB/s bus bandwidth against the ring's ~370
+        assert with_nvls < 0.85 * without
+    else:  # A100: no NVLink SHARP, the ring (or tree) as before
+        assert with_nvls == without
+
+
 def test_calibrate_then_nccl_compare_round_trips_on_the_command_line(tmp_path, capsys):
     from gui.cli import main
 
