@@ -34,8 +34,8 @@ import numpy as np
 from . import catalog, economics, reliability, topology
 from .arrays import cut_constant_points, where_uniform
 from .collectives import DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NET_STEP_SW_US, NCCL_NVLINK_STEP_US, SWITCH_HOP_US, \
-    bus_factor, collective_time, extra_tier_latency_us, in_node_collective_time, p2p_time, pcie_cap_gb_per_s, \
-    ring_steps, tree_steps, window_cap_gb_per_s
+    bus_factor, collective_time, extra_tier_latency_us, gpu_ll_max_bus_gb_per_s, in_node_collective_time, p2p_time, \
+    pcie_cap_gb_per_s, ring_steps, tree_steps, window_cap_gb_per_s
 from .compute import BYTES_BF16, RECOMPUTE_KINDS, fp8_gemm_peak, hardware_flops_per_iteration, \
     layer_matmul_weights, layer_times_forward, logits_time, mlp_activation_ratio, model_flops_per_iteration, \
     optimizer_time, params_from_architecture, recompute_code
@@ -273,6 +273,7 @@ def build_inputs(s: Scenario, field: str | None = None, values=None) -> Inputs:
     pt["intra_busbw"] = np.full(n, g["intra_gb_per_s"] * 1e9 * g["intra_busbw_fraction"])
     pt["intra_p2p_bw"] = np.full(n, g["intra_gb_per_s"] * 1e9)
     pt["nvls_busbw"] = np.full(n, g.get("nvls_busbw_gb_per_s", 0.0) * 1e9)  # NVLink SHARP in the node (0: none)
+    pt["ll_max_node"] = np.full(n, float(gpu_ll_max_bus_gb_per_s(g, 1)) * 1e9)  # LL protocol's cap in the node
     pt["pcie_gb_per_s"] = np.full(n, float(pcie_cap_gb_per_s(g.get("pcie_gen", 5))))
     pt["flash"] = np.full(n, w.flash_attention)
     pt["cp_min_tokens"] = np.full(n, CP_MIN_TOKENS_PER_RANK if p.cp is None else 0.0)
@@ -504,7 +505,7 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
 PLAN_SIDE_POINT_KEYS = ("experts", "attn_weights", "expert_weights", "layer_weights_time", "moe_tokens",
                         "seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", "gpus_per_node", "peak_flops",
                         "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw", "layer_weights", "mlp_ratio",
-                        "gemm_peak", "untied", "nvls_busbw")
+                        "gemm_peak", "untied", "nvls_busbw", "ll_max_node")
 
 
 def _plan_side(pt, t, p, b, v, rc, c=1.0, e=1.0):
@@ -538,14 +539,15 @@ def _plan_side(pt, t, p, b, v, rc, c=1.0, e=1.0):
     layer_compute = 3.0 * (dense_f + core_f) + extra
     n_ar = 4.0 + 2.0 * (rc == 2)
     t_ar = in_node_collective_time("all_reduce", b * s * h * BYTES_BF16, t, pt["intra_busbw"], pt["intra_p2p_bw"],
-                                   pt["nvls_busbw"])
+                                   pt["nvls_busbw"], pt["ll_max_node"])
     layer_tp = n_ar * t_ar
     logits = logits_time(b, s, h, V, t, pt["peak_flops"], pt["hbm_bytes_per_s"])
     params_gpu = stage_params(l, h, V, t, p, pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
     # pipeline point-to-point: across nodes when a pipeline group does not sit inside one node
     crosses = (p > 1) & ~_divides(t * c * p, gpn)
     msg = s * h * BYTES_BF16 * b / t  # scatter/gather over the t NICs (Narayanan et al. §4.1)
-    p2p_intra = in_node_collective_time("sendrecv", msg, p, pt["intra_busbw"], pt["intra_p2p_bw"])
+    p2p_intra = in_node_collective_time("sendrecv", msg, p, pt["intra_busbw"], pt["intra_p2p_bw"],
+                                        ll_max_bytes_per_s=pt["ll_max_node"])
     grad_bytes = params_gpu * GRAD_BYTES
     buckets = np.maximum(np.ceil(grad_bytes / DDP_BUCKET_BYTES), 1.0)
     # ring attention: one step's block per GPU, the steps per layer, and what hides them (the attention core)
@@ -755,7 +757,7 @@ PRUNE_MIN_DROPPED = 0.25
 # point inputs the plan search reads (gathered per (point, plan) pair)
 PLAN_POINT_KEYS = ("seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", "global_batch", "gpus",
                    "gpus_per_node", "peak_flops", "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw",
-                   "nvls_busbw",
+                   "nvls_busbw", "ll_max_node",
                    "memory_bytes", "dp_overlap", "layer_weights", "mlp_ratio", "gemm_peak", "untied", "fp8",
                    "cp_min_tokens", "experts", "attn_weights", "expert_weights", "layer_weights_time", "moe_tokens")
 
@@ -1391,4 +1393,5 @@ def nccl_inputs(scenario: Scenario) -> dict:
         sharp=sharp, simple_hop_us=fab["nccl_simple_hop_us"][:, 0], ll128_hop_us=fab["nccl_ll128_hop_us"][:, 0],
         ll_hop_us=fab["nccl_ll_hop_us"][:, 0], fill_bytes=fab["nccl_fill_bytes"][:, 0],
         ll128_efficiency=fab["nccl_ll128_efficiency"][:, 0], tree_efficiency=fab["nccl_tree_efficiency"][:, 0],
+        ll_max_gb_per_s=float(gpu_ll_max_bus_gb_per_s(g, pt["nodes"][0])),
     )

@@ -58,6 +58,30 @@ def test_protocol_crossover_ll_then_ll128_then_simple():
     assert np.all(np.diff(t["time_us"]) >= -1e-9)  # the tuner's choice never makes a bigger message faster
 
 
+def test_the_ll_protocol_is_capped_as_in_nccls_tuner():
+    S = 2.0 ** np.arange(10, 31)
+    args = dict(ranks_per_node=8, nic_gb_per_s=47.0, nics_per_node=8, intra_busbw_gb_per_s=369.0,
+                intra_p2p_gb_per_s=450.0)
+    for nodes, vendor, cap in ((2, "intel", 39.0), (16, "intel", 20.4), (2, "amd", 22.5), (16, "amd", 19.0)):
+        ll_cap = collectives.ll_max_bus_gb_per_s("hopper", vendor, nodes)
+        assert ll_cap == cap
+        ll = collectives.nccl_collective("all_reduce", S, nodes=nodes, protocol="LL", ll_max_gb_per_s=ll_cap, **args)
+        assert ll["busbw_gb_per_s"].max() <= cap
+        free = collectives.nccl_collective("all_reduce", S, nodes=nodes, protocol="LL", **args)
+        assert free["busbw_gb_per_s"].max() > 1.5 * cap  # without the ceiling LL would run at half the NICs' rate
+    # one node: by GPU generation; the catalogue's GPUs carry theirs
+    assert collectives.gpu_ll_max_bus_gb_per_s(model.catalog.gpu("H100-SXM"), 1) == 141.0
+    assert collectives.gpu_ll_max_bus_gb_per_s(model.catalog.gpu("A100-SXM-80GB"), 4) == 19.0  # AMD hosts (DGX A100)
+
+
+def test_two_h100_nodes_need_ll128_or_simple_from_1_mib():
+    """With LL capped at 39 GB/s across two Intel-hosted nodes, a 1 MiB all-reduce takes ~80 µs, as NCCL's tuner
+    has it, not the ~55 µs an uncapped LL would promise."""
+    t = nccl_fit.scenario_table(cluster("H100-SXM", 2, 400.0), "run", "all_reduce", sizes=[2.0**20], algorithm="ring")
+    assert t["protocol"][0] != "LL"
+    assert 70.0 < t["time_us"][0] < 100.0
+
+
 def test_pcie_gen4_caps_a_400g_nic_of_an_a100_node():
     a100 = engine.nccl_inputs(cluster("A100-SXM-80GB", 4, 400.0))
     h100 = engine.nccl_inputs(cluster("H100-SXM", 4, 400.0))
@@ -314,6 +338,9 @@ def test_two_node_default_algorithm_and_pathology_get_warnings():
     assert any("above the NICs' line rate" in w for w in warnings("ib_h100_nebius_2node_allreduce.txt"))
     assert any("under 30%" in w for w in warnings("pathology_h100_2node_ndr_lowbw_ring_allreduce.txt"))
     assert not any("under 30%" in w or "above" in w for w in warnings("ib_h100_2node_ndr_ring_tuned_allreduce.txt"))
+    # the tuned ring's ~157 µs from 1 to 2 MiB is a floor of that run's settings (24 forced channels), named
+    assert any("floor" in w for w in warnings("ib_h100_2node_ndr_ring_tuned_allreduce.txt"))
+    assert not any("floor" in w for w in warnings("ib_h100_nebius_2node_allreduce.txt"))
 
 
 # -- network validation ---------------------------------------------------------------------------------------
