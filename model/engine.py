@@ -563,7 +563,7 @@ def _plan_side(pt, t, p, b, v, rc, c=1.0, e=1.0):
                                 NCCL_NVLINK_STEP_US * 1e-6)
     a2a_nodes = np.ceil(e / g_ep)
     return dict(
-        a2a_steps=MOE_ALL_TO_ALLS * lc * (a2a_nodes - 1.0),
+        a2a_steps=MOE_ALL_TO_ALLS * lc * (a2a_nodes - 1.0), a2a_nodes=a2a_nodes,
         a2a_bytes_node=MOE_ALL_TO_ALLS * lc * a2a_bytes * (1.0 - g_ep / e) * gpn,
         ring_crosses=ring_crosses, ring_steps=ring_steps_layer * lc, ring_bytes_node=ring_block * gpn,
         ring_hide=lc * hide, chunk_ring_intra=lc * np.maximum(ring_intra - hide, 0.0) * ~ring_crosses,
@@ -665,35 +665,38 @@ def _stage_memory(pt, t, p, b, v, rc, c=1.0, e=1.0):
                               pt["fp8"])
 
 
-CONGESTION_PLAN_KEYS = ("n_dp", "crosses", "stage_nodes", "stages")  # what the congestion reads of a plan
+CONGESTION_PLAN_KEYS = ("n_dp", "crosses", "stage_nodes", "stages", "a2a_nodes")  # what the congestion reads
+CONGESTION_KINDS = ("dp", "pp", "ep")  # data-parallel reduction, pipeline sends, expert all-to-all
 
 
 def _congestion_slowdown(cs, congestion, index=None, axis_extra=False):
     """How much the leaf uplinks slow each plan in ``cs`` under :func:`_congestion_inputs` ``congestion``.
 
-    The data-parallel (:func:`~model.topology.dp_slowdown`) and pipeline (:func:`~model.topology.pp_slowdown`)
-    slowdowns, computed as those are, stacked on a last axis of length 2, so that the plan search reduces and
-    subsets both at once (or the scalar 1.0 where no plan's traffic can leave a leaf). ``index``: the point of
-    each pair, to read (F, N) congestion arrays at the pairs (result (F, pairs, 2)); ``axis_extra``: pairs on a
-    trailing axis of (F, N) congestion arrays (result (F, N, pairs, 2)). Over pairs, only those spanning more
-    nodes than the smallest leaf holds are computed; the others are not slowed.
+    The slowdowns of the traffic of :data:`CONGESTION_KINDS` — the data-parallel reduction
+    (:func:`~model.topology.dp_slowdown`), the pipeline sends (:func:`~model.topology.pp_slowdown`) and the
+    expert-parallel all-to-all (peers spread over its nodes as a data-parallel group's are) — stacked on a last
+    axis, so that the plan search reduces and subsets them at once (or the scalar 1.0 where no plan's traffic
+    can leave a leaf). ``index``: the point of each pair, to read (F, N) congestion arrays at the pairs (result
+    (F, pairs, 3)); ``axis_extra``: pairs on a trailing axis of (F, N) congestion arrays (result
+    (F, N, pairs, 3)). Over pairs, only those spanning more nodes than the smallest leaf holds are computed;
+    the others are not slowed.
     """
     leaf = congestion["nodes_per_leaf"]
     if not np.any(np.isfinite(leaf)):
         return 1.0  # every NIC on one switch: nothing crosses an uplink
     if index is None and not axis_extra:  # the chosen plans, (F, N)
-        return _slowdown_at(cs, congestion)
+        return np.stack(np.broadcast_arrays(*(_slowdown_at(cs, congestion, k) for k in CONGESTION_KINDS)), axis=-1)
     fewest = np.min(leaf, axis=0)  # nodes under the smallest leaf of any fabric, per point
     fewest = fewest.min() if axis_extra or fewest.shape[0] == 1 else fewest[index]
     n = np.size(cs["n_dp"])
     span = np.maximum(cs["stage_nodes"], 1.0) * cs["stages"]
-    sel_dp = np.flatnonzero(np.broadcast_to(cs["n_dp"] > fewest, (n,)))
-    sel_pp = np.flatnonzero(np.broadcast_to(cs["crosses"] & (span > fewest), (n,)))
-    if sel_dp.size == 0 and sel_pp.size == 0:
+    may_cross = (cs["n_dp"] > fewest, cs["crosses"] & (span > fewest), cs["a2a_nodes"] > fewest)
+    sels = [np.flatnonzero(np.broadcast_to(x, (n,))) for x in may_cross]
+    if not any(sel.size for sel in sels):
         return 1.0
     shape = np.broadcast_shapes(*(np.shape(x) for x in congestion.values()))
-    out = np.ones((shape if axis_extra else shape[:1]) + (n, 2))
-    for which, sel in enumerate((sel_dp, sel_pp)):
+    out = np.ones((shape if axis_extra else shape[:1]) + (n, len(CONGESTION_KINDS)))
+    for which, (kind, sel) in enumerate(zip(CONGESTION_KINDS, sels)):
         if sel.size == 0:
             continue
         if axis_extra:
@@ -701,42 +704,44 @@ def _congestion_slowdown(cs, congestion, index=None, axis_extra=False):
         else:
             at = {k: (x if np.shape(x)[1] == 1 else x[:, index[sel]]) for k, x in congestion.items()}
         plans = {k: np.broadcast_to(cs[k], (n,))[sel] for k in CONGESTION_PLAN_KEYS}
-        out[..., sel, which] = _slowdown_at(plans, at, which)
+        out[..., sel, which] = _slowdown_at(plans, at, kind)
     return out
 
 
-def _slowdown_at(plans, at, which=None):
-    """:func:`_congestion_slowdown` of the plans ``plans`` against congestion arrays ``at`` that broadcast with them:
-    both stacked, or only the data-parallel (``which`` 0) or pipeline (1) one."""
-    leaf, mean, spread = at["nodes_per_leaf"], at["mean"], at["spread"]
-    if which == 0:
-        return topology.slowdown_from_load(topology.dp_crossing_share(plans["n_dp"], leaf), mean, spread)
-    pp = topology.pp_crossing_share(plans["stage_nodes"], plans["stages"], leaf)
-    if which == 1:  # only plans whose pipeline crosses nodes
-        return topology.slowdown_from_load(pp, mean, spread)
-    pp = np.where(plans["crosses"], pp, 0.0)
-    share = np.stack(np.broadcast_arrays(topology.dp_crossing_share(plans["n_dp"], leaf), pp), axis=-1)
-    return topology.slowdown_from_load(share, mean[..., None], spread[..., None])
+def _slowdown_at(plans, at, kind):
+    """One of :data:`CONGESTION_KINDS` of :func:`_congestion_slowdown` for the plans ``plans`` against congestion
+    arrays ``at`` that broadcast with them."""
+    leaf = at["nodes_per_leaf"]
+    if kind == "pp":
+        share = np.where(plans["crosses"], topology.pp_crossing_share(plans["stage_nodes"], plans["stages"], leaf),
+                         0.0)
+    else:
+        share = topology.dp_crossing_share(plans["n_dp" if kind == "dp" else "a2a_nodes"], leaf)
+    return topology.slowdown_from_load(share, at["mean"], at["spread"])
 
 
 def _split_slowdown(slow):
-    """The data-parallel and pipeline slowdowns of :func:`_congestion_slowdown`."""
-    return (slow, slow) if np.ndim(slow) == 0 else (slow[..., 0], slow[..., 1])
+    """The slowdowns of :func:`_congestion_slowdown`, one per :data:`CONGESTION_KINDS`."""
+    if np.ndim(slow) == 0:
+        return (slow,) * len(CONGESTION_KINDS)
+    return tuple(slow[..., i] for i in range(len(CONGESTION_KINDS)))
 
 
 def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, slow=1.0):
     """Step time for a fabric's per-node bandwidth [B/s] and per-step latency [s] (few ops, any shape).
 
-    ``slow``: :func:`_congestion_slowdown` broadcasting with ``bw_node``: the data-parallel and pipeline
-    traffic that crosses the leaf uplinks is slowed at each plan's placement (oversubscription, ECMP).
+    ``slow``: :func:`_congestion_slowdown` broadcasting with ``bw_node``: the data-parallel, pipeline and
+    expert all-to-all traffic that crosses the leaf uplinks is slowed at each plan's placement (oversubscription,
+    ECMP).
     """
     inv_bw = 1.0 / bw_node
-    dp_slow, pp_slow = _split_slowdown(slow)
+    dp_slow, pp_slow, ep_slow = _split_slowdown(slow)
     p2p = np.where(cs["crosses"], step_latency_s + cs["p2p_bytes_node"] * inv_bw * pp_slow, cs["p2p_intra"])
     ring = where_uniform(cs["ring_crosses"], lambda: np.where(
         cs["ring_crosses"], np.maximum(cs["ring_steps"] * (step_latency_s + cs["ring_bytes_node"] * inv_bw)
                                        - cs["ring_hide"], 0.0), cs["chunk_ring_intra"]), lambda: cs["chunk_ring_intra"])
-    t_chunk = cs["chunk_fixed"] + ring + 2.0 * p2p + cs["a2a_steps"] * step_latency_s + cs["a2a_bytes_node"] * inv_bw
+    t_chunk = (cs["chunk_fixed"] + ring + 2.0 * p2p + cs["a2a_steps"] * step_latency_s
+               + cs["a2a_bytes_node"] * inv_bw * ep_slow)
     pipe = t_chunk * cs["slots"] + cs["m_logits"]
     t_dp = cs["dp_k0"] + cs["dp_k1"] * step_latency_s + np.maximum(cs["dp_k2"] * inv_bw * dp_slow, cs["dp_intra_bw"])
     exposed = where_uniform(dp_overlap, lambda: np.maximum(t_dp - cs["window"], t_dp / cs["dp_pieces"]),
@@ -1042,7 +1047,7 @@ def _shared_pairs_that_can_win(pairs, bw, lat, congestion):
 
     def sub(x):
         return x[kept] if np.ndim(x) == 1 and x.shape[0] == n else x
-    return kept, {k: sub(cs[k]) for k in STEP_KEYS + ("n_dp", "stage_nodes", "stages")}, sub(pairs.dp_overlap)
+    return kept, {k: sub(cs[k]) for k in dict.fromkeys(STEP_KEYS + CONGESTION_PLAN_KEYS)}, sub(pairs.dp_overlap)
 
 
 def _search_shared_plans(pairs, inp: Inputs, bw, lat, congestion):
@@ -1152,7 +1157,7 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
     step_ideal, p2p, t_chunk, exposed = _step_for_fabric(cs2, pt["dp_overlap"], bw_ideal, inter_step, slow)
     step_lossy, _, _, _ = _step_for_fabric(cs2, pt["dp_overlap"], bw_lossy, inter_step, slow)
     step, _, _, _ = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step, slow)
-    dp_slow, pp_slow = _split_slowdown(slow)
+    dp_slow, pp_slow, ep_slow = _split_slowdown(slow)
     m, lc = cs2["m"], cs2["lc"]
     parts = dict(
         compute=m * (vc * lc * cs2["layer_compute"] + cs2["logits"]),
@@ -1201,7 +1206,8 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
                                  effective=bw_final * 8e-9),
         loss_efficiency=eta,
         network=dict(loaded_rtt_us=net["rtt_us"], switch_levels=net["levels"],
-                     dp_congestion_slowdown=dp_slow * nan, pp_congestion_slowdown=pp_slow * nan),
+                     dp_congestion_slowdown=dp_slow * nan, pp_congestion_slowdown=pp_slow * nan,
+                     ep_congestion_slowdown=ep_slow * nan),
         cpu_cores_busy=cpu_cores_busy(bw_final * 8e-9, fab["cpu_gbps_per_core"]),
         params=np.broadcast_to(pt["params"], step.shape),
         architecture=dict(layers=pt["layers"], hidden=pt["hidden"], heads=pt["heads"], kv_heads=pt["kv_heads"]),

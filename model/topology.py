@@ -36,7 +36,10 @@ Congestion at scale (:func:`dp_slowdown`, :func:`pp_slowdown`, :func:`queueing_u
   not follow the leaves). Unless the whole pipeline sits under one leaf,
   ``min(δ, d)`` of a leaf's nodes have their pipeline neighbour under another
   leaf: their sends cross the uplinks (a stage sends forward or backward at a
-  time, so one link's worth per crossing node). A pipeline that fits inside a
+  time, so one link's worth per crossing node). An expert-parallel all-to-all
+  group (``t·c·e`` consecutive GPUs) spreads its peers over its nodes as a
+  data-parallel group does; context-parallel rings span at most a few adjacent
+  nodes and are not slowed. A pipeline that fits inside a
   node stays there (the engine then places replicas side by side, as
   Megatron-LM's ``tp-pp-dp`` mapping does), and sends nothing over the fabric. Above
   the leaves the tree is non-blocking (as :func:`fat_tree` sizes it), so

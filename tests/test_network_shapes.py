@@ -247,6 +247,26 @@ def test_the_plan_search_sees_the_slowed_pipeline():
     assert res["step_time_s"][i][1] < model.evaluate(fixed).at("roce")["step_time_s"]
 
 
+def test_expert_all_to_all_across_leaves_pays_for_ecmp_collisions():
+    # EP 64 with TP 8: an all-to-all group spans 64 consecutive nodes, two 64-port rail leaves of 32 nodes
+    s = model.scenario_from_dict({
+        "cluster": {"gpu": "H100-SXM", "nodes": 128, "gpus_per_node": 8},
+        "workload": {"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8, "ffn_hidden": 2048, "seq_len": 4096,
+                     "global_batch": 512, "micro_batch": 1, "experts": 64, "top_k": 8},
+        "parallel": {"mode": "explicit", "tp": 8, "pp": 2, "ep": 64},
+        "fabric": {"profile_set": "published", "compare": ["roce"], "custom": {"roce": {"switch_radix": 64}}},
+    })
+    ecmp = model.evaluate(s).at("roce")
+    adaptive = model.evaluate(s.replace("fabric.custom.roce.adaptive_routing", True)).at("roce")
+    # half of each member's peers under the other leaf: on average one link's worth per uplink, but hashing piles
+    # several flows on the busiest
+    assert ecmp["network"]["ep_congestion_slowdown"] > 1.5
+    assert adaptive["network"]["ep_congestion_slowdown"] == 1.0
+    small = model.evaluate(s.replace_many({"parallel.ep": 8, "workload.experts": 8})).at("roce")
+    assert small["network"]["ep_congestion_slowdown"] == 1.0  # 8 nodes: under one leaf
+    assert adaptive["step_time_s"] < ecmp["step_time_s"]
+
+
 def test_ecmp_busiest_uplink_by_balls_into_bins():
     assert_allclose(topology.ecmp_busiest_flows(64, 1), 64)  # one uplink: no imbalance
     many = topology.ecmp_busiest_flows(6400, 64)
