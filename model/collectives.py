@@ -194,9 +194,11 @@ def p2p_time(size_bytes, bandwidth_bytes_per_s, latency_s):
 # Protocols (NCCL src/graph/tuning.cc, NVIDIA/nccl; facts, not code): LL moves 8-byte flag+data
 # words (busbw × 1/2 on a ring, × 1/3.8 on a tree, both capped by the tuner's LL ceiling: 39 GB/s
 # across two Intel-hosted nodes, 20.4 across more, 22.5 / 19 on AMD hosts, 87.7-282 on one node by
-# GPU generation; NCCL 2.21-2.29), LL128 120 of 128 bytes (× 0.92 ring, × 0.915 tree), Simple the full bandwidth with a larger
-# per-step latency; the tuner takes the fastest (algorithm, protocol) per size, which is the
-# LL → LL128 → Simple crossover.
+# GPU generation; NCCL 2.21-2.29), LL128 120 of 128 bytes (× 0.92 ring, × 0.915 tree), Simple
+# the full bandwidth with a larger per-step latency; the tuner takes the fastest (algorithm,
+# protocol) per size, which is the LL → LL128 → Simple crossover. (NCCL also gives a medium-size
+# collective fewer channels while it is under channels × threads × threshold bytes, enqueue.cc:
+# 32 KiB a channel for Simple, so from 1 MiB on a 16-32-channel ring it keeps them all.)
 #
 # Latency: base per (algorithm, protocol) + steps × per-hop latency: a ring has 2(n−1) steps of
 # which 2(N−1) cross the network, a tree 2((g−1) hops in node + log2 N across); the network hop

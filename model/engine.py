@@ -1008,10 +1008,10 @@ def _pairs_that_can_win(pairs, bw, lat, slow):
     """The pairs that may be fastest for some fabric: a fabric-free lower bound against the slowest fabric.
 
     Every fabric is at least as fast as one with the lowest bandwidth, the highest latency and, per pair, the
-    largest data-parallel and pipeline slowdowns of them (the step time only grows with each), so a pair whose compute alone (its lower bound, no
-    communication) is slower than the best pair on that slowest fabric cannot win anywhere and is dropped before
-    the per-fabric comparison: the result is exactly that of comparing every pair. ``slow``: :func:`_congestion_slowdown`
-    of every pair, (F, pairs, 2) or 1. Returns the kept pair indices (``None``: all), and the pair quantities and
+    largest congestion slowdowns of them (the step time only grows with each), so a pair whose compute alone (its
+    lower bound, no communication) is slower than the best pair on that slowest fabric cannot win anywhere and is
+    dropped before the per-fabric comparison: the result is exactly that of comparing every pair. ``slow``:
+    :func:`_congestion_slowdown` of every pair, (F, pairs, 3) or 1. Returns the kept pair indices (``None``: all), and the pair quantities and
     slowdowns of the kept pairs.
     """
     ni, cs, n = pairs.ni, pairs.cs, pairs.ni.size
@@ -1124,7 +1124,8 @@ def _lean_outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc
     pt, fab = inp.point, inp.fabric
     bw_final = bandwidths[2]
     nan = np.where(any_valid, 1.0, np.nan)
-    step = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step, _congestion_slowdown(cs2, _congestion_inputs(net)))[0]
+    slow = _congestion_slowdown(cs2, _congestion_inputs(net))
+    step = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step, slow)[0]
     step *= nan
     m = cs2["m"]
     global_batch = m * cs2["d"] * bc

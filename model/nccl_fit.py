@@ -39,9 +39,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import catalog, nccl_log
-from .collectives import NCCL_BASE_US, NCCL_NET_STEP_SW_US, SIMPLE_FILL_BYTES, TREE_EFF, bus_factor, gpu_ll_max_bus_gb_per_s, \
-    nccl_collective, pcie_cap_gb_per_s, \
-    per_nic_gb_per_s, ring_steps, tree_steps
+from .collectives import NCCL_BASE_US, NCCL_NET_STEP_SW_US, SIMPLE_FILL_BYTES, TREE_EFF, bus_factor, \
+    gpu_ll_max_bus_gb_per_s, nccl_collective, pcie_cap_gb_per_s, per_nic_gb_per_s, ring_steps, tree_steps
 from .errors import ScenarioError
 from .nccl_log import COLLECTIVES, NcclLog  # noqa: F401  (COLLECTIVES: public, the GUI lists it)
 
@@ -257,14 +256,6 @@ def log_warnings(log: NcclLog, setup: NcclSetup) -> list[str]:
         out.append(f"busbw {peak:.1f} GB/s is under {PATHOLOGY_FRACTION:.0%} of the NICs' line rate "
                    f"{line:.0f} GB/s: a misconfigured or broken run (GPU-NIC affinity, PCIe, QPs, routing), "
                    "not the fabric's capability")
-    medium = np.flatnonzero(log.size_bytes >= MEDIUM_BYTES)
-    if medium.size >= 2 and log.size_bytes[medium[1]] >= 2.0 * log.size_bytes[medium[0]]:
-        t0, t1 = log.time_us[medium[0]], log.time_us[medium[1]]
-        if t1 < FLOOR_GROWTH * t0:
-            out.append(f"the time hardly grows from {size_label(log.size_bytes[medium[0]])} to "
-                       f"{size_label(log.size_bytes[medium[1]])} ({t0:.0f} → {t1:.0f} µs): a per-collective floor "
-                       "of this run's setup (forced channels, algorithm or protocol settings), not a property of "
-                       "the fabric; the engine models NCCL's default tuning, not this floor")
     big = log.size_bytes >= LARGE_BYTES
     if np.sum(big) >= 3:
         b = log.busbw_gb_per_s[big]
@@ -273,6 +264,22 @@ def log_warnings(log: NcclLog, setup: NcclSetup) -> list[str]:
             out.append("busbw drops by more than 10 % between large sizes (a noisy or shared run): the fit "
                        "cannot follow every row")
     return out
+
+
+def floor_note(log: NcclLog) -> str | None:
+    """A note for an uncalibrated prediction when the log's time hardly grows from its first size ≥ 1 MiB to the
+    next (under :data:`FLOOR_GROWTH`): a per-collective floor of that run's setup, which the engine's model of
+    NCCL's default tuning does not have (calibration can fit it). ``None`` otherwise."""
+    medium = np.flatnonzero(log.size_bytes >= MEDIUM_BYTES)
+    if medium.size < 2 or log.size_bytes[medium[1]] < 2.0 * log.size_bytes[medium[0]]:
+        return None
+    t0, t1 = log.time_us[medium[0]], log.time_us[medium[1]]
+    if t1 >= FLOOR_GROWTH * t0:
+        return None
+    return (f"the time hardly grows from {size_label(log.size_bytes[medium[0]])} to "
+            f"{size_label(log.size_bytes[medium[1]])} ({t0:.0f} → {t1:.0f} µs): a per-collective floor of this "
+            "run's setup (forced channels, algorithm or protocol settings), not a property of the fabric; the "
+            "engine models NCCL's default tuning, not this floor")
 
 
 @dataclass(frozen=True)
