@@ -1,7 +1,7 @@
 """Training days against loss, latency and nodes, per fabric, under both profile sets (the README's table).
 
 ``python -m benchmarks.network_shapes`` prints Markdown tables for the article's case 2 and a 64 × 8 H100,
-70B run. One engine sweep per row group: every fabric at once. Days are failure-free (``train_days``),
+70B run (loss, latency, nodes and leaf oversubscription). One engine sweep per row group: every fabric at once. Days are failure-free (``train_days``),
 so only the network and compute set them; "–" where no plan fits.
 """
 
@@ -15,8 +15,12 @@ from model import claims, presets
 LOSS = (1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2)
 LATENCY_US = (1.0, 10.0, 100.0, 1000.0)
 NODES = (1, 8, 64, 256, 1024)
-SWEEPS = (("fabric.loss_rate", "loss", LOSS, "{:g}"), ("fabric.latency_us", "latency", LATENCY_US, "{:g} µs"),
-          ("cluster.nodes", "nodes", NODES, "{:,}"))
+OVERSUBSCRIPTION = (1.0, 4.0, 16.0)
+OVERSUBSCRIBED_NODES = 512  # leaf oversubscription shows where traffic leaves the leaves: at this scale
+SWEEPS = (("fabric.loss_rate", "loss", LOSS, "{:g}", {}), ("fabric.latency_us", "latency", LATENCY_US, "{:g} µs", {}),
+          ("cluster.nodes", "nodes", NODES, "{:,}", {}),
+          ("topology.oversubscription", f"oversubscription at {OVERSUBSCRIBED_NODES} nodes", OVERSUBSCRIPTION,
+           "{:g}:1", {"cluster.nodes": OVERSUBSCRIBED_NODES}))
 
 
 def h100_70b(profile: str) -> model.Scenario:
@@ -39,8 +43,8 @@ def table(s: model.Scenario) -> str:
     base = model.evaluate(s, require_feasible=False)
     head = "| sweep | value | " + " | ".join(base.labels) + " |"
     lines = [head, "|" + "---|" * (2 + len(base.labels))]
-    for field, name, values, fmt in SWEEPS:
-        res = model.sweep(s, field, np.asarray(values, dtype=float))
+    for field, name, values, fmt, changes in SWEEPS:
+        res = model.sweep(s.replace_many(changes) if changes else s, field, np.asarray(values, dtype=float))
         for j, v in enumerate(values):
             days = res["train_days"][:, j]
             cells = ["–" if not np.isfinite(d) else f"{d:,.1f}" for d in days]

@@ -194,10 +194,13 @@ def p2p_time(size_bytes, bandwidth_bytes_per_s, latency_s):
 #   algbw, node bandwidth) · 0.9 (tuning.cc CollNet factor).
 #
 # Protocols (NCCL src/graph/tuning.cc, NVIDIA/nccl; facts, not code): LL moves 8-byte flag+data
-# words (busbw × 1/4 multi-node and for all-reduce, 1/3 otherwise on a ring; × 1/3.8 on a tree),
-# LL128 120 of 128 bytes (× 0.92 ring, × 0.915 tree), Simple the full bandwidth with a larger
-# per-step latency; the tuner takes the fastest (algorithm, protocol) per size, which is the
-# LL → LL128 → Simple crossover.
+# words (busbw × 1/2 on a ring, × 1/3.8 on a tree, both capped by the tuner's LL ceiling: 39 GB/s
+# across two Intel-hosted nodes, 20.4 across more, 22.5 / 19 on AMD hosts, 87.7-282 on one node by
+# GPU generation; NCCL 2.21-2.29), LL128 120 of 128 bytes (× 0.92 ring, × 0.915 tree), Simple
+# the full bandwidth with a larger per-step latency; the tuner takes the fastest (algorithm,
+# protocol) per size, which is the LL → LL128 → Simple crossover. (NCCL also gives a medium-size
+# collective fewer channels while it is under channels × threads × threshold bytes, enqueue.cc:
+# 32 KiB a channel for Simple, so from 1 MiB on a 16-32-channel ring it keeps them all.)
 #
 # Latency: base per (algorithm, protocol) + steps × per-hop latency: a ring has 2(n−1) steps of
 # which 2(N−1) cross the network, a tree 2((g−1) hops in node + log2 N across); the network hop
@@ -212,8 +215,12 @@ BASE_LAT_US = {"ring": np.array([6.6, 14.0, 8.4]), "tree": np.array([6.8, 14.0, 
 NVLINK_HOP_US = {"ring": np.array([0.47, 1.9, 3.4]), "tree": np.array([0.52, 1.2, 28.0])}
 NET_HOP_US = {"ring": np.array([2.7, 4.0, 9.6]), "tree": np.array([5.0, 8.5, 50.0])}
 IB_WIRE_US = 0.8  # ib_send_lat one-way on HDR/NDR (perftest ib_send_lat results table in a published thesis) inside NCCL's NET hop
-# protocol bandwidth efficiency (tuning.cc "model refinements")
-RING_PROTO_EFF = np.array([1.0 / 4.0, 0.92, 1.0])
+# protocol bandwidth efficiency (tuning.cc "model refinements"; ring LL × 0.5 since NCCL 2.21, capped below)
+RING_PROTO_EFF = np.array([1.0 / 2.0, 0.92, 1.0])
+# LL protocol bus bandwidth cap [GB/s], tuning.cc llMaxBws (NCCL 2.21-2.29): on one node by GPU generation; across
+# nodes by the host's CPU vendor, for 2 nodes and for more (the LL protocol's flag polling tops out there)
+LL_MAX_ONE_NODE_GB_PER_S = {"volta": 39.0, "ampere": 87.7, "hopper": 141.0, "blackwell": 282.0}
+LL_MAX_NODES_GB_PER_S = {"intel": (39.0, 20.4), "amd": (22.5, 19.0)}
 TREE_PROTO_EFF = np.array([1.0 / 3.8, 0.915, 1.0])
 TREE_EFF = 0.9     # tuning.cc: tree busBw × 0.9
 SHARP_EFF = 0.9    # tuning.cc: CollNet busBw × 0.9
@@ -272,30 +279,55 @@ def per_nic_gb_per_s(link_gbps, achievable_fraction, efficiency=1.0, *, pcie_gb_
     return np.minimum(np.minimum(net, pcie_gb_per_s), window_cap_gb_per_s(rtt_us, channels_per_nic))
 
 
-def in_node_collective_time(kind, size_bytes, ranks, intra_busbw_bytes_per_s, intra_p2p_bytes_per_s):
-    """One collective among ``ranks`` GPUs of one node by :func:`nccl_collective` (protocols, ring/tree, pipeline
-    fill; NCCL's own constants) [s]; 0 where ``ranks`` ≤ 1. Tensor-parallel all-reduces and in-node pipeline
-    sends (``kind`` "sendrecv") of the engine's step.
+def ll_max_bus_gb_per_s(architecture, host_cpu_vendor, nodes):
+    """The LL protocol's bus bandwidth cap of NCCL's tuner [GB/s] (tuning.cc llMaxBws, NCCL 2.21-2.29).
+
+    One node: by GPU generation (:data:`LL_MAX_ONE_NODE_GB_PER_S`); across nodes: by the hosts' CPU vendor, for
+    2 nodes and for more (:data:`LL_MAX_NODES_GB_PER_S`). ``nodes`` may be an array; an unknown generation or
+    vendor has no cap.
+    """
+    nodes = np.asarray(nodes, dtype=float)
+    two, more = LL_MAX_NODES_GB_PER_S.get(host_cpu_vendor, (np.inf, np.inf))
+    return np.where(nodes <= 1, LL_MAX_ONE_NODE_GB_PER_S.get(architecture, np.inf),
+                    np.where(nodes <= 2, two, more))
+
+
+def gpu_ll_max_bus_gb_per_s(gpu: dict, nodes):
+    """:func:`ll_max_bus_gb_per_s` for a GPU catalogue entry (``architecture``, ``host_cpu_vendor``) [GB/s]."""
+    return ll_max_bus_gb_per_s(gpu.get("architecture"), gpu.get("host_cpu_vendor"), nodes)
+
+
+def in_node_collective_time(kind, size_bytes, ranks, intra_busbw_bytes_per_s, intra_p2p_bytes_per_s,
+                            nvls_busbw_bytes_per_s=0.0, ll_max_bytes_per_s=np.inf):
+    """One collective among ``ranks`` GPUs of one node by :func:`nccl_collective` (protocols, ring/tree/NVLS,
+    pipeline fill; NCCL's own constants) [s]; 0 where ``ranks`` ≤ 1. Tensor-parallel all-reduces and in-node
+    pipeline sends (``kind`` "sendrecv") of the engine's step.
 
     ``intra_busbw_bytes_per_s`` / ``intra_p2p_bytes_per_s``: the GPU's in-node ring bus bandwidth and one GPU's
-    point-to-point bandwidth [B/s]. NVLink SHARP is not applied (a conservative choice: Megatron's TP groups get
-    it only with NCCL ≥ 2.17 and NVSwitch 3).
+    point-to-point bandwidth [B/s]. ``nvls_busbw_bytes_per_s``: the node's NVLink SHARP all-reduce bus
+    bandwidth, 0 without NVSwitch multicast [B/s]. NCCL (≥ 2.17) opens NVLS for any communicator of two or more
+    GPUs on a multicast-capable NVSwitch (``ncclNvlsInit`` in ``src/transport/nvls.cc``), so a tensor-parallel
+    group of any size inside the node gets it where its tuner finds it faster. ``ll_max_bytes_per_s``: the LL
+    protocol's bus bandwidth cap on one node (:func:`ll_max_bus_gb_per_s`) [B/s].
     """
     ranks = np.asarray(ranks, dtype=float)
     size = np.asarray(size_bytes, dtype=float)
-    busbw, p2p = (np.asarray(x, dtype=float) for x in (intra_busbw_bytes_per_s, intra_p2p_bytes_per_s))
-    shape = np.broadcast_shapes(size.shape, ranks.shape, busbw.shape, p2p.shape)
+    busbw, p2p, nvls, ll_max = (np.asarray(x, dtype=float) for x in (
+        intra_busbw_bytes_per_s, intra_p2p_bytes_per_s, nvls_busbw_bytes_per_s, ll_max_bytes_per_s))
+    shape = np.broadcast_shapes(size.shape, ranks.shape, busbw.shape, p2p.shape, nvls.shape, ll_max.shape)
     if (kind != "sendrecv" and math.prod(shape) >= DISTINCT_MIN_SIZE
-            and all(np.all(x == x.flat[0]) for x in (busbw, p2p))):
+            and all(np.all(x == x.flat[0]) for x in (busbw, p2p, nvls, ll_max))):
         # many (size, ranks) of few distinct values (the plan search's pairs): each distinct one computed once
         pairs, inverse = np.unique(np.broadcast_to(size, shape) + 1j * np.broadcast_to(ranks, shape),
                                    return_inverse=True)
-        return in_node_collective_time(kind, pairs.real, pairs.imag, busbw.flat[0], p2p.flat[0])[
+        return in_node_collective_time(kind, pairs.real, pairs.imag, busbw.flat[0], p2p.flat[0], nvls.flat[0],
+                                       ll_max.flat[0])[
             inverse].reshape(shape)
     r = nccl_collective(kind, size, ranks_per_node=2.0 if kind == "sendrecv" else np.maximum(ranks, 2.0),
                         nodes=1.0,
                         nic_gb_per_s=np.inf, nics_per_node=1.0,
-                        intra_busbw_gb_per_s=busbw / 1e9, intra_p2p_gb_per_s=p2p / 1e9)
+                        intra_busbw_gb_per_s=busbw / 1e9, intra_p2p_gb_per_s=p2p / 1e9,
+                        nvls_busbw_gb_per_s=nvls / 1e9, ll_max_gb_per_s=ll_max / 1e9)
     return np.where(ranks > 1, r["time_us"] * 1e-6, 0.0)
 
 
@@ -309,7 +341,7 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
                     intra_p2p_gb_per_s=None, net_latency_us=IB_WIRE_US, nvls_busbw_gb_per_s=0.0, sharp=False,
                     algorithm="auto", protocol="auto", overhead_us=0.0, fill_bytes=SIMPLE_FILL_BYTES,
                     simple_hop_us=None, ll128_hop_us=None, ll_hop_us=None, ll128_efficiency=np.nan,
-                    tree_efficiency=np.nan):
+                    tree_efficiency=np.nan, ll_max_gb_per_s=np.inf):
     """What nccl-tests would report for one collective (all arguments broadcast together).
 
     Parameters
@@ -337,6 +369,7 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
         0.915 (tree). Calibration fits it where a log's LL128 plateau sits below Simple's
     tree_efficiency : share of the slower of its in-node and network bandwidths a tree reaches [-]; NaN:
         tuning.cc's :data:`TREE_EFF`. Calibration fits it from a default-algorithm log's plateau
+    ll_max_gb_per_s : the LL protocol's bus bandwidth cap, :func:`ll_max_bus_gb_per_s` [GB/s]; infinite: none
 
     Returns
     -------
@@ -365,6 +398,7 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
     big = np.inf
     channels = np.where(multi, CHANNELS_PER_NIC * np.asarray(nics_per_node, dtype=float), SINGLE_NODE_CHANNELS)
     ll128_cap = LL128_MAX_BW_PER_CHANNEL * channels  # bus bandwidth LL128 can reach [GB/s]
+    ll_cap = np.asarray(ll_max_gb_per_s, dtype=float)  # bus bandwidth LL can reach [GB/s]
     p = np.arange(3).reshape((3,) + (1,) * len(shape))
     fill = np.minimum(fill_bytes, S / channels)  # bytes per channel and hop in the pipeline
     net_ring = NET_HOP_US["ring"].reshape(p.shape) + net_hop_shift
@@ -381,8 +415,6 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
     base_ring = BASE_LAT_US["ring"].reshape(p.shape)
     base_tree = BASE_LAT_US["tree"].reshape(p.shape)
     ring_eff = RING_PROTO_EFF.reshape(p.shape)
-    if kind != "all_reduce":  # LL on a single-node ring for gather/scatter: 1/3 (tuning.cc)
-        ring_eff = np.where((p == 0) & ~multi, 1.0 / 3.0, ring_eff)
     tree_eff = TREE_PROTO_EFF.reshape(p.shape)
     ll128_eff = np.asarray(ll128_efficiency, dtype=float)
     ring_eff, tree_eff = (np.where((p == 1) & np.isfinite(ll128_eff), ll128_eff, x) for x in (ring_eff, tree_eff))
@@ -394,7 +426,8 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
         lat = base_ring + (steps - inter_steps) * nvl_ring + inter_steps * net_ring
         # across nodes one of a node's g ring edges per channel leaves through a NIC: NVLink carries (g−1)/g
         ring_bus = np.where(multi, np.minimum(node_bw, intra * g / np.maximum(g - 1.0, 1.0)), intra) * ring_eff
-        ring_bus = np.where(p == 1, np.minimum(ring_bus, ll128_cap), ring_bus)
+        ring_bus = np.where(p == 1, np.minimum(ring_bus, ll128_cap), np.where(p == 0, np.minimum(ring_bus, ll_cap),
+                                                                               ring_bus))
         lat = lat + np.where(p == 2, steps * fill / (ring_bus / channels) * 1e-3, 0.0)
         cands.append((0, lat + S * f / ring_bus * 1e-3))
     if kind == "all_reduce":
@@ -403,14 +436,17 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
         net_alg = np.where(multi, node_bw * N / np.maximum(2.0 * (N - 1.0), 1.0), big)
         tree_fit = np.asarray(tree_efficiency, dtype=float)
         tree_alg = np.minimum(intra_alg, net_alg) * np.where(np.isfinite(tree_fit), tree_fit, TREE_EFF) * tree_eff
-        tree_alg = np.where(p == 1, np.minimum(tree_alg, ll128_cap * 7.0 / 9.0 * 0.5), tree_alg)
+        tree_alg = np.where(p == 1, np.minimum(tree_alg, ll128_cap * 7.0 / 9.0 * 0.5),
+                            np.where(p == 0, np.minimum(tree_alg, ll_cap * 0.5), tree_alg))  # algbw = busBw / 2
         tree_hops = 2.0 * (g - 1.0 + np.ceil(np.log2(N)))
         lat_t = base_tree + 2.0 * ((g - 1.0) * nvl_tree + np.ceil(np.log2(N)) * net_tree)
         lat_t = lat_t + np.where(p == 2, tree_hops * fill / (tree_alg / channels) * 1e-3, 0.0)
         cands.append((1, np.where(multi | (g > 1), lat_t + S / tree_alg * 1e-3, big)))
         # NVLS (Simple only): in-node NVLink SHARP, across nodes paired with the network tree
         has_nvls = (nvls > 0) & (g > 1)
-        nvls_alg = np.where(has_nvls, nvls / bus_factor("all_reduce", g), np.nan)
+        # NCCL's tuner holds the NVLS bus bandwidth constant over the group size (tuning.cc); the algorithm
+        # bandwidth cannot exceed what one GPU's NVLink moves (each GPU sends and receives S): a cap for groups of 2
+        nvls_alg = np.where(has_nvls, np.minimum(nvls / bus_factor("all_reduce", g), p2p_intra), np.nan)
         nvls_alg = np.minimum(nvls_alg, np.where(multi, node_bw * N / np.maximum(2.0 * (N - 1.0), 1.0), big))
         nvls_hops = 2.0 + 2.0 * np.ceil(np.log2(N))
         lat_n = (NVLS_BASE_US + np.where(multi, 2.0 * np.ceil(np.log2(N)) * net_tree[2], 0.0)

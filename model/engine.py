@@ -35,8 +35,8 @@ import numpy as np
 from . import catalog, economics, reliability, topology
 from .arrays import cut_constant_points, where_uniform
 from .collectives import DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NET_STEP_SW_US, NCCL_NVLINK_STEP_US, SWITCH_HOP_US, \
-    bus_factor, collective_time, extra_tier_latency_us, in_node_collective_time, p2p_time, pcie_cap_gb_per_s, \
-    ring_steps, tree_steps, window_cap_gb_per_s
+    bus_factor, collective_time, extra_tier_latency_us, gpu_ll_max_bus_gb_per_s, in_node_collective_time, p2p_time, \
+    pcie_cap_gb_per_s, ring_steps, tree_steps, window_cap_gb_per_s
 from .compute import BYTES_BF16, RECOMPUTE_KINDS, fp8_gemm_peak, hardware_flops_per_iteration, \
     layer_matmul_weights, layer_times_forward, logits_time, mlp_activation_ratio, model_flops_per_iteration, \
     optimizer_time, params_from_architecture, recompute_code
@@ -273,6 +273,8 @@ def build_inputs(s: Scenario, field: str | None = None, values=None) -> Inputs:
     pt["memory_bytes"] = np.full(n, g["memory_gb"] * 1e9)
     pt["intra_busbw"] = np.full(n, g["intra_gb_per_s"] * 1e9 * g["intra_busbw_fraction"])
     pt["intra_p2p_bw"] = np.full(n, g["intra_gb_per_s"] * 1e9)
+    pt["nvls_busbw"] = np.full(n, g.get("nvls_busbw_gb_per_s", 0.0) * 1e9)  # NVLink SHARP in the node (0: none)
+    pt["ll_max_node"] = np.full(n, float(gpu_ll_max_bus_gb_per_s(g, 1)) * 1e9)  # LL protocol's cap in the node
     pt["pcie_gb_per_s"] = np.full(n, float(pcie_cap_gb_per_s(g.get("pcie_gen", 5))))
     pt["flash"] = np.full(n, w.flash_attention)
     pt["cp_min_tokens"] = np.full(n, CP_MIN_TOKENS_PER_RANK if p.cp is None else 0.0)
@@ -435,9 +437,11 @@ def _step_latency_s(net):
 
 
 def _congestion_inputs(net):
-    """The fabric side of :func:`~model.topology.dp_slowdown`, as keyword arrays of shape (F, N)."""
-    return dict(nodes_per_leaf=net["leaf"]["nodes_per_leaf"], uplinks=net["leaf"]["uplinks"],
-                flows_per_link=net["flows"], adaptive=net["adaptive"])
+    """The fabric side of the leaf-uplink congestion, as arrays of shape (F, N): the nodes under a leaf and
+    :func:`~model.topology.uplink_load_terms` ``mean`` and ``spread``."""
+    leaf = net["leaf"]
+    mean, spread = topology.uplink_load_terms(leaf["nodes_per_leaf"], leaf["uplinks"], net["flows"], net["adaptive"])
+    return dict(nodes_per_leaf=leaf["nodes_per_leaf"], mean=mean, spread=spread)
 
 
 def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, replicas=None, e=1.0):
@@ -485,7 +489,8 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     # what the step and memory read per plan: not the bucket size nor the parameters per GPU (in ``opt``)
     cs = {k: x for k, x in ps.items() if k not in ("per_bucket", "params_gpu", "fwd_window")}
     cs.update(
-        d=d_seq, m=m, dist=dist, opt=opt, window=window, n_dp=n_dp, stride=np.ceil(t * p * c / gpn),
+        d=d_seq, m=m, dist=dist, opt=opt, window=window, n_dp=n_dp,
+        stage_nodes=t * c * d_seq / gpn, stages=np.broadcast_to(p, np.shape(d)) + 0.0,  # pipeline placement
         dp_volume=volume, buckets=buckets, cp=np.broadcast_to(c, np.shape(d)) + 0.0,
         ep=np.broadcast_to(e, np.shape(d)) + 0.0,
         rc=np.broadcast_to(rc, np.shape(d)) + 0.0, zero=zero,
@@ -506,7 +511,7 @@ COMPUTE_SIDE_PLAN_KEYS = ("params_gpu", "buckets", "per_bucket", "window", "fwd_
 PLAN_SIDE_POINT_KEYS = ("experts", "attn_weights", "expert_weights", "layer_weights_time", "moe_tokens",
                         "seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", "gpus_per_node", "peak_flops",
                         "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw", "layer_weights", "mlp_ratio",
-                        "gemm_peak", "untied")
+                        "gemm_peak", "untied", "nvls_busbw", "ll_max_node")
 
 
 def _plan_side(pt, t, p, b, v, rc, c=1.0, e=1.0):
@@ -539,14 +544,16 @@ def _plan_side(pt, t, p, b, v, rc, c=1.0, e=1.0):
     extra = np.where(rc == 2, dense_f + core_f, np.where(rc == 1, core_f, 0.0))
     layer_compute = 3.0 * (dense_f + core_f) + extra
     n_ar = 4.0 + 2.0 * (rc == 2)
-    t_ar = in_node_collective_time("all_reduce", b * s * h * BYTES_BF16, t, pt["intra_busbw"], pt["intra_p2p_bw"])
+    t_ar = in_node_collective_time("all_reduce", b * s * h * BYTES_BF16, t, pt["intra_busbw"], pt["intra_p2p_bw"],
+                                   pt["nvls_busbw"], pt["ll_max_node"])
     layer_tp = n_ar * t_ar
     logits = logits_time(b, s, h, V, t, pt["peak_flops"], pt["hbm_bytes_per_s"])
     params_gpu = stage_params(l, h, V, t, p, pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
     # pipeline point-to-point: across nodes when a pipeline group does not sit inside one node
     crosses = (p > 1) & ~_divides(t * c * p, gpn)
     msg = s * h * BYTES_BF16 * b / t  # scatter/gather over the t NICs (Narayanan et al. §4.1)
-    p2p_intra = in_node_collective_time("sendrecv", msg, p, pt["intra_busbw"], pt["intra_p2p_bw"])
+    p2p_intra = in_node_collective_time("sendrecv", msg, p, pt["intra_busbw"], pt["intra_p2p_bw"],
+                                        ll_max_bytes_per_s=pt["ll_max_node"])
     grad_bytes = params_gpu * GRAD_BYTES
     buckets = np.maximum(np.ceil(grad_bytes / DDP_BUCKET_BYTES), 1.0)
     # ring attention: one step's block per GPU, the steps per layer, and what hides them (the attention core)
@@ -562,7 +569,7 @@ def _plan_side(pt, t, p, b, v, rc, c=1.0, e=1.0):
                                 NCCL_NVLINK_STEP_US * 1e-6)
     a2a_nodes = np.ceil(e / g_ep)
     return dict(
-        a2a_steps=MOE_ALL_TO_ALLS * lc * (a2a_nodes - 1.0),
+        a2a_steps=MOE_ALL_TO_ALLS * lc * (a2a_nodes - 1.0), a2a_nodes=a2a_nodes,
         a2a_bytes_node=MOE_ALL_TO_ALLS * lc * a2a_bytes * (1.0 - g_ep / e) * gpn,
         ring_crosses=ring_crosses, ring_steps=ring_steps_layer * lc, ring_bytes_node=ring_block * gpn,
         ring_hide=lc * hide, chunk_ring_intra=lc * np.maximum(ring_intra - hide, 0.0) * ~ring_crosses,
@@ -664,12 +671,20 @@ def _stage_memory(pt, t, p, b, v, rc, c=1.0, e=1.0):
                               pt["fp8"])
 
 
-def _dp_slowdown(cs, congestion, index=None, trailing=0):
-    """:func:`~model.topology.dp_slowdown` of each plan in ``cs`` under :func:`_congestion_inputs` ``congestion``.
+CONGESTION_PLAN_KEYS = ("n_dp", "crosses", "stage_nodes", "stages", "a2a_nodes")  # what the congestion reads
+CONGESTION_KINDS = ("dp", "pp", "ep")  # data-parallel reduction, pipeline sends, expert all-to-all
 
-    ``index``: the point of each pair, to read (F, N) congestion arrays at the pairs, or a (fabric, point) pair of
-    index arrays (one value per entry); ``trailing``: axes added
-    after the congestion arrays' own, for the pair (and stage) axes of ``cs`` to broadcast against.
+
+def _congestion_slowdown(cs, congestion, index=None, trailing=0):
+    """How much the leaf uplinks slow each plan in ``cs`` under :func:`_congestion_inputs` ``congestion``.
+
+    The slowdowns of the traffic of :data:`CONGESTION_KINDS` — the data-parallel reduction
+    (:func:`~model.topology.dp_crossing_share`), the pipeline sends (:func:`~model.topology.pp_crossing_share`)
+    and the expert-parallel all-to-all (peers spread over its nodes as a data-parallel group's are) — stacked on
+    a last axis (or the scalar 1.0 where every NIC is under one switch). ``index``: the point of each pair, to
+    read (F, N) congestion arrays at the pairs, or a (fabric, point) pair of index arrays (one value per entry);
+    ``trailing``: axes added after the congestion arrays' own, for the pair (and stage) axes of ``cs`` to
+    broadcast against.
     """
     if not np.any(np.isfinite(congestion["nodes_per_leaf"])):
         return 1.0  # every NIC on one switch: nothing crosses an uplink
@@ -680,21 +695,43 @@ def _dp_slowdown(cs, congestion, index=None, trailing=0):
         at = {k: (x if np.shape(x)[1] == 1 else x[:, index]) for k, x in at.items()}
     if trailing:
         at = {k: np.asarray(x)[(...,) + (None,) * trailing] for k, x in at.items()}
-    return topology.dp_slowdown(cs["n_dp"], cs["stride"], **at)
+    return np.stack(np.broadcast_arrays(*(_slowdown_at(cs, at, k) for k in CONGESTION_KINDS)), axis=-1)
 
 
-def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, dp_slow=1.0):
+def _slowdown_at(plans, at, kind):
+    """One of :data:`CONGESTION_KINDS` of :func:`_congestion_slowdown` for the plans ``plans`` against congestion
+    arrays ``at`` that broadcast with them."""
+    leaf = at["nodes_per_leaf"]
+    if kind == "pp":
+        share = np.where(plans["crosses"], topology.pp_crossing_share(plans["stage_nodes"], plans["stages"], leaf),
+                         0.0)
+    else:
+        share = topology.dp_crossing_share(plans["n_dp" if kind == "dp" else "a2a_nodes"], leaf)
+    return topology.slowdown_from_load(share, at["mean"], at["spread"])
+
+
+def _split_slowdown(slow):
+    """The slowdowns of :func:`_congestion_slowdown`, one per :data:`CONGESTION_KINDS`."""
+    if np.ndim(slow) == 0:
+        return (slow,) * len(CONGESTION_KINDS)
+    return tuple(slow[..., i] for i in range(len(CONGESTION_KINDS)))
+
+
+def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, slow=1.0):
     """Step time for a fabric's per-node bandwidth [B/s] and per-step latency [s] (few ops, any shape).
 
-    ``dp_slow``: :func:`_dp_slowdown` broadcasting with ``bw_node``: the data-parallel traffic that crosses
-    the leaf uplinks is slowed at each plan's placement (oversubscription, ECMP).
+    ``slow``: :func:`_congestion_slowdown` broadcasting with ``bw_node``: the data-parallel, pipeline and
+    expert all-to-all traffic that crosses the leaf uplinks is slowed at each plan's placement (oversubscription,
+    ECMP).
     """
     inv_bw = 1.0 / bw_node
-    p2p = np.where(cs["crosses"], step_latency_s + cs["p2p_bytes_node"] * inv_bw, cs["p2p_intra"])
+    dp_slow, pp_slow, ep_slow = _split_slowdown(slow)
+    p2p = np.where(cs["crosses"], step_latency_s + cs["p2p_bytes_node"] * inv_bw * pp_slow, cs["p2p_intra"])
     ring = where_uniform(cs["ring_crosses"], lambda: np.where(
         cs["ring_crosses"], np.maximum(cs["ring_steps"] * (step_latency_s + cs["ring_bytes_node"] * inv_bw)
                                        - cs["ring_hide"], 0.0), cs["chunk_ring_intra"]), lambda: cs["chunk_ring_intra"])
-    t_chunk = cs["chunk_fixed"] + ring + 2.0 * p2p + cs["a2a_steps"] * step_latency_s + cs["a2a_bytes_node"] * inv_bw
+    t_chunk = (cs["chunk_fixed"] + ring + 2.0 * p2p + cs["a2a_steps"] * step_latency_s
+               + cs["a2a_bytes_node"] * inv_bw * ep_slow)
     pipe = t_chunk * cs["slots"] + cs["m_logits"]
     # one all-reduce's volume, then the ZeRO stage's traffic; at least one bucket of one all-reduce stays exposed
     t_dp1 = cs["dp_k0"] + cs["dp_k1"] * step_latency_s + np.maximum(cs["dp_k2"] * inv_bw * dp_slow,
@@ -717,6 +754,7 @@ BOUND_MARGIN = 1e-9
 # point inputs the plan search reads (gathered per (point, plan) pair)
 PLAN_POINT_KEYS = ("seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", "global_batch", "gpus",
                    "gpus_per_node", "peak_flops", "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw",
+                   "nvls_busbw", "ll_max_node",
                    "memory_bytes", "dp_overlap", "layer_weights", "mlp_ratio", "gemm_peak", "untied", "fp8",
                    "cp_min_tokens", "experts", "attn_weights", "expert_weights", "layer_weights_time", "moe_tokens")
 
@@ -811,7 +849,7 @@ class PlanPairs(NamedTuple):
     plan: dict  # PLAN_ARRAY_KEYS but the ZeRO stage: the plan of each row, (rows,)
     stages: np.ndarray  # (Z,) the ZeRO stages searched
     allowed: np.ndarray  # (rows, Z) the stages worth timing (see _stages_worth_timing)
-    cs: dict  # STEP_KEYS and the data-parallel placement (n_dp, stride) of _compute_side per row, but cs_kind's
+    cs: dict  # STEP_KEYS and the placement (CONGESTION_PLAN_KEYS) of _compute_side per row, but cs_kind's
     kind: np.ndarray  # (rows,) the row's (degrees, recompute kind) when the model is the same at every point, else
     # the row itself
     cs_kind: dict  # the step's plan-side terms per kind (kinds, 1)
@@ -942,13 +980,14 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
             per_kind = {k: np.broadcast_to(x, (n_kinds, 1))[:, 0] for k, x in per_kind.items()}
         # what _compute_side computes with, at the rows; the step's other plan-side terms stay per kind
         plan_side = {k: per_kind[k][kind, None] for k in COMPUTE_SIDE_PLAN_KEYS}
-        cs_kind = {k: per_kind[k][:, None] for k in STEP_KEYS if k in per_kind and k not in COMPUTE_SIDE_PLAN_KEYS}
+        cs_kind = {k: per_kind[k][:, None] for k in STEP_KEYS + CONGESTION_PLAN_KEYS
+                   if k in per_kind and k not in COMPUTE_SIDE_PLAN_KEYS}
         cs = _compute_side(ptp, t_p, p_p, b_p, v_p, r_p, zs[None, :], round_batch, plan_side, c=c_p, replicas=dm,
                            e=e_p)
         sequences = cs["m"] * cs["d"] * b_p
         # a term the same for every row (no context or expert parallelism: their terms are zero) is kept once
         cs = {k: cut_constant_points(np.broadcast_to(cs[k], (ci.size, 1)) if np.ndim(cs[k]) < 2 else cs[k], 0)
-              for k in STEP_KEYS + ("n_dp", "stride") if k not in cs_kind}
+              for k in STEP_KEYS + CONGESTION_PLAN_KEYS if k not in cs_kind}
         bound = tuple(x[row] for x in _bound_coefficients(cs, allowed, sequences, kind, cs_kind)) if usable else None
         cs_kind = {k: cut_constant_points(x, 0) for k, x in cs_kind.items()}
     new_point = np.r_[True, ni[1:] != ni[:-1]]
@@ -1056,7 +1095,7 @@ def _per_sequence(pairs, rows, bw, lat, congestion, point=None, trailing=1):
     cs = {k: _rows(x, rows, n) for k, x in pairs.cs.items()}
     at = pairs.kind[rows]
     cs.update({k: _rows(x, at, pairs.plan_side["lc"].shape[0]) for k, x in pairs.cs_kind.items()})
-    slow = _dp_slowdown(cs, congestion, point, trailing)
+    slow = _congestion_slowdown(cs, congestion, point, trailing)
     step = _step_for_fabric(cs, _rows(pairs.dp_overlap, rows, n), bw, lat, slow)[0] / _rows(pairs.sequences, rows, n)
     if not pairs.usable:
         return np.full_like(step, np.inf)
@@ -1185,8 +1224,8 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
     """
     pt, fab = inp.point, inp.fabric
     bw_ideal, bw_lossy, bw_final, eta = bandwidths
-    dp_slow = _dp_slowdown(cs2, _congestion_inputs(net))
-    step = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step, dp_slow)[0]
+    slow = _congestion_slowdown(cs2, _congestion_inputs(net))
+    step = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step, slow)[0]
     m, lc = cs2["m"], cs2["lc"]
     global_batch = m * cs2["d"] * bc
     G = pt["gpus"]
@@ -1211,8 +1250,9 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
         out["breakdown_s"] = {k: x * nan for k, x in parts.items()}
         return _with_reliability_and_money(s, pt, fab, out, lean=True)
     # the communication parts at the ideal bandwidth; what loss recovery and the CPU cap add, apart
-    step_ideal, p2p, t_chunk, exposed = _step_for_fabric(cs2, pt["dp_overlap"], bw_ideal, inter_step, dp_slow)
-    step_lossy = _step_for_fabric(cs2, pt["dp_overlap"], bw_lossy, inter_step, dp_slow)[0]
+    step_ideal, p2p, t_chunk, exposed = _step_for_fabric(cs2, pt["dp_overlap"], bw_ideal, inter_step, slow)
+    step_lossy = _step_for_fabric(cs2, pt["dp_overlap"], bw_lossy, inter_step, slow)[0]
+    dp_slow, pp_slow, ep_slow = _split_slowdown(slow)
     parts.update(
         tp_comm=m * vc * lc * cs2["layer_tp"],
         pp_comm=m * vc * 2.0 * p2p,
@@ -1243,7 +1283,8 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
                                  effective=bw_final * 8e-9),
         loss_efficiency=eta,
         network=dict(loaded_rtt_us=net["rtt_us"], switch_levels=net["levels"],
-                     dp_congestion_slowdown=dp_slow * nan),
+                     dp_congestion_slowdown=dp_slow * nan, pp_congestion_slowdown=pp_slow * nan,
+                     ep_congestion_slowdown=ep_slow * nan),
         cpu_cores_busy=cpu_cores_busy(bw_final * 8e-9, fab["cpu_gbps_per_core"]),
         architecture=dict(layers=pt["layers"], hidden=pt["hidden"], heads=pt["heads"], kv_heads=pt["kv_heads"]),
         model_flops_per_iter=mf,
@@ -1434,4 +1475,5 @@ def nccl_inputs(scenario: Scenario) -> dict:
         sharp=sharp, simple_hop_us=fab["nccl_simple_hop_us"][:, 0], ll128_hop_us=fab["nccl_ll128_hop_us"][:, 0],
         ll_hop_us=fab["nccl_ll_hop_us"][:, 0], fill_bytes=fab["nccl_fill_bytes"][:, 0],
         ll128_efficiency=fab["nccl_ll128_efficiency"][:, 0], tree_efficiency=fab["nccl_tree_efficiency"][:, 0],
+        ll_max_gb_per_s=float(gpu_ll_max_bus_gb_per_s(g, pt["nodes"][0])),
     )

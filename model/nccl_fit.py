@@ -39,8 +39,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import catalog, nccl_log
-from .collectives import NCCL_BASE_US, NCCL_NET_STEP_SW_US, SIMPLE_FILL_BYTES, TREE_EFF, bus_factor, nccl_collective, pcie_cap_gb_per_s, \
-    per_nic_gb_per_s, ring_steps, tree_steps
+from .collectives import NCCL_BASE_US, NCCL_NET_STEP_SW_US, SIMPLE_FILL_BYTES, TREE_EFF, bus_factor, \
+    gpu_ll_max_bus_gb_per_s, nccl_collective, pcie_cap_gb_per_s, per_nic_gb_per_s, ring_steps, tree_steps
 from .errors import ScenarioError
 from .nccl_log import COLLECTIVES, NcclLog  # noqa: F401  (COLLECTIVES: public, the GUI lists it)
 
@@ -133,6 +133,9 @@ MEDIUM_BYTES = 2**20       # from 1 MiB the protocol crossover is behind the tun
 LARGE_TOLERANCE = 0.05     # a calibrated fabric reproduces its own log within these
 MEDIUM_TOLERANCE = 0.15
 PATHOLOGY_FRACTION = 0.30  # busbw under 30 % of line rate: a broken or misconfigured run
+# doubling the size from 1 MiB adds under 10 % to the time: a fixed floor dominates (latency-bound sizes are below
+# 1 MiB on every fabric the engine models: NCCL's tuner already moves most of a 2 MiB all-reduce at these rates)
+FLOOR_GROWTH = 1.10
 
 
 @dataclass(frozen=True)
@@ -169,7 +172,8 @@ def predict(setup: NcclSetup, kind: str, size_bytes, *, ranks_per_node, nodes, a
                            nvls_busbw_gb_per_s=g.get("nvls_busbw_gb_per_s", 0.0) if ranks_per_node > 1 else 0.0,
                            sharp=setup.sharp, algorithm=setup.algorithm, simple_hop_us=simple_hop_us,
                            ll128_hop_us=ll128_hop_us, ll_hop_us=ll_hop_us, fill_bytes=fill_bytes,
-                           ll128_efficiency=ll128_efficiency, tree_efficiency=tree_efficiency)
+                           ll128_efficiency=ll128_efficiency, tree_efficiency=tree_efficiency,
+                           ll_max_gb_per_s=gpu_ll_max_bus_gb_per_s(g, nodes))
 
 
 DIP_FRACTION = 0.05  # a row this far under the best bus bandwidth of the smaller sizes is a dip in the log
@@ -260,6 +264,22 @@ def log_warnings(log: NcclLog, setup: NcclSetup) -> list[str]:
             out.append("busbw drops by more than 10 % between large sizes (a noisy or shared run): the fit "
                        "cannot follow every row")
     return out
+
+
+def floor_note(log: NcclLog) -> str | None:
+    """A note for an uncalibrated prediction when the log's time hardly grows from its first size ≥ 1 MiB to the
+    next (under :data:`FLOOR_GROWTH`): a per-collective floor of that run's setup, which the engine's model of
+    NCCL's default tuning does not have (calibration can fit it). ``None`` otherwise."""
+    medium = np.flatnonzero(log.size_bytes >= MEDIUM_BYTES)
+    if medium.size < 2 or log.size_bytes[medium[1]] < 2.0 * log.size_bytes[medium[0]]:
+        return None
+    t0, t1 = log.time_us[medium[0]], log.time_us[medium[1]]
+    if t1 >= FLOOR_GROWTH * t0:
+        return None
+    return (f"the time hardly grows from {size_label(log.size_bytes[medium[0]])} to "
+            f"{size_label(log.size_bytes[medium[1]])} ({t0:.0f} → {t1:.0f} µs): a per-collective floor of this "
+            "run's setup (forced channels, algorithm or protocol settings), not a property of the fabric; the "
+            "engine models NCCL's default tuning, not this floor")
 
 
 @dataclass(frozen=True)
@@ -448,8 +468,8 @@ def scenario_table(scenario, fabric: str, collective: str, nodes: int | None = N
     per_fabric = ("nic_gb_per_s", "nics_per_node", "net_latency_us", "sharp", "simple_hop_us", "ll128_hop_us",
                   "ll_hop_us", "fill_bytes", "ll128_efficiency", "tree_efficiency")
     args = {k: (x[k][i] if k in per_fabric else x[k]) for k in
-            ("ranks_per_node", "nodes", "intra_busbw_gb_per_s", "intra_p2p_gb_per_s", "nvls_busbw_gb_per_s")
-            + per_fabric}
+            ("ranks_per_node", "nodes", "intra_busbw_gb_per_s", "intra_p2p_gb_per_s", "nvls_busbw_gb_per_s",
+             "ll_max_gb_per_s") + per_fabric}
     S = np.asarray(sizes, dtype=float)
     try:
         r = nccl_collective(CLI_COLLECTIVES[collective], S, algorithm=algorithm, **args)

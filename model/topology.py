@@ -15,19 +15,35 @@ Links: one per endpoint plus one per uplink at each level. Optics: two
 transceivers per switch-to-switch link, and two per NIC link when NIC links
 are optical.
 
-Congestion at scale (:func:`dp_slowdown`, :func:`queueing_us`):
+Congestion at scale (:func:`dp_slowdown`, :func:`pp_slowdown`, :func:`queueing_us`):
 
-- **Where the plan puts data parallelism.** Rail-optimised wiring (NVIDIA DGX
-  SuperPOD reference architecture: NIC ``i`` of every node on rail leaf ``i``)
-  keeps the traffic of a data-parallel group inside its rail's leaf while the
-  group's nodes fit under one leaf. A data-parallel group holds one node of
-  every model replica, so its nodes are ``s = ⌈tp·pp/GPUs per node⌉`` apart and
-  ``⌈d/s⌉`` of them share a leaf of ``d`` down ports; the rest of its traffic
-  crosses the leaf's uplinks (peers spread evenly: NCCL's trees, and rings
-  whose order does not follow the leaves). Above the leaves the tree is
-  non-blocking (as :func:`fat_tree` sizes it), so oversubscription acts at the
-  leaf tier only. Pipeline neighbours sit on adjacent nodes, under the same leaf
-  but at a leaf boundary: their traffic is not slowed.
+- **Where the plan puts data and pipeline parallelism.** Ranks are placed in
+  Megatron-LM's order (``tp-cp-ep-dp-pp``, ``RankGenerator`` in
+  ``megatron/core/parallel_state.py``): tensor parallelism innermost, inside a
+  node, then context/expert, then data parallelism, pipeline parallelism
+  outermost. A pipeline stage is then the ``t·c·d`` consecutive GPUs of its
+  tensor, context and data-parallel ranks: a data-parallel group sits on
+  consecutive nodes, and a pipeline neighbour is a stage, ``δ = t·c·d/GPUs per
+  node`` nodes, away. Rail-optimised wiring (NVIDIA DGX SuperPOD reference
+  architecture: NIC ``i`` of every node on rail leaf ``i``) keeps traffic
+  between GPUs of the same local rank under that rail's leaf while both nodes
+  sit under it; traffic between other local ranks first moves over NVLink to
+  the GPU on the destination's rail (NCCL's PXN, NCCL 2.12 release notes), so
+  all inter-node traffic is rail traffic. A leaf of ``d`` down ports serves
+  ``d`` consecutive nodes. A data-parallel group of ``n`` nodes keeps
+  ``min(n, d)`` of them under one leaf; the rest of its traffic crosses the
+  leaf's uplinks (peers spread evenly: NCCL's trees, and rings whose order does
+  not follow the leaves). Unless the whole pipeline sits under one leaf,
+  ``min(δ, d)`` of a leaf's nodes have their pipeline neighbour under another
+  leaf: their sends cross the uplinks (a stage sends forward or backward at a
+  time, so one link's worth per crossing node). An expert-parallel all-to-all
+  group (``t·c·e`` consecutive GPUs) spreads its peers over its nodes as a
+  data-parallel group does; context-parallel rings span at most a few adjacent
+  nodes and are not slowed. A pipeline that fits inside a
+  node stays there (the engine then places replicas side by side, as
+  Megatron-LM's ``tp-pp-dp`` mapping does), and sends nothing over the fabric. Above
+  the leaves the tree is non-blocking (as :func:`fat_tree` sizes it), so
+  oversubscription acts at the leaf tier only.
 - **Oversubscription** ``o`` divides the uplink capacity: the crossing traffic
   of ``d`` ports shares ``d/o`` uplinks (N:1 at a tier divides the
   bandwidth of traffic crossing it by up to N: Gangidi et al., "RDMA over Ethernet for
@@ -157,13 +173,32 @@ def ecmp_busiest_flows(flows, uplinks):
     return mean + np.sqrt(2.0 * mean * np.log(u))
 
 
-def dp_slowdown(dp_nodes, node_stride, nodes_per_leaf, uplinks, flows_per_link, adaptive):
-    """How much slower the data-parallel traffic crosses the leaf uplinks than its NIC links allow [≥ 1].
+def uplink_load_terms(nodes_per_leaf, uplinks, flows_per_link, adaptive):
+    """The busiest uplink's load per crossing share: ``(mean, spread)`` [-].
+
+    With a share ``f`` of a leaf's ``d`` ports sending across its ``u`` uplinks, ``q`` flows per NIC link,
+    the busiest uplink carries ``f·mean + √(f·spread)`` links' worth of traffic: ``mean = d/u`` (≈ the
+    oversubscription) and ``spread = 2·mean·ln(u)/q``, :func:`ecmp_busiest_flows` of the ``d·f·q`` flows
+    over ``q``; ``spread = 0`` under adaptive routing. Leaves that hold every NIC (``d`` infinite): 0, 0.
+    """
+    q = np.maximum(np.asarray(flows_per_link, dtype=float), 1.0)
+    u = np.maximum(np.asarray(uplinks, dtype=float), 1.0)
+    mean = np.where(np.isfinite(nodes_per_leaf), nodes_per_leaf, 0.0) / u
+    return mean, np.where(adaptive, 0.0, 2.0 * mean * np.log(u) / q)
+
+
+def slowdown_from_load(crossing_share, mean, spread):
+    """How much slower traffic crossing the uplinks goes than its NIC links allow [≥ 1]: ``max(1, busiest
+    uplink's load)`` for the share of ports crossing and :func:`uplink_load_terms` ``mean``, ``spread``."""
+    return np.maximum(1.0, crossing_share * mean + np.sqrt(crossing_share * spread))
+
+
+def crossing_slowdown(crossing_share, nodes_per_leaf, uplinks, flows_per_link, adaptive):
+    """How much slower traffic crossing a leaf's uplinks goes than its NIC links allow [≥ 1].
 
     Parameters
     ----------
-    dp_nodes : nodes of one data-parallel group [-]
-    node_stride : nodes between two members of the group (nodes one model replica spans) [-]
+    crossing_share : share of a leaf's ports whose traffic leaves the leaf [-]
     nodes_per_leaf, uplinks : from :func:`leaf_geometry` (oversubscription ``o`` ≈ leaf ports / uplinks)
     flows_per_link : connections hashed per NIC link (TCP sockets, RDMA queue pairs) [-]
     adaptive : adaptive routing (true: no hashing imbalance) [bool]
@@ -172,12 +207,37 @@ def dp_slowdown(dp_nodes, node_stride, nodes_per_leaf, uplinks, flows_per_link, 
     of traffic; with ``d`` leaf ports, a share ``f`` of them crossing and
     ``u = d/o`` uplinks, the mean is ``o·f``. Slowdown ``max(1, load)``.
     """
+    return slowdown_from_load(crossing_share, *uplink_load_terms(nodes_per_leaf, uplinks, flows_per_link, adaptive))
+
+
+def dp_crossing_share(dp_nodes, nodes_per_leaf):
+    """Share of a data-parallel group member's peers under another leaf, the group on ``dp_nodes``
+    consecutive nodes: ``1 − min(n, d)/n`` [-]."""
     n = np.maximum(np.asarray(dp_nodes, dtype=float), 1.0)
-    local = np.minimum(np.maximum(nodes_per_leaf / np.maximum(node_stride, 1.0), 1.0), n)
-    crossing = 1.0 - local / n  # share of a group member's peers under another leaf
-    q = np.maximum(np.asarray(flows_per_link, dtype=float), 1.0)
-    u = np.maximum(np.asarray(uplinks, dtype=float), 1.0)
-    ports = np.where(np.isfinite(nodes_per_leaf), nodes_per_leaf, 0.0)
-    flows = ports * crossing * q
-    busiest = np.where(adaptive, flows / u, ecmp_busiest_flows(flows, u))
-    return np.maximum(1.0, busiest / q)
+    return 1.0 - np.minimum(nodes_per_leaf, n) / n
+
+
+def pp_crossing_share(stage_nodes, stages, nodes_per_leaf):
+    """Share of a leaf's nodes whose pipeline neighbour, ``δ = stage_nodes`` nodes away, is under another leaf [-].
+
+    ``stages`` stages span ``stages·δ`` consecutive nodes: when they all sit under one leaf (``d`` nodes)
+    nothing crosses; otherwise ``min(δ, d)/d`` (a stage smaller than a node crosses only between adjacent
+    nodes: ``δ`` counts as 1).
+    """
+    delta = np.maximum(np.asarray(stage_nodes, dtype=float), 1.0)
+    spread = delta * np.asarray(stages, dtype=float) > nodes_per_leaf
+    return np.where(spread, np.minimum(delta, nodes_per_leaf) / nodes_per_leaf, 0.0)
+
+
+def dp_slowdown(dp_nodes, nodes_per_leaf, uplinks, flows_per_link, adaptive):
+    """:func:`crossing_slowdown` of a data-parallel group on ``dp_nodes`` consecutive nodes
+    (:func:`dp_crossing_share`) [≥ 1]."""
+    return crossing_slowdown(dp_crossing_share(dp_nodes, nodes_per_leaf), nodes_per_leaf, uplinks, flows_per_link,
+                             adaptive)
+
+
+def pp_slowdown(stage_nodes, stages, nodes_per_leaf, uplinks, flows_per_link, adaptive):
+    """:func:`crossing_slowdown` of the pipeline sends between stages ``stage_nodes`` apart
+    (:func:`pp_crossing_share`) [≥ 1]."""
+    return crossing_slowdown(pp_crossing_share(stage_nodes, stages, nodes_per_leaf), nodes_per_leaf, uplinks,
+                             flows_per_link, adaptive)

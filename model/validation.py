@@ -170,7 +170,7 @@ def log_scenario_dict(r: dict) -> dict:
 
 def validate_network(directory=NCCL_DIR) -> list[NetworkRow]:
     """Every log of the index: read, and unless out of the engine's reach, predicted without calibration."""
-    from .nccl_fit import NcclSetup, log_warnings, scenario_table, size_errors
+    from .nccl_fit import NcclSetup, floor_note, log_warnings, scenario_table, size_errors
     from .nccl_log import parse_nccl_tests
 
     rows = []
@@ -192,7 +192,8 @@ def validate_network(directory=NCCL_DIR) -> list[NetworkRow]:
                 f"{r['fabric']}, algorithm {r['algorithm']}")
         rows.append(NetworkRow(r["file"], r["scope"], source, desc, log.collective, peak, float(np.max(pred)),
                                err["large_median"], err["large_max"], err["medium_median"], err["medium_max"],
-                               tuple(log_warnings(log, setup)), log.size_bytes, log.busbw_gb_per_s, pred))
+                               tuple(log_warnings(log, setup)) + tuple(filter(None, [floor_note(log)])),
+                               log.size_bytes, log.busbw_gb_per_s, pred))
     return rows
 
 

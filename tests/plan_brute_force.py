@@ -27,7 +27,7 @@ def brute_force_plans(s, field=None, values=None):
         _, fits = engine._memory(ptn, t, p, b, v, r, cs)
         ok = engine._degrees_valid(ptn, t, p, b, v, cs["d"], cs["m"], c, e) & fits  # (N, C)
         congestion = {k: np.broadcast_to(x, bw.shape)[..., None] for k, x in engine._congestion_inputs(net).items()}
-        slow = engine._dp_slowdown(cs, congestion)
+        slow = engine._congestion_slowdown(cs, congestion)
         step = engine._step_for_fabric(cs, ptn["dp_overlap"], bw[..., None], lat[..., None], slow)[0]
         per_sequence = np.where(ok[None], step / (cs["m"] * cs["d"] * b), np.inf)  # (F, N, C)
     best = np.argmin(per_sequence, axis=-1)  # the first candidate that reaches the minimum

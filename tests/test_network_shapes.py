@@ -174,6 +174,99 @@ def test_adaptive_routing_and_queue_pairs_relieve_ecmp_collisions():
     assert ar["step_time_s"] < r0["step_time_s"]
 
 
+def pipeline_heavy(nodes=256, **parallel):
+    """96 layers of 8,192 (a ~78B dense model), TP 8 inside each node, PP 16 across nodes, DP 16 (explicit)."""
+    return model.scenario_from_dict({
+        "cluster": {"gpu": "H100-SXM", "nodes": nodes, "gpus_per_node": 8},
+        "workload": {"layers": 96, "hidden": 8192, "heads": 64, "seq_len": 4096, "global_batch": 256,
+                     "micro_batch": 1},
+        "parallel": dict({"mode": "explicit", "tp": 8, "pp": 16}, **parallel),
+        "fabric": {"profile_set": "published", "compare": ["roce", "infiniband"]},
+    })
+
+
+def test_step_time_rises_with_oversubscription_for_a_pipeline_heavy_plan():
+    # 256 nodes: a stage is TP 8 × DP 16 = 16 nodes, so a pipeline neighbour is 16 nodes away; the leaves of 32
+    # (InfiniBand, 64 ports) or 64 (RoCE, 128 ports) nodes send a quarter to a half of their ports' pipeline
+    # traffic up. The data-parallel groups (16 consecutive nodes) stay under their leaves
+    over = [1.0, 2.0, 4.0, 8.0]
+    res = model.sweep(pipeline_heavy(), "topology.oversubscription", over)
+    for f in ("roce", "infiniband"):
+        i = res.fabric_index(f)
+        step, pp = res["step_time_s"][i], res["breakdown_s"]["pp_comm"][i]
+        assert np.all(np.diff(step) >= 0) and step[-1] > step[0], f
+        assert pp[-1] > 1.8 * pp[0], f  # the slowdown is the pipeline traffic's
+        assert np.all(res["network"]["dp_congestion_slowdown"][i] == 1.0), f
+        assert_allclose(res["breakdown_s"]["dp_comm"][i], res["breakdown_s"]["dp_comm"][i][0])
+
+
+def test_rail_optimised_placement_keeps_a_pipeline_under_one_leaf_flat():
+    # 64 nodes, RoCE on 128-port switches: every stage's rail neighbour sits under the same rail leaf
+    res = model.sweep(pipeline_heavy(64, pp=4), "topology.oversubscription", [1.0, 8.0])
+    i = res.fabric_index("roce")
+    assert res["step_time_s"][i][1] == pytest.approx(res["step_time_s"][i][0])
+    assert np.all(res["network"]["pp_congestion_slowdown"][i] == 1.0)
+    # the same plan on 256 nodes crosses leaves (the test above): the difference is placement alone
+    wide = model.evaluate(pipeline_heavy(256, pp=4).replace("topology.oversubscription", 8.0)).at("roce")
+    assert wide["network"]["pp_congestion_slowdown"] > 1.5
+
+
+def test_adaptive_routing_relieves_ecmp_collisions_of_pipeline_flows():
+    s = pipeline_heavy()
+    ecmp = model.evaluate(s).at("roce")
+    adaptive = model.evaluate(s.replace("fabric.custom.roce.adaptive_routing", True)).at("roce")
+    assert ecmp["network"]["pp_congestion_slowdown"] > 1.3  # non-blocking, but hashing piles flows up
+    assert adaptive["network"]["pp_congestion_slowdown"] == 1.0
+    assert adaptive["breakdown_s"]["pp_comm"] < ecmp["breakdown_s"]["pp_comm"]
+
+
+def test_pipeline_slowdown_follows_the_stage_distance():
+    leaf, uplinks = 32.0, 32.0  # a non-blocking leaf of 64 ports with adaptive routing
+    assert topology.pp_slowdown(16.0, 2.0, leaf, uplinks, 1.0, True) == 1.0  # 32 nodes: all under one leaf
+    over = topology.leaf_ports(64, 8.0)  # 56 down, 8 up
+    far = topology.pp_slowdown(64.0, 4.0, over[0], over[1], 1.0, True)
+    near = topology.pp_slowdown(8.0, 32.0, over[0], over[1], 1.0, True)
+    assert far == pytest.approx(7.0)  # every node's neighbour under another leaf: 56 ports on 8 uplinks
+    assert near == pytest.approx(1.0)  # 8 of 56 nodes cross: 8 ports on 8 uplinks
+
+
+def test_the_plan_search_sees_the_slowed_pipeline():
+    # auto mode, 256 nodes, batch 512: the pipeline that is fastest on a non-blocking RoCE fabric becomes slower
+    # at 16:1 than the plan the search then picks
+    s = pipeline_heavy()
+    s = s.replace_many({"parallel.mode": "auto", "parallel.tp": None, "parallel.pp": None,
+                        "workload.micro_batch": None, "workload.global_batch": 512})
+    res = model.sweep(s, "topology.oversubscription", [1.0, 16.0])
+    i = res.fabric_index("roce")
+    first = {k: res["plan"][k][i][0] for k in ("tp", "pp", "micro_batch", "virtual_stages")}
+    assert first["pp"] > 1 and res["network"]["pp_congestion_slowdown"][i][1] > 1.5
+    fixed = s.replace_many({"parallel.mode": "explicit", "parallel.tp": int(first["tp"]),
+                            "parallel.pp": int(first["pp"]), "workload.micro_batch": int(first["micro_batch"]),
+                            "parallel.virtual_stages": int(first["virtual_stages"]),
+                            "topology.oversubscription": 16.0})
+    assert res["step_time_s"][i][1] < model.evaluate(fixed).at("roce")["step_time_s"]
+
+
+def test_expert_all_to_all_across_leaves_pays_for_ecmp_collisions():
+    # EP 64 with TP 8: an all-to-all group spans 64 consecutive nodes, two 64-port rail leaves of 32 nodes
+    s = model.scenario_from_dict({
+        "cluster": {"gpu": "H100-SXM", "nodes": 128, "gpus_per_node": 8},
+        "workload": {"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8, "ffn_hidden": 2048, "seq_len": 4096,
+                     "global_batch": 512, "micro_batch": 1, "experts": 64, "top_k": 8},
+        "parallel": {"mode": "explicit", "tp": 8, "pp": 2, "ep": 64},
+        "fabric": {"profile_set": "published", "compare": ["roce"], "custom": {"roce": {"switch_radix": 64}}},
+    })
+    ecmp = model.evaluate(s).at("roce")
+    adaptive = model.evaluate(s.replace("fabric.custom.roce.adaptive_routing", True)).at("roce")
+    # half of each member's peers under the other leaf: on average one link's worth per uplink, but hashing piles
+    # several flows on the busiest
+    assert ecmp["network"]["ep_congestion_slowdown"] > 1.5
+    assert adaptive["network"]["ep_congestion_slowdown"] == 1.0
+    small = model.evaluate(s.replace_many({"parallel.ep": 8, "workload.experts": 8})).at("roce")
+    assert small["network"]["ep_congestion_slowdown"] == 1.0  # 8 nodes: under one leaf
+    assert adaptive["step_time_s"] < ecmp["step_time_s"]
+
+
 def test_ecmp_busiest_uplink_by_balls_into_bins():
     assert_allclose(topology.ecmp_busiest_flows(64, 1), 64)  # one uplink: no imbalance
     many = topology.ecmp_busiest_flows(6400, 64)

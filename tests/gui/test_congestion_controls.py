@@ -67,3 +67,36 @@ def test_loss_recovery_combo_is_for_rdma_only_and_moves_the_curve(big_window, qt
     after = _days(win)
     assert np.all(after["roce"] <= before["roce"] * (1 + 1e-9))
     assert np.nanmax(before["roce"] / after["roce"]) > 1.05  # at the article's 0.2 % loss go-back-N costs a lot
+
+
+@pytest.fixture
+def pipeline_window(window):
+    """The Llama 3 405B preset: its published plan puts 16 pipeline stages across 2,048 nodes."""
+    assert window.load_preset("assets/presets/llama3_405b_16k_h100.toml")
+    settle(window)
+    return window
+
+
+def test_oversubscription_slider_moves_a_pipeline_heavy_preset(pipeline_window, qtbot):
+    win = pipeline_window
+    before = _days(win)
+    with qtbot.waitSignal(win.controller.recomputed, timeout=20000):
+        win.controller.set_value("topology.oversubscription", 8.0)
+        settle(win)
+    after = _days(win)
+    # InfiniBand's adaptive routing has no hash collisions: what moves it is the thinner uplinks alone
+    assert np.nanmax(after["infiniband"] / before["infiniband"]) > 1.05
+    assert np.nanmax(after["roce"] / before["roce"]) > 1.05
+
+
+def test_adaptive_routing_check_moves_a_pipeline_heavy_preset(pipeline_window, qtbot):
+    win = pipeline_window
+    win.focus_combo.setCurrentIndex(win.focus_combo.findData("roce"))
+    settle(win)
+    before = _days(win)
+    with qtbot.waitSignal(win.controller.recomputed, timeout=20000):
+        win.adaptive_check.click()
+    settle(win)
+    after = _days(win)
+    assert np.nanmax(before["roce"] / after["roce"]) > 1.02
+    np.testing.assert_array_equal(after["infiniband"], before["infiniband"])
