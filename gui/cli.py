@@ -207,18 +207,20 @@ def cmd_evaluate(args) -> int:
 def cmd_validate(args) -> int:
     from model import validation
 
-    rows = validation.validate()
-    print(f"{'run':<18}{'metric':<26}{'published':>10}{'engine':>10}{'error':>9}  plan")
-    for r in rows:
-        flag = "" if abs(r.error) <= validation.ROW_TOLERANCE else "  OUTSIDE ±15%"
-        print(f"{r.id:<18}{r.metric:<26}{r.published:>10.2f}{r.engine:>10.2f}{r.error * 100:>+8.1f}%  {r.plan}{flag}")
+    rows = []
+    print(f"{'run':<22}{'metric':<24}{'published':>10}{'engine':>10}{'error':>9}  plan")
+    for title, table in validation.validate_all():
+        print(f"{title}:")
+        for r in table:
+            flag = "" if abs(r.error) <= validation.ROW_TOLERANCE else "  OUTSIDE ±15%"
+            print(f"{r.id:<22}{r.metric:<24}{r.published:>10.2f}{r.engine:>10.2f}{r.error * 100:>+8.1f}%  {r.plan}{flag}")
+            if r.memory_note:
+                print(f"    note: {r.memory_note}")
+        rows += table
     s = validation.summary(rows)
     print(f"\n{s['rows']} runs: median |error| {s['median_abs_error'] * 100:.1f}% (tolerance "
           f"{validation.MEDIAN_TOLERANCE * 100:.0f}%), max |error| {s['max_abs_error'] * 100:.1f}% (tolerance "
           f"{validation.ROW_TOLERANCE * 100:.0f}%): {'PASS' if s['passed'] else 'FAIL'}")
-    print("\nNetwork-dependent runs (data parallelism over the fabric; shown, outside the tolerance):")
-    for r in validation.validate(validation.NETWORK_CSV_PATH):
-        print(f"{r.id:<18}{r.metric:<26}{r.published:>10.2f}{r.engine:>10.2f}{r.error * 100:>+8.1f}%  {r.plan}")
     net_passed = _print_network_validation(validation)
     return 0 if s["passed"] and net_passed else 1
 

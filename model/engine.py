@@ -68,7 +68,12 @@ MOE_ALL_TO_ALLS = 4.0  # dispatch and combine, forward and backward, per MoE lay
 CP_MIN_TOKENS_PER_RANK = 4096
 RING_PASSES = 3.0  # K/V blocks go around the ring once forward, K/V and their gradients once backward (Liu et al.)
 
-GRAD_BYTES = BYTES_BF16  # gradients reduced in bf16
+GRAD_BYTES = BYTES_BF16  # gradient buckets are sized in bf16 (Megatron-LM, PyTorch DDP)
+# bytes per gradient element on the wire, by ``workload.grad_precision``: bf16 by default; FP8 gradients with FP8
+# training (DeepSeek-V3 report §3.3 casts activations and gradients on the wire to FP8 for MoE dispatch and
+# combine; Peng et al. 2023, "FP8-LM", reduce gradients in FP8); FP32 as Llama 3 405B did ("reduce-scatter
+# gradients in FP32 across data parallel workers", Dubey et al. 2024 §3.3.2)
+GRAD_WIRE_BYTES = {"bf16": 2.0, "fp8": 1.0, "fp32": 4.0}
 
 SWEEPABLE = {
     "cluster.nodes": int, "cluster.gpus_per_node": int, "cluster.host_cores": int,
@@ -267,6 +272,7 @@ def build_inputs(s: Scenario, field: str | None = None, values=None) -> Inputs:
     pt["peak_flops"] = np.full(n, g["peak_bf16_tflops"] * 1e12)
     fp8 = w.precision == "fp8"
     pt["fp8"] = np.full(n, float(fp8))
+    pt["grad_ratio"] = np.full(n, GRAD_WIRE_BYTES[w.grad_precision] / GRAD_BYTES)
     pt["gemm_peak"] = np.full(n, fp8_gemm_peak(g["peak_fp8_tflops"] * 1e12) if fp8 else g["peak_bf16_tflops"] * 1e12)
     pt["hbm_bytes_per_s"] = np.full(n, g["hbm_gb_per_s"] * 1e9)
     pt["memory_bytes"] = np.full(n, g["memory_gb"] * 1e9)
@@ -277,6 +283,7 @@ def build_inputs(s: Scenario, field: str | None = None, values=None) -> Inputs:
     pt["cp_min_tokens"] = np.full(n, CP_MIN_TOKENS_PER_RANK if p.cp is None else 0.0)
     pt["sp"] = np.full(n, p.sequence_parallel)
     pt["dp_overlap"] = np.full(n, p.dp_overlap)
+    pt["tp_overlap"] = np.full(n, float(p.tp_overlap))
 
     fab = {key: _fabric_array(rows, key, n, gpn) for key in catalog.FABRIC_FIELDS
            if key not in ("transport", "loss_recovery")}
@@ -479,7 +486,12 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     intra = buckets * (rs + rs) - intra_bw
     has_inter = n_dp > 1
     steps = np.minimum(ring_steps("all_reduce", n_dp), tree_steps("all_reduce", n_dp))
-    volume = np.where(zero >= 3, 1.5 * m, np.where(zero == 2, 0.5 * (m + 1.0), 1.0))
+    # halves of an all-reduce's volume: reduce-scatters of gradients (in ``grad_precision``, ratio ``g`` to bf16)
+    # and all-gathers (of bf16 weights with ZeRO ≥ 1; of gradients, the all-reduce's second half, with stage 0)
+    g = pt["grad_ratio"]
+    rs_halves = np.where(zero >= 2, m, 1.0)
+    ag_halves = np.where(zero >= 3, 2.0 * m, 1.0) * np.where(zero == 0, g, 1.0)
+    volume = 0.5 * (rs_halves * g + ag_halves)
     window = np.where(zero >= 2, m * (ps["window"] + (zero >= 3) * ps["fwd_window"]), ps["window"])
     # what the step and memory read per plan: not the bucket size nor the parameters per GPU (in ``opt``)
     cs = {k: x for k, x in ps.items() if k not in ("per_bucket", "params_gpu", "fwd_window")}
@@ -500,7 +512,7 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
 PLAN_SIDE_POINT_KEYS = ("experts", "attn_weights", "expert_weights", "layer_weights_time", "moe_tokens",
                         "seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", "gpus_per_node", "peak_flops",
                         "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw", "layer_weights", "mlp_ratio",
-                        "gemm_peak", "untied")
+                        "gemm_peak", "untied", "tp_overlap")
 
 
 def _plan_side(pt, t, p, b, v, rc, c=1.0, e=1.0):
@@ -535,6 +547,11 @@ def _plan_side(pt, t, p, b, v, rc, c=1.0, e=1.0):
     n_ar = 4.0 + 2.0 * (rc == 2)
     t_ar = in_node_collective_time("all_reduce", b * s * h * BYTES_BF16, t, pt["intra_busbw"], pt["intra_p2p_bw"])
     layer_tp = n_ar * t_ar
+    # tensor-parallel overlap: each all-gather / reduce-scatter is split into t steps pipelined with the partial
+    # GEMMs they feed (Wang et al., ASPLOS 2023; Transformer Engine userbuffers): the first step stays exposed, and
+    # whatever the layer's dense forward and backward cannot hide
+    hidden_tp = np.maximum(layer_tp - 3.0 * dense_f, 0.0) + layer_tp / t
+    layer_tp = np.where(pt["tp_overlap"] > 0, np.minimum(hidden_tp, layer_tp), layer_tp)
     logits = logits_time(b, s, h, V, t, pt["peak_flops"], pt["hbm_bytes_per_s"])
     params_gpu = stage_params(l, h, V, t, p, pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
     # pipeline point-to-point: across nodes when a pipeline group does not sit inside one node
@@ -708,7 +725,8 @@ PRUNE_MIN_DROPPED = 0.25
 PLAN_POINT_KEYS = ("seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", "global_batch", "gpus",
                    "gpus_per_node", "peak_flops", "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw",
                    "memory_bytes", "dp_overlap", "layer_weights", "mlp_ratio", "gemm_peak", "untied", "fp8",
-                   "cp_min_tokens", "experts", "attn_weights", "expert_weights", "layer_weights_time", "moe_tokens")
+                   "cp_min_tokens", "experts", "attn_weights", "expert_weights", "layer_weights_time", "moe_tokens",
+                   "grad_ratio", "tp_overlap")
 
 
 def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: bool = False):
@@ -1238,14 +1256,18 @@ def sweep(scenario: Scenario, field: str, values) -> Result:
                   np.asarray(values, dtype=float).reshape(-1), data, tuple(inp.fabrics))
 
 
-def evaluate(scenario: Scenario, *, require_feasible: bool = True) -> Result:
+def evaluate(scenario: Scenario, *, require_feasible: bool = True, memory_limit: bool = True) -> Result:
     """Evaluate one scenario for all its fabrics. Arrays have shape (F,).
 
     Raises :class:`ScenarioError` when no plan fits (explicit degrees that do
     not divide the GPUs, or a model that does not fit in GPU memory), unless
-    ``require_feasible`` is false.
+    ``require_feasible`` is false. ``memory_limit = False`` times plans whatever the engine's memory estimate
+    (still reported in ``memory_per_gpu_gb``): for published runs whose paper states that they ran, by means the
+    memory model does not describe (model.validation).
     """
     inp = build_inputs(scenario)
+    if not memory_limit:
+        inp.point["memory_bytes"] = np.full(inp.n, np.inf)
     data = _evaluate_inputs(scenario, inp)
     F = len(inp.fabrics)
     data = _broadcast_tree(data, (F, 1))
