@@ -1,0 +1,50 @@
+"""The fabric gap of a mixture-of-experts run against its dense twin (model.moe_gap, fabric-whatif moe-gap)."""
+
+import json
+
+import numpy as np
+import pytest
+
+from gui import cli
+from model import ScenarioError, load_scenario, moe_gap
+
+MIXTRAL = "assets/presets/moe_mixtral_8x22b.toml"
+DEEPSEEK = "assets/presets/moe_deepseek_v3_shape.toml"
+
+
+def test_mixtrals_dense_twin_is_the_dense_preset():
+    twin = moe_gap.dense_twin(load_scenario(MIXTRAL))
+    dense = load_scenario("assets/presets/moe_dense_39b.toml").workload
+    for key in ("layers", "hidden", "heads", "kv_heads", "ffn_hidden", "experts", "top_k", "seq_len",
+                "global_batch"):
+        assert getattr(twin.workload, key) == getattr(dense, key), key
+    assert twin.workload.params_b == pytest.approx(dense.params_b, rel=0.01)  # 39 B active
+
+
+def test_the_gap_is_wider_for_moe_when_experts_span_nodes():
+    gap = moe_gap.fabric_gap(load_scenario(DEEPSEEK))
+    f = list(gap["fabrics"])
+    assert gap["moe_slowdown"][f.index("infiniband")] == 0.0
+    assert gap["moe_slowdown"][f.index("roce")] > gap["dense_slowdown"][f.index("roce")] + 0.05
+
+
+def test_a_dense_scenario_is_refused_by_name(capsys):
+    with pytest.raises(ScenarioError) as e:
+        moe_gap.dense_twin(load_scenario("assets/presets/moe_dense_39b.toml"))
+    assert "workload.experts" in str(e.value)
+    assert cli.main(["moe-gap", "assets/presets/moe_dense_39b.toml"]) == 2
+    assert "workload.experts" in capsys.readouterr().err
+
+
+def test_cli_json_along_the_gap(capsys):
+    assert cli.main(["moe-gap", DEEPSEEK, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["fabrics"] == ["ethernet", "roce", "iwarp", "infiniband"]
+    assert np.all(np.isfinite(doc["moe_slowdown"])) and doc["gap"][1] > 0
+    assert cli.main(["moe-gap", DEEPSEEK]) == 0
+    assert "dense ÷ best" in capsys.readouterr().out
+
+
+def test_gap_along_a_sweep_has_one_value_per_point():
+    gap = moe_gap.fabric_gap(load_scenario(DEEPSEEK), "cluster.nodes", [128, 256])
+    assert np.shape(gap["moe_slowdown"]) == (4, 2) and np.all(np.isfinite(gap["gap"]))
