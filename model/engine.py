@@ -46,9 +46,11 @@ from .scenario import FabricSpec, Scenario
 from .transport import LOSS_RECOVERY_CODE, RDMA_TRANSPORTS, TRANSPORT_CODE, cpu_cap_gbps, cpu_cores_busy, \
     loss_efficiency
 
-BREAKDOWN_KEYS = ("compute", "tp_comm", "pp_comm", "dp_comm", "bubble", "loss_recovery", "cpu", "optimizer")
+BREAKDOWN_KEYS = ("compute", "tp_comm", "cp_comm", "ep_comm", "pp_comm", "dp_comm", "bubble", "loss_recovery", "cpu",
+                  "optimizer")
 BREAKDOWN_LABELS = {
-    "compute": "Compute", "tp_comm": "Tensor-parallel comm", "pp_comm": "Pipeline comm",
+    "compute": "Compute", "tp_comm": "Tensor-parallel comm", "cp_comm": "Context-parallel ring (exposed)",
+    "ep_comm": "Expert all-to-all", "pp_comm": "Pipeline comm",
     "dp_comm": "Data-parallel comm (exposed)", "bubble": "Pipeline bubble", "loss_recovery": "Loss recovery",
     "cpu": "Host CPU limit", "optimizer": "Optimizer step",
 }
@@ -579,7 +581,9 @@ def _plan_side(pt, t, p, b, v, rc, c=1.0, e=1.0):
         ring_hide=lc * hide, chunk_ring_intra=lc * np.maximum(ring_intra - hide, 0.0) * ~ring_crosses,
         lc=lc, window=v * lc * (2.0 * (dense_f + core_f) + extra), fwd_window=v * lc * (dense_f + core_f),
         params_gpu=params_gpu, layer_compute=layer_compute, layer_tp=layer_tp, logits=logits,
-        chunk_fixed=lc * (layer_compute + layer_tp + MOE_ALL_TO_ALLS * a2a_intra), crosses=crosses, p2p_bytes_node=msg * gpn, p2p_intra=p2p_intra,
+        chunk_fixed=lc * (layer_compute + layer_tp + MOE_ALL_TO_ALLS * a2a_intra),
+        chunk_a2a_intra=lc * MOE_ALL_TO_ALLS * a2a_intra, crosses=crosses, p2p_bytes_node=msg * gpn,
+        p2p_intra=p2p_intra,
         buckets=buckets, per_bucket=grad_bytes / buckets,
     )
 
@@ -1120,9 +1124,16 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
     step_lossy, _, _, _ = _step_for_fabric(cs2, pt["dp_overlap"], bw_lossy, inter_step, dp_slow)
     step, _, _, _ = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step, dp_slow)
     m, lc = cs2["m"], cs2["lc"]
+    # a chunk's time beyond its compute, tensor-parallel and pipeline parts: the experts' all-to-all (over NVLink
+    # and the fabric) and what the context-parallel ring leaves exposed
+    a2a_net = cs2["a2a_steps"] * inter_step + cs2["a2a_bytes_node"] / bw_ideal
+    a2a = cs2["chunk_a2a_intra"] + a2a_net
+    ring = np.maximum(t_chunk - cs2["chunk_fixed"] - 2.0 * p2p - a2a_net, 0.0)
     parts = dict(
         compute=m * (vc * lc * cs2["layer_compute"] + cs2["logits"]),
         tp_comm=m * vc * lc * cs2["layer_tp"],
+        cp_comm=m * vc * ring,
+        ep_comm=m * vc * a2a,
         pp_comm=m * vc * 2.0 * p2p,
         bubble=(pc - 1.0) * t_chunk,
         dp_comm=exposed,

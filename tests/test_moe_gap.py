@@ -48,3 +48,19 @@ def test_cli_json_along_the_gap(capsys):
 def test_gap_along_a_sweep_has_one_value_per_point():
     gap = moe_gap.fabric_gap(load_scenario(DEEPSEEK), "cluster.nodes", [128, 256])
     assert np.shape(gap["moe_slowdown"]) == (4, 2) and np.all(np.isfinite(gap["gap"]))
+
+
+@pytest.mark.parametrize("preset", [DEEPSEEK, MIXTRAL])
+def test_the_breakdown_shows_the_expert_all_to_all_and_sums_to_the_step(preset):
+    from model import BREAKDOWN_KEYS, evaluate
+
+    res = evaluate(load_scenario(preset))
+    total = sum(np.asarray(res["breakdown_s"][k]) for k in BREAKDOWN_KEYS)
+    np.testing.assert_allclose(total, res["step_time_s"], rtol=1e-9)
+    ep = np.asarray(res["breakdown_s"]["ep_comm"])
+    assert np.all(ep > 0)
+    if preset == DEEPSEEK:  # experts over 8 nodes: the all-to-all crosses the fabric, slower on RoCE than on IB
+        f = list(res.fabrics)
+        assert ep[f.index("roce")] > ep[f.index("infiniband")]
+    twin = evaluate(moe_gap.dense_twin(load_scenario(preset)))
+    assert np.all(np.asarray(twin["breakdown_s"]["ep_comm"]) == 0.0)

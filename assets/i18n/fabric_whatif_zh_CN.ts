@@ -644,6 +644,14 @@
         <translation>张量并行通信</translation>
     </message>
     <message>
+        <source>Context-parallel ring (exposed)</source>
+        <translation>上下文并行环形通信(未被掩盖部分)</translation>
+    </message>
+    <message>
+        <source>Expert all-to-all</source>
+        <translation>专家 all-to-all 通信</translation>
+    </message>
+    <message>
         <source>Pipeline comm</source>
         <translation>流水线通信</translation>
     </message>
