@@ -286,6 +286,7 @@ def build_inputs(s: Scenario, field: str | None = None, values=None) -> Inputs:
     pt["sp"] = np.full(n, p.sequence_parallel)
     pt["dp_overlap"] = np.full(n, p.dp_overlap)
     pt["tp_overlap"] = np.full(n, float(p.tp_overlap))
+    pt["ep_overlap"] = np.full(n, float(p.ep_overlap))
 
     fab = {key: _fabric_array(rows, key, n, gpn) for key in catalog.FABRIC_FIELDS
            if key not in ("transport", "loss_recovery")}
@@ -514,7 +515,7 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
 PLAN_SIDE_POINT_KEYS = ("experts", "attn_weights", "expert_weights", "layer_weights_time", "moe_tokens",
                         "seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", "gpus_per_node", "peak_flops",
                         "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw", "layer_weights", "mlp_ratio",
-                        "gemm_peak", "untied", "tp_overlap")
+                        "gemm_peak", "untied", "tp_overlap", "ep_overlap")
 
 
 def _plan_side(pt, t, p, b, v, rc, c=1.0, e=1.0):
@@ -575,6 +576,10 @@ def _plan_side(pt, t, p, b, v, rc, c=1.0, e=1.0):
                                 NCCL_NVLINK_STEP_US * 1e-6)
     a2a_nodes = np.ceil(e / g_ep)
     return dict(
+        # expert-parallel overlap (DeepSeek-AI 2024, DeepSeek-V3 report §3.2.1, DualPipe: one micro-batch's
+        # dispatch and combine run while another's chunk computes): the part across nodes hides behind a chunk's
+        # forward and backward compute; the NVLink part stays on the critical path
+        a2a_hide=pt["ep_overlap"] * lc * layer_compute,
         a2a_steps=MOE_ALL_TO_ALLS * lc * (a2a_nodes - 1.0),
         a2a_bytes_node=MOE_ALL_TO_ALLS * lc * a2a_bytes * (1.0 - g_ep / e) * gpn,
         ring_crosses=ring_crosses, ring_steps=ring_steps_layer * lc, ring_bytes_node=ring_block * gpn,
@@ -707,7 +712,8 @@ def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, dp_slow=1.0):
     ring = where_uniform(cs["ring_crosses"], lambda: np.where(
         cs["ring_crosses"], np.maximum(cs["ring_steps"] * (step_latency_s + cs["ring_bytes_node"] * inv_bw)
                                        - cs["ring_hide"], 0.0), cs["chunk_ring_intra"]), lambda: cs["chunk_ring_intra"])
-    t_chunk = cs["chunk_fixed"] + ring + 2.0 * p2p + cs["a2a_steps"] * step_latency_s + cs["a2a_bytes_node"] * inv_bw
+    a2a = np.maximum(cs["a2a_steps"] * step_latency_s + cs["a2a_bytes_node"] * inv_bw - cs["a2a_hide"], 0.0)
+    t_chunk = cs["chunk_fixed"] + ring + 2.0 * p2p + a2a
     pipe = t_chunk * cs["slots"] + cs["m_logits"]
     t_dp = cs["dp_k0"] + cs["dp_k1"] * step_latency_s + np.maximum(cs["dp_k2"] * inv_bw * dp_slow, cs["dp_intra_bw"])
     exposed = where_uniform(dp_overlap, lambda: np.maximum(t_dp - cs["window"], t_dp / cs["dp_pieces"]),
@@ -717,7 +723,8 @@ def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, dp_slow=1.0):
 
 # the per-plan quantities :func:`_step_for_fabric` reads: what the plan search gathers at the pairs it keeps
 STEP_KEYS = ("crosses", "p2p_bytes_node", "p2p_intra", "ring_crosses", "ring_steps", "ring_bytes_node", "ring_hide",
-             "chunk_ring_intra", "chunk_fixed", "a2a_steps", "a2a_bytes_node", "slots", "m_logits", "dp_k0", "dp_k1",
+             "chunk_ring_intra", "chunk_fixed", "a2a_steps", "a2a_bytes_node", "a2a_hide", "slots", "m_logits",
+             "dp_k0", "dp_k1",
              "dp_k2", "dp_intra_bw", "window", "dp_pieces", "opt")
 # pruning keeps a pair subset only when it drops at least this share of the pairs: gathering every step quantity
 # at the kept pairs costs about as much as timing the dropped ones on every fabric (a guess, from profiling the
@@ -730,7 +737,7 @@ PLAN_POINT_KEYS = ("seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", 
                    "gpus_per_node", "peak_flops", "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw",
                    "memory_bytes", "dp_overlap", "layer_weights", "mlp_ratio", "gemm_peak", "untied", "fp8",
                    "cp_min_tokens", "experts", "attn_weights", "expert_weights", "layer_weights_time", "moe_tokens",
-                   "grad_ratio", "tp_overlap")
+                   "grad_ratio", "tp_overlap", "ep_overlap")
 
 
 def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: bool = False):
@@ -1126,7 +1133,7 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
     m, lc = cs2["m"], cs2["lc"]
     # a chunk's time beyond its compute, tensor-parallel and pipeline parts: the experts' all-to-all (over NVLink
     # and the fabric) and what the context-parallel ring leaves exposed
-    a2a_net = cs2["a2a_steps"] * inter_step + cs2["a2a_bytes_node"] / bw_ideal
+    a2a_net = np.maximum(cs2["a2a_steps"] * inter_step + cs2["a2a_bytes_node"] / bw_ideal - cs2["a2a_hide"], 0.0)
     a2a = cs2["chunk_a2a_intra"] + a2a_net
     ring = np.maximum(t_chunk - cs2["chunk_fixed"] - 2.0 * p2p - a2a_net, 0.0)
     parts = dict(

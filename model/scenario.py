@@ -102,6 +102,8 @@ class Parallel:
     dp_overlap: bool = F(True, help="Overlap the gradient all-reduce with the last backward pass")
     tp_overlap: bool = F(False, help="Overlap tensor-parallel communication with the layer's GEMMs (Megatron-Core / "
                                      "Transformer Engine userbuffers, as NeMo's performance recipes do)")
+    ep_overlap: bool = F(False, help="Overlap the experts' all-to-all across nodes with another micro-batch's "
+                                     "compute (DeepSeek-V3's DualPipe; Megatron-Core's expert-parallel overlap)")
     ep: int | None = F(None, lo=1, hi=4096, help="Expert-parallel degree (divides experts; carved out of data × "
                                                 "context parallelism); searched for MoE models when omitted")
     cp: int | None = F(None, lo=1, hi=64, help="Context-parallel degree: each sequence split over cp GPUs, ring "
