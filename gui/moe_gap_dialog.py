@@ -70,8 +70,7 @@ class MoeGapDialog(QtWidgets.QDialog):
         self.setWindowTitle(translate("MoeGapDialog", "MoE vs dense: fabric gap"))
         self.resize(900, 600)
         self.source = QtWidgets.QComboBox()
-        if moe_gap.is_moe(controller.scenario):
-            self.source.addItem(translate("MoeGapDialog", "Current scenario"), "current")
+        self._offer_current(controller.scenario)
         for key, _, text in PRESETS:
             self.source.addItem(translate("MoeGapDialog", text), key)
         form = QtWidgets.QHBoxLayout()
@@ -92,7 +91,25 @@ class MoeGapDialog(QtWidgets.QDialog):
         self.summary, self.error_label = chart_layout(self, form, self.plot)
         self.summary.setObjectName("moeGapSummary")
         self.source.currentIndexChanged.connect(self.refresh)
+        controller.scenarioChanged.connect(self._scenario_changed)
         self.refresh()
+
+    def _offer_current(self, scenario) -> None:
+        """List the window's scenario first while it is a mixture-of-experts model."""
+        has = self.source.findData("current") >= 0
+        if moe_gap.is_moe(scenario) and not has:
+            self.source.insertItem(0, translate("MoeGapDialog", "Current scenario"), "current")
+        elif has and not moe_gap.is_moe(scenario):
+            self.source.removeItem(self.source.findData("current"))
+
+    def _scenario_changed(self, scenario) -> None:
+        """The window's scenario changed: offer it (or not) and redraw if it is the one shown."""
+        shown = self.source.currentData()
+        self.source.blockSignals(True)
+        self._offer_current(scenario)
+        self.source.blockSignals(False)
+        if shown == "current" or self.source.currentData() != shown:
+            self.refresh()
 
     def scenario(self):
         key = self.source.currentData()

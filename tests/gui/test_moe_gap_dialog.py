@@ -65,3 +65,12 @@ def test_the_dialog_speaks_chinese(window, qtbot):
         dlg.close()
     finally:
         i18n.set_language("en")
+
+
+def test_the_current_moe_scenario_is_offered_and_followed(window, dialog, qtbot):
+    assert dialog.source.findData("current") < 0  # the default preset is dense
+    window.controller.set_scenario(load_scenario("assets/presets/moe_mixtral_8x22b.toml"))
+    qtbot.waitUntil(lambda: dialog.source.findData("current") >= 0, timeout=5000)
+    dialog.source.setCurrentIndex(dialog.source.findData("current"))
+    assert dialog.gap["fabrics"] == window.controller.scenario.fabric.fabrics
+    assert dialog.error_label.text() == ""
