@@ -724,8 +724,7 @@ def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, dp_slow=1.0):
 # the per-plan quantities :func:`_step_for_fabric` reads: what the plan search gathers at the pairs it keeps
 STEP_KEYS = ("crosses", "p2p_bytes_node", "p2p_intra", "ring_crosses", "ring_steps", "ring_bytes_node", "ring_hide",
              "chunk_ring_intra", "chunk_fixed", "a2a_steps", "a2a_bytes_node", "a2a_hide", "slots", "m_logits",
-             "dp_k0", "dp_k1",
-             "dp_k2", "dp_intra_bw", "window", "dp_pieces", "opt")
+             "dp_k0", "dp_k1", "dp_k2", "dp_intra_bw", "window", "dp_pieces", "opt")
 # pruning keeps a pair subset only when it drops at least this share of the pairs: gathering every step quantity
 # at the kept pairs costs about as much as timing the dropped ones on every fabric (a guess, from profiling the
 # default preset's sweeps); either way every pair that can win is timed, so the plans are the same
