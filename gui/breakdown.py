@@ -25,6 +25,8 @@ from .presentation import current_theme
 PART_COLOURS = {
     "compute": "#9E9E9E",
     "tp_comm": "#C6DBEF",
+    "cp_comm": "#9ECAE1",
+    "ep_comm": "#756BB1",
     "pp_comm": "#6BAED6",
     "dp_comm": "#2171B5",
     "bubble": "#FDD49E",

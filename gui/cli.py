@@ -207,18 +207,20 @@ def cmd_evaluate(args) -> int:
 def cmd_validate(args) -> int:
     from model import validation
 
-    rows = validation.validate()
-    print(f"{'run':<18}{'metric':<26}{'published':>10}{'engine':>10}{'error':>9}  plan")
-    for r in rows:
-        flag = "" if abs(r.error) <= validation.ROW_TOLERANCE else "  OUTSIDE ±15%"
-        print(f"{r.id:<18}{r.metric:<26}{r.published:>10.2f}{r.engine:>10.2f}{r.error * 100:>+8.1f}%  {r.plan}{flag}")
+    rows = []
+    print(f"{'run':<22}{'metric':<24}{'published':>10}{'engine':>10}{'error':>9}  plan")
+    for title, table in validation.validate_all():
+        print(f"{title}:")
+        for r in table:
+            flag = "" if abs(r.error) <= validation.ROW_TOLERANCE else "  OUTSIDE ±15%"
+            print(f"{r.id:<22}{r.metric:<24}{r.published:>10.2f}{r.engine:>10.2f}{r.error * 100:>+8.1f}%  {r.plan}{flag}")
+            if r.memory_note:
+                print(f"    note: {r.memory_note}")
+        rows += table
     s = validation.summary(rows)
     print(f"\n{s['rows']} runs: median |error| {s['median_abs_error'] * 100:.1f}% (tolerance "
           f"{validation.MEDIAN_TOLERANCE * 100:.0f}%), max |error| {s['max_abs_error'] * 100:.1f}% (tolerance "
           f"{validation.ROW_TOLERANCE * 100:.0f}%): {'PASS' if s['passed'] else 'FAIL'}")
-    print("\nNetwork-dependent runs (data parallelism over the fabric; shown, outside the tolerance):")
-    for r in validation.validate(validation.NETWORK_CSV_PATH):
-        print(f"{r.id:<18}{r.metric:<26}{r.published:>10.2f}{r.engine:>10.2f}{r.error * 100:>+8.1f}%  {r.plan}")
     net_passed = _print_network_validation(validation)
     return 0 if s["passed"] and net_passed else 1
 
@@ -247,6 +249,27 @@ def _print_network_validation(validation) -> bool:
 
 def _size_label(n: float) -> str:
     return str(int(n))
+
+
+def cmd_moe_gap(args) -> int:
+    from model import moe_gap
+
+    scen = model.load_scenario(args.scenario)
+    gap = moe_gap.fabric_gap(scen)
+    if args.json:
+        json.dump(moe_gap.gap_to_json(gap), sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+        return 0
+    print(f"{plain_text(scen.name)}: mixture-of-experts against its dense twin (same active compute), "
+          "step time over the best fabric's")
+    print(f"{'fabric':<28}{'MoE step s':>12}{'dense step s':>14}{'MoE ÷ best':>12}{'dense ÷ best':>14}"
+          f"{'MoE extra':>11}")
+    ratio = (lambda x: "–" if not math.isfinite(x) else f"{x:,.2f}×")
+    for i, label in enumerate(gap["labels"]):
+        moe, dense = 1.0 + float(gap["moe_slowdown"][i]), 1.0 + float(gap["dense_slowdown"][i])
+        print(f"{plain_text(label)[:27]:<28}{_fmt(float(gap['moe_step_s'][i])):>12}"
+              f"{_fmt(float(gap['dense_step_s'][i])):>14}{ratio(moe):>12}{ratio(dense):>14}{ratio(moe / dense):>11}")
+    return 0
 
 
 def cmd_nccl(args) -> int:
@@ -424,6 +447,10 @@ def build_parser() -> argparse.ArgumentParser:
     nc.add_argument("--algorithm", choices=("auto", "ring", "tree", "nvls", "sharp"),
                     help="force one as NCCL_ALGO does (default: the --compare log's NCCL_ALGO, else auto: the tuner)")
     nc.set_defaults(func=cmd_nccl)
+    mg = sub.add_parser("moe-gap", help="the fabric gap a mixture-of-experts scenario opens against its dense twin")
+    mg.add_argument("scenario", help="scenario file (.toml) of a mixture-of-experts model")
+    mg.add_argument("--json", action="store_true", help="JSON on stdout")
+    mg.set_defaults(func=cmd_moe_gap)
     va = sub.add_parser("validate", help="the engine against published training runs and real nccl-tests logs")
     va.set_defaults(func=cmd_validate)
     cl = sub.add_parser("claims", help="the article's figures beside the engine's (seed and published), per preset")

@@ -10,7 +10,7 @@ Menus and keys:
 - View ▸ Uncertainty bands (P10–P90) (Ctrl+B, off by default)
 - View ▸ Dark theme (Ctrl+Shift+D); View ▸ Presentation mode (F11)
 - View ▸ Language ▸ English / 简体中文
-- Tools ▸ Pin as A (Ctrl+Shift+A), Clear pin; Sensitivity (tornado), Break-even,
+- Tools ▸ MoE vs dense fabric gap…; Pin as A (Ctrl+Shift+A), Clear pin; Sensitivity (tornado), Break-even,
   A/B compare (docks, Ctrl+Shift+T / Ctrl+Shift+E / Ctrl+Shift+C)
 
 Work that costs more than a frame (Monte-Carlo bands, tornado, A's sweep along a new
@@ -191,6 +191,9 @@ class Features(QtCore.QObject):
         self.nccl_action = tools.addAction(translate("Features", "&nccl-tests prediction…"))
         self.nccl_action.setObjectName("ncclTestsAction")
         self.nccl_action.triggered.connect(self.open_nccl_tests)
+        self.moe_gap_action = tools.addAction(translate("Features", "&MoE vs dense fabric gap…"))
+        self.moe_gap_action.setObjectName("moeGapAction")
+        self.moe_gap_action.triggered.connect(self.open_moe_gap)
         tools.addSeparator()
         self.pin_action = tools.addAction(translate("Features", "&Pin as A"))
         self.pin_action.setObjectName("pinAction")
@@ -280,6 +283,15 @@ class Features(QtCore.QObject):
 
         self.nccl_dialog = self._open_log_dialog(NcclTestsDialog, path, modal=False)
         return self.nccl_dialog
+
+    def open_moe_gap(self):
+        """The fabric gap of a mixture-of-experts run against its dense twin, per fabric."""
+        from .moe_gap_dialog import MoeGapDialog
+
+        self.moe_gap_dialog = MoeGapDialog(self.window.controller, self.window)
+        self.presentation.style_new_plot(self.moe_gap_dialog.plot)
+        self.moe_gap_dialog.show()
+        return self.moe_gap_dialog
 
     def _open_log_dialog(self, cls, path: str | None, modal: bool):
         """A dialog that reads an nccl-tests log: styled like the charts, ``path`` loaded if given, shown."""

@@ -44,6 +44,8 @@ DATA = (
     QT_TRANSLATE_NOOP("Data", "Cost of the hours lost (share of TCO)"),
     QT_TRANSLATE_NOOP("Data", "Compute"),
     QT_TRANSLATE_NOOP("Data", "Tensor-parallel comm"),
+    QT_TRANSLATE_NOOP("Data", "Context-parallel ring (exposed)"),
+    QT_TRANSLATE_NOOP("Data", "Expert all-to-all"),
     QT_TRANSLATE_NOOP("Data", "Pipeline comm"),
     QT_TRANSLATE_NOOP("Data", "Data-parallel comm (exposed)"),
     QT_TRANSLATE_NOOP("Data", "Pipeline bubble"),

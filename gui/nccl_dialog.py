@@ -22,6 +22,22 @@ from .calibrate_dialog import SizeAxis
 from .i18n import translate
 
 
+def chart_layout(dialog, form, plot):
+    """A chart dialog's layout: the controls' row, the chart, a summary and the error line under it.
+
+    Returns ``(summary, error_label)``, two labels; the error line is named ``errorLabel``."""
+    summary = QtWidgets.QLabel()
+    summary.setWordWrap(True)
+    error_label = QtWidgets.QLabel()
+    error_label.setObjectName("errorLabel")
+    lay = QtWidgets.QVBoxLayout(dialog)
+    lay.addLayout(form)
+    lay.addWidget(plot, 1)
+    lay.addWidget(summary)
+    lay.addWidget(error_label)
+    return summary, error_label
+
+
 class NcclTestsDialog(QtWidgets.QDialog):
     """Predicted busbw curve of one fabric, with a measured log's points over it."""
 
@@ -65,15 +81,7 @@ class NcclTestsDialog(QtWidgets.QDialog):
         self.curve = self.plot.plot([], [], pen=pg.mkPen(width=2), name=translate("NcclTestsDialog", "predicted"))
         self.points = self.plot.plot([], [], pen=None, symbol="o", symbolSize=7,
                                      name=translate("NcclTestsDialog", "measured"))
-        self.summary = QtWidgets.QLabel()
-        self.summary.setWordWrap(True)
-        self.error_label = QtWidgets.QLabel()
-        self.error_label.setObjectName("errorLabel")
-        lay = QtWidgets.QVBoxLayout(self)
-        lay.addLayout(form)
-        lay.addWidget(self.plot, 1)
-        lay.addWidget(self.summary)
-        lay.addWidget(self.error_label)
+        self.summary, self.error_label = chart_layout(self, form, self.plot)
         for combo in (self.fabric, self.collective):
             combo.currentIndexChanged.connect(self.refresh)
         self.nodes.valueChanged.connect(self.refresh)

@@ -47,9 +47,11 @@ from .scenario import FabricSpec, Scenario
 from .transport import LOSS_RECOVERY_CODE, RDMA_TRANSPORTS, TRANSPORT_CODE, cpu_cap_gbps, cpu_cores_busy, \
     loss_efficiency
 
-BREAKDOWN_KEYS = ("compute", "tp_comm", "pp_comm", "dp_comm", "bubble", "loss_recovery", "cpu", "optimizer")
+BREAKDOWN_KEYS = ("compute", "tp_comm", "cp_comm", "ep_comm", "pp_comm", "dp_comm", "bubble", "loss_recovery", "cpu",
+                  "optimizer")
 BREAKDOWN_LABELS = {
-    "compute": "Compute", "tp_comm": "Tensor-parallel comm", "pp_comm": "Pipeline comm",
+    "compute": "Compute", "tp_comm": "Tensor-parallel comm", "cp_comm": "Context-parallel ring (exposed)",
+    "ep_comm": "Expert all-to-all", "pp_comm": "Pipeline comm",
     "dp_comm": "Data-parallel comm (exposed)", "bubble": "Pipeline bubble", "loss_recovery": "Loss recovery",
     "cpu": "Host CPU limit", "optimizer": "Optimizer step",
 }
@@ -69,7 +71,12 @@ MOE_ALL_TO_ALLS = 4.0  # dispatch and combine, forward and backward, per MoE lay
 CP_MIN_TOKENS_PER_RANK = 4096
 RING_PASSES = 3.0  # K/V blocks go around the ring once forward, K/V and their gradients once backward (Liu et al.)
 
-GRAD_BYTES = BYTES_BF16  # gradients reduced in bf16
+GRAD_BYTES = BYTES_BF16  # gradient buckets are sized in bf16 (Megatron-LM, PyTorch DDP)
+# bytes per gradient element on the wire, by ``workload.grad_precision``: bf16 by default; FP8 gradients with FP8
+# training (DeepSeek-V3 report §3.3 casts activations and gradients on the wire to FP8 for MoE dispatch and
+# combine; Peng et al. 2023, "FP8-LM", reduce gradients in FP8); FP32 as Llama 3 405B did ("reduce-scatter
+# gradients in FP32 across data parallel workers", Dubey et al. 2024 §3.3.2)
+GRAD_WIRE_BYTES = {"bf16": 2.0, "fp8": 1.0, "fp32": 4.0}
 
 SWEEPABLE = {
     "cluster.nodes": int, "cluster.gpus_per_node": int, "cluster.host_cores": int,
@@ -268,6 +275,7 @@ def build_inputs(s: Scenario, field: str | None = None, values=None) -> Inputs:
     pt["peak_flops"] = np.full(n, g["peak_bf16_tflops"] * 1e12)
     fp8 = w.precision == "fp8"
     pt["fp8"] = np.full(n, float(fp8))
+    pt["grad_ratio"] = np.full(n, GRAD_WIRE_BYTES[w.grad_precision] / GRAD_BYTES)
     pt["gemm_peak"] = np.full(n, fp8_gemm_peak(g["peak_fp8_tflops"] * 1e12) if fp8 else g["peak_bf16_tflops"] * 1e12)
     pt["hbm_bytes_per_s"] = np.full(n, g["hbm_gb_per_s"] * 1e9)
     pt["memory_bytes"] = np.full(n, g["memory_gb"] * 1e9)
@@ -280,6 +288,8 @@ def build_inputs(s: Scenario, field: str | None = None, values=None) -> Inputs:
     pt["cp_min_tokens"] = np.full(n, CP_MIN_TOKENS_PER_RANK if p.cp is None else 0.0)
     pt["sp"] = np.full(n, p.sequence_parallel)
     pt["dp_overlap"] = np.full(n, p.dp_overlap)
+    pt["tp_overlap"] = np.full(n, float(p.tp_overlap))
+    pt["ep_overlap"] = np.full(n, float(p.ep_overlap))
 
     fab = {key: _fabric_array(rows, key, n, gpn) for key in catalog.FABRIC_FIELDS
            if key not in ("transport", "loss_recovery")}
@@ -484,7 +494,12 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     intra = buckets * (rs + rs) - intra_bw
     has_inter = n_dp > 1
     steps = np.minimum(ring_steps("all_reduce", n_dp), tree_steps("all_reduce", n_dp))
-    volume = np.where(zero >= 3, 1.5 * m, np.where(zero == 2, 0.5 * (m + 1.0), 1.0))
+    # halves of an all-reduce's volume: reduce-scatters of gradients (in ``grad_precision``, ratio ``g`` to bf16)
+    # and all-gathers (of bf16 weights with ZeRO ≥ 1; of gradients, the all-reduce's second half, with stage 0)
+    g = pt["grad_ratio"]
+    rs_halves = np.where(zero >= 2, m, 1.0)
+    ag_halves = np.where(zero >= 3, 2.0 * m, 1.0) * np.where(zero == 0, g, 1.0)
+    volume = 0.5 * (rs_halves * g + ag_halves)
     window = np.where(zero >= 2, m * (ps["window"] + (zero >= 3) * ps["fwd_window"]), ps["window"])
     # what the step and memory read per plan: not the bucket size nor the parameters per GPU (in ``opt``)
     cs = {k: x for k, x in ps.items() if k not in ("per_bucket", "params_gpu", "fwd_window")}
@@ -511,7 +526,7 @@ COMPUTE_SIDE_PLAN_KEYS = ("params_gpu", "buckets", "per_bucket", "window", "fwd_
 PLAN_SIDE_POINT_KEYS = ("experts", "attn_weights", "expert_weights", "layer_weights_time", "moe_tokens",
                         "seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", "gpus_per_node", "peak_flops",
                         "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw", "layer_weights", "mlp_ratio",
-                        "gemm_peak", "untied", "nvls_busbw", "ll_max_node")
+                        "gemm_peak", "untied", "nvls_busbw", "ll_max_node", "tp_overlap", "ep_overlap")
 
 
 def _plan_side(pt, t, p, b, v, rc, c=1.0, e=1.0):
@@ -547,6 +562,11 @@ def _plan_side(pt, t, p, b, v, rc, c=1.0, e=1.0):
     t_ar = in_node_collective_time("all_reduce", b * s * h * BYTES_BF16, t, pt["intra_busbw"], pt["intra_p2p_bw"],
                                    pt["nvls_busbw"], pt["ll_max_node"])
     layer_tp = n_ar * t_ar
+    # tensor-parallel overlap: each all-gather / reduce-scatter is split into t steps pipelined with the partial
+    # GEMMs they feed (Wang et al., ASPLOS 2023; Transformer Engine userbuffers): the first step stays exposed, and
+    # whatever the layer's dense forward and backward cannot hide
+    hidden_tp = np.maximum(layer_tp - 3.0 * dense_f, 0.0) + layer_tp / t
+    layer_tp = np.where(pt["tp_overlap"] > 0, np.minimum(hidden_tp, layer_tp), layer_tp)
     logits = logits_time(b, s, h, V, t, pt["peak_flops"], pt["hbm_bytes_per_s"])
     params_gpu = stage_params(l, h, V, t, p, pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
     # pipeline point-to-point: across nodes when a pipeline group does not sit inside one node
@@ -569,13 +589,19 @@ def _plan_side(pt, t, p, b, v, rc, c=1.0, e=1.0):
                                 NCCL_NVLINK_STEP_US * 1e-6)
     a2a_nodes = np.ceil(e / g_ep)
     return dict(
+        # expert-parallel overlap (DeepSeek-AI 2024, DeepSeek-V3 report §3.2.1, DualPipe: one micro-batch's
+        # dispatch and combine run while another's chunk computes): the part across nodes hides behind a chunk's
+        # forward and backward compute; the NVLink part stays on the critical path
+        a2a_hide=pt["ep_overlap"] * lc * layer_compute,
         a2a_steps=MOE_ALL_TO_ALLS * lc * (a2a_nodes - 1.0), a2a_nodes=a2a_nodes,
         a2a_bytes_node=MOE_ALL_TO_ALLS * lc * a2a_bytes * (1.0 - g_ep / e) * gpn,
         ring_crosses=ring_crosses, ring_steps=ring_steps_layer * lc, ring_bytes_node=ring_block * gpn,
         ring_hide=lc * hide, chunk_ring_intra=lc * np.maximum(ring_intra - hide, 0.0) * ~ring_crosses,
         lc=lc, window=v * lc * (2.0 * (dense_f + core_f) + extra), fwd_window=v * lc * (dense_f + core_f),
         params_gpu=params_gpu, layer_compute=layer_compute, layer_tp=layer_tp, logits=logits,
-        chunk_fixed=lc * (layer_compute + layer_tp + MOE_ALL_TO_ALLS * a2a_intra), crosses=crosses, p2p_bytes_node=msg * gpn, p2p_intra=p2p_intra,
+        chunk_fixed=lc * (layer_compute + layer_tp + MOE_ALL_TO_ALLS * a2a_intra),
+        chunk_a2a_intra=lc * MOE_ALL_TO_ALLS * a2a_intra, crosses=crosses, p2p_bytes_node=msg * gpn,
+        p2p_intra=p2p_intra,
         buckets=buckets, per_bucket=grad_bytes / buckets,
     )
 
@@ -730,8 +756,9 @@ def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, slow=1.0):
     ring = where_uniform(cs["ring_crosses"], lambda: np.where(
         cs["ring_crosses"], np.maximum(cs["ring_steps"] * (step_latency_s + cs["ring_bytes_node"] * inv_bw)
                                        - cs["ring_hide"], 0.0), cs["chunk_ring_intra"]), lambda: cs["chunk_ring_intra"])
-    t_chunk = (cs["chunk_fixed"] + ring + 2.0 * p2p + cs["a2a_steps"] * step_latency_s
-               + cs["a2a_bytes_node"] * inv_bw * ep_slow)
+    a2a = np.maximum(cs["a2a_steps"] * step_latency_s + cs["a2a_bytes_node"] * inv_bw * ep_slow - cs["a2a_hide"],
+                     0.0)
+    t_chunk = cs["chunk_fixed"] + ring + 2.0 * p2p + a2a
     pipe = t_chunk * cs["slots"] + cs["m_logits"]
     # one all-reduce's volume, then the ZeRO stage's traffic; at least one bucket of one all-reduce stays exposed
     t_dp1 = cs["dp_k0"] + cs["dp_k1"] * step_latency_s + np.maximum(cs["dp_k2"] * inv_bw * dp_slow,
@@ -744,8 +771,8 @@ def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, slow=1.0):
 
 # the per-plan quantities :func:`_step_for_fabric` reads: what the plan search gathers at the pairs it keeps
 STEP_KEYS = ("crosses", "p2p_bytes_node", "p2p_intra", "ring_crosses", "ring_steps", "ring_bytes_node", "ring_hide",
-             "chunk_ring_intra", "chunk_fixed", "a2a_steps", "a2a_bytes_node", "slots", "m_logits", "dp_k0", "dp_k1",
-             "dp_k2", "dp_intra_bw", "dp_volume", "window", "buckets", "opt")
+             "chunk_ring_intra", "chunk_fixed", "a2a_steps", "a2a_bytes_node", "a2a_hide", "slots", "m_logits",
+             "dp_k0", "dp_k1", "dp_k2", "dp_intra_bw", "dp_volume", "window", "buckets", "opt")
 # a pair is dropped only when its lower bound exceeds the best time found by more than this share: the bound and
 # the step are different expressions of the same terms, whose rounding differs by some 1e-16 of the step
 BOUND_MARGIN = 1e-9
@@ -756,7 +783,8 @@ PLAN_POINT_KEYS = ("seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", 
                    "gpus_per_node", "peak_flops", "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw",
                    "nvls_busbw", "ll_max_node",
                    "memory_bytes", "dp_overlap", "layer_weights", "mlp_ratio", "gemm_peak", "untied", "fp8",
-                   "cp_min_tokens", "experts", "attn_weights", "expert_weights", "layer_weights_time", "moe_tokens")
+                   "cp_min_tokens", "experts", "attn_weights", "expert_weights", "layer_weights_time", "moe_tokens",
+                   "grad_ratio", "tp_overlap", "ep_overlap")
 
 
 def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: bool = False):
@@ -1065,8 +1093,9 @@ def _bound_coefficients(cs, allowed, sequences, kind, cs_kind):
         return functools.reduce(pick, (x[:, i] for i in range(x.shape[1])))
     ck = cs_kind
     crosses = ck["crosses"]
+    # the all-to-all's hidden part (``a2a_hide``) subtracted without its floor at zero: still a lower bound
     fixed = (ck["chunk_fixed"] + np.where(ck["ring_crosses"], 0.0, ck["chunk_ring_intra"])
-             + 2.0 * np.where(crosses, 0.0, ck["p2p_intra"]))
+             + 2.0 * np.where(crosses, 0.0, ck["p2p_intra"]) - ck["a2a_hide"])
     per_lat = 2.0 * crosses + ck["a2a_steps"]
     per_inv_bw = 2.0 * crosses * ck["p2p_bytes_node"] + ck["a2a_bytes_node"]
     fixed, per_lat, per_inv_bw = (one(x[kind]) for x in (fixed, per_lat, per_inv_bw))
@@ -1253,8 +1282,16 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
     step_ideal, p2p, t_chunk, exposed = _step_for_fabric(cs2, pt["dp_overlap"], bw_ideal, inter_step, slow)
     step_lossy = _step_for_fabric(cs2, pt["dp_overlap"], bw_lossy, inter_step, slow)[0]
     dp_slow, pp_slow, ep_slow = _split_slowdown(slow)
+    # a chunk's time beyond its compute, tensor-parallel and pipeline parts: the experts' all-to-all (over NVLink
+    # and the fabric) and what the context-parallel ring leaves exposed
+    a2a_net = np.maximum(cs2["a2a_steps"] * inter_step + cs2["a2a_bytes_node"] / bw_ideal * ep_slow
+                         - cs2["a2a_hide"], 0.0)
+    a2a = cs2["chunk_a2a_intra"] + a2a_net
+    ring = np.maximum(t_chunk - cs2["chunk_fixed"] - 2.0 * p2p - a2a_net, 0.0)
     parts.update(
         tp_comm=m * vc * lc * cs2["layer_tp"],
+        cp_comm=m * vc * ring,
+        ep_comm=m * vc * a2a,
         pp_comm=m * vc * 2.0 * p2p,
         bubble=(pc - 1.0) * t_chunk,
         dp_comm=exposed,
@@ -1372,14 +1409,18 @@ def sweep(scenario: Scenario, field: str, values) -> Result:
                   np.asarray(values, dtype=float).reshape(-1), data, tuple(inp.fabrics))
 
 
-def evaluate(scenario: Scenario, *, require_feasible: bool = True) -> Result:
+def evaluate(scenario: Scenario, *, require_feasible: bool = True, memory_limit: bool = True) -> Result:
     """Evaluate one scenario for all its fabrics. Arrays have shape (F,).
 
     Raises :class:`ScenarioError` when no plan fits (explicit degrees that do
     not divide the GPUs, or a model that does not fit in GPU memory), unless
-    ``require_feasible`` is false.
+    ``require_feasible`` is false. ``memory_limit = False`` times plans whatever the engine's memory estimate
+    (still reported in ``memory_per_gpu_gb``): for published runs whose paper states that they ran, by means the
+    memory model does not describe (model.validation).
     """
     inp = build_inputs(scenario)
+    if not memory_limit:
+        inp.point["memory_bytes"] = np.full(inp.n, np.inf)
     data = _evaluate_inputs(scenario, inp)
     F = len(inp.fabrics)
     data = _broadcast_tree(data, (F, 1))

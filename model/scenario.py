@@ -76,6 +76,10 @@ class Workload:
                                                        "the padded tokens are computed and sent")
     precision: str = F("bf16", choices=("bf16", "fp8"),
                        help="Matmul precision: bf16, or fp8 (Transformer Engine; needs FP8 tensor cores)")
+    grad_precision: str = F("bf16", choices=("bf16", "fp8", "fp32"),
+                            help="Gradients on the wire (data-parallel reduce-scatter / all-reduce): bf16, fp8 "
+                                 "(with precision = fp8; half the bytes) or fp32 (twice; Llama 3 reduce-scatters "
+                                 "in FP32)")
 
 
 @dataclass(frozen=True)
@@ -96,6 +100,10 @@ class Parallel:
                                     "(distributed optimizer), 2 + gradients, 3 + weights (FSDP); searched when "
                                     "omitted")
     dp_overlap: bool = F(True, help="Overlap the gradient all-reduce with the last backward pass")
+    tp_overlap: bool = F(False, help="Overlap tensor-parallel communication with the layer's GEMMs (Megatron-Core / "
+                                     "Transformer Engine userbuffers, as NeMo's performance recipes do)")
+    ep_overlap: bool = F(False, help="Overlap the experts' all-to-all across nodes with another micro-batch's "
+                                     "compute (DeepSeek-V3's DualPipe; Megatron-Core's expert-parallel overlap)")
     ep: int | None = F(None, lo=1, hi=4096, help="Expert-parallel degree (divides experts; carved out of data × "
                                                 "context parallelism); searched for MoE models when omitted")
     cp: int | None = F(None, lo=1, hi=64, help="Context-parallel degree: each sequence split over cp GPUs, ring "
@@ -545,6 +553,9 @@ def check_consistency(s: Scenario) -> None:
     if w.precision == "fp8" and "peak_fp8_tflops" not in catalog.gpu(s.cluster.gpu):
         raise ScenarioError("workload.precision", w.precision,
                             f"bf16: {s.cluster.gpu} has no FP8 tensor cores (FP8 needs H100, H200 or B200)")
+    if w.grad_precision == "fp8" and w.precision != "fp8":
+        raise ScenarioError("workload.grad_precision", w.grad_precision,
+                            "bf16 or fp32 with precision = bf16 (FP8 gradients need precision = fp8)")
     experts = w.experts or 1
     if w.top_k is not None and w.top_k > experts:
         raise ScenarioError("workload.top_k", w.top_k, f"at most experts = {experts}")

@@ -235,3 +235,21 @@ def test_deepseek_v3_shape_is_feasible_with_ep64():
     assert np.all(res["plan"]["ep"] == 64)
     i, j = res.fabric_index("infiniband"), res.fabric_index("ethernet")
     assert res["train_days"][j] > 1.3 * res["train_days"][i]
+
+
+def test_context_parallel_ring_has_its_own_part_of_the_breakdown():
+    """A ring across nodes on a slow link is exposed: its own part of the breakdown, which still sums to the step."""
+    from model import BREAKDOWN_KEYS
+
+    s = _scen(cluster={"gpu": "H100-SXM", "nodes": 16},
+              workload={"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8, "ffn_hidden": 14336,
+                        "seq_len": 16384, "global_batch": 16, "micro_batch": 1, "recompute": "full"},
+              parallel={"tp": 8, "pp": 1, "cp": 8, "zero_stage": 1},
+              fabric={"profile_set": "published", "compare": ["roce", "infiniband"],
+                      "custom": {"roce": {"link_gbps": 25}}})
+    res = evaluate(s)
+    total = sum(np.asarray(res["breakdown_s"][k]) for k in BREAKDOWN_KEYS)
+    np.testing.assert_allclose(total, res["step_time_s"], rtol=1e-9)
+    ring = np.asarray(res["breakdown_s"]["cp_comm"])
+    assert ring[0] > 10 * ring[1] > 0.0  # 25G RoCE leaves far more of the ring exposed than InfiniBand
+    assert np.all(np.asarray(res["breakdown_s"]["ep_comm"]) == 0.0)

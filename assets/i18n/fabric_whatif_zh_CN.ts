@@ -644,6 +644,14 @@
         <translation>张量并行通信</translation>
     </message>
     <message>
+        <source>Context-parallel ring (exposed)</source>
+        <translation>上下文并行环形通信(未被掩盖部分)</translation>
+    </message>
+    <message>
+        <source>Expert all-to-all</source>
+        <translation>专家 all-to-all 通信</translation>
+    </message>
+    <message>
         <source>Pipeline comm</source>
         <translation>流水线通信</translation>
     </message>
@@ -887,6 +895,10 @@
     <message>
         <source>&amp;Tools</source>
         <translation>工具(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;MoE vs dense fabric gap…</source>
+        <translation>MoE 与稠密模型的网络差距(&amp;M)…</translation>
     </message>
     <message>
         <source>&amp;Pin as A</source>
@@ -1450,6 +1462,49 @@
     <message>
         <source>scenario &apos;{name}&apos;</source>
         <translation>场景“{name}”</translation>
+    </message>
+</context>
+<context>
+    <name>MoeGapDialog</name>
+    <message>
+        <source>DeepSeek-V3 shape preset (EP 64 over 8 nodes)</source>
+        <translation>DeepSeek-V3 形态预设(EP 64,跨 8 个节点)</translation>
+    </message>
+    <message>
+        <source>Mixtral 8x22B shape preset (experts inside a node)</source>
+        <translation>Mixtral 8x22B 形态预设(专家在节点内)</translation>
+    </message>
+    <message>
+        <source>MoE vs dense: fabric gap</source>
+        <translation>MoE 与稠密模型:网络差距</translation>
+    </message>
+    <message>
+        <source>Current scenario</source>
+        <translation>当前场景</translation>
+    </message>
+    <message>
+        <source>Mixture-of-experts run</source>
+        <translation>混合专家(MoE)训练</translation>
+    </message>
+    <message>
+        <source>step time over the best fabric&apos;s</source>
+        <translation>步时间 / 最佳网络的步时间</translation>
+    </message>
+    <message>
+        <source>mixture of experts</source>
+        <translation>混合专家(MoE)</translation>
+    </message>
+    <message>
+        <source>dense twin (same active compute)</source>
+        <translation>稠密对照(相同激活计算量)</translation>
+    </message>
+    <message>
+        <source>{fabric}: MoE {moe}, dense {dense} of the best fabric&apos;s step time</source>
+        <translation>{fabric}:MoE 为最佳网络步时间的 {moe},稠密模型为 {dense}</translation>
+    </message>
+    <message>
+        <source>{name}. The MoE run&apos;s experts exchange every token (all-to-all) on the critical path; the dense twin does the same compute without it.</source>
+        <translation>{name}。MoE 的专家在关键路径上交换每个 token(all-to-all);稠密对照做相同的计算,但没有这一通信。</translation>
     </message>
 </context>
 <context>
