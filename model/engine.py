@@ -636,7 +636,7 @@ def largest_divisor_at_most(B, b, cap):
     b_u, b_i = np.unique(np.asarray(b, dtype=float), return_inverse=True)
     n = (B_u[:, None] / b_u[None, :]).reshape(-1)  # (rows,)
     row = np.reshape(B_i, np.shape(B)) * b_u.size + np.reshape(b_i, np.shape(b))
-    k = np.arange(1.0, math.isqrt(int(n.max())) + 1.0)
+    k = np.arange(1.0, max(math.isqrt(int(n.max())), 1) + 1.0)  # at least 1: a micro-batch above the batch
     is_div = np.mod(n[:, None], k[None, :]) == 0.0
     divs = np.sort(np.concatenate([np.where(is_div, k, 0.0), np.where(is_div, n[:, None] / k, 0.0)], axis=1),
                    axis=1)
@@ -969,7 +969,10 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
     fits = mem_b <= (cap[nb_r] if cap.shape[0] > 1 else cap)[:, None, None]
     # the rows worth timing, one per (degrees, recompute kind) with a stage worth timing (for large models most
     # plans do not fit)
-    worth = _stages_worth_timing(fits)
+    # with the expert all-to-all overlapped behind a chunk's compute, a heavier recompute can be faster: the
+    # compute it adds fills time the all-to-all leaves idle, and its longer backward hides more data-parallel
+    # traffic; then every recompute kind that fits is timed
+    worth = fits if np.any(ptc["ep_overlap"]) else _stages_worth_timing(fits)
     ui, ri = np.nonzero(worth.any(axis=2))
     allowed = np.take(worth.reshape(-1, n_z), ui * worth.shape[1] + ri, axis=0)
     ci = cb_r[ui] * group + ri * n_z  # the row's candidate at the first stage
@@ -1053,7 +1056,8 @@ def _stages_worth_timing(fits):
 
     ``fits`` (..., R, Z): the candidates that fit, recompute kinds lightest first. At the same ZeRO stage a
     heavier recompute kind only adds compute (its larger overlap window hides less than the time it adds), so
-    at each stage only the lightest kind that fits is kept. The stages themselves are not ordered: a higher
+    at each stage only the lightest kind that fits is kept (not so with the expert all-to-all overlapped:
+    the caller then times every kind). The stages themselves are not ordered: a higher
     stage moves more data-parallel traffic but overlaps more of it (ZeRO-2's per-micro-batch reduce-scatters
     can hide what ZeRO-1's one all-reduce leaves exposed), so every stage that fits is timed.
     """

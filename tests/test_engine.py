@@ -319,3 +319,13 @@ def test_lean_days_and_run_cost_equal_the_full_path_bit_for_bit(preset):
         for key in ("train_days", "train_days_with_interruptions", "cost_per_run"):
             got = np.broadcast_to(lean[key], res[key].shape)
             assert np.array_equal(got, res[key], equal_nan=True), (field, key)
+
+
+def test_a_micro_batch_larger_than_the_global_batch_fits_no_plan_and_raises_nothing():
+    """Auto mode keeps the user's batch: no whole number of replicas runs 1,025-sequence micro-batches of a
+    1,024-sequence batch, so every point is a gap, not an indexing error."""
+    s = model.load_scenario("assets/presets/default.toml")
+    s = s.replace_many({"workload.micro_batch": s.workload.global_batch + 1})
+    res = model.sweep(s, "cluster.nodes", np.array([8, 64, 512]))
+    assert not np.any(res["feasible"])
+    assert np.all(np.isnan(res["step_time_s"]))
