@@ -110,7 +110,7 @@ def test_a_bad_autosave_is_kept_aside_not_loaded(qtbot, settings_file, content):
     (settings_file.parent / "autosave.toml").write_bytes(content)
     win = build_window()
     qtbot.addWidget(win)
-    from gui.main_window import DEFAULT_PRESET
+    from gui.window import DEFAULT_PRESET
 
     assert win.controller.scenario == model.load_scenario(DEFAULT_PRESET)
     assert (settings_file.parent / "autosave.bad.toml").read_bytes() == content
