@@ -12,7 +12,7 @@ from pathlib import Path
 from model import catalog
 from model.scenario import SECTIONS, FabricSpec, field_meta
 
-from ..i18n import translate
+from ..i18n import current_language, translate
 from ..i18n_data import tr_description, tr_field, tr_help, tr_name
 from ..overrides import overrides_html
 
@@ -115,15 +115,31 @@ def gpu_tooltip(gpu: str) -> str:
 
 def fabric_origin(label: str, profile_name: str, *, changed: bool, set_by_scenario: bool, scenario,
                   source_path: str | None) -> str:
-    """The line under the fabric controls: the fabric, its profile, edited or set by the scenario, overrides."""
+    """The line under the fabric controls: the fabric, its profile, edited or set by the scenario, overrides
+    (the overrides depend on the fabric section and the source only: kept per language, see
+    :func:`_overrides`)."""
     text = translate("MainWindow", "{fabric} · {profile} profile").format(fabric=html.escape(label),
                                                                         profile=profile_name)
     if changed:
         text += translate("MainWindow", " · edited")
     elif set_by_scenario:
         text += translate("MainWindow", " · values set by the scenario")
-    extra = overrides_html(scenario, source_path)
+    extra = _overrides(scenario.fabric, source_path, current_language())
     return text + ("<br>" + extra if extra else "")
+
+
+@functools.lru_cache(maxsize=32)
+def _overrides(fabric, source_path: str | None, _lang: str) -> str:
+    """:func:`gui.overrides.overrides_html` of a scenario with this fabric section: it reads the
+    preset's article values from its file, too slow for every step of a slider drag."""
+    return overrides_html(_FabricOnly(fabric), source_path)
+
+
+class _FabricOnly:
+    """A scenario as far as :func:`overrides_html` reads one (its fabric section)."""
+
+    def __init__(self, fabric):
+        self.fabric = fabric
 
 
 def scenario_name(s, edited: bool) -> str:
