@@ -849,6 +849,8 @@ class ChartWidget(pg.PlotWidget):
         self._last_result = None
         self._texts = None
         self._legend_key = None
+        if self.gap_note.isVisible():
+            self.gap_note.setText(translate("Charts", "blank: no parallel plan fits there"))
 
     def apply_text_scale(self) -> None:
         """Size every text of the chart by :func:`~gui.presentation.text_scale` (presentation mode):

@@ -401,6 +401,7 @@ class MainWindow(QtWidgets.QMainWindow):
             ch.retranslate()
         self.retranslated.emit()
         self.refresh()
+        QtCore.QTimer.singleShot(0, self.fit_panels)  # the table's width in the new language
 
     retranslated = QtCore.Signal()  # after retranslate(): the features translate their own texts
 

@@ -76,9 +76,8 @@ class PointPanel(QtWidgets.QScrollArea):
 
     def retranslate(self) -> None:
         """The views' own fixed texts in the current language; the next :meth:`show_snapshot` redraws the rest."""
-        for view in (self.table, self.cost_chart, self.recommendation):
+        for view in (self.table, self.breakdown, self.cost_chart, self.recommendation):
             view.retranslate()
-        self.breakdown.update()
 
 
 __all__ = ["PointPanel"]
