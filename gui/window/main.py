@@ -25,11 +25,11 @@ from ..controller import X_FIELDS, Controller
 from ..controls import labelled
 from ..file_actions import install_file_actions
 from ..features import install_features
-from ..i18n import Texts, translate
+from ..i18n import Texts, current_language, translate
 from ..present.session import Session
 from ..recommendation import preset_name_for
 from ..session import SessionSignals
-from . import control_texts
+from . import control_texts, persistence
 from .controls_panel import ControlsPanel
 from .point_panel import PointPanel
 from .presets import DEFAULT_PRESET, fill_presets_menu
@@ -47,17 +47,24 @@ DRAG_LINE_WIDTH = 1.0
 class ToolbarLabel(QtWidgets.QLabel):
     """A label that asks the toolbar only for the width the other items leave: a toolbar moves the items
     that do not fit into its overflow menu, and the scenario's name must never push the x-axis selector
-    there (a 1366-pixel laptop, presentation mode). What does not fit is cut; the tooltip has it all."""
+    there (a 1366-pixel laptop, presentation mode). What does not fit is cut; the tooltip has it all.
+
+    The other items' width is kept until the toolbar's width or items, the font or the language change: the
+    scenario line changes on every step of a slider drag, the other items do not."""
+
+    _others: tuple = (None, 0)
 
     def sizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt name)
         hint = super().sizeHint()
         bar = self.parentWidget()
         if not isinstance(bar, QtWidgets.QToolBar):
             return hint
-        items = bar.findChildren(QtWidgets.QWidget, options=QtCore.Qt.FindChildOption.FindDirectChildrenOnly)
-        others = sum(w.sizeHint().width() + bar.layout().spacing() for w in items if w is not self
-                     and w.isVisibleTo(bar) and w.objectName() != "qt_toolbar_ext_button")
-        room = bar.width() - others - 2 * bar.layout().contentsMargins().left() - 16
+        key = (bar.width(), len(bar.children()), self.font().key(), current_language())
+        if self._others[0] != key:
+            items = bar.findChildren(QtWidgets.QWidget, options=QtCore.Qt.FindChildOption.FindDirectChildrenOnly)
+            self._others = (key, sum(w.sizeHint().width() + bar.layout().spacing() for w in items if w is not self
+                                     and w.isVisibleTo(bar) and w.objectName() != "qt_toolbar_ext_button"))
+        room = bar.width() - self._others[1] - 2 * bar.layout().contentsMargins().left() - 16
         return QtCore.QSize(max(min(hint.width(), room), 80), hint.height())
 
     def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt name)
@@ -421,34 +428,12 @@ class MainWindow(QtWidgets.QMainWindow):
 
     # ---------------------------------------------------------------- persist
     def restore_geometry(self) -> None:
-        st = self.settings
-        if st is None:
-            return
-        geo = st.value("window/geometry")
-        if isinstance(geo, (QtCore.QByteArray, bytes)) and len(geo):
-            self.restoreGeometry(QtCore.QByteArray(geo))
-        state = st.value("window/state")
-        if isinstance(state, (QtCore.QByteArray, bytes)) and len(state):
-            self.restoreState(QtCore.QByteArray(state))
-        split = st.value("window/splitter")
-        if isinstance(split, (QtCore.QByteArray, bytes)) and len(split):
-            self.splitter.restoreState(QtCore.QByteArray(split))
-        xf = st.value("view/x_field")
-        if isinstance(xf, str) and xf in X_FIELDS:
-            self.controller.set_x_field(xf)
+        """Size, docks, splitter and x-axis as the last session left them (:mod:`.persistence`)."""
+        persistence.restore_window(self)
 
     def save_state(self) -> None:
-        st = self.settings
-        if st is None:
-            return
-        st.setValue("window/geometry", self.saveGeometry())
-        st.setValue("window/state", self.saveState())
-        st.setValue("window/splitter", self.splitter.saveState())
-        st.setValue("view/x_field", self.controller.x_field)
-        st.setValue("scenario/toml", model.scenario_to_toml(self.controller.scenario))
-        st.setValue("scenario/loaded_toml", model.scenario_to_toml(self.session.state.loaded))
-        st.setValue("scenario/source", self.controller.source_path or "")
-        st.sync()
+        """Size, docks, splitter, x-axis and the scenario into the settings (:mod:`.persistence`)."""
+        persistence.save_window(self)
 
     def showEvent(self, event: QtGui.QShowEvent) -> None:  # noqa: N802 (Qt name)
         super().showEvent(event)
@@ -480,24 +465,4 @@ class MainWindow(QtWidgets.QMainWindow):
         super().closeEvent(event)
 
 
-def restore_scenario(settings: QtCore.QSettings) -> tuple[model.Scenario | None, model.Scenario | None, str | None]:
-    """The last session's scenario (and the one it was loaded as) from ``settings``, if valid."""
-    text = settings.value("scenario/toml")
-    if not isinstance(text, str) or not text.strip():
-        return None, None, None
-    try:
-        s = model.parse_scenario_text(text, source="last session")
-    except model.ScenarioError:
-        return None, None, None
-    loaded = None
-    lt = settings.value("scenario/loaded_toml")
-    if isinstance(lt, str) and lt.strip():
-        try:
-            loaded = model.parse_scenario_text(lt, source="last session")
-        except model.ScenarioError:
-            loaded = None
-    src = settings.value("scenario/source")
-    return s, loaded, (src if isinstance(src, str) and src else None)
-
-
-__all__ = ["APP_NAME", "MainWindow", "restore_scenario"]
+__all__ = ["APP_NAME", "MainWindow"]
