@@ -36,7 +36,8 @@ GROUP_TITLES = {"Cluster": lambda: translate("MainWindow", "Cluster"),
                 "Fabric in focus": lambda: translate("MainWindow", "Fabric in focus"),
                 "Economics": lambda: translate("MainWindow", "Economics")}
 # What the metadata cannot say: the display range a slider spans (the engine accepts more), log or
-# linear, a display scale and unit. Ranges chosen to span the presets and the article's what-ifs.
+# linear, a display scale and unit. Ranges chosen to span the presets and the article's what-ifs (a design
+# choice of this tool, not a published figure).
 DISPLAY = {
     "fabric.latency_us": dict(log=True, display_lo=0.1, display_hi=100_000.0),
     "fabric.loss_rate": dict(log=True, display_lo=1e-9, display_hi=0.5, scale=100.0, unit="%"),
