@@ -109,7 +109,7 @@ def _window(app):
     win.resize(*WINDOW)
     win.show()
     _idle(app, 1.5)  # work the window starts once it settles (the uncertainty bands) must not overlap the timing
-    win._set_dragging(True)  # a drag: width-1 pens
+    win.session.state.dragging = True  # a drag: width-1 pens
     return win
 
 
@@ -130,7 +130,7 @@ def bench_app_view(app, updates=UPDATES):
     times = []
     for i, snap in enumerate(snaps):
         t0 = time.perf_counter()
-        win._on_recomputed(snap)
+        win.show_snapshot(snap)
         app.processEvents()  # Qt repaints what changed
         if i >= WARMUP:
             times.append(time.perf_counter() - t0)

@@ -42,7 +42,7 @@ def build_window(scenario: model.Scenario | None = None, *, restore: bool | None
     import pyqtgraph as pg
 
     pg.setConfigOptions(antialias=False, background="w", foreground="#222222")
-    from .main_window import DEFAULT_PRESET, MainWindow, restore_scenario
+    from .window import DEFAULT_PRESET, MainWindow, restore_scenario
 
     if settings is None:
         settings = app_settings()

@@ -74,7 +74,7 @@ def draw_bands(chart, bands, kind: str, field: str, items: dict | None = None) -
     through here, so an export shows the bands as the window does."""
     items = {} if items is None else items
     seen = set()
-    for s in band_series(bands, kind, field):
+    for s in band_series(bands, kind, field, chart.tco_baseline):
         lo, hi, fill = items.get(s["fabric"]) or _band_items(chart, items, s["fabric"])
         lo.setPen(band_pen(s["colour"]))
         hi.setPen(band_pen(s["colour"]))

@@ -57,6 +57,11 @@ class BreakdownChart(QtWidgets.QWidget):
         self._bars: list[tuple[QtCore.QRectF, int, str]] = []
         self._static_key, self._static = None, None  # the cached title, grid and labels (see _static_layer)
 
+    def retranslate(self) -> None:
+        """The title and axis label in the current language: the cached layer is drawn again."""
+        self._static_key, self._static = None, None
+        self.update()
+
     def show_point(self, point, focus: str | None = None) -> None:
         bd = point.data["breakdown_s"]
         self.parts = {k: np.maximum(np.nan_to_num(np.atleast_1d(np.asarray(bd[k], dtype=float)), nan=0.0), 0.0)

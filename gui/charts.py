@@ -469,6 +469,7 @@ class ChartWidget(pg.PlotWidget):
         self.y_follows_data = True  # False once the user zooms or pans; Ctrl+0 (:meth:`reset_zoom`) restores it
         self._dpr = 1.0
         self._last_result = None
+        self.tco_baseline: str | None = None  # the fabric the TCO chart is measured from (the session's choice)
         self._legend_key = None
         self._marker_brushes = None
         pi = self.getPlotItem()
@@ -530,6 +531,12 @@ class ChartWidget(pg.PlotWidget):
             w.setAttribute(QtCore.Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
 
     # -- drawing -------------------------------------------------------------
+    def set_tco_baseline(self, fabric: str | None) -> None:
+        """Measure the TCO from ``fabric`` (None: the default); the next :meth:`show_result` redraws."""
+        if fabric != self.tco_baseline:
+            self.tco_baseline = fabric
+            self._last_result = None
+
     def show_result(self, result, kind: str | None = None, current_x=None, focus: str | None = None,
                     profile_set: str | None = None, scenario_name: str | None = None, point=None) -> dict:
         """Draw ``result`` (an engine sweep). ``current_x`` (engine units, scalar or one per
@@ -550,7 +557,7 @@ class ChartWidget(pg.PlotWidget):
                 self._update_readout(self._hover_pos)
             return data
         self._last_result = result
-        data = chart_series(result, self.kind)
+        data = chart_series(result, self.kind, self.tco_baseline)
         self.series = data
         self._currency = data.get("currency", "")
         extra_for = focus if focus in {e["fabric"] for e in data["extra"]} else None
@@ -836,6 +843,15 @@ class ChartWidget(pg.PlotWidget):
             w *= 1.3
         return make_pen(style, w)
 
+    def retranslate(self) -> None:
+        """Draw the texts again in the current language on the next :meth:`show_result` (the title, the
+        axis labels, the legend, the notes); the zoom stays."""
+        self._last_result = None
+        self._texts = None
+        self._legend_key = None
+        if self.gap_note.isVisible():
+            self.gap_note.setText(translate("Charts", "blank: no parallel plan fits there"))
+
     def apply_text_scale(self) -> None:
         """Size every text of the chart by :func:`~gui.presentation.text_scale` (presentation mode):
         tick labels, axis labels, the title, the legend, the read-out; the left axis widens with its text."""
@@ -918,7 +934,7 @@ class ChartWidget(pg.PlotWidget):
             return
         meta = AXES.get(result.field, dict(scale=1.0))
         cx = np.broadcast_to(np.asarray(current_x, dtype=float) * meta["scale"], (len(data["series"]),))
-        yv = point_values(point, self.kind) if point is not None else None
+        yv = point_values(point, self.kind, self.tco_baseline) if point is not None else None
         if yv is None or len(yv) != len(cx):
             yv = np.array([_interp(data["x"], s["y"], xi) for s, xi in zip(data["series"], cx)])
         for k, s in enumerate(data["series"]):  # an off-scale fabric's marker stays on its clipped curve

@@ -148,7 +148,7 @@ class PinnedLayer:
 
     def draw(self, kind: str, sweep_a, snap_a=None, width: float = 1.2) -> None:
         chart = self.chart
-        data = chart_series(sweep_a, kind)
+        data = chart_series(sweep_a, kind, chart.tco_baseline)
         log_y = bool((chart.series or data).get("log_y"))
         seen = set()
         for s in data["series"]:
@@ -181,7 +181,7 @@ class PinnedLayer:
             self.label.setZValue(9)
             chart.getPlotItem().addItem(self.label, ignoreBounds=True)
         m, label = self.marker, self.label
-        yv = point_values(snap_a.point, kind) if snap_a is not None else None
+        yv = point_values(snap_a.point, kind, chart.tco_baseline) if snap_a is not None else None
         if yv is None or snap_a.x_field != data["field"]:
             m.setData([], [])
             label.hide()
@@ -255,7 +255,7 @@ class PinnedCurves(QtCore.QObject):
 def pinned_along(features, snap):
     """A (the window's pinned snapshot) along ``snap``'s x-axis, or None when nothing is pinned:
     what an export draws."""
-    a = getattr(features, "pin_a", None)
+    a = features.pin_a
     if a is None or snap is None:
         return None
     if a.x_field == snap.x_field:

@@ -22,6 +22,7 @@ from PySide6 import QtCore
 import model
 from model import ScenarioError
 
+from .present.session import Session
 from .present.sweep import (  # noqa: F401 (the views and tests read these here too)
     SWEEP_POINTS, X_DECADES_AROUND, X_FIELDS, X_RANGES, Snapshot, SweepCache, current_x_values, split_point,
     sweep_range, sweep_values)
@@ -36,13 +37,12 @@ class Controller(QtCore.QObject):
     xFieldChanged = QtCore.Signal(str)
 
     def __init__(self, scenario: model.Scenario | None = None, x_field: str = "cluster.nodes",
-                 parent: QtCore.QObject | None = None, *, cache_size: int = 64):
+                 parent: QtCore.QObject | None = None, *, cache_size: int = 64, session: Session | None = None):
         super().__init__(parent)
-        self._scenario = scenario or model.Scenario()
-        self._x_field = x_field
+        # the scenario, its x-axis and source live in the session (the window's views read them there)
+        self.session = session if session is not None else Session(scenario or model.Scenario(), x_field=x_field)
         self._snapshot: Snapshot | None = None
         self.recompute_count = 0
-        self.source_path: str | None = None  # file the scenario came from (preset or opened file)
         self.cache = SweepCache(cache_size)  # recent sweeps and points (hits/misses: public counters)
         self._timer = QtCore.QTimer(self)
         self._timer.setSingleShot(True)
@@ -52,11 +52,20 @@ class Controller(QtCore.QObject):
     # -- state -----------------------------------------------------------------
     @property
     def scenario(self) -> model.Scenario:
-        return self._scenario
+        return self.session.scenario
 
     @property
     def x_field(self) -> str:
-        return self._x_field
+        return self.session.x_field
+
+    @property
+    def source_path(self) -> str | None:
+        """The file the scenario came from (preset or opened file), or None."""
+        return self.session.source_path
+
+    @source_path.setter
+    def source_path(self, path: str | None) -> None:
+        self.session.source_path = path
 
     @property
     def snapshot(self) -> Snapshot | None:
@@ -70,12 +79,12 @@ class Controller(QtCore.QObject):
     def set_value(self, path: str, value) -> bool:
         """Change one field; ``False`` (and ``errorOccurred``) when the engine refuses it."""
         try:
-            if self._scenario.get(path) == value:
+            if self.scenario.get(path) == value:
                 return True
         except (AttributeError, KeyError, ValueError):
             pass
         try:
-            new = self._scenario.replace(path, value)
+            new = self.scenario.replace(path, value)
         except ScenarioError as err:
             self.errorOccurred.emit(str(err))
             return False
@@ -84,7 +93,7 @@ class Controller(QtCore.QObject):
 
     def set_values(self, values: dict) -> bool:
         """Change several fields as one edit (applied in order, validated, one recompute)."""
-        new = self._scenario
+        new = self.scenario
         try:
             for path, value in values.items():
                 new = new.replace(path, value)
@@ -99,11 +108,11 @@ class Controller(QtCore.QObject):
         (:func:`model.presets.switch_profile_set`); values the user changed stay."""
         from model import presets
 
-        if name == self._scenario.fabric.profile_set:
+        if name == self.scenario.fabric.profile_set:
             return True
         article = presets.article_values(presets.preset_name_for_path(self.source_path))
         try:
-            new = presets.switch_profile_set(self._scenario, name, article)
+            new = presets.switch_profile_set(self.scenario, name, article)
         except ScenarioError as err:
             self.errorOccurred.emit(str(err))
             return False
@@ -115,17 +124,17 @@ class Controller(QtCore.QObject):
 
     def reset_fabric(self, fabric: str) -> None:
         """Return ``fabric`` to its profile values (drop the scenario's overrides)."""
-        if fabric not in self._scenario.fabric.custom_dict():
+        if fabric not in self.scenario.fabric.custom_dict():
             return
-        spec = self._scenario.fabric.custom_dict()[fabric]
+        spec = self.scenario.fabric.custom_dict()[fabric]
         if fabric not in model.catalog.BUILTIN_FABRICS:
             # a user fabric keeps its identity (transport, label); only its values reset
             keep = {k: getattr(spec, k) for k in ("transport", "label")}
-            new = dataclasses.replace(self._scenario.fabric, custom=tuple(
-                (n, model.scenario.FabricSpec(**keep) if n == fabric else s) for n, s in self._scenario.fabric.custom))
-            self._apply(dataclasses.replace(self._scenario, fabric=new))
+            new = dataclasses.replace(self.scenario.fabric, custom=tuple(
+                (n, model.scenario.FabricSpec(**keep) if n == fabric else s) for n, s in self.scenario.fabric.custom))
+            self._apply(dataclasses.replace(self.scenario, fabric=new))
         else:
-            self._apply(self._scenario.without_fabric_override(fabric))
+            self._apply(self.scenario.without_fabric_override(fabric))
 
     def set_scenario(self, scenario: model.Scenario, *, source_path: str | None = None) -> None:
         """Replace the whole scenario at once (preset, opened file): one recompute."""
@@ -135,16 +144,16 @@ class Controller(QtCore.QObject):
     def set_x_field(self, field: str) -> None:
         if field not in X_RANGES:
             raise ValueError(f"x-axis {field!r}: one of {', '.join(X_RANGES)}")
-        if field == self._x_field:
+        if field == self.session.x_field:
             return
-        self._x_field = field
+        self.session.x_field = field
         self.xFieldChanged.emit(field)
         self.schedule()
 
     def _apply(self, new: model.Scenario, force: bool = False) -> None:
-        if new == self._scenario and not force:
+        if new == self.scenario and not force:
             return
-        self._scenario = new
+        self.session.scenario = new
         self.scenarioChanged.emit(new)
         self.schedule()
 
@@ -156,7 +165,7 @@ class Controller(QtCore.QObject):
     # -- computing -------------------------------------------------------------
     def compute(self, s: model.Scenario | None = None, field: str | None = None) -> Snapshot:
         """Evaluate ``s`` (default: the current scenario) without publishing it."""
-        return self.cache.compute(s or self._scenario, field or self._x_field)
+        return self.cache.compute(s or self.scenario, field or self.session.x_field)
 
     @QtCore.Slot()
     def recompute_now(self) -> Snapshot | None:
@@ -178,8 +187,8 @@ class Controller(QtCore.QObject):
         (what the views still show), so it reaches neither the autosave nor the next start."""
         self.errorOccurred.emit(str(err))
         good = self._snapshot.scenario if self._snapshot is not None else None
-        if good is not None and good != self._scenario:
-            self._scenario = good
+        if good is not None and good != self.scenario:
+            self.session.scenario = good
             self.scenarioChanged.emit(good)
 
     def try_scenario(self, scenario: model.Scenario) -> ScenarioError | None:

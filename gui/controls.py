@@ -93,7 +93,7 @@ class FieldSlider(QtWidgets.QWidget):
         self.hi = float(hi)
         self.floor = float(floor if floor is not None else (self.lo if self.lo > 0 else self.hi * 1e-9))
         self._value = None
-        self._label_text = label
+        self.label_text = label  # the name without its mark (see set_label)
         self.help = help
 
         self.name = QtWidgets.QLabel()
@@ -144,7 +144,7 @@ class FieldSlider(QtWidgets.QWidget):
         """Name, plus a mark: "(guess)" for a profile value without a published source,
         "(edited)" for a value changed since the scenario was loaded, "(scenario)" for a
         value the scenario sets instead of the profile."""
-        self._label_text = text
+        self.label_text = text
         if edited is None:
             edited = overridden
         extra = ""
@@ -156,6 +156,14 @@ class FieldSlider(QtWidgets.QWidget):
             extra = f" <span style='color:{muted()}'><i>" + translate("FieldSlider", "(scenario)") + "</i></span>"
         if self.name.text() != text + extra:  # rich-text layout is not free: only on change
             self.name.setText(f"{text}{extra}")
+
+    def retranslate(self, label: str, unit: str) -> None:
+        """The name and unit in another language (the mark follows on the next :meth:`set_label`)."""
+        self.label_text = label
+        self.unit = unit
+        self.unit_label.setText(unit)
+        self.slider.setAccessibleName(label)
+        self.edit.setAccessibleName(label + " value")
 
     def set_tooltip(self, text: str) -> None:
         if text == self.toolTip():

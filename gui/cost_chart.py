@@ -93,11 +93,11 @@ class CostChart(QtWidgets.QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
         top = QtWidgets.QHBoxLayout()
-        top.addWidget(QtWidgets.QLabel(translate("CostChart", "Baseline:")))
+        self.baseline_label = QtWidgets.QLabel()
+        top.addWidget(self.baseline_label)
         self.baseline_combo = QtWidgets.QComboBox()
         self.baseline_combo.setObjectName("costBaseline")
-        self.baseline_combo.setAccessibleName(translate("CostChart", "Baseline fabric"))
-        self.baseline_combo.setToolTip(translate("CostChart", "The fabric the TCO differences are measured from"))
+        self.retranslate()
         self.baseline_combo.currentIndexChanged.connect(self._baseline_picked)
         top.addWidget(self.baseline_combo, 1)
         lay.addLayout(top)
@@ -106,6 +106,12 @@ class CostChart(QtWidgets.QWidget):
         self.baseline: str | None = None
         self.data: dict | None = None
         self._point = None
+
+    def retranslate(self) -> None:
+        """The fixed texts in the current language (the bars follow on the next :meth:`show_point`)."""
+        self.baseline_label.setText(translate("CostChart", "Baseline:"))
+        self.baseline_combo.setAccessibleName(translate("CostChart", "Baseline fabric"))
+        self.baseline_combo.setToolTip(translate("CostChart", "The fabric the TCO differences are measured from"))
 
     def show_point(self, point, focus: str | None = None) -> None:
         self._point = point

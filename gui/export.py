@@ -84,7 +84,7 @@ def default_png_width() -> int:
 # --------------------------------------------------------------------------
 
 def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EXPORT_LINE_WIDTH, font_pt=None,
-                compact: bool = False, view_range=None, bands=None, pinned=None):
+                compact: bool = False, view_range=None, bands=None, pinned=None, baseline: str | None = None):
     """An offscreen ChartWidget of ``size`` drawing ``snapshot`` (a controller Snapshot) as ``kind``.
 
     ``compact`` (the proposal sheet) drops the title and legend, which the sheet draws once
@@ -93,7 +93,8 @@ def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EX
     a zoom the user made in the window; default: the whole sweep. ``bands`` (P10–P90
     behind each curve) and ``pinned`` (A's curves dashed and faint, A's point marked 'A')
     are drawn as the window draws them (:func:`gui.bands.draw_bands`,
-    :class:`gui.compare.PinnedLayer`), with a legend entry each.
+    :class:`gui.compare.PinnedLayer`), with a legend entry each. ``baseline``: the fabric the TCO is
+    measured from (the window's choice; default: the Cost tab's default).
     """
     ensure_app()
     w = ChartWidget(kind, line_width=line_width)
@@ -111,6 +112,7 @@ def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EX
     for name in ("left", "bottom"):
         ax = w.getPlotItem().getAxis(name)
         ax.setStyle(tickFont=f)  # the axis titles: _text_fonts below
+    w.tco_baseline = baseline
     w.resize(int(size[0]), int(size[1]))
     w.show()
     s = snapshot.scenario
@@ -375,7 +377,7 @@ def chart_pdf(widget, title: str = "") -> bytes:
 # --------------------------------------------------------------------------
 
 def export_chart(snapshot, kind: str, path, *, width: int | None = None, view_range=None, bands=None,
-                 pinned=None) -> Path:
+                 pinned=None, baseline: str | None = None) -> Path:
     """Write chart ``kind`` of ``snapshot`` to ``path``; the format comes from the extension.
 
     ``width`` is the PNG width in pixels (default :func:`default_png_width`);
@@ -394,8 +396,8 @@ def export_chart(snapshot, kind: str, path, *, width: int | None = None, view_ra
                               or not MIN_PNG_WIDTH <= width <= MAX_PNG_WIDTH):
         raise ScenarioError("width", width, f"a whole number of pixels from {MIN_PNG_WIDTH} to {MAX_PNG_WIDTH}")
     if fmt == ".csv":
-        return atomic_write(path, series_csv(snapshot.sweep, kind, bands=bands, pinned=pinned))
-    widget = build_chart(snapshot, kind, view_range=view_range, bands=bands, pinned=pinned)
+        return atomic_write(path, series_csv(snapshot.sweep, kind, bands=bands, pinned=pinned, baseline=baseline))
+    widget = build_chart(snapshot, kind, view_range=view_range, bands=bands, pinned=pinned, baseline=baseline)
     try:
         title = f"{widget.series['title']} — {snapshot.scenario.name}"
         if fmt == ".svg":
@@ -413,11 +415,13 @@ def export_chart(snapshot, kind: str, path, *, width: int | None = None, view_ra
 def window_overlays(window, snap) -> dict:
     """What ``window`` draws over ``snap``'s curves, as keyword arguments for :func:`export_chart` and
     :func:`gui.proposal.write_proposal`: ``bands`` (when View ▸ Uncertainty bands shows them for
-    this snapshot) and ``pinned`` (A along the current x-axis, when a scenario is pinned)."""
-    feats = getattr(window, "features", None)
-    if feats is None or snap is None:
+    this snapshot), ``pinned`` (A along the current x-axis, when a scenario is pinned) and ``baseline``
+    (the fabric the TCO is measured from)."""
+    if snap is None:
         return {}
-    return dict(bands=feats.bands.bands_for(snap), pinned=pinned_along(feats, snap))
+    feats = window.features
+    return dict(bands=feats.bands.bands_for(snap), pinned=pinned_along(feats, snap),
+                baseline=window.session.state.tco_baseline)
 
 
 def snapshot_for(scenario, x_field: str = "cluster.nodes"):

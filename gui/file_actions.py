@@ -40,7 +40,7 @@ class FileActions(QtCore.QObject):
         super().__init__(window)
         self.window = window
         self.controller = window.controller
-        settings = getattr(window, "settings", None)
+        settings = window.settings
         self.config_dir = autosave_path(settings).parent
         self.recent = files.RecentFiles(self.config_dir / "recent.json")
         self.autosave = Autosave(self.controller, autosave_path(settings), parent=self)
@@ -59,28 +59,36 @@ class FileActions(QtCore.QObject):
     # ----------------------------------------------------------------- menu
     def _build_menu(self) -> None:
         w = self.window
+        t = w.texts  # set again on a language switch
         menu, anchor = w.file_menu, w.file_menu_anchor
-        a = self.open_action = QtGui.QAction(translate("FileActions", "&Open scenario…"), w)
+        a = self.open_action = QtGui.QAction(w)
+        t.bind(a.setText, lambda: translate("FileActions", "&Open scenario…"))
         a.setShortcut(QtGui.QKeySequence.StandardKey.Open)
         a.triggered.connect(self.open_dialog)
-        self.recent_menu = QtWidgets.QMenu(translate("FileActions", "Open &Recent"), w)
+        self.recent_menu = QtWidgets.QMenu(w)
+        t.bind(self.recent_menu.setTitle, lambda: translate("FileActions", "Open &Recent"))
         self.recent_menu.aboutToShow.connect(self._fill_recent)
-        a2 = self.save_action = QtGui.QAction(translate("FileActions", "&Save scenario"), w)
+        a2 = self.save_action = QtGui.QAction(w)
+        t.bind(a2.setText, lambda: translate("FileActions", "&Save scenario"))
         a2.setShortcut(QtGui.QKeySequence.StandardKey.Save)
         a2.triggered.connect(self.save)
-        a3 = self.save_as_action = QtGui.QAction(translate("FileActions", "Save scenario &As…"), w)
+        a3 = self.save_as_action = QtGui.QAction(w)
+        t.bind(a3.setText, lambda: translate("FileActions", "Save scenario &As…"))
         a3.setShortcut(QtGui.QKeySequence.StandardKey.SaveAs)
         a3.triggered.connect(self.save_as_dialog)
-        self.export_menu = QtWidgets.QMenu(translate("FileActions", "&Export chart"), w)
+        self.export_menu = QtWidgets.QMenu(w)
+        t.bind(self.export_menu.setTitle, lambda: translate("FileActions", "&Export chart"))
         from .charts import CHART_KINDS
 
-        titles = {"utilisation": translate("FileActions", "&Utilisation…"),
-                  "duration": translate("FileActions", "&Training duration…"),
-                  "tco": translate("FileActions", "T&CO…")}
+        titles = {"utilisation": lambda: translate("FileActions", "&Utilisation…"),
+                  "duration": lambda: translate("FileActions", "&Training duration…"),
+                  "tco": lambda: translate("FileActions", "T&CO…")}
         for kind in CHART_KINDS:
-            act = self.export_menu.addAction(titles.get(kind, kind))
+            act = self.export_menu.addAction("")
+            t.bind(act.setText, titles.get(kind, lambda k=kind: k))
             act.triggered.connect(lambda _=False, k=kind: self.export_chart_dialog(k))
-        a4 = self.proposal_action = QtGui.QAction(translate("FileActions", "Export &proposal sheet (PDF)…"), w)
+        a4 = self.proposal_action = QtGui.QAction(w)
+        t.bind(a4.setText, lambda: translate("FileActions", "Export &proposal sheet (PDF)…"))
         a4.setShortcut(QtGui.QKeySequence("Ctrl+P"))
         a4.triggered.connect(self.export_proposal_dialog)
         menu.insertAction(anchor, a)
@@ -123,13 +131,10 @@ class FileActions(QtCore.QObject):
         box.open()
 
     def _autosave_failed(self, message: str) -> None:
-        status = self.window.statusBar() if hasattr(self.window, "statusBar") else None
-        if status is not None:
-            status.showMessage(f"Autosave failed: {message}", 15000)
+        self.window.statusBar().showMessage(f"Autosave failed: {message}", 15000)
 
     def _status(self, text: str) -> None:
-        if hasattr(self.window, "statusBar"):
-            self.window.statusBar().showMessage(text, 8000)
+        self.window.statusBar().showMessage(text, 8000)
 
     # ------------------------------------------------------ work (no dialogs)
     def open_path(self, path) -> bool:
@@ -146,8 +151,7 @@ class FileActions(QtCore.QObject):
             self.show_error(translate("FileActions", "Could not open the scenario"), problem.with_source(str(path)))
             return False
         self.window.set_scenario(s, source_path=str(path))
-        if hasattr(self.window, "reset_zoom"):
-            self.window.reset_zoom()
+        self.window.reset_zoom()
         self.recent.add(path)
         self.last_dir = str(Path(path).parent)
         self._status(f"Opened {path}")
@@ -189,7 +193,7 @@ class FileActions(QtCore.QObject):
 
     def _zoom(self, kind: str):
         """What the window's chart shows (its view range, zoomed or not): the export shows the same."""
-        chart = getattr(self.window, "charts", {}).get(kind)
+        chart = self.window.charts.get(kind)
         return None if chart is None else chart.getPlotItem().vb.viewRange()
 
     def _export(self, write, path, failure: str) -> bool:
@@ -217,10 +221,8 @@ class FileActions(QtCore.QObject):
     def export_proposal_to(self, path, paper: str = "a4") -> bool:
         from .proposal import write_proposal
 
-        feats = getattr(self.window, "features", None)
-        pair = feats.markers.pair if feats is not None else None  # the break-even pair chosen in the window
-        panel = getattr(self.window, "recommendation", None)
-        audit = bool(panel is not None and panel.audit)  # the article audit only when the window shows it
+        pair = self.window.features.markers.pair  # the break-even pair chosen in the window
+        audit = self.window.recommendation.audit  # the article audit only when the window shows it
         return self._export(lambda snap, extra: write_proposal(snap, path, paper=paper,
                                                                 source=self.controller.source_path, pair=pair,
                                                                 audit=audit, **extra),

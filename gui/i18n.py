@@ -7,10 +7,10 @@ Visible strings are wrapped in ``translate("Context", "text")`` (an alias of
 app loads. Qt's own strings (dialog buttons, context menus) come from Qt's
 ``qtbase_zh_CN.qm``.
 
-Switching language rebuilds the main window (:func:`switch_language`): every widget
-is built again under the new translator, with the same scenario, x-axis, pin and view
-toggles, so no widget needs its own re-translation code and nothing is left half
-translated.
+Switching language keeps the main window (:func:`switch_language`): the translators change
+and every view sets its texts again in place (:class:`Texts` keeps the texts a view set once;
+the views that draw from the results draw again), so the scenario, the pin, the docks and the
+zoom stay as they were.
 
 Numbers and money are formatted by :mod:`gui.present.format` in the current language:
 thousands separators, and in Chinese money in 万 / 亿 (10⁴ / 10⁸) instead of M / bn.
@@ -33,7 +33,6 @@ CATALOGUE = "fabric_whatif"
 SETTINGS_KEY = "view/language"
 
 _state = {"lang": "en", "translators": []}
-_windows: list = []
 
 
 def qm_path(lang: str):
@@ -85,40 +84,45 @@ fmt_number, fmt_sig, fmt_money, fmt_percent = format_.fmt_number, format_.fmt_si
 CURRENCY_SYMBOLS = format_.CURRENCY_SYMBOLS
 
 
+class Texts:
+    """The texts a view set once, to set again in another language: :meth:`bind` sets a widget's
+    text from a function (``lambda: translate("Context", "text")``, which ``pyside6-lupdate``
+    finds) and keeps both; :meth:`retranslate` calls them all again (a language switch)."""
+
+    def __init__(self):
+        self._bound: list[tuple] = []
+
+    def bind(self, setter, text):
+        """``setter(text())`` now and on every :meth:`retranslate`; returns what was set."""
+        value = text()
+        setter(value)
+        self._bound.append((setter, text))
+        return value
+
+    def retranslate(self) -> None:
+        alive = []
+        for setter, text in self._bound:
+            try:
+                setter(text())
+            except RuntimeError:  # its widget was deleted: forget it
+                continue
+            alive.append((setter, text))
+        self._bound = alive
+
+
 def switch_language(window, lang: str):
-    """Rebuild ``window`` (a MainWindow) in ``lang``; returns the new window (the old one closes).
-
-    The scenario (and the one it was loaded as), x-axis, geometry and the view
-    toggles of :mod:`gui.features` carry over; the choice is saved in the settings.
-    """
-    MainWindow = type(window)  # the window rebuilds itself: no import of the window here
-
+    """Show ``window`` (a main window) in ``lang`` without rebuilding it: the translators change and
+    the window translates its texts in place (:meth:`retranslate`), so the scenario, the pin, the
+    docks, the zoom and every other state stay as they are. The choice is saved in the settings.
+    Returns ``window``."""
     if lang == current_language():
         return window
     set_language(lang)
     settings = window.settings
     if settings is not None:
         settings.setValue(SETTINGS_KEY, lang)
-    c = window.controller
-    feats = getattr(window, "features", None)
-    state = feats.save_state() if feats is not None else {}
-    geometry = window.saveGeometry()
-    was_visible = window.isVisible()
-    new = MainWindow(c.scenario, source_path=c.source_path, settings=settings)
-    new.mark_loaded(window.loaded_scenario)
-    new.controller.set_x_field(c.x_field)
-    new.controller.recompute_now()
-    if getattr(new, "features", None) is not None:
-        new.features.restore_state(state)
-    new.restoreGeometry(geometry)
-    new.resize(window.size())
-    if was_visible:
-        new.show()
-    window.settings = None  # the old window must not save over the new one's state
-    window.close()
-    window.deleteLater()
-    _windows[:] = [new]  # keep the new window alive (the app's main() held the old one)
-    return new
+    window.retranslate()
+    return window
 
 
 def apply_saved_language(settings) -> None:
@@ -128,6 +132,6 @@ def apply_saved_language(settings) -> None:
         set_language(lang)
 
 
-__all__ = ["LANGUAGES", "QT_TRANSLATE_NOOP", "apply_saved_language", "current_language", "fmt_money", "fmt_number",
+__all__ = ["LANGUAGES", "QT_TRANSLATE_NOOP", "Texts", "apply_saved_language", "current_language", "fmt_money", "fmt_number",
            "fmt_percent", "fmt_sig",
            "is_chinese", "locale", "set_language", "switch_language", "translate"]

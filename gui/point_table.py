@@ -39,16 +39,7 @@ class PointTable(QtWidgets.QTableWidget):
 
     def __init__(self, parent=None):
         super().__init__(0, len(COLUMNS), parent)
-        self.setHorizontalHeaderLabels([translate("PointTable", c[1]) for c in COLUMNS])
-        tips = [translate("PointTable", "Fabric (colour as in the charts)"),
-                translate("PointTable", "Model FLOPs utilisation at this point"),
-                translate("PointTable", "Training days, with interruptions"),
-                translate("PointTable", "Expected job interruptions during the run"),
-                translate("PointTable", "Capital expenditure: servers and network"),
-                translate("PointTable", "Total cost of ownership over the years set"),
-                translate("PointTable", "Cost of one training run (its share of the TCO)")]
-        for i, t in enumerate(tips):
-            self.horizontalHeaderItem(i).setToolTip(t)
+        self.retranslate()
         self.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.verticalHeader().hide()
         self.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -65,6 +56,20 @@ class PointTable(QtWidgets.QTableWidget):
         hh.sectionResized.connect(self._columns_resized)
         self.setSizeAdjustPolicy(QtWidgets.QAbstractScrollArea.SizeAdjustPolicy.AdjustToContents)
 
+    def retranslate(self) -> None:
+        """The column names and their tooltips in the current language (the cells follow on the next
+        :meth:`show_point`)."""
+        self.setHorizontalHeaderLabels([translate("PointTable", c[1]) for c in COLUMNS])
+        tips = [translate("PointTable", "Fabric (colour as in the charts)"),
+                translate("PointTable", "Model FLOPs utilisation at this point"),
+                translate("PointTable", "Training days, with interruptions"),
+                translate("PointTable", "Expected job interruptions during the run"),
+                translate("PointTable", "Capital expenditure: servers and network"),
+                translate("PointTable", "Total cost of ownership over the years set"),
+                translate("PointTable", "Cost of one training run (its share of the TCO)")]
+        for i, t in enumerate(tips):
+            self.horizontalHeaderItem(i).setToolTip(t)
+
     def show_point(self, point, focus: str | None = None) -> None:
         d = point.data
         styles = fabric_styles(point)
@@ -74,7 +79,6 @@ class PointTable(QtWidgets.QTableWidget):
             self.setRowCount(n)
             self._cells = {k: v for k, v in self._cells.items() if k[0] < n}
             self._fit_height()
-        has_econ = "tco" in d
         days_key = "train_days_with_interruptions" if "train_days_with_interruptions" in d else "train_days"
         days_tip = (translate("PointTable", "with interruptions (without: {days} days)") if days_key != "train_days"
                     else translate("PointTable", "without interruptions (the economics model adds them)"))
@@ -84,7 +88,7 @@ class PointTable(QtWidgets.QTableWidget):
         model_ = self.model()
         model_.blockSignals(True)
         try:
-            self._fill(point, d, styles, cur, focus, has_econ, days_key, days_tip)
+            self._fill(point, d, styles, cur, focus, days_key, days_tip)
         finally:
             model_.blockSignals(False)
         self.viewport().update()
@@ -92,7 +96,7 @@ class PointTable(QtWidgets.QTableWidget):
             self.horizontalHeader().resizeSections(QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
             self.updateGeometry()
 
-    def _fill(self, point, d, styles, cur, focus, has_econ, days_key, days_tip) -> None:
+    def _fill(self, point, d, styles, cur, focus, days_key, days_tip) -> None:
         for i, name in enumerate(point.fabrics):
             st = styles[i]
             feasible = bool(_scalar(d, "feasible", i))
@@ -116,8 +120,6 @@ class PointTable(QtWidgets.QTableWidget):
                     tip = html.escape(st["label"]) + (translate("PointTable", "  (fabric in focus)") if name == focus else "")
                 elif key == "days":
                     tip = days_tip.format(days=f"{_scalar(d, 'train_days', i) or math.nan:.1f}")
-                elif key in ECONOMICS_KEYS and not has_econ:
-                    tip = translate("PointTable", "Waiting for the economics model")
                 elif key == "mfu":
                     plan = {k: _scalar(d["plan"], k, i) for k in ("tp", "pp", "dp", "micro_batch",
                                                                   "virtual_stages")}

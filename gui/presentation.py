@@ -1,10 +1,7 @@
-"""Presentation mode and themes.
+"""The look: the text scale of presentation mode and the themes.
 
-- **Presentation mode** (View ▸ Presentation mode, **F11**): full screen, larger text
-  and thicker lines (the window's own ``set_presentation`` does text and lines; this
-  adds full screen). Outside presentation mode a slider drag draws thin pens (cheap
-  under Qt's raster engine); in it, lines stay thick while dragging, because the
-  audience is watching.
+- **Text scale**: presentation mode (:mod:`gui.features.presentation_mode`, F11) scales the
+  application font and every text a view sizes itself (:func:`scaled_pt`).
 - **Themes**: light (the default: projectors wash out dark backgrounds) and dark (for
   screens), View ▸ Dark theme (**Ctrl+Shift+D**). The dark theme uses Qt's Fusion
   style with a dark palette and recolours every chart.
@@ -19,7 +16,6 @@ LIGHT = dict(bg="#ffffff", fg="#222222", muted="#666666", axis="#444444", legend
              legend_pen="#bbbbbb", readout_bg=(255, 255, 255, 225))
 DARK = dict(bg="#1e1f22", fg="#e8e8e8", muted="#a8a8a8", axis="#b8b8b8", legend_bg=(40, 42, 46, 225),
             legend_pen="#555555", readout_bg=(40, 42, 46, 235))
-PRESENTATION_KEY = "F11"
 THEME_KEY = "Ctrl+Shift+D"
 # Presentation mode's text scale: 9 pt body text becomes ~12 pt, the size presentation guides ask for at
 # projector distance (a guess tuned on screenshots at 1366 × 768 and 1920 × 1080, not a published figure).
@@ -154,34 +150,16 @@ def style_chart(chart, dark: bool) -> None:
     chart.vline.setPen(pg.mkPen(th["muted"], width=1, style=QtCore.Qt.PenStyle.DotLine))
 
 
-class Presentation(QtCore.QObject):
-    """Full screen with the window's presentation action; the theme toggle."""
+class Theme(QtCore.QObject):
+    """The light or dark theme of one window (the application's style and palette, the charts)."""
 
     def __init__(self, window):
         super().__init__(window)
         self.window = window
         self.dark = False
-        self._was_maximized = False
-        base = app_base()  # the start-up look, not what an earlier window (language switch) left
+        base = app_base()  # the start-up look, not what an earlier window left
         self._base_style = base["style"]
         self._base_palette = base["palette"]
-        act = getattr(window, "presentation_action", None)
-        if act is not None:
-            act.setShortcut(QtGui.QKeySequence(PRESENTATION_KEY))
-            act.toggled.connect(self.set_full_screen)
-
-    @property
-    def on(self) -> bool:
-        act = getattr(self.window, "presentation_action", None)
-        return bool(act is not None and act.isChecked())
-
-    def set_full_screen(self, on: bool) -> None:
-        w = self.window
-        if on:
-            self._was_maximized = w.isMaximized()
-            w.showFullScreen()
-        elif w.isFullScreen():
-            w.showMaximized() if self._was_maximized else w.showNormal()
 
     def set_dark(self, dark: bool) -> None:
         app = QtWidgets.QApplication.instance()
@@ -197,20 +175,16 @@ class Presentation(QtCore.QObject):
         for w in self.window.findChildren(QtWidgets.QWidget):
             if w.styleSheet():  # a widget with its own style sheet keeps the palette it was polished with
                 w.setStyleSheet(w.styleSheet())
-        for label in (getattr(self.window, "fabric_source", None), getattr(self.window, "timing_label", None)):
-            if label is not None:  # labels whose own style sheet names a grey
-                sheet = label.styleSheet()
-                for grey in ("#555555", "#555", "#666666", "#666", DARK["muted"]):
-                    sheet = sheet.replace(f"color:{grey}", f"color:{muted()}")
-                label.setStyleSheet(sheet)
-        snap = self.window.controller.snapshot
-        if snap is not None:  # redraw the titles and labels in the theme's colours
-            self.window._on_scenario_changed(self.window.controller.scenario)
-            self.window._on_recomputed(snap)
+        for label in (self.window.fabric_source, self.window.timing_label):  # their style sheets name a grey
+            sheet = label.styleSheet()
+            for grey in ("#555555", "#555", "#666666", "#666", DARK["muted"]):
+                sheet = sheet.replace(f"color:{grey}", f"color:{muted()}")
+            label.setStyleSheet(sheet)
+        self.window.refresh()  # the titles and labels in the theme's colours
 
     def style_new_plot(self, widget) -> None:
         style_plot(widget, self.dark)
 
 
-__all__ = ["PRESENTATION_SCALE", "Presentation", "app_base", "dark_palette", "scaled_pt", "set_text_scale", "style_chart",
+__all__ = ["PRESENTATION_SCALE", "Theme", "app_base", "dark_palette", "scaled_pt", "set_text_scale", "style_chart",
            "style_plot", "text_scale", "theme"]

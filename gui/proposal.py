@@ -72,7 +72,7 @@ def _case_preset(s) -> str | None:
         for name in presets.preset_names():
             if presets.load_preset(name).name == s.name:
                 return name
-    except (ImportError, ScenarioError, OSError, KeyError):
+    except (ScenarioError, OSError, KeyError):
         return None
     return None
 
@@ -87,7 +87,7 @@ def _claims(s) -> tuple[str | None, list]:
         return None, []
     try:
         return name, list(claims.claims_table(name))
-    except (ImportError, ScenarioError, KeyError):
+    except (ScenarioError, KeyError):
         return name, []
 
 
@@ -659,18 +659,19 @@ def _footer(sheet: _Sheet, c, page_h: float, margin: float) -> None:
 
 
 def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None = None, pair=None, bands=None,
-                 pinned=None, audit: bool = False) -> bytes:
+                 pinned=None, audit: bool = False, baseline: str | None = None) -> bytes:
     """The proposal sheet as PDF bytes (one page, A4 or Letter), in the current UI language.
 
     ``pair``: the two fabrics of the break-even block and chart markers (default: InfiniBand
     against the fastest other fabric). ``bands`` (P10–P90 along the snapshot's x-axis) and
     ``pinned`` (the A snapshot of an A/B compare) are drawn on the charts as in the window,
-    with their legend entries; ``pinned`` also adds the A/B table under the fabric table."""
+    with their legend entries; ``pinned`` also adds the A/B table under the fabric table; ``baseline``:
+    the fabric the TCO chart is measured from."""
     ensure_app()
     if paper not in PAPERS:
         raise ScenarioError("--paper", paper, "a4 or letter")
     c = proposal_content(snap, source=source, today=today, pair=pair, bands=bands, pinned=pinned, audit=audit)
-    overlays = dict(bands=bands, pinned=pinned)
+    overlays = dict(bands=bands, pinned=pinned, baseline=baseline)
     buf = QtCore.QBuffer()
     buf.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
     pdf = QtGui.QPdfWriter(buf)
@@ -757,14 +758,14 @@ def _fit_assumptions(sheet: _Sheet, html_text: str) -> tuple[float, float]:
 
 
 def write_proposal(snap, path, *, paper: str = "a4", source=None, today: dt.date | None = None,
-                   pair=None, bands=None, pinned=None, audit: bool = False) -> Path:
+                   pair=None, bands=None, pinned=None, audit: bool = False, baseline: str | None = None) -> Path:
     """Write the proposal sheet to ``path`` (.pdf), atomically (``bands``, ``pinned``: see :func:`proposal_pdf`;
     :func:`gui.export.window_overlays` gives both for a window)."""
     if Path(str(path)).suffix.lower() != ".pdf":
         raise ScenarioError(str(path), Path(str(path)).suffix or "no extension", "a .pdf file for the proposal sheet")
     check_writable(path)
     return atomic_write(path, proposal_pdf(snap, paper=paper, source=source, today=today, pair=pair, bands=bands,
-                                           pinned=pinned, audit=audit))
+                                           pinned=pinned, audit=audit, baseline=baseline))
 
 
 __all__ = ["PAPERS", "proposal_content", "proposal_pdf", "write_proposal"]

@@ -47,14 +47,8 @@ class RecommendationPanel(QtWidgets.QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         self.summary = RichText()  # changes on every slider move: cheaper than a rich-text QLabel
         lay.addWidget(self.summary)
-        self.audit_check = QtWidgets.QCheckBox(translate("RecommendationPanel",
-                                                         "Article audit: the article's figures beside the engine's"))
+        self.audit_check = QtWidgets.QCheckBox()
         self.audit_check.setObjectName("auditCheck")
-        self.audit_check.setToolTip(translate("RecommendationPanel",
-                                              "For the architect: every figure the article states for this case "
-                                              "study beside the engine's, and what each counterfactual "
-                                              "(“same work”) figure compares. Off for a customer; the proposal "
-                                              "sheet includes it only when this is on."))
         self.audit_check.toggled.connect(self._audit_toggled)
         lay.addWidget(self.audit_check)
         self.audit_check.hide()  # shown for presets that have article figures
@@ -63,9 +57,6 @@ class RecommendationPanel(QtWidgets.QWidget):
         lay.addWidget(self.claims_title)
         self.claims = QtWidgets.QTableWidget(0, 3)
         self.claims.setObjectName("claimsTable")
-        self.claims.setHorizontalHeaderLabels([translate("RecommendationPanel", "Claim"),
-                                               translate("RecommendationPanel", "Article"),
-                                               translate("RecommendationPanel", "Engine: seed · published")])
         self.claims.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.claims.verticalHeader().hide()
         self.claims.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -94,6 +85,22 @@ class RecommendationPanel(QtWidgets.QWidget):
         self._rec_key, self._rec = None, None
         self.reason: str = ""
         self._claims_for: str | None = "?"
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """The fixed texts in the current language; the claims table is filled again on the next
+        :meth:`show_snapshot`."""
+        self.audit_check.setText(translate("RecommendationPanel",
+                                           "Article audit: the article's figures beside the engine's"))
+        self.audit_check.setToolTip(translate("RecommendationPanel",
+                                              "For the architect: every figure the article states for this case "
+                                              "study beside the engine's, and what each counterfactual "
+                                              "(“same work”) figure compares. Off for a customer; the proposal "
+                                              "sheet includes it only when this is on."))
+        self.claims.setHorizontalHeaderLabels([translate("RecommendationPanel", "Claim"),
+                                               translate("RecommendationPanel", "Article"),
+                                               translate("RecommendationPanel", "Engine: seed · published")])
+        self._claims_for = "?"
 
     def show_snapshot(self, snap, preset: str | None = None, live: bool = False) -> None:
         """Show the recommendation at ``snap.point``; the claims of ``preset`` (a case name).

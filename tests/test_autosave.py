@@ -110,7 +110,7 @@ def test_a_bad_autosave_is_kept_aside_not_loaded(qtbot, settings_file, content):
     (settings_file.parent / "autosave.toml").write_bytes(content)
     win = build_window()
     qtbot.addWidget(win)
-    from gui.main_window import DEFAULT_PRESET
+    from gui.window import DEFAULT_PRESET
 
     assert win.controller.scenario == model.load_scenario(DEFAULT_PRESET)
     assert (settings_file.parent / "autosave.bad.toml").read_bytes() == content
@@ -309,7 +309,8 @@ def test_language_switch_keeps_file_actions_and_autosave(qtbot, window, settings
     new = switch_language(window, "zh_CN")
     try:
         qtbot.addWidget(new)
-        assert new is not window and new.file_actions.controller is new.controller
+        assert new is window and new.file_actions.controller is new.controller  # the same window, in place
+        assert new.file_actions.open_action.text() != "&Open scenario…"  # its File menu in Chinese
         new.controller.set_value("cluster.nodes", 21)
         new.file_actions.autosave.flush()
         assert model.load_scenario(settings_file.parent / "autosave.toml").cluster.nodes == 21

@@ -351,10 +351,6 @@
         <translation>TCO 相对 {baseline}（%）</translation>
     </message>
     <message>
-        <source>Waiting for the economics model: no TCO output yet</source>
-        <translation>等待经济性模型：暂无 TCO 输出</translation>
-    </message>
-    <message>
         <source> (off scale: up to {value})</source>
         <translation>（超出刻度：最高 {value}）</translation>
     </message>
@@ -1356,16 +1352,8 @@
         <translation>经济性</translation>
     </message>
     <message>
-        <source>&lt;i&gt;Electricity price, PUE, years and currency arrive with the economics model.&lt;/i&gt;</source>
-        <translation>&lt;i&gt;电价、PUE、年限和货币将随经济性模型提供。&lt;/i&gt;</translation>
-    </message>
-    <message>
         <source>Currency</source>
         <translation>货币</translation>
-    </message>
-    <message>
-        <source>profile default</source>
-        <translation>配置默认值</translation>
     </message>
     <message>
         <source>profile default ({currency})</source>
@@ -1638,10 +1626,6 @@
     <message>
         <source>  (fabric in focus)</source>
         <translation>  （当前网络）</translation>
-    </message>
-    <message>
-        <source>Waiting for the economics model</source>
-        <translation>等待经济性模型</translation>
     </message>
     <message>
         <source>Model FLOPs utilisation; plan: {plan}</source>

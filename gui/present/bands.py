@@ -22,7 +22,7 @@ SAMPLES = 1000
 SEED = 0
 
 
-def band_series(bands, kind: str, field: str) -> list[dict]:
+def band_series(bands, kind: str, field: str, baseline: str | None = None) -> list[dict]:
     """Display-unit band data for one chart: ``[{fabric, label, x, lo, mid, hi, colour}]`` (P10, P50, P90).
 
     Points where the band is not defined on both sides are NaN in all three."""
@@ -34,7 +34,7 @@ def band_series(bands, kind: str, field: str) -> list[dict]:
     lo, mid, hi = (np.asarray(bands.band(metric, p), dtype=float) * scale for p in (10.0, 50.0, 90.0))
     if kind == "tco":  # against the baseline fabric's nominal TCO, as the chart draws it
         nominal = np.asarray(res["tco"], dtype=float)
-        lo, mid, hi = (tco_relative(a, res, nominal) for a in (lo, mid, hi))
+        lo, mid, hi = (tco_relative(a, res, nominal, baseline) for a in (lo, mid, hi))
     out = []
     for i, (name, st) in enumerate(zip(res.fabrics, fabric_styles(res))):
         bad = ~(np.isfinite(lo[i]) & np.isfinite(hi[i]))

@@ -45,7 +45,7 @@ def csv_text(cell: str) -> str:
     return "'" + cell if cell[:1] in ("=", "+", "-", "@", "\t", "\r") else cell
 
 
-def series_csv(result, kind: str, *, bands=None, pinned=None) -> str:
+def series_csv(result, kind: str, *, bands=None, pinned=None, baseline: str | None = None) -> str:
     """The plotted data of one chart as CSV text: x, then one column per fabric (and secondary series).
 
     Headers carry units (``Nodes``, ``Latency (µs)``, ``... Model FLOPs utilisation (%)``); the TCO
@@ -56,9 +56,9 @@ def series_csv(result, kind: str, *, bands=None, pinned=None) -> str:
     ``InfiniBand [P10]: …``, ``[P50]``, ``[P90]``; with ``pinned`` (the A snapshot of an
     A/B compare, or its sweep) one per fabric, ``InfiniBand [A: name]: …``. When A's sweep
     has other x values than B's, the rows are the union of both, each column empty where it
-    has no point.
+    has no point. ``baseline``: the fabric the TCO chart is measured from (default: the Cost tab's default).
     """
-    data = chart_series(result, kind)
+    data = chart_series(result, kind, baseline)
     if not data["available"]:
         raise ScenarioError(kind, "no data", data["note"] or "a chart the engine has output for")
     _check_overlays(result, bands, pinned)
@@ -69,11 +69,11 @@ def series_csv(result, kind: str, *, bands=None, pinned=None) -> str:
         money = f"TCO ({data['currency']})" if data.get("currency") else "TCO"
         cols += [(f"{label}: {money}", data["x"], row) for label, row in zip(result.labels, data["tco"])]
     if bands is not None:
-        for b in band_series(bands, kind, result.field):
+        for b in band_series(bands, kind, result.field, baseline):
             cols += [(f"{b['label']} [{p}]: {y}", b["x"], b[k]) for p, k in (("P10", "lo"), ("P50", "mid"),
                                                                                 ("P90", "hi"))]
     if pinned is not None:
-        a = chart_series(_sweep_of(pinned), kind)
+        a = chart_series(_sweep_of(pinned), kind, baseline)
         name = _name_of(pinned)
         cols += [(f"{s['label']} [A{': ' + name if name else ''}]: {y}", a["x"], s["y"]) for s in a["series"]]
     xs = data["x"]

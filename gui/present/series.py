@@ -39,9 +39,8 @@ AXES = {
 
 # The TCO chart draws each fabric's TCO as its difference from one baseline fabric, in percent
 # of the baseline's TCO (the baseline on the zero line), on a linear axis: absolute TCO on a log
-# axis puts every fabric on one line. The window's Cost tab chooses the baseline and the sweep
-# chart, its bands, A's curves, read-outs and exports all follow that one choice.
-_TCO_BASELINE: list[str | None] = [None]
+# axis puts every fabric on one line. The baseline is the window's session state (the Cost tab
+# chooses it); the sweep chart, its bands, A's curves, read-outs and exports are given it.
 MIN_TCO_SPAN_PCT = 6.0  # the TCO axis spans at least this (as the Cost tab's bars): ties stay flat, 5 % fills it
 OFF_SCALE_RATIO = 4.0  # a fabric is drawn clipped when it lies this many times beyond the next one
 OFF_SCALE_MIN_PCT = 20.0  # ... and beyond this many percent (a guess at "off the scale" for a slide)
@@ -57,29 +56,23 @@ def axis_label(field: str) -> str:
     return f"{label} ({meta['unit']})" if meta["unit"] else label
 
 
-def set_tco_baseline(fabric: str | None) -> None:
-    """Choose the fabric the TCO chart measures the others from (``None``: the default, see
-    :func:`tco_baseline`). The Cost tab's baseline selector sets it."""
-    _TCO_BASELINE[0] = fabric or None
-
-
-def tco_baseline(result) -> str:
-    """The baseline fabric of the TCO chart for ``result``: the chosen one when compared, else TCP
+def tco_baseline(result, chosen: str | None = None) -> str:
+    """The baseline fabric of the TCO chart for ``result``: ``chosen`` when compared, else TCP
     Ethernet (:data:`model.recommend.BASELINE_FABRIC`, the Cost tab's default), else the first fabric."""
     names = list(result.fabrics)
-    for name in (_TCO_BASELINE[0], BASELINE_FABRIC):
+    for name in (chosen, BASELINE_FABRIC):
         if name in names:
             return name
     return names[0]
 
 
-def tco_relative(tco, result, nominal=None) -> np.ndarray:
+def tco_relative(tco, result, nominal=None, baseline: str | None = None) -> np.ndarray:
     """(F, N) or (F,) TCO in percent against the baseline fabric's TCO at the same x (0 for the
     baseline); the baseline's row is taken from ``nominal`` when given (bands: P10/P90 against the
-    baseline's nominal TCO)."""
+    baseline's nominal TCO). ``baseline``: the chosen baseline fabric (see :func:`tco_baseline`)."""
     tco = np.asarray(tco, dtype=float)
     ref = tco if nominal is None else np.asarray(nominal, dtype=float)
-    base = ref[list(result.fabrics).index(tco_baseline(result))]
+    base = ref[list(result.fabrics).index(tco_baseline(result, baseline))]
     with np.errstate(divide="ignore", invalid="ignore"):
         return (tco / np.where(base > 0, base, np.nan) - 1.0) * 100.0
 
@@ -159,19 +152,19 @@ def _years(result) -> int | None:
     return int(years) if years is not None else None
 
 
-def chart_series(result, kind: str) -> dict:
+def chart_series(result, kind: str, baseline: str | None = None) -> dict:
     """Plain data for one chart from an engine sweep ``result``.
 
     Returns ``{"x", "x_label", "y_label", "title", "log_x", "log_y", "series": [...],
     "extra": [...], "available": bool, "note": str}``; each series is
     ``{"fabric", "label", "short", "y", "style"}``. The TCO chart's ``y`` is each fabric's TCO
-    in percent against the baseline fabric (:func:`tco_baseline`; ``relative``, ``baseline``,
+    in percent against the ``baseline`` fabric (:func:`tco_baseline`; ``relative``, ``baseline``,
     ``tco`` the absolute values), a fabric far off the others' scale clipped (its ``off_scale``
     the extreme it reaches, named in its label; ``y_full`` unclipped). ``x`` and ``y`` are in display
     units (loss in percent, utilisation in percent). Points where no parallel plan fits
     are NaN (draw a gap). ``extra`` holds secondary series (training duration without
-    interruptions); ``available`` is false when the engine has no output for this chart
-    yet (TCO before the economics model), with ``note`` saying why.
+    interruptions); ``available`` and ``note`` are kept for the views that read them (every chart
+    has data: the engine always gives the economics).
     """
     if kind not in CHART_KINDS:
         raise ValueError(f"kind {kind!r}: one of {', '.join(CHART_KINDS)}")
@@ -204,19 +197,16 @@ def chart_series(result, kind: str) -> dict:
         out.update(title=translate("Charts", "{years}-year TCO").format(years=years) if years
                    else translate("Charts", "Total cost of ownership"), y_label="TCO", currency=code)
         if "tco" in data:
-            base = tco_baseline(result)
+            base = tco_baseline(result, baseline)
             base_label = result.labels[list(result.fabrics).index(base)]
             base_short = styles[list(result.fabrics).index(base)].get("short", base_label)
-            rel = tco_relative(_rows(data["tco"], f), result)
+            rel = tco_relative(_rows(data["tco"], f), result, baseline=base)
             ys, clipped = _clip_off_scale(rel)
             out.update(relative=True, unclipped=rel, tco=_rows(data["tco"], f), baseline=base, baseline_label=base_label, clipped=clipped,
                        title=(translate("Charts", "{years}-year TCO against {baseline}").format(
                            years=years, baseline=base_label) if years else
                            translate("Charts", "TCO against {baseline}").format(baseline=base_label)),
                        y_label=translate("Charts", "TCO vs {baseline} (%)").format(baseline=base_short))
-        else:
-            out.update(available=False, note=translate("Charts", "Waiting for the economics model: no TCO "
-                                                                 "output yet"))
     steps = plan_steps(result)
     if ys is not None and steps is not None:  # a ring only where the step shows in this chart
         steps = dict(steps, whole_number=steps["whole_number"] & _kinks(ys, RING_JUMP))
@@ -239,8 +229,9 @@ def chart_series(result, kind: str) -> dict:
     return out
 
 
-def point_values(point, kind: str) -> np.ndarray | None:
-    """Per-fabric y value of ``kind`` at the current point from an ``evaluate`` result (display units)."""
+def point_values(point, kind: str, baseline: str | None = None) -> np.ndarray | None:
+    """Per-fabric y value of ``kind`` at the current point from an ``evaluate`` result (display units;
+    TCO against ``baseline``)."""
     if point is None:
         return None
     d = point.data
@@ -250,7 +241,7 @@ def point_values(point, kind: str) -> np.ndarray | None:
         key = "train_days_with_interruptions" if "train_days_with_interruptions" in d else "train_days"
         return np.atleast_1d(np.asarray(d[key], dtype=float))
     if "tco" in d:
-        return tco_relative(np.atleast_1d(np.asarray(d["tco"], dtype=float)), point)
+        return tco_relative(np.atleast_1d(np.asarray(d["tco"], dtype=float)), point, baseline=baseline)
     return None
 
 

@@ -72,14 +72,25 @@ def _clean(gpus, batch, tp, pp, mb, v):
     return (idle == 0) & (run == batch) & interleave_ok
 
 
+_LAST_STEPS: list = [None, None]  # (result, its steps): the three charts of one sweep ask for the same
+
+
 def plan_steps(result) -> dict | None:
-    """Plan changes along a sweep ``result``.
+    """Plan changes along a sweep ``result`` (the last result's are kept: every chart of a sweep asks).
 
     Returns ``{"changed": (F, N) bool, "whole_number": (F, N) bool}``: ``changed[f, i]`` when
     fabric ``f``'s plan at point ``i`` differs from point ``i - 1``; ``whole_number`` marks
     those a whole-number rule explains (see the module text). ``None`` when the result
     carries no plan.
     """
+    if _LAST_STEPS[0] is result:
+        return _LAST_STEPS[1]
+    steps = _plan_steps(result)
+    _LAST_STEPS[:] = [result, steps]
+    return steps
+
+
+def _plan_steps(result) -> dict | None:
     plan = _plan(result)
     if plan is None:
         return None

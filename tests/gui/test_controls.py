@@ -108,7 +108,7 @@ def test_gpu_type_changes_curves_and_tooltip(window, qtbot):
 
 def test_currency_switch_relabels_money(window, qtbot):
     win = window
-    combo = win._econ_controls["economics.currency"]
+    combo = win.controls.widgets["economics.currency"]
     with qtbot.waitSignal(win.controller.recomputed, timeout=5000):
         combo.setCurrentIndex(combo.findData("USD"))
     assert win.controller.scenario.economics.currency == "USD"

@@ -56,7 +56,7 @@ def test_an_edit_that_does_not_evaluate_is_refused_and_never_autosaved(window, q
 @pytest.mark.parametrize("content", [NEVER_FINISHES, "[cluster]\nnodes = -1\n", "name = " + "[" * 600 + "]" * 600])
 def test_a_bad_autosave_is_set_aside_numbered_and_the_app_starts(qtbot, settings_file, content):
     from gui.app import build_window
-    from gui.main_window import DEFAULT_PRESET
+    from gui.window import DEFAULT_PRESET
 
     folder = settings_file.parent
     folder.mkdir(parents=True)
@@ -75,7 +75,7 @@ def test_a_bad_autosave_is_set_aside_numbered_and_the_app_starts(qtbot, settings
 @POSIX
 def test_a_pipe_as_autosave_is_set_aside_without_blocking_the_start(qtbot, settings_file):
     from gui.app import build_window
-    from gui.main_window import DEFAULT_PRESET
+    from gui.window import DEFAULT_PRESET
 
     settings_file.parent.mkdir(parents=True)
     os.mkfifo(_autosave(settings_file))

@@ -8,7 +8,7 @@ import math
 import numpy as np
 from PySide6 import QtCore
 
-from gui.main_window import list_presets
+from gui.window import list_presets
 
 from guihelpers import settle
 

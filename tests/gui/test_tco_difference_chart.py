@@ -68,10 +68,12 @@ def test_the_cost_tabs_baseline_is_the_tco_charts_and_its_exports(window, tmp_pa
     assert np.all(ib[np.isfinite(ib)] == 0.0)
     assert np.nanmin(eth) < -4.0 and not np.allclose(eth, before, equal_nan=True)  # the plotted data changed
     snap = window.controller.snapshot
-    out = export.export_chart(snap, "tco", tmp_path / "tco.csv")
+    shown = export.window_overlays(window, snap)  # what File ▸ Export passes: the session's baseline
+    assert shown["baseline"] == "infiniband"
+    out = export.export_chart(snap, "tco", tmp_path / "tco.csv", **shown)
     head = next(csv.reader(io.StringIO(out.read_text(encoding="utf-8"))))
     assert any(h.endswith("TCO vs InfiniBand (%)") for h in head)
-    svg = export.export_chart(snap, "tco", tmp_path / "tco.svg").read_text("utf-8")
+    svg = export.export_chart(snap, "tco", tmp_path / "tco.svg", **shown).read_text("utf-8")
     assert "against InfiniBand" in svg
 
 

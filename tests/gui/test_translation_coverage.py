@@ -107,7 +107,7 @@ def zh_window(window, qtbot):
 
 
 def _pattern_for(win):
-    from gui.main_window import list_presets
+    from gui.window import list_presets
     from model import catalog
 
     names = [win.controller.scenario.name, win.loaded_scenario.name] + [n for n, _ in list_presets()]

@@ -14,7 +14,7 @@ from PySide6 import QtGui
 
 import model
 from gui.charts import short_name
-from gui.main_window import list_presets
+from gui.window import list_presets
 
 PRESETS = list_presets()
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,7 +92,7 @@ def test_geometry_and_last_scenario_come_back(qtbot, isolated_settings):
 
     win = build_window()  # nothing saved yet: the default preset
     qtbot.addWidget(win)
-    from gui.main_window import DEFAULT_PRESET
+    from gui.window import DEFAULT_PRESET
 
     assert win.controller.scenario == model.load_scenario(DEFAULT_PRESET)
     win.show()
@@ -120,7 +120,7 @@ def test_corrupt_settings_fall_back_to_default(qtbot, isolated_settings):
     isolated_settings.write_text('[scenario]\ntoml="[cluster]\\nnodes = -5\\n"\n[window]\ngeometry=garbage\n')
     win = build_window()
     qtbot.addWidget(win)
-    from gui.main_window import DEFAULT_PRESET
+    from gui.window import DEFAULT_PRESET
 
     assert win.controller.scenario == model.load_scenario(DEFAULT_PRESET)
 

@@ -16,7 +16,7 @@ def _head(path) -> list[str]:
 
 def test_nothing_extra_by_default(window):
     snap = window.controller.snapshot
-    assert export.window_overlays(window, snap) == {"bands": None, "pinned": None}
+    assert export.window_overlays(window, snap) == {"bands": None, "pinned": None, "baseline": None}
 
 
 def test_bands_shown_in_the_window_go_to_the_export(window, tmp_path):

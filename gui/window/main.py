@@ -1,0 +1,468 @@
+"""The main window: controls on the left (:mod:`.controls_panel`), the three charts in the middle,
+the current point on the right (:mod:`.point_panel`).
+
+The window's state is its session (``window.session``, a :class:`gui.session.SessionSignals`;
+the values in ``window.session.state``): the scenario and the one it was loaded as, the source,
+the x-axis, the pin, the bands, the TCO baseline, whether a slider is held. Data flows one way:
+a control calls the :class:`~gui.controller.Controller`; the controller changes the session and,
+coalesced, emits ``recomputed`` with a :class:`~gui.controller.Snapshot` that every view draws.
+The features (:mod:`gui.features`) add menus, docks and overlays through the window's public
+attributes and the session's signals. Hooks for the file helpers: ``window.controller`` and
+``window.file_menu`` (add actions before ``window.file_menu_anchor``).
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+import model
+from model import catalog
+
+from ..charts import CHART_KINDS, ChartWidget, axis_label
+from ..controller import X_FIELDS, Controller
+from ..controls import labelled
+from ..file_actions import install_file_actions
+from ..features import install_features
+from ..i18n import Texts, current_language, translate
+from ..present.session import Session
+from ..recommendation import preset_name_for
+from ..session import SessionSignals
+from . import control_texts, persistence
+from .controls_panel import ControlsPanel
+from .point_panel import PointPanel
+from .presets import DEFAULT_PRESET, fill_presets_menu
+
+APP_NAME = control_texts.APP_NAME
+IDLE_LINE_WIDTH = 1.5
+PRESENTATION_LINE_WIDTH = 2.5  # thick lines for a projector (a guess tuned on screenshots)
+# Smallest chart height without its legend [px]: three charts, the toolbar, the status bar and an open dock fit a 1366 × 768
+# laptop screen (the window never needs more than the screen).
+CHART_MIN_HEIGHT = 132
+MIDDLE_MIN_WIDTH = 380  # the charts' column gives the point table its width down to this [px]
+DRAG_LINE_WIDTH = 1.0
+
+
+class ToolbarLabel(QtWidgets.QLabel):
+    """A label that asks the toolbar only for the width the other items leave: a toolbar moves the items
+    that do not fit into its overflow menu, and the scenario's name must never push the x-axis selector
+    there (a 1366-pixel laptop, presentation mode). What does not fit is cut; the tooltip has it all.
+
+    The other items' width is kept until the toolbar's width or items, the font or the language change: the
+    scenario line changes on every step of a slider drag, the other items do not."""
+
+    _others: tuple = (None, 0)
+
+    def sizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt name)
+        hint = super().sizeHint()
+        bar = self.parentWidget()
+        if not isinstance(bar, QtWidgets.QToolBar):
+            return hint
+        key = (bar.width(), len(bar.children()), self.font().key(), current_language())
+        if self._others[0] != key:
+            items = bar.findChildren(QtWidgets.QWidget, options=QtCore.Qt.FindChildOption.FindDirectChildrenOnly)
+            self._others = (key, sum(w.sizeHint().width() + bar.layout().spacing() for w in items if w is not self
+                                     and w.isVisibleTo(bar) and w.objectName() != "qt_toolbar_ext_button"))
+        room = bar.width() - self._others[1] - 2 * bar.layout().contentsMargins().left() - 16
+        return QtCore.QSize(max(min(hint.width(), room), 80), hint.height())
+
+    def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt name)
+        return QtCore.QSize(80, super().minimumSizeHint().height())
+
+
+class MainWindow(QtWidgets.QMainWindow):
+    """The explorer window. ``session`` holds the state, ``controller`` computes; views follow both."""
+
+    def __init__(self, scenario: model.Scenario | None = None, *, source_path: str | None = None,
+                 settings: QtCore.QSettings | None = None):
+        super().__init__()
+        self.settings = settings
+        self.texts = Texts()  # every fixed text, set again on a language switch
+        state = Session(scenario or model.load_scenario(DEFAULT_PRESET), source_path=source_path)
+        self.session = SessionSignals(state, self)
+        self.controller = Controller(session=state, parent=self)
+        self.setObjectName("MainWindow")
+        self.setWindowTitle(APP_NAME)
+        self._build_menus()
+        self._build_toolbar()
+        self._build_central()
+        self._build_status()
+        c = self.controller
+        # controls follow the scenario once per burst of edits (a drag fires many), like the recompute
+        self._sync_timer = QtCore.QTimer(self)
+        self._sync_timer.setSingleShot(True)
+        self._sync_timer.setInterval(0)
+        self._sync_timer.timeout.connect(self.sync_controls)
+        self.session.scenarioChanged.connect(self._sync_timer.start)
+        self.session.loadedChanged.connect(self.sync_controls)
+        self.session.draggingChanged.connect(self._dragging_changed)
+        self.session.tcoBaselineChanged.connect(self._tco_baseline_changed)
+        self.cost_chart.baselineChanged.connect(lambda fabric: self.session.state.update(tco_baseline=fabric))
+        c.recomputed.connect(self.show_snapshot)
+        c.errorOccurred.connect(self.show_error)
+        c.xFieldChanged.connect(self._x_field_changed)
+        self._retranslate_timer = QtCore.QTimer(self)  # a LanguageChange event from outside switch_language
+        self._retranslate_timer.setSingleShot(True)
+        self._retranslate_timer.setInterval(0)
+        self._retranslate_timer.timeout.connect(self.retranslate)
+        self.sync_controls()
+        c.recompute_now()
+        install_file_actions(self)  # Open/Save/Recent/Export, autosave
+        install_features(self)  # analysis docks, pin A/B, bands, cost baseline, presentation, theme, language
+
+    # ------------------------------------------------------------------ build
+    def _build_menus(self) -> None:
+        mb = self.menuBar()
+        t = self.texts
+        self.file_menu = mb.addMenu("")
+        t.bind(self.file_menu.setTitle, lambda: translate("MainWindow", "&File"))
+        self.file_menu.setObjectName("fileMenu")
+        self.file_menu_anchor = self.file_menu.addSeparator()  # file helpers insert before this
+        quit_act = self.file_menu.addAction("")
+        t.bind(quit_act.setText, lambda: translate("MainWindow", "&Quit"))
+        quit_act.setShortcut(QtGui.QKeySequence.StandardKey.Quit)
+        quit_act.triggered.connect(self.close)
+
+        self.presets_menu = mb.addMenu("")
+        t.bind(self.presets_menu.setTitle, lambda: translate("MainWindow", "&Presets"))
+        self.preset_actions = fill_presets_menu(self.presets_menu, self.load_preset, t)
+
+        self.view_menu = mb.addMenu("")
+        t.bind(self.view_menu.setTitle, lambda: translate("MainWindow", "&View"))
+        self.x_actions = QtGui.QActionGroup(self)
+        for i, field in enumerate(X_FIELDS):
+            act = self.view_menu.addAction("")
+            t.bind(act.setText, lambda f=field: translate("MainWindow", "x-axis: {axis}").format(axis=axis_label(f)))
+            act.setCheckable(True)
+            act.setShortcut(QtGui.QKeySequence(f"Ctrl+{i + 1}"))
+            act.setData(field)
+            act.triggered.connect(lambda _=False, f=field: self.controller.set_x_field(f))
+            self.x_actions.addAction(act)
+            act.setChecked(field == self.controller.x_field)
+        self.view_menu.addSeparator()
+        reset_zoom = self.view_menu.addAction("")
+        t.bind(reset_zoom.setText, lambda: translate("MainWindow", "Reset &zoom"))
+        reset_zoom.setShortcut(QtGui.QKeySequence("Ctrl+0"))
+        reset_zoom.triggered.connect(self.reset_zoom)
+
+        self.help_menu = mb.addMenu("")
+        t.bind(self.help_menu.setTitle, lambda: translate("MainWindow", "&Help"))
+        about = self.help_menu.addAction("")
+        t.bind(about.setText, lambda: translate("MainWindow", "&About Fabric What-If"))
+        about.triggered.connect(self._about)
+
+    def _build_toolbar(self) -> None:
+        t = self.texts
+        tb = self.addToolBar("")
+        t.bind(tb.setWindowTitle, lambda: translate("MainWindow", "Scenario"))
+        tb.setObjectName("scenarioToolbar")
+        tb.setMovable(False)
+        self.preset_button = QtWidgets.QToolButton()
+        t.bind(self.preset_button.setText, lambda: translate("MainWindow", "Preset"))
+        self.preset_button.setMenu(self.presets_menu)
+        self.preset_button.setPopupMode(QtWidgets.QToolButton.ToolButtonPopupMode.InstantPopup)
+        t.bind(self.preset_button.setToolTip, lambda: translate(
+            "MainWindow", "Load a case study or scale tier: sets every control at once"))
+        tb.addWidget(self.preset_button)
+        self.scenario_label = ToolbarLabel()
+        self.scenario_label.setObjectName("scenarioLabel")
+        self.scenario_label.setContentsMargins(10, 0, 16, 0)
+        tb.addWidget(self.scenario_label)
+        spacer = QtWidgets.QWidget()
+        spacer.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Preferred)
+        tb.addWidget(spacer)
+        profiles = QtWidgets.QLabel()
+        t.bind(profiles.setText, lambda: translate("MainWindow", "Profile set: "))
+        tb.addWidget(profiles)
+        self.profile_buttons: dict[str, QtWidgets.QRadioButton] = {}
+        self.profile_group = QtWidgets.QButtonGroup(self)
+        tips = {"seed": lambda: translate("MainWindow", "seed: the source article's fabric table (midpoints of its "
+                                                        "ranges)"),
+                "published": lambda: translate("MainWindow", "published: measured and specified figures with their "
+                                                             "sources")}
+        for name in catalog.PROFILE_SETS:
+            rb = QtWidgets.QRadioButton(name)
+            source = catalog.profile_set(name).get("source", "")
+            t.bind(rb.setToolTip, lambda n=name, src=source: tips[n]() + "\n" + src if n in tips else n + "\n" + src)
+            self.profile_group.addButton(rb)
+            self.profile_buttons[name] = rb
+            rb.toggled.connect(lambda on, n=name: on and self.controller.set_profile_set(n))
+            tb.addWidget(rb)
+        tb.addSeparator()
+        self.x_combo = QtWidgets.QComboBox()
+        for i, field in enumerate(X_FIELDS):
+            self.x_combo.addItem("", field)
+            t.bind(lambda text, i=i: self.x_combo.setItemText(i, text), lambda f=field: axis_label(f))
+        self.x_combo.setCurrentIndex(X_FIELDS.index(self.controller.x_field))
+        self.x_combo.currentIndexChanged.connect(lambda i: self.controller.set_x_field(self.x_combo.itemData(i)))
+        box = labelled("", self.x_combo)
+        t.bind(box.findChild(QtWidgets.QLabel).setText, lambda: translate("MainWindow", "  x-axis: "))
+        t.bind(self.x_combo.setAccessibleName, lambda: translate("MainWindow", "x-axis"))
+        tb.addWidget(box)
+
+    def _build_central(self) -> None:
+        split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+        split.setObjectName("mainSplitter")
+        split.setChildrenCollapsible(False)
+        self.splitter = split
+        self.controls = ControlsPanel(self.controller, self.session.state, self.texts)
+        split.addWidget(self.controls)
+        mid = QtWidgets.QWidget()
+        ml = QtWidgets.QVBoxLayout(mid)
+        ml.setContentsMargins(2, 2, 2, 2)
+        ml.setSpacing(2)
+        self.charts: dict[str, ChartWidget] = {}
+        for kind in CHART_KINDS:
+            ch = ChartWidget(kind, line_width=IDLE_LINE_WIDTH)
+            ch.setObjectName(f"chart_{kind}")
+            ch.plot_min_height = CHART_MIN_HEIGHT
+            ch.setMinimumHeight(CHART_MIN_HEIGHT)
+            self.charts[kind] = ch
+            ml.addWidget(ch, 1)
+        first = self.charts[CHART_KINDS[0]]
+        for kind in CHART_KINDS[1:]:
+            self.charts[kind].setXLink(first)
+            self.charts[kind].set_fabric_legend(False)  # one legend for the three, on the top chart
+        for kind in CHART_KINDS[:-1]:
+            self.charts[kind].x_label_shown = False  # one x-axis title, under the bottom chart
+        split.addWidget(mid)
+        self.point_panel = PointPanel(self.texts)
+        split.addWidget(self.point_panel)
+        split.setStretchFactor(0, 0)
+        split.setStretchFactor(1, 3)
+        split.setStretchFactor(2, 2)
+        split.setSizes([320, 760, 520])
+        self.setCentralWidget(split)
+        # the views tests, exports and features reach by name
+        c, p = self.controls, self.point_panel
+        self.sliders, self.fabric_sliders = c.sliders, c.fabric_sliders
+        self.gpu_combo, self.focus_combo, self.recovery_combo = c.gpu_combo, c.focus_combo, c.recovery_combo
+        self.adaptive_check, self.reset_button, self.fabric_source = c.adaptive_check, c.reset_button, c.fabric_source
+        self.table, self.breakdown, self.cost_chart = p.table, p.breakdown, p.cost_chart
+        self.recommendation, self.point_tabs, self.breakdown_legend = p.recommendation, p.point_tabs, p.breakdown_legend
+
+    def _build_status(self) -> None:
+        sb = self.statusBar()
+        self.error_label = QtWidgets.QLabel()
+        self.error_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # messages quote values from files
+        self.error_label.setStyleSheet("color:#b00020")
+        self.error_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        sb.addWidget(self.error_label, 1)
+        self.timing_label = QtWidgets.QLabel()
+        self.timing_label.setStyleSheet("color:#666")
+        sb.addPermanentWidget(self.timing_label)
+
+    # ------------------------------------------------------------------ state
+    @property
+    def focus(self) -> str:
+        return self.session.state.focus
+
+    @property
+    def dragging(self) -> bool:
+        """True while a slider is held: the drag path (thin pens, no tooltips, no band computation)."""
+        return self.session.state.dragging
+
+    @property
+    def loaded_scenario(self) -> model.Scenario:
+        """The scenario as loaded or last saved: what "(edited)" and the changed-field marks compare with."""
+        return self.session.state.loaded
+
+    @property
+    def presentation_action(self) -> QtGui.QAction:
+        """View ▸ Presentation mode (the feature :mod:`gui.features.presentation_mode` owns it)."""
+        return self.features.presentation_mode.action
+
+    @property
+    def presentation_on(self) -> bool:
+        """Presentation mode (:mod:`gui.features.presentation_mode`) is on: thick lines, large text."""
+        return self.features.presentation_mode.on
+
+    def mark_loaded(self, scenario: model.Scenario) -> None:
+        """Make ``scenario`` the as-loaded one (after Save, a restored session) and refresh the title and
+        the changed-field marks."""
+        self.session.state.loaded = scenario
+        self.sync_controls()
+
+    def load_preset(self, path) -> bool:
+        """Load a preset (or any scenario file): every control at once, one recompute."""
+        try:
+            s = model.load_scenario(path)
+        except model.ScenarioError as err:
+            self.show_error(str(err))
+            return False
+        self.set_scenario(s, source_path=str(path))
+        self.reset_zoom()
+        return True
+
+    def set_scenario(self, scenario: model.Scenario, source_path: str | None = None) -> None:
+        """Show ``scenario`` (Open, autosave restore): every control at once, one recompute."""
+        self.session.state.loaded = scenario
+        self.controller.set_scenario(scenario, source_path=source_path)
+
+    def reset_zoom(self) -> None:
+        for ch in self.charts.values():
+            ch.reset_zoom()
+
+    def idle_line_width(self) -> float:
+        return PRESENTATION_LINE_WIDTH if self.presentation_on else IDLE_LINE_WIDTH
+
+    def apply_line_widths(self) -> None:
+        """The charts' pens for the current mode: thin while a slider is held, except in presentation
+        mode (the audience is watching)."""
+        live = self.session.state.dragging
+        width = DRAG_LINE_WIDTH if live and not self.presentation_on else self.idle_line_width()
+        for ch in self.charts.values():
+            ch.set_line_width(width)
+            ch.set_live(live)
+
+    def _dragging_changed(self) -> None:
+        if not self.session.state.dragging:
+            self.sync_controls(keep_error=True)  # the tooltips skipped while dragging (any message stays)
+            snap = self.controller.snapshot
+            if snap is not None:  # the tie test with the uncertainty skipped while dragging
+                self.recommendation.show_snapshot(snap, self._preset_name())
+        self.apply_line_widths()
+
+    def _preset_name(self):
+        return preset_name_for(self.controller.source_path)
+
+    def _tco_baseline_changed(self) -> None:
+        """The Cost tab's baseline is the TCO chart's too: the chart draws the same sweep against it."""
+        fabric = self.session.state.tco_baseline
+        if fabric and self.cost_chart.baseline != fabric:
+            self.cost_chart.set_baseline(fabric)
+        for ch in self.charts.values():
+            ch.set_tco_baseline(fabric)
+        self.refresh()
+
+    # ----------------------------------------------------------- model -> UI
+    def sync_controls(self, keep_error: bool = False) -> None:
+        """Push the current scenario into every control now, signals blocked (normally once per burst).
+
+        During a slider drag only values and labels follow; the tooltips are brought up to date when
+        the drag ends."""
+        self._sync_timer.stop()
+        s = self.controller.scenario
+        if self.error_label.text() and not keep_error:
+            self.error_label.clear()
+        self.controls.sync(s, light=self.session.state.dragging)
+        for name, rb in self.profile_buttons.items():
+            with QtCore.QSignalBlocker(rb):
+                rb.setChecked(name == s.fabric.profile_set)
+        edited = self.session.state.edited
+        title = control_texts.window_title(s, edited)
+        if self.windowTitle() != title:
+            self.setWindowTitle(title)
+        text, tip = control_texts.scenario_line(s, edited)
+        if self.scenario_label.text() != text:
+            self.scenario_label.setText(text)
+        if self.scenario_label.toolTip() != tip:
+            self.scenario_label.setToolTip(tip)
+
+    def show_snapshot(self, snap) -> None:
+        """Every view draws ``snap`` (what ``recomputed`` calls)."""
+        if self._sync_timer.isActive():
+            self.sync_controls()
+        s = snap.scenario
+        focus = s.fabric.focus_fabric
+        name = control_texts.scenario_name(s, s != self.session.state.loaded)
+        for kind, ch in self.charts.items():
+            ch.show_result(snap.sweep, kind, current_x=snap.current_x, focus=focus,
+                           profile_set=s.fabric.profile_set, scenario_name=name, point=snap.point)
+        live = self.session.state.dragging
+        self.point_panel.show_snapshot(snap, focus, self.controller.source_path, live)
+        if not live:
+            self.timing_label.setText(
+                translate("MainWindow", "engine: cached result") if snap.cached
+                else translate("MainWindow", "engine {ms} ms").format(ms=f"{snap.compute_ms:.0f}"))
+
+    def refresh(self) -> None:
+        """Controls and views again from the session and the last results (a theme, a language)."""
+        self.sync_controls(keep_error=True)
+        snap = self.controller.snapshot
+        if snap is not None:
+            self.show_snapshot(snap)
+
+    def _x_field_changed(self, field: str) -> None:
+        with QtCore.QSignalBlocker(self.x_combo):
+            self.x_combo.setCurrentIndex(X_FIELDS.index(field))
+        for act in self.x_actions.actions():
+            act.setChecked(act.data() == field)
+        self.reset_zoom()
+
+    def show_error(self, message: str) -> None:
+        self.error_label.setText(message)
+        self.error_label.setToolTip(f"<p>{html.escape(message)}</p>")  # a tooltip is rich text: quote, not render
+        self.sync_controls(keep_error=True)  # put the controls back on the values the scenario really has
+
+    # ------------------------------------------------------------- language
+    def retranslate(self) -> None:
+        """Every text in the current language, in place: the fixed texts, the controls' names and
+        tooltips, the views drawn from the results, the features' menus and docks."""
+        self._retranslate_timer.stop()
+        self.texts.retranslate()
+        self.controls.retranslate()
+        self.point_panel.retranslate()
+        for ch in self.charts.values():
+            ch.retranslate()
+        self.retranslated.emit()
+        self.refresh()
+        QtCore.QTimer.singleShot(0, self.fit_panels)  # the table's width in the new language
+
+    retranslated = QtCore.Signal()  # after retranslate(): the features translate their own texts
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:  # noqa: N802 (Qt name)
+        if event.type() == QtCore.QEvent.Type.LanguageChange:
+            self._retranslate_timer.start()  # several translators change at once: translate once
+        super().changeEvent(event)
+
+    def _about(self) -> None:
+        QtWidgets.QMessageBox.about(
+            self, translate("MainWindow", "About {app}").format(app=APP_NAME),
+            translate("MainWindow", "<b>{app}</b> {version}<br>How the network fabric of a GPU training cluster "
+                                    "changes GPU utilisation, training duration and TCO.<br><br>Engine: Megatron-LM "
+                                    "compute, α–β collectives, 1F1B pipeline bubble, per-transport loss recovery. "
+                                    "Every default names its source (hover a control).").format(
+                app=APP_NAME, version=model.__version__))
+
+    # ---------------------------------------------------------------- persist
+    def restore_geometry(self) -> None:
+        """Size, docks, splitter and x-axis as the last session left them (:mod:`.persistence`)."""
+        persistence.restore_window(self)
+
+    def save_state(self) -> None:
+        """Size, docks, splitter, x-axis and the scenario into the settings (:mod:`.persistence`)."""
+        persistence.save_window(self)
+
+    def showEvent(self, event: QtGui.QShowEvent) -> None:  # noqa: N802 (Qt name)
+        super().showEvent(event)
+        QtCore.QTimer.singleShot(0, self.fit_panels)
+
+    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:  # noqa: N802 (Qt name)
+        super().resizeEvent(event)
+        QtCore.QTimer.singleShot(0, self.fit_panels)
+
+    def fit_panels(self) -> None:
+        """Give the right-hand panel the width its table needs, taken from the charts."""
+        sizes = self.splitter.sizes()
+        if len(sizes) < 3 or not all(sizes):
+            return
+        need = self.table.minimumSizeHint().width() + 16 + self.point_panel.verticalScrollBar().sizeHint().width()
+        if sizes[2] >= need:
+            return
+        short = need - sizes[2]
+        # from the charts down to their narrowest readable width, then from the controls (they scroll)
+        for i, floor in ((1, MIDDLE_MIN_WIDTH), (0, self.splitter.widget(0).minimumSizeHint().width())):
+            take = max(0, min(short, sizes[i] - floor))
+            sizes[i] -= take
+            sizes[2] += take
+            short -= take
+        self.splitter.setSizes(sizes)
+
+    def closeEvent(self, event: QtGui.QCloseEvent) -> None:  # noqa: N802 (Qt name)
+        self.save_state()
+        super().closeEvent(event)
+
+
+__all__ = ["APP_NAME", "MainWindow"]

@@ -1,0 +1,83 @@
+"""The current point, on the right: its title, the per-fabric table, the step time and the cost
+(as tabs) and the recommendation. It scrolls rather than make the window taller than a 768-pixel
+laptop screen."""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtWidgets
+
+from ..breakdown import BreakdownChart
+from ..controls import GroupBox
+from ..cost_chart import CostChart
+from ..i18n import translate
+from ..point_table import PointTable
+from ..recommendation import RecommendationPanel, preset_name_for
+from ..richtext import RichText
+from . import control_texts
+
+PANEL_MIN_WIDTH = 420  # the table's columns at the default font [px]
+
+
+class PointPanel(QtWidgets.QScrollArea):
+    """``table``, ``breakdown``, ``cost_chart``, ``recommendation``: the views of the current point."""
+
+    def __init__(self, texts, parent=None):
+        super().__init__(parent)
+        self.setObjectName("pointPanel")
+        right = QtWidgets.QWidget()
+        right.setMinimumWidth(PANEL_MIN_WIDTH)
+        rl = QtWidgets.QVBoxLayout(right)
+        rl.setContentsMargins(6, 6, 6, 6)
+        self.point_title = RichText()  # new numbers on every slider move: cheaper than a rich-text QLabel
+        rl.addWidget(self.point_title)
+        self.table = PointTable()
+        rl.addWidget(self.table)
+        self.breakdown = BreakdownChart()
+        self.breakdown.setMinimumHeight(200)
+        step_tab = QtWidgets.QWidget()  # the step time and the cost at this point share one place, as tabs
+        sl = QtWidgets.QVBoxLayout(step_tab)
+        sl.setContentsMargins(0, 0, 0, 0)
+        sl.addWidget(self.breakdown, 1)
+        self.breakdown_legend = QtWidgets.QLabel()
+        texts.bind(self.breakdown_legend.setText, BreakdownChart.legend_html)
+        self.breakdown_legend.setWordWrap(True)
+        self.breakdown_legend.setStyleSheet("font-size:8pt")
+        sl.addWidget(self.breakdown_legend)
+        self.cost_chart = CostChart()
+        self.cost_chart.setObjectName("costChart")
+        self.point_tabs = QtWidgets.QTabWidget()
+        self.point_tabs.setObjectName("pointTabs")
+        self.point_tabs.addTab(step_tab, "")
+        self.point_tabs.addTab(self.cost_chart, "")
+        texts.bind(lambda t: self.point_tabs.setTabText(0, t), lambda: translate("MainWindow", "Step time"))
+        texts.bind(lambda t: self.point_tabs.setTabText(1, t), lambda: translate("MainWindow", "Cost"))
+        rl.addWidget(self.point_tabs, 2)
+        rec_box = GroupBox("")
+        texts.bind(rec_box.setTitle, lambda: translate("MainWindow", "Recommendation"))
+        self.recommendation = RecommendationPanel()
+        rec_box.add(self.recommendation)
+        rl.addWidget(rec_box, 3)
+        self.setWidget(right)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        bar = self.verticalScrollBar().sizeHint().width()
+        self.setMinimumWidth(right.minimumWidth())  # the window's minimum width stays what it was
+        right.setMinimumWidth(right.minimumWidth() - bar)
+
+    def show_snapshot(self, snap, focus: str, source_path: str | None, live: bool) -> None:
+        self.table.show_point(snap.point, focus)
+        self.breakdown.show_point(snap.point, focus)
+        self.cost_chart.show_point(snap.point, focus)
+        self.recommendation.show_snapshot(snap, preset_name_for(source_path), live=live)
+        text = control_texts.point_title(snap.scenario)
+        if self.point_title.text() != text:
+            self.point_title.setText(text)
+
+    def retranslate(self) -> None:
+        """The views' own fixed texts in the current language; the next :meth:`show_snapshot` redraws the rest."""
+        for view in (self.table, self.breakdown, self.cost_chart, self.recommendation):
+            view.retranslate()
+
+
+__all__ = ["PointPanel"]
