@@ -18,7 +18,8 @@ from PySide6 import QtCore, QtGui
 
 from .i18n import translate
 from .present.series import (  # noqa: F401 (the views also read the chart data through this module)
-    AXES, CHART_KINDS, MIN_TCO_SPAN_PCT, axis_label, chart_series, currency_of, drawn_x, fabric_styles, format_money,
+    AXES, CHART_KINDS, MIN_TCO_SPAN_PCT, WINDOW_CHART_KINDS, axis_label, chart_series, currency_of, drawn_x,
+    fabric_styles, format_money,
     format_value, format_x, point_values)
 from .present.steps import largest_change, plan_at, plan_fit
 
@@ -436,6 +437,25 @@ class StepMarks(MarkerItem):
         return [pen for pen, k in zip(self._pens, self._ok) if k]
 
 
+class ChartLegend(pg.LegendItem):
+    """A legend whose notes (an entry that explains a way of drawing, not a fabric: its sample item has
+    ``legend_note`` set) each take a row of their own across every column, so a long note never widens
+    a column of fabric names. Notes come after the fabrics."""
+
+    @staticmethod
+    def is_note(sample) -> bool:
+        return bool(getattr(getattr(sample, "item", None), "legend_note", False))
+
+    def _addItemToLayout(self, sample, label):  # noqa: N802 (pyqtgraph name)
+        if not self.is_note(sample):
+            super()._addItemToLayout(sample, label)
+            return
+        row = self.layout.rowCount()
+        self.layout.addItem(sample, row, 0, alignment=QtCore.Qt.AlignmentFlag.AlignVCenter)
+        self.layout.addItem(label, row, 1, 1, max(2 * self.columnCount - 1, 1))
+        self.rowCount = max(self.rowCount, row + 1)
+
+
 class ChartWidget(pg.PlotWidget):
     """One chart: a curve per fabric, a marker at the current value, hover read-out.
 
@@ -459,6 +479,12 @@ class ChartWidget(pg.PlotWidget):
         self.series: dict | None = None
         self.curves: dict[str, DataCurve] = {}
         self.extra_curves: dict[str, DataCurve] = {}
+        # each fabric's whole curve, dotted and faint, where its plan leaves GPUs idle because the batch
+        # does not divide: the solid curve joins only the points where every GPU works
+        self.idle_curves: dict[str, DataCurve] = {}
+        self.idle_legend = DataCurve()  # the legend's sample for them (never drawn on the plot)
+        self.idle_legend.legend_note = True
+        self.idle_legend.setPen(make_pen(dict(colour="#555555", line_style="dot"), 1.5))
         self._styles: dict[str, dict] = {}
         self._focus: str | None = None
         self._current_x = None
@@ -479,7 +505,7 @@ class ChartWidget(pg.PlotWidget):
             a.setPen(pg.mkPen("#444444"))
             a.setTextPen(pg.mkPen("#222222"))
         # the legend: one row above the plot area (in the layout, so it never hides a curve)
-        self.legend = pg.LegendItem(offset=None, labelTextColor="#222222", colCount=5 if kind == "duration" else 4,
+        self.legend = ChartLegend(offset=None, labelTextColor="#222222", colCount=5 if kind == "duration" else 4,
                                     verSpacing=-8, horSpacing=14)
         top = pi.getAxis("top")  # never shown: its layout cell takes the legend
         pi.layout.removeItem(top)
@@ -580,9 +606,11 @@ class ChartWidget(pg.PlotWidget):
                 curve.setPen(self._pen_for(s["style"], focus == name))
                 self._styles[name] = (s["style"], focus == name, self.line_width)
                 curve.setZValue(4 if focus == name else 3)
-            curve.setData(x, s["y"])  # DataCurve maps to log10, gaps where <= 0
+            cx, cy, idle_on = _in_use(x, s)
+            curve.setData(cx, cy)  # DataCurve maps to log10, gaps where <= 0
             if not curve.isVisible():
                 curve.show()
+            self._draw_idle(name, s, x if idle_on else None)
         # the duration without interruptions: for the fabric in focus (all four would hide the others)
         for e in data["extra"]:
             name = e["fabric"]
@@ -604,6 +632,9 @@ class ChartWidget(pg.PlotWidget):
             if name not in seen and curve.isVisible():
                 curve.hide()
                 curve.setData([], [])
+        for name, curve in self.idle_curves.items():
+            if name not in seen and curve.isVisible():
+                curve.hide()
         if not data["extra"]:
             for curve in self.extra_curves.values():
                 if curve.isVisible():
@@ -648,6 +679,25 @@ class ChartWidget(pg.PlotWidget):
         if note != self.step_note.toPlainText():
             self.step_note.setText(note)
         self.step_note.setVisible(bool(xs) and self.getPlotItem().vb.height() >= STEP_NOTE_MIN_HEIGHT)
+
+    def _draw_idle(self, name: str, s: dict, x) -> None:
+        """Fabric ``name``'s whole curve, dotted and faint, when some of its points leave GPUs idle
+        because the batch does not divide (``x`` None: none do, or all do: no saw-tooth to tell apart)."""
+        curve = self.idle_curves.get(name)
+        if x is None:
+            if curve is not None and curve.isVisible():
+                curve.hide()
+            return
+        if curve is None:
+            curve = DataCurve()
+            curve.setZValue(2)
+            self.getPlotItem().addItem(curve)
+            self.idle_curves[name] = curve
+        pen = make_pen(dict(s["style"], line_style="dot"), max(1.0, 0.75 * self.line_width) * self._dpr, alpha=170)
+        curve.setPen(pen)
+        curve.setData(x, s["y"])
+        if not curve.isVisible():
+            curve.show()
 
     def _fit_x(self, x, log_x: bool) -> None:
         """Set the x range when the sweep grid changes, else leave it (and any zoom) alone.
@@ -705,7 +755,8 @@ class ChartWidget(pg.PlotWidget):
         if QtGui.QFontMetricsF(font).horizontalAdvance(text) <= room:
             return text
         short = {"utilisation": translate("Charts", "MFU (%)"), "duration": translate("Charts", "Days"),
-                 "tco": translate("Charts", "Δ TCO (%)")}.get(
+                 "tco": translate("Charts", "Δ TCO (%)"),
+                 "cost_per_run": translate("Charts", "Per run")}.get(
             self.kind, text)
         # shorter still than that: no axis title (the chart's title names the quantity) rather than a cut one
         return short if QtGui.QFontMetricsF(font).horizontalAdvance(short) <= room else ""
@@ -717,8 +768,10 @@ class ChartWidget(pg.PlotWidget):
         if legend is None or not legend.items:
             return
         # the text's own width (a label's boundingRect is its layout cell, which a wide legend stretches)
+        entries = [(sample, label) for sample, label in legend.items if not ChartLegend.is_note(sample)]
+        notes = len(legend.items) - len(entries)
         widths = [sample.boundingRect().width() + label.item.boundingRect().width() + 30
-                  for sample, label in legend.items]
+                  for sample, label in entries] or [0.0]
         room = max(self.width() - self.getPlotItem().getAxis("left").width() - 30, 100)  # the plot column
         cols = len(widths)
         while cols > 1 and max(sum(widths[r:r + cols]) for r in range(0, len(widths), cols)) > room:
@@ -731,19 +784,21 @@ class ChartWidget(pg.PlotWidget):
             if cols == 1 or legend.layout.effectiveSizeHint(minimum).width() <= room:
                 break
             cols -= 1
-        rows = math.ceil(len(widths) / cols)
+        rows = math.ceil(len(entries) / cols) + notes
         # (not legend.updateSize(): it moves the legend to the plot's top-left corner, out of its layout cell)
-        height = rows * max(max(label.item.boundingRect().height(), sample.boundingRect().height())
-                            for sample, label in legend.items) + 2
-        self._set_legend_height(height)
+        row = max(max(label.item.boundingRect().height(), sample.boundingRect().height())
+                  for sample, label in legend.items)
+        self._set_legend_height(rows * row + 2, notes * row)
 
-    def _set_legend_height(self, height: float) -> None:
-        """The legend's row, and the chart's minimum height with it: the plot keeps ``plot_min_height``."""
+    def _set_legend_height(self, height: float, notes: float = 0.0) -> None:
+        """The legend's row, and the chart's minimum height with it: the plot keeps ``plot_min_height``,
+        less the legend's ``notes`` rows (on a screen too short for both, a note takes its row from the
+        plot rather than push the window past the screen)."""
         layout = self.getPlotItem().layout
         if abs(layout.rowMaximumHeight(1) - height) > 0.5:
             layout.setRowFixedHeight(1, height)
         if self.plot_min_height:
-            self.setMinimumHeight(int(self.plot_min_height + height))
+            self.setMinimumHeight(int(self.plot_min_height + height - notes))
 
     def fit_y(self) -> None:
         """The one steady y axis, set through ``ViewBox.setYRange``: it holds everything drawn (curves,
@@ -816,7 +871,10 @@ class ChartWidget(pg.PlotWidget):
         pi.getAxis("bottom").showLabel(self.x_label_shown)
         pi.setLabel("left", self._y_label(data), **label_style)
         left = pi.getAxis("left")
-        if data["log_y"]:
+        if self.kind == "cost_per_run":
+            code = self._currency
+            left.formatter = lambda v: format_money(v, code, axis=True)
+        elif data["log_y"]:
             left.formatter = _plain
         else:
             left.formatter = None
@@ -898,6 +956,8 @@ class ChartWidget(pg.PlotWidget):
         wanted = [(s["short"], self.curves[s["fabric"]]) for s in data["series"]] if self.fabric_legend else []
         extra = [(translate("Charts", "w/o interruptions"), c) for n, c in self.extra_curves.items() if c.isVisible()]
         wanted += extra
+        if any(c.isVisible() for c in self.idle_curves.values()):
+            wanted.append((translate("Charts", "idle GPUs: batch does not divide"), self.idle_legend))
         key = [(n, id(c)) for n, c in wanted]
         if key == self._legend_key:
             return
@@ -1069,6 +1129,23 @@ def _step_near(series: dict, i: int) -> int | None:
         if math.isfinite(a) and math.isfinite(b) and abs(b - a) > STEP_JUMP * max(abs(a), abs(b), 1e-300):
             return j
     return None
+
+
+def _in_use(x, series: dict):
+    """The solid curve's points: where every GPU works (the points where the batch does not divide
+    are left out, so the solid line joins its neighbours; a gap where no plan fits stays a gap).
+    Returns x, y and whether the dotted whole curve is needed (some points are left out, not all)."""
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(series["y"], dtype=float)
+    idle = series.get("idle_gpus")
+    if idle is None:
+        return x, y, False
+    idle = np.asarray(idle, dtype=bool) & np.isfinite(y)
+    shown = np.isfinite(y) & ~idle
+    if not idle.any() or not shown.any():
+        return x, y, False
+    keep = ~idle
+    return x[keep], y[keep], True
 
 
 def _same(a: np.ndarray, b: np.ndarray) -> bool:

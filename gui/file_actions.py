@@ -76,7 +76,8 @@ class FileActions(QtCore.QObject):
 
         titles = {"utilisation": translate("FileActions", "&Utilisation…"),
                   "duration": translate("FileActions", "&Training duration…"),
-                  "tco": translate("FileActions", "T&CO…")}
+                  "tco": translate("FileActions", "T&CO…"),
+                  "cost_per_run": translate("FileActions", "Cost per &run…")}
         for kind in CHART_KINDS:
             act = self.export_menu.addAction(titles.get(kind, kind))
             act.triggered.connect(lambda _=False, k=kind: self.export_chart_dialog(k))

@@ -24,7 +24,7 @@ from model.scenario import SECTIONS, FabricSpec, field_meta
 from model.transport import RDMA_TRANSPORTS
 
 from .breakdown import BreakdownChart
-from .charts import AXES, CHART_KINDS, ChartWidget, axis_label
+from .charts import AXES, WINDOW_CHART_KINDS, ChartWidget, axis_label
 from .cost_chart import CostChart
 from .overrides import overrides_html
 from .controller import X_FIELDS, Controller
@@ -291,18 +291,18 @@ class MainWindow(QtWidgets.QMainWindow):
         ml.setContentsMargins(2, 2, 2, 2)
         ml.setSpacing(2)
         self.charts: dict[str, ChartWidget] = {}
-        for kind in CHART_KINDS:
+        for kind in WINDOW_CHART_KINDS:
             ch = ChartWidget(kind, line_width=IDLE_LINE_WIDTH)
             ch.setObjectName(f"chart_{kind}")
             ch.plot_min_height = CHART_MIN_HEIGHT
             ch.setMinimumHeight(CHART_MIN_HEIGHT)
             self.charts[kind] = ch
             ml.addWidget(ch, 1)
-        first = self.charts[CHART_KINDS[0]]
-        for kind in CHART_KINDS[1:]:
+        first = self.charts[WINDOW_CHART_KINDS[0]]
+        for kind in WINDOW_CHART_KINDS[1:]:
             self.charts[kind].setXLink(first)
             self.charts[kind].set_fabric_legend(False)  # one legend for the three, on the top chart
-        for kind in CHART_KINDS[:-1]:
+        for kind in WINDOW_CHART_KINDS[:-1]:
             self.charts[kind].x_label_shown = False  # one x-axis title, under the bottom chart
         split.addWidget(mid)
         # -- right: the current point
@@ -330,6 +330,12 @@ class MainWindow(QtWidgets.QMainWindow):
         self.point_tabs.setObjectName("pointTabs")
         self.point_tabs.addTab(step_tab, translate("MainWindow", "Step time"))
         self.point_tabs.addTab(self.cost_chart, translate("MainWindow", "Cost"))
+        # cost per training run along the x-axis: with latency or loss on the x-axis the TCO falls as the
+        # network gets worse while the cost per run rises
+        run_chart = self.charts["cost_per_run"] = ChartWidget("cost_per_run", line_width=IDLE_LINE_WIDTH)
+        run_chart.setObjectName("chart_cost_per_run")
+        run_chart.setXLink(first)
+        self.point_tabs.addTab(run_chart, translate("MainWindow", "Cost per run (sweep)"))
         rl.addWidget(self.point_tabs, 2)
         rec_box = GroupBox(translate("MainWindow", "Recommendation"))
         self.recommendation = RecommendationPanel()

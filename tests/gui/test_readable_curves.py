@@ -90,3 +90,54 @@ def test_a_saw_tooth_without_a_plan_change_names_its_whole_number_cause(window):
     texts = [step_explanation(res, ib, i) for i in range(1, len(res.x))]
     assert any("micro-batches per step" in t and "plan unchanged" in t for t in texts)
     assert any("GPUs idle" in t for t in texts)
+
+
+def _idle_points(series) -> np.ndarray:
+    return np.flatnonzero(np.asarray(series["idle_gpus"]) & np.isfinite(series["y"]))
+
+
+def test_points_where_the_batch_does_not_divide_are_drawn_apart_from_the_curve(window):
+    """Small tier, 1,024 sequences: between the node counts the batch divides (4, 8, 16 ...) the plan keeps
+    its replicas and GPUs idle; the solid curve joins only the points where every GPU works, a dotted one
+    shows the whole saw-tooth, and the legend says what the dots mean."""
+    _load(window, "tier_small")
+    ch = window.charts["utilisation"]
+    x = ch.series["x"]
+    s = [s for s in ch.series["series"] if s["fabric"] == "infiniband"][0]
+    idle = _idle_points(s)
+    assert (x[idle] == 5).any() and not (x[idle] == 8).any()  # 5 nodes leave GPUs idle, 8 use them all
+    solid_x, _ = ch.curves["infiniband"].getOriginalDataset()
+    assert not np.isin(x[idle], solid_x).any()  # no idle point on the solid curve
+    assert 4 in solid_x and 8 in solid_x
+    dotted = ch.idle_curves["infiniband"]
+    assert dotted.isVisible()
+    dx, dy = dotted.getOriginalDataset()
+    i5 = int(np.flatnonzero(x == 5)[0])
+    assert np.isclose(dy[np.flatnonzero(dx == 5)[0]], s["y"][i5])  # the dotted curve runs through the idle point
+    assert dotted.opts["pen"].style() != ch.curves["infiniband"].opts["pen"].style()
+    assert any("batch does not divide" in label.text for _, label in ch.legend.items)
+    assert not window.charts["tco"].idle_curves  # the TCO buys every GPU, whatever the plan uses
+
+
+def test_a_sweep_where_every_gpu_works_draws_no_dotted_curve(window):
+    _load(window, "tier_small")
+    window.controller.set_value("cluster.nodes", 8)
+    window.controller.set_x_field("fabric.latency_us")
+    window.controller.recompute_now()
+    settle(window)
+    ch = window.charts["utilisation"]
+    assert not any(c.isVisible() for c in ch.idle_curves.values())
+    assert not any("batch does not divide" in label.text for _, label in ch.legend.items)
+
+
+def test_the_exported_chart_draws_the_idle_points_dotted_too():
+    import model
+    from gui.export import build_chart, ensure_app, snapshot_for
+
+    ensure_app()
+    snap = snapshot_for(model.load_scenario(next(p for _, p in list_presets() if p.stem == "tier_small")))
+    w = build_chart(snap, "cost_per_run")
+    s = w.series["series"][0]
+    solid_x, _ = w.curves[s["fabric"]].getOriginalDataset()
+    assert _idle_points(s).size and not np.isin(w.series["x"][_idle_points(s)], solid_x).any()
+    assert w.idle_curves[s["fabric"]].isVisible()
