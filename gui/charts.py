@@ -20,7 +20,7 @@ from .i18n import translate
 from .present.series import (  # noqa: F401 (the views also read the chart data through this module)
     AXES, CHART_KINDS, MIN_TCO_SPAN_PCT, WINDOW_CHART_KINDS, axis_label, chart_series, currency_of, drawn_x,
     fabric_styles, format_money,
-    format_value, format_x, point_values)
+    format_value, format_x, in_use_points, point_values)
 from .present.steps import largest_change, plan_at, plan_fit
 
 LEFT_AXIS_WIDTH = 78
@@ -120,6 +120,27 @@ class ValueAxis(pg.AxisItem):
             return [fmt(v) if _mantissa(v) in (1, 2, 5) else "" for v in vals]
         return [fmt(v) for v in vals]
 
+    def generateDrawSpecs(self, p):  # noqa: N802 (pyqtgraph name)
+        """pyqtgraph's tick labels, less any that would touch one already placed: the larger ticks'
+        labels come first, so on a narrow chart "2,000" gives way to "1,000" rather than print
+        "1,0002,000"."""
+        specs = super().generateDrawSpecs(p)
+        if not specs:
+            return specs
+        axis, ticks, texts = specs
+        pad = 4.0 if self.orientation in ("bottom", "top") else 1.0
+        kept, rects = [], []
+        for spec in texts:
+            rect = spec[0]
+            grown = (rect.adjusted(-pad, 0, pad, 0) if self.orientation in ("bottom", "top")
+                     else rect.adjusted(0, -pad, 0, pad))
+            if spec[2] and any(grown.intersects(r) for r in rects):
+                continue
+            kept.append(spec)
+            if spec[2]:
+                rects.append(rect)
+        return axis, ticks, kept
+
 
 def _mantissa(v: float) -> int:
     if v <= 0 or not math.isfinite(v):
@@ -129,6 +150,9 @@ def _mantissa(v: float) -> int:
 
 
 def _plain(v: float) -> str:
+    """A log axis's tick: grouped digits, never an exponent ("1,000,000", not "1e+06")."""
+    if math.isfinite(v) and abs(v) >= 1 and v == round(v):
+        return f"{v:,.0f}"
     return f"{v:,.6g}"
 
 
@@ -476,6 +500,10 @@ class ChartWidget(pg.PlotWidget):
         self.fabric_legend = True  # the window keeps it on the top chart only (set_fabric_legend)
         self.plot_min_height = 0  # the window's charts: a minimum height without the legend [px]
         self.x_label_shown = True  # the window shows the shared x-axis title under the bottom chart only
+        # the notes inside the plot ("blank: no parallel plan fits there", the rings' meaning); a sheet that
+        # explains them once in its own legend turns them off (small charts: they would cover the curves)
+        self.plot_notes = True
+        self.has_gap = False  # some x where no fabric has a plan (the blank the gap note explains)
         self.series: dict | None = None
         self.curves: dict[str, DataCurve] = {}
         self.extra_curves: dict[str, DataCurve] = {}
@@ -606,7 +634,7 @@ class ChartWidget(pg.PlotWidget):
                 curve.setPen(self._pen_for(s["style"], focus == name))
                 self._styles[name] = (s["style"], focus == name, self.line_width)
                 curve.setZValue(4 if focus == name else 3)
-            cx, cy, idle_on = _in_use(x, s)
+            cx, cy, idle_on = in_use_points(x, s)
             curve.setData(cx, cy)  # DataCurve maps to log10, gaps where <= 0
             if not curve.isVisible():
                 curve.show()
@@ -650,9 +678,10 @@ class ChartWidget(pg.PlotWidget):
             self.note.show()
         ys = [s_["y"] for s_ in data["series"]]
         gap = bool(ys) and bool(np.all(np.isnan(np.vstack(ys)), axis=0).any())
-        if gap != self.gap_note.isVisible():
+        self.has_gap = gap
+        if (gap and self.plot_notes) != self.gap_note.isVisible():
             self.gap_note.setText(translate("Charts", "blank: no parallel plan fits there") if gap else "")
-            self.gap_note.setVisible(gap)
+            self.gap_note.setVisible(gap and self.plot_notes)
         self._update_step_marks(data)
         self._place_overlays()
         if self._hover_pos is not None:
@@ -678,7 +707,8 @@ class ChartWidget(pg.PlotWidget):
         note = translate("Charts", "○ whole-number plan step (hover)") if xs else ""
         if note != self.step_note.toPlainText():
             self.step_note.setText(note)
-        self.step_note.setVisible(bool(xs) and self.getPlotItem().vb.height() >= STEP_NOTE_MIN_HEIGHT)
+        self.step_note.setVisible(bool(xs) and self.plot_notes
+                                  and self.getPlotItem().vb.height() >= STEP_NOTE_MIN_HEIGHT)
 
     def _draw_idle(self, name: str, s: dict, x) -> None:
         """Fabric ``name``'s whole curve, dotted and faint, when some of its points leave GPUs idle
@@ -1008,7 +1038,7 @@ class ChartWidget(pg.PlotWidget):
         self.gap_note.setPos(r.right() - 4, r.top() + 2)
         self.step_note.setPos(r.left() + 4, r.bottom() - 2)
         # on a short plot the note would cover the curves: the rings and the hover still explain
-        want = bool(self.step_note.toPlainText()) and r.height() >= STEP_NOTE_MIN_HEIGHT
+        want = bool(self.step_note.toPlainText()) and r.height() >= STEP_NOTE_MIN_HEIGHT and self.plot_notes
         if want != self.step_note.isVisible():
             self.step_note.setVisible(want)
 
@@ -1129,23 +1159,6 @@ def _step_near(series: dict, i: int) -> int | None:
         if math.isfinite(a) and math.isfinite(b) and abs(b - a) > STEP_JUMP * max(abs(a), abs(b), 1e-300):
             return j
     return None
-
-
-def _in_use(x, series: dict):
-    """The solid curve's points: where every GPU works (the points where the batch does not divide
-    are left out, so the solid line joins its neighbours; a gap where no plan fits stays a gap).
-    Returns x, y and whether the dotted whole curve is needed (some points are left out, not all)."""
-    x = np.asarray(x, dtype=float)
-    y = np.asarray(series["y"], dtype=float)
-    idle = series.get("idle_gpus")
-    if idle is None:
-        return x, y, False
-    idle = np.asarray(idle, dtype=bool) & np.isfinite(y)
-    shown = np.isfinite(y) & ~idle
-    if not idle.any() or not shown.any():
-        return x, y, False
-    keep = ~idle
-    return x[keep], y[keep], True
 
 
 def _same(a: np.ndarray, b: np.ndarray) -> bool:

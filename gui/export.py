@@ -112,6 +112,7 @@ def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EX
         ax = w.getPlotItem().getAxis(name)
         ax.setStyle(tickFont=f)  # the axis titles: _text_fonts below
     w.resize(int(size[0]), int(size[1]))
+    w.plot_notes = not compact  # the sheet's legend line says what blanks, rings and dots mean
     w.show()
     s = snapshot.scenario
     w.show_result(snapshot.sweep, kind, current_x=snapshot.current_x, focus=s.fabric.focus_fabric,
@@ -124,11 +125,6 @@ def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EX
     _text_fonts(w, f)
     if compact:
         w.marker.setSymbolSize(6)
-        note = getattr(w, "gap_note", None)  # "blank: no parallel plan fits there" in a third of a page
-        if note is not None:
-            nf = note.textItem.font()
-            nf.setPointSizeF(max(5.0, (font_pt or 7) - 1))
-            note.setFont(nf)
         pi = w.getPlotItem()
         pi.titleLabel.setText("")          # its minimum width would keep the plot wider than the box
         pi.titleLabel.setMinimumWidth(0)

@@ -286,6 +286,36 @@ def _kinks(ys, size: float) -> np.ndarray:
     return out
 
 
+def in_use_points(x, series: dict):
+    """The solid curve's points: where every GPU works (the points where the batch does not divide
+    are left out, so the solid line joins its neighbours; a gap where no plan fits stays a gap).
+    Returns x, y and whether the dotted whole curve is needed (some points are left out, not all)."""
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(series["y"], dtype=float)
+    idle = series.get("idle_gpus")
+    if idle is None:
+        return x, y, False
+    idle = np.asarray(idle, dtype=bool) & np.isfinite(y)
+    if not idle.any() or not (np.isfinite(y) & ~idle).any():
+        return x, y, False
+    return x[~idle], y[~idle], True
+
+
+def sheet_notes(result, kinds=CHART_KINDS) -> dict:
+    """Which of the charts' drawing conventions the charts of ``kinds`` use for ``result``: ``idle``
+    (a dotted curve where GPUs sit idle), ``rings`` (whole-number plan steps), ``gap`` (a blank where
+    no plan fits). A sheet that draws small charts explains these once, in its legend."""
+    out = dict(idle=False, rings=False, gap=False)
+    for kind in kinds:
+        data = chart_series(result, kind)
+        ys = [np.asarray(s["y"], dtype=float) for s in data["series"]]
+        out["idle"] |= any(in_use_points(data["x"], s)[2] for s in data["series"])
+        out["rings"] |= any(s["whole_number"] is not None and bool(np.asarray(s["whole_number"]).any())
+                            for s in data["series"])
+        out["gap"] |= bool(ys) and bool(np.all(np.isnan(np.vstack(ys)), axis=0).any())
+    return out
+
+
 def drawn_x(data: dict) -> np.ndarray:
     """The x values where some fabric has a value (the x-range to show: no axis left empty where no
     parallel plan fits); all of ``data["x"]`` when no fabric has any."""
