@@ -16,12 +16,14 @@ import html
 import math
 from pathlib import Path
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 import model
 from model import ScenarioError, catalog, claims, presets, recommend
 from model.files import atomic_write, check_writable
+from model.results import fabric_summaries
 
 from . import breakeven, compare
 from .bands import BAND_ALPHA
@@ -31,7 +33,6 @@ from .export import (OVERLAY_GREY, PDF_DPI, build_chart, cjk_family, ensure_app,
                      render_scene)
 from .i18n import fmt_money, fmt_sig, is_chinese, translate
 from .i18n_data import tr_data, tr_description, tr_field, tr_name, tr_unit
-from .point_table import _scalar  # one reading of per-fabric values for the table and the sheet
 from .present.format import fmt_quantity
 from .present.series import sheet_notes
 from .reason_text import render
@@ -117,8 +118,7 @@ def _takeaway(point, rec) -> str:
 def _inputs(s, point, money) -> list[tuple[str, str]]:
     g = catalog.gpu(s.cluster.gpu)
     w, c = s.workload, s.cluster
-    arch = point.data.get("architecture", {})
-    layers = _scalar(arch, "layers", 0) if isinstance(arch, dict) else None
+    layers = int(np.asarray(point.data["architecture"]["layers"]).reshape(-1)[0])
     sep = translate("Proposal", ", ")
     cluster = (translate("Proposal", "{n} node × {g} {gpu} = {total} GPUs") if c.nodes == 1
                else translate("Proposal", "{n} nodes × {g} {gpu} = {total} GPUs")).format(
@@ -159,25 +159,16 @@ def _inputs(s, point, money) -> list[tuple[str, str]]:
 
 
 def _fabric_rows(point, money) -> list[dict]:
-    d = point.data
-    out = []
+    """The sheet's fabric table, from the typed per-fabric results (:func:`model.results.fabric_summaries`)."""
     colours = [st["colour"] for st in fabric_styles(point)]  # as in the charts, user fabrics too
-    for i, (name, label) in enumerate(zip(point.fabrics, point.labels)):
-        feasible = bool(_scalar(d, "feasible", i))
-        plan = {k: _scalar(d["plan"], k, i) for k in d["plan"]} if feasible else None
-        days = _scalar(d, "train_days_with_interruptions", i)
-        out.append(dict(
-            fabric=name, label=label, colour=colours[i],
-            mfu=_num((_scalar(d, "mfu", i) or float("nan")) * 100, 1, " %") if feasible else "–",
-            days=_num(days if days is not None else _scalar(d, "train_days", i), 1),
-            interruptions=_num(_scalar(d, "interruptions", i), 1),
-            capex=format_money(_scalar(d, "capex", i), money) if "capex" in d else "–",
-            tco=format_money(_scalar(d, "tco", i), money) if "tco" in d else "–",
-            per_run=format_money(_scalar(d, "cost_per_run", i), money) if "cost_per_run" in d else "–",
-            plan=(model.describe_plan(plan).replace("micro-batch", translate("Proposal", "micro-batch")) if plan
-                  else translate("Proposal", "no plan fits in memory")),
-        ))
-    return out
+    return [dict(fabric=f.fabric, label=f.label, colour=colour,
+                 mfu=_num(f.mfu * 100, 1, " %") if f.feasible else "–",
+                 days=_num(f.train_days_with_interruptions, 1), interruptions=_num(f.interruptions, 1),
+                 capex=format_money(f.capex, money), tco=format_money(f.tco, money),
+                 per_run=format_money(f.cost_per_run, money),
+                 plan=(f.plan.describe().replace("micro-batch", translate("Proposal", "micro-batch")) if f.plan
+                       else translate("Proposal", "no plan fits in memory")))
+            for f, colour in zip(fabric_summaries(point), colours)]
 
 
 def _assumptions(s, point) -> list[tuple[str, str]]:

@@ -1593,20 +1593,12 @@
         <translation>含中断（不含中断：{days} 天）</translation>
     </message>
     <message>
-        <source>without interruptions (the economics model adds them)</source>
-        <translation>不含中断（经济性模型会加上中断）</translation>
-    </message>
-    <message>
         <source>no plan fits</source>
         <translation>无可行方案</translation>
     </message>
     <message>
         <source>  (fabric in focus)</source>
         <translation>  （当前网络）</translation>
-    </message>
-    <message>
-        <source>Waiting for the economics model</source>
-        <translation>等待经济性模型</translation>
     </message>
     <message>
         <source>Model FLOPs utilisation; plan: {plan}</source>

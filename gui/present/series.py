@@ -118,17 +118,10 @@ def _clip_off_scale(ys: np.ndarray) -> tuple[np.ndarray, list[float | None]]:
 
 
 def currency_of(result) -> str:
-    """Currency code of a result's money figures ('' when the economics model is absent)."""
-    cur = result.data.get("currency") if result is not None else None
-    if cur is None:
-        econ = getattr(result.scenario, "economics", None) if result is not None else None
-        cur = getattr(econ, "currency", None)
-    if cur is None:
+    """Currency code of a result's money figures ('' without a result)."""
+    if result is None:
         return ""
-    arr = np.asarray(cur)
-    if arr.ndim:
-        cur = arr.reshape(-1)[0]
-    return str(cur.item() if hasattr(cur, "item") else cur)
+    return str(np.asarray(result.data["currency"]).reshape(-1)[0])
 
 
 def fabric_styles(result) -> list[dict]:
