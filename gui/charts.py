@@ -466,12 +466,14 @@ class ChartLegend(pg.LegendItem):
     ``legend_note`` set) each take a row of their own across every column, so a long note never widens
     a column of fabric names. Notes come after the fabrics."""
 
-    @staticmethod
-    def is_note(sample) -> bool:
-        return bool(getattr(getattr(sample, "item", None), "legend_note", False))
+    notes_own_row = True  # False: a legend without fabric names lays its notes out like any entry
+
+    def spans(self, sample) -> bool:
+        """Whether ``sample``'s entry takes a row of its own."""
+        return self.notes_own_row and bool(getattr(getattr(sample, "item", None), "legend_note", False))
 
     def _addItemToLayout(self, sample, label):  # noqa: N802 (pyqtgraph name)
-        if not self.is_note(sample):
+        if not self.spans(sample):
             super()._addItemToLayout(sample, label)
             return
         row = self.layout.rowCount()
@@ -762,6 +764,11 @@ class ChartWidget(pg.PlotWidget):
             axis = self.getPlotItem().getAxis("left")
             if axis.labelText != label:
                 axis.setLabel(label, **axis.labelStyle)
+        # The plot took its geometry before the caption went, clamped to the wider title's minimum
+        # (a chart resized while hidden in a tab): give it the view's size again.
+        pi = self.getPlotItem()
+        if pi.geometry().width() > self.width() + 0.5:
+            pi.setGeometry(QtCore.QRectF(0, 0, self.width(), self.height()))
 
     def _caption_fits(self, title: str) -> bool:
         """Whether the title and its caption fit the plot's width on one line (else the caption goes:
@@ -798,7 +805,7 @@ class ChartWidget(pg.PlotWidget):
         if legend is None or not legend.items:
             return
         # the text's own width (a label's boundingRect is its layout cell, which a wide legend stretches)
-        entries = [(sample, label) for sample, label in legend.items if not ChartLegend.is_note(sample)]
+        entries = [(sample, label) for sample, label in legend.items if not legend.spans(sample)]
         notes = len(legend.items) - len(entries)
         widths = [sample.boundingRect().width() + label.item.boundingRect().width() + 30
                   for sample, label in entries] or [0.0]
@@ -993,6 +1000,7 @@ class ChartWidget(pg.PlotWidget):
             return
         self._legend_key = key
         self.legend.clear()
+        self.legend.notes_own_row = self.fabric_legend
         for name, curve in wanted:
             self.legend.addItem(curve, _esc(name))  # a legend label is rich text: a fabric label is not
         self.legend.setVisible(bool(wanted))

@@ -335,6 +335,8 @@ class MainWindow(QtWidgets.QMainWindow):
         run_chart = self.charts["cost_per_run"] = ChartWidget("cost_per_run", line_width=IDLE_LINE_WIDTH)
         run_chart.setObjectName("chart_cost_per_run")
         run_chart.setXLink(first)
+        run_chart.set_fabric_legend(False)  # the fabrics' colours are named on the top chart
+        run_chart.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Expanding)
         self.point_tabs.addTab(run_chart, translate("MainWindow", "Cost per run (sweep)"))
         rl.addWidget(self.point_tabs, 2)
         rec_box = GroupBox(translate("MainWindow", "Recommendation"))

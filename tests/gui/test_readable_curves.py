@@ -141,3 +141,23 @@ def test_the_exported_chart_draws_the_idle_points_dotted_too():
     solid_x, _ = w.curves[s["fabric"]].getOriginalDataset()
     assert _idle_points(s).size and not np.isin(w.series["x"][_idle_points(s)], solid_x).any()
     assert w.idle_curves[s["fabric"]].isVisible()
+
+
+def test_the_cost_per_run_tab_draws_its_chart_inside_the_tab(qtbot):
+    """The chart is laid out while its tab is hidden; shown at a laptop's width, its plot must not keep
+    the width of the title it had then (the right end of the curves cut off)."""
+    from gui.app import build_window
+
+    win = build_window(restore=False)
+    qtbot.addWidget(win)
+    win.show()
+    _load(win, "tier_small")
+    win.resize(1366, 768)
+    for tab in (1, 2):
+        win.point_tabs.setCurrentIndex(tab)
+        qtbot.wait(20)
+    ch = win.charts["cost_per_run"]
+    assert win.point_tabs.currentWidget() is ch and ch.series["kind"] == "cost_per_run" and ch.width() < 600
+    assert ch.getPlotItem().geometry().width() <= ch.width() + 0.5
+    assert all(np.isfinite(s["y"]).any() for s in ch.series["series"])
+    win.close()
