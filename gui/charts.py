@@ -468,9 +468,13 @@ class ChartLegend(pg.LegendItem):
 
     notes_own_row = True  # False: a legend without fabric names lays its notes out like any entry
 
+    @staticmethod
+    def is_note(sample) -> bool:
+        return bool(getattr(getattr(sample, "item", None), "legend_note", False))
+
     def spans(self, sample) -> bool:
         """Whether ``sample``'s entry takes a row of its own."""
-        return self.notes_own_row and bool(getattr(getattr(sample, "item", None), "legend_note", False))
+        return self.notes_own_row and self.is_note(sample)
 
     def _addItemToLayout(self, sample, label):  # noqa: N802 (pyqtgraph name)
         if not self.spans(sample):
@@ -770,6 +774,20 @@ class ChartWidget(pg.PlotWidget):
         if pi.geometry().width() > self.width() + 0.5:
             pi.setGeometry(QtCore.QRectF(0, 0, self.width(), self.height()))
 
+    def _fitted_title(self, title: str, data: dict) -> str:
+        """``title``, or its short form (``data["short_title"]``: the baseline fabric by its short name),
+        or that cut with an ellipsis, whichever first fits the plot's width: a title wider than the plot
+        would make the plot wider than the chart and cut its right end off."""
+        bold = QtGui.QFont()
+        bold.setPointSizeF(scaled_pt(11))
+        bold.setBold(True)
+        metrics = QtGui.QFontMetricsF(bold)
+        room = self.width() - self.getPlotItem().getAxis("left").width() - 16
+        if metrics.horizontalAdvance(title) <= room:
+            return title
+        title = data.get("short_title") or title
+        return metrics.elidedText(title, QtCore.Qt.TextElideMode.ElideRight, max(room, 40.0))
+
     def _caption_fits(self, title: str) -> bool:
         """Whether the title and its caption fit the plot's width on one line (else the caption goes:
         a title wider than its column would make the chart wider than the window)."""
@@ -822,10 +840,12 @@ class ChartWidget(pg.PlotWidget):
                 break
             cols -= 1
         rows = math.ceil(len(entries) / cols) + notes
+        # the rows the notes add, laid out on their own or among the other entries
+        without = math.ceil(sum(not ChartLegend.is_note(sample) for sample, _ in legend.items) / cols)
         # (not legend.updateSize(): it moves the legend to the plot's top-left corner, out of its layout cell)
         row = max(max(label.item.boundingRect().height(), sample.boundingRect().height())
                   for sample, label in legend.items)
-        self._set_legend_height(rows * row + 2, notes * row)
+        self._set_legend_height(rows * row + 2, (rows - without) * row)
 
     def _set_legend_height(self, height: float, notes: float = 0.0) -> None:
         """The legend's row, and the chart's minimum height with it: the plot keeps ``plot_min_height``,
@@ -887,6 +907,7 @@ class ChartWidget(pg.PlotWidget):
         """Title (with the profile/scenario caption), axis labels, tick formats, log modes:
         touched only when they change (setting HTML text costs a few ms)."""
         scale = text_scale()
+        title = self._fitted_title(title, data)
         caption = self.caption if self._caption_fits(title) else ""
         title_key = (title, caption, self.title_colour, self.caption_colour, scale)
         key = (data["x_label"], data["y_label"], data["log_x"], data["log_y"], self.kind, self._currency, scale)

@@ -162,7 +162,8 @@ def chart_series(result, kind: str) -> dict:
     Returns ``{"x", "x_label", "y_label", "title", "log_x", "log_y", "series": [...],
     "extra": [...], "available": bool, "note": str}``; each series is
     ``{"fabric", "label", "short", "y", "style"}``. The TCO chart's ``y`` is each fabric's TCO
-    in percent against the baseline fabric (:func:`tco_baseline`; ``relative``, ``baseline``,
+    in percent against the baseline fabric (:func:`tco_baseline`; ``short_title`` names it by its short
+    name, for a narrow chart; ``relative``, ``baseline``,
     ``tco`` the absolute values), a fabric far off the others' scale clipped (its ``off_scale``
     the extreme it reaches, named in its label; ``y_full`` unclipped). ``x`` and ``y`` are in display
     units (loss in percent, utilisation in percent). Points where no parallel plan fits
@@ -214,6 +215,9 @@ def chart_series(result, kind: str) -> dict:
                    title=(translate("Charts", "{years}-year TCO against {baseline}").format(
                        years=years, baseline=base_label) if years else
                        translate("Charts", "TCO against {baseline}").format(baseline=base_label)),
+                   short_title=(translate("Charts", "{years}-year TCO against {baseline}").format(
+                       years=years, baseline=base_short) if years else
+                       translate("Charts", "TCO against {baseline}").format(baseline=base_short)),
                    y_label=translate("Charts", "TCO vs {baseline} (%)").format(baseline=base_short))
     steps = plan_steps(result)
     if ys is not None and steps is not None:  # a ring only where the step shows in this chart

@@ -161,3 +161,22 @@ def test_the_cost_per_run_tab_draws_its_chart_inside_the_tab(qtbot):
     assert ch.getPlotItem().geometry().width() <= ch.width() + 0.5
     assert all(np.isfinite(s["y"]).any() for s in ch.series["series"])
     win.close()
+
+
+def test_a_title_too_wide_for_its_chart_takes_its_short_form_and_the_plot_keeps_the_charts_width(window, qtbot):
+    """Presentation mode on a laptop: "5-year TCO against Traditional Ethernet (TCP)" is wider than the
+    TCO chart; the title names the baseline by its short name (cut with an ellipsis if need be) so the plot,
+    and the right end of every x-linked curve, stays inside the chart."""
+    _load(window, "tier_small")
+    window.presentation_action.setChecked(True)
+    window.showNormal()
+    window.resize(1366, 768)
+    qtbot.wait(30)
+    settle(window)
+    ch = window.charts["tco"]
+    assert ch.series["title"] != ch.series["short_title"]
+    text = ch.getPlotItem().titleLabel.text
+    assert "Traditional Ethernet (TCP)" not in text and ("Ethernet" in text or "…" in text), text
+    for kind, chart in window.charts.items():
+        if chart.isVisible():
+            assert chart.getPlotItem().geometry().width() <= chart.width() + 0.5, kind
