@@ -509,6 +509,9 @@ class ChartWidget(pg.PlotWidget):
         # the notes inside the plot ("blank: no parallel plan fits there", the rings' meaning); a sheet that
         # explains them once in its own legend turns them off (small charts: they would cover the curves)
         self.plot_notes = True
+        # where the dotted idle-GPU curves are explained: the legend (exports: the chart stands alone), or
+        # the note in the plot's corner with the rings' (the window, whose legend row a laptop cannot spare)
+        self.idle_note_in_legend = True
         self.has_gap = False  # some x where no fabric has a plan (the blank the gap note explains)
         self.series: dict | None = None
         self.curves: dict[str, DataCurve] = {}
@@ -710,10 +713,13 @@ class ChartWidget(pg.PlotWidget):
             self.step_marks.set_marks(np.concatenate(xs), np.concatenate(ys), colours)
         else:
             self.step_marks.set_marks([], [], [])
-        note = translate("Charts", "○ whole-number plan step (hover)") if xs else ""
+        notes = [translate("Charts", "○ whole-number plan step (hover)")] if xs else []
+        if not self.idle_note_in_legend and any(c.isVisible() for c in self.idle_curves.values()):
+            notes.insert(0, "┈ " + translate("Charts", "idle GPUs: batch does not divide"))
+        note = "\n".join(notes)
         if note != self.step_note.toPlainText():
             self.step_note.setText(note)
-        self.step_note.setVisible(bool(xs) and self.plot_notes
+        self.step_note.setVisible(bool(note) and self.plot_notes
                                   and self.getPlotItem().vb.height() >= STEP_NOTE_MIN_HEIGHT)
 
     def _draw_idle(self, name: str, s: dict, x) -> None:
@@ -847,6 +853,10 @@ class ChartWidget(pg.PlotWidget):
                   for sample, label in legend.items)
         self._set_legend_height(rows * row + 2, (rows - without) * row)
 
+    def _refit_legend(self) -> None:
+        if not self.__dict__.get("closed"):
+            self._fit_legend()
+
     def _set_legend_height(self, height: float, notes: float = 0.0) -> None:
         """The legend's row, and the chart's minimum height with it: the plot keeps ``plot_min_height``,
         less the legend's ``notes`` rows (on a screen too short for both, a note takes its row from the
@@ -969,6 +979,9 @@ class ChartWidget(pg.PlotWidget):
         for _, label in self.legend.items:
             label.setText(label.text)  # the new size applies from the next setText
         self._fit_legend()
+        # again once the labels have their new size and the window its new layout (leaving presentation
+        # mode, the legend would keep the projector's single column and its extra rows)
+        QtCore.QTimer.singleShot(0, self._refit_legend)
         for item in (self.note, self.gap_note):
             f = QtGui.QFont()
             f.setPointSizeF(scaled_pt(9))
@@ -1014,7 +1027,7 @@ class ChartWidget(pg.PlotWidget):
         wanted = [(s["short"], self.curves[s["fabric"]]) for s in data["series"]] if self.fabric_legend else []
         extra = [(translate("Charts", "w/o interruptions"), c) for n, c in self.extra_curves.items() if c.isVisible()]
         wanted += extra
-        if any(c.isVisible() for c in self.idle_curves.values()):
+        if self.idle_note_in_legend and self.fabric_legend and any(c.isVisible() for c in self.idle_curves.values()):
             wanted.append((translate("Charts", "idle GPUs: batch does not divide"), self.idle_legend))
         key = [(n, id(c)) for n, c in wanted]
         if key == self._legend_key:

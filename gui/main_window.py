@@ -336,8 +336,10 @@ class MainWindow(QtWidgets.QMainWindow):
         run_chart.setObjectName("chart_cost_per_run")
         run_chart.setXLink(first)
         run_chart.set_fabric_legend(False)  # the fabrics' colours are named on the top chart
-        run_chart.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Expanding)
+        run_chart.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Ignored)
         self.point_tabs.addTab(run_chart, translate("MainWindow", "Cost per run (sweep)"))
+        for ch in self.charts.values():  # the dotted idle-GPU curves explained in the plot's corner, not a legend row
+            ch.idle_note_in_legend = False
         rl.addWidget(self.point_tabs, 2)
         rec_box = GroupBox(translate("MainWindow", "Recommendation"))
         self.recommendation = RecommendationPanel()
