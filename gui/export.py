@@ -137,6 +137,9 @@ def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EX
         for row in range(pi.layout.rowCount()):
             if pi.layout.itemAt(row, 1) is None:
                 pi.layout.setRowFixedHeight(row, 0)
+        # room above the plot for half the top tick label, which would otherwise touch the sheet's caption
+        left, top, right, bottom = pi.layout.getContentsMargins()
+        pi.layout.setContentsMargins(left, max(top, 0.7 * (font_pt or 7) * 96 / 72), right, bottom)
         style = {"font-size": f"{font_pt or 7}pt", "color": "#222222"}
         pi.setLabel("bottom", w.series["x_label"], **style)
         # the long labels overflow a short axis

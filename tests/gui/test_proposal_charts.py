@@ -41,6 +41,9 @@ def test_the_small_charts_tick_labels_never_touch(qapp, stem):
                 rects = [r for r, text in axis_text_specs(chart.getPlotItem().getAxis(side)) if text]
                 assert len(rects) >= 2, (kind, side)
                 assert not _overlapping(rects), (stem, kind, side)
+            axis = chart.getPlotItem().getAxis("left")  # the top label inside the chart, under the sheet's caption
+            tops = [axis.mapRectToScene(r).top() for r, text in axis_text_specs(axis) if text]
+            assert min(tops) >= 0, (stem, kind, min(tops))
         finally:
             chart.close()
 
