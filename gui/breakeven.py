@@ -142,8 +142,8 @@ def crossings(result, pair=None, metrics=tuple(METRICS)) -> list:
 
 
 def _by_metric(result, pair, metrics) -> dict:
-    """Cleaned crossings of ``pair`` per metric the result has (the one search both views use)."""
-    return {m: clean(analysis.break_even(result, pair[0], pair[1], m)) for m in metrics if m in result.data}
+    """Cleaned crossings of ``pair`` per metric (the one search both views use)."""
+    return {m: clean(analysis.break_even(result, pair[0], pair[1], m)) for m in metrics}
 
 
 def summary(result, pair, metric: str) -> str:

@@ -18,8 +18,9 @@ from PySide6 import QtCore, QtGui
 
 from .i18n import translate
 from .present.series import (  # noqa: F401 (the views also read the chart data through this module)
-    AXES, CHART_KINDS, MIN_TCO_SPAN_PCT, axis_label, chart_series, currency_of, drawn_x, fabric_styles, format_money,
-    format_value, format_x, point_values)
+    AXES, CHART_KINDS, MIN_TCO_SPAN_PCT, WINDOW_CHART_KINDS, axis_label, chart_series, currency_of, drawn_x,
+    fabric_styles, format_money,
+    format_value, format_x, in_use_points, point_values)
 from .present.steps import largest_change, plan_at, plan_fit
 
 LEFT_AXIS_WIDTH = 78
@@ -119,6 +120,27 @@ class ValueAxis(pg.AxisItem):
             return [fmt(v) if _mantissa(v) in (1, 2, 5) else "" for v in vals]
         return [fmt(v) for v in vals]
 
+    def generateDrawSpecs(self, p):  # noqa: N802 (pyqtgraph name)
+        """pyqtgraph's tick labels, less any that would touch one already placed: the larger ticks'
+        labels come first, so on a narrow chart "2,000" gives way to "1,000" rather than print
+        "1,0002,000"."""
+        specs = super().generateDrawSpecs(p)
+        if not specs:
+            return specs
+        axis, ticks, texts = specs
+        pad = 4.0 if self.orientation in ("bottom", "top") else 1.0
+        kept, rects = [], []
+        for spec in texts:
+            rect = spec[0]
+            grown = (rect.adjusted(-pad, 0, pad, 0) if self.orientation in ("bottom", "top")
+                     else rect.adjusted(0, -pad, 0, pad))
+            if spec[2] and any(grown.intersects(r) for r in rects):
+                continue
+            kept.append(spec)
+            if spec[2]:
+                rects.append(rect)
+        return axis, ticks, kept
+
 
 def _mantissa(v: float) -> int:
     if v <= 0 or not math.isfinite(v):
@@ -128,6 +150,9 @@ def _mantissa(v: float) -> int:
 
 
 def _plain(v: float) -> str:
+    """A log axis's tick: grouped digits, never an exponent ("1,000,000", not "1e+06")."""
+    if math.isfinite(v) and abs(v) >= 1 and v == round(v):
+        return f"{v:,.0f}"
     return f"{v:,.6g}"
 
 
@@ -436,6 +461,31 @@ class StepMarks(MarkerItem):
         return [pen for pen, k in zip(self._pens, self._ok) if k]
 
 
+class ChartLegend(pg.LegendItem):
+    """A legend whose notes (an entry that explains a way of drawing, not a fabric: its sample item has
+    ``legend_note`` set) each take a row of their own across every column, so a long note never widens
+    a column of fabric names. Notes come after the fabrics."""
+
+    notes_own_row = True  # False: a legend without fabric names lays its notes out like any entry
+
+    @staticmethod
+    def is_note(sample) -> bool:
+        return bool(getattr(getattr(sample, "item", None), "legend_note", False))
+
+    def spans(self, sample) -> bool:
+        """Whether ``sample``'s entry takes a row of its own."""
+        return self.notes_own_row and self.is_note(sample)
+
+    def _addItemToLayout(self, sample, label):  # noqa: N802 (pyqtgraph name)
+        if not self.spans(sample):
+            super()._addItemToLayout(sample, label)
+            return
+        row = self.layout.rowCount()
+        self.layout.addItem(sample, row, 0, alignment=QtCore.Qt.AlignmentFlag.AlignVCenter)
+        self.layout.addItem(label, row, 1, 1, max(2 * self.columnCount - 1, 1))
+        self.rowCount = max(self.rowCount, row + 1)
+
+
 class ChartWidget(pg.PlotWidget):
     """One chart: a curve per fabric, a marker at the current value, hover read-out.
 
@@ -456,9 +506,22 @@ class ChartWidget(pg.PlotWidget):
         self.fabric_legend = True  # the window keeps it on the top chart only (set_fabric_legend)
         self.plot_min_height = 0  # the window's charts: a minimum height without the legend [px]
         self.x_label_shown = True  # the window shows the shared x-axis title under the bottom chart only
+        # the notes inside the plot ("blank: no parallel plan fits there", the rings' meaning); a sheet that
+        # explains them once in its own legend turns them off (small charts: they would cover the curves)
+        self.plot_notes = True
+        # where the dotted idle-GPU curves are explained: the legend (exports: the chart stands alone), or
+        # the note in the plot's corner with the rings' (the window, whose legend row a laptop cannot spare)
+        self.idle_note_in_legend = True
+        self.has_gap = False  # some x where no fabric has a plan (the blank the gap note explains)
         self.series: dict | None = None
         self.curves: dict[str, DataCurve] = {}
         self.extra_curves: dict[str, DataCurve] = {}
+        # each fabric's whole curve, dotted and faint, where its plan leaves GPUs idle because the batch
+        # does not divide: the solid curve joins only the points where every GPU works
+        self.idle_curves: dict[str, DataCurve] = {}
+        self.idle_legend = DataCurve()  # the legend's sample for them (never drawn on the plot)
+        self.idle_legend.legend_note = True
+        self.idle_legend.setPen(make_pen(dict(colour="#555555", line_style="dot"), 1.5))
         self._styles: dict[str, dict] = {}
         self._focus: str | None = None
         self._current_x = None
@@ -480,7 +543,7 @@ class ChartWidget(pg.PlotWidget):
             a.setPen(pg.mkPen("#444444"))
             a.setTextPen(pg.mkPen("#222222"))
         # the legend: one row above the plot area (in the layout, so it never hides a curve)
-        self.legend = pg.LegendItem(offset=None, labelTextColor="#222222", colCount=5 if kind == "duration" else 4,
+        self.legend = ChartLegend(offset=None, labelTextColor="#222222", colCount=5 if kind == "duration" else 4,
                                     verSpacing=-8, horSpacing=14)
         top = pi.getAxis("top")  # never shown: its layout cell takes the legend
         pi.layout.removeItem(top)
@@ -587,9 +650,11 @@ class ChartWidget(pg.PlotWidget):
                 curve.setPen(self._pen_for(s["style"], focus == name))
                 self._styles[name] = (s["style"], focus == name, self.line_width)
                 curve.setZValue(4 if focus == name else 3)
-            curve.setData(x, s["y"])  # DataCurve maps to log10, gaps where <= 0
+            cx, cy, idle_on = in_use_points(x, s)
+            curve.setData(cx, cy)  # DataCurve maps to log10, gaps where <= 0
             if not curve.isVisible():
                 curve.show()
+            self._draw_idle(name, s, x if idle_on else None)
         # the duration without interruptions: for the fabric in focus (all four would hide the others)
         for e in data["extra"]:
             name = e["fabric"]
@@ -611,6 +676,9 @@ class ChartWidget(pg.PlotWidget):
             if name not in seen and curve.isVisible():
                 curve.hide()
                 curve.setData([], [])
+        for name, curve in self.idle_curves.items():
+            if name not in seen and curve.isVisible():
+                curve.hide()
         if not data["extra"]:
             for curve in self.extra_curves.values():
                 if curve.isVisible():
@@ -626,9 +694,10 @@ class ChartWidget(pg.PlotWidget):
             self.note.show()
         ys = [s_["y"] for s_ in data["series"]]
         gap = bool(ys) and bool(np.all(np.isnan(np.vstack(ys)), axis=0).any())
-        if gap != self.gap_note.isVisible():
+        self.has_gap = gap
+        if (gap and self.plot_notes) != self.gap_note.isVisible():
             self.gap_note.setText(translate("Charts", "blank: no parallel plan fits there") if gap else "")
-            self.gap_note.setVisible(gap)
+            self.gap_note.setVisible(gap and self.plot_notes)
         self._update_step_marks(data)
         self._place_overlays()
         if self._hover_pos is not None:
@@ -651,10 +720,33 @@ class ChartWidget(pg.PlotWidget):
             self.step_marks.set_marks(np.concatenate(xs), np.concatenate(ys), colours)
         else:
             self.step_marks.set_marks([], [], [])
-        note = translate("Charts", "○ whole-number plan step (hover)") if xs else ""
+        notes = [translate("Charts", "○ whole-number plan step (hover)")] if xs else []
+        if not self.idle_note_in_legend and any(c.isVisible() for c in self.idle_curves.values()):
+            notes.insert(0, "┈ " + translate("Charts", "idle GPUs: batch does not divide"))
+        note = "\n".join(notes)
         if note != self.step_note.toPlainText():
             self.step_note.setText(note)
-        self.step_note.setVisible(bool(xs) and self.getPlotItem().vb.height() >= STEP_NOTE_MIN_HEIGHT)
+        self.step_note.setVisible(bool(note) and self.plot_notes
+                                  and self.getPlotItem().vb.height() >= STEP_NOTE_MIN_HEIGHT)
+
+    def _draw_idle(self, name: str, s: dict, x) -> None:
+        """Fabric ``name``'s whole curve, dotted and faint, when some of its points leave GPUs idle
+        because the batch does not divide (``x`` None: none do, or all do: no saw-tooth to tell apart)."""
+        curve = self.idle_curves.get(name)
+        if x is None:
+            if curve is not None and curve.isVisible():
+                curve.hide()
+            return
+        if curve is None:
+            curve = DataCurve()
+            curve.setZValue(2)
+            self.getPlotItem().addItem(curve)
+            self.idle_curves[name] = curve
+        pen = make_pen(dict(s["style"], line_style="dot"), max(1.0, 0.75 * self.line_width) * self._dpr, alpha=170)
+        curve.setPen(pen)
+        curve.setData(x, s["y"])
+        if not curve.isVisible():
+            curve.show()
 
     def _fit_x(self, x, log_x: bool) -> None:
         """Set the x range when the sweep grid changes, else leave it (and any zoom) alone.
@@ -689,6 +781,25 @@ class ChartWidget(pg.PlotWidget):
             axis = self.getPlotItem().getAxis("left")
             if axis.labelText != label:
                 axis.setLabel(label, **axis.labelStyle)
+        # The plot took its geometry before the caption went, clamped to the wider title's minimum
+        # (a chart resized while hidden in a tab): give it the view's size again.
+        pi = self.getPlotItem()
+        if pi.geometry().width() > self.width() + 0.5:
+            pi.setGeometry(QtCore.QRectF(0, 0, self.width(), self.height()))
+
+    def _fitted_title(self, title: str, data: dict) -> str:
+        """``title``, or its short form (``data["short_title"]``: the baseline fabric by its short name),
+        or that cut with an ellipsis, whichever first fits the plot's width: a title wider than the plot
+        would make the plot wider than the chart and cut its right end off."""
+        bold = QtGui.QFont()
+        bold.setPointSizeF(scaled_pt(11))
+        bold.setBold(True)
+        metrics = QtGui.QFontMetricsF(bold)
+        room = self.width() - self.getPlotItem().getAxis("left").width() - 16
+        if metrics.horizontalAdvance(title) <= room:
+            return title
+        title = data.get("short_title") or title
+        return metrics.elidedText(title, QtCore.Qt.TextElideMode.ElideRight, max(room, 40.0))
 
     def _caption_fits(self, title: str) -> bool:
         """Whether the title and its caption fit the plot's width on one line (else the caption goes:
@@ -712,7 +823,8 @@ class ChartWidget(pg.PlotWidget):
         if QtGui.QFontMetricsF(font).horizontalAdvance(text) <= room:
             return text
         short = {"utilisation": translate("Charts", "MFU (%)"), "duration": translate("Charts", "Days"),
-                 "tco": translate("Charts", "Δ TCO (%)")}.get(
+                 "tco": translate("Charts", "Δ TCO (%)"),
+                 "cost_per_run": translate("Charts", "Per run")}.get(
             self.kind, text)
         # shorter still than that: no axis title (the chart's title names the quantity) rather than a cut one
         return short if QtGui.QFontMetricsF(font).horizontalAdvance(short) <= room else ""
@@ -724,8 +836,10 @@ class ChartWidget(pg.PlotWidget):
         if legend is None or not legend.items:
             return
         # the text's own width (a label's boundingRect is its layout cell, which a wide legend stretches)
+        entries = [(sample, label) for sample, label in legend.items if not legend.spans(sample)]
+        notes = len(legend.items) - len(entries)
         widths = [sample.boundingRect().width() + label.item.boundingRect().width() + 30
-                  for sample, label in legend.items]
+                  for sample, label in entries] or [0.0]
         room = max(self.width() - self.getPlotItem().getAxis("left").width() - 30, 100)  # the plot column
         cols = len(widths)
         while cols > 1 and max(sum(widths[r:r + cols]) for r in range(0, len(widths), cols)) > room:
@@ -738,19 +852,27 @@ class ChartWidget(pg.PlotWidget):
             if cols == 1 or legend.layout.effectiveSizeHint(minimum).width() <= room:
                 break
             cols -= 1
-        rows = math.ceil(len(widths) / cols)
+        rows = math.ceil(len(entries) / cols) + notes
+        # the rows the notes add, laid out on their own or among the other entries
+        without = math.ceil(sum(not ChartLegend.is_note(sample) for sample, _ in legend.items) / cols)
         # (not legend.updateSize(): it moves the legend to the plot's top-left corner, out of its layout cell)
-        height = rows * max(max(label.item.boundingRect().height(), sample.boundingRect().height())
-                            for sample, label in legend.items) + 2
-        self._set_legend_height(height)
+        row = max(max(label.item.boundingRect().height(), sample.boundingRect().height())
+                  for sample, label in legend.items)
+        self._set_legend_height(rows * row + 2, (rows - without) * row)
 
-    def _set_legend_height(self, height: float) -> None:
-        """The legend's row, and the chart's minimum height with it: the plot keeps ``plot_min_height``."""
+    def _refit_legend(self) -> None:
+        if not self.__dict__.get("closed"):
+            self._fit_legend()
+
+    def _set_legend_height(self, height: float, notes: float = 0.0) -> None:
+        """The legend's row, and the chart's minimum height with it: the plot keeps ``plot_min_height``,
+        less the legend's ``notes`` rows (on a screen too short for both, a note takes its row from the
+        plot rather than push the window past the screen)."""
         layout = self.getPlotItem().layout
         if abs(layout.rowMaximumHeight(1) - height) > 0.5:
             layout.setRowFixedHeight(1, height)
         if self.plot_min_height:
-            self.setMinimumHeight(int(self.plot_min_height + height))
+            self.setMinimumHeight(int(self.plot_min_height + height - notes))
 
     def fit_y(self) -> None:
         """The one steady y axis, set through ``ViewBox.setYRange``: it holds everything drawn (curves,
@@ -802,6 +924,7 @@ class ChartWidget(pg.PlotWidget):
         """Title (with the profile/scenario caption), axis labels, tick formats, log modes:
         touched only when they change (setting HTML text costs a few ms)."""
         scale = text_scale()
+        title = self._fitted_title(title, data)
         caption = self.caption if self._caption_fits(title) else ""
         title_key = (title, caption, self.title_colour, self.caption_colour, scale)
         key = (data["x_label"], data["y_label"], data["log_x"], data["log_y"], self.kind, self._currency, scale)
@@ -823,7 +946,10 @@ class ChartWidget(pg.PlotWidget):
         pi.getAxis("bottom").showLabel(self.x_label_shown)
         pi.setLabel("left", self._y_label(data), **label_style)
         left = pi.getAxis("left")
-        if data["log_y"]:
+        if self.kind == "cost_per_run":
+            code = self._currency
+            left.formatter = lambda v: format_money(v, code, axis=True)
+        elif data["log_y"]:
             left.formatter = _plain
         else:
             left.formatter = None
@@ -869,6 +995,9 @@ class ChartWidget(pg.PlotWidget):
         for _, label in self.legend.items:
             label.setText(label.text)  # the new size applies from the next setText
         self._fit_legend()
+        # again once the labels have their new size and the window its new layout (leaving presentation
+        # mode, the legend would keep the projector's single column and its extra rows)
+        QtCore.QTimer.singleShot(0, self._refit_legend)
         for item in (self.note, self.gap_note):
             f = QtGui.QFont()
             f.setPointSizeF(scaled_pt(9))
@@ -914,11 +1043,14 @@ class ChartWidget(pg.PlotWidget):
         wanted = [(s["short"], self.curves[s["fabric"]]) for s in data["series"]] if self.fabric_legend else []
         extra = [(translate("Charts", "w/o interruptions"), c) for n, c in self.extra_curves.items() if c.isVisible()]
         wanted += extra
+        if self.idle_note_in_legend and self.fabric_legend and any(c.isVisible() for c in self.idle_curves.values()):
+            wanted.append((translate("Charts", "idle GPUs: batch does not divide"), self.idle_legend))
         key = [(n, id(c)) for n, c in wanted]
         if key == self._legend_key:
             return
         self._legend_key = key
         self.legend.clear()
+        self.legend.notes_own_row = self.fabric_legend
         for name, curve in wanted:
             self.legend.addItem(curve, _esc(name))  # a legend label is rich text: a fabric label is not
         self.legend.setVisible(bool(wanted))
@@ -964,7 +1096,7 @@ class ChartWidget(pg.PlotWidget):
         self.gap_note.setPos(r.right() - 4, r.top() + 2)
         self.step_note.setPos(r.left() + 4, r.bottom() - 2)
         # on a short plot the note would cover the curves: the rings and the hover still explain
-        want = bool(self.step_note.toPlainText()) and r.height() >= STEP_NOTE_MIN_HEIGHT
+        want = bool(self.step_note.toPlainText()) and r.height() >= STEP_NOTE_MIN_HEIGHT and self.plot_notes
         if want != self.step_note.isVisible():
             self.step_note.setVisible(want)
 

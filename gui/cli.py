@@ -18,106 +18,30 @@ from pathlib import Path
 import numpy as np
 
 import model
-from model.compute import RECOMPUTE_KINDS
 from model import ScenarioError
+from model.results import fabric_reports, fabric_summaries, json_ready
 
 from .present.format import fmt_money
 
 EXIT_BAD_INPUT = 2
 
 
-def _jsonable(x):
-    if isinstance(x, dict):
-        return {k: _jsonable(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_jsonable(v) for v in x]
-    if isinstance(x, np.ndarray):
-        return _jsonable(x.tolist())
-    if isinstance(x, (np.bool_, bool)):
-        return bool(x)
-    if isinstance(x, (np.integer,)):
-        return int(x)
-    if isinstance(x, (float, np.floating)):
-        x = float(x)
-        return x if math.isfinite(x) else None
-    return x
-
-
 def result_to_json(res: model.Result) -> dict:
-    """The evaluate JSON document (schema_version 1)."""
-    fabrics = {}
-    for i, name in enumerate(res.fabrics):
-        d = res.at(name)
-        plan = d["plan"]
-        fabrics[name] = {
-            "label": res.labels[i],
-            "transport": res.fabric_rows[i].transport,
-            "feasible": bool(d["feasible"]),
-            "plan": _plan_json(plan, d, res.scenario),
-            "global_batch_used": _int_or_none(d["global_batch_used"]),
-            "global_batch_kept": bool(d["global_batch_kept"]),
-            "step_time_s": d["step_time_s"],
-            "model_tflops_per_gpu": d["model_tflops_per_gpu"],
-            "hardware_tflops_per_gpu": d["hardware_tflops_per_gpu"],
-            "mfu": d["mfu"],
-            "hfu": d["hfu"],
-            "tokens_per_s": d["tokens_per_s"],
-            "train_days": d["train_days"],
-            "breakdown_s": d["breakdown_s"],
-            "memory_per_gpu_gb": d["memory_per_gpu_gb"],
-            "node_bandwidth_gbps": d["node_bandwidth_gbps"],
-            "loss_efficiency": d["loss_efficiency"],
-            "cpu_cores_busy": d["cpu_cores_busy"],
-            "inputs": {k: v for k, v in res.fabric_rows[i].values.items()},
-            "input_sources": res.fabric_rows[i].sources,
-            "guesses": list(res.fabric_rows[i].guesses),
-        }
-        for key in EXTRA_FABRIC_KEYS:
-            if key in d:
-                fabrics[name][key] = d[key]
-    first = res.at(res.fabrics[0])
+    """The evaluate JSON document (schema_version 1): each fabric's record is its typed
+    :class:`model.results.FabricReport`, written by its ``to_json``."""
     from model import recommend
 
-    return _jsonable({
+    first = res.at(res.fabrics[0])
+    return json_ready({
         "schema_version": 1,
         "engine_version": model.__version__,
         "scenario": model.scenario_to_dict(res.scenario),
         "profile_set": res.scenario.fabric.profile_set,
         "architecture": first["architecture"],
         "params": first["params"],
-        "fabrics": fabrics,
+        "fabrics": {name: report.to_json() for name, report in zip(res.fabrics, fabric_reports(res))},
         "recommendation": recommend.recommendation(res.scenario, res).to_json(),
     })
-
-
-def _int_or_none(v):
-    return None if isinstance(v, float) and math.isnan(v) else int(v)
-
-
-def _plan_json(plan: dict, d: dict, s) -> dict:
-    """The chosen plan: degrees (tp, pp, dp, cp, ep), micro-batching, the ZeRO stage and recompute kind the search
-    picked, and the architecture and precision it ran (grouped-query key/value heads, SwiGLU width, experts and
-    top-k, bf16 or fp8)."""
-    out = {k: (None if isinstance(v, float) and math.isnan(v) else
-               (bool(v) if k == "distributed_optimizer" else int(v))) for k, v in plan.items()}
-    if out.get("recompute") is not None:
-        out["recompute"] = RECOMPUTE_KINDS[out["recompute"]]
-    out["kv_heads"] = _int_or_none(float(d["architecture"]["kv_heads"]))
-    out["ffn_hidden"] = s.workload.ffn_hidden
-    out["precision"] = s.workload.precision
-    out["experts"] = s.workload.experts or 1
-    out["top_k"] = s.workload.top_k or (2 if out["experts"] > 1 else 1)
-    return out
-
-
-# Keys later engine stages add per fabric (economics, reliability); copied when present.
-EXTRA_FABRIC_KEYS = ("network",
-                     "train_days_with_interruptions", "interruptions", "hours_lost", "capex", "opex_per_year",
-                     "tco", "cost_per_run", "cost_per_token", "currency", "switches", "links", "optics",
-                     "goodput", "interruptions_per_day", "network_interruptions_per_day", "mtbf_h",
-                     "checkpoint_write_min", "checkpoint_interval_min", "nics", "fat_tree", "capex_parts",
-                     "network_components", "opex_parts", "power_kw", "energy_kwh_per_year", "energy_cost_per_run",
-                     "runs_per_year")
 
 
 # C0 and C1 control characters (ESC starts a terminal escape sequence) and the bidirectional overrides
@@ -137,42 +61,40 @@ def _fmt(x, digits=1):
 
 
 def result_table(res: model.Result) -> str:
+    """The evaluate command's text: per fabric the step, utilisation and plan, the step's parts, and
+    interruptions and money; read from the typed records (:func:`model.results.fabric_reports`)."""
     s = res.scenario
+    rows = list(zip(res.labels, fabric_summaries(res), fabric_reports(res)))
     lines = [f"{s.name} — {s.cluster.nodes} × {s.cluster.gpus_per_node} {s.cluster.gpu}, "
              f"{res.at(res.fabrics[0])['params'] / 1e9:,.1f} B parameters, profile set: {s.fabric.profile_set}", ""]
     head = f"{'fabric':<28}{'step s':>9}{'MFU %':>8}{'TFLOP/s':>9}{'days':>9}  plan"
     lines += [head, "-" * (len(head) + 30)]
-    for i, name in enumerate(res.fabrics):
-        d = res.at(name)
-        plan = model.describe_plan(d["plan"]) if d["feasible"] else (
-            "does not fit" if d["global_batch_kept"] else
+    for label, f, r in rows:
+        plan = f.plan.describe() if f.plan is not None else (
+            "does not fit" if r.global_batch_kept else
             f"no plan keeps the global batch of {s.workload.global_batch:,} sequences")
-        lines.append(f"{res.labels[i][:27]:<28}{_fmt(d['step_time_s'], 2):>9}{_fmt(d['mfu'] * 100):>8}"
-                     f"{_fmt(d['model_tflops_per_gpu']):>9}{_fmt(d['train_days']):>9}  {plan}")
+        lines.append(f"{label[:27]:<28}{_fmt(f.step_time_s, 2):>9}{_fmt(f.mfu * 100):>8}"
+                     f"{_fmt(r.model_tflops_per_gpu):>9}{_fmt(f.train_days):>9}  {plan}")
     gpus = s.cluster.nodes * s.cluster.gpus_per_node
-    for i, name in enumerate(res.fabrics):
-        used = res.at(name)["plan"]["gpus_used"]
-        if res.at(name)["feasible"] and used < gpus:
-            lines.append(f"{res.labels[i]}: the global batch of {s.workload.global_batch:,} sequences is kept; "
-                         f"the plan uses {int(used):,} of the {gpus:,} GPUs (the rest idle)")
+    for label, f, _ in rows:
+        if f.plan is not None and f.plan.gpus_used < gpus:
+            lines.append(f"{label}: the global batch of {s.workload.global_batch:,} sequences is kept; "
+                         f"the plan uses {f.plan.gpus_used:,} of the {gpus:,} GPUs (the rest idle)")
     lines += ["", "step-time breakdown (s):"]
     keys = model.BREAKDOWN_KEYS
     lines.append(f"{'fabric':<28}" + "".join(f"{k[:9]:>10}" for k in keys))
-    for i, name in enumerate(res.fabrics):
-        br = res.at(name)["breakdown_s"]
-        lines.append(f"{res.labels[i][:27]:<28}" + "".join(f"{_fmt(br[k], 3):>10}" for k in keys))
-    if "tco" in res.data:
-        cur = str(res.at(res.fabrics[0])["currency"])
-        lines += ["", f"interruptions and cost ({cur}, {s.economics.years:g}-year TCO):"]
-        lines.append(f"{'fabric':<28}{'days+int':>9}{'interr.':>9}{'switches':>9}{'capex':>15}{'opex/yr':>13}"
-                     f"{'TCO':>15}{'per run':>13}")
-        for i, name in enumerate(res.fabrics):
-            d = res.at(name)
-            money = {k: fmt_money(d[k], cur) for k in ("capex", "opex_per_year", "tco", "cost_per_run")}
-            lines.append(f"{res.labels[i][:27]:<28}{_fmt(d['train_days_with_interruptions']):>9}"
-                         f"{_fmt(d['interruptions']):>9}{_fmt(d['switches'], 0):>9}{money['capex']:>15}"
-                         f"{money['opex_per_year']:>13}{money['tco']:>15}{money['cost_per_run']:>13}")
-        lines += ["", "recommendation:"] + [f"  {t}" for t in recommendation_lines(res)]
+    for label, f, _ in rows:
+        lines.append(f"{label[:27]:<28}" + "".join(f"{_fmt(f.step_breakdown_s[k], 3):>10}" for k in keys))
+    cur = rows[0][1].currency
+    lines += ["", f"interruptions and cost ({cur}, {s.economics.years:g}-year TCO):"]
+    lines.append(f"{'fabric':<28}{'days+int':>9}{'interr.':>9}{'switches':>9}{'capex':>15}{'opex/yr':>13}"
+                 f"{'TCO':>15}{'per run':>13}")
+    for label, f, r in rows:
+        money = {k: fmt_money(getattr(f, k), cur) for k in ("capex", "opex_per_year", "tco", "cost_per_run")}
+        lines.append(f"{label[:27]:<28}{_fmt(f.train_days_with_interruptions):>9}"
+                     f"{_fmt(f.interruptions):>9}{_fmt(r.switches, 0):>9}{money['capex']:>15}"
+                     f"{money['opex_per_year']:>13}{money['tco']:>15}{money['cost_per_run']:>13}")
+    lines += ["", "recommendation:"] + [f"  {t}" for t in recommendation_lines(res)]
     return "\n".join(plain_text(line) for line in lines)  # names and labels come from the file
 
 
@@ -304,7 +226,7 @@ def cmd_nccl(args) -> int:
                 row.update({k: cmp[k][i] for k in cmp})
         doc = {k: table[k] for k in ("fabric", "label", "collective", "nodes", "ranks")}
         doc["rows"] = rows
-        json.dump(_jsonable(doc), sys.stdout, indent=2, ensure_ascii=False)
+        json.dump(json_ready(doc), sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
         return 0
     redop = "sum" if args.collective in ("all_reduce", "reduce_scatter") else "none"
@@ -337,7 +259,7 @@ def cmd_claims(args) -> int:
     tables = {name: claims.claims_table(name) for name in names}
     if args.json:
         doc = {"schema_version": 1, "cases": {n: [dataclasses.asdict(r) for r in rows] for n, rows in tables.items()}}
-        json.dump(_jsonable(doc), sys.stdout, indent=2, ensure_ascii=False)
+        json.dump(json_ready(doc), sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
         print("\n\n".join(claims.format_claims(n, rows) for n, rows in tables.items()))

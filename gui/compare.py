@@ -21,13 +21,14 @@ from PySide6 import QtCore, QtGui, QtWidgets
 import model
 from model import catalog
 from model.files import atomic_write
+from model.results import fabric_summaries
 
 from .charts import AXES, CHART_KINDS, chart_series, currency_of, make_pen, point_values
 from .i18n import fmt_money, fmt_number, fmt_percent, fmt_sig, translate
 from .i18n_data import field_label
 from .present.chart_export import csv_text
 
-METRICS = (  # key, engine output, display scale, decimals
+METRICS = (  # key, field of the typed per-fabric result (model.results.FabricSummary), display scale
     ("utilisation", "mfu", 100.0),
     ("days", "train_days_with_interruptions", 1.0),
     ("tco", "tco", 1.0),
@@ -43,13 +44,9 @@ def metric_name(key: str) -> str:
     return translate("Compare", "TCO")
 
 
-def _value(point, out: str, scale: float, fabric: str) -> float:
-    if point is None or fabric not in point.fabrics or out not in point.data:
-        if out == "train_days_with_interruptions" and point is not None and fabric in point.fabrics:
-            return _value(point, "train_days", scale, fabric)
-        return math.nan
-    arr = np.atleast_1d(np.asarray(point.data[out], dtype=float))
-    return float(arr[point.fabric_index(fabric)]) * scale
+def _by_fabric(point) -> dict:
+    """The typed per-fabric results of ``point`` by fabric key ({} without a point)."""
+    return {} if point is None else {f.fabric: f for f in fabric_summaries(point)}
 
 
 def compare_rows(point_a, point_b) -> list[dict]:
@@ -58,10 +55,11 @@ def compare_rows(point_a, point_b) -> list[dict]:
     labels = dict(zip(point_a.fabrics, point_a.labels))
     labels.update(zip(point_b.fabrics, point_b.labels))
     rows = []
+    by_a, by_b = _by_fabric(point_a), _by_fabric(point_b)
     for f in fabrics:
         for key, out, scale in METRICS:
-            a = _value(point_a, out, scale, f)
-            b = _value(point_b, out, scale, f)
+            a = getattr(by_a[f], out) * scale if f in by_a else math.nan
+            b = getattr(by_b[f], out) * scale if f in by_b else math.nan
             d = b - a
             pct = d / a * 100.0 if math.isfinite(d) and a else math.nan
             short = catalog.fabric_style(f).get("short", f) if f in catalog.BUILTIN_FABRICS else labels.get(f, f)

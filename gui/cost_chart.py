@@ -22,10 +22,10 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from model.recommend import baseline_fabric
+from model.results import fabric_summaries
 
-from .charts import currency_of, fabric_styles, format_money
+from .charts import fabric_styles, format_money
 from .i18n import QT_TRANSLATE_NOOP, translate
-from .point_table import _scalar
 from .presentation import current_theme
 
 MIN_DIFF_SPAN = 0.06
@@ -50,16 +50,15 @@ def cost_comparison(point, baseline: str | None = None) -> dict:
     ``servers``, ``opex``: money, summing to ``tco_diff``) and ``network_share`` (network
     capex / TCO).
     """
-    d = point.data
     base = baseline_fabric(point, baseline)
     years = float(point.scenario.economics.years)
     styles = fabric_styles(point)
+    summaries = fabric_summaries(point)
 
     def fig(i):
-        tco = _scalar(d, "tco", i)
-        capex = d["capex_parts"]
-        return dict(per_run=_scalar(d, "cost_per_run", i), tco=tco, network=_scalar(capex, "network", i),
-                    servers=_scalar(capex, "servers", i), opex=_scalar(d, "opex_per_year", i) * years)
+        f = summaries[i]
+        return dict(per_run=f.cost_per_run, tco=f.tco, network=f.capex_network, servers=f.capex_servers,
+                    opex=f.opex_per_year * years)
 
     b = fig(point.fabric_index(base))
     rows = []
@@ -70,7 +69,7 @@ def cost_comparison(point, baseline: str | None = None) -> dict:
                          per_run_delta=f["per_run"] / b["per_run"] - 1.0, tco=f["tco"], tco_diff=f["tco"] - b["tco"],
                          tco_delta=f["tco"] / b["tco"] - 1.0, diff_parts=parts,
                          network_share=f["network"] / f["tco"]))
-    return dict(baseline=base, baseline_label=rows[point.fabric_index(base)]["label"], currency=currency_of(point),
+    return dict(baseline=base, baseline_label=rows[point.fabric_index(base)]["label"], currency=summaries[0].currency,
                 years=years, base_tco=b["tco"], rows=rows)
 
 

@@ -114,6 +114,7 @@ def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EX
         ax.setStyle(tickFont=f)  # the axis titles: _text_fonts below
     w.tco_baseline = baseline
     w.resize(int(size[0]), int(size[1]))
+    w.plot_notes = not compact  # the sheet's legend line says what blanks, rings and dots mean
     w.show()
     s = snapshot.scenario
     w.show_result(snapshot.sweep, kind, current_x=snapshot.current_x, focus=s.fabric.focus_fabric,
@@ -126,11 +127,6 @@ def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EX
     _text_fonts(w, f)
     if compact:
         w.marker.setSymbolSize(6)
-        note = getattr(w, "gap_note", None)  # "blank: no parallel plan fits there" in a third of a page
-        if note is not None:
-            nf = note.textItem.font()
-            nf.setPointSizeF(max(5.0, (font_pt or 7) - 1))
-            note.setFont(nf)
         pi = w.getPlotItem()
         pi.titleLabel.setText("")          # its minimum width would keep the plot wider than the box
         pi.titleLabel.setMinimumWidth(0)
@@ -143,6 +139,9 @@ def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EX
         for row in range(pi.layout.rowCount()):
             if pi.layout.itemAt(row, 1) is None:
                 pi.layout.setRowFixedHeight(row, 0)
+        # room above the plot for half the top tick label, which would otherwise touch the sheet's caption
+        left, top, right, bottom = pi.layout.getContentsMargins()
+        pi.layout.setContentsMargins(left, max(top, 0.7 * (font_pt or 7) * 96 / 72), right, bottom)
         style = {"font-size": f"{font_pt or 7}pt", "color": "#222222"}
         pi.setLabel("bottom", w.series["x_label"], **style)
         # the long labels overflow a short axis

@@ -82,7 +82,8 @@ class FileActions(QtCore.QObject):
 
         titles = {"utilisation": lambda: translate("FileActions", "&Utilisation…"),
                   "duration": lambda: translate("FileActions", "&Training duration…"),
-                  "tco": lambda: translate("FileActions", "T&CO…")}
+                  "tco": lambda: translate("FileActions", "T&CO…"),
+                  "cost_per_run": lambda: translate("FileActions", "Cost per &run…")}
         for kind in CHART_KINDS:
             act = self.export_menu.addAction("")
             t.bind(act.setText, titles.get(kind, lambda k=kind: k))

@@ -1,16 +1,16 @@
-"""The table "at this point": one row per fabric with utilisation, days and money."""
+"""The table "at this point": one row per fabric with utilisation, days and money, read from the typed
+per-fabric results (:func:`model.results.fabric_summaries`)."""
 
 from __future__ import annotations
 
 import html
 import math
 
-import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
-import model
+from model.results import fabric_summaries
 
-from .charts import currency_of, fabric_styles, format_money
+from .charts import fabric_styles, format_money
 from .i18n import QT_TRANSLATE_NOOP, translate
 
 COLUMNS = (
@@ -22,16 +22,6 @@ COLUMNS = (
     ("tco", QT_TRANSLATE_NOOP("PointTable", "TCO")),
     ("cost_per_run", QT_TRANSLATE_NOOP("PointTable", "Per run")),
 )
-ECONOMICS_KEYS = ("interruptions", "capex", "tco", "cost_per_run")
-
-
-def _scalar(data: dict, key: str, i: int):
-    if key not in data:
-        return None
-    a = np.asarray(data[key])
-    if a.ndim == 0:
-        return a.item()
-    return a.reshape(-1)[i].item() if a.size > i else None
 
 
 class PointTable(QtWidgets.QTableWidget):
@@ -71,24 +61,20 @@ class PointTable(QtWidgets.QTableWidget):
             self.horizontalHeaderItem(i).setToolTip(t)
 
     def show_point(self, point, focus: str | None = None) -> None:
-        d = point.data
         styles = fabric_styles(point)
-        cur = currency_of(point)
-        n = len(point.fabrics)
+        rows = fabric_summaries(point)
+        n = len(rows)
         if self.rowCount() != n:
             self.setRowCount(n)
             self._cells = {k: v for k, v in self._cells.items() if k[0] < n}
             self._fit_height()
-        days_key = "train_days_with_interruptions" if "train_days_with_interruptions" in d else "train_days"
-        days_tip = (translate("PointTable", "with interruptions (without: {days} days)") if days_key != "train_days"
-                    else translate("PointTable", "without interruptions (the economics model adds them)"))
         # items changed with the model's signals blocked, then one repaint: a signal per
         # setText made this table cost ~5 ms per slider move
         widths = {k: len(v[0]) for k, v in self._cells.items()}
         model_ = self.model()
         model_.blockSignals(True)
         try:
-            self._fill(point, d, styles, cur, focus, days_key, days_tip)
+            self._fill(rows, styles, focus)
         finally:
             model_.blockSignals(False)
         self.viewport().update()
@@ -96,40 +82,35 @@ class PointTable(QtWidgets.QTableWidget):
             self.horizontalHeader().resizeSections(QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
             self.updateGeometry()
 
-    def _fill(self, point, d, styles, cur, focus, days_key, days_tip) -> None:
-        for i, name in enumerate(point.fabrics):
-            st = styles[i]
-            feasible = bool(_scalar(d, "feasible", i))
-            mfu = _scalar(d, "mfu", i)
-            days = _scalar(d, days_key, i)
+    def _fill(self, rows, styles, focus) -> None:
+        days_tip = translate("PointTable", "with interruptions (without: {days} days)")
+        for i, (f, st) in enumerate(zip(rows, styles)):
+            cur = f.currency
             vals = {
-                "fabric": st.get("short", name),
-                "mfu": f"{mfu * 100:.1f} %" if feasible and _finite(mfu) else translate("PointTable", "no plan fits"),
-                "days": f"{days:,.1f}" if feasible and _finite(days) else "–",
+                "fabric": st.get("short", f.fabric),
+                "mfu": f"{f.mfu * 100:.1f} %" if f.feasible and _finite(f.mfu)
+                else translate("PointTable", "no plan fits"),
+                "days": f"{f.train_days_with_interruptions:,.1f}" if f.feasible and _finite(
+                    f.train_days_with_interruptions) else "–",
+                "interruptions": f"{f.interruptions:,.1f}" if _finite(f.interruptions) else "–",
             }
-            for key in ECONOMICS_KEYS:
-                v = _scalar(d, key, i)
-                if v is None:
-                    vals[key] = "…"
-                elif key == "interruptions":
-                    vals[key] = f"{v:,.1f}" if _finite(v) else "–"
-                else:
-                    vals[key] = format_money(float(v), cur, compact=True) if _finite(v) else "–"
+            for key in ("capex", "tco", "cost_per_run"):
+                v = getattr(f, key)
+                vals[key] = format_money(v, cur, compact=True) if _finite(v) else "–"
             for col, (key, _) in enumerate(COLUMNS):
                 if col == 0:
-                    tip = html.escape(st["label"]) + (translate("PointTable", "  (fabric in focus)") if name == focus else "")
+                    tip = html.escape(st["label"]) + (translate("PointTable", "  (fabric in focus)")
+                                                      if f.fabric == focus else "")
                 elif key == "days":
-                    tip = days_tip.format(days=f"{_scalar(d, 'train_days', i) or math.nan:.1f}")
+                    tip = days_tip.format(days=f"{f.train_days:.1f}")
                 elif key == "mfu":
-                    plan = {k: _scalar(d["plan"], k, i) for k in ("tp", "pp", "dp", "micro_batch",
-                                                                  "virtual_stages")}
                     tip = translate("PointTable", "Model FLOPs utilisation; plan: {plan}").format(
-                        plan=model.describe_plan(plan))
+                        plan=f.plan.describe() if f.plan is not None else "–")
                 elif key in ("capex", "tco", "cost_per_run") and cur:
                     tip = f"{key.replace('_', ' ')} in {cur}"
                 else:
                     tip = ""
-                self._set_cell(i, col, vals[key], tip, name == focus, st["colour"] if col == 0 else None)
+                self._set_cell(i, col, vals[key], tip, f.fabric == focus, st["colour"] if col == 0 else None)
 
     def _fit_height(self) -> None:
         """Every fabric's row visible, whatever the window's height."""

@@ -16,11 +16,14 @@ import html
 import math
 from pathlib import Path
 
+import numpy as np
+import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 import model
 from model import ScenarioError, catalog, claims, presets, recommend
 from model.files import atomic_write, check_writable
+from model.results import fabric_summaries
 
 from . import breakeven, compare
 from .bands import BAND_ALPHA
@@ -30,8 +33,8 @@ from .export import (OVERLAY_GREY, PDF_DPI, build_chart, cjk_family, ensure_app,
                      render_scene)
 from .i18n import fmt_money, fmt_sig, is_chinese, translate
 from .i18n_data import tr_data, tr_description, tr_field, tr_name, tr_unit
-from .point_table import _scalar  # one reading of per-fabric values for the table and the sheet
 from .present.format import fmt_quantity
+from .present.series import sheet_notes
 from .reason_text import render
 
 PAPERS = ("a4", "letter")
@@ -115,8 +118,7 @@ def _takeaway(point, rec) -> str:
 def _inputs(s, point, money) -> list[tuple[str, str]]:
     g = catalog.gpu(s.cluster.gpu)
     w, c = s.workload, s.cluster
-    arch = point.data.get("architecture", {})
-    layers = _scalar(arch, "layers", 0) if isinstance(arch, dict) else None
+    layers = int(np.asarray(point.data["architecture"]["layers"]).reshape(-1)[0])
     sep = translate("Proposal", ", ")
     cluster = (translate("Proposal", "{n} node × {g} {gpu} = {total} GPUs") if c.nodes == 1
                else translate("Proposal", "{n} nodes × {g} {gpu} = {total} GPUs")).format(
@@ -157,25 +159,16 @@ def _inputs(s, point, money) -> list[tuple[str, str]]:
 
 
 def _fabric_rows(point, money) -> list[dict]:
-    d = point.data
-    out = []
+    """The sheet's fabric table, from the typed per-fabric results (:func:`model.results.fabric_summaries`)."""
     colours = [st["colour"] for st in fabric_styles(point)]  # as in the charts, user fabrics too
-    for i, (name, label) in enumerate(zip(point.fabrics, point.labels)):
-        feasible = bool(_scalar(d, "feasible", i))
-        plan = {k: _scalar(d["plan"], k, i) for k in d["plan"]} if feasible else None
-        days = _scalar(d, "train_days_with_interruptions", i)
-        out.append(dict(
-            fabric=name, label=label, colour=colours[i],
-            mfu=_num((_scalar(d, "mfu", i) or float("nan")) * 100, 1, " %") if feasible else "–",
-            days=_num(days if days is not None else _scalar(d, "train_days", i), 1),
-            interruptions=_num(_scalar(d, "interruptions", i), 1),
-            capex=format_money(_scalar(d, "capex", i), money) if "capex" in d else "–",
-            tco=format_money(_scalar(d, "tco", i), money) if "tco" in d else "–",
-            per_run=format_money(_scalar(d, "cost_per_run", i), money) if "cost_per_run" in d else "–",
-            plan=(model.describe_plan(plan).replace("micro-batch", translate("Proposal", "micro-batch")) if plan
-                  else translate("Proposal", "no plan fits in memory")),
-        ))
-    return out
+    return [dict(fabric=f.fabric, label=f.label, colour=colour,
+                 mfu=_num(f.mfu * 100, 1, " %") if f.feasible else "–",
+                 days=_num(f.train_days_with_interruptions, 1), interruptions=_num(f.interruptions, 1),
+                 capex=format_money(f.capex, money), tco=format_money(f.tco, money),
+                 per_run=format_money(f.cost_per_run, money),
+                 plan=(f.plan.describe().replace("micro-batch", translate("Proposal", "micro-batch")) if f.plan
+                       else translate("Proposal", "no plan fits in memory")))
+            for f, colour in zip(fabric_summaries(point), colours)]
 
 
 def _assumptions(s, point) -> list[tuple[str, str]]:
@@ -587,6 +580,15 @@ def _legend(sheet: _Sheet, snap, c=None, overlays=None) -> None:
             fill.setAlpha(BAND_ALPHA * 2)
             entries.append((None, fill, e["text"] + translate("Proposal", " ({n} seeded samples, seed {seed})").format(
                 n=f"{b.get('samples', 0):,}", seed=b.get("seed", 0))))
+    # what the small charts draw without saying so in their plots
+    notes = sheet_notes(snap.sweep, CHART_KINDS)
+    if notes["idle"]:
+        entries.append((make_pen(dict(colour=OVERLAY_GREY, line_style="dot"), 1.5), None,
+                        translate("Charts", "idle GPUs: batch does not divide")))
+    if notes["rings"]:
+        entries.append((pg.mkPen(OVERLAY_GREY, width=1.2), "ring", translate("Proposal", "whole-number plan step")))
+    if notes["gap"]:
+        entries.append((None, "blank", translate("Charts", "blank: no parallel plan fits there")))
     f = _font(7.5)
     fm = QtGui.QFontMetricsF(f)
     x, y = sheet.left, sheet.y + fm.ascent()
@@ -594,10 +596,18 @@ def _legend(sheet: _Sheet, snap, c=None, overlays=None) -> None:
     sheet.p.setFont(f)
     for pen, fill, text in entries:
         w = 27 + fm.horizontalAdvance(text)
+        if fill == "blank":  # a note, no sample
+            w -= 27
         if x > sheet.left and x + w > sheet.right:  # next line
             x, y = sheet.left, y + fm.height() + 2
         mid = y - fm.ascent() / 3
-        if fill is not None:
+        if fill == "blank":
+            x -= 27
+        elif fill == "ring":
+            sheet.p.setPen(pen)
+            sheet.p.setBrush(QtCore.Qt.BrushStyle.NoBrush)
+            sheet.p.drawEllipse(QtCore.QPointF(x + 11, mid), 3.5, 3.5)
+        elif fill is not None:
             sheet.p.fillRect(QtCore.QRectF(x, mid - 4, 22, 8), fill)
         else:
             sheet.p.setPen(pen)
@@ -614,14 +624,12 @@ def _charts(sheet: _Sheet, snap, height: float, draw: bool = True, crossings=(),
         sheet.y += height + 8
         return
 
-    gap = 10
-    w = (sheet.width - gap * (len(CHART_KINDS) - 1)) / len(CHART_KINDS)
+    w = small_chart_width(sheet.width)
     cap_font = _font(7.5, bold=True)
     cap_h = QtGui.QFontMetricsF(cap_font).height() + 2
     for i, kind in enumerate(CHART_KINDS):
-        x = sheet.left + i * (w + gap)
-        chart = build_chart(snap, kind, size=(int(w), int(height - cap_h)), line_width=1.5, font_pt=6.5,
-                            compact=True, **(overlays or {}))
+        x = sheet.left + i * (w + CHART_GAP)
+        chart = small_chart(snap, kind, (int(w), int(height - cap_h)), overlays)
         for cross in crossings:  # the break-even lines, as the window draws them
             if breakeven.METRICS.get(cross.metric) == kind:
                 breakeven.add_marker(chart, snap.sweep, cross, snap.x_field, label_pt=6.0, fit_label=True)
@@ -630,7 +638,7 @@ def _charts(sheet: _Sheet, snap, height: float, draw: bool = True, crossings=(),
             sheet.p.setFont(cap_font)
             sheet.p.setPen(QtGui.QColor(INK))
             sheet.p.drawText(QtCore.QRectF(x, sheet.y, w, cap_h), QtCore.Qt.AlignmentFlag.AlignLeft,
-                             _caption(chart.series["title"]))
+                             QtGui.QFontMetricsF(cap_font).elidedText(_caption(chart.series), QtCore.Qt.TextElideMode.ElideRight, w))
             sheet.p.restore()
             render_scene(chart, sheet.p, QtCore.QRectF(x, sheet.y + cap_h, chart.width(), chart.height()))
         finally:
@@ -639,9 +647,29 @@ def _charts(sheet: _Sheet, snap, height: float, draw: bool = True, crossings=(),
     sheet.y += height + 8
 
 
-def _caption(title: str) -> str:
-    """A chart title short enough for a third of the page (the legend line explains the styles)."""
-    return title.split(" (")[0]
+CHART_GAP = 10.0  # between the sheet's charts [px at PDF_DPI]
+
+
+def small_chart_width(sheet_width: float) -> float:
+    """The width of each of the sheet's charts, side by side across ``sheet_width`` [px at PDF_DPI]."""
+    return (sheet_width - CHART_GAP * (len(CHART_KINDS) - 1)) / len(CHART_KINDS)
+
+
+def small_chart(snap, kind: str, size, overlays=None):
+    """One of the sheet's charts, drawn offscreen at ``size`` (px at PDF_DPI): the export widget in its
+    compact form (6.5 pt text, no title or legend in the chart, no notes in the plot)."""
+    return build_chart(snap, kind, size=size, line_width=1.5, font_pt=6.5, compact=True, **(overlays or {}))
+
+
+def _caption(data: dict) -> str:
+    """A chart title short enough for a quarter of the page (the legend line explains the styles):
+    no parenthesis, the baseline fabric by its short name."""
+    title = data["title"]
+    base = data.get("baseline_label")
+    if base:
+        short = next((s["short"] for s in data["series"] if s["fabric"] == data.get("baseline")), base)
+        title = title.replace(base, short)
+    return title.split(" (")[0].split("（")[0]
 
 
 def _footer(sheet: _Sheet, c, page_h: float, margin: float) -> None:

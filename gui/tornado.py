@@ -20,8 +20,8 @@ import pyqtgraph as pg
 from PySide6 import QtGui, QtWidgets
 
 from model import analysis
+from model.results import fabric_summaries
 
-from .charts import currency_of
 from .i18n import fmt_money, fmt_number, fmt_sig, translate
 from .presentation import scaled_pt, text_scale
 
@@ -290,10 +290,9 @@ class TornadoPanel(QtWidgets.QWidget):
         self.swings = swings
         pt = snap.point
         i = pt.fabric_index(fabric)
-        dkey = "train_days_with_interruptions" if "train_days_with_interruptions" in pt.data else "train_days"
-        nom_days = float(np.atleast_1d(np.asarray(pt.data[dkey], dtype=float))[i])
-        nom_tco = float(np.atleast_1d(np.asarray(pt.data["tco"], dtype=float))[i]) if "tco" in pt.data else math.nan
-        code = currency_of(pt)
+        nominal = fabric_summaries(pt)[i]
+        nom_days, nom_tco = nominal.train_days_with_interruptions, nominal.tco
+        code = nominal.currency
         label = pt.labels[i]
         self.title.setText(translate(
             "Tornado", "<b>Sensitivity of {fabric}</b> at this point: each input swung across its range, "

@@ -43,7 +43,7 @@ from .errors import ScenarioError
 SAMPLED_KEYS = ("latency_us", "loss_rate", "link_gbps", "achievable_fraction", "cpu_use_at_line_rate",
                 "network_cost_per_node_cny")
 FRACTION_KEYS = ("achievable_fraction", "cpu_use_at_line_rate")
-BAND_METRICS = ("mfu", "train_days_with_interruptions", "tco")
+BAND_METRICS = ("mfu", "train_days_with_interruptions", "tco", "cost_per_run")
 PERCENTILES = (10.0, 50.0, 90.0)
 
 # Site-level inputs swung in the tornado, with their published ranges.

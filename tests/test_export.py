@@ -65,7 +65,7 @@ def _colour_pixels(img, hex_colour: str, tol: int = 40) -> int:
 # CSV
 # --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("kind", ["utilisation", "duration", "tco"])
+@pytest.mark.parametrize("kind", ["utilisation", "duration", "tco", "cost_per_run"])
 def test_csv_is_the_engine_result_with_units(snap, kind, tmp_path):
     from gui import export
 
@@ -73,12 +73,13 @@ def test_csv_is_the_engine_result_with_units(snap, kind, tmp_path):
     rows = list(csv.reader(io.StringIO(out.read_text(encoding="utf-8"))))
     head, body = rows[0], rows[1:]
     assert head[0] == "Nodes"
-    unit = {"utilisation": "(%)", "duration": "(days)", "tco": "(%)"}[kind]
+    unit = {"utilisation": "(%)", "duration": "(days)", "tco": "(%)", "cost_per_run": "(CNY)"}[kind]
     plotted = [h for h in head[1:] if unit in h]
     assert len(plotted) == (len(snap.sweep.fabrics) if kind == "tco" else len(head) - 1)
     assert len(body) == len(snap.sweep.x)
     np.testing.assert_array_equal([float(r[0]) for r in body], snap.sweep.x)
-    key = {"utilisation": "mfu", "duration": "train_days_with_interruptions", "tco": "tco"}[kind]
+    key = {"utilisation": "mfu", "duration": "train_days_with_interruptions", "tco": "tco",
+           "cost_per_run": "cost_per_run"}[kind]
     scale = 100.0 if kind == "utilisation" else 1.0
     ib = list(snap.sweep.fabrics).index("infiniband")
     col = [h.startswith(snap.sweep.labels[ib] + ":") for h in head].index(True)

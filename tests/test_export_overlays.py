@@ -178,11 +178,15 @@ def test_png_shows_the_bands(pair, tmp_path):
         arr = np.frombuffer(img.constBits(), dtype=np.uint8).reshape(img.height(), img.bytesPerLine())
         arr = arr[:, : img.width() * 4].reshape(img.height(), img.width(), 4)[..., :3].astype(int)
         c = QtGui.QColor(tint)
-        return int((np.abs(arr - [c.blue(), c.green(), c.red()]).max(axis=-1) < 8).sum())
+        hit = np.abs(arr - [c.blue(), c.green(), c.red()]).max(axis=-1) < 8
+        # a band is an area: count tinted pixels whose four neighbours are tinted too (a curve's
+        # antialiased edge, a dotted line's dots, pass through the tint without filling anything)
+        inner = hit[1:-1, 1:-1] & hit[:-2, 1:-1] & hit[2:, 1:-1] & hit[1:-1, :-2] & hit[1:-1, 2:]
+        return int(inner.sum())
 
     with_bands = count(export.export_chart(snap_b, "utilisation", tmp_path / "b.png", width=800, bands=bands))
     without = count(export.export_chart(snap_b, "utilisation", tmp_path / "p.png", width=800))
-    assert with_bands > 2000 and without < with_bands / 20, (with_bands, without)
+    assert with_bands > 500 and without < with_bands / 20, (with_bands, without)  # inner pixels only
 
 
 def test_svg_and_pdf_carry_the_overlays(pair, tmp_path):

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import model
-from model.results import FabricSummary, fabric_summaries
+from model.results import FabricReport, FabricSummary, ParallelPlan, fabric_reports, fabric_summaries
 
 PRESETS = sorted((Path(__file__).resolve().parents[1] / "assets" / "presets").glob("*.toml"))
 
@@ -62,10 +62,36 @@ def test_frozen_and_json_round_trip():
     assert back["fabric"] == row.fabric and back["plan"]["dp"] == row.plan.dp and back["tco"] == row.tco
 
 
-def test_every_field_has_a_unit_or_meaning_in_the_docstring():
-    doc = FabricSummary.__doc__
-    for f in dataclasses.fields(FabricSummary):
+@pytest.mark.parametrize("cls", [FabricSummary, FabricReport, ParallelPlan], ids=lambda c: c.__name__)
+def test_every_field_has_a_unit_or_meaning_in_the_docstring(cls):
+    doc = cls.__doc__
+    for f in dataclasses.fields(cls):
         assert f"        {f.name}:" in doc, f.name
+
+
+@pytest.mark.parametrize("preset", PRESETS, ids=[p.stem for p in PRESETS])
+def test_the_plan_reads_as_the_engine_writes_it_and_the_capex_parts_add_up(preset):
+    point = model.evaluate(model.load_scenario(preset), require_feasible=False)
+    for r in fabric_summaries(point):
+        d = point.at(r.fabric)
+        if r.plan is not None:
+            assert r.plan.describe() == model.describe_plan(d["plan"])
+        assert _same(r.interruptions, d["interruptions"])
+        assert r.capex_servers + r.capex_network == pytest.approx(r.capex, rel=1e-12)
+
+
+def test_the_report_is_the_command_lines_record_with_every_engine_figure():
+    point = model.evaluate(model.load_scenario(PRESETS[0]), require_feasible=False)
+    reports = fabric_reports(point)
+    assert [r.label for r in reports] == list(point.labels)
+    for name, r in zip(point.fabrics, reports):
+        d = point.at(name)
+        j = json.loads(json.dumps(r.to_json(), allow_nan=False))
+        assert list(j) == [f.name for f in dataclasses.fields(FabricReport)]  # the schema's order
+        assert j["tco"] == float(d["tco"]) and j["breakdown_s"]["compute"] == float(d["breakdown_s"]["compute"])
+        assert j["plan"]["recompute"] in ("none", "selective", "full") and isinstance(j["plan"]["tp"], int)
+        with pytest.raises(TypeError):
+            r.capex_parts["network"] = 0.0  # frozen all the way down
 
 
 def test_a_sweep_is_refused():

@@ -14,10 +14,9 @@ import numpy as np
 
 from model import analysis
 
-from .series import AXES, fabric_styles, tco_relative
+from .series import AXES, KIND_OUTPUTS, fabric_styles, tco_relative
 
-BAND_METRICS = {"utilisation": ("mfu", 100.0), "duration": ("train_days_with_interruptions", 1.0),
-                "tco": ("tco", 1.0)}
+BAND_METRICS = KIND_OUTPUTS  # each chart's engine output and display scale, as the chart draws it
 SAMPLES = 1000
 SEED = 0
 

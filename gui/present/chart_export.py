@@ -59,8 +59,6 @@ def series_csv(result, kind: str, *, bands=None, pinned=None, baseline: str | No
     has no point. ``baseline``: the fabric the TCO chart is measured from (default: the Cost tab's default).
     """
     data = chart_series(result, kind, baseline)
-    if not data["available"]:
-        raise ScenarioError(kind, "no data", data["note"] or "a chart the engine has output for")
     _check_overlays(result, bands, pinned)
     y = data["y_label"]
     cols = [(f"{s['label']}: {y}", data["x"], s["y"] if s.get("y_full") is None else s["y_full"])

@@ -18,10 +18,14 @@ from model import catalog
 from model.recommend import BASELINE_FABRIC
 
 from .format import fmt_money, fmt_percent
-from .steps import plan_steps
+from .steps import idle_by_rule, plan_steps
 from .text import QT_TRANSLATE_NOOP, translate
 
-CHART_KINDS = ("utilisation", "duration", "tco")
+CHART_KINDS = ("utilisation", "duration", "tco", "cost_per_run")
+WINDOW_CHART_KINDS = ("utilisation", "duration", "tco")  # stacked in the window; cost per run on the Cost tab
+# Charts whose value follows the plan's use of the GPUs: there GPUs left idle by the batch's divisibility
+# are drawn apart (the TCO buys every GPU whatever the plan uses; its energy share barely moves).
+IDLE_KINDS = ("utilisation", "duration", "cost_per_run")
 
 # x-axes the window offers: engine sweep field -> display metadata. ``scale`` converts
 # engine units to display units (loss: fraction -> percent).
@@ -107,17 +111,10 @@ def _clip_off_scale(ys: np.ndarray) -> tuple[np.ndarray, list[float | None]]:
 
 
 def currency_of(result) -> str:
-    """Currency code of a result's money figures ('' when the economics model is absent)."""
-    cur = result.data.get("currency") if result is not None else None
-    if cur is None:
-        econ = getattr(result.scenario, "economics", None) if result is not None else None
-        cur = getattr(econ, "currency", None)
-    if cur is None:
+    """Currency code of a result's money figures ('' without a result)."""
+    if result is None:
         return ""
-    arr = np.asarray(cur)
-    if arr.ndim:
-        cur = arr.reshape(-1)[0]
-    return str(cur.item() if hasattr(cur, "item") else cur)
+    return str(np.asarray(result.data["currency"]).reshape(-1)[0])
 
 
 def fabric_styles(result) -> list[dict]:
@@ -158,13 +155,17 @@ def chart_series(result, kind: str, baseline: str | None = None) -> dict:
     Returns ``{"x", "x_label", "y_label", "title", "log_x", "log_y", "series": [...],
     "extra": [...], "available": bool, "note": str}``; each series is
     ``{"fabric", "label", "short", "y", "style"}``. The TCO chart's ``y`` is each fabric's TCO
-    in percent against the ``baseline`` fabric (:func:`tco_baseline`; ``relative``, ``baseline``,
+    in percent against the ``baseline`` fabric (:func:`tco_baseline`; ``short_title`` names it by its short
+    name, for a narrow chart; ``relative``, ``baseline``,
     ``tco`` the absolute values), a fabric far off the others' scale clipped (its ``off_scale``
     the extreme it reaches, named in its label; ``y_full`` unclipped). ``x`` and ``y`` are in display
     units (loss in percent, utilisation in percent). Points where no parallel plan fits
     are NaN (draw a gap). ``extra`` holds secondary series (training duration without
-    interruptions); ``available`` and ``note`` are kept for the views that read them (every chart
-    has data: the engine always gives the economics).
+    interruptions); ``available`` is always true (kept for the readers of the old form; every
+    engine stage runs). Each series' ``idle_gpus`` marks, on the charts of :data:`IDLE_KINDS`,
+    the points where its plan leaves GPUs idle because the batch does not divide
+    (:func:`gui.present.steps.idle_by_rule`), else None. The cost-per-run chart's ``y`` is money
+    in ``currency``.
     """
     if kind not in CHART_KINDS:
         raise ValueError(f"kind {kind!r}: one of {', '.join(CHART_KINDS)}")
@@ -178,38 +179,45 @@ def chart_series(result, kind: str, baseline: str | None = None) -> dict:
                series=[], extra=[], available=True, note="")
     ys, extra_ys = None, None
     if kind == "utilisation":
-        ys = _rows(data["mfu"], f) * 100.0
+        ys = _rows(kind_values(result, kind), f)
         out.update(title=translate("Charts", "GPU utilisation (MFU)"),
                    y_label=translate("Charts", "Model FLOPs utilisation (%)"))
     elif kind == "duration":
-        base = _rows(data["train_days"], f)
-        if "train_days_with_interruptions" in data:
-            ys = _rows(data["train_days_with_interruptions"], f)
-            extra_ys = base
-            out.update(title=translate("Charts", "Training duration (faint: without interruptions)"))
-        else:
-            ys = base
-            out.update(title=translate("Charts", "Training duration (without interruptions)"))
-        out.update(y_label=translate("Charts", "Training duration (days)"), log_y=_spans_decades(ys))
+        ys = _rows(kind_values(result, kind), f)
+        extra_ys = _rows(data["train_days"], f)
+        out.update(title=translate("Charts", "Training duration (faint: without interruptions)"),
+                   y_label=translate("Charts", "Training duration (days)"), log_y=_spans_decades(ys))
+    elif kind == "cost_per_run":
+        code = currency_of(result)
+        ys = _rows(kind_values(result, kind), f)
+        out.update(title=translate("Charts", "Cost per training run"), currency=code,
+                   y_label=translate("Charts", "Cost per run ({currency})").format(currency=code) if code
+                   else translate("Charts", "Cost per run"), log_y=_spans_decades(ys))
     else:
         code = currency_of(result)
         years = _years(result)
         out.update(title=translate("Charts", "{years}-year TCO").format(years=years) if years
                    else translate("Charts", "Total cost of ownership"), y_label="TCO", currency=code)
-        if "tco" in data:
-            base = tco_baseline(result, baseline)
-            base_label = result.labels[list(result.fabrics).index(base)]
-            base_short = styles[list(result.fabrics).index(base)].get("short", base_label)
-            rel = tco_relative(_rows(data["tco"], f), result, baseline=base)
-            ys, clipped = _clip_off_scale(rel)
-            out.update(relative=True, unclipped=rel, tco=_rows(data["tco"], f), baseline=base, baseline_label=base_label, clipped=clipped,
-                       title=(translate("Charts", "{years}-year TCO against {baseline}").format(
-                           years=years, baseline=base_label) if years else
-                           translate("Charts", "TCO against {baseline}").format(baseline=base_label)),
-                       y_label=translate("Charts", "TCO vs {baseline} (%)").format(baseline=base_short))
+        base = tco_baseline(result, baseline)
+        base_label = result.labels[list(result.fabrics).index(base)]
+        base_short = styles[list(result.fabrics).index(base)].get("short", base_label)
+        tco = _rows(kind_values(result, kind), f)
+        rel = tco_relative(tco, result, baseline=base)
+        ys, clipped = _clip_off_scale(rel)
+        out.update(relative=True, unclipped=rel, tco=tco, baseline=base, baseline_label=base_label, clipped=clipped,
+                   title=(translate("Charts", "{years}-year TCO against {baseline}").format(
+                       years=years, baseline=base_label) if years else
+                       translate("Charts", "TCO against {baseline}").format(baseline=base_label)),
+                   short_title=(translate("Charts", "{years}-year TCO against {baseline}").format(
+                       years=years, baseline=base_short) if years else
+                       translate("Charts", "TCO against {baseline}").format(baseline=base_short)),
+                   y_label=translate("Charts", "TCO vs {baseline} (%)").format(baseline=base_short))
     steps = plan_steps(result)
     if ys is not None and steps is not None:  # a ring only where the step shows in this chart
         steps = dict(steps, whole_number=steps["whole_number"] & _kinks(ys, RING_JUMP))
+    idle = idle_by_rule(result) if kind in IDLE_KINDS else None
+    if idle is not None:
+        idle = np.broadcast_to(idle, (f, x.size))
     clipped = out.get("clipped") or [None] * f
     full = out.pop("unclipped", None)
     if ys is not None:
@@ -220,7 +228,8 @@ def chart_series(result, kind: str, baseline: str | None = None) -> dict:
                                       y_full=None if full is None else np.asarray(full[i], dtype=float), short=st.get("short", name),
                                       y=np.asarray(ys[i], dtype=float), style=st,
                                       plan_changed=None if steps is None else steps["changed"][i],
-                                      whole_number=None if steps is None else steps["whole_number"][i]))
+                                      whole_number=None if steps is None else steps["whole_number"][i],
+                                      idle_gpus=None if idle is None else np.asarray(idle[i], dtype=bool)))
     if extra_ys is not None:
         for i, (name, st) in enumerate(zip(result.fabrics, styles)):
             out["extra"].append(dict(fabric=name, label=st["label"] + translate("Charts", " (without interruptions)"),
@@ -229,20 +238,28 @@ def chart_series(result, kind: str, baseline: str | None = None) -> dict:
     return out
 
 
+# the engine output each chart draws, and its display scale (MFU: fraction -> percent)
+KIND_OUTPUTS = {"utilisation": ("mfu", 100.0), "duration": ("train_days_with_interruptions", 1.0),
+                "tco": ("tco", 1.0), "cost_per_run": ("cost_per_run", 1.0)}
+
+
+def kind_values(result, kind: str) -> np.ndarray:
+    """The one accessor from an engine result to a chart's quantity, in display units: (F, N) from a
+    sweep, (F,) from a point; MFU in percent, duration with interruptions in days, money in the
+    result's currency (the TCO absolute here: :func:`tco_relative` makes the chart's difference)."""
+    if kind not in KIND_OUTPUTS:
+        raise ValueError(f"kind {kind!r}: one of {', '.join(KIND_OUTPUTS)}")
+    key, scale = KIND_OUTPUTS[kind]
+    return np.asarray(result.data[key], dtype=float) * scale
+
+
 def point_values(point, kind: str, baseline: str | None = None) -> np.ndarray | None:
     """Per-fabric y value of ``kind`` at the current point from an ``evaluate`` result (display units;
     TCO against ``baseline``)."""
     if point is None:
         return None
-    d = point.data
-    if kind == "utilisation":
-        return np.atleast_1d(np.asarray(d["mfu"], dtype=float)) * 100.0
-    if kind == "duration":
-        key = "train_days_with_interruptions" if "train_days_with_interruptions" in d else "train_days"
-        return np.atleast_1d(np.asarray(d[key], dtype=float))
-    if "tco" in d:
-        return tco_relative(np.atleast_1d(np.asarray(d["tco"], dtype=float)), point, baseline=baseline)
-    return None
+    values = np.atleast_1d(kind_values(point, kind))
+    return tco_relative(values, point, baseline=baseline) if kind == "tco" else values
 
 
 def _kinks(ys, size: float) -> np.ndarray:
@@ -257,6 +274,36 @@ def _kinks(ys, size: float) -> np.ndarray:
         pad = np.pad(d, ((0, 0), (1, 1)), mode="edge")
         trend = 0.5 * (pad[:, :-2] + pad[:, 2:])
         out[:, 1:] = np.abs(d - trend) > size
+    return out
+
+
+def in_use_points(x, series: dict):
+    """The solid curve's points: where every GPU works (the points where the batch does not divide
+    are left out, so the solid line joins its neighbours; a gap where no plan fits stays a gap).
+    Returns x, y and whether the dotted whole curve is needed (some points are left out, not all)."""
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(series["y"], dtype=float)
+    idle = series.get("idle_gpus")
+    if idle is None:
+        return x, y, False
+    idle = np.asarray(idle, dtype=bool) & np.isfinite(y)
+    if not idle.any() or not (np.isfinite(y) & ~idle).any():
+        return x, y, False
+    return x[~idle], y[~idle], True
+
+
+def sheet_notes(result, kinds=CHART_KINDS) -> dict:
+    """Which of the charts' drawing conventions the charts of ``kinds`` use for ``result``: ``idle``
+    (a dotted curve where GPUs sit idle), ``rings`` (whole-number plan steps), ``gap`` (a blank where
+    no plan fits). A sheet that draws small charts explains these once, in its legend."""
+    out = dict(idle=False, rings=False, gap=False)
+    for kind in kinds:
+        data = chart_series(result, kind)
+        ys = [np.asarray(s["y"], dtype=float) for s in data["series"]]
+        out["idle"] |= any(in_use_points(data["x"], s)[2] for s in data["series"])
+        out["rings"] |= any(s["whole_number"] is not None and bool(np.asarray(s["whole_number"]).any())
+                            for s in data["series"])
+        out["gap"] |= bool(ys) and bool(np.all(np.isnan(np.vstack(ys)), axis=0).any())
     return out
 
 
@@ -276,13 +323,16 @@ def drawn_x(data: dict) -> np.ndarray:
 
 
 def format_value(kind: str, v: float, currency: str = "") -> str:
-    """Human text for a y value: percent with one decimal, days with one decimal, money grouped."""
+    """Human text for a y value: percent with one decimal, days with one decimal, money in the
+    language's one format (:func:`gui.present.format.fmt_money`)."""
     if v is None or not math.isfinite(v):
         return translate("Charts", "no plan fits")
     if kind == "utilisation":
         return fmt_percent(v)
     if kind == "duration":
         return translate("Charts", "{value} days").format(value=f"{v:,.1f}")
+    if kind == "cost_per_run":
+        return fmt_money(v, currency, digits=4)
     return fmt_percent(v, signed=True)  # TCO against the baseline fabric
 
 

@@ -117,6 +117,27 @@ def _plan_steps(result) -> dict | None:
     return dict(changed=changed, whole_number=whole)
 
 
+def idle_by_rule(result) -> np.ndarray | None:
+    """(F, N) bool: the plan leaves GPUs idle at that point because the batch does not divide, not
+    because it is too small. The engine keeps the global batch: the replicas are the largest whole
+    number that fits the GPUs and divides the batch into micro-batches, and the GPUs left over sit
+    idle, so between the node counts where the batch divides the utilisation saw-tooths. A point is
+    marked when GPUs sit idle and the replicas have not yet spread the batch one micro-batch each
+    (``dp × micro_batch < global batch``): more replicas would be useful, only a divisor is missing.
+    Where every replica already runs a single micro-batch the batch is simply too small for the
+    cluster, which is the workload, not a rounding rule. ``None`` when the result carries no plan."""
+    plan = result.data.get("plan") if result is not None else None
+    if not plan or any(k not in plan for k in ("dp", "micro_batch", "gpus_used")):
+        return None
+    used = np.atleast_2d(np.asarray(plan["gpus_used"], dtype=float))
+    dp = np.atleast_2d(np.asarray(plan["dp"], dtype=float))
+    mb = np.atleast_2d(np.asarray(plan["micro_batch"], dtype=float))
+    gpus = gpus_per_point(result)[None, :]
+    batch = float(result.scenario.workload.global_batch)
+    with np.errstate(invalid="ignore"):
+        return np.isfinite(used) & (gpus - used > 0.5) & (dp * mb < batch)
+
+
 def plan_at(result, f: int, i: int) -> dict | None:
     """Fabric ``f``'s plan at sweep point ``i`` as whole numbers (``None`` where no plan fits)."""
     plan = _plan(result)
@@ -158,4 +179,4 @@ def largest_change(result, f: int, i: int) -> tuple[str, float] | None:
     return best
 
 
-__all__ = ["PLAN_KEYS", "gpus_per_point", "largest_change", "plan_at", "plan_fit", "plan_steps"]
+__all__ = ["PLAN_KEYS", "gpus_per_point", "idle_by_rule", "largest_change", "plan_at", "plan_fit", "plan_steps"]

@@ -20,7 +20,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 import model
 from model import catalog
 
-from ..charts import CHART_KINDS, ChartWidget, axis_label
+from ..charts import WINDOW_CHART_KINDS, ChartWidget, axis_label
 from ..controller import X_FIELDS, Controller
 from ..controls import labelled
 from ..file_actions import install_file_actions
@@ -213,21 +213,30 @@ class MainWindow(QtWidgets.QMainWindow):
         ml.setContentsMargins(2, 2, 2, 2)
         ml.setSpacing(2)
         self.charts: dict[str, ChartWidget] = {}
-        for kind in CHART_KINDS:
+        for kind in WINDOW_CHART_KINDS:
             ch = ChartWidget(kind, line_width=IDLE_LINE_WIDTH)
             ch.setObjectName(f"chart_{kind}")
             ch.plot_min_height = CHART_MIN_HEIGHT
             ch.setMinimumHeight(CHART_MIN_HEIGHT)
             self.charts[kind] = ch
             ml.addWidget(ch, 1)
-        first = self.charts[CHART_KINDS[0]]
-        for kind in CHART_KINDS[1:]:
+        first = self.charts[WINDOW_CHART_KINDS[0]]
+        for kind in WINDOW_CHART_KINDS[1:]:
             self.charts[kind].setXLink(first)
             self.charts[kind].set_fabric_legend(False)  # one legend for the three, on the top chart
-        for kind in CHART_KINDS[:-1]:
+        for kind in WINDOW_CHART_KINDS[:-1]:
             self.charts[kind].x_label_shown = False  # one x-axis title, under the bottom chart
         split.addWidget(mid)
-        self.point_panel = PointPanel(self.texts)
+        # cost per training run along the x-axis, a tab of the point panel: with latency or loss on the x-axis
+        # the TCO falls as the network gets worse while the cost per run rises
+        run_chart = self.charts["cost_per_run"] = ChartWidget("cost_per_run", line_width=IDLE_LINE_WIDTH)
+        run_chart.setObjectName("chart_cost_per_run")
+        run_chart.setXLink(first)
+        run_chart.set_fabric_legend(False)  # the fabrics' colours are named on the top chart
+        run_chart.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Ignored)
+        for ch in self.charts.values():  # the dotted idle-GPU curves explained in the plot's corner, not a legend row
+            ch.idle_note_in_legend = False
+        self.point_panel = PointPanel(self.texts, run_chart)
         split.addWidget(self.point_panel)
         split.setStretchFactor(0, 0)
         split.setStretchFactor(1, 3)

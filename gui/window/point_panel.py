@@ -19,9 +19,10 @@ PANEL_MIN_WIDTH = 420  # the table's columns at the default font [px]
 
 
 class PointPanel(QtWidgets.QScrollArea):
-    """``table``, ``breakdown``, ``cost_chart``, ``recommendation``: the views of the current point."""
+    """``table``, ``breakdown``, ``cost_chart``, ``recommendation``: the views of the current point;
+    ``run_chart``, the cost-per-run chart along the x-axis, in a tab beside the cost."""
 
-    def __init__(self, texts, parent=None):
+    def __init__(self, texts, run_chart, parent=None):
         super().__init__(parent)
         self.setObjectName("pointPanel")
         right = QtWidgets.QWidget()
@@ -49,8 +50,11 @@ class PointPanel(QtWidgets.QScrollArea):
         self.point_tabs.setObjectName("pointTabs")
         self.point_tabs.addTab(step_tab, "")
         self.point_tabs.addTab(self.cost_chart, "")
+        self.run_chart = run_chart
+        self.point_tabs.addTab(run_chart, "")
         texts.bind(lambda t: self.point_tabs.setTabText(0, t), lambda: translate("MainWindow", "Step time"))
         texts.bind(lambda t: self.point_tabs.setTabText(1, t), lambda: translate("MainWindow", "Cost"))
+        texts.bind(lambda t: self.point_tabs.setTabText(2, t), lambda: translate("MainWindow", "Cost per run (sweep)"))
         rl.addWidget(self.point_tabs, 2)
         rec_box = GroupBox("")
         texts.bind(rec_box.setTitle, lambda: translate("MainWindow", "Recommendation"))

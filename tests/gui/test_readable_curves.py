@@ -90,3 +90,98 @@ def test_a_saw_tooth_without_a_plan_change_names_its_whole_number_cause(window):
     texts = [step_explanation(res, ib, i) for i in range(1, len(res.x))]
     assert any("micro-batches per step" in t and "plan unchanged" in t for t in texts)
     assert any("GPUs idle" in t for t in texts)
+
+
+def _idle_points(series) -> np.ndarray:
+    return np.flatnonzero(np.asarray(series["idle_gpus"]) & np.isfinite(series["y"]))
+
+
+def test_points_where_the_batch_does_not_divide_are_drawn_apart_from_the_curve(window):
+    """Small tier, 1,024 sequences: between the node counts the batch divides (4, 8, 16 ...) the plan keeps
+    its replicas and GPUs idle; the solid curve joins only the points where every GPU works, a dotted one
+    shows the whole saw-tooth, and the legend says what the dots mean."""
+    _load(window, "tier_small")
+    ch = window.charts["utilisation"]
+    x = ch.series["x"]
+    s = [s for s in ch.series["series"] if s["fabric"] == "infiniband"][0]
+    idle = _idle_points(s)
+    assert (x[idle] == 5).any() and not (x[idle] == 8).any()  # 5 nodes leave GPUs idle, 8 use them all
+    solid_x, _ = ch.curves["infiniband"].getOriginalDataset()
+    assert not np.isin(x[idle], solid_x).any()  # no idle point on the solid curve
+    assert 4 in solid_x and 8 in solid_x
+    dotted = ch.idle_curves["infiniband"]
+    assert dotted.isVisible()
+    dx, dy = dotted.getOriginalDataset()
+    i5 = int(np.flatnonzero(x == 5)[0])
+    assert np.isclose(dy[np.flatnonzero(dx == 5)[0]], s["y"][i5])  # the dotted curve runs through the idle point
+    assert dotted.opts["pen"].style() != ch.curves["infiniband"].opts["pen"].style()
+    # the window says what the dots mean in the plot's corner (a laptop has no room for another legend row)
+    assert "batch does not divide" in ch.step_note.toPlainText() and ch.step_note.isVisible()
+    assert not window.charts["tco"].idle_curves  # the TCO buys every GPU, whatever the plan uses
+
+
+def test_a_sweep_where_every_gpu_works_draws_no_dotted_curve(window):
+    _load(window, "tier_small")
+    window.controller.set_value("cluster.nodes", 8)
+    window.controller.set_x_field("fabric.latency_us")
+    window.controller.recompute_now()
+    settle(window)
+    ch = window.charts["utilisation"]
+    assert not any(c.isVisible() for c in ch.idle_curves.values())
+    assert "batch does not divide" not in ch.step_note.toPlainText()
+
+
+def test_the_exported_chart_draws_the_idle_points_dotted_too():
+    import model
+    from gui.export import build_chart, ensure_app, snapshot_for
+
+    ensure_app()
+    snap = snapshot_for(model.load_scenario(next(p for _, p in list_presets() if p.stem == "tier_small")))
+    w = build_chart(snap, "cost_per_run")
+    s = w.series["series"][0]
+    solid_x, _ = w.curves[s["fabric"]].getOriginalDataset()
+    assert _idle_points(s).size and not np.isin(w.series["x"][_idle_points(s)], solid_x).any()
+    assert w.idle_curves[s["fabric"]].isVisible()
+    assert any("batch does not divide" in label.text for _, label in w.legend.items)  # an export stands alone
+
+
+def test_the_cost_per_run_tab_draws_its_chart_inside_the_tab(qtbot):
+    """The chart is laid out while its tab is hidden; shown at a laptop's width, its plot must not keep
+    the width of the title it had then (the right end of the curves cut off)."""
+    from gui.app import build_window
+
+    win = build_window(restore=False)
+    qtbot.addWidget(win)
+    win.show()
+    _load(win, "tier_small")
+    win.resize(1366, 768)
+    for tab in (1, 2):
+        win.point_tabs.setCurrentIndex(tab)
+        qtbot.wait(20)
+    ch = win.charts["cost_per_run"]
+    assert win.point_tabs.currentWidget() is ch and ch.series["kind"] == "cost_per_run" and ch.width() < 600
+    assert ch.getPlotItem().geometry().width() <= ch.width() + 0.5
+    assert all(np.isfinite(s["y"]).any() for s in ch.series["series"])
+    win.close()
+
+
+def test_a_title_too_wide_for_its_chart_takes_its_short_form_and_the_plot_keeps_the_charts_width(window, qtbot):
+    """Presentation mode on a laptop: "5-year TCO against Traditional Ethernet (TCP)" is wider than the
+    TCO chart; the title names the baseline by its short name (cut with an ellipsis if need be) so the plot,
+    and the right end of every x-linked curve, stays inside the chart."""
+    _load(window, "tier_small")
+    window.presentation_action.setChecked(True)
+    try:
+        window.showNormal()
+        window.resize(1366, 768)
+        qtbot.wait(30)
+        settle(window)
+        ch = window.charts["tco"]
+        assert ch.series["title"] != ch.series["short_title"]
+        text = ch.getPlotItem().titleLabel.text
+        assert "Traditional Ethernet (TCP)" not in text and ("Ethernet" in text or "…" in text), text
+        for kind, chart in window.charts.items():
+            if chart.isVisible():
+                assert chart.getPlotItem().geometry().width() <= chart.width() + 0.5, kind
+    finally:
+        window.presentation_action.setChecked(False)  # the text scale is the process's
