@@ -513,6 +513,8 @@ class ChartWidget(pg.PlotWidget):
         # the note in the plot's corner with the rings' (the window, whose legend row a laptop cannot spare)
         self.idle_note_in_legend = True
         self.has_gap = False  # some x where no fabric has a plan (the blank the gap note explains)
+        # a chart in a tab of its own (not x-linked) takes the view's size again when shown (see resizeEvent)
+        self.standalone_geometry = False
         self.series: dict | None = None
         self.curves: dict[str, DataCurve] = {}
         self.extra_curves: dict[str, DataCurve] = {}
@@ -782,9 +784,10 @@ class ChartWidget(pg.PlotWidget):
             if axis.labelText != label:
                 axis.setLabel(label, **axis.labelStyle)
         # The plot took its geometry before the caption went, clamped to the wider title's minimum
-        # (a chart resized while hidden in a tab): give it the view's size again.
+        # (a chart resized while hidden in a tab): give it the view's size again. Not for x-linked charts:
+        # pyqtgraph aligns linked views by their screen geometry, so moving one shifts the others' x-range.
         pi = self.getPlotItem()
-        if pi.geometry().width() > self.width() + 0.5:
+        if self.standalone_geometry and pi.geometry().width() > self.width() + 0.5:
             pi.setGeometry(QtCore.QRectF(0, 0, self.width(), self.height()))
 
     def _fitted_title(self, title: str, data: dict) -> str:

@@ -231,8 +231,10 @@ class MainWindow(QtWidgets.QMainWindow):
         # the TCO falls as the network gets worse while the cost per run rises
         run_chart = self.charts["cost_per_run"] = ChartWidget("cost_per_run", line_width=IDLE_LINE_WIDTH)
         run_chart.setObjectName("chart_cost_per_run")
-        run_chart.setXLink(first)
+        # not x-linked to the stacked charts: pyqtgraph aligns linked views by their screen geometry, and a chart
+        # in a hidden tab has none, which threw the stacked charts' x-range off; it fits its own x-range instead
         run_chart.set_fabric_legend(False)  # the fabrics' colours are named on the top chart
+        run_chart.standalone_geometry = True
         run_chart.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Ignored)
         for ch in self.charts.values():  # the dotted idle-GPU curves explained in the plot's corner, not a legend row
             ch.idle_note_in_legend = False

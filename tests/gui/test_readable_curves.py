@@ -185,3 +185,22 @@ def test_a_title_too_wide_for_its_chart_takes_its_short_form_and_the_plot_keeps_
                 assert chart.getPlotItem().geometry().width() <= chart.width() + 0.5, kind
     finally:
         window.presentation_action.setChecked(False)  # the text scale is the process's
+
+
+def test_the_stacked_charts_keep_the_point_in_view_beside_the_cost_per_run_tab(qtbot):
+    """The cost-per-run chart sits in a hidden tab: x-linked to the stacked charts, or moving its plot when
+    shown, it threw their x-range off (pyqtgraph aligns linked views by screen geometry): a bare window shown
+    at its first size, a preset loaded, then the laptop size."""
+    from gui.window import MainWindow
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    _load(win, "case2")
+    win.resize(1366, 768)
+    qtbot.wait(1000)  # the layout passes and resizes a user's event loop runs
+    nodes = win.controller.scenario.cluster.nodes
+    for kind in ("utilisation", "duration", "tco", "cost_per_run"):
+        x0, x1 = (10 ** v for v in win.charts[kind].getPlotItem().vb.viewRange()[0])
+        assert x0 <= nodes <= x1 and x1 < 1e5, (kind, x0, x1)
+    win.close()
