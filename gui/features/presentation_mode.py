@@ -23,6 +23,7 @@ class PresentationMode(QtCore.QObject):
         super().__init__(window)
         self.window = window
         self._was_maximized = False
+        self._sizes: list[int] | None = None  # the panels' widths before the mode: given back after it
         self.action = QtGui.QAction(window)
         self.action.setObjectName("presentationAction")
         texts.bind(self.action.setText, lambda: translate("MainWindow",
@@ -49,11 +50,23 @@ class PresentationMode(QtCore.QObject):
         w.breakdown.update()
         if on:
             self._was_maximized = w.isMaximized()
+            self._sizes = w.splitter.sizes()
             w.showFullScreen()
         elif w.isFullScreen():
             w.showMaximized() if self._was_maximized else w.showNormal()
-        QtCore.QTimer.singleShot(0, w.fit_panels)
+        QtCore.QTimer.singleShot(0, self._fit_panels if on else self._restore_panels)
         self.toggled.emit(bool(on))
+
+    def _fit_panels(self) -> None:
+        self.window.fit_panels()
+
+    def _restore_panels(self) -> None:
+        """The panels' widths as they were before the mode (large text on a small screen squeezes the
+        charts; they would stay squeezed), then the table's width checked again at the normal text size."""
+        if self._sizes is not None:
+            self.window.splitter.setSizes(self._sizes)
+            self._sizes = None
+        self.window.fit_panels()
 
     def apply_small_text(self) -> None:
         """The labels set in a smaller size than the body text, scaled with it."""

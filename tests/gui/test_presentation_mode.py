@@ -49,3 +49,18 @@ def test_dark_and_light_themes(window):
     assert window.breakdown.grab().toImage().pixelColor(3, 3).lightness() > 200
     assert chart.backgroundBrush().color().lightness() == light_bg
     assert QtWidgets.QApplication.palette().window().color().lightness() > 150
+
+
+def test_leaving_presentation_mode_gives_the_charts_their_width_back(window, qtbot):
+    """Large text on a small full screen squeezes the charts' column; after the mode the panels are as the
+    user had them, not left squeezed."""
+    window.resize(1366, 768)
+    qtbot.wait(200)
+    before = window.splitter.sizes()
+    window.presentation_action.setChecked(True)
+    qtbot.wait(300)
+    window.presentation_action.setChecked(False)
+    window.resize(1366, 768)
+    qtbot.wait(300)
+    after = window.splitter.sizes()
+    assert after[1] >= before[1] - 2, (before, after)
