@@ -38,6 +38,18 @@ TITLE = QT_TRANSLATE_NOOP("BreakdownChart", "Step time at this point")  # transl
 X_LABEL = QT_TRANSLATE_NOOP("BreakdownChart", "Time per training step (s)")
 
 
+
+def _seconds(v) -> str:
+    """A step time for a bar's end: two decimals for the usual seconds, whole grouped seconds for the
+    stalls loss recovery makes ("570,728 s", not "570727.89 s")."""
+    v = float(v)
+    return f"{v:,.2f} s" if abs(v) < 100 else f"{v:,.0f} s"
+
+
+def _tick(v: float) -> str:
+    """An axis tick: grouped digits, never an exponent."""
+    return f"{v:,.0f}" if abs(v) >= 1000 else f"{v:g}"
+
 class BreakdownChart(QtWidgets.QWidget):
     """Seconds per training step, split into :data:`model.BREAKDOWN_KEYS`, per fabric."""
 
@@ -92,7 +104,8 @@ class BreakdownChart(QtWidgets.QWidget):
         bold = QtGui.QFont(self.font())
         bold.setBold(True)
         left = max(QtGui.QFontMetrics(bold).horizontalAdvance("▶ " + lab) for lab in self.labels) + 12
-        right = fm.horizontalAdvance("00.00 s") + 10
+        right = max([fm.horizontalAdvance("00.00 s")]
+                    + [fm.horizontalAdvance(_seconds(t)) for t in self.totals()]) + 10
         top = h_text + 10 + (h_text + 2 if self.note_text else 0)
         bottom = 2 * h_text + 12
         plot = QtCore.QRectF(left, top, max(self.width() - left - right, 10), max(self.height() - top - bottom, 10))
@@ -136,7 +149,7 @@ class BreakdownChart(QtWidgets.QWidget):
         p.drawLines([QtCore.QLineF(x, plot.bottom(), x, plot.bottom() + 4) for x in xs])
         for x, tick in zip(xs, ticks):
             p.drawText(QtCore.QRectF(x - 40, plot.bottom() + 5, 80, h_text), QtCore.Qt.AlignmentFlag.AlignHCenter,
-                       f"{tick:g}")
+                       _tick(tick))
         p.drawLine(plot.bottomLeft(), plot.bottomRight())
         p.drawText(QtCore.QRectF(plot.left(), plot.bottom() + h_text + 7, plot.width(), h_text),
                    QtCore.Qt.AlignmentFlag.AlignHCenter, translate("BreakdownChart", X_LABEL))
@@ -194,7 +207,7 @@ class BreakdownChart(QtWidgets.QWidget):
                 self._bars.append((r, i, key))
                 x += w
             p.setPen(text_pen)
-            txt = f"{float(totals[i]):.2f} s" if self.feasible[i] else translate("BreakdownChart", "no plan")
+            txt = _seconds(totals[i]) if self.feasible[i] else translate("BreakdownChart", "no plan")
             p.drawText(QtCore.QRectF(x + 4, y, right + 40, bar_h), QtCore.Qt.AlignmentFlag.AlignVCenter, txt)
         p.end()
 
@@ -218,7 +231,7 @@ class BreakdownChart(QtWidgets.QWidget):
     def grab_text(self) -> str:
         """The bars as text (tests, accessibility)."""
         tot = self.totals()
-        return "; ".join(f"{lab}: {t:.2f} s" for lab, t in zip(self.labels, tot))
+        return "; ".join(f"{lab}: {_seconds(t)}" for lab, t in zip(self.labels, tot))
 
 
 __all__ = ["BreakdownChart", "PART_COLOURS"]
