@@ -186,10 +186,10 @@ def _assumptions(s, point) -> list[tuple[str, str]]:
         note = entry.get("source") or translate("Proposal", "{transport} figures of the profile set").format(
             transport=row.transport)
         if from_scenario:
-            note += translate("Proposal", "; from this scenario: ") + sep.join(_fabric_field(k) for k in from_scenario)
+            note += translate("Proposal", "; from this scenario: ") + sep.join(_field_name(k) for k in from_scenario)
         own = [k for k in row.guesses if k not in common]
         if own:
-            note += translate("Proposal", "; guesses (no published source): ") + sep.join(_fabric_field(k) for k in own)
+            note += translate("Proposal", "; guesses (no published source): ") + sep.join(_field_name(k) for k in own)
         v = row.values
         head = translate("Proposal", "{fabric}: {gbps} Gb/s × {nics}, {lat} µs, loss {loss} %").format(
             fabric=row.label, gbps=f"{v.get('link_gbps', float('nan')):g}", nics=v.get("nics_per_node"),
@@ -197,7 +197,7 @@ def _assumptions(s, point) -> list[tuple[str, str]]:
         out.append((head, note))
     if common:
         out.append((translate("Proposal", "Every fabric"), translate("Proposal", "guesses (no published source): ")
-                    + sep.join(_fabric_field(k) for k in rows[0].guesses if k in common)))
+                    + sep.join(_field_name(k) for k in rows[0].guesses if k in common)))
     g = catalog.gpu(s.cluster.gpu)
     out.append((g.get("name", s.cluster.gpu), g.get("source", "")))
     if g.get("economics_source"):
@@ -205,19 +205,22 @@ def _assumptions(s, point) -> list[tuple[str, str]]:
                     g["economics_source"]))
     titles = {"reliability": translate("Proposal", "Reliability defaults"),
               "economics": translate("Proposal", "Economics defaults")}
+    specs = {"reliability": model.scenario.Reliability, "economics": model.scenario.Economics}
     for sect in ("reliability", "economics"):
         tab = ps.get(sect)
         if isinstance(tab, dict) and tab.get("source"):
             out.append((titles[sect], tab["source"]
-                        + (translate("Proposal", "; guesses: ") + sep.join(tab["guesses"])
+                        + (translate("Proposal", "; guesses: ")
+                           + sep.join(_field_name(k, specs[sect]) for k in tab["guesses"])
                            if tab.get("guesses") else "")))
     return out
 
 
-def _fabric_field(key: str) -> str:
-    """A fabric value's name as the controls say it ('latency_us' -> 'Latency'), in the UI language."""
+def _field_name(key: str, spec=None) -> str:
+    """A scenario value's name as the controls say it ('latency_us' -> 'Latency'), in the UI language;
+    ``spec``: the section's dataclass (default: a fabric's)."""
     try:
-        return tr_field(model.scenario.field_meta(model.scenario.FabricSpec, key).get("label") or key)
+        return tr_field(model.scenario.field_meta(spec or model.scenario.FabricSpec, key).get("label") or key)
     except (KeyError, AttributeError):
         return key
 

@@ -123,28 +123,36 @@ class FabricSpec:
     label: str | None = F(None, help="Display name")
     link_gbps: float | None = F(None, unit="Gb/s", lo=0.1, hi=100_000.0, help="Line rate per NIC",
                                 label="Bandwidth per NIC")
-    nics_per_node: int | str | None = F(None, lo=1, hi=64, help="NICs per node, or \"per_gpu\"")
+    nics_per_node: int | str | None = F(None, lo=1, hi=64, label="NICs per node", help="NICs per node, or \"per_gpu\"")
     latency_us: float | None = F(None, unit="µs", lo=0.0, hi=1_000_000.0, help="One-way latency per network step",
                                  label="Latency")
     loss_rate: float | None = F(None, lo=0.0, hi=0.5, help="Fraction of packets lost", label="Packet loss")
     achievable_fraction: float | None = F(None, lo=0.01, hi=1.0,
+                                          label="Achievable bandwidth share",
                                           help="nccl-tests bus bandwidth / line rate")
     cpu_gbps_per_core: float | None = F(None, unit="Gb/s", lo=0.01, hi=100_000.0, inf_ok=True,
+                                        label="Traffic per host core",
                                         help="Traffic one host core can drive (inf: offloaded)")
-    mss_bytes: int | None = F(None, unit="B", lo=64, hi=65_536, help="TCP maximum segment size")
-    mtu_bytes: int | None = F(None, unit="B", lo=256, hi=65_536, help="RDMA packet size")
-    parallel_flows_per_nic: int | None = F(None, lo=1, hi=1024, help="TCP flows NCCL opens per NIC")
+    mss_bytes: int | None = F(None, unit="B", lo=64, hi=65_536,
+                              label="TCP segment size", help="TCP maximum segment size")
+    mtu_bytes: int | None = F(None, unit="B", lo=256, hi=65_536, label="RDMA packet size", help="RDMA packet size")
+    parallel_flows_per_nic: int | None = F(None, lo=1, hi=1024,
+                                           label="TCP flows per NIC", help="TCP flows NCCL opens per NIC")
     net_interruptions_per_1m_node_hours: float | None = F(
         None, unit="per 10⁶ node·h", lo=0.0, hi=1e6, help="Job interruptions the network causes, per million "
                                                             "node-hours", label="Network interruptions")
     switch_radix: int | None = F(None, lo=4, hi=1024, help="Ports per switch at the NIC speed", label="Switch radix")
-    switch_price_usd: float | None = F(None, unit="USD", lo=0.0, hi=1e8, help="Price of one switch")
-    switch_power_w: float | None = F(None, unit="W", lo=0.0, hi=1e5, help="Power of one switch without optics")
-    nic_price_usd: float | None = F(None, unit="USD", lo=0.0, hi=1e6, help="Price of one NIC")
-    nic_power_w: float | None = F(None, unit="W", lo=0.0, hi=1e4, help="Power of one NIC")
-    link_price_usd: float | None = F(None, unit="USD", lo=0.0, hi=1e6, help="Price of one link with its cable and "
+    switch_price_usd: float | None = F(None, unit="USD", lo=0.0, hi=1e8,
+                                       label="Switch price", help="Price of one switch")
+    switch_power_w: float | None = F(None, unit="W", lo=0.0, hi=1e5,
+                                     label="Switch power", help="Power of one switch without optics")
+    nic_price_usd: float | None = F(None, unit="USD", lo=0.0, hi=1e6, label="NIC price", help="Price of one NIC")
+    nic_power_w: float | None = F(None, unit="W", lo=0.0, hi=1e4, label="NIC power", help="Power of one NIC")
+    link_price_usd: float | None = F(None, unit="USD", lo=0.0, hi=1e6,
+                                     label="Link price", help="Price of one link with its cable and "
                                                                            "optics")
-    optic_power_w: float | None = F(None, unit="W", lo=0.0, hi=1e3, help="Power of one transceiver (one link end)")
+    optic_power_w: float | None = F(None, unit="W", lo=0.0, hi=1e3,
+                                    label="Optic power", help="Power of one transceiver (one link end)")
     loss_recovery: str | None = F(None, choices=("go_back_n", "selective_repeat", "link_retry"),
                                   help="RDMA loss recovery (roce, infiniband): go_back_n (RC default), "
                                        "selective_repeat (IRN; ConnectX-6 Dx and later) or link_retry (link-level "
@@ -155,7 +163,8 @@ class FabricSpec:
     adaptive_routing: bool | None = F(None, help="Switches spread packets over the uplinks (InfiniBand, Spectrum-X); "
                                                  "false: ECMP hashes each flow onto one uplink",
                                       label="Adaptive routing")
-    qps_per_connection: int | None = F(None, lo=1, hi=128, help="RDMA queue pairs per NCCL connection "
+    qps_per_connection: int | None = F(None, lo=1, hi=128,
+                                       label="Queue pairs per connection", help="RDMA queue pairs per NCCL connection "
                                                                 "(NCCL_IB_QPS_PER_CONNECTION): more, smaller "
                                                                 "flows for ECMP to spread")
     nccl_simple_hop_us: float | None = F(None, unit="µs", lo=0.0, hi=1e6,
@@ -224,6 +233,7 @@ class Reliability:
                                 help="Aggregate checkpoint storage bandwidth, write and read (guess)",
                                 label="Checkpoint storage bandwidth")
     checkpoint_bytes_per_param: float = F(14.0, unit="B", lo=0.0, lo_open=True, hi=64.0,
+                                          label="Checkpoint bytes per parameter",
                                           help="Checkpoint bytes per parameter: bf16 weights 2 + fp32 master 4 + "
                                                "Adam moments 8")
     checkpoint_interval_min: float | None = F(None, unit="min", lo=0.0, lo_open=True, hi=1e6,
@@ -260,6 +270,7 @@ class Economics:
                                                       "(at least 1 %: a run's share of the TCO divides by it)",
                           label="Duty cycle")
     gpu_idle_power_fraction: float = F(0.3, lo=0.0, hi=1.0,
+                                       label="GPU idle power share",
                                        help="GPU power while not computing (waiting on the network, or idle), as a "
                                             "share of board power (guess)")
     server_price_usd: float | None = F(None, unit="USD", lo=0.0, hi=1e8,
@@ -269,11 +280,12 @@ class Economics:
                                     help="per_node: the fabric's network cost per node (the article's way); "
                                          "components: NICs, switches and links; default from the profile set")
     operations_usd_per_node_year: float = F(0.0, unit="USD", lo=0.0, hi=1e7,
+                                            label="Operations per node-year",
                                             help="Operations staff and support per node and year")
     run_cost_basis: str = F("tco_share", choices=("tco_share", "gpu_hour"),
                             help="Cost of a run: its share of the TCO by time, or GPU-hours at a cloud price")
     gpu_hour_usd: float | None = F(None, unit="USD", lo=0.0, hi=1000.0,
-                                   help="Price of one GPU-hour; default from the GPU catalogue")
+                                   label="GPU-hour price", help="Price of one GPU-hour; default from the GPU catalogue")
 
 
 @dataclass(frozen=True)

@@ -1079,6 +1079,74 @@
         <source>Minimum RTO</source>
         <translation>最小重传超时</translation>
     </message>
+    <message>
+        <source>TCP segment size</source>
+        <translation>TCP 分段大小</translation>
+    </message>
+    <message>
+        <source>RDMA packet size</source>
+        <translation>RDMA 包大小</translation>
+    </message>
+    <message>
+        <source>TCP flows per NIC</source>
+        <translation>每网卡 TCP 流数</translation>
+    </message>
+    <message>
+        <source>Switch price</source>
+        <translation>交换机价格</translation>
+    </message>
+    <message>
+        <source>Switch power</source>
+        <translation>交换机功耗</translation>
+    </message>
+    <message>
+        <source>NIC price</source>
+        <translation>网卡价格</translation>
+    </message>
+    <message>
+        <source>NIC power</source>
+        <translation>网卡功耗</translation>
+    </message>
+    <message>
+        <source>Link price</source>
+        <translation>链路价格</translation>
+    </message>
+    <message>
+        <source>Optic power</source>
+        <translation>光模块功耗</translation>
+    </message>
+    <message>
+        <source>Queue pairs per connection</source>
+        <translation>每连接队列对数</translation>
+    </message>
+    <message>
+        <source>Achievable bandwidth share</source>
+        <translation>可达带宽比例</translation>
+    </message>
+    <message>
+        <source>Traffic per host core</source>
+        <translation>每主机核心流量</translation>
+    </message>
+    <message>
+        <source>NICs per node</source>
+        <translation>每节点网卡数</translation>
+    </message>
+    <message>
+        <source>GPU idle power share</source>
+        <translation>GPU 空闲功耗比例</translation>
+    </message>
+    <message>
+        <source>Operations per node-year</source>
+        <translation>每节点每年运维费用</translation>
+    </message>
+    <message>
+        <source>GPU-hour price</source>
+        <translation>GPU 小时价格</translation>
+    </message>
+    <message>
+        <source>Checkpoint bytes per parameter</source>
+        <translation>每参数检查点字节数</translation>
+    </message>
 </context>
 <context>
     <name>FieldHelp</name>

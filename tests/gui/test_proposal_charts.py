@@ -65,3 +65,14 @@ def test_the_sheet_explains_the_idle_points_and_names_the_cost_per_run(qapp, tmp
     assert "idle GPUs: batch does not divide" in text
     assert "Cost per training run" in text
     assert not re.search(r"\d,\d{3}\d", text)  # no tick label run into the next ("1,0002,000")
+
+
+def test_the_sheet_names_its_guesses_as_people_say_them(qapp, tmp_path):
+    """The assumptions name the values that are guesses by the controls' words ("Switch price"), never by
+    the scenario keys ("switch_price_usd")."""
+    out = tmp_path / "sheet.pdf"
+    out.write_bytes(proposal.proposal_pdf(_snap("case2_autodriving_24xA100_30B")))
+    text = pdfread.text(out)
+    assert "Switch price" in text
+    keys = re.findall(r"\b[a-z]+(?:_[a-z0-9]+)+\b", text)
+    assert not keys, keys
