@@ -68,13 +68,18 @@ def test_recompute_is_searched_when_omitted():
 
 
 def test_llama3_405b_published_plan_fits_only_with_sharded_weights():
+    """The paper's TP 8, PP 16 on 2,048 nodes: by the engine's memory estimate it fits only with the weights
+    sharded (ZeRO-3) or recomputation; the preset itself searches the plan, at every cluster size."""
     s = model.load_scenario(LLAMA3)
-    res = evaluate(s)
-    assert np.all(res["plan"]["zero_stage"] == 3)
+    published = s.replace_many({"parallel.mode": "explicit", "parallel.tp": 8, "parallel.pp": 16,
+                                "parallel.zero_stage": 3})
+    res = evaluate(published)
     assert np.all(res["memory_per_gpu_gb"] < 80)
     assert 400e9 < res.at("roce")["params"] < 410e9
     with pytest.raises(ScenarioError):
-        evaluate(s.replace_many({"parallel.zero_stage": 0, "workload.recompute": "selective"}))
+        evaluate(published.replace_many({"parallel.zero_stage": 0, "workload.recompute": "selective"}))
+    nodes = np.array([64, 100, 500, 1000, 1500, 2048, 3000])
+    assert np.all(model.sweep(s, "cluster.nodes", nodes)["feasible"])
 
 
 def test_zero3_costs_fabric_traffic_that_zero1_does_not():
@@ -141,9 +146,9 @@ def test_cli_json_reports_the_recipe(capsys):
     roce = doc["fabrics"]["roce"]
     assert roce["global_batch_used"] == 2048 and roce["global_batch_kept"] is True
     plan = roce["plan"]
-    assert plan["zero_stage"] == 3 and plan["recompute"] in ("none", "selective", "full")
+    assert plan["zero_stage"] == 1 and plan["recompute"] in ("none", "selective", "full")
     assert plan["kv_heads"] == 8 and plan["ffn_hidden"] == 53248 and plan["precision"] == "bf16"
-    assert plan["cp"] == 1 and plan["ep"] == 1 and plan["experts"] == 1 and plan["top_k"] == 1
+    assert plan["cp"] >= 1 and plan["ep"] == 1 and plan["experts"] == 1 and plan["top_k"] == 1
 
 
 @pytest.mark.parametrize("changes", [{}, {"topology.oversubscription": 4.0}])

@@ -728,8 +728,8 @@
         <translation>小规模档 · 4 × A10 · 10B</translation>
     </message>
     <message>
-        <source>Llama 3 405B · 16,384 × H100 (published plan)</source>
-        <translation>Llama 3 405B · 16,384 × H100（公开的并行方案）</translation>
+        <source>Llama 3 405B · 16,384 × H100</source>
+        <translation>Llama 3 405B · 16,384 块 H100</translation>
     </message>
     <message>
         <source>MoE · DeepSeek-V3 shape · 2,048 H100 (H800 stand-in)</source>
@@ -756,8 +756,8 @@
         <translation>文章案例 3：128 台 H100 节点，1T 模型，InfiniBand 加液冷；60 → 32 天</translation>
     </message>
     <message>
-        <source>Llama 3 405B: TP 8, PP 16, DP 128 with FSDP, sequence 8,192, GQA 8 KV heads, SwiGLU</source>
-        <translation>Llama 3 405B：TP 8、PP 16、DP 128（FSDP），序列长度 8,192，GQA 8 个 KV 头，SwiGLU</translation>
+        <source>Llama 3 405B on 16,384 H100: sequence 8,192, GQA 8 KV heads, SwiGLU, FSDP as ZeRO-1 traffic with FP32 gradients; plan searched</source>
+        <translation>Llama 3 405B，16,384 块 H100：序列长度 8,192，GQA 8 个 KV 头，SwiGLU，FSDP 按 ZeRO-1 流量计、梯度以 FP32 传输；并行方案由搜索得出</translation>
     </message>
     <message>
         <source>256 experts, top-8 + shared, EP 64 over 8 nodes, PP 16, FP8: expert all-to-all on the fabric</source>
