@@ -242,7 +242,7 @@ def test_proposal_keeps_one_page_and_every_source_with_a_pin(pair, tmp_path):
     assert "A/B compare" in flat and "claims table is left out to keep one page (fabric-whatif claims case2)" in flat
     assert "The article’s claims beside the engine" not in flat
     for source in ("Profile set", "NVIDIA A100 SXM4 80 GB: prices and power", "Reliability defaults",
-                   "Economics defaults", "electricity_cny_per_kwh"):  # the last source, whole
+                   "Economics defaults", "Electricity (CNY)"):  # the last source's guesses, whole
         assert source in flat, source
 
 

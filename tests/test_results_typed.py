@@ -35,7 +35,7 @@ def test_summaries_carry_the_engines_numbers_bit_for_bit(preset):
         assert r.feasible == bool(d["feasible"])
         assert set(r.step_breakdown_s) == set(model.BREAKDOWN_KEYS)
         if r.feasible:
-            assert r.plan.tp * r.plan.pp * r.plan.dp == r.plan.gpus_used
+            assert r.plan.tp * r.plan.pp * r.plan.dp * r.plan.cp == r.plan.gpus_used  # experts share the DP ranks
             assert 0 < r.mfu <= 1 and 0 < r.goodput <= 1 and r.train_days_with_interruptions >= r.train_days > 0
             assert all(v >= 0 for v in r.step_breakdown_s.values()) and r.tco > r.capex > 0
         else:
