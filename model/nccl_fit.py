@@ -39,8 +39,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import catalog, nccl_log
-from .collectives import NCCL_BASE_US, NCCL_NET_STEP_SW_US, SIMPLE_FILL_BYTES, TREE_EFF, bus_factor, \
-    gpu_ll_max_bus_gb_per_s, nccl_collective, pcie_cap_gb_per_s, per_nic_gb_per_s, ring_steps, tree_steps
+from .collectives import SIMPLE_FILL_BYTES, TREE_EFF, bus_factor, gpu_ll_max_bus_gb_per_s, nccl_collective, \
+    pcie_cap_gb_per_s, per_nic_gb_per_s
 from .errors import ScenarioError
 from .nccl_log import COLLECTIVES, NcclLog  # noqa: F401  (COLLECTIVES: public, the GUI lists it)
 
@@ -87,28 +87,6 @@ def fit_alpha_beta(log: NcclLog) -> NcclFit:
     pred = alpha + c * S
     rms = float(np.sqrt(np.mean(((pred - t) / t) ** 2)))
     return NcclFit(log, float(alpha), float(busbw), rms)
-
-
-def fabric_from_fit(fit: NcclFit, *, link_gbps: float, nics_per_node: int, transport: str) -> dict:
-    """User-fabric values from a fit of an inter-node run.
-
-    Returns ``{"transport", "link_gbps", "nics_per_node", "achievable_fraction", "latency_us"}``.
-    """
-    if fit.log.nodes < 2:
-        raise ScenarioError("nccl-tests log", f"{fit.log.nodes} node",
-                            "a run across at least two nodes: on one node it measures NVLink/PCIe, not the fabric")
-    line_gb_per_s = link_gbps * nics_per_node / 8.0
-    frac = fit.busbw_gb_per_s / line_gb_per_s
-    if not 0 < frac <= 1.0:
-        raise ScenarioError("link_gbps × nics_per_node", f"{link_gbps} × {nics_per_node}",
-                            f"a line rate above the measured bus bandwidth {fit.busbw_gb_per_s:.1f} GB/s "
-                            f"({fit.busbw_gb_per_s * 8:.0f} Gb/s per node)")
-    n = fit.log.nodes
-    kind = fit.log.collective
-    steps = float(min(ring_steps(kind, n), tree_steps(kind, n)))
-    latency = max(0.0, (fit.alpha_us - NCCL_BASE_US) / steps - NCCL_NET_STEP_SW_US)
-    return {"transport": transport, "link_gbps": float(link_gbps), "nics_per_node": int(nics_per_node),
-            "achievable_fraction": round(float(frac), 4), "latency_us": round(float(latency), 3)}
 
 
 def fabric_changes(scenario, name: str, values: dict) -> dict:

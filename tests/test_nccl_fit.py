@@ -52,20 +52,6 @@ def test_fit_with_noise_stays_close():
     assert_allclose(fit.busbw_gb_per_s, 90.0, rtol=0.05)
 
 
-def test_fabric_from_fit_and_into_scenario():
-    # 2 nodes with 8 x 400G: 400 GB/s line rate per node, 360 GB/s measured busbw -> 0.9
-    fit = nccl_fit.fit_alpha_beta(nccl_fit.parse_nccl_tests(synth_log(NCCL_BASE_US + 2 * (3.0 + NCCL_NET_STEP_SW_US),
-                                                                      360.0)))
-    vals = nccl_fit.fabric_from_fit(fit, link_gbps=400, nics_per_node=8, transport="roce")
-    assert_allclose(vals["achievable_fraction"], 0.9, rtol=0.01)
-    assert_allclose(vals["latency_us"], 3.0, atol=0.3)
-    s = model.load_scenario("assets/presets/default.toml")
-    s2 = nccl_fit.apply_to_scenario(s, "my_roce", vals)
-    res = model.evaluate(s2)
-    assert "my_roce" in res.fabrics
-    assert res.at("my_roce")["node_bandwidth_gbps"]["line"] == 3200
-
-
 def test_tagged_output_and_chatter_are_tolerated():
     text = synth_log(30.0, 46.0)
     tagged = "\n".join(f"[0] {line}" for line in text.splitlines())
@@ -90,18 +76,6 @@ def test_malformed_row_names_the_line():
 def test_bad_logs(text, needle):
     with pytest.raises(ScenarioError, match=needle):
         nccl_fit.parse_nccl_tests(text, collective="all_reduce", ranks=16, nodes=2)
-
-
-def test_single_node_run_cannot_calibrate_a_fabric():
-    fit = nccl_fit.fit_alpha_beta(nccl_fit.parse_nccl_tests(synth_log(10.0, 230.0, nodes=1)))
-    with pytest.raises(ScenarioError, match="two nodes"):
-        nccl_fit.fabric_from_fit(fit, link_gbps=200, nics_per_node=8, transport="infiniband")
-
-
-def test_line_rate_below_measurement_is_rejected():
-    fit = nccl_fit.fit_alpha_beta(nccl_fit.parse_nccl_tests(synth_log(30.0, 90.0)))
-    with pytest.raises(ScenarioError, match="line rate"):
-        nccl_fit.fabric_from_fit(fit, link_gbps=100, nics_per_node=1, transport="roce")
 
 
 def test_collective_from_name_and_override():
@@ -135,3 +109,12 @@ def test_calibrate_command_fits_and_saves(tmp_path, capsys):
     bad.write_text("garbage\n", encoding="utf-8")
     assert main(["calibrate", str(bad), "--collective", "all_reduce", "--ranks", "16", "--nodes", "2"]) == 2
     assert "two message sizes" in capsys.readouterr().err
+
+
+def test_a_single_node_run_cannot_calibrate_a_fabric():
+    """One node measures NVLink/PCIe, not the fabric: the calibrated fabric is refused, naming why."""
+    log = nccl_fit.parse_nccl_tests(synth_log(10.0, 230.0, nodes=1))
+    fit = nccl_fit.fit_model(log, nccl_fit.NcclSetup("H100-SXM", 200.0, 8, "infiniband", log.algorithm))
+    with pytest.raises(ScenarioError, match="two nodes"):
+        nccl_fit.fabric_from_model_fit(fit)
+
