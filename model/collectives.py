@@ -315,6 +315,8 @@ def in_node_collective_time(kind, size_bytes, ranks, intra_busbw_bytes_per_s, in
     busbw, p2p, nvls, ll_max = (np.asarray(x, dtype=float) for x in (
         intra_busbw_bytes_per_s, intra_p2p_bytes_per_s, nvls_busbw_bytes_per_s, ll_max_bytes_per_s))
     shape = np.broadcast_shapes(size.shape, ranks.shape, busbw.shape, p2p.shape, nvls.shape, ll_max.shape)
+    if not np.any(ranks > 1):  # no group spans two GPUs (e.g. no pipeline): nothing to time
+        return np.zeros(shape)
     if (kind != "sendrecv" and math.prod(shape) >= DISTINCT_MIN_SIZE
             and all(np.all(x == x.flat[0]) for x in (busbw, p2p, nvls, ll_max))):
         # many (size, ranks) of few distinct values (the plan search's pairs): each distinct one computed once

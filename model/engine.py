@@ -776,6 +776,10 @@ STEP_KEYS = ("crosses", "p2p_bytes_node", "p2p_intra", "ring_crosses", "ring_ste
 # a pair is dropped only when its lower bound exceeds the best time found by more than this share: the bound and
 # the step are different expressions of the same terms, whose rounding differs by some 1e-16 of the step
 BOUND_MARGIN = 1e-9
+# at most this many pairs per point are timed directly, without bounding them first: the bound's own pass (each
+# fabric's lowest-bound pair timed at each point) costs about as much as timing a few pairs outright (measured on
+# the explicit-plan sweep of the default preset: 3 pairs, 4.9 → 3.9 ms for the sweep)
+FEW_PAIRS = 4
 
 
 # point inputs the plan search reads (gathered per (point, plan) pair)
@@ -887,7 +891,7 @@ class PlanPairs(NamedTuple):
     starts: np.ndarray  # first pair of each point that has pairs
     seg_of_pair: np.ndarray  # index into ``starts`` of each pair
     sequences: np.ndarray  # (rows, 1) sequences per step of each row (m · d · micro_batch)
-    bound: tuple  # _bound_coefficients of the pairs, (pairs,) each
+    bound: tuple | None  # _bound_coefficients of the pairs, (pairs,) each; None: every pair is timed (few pairs)
 
 
 def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
@@ -1019,9 +1023,11 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
         # a term the same for every row (no context or expert parallelism: their terms are zero) is kept once
         cs = {k: cut_constant_points(np.broadcast_to(cs[k], (ci.size, 1)) if np.ndim(cs[k]) < 2 else cs[k], 0)
               for k in STEP_KEYS + CONGESTION_PLAN_KEYS if k not in cs_kind}
-        bound = tuple(x[row] for x in _bound_coefficients(cs, allowed, sequences, kind, cs_kind)) if usable else None
+        new_point = np.r_[True, ni[1:] != ni[:-1]]
+        bound = None  # not needed where every pair is timed (few pairs per point)
+        if usable and not _few_pairs(ni.size, np.count_nonzero(new_point)):
+            bound = tuple(x[row] for x in _bound_coefficients(cs, allowed, sequences, kind, cs_kind))
         cs_kind = {k: cut_constant_points(x, 0) for k, x in cs_kind.items()}
-    new_point = np.r_[True, ni[1:] != ni[:-1]]
     entry = PlanPairs(ni, row, has_degrees, ptp["dp_overlap"],
                       dict(zip(("tp", "pp", "micro_batch", "virtual_stages", "recompute", "cp", "ep"), col)), zs,
                       allowed, cs, kind, cs_kind, per_kind, usable, shared,
@@ -1111,6 +1117,11 @@ def _bound_coefficients(cs, allowed, sequences, kind, cs_kind):
             volume * one(cs["dp_k2"]) / seq)
 
 
+def _few_pairs(n_pairs, n_points):
+    """Whether ``n_pairs`` over ``n_points`` points are few enough to time every one (:data:`FEW_PAIRS`)."""
+    return n_pairs <= FEW_PAIRS * n_points
+
+
 def _bound(coefficients, step_latency_s, inv_bw):
     """:func:`_bound_coefficients`' lower bound at a step latency [s] and inverse node bandwidth [s/B]."""
     p0, p1, p2, d0, d1, d2 = coefficients
@@ -1145,7 +1156,7 @@ def _pairs_that_can_win(pairs, bw, lat, congestion):
     """
     ni, n = pairs.ni, pairs.ni.size
     n_fab = bw.shape[0]
-    if not pairs.usable or n <= 2 * pairs.starts.size:
+    if pairs.bound is None:
         return np.ones((n_fab, n), dtype=bool)
     lb = _bound(pairs.bound, *((x if x.shape[1] == 1 else x[:, ni]) for x in (lat, 1.0 / bw)))  # (F, pairs)
     seg_min = np.minimum.reduceat(lb, pairs.starts, axis=1)
@@ -1160,8 +1171,7 @@ def _pairs_that_can_win(pairs, bw, lat, congestion):
 
 def _shared_pairs_that_can_win(pairs, bw, lat, congestion):
     """:func:`_pairs_that_can_win` for pairs that hold at every point; ``bw``, ``lat``: (F, N or 1)."""
-    n = pairs.ni.size
-    if not pairs.usable or n <= 2:
+    if pairs.bound is None:
         return None
     n_fab, n_pt = np.broadcast_shapes(bw.shape, lat.shape, congestion["nodes_per_leaf"].shape)
     lb = _bound(pairs.bound, lat[..., None], 1.0 / bw[..., None])  # (F, N or 1, pairs)
