@@ -1008,7 +1008,8 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
             per_kind = _plan_side({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, t[kinds], p[kinds], b[kinds],
                                   v[kinds], r[kinds], c[kinds], e[kinds])
             kind, n_kinds = ci // n_z, t[kinds].size
-            per_kind = {k: np.broadcast_to(x, (n_kinds,)) for k, x in per_kind.items()}
+            per_kind = {k: x if np.shape(x) == (n_kinds,) else np.broadcast_to(x, (n_kinds,))
+                        for k, x in per_kind.items()}
         else:  # the model changes along the sweep: per row, each row its own kind
             per_kind = _plan_side({k: ptp[k] for k in PLAN_SIDE_POINT_KEYS}, t_p, p_p, b_p, v_p, r_p, c_p, e_p)
             kind, n_kinds = np.arange(ci.size), ci.size
@@ -1192,7 +1193,21 @@ def _chosen_plan(pairs, best, shape, any_valid):
     nan = np.where(any_valid, 1.0, np.nan)
     plan = {k: np.broadcast_to(x[row] * nan, shape) for k, x in pairs.plan.items()}
     plan["zero_stage"] = np.broadcast_to(pairs.stages[zi] * nan, shape)
-    return plan, {k: np.broadcast_to(x[pairs.kind[row]], shape) for k, x in pairs.plan_side.items()}
+    return plan, _gather_terms(pairs.plan_side, pairs.kind[row], shape)
+
+
+def _gather_terms(terms, at, shape):
+    """Each array of ``terms`` (one value per kind) at the kinds ``at``, broadcast to ``shape``.
+
+    The terms of one dtype are gathered together, as one table: one indexing operation rather than one per term.
+    """
+    out = {}
+    for dtype in {x.dtype for x in terms.values()}:
+        keys = [k for k, x in terms.items() if x.dtype == dtype]
+        picked = np.stack([terms[k] for k in keys])[:, at]
+        out.update((k, picked[i] if picked[i].shape == shape else np.broadcast_to(picked[i], shape))
+                   for i, k in enumerate(keys))
+    return {k: out[k] for k in terms}
 
 
 def _search_shared_plans(pairs, inp: Inputs, bw, lat, congestion):
