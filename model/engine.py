@@ -806,7 +806,7 @@ def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: b
     found, plan_side = None, None
     if plan is None:
         plan, plan_side, *found = _search_plans(s, inp, bandwidths[2], step_latency, net)
-    chosen = _fixed_plan(s, inp, plan, plan_side)
+    chosen = _fixed_plan(s, inp, plan, plan_side, judge=found is None)
     if found is not None:  # the search's verdicts: some plan fits; some plan's degrees are possible
         chosen = chosen[:-2] + tuple(found)
     # where no plan fits at any point, the placeholder plan's quantities are read and masked as NaN: no warnings
@@ -818,10 +818,11 @@ def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: b
 PLAN_ARRAY_KEYS = ("tp", "pp", "micro_batch", "virtual_stages", "recompute", "zero_stage", "cp", "ep")
 
 
-def _fixed_plan(s: Scenario, inp: Inputs, plan: dict, plan_side=None):
+def _fixed_plan(s: Scenario, inp: Inputs, plan: dict, plan_side=None, judge=True):
     """The quantities of a given plan (NaN entries: no plan there) and whether it is possible and fits.
 
-    ``plan_side``: :func:`_plan_side` of the plan, if the search has it."""
+    ``plan_side``: :func:`_plan_side` of the plan, if the search has it. ``judge`` False (a searched plan, whose
+    verdicts the search gives): whether it is possible and fits is not computed (None, None)."""
     pt = inp.point
     round_batch = s.parallel.resolved_mode == "auto"
     arrays = [np.asarray(plan[k], dtype=float) for k in PLAN_ARRAY_KEYS]
@@ -830,6 +831,8 @@ def _fixed_plan(s: Scenario, inp: Inputs, plan: dict, plan_side=None):
     with np.errstate(divide="ignore", invalid="ignore"):  # placeholder plans where there is none are masked later
         cs2 = _compute_side(pt, tc, pc, bc, vc, rcc, zc, round_batch, plan_side, c=cc, e=ec)
         mem, fits = _memory(pt, tc, pc, bc, vc, rcc, cs2)
+        if not judge:
+            return cs2, tc, pc, bc, vc, mem, None, None
         ok = _degrees_valid(pt, tc, pc, bc, vc, cs2["d"], cs2["m"], cc, ec)
     return cs2, tc, pc, bc, vc, mem, good & ok & fits, good & ok
 
@@ -1309,7 +1312,9 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
         return _with_reliability_and_money(s, pt, fab, out, lean=True)
     # the communication parts at the ideal bandwidth; what loss recovery and the CPU cap add, apart
     step_ideal, p2p, t_chunk, exposed = _step_for_fabric(cs2, pt["dp_overlap"], bw_ideal, inter_step, slow)
-    step_lossy = _step_for_fabric(cs2, pt["dp_overlap"], bw_lossy, inter_step, slow)[0]
+    # a bandwidth the same as one already timed (no loss, or no CPU cap) gives the same step: not timed again
+    step_lossy = (step if _same_values(bw_lossy, bw_final) else step_ideal if _same_values(bw_lossy, bw_ideal)
+                  else _step_for_fabric(cs2, pt["dp_overlap"], bw_lossy, inter_step, slow)[0])
     dp_slow, pp_slow, ep_slow = _split_slowdown(slow)
     # a chunk's time beyond its compute, tensor-parallel and pipeline parts: the experts' all-to-all (over NVLink
     # and the fabric) and what the context-parallel ring leaves exposed
@@ -1357,6 +1362,11 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
         hardware_flops_per_iter=hf,
     )
     return _with_reliability_and_money(s, pt, fab, out)
+
+
+def _same_values(a, b):
+    """Whether arrays ``a`` and ``b`` have the same shape and the same values, bit for bit."""
+    return np.shape(a) == np.shape(b) and np.asarray(a).tobytes() == np.asarray(b).tobytes()
 
 
 def _with_reliability_and_money(s, pt, fab, out, lean=False):
