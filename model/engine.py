@@ -204,19 +204,26 @@ class Inputs:
 
 
 def _fabric_array(rows, key, n, gpn):
-    """One fabric input as an (F, N) array: each fabric's value at every point."""
+    """One fabric input as an (F, n) array: each fabric's value at every point (``n`` 1: at one point for all,
+    but NICs per GPU, which follow the GPUs per node at every point)."""
     values = [r.values[key] for r in rows]
-    out = np.empty((len(rows), n))
     if key == "nics_per_node" and "per_gpu" in values:
+        out = np.empty((len(rows), gpn.size))
         for i, v in enumerate(values):
             out[i] = gpn if v == "per_gpu" else float(v)
     else:
+        out = np.empty((len(rows), n))
         out[:] = np.array(values, dtype=float)[:, None]
     return out
 
 
-def build_inputs(s: Scenario, field: str | None = None, values=None) -> Inputs:
-    """Resolve ``s`` into arrays, with ``field`` replaced by ``values`` if given."""
+def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_points_cut: bool = False) -> Inputs:
+    """Resolve ``s`` into arrays, with ``field`` replaced by ``values`` if given.
+
+    ``fabric_points_cut``: the fabric inputs that are the same at every point (all but a swept fabric value and
+    NICs per GPU along a GPUs-per-node sweep) have shape (F, 1), so that what depends only on the fabric is
+    computed once per fabric, not once per point as well.
+    """
     values_arr = None if field is None else np.atleast_1d(np.asarray(values, dtype=float))
     n = 1 if values_arr is None else values_arr.size
     c, w, p = s.cluster, s.workload, s.parallel
@@ -291,14 +298,16 @@ def build_inputs(s: Scenario, field: str | None = None, values=None) -> Inputs:
     pt["tp_overlap"] = np.full(n, float(p.tp_overlap))
     pt["ep_overlap"] = np.full(n, float(p.ep_overlap))
 
-    fab = {key: _fabric_array(rows, key, n, gpn) for key in catalog.FABRIC_FIELDS
+    width = 1 if fabric_points_cut else n
+    fab = {key: _fabric_array(rows, key, width, gpn) for key in catalog.FABRIC_FIELDS
            if key not in ("transport", "loss_recovery")}
-    fab["transport"] = np.array([[TRANSPORT_CODE[r.transport]] for r in rows]) * np.ones((1, n), dtype=int)
+    fab["transport"] = np.array([[TRANSPORT_CODE[r.transport]] for r in rows]) * np.ones((1, width), dtype=int)
     fab["loss_recovery"] = np.array([[LOSS_RECOVERY_CODE[r.values["loss_recovery"]]] for r in rows]) * np.ones(
-        (1, n), dtype=int)
+        (1, width), dtype=int)
     if fab_override is not None:
         names, key = fab_override
         idx = [i for i, r in enumerate(rows) if r.name in names]
+        fab[key] = np.broadcast_to(fab[key], (len(rows), n)).copy()
         fab[key][idx, :] = values_arr[None, :]
         _check_fabric_values(key, values_arr, field)
     return Inputs(n=n, point=pt, fabric=fab, fabrics=rows)
@@ -1440,7 +1449,7 @@ def sweep(scenario: Scenario, field: str, values) -> Result:
     value for all fabrics (``"fabric.latency_us"``) or one
     (``"fabric.roce.loss_rate"``). Arrays in the result have shape (F, N).
     """
-    inp = build_inputs(scenario, field, values)
+    inp = build_inputs(scenario, field, values, fabric_points_cut=True)
     data = _evaluate_inputs(scenario, inp)
     shape = (len(inp.fabrics), inp.n)
     data = _broadcast_tree(data, shape)
