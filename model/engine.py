@@ -856,6 +856,10 @@ _PAIR_CACHE: "collections.OrderedDict" = collections.OrderedDict()
 _PAIR_CACHE_SIZE = 6
 _PAIR_LOCK = threading.Lock()
 _PAIR_STATS = {"hits": 0, "misses": 0}
+# The plan search's answers (the fastest plan per fabric and point), one per set of pairs and fabric timing inputs
+# (bandwidth, latency, congestion): a reliability or money slider changes none of them, so its drag re-evaluates
+# only the chosen plans' outputs. Kept and cleared with the pairs.
+_SEARCH_CACHE: "collections.OrderedDict" = collections.OrderedDict()
 
 
 class PlanCacheInfo(NamedTuple):
@@ -869,6 +873,7 @@ def clear_plan_cache() -> None:
     """Forget the cached plan-search geometry and its counts (the next evaluations search from scratch)."""
     with _PAIR_LOCK:
         _PAIR_CACHE.clear()
+        _SEARCH_CACHE.clear()
         _PAIR_STATS.update(hits=0, misses=0)
 
 
@@ -906,14 +911,19 @@ class PlanPairs(NamedTuple):
     bound: tuple | None  # _bound_coefficients of the pairs, (pairs,) each; None: every pair is timed (few pairs)
 
 
-def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
+def _pair_key(s: Scenario, pt: dict) -> tuple:
+    """The plan-search inputs that fix the pairs: the plan settings and the point arrays of PLAN_POINT_KEYS."""
+    return _plan_key(s) + tuple(np.ascontiguousarray(pt[k]).tobytes() for k in PLAN_POINT_KEYS)
+
+
+def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
     """Every (point, plan) pair whose degrees are possible and that fits in memory, with its geometry.
 
     Pure in the plan-search inputs, so cached (a few entries): dragging a fabric, reliability or money
-    slider re-evaluates only the fabric-dependent few operations per pair.
+    slider re-evaluates only the fabric-dependent few operations per pair. ``key``: :func:`_pair_key`, if known.
     """
     round_batch = s.parallel.resolved_mode == "auto"
-    key = _plan_key(s) + tuple(np.ascontiguousarray(pt[k]).tobytes() for k in PLAN_POINT_KEYS)
+    key = _pair_key(s, pt) if key is None else key
     with _PAIR_LOCK:
         hit = _PAIR_CACHE.get(key)
         if hit is not None:
@@ -1245,13 +1255,34 @@ def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
     plan (:data:`PLAN_ARRAY_KEYS` arrays, NaN where none fits), its :func:`_plan_side` (or None), where some plan
     fits and where some plan's degrees are possible.
     """
-    pt, fab = inp.point, inp.fabric
-    n_fab = fab["latency_us"].shape[0]
-    pairs = _plan_pairs(s, pt)
+    pt = inp.point
+    pair_key = _pair_key(s, pt)
+    pairs = _plan_pairs(s, pt, pair_key)
     # a fabric's bandwidth and latency are usually the same at every point: then not copied per pair
     bw, lat = (cut_constant_points(x, 1) for x in (bw_final, step_latency))
     congestion = {k: cut_constant_points(np.broadcast_to(x, bw_final.shape), 1)
                   for k, x in _congestion_inputs(net).items()}
+    key = (pair_key, inp.n) + tuple((x.shape, x.dtype.str, x.tobytes()) for x in (bw, lat, *congestion.values()))
+    with _PAIR_LOCK:
+        found = _SEARCH_CACHE.get(key)
+        if found is not None:
+            _SEARCH_CACHE.move_to_end(key)
+    if found is None:
+        found = _search_pairs(pairs, inp, bw, lat, congestion)
+        for x in (*found[0].values(), *found[1].values(), *found[2:]):
+            if isinstance(x, np.ndarray):
+                x.flags.writeable = False  # shared by every evaluation that hits this entry
+        with _PAIR_LOCK:
+            _SEARCH_CACHE[key] = found
+            while len(_SEARCH_CACHE) > _PAIR_CACHE_SIZE:
+                _SEARCH_CACHE.popitem(last=False)
+    plan, plan_side, any_valid, has_degrees = found
+    return plan, plan_side, any_valid.copy(), has_degrees.copy()  # the verdicts become outputs: the caller's own
+
+
+def _search_pairs(pairs, inp: Inputs, bw, lat, congestion):
+    """:func:`_search_plans` on the pairs, at bandwidth and latency (F, N or 1) and the congestion arrays."""
+    n_fab = inp.fabric["latency_us"].shape[0]
     if pairs.shared:
         return _search_shared_plans(pairs, inp, bw, lat, congestion)
     ni = pairs.ni
