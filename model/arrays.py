@@ -38,6 +38,10 @@ def cut_constant_points(x, axis: int):
     if x.ndim == 1:  # the common case, without a broadcast copy
         raw = x.tobytes()
         return x[:1] if raw == raw[:x.itemsize] * x.size else x
-    first = np.take(x, [0], axis=axis)
-    same = np.broadcast_to(first, x.shape).tobytes() == x.tobytes()
-    return first if same else x
+    n = x.shape[axis]
+    if n <= 1:  # one point already
+        return x
+    # the points as consecutive blocks of bytes (no copy when ``axis`` is the first of a C-ordered array)
+    raw = np.ascontiguousarray(x.swapaxes(axis, 0)).tobytes()
+    same = raw == raw[:len(raw) // n] * n
+    return np.take(x, [0], axis=axis) if same else x

@@ -315,6 +315,8 @@ def in_node_collective_time(kind, size_bytes, ranks, intra_busbw_bytes_per_s, in
     busbw, p2p, nvls, ll_max = (np.asarray(x, dtype=float) for x in (
         intra_busbw_bytes_per_s, intra_p2p_bytes_per_s, nvls_busbw_bytes_per_s, ll_max_bytes_per_s))
     shape = np.broadcast_shapes(size.shape, ranks.shape, busbw.shape, p2p.shape, nvls.shape, ll_max.shape)
+    if not np.any(ranks > 1):  # no group spans two GPUs (e.g. no pipeline): nothing to time
+        return np.zeros(shape)
     if (kind != "sendrecv" and math.prod(shape) >= DISTINCT_MIN_SIZE
             and all(np.all(x == x.flat[0]) for x in (busbw, p2p, nvls, ll_max))):
         # many (size, ranks) of few distinct values (the plan search's pairs): each distinct one computed once
@@ -472,7 +474,9 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
                                         * np.maximum(np.asarray(nics_per_node, float) / g, 1.0), p2p_intra), p2p_intra)
         lat = base_ring + np.where(multi, net_ring, nvl_ring)
         cands.append((0, lat + S / (bw * ring_eff) * 1e-3))
-    times = np.stack([np.broadcast_to(t, (3,) + shape) for _, t in cands])  # (A, 3, *shape)
+    times = np.empty((len(cands), 3) + shape)  # (A, 3, *shape)
+    for i, (_, t) in enumerate(cands):
+        times[i] = t
     algos = np.array([a for a, _ in cands])
     if algorithm != "auto":
         keep = algos == ALGORITHMS.index(algorithm)
@@ -486,7 +490,7 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
         proto_ids = np.arange(3)
     flat = times.reshape((-1,) + shape)
     best = np.argmin(flat, axis=0)
-    t_us = np.take_along_axis(flat, best[None], axis=0)[0] + overhead_us
+    t_us = flat.reshape(flat.shape[0], -1)[best.reshape(-1), np.arange(best.size)].reshape(best.shape) + overhead_us
     algbw = S / (t_us * 1e-6) / 1e9
     return dict(time_us=t_us, algbw_gb_per_s=algbw, busbw_gb_per_s=algbw * f,
                 algorithm=algos[best // len(proto_ids)], protocol=proto_ids[best % len(proto_ids)])

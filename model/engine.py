@@ -204,19 +204,26 @@ class Inputs:
 
 
 def _fabric_array(rows, key, n, gpn):
-    """One fabric input as an (F, N) array: each fabric's value at every point."""
+    """One fabric input as an (F, n) array: each fabric's value at every point (``n`` 1: at one point for all,
+    but NICs per GPU, which follow the GPUs per node at every point)."""
     values = [r.values[key] for r in rows]
-    out = np.empty((len(rows), n))
     if key == "nics_per_node" and "per_gpu" in values:
+        out = np.empty((len(rows), gpn.size))
         for i, v in enumerate(values):
             out[i] = gpn if v == "per_gpu" else float(v)
     else:
+        out = np.empty((len(rows), n))
         out[:] = np.array(values, dtype=float)[:, None]
     return out
 
 
-def build_inputs(s: Scenario, field: str | None = None, values=None) -> Inputs:
-    """Resolve ``s`` into arrays, with ``field`` replaced by ``values`` if given."""
+def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_points_cut: bool = False) -> Inputs:
+    """Resolve ``s`` into arrays, with ``field`` replaced by ``values`` if given.
+
+    ``fabric_points_cut``: the fabric inputs that are the same at every point (all but a swept fabric value and
+    NICs per GPU along a GPUs-per-node sweep) have shape (F, 1), so that what depends only on the fabric is
+    computed once per fabric, not once per point as well.
+    """
     values_arr = None if field is None else np.atleast_1d(np.asarray(values, dtype=float))
     n = 1 if values_arr is None else values_arr.size
     c, w, p = s.cluster, s.workload, s.parallel
@@ -291,14 +298,16 @@ def build_inputs(s: Scenario, field: str | None = None, values=None) -> Inputs:
     pt["tp_overlap"] = np.full(n, float(p.tp_overlap))
     pt["ep_overlap"] = np.full(n, float(p.ep_overlap))
 
-    fab = {key: _fabric_array(rows, key, n, gpn) for key in catalog.FABRIC_FIELDS
+    width = 1 if fabric_points_cut else n
+    fab = {key: _fabric_array(rows, key, width, gpn) for key in catalog.FABRIC_FIELDS
            if key not in ("transport", "loss_recovery")}
-    fab["transport"] = np.array([[TRANSPORT_CODE[r.transport]] for r in rows]) * np.ones((1, n), dtype=int)
+    fab["transport"] = np.array([[TRANSPORT_CODE[r.transport]] for r in rows]) * np.ones((1, width), dtype=int)
     fab["loss_recovery"] = np.array([[LOSS_RECOVERY_CODE[r.values["loss_recovery"]]] for r in rows]) * np.ones(
-        (1, n), dtype=int)
+        (1, width), dtype=int)
     if fab_override is not None:
         names, key = fab_override
         idx = [i for i, r in enumerate(rows) if r.name in names]
+        fab[key] = np.broadcast_to(fab[key], (len(rows), n)).copy()
         fab[key][idx, :] = values_arr[None, :]
         _check_fabric_values(key, values_arr, field)
     return Inputs(n=n, point=pt, fabric=fab, fabrics=rows)
@@ -776,6 +785,10 @@ STEP_KEYS = ("crosses", "p2p_bytes_node", "p2p_intra", "ring_crosses", "ring_ste
 # a pair is dropped only when its lower bound exceeds the best time found by more than this share: the bound and
 # the step are different expressions of the same terms, whose rounding differs by some 1e-16 of the step
 BOUND_MARGIN = 1e-9
+# at most this many pairs per point are timed directly, without bounding them first: the bound's own pass (each
+# fabric's lowest-bound pair timed at each point) costs about as much as timing a few pairs outright (measured on
+# the explicit-plan sweep of the default preset: 3 pairs, 4.9 → 3.9 ms for the sweep)
+FEW_PAIRS = 4
 
 
 # point inputs the plan search reads (gathered per (point, plan) pair)
@@ -802,7 +815,7 @@ def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: b
     found, plan_side = None, None
     if plan is None:
         plan, plan_side, *found = _search_plans(s, inp, bandwidths[2], step_latency, net)
-    chosen = _fixed_plan(s, inp, plan, plan_side)
+    chosen = _fixed_plan(s, inp, plan, plan_side, judge=found is None)
     if found is not None:  # the search's verdicts: some plan fits; some plan's degrees are possible
         chosen = chosen[:-2] + tuple(found)
     # where no plan fits at any point, the placeholder plan's quantities are read and masked as NaN: no warnings
@@ -814,10 +827,11 @@ def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: b
 PLAN_ARRAY_KEYS = ("tp", "pp", "micro_batch", "virtual_stages", "recompute", "zero_stage", "cp", "ep")
 
 
-def _fixed_plan(s: Scenario, inp: Inputs, plan: dict, plan_side=None):
+def _fixed_plan(s: Scenario, inp: Inputs, plan: dict, plan_side=None, judge=True):
     """The quantities of a given plan (NaN entries: no plan there) and whether it is possible and fits.
 
-    ``plan_side``: :func:`_plan_side` of the plan, if the search has it."""
+    ``plan_side``: :func:`_plan_side` of the plan, if the search has it. ``judge`` False (a searched plan, whose
+    verdicts the search gives): whether it is possible and fits is not computed (None, None)."""
     pt = inp.point
     round_batch = s.parallel.resolved_mode == "auto"
     arrays = [np.asarray(plan[k], dtype=float) for k in PLAN_ARRAY_KEYS]
@@ -826,6 +840,8 @@ def _fixed_plan(s: Scenario, inp: Inputs, plan: dict, plan_side=None):
     with np.errstate(divide="ignore", invalid="ignore"):  # placeholder plans where there is none are masked later
         cs2 = _compute_side(pt, tc, pc, bc, vc, rcc, zc, round_batch, plan_side, c=cc, e=ec)
         mem, fits = _memory(pt, tc, pc, bc, vc, rcc, cs2)
+        if not judge:
+            return cs2, tc, pc, bc, vc, mem, None, None
         ok = _degrees_valid(pt, tc, pc, bc, vc, cs2["d"], cs2["m"], cc, ec)
     return cs2, tc, pc, bc, vc, mem, good & ok & fits, good & ok
 
@@ -840,6 +856,10 @@ _PAIR_CACHE: "collections.OrderedDict" = collections.OrderedDict()
 _PAIR_CACHE_SIZE = 6
 _PAIR_LOCK = threading.Lock()
 _PAIR_STATS = {"hits": 0, "misses": 0}
+# The plan search's answers (the fastest plan per fabric and point), one per set of pairs and fabric timing inputs
+# (bandwidth, latency, congestion): a reliability or money slider changes none of them, so its drag re-evaluates
+# only the chosen plans' outputs. Kept and cleared with the pairs.
+_SEARCH_CACHE: "collections.OrderedDict" = collections.OrderedDict()
 
 
 class PlanCacheInfo(NamedTuple):
@@ -853,6 +873,7 @@ def clear_plan_cache() -> None:
     """Forget the cached plan-search geometry and its counts (the next evaluations search from scratch)."""
     with _PAIR_LOCK:
         _PAIR_CACHE.clear()
+        _SEARCH_CACHE.clear()
         _PAIR_STATS.update(hits=0, misses=0)
 
 
@@ -887,17 +908,22 @@ class PlanPairs(NamedTuple):
     starts: np.ndarray  # first pair of each point that has pairs
     seg_of_pair: np.ndarray  # index into ``starts`` of each pair
     sequences: np.ndarray  # (rows, 1) sequences per step of each row (m · d · micro_batch)
-    bound: tuple  # _bound_coefficients of the pairs, (pairs,) each
+    bound: tuple | None  # _bound_coefficients of the pairs, (pairs,) each; None: every pair is timed (few pairs)
 
 
-def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
+def _pair_key(s: Scenario, pt: dict) -> tuple:
+    """The plan-search inputs that fix the pairs: the plan settings and the point arrays of PLAN_POINT_KEYS."""
+    return _plan_key(s) + tuple(np.ascontiguousarray(pt[k]).tobytes() for k in PLAN_POINT_KEYS)
+
+
+def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
     """Every (point, plan) pair whose degrees are possible and that fits in memory, with its geometry.
 
     Pure in the plan-search inputs, so cached (a few entries): dragging a fabric, reliability or money
-    slider re-evaluates only the fabric-dependent few operations per pair.
+    slider re-evaluates only the fabric-dependent few operations per pair. ``key``: :func:`_pair_key`, if known.
     """
     round_batch = s.parallel.resolved_mode == "auto"
-    key = _plan_key(s) + tuple(np.ascontiguousarray(pt[k]).tobytes() for k in PLAN_POINT_KEYS)
+    key = _pair_key(s, pt) if key is None else key
     with _PAIR_LOCK:
         hit = _PAIR_CACHE.get(key)
         if hit is not None:
@@ -1004,7 +1030,8 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
             per_kind = _plan_side({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, t[kinds], p[kinds], b[kinds],
                                   v[kinds], r[kinds], c[kinds], e[kinds])
             kind, n_kinds = ci // n_z, t[kinds].size
-            per_kind = {k: np.broadcast_to(x, (n_kinds,)) for k, x in per_kind.items()}
+            per_kind = {k: x if np.shape(x) == (n_kinds,) else np.broadcast_to(x, (n_kinds,))
+                        for k, x in per_kind.items()}
         else:  # the model changes along the sweep: per row, each row its own kind
             per_kind = _plan_side({k: ptp[k] for k in PLAN_SIDE_POINT_KEYS}, t_p, p_p, b_p, v_p, r_p, c_p, e_p)
             kind, n_kinds = np.arange(ci.size), ci.size
@@ -1019,9 +1046,11 @@ def _plan_pairs(s: Scenario, pt: dict) -> PlanPairs:
         # a term the same for every row (no context or expert parallelism: their terms are zero) is kept once
         cs = {k: cut_constant_points(np.broadcast_to(cs[k], (ci.size, 1)) if np.ndim(cs[k]) < 2 else cs[k], 0)
               for k in STEP_KEYS + CONGESTION_PLAN_KEYS if k not in cs_kind}
-        bound = tuple(x[row] for x in _bound_coefficients(cs, allowed, sequences, kind, cs_kind)) if usable else None
+        new_point = np.r_[True, ni[1:] != ni[:-1]]
+        bound = None  # not needed where every pair is timed (few pairs per point)
+        if usable and not _few_pairs(ni.size, np.count_nonzero(new_point)):
+            bound = tuple(x[row] for x in _bound_coefficients(cs, allowed, sequences, kind, cs_kind))
         cs_kind = {k: cut_constant_points(x, 0) for k, x in cs_kind.items()}
-    new_point = np.r_[True, ni[1:] != ni[:-1]]
     entry = PlanPairs(ni, row, has_degrees, ptp["dp_overlap"],
                       dict(zip(("tp", "pp", "micro_batch", "virtual_stages", "recompute", "cp", "ep"), col)), zs,
                       allowed, cs, kind, cs_kind, per_kind, usable, shared,
@@ -1111,6 +1140,11 @@ def _bound_coefficients(cs, allowed, sequences, kind, cs_kind):
             volume * one(cs["dp_k2"]) / seq)
 
 
+def _few_pairs(n_pairs, n_points):
+    """Whether ``n_pairs`` over ``n_points`` points are few enough to time every one (:data:`FEW_PAIRS`)."""
+    return n_pairs <= FEW_PAIRS * n_points
+
+
 def _bound(coefficients, step_latency_s, inv_bw):
     """:func:`_bound_coefficients`' lower bound at a step latency [s] and inverse node bandwidth [s/B]."""
     p0, p1, p2, d0, d1, d2 = coefficients
@@ -1145,7 +1179,7 @@ def _pairs_that_can_win(pairs, bw, lat, congestion):
     """
     ni, n = pairs.ni, pairs.ni.size
     n_fab = bw.shape[0]
-    if not pairs.usable or n <= 2 * pairs.starts.size:
+    if pairs.bound is None:
         return np.ones((n_fab, n), dtype=bool)
     lb = _bound(pairs.bound, *((x if x.shape[1] == 1 else x[:, ni]) for x in (lat, 1.0 / bw)))  # (F, pairs)
     seg_min = np.minimum.reduceat(lb, pairs.starts, axis=1)
@@ -1160,8 +1194,7 @@ def _pairs_that_can_win(pairs, bw, lat, congestion):
 
 def _shared_pairs_that_can_win(pairs, bw, lat, congestion):
     """:func:`_pairs_that_can_win` for pairs that hold at every point; ``bw``, ``lat``: (F, N or 1)."""
-    n = pairs.ni.size
-    if not pairs.usable or n <= 2:
+    if pairs.bound is None:
         return None
     n_fab, n_pt = np.broadcast_shapes(bw.shape, lat.shape, congestion["nodes_per_leaf"].shape)
     lb = _bound(pairs.bound, lat[..., None], 1.0 / bw[..., None])  # (F, N or 1, pairs)
@@ -1182,7 +1215,21 @@ def _chosen_plan(pairs, best, shape, any_valid):
     nan = np.where(any_valid, 1.0, np.nan)
     plan = {k: np.broadcast_to(x[row] * nan, shape) for k, x in pairs.plan.items()}
     plan["zero_stage"] = np.broadcast_to(pairs.stages[zi] * nan, shape)
-    return plan, {k: np.broadcast_to(x[pairs.kind[row]], shape) for k, x in pairs.plan_side.items()}
+    return plan, _gather_terms(pairs.plan_side, pairs.kind[row], shape)
+
+
+def _gather_terms(terms, at, shape):
+    """Each array of ``terms`` (one value per kind) at the kinds ``at``, broadcast to ``shape``.
+
+    The terms of one dtype are gathered together, as one table: one indexing operation rather than one per term.
+    """
+    out = {}
+    for dtype in {x.dtype for x in terms.values()}:
+        keys = [k for k, x in terms.items() if x.dtype == dtype]
+        picked = np.stack([terms[k] for k in keys])[:, at]
+        out.update((k, picked[i] if picked[i].shape == shape else np.broadcast_to(picked[i], shape))
+                   for i, k in enumerate(keys))
+    return {k: out[k] for k in terms}
 
 
 def _search_shared_plans(pairs, inp: Inputs, bw, lat, congestion):
@@ -1208,13 +1255,34 @@ def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
     plan (:data:`PLAN_ARRAY_KEYS` arrays, NaN where none fits), its :func:`_plan_side` (or None), where some plan
     fits and where some plan's degrees are possible.
     """
-    pt, fab = inp.point, inp.fabric
-    n_fab = fab["latency_us"].shape[0]
-    pairs = _plan_pairs(s, pt)
+    pt = inp.point
+    pair_key = _pair_key(s, pt)
+    pairs = _plan_pairs(s, pt, pair_key)
     # a fabric's bandwidth and latency are usually the same at every point: then not copied per pair
     bw, lat = (cut_constant_points(x, 1) for x in (bw_final, step_latency))
     congestion = {k: cut_constant_points(np.broadcast_to(x, bw_final.shape), 1)
                   for k, x in _congestion_inputs(net).items()}
+    key = (pair_key, inp.n) + tuple((x.shape, x.dtype.str, x.tobytes()) for x in (bw, lat, *congestion.values()))
+    with _PAIR_LOCK:
+        found = _SEARCH_CACHE.get(key)
+        if found is not None:
+            _SEARCH_CACHE.move_to_end(key)
+    if found is None:
+        found = _search_pairs(pairs, inp, bw, lat, congestion)
+        for x in (*found[0].values(), *found[1].values(), *found[2:]):
+            if isinstance(x, np.ndarray):
+                x.flags.writeable = False  # shared by every evaluation that hits this entry
+        with _PAIR_LOCK:
+            _SEARCH_CACHE[key] = found
+            while len(_SEARCH_CACHE) > _PAIR_CACHE_SIZE:
+                _SEARCH_CACHE.popitem(last=False)
+    plan, plan_side, any_valid, has_degrees = found
+    return plan, plan_side, any_valid.copy(), has_degrees.copy()  # the verdicts become outputs: the caller's own
+
+
+def _search_pairs(pairs, inp: Inputs, bw, lat, congestion):
+    """:func:`_search_plans` on the pairs, at bandwidth and latency (F, N or 1) and the congestion arrays."""
+    n_fab = inp.fabric["latency_us"].shape[0]
     if pairs.shared:
         return _search_shared_plans(pairs, inp, bw, lat, congestion)
     ni = pairs.ni
@@ -1284,7 +1352,9 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
         return _with_reliability_and_money(s, pt, fab, out, lean=True)
     # the communication parts at the ideal bandwidth; what loss recovery and the CPU cap add, apart
     step_ideal, p2p, t_chunk, exposed = _step_for_fabric(cs2, pt["dp_overlap"], bw_ideal, inter_step, slow)
-    step_lossy = _step_for_fabric(cs2, pt["dp_overlap"], bw_lossy, inter_step, slow)[0]
+    # a bandwidth the same as one already timed (no loss, or no CPU cap) gives the same step: not timed again
+    step_lossy = (step if _same_values(bw_lossy, bw_final) else step_ideal if _same_values(bw_lossy, bw_ideal)
+                  else _step_for_fabric(cs2, pt["dp_overlap"], bw_lossy, inter_step, slow)[0])
     dp_slow, pp_slow, ep_slow = _split_slowdown(slow)
     # a chunk's time beyond its compute, tensor-parallel and pipeline parts: the experts' all-to-all (over NVLink
     # and the fabric) and what the context-parallel ring leaves exposed
@@ -1332,6 +1402,11 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
         hardware_flops_per_iter=hf,
     )
     return _with_reliability_and_money(s, pt, fab, out)
+
+
+def _same_values(a, b):
+    """Whether arrays ``a`` and ``b`` have the same shape and the same values, bit for bit."""
+    return np.shape(a) == np.shape(b) and np.asarray(a).tobytes() == np.asarray(b).tobytes()
 
 
 def _with_reliability_and_money(s, pt, fab, out, lean=False):
@@ -1405,7 +1480,7 @@ def sweep(scenario: Scenario, field: str, values) -> Result:
     value for all fabrics (``"fabric.latency_us"``) or one
     (``"fabric.roce.loss_rate"``). Arrays in the result have shape (F, N).
     """
-    inp = build_inputs(scenario, field, values)
+    inp = build_inputs(scenario, field, values, fabric_points_cut=True)
     data = _evaluate_inputs(scenario, inp)
     shape = (len(inp.fabrics), inp.n)
     data = _broadcast_tree(data, shape)

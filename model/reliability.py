@@ -164,7 +164,9 @@ def outputs(pt: dict, fab: dict, out: dict, lean: bool = False) -> dict:
     rate = interruption_rate_per_h(pt["gpus"], pt["nodes"], pt["gpu_host_interruptions_per_1m_gpu_hours"],
                                    fab["net_interruptions_per_1m_node_hours"])
     net_rate = pt["nodes"] * fab["net_interruptions_per_1m_node_hours"] * PER_MILLION
-    delta = checkpoint_time_h(out["params"], pt["checkpoint_bytes_per_param"], pt["storage_gb_per_s"])
+    # the point's parameter count, not its copy per fabric (and Monte-Carlo sample) in ``out``: the checkpoint
+    # then costs one value per point
+    delta = checkpoint_time_h(pt["params"], pt["checkpoint_bytes_per_param"], pt["storage_gb_per_s"])
     mtbf = 1.0 / np.maximum(rate, MIN_RATE_PER_H)
     fixed = pt["checkpoint_interval_min"] / 60.0
     tau = np.where(np.isfinite(fixed), fixed, daly_interval(delta, mtbf))
@@ -173,7 +175,7 @@ def outputs(pt: dict, fab: dict, out: dict, lean: bool = False) -> dict:
         mtbf_h=np.where(rate > 0, mtbf, np.inf),
         interruptions_per_day=rate * 24.0,
         network_interruptions_per_day=net_rate * 24.0,
-        checkpoint_write_min=delta * 60.0,
+        checkpoint_write_min=np.broadcast_to(delta * 60.0, np.broadcast_shapes(np.shape(delta), np.shape(out["params"]))),
         checkpoint_interval_min=tau * 60.0,
     )
     solve_h, wall_h, wall_days = run_times(out["train_days"], tau, delta, restart, rate)

@@ -329,3 +329,36 @@ def test_a_micro_batch_larger_than_the_global_batch_fits_no_plan_and_raises_noth
     res = model.sweep(s, "cluster.nodes", np.array([8, 64, 512]))
     assert not np.any(res["feasible"])
     assert np.all(np.isnan(res["step_time_s"]))
+
+
+def _leaves(tree, prefix=""):
+    if isinstance(tree, dict):
+        for k, v in tree.items():
+            yield from _leaves(v, f"{prefix}/{k}")
+    else:
+        yield prefix, np.asarray(tree)
+
+
+def test_reused_plan_search_gives_every_output_as_from_scratch(scen):
+    """A money or reliability change reuses the plan search; every output equals a cold evaluation's, bit for
+    bit, and a caller writing into one result does not change the next."""
+    from model import engine
+
+    x = np.array([2, 8, 24, 64])
+    sweep(scen, "cluster.nodes", x)  # warm: pairs and search cached
+    # a money change (the search is reused), then a fabric latency change (the pairs are, the search is not)
+    for changed in (scen.replace("economics.electricity_usd_per_kwh", 0.21),
+                    scen.replace("economics.electricity_usd_per_kwh", 0.21).replace("fabric.custom.roce.latency_us", 40.0)):
+        warm_first = sweep(changed, "cluster.nodes", x)
+        warm_first["feasible"][...] = False  # the caller's own arrays
+        for arr in warm_first["plan"].values():
+            if arr.flags.writeable:
+                arr[...] = -1.0
+        warm = sweep(changed, "cluster.nodes", x)
+        engine.clear_plan_cache()
+        cold = sweep(changed, "cluster.nodes", x)
+        got, want = dict(_leaves(warm.data)), dict(_leaves(cold.data))
+        assert got.keys() == want.keys()
+        for k in want:
+            assert got[k].shape == want[k].shape and got[k].tobytes() == want[k].tobytes(), k
+        assert np.any(cold["feasible"])
