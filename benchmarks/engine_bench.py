@@ -60,6 +60,18 @@ def _slider_moves(s, count):
     return move
 
 
+def given_plan_scenario(s):
+    """``s`` with every plan choice given, as the peer is given them (:func:`peer_configs_per_s`): InfiniBand's
+    searched degrees and micro-batch at the preset's point, no interleaving, selective recompute, ZeRO-1."""
+    plan = model.evaluate(s).at("infiniband")["plan"]
+    tp, pp, mb = int(plan["tp"]), int(plan["pp"]), int(plan["micro_batch"])
+    dp = s.cluster.nodes * s.cluster.gpus_per_node // (tp * pp)  # a given plan uses every GPU
+    batch = dp * mb * max(1, round(s.workload.global_batch / (dp * mb)))  # the nearest batch it runs whole
+    return s.replace_many({"parallel.mode": "explicit", "parallel.tp": tp, "parallel.pp": pp,
+                           "workload.micro_batch": mb, "workload.global_batch": batch, "parallel.virtual_stages": 1,
+                           "workload.recompute": "selective", "parallel.zero_stage": 1})
+
+
 def engine_numbers():
     s = model.load_scenario(PRESET)
     nodes = np.unique(np.round(np.geomspace(1, 512, 256)))
@@ -69,8 +81,7 @@ def engine_numbers():
         ("auto plan, x = nodes", s, "cluster.nodes", nodes),
         ("auto plan, x = latency", s, "fabric.latency_us", np.geomspace(0.5, 1000, 256)),
         ("auto plan, x = params", s, "workload.params_b", np.geomspace(1, 1000, 256)),
-        ("explicit plan, x = latency", s.replace_many({"parallel.mode": "explicit", "parallel.tp": 8,
-                                                       "parallel.pp": 1, "workload.global_batch": 1152}), "fabric.latency_us", np.geomspace(0.5, 1000, 256)),
+        ("explicit plan, x = latency", given_plan_scenario(s), "fabric.latency_us", np.geomspace(0.5, 1000, 256)),
     ]:
         results[label] = _median_time(lambda: model.sweep(scen, field, values))
     results["auto plan, x = nodes, cached geometry"] = _median_time(

@@ -54,6 +54,7 @@ References
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -317,6 +318,10 @@ def in_node_collective_time(kind, size_bytes, ranks, intra_busbw_bytes_per_s, in
     shape = np.broadcast_shapes(size.shape, ranks.shape, busbw.shape, p2p.shape, nvls.shape, ll_max.shape)
     if not np.any(ranks > 1):  # no group spans two GPUs (e.g. no pipeline): nothing to time
         return np.zeros(shape)
+    if math.prod(shape) == 1:  # one collective (a given plan at a point the model does not vary): remembered
+        t = _one_in_node_time(kind, float(size.flat[0]), float(ranks.flat[0]), float(busbw.flat[0]),
+                              float(p2p.flat[0]), float(nvls.flat[0]), float(ll_max.flat[0]))
+        return np.full(shape, t)
     if (kind != "sendrecv" and math.prod(shape) >= DISTINCT_MIN_SIZE
             and all(np.all(x == x.flat[0]) for x in (busbw, p2p, nvls, ll_max))):
         # many (size, ranks) of few distinct values (the plan search's pairs): each distinct one computed once
@@ -331,6 +336,17 @@ def in_node_collective_time(kind, size_bytes, ranks, intra_busbw_bytes_per_s, in
                         intra_busbw_gb_per_s=busbw / 1e9, intra_p2p_gb_per_s=p2p / 1e9,
                         nvls_busbw_gb_per_s=nvls / 1e9, ll_max_gb_per_s=ll_max / 1e9)
     return np.where(ranks > 1, r["time_us"] * 1e-6, 0.0)
+
+
+@functools.lru_cache(maxsize=256)
+def _one_in_node_time(kind, size, ranks, busbw, p2p, nvls, ll_max) -> float:
+    """:func:`in_node_collective_time` of one collective [s], remembered: a sweep whose model and plan are the
+    same at every point asks the same few at every call."""
+    r = nccl_collective(kind, np.asarray(size), ranks_per_node=2.0 if kind == "sendrecv" else max(ranks, 2.0),
+                        nodes=1.0, nic_gb_per_s=np.inf, nics_per_node=1.0,
+                        intra_busbw_gb_per_s=np.asarray(busbw / 1e9), intra_p2p_gb_per_s=np.asarray(p2p / 1e9),
+                        nvls_busbw_gb_per_s=np.asarray(nvls / 1e9), ll_max_gb_per_s=np.asarray(ll_max / 1e9))
+    return float(np.asarray(r["time_us"]).reshape(-1)[0]) * 1e-6 if ranks > 1 else 0.0
 
 
 # arrays at least this large are computed at their distinct (size, ranks) only: sorting them costs less than the

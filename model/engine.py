@@ -814,6 +814,8 @@ def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: b
     step_latency = _step_latency_s(net)
     found, plan_side = None, None
     if plan is None:
+        plan = _the_only_plan(s)
+    if plan is None:
         plan, plan_side, *found = _search_plans(s, inp, bandwidths[2], step_latency, net)
     chosen = _fixed_plan(s, inp, plan, plan_side, judge=found is None)
     if found is not None:  # the search's verdicts: some plan fits; some plan's degrees are possible
@@ -825,6 +827,18 @@ def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: b
 
 
 PLAN_ARRAY_KEYS = ("tp", "pp", "micro_batch", "virtual_stages", "recompute", "zero_stage", "cp", "ep")
+
+
+def _the_only_plan(s: Scenario) -> dict | None:
+    """The plan when the scenario fixes every choice (explicit degrees, micro-batch, virtual stages, recompute,
+    ZeRO stage): there is nothing to search, and evaluating it as a given plan (its possibility and fit judged
+    per point) gives what the search would; else None."""
+    if s.parallel.resolved_mode != "explicit":
+        return None
+    cand = _candidates(s)
+    if cand[0].size != 1:
+        return None
+    return {k: x[0] for k, x in zip(PLAN_ARRAY_KEYS, cand)}
 
 
 def _fixed_plan(s: Scenario, inp: Inputs, plan: dict, plan_side=None, judge=True):

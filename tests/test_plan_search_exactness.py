@@ -95,3 +95,35 @@ def test_the_fast_plan_search_matches_a_brute_force_search_on_mixed_scenarios(pr
     x = {"cluster.nodes": np.array([1, 5, 16, 48, 130, 700]), "fabric.latency_us": np.array([0.8, 30.0, 400.0]),
          "workload.global_batch": np.array([128, 384, 2048])}[field]
     _assert_search_is_exact(s, field, x, some_fit=False)
+
+
+def _leaves(tree, prefix=""):
+    if isinstance(tree, dict):
+        for k, v in tree.items():
+            yield from _leaves(v, f"{prefix}.{k}")
+    else:
+        yield prefix, np.asarray(tree)
+
+
+@pytest.mark.parametrize("field,values", [
+    ("fabric.latency_us", np.geomspace(0.5, 1000, 7)),
+    ("workload.params_b", np.array([1.0, 30.0, 175.0, 1000.0])),  # the largest does not fit: gaps
+    ("cluster.gpus_per_node", np.array([2, 4, 8])),
+    ("workload.seq_len", np.array([1024, 8192, 65536])),
+])
+def test_a_plan_the_scenario_fixes_whole_evaluates_as_its_search_would(field, values, monkeypatch):
+    """Every plan choice given: the engine evaluates that plan directly instead of searching one candidate;
+    every output is the search's, bit for bit, gaps included."""
+    s = model.load_scenario("assets/presets/default.toml").replace_many({
+        "parallel.mode": "explicit", "parallel.tp": 8, "parallel.pp": 1, "workload.global_batch": 1152,
+        "workload.micro_batch": 1, "workload.recompute": "selective", "parallel.zero_stage": 1,
+        "parallel.virtual_stages": 1})
+    engine.clear_plan_cache()
+    direct = sweep(s, field, values)
+    monkeypatch.setattr(engine, "_the_only_plan", lambda scenario: None)
+    engine.clear_plan_cache()
+    searched = sweep(s, field, values)
+    engine.clear_plan_cache()
+    assert np.any(direct["feasible"])
+    for (name, a), (_, b) in zip(_leaves(direct.data), _leaves(searched.data)):
+        np.testing.assert_array_equal(a, b, err_msg=name)
