@@ -318,7 +318,8 @@ def in_node_collective_time(kind, size_bytes, ranks, intra_busbw_bytes_per_s, in
     shape = np.broadcast_shapes(size.shape, ranks.shape, busbw.shape, p2p.shape, nvls.shape, ll_max.shape)
     if not np.any(ranks > 1):  # no group spans two GPUs (e.g. no pipeline): nothing to time
         return np.zeros(shape)
-    if math.prod(shape) == 1:  # one collective (a given plan at a point the model does not vary): remembered
+    if math.prod(shape) == 1 or all(np.all(x == x.flat[0]) for x in (size, ranks, busbw, p2p, nvls, ll_max)):
+        # one collective, maybe at every point of a sweep that leaves the model and plan alone: remembered
         t = _one_in_node_time(kind, float(size.flat[0]), float(ranks.flat[0]), float(busbw.flat[0]),
                               float(p2p.flat[0]), float(nvls.flat[0]), float(ll_max.flat[0]))
         return np.full(shape, t)

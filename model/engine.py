@@ -1482,9 +1482,11 @@ def _broadcast_tree(tree, shape):
     if isinstance(tree, dict):
         return {k: _broadcast_tree(v, shape) for k, v in tree.items()}
     arr = np.asarray(tree)
-    if arr.ndim == 1 and shape[0] != arr.shape[0]:
-        return np.broadcast_to(arr[None, :], shape).copy()
-    return np.broadcast_to(arr, shape).copy() if arr.shape != shape else arr
+    if arr.shape == shape:
+        return arr
+    out = np.empty(shape, dtype=arr.dtype)  # a writable copy at the sweep's shape (cheaper than broadcast_to's)
+    out[...] = arr[None, :] if arr.ndim == 1 and shape[0] != arr.shape[0] else arr
+    return out
 
 
 def sweep(scenario: Scenario, field: str, values) -> Result:
