@@ -8,6 +8,7 @@ from numpy.testing import assert_allclose
 
 import model
 from model import BREAKDOWN_KEYS, ScenarioError, evaluate, sweep
+from result_trees import leaves  # tests/result_trees.py
 
 DEFAULT = "assets/presets/default.toml"
 PRESETS = sorted(p.name for p in (Path(__file__).resolve().parents[1] / "assets" / "presets").glob("*.toml"))
@@ -331,12 +332,6 @@ def test_a_micro_batch_larger_than_the_global_batch_fits_no_plan_and_raises_noth
     assert np.all(np.isnan(res["step_time_s"]))
 
 
-def _leaves(tree, prefix=""):
-    if isinstance(tree, dict):
-        for k, v in tree.items():
-            yield from _leaves(v, f"{prefix}/{k}")
-    else:
-        yield prefix, np.asarray(tree)
 
 
 def test_reused_plan_search_gives_every_output_as_from_scratch(scen):
@@ -357,7 +352,7 @@ def test_reused_plan_search_gives_every_output_as_from_scratch(scen):
         warm = sweep(changed, "cluster.nodes", x)
         engine.clear_plan_cache()
         cold = sweep(changed, "cluster.nodes", x)
-        got, want = dict(_leaves(warm.data)), dict(_leaves(cold.data))
+        got, want = dict(leaves(warm.data)), dict(leaves(cold.data))
         assert got.keys() == want.keys()
         for k in want:
             assert got[k].shape == want[k].shape and got[k].tobytes() == want[k].tobytes(), k

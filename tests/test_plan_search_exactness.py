@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 import model
 from model import engine, sweep
 from plan_brute_force import brute_force_plans  # tests/plan_brute_force.py
+from result_trees import leaves  # tests/result_trees.py
 
 PRESETS = ("default", "tier_small", "case2_autodriving_24xA100_30B", "moe_mixtral_8x22b", "moe_deepseek_v3_shape")
 SWEEPS = {
@@ -97,12 +98,6 @@ def test_the_fast_plan_search_matches_a_brute_force_search_on_mixed_scenarios(pr
     _assert_search_is_exact(s, field, x, some_fit=False)
 
 
-def _leaves(tree, prefix=""):
-    if isinstance(tree, dict):
-        for k, v in tree.items():
-            yield from _leaves(v, f"{prefix}.{k}")
-    else:
-        yield prefix, np.asarray(tree)
 
 
 @pytest.mark.parametrize("field,values", [
@@ -125,5 +120,5 @@ def test_a_plan_the_scenario_fixes_whole_evaluates_as_its_search_would(field, va
     searched = sweep(s, field, values)
     engine.clear_plan_cache()
     assert np.any(direct["feasible"])
-    for (name, a), (_, b) in zip(_leaves(direct.data), _leaves(searched.data)):
+    for (name, a), (_, b) in zip(leaves(direct.data), leaves(searched.data)):
         np.testing.assert_array_equal(a, b, err_msg=name)
