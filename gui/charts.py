@@ -461,6 +461,13 @@ class StepMarks(MarkerItem):
         return [pen for pen, k in zip(self._pens, self._ok) if k]
 
 
+def _show_data(curve, x, y) -> None:
+    """``curve`` drawn through ``(x, y)`` and shown."""
+    curve.setData(x, y)
+    if not curve.isVisible():
+        curve.show()
+
+
 class ChartLegend(pg.LegendItem):
     """A legend whose notes (an entry that explains a way of drawing, not a fabric: its sample item has
     ``legend_note`` set) each take a row of their own across every column, so a long note never widens
@@ -666,14 +673,9 @@ class ChartWidget(pg.PlotWidget):
                     curve.hide()
                 continue
             if curve is None:
-                curve = DataCurve()
-                curve.setZValue(2)
+                curve = self._faint_curve(self.extra_curves, name)
                 curve.setPen(make_pen(e["style"], 1.0 * self._dpr, alpha=110))
-                self.getPlotItem().addItem(curve)
-                self.extra_curves[name] = curve
-            curve.setData(x, e["y"])
-            if not curve.isVisible():
-                curve.show()
+            _show_data(curve, x, e["y"])
         for name, curve in self.curves.items():
             if name not in seen and curve.isVisible():
                 curve.hide()
@@ -740,15 +742,18 @@ class ChartWidget(pg.PlotWidget):
                 curve.hide()
             return
         if curve is None:
-            curve = DataCurve()
-            curve.setZValue(2)
-            self.getPlotItem().addItem(curve)
-            self.idle_curves[name] = curve
+            curve = self._faint_curve(self.idle_curves, name)
         pen = make_pen(dict(s["style"], line_style="dot"), max(1.0, 0.75 * self.line_width) * self._dpr, alpha=170)
         curve.setPen(pen)
-        curve.setData(x, s["y"])
-        if not curve.isVisible():
-            curve.show()
+        _show_data(curve, x, s["y"])
+
+    def _faint_curve(self, store: dict, name: str) -> "DataCurve":
+        """A new secondary curve for fabric ``name`` under the main curves, kept in ``store``."""
+        curve = DataCurve()
+        curve.setZValue(2)
+        self.getPlotItem().addItem(curve)
+        store[name] = curve
+        return curve
 
     def _fit_x(self, x, log_x: bool) -> None:
         """Set the x range when the sweep grid changes, else leave it (and any zoom) alone.
