@@ -195,7 +195,10 @@ class FileActions(QtCore.QObject):
     def _zoom(self, kind: str):
         """What the window's chart shows (its view range, zoomed or not): the export shows the same."""
         chart = self.window.charts.get(kind)
-        return None if chart is None else chart.getPlotItem().vb.viewRange()
+        if chart is None:
+            return None
+        chart.catch_up()  # a chart in a hidden tab holds its last result back until shown
+        return chart.getPlotItem().vb.viewRange()
 
     def _export(self, write, path, failure: str) -> bool:
         """Run ``write(snapshot, overlays)`` for the window's snapshot with the bands and A/B pin it

@@ -140,9 +140,9 @@ def style_chart(chart, dark: bool) -> None:
     chart._texts = None  # the title is cached by its text: draw it again in the new colours
     grid = getattr(chart, "grid", None)
     if grid is not None:
-        rgb = (255, 255, 255) if dark else (0, 0, 0)
-        grid.major.setPen(pg.mkPen((*rgb, 60), width=1, cosmetic=True))
-        grid.minor.setPen(pg.mkPen((*rgb, 25), width=1, cosmetic=True))
+        background = QtGui.QColor(th["bg"])
+        grid.set_colours((255, 255, 255) if dark else (0, 0, 0),
+                         (background.red(), background.green(), background.blue()))
     chart.readout.fill = pg.mkBrush(*th["readout_bg"])
     chart.readout.setColor(th["fg"])
     chart.note.setColor(th["muted"])

@@ -198,6 +198,8 @@ class Features(QtCore.QObject):
     def _on_settled(self, snap) -> None:
         if snap is None:
             return
+        for chart in self.window.charts.values():  # a chart in a hidden tab draws what it held back
+            chart.catch_up()
         self.bands.on_settled(snap)
         self.markers.update(snap)
         if self.breakeven_dock.isVisible():

@@ -235,6 +235,7 @@ class MainWindow(QtWidgets.QMainWindow):
         # in a hidden tab has none, which threw the stacked charts' x-range off; it fits its own x-range instead
         run_chart.set_fabric_legend(False)  # the fabrics' colours are named on the top chart
         run_chart.standalone_geometry = True
+        run_chart.draws_only_when_shown = True  # in a tab: not redrawn while out of sight
         run_chart.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Ignored)
         for ch in self.charts.values():  # the dotted idle-GPU curves explained in the plot's corner, not a legend row
             ch.idle_note_in_legend = False

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from guihelpers import settle
+
 # The offscreen plugin's "does not support propagateSizeHints()" notice is ignored for every
 # test by qt_log_ignore in pyproject.toml.
 
@@ -24,6 +26,7 @@ def window(qtbot):
     win.resize(1400, 900)
     win.show()
     qtbot.waitExposed(win)
+    settle(win)  # as the window stands once the start-up settles (a chart in a hidden tab drawn too)
     yield win
     win.close()
 

@@ -7,9 +7,12 @@ from PySide6 import QtGui, QtWidgets
 
 
 def settle(win) -> None:
-    """Run the coalesced recompute now (what the event loop does after a burst of edits)."""
+    """Run the coalesced recompute now (what the event loop does after a burst of edits), and draw what a
+    chart in a hidden tab held back (what the settle clock does next)."""
     if win.controller.pending:
         win.controller.recompute_now()
+    for chart in win.charts.values():
+        chart.catch_up()
 
 
 def curve_y(win, kind: str, fabric: str) -> np.ndarray:

@@ -194,6 +194,7 @@ def test_profile_set_switch_changes_curves(window, qtbot):
     with qtbot.waitSignal(win.controller.recomputed, timeout=5000):
         qtbot.mouseClick(win.profile_buttons["published"], QtCore.Qt.MouseButton.LeftButton)
     assert win.controller.scenario.fabric.profile_set == "published"
+    settle(win)  # the chart in the hidden cost-per-run tab too
     y1 = {f: curve_y(win, "utilisation", f) for f in y0}
     assert any(not np.array_equal(y0[f], y1[f], equal_nan=True) for f in y0)
     assert "published" in win.windowTitle()

@@ -8,6 +8,7 @@ import math
 import numpy as np
 from PySide6 import QtCore
 
+from gui.present.series import chart_series, in_use_points
 from gui.window import list_presets
 
 from guihelpers import settle
@@ -204,3 +205,40 @@ def test_the_stacked_charts_keep_the_point_in_view_beside_the_cost_per_run_tab(q
         x0, x1 = (10 ** v for v in win.charts[kind].getPlotItem().vb.viewRange()[0])
         assert x0 <= nodes <= x1 and x1 < 1e5, (kind, x0, x1)
     win.close()
+
+
+def test_the_hidden_cost_per_run_chart_waits_for_its_tab_and_then_shows_the_latest_result(window, qtbot):
+    """While its tab is hidden a slider drag does not redraw the cost-per-run chart; shown, it draws the
+    scenario the window holds then, not the one it last drew."""
+    ch = window.charts["cost_per_run"]
+    assert not ch.isVisible()
+    before = {f: np.array(c.getOriginalDataset()[1], dtype=float) for f, c in ch.curves.items()}
+    window.controller.set_value("economics.electricity_cny_per_kwh", 5.0)
+    window.controller.recompute_now()
+    held = {f: np.array(c.getOriginalDataset()[1], dtype=float) for f, c in ch.curves.items()}
+    assert all(np.array_equal(before[f], held[f], equal_nan=True) for f in before)  # not redrawn out of sight
+    window.point_tabs.setCurrentWidget(ch)
+    qtbot.waitUntil(ch.isVisible, timeout=2000)
+    want = chart_series(window.controller.snapshot.sweep, "cost_per_run")
+    for s in want["series"]:
+        solid_x, solid_y, _ = in_use_points(want["x"], s)
+        np.testing.assert_allclose(ch.curves[s["fabric"]].getOriginalDataset()[1], solid_y, rtol=1e-12,
+                                   equal_nan=True)
+    assert any(not np.array_equal(before[f], np.asarray(ch.curves[f].getOriginalDataset()[1], dtype=float),
+                                  equal_nan=True) for f in before)  # dearer power: a new cost per run
+
+
+def test_the_grid_is_drawn_in_opaque_ink_mixed_with_the_background(window):
+    """The grid lies under every curve, so it is drawn in the faint colour a translucent pen would give over
+    the background, but opaque (Qt draws that many times faster): light and dark themes alike."""
+    from gui.presentation import style_chart
+
+    grid = window.charts["duration"].grid
+    for dark, background, ink in ((False, (255, 255, 255), (0, 0, 0)), (True, (0x1E, 0x1F, 0x22), (255, 255, 255))):
+        style_chart(window.charts["duration"], dark)
+        for item, alpha in ((grid.major, 60), (grid.minor, 25)):
+            colour = item.opts["pen"].color()
+            assert colour.alpha() == 255
+            want = [round(b + (i - b) * alpha / 255) for i, b in zip(ink, background)]
+            assert [colour.red(), colour.green(), colour.blue()] == want, (dark, alpha)
+    style_chart(window.charts["duration"], False)

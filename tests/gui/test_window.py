@@ -51,6 +51,7 @@ def test_every_preset_renders(window, qtbot, name, path, tmp_path):
     qtbot.wait(50)  # let any stray second recompute arrive
     assert len(recomputes) == 1, "a preset load must recompute exactly once"
     assert len(changes) == 1
+    settle(win)  # what the settle clock then draws: the chart in the hidden cost-per-run tab
     s = model.load_scenario(path)
     c = win.controller.scenario
     assert c == s
