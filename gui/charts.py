@@ -345,7 +345,23 @@ class DataCurve(pg.PlotCurveItem):
                 x = np.log10(np.where(x > 0, x, np.nan))
             if self._log[1]:
                 y = np.log10(np.where(y > 0, y, np.nan))
-        super().setData(x=x, y=y, connect="finite", **kw)
+        finite = np.isfinite(x) & np.isfinite(y)
+        whole = bool(finite.all())
+        # a curve without gaps takes pyqtgraph's one-polygon path; with gaps, the path that breaks at them
+        super().setData(x=x, y=y, connect="all" if whole else "finite", skipFiniteCheck=whole, **kw)
+        xs, ys = (x, y) if whole else (x[finite], y[finite])
+        self._bounds = ((float(xs.min()), float(xs.max())), (float(ys.min()), float(ys.max()))) if xs.size else None
+
+    def dataBounds(self, ax, frac=1.0, orthoRange=None):  # noqa: N802,N803 (pyqtgraph names)
+        """The finite points' range along ``ax``, kept from the last draw (asked many times per update by the
+        view's auto-range and every bounding box); pyqtgraph's own answer for a fraction, a range across or a
+        fill."""
+        if frac >= 1.0 and orthoRange is None and self.opts["fillLevel"] is None:
+            bounds = getattr(self, "_bounds", None)
+            if self.xData is None or not len(self.xData) or bounds is None:
+                return (None, None)
+            return bounds[ax]
+        return super().dataBounds(ax, frac, orthoRange)
 
 
 class MarkerItem(pg.GraphicsObject):
@@ -540,6 +556,7 @@ class ChartWidget(pg.PlotWidget):
         # is dragged; :meth:`catch_up` draws it at once for whoever reads what it shows
         self.draws_only_when_shown = False
         self._pending = None
+        self._title_fit = None  # (texts and widths, the title that fits, the caption that fits)
         self.series: dict | None = None
         self.curves: dict[str, DataCurve] = {}
         self.extra_curves: dict[str, DataCurve] = {}
@@ -970,8 +987,12 @@ class ChartWidget(pg.PlotWidget):
         """Title (with the profile/scenario caption), axis labels, tick formats, log modes:
         touched only when they change (setting HTML text costs a few ms)."""
         scale = text_scale()
-        title = self._fitted_title(title, data)
-        caption = self.caption if self._caption_fits(title) else ""
+        fit_key = (title, data.get("short_title"), self.caption, self.width(),
+                   self.getPlotItem().getAxis("left").width(), scale)
+        if self._title_fit is None or self._title_fit[0] != fit_key:  # measured once per text and width
+            fitted = self._fitted_title(title, data)
+            self._title_fit = (fit_key, fitted, self.caption if self._caption_fits(fitted) else "")
+        title, caption = self._title_fit[1], self._title_fit[2]
         title_key = (title, caption, self.title_colour, self.caption_colour, scale)
         key = (data["x_label"], data["y_label"], data["log_x"], data["log_y"], self.kind, self._currency, scale)
         if self._texts is not None and title_key == self._texts[0] and key == self._texts[1]:
@@ -1020,6 +1041,7 @@ class ChartWidget(pg.PlotWidget):
         axis labels, the legend, the notes); the zoom stays."""
         self._last_result = None
         self._texts = None
+        self._title_fit = None
         self._legend_key = None
         if self.gap_note.isVisible():
             self.gap_note.setText(translate("Charts", "blank: no parallel plan fits there"))
@@ -1028,6 +1050,7 @@ class ChartWidget(pg.PlotWidget):
         """Size every text of the chart by :func:`~gui.presentation.text_scale` (presentation mode):
         tick labels, axis labels, the title, the legend, the read-out; the left axis widens with its text."""
         scale = text_scale()
+        self._title_fit = None
         pi = self.getPlotItem()
         tick_font = QtGui.QFont()
         tick_font.setPointSizeF(scaled_pt(8))

@@ -70,7 +70,7 @@ class PointTable(QtWidgets.QTableWidget):
             self._fit_height()
         # items changed with the model's signals blocked, then one repaint: a signal per
         # setText made this table cost ~5 ms per slider move
-        widths = {k: len(v[0]) for k, v in self._cells.items()}
+        widths = self._longest()
         model_ = self.model()
         model_.blockSignals(True)
         try:
@@ -78,9 +78,18 @@ class PointTable(QtWidgets.QTableWidget):
         finally:
             model_.blockSignals(False)
         self.viewport().update()
-        if any(len(v[0]) != widths.get(k, -1) for k, v in self._cells.items()):
+        # the columns fitted again only when a column's longest text changes length (a cell's own length
+        # changes on most slider moves: "9.8 %" to "10.1 %"), which also re-lays out the panel around it
+        if self._longest() != widths:
             self.horizontalHeader().resizeSections(QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
             self.updateGeometry()
+
+    def _longest(self) -> dict[int, int]:
+        """Each column's longest text, in characters."""
+        out: dict[int, int] = {}
+        for (_, col), v in self._cells.items():
+            out[col] = max(out.get(col, 0), len(v[0]))
+        return out
 
     def _fill(self, rows, styles, focus) -> None:
         days_tip = translate("PointTable", "with interruptions (without: {days} days)")
