@@ -38,11 +38,15 @@ class PointTable(QtWidgets.QTableWidget):
         self.setAlternatingRowColors(True)
         self.setWordWrap(False)
         hh = self.horizontalHeader()
-        hh.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
+        # sized to their contents when show_point says so (not by the header on every change: while a slider
+        # is held the columns only widen)
+        hh.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.Interactive)
         hh.setStretchLastSection(False)
         hh.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)  # spare width goes to the names
         self.setVerticalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self._cells: dict = {}
+        self._fitted: dict[int, int] = {}  # each column's longest text when the columns were last fitted
+        self._tight = False  # fitted to exactly those texts (not widened while a slider was held)
         hh.sectionResized.connect(self._columns_resized)
         self.setSizeAdjustPolicy(QtWidgets.QAbstractScrollArea.SizeAdjustPolicy.AdjustToContents)
 
@@ -59,8 +63,11 @@ class PointTable(QtWidgets.QTableWidget):
                 translate("PointTable", "Cost of one training run (its share of the TCO)")]
         for i, t in enumerate(tips):
             self.horizontalHeaderItem(i).setToolTip(t)
+        self._fitted = {}  # the column names' widths changed: fit the columns on the next show_point
 
-    def show_point(self, point, focus: str | None = None) -> None:
+    def show_point(self, point, focus: str | None = None, live: bool = False) -> None:
+        """Each fabric's row at ``point``. ``live`` (a slider held): the columns only widen, so the panel is not
+        laid out again for a text a character shorter; they fit tightly again on the next update that is not."""
         styles = fabric_styles(point)
         rows = fabric_summaries(point)
         n = len(rows)
@@ -70,7 +77,6 @@ class PointTable(QtWidgets.QTableWidget):
             self._fit_height()
         # items changed with the model's signals blocked, then one repaint: a signal per
         # setText made this table cost ~5 ms per slider move
-        widths = self._longest()
         model_ = self.model()
         model_.blockSignals(True)
         try:
@@ -80,9 +86,21 @@ class PointTable(QtWidgets.QTableWidget):
         self.viewport().update()
         # the columns fitted again only when a column's longest text changes length (a cell's own length
         # changes on most slider moves: "9.8 %" to "10.1 %"), which also re-lays out the panel around it
-        if self._longest() != widths:
-            self.horizontalHeader().resizeSections(QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
-            self.updateGeometry()
+        longest = self._longest()
+        fitted = self._fitted
+        header = self.horizontalHeader()
+        if live:  # held: a column whose text grew widens, none narrows
+            if any(n > fitted.get(col, -1) for col, n in longest.items()):
+                before = [header.sectionSize(i) for i in range(header.count())]
+                header.resizeSections(QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
+                for i in range(1, header.count()):  # the first column stretches
+                    if header.sectionSize(i) < before[i]:
+                        header.resizeSection(i, before[i])
+                self._fitted = {col: max(n, fitted.get(col, -1)) for col, n in longest.items()}
+                self._tight = False
+                self.updateGeometry()
+        elif longest != fitted or not self._tight:
+            self._fit_columns()
 
     def _longest(self) -> dict[int, int]:
         """Each column's longest text, in characters."""
@@ -141,10 +159,20 @@ class PointTable(QtWidgets.QTableWidget):
                 f = QtGui.QFont(QtWidgets.QApplication.font(self))
                 f.setBold(bool(want[2]))
                 item.setFont(f)
-        self.resizeColumnsToContents()
+        self._fit_columns()
         self.resizeRowsToContents()
         self._fit_height()  # taller rows: every fabric stays visible
-        QtCore.QTimer.singleShot(0, self._fit_height)  # again once the header has taken the new font
+        QtCore.QTimer.singleShot(0, self._fit_after_font)  # again once the header has taken the new font
+        self.updateGeometry()
+
+    def _fit_after_font(self) -> None:
+        self._fit_columns()
+        self._fit_height()
+
+    def _fit_columns(self) -> None:
+        """Every column as wide as its texts and name, no wider (the first stretches)."""
+        self.horizontalHeader().resizeSections(QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
+        self._fitted, self._tight = self._longest(), True
         self.updateGeometry()
 
     def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt name)

@@ -49,26 +49,55 @@ class ToolbarLabel(QtWidgets.QLabel):
     that do not fit into its overflow menu, and the scenario's name must never push the x-axis selector
     there (a 1366-pixel laptop, presentation mode). What does not fit is cut; the tooltip has it all.
 
-    The other items' width is kept until the toolbar's width or items, the font or the language change: the
-    scenario line changes on every step of a slider drag, the other items do not."""
+    The scenario line changes on every step of a slider drag. The label keeps a fixed size (a label that is not
+    fixed asks its parent for a new layout on every ``setText``, and the toolbar's layout then asks every item
+    for its size): the width its text would take, capped at the room the other items leave, which for a rich
+    text line is that room. It is fitted again when the toolbar is resized or laid out, the font or the
+    language changes. The other items' width is kept until the toolbar's width or items, the font or the
+    language change."""
 
     _others: tuple = (None, 0)
 
-    def sizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt name)
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt name)
+        super().setText(text)
+        self.fit()
+
+    def fit(self) -> None:
+        """Take the size :meth:`wanted_size` gives, if it is another."""
+        want = self.wanted_size()
+        if self.minimumSize() != want or self.maximumSize() != want:
+            self.setFixedSize(want)
+
+    def wanted_size(self) -> QtCore.QSize:
         hint = super().sizeHint()
+        width = hint.width()
         bar = self.parentWidget()
         if not isinstance(bar, QtWidgets.QToolBar):
-            return hint
+            return QtCore.QSize(width, hint.height())
         key = (bar.width(), len(bar.children()), self.font().key(), current_language())
         if self._others[0] != key:
-            items = bar.findChildren(QtWidgets.QWidget, options=QtCore.Qt.FindChildOption.FindDirectChildrenOnly)
-            self._others = (key, sum(w.sizeHint().width() + bar.layout().spacing() for w in items if w is not self
-                                     and w.isVisibleTo(bar) and w.objectName() != "qt_toolbar_ext_button"))
+            # the items by their actions: one the toolbar has moved into its overflow menu is hidden, and still
+            # needs its room
+            items = [bar.widgetForAction(a) for a in bar.actions() if a.isVisible()]
+            self._others = (key, sum(w.sizeHint().width() + bar.layout().spacing() for w in items
+                                     if w is not None and w is not self))
         room = bar.width() - self._others[1] - 2 * bar.layout().contentsMargins().left() - 16
-        return QtCore.QSize(max(min(hint.width(), room), 80), hint.height())
+        return QtCore.QSize(max(min(width, room), 80), hint.height())
 
-    def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt name)
-        return QtCore.QSize(80, super().minimumSizeHint().height())
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt name): the toolbar's resizes and layouts
+        if watched is self.parentWidget():
+            if event.type() == QtCore.QEvent.Type.LayoutRequest:
+                self._others = (None, 0)  # another item changed its size (a font, a language)
+                self.fit()
+            elif event.type() == QtCore.QEvent.Type.Resize:
+                self.fit()
+        return False
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().changeEvent(event)
+        if event.type() in (QtCore.QEvent.Type.FontChange, QtCore.QEvent.Type.LanguageChange,
+                            QtCore.QEvent.Type.StyleChange):
+            self.fit()
 
 
 class MainWindow(QtWidgets.QMainWindow):
@@ -169,6 +198,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.scenario_label.setObjectName("scenarioLabel")
         self.scenario_label.setContentsMargins(10, 0, 16, 0)
         tb.addWidget(self.scenario_label)
+        tb.installEventFilter(self.scenario_label)  # fitted again to the toolbar's new width
         spacer = QtWidgets.QWidget()
         spacer.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Preferred)
         tb.addWidget(spacer)

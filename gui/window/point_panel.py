@@ -70,7 +70,7 @@ class PointPanel(QtWidgets.QScrollArea):
         right.setMinimumWidth(right.minimumWidth() - bar)
 
     def show_snapshot(self, snap, focus: str, source_path: str | None, live: bool) -> None:
-        self.table.show_point(snap.point, focus)
+        self.table.show_point(snap.point, focus, live)
         self.breakdown.show_point(snap.point, focus)
         self.cost_chart.show_point(snap.point, focus)
         self.recommendation.show_snapshot(snap, preset_name_for(source_path), live=live)

@@ -1,0 +1,57 @@
+"""A slider drag re-lays out neither the point table's panel nor the toolbar for a number a character
+shorter or longer: the table's columns only widen while a slider is held and fit tightly again after; the
+scenario line in the toolbar keeps a fixed size."""
+
+from __future__ import annotations
+
+import model
+from gui.point_table import PointTable
+from gui.window import list_presets
+
+
+def _point(stem: str, **changes):
+    path = next(p for _, p in list_presets() if p.stem.startswith(stem))
+    s = model.load_scenario(path)
+    for key, value in changes.items():
+        s = s.replace(key, value)
+    return model.evaluate(s, require_feasible=False)
+
+
+def _widths(table) -> list[int]:
+    header = table.horizontalHeader()
+    return [header.sectionSize(i) for i in range(1, header.count())]  # the first column stretches
+
+
+def _table(qtbot) -> PointTable:
+    table = PointTable()
+    qtbot.addWidget(table)
+    table.resize(900, 300)
+    table.show()
+    return table
+
+
+def test_the_tables_columns_only_widen_while_a_slider_is_held(qtbot):
+    wide = _point("case3")  # 1 T parameters on 128 H100 nodes: long money figures
+    narrow = _point("case1")  # 8 A10 nodes: short ones
+    table = _table(qtbot)
+    table.show_point(wide)
+    before = _widths(table)
+    table.show_point(narrow, live=True)
+    held = _widths(table)
+    assert all(h >= b for h, b in zip(held, before))  # held: no column narrows, the panel keeps its layout
+    table.show_point(narrow)
+    let_go = _widths(table)
+    fresh = _table(qtbot)
+    fresh.show_point(narrow)
+    assert let_go == _widths(fresh)  # let go: the columns fit the texts tightly again
+    assert any(g < h for g, h in zip(let_go, held))
+
+
+def test_the_scenario_line_keeps_its_size_while_its_numbers_change(window):
+    label = window.scenario_label
+    label.setText("<b>Scenario</b> · 24 × 8 A100 · 30.1 B params")
+    size = label.size()
+    assert label.minimumSize() == label.maximumSize() == size  # fixed: a new text asks for no new layout
+    label.setText("<b>Scenario</b> · 24 × 8 A100 · 30.25 B params")
+    assert label.size() == size
+    assert window.x_combo.isVisible()  # the room it takes is what the other items leave
