@@ -68,13 +68,19 @@ class BreakdownChart(QtWidgets.QWidget):
         self.note_text = ""
         self._bars: list[tuple[QtCore.QRectF, int, str]] = []
         self._static_key, self._static = None, None  # the cached title, grid and labels (see _static_layer)
+        self._xmax = None  # the time axis's end and tick step [s] as last fitted
+        self._held_xmax = None  # the axis held while a slider is held (see show_point)
 
     def retranslate(self) -> None:
         """The title and axis label in the current language: the cached layer is drawn again."""
         self._static_key, self._static = None, None
         self.update()
 
-    def show_point(self, point, focus: str | None = None) -> None:
+    def show_point(self, point, focus: str | None = None, live: bool = False) -> None:
+        """Each fabric's step time at ``point``, split into its parts. ``live`` (a slider held): the time
+        axis only lengthens, so the cached title, grid and labels are not drawn again for every move; it fits
+        the bars again on the next update that is not."""
+        self._held_xmax = self._xmax if live else None
         bd = point.data["breakdown_s"]
         self.parts = {k: np.maximum(np.nan_to_num(np.atleast_1d(np.asarray(bd[k], dtype=float)), nan=0.0), 0.0)
                       for k in model.BREAKDOWN_KEYS}
@@ -111,8 +117,12 @@ class BreakdownChart(QtWidgets.QWidget):
         plot = QtCore.QRectF(left, top, max(self.width() - left - right, 10), max(self.height() - top - bottom, 10))
         totals = self.totals()
         vmax = float(np.max(totals)) if np.max(totals) > 0 else 1.0
+        held = self._held_xmax
+        if held is not None and held[0] >= vmax:
+            return plot, held[0], held[1], right, h_text
         step = nice_step(vmax / 6.0)
-        return plot, math.ceil(vmax / step) * step, step, right, h_text
+        self._xmax = (math.ceil(vmax / step) * step, step)
+        return plot, self._xmax[0], step, right, h_text
 
     def _static_layer(self, plot, xmax, step, h_text, th: dict) -> QtGui.QPixmap:
         """Title, grid, ticks, axis label and row labels: everything but the bars and totals.

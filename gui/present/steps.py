@@ -105,9 +105,10 @@ def _plan_steps(result) -> dict | None:
     changed[:, 1:] = diff
     gpus = gpus_per_point(result)[None, :]
     batch = float(result.scenario.workload.global_batch)
-    prev = tuple(plan[k][:, :-1] for k in PLAN_KEYS)  # the previous point's plan, here and where it was chosen
-    prev_here = _clean(gpus[:, 1:], batch, *prev)
-    prev_there = _clean(gpus[:, :-1], batch, *prev)
+    # the previous point's plan, here and where it was chosen: both in one pass (two halves side by side)
+    prev = tuple(np.concatenate([plan[k][:, :-1]] * 2, axis=1) for k in PLAN_KEYS)
+    clean = _clean(np.concatenate([gpus[:, 1:], gpus[:, :-1]], axis=1), batch, *prev)
+    prev_here, prev_there = clean[:, :N - 1], clean[:, N - 1:]
     whole[:, 1:] = diff & prev_there & ~prev_here
     # a blip: the plan changes at i and changes back at i + 1
     if N >= 3:

@@ -57,6 +57,7 @@ class ToolbarLabel(QtWidgets.QLabel):
     language change."""
 
     _others: tuple = (None, 0)
+    _full_width = None  # (toolbar width, font, language), the text length, the width: a line that took all the room
 
     def setText(self, text: str) -> None:  # noqa: N802 (Qt name)
         super().setText(text)
@@ -69,11 +70,16 @@ class ToolbarLabel(QtWidgets.QLabel):
             self.setFixedSize(want)
 
     def wanted_size(self) -> QtCore.QSize:
-        hint = super().sizeHint()
-        width = hint.width()
         bar = self.parentWidget()
         if not isinstance(bar, QtWidgets.QToolBar):
-            return QtCore.QSize(width, hint.height())
+            return super().sizeHint()
+        # a rich-text hint costs ~0.5 ms: a line no shorter than one that already wanted all the room wants it too
+        text_key = (len(self.text()), self.font().key(), current_language())
+        full = self._full_width
+        if full is not None and full[0] == (bar.width(), text_key[1:]) and text_key[0] >= full[1]:
+            return QtCore.QSize(full[2], self.height())
+        hint = super().sizeHint()
+        width = hint.width()
         key = (bar.width(), len(bar.children()), self.font().key(), current_language())
         if self._others[0] != key:
             # the items by their actions: one the toolbar has moved into its overflow menu is hidden, and still
@@ -82,12 +88,15 @@ class ToolbarLabel(QtWidgets.QLabel):
             self._others = (key, sum(w.sizeHint().width() + bar.layout().spacing() for w in items
                                      if w is not None and w is not self))
         room = bar.width() - self._others[1] - 2 * bar.layout().contentsMargins().left() - 16
-        return QtCore.QSize(max(min(width, room), 80), hint.height())
+        want = QtCore.QSize(max(min(width, room), 80), hint.height())
+        self._full_width = ((bar.width(), text_key[1:]), text_key[0], want.width()) if width >= room else None
+        return want
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt name): the toolbar's resizes and layouts
         if watched is self.parentWidget():
             if event.type() == QtCore.QEvent.Type.LayoutRequest:
                 self._others = (None, 0)  # another item changed its size (a font, a language)
+                self._full_width = None
                 self.fit()
             elif event.type() == QtCore.QEvent.Type.Resize:
                 self.fit()

@@ -71,7 +71,7 @@ class PointPanel(QtWidgets.QScrollArea):
 
     def show_snapshot(self, snap, focus: str, source_path: str | None, live: bool) -> None:
         self.table.show_point(snap.point, focus, live)
-        self.breakdown.show_point(snap.point, focus)
+        self.breakdown.show_point(snap.point, focus, live)
         self.cost_chart.show_point(snap.point, focus)
         self.recommendation.show_snapshot(snap, preset_name_for(source_path), live=live)
         text = control_texts.point_title(snap.scenario)

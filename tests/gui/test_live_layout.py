@@ -55,3 +55,28 @@ def test_the_scenario_line_keeps_its_size_while_its_numbers_change(window):
     label.setText("<b>Scenario</b> · 24 × 8 A100 · 30.25 B params")
     assert label.size() == size
     assert window.x_combo.isVisible()  # the room it takes is what the other items leave
+
+
+def _axis_band(widget):
+    """The bottom of the step-time chart as drawn: its time axis's ticks and title."""
+    image = widget.grab().toImage()
+    h = image.height()
+    return image.copy(0, h - 2 * widget.fontMetrics().height() - 14, image.width(), 2 * widget.fontMetrics().height() + 14)
+
+
+def test_the_step_time_axis_only_lengthens_while_a_slider_is_held(qtbot):
+    from gui.breakdown import BreakdownChart
+
+    chart = BreakdownChart()
+    qtbot.addWidget(chart)
+    chart.resize(500, 260)
+    chart.show()
+    long_steps = _point("case3")  # 1 T parameters: long steps
+    short_steps = _point("case3", **{"workload.params_b": 100.0})
+    assert max(long_steps.data["breakdown_s"]["compute"]) > 2 * max(short_steps.data["breakdown_s"]["compute"])
+    chart.show_point(long_steps)
+    axis = _axis_band(chart)
+    chart.show_point(short_steps, live=True)
+    assert _axis_band(chart) == axis  # held: the same ticks, the bars shorter on them
+    chart.show_point(short_steps)
+    assert _axis_band(chart) != axis  # let go: an axis fitted to the shorter steps
