@@ -346,11 +346,21 @@ class DataCurve(pg.PlotCurveItem):
             if self._log[1]:
                 y = np.log10(np.where(y > 0, y, np.nan))
         finite = np.isfinite(x) & np.isfinite(y)
-        whole = bool(finite.all())
-        # a curve without gaps takes pyqtgraph's one-polygon path; with gaps, the path that breaks at them
-        super().setData(x=x, y=y, connect="all" if whole else "finite", skipFiniteCheck=whole, **kw)
-        xs, ys = (x, y) if whole else (x[finite], y[finite])
+        ends = np.flatnonzero(finite)[[0, -1]] if finite.any() else None
+        # one run of finite points (a gap only at the ends, where no plan fits: a model too big for a few nodes)
+        self._run = (int(ends[0]), int(ends[1]) + 1) if (
+            ends is not None and ends[1] - ends[0] + 1 == int(np.count_nonzero(finite))) else None
+        super().setData(x=x, y=y, connect="finite", **kw)
+        xs, ys = x[finite], y[finite]
         self._bounds = ((float(xs.min()), float(xs.max())), (float(ys.min()), float(ys.max()))) if xs.size else None
+
+    def generatePath(self, x, y):  # noqa: N802 (pyqtgraph name)
+        """A single run of points as one polygon (pyqtgraph's fast path; its gap-breaking path splits the arrays
+        and costs several times more), else pyqtgraph's path that breaks at the gaps."""
+        run = getattr(self, "_run", None)
+        if run is not None and not self.opts["stepMode"] and len(x) >= run[1]:
+            return pg.functions.arrayToQPath(x[run[0]:run[1]], y[run[0]:run[1]], connect="all", finiteCheck=False)
+        return super().generatePath(x, y)
 
     def dataBounds(self, ax, frac=1.0, orthoRange=None):  # noqa: N802,N803 (pyqtgraph names)
         """The finite points' range along ``ax``, kept from the last draw (asked many times per update by the
