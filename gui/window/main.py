@@ -51,13 +51,14 @@ class ToolbarLabel(QtWidgets.QLabel):
 
     The scenario line changes on every step of a slider drag. The label keeps a fixed size (a label that is not
     fixed asks its parent for a new layout on every ``setText``, and the toolbar's layout then asks every item
-    for its size): the width its text would take, capped at the room the other items leave, which for a rich
-    text line is that room. It is fitted again when the toolbar is resized or laid out, the font or the
-    language changes. The other items' width is kept until the toolbar's width or items, the font or the
-    language change."""
+    for its size): the width its text takes, rounded up to :attr:`WIDTH_STEP_PX` and capped at the room the
+    other items leave. A rich-text line is measured (~0.5 ms) only when its length changes, or when it is
+    shorter than one that wanted all the room: a drag's new numbers keep the length and the size. It is fitted
+    again when the toolbar is resized or laid out, the font or the language changes."""
 
+    WIDTH_STEP_PX = 24
     _others: tuple = (None, 0)
-    _full_width = None  # (toolbar width, font, language), the text length, the width: a line that took all the room
+    _measured = None  # (toolbar width, font, language), the text's length, its width, height, whether capped
 
     def setText(self, text: str) -> None:  # noqa: N802 (Qt name)
         super().setText(text)
@@ -73,30 +74,31 @@ class ToolbarLabel(QtWidgets.QLabel):
         bar = self.parentWidget()
         if not isinstance(bar, QtWidgets.QToolBar):
             return super().sizeHint()
-        # a rich-text hint costs ~0.5 ms: a line no shorter than one that already wanted all the room wants it too
-        text_key = (len(self.text()), self.font().key(), current_language())
-        full = self._full_width
-        if full is not None and full[0] == (bar.width(), text_key[1:]) and text_key[0] >= full[1]:
-            return QtCore.QSize(full[2], self.height())
+        key = (bar.width(), self.font().key(), current_language())
+        n = len(self.text())
+        m = self._measured
+        if m is not None and m[0] == key and (m[1] == n or (m[4] and n >= m[1])):
+            return QtCore.QSize(m[2], m[3])
         hint = super().sizeHint()
-        width = hint.width()
-        key = (bar.width(), len(bar.children()), self.font().key(), current_language())
-        if self._others[0] != key:
+        step = self.WIDTH_STEP_PX
+        width = -(-hint.width() // step) * step
+        others_key = (bar.width(), len(bar.children()), self.font().key(), current_language())
+        if self._others[0] != others_key:
             # the items by their actions: one the toolbar has moved into its overflow menu is hidden, and still
             # needs its room
             items = [bar.widgetForAction(a) for a in bar.actions() if a.isVisible()]
-            self._others = (key, sum(w.sizeHint().width() + bar.layout().spacing() for w in items
-                                     if w is not None and w is not self))
+            self._others = (others_key, sum(w.sizeHint().width() + bar.layout().spacing() for w in items
+                                            if w is not None and w is not self))
         room = bar.width() - self._others[1] - 2 * bar.layout().contentsMargins().left() - 16
         want = QtCore.QSize(max(min(width, room), 80), hint.height())
-        self._full_width = ((bar.width(), text_key[1:]), text_key[0], want.width()) if width >= room else None
+        self._measured = (key, n, want.width(), want.height(), width >= room)
         return want
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt name): the toolbar's resizes and layouts
         if watched is self.parentWidget():
             if event.type() == QtCore.QEvent.Type.LayoutRequest:
                 self._others = (None, 0)  # another item changed its size (a font, a language)
-                self._full_width = None
+                self._measured = None
                 self.fit()
             elif event.type() == QtCore.QEvent.Type.Resize:
                 self.fit()
