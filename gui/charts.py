@@ -808,8 +808,10 @@ class ChartWidget(pg.PlotWidget):
             return
         if curve is None:
             curve = self._faint_curve(self.idle_curves, name)
-        pen = make_pen(dict(s["style"], line_style="dot"), max(1.0, 0.75 * self.line_width) * self._dpr, alpha=170)
-        curve.setPen(pen)
+        width = max(1.0, 0.75 * self.line_width) * self._dpr
+        if getattr(curve, "pen_key", None) != (s["style"]["colour"], width):  # a new pen only when it changes
+            curve.setPen(make_pen(dict(s["style"], line_style="dot"), width, alpha=170))
+            curve.pen_key = (s["style"]["colour"], width)
         _show_data(curve, x, s["y"])
 
     def _faint_curve(self, store: dict, name: str) -> "DataCurve":
