@@ -21,7 +21,7 @@ reported as a ratio:
   fabric's latency, and the electricity price.
 - **cold start**: a fresh interpreter from launch to the first painted window.
 
-Targets: view and slider ≤ 1.2 × bare; cold start ≤ 1.5 s.
+Targets: view and slider ≤ 1.3 × bare (the presentation layer's budget); cold start ≤ 1.5 s.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ WINDOW = (1600, 1000)
 UPDATES = 40
 WARMUP = 5
 POINTS = 256
-TARGET_RATIO = 1.2  # a slider move costs at most 1.2 × the bare pyqtgraph window
+TARGET_RATIO = 1.3  # a slider move costs at most 1.3 × the bare pyqtgraph window
 TARGET_COLD_S = 1.5  # cold start to the first painted window
 
 
