@@ -557,10 +557,20 @@ def _plan_side(pt, t, p, b, v, rc, c=1.0, e=1.0):
     critical path: over NVLink among the ranks in a node, over the fabric for the share ``1 − g/e`` that leaves
     it (``g`` ranks of the group per node), at the node's bandwidth, one latency step per other node.
     """
-    s_full, h, a, l, V = pt["seq_len"], pt["hidden"], pt["heads"], pt["layers"], pt["vocab"]
+    return _stage_side(pt, _layer_side(pt, t, b, rc, c, e), t, p, v, c, e)
+
+
+def _layer_side(pt, t, b, rc, c=1.0, e=1.0):
+    """The terms of :func:`_plan_side` of one layer: they depend on the model but not on its number of layers,
+    and on the plan but not on its pipeline depth nor virtual stages.
+
+    Along a model-size sweep the hidden size takes a few values (multiples of :data:`HIDDEN_MULTIPLE`) while
+    the layer count changes at almost every point: :func:`_plan_side_of` computes these once per distinct
+    (model without its layer count, tp, micro-batch, recompute, cp, ep).
+    """
+    s_full, h, a, V = pt["seq_len"], pt["hidden"], pt["heads"], pt["vocab"]
     s = s_full / c
     gpn = pt["gpus_per_node"]
-    lc = np.ceil(l / (p * v))
     dense_f, core_f = layer_times_forward(b, s, h, a, t, pt["peak_flops"], pt["hbm_bytes_per_s"], pt["sp"],
                                           pt["flash"], layer_weights=pt["layer_weights_time"], mlp_ratio=pt["mlp_ratio"],
                                           gemm_peak_flops=pt["gemm_peak"])
@@ -577,14 +587,10 @@ def _plan_side(pt, t, p, b, v, rc, c=1.0, e=1.0):
     hidden_tp = np.maximum(layer_tp - 3.0 * dense_f, 0.0) + layer_tp / t
     layer_tp = np.where(pt["tp_overlap"] > 0, np.minimum(hidden_tp, layer_tp), layer_tp)
     logits = logits_time(b, s, h, V, t, pt["peak_flops"], pt["hbm_bytes_per_s"])
-    params_gpu = stage_params(l, h, V, t, p, pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
-    # pipeline point-to-point: across nodes when a pipeline group does not sit inside one node
-    crosses = (p > 1) & ~_divides(t * c * p, gpn)
     msg = s * h * BYTES_BF16 * b / t  # scatter/gather over the t NICs (Narayanan et al. §4.1)
-    p2p_intra = in_node_collective_time("sendrecv", msg, p, pt["intra_busbw"], pt["intra_p2p_bw"],
-                                        ll_max_bytes_per_s=pt["ll_max_node"])
-    grad_bytes = params_gpu * GRAD_BYTES
-    buckets = np.maximum(np.ceil(grad_bytes / DDP_BUCKET_BYTES), 1.0)
+    # one in-node send between two pipeline stages (the stage side keeps it where there are stages)
+    p2p_send = in_node_collective_time("sendrecv", msg, 2.0, pt["intra_busbw"], pt["intra_p2p_bw"],
+                                       ll_max_bytes_per_s=pt["ll_max_node"])
     # ring attention: one step's block per GPU, the steps per layer, and what hides them (the attention core)
     ring_block = 2.0 * b * s * pt["kv_heads"] * (h / a) / t * BYTES_BF16
     ring_steps_layer = RING_PASSES * (c - 1.0)
@@ -596,23 +602,105 @@ def _plan_side(pt, t, p, b, v, rc, c=1.0, e=1.0):
     g_ep = np.minimum(e, np.maximum(np.floor(gpn / (t * c)), 1.0))
     a2a_intra = collective_time("all_to_all", a2a_bytes * g_ep / e, g_ep, pt["intra_busbw"],
                                 NCCL_NVLINK_STEP_US * 1e-6)
-    a2a_nodes = np.ceil(e / g_ep)
+    return dict(
+        layer_compute=layer_compute, layer_tp=layer_tp, logits=logits, p2p_send=p2p_send,
+        p2p_bytes_node=msg * gpn, ring_crosses=ring_crosses, ring_steps_layer=ring_steps_layer,
+        ring_bytes_node=ring_block * gpn, hide=hide, ring_gap=np.maximum(ring_intra - hide, 0.0),
+        a2a_bytes=a2a_bytes, a2a_out=1.0 - g_ep / e, a2a_intra=a2a_intra, a2a_nodes=np.ceil(e / g_ep),
+        window_layer=2.0 * (dense_f + core_f) + extra, fwd_layer=dense_f + core_f,
+        fixed_layer=layer_compute + layer_tp + MOE_ALL_TO_ALLS * a2a_intra,
+    )
+
+
+def _stage_side(pt, ls, t, p, v, c=1.0, e=1.0):
+    """:func:`_plan_side` from its :func:`_layer_side` terms ``ls``: a model chunk's and a pipeline stage's."""
+    l, h, V = pt["layers"], pt["hidden"], pt["vocab"]
+    gpn = pt["gpus_per_node"]
+    lc = np.ceil(l / (p * v))
+    params_gpu = stage_params(l, h, V, t, p, pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
+    # pipeline point-to-point: across nodes when a pipeline group does not sit inside one node
+    crosses = (p > 1) & ~_divides(t * c * p, gpn)
+    grad_bytes = params_gpu * GRAD_BYTES
+    buckets = np.maximum(np.ceil(grad_bytes / DDP_BUCKET_BYTES), 1.0)
     return dict(
         # expert-parallel overlap (DeepSeek-AI 2024, DeepSeek-V3 report §3.2.1, DualPipe: one micro-batch's
         # dispatch and combine run while another's chunk computes): the part across nodes hides behind a chunk's
         # forward and backward compute; the NVLink part stays on the critical path
-        a2a_hide=pt["ep_overlap"] * lc * layer_compute,
-        a2a_steps=MOE_ALL_TO_ALLS * lc * (a2a_nodes - 1.0), a2a_nodes=a2a_nodes,
-        a2a_bytes_node=MOE_ALL_TO_ALLS * lc * a2a_bytes * (1.0 - g_ep / e) * gpn,
-        ring_crosses=ring_crosses, ring_steps=ring_steps_layer * lc, ring_bytes_node=ring_block * gpn,
-        ring_hide=lc * hide, chunk_ring_intra=lc * np.maximum(ring_intra - hide, 0.0) * ~ring_crosses,
-        lc=lc, window=v * lc * (2.0 * (dense_f + core_f) + extra), fwd_window=v * lc * (dense_f + core_f),
-        params_gpu=params_gpu, layer_compute=layer_compute, layer_tp=layer_tp, logits=logits,
-        chunk_fixed=lc * (layer_compute + layer_tp + MOE_ALL_TO_ALLS * a2a_intra),
-        chunk_a2a_intra=lc * MOE_ALL_TO_ALLS * a2a_intra, crosses=crosses, p2p_bytes_node=msg * gpn,
-        p2p_intra=p2p_intra,
+        a2a_hide=pt["ep_overlap"] * lc * ls["layer_compute"],
+        a2a_steps=MOE_ALL_TO_ALLS * lc * (ls["a2a_nodes"] - 1.0), a2a_nodes=ls["a2a_nodes"],
+        a2a_bytes_node=MOE_ALL_TO_ALLS * lc * ls["a2a_bytes"] * ls["a2a_out"] * gpn,
+        ring_crosses=ls["ring_crosses"], ring_steps=ls["ring_steps_layer"] * lc,
+        ring_bytes_node=ls["ring_bytes_node"], ring_hide=lc * ls["hide"],
+        chunk_ring_intra=lc * ls["ring_gap"] * ~ls["ring_crosses"],
+        lc=lc, window=v * lc * ls["window_layer"], fwd_window=v * lc * ls["fwd_layer"],
+        params_gpu=params_gpu, layer_compute=ls["layer_compute"], layer_tp=ls["layer_tp"], logits=ls["logits"],
+        chunk_fixed=lc * ls["fixed_layer"],
+        chunk_a2a_intra=lc * MOE_ALL_TO_ALLS * ls["a2a_intra"], crosses=crosses,
+        p2p_bytes_node=ls["p2p_bytes_node"], p2p_intra=np.where(p > 1, ls["p2p_send"], 0.0),
         buckets=buckets, per_bucket=grad_bytes / buckets,
     )
+
+
+# point inputs of _layer_side: the model but its number of layers, the GPU and the node
+LAYER_SIDE_POINT_KEYS = tuple(k for k in PLAN_SIDE_POINT_KEYS if k != "layers")
+
+
+def _plan_side_of(pt, at, plans, ci):
+    """:func:`_plan_side` of the candidates ``ci`` at the points ``at`` (index arrays (K,)): arrays (K,), bit for bit.
+
+    ``pt``: :data:`PLAN_SIDE_POINT_KEYS` arrays of shape (N,) or (1,); ``plans``: the candidates' ``(t, p, b, v,
+    rc, c, e)``, arrays (C,). The layer terms (:func:`_layer_side`, most of the work: layer times and the in-node
+    collectives) are computed on the grid of distinct models up to their layer count × distinct ``(t, b, rc, c,
+    e)`` when it is smaller than K, then read at each entry; the stage terms per entry.
+    """
+    t, p, b, v, r, c, e = plans
+    n = np.size(at)
+    if n < GRID_MIN_ENTRIES:
+        pt_at = {k: (x[at] if np.shape(x)[0] > 1 else x) for k, x in ((k, np.asarray(pt[k])) for k in pt)}
+        out = _plan_side(pt_at, t[ci], p[ci], b[ci], v[ci], r[ci], c[ci], e[ci])
+        return {k: x if np.shape(x) == (n,) else np.broadcast_to(x, (n,)) for k, x in out.items()}
+    rep, cls = _distinct_rows([np.asarray(pt[k], dtype=float) for k in LAYER_SIDE_POINT_KEYS
+                               if np.shape(pt[k])[0] > 1], max(np.shape(x)[0] for x in pt.values()))
+    sub_rep, sub = _distinct_rows([t, b, r, c, e], t.size)
+    if n >= GRID_MIN_ENTRIES and rep.size * sub_rep.size * 4 <= n:
+        pt_cls = {k: (x[rep] if np.shape(x)[0] > 1 else x)[:, None] for k, x in
+                  ((k, np.asarray(pt[k])) for k in LAYER_SIDE_POINT_KEYS)}
+        size = rep.size * sub_rep.size
+        grid = _layer_side(pt_cls, *(x[sub_rep][None, :] for x in (t, b, r, c, e)))
+        grid = {k: np.broadcast_to(x, (rep.size, sub_rep.size)).reshape(size) for k, x in grid.items()}
+        ls = _gather_terms(grid, cls[at] * sub_rep.size + sub[ci], (n,))
+    else:
+        pt_at = {k: (x[at] if np.shape(x)[0] > 1 else x) for k, x in
+                 ((k, np.asarray(pt[k])) for k in LAYER_SIDE_POINT_KEYS)}
+        ls = _layer_side(pt_at, t[ci], b[ci], r[ci], c[ci], e[ci])
+    pt_at = {k: (x[at] if np.shape(x)[0] > 1 else x) for k, x in ((k, np.asarray(pt[k])) for k in STAGE_SIDE_POINT_KEYS)}
+    out = _stage_side(pt_at, ls, t[ci], p[ci], v[ci], c[ci], e[ci])
+    return {k: x if np.shape(x) == (n,) else np.broadcast_to(x, (n,)) for k, x in out.items()}
+
+
+def _distinct_rows(columns, n):
+    """The distinct rows of equal-length ``columns`` (no columns: ``n`` entries all alike): the first entry
+    of each distinct row and each entry's row number, index arrays (one ``lexsort``, not numpy's slower
+    ``unique`` along an axis)."""
+    if not columns:
+        return np.zeros(1, dtype=int), np.zeros(n, dtype=int)
+    n = columns[0].size
+    order = np.lexsort(columns)
+    table = np.stack(columns)[:, order]
+    new = np.empty(n, dtype=bool)
+    new[0] = True
+    np.any(table[:, 1:] != table[:, :-1], axis=0, out=new[1:])
+    code = np.empty(n, dtype=int)
+    code[order] = np.cumsum(new) - 1
+    return order[new], code  # lexsort is stable: the first of a run is its first entry
+
+
+# entries from which _plan_side_of computes the layer terms on a grid of distinct models and plans: below, finding
+# the distinct ones costs more than it saves (measured on the default preset: 300 entries)
+GRID_MIN_ENTRIES = 2048
+# point inputs of _stage_side
+STAGE_SIDE_POINT_KEYS = ("layers", "hidden", "vocab", "gpus_per_node", "attn_weights", "expert_weights", "untied",
+                         "ep_overlap")
 
 
 def _replicas(pt, t, p, b, round_batch, c=1.0):
@@ -1041,15 +1129,13 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
     with np.errstate(**({} if usable else dict(divide="ignore", invalid="ignore"))):
         if all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):  # the same model at every point: per candidate
             kinds = slice(None, None, n_z)  # one candidate per (degrees, recompute kind)
-            per_kind = _plan_side({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, t[kinds], p[kinds], b[kinds],
-                                  v[kinds], r[kinds], c[kinds], e[kinds])
-            kind, n_kinds = ci // n_z, t[kinds].size
-            per_kind = {k: x if np.shape(x) == (n_kinds,) else np.broadcast_to(x, (n_kinds,))
-                        for k, x in per_kind.items()}
+            firsts = np.arange(t.size)[kinds]
+            per_kind = _plan_side_of({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, np.zeros(firsts.size, dtype=int),
+                                     (t, p, b, v, r, c, e), firsts)
+            kind = ci // n_z
         else:  # the model changes along the sweep: per row, each row its own kind
-            per_kind = _plan_side({k: ptp[k] for k in PLAN_SIDE_POINT_KEYS}, t_p, p_p, b_p, v_p, r_p, c_p, e_p)
-            kind, n_kinds = np.arange(ci.size), ci.size
-            per_kind = {k: np.broadcast_to(x, (n_kinds, 1))[:, 0] for k, x in per_kind.items()}
+            per_kind = _plan_side_of({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, pt_of_row, (t, p, b, v, r, c, e), ci)
+            kind = np.arange(ci.size)
         # what _compute_side computes with, at the rows; the step's other plan-side terms stay per kind
         plan_side = {k: per_kind[k][kind, None] for k in COMPUTE_SIDE_PLAN_KEYS}
         cs_kind = {k: per_kind[k][:, None] for k in STEP_KEYS + CONGESTION_PLAN_KEYS
@@ -1235,8 +1321,13 @@ def _chosen_plan(pairs, best, shape, any_valid):
 def _gather_terms(terms, at, shape):
     """Each array of ``terms`` (one value per kind) at the kinds ``at``, broadcast to ``shape``.
 
-    The terms of one dtype are gathered together, as one table: one indexing operation rather than one per term.
+    The terms of one dtype are gathered together, as one table: one indexing operation rather than one per term;
+    but when the kinds outnumber the entries read (the chosen plans among many kinds), stacking the table would
+    copy more than it saves: each term is read on its own.
     """
+    if np.size(at) < min(np.shape(x)[0] for x in terms.values()):
+        return {k: (lambda y: y if y.shape == shape else np.broadcast_to(y, shape))(np.take(x, at, axis=0))
+                for k, x in terms.items()}
     out = {}
     for dtype in {x.dtype for x in terms.values()}:
         keys = [k for k, x in terms.items() if x.dtype == dtype]

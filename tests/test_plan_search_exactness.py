@@ -122,3 +122,31 @@ def test_a_plan_the_scenario_fixes_whole_evaluates_as_its_search_would(field, va
     assert np.any(direct["feasible"])
     for (name, a), (_, b) in zip(leaves(direct.data), leaves(searched.data)):
         np.testing.assert_array_equal(a, b, err_msg=name)
+
+
+@pytest.mark.parametrize("preset,field,values", [
+    ("default", "workload.params_b", np.geomspace(1, 1000, 256)),
+    ("case3_centre_128xH100_1T", "workload.params_b", np.geomspace(50, 2000, 64)),
+    ("moe_mixtral_8x22b", "workload.seq_len", np.array([4096, 8192, 16384, 32768, 65536])),
+])
+def test_plan_terms_on_the_grid_of_distinct_layers_are_those_of_each_plan(preset, field, values):
+    """The plan search computes one layer's terms once per distinct (model up to its layer count, tp, micro-batch,
+    recompute, cp, ep) and reads them at each (point, plan): every term is that of the plan at its point, bit for
+    bit."""
+    s = model.load_scenario(f"assets/presets/{preset}.toml")
+    pt = engine.build_inputs(s, field, values).point
+    plans = engine._candidates(s, pt)
+    t, p, b, v, r, z, c, e = plans
+    ptc = {k: engine.cut_constant_points(pt[k], 0) for k in engine.PLAN_SIDE_POINT_KEYS}
+    classes = engine._distinct_rows([x for k, x in ptc.items() if k != "layers" and x.size > 1], values.size)[0]
+    kinds = engine._distinct_rows([t, b, r, c, e], t.size)[0]
+    assert 1 < classes.size < values.size or field != "workload.params_b"  # models that differ in layers only
+    n = max(engine.GRID_MIN_ENTRIES, 4 * classes.size * kinds.size)  # enough entries for the grid to be taken
+    rng = np.random.default_rng(7)
+    at, ci = rng.integers(0, values.size, n), rng.integers(0, t.size, n)
+    grouped = engine._plan_side_of(ptc, at, (t, p, b, v, r, c, e), ci)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        each = engine._plan_side({k: x[at] for k, x in pt.items()}, t[ci], p[ci], b[ci], v[ci], r[ci], c[ci], e[ci])
+    assert grouped.keys() == each.keys()
+    for k, x in each.items():
+        np.testing.assert_array_equal(grouped[k], np.broadcast_to(x, (n,)), err_msg=k)
