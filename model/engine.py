@@ -1248,7 +1248,18 @@ def _few_pairs(n_pairs, n_points):
 def _bound(coefficients, step_latency_s, inv_bw):
     """:func:`_bound_coefficients`' lower bound at a step latency [s] and inverse node bandwidth [s/B]."""
     p0, p1, p2, d0, d1, d2 = coefficients
-    return p0 + p1 * step_latency_s + p2 * inv_bw + np.maximum(d0 + d1 * step_latency_s + d2 * inv_bw, 0.0)
+    # p0 + p1·λ + p2·x + max(d0 + d1·λ + d2·x, 0), summed in that order in place: large arrays (fabric × pair)
+    lb = np.multiply(p1, step_latency_s)
+    lb += p0
+    term = np.multiply(p2, inv_bw)
+    lb += term
+    dp = np.multiply(d1, step_latency_s)
+    dp += d0
+    np.multiply(d2, inv_bw, out=term)
+    dp += term
+    np.maximum(dp, 0.0, out=dp)
+    lb += dp
+    return lb
 
 
 def _per_sequence(pairs, rows, bw, lat, congestion, point=None, trailing=1):
@@ -1281,15 +1292,19 @@ def _pairs_that_can_win(pairs, bw, lat, congestion):
     n_fab = bw.shape[0]
     if pairs.bound is None:
         return np.ones((n_fab, n), dtype=bool)
-    lb = _bound(pairs.bound, *((x if x.shape[1] == 1 else x[:, ni]) for x in (lat, 1.0 / bw)))  # (F, pairs)
+    counts = np.diff(np.append(pairs.starts, n))  # pairs of each point that has pairs, in order
+
+    def at_pairs(x):  # (F, points) → (F, pairs): each point's value repeated over its pairs (cheaper than a gather)
+        return np.repeat(x, counts, axis=1)
+    lb = _bound(pairs.bound, *((x if x.shape[1] == 1 else at_pairs(x[:, ni[pairs.starts]])) for x in (lat, 1.0 / bw)))
     seg_min = np.minimum.reduceat(lb, pairs.starts, axis=1)
-    cand = np.minimum.reduceat(np.where(lb == seg_min[:, pairs.seg_of_pair], np.arange(n), n), pairs.starts,
+    cand = np.minimum.reduceat(np.where(lb == at_pairs(seg_min), np.arange(n), n), pairs.starts,
                                axis=1).reshape(-1)  # (F · points): each fabric's lowest bound at each point
     at = ni[cand]
     best = _per_sequence(pairs, cand, *((x if x.shape[1] == 1 else x[:, at])[..., None] for x in (bw, lat)),
                          congestion, at)
     best = best.min(axis=-1).reshape(n_fab, n_fab, -1).min(axis=1)  # (F, points)
-    return lb <= best[:, pairs.seg_of_pair] * (1.0 + BOUND_MARGIN)
+    return lb <= at_pairs(best * (1.0 + BOUND_MARGIN))
 
 
 def _shared_pairs_that_can_win(pairs, bw, lat, congestion):
