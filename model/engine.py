@@ -41,8 +41,8 @@ from .compute import BYTES_BF16, RECOMPUTE_KINDS, fp8_gemm_peak, hardware_flops_
     layer_matmul_weights, layer_times_forward, logits_time, mlp_activation_ratio, model_flops_per_iteration, \
     optimizer_time, params_from_architecture, recompute_code
 from .errors import ScenarioError, suggest
-from .memory import USABLE_MEMORY_FRACTION, activation_bytes, memory_with_replicas_bytes, model_state_bytes, \
-    stage_memory_bytes, stage_params
+from .memory import USABLE_MEMORY_FRACTION, activation_bytes, layer_memory_bytes, memory_with_replicas_bytes, \
+    model_state_bytes, stage_memory_from_layer, stage_params
 from .scenario import FabricSpec, Scenario
 from .transport import LOSS_RECOVERY_CODE, RDMA_TRANSPORTS, TRANSPORT_CODE, cpu_cap_gbps, cpu_cores_busy, \
     loss_efficiency
@@ -650,32 +650,47 @@ def _plan_side_of(pt, at, plans, ci):
 
     ``pt``: :data:`PLAN_SIDE_POINT_KEYS` arrays of shape (N,) or (1,); ``plans``: the candidates' ``(t, p, b, v,
     rc, c, e)``, arrays (C,). The layer terms (:func:`_layer_side`, most of the work: layer times and the in-node
-    collectives) are computed on the grid of distinct models up to their layer count × distinct ``(t, b, rc, c,
-    e)`` when it is smaller than K, then read at each entry; the stage terms per entry.
+    collectives) come from :func:`_layer_terms`; the stage terms are computed per entry.
     """
     t, p, b, v, r, c, e = plans
     n = np.size(at)
-    if n < GRID_MIN_ENTRIES:
-        pt_at = {k: (x[at] if np.shape(x)[0] > 1 else x) for k, x in ((k, np.asarray(pt[k])) for k in pt)}
-        out = _plan_side(pt_at, t[ci], p[ci], b[ci], v[ci], r[ci], c[ci], e[ci])
-        return {k: x if np.shape(x) == (n,) else np.broadcast_to(x, (n,)) for k, x in out.items()}
-    rep, cls = _distinct_rows([np.asarray(pt[k], dtype=float) for k in LAYER_SIDE_POINT_KEYS
-                               if np.shape(pt[k])[0] > 1], max(np.shape(x)[0] for x in pt.values()))
-    sub_rep, sub = _distinct_rows([t, b, r, c, e], t.size)
-    if n >= GRID_MIN_ENTRIES and rep.size * sub_rep.size * 4 <= n:
-        pt_cls = {k: (x[rep] if np.shape(x)[0] > 1 else x)[:, None] for k, x in
-                  ((k, np.asarray(pt[k])) for k in LAYER_SIDE_POINT_KEYS)}
-        size = rep.size * sub_rep.size
-        grid = _layer_side(pt_cls, *(x[sub_rep][None, :] for x in (t, b, r, c, e)))
-        grid = {k: np.broadcast_to(x, (rep.size, sub_rep.size)).reshape(size) for k, x in grid.items()}
-        ls = _gather_terms(grid, cls[at] * sub_rep.size + sub[ci], (n,))
-    else:
-        pt_at = {k: (x[at] if np.shape(x)[0] > 1 else x) for k, x in
-                 ((k, np.asarray(pt[k])) for k in LAYER_SIDE_POINT_KEYS)}
-        ls = _layer_side(pt_at, t[ci], b[ci], r[ci], c[ci], e[ci])
+    ls = _layer_terms(pt, LAYER_SIDE_POINT_KEYS, at, (t, b, r, c, e), ci, _layer_side)
     pt_at = {k: (x[at] if np.shape(x)[0] > 1 else x) for k, x in ((k, np.asarray(pt[k])) for k in STAGE_SIDE_POINT_KEYS)}
     out = _stage_side(pt_at, ls, t[ci], p[ci], v[ci], c[ci], e[ci])
     return {k: x if np.shape(x) == (n,) else np.broadcast_to(x, (n,)) for k, x in out.items()}
+
+
+def _layer_terms(pt, keys, at, plans, ci, layer_fn, trailing=()):
+    """``layer_fn(point arrays, *plan arrays)`` (one layer's terms) at the points ``at`` and the candidates ``ci``
+    (index arrays (K,)): arrays (K, *trailing), bit for bit.
+
+    ``pt``: point arrays (N or 1,) holding ``keys``, what ``layer_fn`` reads, which do not include the number of
+    layers; ``plans``: the candidates' plan arrays (C,) it reads; ``trailing``: the shape of axes its outputs
+    add (inputs get them as length-1 axes). Along a model-size sweep the hidden size takes a few values
+    (multiples of :data:`HIDDEN_MULTIPLE`) while the layer count changes at almost every point: the terms are
+    computed once per distinct (point model up to its layer count, plan) when that grid is much smaller than K,
+    then read at each entry.
+    """
+    n = np.size(at)
+    ax = (None,) * len(trailing)
+    pts = {k: np.asarray(pt[k]) for k in keys}
+    if n >= GRID_MIN_ENTRIES:
+        rep, cls = _distinct_rows([x.astype(float) for x in pts.values() if x.shape[0] > 1],
+                                  max(np.shape(x)[0] for x in pt.values()))
+        first, sub = _distinct_rows(list(plans), plans[0].size)
+        if rep.size * first.size * 4 <= n:
+            grid = layer_fn({k: (x[rep] if x.shape[0] > 1 else x)[(slice(None), None) + ax] for k, x in pts.items()},
+                            *(x[first][(None, slice(None)) + ax] for x in plans))
+            idx = cls[at] * first.size + sub[ci]
+            out = {}
+            for k, x in grid.items():
+                x = np.asarray(x)
+                x = x.reshape((1,) * (2 + len(trailing) - x.ndim) + x.shape)
+                x = np.broadcast_to(x, (rep.size, first.size) + x.shape[2:]).reshape((-1,) + x.shape[2:])
+                out[k] = np.take(x, idx, axis=0)
+            return out
+    return layer_fn({k: (x[at] if x.shape[0] > 1 else x)[(slice(None),) + ax] for k, x in pts.items()},
+                    *(x[ci][(slice(None),) + ax] for x in plans))
 
 
 def _distinct_rows(columns, n):
@@ -695,8 +710,8 @@ def _distinct_rows(columns, n):
     return order[new], code  # lexsort is stable: the first of a run is its first entry
 
 
-# entries from which _plan_side_of computes the layer terms on a grid of distinct models and plans: below, finding
-# the distinct ones costs more than it saves (measured on the default preset: 300 entries)
+# entries from which _layer_terms computes on a grid of distinct models and plans: below, finding the distinct ones
+# costs more than it saves (measured on the default preset: 300 entries)
 GRID_MIN_ENTRIES = 2048
 # point inputs of _stage_side
 STAGE_SIDE_POINT_KEYS = ("layers", "hidden", "vocab", "gpus_per_node", "attn_weights", "expert_weights", "untied",
@@ -785,13 +800,24 @@ def _memory(pt, t, p, b, v, rc, cs):
     return mem, mem <= pt["memory_bytes"] * USABLE_MEMORY_FRACTION
 
 
-def _stage_memory(pt, t, p, b, v, rc, c=1.0, e=1.0):
+def _stage_memory(pt, t, p, b, v, rc, c=1.0, e=1.0, layer=None):
     """The memory terms the model and the plan fix (:func:`~model.memory.stage_memory_bytes`); a rank of a
-    context-parallel group holds ``s/c`` tokens of each sequence."""
-    return stage_memory_bytes(pt["layers"], pt["hidden"], pt["heads"], pt["vocab"], pt["seq_len"] / c, b, t, p, v,
-                              rc, pt["sp"], pt["flash"], pt["attn_weights"] + pt["expert_weights"] / e, pt["mlp_ratio"],
-                              pt["untied"],
-                              pt["fp8"])
+    context-parallel group holds ``s/c`` tokens of each sequence. ``layer``: their :func:`_layer_memory`, if
+    already computed."""
+    layer = _layer_memory(pt, t, b, rc, c, e) if layer is None else layer
+    return stage_memory_from_layer(layer, pt["layers"], pt["hidden"], pt["vocab"], t, p, v,
+                                   pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
+
+
+# point inputs of _layer_memory
+LAYER_MEMORY_POINT_KEYS = ("hidden", "heads", "vocab", "seq_len", "sp", "flash", "attn_weights", "expert_weights",
+                           "mlp_ratio", "fp8")
+
+
+def _layer_memory(pt, t, b, rc, c=1.0, e=1.0):
+    """The memory terms of one layer (:func:`~model.memory.layer_memory_bytes`), as :func:`_stage_memory`'s."""
+    return layer_memory_bytes(pt["hidden"], pt["heads"], pt["vocab"], pt["seq_len"] / c, b, t, rc, pt["sp"],
+                              pt["flash"], pt["attn_weights"] + pt["expert_weights"] / e, pt["mlp_ratio"], pt["fp8"])
 
 
 CONGESTION_PLAN_KEYS = ("n_dp", "crosses", "stage_nodes", "stages", "a2a_nodes")  # what the congestion reads
@@ -1049,7 +1075,10 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
     grid_plan = (t[None, g], p[None, g], b[None, g], v[None, g])
     cg, eg = c[None, g], e[None, g]
     with np.errstate(divide="ignore", invalid="ignore"):  # d = 0 where no replica fits: not a valid pair
-        d, m = _replicas(grid_pt, *grid_plan[:3], round_batch, cg)
+        # the replicas depend on the plan through t·p·c and the micro-batch only: computed once per distinct pair
+        ranks = t[g] * p[g] * c[g]
+        first, col = _distinct_rows([ranks, b[g]], ranks.size)
+        d, m = (x[:, col] for x in _replicas(grid_pt, ranks[None, first], 1.0, b[None, g][:, first], round_batch))
         # the same plan inputs at every point (a fabric or money sweep): one point's pairs, repeated below
         n_eff = 1 if all(x.shape[0] == 1 for x in ptc.values()) else n_points
         degrees_ok = np.broadcast_to(_degrees_valid(grid_pt, *grid_plan, d, m, cg, eg), (n_eff, t.size // group))
@@ -1073,7 +1102,9 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
     # row is a (point, degrees) pair
     dedupe = n_eff > 1 and all(x.shape[0] == 1 for k, x in ptc.items() if k != "gpus")
     if dedupe:
-        _, rep, inv = np.unique(cb + degrees_ok.shape[1] * d_b, return_index=True, return_inverse=True)
+        _, inv = np.unique(cb + degrees_ok.shape[1] * d_b, return_inverse=True)  # no stable sort: any point will do
+        rep = np.empty(_.size, dtype=int)
+        rep[inv] = np.arange(inv.size)  # a point of each (degrees, replicas)
         nb_r, cb_r, d_r, m_r = nb[rep], cb[rep], d_b[rep], m_b[rep]
     else:
         nb_r, cb_r, d_r, m_r = nb, cb, d_b, m_b
@@ -1084,8 +1115,10 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
                  if np.ndim(x) >= 2 else x for k, x in stage.items()}  # (rows, R or 1)
     else:  # the model changes along the sweep: only at the pairs whose degrees are possible
         pt_b = {k: (x[nb] if x.shape[0] > 1 else x)[:, None] for k, x in ptc.items()}
+        layer = _layer_terms(ptc, LAYER_MEMORY_POINT_KEYS, nb, (t[g], b[g], c[g], e[g]), cb,
+                             lambda q, tt, bb, cc, ee: _layer_memory(q, tt, bb, rs, cc, ee), trailing=rs.shape)
         stage = _stage_memory(pt_b, *(x[0, cb][:, None] for x in grid_plan), rs, cg[0, cb][:, None],
-                              eg[0, cb][:, None])
+                              eg[0, cb][:, None], layer=layer)
         stage = {k: np.broadcast_to(x, (nb.size,) + np.shape(x)[1:]) if np.ndim(x) == 2 else x
                  for k, x in stage.items()}
     dc = d_r * c[g][cb_r]

@@ -150,3 +150,32 @@ def test_plan_terms_on_the_grid_of_distinct_layers_are_those_of_each_plan(preset
     assert grouped.keys() == each.keys()
     for k, x in each.items():
         np.testing.assert_array_equal(grouped[k], np.broadcast_to(x, (n,)), err_msg=k)
+
+
+def test_memory_terms_on_the_grid_of_distinct_layers_are_those_of_each_plan():
+    """The plan search's memory of each (point, degrees) pair of a model-size sweep, its layer terms computed once
+    per distinct (model up to its layer count, tp, micro-batch, cp, ep): that of the plan at its point, bit for
+    bit, every recompute kind."""
+    s = model.load_scenario("assets/presets/default.toml")
+    values = np.geomspace(1, 1000, 256)
+    pt = engine.build_inputs(s, "workload.params_b", values).point
+    t, p, b, v, r, z, c, e = engine._candidates(s, pt)
+    rs = np.array([0.0, 1.0, 2.0])
+    ptc = {k: engine.cut_constant_points(pt[k], 0) for k in engine.PLAN_POINT_KEYS}
+    n = 4 * engine.GRID_MIN_ENTRIES
+    rng = np.random.default_rng(11)
+    at, ci = rng.integers(0, values.size, n), rng.integers(0, t.size, n)
+    cols = (t, b, c, e)
+    assert (engine._distinct_rows([ptc["hidden"]], values.size)[0].size
+            * engine._distinct_rows(list(cols), t.size)[0].size * 4 <= n)  # the grid is taken
+    layer = engine._layer_terms(ptc, engine.LAYER_MEMORY_POINT_KEYS, at, cols, ci,
+                                lambda q, tt, bb, cc, ee: engine._layer_memory(q, tt, bb, rs, cc, ee),
+                                trailing=rs.shape)
+    pt_at = {k: x[at][:, None] for k, x in pt.items()}
+    plan = [x[ci][:, None] for x in (t, p, b, v)]
+    grouped = engine._stage_memory(pt_at, *plan, rs, c[ci][:, None], e[ci][:, None], layer=layer)
+    each = engine._stage_memory(pt_at, *plan, rs, c[ci][:, None], e[ci][:, None])
+    assert grouped.keys() == each.keys()
+    for k, x in each.items():
+        np.testing.assert_array_equal(np.broadcast_to(grouped[k], np.broadcast_shapes(np.shape(x), (n, 1))),
+                                      np.broadcast_to(x, np.broadcast_shapes(np.shape(x), (n, 1))), err_msg=k)
