@@ -654,6 +654,10 @@ def _plan_side_of(pt, at, plans, ci):
     """
     t, p, b, v, r, c, e = plans
     n = np.size(at)
+    if n < GRID_MIN_ENTRIES:  # few entries: directly
+        out = _plan_side({k: (x[at] if np.shape(x)[0] > 1 else x) for k, x in pt.items()},
+                         *(x[ci] for x in (t, p, b, v, r, c, e)))
+        return {k: x if np.shape(x) == (n,) else np.broadcast_to(x, (n,)) for k, x in out.items()}
     ls = _layer_terms(pt, LAYER_SIDE_POINT_KEYS, at, (t, b, r, c, e), ci, _layer_side)
     pt_at = {k: (x[at] if np.shape(x)[0] > 1 else x) for k, x in ((k, np.asarray(pt[k])) for k in STAGE_SIDE_POINT_KEYS)}
     out = _stage_side(pt_at, ls, t[ci], p[ci], v[ci], c[ci], e[ci])
@@ -1075,10 +1079,13 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
     grid_plan = (t[None, g], p[None, g], b[None, g], v[None, g])
     cg, eg = c[None, g], e[None, g]
     with np.errstate(divide="ignore", invalid="ignore"):  # d = 0 where no replica fits: not a valid pair
-        # the replicas depend on the plan through t·p·c and the micro-batch only: computed once per distinct pair
-        ranks = t[g] * p[g] * c[g]
-        first, col = _distinct_rows([ranks, b[g]], ranks.size)
-        d, m = (x[:, col] for x in _replicas(grid_pt, ranks[None, first], 1.0, b[None, g][:, first], round_batch))
+        if grid_pt["gpus"].shape[0] > 1:  # the replicas depend on the plan through t·p·c and the micro-batch only:
+            ranks = t[g] * p[g] * c[g]  # along a cluster-size sweep, computed once per distinct pair at each point
+            first, col = _distinct_rows([ranks, b[g]], ranks.size)
+            d, m = (x[:, col] for x in _replicas(grid_pt, ranks[None, first], 1.0, b[None, g][:, first],
+                                                 round_batch))
+        else:
+            d, m = _replicas(grid_pt, *grid_plan[:3], round_batch, cg)
         # the same plan inputs at every point (a fabric or money sweep): one point's pairs, repeated below
         n_eff = 1 if all(x.shape[0] == 1 for x in ptc.values()) else n_points
         degrees_ok = np.broadcast_to(_degrees_valid(grid_pt, *grid_plan, d, m, cg, eg), (n_eff, t.size // group))
@@ -1098,13 +1105,17 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         return x[nb, cb]
     d_b, m_b = at_base(d), at_base(m)
     # along a cluster-size sweep only the replicas (d, m) change with the point: pairs of the same degrees and
-    # replicas have the same memory and geometry, computed once as one row for all their points. Elsewhere a
-    # row is a (point, degrees) pair
+    # replicas have the same memory and geometry, computed once as one row for the consecutive points that share
+    # them (all of them when the replicas never decrease along the sweep, as with growing clusters; a row is any
+    # grouping of pairs of the same geometry). Elsewhere a row is a (point, degrees) pair
     dedupe = n_eff > 1 and all(x.shape[0] == 1 for k, x in ptc.items() if k != "gpus")
-    if dedupe:
-        _, inv = np.unique(cb + degrees_ok.shape[1] * d_b, return_inverse=True)  # no stable sort: any point will do
-        rep = np.empty(_.size, dtype=int)
-        rep[inv] = np.arange(inv.size)  # a point of each (degrees, replicas)
+    if dedupe:  # a row per run of consecutive points of a column (degrees) with the same replicas: no sort
+        same = np.zeros(degrees_ok.shape, dtype=bool)
+        same[1:] = degrees_ok[1:] & degrees_ok[:-1] & (d[1:] == d[:-1])
+        new_run = (degrees_ok & ~same).T  # (degrees, points)
+        inv = (np.cumsum(new_run.reshape(-1)) - 1).reshape(new_run.shape)[cb, nb]
+        rep = np.empty(np.count_nonzero(new_run), dtype=int)
+        rep[inv] = np.arange(inv.size)  # a point of each run
         nb_r, cb_r, d_r, m_r = nb[rep], cb[rep], d_b[rep], m_b[rep]
     else:
         nb_r, cb_r, d_r, m_r = nb, cb, d_b, m_b
