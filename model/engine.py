@@ -490,7 +490,12 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     d = d_seq * c  # ranks that hold the same weights
     zero = np.where(d > 1, z, 0.0)  # without data parallelism there is nothing to shard
     dist = zero >= 1
-    opt = optimizer_time(ps["params_gpu"] / np.where(dist, d, 1.0), pt["hbm_bytes_per_s"])
+    g = pt["grad_ratio"]
+    if np.ndim(z) == 2 and np.shape(z)[0] == 1 and np.ndim(d) == 2 and np.shape(d)[1] == 1:
+        # the plan search's rows against a row of stages: the stage terms one stage at a time, (rows, 1) each
+        opt, volume, window = _stage_columns(np.asarray(z)[0], d > 1, d, m, g, ps, pt["hbm_bytes_per_s"])
+    else:
+        opt = optimizer_time(ps["params_gpu"] / np.where(dist, d, 1.0), pt["hbm_bytes_per_s"])
     # data-parallel gradient reduction, hierarchical and bucketed: reduce-scatter and all-gather inside the
     # node (the same cost: same bus factor and steps), all-reduce of each rank's shard across nodes
     g_dp = np.minimum(np.maximum(d, 1.0), np.maximum(np.floor(gpn / t), 1.0))  # d = 0: a plan that cannot be
@@ -505,11 +510,11 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     steps = np.minimum(ring_steps("all_reduce", n_dp), tree_steps("all_reduce", n_dp))
     # halves of an all-reduce's volume: reduce-scatters of gradients (in ``grad_precision``, ratio ``g`` to bf16)
     # and all-gathers (of bf16 weights with ZeRO ≥ 1; of gradients, the all-reduce's second half, with stage 0)
-    g = pt["grad_ratio"]
-    rs_halves = np.where(zero >= 2, m, 1.0)
-    ag_halves = np.where(zero >= 3, 2.0 * m, 1.0) * np.where(zero == 0, g, 1.0)
-    volume = 0.5 * (rs_halves * g + ag_halves)
-    window = np.where(zero >= 2, m * (ps["window"] + (zero >= 3) * ps["fwd_window"]), ps["window"])
+    if not (np.ndim(z) == 2 and np.shape(z)[0] == 1 and np.ndim(d) == 2 and np.shape(d)[1] == 1):
+        rs_halves = np.where(zero >= 2, m, 1.0)
+        ag_halves = np.where(zero >= 3, 2.0 * m, 1.0) * np.where(zero == 0, g, 1.0)
+        volume = 0.5 * (rs_halves * g + ag_halves)
+        window = np.where(zero >= 2, m * (ps["window"] + (zero >= 3) * ps["fwd_window"]), ps["window"])
     # what the step and memory read per plan: not the bucket size nor the parameters per GPU (in ``opt``)
     cs = {k: x for k, x in ps.items() if k not in ("per_bucket", "params_gpu", "fwd_window")}
     cs.update(
@@ -525,6 +530,29 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
         dp_k2=buckets * has_inter * (per_bucket / g_dp) * bus_factor("all_reduce", n_dp) * gpn,
     )
     return cs
+
+
+def _stage_columns(stages, sharded, d, m, g, ps, hbm):
+    """:func:`_compute_side`'s ZeRO-stage terms ``opt``, ``dp_volume`` and ``window`` for plans (rows, 1) against
+    the stages ``stages`` (Z,): arrays (rows, Z), computed a stage at a time from what differs between stages
+    (the optimizer step is that of any sharded stage), element by element the same expressions.
+    ``sharded``: ``d > 1`` (the stage applies; else stage 0)."""
+    rows = (np.shape(d)[0], 1)
+    opt_sharded = optimizer_time(ps["params_gpu"] / np.where(sharded, d, 1.0), hbm)
+    opt_whole = optimizer_time(ps["params_gpu"] / 1.0, hbm)
+    volume_0 = 0.5 * (1.0 * g + 1.0 * g)  # stage 0: the all-reduce's two halves of gradients
+    w = ps["window"]
+    opt, volume, window = [], [], []
+    for z in stages:
+        if z >= 1:
+            opt.append(opt_sharded)
+            rs_halves, ag_halves = (m, 1.0) if z == 2 else (m, 2.0 * m) if z >= 3 else (1.0, 1.0)
+            volume.append(np.where(sharded, 0.5 * (rs_halves * g + ag_halves * 1.0), volume_0))
+        else:
+            opt.append(opt_whole)
+            volume.append(volume_0)
+        window.append(np.where(sharded, m * (w + (1.0 if z >= 3 else 0.0) * ps["fwd_window"]), w) if z >= 2 else w)
+    return tuple(np.concatenate([np.broadcast_to(x, rows) for x in cols], axis=1) for cols in (opt, volume, window))
 
 
 # the terms of _plan_side that _compute_side computes with (the others it passes on)
@@ -833,8 +861,8 @@ def _congestion_slowdown(cs, congestion, index=None, trailing=0):
 
     The slowdowns of the traffic of :data:`CONGESTION_KINDS` — the data-parallel reduction
     (:func:`~model.topology.dp_crossing_share`), the pipeline sends (:func:`~model.topology.pp_crossing_share`)
-    and the expert-parallel all-to-all (peers spread over its nodes as a data-parallel group's are) — stacked on
-    a last axis (or the scalar 1.0 where every NIC is under one switch). ``index``: the point of each pair, to
+    and the expert-parallel all-to-all (peers spread over its nodes as a data-parallel group's are) — as a tuple
+    of arrays of one shape (or the scalar 1.0 where every NIC is under one switch). ``index``: the point of each pair, to
     read (F, N) congestion arrays at the pairs, or a (fabric, point) pair of index arrays (one value per entry);
     ``trailing``: axes added after the congestion arrays' own, for the pair (and stage) axes of ``cs`` to
     broadcast against.
@@ -848,7 +876,7 @@ def _congestion_slowdown(cs, congestion, index=None, trailing=0):
         at = {k: (x if np.shape(x)[1] == 1 else x[:, index]) for k, x in at.items()}
     if trailing:
         at = {k: np.asarray(x)[(...,) + (None,) * trailing] for k, x in at.items()}
-    return np.stack(np.broadcast_arrays(*(_slowdown_at(cs, at, k) for k in CONGESTION_KINDS)), axis=-1)
+    return tuple(np.broadcast_arrays(*(_slowdown_at(cs, at, k) for k in CONGESTION_KINDS)))  # views, not stacked
 
 
 def _slowdown_at(plans, at, kind):
@@ -865,9 +893,7 @@ def _slowdown_at(plans, at, kind):
 
 def _split_slowdown(slow):
     """The slowdowns of :func:`_congestion_slowdown`, one per :data:`CONGESTION_KINDS`."""
-    if np.ndim(slow) == 0:
-        return (slow,) * len(CONGESTION_KINDS)
-    return tuple(slow[..., i] for i in range(len(CONGESTION_KINDS)))
+    return (slow,) * len(CONGESTION_KINDS) if np.ndim(slow) == 0 else slow
 
 
 def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, slow=1.0):
@@ -1293,11 +1319,13 @@ def _bound(coefficients, step_latency_s, inv_bw):
     """:func:`_bound_coefficients`' lower bound at a step latency [s] and inverse node bandwidth [s/B]."""
     p0, p1, p2, d0, d1, d2 = coefficients
     # p0 + p1·λ + p2·x + max(d0 + d1·λ + d2·x, 0), summed in that order in place: large arrays (fabric × pair)
-    lb = np.multiply(p1, step_latency_s)
+    shape = np.broadcast_shapes(*(np.shape(x) for x in (*coefficients, step_latency_s, inv_bw)))
+    lb, term, dp = np.empty(shape), np.empty(shape), np.empty(shape)
+    np.multiply(p1, step_latency_s, out=lb)
     lb += p0
-    term = np.multiply(p2, inv_bw)
+    np.multiply(p2, inv_bw, out=term)
     lb += term
-    dp = np.multiply(d1, step_latency_s)
+    np.multiply(d1, step_latency_s, out=dp)
     dp += d0
     np.multiply(d2, inv_bw, out=term)
     dp += term
