@@ -491,8 +491,9 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     zero = np.where(d > 1, z, 0.0)  # without data parallelism there is nothing to shard
     dist = zero >= 1
     g = pt["grad_ratio"]
-    if np.ndim(z) == 2 and np.shape(z)[0] == 1 and np.ndim(d) == 2 and np.shape(d)[1] == 1:
-        # the plan search's rows against a row of stages: the stage terms one stage at a time, (rows, 1) each
+    by_stage = (np.ndim(z) == 2 and np.shape(z)[0] == 1 and np.ndim(d) == 2 and np.shape(d)[1] == 1
+                and np.shape(d)[0] >= GRID_MIN_ENTRIES)
+    if by_stage:  # the plan search's many rows against a row of stages: the stage terms a stage at a time
         opt, volume, window = _stage_columns(np.asarray(z)[0], d > 1, d, m, g, ps, pt["hbm_bytes_per_s"])
     else:
         opt = optimizer_time(ps["params_gpu"] / np.where(dist, d, 1.0), pt["hbm_bytes_per_s"])
@@ -510,7 +511,7 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     steps = np.minimum(ring_steps("all_reduce", n_dp), tree_steps("all_reduce", n_dp))
     # halves of an all-reduce's volume: reduce-scatters of gradients (in ``grad_precision``, ratio ``g`` to bf16)
     # and all-gathers (of bf16 weights with ZeRO ≥ 1; of gradients, the all-reduce's second half, with stage 0)
-    if not (np.ndim(z) == 2 and np.shape(z)[0] == 1 and np.ndim(d) == 2 and np.shape(d)[1] == 1):
+    if not by_stage:
         rs_halves = np.where(zero >= 2, m, 1.0)
         ag_halves = np.where(zero >= 3, 2.0 * m, 1.0) * np.where(zero == 0, g, 1.0)
         volume = 0.5 * (rs_halves * g + ag_halves)
@@ -742,8 +743,9 @@ def _distinct_rows(columns, n):
     return order[new], code  # lexsort is stable: the first of a run is its first entry
 
 
-# entries from which _layer_terms computes on a grid of distinct models and plans: below, finding the distinct ones
-# costs more than it saves (measured on the default preset: 300 entries)
+# entries from which _layer_terms computes on a grid of distinct models and plans, and _compute_side the ZeRO-stage
+# terms a stage at a time: below, the extra steps cost more than they save (measured on the default preset: 300
+# entries)
 GRID_MIN_ENTRIES = 2048
 # point inputs of _stage_side
 STAGE_SIDE_POINT_KEYS = ("layers", "hidden", "vocab", "gpus_per_node", "attn_weights", "expert_weights", "untied",

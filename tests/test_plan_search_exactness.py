@@ -179,3 +179,19 @@ def test_memory_terms_on_the_grid_of_distinct_layers_are_those_of_each_plan():
     for k, x in each.items():
         np.testing.assert_array_equal(np.broadcast_to(grouped[k], np.broadcast_shapes(np.shape(x), (n, 1))),
                                       np.broadcast_to(x, np.broadcast_shapes(np.shape(x), (n, 1))), err_msg=k)
+
+
+@pytest.mark.parametrize("x,axis,cut", [
+    (np.array([[1.0, 2.0], [1.0, 2.0], [1.0, 2.0]]), 0, True),
+    (np.array([[1.0, 2.0], [5.0, 2.0], [1.0, 2.0]]), 0, False),  # the ends alike, a middle point not
+    (np.array([[np.nan], [np.nan]]), 0, True),  # NaN is the same value as NaN
+    (np.array([[0.0], [-0.0]]), 0, False),  # -0.0 is not 0.0
+    (np.array([[1.0, 1.0, 1.0], [2.0, 2.0, 2.0]]), 1, True),
+    (np.array([[1.0, 1.0, 3.0], [2.0, 2.0, 2.0]]), 1, False),
+    (np.array([3.0, 3.0, 3.0]), 0, True),
+    (np.array([3.0, 4.0, 3.0]), 0, False),
+])
+def test_a_value_the_same_at_every_point_is_kept_once(x, axis, cut):
+    out = engine.cut_constant_points(x, axis)
+    assert out.shape[axis] == (1 if cut else x.shape[axis])
+    np.testing.assert_array_equal(np.broadcast_to(out, x.shape), x)
