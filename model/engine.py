@@ -1382,7 +1382,9 @@ def _pairs_that_can_win(pairs, bw, lat, congestion):
 
 
 def _shared_pairs_that_can_win(pairs, bw, lat, congestion):
-    """:func:`_pairs_that_can_win` for pairs that hold at every point; ``bw``, ``lat``: (F, N or 1)."""
+    """:func:`_pairs_that_can_win` for pairs that hold at every point: the pairs that may be fastest for each
+    fabric at some point, (F, pairs) [bool], or None (every pair is timed: few pairs); ``bw``, ``lat``:
+    (F, N or 1)."""
     if pairs.bound is None:
         return None
     n_fab, n_pt = np.broadcast_shapes(bw.shape, lat.shape, congestion["nodes_per_leaf"].shape)
@@ -1392,8 +1394,7 @@ def _shared_pairs_that_can_win(pairs, bw, lat, congestion):
     best = _per_sequence(pairs, cand, *(np.broadcast_to(x, (n_fab, n_pt))[:, at, None] for x in (bw, lat)),
                          congestion, at if congestion["nodes_per_leaf"].shape[1] > 1 else None)
     best = best.min(axis=-1).reshape(n_fab, n_fab, n_pt).min(axis=1)  # (F, points)
-    keep = np.any(lb <= best[..., None] * (1.0 + BOUND_MARGIN), axis=(0, 1))
-    return None if np.all(keep) else np.flatnonzero(keep)
+    return np.any(lb <= best[..., None] * (1.0 + BOUND_MARGIN), axis=1)
 
 
 def _chosen_plan(pairs, best, shape, any_valid):
@@ -1427,16 +1428,35 @@ def _gather_terms(terms, at, shape):
 
 
 def _search_shared_plans(pairs, inp: Inputs, bw, lat, congestion):
-    """:func:`_search_plans` when every point has the same pairs: steps on (fabric, point, pair, stage)."""
+    """:func:`_search_plans` when every point has the same pairs: each fabric times, at every point, the pairs
+    that may win on it somewhere (all, on (fabric, point, pair, stage), when they are few)."""
     n_fab, n_z = bw.shape[0], pairs.stages.size
+    shape = (n_fab, inp.n)
     kept = _shared_pairs_that_can_win(pairs, bw, lat, congestion)
-    rows = np.arange(pairs.ni.size) if kept is None else kept
+    if kept is not None and np.all(kept.any(axis=1)):
+        # each fabric times the pairs that may win on it at some point: steps on (point, entry, stage), an entry
+        # a (fabric, pair), ordered by fabric and pair; each fabric's entries are one segment
+        fi, rows = np.nonzero(kept)
+
+        def at_entries(x):  # (F, N or 1) → (N or 1, entries, 1)
+            return np.asarray(x)[fi].T[..., None]
+        step = _per_sequence(pairs, rows, at_entries(bw), at_entries(lat),
+                             {k: at_entries(x) for k, x in congestion.items()}, trailing=0)
+        step = step.reshape(step.shape[0], -1)  # (N or 1, entries · Z)
+        counts = np.bincount(fi, minlength=n_fab) * n_z
+        starts = np.cumsum(counts) - counts
+        seg_min = np.minimum.reduceat(step, starts, axis=1)  # (N or 1, F)
+        hit = np.where(step == np.repeat(seg_min, counts, axis=1), np.arange(step.shape[1]), step.shape[1])
+        first = np.minimum.reduceat(hit, starts, axis=1).T  # the first (pair, stage) reaching it: ties go earlier
+        any_valid = np.broadcast_to(np.isfinite(seg_min).T, shape)
+        return (*_chosen_plan(pairs, rows[first // n_z] * n_z + first % n_z, shape, any_valid), any_valid,
+                np.broadcast_to(pairs.has_degrees[None, :], shape))
+    rows = np.arange(pairs.ni.size) if kept is None else np.flatnonzero(kept.any(axis=0))
     step = _per_sequence(pairs, rows, bw[..., None, None], lat[..., None, None], congestion, trailing=2)
     step = step.reshape(step.shape[:-2] + (-1,))
     first = np.argmin(step, axis=-1)  # ties go to the earlier candidate
     best = np.take_along_axis(step, first[..., None], axis=-1)[..., 0]
     first = rows[first // n_z] * n_z + first % n_z
-    shape = (n_fab, inp.n)
     any_valid = np.broadcast_to(np.isfinite(best), shape)
     return (*_chosen_plan(pairs, first, shape, any_valid), any_valid,
             np.broadcast_to(pairs.has_degrees[None, :], shape))
