@@ -1066,7 +1066,6 @@ class PlanPairs(NamedTuple):
     usable: bool  # False: no pair fits anywhere (one placeholder pair)
     shared: bool  # True: the plan inputs are the same at every point and the pairs (of point 0) hold at each
     starts: np.ndarray  # first pair of each point that has pairs
-    seg_of_pair: np.ndarray  # index into ``starts`` of each pair
     sequences: np.ndarray  # (rows, 1) sequences per step of each row (m · d · micro_batch)
     bound: tuple | None  # _bound_coefficients of the pairs, (pairs,) each; None: every pair is timed (few pairs)
 
@@ -1221,12 +1220,12 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         new_point = np.r_[True, ni[1:] != ni[:-1]]
         bound = None  # not needed where every pair is timed (few pairs per point)
         if usable and not _few_pairs(ni.size, np.count_nonzero(new_point)):
-            bound = tuple(x[row] for x in _bound_coefficients(cs, allowed, sequences, kind, cs_kind))
+            bound = tuple(np.take(np.stack(_bound_coefficients(cs, allowed, sequences, kind, cs_kind)), row, axis=1))
         cs_kind = {k: cut_constant_points(x, 0) for k, x in cs_kind.items()}
     entry = PlanPairs(ni, row, has_degrees, ptp["dp_overlap"],
                       dict(zip(("tp", "pp", "micro_batch", "virtual_stages", "recompute", "cp", "ep"), col)), zs,
                       allowed, cs, kind, cs_kind, per_kind, usable, shared,
-                      starts=np.flatnonzero(new_point), seg_of_pair=np.cumsum(new_point) - 1,
+                      starts=np.flatnonzero(new_point),
                       sequences=sequences, bound=bound)
     with _PAIR_LOCK:
         _PAIR_CACHE[key] = entry
