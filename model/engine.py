@@ -655,19 +655,36 @@ def _stage_side(pt, ls, t, p, v, c=1.0, e=1.0):
         # expert-parallel overlap (DeepSeek-AI 2024, DeepSeek-V3 report §3.2.1, DualPipe: one micro-batch's
         # dispatch and combine run while another's chunk computes): the part across nodes hides behind a chunk's
         # forward and backward compute; the NVLink part stays on the critical path
-        a2a_hide=pt["ep_overlap"] * lc * ls["layer_compute"],
-        a2a_steps=MOE_ALL_TO_ALLS * lc * (ls["a2a_nodes"] - 1.0), a2a_nodes=ls["a2a_nodes"],
-        a2a_bytes_node=MOE_ALL_TO_ALLS * lc * ls["a2a_bytes"] * ls["a2a_out"] * gpn,
-        ring_crosses=ls["ring_crosses"], ring_steps=ls["ring_steps_layer"] * lc,
+        a2a_hide=_unless_zero(pt["ep_overlap"], lambda: pt["ep_overlap"] * lc * ls["layer_compute"]),
+        a2a_steps=_unless_zero(ls["a2a_nodes"] - 1.0, lambda: MOE_ALL_TO_ALLS * lc * (ls["a2a_nodes"] - 1.0)),
+        a2a_nodes=ls["a2a_nodes"],
+        a2a_bytes_node=_unless_zero(ls["a2a_bytes"],
+                                    lambda: MOE_ALL_TO_ALLS * lc * ls["a2a_bytes"] * ls["a2a_out"] * gpn,
+                                    ls["a2a_out"]),
+        ring_crosses=ls["ring_crosses"],
+        ring_steps=_unless_zero(ls["ring_steps_layer"], lambda: ls["ring_steps_layer"] * lc),
         ring_bytes_node=ls["ring_bytes_node"], ring_hide=lc * ls["hide"],
-        chunk_ring_intra=lc * ls["ring_gap"] * ~ls["ring_crosses"],
+        chunk_ring_intra=_unless_zero(ls["ring_gap"], lambda: lc * ls["ring_gap"] * ~ls["ring_crosses"]),
         lc=lc, window=v * lc * ls["window_layer"], fwd_window=v * lc * ls["fwd_layer"],
         params_gpu=params_gpu, layer_compute=ls["layer_compute"], layer_tp=ls["layer_tp"], logits=ls["logits"],
         chunk_fixed=lc * ls["fixed_layer"],
-        chunk_a2a_intra=lc * MOE_ALL_TO_ALLS * ls["a2a_intra"], crosses=crosses,
+        chunk_a2a_intra=_unless_zero(ls["a2a_intra"], lambda: lc * MOE_ALL_TO_ALLS * ls["a2a_intra"]),
+        crosses=crosses,
         p2p_bytes_node=ls["p2p_bytes_node"], p2p_intra=np.where(p > 1, ls["p2p_send"], 0.0),
         buckets=buckets, per_bucket=grad_bytes / buckets,
     )
+
+
+def _unless_zero(x, product, *others):
+    """``product()``, a product of ``x`` with the number of layers per chunk (finite, positive), layer times
+    (finite, not negative: FLOPs and bytes over the GPU's positive rates), positive constants and ``others``; or
+    its value, +0.0, as one value when ``x`` is one value +0.0 and ``others`` are finite and not negative (the
+    terms of context or expert parallelism where the sweep never uses it: not computed for every plan)."""
+    x = np.asarray(x)
+    if (x.size == 1 and x.reshape(-1)[0] == 0.0 and not np.signbit(x.reshape(-1)[0])
+            and all(np.all(np.isfinite(y) & (np.asarray(y) >= 0)) for y in others)):
+        return np.zeros((1,) * max(x.ndim, 1))
+    return product()
 
 
 # point inputs of _layer_side: the model but its number of layers, the GPU and the node
@@ -720,7 +737,11 @@ def _layer_terms(pt, keys, at, plans, ci, layer_fn, trailing=()):
                 x = np.asarray(x)
                 x = x.reshape((1,) * (2 + len(trailing) - x.ndim) + x.shape)
                 x = np.broadcast_to(x, (rep.size, first.size) + x.shape[2:]).reshape((-1,) + x.shape[2:])
-                out[k] = np.take(x, idx, axis=0)
+                raw = x.tobytes()
+                if raw == raw[:x.itemsize] * x.size:  # one value (a term of a parallelism the sweep never uses)
+                    out[k] = x.reshape(-1)[:1].reshape((1,) * (1 + len(trailing)))
+                else:
+                    out[k] = np.take(x, idx, axis=0)
             return out
     return layer_fn({k: (x[at] if x.shape[0] > 1 else x)[(slice(None),) + ax] for k, x in pts.items()},
                     *(x[ci][(slice(None),) + ax] for x in plans))
