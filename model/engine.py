@@ -553,7 +553,11 @@ def _stage_columns(stages, sharded, d, m, g, ps, hbm):
             opt.append(opt_whole)
             volume.append(volume_0)
         window.append(np.where(sharded, m * (w + (1.0 if z >= 3 else 0.0) * ps["fwd_window"]), w) if z >= 2 else w)
-    return tuple(np.concatenate([np.broadcast_to(x, rows) for x in cols], axis=1) for cols in (opt, volume, window))
+    out = tuple(np.empty((rows[0], len(stages))) for _ in range(3))
+    for table, cols in zip(out, (opt, volume, window)):
+        for i, x in enumerate(cols):
+            table[:, i:i + 1] = x
+    return out
 
 
 # the terms of _plan_side that _compute_side computes with (the others it passes on)
@@ -1213,7 +1217,7 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         ni, ci = (nb[:1], cb[:1] * group) if nb.size else (np.zeros(1, dtype=int),) * 2
         pt_of_row, row = ni, np.zeros(1, dtype=int)
         allowed, dm = np.zeros((1, n_z), dtype=bool), None
-    ptp = {k: (x[pt_of_row] if x.shape[0] > 1 else x)[:, None] for k, x in ptc.items()}
+    ptp = {k: (x[pt_of_row] if x.shape[0] > 1 else x)[:, None] for k, x in ptc.items() if k in ROW_POINT_KEYS}
     col = (t[ci], p[ci], b[ci], v[ci], r[ci], c[ci], e[ci])
     t_p, p_p, b_p, v_p, r_p, c_p, e_p = (x[:, None] for x in col)
 
@@ -1253,6 +1257,12 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         while len(_PAIR_CACHE) > _PAIR_CACHE_SIZE:
             _PAIR_CACHE.popitem(last=False)
     return entry
+
+
+# the point inputs _compute_side reads given the plan side (and the replicas, but for the placeholder pair where no
+# pair fits), and the pairs keep: gathered per row
+ROW_POINT_KEYS = ("gpus_per_node", "hbm_bytes_per_s", "intra_busbw", "grad_ratio", "dp_overlap", "gpus",
+                  "global_batch")
 
 
 def _group_size(s: Scenario) -> int:
