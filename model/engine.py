@@ -1228,12 +1228,12 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
             firsts = np.arange(t.size)[kinds]
             per_kind = _plan_side_of({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, np.zeros(firsts.size, dtype=int),
                                      (t, p, b, v, r, c, e), firsts)
-            kind = ci // n_z
+            kind, own_kind = ci // n_z, False
         else:  # the model changes along the sweep: per row, each row its own kind
             per_kind = _plan_side_of({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, pt_of_row, (t, p, b, v, r, c, e), ci)
-            kind = np.arange(ci.size)
+            kind, own_kind = np.arange(ci.size), True  # each row its own kind: the terms as they are
         # what _compute_side computes with, at the rows; the step's other plan-side terms stay per kind
-        plan_side = {k: per_kind[k][kind, None] for k in COMPUTE_SIDE_PLAN_KEYS}
+        plan_side = {k: (per_kind[k] if own_kind else per_kind[k][kind])[:, None] for k in COMPUTE_SIDE_PLAN_KEYS}
         cs_kind = {k: per_kind[k][:, None] for k in STEP_KEYS + CONGESTION_PLAN_KEYS
                    if k in per_kind and k not in COMPUTE_SIDE_PLAN_KEYS}
         cs = _compute_side(ptp, t_p, p_p, b_p, v_p, r_p, zs[None, :], round_batch, plan_side, c=c_p, replicas=dm,
