@@ -1402,12 +1402,16 @@ def _pairs_that_can_win(pairs, bw, lat, congestion):
         return np.repeat(x, counts, axis=1)
     lb = _bound(pairs.bound, *((x if x.shape[1] == 1 else at_pairs(x[:, ni[pairs.starts]])) for x in (lat, 1.0 / bw)))
     seg_min = np.minimum.reduceat(lb, pairs.starts, axis=1)
-    cand = np.minimum.reduceat(np.where(lb == at_pairs(seg_min), np.arange(n), n), pairs.starts,
-                               axis=1).reshape(-1)  # (F · points): each fabric's lowest bound at each point
+    cand = np.sort(np.minimum.reduceat(np.where(lb == at_pairs(seg_min), np.arange(n), n), pairs.starts, axis=1),
+                   axis=0)  # (F, points): each fabric's lowest bound at each point, in order
+    # fabrics often share their candidate: each distinct one of a point is timed once on every fabric
+    new = np.ones(cand.shape, dtype=bool)
+    new[1:] = cand[1:] != cand[:-1]
+    cand, per_point = cand.T[new.T], np.count_nonzero(new, axis=0)  # ordered by point
     at = ni[cand]
     best = _per_sequence(pairs, cand, *((x if x.shape[1] == 1 else x[:, at])[..., None] for x in (bw, lat)),
                          congestion, at)
-    best = best.min(axis=-1).reshape(n_fab, n_fab, -1).min(axis=1)  # (F, points)
+    best = np.minimum.reduceat(best.min(axis=-1), np.cumsum(per_point) - per_point, axis=1)  # (F, points)
     return lb <= at_pairs(best * (1.0 + BOUND_MARGIN))
 
 
