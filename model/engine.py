@@ -684,10 +684,8 @@ def _unless_zero(x, product, *others):
     (finite, not negative: FLOPs and bytes over the GPU's positive rates), positive constants and ``others``; or
     its value, +0.0, as one value when ``x`` is one value +0.0 and ``others`` are finite and not negative (the
     terms of context or expert parallelism where the sweep never uses it: not computed for every plan)."""
-    x = np.asarray(x)
-    if (x.size == 1 and x.reshape(-1)[0] == 0.0 and not np.signbit(x.reshape(-1)[0])
-            and all(np.all(np.isfinite(y) & (np.asarray(y) >= 0)) for y in others)):
-        return np.zeros((1,) * max(x.ndim, 1))
+    if _one_value(x, 0.0) and all(np.all(np.isfinite(y) & (np.asarray(y) >= 0)) for y in others):
+        return np.zeros((1,) * max(np.ndim(x), 1))
     return product()
 
 
@@ -910,12 +908,21 @@ def _slowdown_at(plans, at, kind):
     """One of :data:`CONGESTION_KINDS` of :func:`_congestion_slowdown` for the plans ``plans`` against congestion
     arrays ``at`` that broadcast with them."""
     leaf = at["nodes_per_leaf"]
+    if kind == "ep" and _one_value(plans["a2a_nodes"], 1.0) and np.all(np.asarray(leaf) >= 1.0):
+        # no expert all-to-all across nodes: nothing crosses (share 0 of finite load terms), exactly 1
+        return 1.0
     if kind == "pp":
         share = np.where(plans["crosses"], topology.pp_crossing_share(plans["stage_nodes"], plans["stages"], leaf),
                          0.0)
     else:
         share = topology.dp_crossing_share(plans["n_dp" if kind == "dp" else "a2a_nodes"], leaf)
     return topology.slowdown_from_load(share, at["mean"], at["spread"])
+
+
+def _one_value(x, value):
+    """Whether ``x`` is one value (an array of size 1), ``value`` with its sign (+0.0 is not -0.0)."""
+    x = np.asarray(x)
+    return x.size == 1 and x.reshape(-1)[0] == value and np.signbit(x.reshape(-1)[0]) == np.signbit(value)
 
 
 def _split_slowdown(slow):
@@ -936,8 +943,12 @@ def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, slow=1.0):
     ring = where_uniform(cs["ring_crosses"], lambda: np.where(
         cs["ring_crosses"], np.maximum(cs["ring_steps"] * (step_latency_s + cs["ring_bytes_node"] * inv_bw)
                                        - cs["ring_hide"], 0.0), cs["chunk_ring_intra"]), lambda: cs["chunk_ring_intra"])
-    a2a = np.maximum(cs["a2a_steps"] * step_latency_s + cs["a2a_bytes_node"] * inv_bw * ep_slow - cs["a2a_hide"],
-                     0.0)
+    if (all(_one_value(cs[k], 0.0) for k in ("a2a_steps", "a2a_bytes_node", "a2a_hide"))
+            and np.all(np.isfinite(inv_bw)) and np.all(np.isfinite(step_latency_s)) and np.all(np.isfinite(ep_slow))):
+        a2a = 0.0  # no expert parallelism: max(0·λ + 0·x·s − 0, 0) of finite λ, x and s, +0.0
+    else:
+        a2a = np.maximum(cs["a2a_steps"] * step_latency_s + cs["a2a_bytes_node"] * inv_bw * ep_slow
+                         - cs["a2a_hide"], 0.0)
     t_chunk = cs["chunk_fixed"] + ring + 2.0 * p2p + a2a
     pipe = t_chunk * cs["slots"] + cs["m_logits"]
     # one all-reduce's volume, then the ZeRO stage's traffic; at least one bucket of one all-reduce stays exposed
