@@ -195,3 +195,30 @@ def test_a_value_the_same_at_every_point_is_kept_once(x, axis, cut):
     out = engine.cut_constant_points(x, axis)
     assert out.shape[axis] == (1 if cut else x.shape[axis])
     np.testing.assert_array_equal(np.broadcast_to(out, x.shape), x)
+
+
+@pytest.mark.parametrize("stages", [(1.0, 2.0, 3.0), (0.0,), (2.0,), (0.0, 1.0, 3.0)])
+def test_the_zero_stage_terms_of_many_plans_a_stage_at_a_time_are_those_of_each_plan(stages):
+    """The plan search computes the ZeRO-stage terms of many plans against a row of stages one stage at a time:
+    every output is that of the plans and stages taken together, bit for bit, data parallelism or none."""
+    s = model.load_scenario("assets/presets/default.toml")
+    values = np.geomspace(1, 1000, 64)
+    pt = engine.build_inputs(s, "workload.params_b", values).point
+    t, p, b, v, r, z, c, e = engine._candidates(s, pt)
+    n = 2 * engine.GRID_MIN_ENTRIES
+    rng = np.random.default_rng(5)
+    at, ci = rng.integers(0, values.size, n), rng.integers(0, t.size, n)
+    pt_at = {k: x[at][:, None] for k, x in pt.items()}
+    plan = [x[ci][:, None] for x in (t, p, b, v, r)]
+    zs = np.array(stages)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d, m = engine._replicas(pt_at, *plan[:3], True, c[ci][:, None])
+        assert np.any(d * c[ci][:, None] > 1) and np.any(d * c[ci][:, None] <= 1)  # sharded and not
+        by_stage = engine._compute_side(pt_at, *plan, zs[None, :], True, c=c[ci][:, None], e=e[ci][:, None])
+        together = engine._compute_side(pt_at, *plan, np.broadcast_to(zs, (n, zs.size)), True, c=c[ci][:, None],
+                                        e=e[ci][:, None])
+    assert by_stage.keys() == together.keys()
+    for k in ("opt", "dp_volume", "window", "zero", "dist"):
+        np.testing.assert_array_equal(by_stage[k], together[k], err_msg=k)
+    for k, x in together.items():
+        np.testing.assert_array_equal(np.broadcast_to(by_stage[k], np.shape(x)), x, err_msg=k)
