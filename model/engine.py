@@ -41,8 +41,8 @@ from .compute import BYTES_BF16, RECOMPUTE_KINDS, fp8_gemm_peak, hardware_flops_
     layer_matmul_weights, layer_times_forward, logits_time, mlp_activation_ratio, model_flops_per_iteration, \
     optimizer_time, params_from_architecture, recompute_code
 from .errors import ScenarioError, suggest
-from .memory import USABLE_MEMORY_FRACTION, activation_bytes, memory_with_replicas_bytes, model_state_bytes, \
-    stage_memory_bytes, stage_params
+from .memory import USABLE_MEMORY_FRACTION, activation_bytes, layer_memory_bytes, memory_with_replicas_bytes, \
+    model_state_bytes, stage_memory_from_layer, stage_params
 from .scenario import FabricSpec, Scenario
 from .transport import LOSS_RECOVERY_CODE, RDMA_TRANSPORTS, TRANSPORT_CODE, cpu_cap_gbps, cpu_cores_busy, \
     loss_efficiency
@@ -490,7 +490,13 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     d = d_seq * c  # ranks that hold the same weights
     zero = np.where(d > 1, z, 0.0)  # without data parallelism there is nothing to shard
     dist = zero >= 1
-    opt = optimizer_time(ps["params_gpu"] / np.where(dist, d, 1.0), pt["hbm_bytes_per_s"])
+    g = pt["grad_ratio"]
+    by_stage = (np.ndim(z) == 2 and np.shape(z)[0] == 1 and np.ndim(d) == 2 and np.shape(d)[1] == 1
+                and np.shape(d)[0] >= GRID_MIN_ENTRIES)
+    if by_stage:  # the plan search's many rows against a row of stages: the stage terms a stage at a time
+        opt, volume, window = _stage_columns(np.asarray(z)[0], d > 1, d, m, g, ps, pt["hbm_bytes_per_s"])
+    else:
+        opt = optimizer_time(ps["params_gpu"] / np.where(dist, d, 1.0), pt["hbm_bytes_per_s"])
     # data-parallel gradient reduction, hierarchical and bucketed: reduce-scatter and all-gather inside the
     # node (the same cost: same bus factor and steps), all-reduce of each rank's shard across nodes
     g_dp = np.minimum(np.maximum(d, 1.0), np.maximum(np.floor(gpn / t), 1.0))  # d = 0: a plan that cannot be
@@ -505,11 +511,11 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     steps = np.minimum(ring_steps("all_reduce", n_dp), tree_steps("all_reduce", n_dp))
     # halves of an all-reduce's volume: reduce-scatters of gradients (in ``grad_precision``, ratio ``g`` to bf16)
     # and all-gathers (of bf16 weights with ZeRO ≥ 1; of gradients, the all-reduce's second half, with stage 0)
-    g = pt["grad_ratio"]
-    rs_halves = np.where(zero >= 2, m, 1.0)
-    ag_halves = np.where(zero >= 3, 2.0 * m, 1.0) * np.where(zero == 0, g, 1.0)
-    volume = 0.5 * (rs_halves * g + ag_halves)
-    window = np.where(zero >= 2, m * (ps["window"] + (zero >= 3) * ps["fwd_window"]), ps["window"])
+    if not by_stage:
+        rs_halves = np.where(zero >= 2, m, 1.0)
+        ag_halves = np.where(zero >= 3, 2.0 * m, 1.0) * np.where(zero == 0, g, 1.0)
+        volume = 0.5 * (rs_halves * g + ag_halves)
+        window = np.where(zero >= 2, m * (ps["window"] + (zero >= 3) * ps["fwd_window"]), ps["window"])
     # what the step and memory read per plan: not the bucket size nor the parameters per GPU (in ``opt``)
     cs = {k: x for k, x in ps.items() if k not in ("per_bucket", "params_gpu", "fwd_window")}
     cs.update(
@@ -525,6 +531,33 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
         dp_k2=buckets * has_inter * (per_bucket / g_dp) * bus_factor("all_reduce", n_dp) * gpn,
     )
     return cs
+
+
+def _stage_columns(stages, sharded, d, m, g, ps, hbm):
+    """:func:`_compute_side`'s ZeRO-stage terms ``opt``, ``dp_volume`` and ``window`` for plans (rows, 1) against
+    the stages ``stages`` (Z,): arrays (rows, Z), computed a stage at a time from what differs between stages
+    (the optimizer step is that of any sharded stage), element by element the same expressions.
+    ``sharded``: ``d > 1`` (the stage applies; else stage 0)."""
+    rows = (np.shape(d)[0], 1)
+    opt_sharded = optimizer_time(ps["params_gpu"] / np.where(sharded, d, 1.0), hbm)
+    opt_whole = optimizer_time(ps["params_gpu"] / 1.0, hbm)
+    volume_0 = 0.5 * (1.0 * g + 1.0 * g)  # stage 0: the all-reduce's two halves of gradients
+    w = ps["window"]
+    opt, volume, window = [], [], []
+    for z in stages:
+        if z >= 1:
+            opt.append(opt_sharded)
+            rs_halves, ag_halves = (m, 1.0) if z == 2 else (m, 2.0 * m) if z >= 3 else (1.0, 1.0)
+            volume.append(np.where(sharded, 0.5 * (rs_halves * g + ag_halves * 1.0), volume_0))
+        else:
+            opt.append(opt_whole)
+            volume.append(volume_0)
+        window.append(np.where(sharded, m * (w + (1.0 if z >= 3 else 0.0) * ps["fwd_window"]), w) if z >= 2 else w)
+    out = tuple(np.empty((rows[0], len(stages))) for _ in range(3))
+    for table, cols in zip(out, (opt, volume, window)):
+        for i, x in enumerate(cols):
+            table[:, i:i + 1] = x
+    return out
 
 
 # the terms of _plan_side that _compute_side computes with (the others it passes on)
@@ -557,10 +590,20 @@ def _plan_side(pt, t, p, b, v, rc, c=1.0, e=1.0):
     critical path: over NVLink among the ranks in a node, over the fabric for the share ``1 − g/e`` that leaves
     it (``g`` ranks of the group per node), at the node's bandwidth, one latency step per other node.
     """
-    s_full, h, a, l, V = pt["seq_len"], pt["hidden"], pt["heads"], pt["layers"], pt["vocab"]
+    return _stage_side(pt, _layer_side(pt, t, b, rc, c, e), t, p, v, c, e)
+
+
+def _layer_side(pt, t, b, rc, c=1.0, e=1.0):
+    """The terms of :func:`_plan_side` of one layer: they depend on the model but not on its number of layers,
+    and on the plan but not on its pipeline depth nor virtual stages.
+
+    Along a model-size sweep the hidden size takes a few values (multiples of :data:`HIDDEN_MULTIPLE`) while
+    the layer count changes at almost every point: :func:`_plan_side_of` computes these once per distinct
+    (model without its layer count, tp, micro-batch, recompute, cp, ep).
+    """
+    s_full, h, a, V = pt["seq_len"], pt["hidden"], pt["heads"], pt["vocab"]
     s = s_full / c
     gpn = pt["gpus_per_node"]
-    lc = np.ceil(l / (p * v))
     dense_f, core_f = layer_times_forward(b, s, h, a, t, pt["peak_flops"], pt["hbm_bytes_per_s"], pt["sp"],
                                           pt["flash"], layer_weights=pt["layer_weights_time"], mlp_ratio=pt["mlp_ratio"],
                                           gemm_peak_flops=pt["gemm_peak"])
@@ -577,14 +620,10 @@ def _plan_side(pt, t, p, b, v, rc, c=1.0, e=1.0):
     hidden_tp = np.maximum(layer_tp - 3.0 * dense_f, 0.0) + layer_tp / t
     layer_tp = np.where(pt["tp_overlap"] > 0, np.minimum(hidden_tp, layer_tp), layer_tp)
     logits = logits_time(b, s, h, V, t, pt["peak_flops"], pt["hbm_bytes_per_s"])
-    params_gpu = stage_params(l, h, V, t, p, pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
-    # pipeline point-to-point: across nodes when a pipeline group does not sit inside one node
-    crosses = (p > 1) & ~_divides(t * c * p, gpn)
     msg = s * h * BYTES_BF16 * b / t  # scatter/gather over the t NICs (Narayanan et al. §4.1)
-    p2p_intra = in_node_collective_time("sendrecv", msg, p, pt["intra_busbw"], pt["intra_p2p_bw"],
-                                        ll_max_bytes_per_s=pt["ll_max_node"])
-    grad_bytes = params_gpu * GRAD_BYTES
-    buckets = np.maximum(np.ceil(grad_bytes / DDP_BUCKET_BYTES), 1.0)
+    # one in-node send between two pipeline stages (the stage side keeps it where there are stages)
+    p2p_send = in_node_collective_time("sendrecv", msg, 2.0, pt["intra_busbw"], pt["intra_p2p_bw"],
+                                       ll_max_bytes_per_s=pt["ll_max_node"])
     # ring attention: one step's block per GPU, the steps per layer, and what hides them (the attention core)
     ring_block = 2.0 * b * s * pt["kv_heads"] * (h / a) / t * BYTES_BF16
     ring_steps_layer = RING_PASSES * (c - 1.0)
@@ -596,23 +635,144 @@ def _plan_side(pt, t, p, b, v, rc, c=1.0, e=1.0):
     g_ep = np.minimum(e, np.maximum(np.floor(gpn / (t * c)), 1.0))
     a2a_intra = collective_time("all_to_all", a2a_bytes * g_ep / e, g_ep, pt["intra_busbw"],
                                 NCCL_NVLINK_STEP_US * 1e-6)
-    a2a_nodes = np.ceil(e / g_ep)
+    return dict(
+        layer_compute=layer_compute, layer_tp=layer_tp, logits=logits, p2p_send=p2p_send,
+        p2p_bytes_node=msg * gpn, ring_crosses=ring_crosses, ring_steps_layer=ring_steps_layer,
+        ring_bytes_node=ring_block * gpn, hide=hide, ring_gap=np.maximum(ring_intra - hide, 0.0),
+        a2a_bytes=a2a_bytes, a2a_out=1.0 - g_ep / e, a2a_intra=a2a_intra, a2a_nodes=np.ceil(e / g_ep),
+        window_layer=2.0 * (dense_f + core_f) + extra, fwd_layer=dense_f + core_f,
+        fixed_layer=layer_compute + layer_tp + MOE_ALL_TO_ALLS * a2a_intra,
+    )
+
+
+def _stage_side(pt, ls, t, p, v, c=1.0, e=1.0):
+    """:func:`_plan_side` from its :func:`_layer_side` terms ``ls``: a model chunk's and a pipeline stage's."""
+    l, h, V = pt["layers"], pt["hidden"], pt["vocab"]
+    gpn = pt["gpus_per_node"]
+    lc = np.ceil(l / (p * v))
+    params_gpu = stage_params(l, h, V, t, p, pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
+    # pipeline point-to-point: across nodes when a pipeline group does not sit inside one node
+    crosses = (p > 1) & ~_divides(t * c * p, gpn)
+    grad_bytes = params_gpu * GRAD_BYTES
+    buckets = np.maximum(np.ceil(grad_bytes / DDP_BUCKET_BYTES), 1.0)
     return dict(
         # expert-parallel overlap (DeepSeek-AI 2024, DeepSeek-V3 report §3.2.1, DualPipe: one micro-batch's
         # dispatch and combine run while another's chunk computes): the part across nodes hides behind a chunk's
         # forward and backward compute; the NVLink part stays on the critical path
-        a2a_hide=pt["ep_overlap"] * lc * layer_compute,
-        a2a_steps=MOE_ALL_TO_ALLS * lc * (a2a_nodes - 1.0), a2a_nodes=a2a_nodes,
-        a2a_bytes_node=MOE_ALL_TO_ALLS * lc * a2a_bytes * (1.0 - g_ep / e) * gpn,
-        ring_crosses=ring_crosses, ring_steps=ring_steps_layer * lc, ring_bytes_node=ring_block * gpn,
-        ring_hide=lc * hide, chunk_ring_intra=lc * np.maximum(ring_intra - hide, 0.0) * ~ring_crosses,
-        lc=lc, window=v * lc * (2.0 * (dense_f + core_f) + extra), fwd_window=v * lc * (dense_f + core_f),
-        params_gpu=params_gpu, layer_compute=layer_compute, layer_tp=layer_tp, logits=logits,
-        chunk_fixed=lc * (layer_compute + layer_tp + MOE_ALL_TO_ALLS * a2a_intra),
-        chunk_a2a_intra=lc * MOE_ALL_TO_ALLS * a2a_intra, crosses=crosses, p2p_bytes_node=msg * gpn,
-        p2p_intra=p2p_intra,
+        a2a_hide=_unless_zero(pt["ep_overlap"], lambda: pt["ep_overlap"] * lc * ls["layer_compute"]),
+        a2a_steps=_unless_zero(ls["a2a_nodes"] - 1.0, lambda: MOE_ALL_TO_ALLS * lc * (ls["a2a_nodes"] - 1.0)),
+        a2a_nodes=ls["a2a_nodes"],
+        a2a_bytes_node=_unless_zero(ls["a2a_bytes"],
+                                    lambda: MOE_ALL_TO_ALLS * lc * ls["a2a_bytes"] * ls["a2a_out"] * gpn,
+                                    ls["a2a_out"]),
+        ring_crosses=ls["ring_crosses"],
+        ring_steps=_unless_zero(ls["ring_steps_layer"], lambda: ls["ring_steps_layer"] * lc),
+        ring_bytes_node=ls["ring_bytes_node"], ring_hide=lc * ls["hide"],
+        chunk_ring_intra=_unless_zero(ls["ring_gap"], lambda: lc * ls["ring_gap"] * ~ls["ring_crosses"]),
+        lc=lc, window=v * lc * ls["window_layer"], fwd_window=v * lc * ls["fwd_layer"],
+        params_gpu=params_gpu, layer_compute=ls["layer_compute"], layer_tp=ls["layer_tp"], logits=ls["logits"],
+        chunk_fixed=lc * ls["fixed_layer"],
+        chunk_a2a_intra=_unless_zero(ls["a2a_intra"], lambda: lc * MOE_ALL_TO_ALLS * ls["a2a_intra"]),
+        crosses=crosses,
+        p2p_bytes_node=ls["p2p_bytes_node"], p2p_intra=np.where(p > 1, ls["p2p_send"], 0.0),
         buckets=buckets, per_bucket=grad_bytes / buckets,
     )
+
+
+def _unless_zero(x, product, *others):
+    """``product()``, a product of ``x`` with the number of layers per chunk (finite, positive), layer times
+    (finite, not negative: FLOPs and bytes over the GPU's positive rates), positive constants and ``others``; or
+    its value, +0.0, as one value when ``x`` is one value +0.0 and ``others`` are finite and not negative (the
+    terms of context or expert parallelism where the sweep never uses it: not computed for every plan)."""
+    if _one_value(x, 0.0) and all(np.all(np.isfinite(y) & (np.asarray(y) >= 0)) for y in others):
+        return np.zeros((1,) * max(np.ndim(x), 1))
+    return product()
+
+
+# point inputs of _layer_side: the model but its number of layers, the GPU and the node
+LAYER_SIDE_POINT_KEYS = tuple(k for k in PLAN_SIDE_POINT_KEYS if k != "layers")
+
+
+def _plan_side_of(pt, at, plans, ci):
+    """:func:`_plan_side` of the candidates ``ci`` at the points ``at`` (index arrays (K,)): arrays (K,), bit for bit.
+
+    ``pt``: :data:`PLAN_SIDE_POINT_KEYS` arrays of shape (N,) or (1,); ``plans``: the candidates' ``(t, p, b, v,
+    rc, c, e)``, arrays (C,). The layer terms (:func:`_layer_side`, most of the work: layer times and the in-node
+    collectives) come from :func:`_layer_terms`; the stage terms are computed per entry.
+    """
+    t, p, b, v, r, c, e = plans
+    n = np.size(at)
+    if n < GRID_MIN_ENTRIES:  # few entries: directly
+        out = _plan_side({k: (x[at] if np.shape(x)[0] > 1 else x) for k, x in pt.items()},
+                         *(x[ci] for x in (t, p, b, v, r, c, e)))
+        return {k: x if np.shape(x) == (n,) else np.broadcast_to(x, (n,)) for k, x in out.items()}
+    ls = _layer_terms(pt, LAYER_SIDE_POINT_KEYS, at, (t, b, r, c, e), ci, _layer_side)
+    pt_at = {k: (x[at] if np.shape(x)[0] > 1 else x) for k, x in ((k, np.asarray(pt[k])) for k in STAGE_SIDE_POINT_KEYS)}
+    out = _stage_side(pt_at, ls, t[ci], p[ci], v[ci], c[ci], e[ci])
+    return {k: x if np.shape(x) == (n,) else np.broadcast_to(x, (n,)) for k, x in out.items()}
+
+
+def _layer_terms(pt, keys, at, plans, ci, layer_fn, trailing=()):
+    """``layer_fn(point arrays, *plan arrays)`` (one layer's terms) at the points ``at`` and the candidates ``ci``
+    (index arrays (K,)): arrays (K, *trailing), bit for bit.
+
+    ``pt``: point arrays (N or 1,) holding ``keys``, what ``layer_fn`` reads, which do not include the number of
+    layers; ``plans``: the candidates' plan arrays (C,) it reads; ``trailing``: the shape of axes its outputs
+    add (inputs get them as length-1 axes). Along a model-size sweep the hidden size takes a few values
+    (multiples of :data:`HIDDEN_MULTIPLE`) while the layer count changes at almost every point: the terms are
+    computed once per distinct (point model up to its layer count, plan) when that grid is much smaller than K,
+    then read at each entry.
+    """
+    n = np.size(at)
+    ax = (None,) * len(trailing)
+    pts = {k: np.asarray(pt[k]) for k in keys}
+    if n >= GRID_MIN_ENTRIES:
+        rep, cls = _distinct_rows([x.astype(float) for x in pts.values() if x.shape[0] > 1],
+                                  max(np.shape(x)[0] for x in pt.values()))
+        first, sub = _distinct_rows(list(plans), plans[0].size)
+        if rep.size * first.size * 4 <= n:
+            grid = layer_fn({k: (x[rep] if x.shape[0] > 1 else x)[(slice(None), None) + ax] for k, x in pts.items()},
+                            *(x[first][(None, slice(None)) + ax] for x in plans))
+            idx = cls[at] * first.size + sub[ci]
+            out = {}
+            for k, x in grid.items():
+                x = np.asarray(x)
+                x = x.reshape((1,) * (2 + len(trailing) - x.ndim) + x.shape)
+                x = np.broadcast_to(x, (rep.size, first.size) + x.shape[2:]).reshape((-1,) + x.shape[2:])
+                raw = x.tobytes()
+                if raw == raw[:x.itemsize] * x.size:  # one value (a term of a parallelism the sweep never uses)
+                    out[k] = x.reshape(-1)[:1].reshape((1,) * (1 + len(trailing)))
+                else:
+                    out[k] = np.take(x, idx, axis=0)
+            return out
+    return layer_fn({k: (x[at] if x.shape[0] > 1 else x)[(slice(None),) + ax] for k, x in pts.items()},
+                    *(x[ci][(slice(None),) + ax] for x in plans))
+
+
+def _distinct_rows(columns, n):
+    """The distinct rows of equal-length ``columns`` (no columns: ``n`` entries all alike): the first entry
+    of each distinct row and each entry's row number, index arrays (one ``lexsort``, not numpy's slower
+    ``unique`` along an axis)."""
+    if not columns:
+        return np.zeros(1, dtype=int), np.zeros(n, dtype=int)
+    n = columns[0].size
+    order = np.lexsort(columns)
+    table = np.stack(columns)[:, order]
+    new = np.empty(n, dtype=bool)
+    new[0] = True
+    np.any(table[:, 1:] != table[:, :-1], axis=0, out=new[1:])
+    code = np.empty(n, dtype=int)
+    code[order] = np.cumsum(new) - 1
+    return order[new], code  # lexsort is stable: the first of a run is its first entry
+
+
+# entries from which _layer_terms computes on a grid of distinct models and plans, and _compute_side the ZeRO-stage
+# terms a stage at a time: below, the extra steps cost more than they save (measured on the default preset: 300
+# entries)
+GRID_MIN_ENTRIES = 2048
+# point inputs of _stage_side
+STAGE_SIDE_POINT_KEYS = ("layers", "hidden", "vocab", "gpus_per_node", "attn_weights", "expert_weights", "untied",
+                         "ep_overlap")
 
 
 def _replicas(pt, t, p, b, round_batch, c=1.0):
@@ -697,13 +857,24 @@ def _memory(pt, t, p, b, v, rc, cs):
     return mem, mem <= pt["memory_bytes"] * USABLE_MEMORY_FRACTION
 
 
-def _stage_memory(pt, t, p, b, v, rc, c=1.0, e=1.0):
+def _stage_memory(pt, t, p, b, v, rc, c=1.0, e=1.0, layer=None):
     """The memory terms the model and the plan fix (:func:`~model.memory.stage_memory_bytes`); a rank of a
-    context-parallel group holds ``s/c`` tokens of each sequence."""
-    return stage_memory_bytes(pt["layers"], pt["hidden"], pt["heads"], pt["vocab"], pt["seq_len"] / c, b, t, p, v,
-                              rc, pt["sp"], pt["flash"], pt["attn_weights"] + pt["expert_weights"] / e, pt["mlp_ratio"],
-                              pt["untied"],
-                              pt["fp8"])
+    context-parallel group holds ``s/c`` tokens of each sequence. ``layer``: their :func:`_layer_memory`, if
+    already computed."""
+    layer = _layer_memory(pt, t, b, rc, c, e) if layer is None else layer
+    return stage_memory_from_layer(layer, pt["layers"], pt["hidden"], pt["vocab"], t, p, v,
+                                   pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
+
+
+# point inputs of _layer_memory
+LAYER_MEMORY_POINT_KEYS = ("hidden", "heads", "vocab", "seq_len", "sp", "flash", "attn_weights", "expert_weights",
+                           "mlp_ratio", "fp8")
+
+
+def _layer_memory(pt, t, b, rc, c=1.0, e=1.0):
+    """The memory terms of one layer (:func:`~model.memory.layer_memory_bytes`), as :func:`_stage_memory`'s."""
+    return layer_memory_bytes(pt["hidden"], pt["heads"], pt["vocab"], pt["seq_len"] / c, b, t, rc, pt["sp"],
+                              pt["flash"], pt["attn_weights"] + pt["expert_weights"] / e, pt["mlp_ratio"], pt["fp8"])
 
 
 CONGESTION_PLAN_KEYS = ("n_dp", "crosses", "stage_nodes", "stages", "a2a_nodes")  # what the congestion reads
@@ -715,8 +886,8 @@ def _congestion_slowdown(cs, congestion, index=None, trailing=0):
 
     The slowdowns of the traffic of :data:`CONGESTION_KINDS` — the data-parallel reduction
     (:func:`~model.topology.dp_crossing_share`), the pipeline sends (:func:`~model.topology.pp_crossing_share`)
-    and the expert-parallel all-to-all (peers spread over its nodes as a data-parallel group's are) — stacked on
-    a last axis (or the scalar 1.0 where every NIC is under one switch). ``index``: the point of each pair, to
+    and the expert-parallel all-to-all (peers spread over its nodes as a data-parallel group's are) — as a tuple
+    of arrays of one shape (or the scalar 1.0 where every NIC is under one switch). ``index``: the point of each pair, to
     read (F, N) congestion arrays at the pairs, or a (fabric, point) pair of index arrays (one value per entry);
     ``trailing``: axes added after the congestion arrays' own, for the pair (and stage) axes of ``cs`` to
     broadcast against.
@@ -730,13 +901,16 @@ def _congestion_slowdown(cs, congestion, index=None, trailing=0):
         at = {k: (x if np.shape(x)[1] == 1 else x[:, index]) for k, x in at.items()}
     if trailing:
         at = {k: np.asarray(x)[(...,) + (None,) * trailing] for k, x in at.items()}
-    return np.stack(np.broadcast_arrays(*(_slowdown_at(cs, at, k) for k in CONGESTION_KINDS)), axis=-1)
+    return tuple(np.broadcast_arrays(*(_slowdown_at(cs, at, k) for k in CONGESTION_KINDS)))  # views, not stacked
 
 
 def _slowdown_at(plans, at, kind):
     """One of :data:`CONGESTION_KINDS` of :func:`_congestion_slowdown` for the plans ``plans`` against congestion
     arrays ``at`` that broadcast with them."""
     leaf = at["nodes_per_leaf"]
+    if kind == "ep" and _one_value(plans["a2a_nodes"], 1.0) and np.all(np.asarray(leaf) >= 1.0):
+        # no expert all-to-all across nodes: nothing crosses (share 0 of finite load terms), exactly 1
+        return 1.0
     if kind == "pp":
         share = np.where(plans["crosses"], topology.pp_crossing_share(plans["stage_nodes"], plans["stages"], leaf),
                          0.0)
@@ -745,11 +919,15 @@ def _slowdown_at(plans, at, kind):
     return topology.slowdown_from_load(share, at["mean"], at["spread"])
 
 
+def _one_value(x, value):
+    """Whether ``x`` is one value (an array of size 1), ``value`` with its sign (+0.0 is not -0.0)."""
+    x = np.asarray(x)
+    return x.size == 1 and x.reshape(-1)[0] == value and np.signbit(x.reshape(-1)[0]) == np.signbit(value)
+
+
 def _split_slowdown(slow):
     """The slowdowns of :func:`_congestion_slowdown`, one per :data:`CONGESTION_KINDS`."""
-    if np.ndim(slow) == 0:
-        return (slow,) * len(CONGESTION_KINDS)
-    return tuple(slow[..., i] for i in range(len(CONGESTION_KINDS)))
+    return (slow,) * len(CONGESTION_KINDS) if np.ndim(slow) == 0 else slow
 
 
 def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, slow=1.0):
@@ -765,8 +943,12 @@ def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, slow=1.0):
     ring = where_uniform(cs["ring_crosses"], lambda: np.where(
         cs["ring_crosses"], np.maximum(cs["ring_steps"] * (step_latency_s + cs["ring_bytes_node"] * inv_bw)
                                        - cs["ring_hide"], 0.0), cs["chunk_ring_intra"]), lambda: cs["chunk_ring_intra"])
-    a2a = np.maximum(cs["a2a_steps"] * step_latency_s + cs["a2a_bytes_node"] * inv_bw * ep_slow - cs["a2a_hide"],
-                     0.0)
+    if (all(_one_value(cs[k], 0.0) for k in ("a2a_steps", "a2a_bytes_node", "a2a_hide"))
+            and np.all(np.isfinite(inv_bw)) and np.all(np.isfinite(step_latency_s)) and np.all(np.isfinite(ep_slow))):
+        a2a = 0.0  # no expert parallelism: max(0·λ + 0·x·s − 0, 0) of finite λ, x and s, +0.0
+    else:
+        a2a = np.maximum(cs["a2a_steps"] * step_latency_s + cs["a2a_bytes_node"] * inv_bw * ep_slow
+                         - cs["a2a_hide"], 0.0)
     t_chunk = cs["chunk_fixed"] + ring + 2.0 * p2p + a2a
     pipe = t_chunk * cs["slots"] + cs["m_logits"]
     # one all-reduce's volume, then the ZeRO stage's traffic; at least one bucket of one all-reduce stays exposed
@@ -920,7 +1102,6 @@ class PlanPairs(NamedTuple):
     usable: bool  # False: no pair fits anywhere (one placeholder pair)
     shared: bool  # True: the plan inputs are the same at every point and the pairs (of point 0) hold at each
     starts: np.ndarray  # first pair of each point that has pairs
-    seg_of_pair: np.ndarray  # index into ``starts`` of each pair
     sequences: np.ndarray  # (rows, 1) sequences per step of each row (m · d · micro_batch)
     bound: tuple | None  # _bound_coefficients of the pairs, (pairs,) each; None: every pair is timed (few pairs)
 
@@ -961,7 +1142,13 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
     grid_plan = (t[None, g], p[None, g], b[None, g], v[None, g])
     cg, eg = c[None, g], e[None, g]
     with np.errstate(divide="ignore", invalid="ignore"):  # d = 0 where no replica fits: not a valid pair
-        d, m = _replicas(grid_pt, *grid_plan[:3], round_batch, cg)
+        if grid_pt["gpus"].shape[0] > 1:  # the replicas depend on the plan through t·p·c and the micro-batch only:
+            ranks = t[g] * p[g] * c[g]  # along a cluster-size sweep, computed once per distinct pair at each point
+            first, col = _distinct_rows([ranks, b[g]], ranks.size)
+            d, m = (x[:, col] for x in _replicas(grid_pt, ranks[None, first], 1.0, b[None, g][:, first],
+                                                 round_batch))
+        else:
+            d, m = _replicas(grid_pt, *grid_plan[:3], round_batch, cg)
         # the same plan inputs at every point (a fabric or money sweep): one point's pairs, repeated below
         n_eff = 1 if all(x.shape[0] == 1 for x in ptc.values()) else n_points
         degrees_ok = np.broadcast_to(_degrees_valid(grid_pt, *grid_plan, d, m, cg, eg), (n_eff, t.size // group))
@@ -981,11 +1168,17 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         return x[nb, cb]
     d_b, m_b = at_base(d), at_base(m)
     # along a cluster-size sweep only the replicas (d, m) change with the point: pairs of the same degrees and
-    # replicas have the same memory and geometry, computed once as one row for all their points. Elsewhere a
-    # row is a (point, degrees) pair
+    # replicas have the same memory and geometry, computed once as one row for the consecutive points that share
+    # them (all of them when the replicas never decrease along the sweep, as with growing clusters; a row is any
+    # grouping of pairs of the same geometry). Elsewhere a row is a (point, degrees) pair
     dedupe = n_eff > 1 and all(x.shape[0] == 1 for k, x in ptc.items() if k != "gpus")
-    if dedupe:
-        _, rep, inv = np.unique(cb + degrees_ok.shape[1] * d_b, return_index=True, return_inverse=True)
+    if dedupe:  # a row per run of consecutive points of a column (degrees) with the same replicas: no sort
+        same = np.zeros(degrees_ok.shape, dtype=bool)
+        same[1:] = degrees_ok[1:] & degrees_ok[:-1] & (d[1:] == d[:-1])
+        new_run = (degrees_ok & ~same).T  # (degrees, points)
+        inv = (np.cumsum(new_run.reshape(-1)) - 1).reshape(new_run.shape)[cb, nb]
+        rep = np.empty(np.count_nonzero(new_run), dtype=int)
+        rep[inv] = np.arange(inv.size)  # a point of each run
         nb_r, cb_r, d_r, m_r = nb[rep], cb[rep], d_b[rep], m_b[rep]
     else:
         nb_r, cb_r, d_r, m_r = nb, cb, d_b, m_b
@@ -996,8 +1189,10 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
                  if np.ndim(x) >= 2 else x for k, x in stage.items()}  # (rows, R or 1)
     else:  # the model changes along the sweep: only at the pairs whose degrees are possible
         pt_b = {k: (x[nb] if x.shape[0] > 1 else x)[:, None] for k, x in ptc.items()}
+        layer = _layer_terms(ptc, LAYER_MEMORY_POINT_KEYS, nb, (t[g], b[g], c[g], e[g]), cb,
+                             lambda q, tt, bb, cc, ee: _layer_memory(q, tt, bb, rs, cc, ee), trailing=rs.shape)
         stage = _stage_memory(pt_b, *(x[0, cb][:, None] for x in grid_plan), rs, cg[0, cb][:, None],
-                              eg[0, cb][:, None])
+                              eg[0, cb][:, None], layer=layer)
         stage = {k: np.broadcast_to(x, (nb.size,) + np.shape(x)[1:]) if np.ndim(x) == 2 else x
                  for k, x in stage.items()}
     dc = d_r * c[g][cb_r]
@@ -1033,7 +1228,7 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         ni, ci = (nb[:1], cb[:1] * group) if nb.size else (np.zeros(1, dtype=int),) * 2
         pt_of_row, row = ni, np.zeros(1, dtype=int)
         allowed, dm = np.zeros((1, n_z), dtype=bool), None
-    ptp = {k: (x[pt_of_row] if x.shape[0] > 1 else x)[:, None] for k, x in ptc.items()}
+    ptp = {k: (x[pt_of_row] if x.shape[0] > 1 else x)[:, None] for k, x in ptc.items() if k in ROW_POINT_KEYS}
     col = (t[ci], p[ci], b[ci], v[ci], r[ci], c[ci], e[ci])
     t_p, p_p, b_p, v_p, r_p, c_p, e_p = (x[:, None] for x in col)
 
@@ -1041,17 +1236,15 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
     with np.errstate(**({} if usable else dict(divide="ignore", invalid="ignore"))):
         if all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):  # the same model at every point: per candidate
             kinds = slice(None, None, n_z)  # one candidate per (degrees, recompute kind)
-            per_kind = _plan_side({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, t[kinds], p[kinds], b[kinds],
-                                  v[kinds], r[kinds], c[kinds], e[kinds])
-            kind, n_kinds = ci // n_z, t[kinds].size
-            per_kind = {k: x if np.shape(x) == (n_kinds,) else np.broadcast_to(x, (n_kinds,))
-                        for k, x in per_kind.items()}
+            firsts = np.arange(t.size)[kinds]
+            per_kind = _plan_side_of({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, np.zeros(firsts.size, dtype=int),
+                                     (t, p, b, v, r, c, e), firsts)
+            kind, own_kind = ci // n_z, False
         else:  # the model changes along the sweep: per row, each row its own kind
-            per_kind = _plan_side({k: ptp[k] for k in PLAN_SIDE_POINT_KEYS}, t_p, p_p, b_p, v_p, r_p, c_p, e_p)
-            kind, n_kinds = np.arange(ci.size), ci.size
-            per_kind = {k: np.broadcast_to(x, (n_kinds, 1))[:, 0] for k, x in per_kind.items()}
+            per_kind = _plan_side_of({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, pt_of_row, (t, p, b, v, r, c, e), ci)
+            kind, own_kind = np.arange(ci.size), True  # each row its own kind: the terms as they are
         # what _compute_side computes with, at the rows; the step's other plan-side terms stay per kind
-        plan_side = {k: per_kind[k][kind, None] for k in COMPUTE_SIDE_PLAN_KEYS}
+        plan_side = {k: (per_kind[k] if own_kind else per_kind[k][kind])[:, None] for k in COMPUTE_SIDE_PLAN_KEYS}
         cs_kind = {k: per_kind[k][:, None] for k in STEP_KEYS + CONGESTION_PLAN_KEYS
                    if k in per_kind and k not in COMPUTE_SIDE_PLAN_KEYS}
         cs = _compute_side(ptp, t_p, p_p, b_p, v_p, r_p, zs[None, :], round_batch, plan_side, c=c_p, replicas=dm,
@@ -1063,18 +1256,24 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         new_point = np.r_[True, ni[1:] != ni[:-1]]
         bound = None  # not needed where every pair is timed (few pairs per point)
         if usable and not _few_pairs(ni.size, np.count_nonzero(new_point)):
-            bound = tuple(x[row] for x in _bound_coefficients(cs, allowed, sequences, kind, cs_kind))
+            bound = tuple(np.take(np.stack(_bound_coefficients(cs, allowed, sequences, kind, cs_kind)), row, axis=1))
         cs_kind = {k: cut_constant_points(x, 0) for k, x in cs_kind.items()}
     entry = PlanPairs(ni, row, has_degrees, ptp["dp_overlap"],
                       dict(zip(("tp", "pp", "micro_batch", "virtual_stages", "recompute", "cp", "ep"), col)), zs,
                       allowed, cs, kind, cs_kind, per_kind, usable, shared,
-                      starts=np.flatnonzero(new_point), seg_of_pair=np.cumsum(new_point) - 1,
+                      starts=np.flatnonzero(new_point),
                       sequences=sequences, bound=bound)
     with _PAIR_LOCK:
         _PAIR_CACHE[key] = entry
         while len(_PAIR_CACHE) > _PAIR_CACHE_SIZE:
             _PAIR_CACHE.popitem(last=False)
     return entry
+
+
+# the point inputs _compute_side reads given the plan side (and the replicas, but for the placeholder pair where no
+# pair fits), and the pairs keep: gathered per row
+ROW_POINT_KEYS = ("gpus_per_node", "hbm_bytes_per_s", "intra_busbw", "grad_ratio", "dp_overlap", "gpus",
+                  "global_batch")
 
 
 def _group_size(s: Scenario) -> int:
@@ -1162,7 +1361,20 @@ def _few_pairs(n_pairs, n_points):
 def _bound(coefficients, step_latency_s, inv_bw):
     """:func:`_bound_coefficients`' lower bound at a step latency [s] and inverse node bandwidth [s/B]."""
     p0, p1, p2, d0, d1, d2 = coefficients
-    return p0 + p1 * step_latency_s + p2 * inv_bw + np.maximum(d0 + d1 * step_latency_s + d2 * inv_bw, 0.0)
+    # p0 + p1·λ + p2·x + max(d0 + d1·λ + d2·x, 0), summed in that order in place: large arrays (fabric × pair)
+    shape = np.broadcast_shapes(*(np.shape(x) for x in (*coefficients, step_latency_s, inv_bw)))
+    lb, term, dp = np.empty(shape), np.empty(shape), np.empty(shape)
+    np.multiply(p1, step_latency_s, out=lb)
+    lb += p0
+    np.multiply(p2, inv_bw, out=term)
+    lb += term
+    np.multiply(d1, step_latency_s, out=dp)
+    dp += d0
+    np.multiply(d2, inv_bw, out=term)
+    dp += term
+    np.maximum(dp, 0.0, out=dp)
+    lb += dp
+    return lb
 
 
 def _per_sequence(pairs, rows, bw, lat, congestion, point=None, trailing=1):
@@ -1195,19 +1407,29 @@ def _pairs_that_can_win(pairs, bw, lat, congestion):
     n_fab = bw.shape[0]
     if pairs.bound is None:
         return np.ones((n_fab, n), dtype=bool)
-    lb = _bound(pairs.bound, *((x if x.shape[1] == 1 else x[:, ni]) for x in (lat, 1.0 / bw)))  # (F, pairs)
+    counts = np.diff(np.append(pairs.starts, n))  # pairs of each point that has pairs, in order
+
+    def at_pairs(x):  # (F, points) → (F, pairs): each point's value repeated over its pairs (cheaper than a gather)
+        return np.repeat(x, counts, axis=1)
+    lb = _bound(pairs.bound, *((x if x.shape[1] == 1 else at_pairs(x[:, ni[pairs.starts]])) for x in (lat, 1.0 / bw)))
     seg_min = np.minimum.reduceat(lb, pairs.starts, axis=1)
-    cand = np.minimum.reduceat(np.where(lb == seg_min[:, pairs.seg_of_pair], np.arange(n), n), pairs.starts,
-                               axis=1).reshape(-1)  # (F · points): each fabric's lowest bound at each point
+    cand = np.sort(np.minimum.reduceat(np.where(lb == at_pairs(seg_min), np.arange(n), n), pairs.starts, axis=1),
+                   axis=0)  # (F, points): each fabric's lowest bound at each point, in order
+    # fabrics often share their candidate: each distinct one of a point is timed once on every fabric
+    new = np.ones(cand.shape, dtype=bool)
+    new[1:] = cand[1:] != cand[:-1]
+    cand, per_point = cand.T[new.T], np.count_nonzero(new, axis=0)  # ordered by point
     at = ni[cand]
     best = _per_sequence(pairs, cand, *((x if x.shape[1] == 1 else x[:, at])[..., None] for x in (bw, lat)),
                          congestion, at)
-    best = best.min(axis=-1).reshape(n_fab, n_fab, -1).min(axis=1)  # (F, points)
-    return lb <= best[:, pairs.seg_of_pair] * (1.0 + BOUND_MARGIN)
+    best = np.minimum.reduceat(best.min(axis=-1), np.cumsum(per_point) - per_point, axis=1)  # (F, points)
+    return lb <= at_pairs(best * (1.0 + BOUND_MARGIN))
 
 
 def _shared_pairs_that_can_win(pairs, bw, lat, congestion):
-    """:func:`_pairs_that_can_win` for pairs that hold at every point; ``bw``, ``lat``: (F, N or 1)."""
+    """:func:`_pairs_that_can_win` for pairs that hold at every point: the pairs that may be fastest for each
+    fabric at some point, (F, pairs) [bool], or None (every pair is timed: few pairs); ``bw``, ``lat``:
+    (F, N or 1)."""
     if pairs.bound is None:
         return None
     n_fab, n_pt = np.broadcast_shapes(bw.shape, lat.shape, congestion["nodes_per_leaf"].shape)
@@ -1217,8 +1439,7 @@ def _shared_pairs_that_can_win(pairs, bw, lat, congestion):
     best = _per_sequence(pairs, cand, *(np.broadcast_to(x, (n_fab, n_pt))[:, at, None] for x in (bw, lat)),
                          congestion, at if congestion["nodes_per_leaf"].shape[1] > 1 else None)
     best = best.min(axis=-1).reshape(n_fab, n_fab, n_pt).min(axis=1)  # (F, points)
-    keep = np.any(lb <= best[..., None] * (1.0 + BOUND_MARGIN), axis=(0, 1))
-    return None if np.all(keep) else np.flatnonzero(keep)
+    return np.any(lb <= best[..., None] * (1.0 + BOUND_MARGIN), axis=1)
 
 
 def _chosen_plan(pairs, best, shape, any_valid):
@@ -1235,8 +1456,13 @@ def _chosen_plan(pairs, best, shape, any_valid):
 def _gather_terms(terms, at, shape):
     """Each array of ``terms`` (one value per kind) at the kinds ``at``, broadcast to ``shape``.
 
-    The terms of one dtype are gathered together, as one table: one indexing operation rather than one per term.
+    The terms of one dtype are gathered together, as one table: one indexing operation rather than one per term;
+    but when the kinds outnumber the entries read (the chosen plans among many kinds), stacking the table would
+    copy more than it saves: each term is read on its own.
     """
+    if np.size(at) < min(np.shape(x)[0] for x in terms.values()):
+        return {k: (lambda y: y if y.shape == shape else np.broadcast_to(y, shape))(np.take(x, at, axis=0))
+                for k, x in terms.items()}
     out = {}
     for dtype in {x.dtype for x in terms.values()}:
         keys = [k for k, x in terms.items() if x.dtype == dtype]
@@ -1247,16 +1473,35 @@ def _gather_terms(terms, at, shape):
 
 
 def _search_shared_plans(pairs, inp: Inputs, bw, lat, congestion):
-    """:func:`_search_plans` when every point has the same pairs: steps on (fabric, point, pair, stage)."""
+    """:func:`_search_plans` when every point has the same pairs: each fabric times, at every point, the pairs
+    that may win on it somewhere (all, on (fabric, point, pair, stage), when they are few)."""
     n_fab, n_z = bw.shape[0], pairs.stages.size
+    shape = (n_fab, inp.n)
     kept = _shared_pairs_that_can_win(pairs, bw, lat, congestion)
-    rows = np.arange(pairs.ni.size) if kept is None else kept
+    if kept is not None and np.all(kept.any(axis=1)):
+        # each fabric times the pairs that may win on it at some point: steps on (point, entry, stage), an entry
+        # a (fabric, pair), ordered by fabric and pair; each fabric's entries are one segment
+        fi, rows = np.nonzero(kept)
+
+        def at_entries(x):  # (F, N or 1) → (N or 1, entries, 1)
+            return np.asarray(x)[fi].T[..., None]
+        step = _per_sequence(pairs, rows, at_entries(bw), at_entries(lat),
+                             {k: at_entries(x) for k, x in congestion.items()}, trailing=0)
+        step = step.reshape(step.shape[0], -1)  # (N or 1, entries · Z)
+        counts = np.bincount(fi, minlength=n_fab) * n_z
+        starts = np.cumsum(counts) - counts
+        seg_min = np.minimum.reduceat(step, starts, axis=1)  # (N or 1, F)
+        hit = np.where(step == np.repeat(seg_min, counts, axis=1), np.arange(step.shape[1]), step.shape[1])
+        first = np.minimum.reduceat(hit, starts, axis=1).T  # the first (pair, stage) reaching it: ties go earlier
+        any_valid = np.broadcast_to(np.isfinite(seg_min).T, shape)
+        return (*_chosen_plan(pairs, rows[first // n_z] * n_z + first % n_z, shape, any_valid), any_valid,
+                np.broadcast_to(pairs.has_degrees[None, :], shape))
+    rows = np.arange(pairs.ni.size) if kept is None else np.flatnonzero(kept.any(axis=0))
     step = _per_sequence(pairs, rows, bw[..., None, None], lat[..., None, None], congestion, trailing=2)
     step = step.reshape(step.shape[:-2] + (-1,))
     first = np.argmin(step, axis=-1)  # ties go to the earlier candidate
     best = np.take_along_axis(step, first[..., None], axis=-1)[..., 0]
     first = rows[first // n_z] * n_z + first % n_z
-    shape = (n_fab, inp.n)
     any_valid = np.broadcast_to(np.isfinite(best), shape)
     return (*_chosen_plan(pairs, first, shape, any_valid), any_valid,
             np.broadcast_to(pairs.has_degrees[None, :], shape))

@@ -95,8 +95,18 @@ def stage_memory_bytes(layers, hidden, heads, vocab, seq_len, micro_batch, tp, p
     set [B]) and ``logits`` [B], ``layer_params`` (one layer's parameters on the GPU, what ZeRO-3 gathers)
     and ``fp8`` (FP8 weight copies kept [B/parameter]). The plan search computes them once per candidate plan.
     """
+    layer = layer_memory_bytes(hidden, heads, vocab, seq_len, micro_batch, tp, recompute_code, sequence_parallel,
+                               flash_attention, layer_weights, mlp_ratio, fp8)
+    return stage_memory_from_layer(layer, layers, hidden, vocab, tp, pp, virtual_stages, layer_weights,
+                                   untied_embeddings)
+
+
+def layer_memory_bytes(hidden, heads, vocab, seq_len, micro_batch, tp, recompute_code, sequence_parallel,
+                       flash_attention, layer_weights=None, mlp_ratio=1.0, fp8=False):
+    """The terms of :func:`stage_memory_bytes` that do not depend on the number of layers nor on the pipeline:
+    ``per_layer`` (one layer's stored activations of one micro-batch [B]), ``working``, ``logits``,
+    ``layer_params`` and ``fp8``."""
     b, s, h, a, t = micro_batch, seq_len, hidden, heads, tp
-    params = stage_params(layers, hidden, vocab, tp, pp, layer_weights, untied_embeddings)
     w = 12.0 * np.asarray(hidden, dtype=float)**2 if layer_weights is None else layer_weights
     lin, core = layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, mlp_ratio)
     sp = np.asarray(sequence_parallel, dtype=bool)
@@ -104,12 +114,21 @@ def stage_memory_bytes(layers, hidden, heads, vocab, seq_len, micro_batch, tp, p
     rc = np.asarray(recompute_code)
     per_layer = np.where(rc == 2, layer_input, np.where(rc == 1, lin, lin + core))
     working = np.where(rc == 2, lin + core, np.where(rc == 1, core, 0.0))
+    logits = 4.0 * b * s * np.asarray(vocab, dtype=float) / t * 2.0
+    return dict(per_layer=per_layer, working=working, logits=logits,
+                layer_params=(w + 13.0 * np.asarray(hidden, dtype=float)) / t,
+                fp8=np.where(np.asarray(fp8, dtype=bool), FP8_WEIGHT_BYTES, 0.0))
+
+
+def stage_memory_from_layer(layer, layers, hidden, vocab, tp, pp, virtual_stages, layer_weights=None,
+                            untied_embeddings=False):
+    """:func:`stage_memory_bytes` from its :func:`layer_memory_bytes` terms ``layer``."""
+    params = stage_params(layers, hidden, vocab, tp, pp, layer_weights, untied_embeddings)
     layers_stage = np.ceil(np.asarray(layers, dtype=float) / pp)
     interleave = np.where(np.asarray(virtual_stages) > 1, 1.0 + (pp - 1.0) / (pp * virtual_stages), 1.0)
-    logits = 4.0 * b * s * np.asarray(vocab, dtype=float) / t * 2.0
-    return dict(params=params, activations=layers_stage * per_layer, interleave=interleave, working=working,
-                logits=logits, layer_params=(w + 13.0 * np.asarray(hidden, dtype=float)) / t,
-                fp8=np.where(np.asarray(fp8, dtype=bool), FP8_WEIGHT_BYTES, 0.0))
+    return dict(params=params, activations=layers_stage * layer["per_layer"], interleave=interleave,
+                working=layer["working"], logits=layer["logits"], layer_params=layer["layer_params"],
+                fp8=layer["fp8"])
 
 
 def model_state_bytes(stage, dp, zero_stage):

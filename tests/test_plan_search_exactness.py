@@ -122,3 +122,103 @@ def test_a_plan_the_scenario_fixes_whole_evaluates_as_its_search_would(field, va
     assert np.any(direct["feasible"])
     for (name, a), (_, b) in zip(leaves(direct.data), leaves(searched.data)):
         np.testing.assert_array_equal(a, b, err_msg=name)
+
+
+@pytest.mark.parametrize("preset,field,values", [
+    ("default", "workload.params_b", np.geomspace(1, 1000, 256)),
+    ("case3_centre_128xH100_1T", "workload.params_b", np.geomspace(50, 2000, 64)),
+    ("moe_mixtral_8x22b", "workload.seq_len", np.array([4096, 8192, 16384, 32768, 65536])),
+])
+def test_plan_terms_on_the_grid_of_distinct_layers_are_those_of_each_plan(preset, field, values):
+    """The plan search computes one layer's terms once per distinct (model up to its layer count, tp, micro-batch,
+    recompute, cp, ep) and reads them at each (point, plan): every term is that of the plan at its point, bit for
+    bit."""
+    s = model.load_scenario(f"assets/presets/{preset}.toml")
+    pt = engine.build_inputs(s, field, values).point
+    plans = engine._candidates(s, pt)
+    t, p, b, v, r, z, c, e = plans
+    ptc = {k: engine.cut_constant_points(pt[k], 0) for k in engine.PLAN_SIDE_POINT_KEYS}
+    classes = engine._distinct_rows([x for k, x in ptc.items() if k != "layers" and x.size > 1], values.size)[0]
+    kinds = engine._distinct_rows([t, b, r, c, e], t.size)[0]
+    assert 1 < classes.size < values.size or field != "workload.params_b"  # models that differ in layers only
+    n = max(engine.GRID_MIN_ENTRIES, 4 * classes.size * kinds.size)  # enough entries for the grid to be taken
+    rng = np.random.default_rng(7)
+    at, ci = rng.integers(0, values.size, n), rng.integers(0, t.size, n)
+    grouped = engine._plan_side_of(ptc, at, (t, p, b, v, r, c, e), ci)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        each = engine._plan_side({k: x[at] for k, x in pt.items()}, t[ci], p[ci], b[ci], v[ci], r[ci], c[ci], e[ci])
+    assert grouped.keys() == each.keys()
+    for k, x in each.items():
+        np.testing.assert_array_equal(grouped[k], np.broadcast_to(x, (n,)), err_msg=k)
+
+
+def test_memory_terms_on_the_grid_of_distinct_layers_are_those_of_each_plan():
+    """The plan search's memory of each (point, degrees) pair of a model-size sweep, its layer terms computed once
+    per distinct (model up to its layer count, tp, micro-batch, cp, ep): that of the plan at its point, bit for
+    bit, every recompute kind."""
+    s = model.load_scenario("assets/presets/default.toml")
+    values = np.geomspace(1, 1000, 256)
+    pt = engine.build_inputs(s, "workload.params_b", values).point
+    t, p, b, v, r, z, c, e = engine._candidates(s, pt)
+    rs = np.array([0.0, 1.0, 2.0])
+    ptc = {k: engine.cut_constant_points(pt[k], 0) for k in engine.PLAN_POINT_KEYS}
+    n = 4 * engine.GRID_MIN_ENTRIES
+    rng = np.random.default_rng(11)
+    at, ci = rng.integers(0, values.size, n), rng.integers(0, t.size, n)
+    cols = (t, b, c, e)
+    assert (engine._distinct_rows([ptc["hidden"]], values.size)[0].size
+            * engine._distinct_rows(list(cols), t.size)[0].size * 4 <= n)  # the grid is taken
+    layer = engine._layer_terms(ptc, engine.LAYER_MEMORY_POINT_KEYS, at, cols, ci,
+                                lambda q, tt, bb, cc, ee: engine._layer_memory(q, tt, bb, rs, cc, ee),
+                                trailing=rs.shape)
+    pt_at = {k: x[at][:, None] for k, x in pt.items()}
+    plan = [x[ci][:, None] for x in (t, p, b, v)]
+    grouped = engine._stage_memory(pt_at, *plan, rs, c[ci][:, None], e[ci][:, None], layer=layer)
+    each = engine._stage_memory(pt_at, *plan, rs, c[ci][:, None], e[ci][:, None])
+    assert grouped.keys() == each.keys()
+    for k, x in each.items():
+        np.testing.assert_array_equal(np.broadcast_to(grouped[k], np.broadcast_shapes(np.shape(x), (n, 1))),
+                                      np.broadcast_to(x, np.broadcast_shapes(np.shape(x), (n, 1))), err_msg=k)
+
+
+@pytest.mark.parametrize("x,axis,cut", [
+    (np.array([[1.0, 2.0], [1.0, 2.0], [1.0, 2.0]]), 0, True),
+    (np.array([[1.0, 2.0], [5.0, 2.0], [1.0, 2.0]]), 0, False),  # the ends alike, a middle point not
+    (np.array([[np.nan], [np.nan]]), 0, True),  # NaN is the same value as NaN
+    (np.array([[0.0], [-0.0]]), 0, False),  # -0.0 is not 0.0
+    (np.array([[1.0, 1.0, 1.0], [2.0, 2.0, 2.0]]), 1, True),
+    (np.array([[1.0, 1.0, 3.0], [2.0, 2.0, 2.0]]), 1, False),
+    (np.array([3.0, 3.0, 3.0]), 0, True),
+    (np.array([3.0, 4.0, 3.0]), 0, False),
+])
+def test_a_value_the_same_at_every_point_is_kept_once(x, axis, cut):
+    out = engine.cut_constant_points(x, axis)
+    assert out.shape[axis] == (1 if cut else x.shape[axis])
+    np.testing.assert_array_equal(np.broadcast_to(out, x.shape), x)
+
+
+@pytest.mark.parametrize("stages", [(1.0, 2.0, 3.0), (0.0,), (2.0,), (0.0, 1.0, 3.0)])
+def test_the_zero_stage_terms_of_many_plans_a_stage_at_a_time_are_those_of_each_plan(stages):
+    """The plan search computes the ZeRO-stage terms of many plans against a row of stages one stage at a time:
+    every output is that of the plans and stages taken together, bit for bit, data parallelism or none."""
+    s = model.load_scenario("assets/presets/default.toml")
+    values = np.geomspace(1, 1000, 64)
+    pt = engine.build_inputs(s, "workload.params_b", values).point
+    t, p, b, v, r, z, c, e = engine._candidates(s, pt)
+    n = 2 * engine.GRID_MIN_ENTRIES
+    rng = np.random.default_rng(5)
+    at, ci = rng.integers(0, values.size, n), rng.integers(0, t.size, n)
+    pt_at = {k: x[at][:, None] for k, x in pt.items()}
+    plan = [x[ci][:, None] for x in (t, p, b, v, r)]
+    zs = np.array(stages)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d, m = engine._replicas(pt_at, *plan[:3], True, c[ci][:, None])
+        assert np.any(d * c[ci][:, None] > 1) and np.any(d * c[ci][:, None] <= 1)  # sharded and not
+        by_stage = engine._compute_side(pt_at, *plan, zs[None, :], True, c=c[ci][:, None], e=e[ci][:, None])
+        together = engine._compute_side(pt_at, *plan, np.broadcast_to(zs, (n, zs.size)), True, c=c[ci][:, None],
+                                        e=e[ci][:, None])
+    assert by_stage.keys() == together.keys()
+    for k in ("opt", "dp_volume", "window", "zero", "dist"):
+        np.testing.assert_array_equal(by_stage[k], together[k], err_msg=k)
+    for k, x in together.items():
+        np.testing.assert_array_equal(np.broadcast_to(by_stage[k], np.shape(x)), x, err_msg=k)
