@@ -47,3 +47,23 @@ def cut_constant_points(x, axis: int):
     raw = np.ascontiguousarray(x.swapaxes(axis, 0)).tobytes()
     same = raw == raw[:len(raw) // n] * n
     return np.take(x, [0], axis=axis) if same else x
+
+
+def range_min(x, first, last):
+    """The smallest of ``x[:, first:last + 1]`` for each range of the index arrays ``first ≤ last`` (R,): (rows
+    of ``x``, R).
+
+    A sparse table of minima: the minima over spans of 1, 2, 4, … points (log₂ of the longest range passes
+    over ``x``), then two reads a range, the minima of the two spans of the largest power of two that cover it.
+    """
+    x = np.asarray(x)
+    length = np.asarray(last) - np.asarray(first) + 1
+    level = np.frexp(length.astype(float))[1] - 1  # ⌊log₂ length⌋, exactly
+    table = np.full((int(level.max(initial=0)) + 1,) + x.shape, np.inf)
+    table[0] = x
+    span = 1
+    for k in range(1, table.shape[0]):
+        np.minimum(table[k - 1, :, :-span], table[k - 1, :, span:], out=table[k, :, :x.shape[1] - span])
+        span *= 2
+    end = np.asarray(last) - (1 << level) + 1
+    return np.minimum(table[level, :, first], table[level, :, end]).T

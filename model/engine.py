@@ -33,7 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import catalog, economics, reliability, topology
-from .arrays import cut_constant_points, where_uniform
+from .arrays import cut_constant_points, range_min, where_uniform
 from .collectives import DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NET_STEP_SW_US, NCCL_NVLINK_STEP_US, SWITCH_HOP_US, \
     bus_factor, collective_time, extra_tier_latency_us, gpu_ll_max_bus_gb_per_s, in_node_collective_time, p2p_time, \
     pcie_cap_gb_per_s, ring_steps, tree_steps, window_cap_gb_per_s
@@ -1103,7 +1103,10 @@ class PlanPairs(NamedTuple):
     shared: bool  # True: the plan inputs are the same at every point and the pairs (of point 0) hold at each
     starts: np.ndarray  # first pair of each point that has pairs
     sequences: np.ndarray  # (rows, 1) sequences per step of each row (m · d · micro_batch)
-    bound: tuple | None  # _bound_coefficients of the pairs, (pairs,) each; None: every pair is timed (few pairs)
+    bound: np.ndarray | None  # _bound_coefficients of the rows (6, rows); None: every pair is timed (few pairs)
+    stage_bound: np.ndarray | None = None  # _bound_table of the rows (columns, rows), with ``bound``
+    row_points: tuple | None = None  # the first and last point of each row's pairs (rows,) where rows serve several
+    # points (a cluster-size sweep), else None (a row per pair)
 
 
 def _pair_key(s: Scenario, pt: dict) -> tuple:
@@ -1179,6 +1182,9 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         inv = (np.cumsum(new_run.reshape(-1)) - 1).reshape(new_run.shape)[cb, nb]
         rep = np.empty(np.count_nonzero(new_run), dtype=int)
         rep[inv] = np.arange(inv.size)  # a point of each run
+        ends = degrees_ok.copy()
+        ends[:-1] &= ~same[1:]
+        run_points = (np.flatnonzero(new_run) % n_points, np.flatnonzero(ends.T) % n_points)  # its first and last
         nb_r, cb_r, d_r, m_r = nb[rep], cb[rep], d_b[rep], m_b[rep]
     else:
         nb_r, cb_r, d_r, m_r = nb, cb, d_b, m_b
@@ -1220,7 +1226,9 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         row = (np.cumsum(counts) - counts)[inv[pair_of]] + np.arange(pair_of.size) - np.repeat(
             np.cumsum(per_pair) - per_pair, per_pair)
         ni = nb[pair_of]
+        row_points = tuple(x[ui] for x in run_points)
     else:
+        row_points = None
         row, ni = np.arange(ui.size), nb[ui]
     shared = n_eff < n_points  # the pairs of point 0 hold at every point: not repeated per point
     usable = ni.size > 0
@@ -1254,15 +1262,17 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         cs = {k: cut_constant_points(np.broadcast_to(cs[k], (ci.size, 1)) if np.ndim(cs[k]) < 2 else cs[k], 0)
               for k in STEP_KEYS + CONGESTION_PLAN_KEYS if k not in cs_kind}
         new_point = np.r_[True, ni[1:] != ni[:-1]]
-        bound = None  # not needed where every pair is timed (few pairs per point)
+        bound = stage_bound = None  # not needed where every pair is timed (few pairs per point)
         if usable and not _few_pairs(ni.size, np.count_nonzero(new_point)):
-            bound = tuple(np.take(np.stack(_bound_coefficients(cs, allowed, sequences, kind, cs_kind)), row, axis=1))
+            stage_bound = _bound_table(cs, allowed, sequences, kind, cs_kind, ptp["dp_overlap"])
+            bound = np.stack(_bound_coefficients(stage_bound, allowed))
         cs_kind = {k: cut_constant_points(x, 0) for k, x in cs_kind.items()}
     entry = PlanPairs(ni, row, has_degrees, ptp["dp_overlap"],
                       dict(zip(("tp", "pp", "micro_batch", "virtual_stages", "recompute", "cp", "ep"), col)), zs,
                       allowed, cs, kind, cs_kind, per_kind, usable, shared,
                       starts=np.flatnonzero(new_point),
-                      sequences=sequences, bound=bound)
+                      sequences=sequences, bound=bound, stage_bound=stage_bound,
+                      row_points=row_points if usable else None)
     with _PAIR_LOCK:
         _PAIR_CACHE[key] = entry
         while len(_PAIR_CACHE) > _PAIR_CACHE_SIZE:
@@ -1318,39 +1328,94 @@ def _rows(x, rows, n):
     return np.take(x, rows, axis=0) if np.ndim(x) >= 1 and np.shape(x)[0] == n else x
 
 
-def _bound_coefficients(cs, allowed, sequences, kind, cs_kind):
-    """A lower bound of each pair's step time per sequence on any fabric, over its stages worth timing.
+def _pipeline_bound_terms(cs_kind, kind, n):
+    """The pipeline part of a pair's step without congestion, linear in the step latency ``λ`` and the inverse
+    node bandwidth ``x``: per chunk ``fixed + per_lat·λ + per_inv_bw·x`` at most a chunk's time, arrays (n,).
 
-    Six arrays (pairs,) ``p0, p1, p2, d0, d1, d2``: the bound at step latency ``λ`` [s] and inverse node
-    bandwidth ``x`` [s/B] is ``p0 + p1·λ + p2·x + max(d0 + d1·λ + d2·x, 0)`` (:func:`_bound`). From
-    :func:`_step_for_fabric` term by term: the pipeline's point-to-point and all-to-all times are linear in
-    ``λ`` and ``x``, the ring attention's at least its in-node part; one all-reduce's data-parallel time is at
-    least its network part without congestion, and the exposed part of a stage at least its traffic less its
-    overlap window: at least the smallest traffic factor of the pair's stages times that, less the largest window.
-    ``kind``, ``cs_kind``: plan-side terms held per kind (:class:`PlanPairs`).
+    From :func:`_step_for_fabric`: the pipeline's point-to-point and all-to-all times are linear in ``λ`` and ``x``
+    (congestion only slows them), the ring attention's at least its in-node part, the all-to-all's hidden part
+    (``a2a_hide``) subtracted without its floor at zero. ``kind``, ``cs_kind``: plan-side terms held per kind
+    (:class:`PlanPairs`).
     """
-    n = allowed.shape[0]
-
-    def one(x):  # a quantity that does not depend on the stage, as (pairs,)
-        return np.broadcast_to(x, (n, 1))[:, 0]
-
-    def over_stages(x, pick, empty):  # elementwise over the few stages: no reduction along a short axis
-        x = np.where(allowed, x, empty)
-        return functools.reduce(pick, (x[:, i] for i in range(x.shape[1])))
     ck = cs_kind
     crosses = ck["crosses"]
-    # the all-to-all's hidden part (``a2a_hide``) subtracted without its floor at zero: still a lower bound
     fixed = (ck["chunk_fixed"] + np.where(ck["ring_crosses"], 0.0, ck["chunk_ring_intra"])
              + 2.0 * np.where(crosses, 0.0, ck["p2p_intra"]) - ck["a2a_hide"])
     per_lat = 2.0 * crosses + ck["a2a_steps"]
     per_inv_bw = 2.0 * crosses * ck["p2p_bytes_node"] + ck["a2a_bytes_node"]
-    fixed, per_lat, per_inv_bw = (one(x[kind]) for x in (fixed, per_lat, per_inv_bw))
-    seq, slots = one(sequences), one(cs["slots"])
-    p0 = (fixed * slots + one(cs["m_logits"]) + over_stages(cs["opt"], np.minimum, np.inf)) / seq
-    volume = over_stages(cs["dp_volume"], np.minimum, np.inf)
-    d0 = (volume * one(cs["dp_k0"]) - over_stages(cs["window"], np.maximum, -np.inf)) / seq
-    return (p0, per_lat * slots / seq, per_inv_bw * slots / seq, d0, volume * one(cs["dp_k1"]) / seq,
-            volume * one(cs["dp_k2"]) / seq)
+    return tuple(np.broadcast_to(x[kind], (n, 1))[:, 0] for x in (fixed, per_lat, per_inv_bw))
+
+
+def _bound_table(cs, allowed, sequences, kind, cs_kind, dp_overlap):
+    """The coefficients of lower bounds of each row's step time per sequence on any fabric: one table
+    (8 + 3·Z, rows), read by :func:`_bound_coefficients` and :func:`_stage_bound`.
+
+    Its rows: the pipeline part per sequence ``q0, q1, q2`` (:func:`_pipeline_bound_terms` over a step's slots,
+    with the logits), one all-reduce's ``k0, k1, k2`` and in-node bandwidth term, the exposed floor's factor
+    (one bucket per sequence with overlap, else 0), then per stage its traffic factor, its window (0 without
+    overlap) and its optimizer step, per sequence (the optimizer infinite at a stage not worth timing). From
+    :func:`_step_for_fabric`: congestion only slows traffic, so one all-reduce takes at least
+    ``L = k0 + k1·λ + max(k2·x, in-node)`` at step latency ``λ`` [s] and inverse node bandwidth ``x`` [s/B], a
+    stage's data-parallel traffic at least its factor times ``L``, and its exposed part at least that less its
+    window and at least ``L`` over the buckets. ``kind``, ``cs_kind``: plan-side terms held per kind
+    (:class:`PlanPairs`); ``dp_overlap`` per row or one value.
+    """
+    n, n_z = allowed.shape
+
+    def one(x):
+        return np.broadcast_to(x, (n, 1))[:, 0]
+    fixed, per_lat, per_inv_bw = _pipeline_bound_terms(cs_kind, kind, n)
+    per_seq, slots = 1.0 / one(sequences), one(cs["slots"])
+    overlap = np.broadcast_to(np.asarray(dp_overlap, dtype=bool), (n, 1))[:, 0]
+    table = np.empty((8 + 3 * n_z, n))
+    np.multiply(fixed, slots, out=table[0])
+    table[0] += one(cs["m_logits"])
+    table[0] *= per_seq
+    np.multiply(per_lat * slots, per_seq, out=table[1])
+    np.multiply(per_inv_bw * slots, per_seq, out=table[2])
+    for i, k in enumerate(("dp_k0", "dp_k1", "dp_k2", "dp_intra_bw")):
+        table[3 + i] = one(cs[k])
+    np.divide(per_seq, one(cs["buckets"]), out=table[7])
+    stages = (slice(8, 8 + n_z), slice(8 + n_z, 8 + 2 * n_z), slice(8 + 2 * n_z, None))
+    for rows, k in zip(stages, ("dp_volume", "window", "opt")):  # (rows, Z) terms as Z table rows
+        np.multiply(np.broadcast_to(cs[k], (n, n_z)).T, per_seq, out=table[rows])
+    if not overlap.all():  # without overlap the whole traffic is exposed: no window, no floor
+        table[7:8][:, ~overlap] = 0.0
+        table[stages[1]][:, ~overlap] = 0.0
+    np.copyto(table[stages[2]], np.inf, where=~allowed.T)
+    return table
+
+
+def _bound_coefficients(table, allowed):
+    """A lower bound of each row's step time per sequence on any fabric, over its stages worth timing, from its
+    :func:`_bound_table` column: six arrays (rows,) ``p0, p1, p2, d0, d1, d2``, the bound at step latency ``λ``
+    [s] and inverse node bandwidth ``x`` [s/B] being ``p0 + p1·λ + p2·x + max(d0 + d1·λ + d2·x, 0)``
+    (:func:`_bound`): the pipeline part, the smallest optimizer step, and the exposed traffic at least the
+    smallest traffic factor of the stages times one all-reduce's network part, less the largest window.
+    """
+    n_z = allowed.shape[1]
+
+    def over_stages(first, pick, empty):  # elementwise over the few stages: no reduction along a short axis
+        return functools.reduce(pick, (np.where(allowed[:, z], table[first + z], empty) for z in range(n_z)))
+    volume = over_stages(8, np.minimum, np.inf)
+    return (table[0] + functools.reduce(np.minimum, table[8 + 2 * n_z:]), table[1], table[2],
+            volume * table[3] - over_stages(8 + n_z, np.maximum, -np.inf), volume * table[4], volume * table[5])
+
+
+def _stage_bound(table, step_latency_s, inv_bw):
+    """:func:`_bound_table`'s tighter lower bound per sequence [s], stage by stage, of the entries whose
+    columns ``table`` holds, at their step latency [s] and inverse node bandwidth [s/B]: the smallest over the
+    stages worth timing of the pipeline part, the stage's optimizer step and its exposed traffic."""
+    n_z = (table.shape[0] - 8) // 3
+    pipe = table[0] + table[1] * step_latency_s + table[2] * inv_bw
+    one_all_reduce = table[3] + table[4] * step_latency_s + np.maximum(table[5] * inv_bw, table[6])
+    floor = one_all_reduce * table[7]
+    best = None
+    for z in range(n_z):
+        exposed = np.maximum(table[8 + z] * one_all_reduce - table[8 + n_z + z], floor)
+        exposed += table[8 + 2 * n_z + z]
+        best = exposed if best is None else np.minimum(best, exposed, out=best)
+    return pipe + best
 
 
 def _few_pairs(n_pairs, n_points):
@@ -1396,7 +1461,8 @@ def _per_sequence(pairs, rows, bw, lat, congestion, point=None, trailing=1):
 
 
 def _pairs_that_can_win(pairs, bw, lat, congestion):
-    """Which pairs may be fastest for which fabric at their point: (F, pairs) [bool].
+    """Which pairs may be fastest for which fabric at their point: (F, pairs) [bool], and the time each pair
+    must reach to (F, pairs) [s per sequence] (None: every pair is timed).
 
     Per fabric and point, each pair's lower bound (:func:`_bound`) against the best time found among a few
     pairs: those with the lowest bound for each fabric, timed on every fabric. A pair whose bound exceeds that
@@ -1406,12 +1472,18 @@ def _pairs_that_can_win(pairs, bw, lat, congestion):
     ni, n = pairs.ni, pairs.ni.size
     n_fab = bw.shape[0]
     if pairs.bound is None:
-        return np.ones((n_fab, n), dtype=bool)
+        return np.ones((n_fab, n), dtype=bool), None
     counts = np.diff(np.append(pairs.starts, n))  # pairs of each point that has pairs, in order
 
     def at_pairs(x):  # (F, points) → (F, pairs): each point's value repeated over its pairs (cheaper than a gather)
         return np.repeat(x, counts, axis=1)
-    lb = _bound(pairs.bound, *((x if x.shape[1] == 1 else at_pairs(x[:, ni[pairs.starts]])) for x in (lat, 1.0 / bw)))
+    if pairs.row_points is not None:  # rows of several points: each row's bound at its points' least latency and
+        # inverse bandwidth (the bound grows with both), then read at its pairs
+        lb = np.take(_bound(pairs.bound, *((x if x.shape[1] == 1 else range_min(x, *pairs.row_points))
+                                           for x in (lat, 1.0 / bw))), pairs.row, axis=1)
+    else:  # a row per pair
+        lb = _bound(pairs.bound, *((x if x.shape[1] == 1 else at_pairs(x[:, ni[pairs.starts]]))
+                                   for x in (lat, 1.0 / bw)))
     seg_min = np.minimum.reduceat(lb, pairs.starts, axis=1)
     cand = np.sort(np.minimum.reduceat(np.where(lb == at_pairs(seg_min), np.arange(n), n), pairs.starts, axis=1),
                    axis=0)  # (F, points): each fabric's lowest bound at each point, in order
@@ -1423,7 +1495,8 @@ def _pairs_that_can_win(pairs, bw, lat, congestion):
     best = _per_sequence(pairs, cand, *((x if x.shape[1] == 1 else x[:, at])[..., None] for x in (bw, lat)),
                          congestion, at)
     best = np.minimum.reduceat(best.min(axis=-1), np.cumsum(per_point) - per_point, axis=1)  # (F, points)
-    return lb <= at_pairs(best * (1.0 + BOUND_MARGIN))
+    reach = at_pairs(best * (1.0 + BOUND_MARGIN))
+    return lb <= reach, reach
 
 
 def _shared_pairs_that_can_win(pairs, bw, lat, congestion):
@@ -1546,10 +1619,15 @@ def _search_pairs(pairs, inp: Inputs, bw, lat, congestion):
         return _search_shared_plans(pairs, inp, bw, lat, congestion)
     ni = pairs.ni
     # each fabric times only the pairs that may win on it: (fabric, pair) entries, ordered by fabric and point
-    fi, pair = np.nonzero(_pairs_that_can_win(pairs, bw, lat, congestion))
+    kept, reach = _pairs_that_can_win(pairs, bw, lat, congestion)
+    fi, pair = np.nonzero(kept)
     at = ni[pair]
-    step = _per_sequence(pairs, pair, *((x[fi, 0] if x.shape[1] == 1 else x[fi, at])[:, None] for x in (bw, lat)),
-                         congestion, (fi, at))
+    bw_e, lat_e = ((x[fi, 0] if x.shape[1] == 1 else x[fi, at]) for x in (bw, lat))
+    if reach is not None:  # of those, the pairs whose tighter bound, stage by stage, still reaches the best time
+        ok = ~(_stage_bound(np.take(pairs.stage_bound, pairs.row[pair], axis=1), lat_e, 1.0 / bw_e)
+               > reach[fi, pair])
+        fi, pair, at, bw_e, lat_e = (x[ok] for x in (fi, pair, at, bw_e, lat_e))
+    step = _per_sequence(pairs, pair, bw_e[:, None], lat_e[:, None], congestion, (fi, at))
     n_z = pairs.stages.size
     step = step.reshape(-1)  # (entries · Z): time per sequence
     # fastest plan per fabric and point: each (fabric, point) is one segment of entries; the segment minimum,

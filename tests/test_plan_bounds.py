@@ -1,0 +1,67 @@
+"""The plan search's lower bounds never exceed a plan's step time, and the least of a range of points is that of
+its points: what lets the search time only the plans that may win and still find the fastest (the search's
+exactness itself: tests/test_plan_search_exactness.py)."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import model
+from model import engine
+from model.arrays import cut_constant_points, range_min
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 3), st.integers(1, 70), st.integers(1, 40), st.integers(0, 2 ** 32 - 1))
+def test_the_least_of_a_range_is_that_of_its_points(rows, points, ranges, seed):
+    rng = np.random.default_rng(seed)
+    x = rng.choice([-2.5, 0.0, 1.0, 3.0, np.inf], size=(rows, points)) + rng.uniform(0, 1e-3, (rows, points))
+    first = rng.integers(0, points, ranges)
+    last = first + rng.integers(0, points - first)
+    want = np.array([[x[r, f:l + 1].min() for f, l in zip(first, last)] for r in range(rows)])
+    np.testing.assert_array_equal(range_min(x, first, last), want)
+
+
+def _search_inputs(s, field, values):
+    inp = engine.build_inputs(s, field, values, fabric_points_cut=True)
+    net = engine._network_state(inp.point, inp.fabric)
+    bw = cut_constant_points(engine._inter_bandwidths(inp.point, inp.fabric, net)[2], 1)
+    lat = cut_constant_points(engine._step_latency_s(net), 1)
+    congestion = {k: cut_constant_points(np.broadcast_to(x, (bw.shape[0], inp.n)), 1)
+                  for k, x in engine._congestion_inputs(net).items()}
+    return inp, bw, lat, congestion
+
+
+NODES = np.unique(np.round(np.geomspace(1, 2048, 120)))
+
+
+@pytest.mark.parametrize("preset,changes", [
+    ("default", {}), ("default", {"parallel.dp_overlap": False}), ("default", {"topology.oversubscription": 4.0}),
+    ("tier_small", {}), ("moe_mixtral_8x22b", {}), ("moe_deepseek_v3_shape", {"parallel.ep_overlap": True}),
+    ("case2_autodriving_24xA100_30B", {"parallel.zero_stage": 3}),
+])
+def test_the_bounds_of_a_cluster_size_sweep_never_exceed_a_plans_time(preset, changes):
+    """Each row of pairs (a plan over the run of points where its replicas stay) is bounded once, at the least
+    latency and inverse bandwidth of its points; the tighter bound, stage by stage, at each pair's point. Neither
+    exceeds the time of the plan's fastest stage worth timing at any of its points, on any fabric."""
+    s = model.load_scenario(f"assets/presets/{preset}.toml").replace_many(changes)
+    engine.clear_plan_cache()
+    inp, bw, lat, congestion = _search_inputs(s, "cluster.nodes", NODES)
+    pairs = engine._plan_pairs(s, inp.point)
+    engine.clear_plan_cache()
+    assert pairs.bound is not None and pairs.row_points is not None  # rows of several points: what is tested
+    assert np.any(pairs.row_points[1] > pairs.row_points[0])
+    n_fab, n = bw.shape[0], pairs.ni.size
+    at = pairs.ni
+    for f in range(n_fab):
+        bw_p, lat_p = ((x[f, 0] if x.shape[1] == 1 else x[f, at]) + np.zeros(n) for x in (bw, lat))
+        exact = engine._per_sequence(pairs, np.arange(n), bw_p[:, None], lat_p[:, None], congestion,
+                                     (np.full(n, f), at)).min(axis=-1)
+        row_lb = engine._bound(pairs.bound, *((x[f:f + 1] if x.shape[1] == 1 else range_min(x[f:f + 1],
+                                                                                           *pairs.row_points))
+                                             for x in (lat, 1.0 / bw)))[0][pairs.row]
+        stage_lb = engine._stage_bound(pairs.stage_bound[:, pairs.row], lat_p, 1.0 / bw_p)
+        tolerance = exact * (1.0 + 1e-12)
+        assert np.all(row_lb <= tolerance), inp.fabrics[f].name
+        assert np.all(stage_lb <= tolerance), inp.fabrics[f].name
+        assert np.all(row_lb <= stage_lb * (1.0 + 1e-12))  # the stage bound is the tighter of the two
