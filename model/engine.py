@@ -1104,7 +1104,7 @@ class PlanPairs(NamedTuple):
     starts: np.ndarray  # first pair of each point that has pairs
     sequences: np.ndarray  # (rows, 1) sequences per step of each row (m · d · micro_batch)
     bound: np.ndarray | None  # _bound_coefficients of the rows (6, rows); None: every pair is timed (few pairs)
-    stage_bound: np.ndarray | None = None  # _bound_table of the rows (columns, rows), with ``bound``
+    stage_bound: np.ndarray | None = None  # _bound_table of the rows (columns, rows) where rows serve several points
     row_points: tuple | None = None  # the first and last point of each row's pairs (rows,) where rows serve several
     # points (a cluster-size sweep), else None (a row per pair)
 
@@ -1264,8 +1264,10 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         new_point = np.r_[True, ni[1:] != ni[:-1]]
         bound = stage_bound = None  # not needed where every pair is timed (few pairs per point)
         if usable and not _few_pairs(ni.size, np.count_nonzero(new_point)):
-            stage_bound = _bound_table(cs, allowed, sequences, kind, cs_kind, ptp["dp_overlap"])
-            bound = np.stack(_bound_coefficients(stage_bound, allowed))
+            bound = np.stack(_bound_coefficients(cs, allowed, sequences, kind, cs_kind))
+            if dedupe:  # rows of several points, bounded at their points' least latency and inverse bandwidth:
+                # their pairs left are bounded again, each at its point (elsewhere not worth building the table)
+                stage_bound = _bound_table(cs, allowed, sequences, kind, cs_kind, ptp["dp_overlap"])
         cs_kind = {k: cut_constant_points(x, 0) for k, x in cs_kind.items()}
     entry = PlanPairs(ni, row, has_degrees, ptp["dp_overlap"],
                       dict(zip(("tp", "pp", "micro_batch", "virtual_stages", "recompute", "cp", "ep"), col)), zs,
@@ -1347,8 +1349,8 @@ def _pipeline_bound_terms(cs_kind, kind, n):
 
 
 def _bound_table(cs, allowed, sequences, kind, cs_kind, dp_overlap):
-    """The coefficients of lower bounds of each row's step time per sequence on any fabric: one table
-    (8 + 3·Z, rows), read by :func:`_bound_coefficients` and :func:`_stage_bound`.
+    """The coefficients of a lower bound of each row's step time per sequence on any fabric, tighter than
+    :func:`_bound_coefficients`' (stage by stage): one table (8 + 3·Z, rows), read by :func:`_stage_bound`.
 
     Its rows: the pipeline part per sequence ``q0, q1, q2`` (:func:`_pipeline_bound_terms` over a step's slots,
     with the logits), one all-reduce's ``k0, k1, k2`` and in-node bandwidth term, the exposed floor's factor
@@ -1386,20 +1388,31 @@ def _bound_table(cs, allowed, sequences, kind, cs_kind, dp_overlap):
     return table
 
 
-def _bound_coefficients(table, allowed):
-    """A lower bound of each row's step time per sequence on any fabric, over its stages worth timing, from its
-    :func:`_bound_table` column: six arrays (rows,) ``p0, p1, p2, d0, d1, d2``, the bound at step latency ``λ``
-    [s] and inverse node bandwidth ``x`` [s/B] being ``p0 + p1·λ + p2·x + max(d0 + d1·λ + d2·x, 0)``
-    (:func:`_bound`): the pipeline part, the smallest optimizer step, and the exposed traffic at least the
-    smallest traffic factor of the stages times one all-reduce's network part, less the largest window.
-    """
-    n_z = allowed.shape[1]
+def _bound_coefficients(cs, allowed, sequences, kind, cs_kind):
+    """A lower bound of each row's step time per sequence on any fabric, over its stages worth timing.
 
-    def over_stages(first, pick, empty):  # elementwise over the few stages: no reduction along a short axis
-        return functools.reduce(pick, (np.where(allowed[:, z], table[first + z], empty) for z in range(n_z)))
-    volume = over_stages(8, np.minimum, np.inf)
-    return (table[0] + functools.reduce(np.minimum, table[8 + 2 * n_z:]), table[1], table[2],
-            volume * table[3] - over_stages(8 + n_z, np.maximum, -np.inf), volume * table[4], volume * table[5])
+    Six arrays (rows,) ``p0, p1, p2, d0, d1, d2``: the bound at step latency ``λ`` [s] and inverse node
+    bandwidth ``x`` [s/B] is ``p0 + p1·λ + p2·x + max(d0 + d1·λ + d2·x, 0)`` (:func:`_bound`), growing with
+    both. The pipeline part is :func:`_pipeline_bound_terms`; one all-reduce's data-parallel time is at least
+    its network part without congestion, and the exposed part of a stage at least its traffic less its overlap
+    window: at least the smallest traffic factor of the row's stages times that, less the largest window.
+    ``kind``, ``cs_kind``: plan-side terms held per kind (:class:`PlanPairs`).
+    """
+    n = allowed.shape[0]
+
+    def one(x):  # a quantity that does not depend on the stage, as (pairs,)
+        return np.broadcast_to(x, (n, 1))[:, 0]
+
+    def over_stages(x, pick, empty):  # elementwise over the few stages: no reduction along a short axis
+        x = np.where(allowed, x, empty)
+        return functools.reduce(pick, (x[:, i] for i in range(x.shape[1])))
+    fixed, per_lat, per_inv_bw = _pipeline_bound_terms(cs_kind, kind, n)
+    seq, slots = one(sequences), one(cs["slots"])
+    p0 = (fixed * slots + one(cs["m_logits"]) + over_stages(cs["opt"], np.minimum, np.inf)) / seq
+    volume = over_stages(cs["dp_volume"], np.minimum, np.inf)
+    d0 = (volume * one(cs["dp_k0"]) - over_stages(cs["window"], np.maximum, -np.inf)) / seq
+    return (p0, per_lat * slots / seq, per_inv_bw * slots / seq, d0, volume * one(cs["dp_k1"]) / seq,
+            volume * one(cs["dp_k2"]) / seq)
 
 
 def _stage_bound(table, step_latency_s, inv_bw):
@@ -1623,7 +1636,7 @@ def _search_pairs(pairs, inp: Inputs, bw, lat, congestion):
     fi, pair = np.nonzero(kept)
     at = ni[pair]
     bw_e, lat_e = ((x[fi, 0] if x.shape[1] == 1 else x[fi, at]) for x in (bw, lat))
-    if reach is not None:  # of those, the pairs whose tighter bound, stage by stage, still reaches the best time
+    if pairs.stage_bound is not None:  # of those, the pairs whose tighter bound, stage by stage, reaches the best time
         ok = ~(_stage_bound(np.take(pairs.stage_bound, pairs.row[pair], axis=1), lat_e, 1.0 / bw_e)
                > reach[fi, pair])
         fi, pair, at, bw_e, lat_e = (x[ok] for x in (fi, pair, at, bw_e, lat_e))
