@@ -1103,8 +1103,9 @@ class PlanPairs(NamedTuple):
     shared: bool  # True: the plan inputs are the same at every point and the pairs (of point 0) hold at each
     starts: np.ndarray  # first pair of each point that has pairs
     sequences: np.ndarray  # (rows, 1) sequences per step of each row (m · d · micro_batch)
-    bound: np.ndarray | None  # _bound_coefficients of the rows (6, rows); None: every pair is timed (few pairs)
-    stage_bound: np.ndarray | None = None  # _bound_table of the rows (columns, rows) where rows serve several points
+    bound: np.ndarray | None  # _bound_coefficients of the rows (6, rows) where a row is a pair, else None
+    stage_bound: np.ndarray | None = None  # _bound_table of the rows (columns, rows) where rows serve several points,
+    # else None; neither: every pair is timed (few pairs)
     row_points: tuple | None = None  # the first and last point of each row's pairs (rows,) where rows serve several
     # points (a cluster-size sweep), else None (a row per pair)
 
@@ -1264,10 +1265,10 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         new_point = np.r_[True, ni[1:] != ni[:-1]]
         bound = stage_bound = None  # not needed where every pair is timed (few pairs per point)
         if usable and not _few_pairs(ni.size, np.count_nonzero(new_point)):
-            bound = np.stack(_bound_coefficients(cs, allowed, sequences, kind, cs_kind))
-            if dedupe:  # rows of several points, bounded at their points' least latency and inverse bandwidth:
-                # their pairs left are bounded again, each at its point (elsewhere not worth building the table)
+            if dedupe:  # rows of several points: the tighter bound, once per row (see _pairs_that_can_win)
                 stage_bound = _bound_table(cs, allowed, sequences, kind, cs_kind, ptp["dp_overlap"])
+            else:  # a row per pair: the simpler bound (the table would cost more than the pairs it spares)
+                bound = np.stack(_bound_coefficients(cs, allowed, sequences, kind, cs_kind))
         cs_kind = {k: cut_constant_points(x, 0) for k, x in cs_kind.items()}
     entry = PlanPairs(ni, row, has_degrees, ptp["dp_overlap"],
                       dict(zip(("tp", "pp", "micro_batch", "virtual_stages", "recompute", "cp", "ep"), col)), zs,
@@ -1416,8 +1417,8 @@ def _bound_coefficients(cs, allowed, sequences, kind, cs_kind):
 
 
 def _stage_bound(table, step_latency_s, inv_bw):
-    """:func:`_bound_table`'s tighter lower bound per sequence [s], stage by stage, of the entries whose
-    columns ``table`` holds, at their step latency [s] and inverse node bandwidth [s/B]: the smallest over the
+    """:func:`_bound_table`'s lower bound per sequence [s] of the rows whose columns ``table`` holds, at a step
+    latency [s] and inverse node bandwidth [s/B] broadcasting against them (rows,): the smallest over the
     stages worth timing of the pipeline part, the stage's optimizer step and its exposed traffic."""
     n_z = (table.shape[0] - 8) // 3
     pipe = table[0] + table[1] * step_latency_s + table[2] * inv_bw
@@ -1474,26 +1475,26 @@ def _per_sequence(pairs, rows, bw, lat, congestion, point=None, trailing=1):
 
 
 def _pairs_that_can_win(pairs, bw, lat, congestion):
-    """Which pairs may be fastest for which fabric at their point: (F, pairs) [bool], and the time each pair
-    must reach to (F, pairs) [s per sequence] (None: every pair is timed).
+    """Which pairs may be fastest for which fabric at their point: (F, pairs) [bool].
 
-    Per fabric and point, each pair's lower bound (:func:`_bound`) against the best time found among a few
-    pairs: those with the lowest bound for each fabric, timed on every fabric. A pair whose bound exceeds that
-    time (by more than :data:`BOUND_MARGIN`) cannot win on that fabric: the result is exactly that of timing
-    every pair. ``bw``, ``lat``: (F, N or 1).
+    Per fabric and point, each pair's lower bound against the best time found among a few pairs: those with the
+    lowest bound for each fabric, timed on every fabric. A pair whose bound exceeds that time (by more than
+    :data:`BOUND_MARGIN`) cannot win on that fabric: the result is exactly that of timing every pair. Where a
+    row serves several points (a cluster-size sweep), the bound is :func:`_stage_bound`, computed once per row
+    at the least step latency and inverse bandwidth of its points (it grows with both) and read at its pairs;
+    else :func:`_bound`, per pair. ``bw``, ``lat``: (F, N or 1).
     """
     ni, n = pairs.ni, pairs.ni.size
     n_fab = bw.shape[0]
-    if pairs.bound is None:
-        return np.ones((n_fab, n), dtype=bool), None
+    if pairs.bound is None and pairs.stage_bound is None:
+        return np.ones((n_fab, n), dtype=bool)
     counts = np.diff(np.append(pairs.starts, n))  # pairs of each point that has pairs, in order
 
     def at_pairs(x):  # (F, points) → (F, pairs): each point's value repeated over its pairs (cheaper than a gather)
         return np.repeat(x, counts, axis=1)
-    if pairs.row_points is not None:  # rows of several points: each row's bound at its points' least latency and
-        # inverse bandwidth (the bound grows with both), then read at its pairs
-        lb = np.take(_bound(pairs.bound, *((x if x.shape[1] == 1 else range_min(x, *pairs.row_points))
-                                           for x in (lat, 1.0 / bw))), pairs.row, axis=1)
+    if pairs.stage_bound is not None:  # rows of several points
+        lb = np.take(_stage_bound(pairs.stage_bound, *((x if x.shape[1] == 1 else range_min(x, *pairs.row_points))
+                                                       for x in (lat, 1.0 / bw))), pairs.row, axis=1)
     else:  # a row per pair
         lb = _bound(pairs.bound, *((x if x.shape[1] == 1 else at_pairs(x[:, ni[pairs.starts]]))
                                    for x in (lat, 1.0 / bw)))
@@ -1508,8 +1509,7 @@ def _pairs_that_can_win(pairs, bw, lat, congestion):
     best = _per_sequence(pairs, cand, *((x if x.shape[1] == 1 else x[:, at])[..., None] for x in (bw, lat)),
                          congestion, at)
     best = np.minimum.reduceat(best.min(axis=-1), np.cumsum(per_point) - per_point, axis=1)  # (F, points)
-    reach = at_pairs(best * (1.0 + BOUND_MARGIN))
-    return lb <= reach, reach
+    return lb <= at_pairs(best * (1.0 + BOUND_MARGIN))
 
 
 def _shared_pairs_that_can_win(pairs, bw, lat, congestion):
@@ -1632,15 +1632,10 @@ def _search_pairs(pairs, inp: Inputs, bw, lat, congestion):
         return _search_shared_plans(pairs, inp, bw, lat, congestion)
     ni = pairs.ni
     # each fabric times only the pairs that may win on it: (fabric, pair) entries, ordered by fabric and point
-    kept, reach = _pairs_that_can_win(pairs, bw, lat, congestion)
-    fi, pair = np.nonzero(kept)
+    fi, pair = np.nonzero(_pairs_that_can_win(pairs, bw, lat, congestion))
     at = ni[pair]
-    bw_e, lat_e = ((x[fi, 0] if x.shape[1] == 1 else x[fi, at]) for x in (bw, lat))
-    if pairs.stage_bound is not None:  # of those, the pairs whose tighter bound, stage by stage, reaches the best time
-        ok = ~(_stage_bound(np.take(pairs.stage_bound, pairs.row[pair], axis=1), lat_e, 1.0 / bw_e)
-               > reach[fi, pair])
-        fi, pair, at, bw_e, lat_e = (x[ok] for x in (fi, pair, at, bw_e, lat_e))
-    step = _per_sequence(pairs, pair, bw_e[:, None], lat_e[:, None], congestion, (fi, at))
+    step = _per_sequence(pairs, pair, *((x[fi, 0] if x.shape[1] == 1 else x[fi, at])[:, None] for x in (bw, lat)),
+                         congestion, (fi, at))
     n_z = pairs.stages.size
     step = step.reshape(-1)  # (entries · Z): time per sequence
     # fastest plan per fabric and point: each (fabric, point) is one segment of entries; the segment minimum,

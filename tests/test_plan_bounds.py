@@ -41,15 +41,15 @@ NODES = np.unique(np.round(np.geomspace(1, 2048, 120)))
     ("case2_autodriving_24xA100_30B", {"parallel.zero_stage": 3}),
 ])
 def test_the_bounds_of_a_cluster_size_sweep_never_exceed_a_plans_time(preset, changes):
-    """Each row of pairs (a plan over the run of points where its replicas stay) is bounded once, at the least
-    latency and inverse bandwidth of its points; the tighter bound, stage by stage, at each pair's point. Neither
-    exceeds the time of the plan's fastest stage worth timing at any of its points, on any fabric."""
+    """Each row of pairs (a plan over the run of points where its replicas stay) is bounded once, stage by stage,
+    at the least latency and inverse bandwidth of its points: the bound never exceeds the time of the plan's
+    fastest stage worth timing at any of its points, on any fabric; nor does it at each pair's own point."""
     s = model.load_scenario(f"assets/presets/{preset}.toml").replace_many(changes)
     engine.clear_plan_cache()
     inp, bw, lat, congestion = _search_inputs(s, "cluster.nodes", NODES)
     pairs = engine._plan_pairs(s, inp.point)
     engine.clear_plan_cache()
-    assert pairs.bound is not None and pairs.row_points is not None  # rows of several points: what is tested
+    assert pairs.stage_bound is not None and pairs.row_points is not None  # rows of several points: what is tested
     assert np.any(pairs.row_points[1] > pairs.row_points[0])
     n_fab, n = bw.shape[0], pairs.ni.size
     at = pairs.ni
@@ -57,11 +57,10 @@ def test_the_bounds_of_a_cluster_size_sweep_never_exceed_a_plans_time(preset, ch
         bw_p, lat_p = ((x[f, 0] if x.shape[1] == 1 else x[f, at]) + np.zeros(n) for x in (bw, lat))
         exact = engine._per_sequence(pairs, np.arange(n), bw_p[:, None], lat_p[:, None], congestion,
                                      (np.full(n, f), at)).min(axis=-1)
-        row_lb = engine._bound(pairs.bound, *((x[f:f + 1] if x.shape[1] == 1 else range_min(x[f:f + 1],
-                                                                                           *pairs.row_points))
-                                             for x in (lat, 1.0 / bw)))[0][pairs.row]
+        row_lb = engine._stage_bound(pairs.stage_bound, *((x[f] if x.shape[1] == 1 else range_min(
+            x[f:f + 1], *pairs.row_points)[0]) for x in (lat, 1.0 / bw)))[pairs.row]
         stage_lb = engine._stage_bound(pairs.stage_bound[:, pairs.row], lat_p, 1.0 / bw_p)
         tolerance = exact * (1.0 + 1e-12)
         assert np.all(row_lb <= tolerance), inp.fabrics[f].name
         assert np.all(stage_lb <= tolerance), inp.fabrics[f].name
-        assert np.all(row_lb <= stage_lb * (1.0 + 1e-12))  # the stage bound is the tighter of the two
+        assert np.all(row_lb <= stage_lb * (1.0 + 1e-12))  # the least latency and bandwidth give the least bound
