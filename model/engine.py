@@ -1104,8 +1104,8 @@ class PlanPairs(NamedTuple):
     starts: np.ndarray  # first pair of each point that has pairs
     sequences: np.ndarray  # (rows, 1) sequences per step of each row (m · d · micro_batch)
     bound: np.ndarray | None  # _bound_coefficients of the rows (6, rows) where a row is a pair, else None
-    stage_bound: np.ndarray | None = None  # _bound_table of the rows (columns, rows) where rows serve several points,
-    # else None; neither: every pair is timed (few pairs)
+    stage_bound: np.ndarray | None = None  # _bound_table of the rows (columns, rows) where rows serve several points
+    # (``row_points``, or all: ``shared``), else None; neither: every pair is timed (few pairs)
     row_points: tuple | None = None  # the first and last point of each row's pairs (rows,) where rows serve several
     # points (a cluster-size sweep), else None (a row per pair)
 
@@ -1265,9 +1265,11 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         new_point = np.r_[True, ni[1:] != ni[:-1]]
         bound = stage_bound = None  # not needed where every pair is timed (few pairs per point)
         if usable and not _few_pairs(ni.size, np.count_nonzero(new_point)):
-            if dedupe:  # rows of several points: the tighter bound, once per row (see _pairs_that_can_win)
+            # rows of several points: the tighter bound, once per row; a row per pair: the simpler bound (the
+            # table would cost more than the pairs it spares); pairs shared by every point: both
+            if dedupe or shared:
                 stage_bound = _bound_table(cs, allowed, sequences, kind, cs_kind, ptp["dp_overlap"])
-            else:  # a row per pair: the simpler bound (the table would cost more than the pairs it spares)
+            if not dedupe:
                 bound = np.stack(_bound_coefficients(cs, allowed, sequences, kind, cs_kind))
         cs_kind = {k: cut_constant_points(x, 0) for k, x in cs_kind.items()}
     entry = PlanPairs(ni, row, has_degrees, ptp["dp_overlap"],
@@ -1492,7 +1494,7 @@ def _pairs_that_can_win(pairs, bw, lat, congestion):
 
     def at_pairs(x):  # (F, points) → (F, pairs): each point's value repeated over its pairs (cheaper than a gather)
         return np.repeat(x, counts, axis=1)
-    if pairs.stage_bound is not None:  # rows of several points
+    if pairs.row_points is not None:  # rows of several points
         lb = np.take(_stage_bound(pairs.stage_bound, *((x if x.shape[1] == 1 else range_min(x, *pairs.row_points))
                                                        for x in (lat, 1.0 / bw))), pairs.row, axis=1)
     else:  # a row per pair
@@ -1515,17 +1517,23 @@ def _pairs_that_can_win(pairs, bw, lat, congestion):
 def _shared_pairs_that_can_win(pairs, bw, lat, congestion):
     """:func:`_pairs_that_can_win` for pairs that hold at every point: the pairs that may be fastest for each
     fabric at some point, (F, pairs) [bool], or None (every pair is timed: few pairs); ``bw``, ``lat``:
-    (F, N or 1)."""
+    (F, N or 1). The pairs that :func:`_bound` keeps are then bounded again, on their fabric, by
+    :func:`_stage_bound`."""
     if pairs.bound is None:
         return None
     n_fab, n_pt = np.broadcast_shapes(bw.shape, lat.shape, congestion["nodes_per_leaf"].shape)
-    lb = _bound(pairs.bound, lat[..., None], 1.0 / bw[..., None])  # (F, N or 1, pairs)
+    inv_bw = 1.0 / bw
+    lb = _bound(pairs.bound, lat[..., None], inv_bw[..., None])  # (F, N or 1, pairs)
     cand = np.broadcast_to(np.argmin(lb, axis=-1), (n_fab, n_pt)).reshape(-1)  # (F · points)
     at = np.tile(np.arange(n_pt), n_fab)
     best = _per_sequence(pairs, cand, *(np.broadcast_to(x, (n_fab, n_pt))[:, at, None] for x in (bw, lat)),
                          congestion, at if congestion["nodes_per_leaf"].shape[1] > 1 else None)
-    best = best.min(axis=-1).reshape(n_fab, n_fab, n_pt).min(axis=1)  # (F, points)
-    return np.any(lb <= best[..., None] * (1.0 + BOUND_MARGIN), axis=1)
+    reach = best.min(axis=-1).reshape(n_fab, n_fab, n_pt).min(axis=1) * (1.0 + BOUND_MARGIN)  # (F, points)
+    kept = np.any(lb <= reach[..., None], axis=1)
+    fi, rows = np.nonzero(kept)  # (fabric, pair) entries: the tighter bound at every point
+    lb = _stage_bound(pairs.stage_bound[:, rows, None], lat[fi], inv_bw[fi])  # (entries, N or 1)
+    kept[fi, rows] = np.any(lb <= reach[fi], axis=1)
+    return kept
 
 
 def _chosen_plan(pairs, best, shape, any_valid):

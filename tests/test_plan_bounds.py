@@ -64,3 +64,26 @@ def test_the_bounds_of_a_cluster_size_sweep_never_exceed_a_plans_time(preset, ch
         assert np.all(row_lb <= tolerance), inp.fabrics[f].name
         assert np.all(stage_lb <= tolerance), inp.fabrics[f].name
         assert np.all(row_lb <= stage_lb * (1.0 + 1e-12))  # the least latency and bandwidth give the least bound
+
+
+@pytest.mark.parametrize("preset,field,values", [
+    ("default", "fabric.latency_us", np.geomspace(0.5, 1000, 40)),
+    ("default", "fabric.link_gbps", np.geomspace(10, 800, 12)),
+    ("moe_mixtral_8x22b", "topology.oversubscription", np.array([1.0, 2.0, 4.0, 8.0])),
+    ("tier_small", "economics.pue", np.array([1.1, 1.5])),
+])
+def test_the_bounds_of_pairs_every_point_shares_never_exceed_a_plans_time(preset, field, values):
+    """Where every point has the same pairs (a fabric, topology or money sweep), both bounds of each pair at
+    each point and on each fabric are at most the time of its fastest stage worth timing there."""
+    s = model.load_scenario(f"assets/presets/{preset}.toml")
+    engine.clear_plan_cache()
+    inp, bw, lat, congestion = _search_inputs(s, field, values)
+    pairs = engine._plan_pairs(s, inp.point)
+    engine.clear_plan_cache()
+    assert pairs.shared and pairs.stage_bound is not None and pairs.bound is not None
+    rows = np.arange(pairs.ni.size)
+    exact = engine._per_sequence(pairs, rows, bw[..., None, None], lat[..., None, None], congestion,
+                                 trailing=2).min(axis=-1)  # (F, N or 1, pairs)
+    tolerance = exact * (1.0 + 1e-12)
+    assert np.all(engine._stage_bound(pairs.stage_bound, lat[..., None], 1.0 / bw[..., None]) <= tolerance)
+    assert np.all(engine._bound(pairs.bound, lat[..., None], 1.0 / bw[..., None]) <= tolerance)
