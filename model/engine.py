@@ -327,11 +327,16 @@ def _parse_fabric_field(s: Scenario, field: str):
 
 
 def _check_point_values(field, values):
-    """Sweep values of the reliability/topology/economics sections get their fields' limits."""
+    """Sweep values get their fields' limits, as a scenario's own value does (a cluster or workload field's range
+    by its smallest and largest value; every distinct value of the other sections)."""
     from .scenario import SECTIONS, validate_value
 
     section, key = field.split(".", 1)
-    if section in ("reliability", "topology", "economics"):
+    if section in ("cluster", "workload"):
+        whole = SWEEPABLE.get(field) is int
+        for v in (values.min(), values.max()):
+            validate_value(SECTIONS[section], key, int(v) if whole else float(v), field)
+    elif section in ("reliability", "topology", "economics"):
         for v in np.unique(values):
             validate_value(SECTIONS[section], key, float(v), field)
 

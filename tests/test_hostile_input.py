@@ -341,3 +341,20 @@ def test_a_pipe_given_as_pinned_scenario_is_refused(tmp_path, capsys):
                        capsys)
     assert code == 2 and "named pipe" in one_line(err)
     assert not (tmp_path / "c.csv").exists()
+
+
+@pytest.mark.parametrize("field, values, allowed, fine", [
+    ("cluster.cpu_for_network_fraction", [0.0, 0.5], "from 0.01 to 1.0", [0.25, 0.5]),
+    ("cluster.nodes", [0.0, 4.0], "from 1 to", [1.0, 4.0]),
+    ("workload.params_b", [-1.0, 5.0], "from 0.01 to", [0.5, 5.0]),
+    ("workload.seq_len", [1024.0, 1e9], "to", [1024.0, 2048.0]),
+])
+def test_a_sweep_beyond_a_fields_limits_is_refused_naming_the_field_and_the_value(field, values, allowed, fine):
+    """A swept cluster or workload value is held to the limits its field has in a scenario (a zero CPU share
+    once reached the plan search and raised an index error); values inside them sweep."""
+    s = model.load_scenario(DEFAULT)
+    with pytest.raises(ScenarioError) as err:
+        model.sweep(s, field, np.array(values))
+    text = str(err.value)
+    assert text.startswith(field) and allowed in text, text
+    assert model.sweep(s, field, np.array(fine)).x.size == len(fine)
