@@ -83,6 +83,7 @@ class ControlsPanel(QtWidgets.QScrollArea):
         self.sliders: dict[str, FieldSlider] = {}
         self.fabric_sliders: dict[str, FieldSlider] = {}
         self.widgets: dict[str, QtWidgets.QWidget] = {}
+        self._fabric_synced = None  # what the fabric controls were last synced to (see _sync_fabric)
         left = QtWidgets.QWidget()
         lay = QtWidgets.QVBoxLayout(left)
         lay.setContentsMargins(6, 6, 6, 6)
@@ -236,6 +237,12 @@ class ControlsPanel(QtWidgets.QScrollArea):
         self._sync_fabric(s, light)
 
     def _sync_fabric(self, s: model.Scenario, light: bool) -> None:
+        # what the fabric controls show follows from these alone: a drag of another section's slider leaves them
+        st = self.session
+        key = (s.fabric, st.loaded.fabric, st.source_path, current_language())
+        if light and key == self._fabric_synced:
+            return
+        self._fabric_synced = key
         rows = model.resolve_fabrics(s)
         with QtCore.QSignalBlocker(self.focus_combo):
             names = [r.name for r in rows]

@@ -80,3 +80,24 @@ def test_the_step_time_axis_only_lengthens_while_a_slider_is_held(qtbot):
     assert _axis_band(chart) == axis  # held: the same ticks, the bars shorter on them
     chart.show_point(short_steps)
     assert _axis_band(chart) != axis  # let go: an axis fitted to the shorter steps
+
+
+def test_while_a_slider_is_held_the_fabric_controls_still_follow_a_fabric_change(window):
+    """The fabric controls are synced only when what they show changes: a drag of the model size leaves them,
+    a change of the fabric in focus during a drag reaches them."""
+    win = window
+    focus = win.controller.scenario.fabric.focus_fabric
+    win.session.state.dragging = True
+    try:
+        win.controller.set_value("workload.params_b", 31.0)
+        win.sync_controls()
+        assert win.sliders["workload.params_b"].value() == 31.0
+        win.controller.set_fabric_value(focus, "latency_us", 37.0)
+        win.sync_controls()
+        assert win.fabric_sliders["latency_us"].value() == 37.0
+        win.controller.set_fabric_value(focus, "latency_us", 12.0)
+        win.controller.set_value("workload.params_b", 32.0)
+        win.sync_controls()
+        assert win.fabric_sliders["latency_us"].value() == 12.0
+    finally:
+        win.session.state.dragging = False
