@@ -16,7 +16,9 @@ reported as a ratio:
   pyqtgraph, engine excluded.
 - **app (slider)**: a slider dragged through values not seen before, through the coalescing
   timer, the engine's sweep and point evaluation, every view, and the repaint: what a
-  user waits for while dragging. Four sliders: model parameters (re-plans every point),
+  user waits for while dragging. The drag alternates with the peer's updates in
+  :data:`ROUNDS` rounds (the machine's speed drifts within a run); the ratio is the median of
+  the rounds' ratios, their range beside it. Four sliders: model parameters (re-plans every point),
   nodes (the x-axis field: the sweep is cached, the point and marker move), the focus
   fabric's latency, and the electricity price.
 - **cold start**: a fresh interpreter from launch to the first painted window.
@@ -40,6 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 WINDOW = (1600, 1000)
 UPDATES = 40
 WARMUP = 5
+ROUNDS = 5  # a slider's drag and the peer's updates alternate in this many rounds
 POINTS = 256
 TARGET_RATIO = 1.3  # a slider move costs at most 1.3 × the bare pyqtgraph window
 TARGET_COLD_S = 1.5  # cold start to the first painted window
@@ -51,54 +54,75 @@ def _stats(samples_s):
     return {"median_ms": statistics.median(ms), "p95_ms": p95, "n": len(ms)}
 
 
-def bench_bare(app, updates=UPDATES, fixed_axes=False):
-    """The peer: bare pyqtgraph, same number of plots, curves and points, width-1 pens.
+class BareWindow:
+    """The peer: bare pyqtgraph, same number of plots, curves and points, width-1 pens, and a table.
 
-    pyqtgraph as it comes auto-ranges both axes on every update; ``fixed_axes`` turns
-    that off (ranges set once) to show the drawing floor: what curves and table cost
-    with no axis ever re-laid out. The app keeps its axes still while a slider is
-    dragged (gui.charts.ChartWidget.fit_y), so the floor is reported beside it too."""
-    import numpy as np
-    import pyqtgraph as pg
-    from PySide6 import QtWidgets
+    pyqtgraph as it comes auto-ranges both axes on every update; ``fixed_axes`` turns that off (ranges set
+    once) to show the drawing floor: what curves and table cost with no axis ever re-laid out. The app keeps
+    its axes still while a slider is dragged (gui.charts.ChartWidget.fit_y), so the floor is reported beside
+    it too."""
 
-    win = QtWidgets.QWidget()
-    lay = QtWidgets.QHBoxLayout(win)
-    col = QtWidgets.QVBoxLayout()
-    lay.addLayout(col, 3)
-    colours = ["#D55E00", "#0072B2", "#CC79A7", "#009E73"]
-    curves = []
-    for _ in range(3):
-        pw = pg.PlotWidget(background="w")
-        pw.getPlotItem().setLogMode(x=True, y=False)
-        for c in colours:
-            curves.append(pw.plot(pen=pg.mkPen(c, width=1, cosmetic=True)))
-        col.addWidget(pw)
-    table = QtWidgets.QTableWidget(4, 6)
-    lay.addWidget(table, 1)
-    win.resize(*WINDOW)
-    win.show()
-    app.processEvents()
-    x = np.geomspace(1, 4096, POINTS)
-    rng = np.random.default_rng(1)
-    if fixed_axes:
-        for pw in win.findChildren(pg.PlotWidget):
-            pw.setXRange(0.0, float(np.log10(4096)), padding=0.02)
-            pw.setYRange(30.0, 70.0, padding=0.0)
-    times = []
-    for i in range(updates + WARMUP):
-        t0 = time.perf_counter()
-        for k, curve in enumerate(curves):
-            curve.setData(x, 50 + 10 * np.sin(x / 300 + i + k) + rng.normal(0, 0.3, POINTS))
-        for r in range(4):
-            for c in range(6):
-                table.setItem(r, c, QtWidgets.QTableWidgetItem(f"{rng.uniform(0, 100):,.1f}"))
-        app.processEvents()  # Qt repaints what changed
-        if i >= WARMUP:
+    def __init__(self, app, fixed_axes=False):
+        import numpy as np
+        import pyqtgraph as pg
+        from PySide6 import QtWidgets
+
+        self.app = app
+        self.win = win = QtWidgets.QWidget()
+        lay = QtWidgets.QHBoxLayout(win)
+        col = QtWidgets.QVBoxLayout()
+        lay.addLayout(col, 3)
+        colours = ["#D55E00", "#0072B2", "#CC79A7", "#009E73"]
+        self.curves = []
+        for _ in range(3):
+            pw = pg.PlotWidget(background="w")
+            pw.getPlotItem().setLogMode(x=True, y=False)
+            for c in colours:
+                self.curves.append(pw.plot(pen=pg.mkPen(c, width=1, cosmetic=True)))
+            col.addWidget(pw)
+        self.table = QtWidgets.QTableWidget(4, 6)
+        lay.addWidget(self.table, 1)
+        win.resize(*WINDOW)
+        win.show()
+        app.processEvents()
+        self.x = np.geomspace(1, 4096, POINTS)
+        self.rng = np.random.default_rng(1)
+        self.i = 0
+        if fixed_axes:
+            for pw in win.findChildren(pg.PlotWidget):
+                pw.setXRange(0.0, float(np.log10(4096)), padding=0.02)
+                pw.setYRange(30.0, 70.0, padding=0.0)
+        self.updates(WARMUP)
+
+    def updates(self, n: int) -> list:
+        """``n`` updates (new data, then ``processEvents()``: Qt repaints what changed); their times [s]."""
+        import numpy as np
+        from PySide6 import QtWidgets
+
+        times = []
+        for _ in range(n):
+            self.i += 1
+            t0 = time.perf_counter()
+            for k, curve in enumerate(self.curves):
+                curve.setData(self.x, 50 + 10 * np.sin(self.x / 300 + self.i + k) + self.rng.normal(0, 0.3, POINTS))
+            for r in range(4):
+                for c in range(6):
+                    self.table.setItem(r, c, QtWidgets.QTableWidgetItem(f"{self.rng.uniform(0, 100):,.1f}"))
+            self.app.processEvents()  # Qt repaints what changed
             times.append(time.perf_counter() - t0)
-    win.close()
-    win.deleteLater()
-    app.processEvents()
+        return times
+
+    def close(self) -> None:
+        self.win.close()
+        self.win.deleteLater()
+        self.app.processEvents()
+
+
+def bench_bare(app, updates=UPDATES, fixed_axes=False):
+    """The peer alone: medians of ``updates`` updates (see :class:`BareWindow`)."""
+    bare = BareWindow(app, fixed_axes)
+    times = bare.updates(updates)
+    bare.close()
     return _stats(times)
 
 
@@ -138,12 +162,15 @@ def bench_app_view(app, updates=UPDATES):
     return _stats(times)
 
 
-def bench_app_slider(app, updates=UPDATES, path="workload.params_b"):
+def bench_app_slider(app, updates=UPDATES, path="workload.params_b", bare=None, rounds=ROUNDS):
     """A slider drag end to end: value -> coalesced recompute (engine) -> views -> repaint.
 
     The slider moves one way through a quarter of its range, so every move goes to a value
     not seen before and no cache helps (the sweep is cached only for the x-axis field's own
-    slider, where only the point and the marker change)."""
+    slider, where only the point and the marker change). With ``bare`` (a :class:`BareWindow`), the drag
+    is cut into ``rounds`` rounds, each after as many updates of the peer: the machine's speed drifts,
+    so each round's ratio compares the two a moment apart; ``ratio_median`` and ``ratio_range`` are
+    those rounds'."""
     win = _window(app)
     sl = win.sliders[path] if path in win.sliders else win.fabric_sliders[path.split(".")[-1]]
     lo, hi = sl.slider.minimum(), sl.slider.maximum()
@@ -151,19 +178,38 @@ def bench_app_slider(app, updates=UPDATES, path="workload.params_b"):
     step = (hi - lo) / (4.0 * (updates + WARMUP))
     if start + step * (updates + WARMUP) > hi:
         step = -step  # near the top: drag down instead
-    times, engine = [], []
-    for i in range(updates + WARMUP):
-        t0 = time.perf_counter()
-        sl.slider.setValue(start + step * (i + 1))
-        app.processEvents()  # the zero-interval timer fires: one recompute, views updated, Qt repaints
-        if i >= WARMUP:
-            times.append(time.perf_counter() - t0)
+    times, engine, ratios = [], [], []
+    per = max(updates // rounds, 1) if bare is not None else updates
+    move = 0
+
+    def drag(n):
+        nonlocal move
+        out = []
+        for _ in range(n):
+            move += 1
+            t0 = time.perf_counter()
+            sl.slider.setValue(start + step * move)
+            app.processEvents()  # the zero-interval timer fires: one recompute, views updated, Qt repaints
+            out.append(time.perf_counter() - t0)
             engine.append(win.controller.snapshot.compute_ms / 1e3)
+        return out
+
+    drag(WARMUP)
+    engine.clear()
+    for _ in range(rounds if bare is not None else 1):
+        peer = bare.updates(per) if bare is not None else None
+        mine = drag(per)
+        times += mine
+        if peer:
+            ratios.append(statistics.median(mine) / statistics.median(peer))
     snap = win.controller.snapshot
     assert snap.scenario == win.controller.scenario, "the last move was not computed"
     win.close()
     out = _stats(times)
     out["engine_median_ms"] = statistics.median(engine) * 1e3
+    if ratios:
+        out["ratio_median"] = statistics.median(ratios)
+        out["ratio_range"] = (min(ratios), max(ratios))
     return out
 
 
@@ -218,10 +264,12 @@ def run(updates=UPDATES) -> dict:
 
     _quiet_offscreen_noise()
     results = {}
-    # interleave the app and its peer so drift on a noisy machine hits both alike
+    # the app and its peer in alternating rounds, so drift on a noisy machine hits both alike
     results["bare"] = bench_bare(app, updates)
     results["app_view"] = bench_app_view(app, updates)
-    results["sliders"] = {label: bench_app_slider(app, updates, path) for label, path in SLIDERS}
+    peer = BareWindow(app)
+    results["sliders"] = {label: bench_app_slider(app, updates, path, bare=peer) for label, path in SLIDERS}
+    peer.close()
     bare2 = bench_bare(app, updates)
     results["bare"]["median_ms"] = statistics.median([results["bare"]["median_ms"], bare2["median_ms"]])
     results["bare_fixed_axes"] = bench_bare(app, updates, fixed_axes=True)
@@ -242,8 +290,10 @@ def report(r: dict) -> str:
         f"  p95 {r['app_view']['p95_ms']:6.1f}   ratio {r['app_view']['median_ms'] / b:.2f}x",
     ]
     for label, r_ in r["sliders"].items():
+        ratio = (f"ratio {r_['ratio_median']:.2f}x (rounds {r_['ratio_range'][0]:.2f}-{r_['ratio_range'][1]:.2f})"
+                 if "ratio_median" in r_ else f"ratio {r_['median_ms'] / b:.2f}x")
         lines.append(f"  app, slider drag incl. engine: {label:<31} {r_['median_ms']:7.1f} ms  p95 {r_['p95_ms']:6.1f}"
-                     f"   ratio {r_['median_ms'] / b:.2f}x   (engine {r_['engine_median_ms']:.1f} ms of it)")
+                     f"   {ratio}   (engine {r_['engine_median_ms']:.1f} ms of it)")
     lines += [
         f"  cold start to first painted window              {r['cold_start']['median_s']:7.2f} s"
         f"  (min {r['cold_start']['min_s']:.2f} s of {r['cold_start']['runs']}; target <= {TARGET_COLD_S} s)",
