@@ -42,7 +42,7 @@ from .compute import BYTES_BF16, RECOMPUTE_KINDS, fp8_gemm_peak, hardware_flops_
     optimizer_time, params_from_architecture, recompute_code
 from .errors import ScenarioError, suggest
 from .memory import USABLE_MEMORY_FRACTION, activation_bytes, layer_memory_bytes, memory_with_replicas_bytes, \
-    model_state_bytes, stage_memory_from_layer, stage_params
+    model_state_bytes_by_stage, stage_memory_from_layer, stage_params
 from .scenario import FabricSpec, Scenario
 from .transport import LOSS_RECOVERY_CODE, RDMA_TRANSPORTS, TRANSPORT_CODE, cpu_cap_gbps, cpu_cores_busy, \
     loss_efficiency
@@ -1208,8 +1208,8 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         stage = {k: np.broadcast_to(x, (nb.size,) + np.shape(x)[1:]) if np.ndim(x) == 2 else x
                  for k, x in stage.items()}
     dc = d_r * c[g][cb_r]
-    zero = np.where(dc[:, None] > 1, zs, 0.0)
-    states = model_state_bytes({k: x[:, :1] if np.ndim(x) == 2 else x for k, x in stage.items()}, dc[:, None], zero)
+    states = model_state_bytes_by_stage({k: x[:, :1] if np.ndim(x) == 2 else x for k, x in stage.items()},
+                                        dc[:, None], zs)
     act = activation_bytes(stage, p[g][cb_r][:, None], m_r[:, None])
     mem_b = act[:, :, None] + states[:, None, :]  # (rows, R, Z)
     cap = ptc["memory_bytes"] * USABLE_MEMORY_FRACTION
