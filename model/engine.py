@@ -1220,7 +1220,9 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
     # compute it adds fills time the all-to-all leaves idle, and its longer backward hides more data-parallel
     # traffic; then every recompute kind that fits is timed
     worth = fits if np.any(ptc["ep_overlap"]) else _stages_worth_timing(fits)
-    ui, ri = np.nonzero(worth.any(axis=2))
+    # the rows: (pair, recompute kind) with a stage worth timing (elementwise over the stages, not a reduction
+    # along that short axis)
+    ui, ri = np.nonzero(functools.reduce(np.logical_or, (worth[..., i] for i in range(n_z))))
     allowed = np.take(worth.reshape(-1, n_z), ui * worth.shape[1] + ri, axis=0)
     ci = cb_r[ui] * group + ri * n_z  # the row's candidate at the first stage
     dm = (d_r[ui][:, None], m_r[ui][:, None])
@@ -1243,7 +1245,7 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         pt_of_row, row = ni, np.zeros(1, dtype=int)
         allowed, dm = np.zeros((1, n_z), dtype=bool), None
     ptp = {k: (x[pt_of_row] if x.shape[0] > 1 else x)[:, None] for k, x in ptc.items() if k in ROW_POINT_KEYS}
-    col = (t[ci], p[ci], b[ci], v[ci], r[ci], c[ci], e[ci])
+    col = tuple(np.take(x, ci) for x in (t, p, b, v, r, c, e))
     t_p, p_p, b_p, v_p, r_p, c_p, e_p = (x[:, None] for x in col)
 
     # the unusable placeholder may have impossible degrees (d = 0): its geometry is never read, so no warnings
