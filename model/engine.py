@@ -1211,9 +1211,10 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
     states = model_state_bytes_by_stage({k: x[:, :1] if np.ndim(x) == 2 else x for k, x in stage.items()},
                                         dc[:, None], zs)
     act = activation_bytes(stage, p[g][cb_r][:, None], m_r[:, None])
-    mem_b = act[:, :, None] + states[:, None, :]  # (rows, R, Z)
+    # the sums on (R, Z, rows), seen as (rows, R, Z): numpy broadcasts along a short last axis several times slower
+    mem_b = np.ascontiguousarray(act.T)[:, None, :] + np.ascontiguousarray(states.T)[None, :, :]
     cap = ptc["memory_bytes"] * USABLE_MEMORY_FRACTION
-    fits = mem_b <= (cap[nb_r] if cap.shape[0] > 1 else cap)[:, None, None]
+    fits = (mem_b <= (cap[nb_r] if cap.shape[0] > 1 else cap)).transpose(2, 0, 1)
     # the rows worth timing, one per (degrees, recompute kind) with a stage worth timing (for large models most
     # plans do not fit)
     # with the expert all-to-all overlapped behind a chunk's compute, a heavier recompute can be faster: the
