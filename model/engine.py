@@ -493,11 +493,13 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     ps = _plan_side({k: pt[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v, rc, c, e) if plan_side is None else plan_side
     d_seq, m = _replicas(pt, t, p, b, round_batch, c) if replicas is None else replicas
     d = d_seq * c  # ranks that hold the same weights
-    zero = np.where(d > 1, z, 0.0)  # without data parallelism there is nothing to shard
-    dist = zero >= 1
     g = pt["grad_ratio"]
     by_stage = (np.ndim(z) == 2 and np.shape(z)[0] == 1 and np.ndim(d) == 2 and np.shape(d)[1] == 1
                 and np.shape(d)[0] >= GRID_MIN_ENTRIES)
+    # without data parallelism there is nothing to shard; rows against a row of stages: on (stages, rows), seen
+    # as (rows, stages) (numpy broadcasts along a short last axis several times slower)
+    zero = np.where(d.T > 1, np.asarray(z).T, 0.0).T if by_stage else np.where(d > 1, z, 0.0)
+    dist = zero >= 1
     if by_stage:  # the plan search's many rows against a row of stages: the stage terms a stage at a time
         opt, volume, window = _stage_columns(np.asarray(z)[0], d > 1, d, m, g, ps, pt["hbm_bytes_per_s"])
     else:
