@@ -873,6 +873,8 @@ def _stage_memory(pt, t, p, b, v, rc, c=1.0, e=1.0, layer=None):
                                    pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
 
 
+# point inputs _stage_memory reads given the layer terms
+STAGE_MEMORY_POINT_KEYS = ("layers", "hidden", "vocab", "attn_weights", "expert_weights", "untied")
 # point inputs of _layer_memory
 LAYER_MEMORY_POINT_KEYS = ("hidden", "heads", "vocab", "seq_len", "sp", "flash", "attn_weights", "expert_weights",
                            "mlp_ratio", "fp8")
@@ -1202,7 +1204,7 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         stage = {k: np.take(np.broadcast_to(x, (1, degrees_ok.shape[1]) + np.shape(x)[2:])[0], cb_r, axis=0)
                  if np.ndim(x) >= 2 else x for k, x in stage.items()}  # (rows, R or 1)
     else:  # the model changes along the sweep: only at the pairs whose degrees are possible
-        pt_b = {k: (x[nb] if x.shape[0] > 1 else x)[:, None] for k, x in ptc.items()}
+        pt_b = {k: (ptc[k][nb] if ptc[k].shape[0] > 1 else ptc[k])[:, None] for k in STAGE_MEMORY_POINT_KEYS}
         layer = _layer_terms(ptc, LAYER_MEMORY_POINT_KEYS, nb, (t[g], b[g], c[g], e[g]), cb,
                              lambda q, tt, bb, cc, ee: _layer_memory(q, tt, bb, rs, cc, ee), trailing=rs.shape)
         stage = _stage_memory(pt_b, *(x[0, cb][:, None] for x in grid_plan), rs, cg[0, cb][:, None],
