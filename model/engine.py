@@ -42,7 +42,7 @@ from .compute import BYTES_BF16, RECOMPUTE_KINDS, fp8_gemm_peak, hardware_flops_
     optimizer_time, params_from_architecture, recompute_code
 from .errors import ScenarioError, suggest
 from .memory import USABLE_MEMORY_FRACTION, activation_bytes, layer_memory_bytes, memory_with_replicas_bytes, \
-    model_state_bytes, stage_memory_from_layer, stage_params
+    model_state_bytes_by_stage, stage_memory_from_layer, stage_params
 from .scenario import FabricSpec, Scenario
 from .transport import LOSS_RECOVERY_CODE, RDMA_TRANSPORTS, TRANSPORT_CODE, cpu_cap_gbps, cpu_cores_busy, \
     loss_efficiency
@@ -493,11 +493,13 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     ps = _plan_side({k: pt[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v, rc, c, e) if plan_side is None else plan_side
     d_seq, m = _replicas(pt, t, p, b, round_batch, c) if replicas is None else replicas
     d = d_seq * c  # ranks that hold the same weights
-    zero = np.where(d > 1, z, 0.0)  # without data parallelism there is nothing to shard
-    dist = zero >= 1
     g = pt["grad_ratio"]
     by_stage = (np.ndim(z) == 2 and np.shape(z)[0] == 1 and np.ndim(d) == 2 and np.shape(d)[1] == 1
                 and np.shape(d)[0] >= GRID_MIN_ENTRIES)
+    # without data parallelism there is nothing to shard; rows against a row of stages: on (stages, rows), seen
+    # as (rows, stages) (numpy broadcasts along a short last axis several times slower)
+    zero = np.where(d.T > 1, np.asarray(z).T, 0.0).T if by_stage else np.where(d > 1, z, 0.0)
+    dist = zero >= 1
     if by_stage:  # the plan search's many rows against a row of stages: the stage terms a stage at a time
         opt, volume, window = _stage_columns(np.asarray(z)[0], d > 1, d, m, g, ps, pt["hbm_bytes_per_s"])
     else:
@@ -871,6 +873,8 @@ def _stage_memory(pt, t, p, b, v, rc, c=1.0, e=1.0, layer=None):
                                    pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
 
 
+# point inputs _stage_memory reads given the layer terms
+STAGE_MEMORY_POINT_KEYS = ("layers", "hidden", "vocab", "attn_weights", "expert_weights", "untied")
 # point inputs of _layer_memory
 LAYER_MEMORY_POINT_KEYS = ("hidden", "heads", "vocab", "seq_len", "sp", "flash", "attn_weights", "expert_weights",
                            "mlp_ratio", "fp8")
@@ -1200,7 +1204,7 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         stage = {k: np.take(np.broadcast_to(x, (1, degrees_ok.shape[1]) + np.shape(x)[2:])[0], cb_r, axis=0)
                  if np.ndim(x) >= 2 else x for k, x in stage.items()}  # (rows, R or 1)
     else:  # the model changes along the sweep: only at the pairs whose degrees are possible
-        pt_b = {k: (x[nb] if x.shape[0] > 1 else x)[:, None] for k, x in ptc.items()}
+        pt_b = {k: (ptc[k][nb] if ptc[k].shape[0] > 1 else ptc[k])[:, None] for k in STAGE_MEMORY_POINT_KEYS}
         layer = _layer_terms(ptc, LAYER_MEMORY_POINT_KEYS, nb, (t[g], b[g], c[g], e[g]), cb,
                              lambda q, tt, bb, cc, ee: _layer_memory(q, tt, bb, rs, cc, ee), trailing=rs.shape)
         stage = _stage_memory(pt_b, *(x[0, cb][:, None] for x in grid_plan), rs, cg[0, cb][:, None],
@@ -1208,19 +1212,22 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         stage = {k: np.broadcast_to(x, (nb.size,) + np.shape(x)[1:]) if np.ndim(x) == 2 else x
                  for k, x in stage.items()}
     dc = d_r * c[g][cb_r]
-    zero = np.where(dc[:, None] > 1, zs, 0.0)
-    states = model_state_bytes({k: x[:, :1] if np.ndim(x) == 2 else x for k, x in stage.items()}, dc[:, None], zero)
+    states = model_state_bytes_by_stage({k: x[:, :1] if np.ndim(x) == 2 else x for k, x in stage.items()},
+                                        dc[:, None], zs)
     act = activation_bytes(stage, p[g][cb_r][:, None], m_r[:, None])
-    mem_b = act[:, :, None] + states[:, None, :]  # (rows, R, Z)
+    # the sums on (R, Z, rows), seen as (rows, R, Z): numpy broadcasts along a short last axis several times slower
+    mem_b = np.ascontiguousarray(act.T)[:, None, :] + np.ascontiguousarray(states.T)[None, :, :]
     cap = ptc["memory_bytes"] * USABLE_MEMORY_FRACTION
-    fits = mem_b <= (cap[nb_r] if cap.shape[0] > 1 else cap)[:, None, None]
+    fits = (mem_b <= (cap[nb_r] if cap.shape[0] > 1 else cap)).transpose(2, 0, 1)
     # the rows worth timing, one per (degrees, recompute kind) with a stage worth timing (for large models most
     # plans do not fit)
     # with the expert all-to-all overlapped behind a chunk's compute, a heavier recompute can be faster: the
     # compute it adds fills time the all-to-all leaves idle, and its longer backward hides more data-parallel
     # traffic; then every recompute kind that fits is timed
     worth = fits if np.any(ptc["ep_overlap"]) else _stages_worth_timing(fits)
-    ui, ri = np.nonzero(worth.any(axis=2))
+    # the rows: (pair, recompute kind) with a stage worth timing (elementwise over the stages, not a reduction
+    # along that short axis)
+    ui, ri = np.nonzero(functools.reduce(np.logical_or, (worth[..., i] for i in range(n_z))))
     allowed = np.take(worth.reshape(-1, n_z), ui * worth.shape[1] + ri, axis=0)
     ci = cb_r[ui] * group + ri * n_z  # the row's candidate at the first stage
     dm = (d_r[ui][:, None], m_r[ui][:, None])
@@ -1243,7 +1250,7 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         pt_of_row, row = ni, np.zeros(1, dtype=int)
         allowed, dm = np.zeros((1, n_z), dtype=bool), None
     ptp = {k: (x[pt_of_row] if x.shape[0] > 1 else x)[:, None] for k, x in ptc.items() if k in ROW_POINT_KEYS}
-    col = (t[ci], p[ci], b[ci], v[ci], r[ci], c[ci], e[ci])
+    col = tuple(np.take(x, ci) for x in (t, p, b, v, r, c, e))
     t_p, p_p, b_p, v_p, r_p, c_p, e_p = (x[:, None] for x in col)
 
     # the unusable placeholder may have impossible degrees (d = 0): its geometry is never read, so no warnings
