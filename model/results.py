@@ -123,8 +123,23 @@ def _float(arr, i: int) -> float:
     return float(a.reshape(-1)[i] if a.ndim else a)
 
 
+_LAST_SUMMARIES: tuple = (None, ())  # (result, its summaries): the window's table and cost view read the same point
+
+
 def fabric_summaries(point: Result) -> tuple[FabricSummary, ...]:
-    """One :class:`FabricSummary` per fabric of an :func:`model.evaluate` result (not a sweep)."""
+    """One :class:`FabricSummary` per fabric of an :func:`model.evaluate` result (not a sweep). The last
+    result's are kept (a result is not changed once made; the pair is replaced whole, so a thread never reads
+    another result's summaries)."""
+    global _LAST_SUMMARIES
+    last = _LAST_SUMMARIES
+    if last[0] is point:
+        return last[1]
+    out = _summaries(point)
+    _LAST_SUMMARIES = (point, out)
+    return out
+
+
+def _summaries(point: Result) -> tuple[FabricSummary, ...]:
     if point.field is not None:
         raise ValueError(f"a point result from evaluate(), not a sweep along {point.field}")
     d = point.data
