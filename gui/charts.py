@@ -315,6 +315,9 @@ class DataCurve(pg.PlotCurveItem):
         self._name = name
         self._orig = (np.zeros(0), np.zeros(0))
         self._log = (False, False)
+        self._run = None  # (first, end) of the one run of finite points, if they are one run
+        self._bounds = None  # ((x min, x max), (y min, y max)) of the finite points drawn
+        self.pen_key = None  # what the owner made its pen from (a new pen only when that changes)
 
     def name(self):
         return self._name
@@ -357,7 +360,7 @@ class DataCurve(pg.PlotCurveItem):
     def generatePath(self, x, y):  # noqa: N802 (pyqtgraph name)
         """A single run of points as one polygon (pyqtgraph's fast path; its gap-breaking path splits the arrays
         and costs several times more), else pyqtgraph's path that breaks at the gaps."""
-        run = getattr(self, "_run", None)
+        run = self._run
         if run is not None and not self.opts["stepMode"] and len(x) >= run[1]:
             return pg.functions.arrayToQPath(x[run[0]:run[1]], y[run[0]:run[1]], connect="all", finiteCheck=False)
         return super().generatePath(x, y)
@@ -367,7 +370,7 @@ class DataCurve(pg.PlotCurveItem):
         view's auto-range and every bounding box); pyqtgraph's own answer for a fraction, a range across or a
         fill."""
         if frac >= 1.0 and orthoRange is None and self.opts["fillLevel"] is None:
-            bounds = getattr(self, "_bounds", None)
+            bounds = self._bounds
             if self.xData is None or not len(self.xData) or bounds is None:
                 return (None, None)
             return bounds[ax]
@@ -809,7 +812,7 @@ class ChartWidget(pg.PlotWidget):
         if curve is None:
             curve = self._faint_curve(self.idle_curves, name)
         width = max(1.0, 0.75 * self.line_width) * self._dpr
-        if getattr(curve, "pen_key", None) != (s["style"]["colour"], width):  # a new pen only when it changes
+        if curve.pen_key != (s["style"]["colour"], width):  # a new pen only when it changes
             curve.setPen(make_pen(dict(s["style"], line_style="dot"), width, alpha=170))
             curve.pen_key = (s["style"]["colour"], width)
         _show_data(curve, x, s["y"])
