@@ -664,10 +664,14 @@ class ChartWidget(pg.PlotWidget):
         values (else they are interpolated on the curves). Returns the chart_series data (the last drawn,
         while a chart that :attr:`draws_only_when_shown` is hidden: it draws this result when shown, or on
         :meth:`catch_up`)."""
+        args = (result, kind, current_x, focus, profile_set, scenario_name, point)
         if self.draws_only_when_shown and not self.isVisible():
-            self._pending = (result, kind, current_x, focus, profile_set, scenario_name, point)
+            self._pending = args
             return self.series
         self._pending = None
+        return self._draw_result(*args)
+
+    def _draw_result(self, result, kind, current_x, focus, profile_set, scenario_name, point) -> dict:
         if kind is not None and kind != self.kind:
             self.kind = kind
         parts = [p for p in (translate("Charts", "profile: {name}").format(name=profile_set) if profile_set else "",
@@ -766,11 +770,7 @@ class ChartWidget(pg.PlotWidget):
         """Draw the result held back while hidden (see :attr:`draws_only_when_shown`), now."""
         if self._pending is not None:
             pending, self._pending = self._pending, None
-            hold, self.draws_only_when_shown = self.draws_only_when_shown, False
-            try:
-                self.show_result(*pending)
-            finally:
-                self.draws_only_when_shown = hold
+            self._draw_result(*pending)
 
     def showEvent(self, ev) -> None:  # noqa: N802 (Qt name)
         super().showEvent(ev)

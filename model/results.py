@@ -9,6 +9,8 @@ the dataclass (:meth:`FabricSummary.to_json`), NaN as ``null`` where no parallel
 
 from __future__ import annotations
 
+import functools
+
 import dataclasses
 import math
 from dataclasses import dataclass
@@ -123,23 +125,28 @@ def _float(arr, i: int) -> float:
     return float(a.reshape(-1)[i] if a.ndim else a)
 
 
-_LAST_SUMMARIES: tuple = (None, ())  # (result, its summaries): the window's table and cost view read the same point
+def keep_last(fn):
+    """``fn(result)`` kept for the last result it was given (by identity): a window's views read the same
+    result several times per update. A result is not changed once made, and the (result, answer) pair is
+    replaced whole, so a thread never reads another result's answer."""
+    last = [(None, None)]
+
+    @functools.wraps(fn)
+    def kept(result):
+        held = last[0]
+        if held[0] is result:
+            return held[1]
+        out = fn(result)
+        last[0] = (result, out)
+        return out
+
+    return kept
 
 
+@keep_last
 def fabric_summaries(point: Result) -> tuple[FabricSummary, ...]:
-    """One :class:`FabricSummary` per fabric of an :func:`model.evaluate` result (not a sweep). The last
-    result's are kept (a result is not changed once made; the pair is replaced whole, so a thread never reads
-    another result's summaries)."""
-    global _LAST_SUMMARIES
-    last = _LAST_SUMMARIES
-    if last[0] is point:
-        return last[1]
-    out = _summaries(point)
-    _LAST_SUMMARIES = (point, out)
-    return out
-
-
-def _summaries(point: Result) -> tuple[FabricSummary, ...]:
+    """One :class:`FabricSummary` per fabric of an :func:`model.evaluate` result (not a sweep); the last
+    result's are kept (:func:`keep_last`: the window's table and cost view read the same point)."""
     if point.field is not None:
         raise ValueError(f"a point result from evaluate(), not a sweep along {point.field}")
     d = point.data

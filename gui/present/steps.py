@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from model.results import keep_last
+
 PLAN_KEYS = ("tp", "pp", "micro_batch", "virtual_stages")  # what makes a plan; dp follows the GPU count
 
 
@@ -72,9 +74,7 @@ def _clean(gpus, batch, tp, pp, mb, v):
     return (idle == 0) & (run == batch) & interleave_ok
 
 
-_LAST_STEPS: list = [None, None]  # (result, its steps): the three charts of one sweep ask for the same
-
-
+@keep_last
 def plan_steps(result) -> dict | None:
     """Plan changes along a sweep ``result`` (the last result's are kept: every chart of a sweep asks).
 
@@ -83,14 +83,6 @@ def plan_steps(result) -> dict | None:
     those a whole-number rule explains (see the module text). ``None`` when the result
     carries no plan.
     """
-    if _LAST_STEPS[0] is result:
-        return _LAST_STEPS[1]
-    steps = _plan_steps(result)
-    _LAST_STEPS[:] = [result, steps]
-    return steps
-
-
-def _plan_steps(result) -> dict | None:
     plan = _plan(result)
     if plan is None:
         return None

@@ -58,7 +58,7 @@ class ToolbarLabel(QtWidgets.QLabel):
 
     WIDTH_STEP_PX = 24
     _others: tuple = (None, 0)
-    _measured = None  # (toolbar width, font, language), the text's length, its width, height, whether capped
+    _measured = None  # (toolbar width and items, font, language), the text's length, its width, height, capped
 
     def setText(self, text: str) -> None:  # noqa: N802 (Qt name)
         super().setText(text)
@@ -74,7 +74,7 @@ class ToolbarLabel(QtWidgets.QLabel):
         bar = self.parentWidget()
         if not isinstance(bar, QtWidgets.QToolBar):
             return super().sizeHint()
-        key = (bar.width(), self.font().key(), current_language())
+        key = (bar.width(), len(bar.children()), self.font().key(), current_language())
         n = len(self.text())
         m = self._measured
         if m is not None and m[0] == key and (m[1] == n or (m[4] and n >= m[1])):
@@ -82,13 +82,12 @@ class ToolbarLabel(QtWidgets.QLabel):
         hint = super().sizeHint()
         step = self.WIDTH_STEP_PX
         width = -(-hint.width() // step) * step
-        others_key = (bar.width(), len(bar.children()), self.font().key(), current_language())
-        if self._others[0] != others_key:
+        if self._others[0] != key:
             # the items by their actions: one the toolbar has moved into its overflow menu is hidden, and still
             # needs its room
             items = [bar.widgetForAction(a) for a in bar.actions() if a.isVisible()]
-            self._others = (others_key, sum(w.sizeHint().width() + bar.layout().spacing() for w in items
-                                            if w is not None and w is not self))
+            self._others = (key, sum(w.sizeHint().width() + bar.layout().spacing() for w in items
+                                     if w is not None and w is not self))
         room = bar.width() - self._others[1] - 2 * bar.layout().contentsMargins().left() - 16
         want = QtCore.QSize(max(min(width, room), 80), hint.height())
         self._measured = (key, n, want.width(), want.height(), width >= room)
