@@ -132,19 +132,29 @@ def cmd_validate(args) -> int:
     rows = []
     print(f"{'run':<22}{'metric':<24}{'published':>10}{'engine':>10}{'error':>9}  plan")
     for title, table in validation.validate_all():
-        print(f"{title}:")
-        for r in table:
-            flag = "" if abs(r.error) <= validation.ROW_TOLERANCE else "  OUTSIDE ±15%"
-            print(f"{r.id:<22}{r.metric:<24}{r.published:>10.2f}{r.engine:>10.2f}{r.error * 100:>+8.1f}%  {r.plan}{flag}")
-            if r.memory_note:
-                print(f"    note: {r.memory_note}")
+        _print_run_table(validation, title, table)
         rows += table
     s = validation.summary(rows)
     print(f"\n{s['rows']} runs: median |error| {s['median_abs_error'] * 100:.1f}% (tolerance "
           f"{validation.MEDIAN_TOLERANCE * 100:.0f}%), max |error| {s['max_abs_error'] * 100:.1f}% (tolerance "
           f"{validation.ROW_TOLERANCE * 100:.0f}%): {'PASS' if s['passed'] else 'FAIL'}")
+    for title, table in validation.validate_reference():
+        print()
+        _print_run_table(validation, title, table)
     net_passed = _print_network_validation(validation)
     return 0 if s["passed"] and net_passed else 1
+
+
+def _print_run_table(validation, title, table) -> None:
+    """One table of published runs: a row per run, its notes, and why it is not judged where it is not."""
+    print(f"{title}:")
+    for r in table:
+        flag = "" if r.not_judged_because or abs(r.error) <= validation.ROW_TOLERANCE else "  OUTSIDE ±15%"
+        print(f"{r.id:<22}{r.metric:<24}{r.published:>10.2f}{r.engine:>10.2f}{r.error * 100:>+8.1f}%  {r.plan}{flag}")
+        if r.memory_note:
+            print(f"    note: {r.memory_note}")
+        if r.not_judged_because:
+            print(f"    not judged: {r.not_judged_because}")
 
 
 def _print_network_validation(validation) -> bool:
