@@ -104,3 +104,18 @@ def test_mixture_of_experts_rows_say_why_they_are_not_judged(moe_rows):
     # judged once the engine meets it: then this row belongs in modern_runs.csv and its note is out of date
     assert abs(r.error) > validation.ROW_TOLERANCE, "the engine now meets Mixtral 8x7B: judge the row"
     assert r.not_judged_because.startswith(f"engine {r.error * 100:+.0f} %")
+
+
+def test_mixtral_flops_are_counted_as_megatron_core_logs_them():
+    # Megatron-LM training.py num_floating_point_operations (the TFLOP/s its throughput log prints):
+    # 12·B·s·L·h²·((1 + g/a + s/h) + (f/h)·K·3/2 + V/(2·L·h)) with K routed experts and SwiGLU
+    runs = {r["id"]: r for r in validation.read_runs(validation.MOE_CSV_PATH)}
+    r = runs["mcore-mixtral-8x7b"]
+    B, s, L, h, a, V = (float(r[k]) for k in ("global_batch", "seq_len", "layers", "hidden", "heads", "vocab"))
+    g, f, K = float(r["kv_heads"]), float(r["ffn_hidden"]), float(r["top_k"])
+    megatron = 12 * B * s * L * h**2 * ((1 + g / a + s / h) + f / h * K * 1.5 + V / (2 * L * h))
+    from model.engine import evaluate
+    from model.scenario import scenario_from_dict
+    res = evaluate(scenario_from_dict(validation.run_to_scenario_dict(r)), memory_limit=False)
+    engine = float(res["model_tflops_per_gpu"][0]) * 1e12 * float(res["step_time_s"][0]) * int(r["gpus"])
+    assert engine == pytest.approx(megatron, rel=1e-9)
