@@ -379,16 +379,32 @@ def _candidates(s: Scenario, pt=None):
         eps = (p.ep or 1,)
     else:
         eps = tuple(e for e in EP_CANDIDATES if w.experts % e == 0)
-    grid = _candidate_grid(tps, pps, mbs, vs, rcs, _zero_stages(s), cps, eps)  # (8, C)
+    choices = (tps, pps, mbs, vs, rcs, _zero_stages(s), cps, eps)
+    grid = _candidate_grid(*choices)  # (8, C)
     if grid.size == 0:  # only an explicit pp = 1 with virtual stages > 1, which validation refuses
         raise ScenarioError("parallel.virtual_stages", p.virtual_stages, "1 or left out when pp = 1")
     if pt is not None and not explicit:
-        keep = ((grid[0] <= pt["gpus_per_node"].max()) & (grid[1] * grid[3] <= pt["layers"].max())
-                & (grid[0] * grid[1] * grid[6] <= pt["gpus"].max()))
-        if p.cp is None:
-            keep &= (grid[6] == 1) | (pt["seq_len"].max() / grid[6] >= CP_MIN_TOKENS_PER_RANK)
-        grid = grid[:, keep] if np.any(keep) else grid[:, :len(rcs) * len(_zero_stages(s))]
+        grid = _usable_candidates(choices, *(float(pt[k].max()) for k in ("gpus_per_node", "layers", "gpus")),
+                                  float(pt["seq_len"].max()) if p.cp is None else None)
     return tuple(grid)
+
+
+# the grids kept for the largest GPUs per node, layers, GPUs and sequence of a sweep: one per (scenario, sweep
+# range) a session goes back and forth between
+@functools.lru_cache(maxsize=32)
+def _usable_candidates(choices, gpn_max, layers_max, gpus_max, seq_len_max):
+    """:func:`_candidate_grid` of ``choices`` without the candidates no point can use: tensor parallelism beyond
+    the largest node, more model chunks than the most layers, more ranks than the most GPUs, and (``seq_len_max``
+    given: context parallelism searched) a context-parallel rank short of :data:`CP_MIN_TOKENS_PER_RANK` of the
+    longest sequence; whole groups, so the first group (one per recompute kind and ZeRO stage) when none is left.
+    A read-only (8, C) array."""
+    grid = _candidate_grid(*choices)
+    keep = (grid[0] <= gpn_max) & (grid[1] * grid[3] <= layers_max) & (grid[0] * grid[1] * grid[6] <= gpus_max)
+    if seq_len_max is not None:
+        keep &= (grid[6] == 1) | (seq_len_max / grid[6] >= CP_MIN_TOKENS_PER_RANK)
+    grid = grid[:, keep] if np.any(keep) else grid[:, :len(choices[4]) * len(choices[5])]
+    grid.flags.writeable = False
+    return grid
 
 
 # one grid per choice lists: auto mode has a handful (micro_batch, virtual_stages, recompute and the ZeRO stage each
@@ -806,21 +822,44 @@ def largest_divisor_at_most(B, b, cap):
     """The largest divisor of ``B/b`` that is at most ``cap`` (0 where ``B/b`` is not whole) [-].
 
     Vectorised: the divisors of each distinct ``B/b`` (pairs ``k``, ``n/k`` for ``k ≤ √n``) are sorted
-    into one array with a row offset per value, and one ``searchsorted`` answers every query.
+    into one array with a row offset per value (:func:`_divisor_table`, kept for the few distinct quotients a
+    session uses), and one ``searchsorted`` answers every query.
     """
-    B_u, B_i = np.unique(np.asarray(B, dtype=float), return_inverse=True)
-    b_u, b_i = np.unique(np.asarray(b, dtype=float), return_inverse=True)
+    B_u, B_i = _distinct(B)
+    b_u, b_i = _distinct(b)
     n = (B_u[:, None] / b_u[None, :]).reshape(-1)  # (rows,)
-    row = np.reshape(B_i, np.shape(B)) * b_u.size + np.reshape(b_i, np.shape(b))
+    row = B_i * b_u.size + b_i
+    flat, big = _divisor_table(tuple(n.tolist()))
+    q = np.minimum(np.maximum(cap, 0.0), big - 1.0) + row * big
+    idx = np.searchsorted(flat, q, side="right") - 1
+    return flat[idx] - row * big
+
+
+def _distinct(x):
+    """The distinct values of ``x`` (as floats, sorted) and the index of each entry's value, in ``x``'s shape:
+    :func:`numpy.unique` with its inverse, without its sort when ``x`` is one value (a sweep's global batch), and
+    the inverse found by ``searchsorted`` (cheaper than ``unique``'s own for a few distinct values)."""
+    x = np.asarray(x, dtype=float)
+    if x.size == 1:
+        return x.reshape(1), np.zeros(x.shape, dtype=np.intp)
+    u = np.unique(x)
+    return u, np.searchsorted(u, x)
+
+
+@functools.lru_cache(maxsize=64)
+def _divisor_table(quotients: tuple):
+    """:func:`largest_divisor_at_most`'s sorted divisors of the quotients ``n`` (a tuple of floats): the divisors
+    of the ``i``-th, 0 where there is none, plus ``i · big`` with ``big = max n + 1``, in one read-only array,
+    and ``big``. A session meets a handful of (global batch, micro-batch) quotients: kept per tuple of them."""
+    n = np.array(quotients, dtype=float)
     k = np.arange(1.0, max(math.isqrt(int(n.max())), 1) + 1.0)  # at least 1: a micro-batch above the batch
     is_div = np.mod(n[:, None], k[None, :]) == 0.0
     divs = np.sort(np.concatenate([np.where(is_div, k, 0.0), np.where(is_div, n[:, None] / k, 0.0)], axis=1),
                    axis=1)
     big = n.max() + 1.0
     flat = (divs + np.arange(n.size)[:, None] * big).reshape(-1)
-    q = np.minimum(np.maximum(cap, 0.0), big - 1.0) + row * big
-    idx = np.searchsorted(flat, q, side="right") - 1
-    return flat[idx] - row * big
+    flat.flags.writeable = False
+    return flat, big
 
 
 def _divides(divisor, n):

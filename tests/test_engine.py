@@ -280,6 +280,29 @@ def test_degree_checks_in_floats_equal_integer_arithmetic():
         assert np.array_equal(got, want)
 
 
+def test_largest_divisor_at_most_of_one_batch_or_one_micro_batch_equals_integer_search():
+    """One global batch (a sweep that leaves it alone) or one micro-batch for every query, and a batch and
+    micro-batch per query: the largest divisor of batch / micro-batch at most the cap, as integers find it."""
+    from model.engine import largest_divisor_at_most
+
+    rng = np.random.default_rng(3)
+    caps = rng.integers(-2, 700, 400).astype(float)
+
+    def want(B, b, cap):
+        per = B // b if B % b == 0 else 0
+        return max((k for k in range(1, int(min(max(cap, 0), per)) + 1) if per % k == 0), default=0)
+
+    cases = [(np.array([[1024.0]]), rng.choice([1.0, 2.0, 3.0, 4.0], (1, 400))),  # one batch, as the search sees it
+             (np.array([1536.0]), np.array([[4.0]])),  # one of each
+             (rng.choice([96.0, 1000.0, 1024.0], 400), np.array([2.0])),  # one micro-batch
+             (rng.choice([96.0, 1000.0, 1024.0], 400), rng.choice([1.0, 2.0, 3.0], 400))]
+    for B, b in cases:
+        for _ in range(2):  # the second time from the kept divisor table
+            got = largest_divisor_at_most(B, b, caps)
+            Bs, bs, cs = np.broadcast_arrays(B, b, caps)
+            assert np.ravel(got).tolist() == [want(int(x), int(y), z) for x, y, z in zip(Bs.ravel(), bs.ravel(), cs.ravel())]
+
+
 def test_plan_cache_hit_and_cleared_cache_give_the_same_result(scen):
     from model import engine
 
