@@ -203,18 +203,33 @@ class Inputs:
     fabrics: list
 
 
-def _fabric_array(rows, key, n, gpn):
-    """One fabric input as an (F, n) array: each fabric's value at every point (``n`` 1: at one point for all,
-    but NICs per GPU, which follow the GPUs per node at every point)."""
-    values = [r.values[key] for r in rows]
-    if key == "nics_per_node" and "per_gpu" in values:
+def _constant_rows(values: dict, n: int) -> dict:
+    """One float array (n,) per scalar of ``values``: the rows of one table (one allocation, not one each)."""
+    table = np.empty((len(values), n))
+    table[:] = np.array(list(values.values()), dtype=float)[:, None]
+    return dict(zip(values, table))
+
+
+def _fabric_arrays(rows, n, gpn):
+    """The fabric inputs as (F, n) arrays, each fabric's value at every point (``n`` 1: at one point for all),
+    but NICs per GPU, which follow the GPUs per node ``gpn`` at every point; the numeric ones are the blocks of
+    one table (one allocation, not one each)."""
+    keys = [k for k in catalog.FABRIC_FIELDS if k not in ("transport", "loss_recovery")]
+    nics = [r.values["nics_per_node"] for r in rows]
+    per_gpu = "per_gpu" in nics
+    table = np.empty((len(keys), len(rows), n))
+    table[:] = np.array([[0.0 if k == "nics_per_node" and per_gpu else r.values[k] for r in rows] for k in keys],
+                        dtype=float)[:, :, None]
+    fab = dict(zip(keys, table))
+    if per_gpu:
         out = np.empty((len(rows), gpn.size))
-        for i, v in enumerate(values):
+        for i, v in enumerate(nics):
             out[i] = gpn if v == "per_gpu" else float(v)
-    else:
-        out = np.empty((len(rows), n))
-        out[:] = np.array(values, dtype=float)[:, None]
-    return out
+        fab["nics_per_node"] = out
+    fab["transport"] = np.array([[TRANSPORT_CODE[r.transport]] for r in rows]) * np.ones((1, n), dtype=int)
+    fab["loss_recovery"] = np.array([[LOSS_RECOVERY_CODE[r.values["loss_recovery"]]] for r in rows]) * np.ones(
+        (1, n), dtype=int)
+    return fab
 
 
 def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_points_cut: bool = False) -> Inputs:
@@ -250,60 +265,62 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
                 pt[economics.OTHER_CURRENCY_FIELD[key]] = np.nan
         else:
             fab_override = _parse_fabric_field(s, field)
-    for k, x in pt.items():
-        pt[k] = np.full(n, x, dtype=float) if np.ndim(x) == 0 else np.broadcast_to(np.asarray(x, dtype=float), (n,))
+    swept = {k: np.broadcast_to(np.asarray(x, dtype=float), (n,)) for k, x in pt.items() if np.ndim(x) != 0}
+    pt.update(_constant_rows({k: x for k, x in pt.items() if k not in swept}, n))
+    pt.update(swept)
     gpn = pt["gpus_per_node"]
-    if w.layers is not None:
-        pt["layers"] = np.full(n, float(w.layers))
-        pt["hidden"] = np.full(n, float(w.hidden))
-        pt["heads"] = np.full(n, float(w.heads))
-    else:
-        pt["layers"], pt["hidden"], pt["heads"] = derive_architecture(pt["params_b"], pt["vocab"])
-    pt["kv_heads"] = pt["heads"] if w.kv_heads is None else np.full(n, float(w.kv_heads))
-    ffn = np.full(n, np.nan if w.ffn_hidden is None else float(w.ffn_hidden))
-    # mixture-of-experts: every layer's MLP is ``E`` experts, each token goes to ``K`` of them (padded to the
-    # capacity factor); the FLOPs follow the ``K`` active experts, the parameters all ``E``
     experts = float(w.experts or 1)
     top_k = float(w.top_k or (2 if experts > 1 else 1))
+    fp8 = w.precision == "fp8"
+    const = _constant_rows({
+        **({} if w.layers is None else {"layers": w.layers, "hidden": w.hidden, "heads": w.heads}),
+        **({} if w.kv_heads is None else {"kv_heads": w.kv_heads}),
+        "ffn": np.nan if w.ffn_hidden is None else float(w.ffn_hidden), "zeros": 0.0, "experts": experts,
+        "moe_tokens": top_k * (w.capacity_factor if experts > 1 else 1.0),  # token copies per token
+        "untied": float(w.untied_embeddings), "peak_flops": g["peak_bf16_tflops"] * 1e12, "fp8": float(fp8),
+        "grad_ratio": GRAD_WIRE_BYTES[w.grad_precision] / GRAD_BYTES,
+        "gemm_peak": fp8_gemm_peak(g["peak_fp8_tflops"] * 1e12) if fp8 else g["peak_bf16_tflops"] * 1e12,
+        "hbm_bytes_per_s": g["hbm_gb_per_s"] * 1e9, "memory_bytes": g["memory_gb"] * 1e9,
+        "intra_busbw": g["intra_gb_per_s"] * 1e9 * g["intra_busbw_fraction"],
+        "intra_p2p_bw": g["intra_gb_per_s"] * 1e9,
+        "nvls_busbw": g.get("nvls_busbw_gb_per_s", 0.0) * 1e9,  # NVLink SHARP in the node (0: none)
+        "ll_max_node": float(gpu_ll_max_bus_gb_per_s(g, 1)) * 1e9,  # LL protocol's cap in the node
+        "pcie_gb_per_s": float(pcie_cap_gb_per_s(g.get("pcie_gen", 5))),
+        "cp_min_tokens": CP_MIN_TOKENS_PER_RANK if p.cp is None else 0.0,
+        "tp_overlap": float(p.tp_overlap), "ep_overlap": float(p.ep_overlap)}, n)
+    if w.layers is not None:
+        pt["layers"], pt["hidden"], pt["heads"] = const["layers"], const["hidden"], const["heads"]
+    else:
+        pt["layers"], pt["hidden"], pt["heads"] = derive_architecture(pt["params_b"], pt["vocab"])
+    pt["kv_heads"] = pt["heads"] if w.kv_heads is None else const["kv_heads"]
+    ffn = const["ffn"]
+    # mixture-of-experts: every layer's MLP is ``E`` experts, each token goes to ``K`` of them (padded to the
+    # capacity factor); the FLOPs follow the ``K`` active experts, the parameters all ``E``
     full = layer_matmul_weights(pt["hidden"], pt["heads"], pt["kv_heads"], ffn)
-    attn = layer_matmul_weights(pt["hidden"], pt["heads"], pt["kv_heads"], np.zeros(n))
+    attn = layer_matmul_weights(pt["hidden"], pt["heads"], pt["kv_heads"], const["zeros"])
     mlp = full - attn
-    pt["experts"] = np.full(n, experts)
+    pt["experts"] = const["experts"]
     pt["attn_weights"] = attn
     pt["expert_weights"] = experts * mlp + (experts > 1) * pt["hidden"] * experts  # with the router
     pt["layer_weights"] = attn + top_k * mlp  # active: model FLOPs
-    pt["moe_tokens"] = np.full(n, top_k * (w.capacity_factor if experts > 1 else 1.0))  # token copies per token
+    pt["moe_tokens"] = const["moe_tokens"]
     pt["layer_weights_time"] = attn + pt["moe_tokens"] * mlp
     pt["mlp_ratio"] = np.broadcast_to(mlp_activation_ratio(pt["hidden"], ffn), (n,)) * pt["moe_tokens"]
-    pt["untied"] = np.full(n, float(w.untied_embeddings))
+    pt["untied"] = const["untied"]
     pt["params"] = params_from_architecture(pt["layers"], pt["hidden"], pt["vocab"], attn + pt["expert_weights"],
                                             pt["untied"])
     pt["gpus"] = pt["nodes"] * gpn
-    pt["peak_flops"] = np.full(n, g["peak_bf16_tflops"] * 1e12)
-    fp8 = w.precision == "fp8"
-    pt["fp8"] = np.full(n, float(fp8))
-    pt["grad_ratio"] = np.full(n, GRAD_WIRE_BYTES[w.grad_precision] / GRAD_BYTES)
-    pt["gemm_peak"] = np.full(n, fp8_gemm_peak(g["peak_fp8_tflops"] * 1e12) if fp8 else g["peak_bf16_tflops"] * 1e12)
-    pt["hbm_bytes_per_s"] = np.full(n, g["hbm_gb_per_s"] * 1e9)
-    pt["memory_bytes"] = np.full(n, g["memory_gb"] * 1e9)
-    pt["intra_busbw"] = np.full(n, g["intra_gb_per_s"] * 1e9 * g["intra_busbw_fraction"])
-    pt["intra_p2p_bw"] = np.full(n, g["intra_gb_per_s"] * 1e9)
-    pt["nvls_busbw"] = np.full(n, g.get("nvls_busbw_gb_per_s", 0.0) * 1e9)  # NVLink SHARP in the node (0: none)
-    pt["ll_max_node"] = np.full(n, float(gpu_ll_max_bus_gb_per_s(g, 1)) * 1e9)  # LL protocol's cap in the node
-    pt["pcie_gb_per_s"] = np.full(n, float(pcie_cap_gb_per_s(g.get("pcie_gen", 5))))
+    pt.update((k, const[k]) for k in ("peak_flops", "fp8", "grad_ratio", "gemm_peak", "hbm_bytes_per_s",
+                                      "memory_bytes", "intra_busbw", "intra_p2p_bw", "nvls_busbw", "ll_max_node",
+                                      "pcie_gb_per_s"))
     pt["flash"] = np.full(n, w.flash_attention)
-    pt["cp_min_tokens"] = np.full(n, CP_MIN_TOKENS_PER_RANK if p.cp is None else 0.0)
+    pt["cp_min_tokens"] = const["cp_min_tokens"]
     pt["sp"] = np.full(n, p.sequence_parallel)
     pt["dp_overlap"] = np.full(n, p.dp_overlap)
-    pt["tp_overlap"] = np.full(n, float(p.tp_overlap))
-    pt["ep_overlap"] = np.full(n, float(p.ep_overlap))
+    pt["tp_overlap"], pt["ep_overlap"] = const["tp_overlap"], const["ep_overlap"]
 
     width = 1 if fabric_points_cut else n
-    fab = {key: _fabric_array(rows, key, width, gpn) for key in catalog.FABRIC_FIELDS
-           if key not in ("transport", "loss_recovery")}
-    fab["transport"] = np.array([[TRANSPORT_CODE[r.transport]] for r in rows]) * np.ones((1, width), dtype=int)
-    fab["loss_recovery"] = np.array([[LOSS_RECOVERY_CODE[r.values["loss_recovery"]]] for r in rows]) * np.ones(
-        (1, width), dtype=int)
+    fab = _fabric_arrays(rows, width, gpn)
     if fab_override is not None:
         names, key = fab_override
         idx = [i for i, r in enumerate(rows) if r.name in names]
