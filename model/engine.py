@@ -171,6 +171,20 @@ def resolve_fabrics(s: Scenario) -> list[FabricRow]:
     return rows
 
 
+# the last fabric section resolved and its rows, by identity: a section is frozen (and its custom fabrics), and a
+# session sweeps the same scenario, or copies of it that change another section, again and again
+_LAST_FABRICS = [(None, ())]
+
+
+def _resolved_fabrics(s: Scenario) -> list[FabricRow]:
+    """:func:`resolve_fabrics` of ``s``, kept for the last fabric section (the rows are not changed once made)."""
+    section, rows = _LAST_FABRICS[0]
+    if section is not s.fabric:
+        rows = tuple(resolve_fabrics(s))
+        _LAST_FABRICS[0] = (s.fabric, rows)
+    return list(rows)
+
+
 def _plan_key(s: Scenario):
     """The scenario's plan-search settings: mode, fixed degrees and micro-batch (part of the plan-cache key)."""
     return (s.parallel.resolved_mode, s.parallel.tp, s.parallel.pp, s.parallel.virtual_stages,
@@ -251,7 +265,7 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
         "train_tokens_b": float(w.train_tokens_b), "vocab": float(w.vocab),
     }
     pt.update(economics.point_inputs(s))
-    rows = resolve_fabrics(s)
+    rows = _resolved_fabrics(s)
     fab_override = None
     if field is not None:
         if field in SWEEPABLE:

@@ -147,6 +147,25 @@ def test_custom_fabric_and_override():
     assert rows[1].sources["link_gbps"] == "scenario" and rows[1].sources["latency_us"] == "seed profile"
 
 
+def test_fabric_rows_follow_the_fabric_section_from_sweep_to_sweep():
+    """Sweeps of one scenario, of a copy that changes another section, of one that changes a fabric and again
+    of the first: each result's fabrics, labels and line rates are its own scenario's."""
+    s = model.scenario_from_dict({"workload": {"params_b": 7}, "cluster": {"nodes": 8},
+                                  "fabric": {"compare": ["infiniband", "ethernet"]}})
+    other_section = s.replace("workload.params_b", 13.0)
+    faster = s.replace("fabric.custom.ethernet.link_gbps", 800.0)
+    relabelled = faster.replace("fabric.custom.ethernet.label", "Fast Ethernet")
+    x = np.array([4.0, 8.0])
+    for scenario in (s, other_section, faster, relabelled, s):
+        res = sweep(scenario, "cluster.nodes", x)
+        want = model.resolve_fabrics(scenario)
+        assert res.fabrics == tuple(r.name for r in want) and res.labels == tuple(r.label for r in want)
+        assert [r.values for r in res.fabric_rows] == [r.values for r in want]
+        line = res["node_bandwidth_gbps"]["line"]
+        assert np.array_equal(line[1], np.full(2, want[1].values["link_gbps"] * want[1].values["nics_per_node"]))
+    assert sweep(faster, "cluster.nodes", x).labels[1] != sweep(relabelled, "cluster.nodes", x).labels[1]
+
+
 def test_tcp_cpu_cap_binds_at_high_node_bandwidth():
     # kernel TCP at 8 x 400G per node needs ~76 cores at 42 Gb/s per core: the host caps it (without loss:
     # at the published 1e-4, TCP timeouts hold it far below the cap)
