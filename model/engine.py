@@ -868,11 +868,12 @@ def largest_divisor_at_most(B, b, cap):
 
 def _distinct(x):
     """The distinct values of ``x`` (as floats, sorted) and the index of each entry's value, in ``x``'s shape:
-    :func:`numpy.unique` with its inverse, without its sort when ``x`` is one value (a sweep's global batch), and
+    :func:`numpy.unique` with its inverse, without its sort when ``x`` holds one value (a sweep's global batch), and
     the inverse found by ``searchsorted`` (cheaper than ``unique``'s own for a few distinct values)."""
     x = np.asarray(x, dtype=float)
-    if x.size == 1:
-        return x.reshape(1), np.zeros(x.shape, dtype=np.intp)
+    first = x.reshape(-1)[:1]
+    if x.size == 1 or (x == first).all():
+        return first, np.zeros(x.shape, dtype=np.intp)
     u = np.unique(x)
     return u, np.searchsorted(u, x)
 

@@ -312,6 +312,7 @@ def test_largest_divisor_at_most_of_one_batch_or_one_micro_batch_equals_integer_
         return max((k for k in range(1, int(min(max(cap, 0), per)) + 1) if per % k == 0), default=0)
 
     cases = [(np.array([[1024.0]]), rng.choice([1.0, 2.0, 3.0, 4.0], (1, 400))),  # one batch, as the search sees it
+             (np.full(400, 1024.0), rng.choice([1.0, 2.0, 3.0, 4.0], 400)),  # one batch at every point
              (np.array([1536.0]), np.array([[4.0]])),  # one of each
              (rng.choice([96.0, 1000.0, 1024.0], 400), np.array([2.0])),  # one micro-batch
              (rng.choice([96.0, 1000.0, 1024.0], 400), rng.choice([1.0, 2.0, 3.0], 400))]
