@@ -461,19 +461,24 @@ def _network_state(pt, fab):
     :func:`~model.collectives.extra_tier_latency_us`) plus the queueing of a loaded path
     (:func:`~model.topology.queueing_us` of a link busy with a collective) — the round trip loss
     recovery and the window wait on. ``leaf``: :func:`~model.topology.leaf_geometry`; ``flows``: the
-    connections hashed per NIC link (TCP sockets, or RDMA queue pairs).
+    connections hashed per NIC link (TCP sockets, or RDMA queue pairs); ``tree``: the whole
+    :func:`~model.topology.fat_tree` the levels come from (the fabric counts read it too); ``congestion``:
+    :func:`_congestion_inputs` (the plan search and the outputs read it).
     """
-    levels = topology.levels_for(pt, fab)
+    tree = topology.fat_tree(pt["nodes"] * fab["nics_per_node"], fab["switch_radix"], pt["oversubscription"])
+    levels = tree["levels"]
     tcp_like = (fab["transport"] == TRANSPORT_CODE["tcp"]) | (fab["transport"] == TRANSPORT_CODE["iwarp"])
     packet = np.where(tcp_like, fab["mss_bytes"], fab["mtu_bytes"])
     hop_us = np.where(fab["transport"] == TRANSPORT_CODE["infiniband"], SWITCH_HOP_US["infiniband"],
                       SWITCH_HOP_US["roce"])
     one_way_us = fab["latency_us"] + extra_tier_latency_us(levels, hop_us)
     queue_us = topology.queueing_us(levels, packet, fab["link_gbps"], topology.COLLECTIVE_LINK_LOAD)
-    return dict(levels=levels, one_way_us=one_way_us, rtt_us=2.0 * one_way_us + queue_us,
-                leaf=topology.leaf_geometry(pt, fab, levels),
-                flows=np.where(tcp_like, fab["parallel_flows_per_nic"], fab["qps_per_connection"]),
-                adaptive=fab["adaptive_routing"] > 0)
+    net = dict(levels=levels, one_way_us=one_way_us, rtt_us=2.0 * one_way_us + queue_us,
+               leaf=topology.leaf_geometry(pt, fab, levels),
+               flows=np.where(tcp_like, fab["parallel_flows_per_nic"], fab["qps_per_connection"]),
+               adaptive=fab["adaptive_routing"] > 0, tree=tree)
+    net["congestion"] = _congestion_inputs(net)
+    return net
 
 
 def _inter_bandwidths(pt, fab, net):
@@ -1697,7 +1702,7 @@ def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
     # a fabric's bandwidth and latency are usually the same at every point: then not copied per pair
     bw, lat = (cut_constant_points(x, 1) for x in (bw_final, step_latency))
     congestion = {k: cut_constant_points(np.broadcast_to(x, bw_final.shape), 1)
-                  for k, x in _congestion_inputs(net).items()}
+                  for k, x in net["congestion"].items()}
     key = (pair_key, inp.n) + tuple((x.shape, x.dtype.str, x.tobytes()) for x in (bw, lat, *congestion.values()))
     with _PAIR_LOCK:
         found = _SEARCH_CACHE.get(key)
@@ -1761,7 +1766,7 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
     """
     pt, fab = inp.point, inp.fabric
     bw_ideal, bw_lossy, bw_final, eta = bandwidths
-    slow = _congestion_slowdown(cs2, _congestion_inputs(net))
+    slow = _congestion_slowdown(cs2, net["congestion"])
     step = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step, slow)[0]
     m, lc = cs2["m"], cs2["lc"]
     global_batch = m * cs2["d"] * bc
@@ -1785,7 +1790,7 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
     )
     if lean:
         out["breakdown_s"] = {k: x * nan for k, x in parts.items()}
-        return _with_reliability_and_money(s, pt, fab, out, lean=True)
+        return _with_reliability_and_money(s, pt, fab, out, lean=True, tree=net["tree"])
     # the communication parts at the ideal bandwidth; what loss recovery and the CPU cap add, apart
     step_ideal, p2p, t_chunk, exposed = _step_for_fabric(cs2, pt["dp_overlap"], bw_ideal, inter_step, slow)
     # a bandwidth the same as one already timed (no loss, or no CPU cap) gives the same step: not timed again
@@ -1837,7 +1842,7 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
         model_flops_per_iter=mf,
         hardware_flops_per_iter=hf,
     )
-    return _with_reliability_and_money(s, pt, fab, out)
+    return _with_reliability_and_money(s, pt, fab, out, tree=net["tree"])
 
 
 def _same_values(a, b):
@@ -1845,10 +1850,11 @@ def _same_values(a, b):
     return np.shape(a) == np.shape(b) and np.asarray(a).tobytes() == np.asarray(b).tobytes()
 
 
-def _with_reliability_and_money(s, pt, fab, out, lean=False):
-    """Reliability, fabric counts and money, appended to the engine's outputs."""
+def _with_reliability_and_money(s, pt, fab, out, lean=False, tree=None):
+    """Reliability, fabric counts and money, appended to the engine's outputs; ``tree``: the fabrics'
+    :func:`~model.topology.fat_tree`, if already built (:func:`_network_state`)."""
     out.update(reliability.outputs(pt, fab, out, lean=lean))
-    out.update(topology.outputs(pt, fab))
+    out.update(topology.outputs(pt, fab, tree))
     out.update(economics.outputs(s, pt, fab, out, lean=lean))
     return out
 
