@@ -1417,7 +1417,10 @@ def _stages_worth_timing(fits):
 def _rows(x, rows, n):
     """``x`` at the pairs ``rows`` (any index shape) when it has one row per pair (of ``n``), else ``x``.
 
-    ``np.take`` along the first axis: several times faster than fancy indexing for rows of a few values."""
+    ``take`` along the first axis: several times faster than fancy indexing for rows of a few values (the array's
+    own method: the search gathers some fifty terms a pass, and ``np.take`` and ``np.ndim`` add a call each)."""
+    if type(x) is np.ndarray:
+        return x.take(rows, axis=0) if x.ndim and x.shape[0] == n else x
     return np.take(x, rows, axis=0) if np.ndim(x) >= 1 and np.shape(x)[0] == n else x
 
 
