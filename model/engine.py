@@ -579,10 +579,9 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     cs = {k: x for k, x in ps.items() if k not in ("per_bucket", "params_gpu", "fwd_window")}
     cs.update(
         d=d_seq, m=m, dist=dist, opt=opt, window=window, n_dp=n_dp,
-        stage_nodes=t * c * d_seq / gpn, stages=np.broadcast_to(p, np.shape(d)) + 0.0,  # pipeline placement
-        dp_volume=volume, buckets=buckets, cp=np.broadcast_to(c, np.shape(d)) + 0.0,
-        ep=np.broadcast_to(e, np.shape(d)) + 0.0,
-        rc=np.broadcast_to(rc, np.shape(d)) + 0.0, zero=zero,
+        stage_nodes=t * c * d_seq / gpn, stages=_float_copy(p, np.shape(d)),  # pipeline placement
+        dp_volume=volume, buckets=buckets, cp=_float_copy(c, np.shape(d)), ep=_float_copy(e, np.shape(d)),
+        rc=_float_copy(rc, np.shape(d)), zero=zero,
         slots=m * v + p - 1.0, m_logits=m * ps["logits"],
         # one all-reduce's volume (``dp_volume`` all-reduces' worth per step: the ZeRO stage's traffic)
         dp_k0=intra + buckets * has_inter * NCCL_BASE_US * 1e-6, dp_intra_bw=intra_bw,
@@ -1424,6 +1423,17 @@ def _rows(x, rows, n):
     return np.take(x, rows, axis=0) if np.ndim(x) >= 1 and np.shape(x)[0] == n else x
 
 
+def _at_shape(x, shape):
+    """``x`` broadcast to ``shape`` (a read-only view), or ``x`` itself where it has that shape already:
+    ``broadcast_to`` costs some microseconds a call, and an evaluation makes dozens."""
+    return x if np.shape(x) == shape else np.broadcast_to(x, shape)
+
+
+def _float_copy(x, shape):
+    """``np.broadcast_to(x, shape) + 0.0`` without the view: a new float array of ``shape`` (-0.0 made +0.0)."""
+    return np.add(x, 0.0, out=np.empty(shape))
+
+
 def _pipeline_bound_terms(cs_kind, kind, n):
     """The pipeline part of a pair's step without congestion, linear in the step latency ``λ`` and the inverse
     node bandwidth ``x``: per chunk ``fixed + per_lat·λ + per_inv_bw·x`` at most a chunk's time, arrays (n,).
@@ -1439,7 +1449,7 @@ def _pipeline_bound_terms(cs_kind, kind, n):
              + 2.0 * np.where(crosses, 0.0, ck["p2p_intra"]) - ck["a2a_hide"])
     per_lat = 2.0 * crosses + ck["a2a_steps"]
     per_inv_bw = 2.0 * crosses * ck["p2p_bytes_node"] + ck["a2a_bytes_node"]
-    return tuple(np.broadcast_to(x[kind], (n, 1))[:, 0] for x in (fixed, per_lat, per_inv_bw))
+    return tuple(_at_shape(x[kind], (n, 1))[:, 0] for x in (fixed, per_lat, per_inv_bw))
 
 
 def _bound_table(cs, allowed, sequences, kind, cs_kind, dp_overlap):
@@ -1459,7 +1469,7 @@ def _bound_table(cs, allowed, sequences, kind, cs_kind, dp_overlap):
     n, n_z = allowed.shape
 
     def one(x):
-        return np.broadcast_to(x, (n, 1))[:, 0]
+        return _at_shape(x, (n, 1))[:, 0]
     fixed, per_lat, per_inv_bw = _pipeline_bound_terms(cs_kind, kind, n)
     per_seq, slots = 1.0 / one(sequences), one(cs["slots"])
     overlap = np.broadcast_to(np.asarray(dp_overlap, dtype=bool), (n, 1))[:, 0]
@@ -1495,7 +1505,7 @@ def _bound_coefficients(cs, allowed, sequences, kind, cs_kind):
     n = allowed.shape[0]
 
     def one(x):  # a quantity that does not depend on the stage, as (pairs,)
-        return np.broadcast_to(x, (n, 1))[:, 0]
+        return _at_shape(x, (n, 1))[:, 0]
 
     def over_stages(x, pick, empty):  # elementwise over the few stages: no reduction along a short axis
         x = np.where(allowed, x, empty)
@@ -1633,8 +1643,8 @@ def _chosen_plan(pairs, best, shape, any_valid):
     pair, zi = np.divmod(best, pairs.stages.size)
     row = pairs.row[pair]
     nan = np.where(any_valid, 1.0, np.nan)
-    plan = {k: np.broadcast_to(x[row] * nan, shape) for k, x in pairs.plan.items()}
-    plan["zero_stage"] = np.broadcast_to(pairs.stages[zi] * nan, shape)
+    plan = {k: _at_shape(x[row] * nan, shape) for k, x in pairs.plan.items()}
+    plan["zero_stage"] = _at_shape(pairs.stages[zi] * nan, shape)
     return plan, _gather_terms(pairs.plan_side, pairs.kind[row], shape)
 
 
@@ -1704,7 +1714,7 @@ def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
     pairs = _plan_pairs(s, pt, pair_key)
     # a fabric's bandwidth and latency are usually the same at every point: then not copied per pair
     bw, lat = (cut_constant_points(x, 1) for x in (bw_final, step_latency))
-    congestion = {k: cut_constant_points(np.broadcast_to(x, bw_final.shape), 1)
+    congestion = {k: cut_constant_points(_at_shape(x, bw_final.shape), 1)
                   for k, x in net["congestion"].items()}
     key = (pair_key, inp.n) + tuple((x.shape, x.dtype.str, x.tobytes()) for x in (bw, lat, *congestion.values()))
     with _PAIR_LOCK:
@@ -1782,7 +1792,7 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
     tokens_per_s = global_batch * pt["seq_len"] / step_nan
     peak_t = pt["peak_flops"] / 1e12
     parts = dict(compute=m * (vc * lc * cs2["layer_compute"] + cs2["logits"]),
-                 optimizer=np.broadcast_to(cs2["opt"], step.shape) + 0.0)
+                 optimizer=_float_copy(cs2["opt"], step.shape))
     out = dict(
         step_time_s=step_nan,
         mfu=model_tflops / peak_t,
@@ -1910,13 +1920,20 @@ def _squeeze_tree(tree, n_fabrics):
 
 
 def _broadcast_tree(tree, shape):
-    if isinstance(tree, dict):
-        return {k: _broadcast_tree(v, shape) for k, v in tree.items()}
-    arr = np.asarray(tree)
-    if arr.shape == shape:
-        return arr
-    out = np.empty(shape, dtype=arr.dtype)  # a writable copy at the sweep's shape (cheaper than broadcast_to's)
-    out[...] = arr[None, :] if arr.ndim == 1 and shape[0] != arr.shape[0] else arr
+    """Every array of the nested dict ``tree`` at the sweep's ``shape``: as it is when it has that shape, else a
+    writable copy (cheaper than ``broadcast_to``'s); a point array (N,) is repeated per fabric. The leaves of a
+    level are handled in its loop, one call per dict (a result holds some hundred arrays)."""
+    out = {}
+    for k, x in tree.items():
+        if isinstance(x, dict):
+            out[k] = _broadcast_tree(x, shape)
+            continue
+        arr = x if type(x) is np.ndarray else np.asarray(x)
+        if arr.shape != shape:
+            full = np.empty(shape, dtype=arr.dtype)
+            full[...] = arr[None, :] if arr.ndim == 1 and shape[0] != arr.shape[0] else arr
+            arr = full
+        out[k] = arr
     return out
 
 
