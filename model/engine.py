@@ -847,7 +847,7 @@ def _replicas(pt, t, p, b, round_batch, c=1.0):
     if round_batch:
         d = np.floor(d)
         short = ~_divides(d * b, B) & (d >= 1)  # most plans: the whole replicas already divide the batch
-        if np.any(short):
+        if short.any():
             d = np.where(short, largest_divisor_at_most(B, b, d), d)
     with np.errstate(divide="ignore"):
         return d, B / (d * b)
@@ -920,9 +920,9 @@ def _degrees_valid(pt, t, p, b, v, d, m, c=1.0, e=1.0):
     gpn, G, l, heads, kv = (pt[k] for k in ("gpus_per_node", "gpus", "layers", "heads", "kv_heads"))
     tp, pv = t * p * c, p * v
     ok = (t <= gpn) & _divides(t, gpn) & _divides(t, heads) & _divides(t, kv) & (p <= l) & (G >= tp)
-    if np.any(np.asarray(e) != 1):  # expert parallelism splits the experts and is carved out of data × context
+    if (np.asarray(e) != 1).any():  # expert parallelism splits the experts and is carved out of data × context
         ok = ok & _divides(e, pt["experts"]) & _divides(e, d * c)
-    if np.any(np.asarray(c) != 1):  # load-balanced ring: 2c chunks of a sequence, each long enough
+    if (np.asarray(c) != 1).any():  # load-balanced ring: 2c chunks of a sequence, each long enough
         ok = ok & ((c == 1) | (_divides(2.0 * c, pt["seq_len"]) & (pt["seq_len"] >= c * pt["cp_min_tokens"])))
     ok = ok & (d >= 1) & (m >= 1) & (np.floor(m) == m)
     even = _divides(pv, l)
@@ -976,7 +976,7 @@ def _congestion_slowdown(cs, congestion, index=None, trailing=0):
     ``trailing``: axes added after the congestion arrays' own, for the pair (and stage) axes of ``cs`` to
     broadcast against.
     """
-    if not np.any(np.isfinite(congestion["nodes_per_leaf"])):
+    if not np.isfinite(congestion["nodes_per_leaf"]).any():
         return 1.0  # every NIC on one switch: nothing crosses an uplink
     at = congestion
     if isinstance(index, tuple):  # (fabric, point) of each entry
@@ -992,7 +992,7 @@ def _slowdown_at(plans, at, kind):
     """One of :data:`CONGESTION_KINDS` of :func:`_congestion_slowdown` for the plans ``plans`` against congestion
     arrays ``at`` that broadcast with them."""
     leaf = at["nodes_per_leaf"]
-    if kind == "ep" and _one_value(plans["a2a_nodes"], 1.0) and np.all(np.asarray(leaf) >= 1.0):
+    if kind == "ep" and _one_value(plans["a2a_nodes"], 1.0) and (np.asarray(leaf) >= 1.0).all():
         # no expert all-to-all across nodes: nothing crosses (share 0 of finite load terms), exactly 1
         return 1.0
     if kind == "pp":
@@ -1028,7 +1028,7 @@ def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, slow=1.0):
         cs["ring_crosses"], np.maximum(cs["ring_steps"] * (step_latency_s + cs["ring_bytes_node"] * inv_bw)
                                        - cs["ring_hide"], 0.0), cs["chunk_ring_intra"]), lambda: cs["chunk_ring_intra"])
     if (all(_one_value(cs[k], 0.0) for k in ("a2a_steps", "a2a_bytes_node", "a2a_hide"))
-            and np.all(np.isfinite(inv_bw)) and np.all(np.isfinite(step_latency_s)) and np.all(np.isfinite(ep_slow))):
+            and np.isfinite(inv_bw).all() and np.isfinite(step_latency_s).all() and np.isfinite(ep_slow).all()):
         a2a = 0.0  # no expert parallelism: max(0·λ + 0·x·s − 0, 0) of finite λ, x and s, +0.0
     else:
         a2a = np.maximum(cs["a2a_steps"] * step_latency_s + cs["a2a_bytes_node"] * inv_bw * ep_slow
@@ -1087,7 +1087,7 @@ def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: b
     if found is not None:  # the search's verdicts: some plan fits; some plan's degrees are possible
         chosen = chosen[:-2] + tuple(found)
     # where no plan fits at any point, the placeholder plan's quantities are read and masked as NaN: no warnings
-    quiet = {} if np.any(chosen[-2]) else dict(divide="ignore", invalid="ignore")
+    quiet = {} if chosen[-2].any() else dict(divide="ignore", invalid="ignore")
     with np.errstate(**quiet):
         return _outputs(s, inp, bandwidths, step_latency, net, *chosen, lean=lean)
 
@@ -1656,8 +1656,7 @@ def _gather_terms(terms, at, shape):
     copy more than it saves: each term is read on its own.
     """
     if np.size(at) < min(np.shape(x)[0] for x in terms.values()):
-        return {k: (lambda y: y if y.shape == shape else np.broadcast_to(y, shape))(np.take(x, at, axis=0))
-                for k, x in terms.items()}
+        return {k: _at_shape(x.take(at, axis=0), shape) for k, x in terms.items()}
     out = {}
     for dtype in {x.dtype for x in terms.values()}:
         keys = [k for k, x in terms.items() if x.dtype == dtype]

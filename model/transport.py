@@ -243,7 +243,7 @@ def loss_efficiency(transport_code, recovery_code, link_gbps, rtt_us, loss_rate,
         for kind, formula in _BY_KIND:
             rows = np.array([i for i, c in enumerate(row_codes) if c in kind], dtype=np.intp)
             if rows.size:
-                sub = [np.take(a, rows, axis=0) if a.ndim == len(shape) and a.shape[0] == n_rows else a
+                sub = [a.take(rows, axis=0) if a.ndim == len(shape) and a.shape[0] == n_rows else a
                        for a in [rec, *args]]
                 out[rows] = formula(*sub)
         return out

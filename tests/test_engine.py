@@ -320,7 +320,8 @@ def test_largest_divisor_at_most_of_one_batch_or_one_micro_batch_equals_integer_
         for _ in range(2):  # the second time from the kept divisor table
             got = largest_divisor_at_most(B, b, caps)
             Bs, bs, cs = np.broadcast_arrays(B, b, caps)
-            assert np.ravel(got).tolist() == [want(int(x), int(y), z) for x, y, z in zip(Bs.ravel(), bs.ravel(), cs.ravel())]
+            assert np.ravel(got).tolist() == [want(int(x), int(y), z)
+                                              for x, y, z in zip(Bs.ravel(), bs.ravel(), cs.ravel())]
 
 
 def test_plan_cache_hit_and_cleared_cache_give_the_same_result(scen):
