@@ -1006,11 +1006,16 @@ def _slowdown_at(plans, at, kind):
 def _one_value(x, value):
     """Whether ``x`` is one value (an array of size 1), ``value`` with its sign (+0.0 is not -0.0)."""
     x = np.asarray(x)
-    return x.size == 1 and x.reshape(-1)[0] == value and np.signbit(x.reshape(-1)[0]) == np.signbit(value)
+    if x.size != 1:
+        return False
+    v = x.reshape(-1)[0]
+    return bool(v == value) and math.copysign(1.0, v) == math.copysign(1.0, value)  # the sign: as np.signbit's
 
 
 def _split_slowdown(slow):
     """The slowdowns of :func:`_congestion_slowdown`, one per :data:`CONGESTION_KINDS`."""
+    if isinstance(slow, tuple):
+        return slow
     return (slow,) * len(CONGESTION_KINDS) if np.ndim(slow) == 0 else slow
 
 
@@ -1544,7 +1549,7 @@ def _bound(coefficients, step_latency_s, inv_bw):
     """:func:`_bound_coefficients`' lower bound at a step latency [s] and inverse node bandwidth [s/B]."""
     p0, p1, p2, d0, d1, d2 = coefficients
     # p0 + p1·λ + p2·x + max(d0 + d1·λ + d2·x, 0), summed in that order in place: large arrays (fabric × pair)
-    shape = np.broadcast_shapes(*(np.shape(x) for x in (*coefficients, step_latency_s, inv_bw)))
+    shape = np.broadcast(*coefficients, step_latency_s, inv_bw).shape  # (broadcast_shapes: several times slower)
     lb, term, dp = np.empty(shape), np.empty(shape), np.empty(shape)
     np.multiply(p1, step_latency_s, out=lb)
     lb += p0
@@ -1622,7 +1627,7 @@ def _shared_pairs_that_can_win(pairs, bw, lat, congestion):
     :func:`_stage_bound`."""
     if pairs.bound is None:
         return None
-    n_fab, n_pt = np.broadcast_shapes(bw.shape, lat.shape, congestion["nodes_per_leaf"].shape)
+    n_fab, n_pt = np.broadcast(bw, lat, congestion["nodes_per_leaf"]).shape
     inv_bw = 1.0 / bw
     lb = _bound(pairs.bound, lat[..., None], inv_bw[..., None])  # (F, N or 1, pairs)
     cand = np.broadcast_to(np.argmin(lb, axis=-1), (n_fab, n_pt)).reshape(-1)  # (F · points)

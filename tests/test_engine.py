@@ -401,3 +401,13 @@ def test_reused_plan_search_gives_every_output_as_from_scratch(scen):
         for k in want:
             assert got[k].shape == want[k].shape and got[k].tobytes() == want[k].tobytes(), k
         assert np.any(cold["feasible"])
+
+
+def test_one_value_tells_a_single_value_with_its_sign():
+    """The step's shortcuts test a term for one value, sign included (-0.0 is not +0.0): as ``np.signbit`` tells."""
+    from model.engine import _one_value
+
+    assert _one_value(np.array([[0.0]]), 0.0) and _one_value(0.0, 0.0) and _one_value(np.array([1]), 1.0)
+    assert not _one_value(np.array([-0.0]), 0.0) and not _one_value(0.0, -0.0) and _one_value(-0.0, -0.0)
+    assert not _one_value(np.zeros(2), 0.0) and not _one_value(np.array([np.nan]), np.nan)
+    assert not _one_value(np.array([2.0]), 1.0) and not _one_value(np.zeros(0), 0.0)
