@@ -171,18 +171,37 @@ def resolve_fabrics(s: Scenario) -> list[FabricRow]:
     return rows
 
 
-# the last fabric section resolved and its rows, by identity: a section is frozen (and its custom fabrics), and a
-# session sweeps the same scenario, or copies of it that change another section, again and again
-_LAST_FABRICS = [(None, ())]
+# the fabric inputs held as numbers (the transport and its loss recovery are codes, apart)
+NUMERIC_FABRIC_FIELDS = tuple(k for k in catalog.FABRIC_FIELDS if k not in ("transport", "loss_recovery"))
 
 
-def _resolved_fabrics(s: Scenario) -> list[FabricRow]:
-    """:func:`resolve_fabrics` of ``s``, kept for the last fabric section (the rows are not changed once made)."""
-    section, rows = _LAST_FABRICS[0]
+class _Fabrics(NamedTuple):
+    """A scenario's fabrics resolved: the rows, their numeric inputs and their codes."""
+    rows: tuple  # FabricRow per fabric
+    numbers: np.ndarray  # (K, F) read-only: NUMERIC_FABRIC_FIELDS per fabric (NICs per GPU: 0, set per point)
+    codes: np.ndarray  # (2, F, 1) read-only: the transport's and the loss recovery's code per fabric
+
+
+# the last fabric section resolved, by identity: a section is frozen (and its custom fabrics), and a session sweeps
+# the same scenario, or copies of it that change another section, again and again
+_LAST_FABRICS = [(None, None)]
+
+
+def _resolved_fabrics(s: Scenario) -> _Fabrics:
+    """:func:`resolve_fabrics` of ``s`` with its numbers and codes, kept for the last fabric section (the rows are
+    not changed once made)."""
+    section, fabrics = _LAST_FABRICS[0]
     if section is not s.fabric:
         rows = tuple(resolve_fabrics(s))
-        _LAST_FABRICS[0] = (s.fabric, rows)
-    return list(rows)
+        per_gpu = any(r.values["nics_per_node"] == "per_gpu" for r in rows)
+        numbers = np.array([[0.0 if k == "nics_per_node" and per_gpu else r.values[k] for r in rows]
+                            for k in NUMERIC_FABRIC_FIELDS], dtype=float)
+        codes = np.array([[[TRANSPORT_CODE[r.transport]] for r in rows],
+                          [[LOSS_RECOVERY_CODE[r.values["loss_recovery"]]] for r in rows]])
+        numbers.flags.writeable = codes.flags.writeable = False
+        fabrics = _Fabrics(rows, numbers, codes)
+        _LAST_FABRICS[0] = (s.fabric, fabrics)
+    return fabrics
 
 
 def _plan_key(s: Scenario):
@@ -224,25 +243,21 @@ def _constant_rows(values: dict, n: int) -> dict:
     return dict(zip(values, table))
 
 
-def _fabric_arrays(rows, n, gpn):
+def _fabric_arrays(fabrics: _Fabrics, n, gpn):
     """The fabric inputs as (F, n) arrays, each fabric's value at every point (``n`` 1: at one point for all),
     but NICs per GPU, which follow the GPUs per node ``gpn`` at every point; the numeric ones are the blocks of
     one table (one allocation, not one each)."""
-    keys = [k for k in catalog.FABRIC_FIELDS if k not in ("transport", "loss_recovery")]
-    nics = [r.values["nics_per_node"] for r in rows]
-    per_gpu = "per_gpu" in nics
-    table = np.empty((len(keys), len(rows), n))
-    table[:] = np.array([[0.0 if k == "nics_per_node" and per_gpu else r.values[k] for r in rows] for k in keys],
-                        dtype=float)[:, :, None]
-    fab = dict(zip(keys, table))
-    if per_gpu:
-        out = np.empty((len(rows), gpn.size))
+    table = np.empty(fabrics.numbers.shape + (n,))
+    table[:] = fabrics.numbers[:, :, None]
+    fab = dict(zip(NUMERIC_FABRIC_FIELDS, table))
+    nics = [r.values["nics_per_node"] for r in fabrics.rows]
+    if "per_gpu" in nics:
+        out = np.empty((len(nics), gpn.size))
         for i, v in enumerate(nics):
             out[i] = gpn if v == "per_gpu" else float(v)
         fab["nics_per_node"] = out
-    fab["transport"] = np.array([[TRANSPORT_CODE[r.transport]] for r in rows]) * np.ones((1, n), dtype=int)
-    fab["loss_recovery"] = np.array([[LOSS_RECOVERY_CODE[r.values["loss_recovery"]]] for r in rows]) * np.ones(
-        (1, n), dtype=int)
+    fab["transport"] = fabrics.codes[0] * np.ones((1, n), dtype=int)
+    fab["loss_recovery"] = fabrics.codes[1] * np.ones((1, n), dtype=int)
     return fab
 
 
@@ -265,8 +280,9 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
         "train_tokens_b": float(w.train_tokens_b), "vocab": float(w.vocab),
     }
     pt.update(economics.point_inputs(s))
-    rows = _resolved_fabrics(s)
-    fab_override = None
+    fabrics = _resolved_fabrics(s)
+    rows = list(fabrics.rows)
+    fab_override, swept = None, {}
     if field is not None:
         if field in SWEEPABLE:
             key = field.split(".", 1)[1]
@@ -274,12 +290,12 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
                 if np.any(values_arr != np.round(values_arr)):
                     raise ScenarioError(field, values, "whole numbers")
             _check_point_values(field, values_arr)
-            pt[key] = values_arr
+            swept[key] = np.broadcast_to(values_arr, (n,))
             if key in economics.OTHER_CURRENCY_FIELD:
                 pt[economics.OTHER_CURRENCY_FIELD[key]] = np.nan
         else:
             fab_override = _parse_fabric_field(s, field)
-    swept = {k: np.broadcast_to(np.asarray(x, dtype=float), (n,)) for k, x in pt.items() if np.ndim(x) != 0}
+    # every point input but the swept one holds one value here
     pt.update(_constant_rows({k: x for k, x in pt.items() if k not in swept}, n))
     pt.update(swept)
     gpn = pt["gpus_per_node"]
@@ -334,7 +350,7 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
     pt["tp_overlap"], pt["ep_overlap"] = const["tp_overlap"], const["ep_overlap"]
 
     width = 1 if fabric_points_cut else n
-    fab = _fabric_arrays(rows, width, gpn)
+    fab = _fabric_arrays(fabrics, width, gpn)
     if fab_override is not None:
         names, key = fab_override
         idx = [i for i, r in enumerate(rows) if r.name in names]
