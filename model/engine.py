@@ -1612,7 +1612,9 @@ def _pairs_that_can_win(pairs, bw, lat, congestion):
     n_fab = bw.shape[0]
     if pairs.bound is None and pairs.stage_bound is None:
         return np.ones((n_fab, n), dtype=bool)
-    counts = np.diff(np.append(pairs.starts, n))  # pairs of each point that has pairs, in order
+    edges = np.empty(pairs.starts.size + 1, dtype=pairs.starts.dtype)
+    edges[:-1], edges[-1] = pairs.starts, n
+    counts = edges[1:] - edges[:-1]  # pairs of each point that has pairs, in order
 
     def at_pairs(x):  # (F, points) → (F, pairs): each point's value repeated over its pairs (cheaper than a gather)
         return np.repeat(x, counts, axis=1)
@@ -1676,7 +1678,7 @@ def _gather_terms(terms, at, shape):
     but when the kinds outnumber the entries read (the chosen plans among many kinds), stacking the table would
     copy more than it saves: each term is read on its own.
     """
-    if np.size(at) < min(np.shape(x)[0] for x in terms.values()):
+    if np.size(at) < min(x.shape[0] for x in terms.values()):
         return {k: _at_shape(x.take(at, axis=0), shape) for k, x in terms.items()}
     out = {}
     for dtype in {x.dtype for x in terms.values()}:
@@ -1769,7 +1771,8 @@ def _search_pairs(pairs, inp: Inputs, bw, lat, congestion):
     step = step.reshape(-1)  # (entries · Z): time per sequence
     # fastest plan per fabric and point: each (fabric, point) is one segment of entries; the segment minimum,
     # then the first (pair, stage) that reaches it (ties go to the earlier candidate)
-    new_seg = np.r_[True, (fi[1:] != fi[:-1]) | (at[1:] != at[:-1])]
+    new_seg = np.ones(max(fi.size, 1), dtype=bool)  # as np.r_[True, ...] (several times slower)
+    new_seg[1:] = (fi[1:] != fi[:-1]) | (at[1:] != at[:-1])
     starts, seg_of_entry = np.flatnonzero(new_seg), np.cumsum(new_seg) - 1
     seg_min = np.minimum.reduceat(step, starts * n_z)
     hit = np.where(step == np.repeat(seg_min[seg_of_entry], n_z), np.arange(step.size), step.size)
