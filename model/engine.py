@@ -234,6 +234,10 @@ class Inputs:
     point: dict
     fabric: dict
     fabrics: list
+    # what fixes the network inputs (:data:`NETWORK_POINT_KEYS` and the fabric arrays) when no swept value is one of
+    # them: the scenario's cluster, topology and fabric sections (by identity), the points and the fabric width;
+    # else None
+    network_key: tuple | None = None
 
 
 def _constant_rows(values: dict, n: int) -> dict:
@@ -357,7 +361,10 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
         fab[key] = np.broadcast_to(fab[key], (len(rows), n)).copy()
         fab[key][idx, :] = values_arr[None, :]
         _check_fabric_values(key, values_arr, field)
-    return Inputs(n=n, point=pt, fabric=fab, fabrics=rows)
+    network_key = None
+    if field is None or field.split(".", 1)[0] not in ("cluster", "topology", "fabric"):
+        network_key = (s.cluster, s.topology, s.fabric, n, width)
+    return Inputs(n=n, point=pt, fabric=fab, fabrics=rows, network_key=network_key)
 
 
 def _parse_fabric_field(s: Scenario, field: str):
@@ -520,6 +527,41 @@ def _inter_bandwidths(pt, fab, net):
     final = np.minimum(lossy, cap)
     to_bytes = 1e9 / 8.0
     return ideal * to_bytes, lossy * to_bytes, final * to_bytes, eta
+
+
+# the point inputs the network state and the node bandwidths read (from the cluster and topology sections)
+NETWORK_POINT_KEYS = ("nodes", "oversubscription", "pcie_gb_per_s", "host_cores", "cpu_for_network_fraction")
+# the last network state and bandwidths with their Inputs.network_key: a sweep along a model, batch, reliability or
+# money input, and the point beside it, leave them alone from call to call
+_LAST_NETWORK = [(None, None)]
+
+
+def _network(inp: Inputs):
+    """:func:`_network_state` and :func:`_inter_bandwidths` of ``inp``, kept for the last ``inp.network_key``.
+
+    They read only :data:`NETWORK_POINT_KEYS` (handed to them alone) and the fabric arrays, which the key fixes.
+    Kept ones are handed out as copies: their arrays become outputs, which their receiver owns.
+    """
+    pt = {k: inp.point[k] for k in NETWORK_POINT_KEYS}
+    key = inp.network_key
+    held_key, held = _LAST_NETWORK[0]
+    if key is None or held_key is None or not (all(a is b for a, b in zip(key[:3], held_key[:3]))
+                                               and key[3:] == held_key[3:]):
+        net = _network_state(pt, inp.fabric)
+        held = (net, _inter_bandwidths(pt, inp.fabric, net))
+        if key is None:
+            return held
+        _LAST_NETWORK[0] = (key, held)
+    return _copied(held)
+
+
+def _copied(tree):
+    """A copy of the arrays of nested dicts and tuples (other leaves as they are)."""
+    if isinstance(tree, dict):
+        return {k: _copied(x) for k, x in tree.items()}
+    if isinstance(tree, tuple):
+        return tuple(_copied(x) for x in tree)
+    return tree.copy() if isinstance(tree, np.ndarray) else tree
 
 
 def _step_latency_s(net):
@@ -1096,8 +1138,7 @@ def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: b
     computes only what the headline metrics need (step, utilisation, days, reliability, money), not the
     per-mechanism breakdown.
     """
-    net = _network_state(inp.point, inp.fabric)
-    bandwidths = _inter_bandwidths(inp.point, inp.fabric, net)
+    net, bandwidths = _network(inp)
     step_latency = _step_latency_s(net)
     found, plan_side = None, None
     if plan is None:

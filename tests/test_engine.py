@@ -166,6 +166,29 @@ def test_fabric_rows_follow_the_fabric_section_from_sweep_to_sweep():
     assert sweep(faster, "cluster.nodes", x).labels[1] != sweep(relabelled, "cluster.nodes", x).labels[1]
 
 
+def test_network_outputs_of_a_model_sweep_follow_the_cluster_and_stay_the_callers():
+    """A model-size sweep's network outputs (kept from call to call while the cluster, topology and fabrics stay)
+    are those of a cluster-size sweep through the same cluster, after the cluster, the topology or a fabric
+    changes too; and a result's arrays are its own: writing into one leaves the next result alone."""
+    s = model.load_scenario(DEFAULT)
+    x = np.array([7.0, 70.0])
+    network = ("loaded_rtt_us", "switch_levels")
+    for scenario in (s, s.replace("cluster.nodes", 40), s.replace("topology.oversubscription", 3.0),
+                     s.replace("fabric.custom.roce.latency_us", 30.0), s):
+        res = sweep(scenario, "workload.params_b", x)
+        ref = sweep(scenario, "cluster.nodes", np.array([float(scenario.cluster.nodes)] * 2))
+        for k in network:
+            assert np.array_equal(res["network"][k], ref["network"][k])
+        assert np.array_equal(res["loss_efficiency"], ref["loss_efficiency"])
+        assert np.array_equal(res["node_bandwidth_gbps"]["effective"], ref["node_bandwidth_gbps"]["effective"])
+        assert np.array_equal(res["switches"], ref["switches"])
+        for arr in (res["network"]["loaded_rtt_us"], res["loss_efficiency"], res["switches"]):
+            arr[...] = -1.0  # the caller's own
+    again = sweep(s, "workload.params_b", x)
+    assert np.all(again["network"]["loaded_rtt_us"] > 0) and np.all(again["loss_efficiency"] > 0)
+    assert np.all(again["switches"] > 0)
+
+
 def test_tcp_cpu_cap_binds_at_high_node_bandwidth():
     # kernel TCP at 8 x 400G per node needs ~76 cores at 42 Gb/s per core: the host caps it (without loss:
     # at the published 1e-4, TCP timeouts hold it far below the cap)
