@@ -1177,8 +1177,14 @@ def _fixed_plan(s: Scenario, inp: Inputs, plan: dict, plan_side=None, judge=True
     pt = inp.point
     round_batch = s.parallel.resolved_mode == "auto"
     arrays = [np.asarray(plan[k], dtype=float) for k in PLAN_ARRAY_KEYS]
-    good = functools.reduce(np.logical_and, [np.isfinite(x) for x in arrays])
-    tc, pc, bc, vc, rcc, zc, cc, ec = (np.where(good, x, 1.0) for x in arrays)
+    # the plan's arrays of one shape (a searched plan's): one table, a few calls rather than one per array and term
+    if arrays[0].ndim and all(x.shape == arrays[0].shape for x in arrays):
+        table = np.stack(arrays)
+        good = np.isfinite(table).all(axis=0)
+        tc, pc, bc, vc, rcc, zc, cc, ec = np.where(good, table, 1.0)
+    else:
+        good = functools.reduce(np.logical_and, [np.isfinite(x) for x in arrays])
+        tc, pc, bc, vc, rcc, zc, cc, ec = (np.where(good, x, 1.0) for x in arrays)
     with np.errstate(divide="ignore", invalid="ignore"):  # placeholder plans where there is none are masked later
         cs2 = _compute_side(pt, tc, pc, bc, vc, rcc, zc, round_batch, plan_side, c=cc, e=ec)
         mem, fits = _memory(pt, tc, pc, bc, vc, rcc, cs2)
