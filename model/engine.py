@@ -171,6 +171,39 @@ def resolve_fabrics(s: Scenario) -> list[FabricRow]:
     return rows
 
 
+# the fabric inputs held as numbers (the transport and its loss recovery are codes, apart)
+NUMERIC_FABRIC_FIELDS = tuple(k for k in catalog.FABRIC_FIELDS if k not in ("transport", "loss_recovery"))
+
+
+class _Fabrics(NamedTuple):
+    """A scenario's fabrics resolved: the rows, their numeric inputs and their codes."""
+    rows: tuple  # FabricRow per fabric
+    numbers: np.ndarray  # (K, F) read-only: NUMERIC_FABRIC_FIELDS per fabric (NICs per GPU: 0, set per point)
+    codes: np.ndarray  # (2, F, 1) read-only: the transport's and the loss recovery's code per fabric
+
+
+# the last fabric section resolved, by identity: a section is frozen (and its custom fabrics), and a session sweeps
+# the same scenario, or copies of it that change another section, again and again
+_LAST_FABRICS = [(None, None)]
+
+
+def _resolved_fabrics(s: Scenario) -> _Fabrics:
+    """:func:`resolve_fabrics` of ``s`` with its numbers and codes, kept for the last fabric section (the rows are
+    not changed once made)."""
+    section, fabrics = _LAST_FABRICS[0]
+    if section is not s.fabric:
+        rows = tuple(resolve_fabrics(s))
+        per_gpu = any(r.values["nics_per_node"] == "per_gpu" for r in rows)
+        numbers = np.array([[0.0 if k == "nics_per_node" and per_gpu else r.values[k] for r in rows]
+                            for k in NUMERIC_FABRIC_FIELDS], dtype=float)
+        codes = np.array([[[TRANSPORT_CODE[r.transport]] for r in rows],
+                          [[LOSS_RECOVERY_CODE[r.values["loss_recovery"]]] for r in rows]])
+        numbers.flags.writeable = codes.flags.writeable = False
+        fabrics = _Fabrics(rows, numbers, codes)
+        _LAST_FABRICS[0] = (s.fabric, fabrics)
+    return fabrics
+
+
 def _plan_key(s: Scenario):
     """The scenario's plan-search settings: mode, fixed degrees and micro-batch (part of the plan-cache key)."""
     return (s.parallel.resolved_mode, s.parallel.tp, s.parallel.pp, s.parallel.virtual_stages,
@@ -201,20 +234,35 @@ class Inputs:
     point: dict
     fabric: dict
     fabrics: list
+    # what fixes the network inputs (:data:`NETWORK_POINT_KEYS` and the fabric arrays) when no swept value is one of
+    # them: the scenario's cluster, topology and fabric sections (by identity), the points and the fabric width;
+    # else None
+    network_key: tuple | None = None
 
 
-def _fabric_array(rows, key, n, gpn):
-    """One fabric input as an (F, n) array: each fabric's value at every point (``n`` 1: at one point for all,
-    but NICs per GPU, which follow the GPUs per node at every point)."""
-    values = [r.values[key] for r in rows]
-    if key == "nics_per_node" and "per_gpu" in values:
-        out = np.empty((len(rows), gpn.size))
-        for i, v in enumerate(values):
+def _constant_rows(values: dict, n: int) -> dict:
+    """One float array (n,) per scalar of ``values``: the rows of one table (one allocation, not one each)."""
+    table = np.empty((len(values), n))
+    table[:] = np.array(list(values.values()), dtype=float)[:, None]
+    return dict(zip(values, table))
+
+
+def _fabric_arrays(fabrics: _Fabrics, n, gpn):
+    """The fabric inputs as (F, n) arrays, each fabric's value at every point (``n`` 1: at one point for all),
+    but NICs per GPU, which follow the GPUs per node ``gpn`` at every point; the numeric ones are the blocks of
+    one table (one allocation, not one each)."""
+    table = np.empty(fabrics.numbers.shape + (n,))
+    table[:] = fabrics.numbers[:, :, None]
+    fab = dict(zip(NUMERIC_FABRIC_FIELDS, table))
+    nics = [r.values["nics_per_node"] for r in fabrics.rows]
+    if "per_gpu" in nics:
+        out = np.empty((len(nics), gpn.size))
+        for i, v in enumerate(nics):
             out[i] = gpn if v == "per_gpu" else float(v)
-    else:
-        out = np.empty((len(rows), n))
-        out[:] = np.array(values, dtype=float)[:, None]
-    return out
+        fab["nics_per_node"] = out
+    fab["transport"] = fabrics.codes[0] * np.ones((1, n), dtype=int)
+    fab["loss_recovery"] = fabrics.codes[1] * np.ones((1, n), dtype=int)
+    return fab
 
 
 def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_points_cut: bool = False) -> Inputs:
@@ -236,8 +284,9 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
         "train_tokens_b": float(w.train_tokens_b), "vocab": float(w.vocab),
     }
     pt.update(economics.point_inputs(s))
-    rows = resolve_fabrics(s)
-    fab_override = None
+    fabrics = _resolved_fabrics(s)
+    rows = list(fabrics.rows)
+    fab_override, swept = None, {}
     if field is not None:
         if field in SWEEPABLE:
             key = field.split(".", 1)[1]
@@ -245,72 +294,77 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
                 if np.any(values_arr != np.round(values_arr)):
                     raise ScenarioError(field, values, "whole numbers")
             _check_point_values(field, values_arr)
-            pt[key] = values_arr
+            swept[key] = np.broadcast_to(values_arr, (n,))
             if key in economics.OTHER_CURRENCY_FIELD:
                 pt[economics.OTHER_CURRENCY_FIELD[key]] = np.nan
         else:
             fab_override = _parse_fabric_field(s, field)
-    for k, x in pt.items():
-        pt[k] = np.full(n, x, dtype=float) if np.ndim(x) == 0 else np.broadcast_to(np.asarray(x, dtype=float), (n,))
+    # every point input but the swept one holds one value here
+    pt.update(_constant_rows({k: x for k, x in pt.items() if k not in swept}, n))
+    pt.update(swept)
     gpn = pt["gpus_per_node"]
-    if w.layers is not None:
-        pt["layers"] = np.full(n, float(w.layers))
-        pt["hidden"] = np.full(n, float(w.hidden))
-        pt["heads"] = np.full(n, float(w.heads))
-    else:
-        pt["layers"], pt["hidden"], pt["heads"] = derive_architecture(pt["params_b"], pt["vocab"])
-    pt["kv_heads"] = pt["heads"] if w.kv_heads is None else np.full(n, float(w.kv_heads))
-    ffn = np.full(n, np.nan if w.ffn_hidden is None else float(w.ffn_hidden))
-    # mixture-of-experts: every layer's MLP is ``E`` experts, each token goes to ``K`` of them (padded to the
-    # capacity factor); the FLOPs follow the ``K`` active experts, the parameters all ``E``
     experts = float(w.experts or 1)
     top_k = float(w.top_k or (2 if experts > 1 else 1))
+    fp8 = w.precision == "fp8"
+    const = _constant_rows({
+        **({} if w.layers is None else {"layers": w.layers, "hidden": w.hidden, "heads": w.heads}),
+        **({} if w.kv_heads is None else {"kv_heads": w.kv_heads}),
+        "ffn": np.nan if w.ffn_hidden is None else float(w.ffn_hidden), "zeros": 0.0, "experts": experts,
+        "moe_tokens": top_k * (w.capacity_factor if experts > 1 else 1.0),  # token copies per token
+        "untied": float(w.untied_embeddings), "peak_flops": g["peak_bf16_tflops"] * 1e12, "fp8": float(fp8),
+        "grad_ratio": GRAD_WIRE_BYTES[w.grad_precision] / GRAD_BYTES,
+        "gemm_peak": fp8_gemm_peak(g["peak_fp8_tflops"] * 1e12) if fp8 else g["peak_bf16_tflops"] * 1e12,
+        "hbm_bytes_per_s": g["hbm_gb_per_s"] * 1e9, "memory_bytes": g["memory_gb"] * 1e9,
+        "intra_busbw": g["intra_gb_per_s"] * 1e9 * g["intra_busbw_fraction"],
+        "intra_p2p_bw": g["intra_gb_per_s"] * 1e9,
+        "nvls_busbw": g.get("nvls_busbw_gb_per_s", 0.0) * 1e9,  # NVLink SHARP in the node (0: none)
+        "ll_max_node": float(gpu_ll_max_bus_gb_per_s(g, 1)) * 1e9,  # LL protocol's cap in the node
+        "pcie_gb_per_s": float(pcie_cap_gb_per_s(g.get("pcie_gen", 5))),
+        "cp_min_tokens": CP_MIN_TOKENS_PER_RANK if p.cp is None else 0.0,
+        "tp_overlap": float(p.tp_overlap), "ep_overlap": float(p.ep_overlap)}, n)
+    if w.layers is not None:
+        pt["layers"], pt["hidden"], pt["heads"] = const["layers"], const["hidden"], const["heads"]
+    else:
+        pt["layers"], pt["hidden"], pt["heads"] = derive_architecture(pt["params_b"], pt["vocab"])
+    pt["kv_heads"] = pt["heads"] if w.kv_heads is None else const["kv_heads"]
+    ffn = const["ffn"]
+    # mixture-of-experts: every layer's MLP is ``E`` experts, each token goes to ``K`` of them (padded to the
+    # capacity factor); the FLOPs follow the ``K`` active experts, the parameters all ``E``
     full = layer_matmul_weights(pt["hidden"], pt["heads"], pt["kv_heads"], ffn)
-    attn = layer_matmul_weights(pt["hidden"], pt["heads"], pt["kv_heads"], np.zeros(n))
+    attn = layer_matmul_weights(pt["hidden"], pt["heads"], pt["kv_heads"], const["zeros"])
     mlp = full - attn
-    pt["experts"] = np.full(n, experts)
+    pt["experts"] = const["experts"]
     pt["attn_weights"] = attn
     pt["expert_weights"] = experts * mlp + (experts > 1) * pt["hidden"] * experts  # with the router
     pt["layer_weights"] = attn + top_k * mlp  # active: model FLOPs
-    pt["moe_tokens"] = np.full(n, top_k * (w.capacity_factor if experts > 1 else 1.0))  # token copies per token
+    pt["moe_tokens"] = const["moe_tokens"]
     pt["layer_weights_time"] = attn + pt["moe_tokens"] * mlp
     pt["mlp_ratio"] = np.broadcast_to(mlp_activation_ratio(pt["hidden"], ffn), (n,)) * pt["moe_tokens"]
-    pt["untied"] = np.full(n, float(w.untied_embeddings))
+    pt["untied"] = const["untied"]
     pt["params"] = params_from_architecture(pt["layers"], pt["hidden"], pt["vocab"], attn + pt["expert_weights"],
                                             pt["untied"])
     pt["gpus"] = pt["nodes"] * gpn
-    pt["peak_flops"] = np.full(n, g["peak_bf16_tflops"] * 1e12)
-    fp8 = w.precision == "fp8"
-    pt["fp8"] = np.full(n, float(fp8))
-    pt["grad_ratio"] = np.full(n, GRAD_WIRE_BYTES[w.grad_precision] / GRAD_BYTES)
-    pt["gemm_peak"] = np.full(n, fp8_gemm_peak(g["peak_fp8_tflops"] * 1e12) if fp8 else g["peak_bf16_tflops"] * 1e12)
-    pt["hbm_bytes_per_s"] = np.full(n, g["hbm_gb_per_s"] * 1e9)
-    pt["memory_bytes"] = np.full(n, g["memory_gb"] * 1e9)
-    pt["intra_busbw"] = np.full(n, g["intra_gb_per_s"] * 1e9 * g["intra_busbw_fraction"])
-    pt["intra_p2p_bw"] = np.full(n, g["intra_gb_per_s"] * 1e9)
-    pt["nvls_busbw"] = np.full(n, g.get("nvls_busbw_gb_per_s", 0.0) * 1e9)  # NVLink SHARP in the node (0: none)
-    pt["ll_max_node"] = np.full(n, float(gpu_ll_max_bus_gb_per_s(g, 1)) * 1e9)  # LL protocol's cap in the node
-    pt["pcie_gb_per_s"] = np.full(n, float(pcie_cap_gb_per_s(g.get("pcie_gen", 5))))
+    pt.update((k, const[k]) for k in ("peak_flops", "fp8", "grad_ratio", "gemm_peak", "hbm_bytes_per_s",
+                                      "memory_bytes", "intra_busbw", "intra_p2p_bw", "nvls_busbw", "ll_max_node",
+                                      "pcie_gb_per_s"))
     pt["flash"] = np.full(n, w.flash_attention)
-    pt["cp_min_tokens"] = np.full(n, CP_MIN_TOKENS_PER_RANK if p.cp is None else 0.0)
+    pt["cp_min_tokens"] = const["cp_min_tokens"]
     pt["sp"] = np.full(n, p.sequence_parallel)
     pt["dp_overlap"] = np.full(n, p.dp_overlap)
-    pt["tp_overlap"] = np.full(n, float(p.tp_overlap))
-    pt["ep_overlap"] = np.full(n, float(p.ep_overlap))
+    pt["tp_overlap"], pt["ep_overlap"] = const["tp_overlap"], const["ep_overlap"]
 
     width = 1 if fabric_points_cut else n
-    fab = {key: _fabric_array(rows, key, width, gpn) for key in catalog.FABRIC_FIELDS
-           if key not in ("transport", "loss_recovery")}
-    fab["transport"] = np.array([[TRANSPORT_CODE[r.transport]] for r in rows]) * np.ones((1, width), dtype=int)
-    fab["loss_recovery"] = np.array([[LOSS_RECOVERY_CODE[r.values["loss_recovery"]]] for r in rows]) * np.ones(
-        (1, width), dtype=int)
+    fab = _fabric_arrays(fabrics, width, gpn)
     if fab_override is not None:
         names, key = fab_override
         idx = [i for i, r in enumerate(rows) if r.name in names]
         fab[key] = np.broadcast_to(fab[key], (len(rows), n)).copy()
         fab[key][idx, :] = values_arr[None, :]
         _check_fabric_values(key, values_arr, field)
-    return Inputs(n=n, point=pt, fabric=fab, fabrics=rows)
+    network_key = None
+    if field is None or field.split(".", 1)[0] not in ("cluster", "topology", "fabric"):
+        network_key = (s.cluster, s.topology, s.fabric, n, width)
+    return Inputs(n=n, point=pt, fabric=fab, fabrics=rows, network_key=network_key)
 
 
 def _parse_fabric_field(s: Scenario, field: str):
@@ -379,16 +433,32 @@ def _candidates(s: Scenario, pt=None):
         eps = (p.ep or 1,)
     else:
         eps = tuple(e for e in EP_CANDIDATES if w.experts % e == 0)
-    grid = _candidate_grid(tps, pps, mbs, vs, rcs, _zero_stages(s), cps, eps)  # (8, C)
+    choices = (tps, pps, mbs, vs, rcs, _zero_stages(s), cps, eps)
+    grid = _candidate_grid(*choices)  # (8, C)
     if grid.size == 0:  # only an explicit pp = 1 with virtual stages > 1, which validation refuses
         raise ScenarioError("parallel.virtual_stages", p.virtual_stages, "1 or left out when pp = 1")
     if pt is not None and not explicit:
-        keep = ((grid[0] <= pt["gpus_per_node"].max()) & (grid[1] * grid[3] <= pt["layers"].max())
-                & (grid[0] * grid[1] * grid[6] <= pt["gpus"].max()))
-        if p.cp is None:
-            keep &= (grid[6] == 1) | (pt["seq_len"].max() / grid[6] >= CP_MIN_TOKENS_PER_RANK)
-        grid = grid[:, keep] if np.any(keep) else grid[:, :len(rcs) * len(_zero_stages(s))]
+        grid = _usable_candidates(choices, *(float(pt[k].max()) for k in ("gpus_per_node", "layers", "gpus")),
+                                  float(pt["seq_len"].max()) if p.cp is None else None)
     return tuple(grid)
+
+
+# the grids kept for the largest GPUs per node, layers, GPUs and sequence of a sweep: one per (scenario, sweep
+# range) a session goes back and forth between
+@functools.lru_cache(maxsize=32)
+def _usable_candidates(choices, gpn_max, layers_max, gpus_max, seq_len_max):
+    """:func:`_candidate_grid` of ``choices`` without the candidates no point can use: tensor parallelism beyond
+    the largest node, more model chunks than the most layers, more ranks than the most GPUs, and (``seq_len_max``
+    given: context parallelism searched) a context-parallel rank short of :data:`CP_MIN_TOKENS_PER_RANK` of the
+    longest sequence; whole groups, so the first group (one per recompute kind and ZeRO stage) when none is left.
+    A read-only (8, C) array."""
+    grid = _candidate_grid(*choices)
+    keep = (grid[0] <= gpn_max) & (grid[1] * grid[3] <= layers_max) & (grid[0] * grid[1] * grid[6] <= gpus_max)
+    if seq_len_max is not None:
+        keep &= (grid[6] == 1) | (seq_len_max / grid[6] >= CP_MIN_TOKENS_PER_RANK)
+    grid = grid[:, keep] if np.any(keep) else grid[:, :len(choices[4]) * len(choices[5])]
+    grid.flags.writeable = False
+    return grid
 
 
 # one grid per choice lists: auto mode has a handful (micro_batch, virtual_stages, recompute and the ZeRO stage each
@@ -414,19 +484,24 @@ def _network_state(pt, fab):
     :func:`~model.collectives.extra_tier_latency_us`) plus the queueing of a loaded path
     (:func:`~model.topology.queueing_us` of a link busy with a collective) — the round trip loss
     recovery and the window wait on. ``leaf``: :func:`~model.topology.leaf_geometry`; ``flows``: the
-    connections hashed per NIC link (TCP sockets, or RDMA queue pairs).
+    connections hashed per NIC link (TCP sockets, or RDMA queue pairs); ``tree``: the whole
+    :func:`~model.topology.fat_tree` the levels come from (the fabric counts read it too); ``congestion``:
+    :func:`_congestion_inputs` (the plan search and the outputs read it).
     """
-    levels = topology.levels_for(pt, fab)
+    tree = topology.fat_tree(pt["nodes"] * fab["nics_per_node"], fab["switch_radix"], pt["oversubscription"])
+    levels = tree["levels"]
     tcp_like = (fab["transport"] == TRANSPORT_CODE["tcp"]) | (fab["transport"] == TRANSPORT_CODE["iwarp"])
     packet = np.where(tcp_like, fab["mss_bytes"], fab["mtu_bytes"])
     hop_us = np.where(fab["transport"] == TRANSPORT_CODE["infiniband"], SWITCH_HOP_US["infiniband"],
                       SWITCH_HOP_US["roce"])
     one_way_us = fab["latency_us"] + extra_tier_latency_us(levels, hop_us)
     queue_us = topology.queueing_us(levels, packet, fab["link_gbps"], topology.COLLECTIVE_LINK_LOAD)
-    return dict(levels=levels, one_way_us=one_way_us, rtt_us=2.0 * one_way_us + queue_us,
-                leaf=topology.leaf_geometry(pt, fab, levels),
-                flows=np.where(tcp_like, fab["parallel_flows_per_nic"], fab["qps_per_connection"]),
-                adaptive=fab["adaptive_routing"] > 0)
+    net = dict(levels=levels, one_way_us=one_way_us, rtt_us=2.0 * one_way_us + queue_us,
+               leaf=topology.leaf_geometry(pt, fab, levels),
+               flows=np.where(tcp_like, fab["parallel_flows_per_nic"], fab["qps_per_connection"]),
+               adaptive=fab["adaptive_routing"] > 0, tree=tree)
+    net["congestion"] = _congestion_inputs(net)
+    return net
 
 
 def _inter_bandwidths(pt, fab, net):
@@ -452,6 +527,41 @@ def _inter_bandwidths(pt, fab, net):
     final = np.minimum(lossy, cap)
     to_bytes = 1e9 / 8.0
     return ideal * to_bytes, lossy * to_bytes, final * to_bytes, eta
+
+
+# the point inputs the network state and the node bandwidths read (from the cluster and topology sections)
+NETWORK_POINT_KEYS = ("nodes", "oversubscription", "pcie_gb_per_s", "host_cores", "cpu_for_network_fraction")
+# the last network state and bandwidths with their Inputs.network_key: a sweep along a model, batch, reliability or
+# money input, and the point beside it, leave them alone from call to call
+_LAST_NETWORK = [(None, None)]
+
+
+def _network(inp: Inputs):
+    """:func:`_network_state` and :func:`_inter_bandwidths` of ``inp``, kept for the last ``inp.network_key``.
+
+    They read only :data:`NETWORK_POINT_KEYS` (handed to them alone) and the fabric arrays, which the key fixes.
+    Kept ones are handed out as copies: their arrays become outputs, which their receiver owns.
+    """
+    pt = {k: inp.point[k] for k in NETWORK_POINT_KEYS}
+    key = inp.network_key
+    held_key, held = _LAST_NETWORK[0]
+    if key is None or held_key is None or not (all(a is b for a, b in zip(key[:3], held_key[:3]))
+                                               and key[3:] == held_key[3:]):
+        net = _network_state(pt, inp.fabric)
+        held = (net, _inter_bandwidths(pt, inp.fabric, net))
+        if key is None:
+            return held
+        _LAST_NETWORK[0] = (key, held)
+    return _copied(held)
+
+
+def _copied(tree):
+    """A copy of the arrays of nested dicts and tuples (other leaves as they are)."""
+    if isinstance(tree, dict):
+        return {k: _copied(x) for k, x in tree.items()}
+    if isinstance(tree, tuple):
+        return tuple(_copied(x) for x in tree)
+    return tree.copy() if isinstance(tree, np.ndarray) else tree
 
 
 def _step_latency_s(net):
@@ -527,10 +637,9 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     cs = {k: x for k, x in ps.items() if k not in ("per_bucket", "params_gpu", "fwd_window")}
     cs.update(
         d=d_seq, m=m, dist=dist, opt=opt, window=window, n_dp=n_dp,
-        stage_nodes=t * c * d_seq / gpn, stages=np.broadcast_to(p, np.shape(d)) + 0.0,  # pipeline placement
-        dp_volume=volume, buckets=buckets, cp=np.broadcast_to(c, np.shape(d)) + 0.0,
-        ep=np.broadcast_to(e, np.shape(d)) + 0.0,
-        rc=np.broadcast_to(rc, np.shape(d)) + 0.0, zero=zero,
+        stage_nodes=t * c * d_seq / gpn, stages=_float_copy(p, np.shape(d)),  # pipeline placement
+        dp_volume=volume, buckets=buckets, cp=_float_copy(c, np.shape(d)), ep=_float_copy(e, np.shape(d)),
+        rc=_float_copy(rc, np.shape(d)), zero=zero,
         slots=m * v + p - 1.0, m_logits=m * ps["logits"],
         # one all-reduce's volume (``dp_volume`` all-reduces' worth per step: the ZeRO stage's traffic)
         dp_k0=intra + buckets * has_inter * NCCL_BASE_US * 1e-6, dp_intra_bw=intra_bw,
@@ -796,7 +905,7 @@ def _replicas(pt, t, p, b, round_batch, c=1.0):
     if round_batch:
         d = np.floor(d)
         short = ~_divides(d * b, B) & (d >= 1)  # most plans: the whole replicas already divide the batch
-        if np.any(short):
+        if short.any():
             d = np.where(short, largest_divisor_at_most(B, b, d), d)
     with np.errstate(divide="ignore"):
         return d, B / (d * b)
@@ -806,21 +915,45 @@ def largest_divisor_at_most(B, b, cap):
     """The largest divisor of ``B/b`` that is at most ``cap`` (0 where ``B/b`` is not whole) [-].
 
     Vectorised: the divisors of each distinct ``B/b`` (pairs ``k``, ``n/k`` for ``k ≤ √n``) are sorted
-    into one array with a row offset per value, and one ``searchsorted`` answers every query.
+    into one array with a row offset per value (:func:`_divisor_table`, kept for the few distinct quotients a
+    session uses), and one ``searchsorted`` answers every query.
     """
-    B_u, B_i = np.unique(np.asarray(B, dtype=float), return_inverse=True)
-    b_u, b_i = np.unique(np.asarray(b, dtype=float), return_inverse=True)
+    B_u, B_i = _distinct(B)
+    b_u, b_i = _distinct(b)
     n = (B_u[:, None] / b_u[None, :]).reshape(-1)  # (rows,)
-    row = np.reshape(B_i, np.shape(B)) * b_u.size + np.reshape(b_i, np.shape(b))
+    row = B_i * b_u.size + b_i
+    flat, big = _divisor_table(tuple(n.tolist()))
+    q = np.minimum(np.maximum(cap, 0.0), big - 1.0) + row * big
+    idx = np.searchsorted(flat, q, side="right") - 1
+    return flat[idx] - row * big
+
+
+def _distinct(x):
+    """The distinct values of ``x`` (as floats, sorted) and the index of each entry's value, in ``x``'s shape:
+    :func:`numpy.unique` with its inverse, without its sort when ``x`` holds one value (a sweep's global batch), and
+    the inverse found by ``searchsorted`` (cheaper than ``unique``'s own for a few distinct values)."""
+    x = np.asarray(x, dtype=float)
+    first = x.reshape(-1)[:1]
+    if x.size == 1 or (x == first).all():
+        return first, np.zeros(x.shape, dtype=np.intp)
+    u = np.unique(x)
+    return u, np.searchsorted(u, x)
+
+
+@functools.lru_cache(maxsize=64)
+def _divisor_table(quotients: tuple):
+    """:func:`largest_divisor_at_most`'s sorted divisors of the quotients ``n`` (a tuple of floats): the divisors
+    of the ``i``-th, 0 where there is none, plus ``i · big`` with ``big = max n + 1``, in one read-only array,
+    and ``big``. A session meets a handful of (global batch, micro-batch) quotients: kept per tuple of them."""
+    n = np.array(quotients, dtype=float)
     k = np.arange(1.0, max(math.isqrt(int(n.max())), 1) + 1.0)  # at least 1: a micro-batch above the batch
     is_div = np.mod(n[:, None], k[None, :]) == 0.0
     divs = np.sort(np.concatenate([np.where(is_div, k, 0.0), np.where(is_div, n[:, None] / k, 0.0)], axis=1),
                    axis=1)
     big = n.max() + 1.0
     flat = (divs + np.arange(n.size)[:, None] * big).reshape(-1)
-    q = np.minimum(np.maximum(cap, 0.0), big - 1.0) + row * big
-    idx = np.searchsorted(flat, q, side="right") - 1
-    return flat[idx] - row * big
+    flat.flags.writeable = False
+    return flat, big
 
 
 def _divides(divisor, n):
@@ -845,9 +978,9 @@ def _degrees_valid(pt, t, p, b, v, d, m, c=1.0, e=1.0):
     gpn, G, l, heads, kv = (pt[k] for k in ("gpus_per_node", "gpus", "layers", "heads", "kv_heads"))
     tp, pv = t * p * c, p * v
     ok = (t <= gpn) & _divides(t, gpn) & _divides(t, heads) & _divides(t, kv) & (p <= l) & (G >= tp)
-    if np.any(np.asarray(e) != 1):  # expert parallelism splits the experts and is carved out of data × context
+    if (np.asarray(e) != 1).any():  # expert parallelism splits the experts and is carved out of data × context
         ok = ok & _divides(e, pt["experts"]) & _divides(e, d * c)
-    if np.any(np.asarray(c) != 1):  # load-balanced ring: 2c chunks of a sequence, each long enough
+    if (np.asarray(c) != 1).any():  # load-balanced ring: 2c chunks of a sequence, each long enough
         ok = ok & ((c == 1) | (_divides(2.0 * c, pt["seq_len"]) & (pt["seq_len"] >= c * pt["cp_min_tokens"])))
     ok = ok & (d >= 1) & (m >= 1) & (np.floor(m) == m)
     even = _divides(pv, l)
@@ -901,7 +1034,7 @@ def _congestion_slowdown(cs, congestion, index=None, trailing=0):
     ``trailing``: axes added after the congestion arrays' own, for the pair (and stage) axes of ``cs`` to
     broadcast against.
     """
-    if not np.any(np.isfinite(congestion["nodes_per_leaf"])):
+    if not np.isfinite(congestion["nodes_per_leaf"]).any():
         return 1.0  # every NIC on one switch: nothing crosses an uplink
     at = congestion
     if isinstance(index, tuple):  # (fabric, point) of each entry
@@ -917,7 +1050,7 @@ def _slowdown_at(plans, at, kind):
     """One of :data:`CONGESTION_KINDS` of :func:`_congestion_slowdown` for the plans ``plans`` against congestion
     arrays ``at`` that broadcast with them."""
     leaf = at["nodes_per_leaf"]
-    if kind == "ep" and _one_value(plans["a2a_nodes"], 1.0) and np.all(np.asarray(leaf) >= 1.0):
+    if kind == "ep" and _one_value(plans["a2a_nodes"], 1.0) and (np.asarray(leaf) >= 1.0).all():
         # no expert all-to-all across nodes: nothing crosses (share 0 of finite load terms), exactly 1
         return 1.0
     if kind == "pp":
@@ -931,11 +1064,16 @@ def _slowdown_at(plans, at, kind):
 def _one_value(x, value):
     """Whether ``x`` is one value (an array of size 1), ``value`` with its sign (+0.0 is not -0.0)."""
     x = np.asarray(x)
-    return x.size == 1 and x.reshape(-1)[0] == value and np.signbit(x.reshape(-1)[0]) == np.signbit(value)
+    if x.size != 1:
+        return False
+    v = x.reshape(-1)[0]
+    return bool(v == value) and math.copysign(1.0, v) == math.copysign(1.0, value)  # the sign: as np.signbit's
 
 
 def _split_slowdown(slow):
     """The slowdowns of :func:`_congestion_slowdown`, one per :data:`CONGESTION_KINDS`."""
+    if isinstance(slow, tuple):
+        return slow
     return (slow,) * len(CONGESTION_KINDS) if np.ndim(slow) == 0 else slow
 
 
@@ -953,7 +1091,7 @@ def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, slow=1.0):
         cs["ring_crosses"], np.maximum(cs["ring_steps"] * (step_latency_s + cs["ring_bytes_node"] * inv_bw)
                                        - cs["ring_hide"], 0.0), cs["chunk_ring_intra"]), lambda: cs["chunk_ring_intra"])
     if (all(_one_value(cs[k], 0.0) for k in ("a2a_steps", "a2a_bytes_node", "a2a_hide"))
-            and np.all(np.isfinite(inv_bw)) and np.all(np.isfinite(step_latency_s)) and np.all(np.isfinite(ep_slow))):
+            and np.isfinite(inv_bw).all() and np.isfinite(step_latency_s).all() and np.isfinite(ep_slow).all()):
         a2a = 0.0  # no expert parallelism: max(0·λ + 0·x·s − 0, 0) of finite λ, x and s, +0.0
     else:
         a2a = np.maximum(cs["a2a_steps"] * step_latency_s + cs["a2a_bytes_node"] * inv_bw * ep_slow
@@ -1000,8 +1138,7 @@ def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: b
     computes only what the headline metrics need (step, utilisation, days, reliability, money), not the
     per-mechanism breakdown.
     """
-    net = _network_state(inp.point, inp.fabric)
-    bandwidths = _inter_bandwidths(inp.point, inp.fabric, net)
+    net, bandwidths = _network(inp)
     step_latency = _step_latency_s(net)
     found, plan_side = None, None
     if plan is None:
@@ -1012,7 +1149,7 @@ def _evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: b
     if found is not None:  # the search's verdicts: some plan fits; some plan's degrees are possible
         chosen = chosen[:-2] + tuple(found)
     # where no plan fits at any point, the placeholder plan's quantities are read and masked as NaN: no warnings
-    quiet = {} if np.any(chosen[-2]) else dict(divide="ignore", invalid="ignore")
+    quiet = {} if chosen[-2].any() else dict(divide="ignore", invalid="ignore")
     with np.errstate(**quiet):
         return _outputs(s, inp, bandwidths, step_latency, net, *chosen, lean=lean)
 
@@ -1040,8 +1177,14 @@ def _fixed_plan(s: Scenario, inp: Inputs, plan: dict, plan_side=None, judge=True
     pt = inp.point
     round_batch = s.parallel.resolved_mode == "auto"
     arrays = [np.asarray(plan[k], dtype=float) for k in PLAN_ARRAY_KEYS]
-    good = functools.reduce(np.logical_and, [np.isfinite(x) for x in arrays])
-    tc, pc, bc, vc, rcc, zc, cc, ec = (np.where(good, x, 1.0) for x in arrays)
+    # the plan's arrays of one shape (a searched plan's): one table, a few calls rather than one per array and term
+    if arrays[0].ndim and all(x.shape == arrays[0].shape for x in arrays):
+        table = np.stack(arrays)
+        good = np.isfinite(table).all(axis=0)
+        tc, pc, bc, vc, rcc, zc, cc, ec = np.where(good, table, 1.0)
+    else:
+        good = functools.reduce(np.logical_and, [np.isfinite(x) for x in arrays])
+        tc, pc, bc, vc, rcc, zc, cc, ec = (np.where(good, x, 1.0) for x in arrays)
     with np.errstate(divide="ignore", invalid="ignore"):  # placeholder plans where there is none are masked later
         cs2 = _compute_side(pt, tc, pc, bc, vc, rcc, zc, round_batch, plan_side, c=cc, e=ec)
         mem, fits = _memory(pt, tc, pc, bc, vc, rcc, cs2)
@@ -1341,8 +1484,22 @@ def _stages_worth_timing(fits):
 def _rows(x, rows, n):
     """``x`` at the pairs ``rows`` (any index shape) when it has one row per pair (of ``n``), else ``x``.
 
-    ``np.take`` along the first axis: several times faster than fancy indexing for rows of a few values."""
+    ``take`` along the first axis: several times faster than fancy indexing for rows of a few values (the array's
+    own method: the search gathers some fifty terms a pass, and ``np.take`` and ``np.ndim`` add a call each)."""
+    if type(x) is np.ndarray:
+        return x.take(rows, axis=0) if x.ndim and x.shape[0] == n else x
     return np.take(x, rows, axis=0) if np.ndim(x) >= 1 and np.shape(x)[0] == n else x
+
+
+def _at_shape(x, shape):
+    """``x`` broadcast to ``shape`` (a read-only view), or ``x`` itself where it has that shape already:
+    ``broadcast_to`` costs some microseconds a call, and an evaluation makes dozens."""
+    return x if np.shape(x) == shape else np.broadcast_to(x, shape)
+
+
+def _float_copy(x, shape):
+    """``np.broadcast_to(x, shape) + 0.0`` without the view: a new float array of ``shape`` (-0.0 made +0.0)."""
+    return np.add(x, 0.0, out=np.empty(shape))
 
 
 def _pipeline_bound_terms(cs_kind, kind, n):
@@ -1360,7 +1517,7 @@ def _pipeline_bound_terms(cs_kind, kind, n):
              + 2.0 * np.where(crosses, 0.0, ck["p2p_intra"]) - ck["a2a_hide"])
     per_lat = 2.0 * crosses + ck["a2a_steps"]
     per_inv_bw = 2.0 * crosses * ck["p2p_bytes_node"] + ck["a2a_bytes_node"]
-    return tuple(np.broadcast_to(x[kind], (n, 1))[:, 0] for x in (fixed, per_lat, per_inv_bw))
+    return tuple(_at_shape(x[kind], (n, 1))[:, 0] for x in (fixed, per_lat, per_inv_bw))
 
 
 def _bound_table(cs, allowed, sequences, kind, cs_kind, dp_overlap):
@@ -1380,7 +1537,7 @@ def _bound_table(cs, allowed, sequences, kind, cs_kind, dp_overlap):
     n, n_z = allowed.shape
 
     def one(x):
-        return np.broadcast_to(x, (n, 1))[:, 0]
+        return _at_shape(x, (n, 1))[:, 0]
     fixed, per_lat, per_inv_bw = _pipeline_bound_terms(cs_kind, kind, n)
     per_seq, slots = 1.0 / one(sequences), one(cs["slots"])
     overlap = np.broadcast_to(np.asarray(dp_overlap, dtype=bool), (n, 1))[:, 0]
@@ -1416,7 +1573,7 @@ def _bound_coefficients(cs, allowed, sequences, kind, cs_kind):
     n = allowed.shape[0]
 
     def one(x):  # a quantity that does not depend on the stage, as (pairs,)
-        return np.broadcast_to(x, (n, 1))[:, 0]
+        return _at_shape(x, (n, 1))[:, 0]
 
     def over_stages(x, pick, empty):  # elementwise over the few stages: no reduction along a short axis
         x = np.where(allowed, x, empty)
@@ -1455,7 +1612,7 @@ def _bound(coefficients, step_latency_s, inv_bw):
     """:func:`_bound_coefficients`' lower bound at a step latency [s] and inverse node bandwidth [s/B]."""
     p0, p1, p2, d0, d1, d2 = coefficients
     # p0 + p1·λ + p2·x + max(d0 + d1·λ + d2·x, 0), summed in that order in place: large arrays (fabric × pair)
-    shape = np.broadcast_shapes(*(np.shape(x) for x in (*coefficients, step_latency_s, inv_bw)))
+    shape = np.broadcast(*coefficients, step_latency_s, inv_bw).shape  # (broadcast_shapes: several times slower)
     lb, term, dp = np.empty(shape), np.empty(shape), np.empty(shape)
     np.multiply(p1, step_latency_s, out=lb)
     lb += p0
@@ -1502,7 +1659,9 @@ def _pairs_that_can_win(pairs, bw, lat, congestion):
     n_fab = bw.shape[0]
     if pairs.bound is None and pairs.stage_bound is None:
         return np.ones((n_fab, n), dtype=bool)
-    counts = np.diff(np.append(pairs.starts, n))  # pairs of each point that has pairs, in order
+    edges = np.empty(pairs.starts.size + 1, dtype=pairs.starts.dtype)
+    edges[:-1], edges[-1] = pairs.starts, n
+    counts = edges[1:] - edges[:-1]  # pairs of each point that has pairs, in order
 
     def at_pairs(x):  # (F, points) → (F, pairs): each point's value repeated over its pairs (cheaper than a gather)
         return np.repeat(x, counts, axis=1)
@@ -1533,7 +1692,7 @@ def _shared_pairs_that_can_win(pairs, bw, lat, congestion):
     :func:`_stage_bound`."""
     if pairs.bound is None:
         return None
-    n_fab, n_pt = np.broadcast_shapes(bw.shape, lat.shape, congestion["nodes_per_leaf"].shape)
+    n_fab, n_pt = np.broadcast(bw, lat, congestion["nodes_per_leaf"]).shape
     inv_bw = 1.0 / bw
     lb = _bound(pairs.bound, lat[..., None], inv_bw[..., None])  # (F, N or 1, pairs)
     cand = np.broadcast_to(np.argmin(lb, axis=-1), (n_fab, n_pt)).reshape(-1)  # (F · points)
@@ -1554,8 +1713,8 @@ def _chosen_plan(pairs, best, shape, any_valid):
     pair, zi = np.divmod(best, pairs.stages.size)
     row = pairs.row[pair]
     nan = np.where(any_valid, 1.0, np.nan)
-    plan = {k: np.broadcast_to(x[row] * nan, shape) for k, x in pairs.plan.items()}
-    plan["zero_stage"] = np.broadcast_to(pairs.stages[zi] * nan, shape)
+    plan = {k: _at_shape(x[row] * nan, shape) for k, x in pairs.plan.items()}
+    plan["zero_stage"] = _at_shape(pairs.stages[zi] * nan, shape)
     return plan, _gather_terms(pairs.plan_side, pairs.kind[row], shape)
 
 
@@ -1566,9 +1725,8 @@ def _gather_terms(terms, at, shape):
     but when the kinds outnumber the entries read (the chosen plans among many kinds), stacking the table would
     copy more than it saves: each term is read on its own.
     """
-    if np.size(at) < min(np.shape(x)[0] for x in terms.values()):
-        return {k: (lambda y: y if y.shape == shape else np.broadcast_to(y, shape))(np.take(x, at, axis=0))
-                for k, x in terms.items()}
+    if np.size(at) < min(x.shape[0] for x in terms.values()):
+        return {k: _at_shape(x.take(at, axis=0), shape) for k, x in terms.items()}
     out = {}
     for dtype in {x.dtype for x in terms.values()}:
         keys = [k for k, x in terms.items() if x.dtype == dtype]
@@ -1625,8 +1783,8 @@ def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
     pairs = _plan_pairs(s, pt, pair_key)
     # a fabric's bandwidth and latency are usually the same at every point: then not copied per pair
     bw, lat = (cut_constant_points(x, 1) for x in (bw_final, step_latency))
-    congestion = {k: cut_constant_points(np.broadcast_to(x, bw_final.shape), 1)
-                  for k, x in _congestion_inputs(net).items()}
+    congestion = {k: cut_constant_points(_at_shape(x, bw_final.shape), 1)
+                  for k, x in net["congestion"].items()}
     key = (pair_key, inp.n) + tuple((x.shape, x.dtype.str, x.tobytes()) for x in (bw, lat, *congestion.values()))
     with _PAIR_LOCK:
         found = _SEARCH_CACHE.get(key)
@@ -1660,7 +1818,8 @@ def _search_pairs(pairs, inp: Inputs, bw, lat, congestion):
     step = step.reshape(-1)  # (entries · Z): time per sequence
     # fastest plan per fabric and point: each (fabric, point) is one segment of entries; the segment minimum,
     # then the first (pair, stage) that reaches it (ties go to the earlier candidate)
-    new_seg = np.r_[True, (fi[1:] != fi[:-1]) | (at[1:] != at[:-1])]
+    new_seg = np.ones(max(fi.size, 1), dtype=bool)  # as np.r_[True, ...] (several times slower)
+    new_seg[1:] = (fi[1:] != fi[:-1]) | (at[1:] != at[:-1])
     starts, seg_of_entry = np.flatnonzero(new_seg), np.cumsum(new_seg) - 1
     seg_min = np.minimum.reduceat(step, starts * n_z)
     hit = np.where(step == np.repeat(seg_min[seg_of_entry], n_z), np.arange(step.size), step.size)
@@ -1690,7 +1849,7 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
     """
     pt, fab = inp.point, inp.fabric
     bw_ideal, bw_lossy, bw_final, eta = bandwidths
-    slow = _congestion_slowdown(cs2, _congestion_inputs(net))
+    slow = _congestion_slowdown(cs2, net["congestion"])
     step = _step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step, slow)[0]
     m, lc = cs2["m"], cs2["lc"]
     global_batch = m * cs2["d"] * bc
@@ -1703,7 +1862,7 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
     tokens_per_s = global_batch * pt["seq_len"] / step_nan
     peak_t = pt["peak_flops"] / 1e12
     parts = dict(compute=m * (vc * lc * cs2["layer_compute"] + cs2["logits"]),
-                 optimizer=np.broadcast_to(cs2["opt"], step.shape) + 0.0)
+                 optimizer=_float_copy(cs2["opt"], step.shape))
     out = dict(
         step_time_s=step_nan,
         mfu=model_tflops / peak_t,
@@ -1714,7 +1873,7 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
     )
     if lean:
         out["breakdown_s"] = {k: x * nan for k, x in parts.items()}
-        return _with_reliability_and_money(s, pt, fab, out, lean=True)
+        return _with_reliability_and_money(s, pt, fab, out, lean=True, tree=net["tree"])
     # the communication parts at the ideal bandwidth; what loss recovery and the CPU cap add, apart
     step_ideal, p2p, t_chunk, exposed = _step_for_fabric(cs2, pt["dp_overlap"], bw_ideal, inter_step, slow)
     # a bandwidth the same as one already timed (no loss, or no CPU cap) gives the same step: not timed again
@@ -1766,7 +1925,7 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
         model_flops_per_iter=mf,
         hardware_flops_per_iter=hf,
     )
-    return _with_reliability_and_money(s, pt, fab, out)
+    return _with_reliability_and_money(s, pt, fab, out, tree=net["tree"])
 
 
 def _same_values(a, b):
@@ -1774,10 +1933,11 @@ def _same_values(a, b):
     return np.shape(a) == np.shape(b) and np.asarray(a).tobytes() == np.asarray(b).tobytes()
 
 
-def _with_reliability_and_money(s, pt, fab, out, lean=False):
-    """Reliability, fabric counts and money, appended to the engine's outputs."""
+def _with_reliability_and_money(s, pt, fab, out, lean=False, tree=None):
+    """Reliability, fabric counts and money, appended to the engine's outputs; ``tree``: the fabrics'
+    :func:`~model.topology.fat_tree`, if already built (:func:`_network_state`)."""
     out.update(reliability.outputs(pt, fab, out, lean=lean))
-    out.update(topology.outputs(pt, fab))
+    out.update(topology.outputs(pt, fab, tree))
     out.update(economics.outputs(s, pt, fab, out, lean=lean))
     return out
 
@@ -1830,13 +1990,20 @@ def _squeeze_tree(tree, n_fabrics):
 
 
 def _broadcast_tree(tree, shape):
-    if isinstance(tree, dict):
-        return {k: _broadcast_tree(v, shape) for k, v in tree.items()}
-    arr = np.asarray(tree)
-    if arr.shape == shape:
-        return arr
-    out = np.empty(shape, dtype=arr.dtype)  # a writable copy at the sweep's shape (cheaper than broadcast_to's)
-    out[...] = arr[None, :] if arr.ndim == 1 and shape[0] != arr.shape[0] else arr
+    """Every array of the nested dict ``tree`` at the sweep's ``shape``: as it is when it has that shape, else a
+    writable copy (cheaper than ``broadcast_to``'s); a point array (N,) is repeated per fabric. The leaves of a
+    level are handled in its loop, one call per dict (a result holds some hundred arrays)."""
+    out = {}
+    for k, x in tree.items():
+        if isinstance(x, dict):
+            out[k] = _broadcast_tree(x, shape)
+            continue
+        arr = x if type(x) is np.ndarray else np.asarray(x)
+        if arr.shape != shape:
+            full = np.empty(shape, dtype=arr.dtype)
+            full[...] = arr[None, :] if arr.ndim == 1 and shape[0] != arr.shape[0] else arr
+            arr = full
+        out[k] = arr
     return out
 
 

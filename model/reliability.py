@@ -175,7 +175,7 @@ def outputs(pt: dict, fab: dict, out: dict, lean: bool = False) -> dict:
         mtbf_h=np.where(rate > 0, mtbf, np.inf),
         interruptions_per_day=rate * 24.0,
         network_interruptions_per_day=net_rate * 24.0,
-        checkpoint_write_min=np.broadcast_to(delta * 60.0, np.broadcast_shapes(np.shape(delta), np.shape(out["params"]))),
+        checkpoint_write_min=np.broadcast_to(delta * 60.0, np.broadcast(delta, out["params"]).shape),
         checkpoint_interval_min=tau * 60.0,
     )
     solve_h, wall_h, wall_days = run_times(out["train_days"], tau, delta, restart, rate)

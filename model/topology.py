@@ -130,14 +130,18 @@ def optics_count(nic_links, switch_links, nic_links_optical=True):
     return 2.0 * np.asarray(switch_links, dtype=float) + np.where(nic_links_optical, 2.0, 0.0) * nic_links
 
 
-def outputs(pt: dict, fab: dict) -> dict:
+def outputs(pt: dict, fab: dict, tree: dict | None = None) -> dict:
     """Fabric counts per fabric and point: arrays that broadcast to (F, N) (Monte-Carlo: (F, N, 1)).
 
     Keys: ``nics``, ``switches``, ``links``, ``optics`` and ``fat_tree``
-    (a dict of ``levels``, ``leaf``, ``spine``, ``core``).
+    (a dict of ``levels``, ``leaf``, ``spine``, ``core``). ``tree``: :func:`fat_tree` of these NICs, if the
+    caller has it (its levels are copied: the caller keeps its own).
     """
     nics = pt["nodes"] * fab["nics_per_node"]
-    tree = fat_tree(nics, fab["switch_radix"], pt["oversubscription"])
+    if tree is None:
+        tree = fat_tree(nics, fab["switch_radix"], pt["oversubscription"])
+    else:
+        tree = dict(tree, levels=np.array(tree["levels"]))
     optics = optics_count(nics, tree["switch_links"], pt["nic_links_optical"] > 0)
     return dict(nics=nics, switches=tree["switches"], links=tree["links"], optics=optics,
                 fat_tree={k: tree[k] for k in ("levels", "leaf", "spine", "core")})

@@ -241,9 +241,10 @@ def loss_efficiency(transport_code, recovery_code, link_gbps, rtt_us, loss_rate,
         out = np.full(shape, np.nan)  # a row whose code no kind lists stays NaN
         row_codes = flat[:, 0].tolist()
         for kind, formula in _BY_KIND:
-            rows = [i for i, c in enumerate(row_codes) if c in kind]
-            if rows:
-                sub = [a[rows] if a.ndim == len(shape) and a.shape[0] == n_rows else a for a in [rec, *args]]
+            rows = np.array([i for i, c in enumerate(row_codes) if c in kind], dtype=np.intp)
+            if rows.size:
+                sub = [a.take(rows, axis=0) if a.ndim == len(shape) and a.shape[0] == n_rows else a
+                       for a in [rec, *args]]
                 out[rows] = formula(*sub)
         return out
     # any mix of transports: every formula everywhere, each kept where the code is its kind's

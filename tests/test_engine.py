@@ -147,6 +147,48 @@ def test_custom_fabric_and_override():
     assert rows[1].sources["link_gbps"] == "scenario" and rows[1].sources["latency_us"] == "seed profile"
 
 
+def test_fabric_rows_follow_the_fabric_section_from_sweep_to_sweep():
+    """Sweeps of one scenario, of a copy that changes another section, of one that changes a fabric and again
+    of the first: each result's fabrics, labels and line rates are its own scenario's."""
+    s = model.scenario_from_dict({"workload": {"params_b": 7}, "cluster": {"nodes": 8},
+                                  "fabric": {"compare": ["infiniband", "ethernet"]}})
+    other_section = s.replace("workload.params_b", 13.0)
+    faster = s.replace("fabric.custom.ethernet.link_gbps", 800.0)
+    relabelled = faster.replace("fabric.custom.ethernet.label", "Fast Ethernet")
+    x = np.array([4.0, 8.0])
+    for scenario in (s, other_section, faster, relabelled, s):
+        res = sweep(scenario, "cluster.nodes", x)
+        want = model.resolve_fabrics(scenario)
+        assert res.fabrics == tuple(r.name for r in want) and res.labels == tuple(r.label for r in want)
+        assert [r.values for r in res.fabric_rows] == [r.values for r in want]
+        line = res["node_bandwidth_gbps"]["line"]
+        assert np.array_equal(line[1], np.full(2, want[1].values["link_gbps"] * want[1].values["nics_per_node"]))
+    assert sweep(faster, "cluster.nodes", x).labels[1] != sweep(relabelled, "cluster.nodes", x).labels[1]
+
+
+def test_network_outputs_of_a_model_sweep_follow_the_cluster_and_stay_the_callers():
+    """A model-size sweep's network outputs (kept from call to call while the cluster, topology and fabrics stay)
+    are those of a cluster-size sweep through the same cluster, after the cluster, the topology or a fabric
+    changes too; and a result's arrays are its own: writing into one leaves the next result alone."""
+    s = model.load_scenario(DEFAULT)
+    x = np.array([7.0, 70.0])
+    network = ("loaded_rtt_us", "switch_levels")
+    for scenario in (s, s.replace("cluster.nodes", 40), s.replace("topology.oversubscription", 3.0),
+                     s.replace("fabric.custom.roce.latency_us", 30.0), s):
+        res = sweep(scenario, "workload.params_b", x)
+        ref = sweep(scenario, "cluster.nodes", np.array([float(scenario.cluster.nodes)] * 2))
+        for k in network:
+            assert np.array_equal(res["network"][k], ref["network"][k])
+        assert np.array_equal(res["loss_efficiency"], ref["loss_efficiency"])
+        assert np.array_equal(res["node_bandwidth_gbps"]["effective"], ref["node_bandwidth_gbps"]["effective"])
+        assert np.array_equal(res["switches"], ref["switches"])
+        for arr in (res["network"]["loaded_rtt_us"], res["loss_efficiency"], res["switches"]):
+            arr[...] = -1.0  # the caller's own
+    again = sweep(s, "workload.params_b", x)
+    assert np.all(again["network"]["loaded_rtt_us"] > 0) and np.all(again["loss_efficiency"] > 0)
+    assert np.all(again["switches"] > 0)
+
+
 def test_tcp_cpu_cap_binds_at_high_node_bandwidth():
     # kernel TCP at 8 x 400G per node needs ~76 cores at 42 Gb/s per core: the host caps it (without loss:
     # at the published 1e-4, TCP timeouts hold it far below the cap)
@@ -280,6 +322,31 @@ def test_degree_checks_in_floats_equal_integer_arithmetic():
         assert np.array_equal(got, want)
 
 
+def test_largest_divisor_at_most_of_one_batch_or_one_micro_batch_equals_integer_search():
+    """One global batch (a sweep that leaves it alone) or one micro-batch for every query, and a batch and
+    micro-batch per query: the largest divisor of batch / micro-batch at most the cap, as integers find it."""
+    from model.engine import largest_divisor_at_most
+
+    rng = np.random.default_rng(3)
+    caps = rng.integers(-2, 700, 400).astype(float)
+
+    def want(B, b, cap):
+        per = B // b if B % b == 0 else 0
+        return max((k for k in range(1, int(min(max(cap, 0), per)) + 1) if per % k == 0), default=0)
+
+    cases = [(np.array([[1024.0]]), rng.choice([1.0, 2.0, 3.0, 4.0], (1, 400))),  # one batch, as the search sees it
+             (np.full(400, 1024.0), rng.choice([1.0, 2.0, 3.0, 4.0], 400)),  # one batch at every point
+             (np.array([1536.0]), np.array([[4.0]])),  # one of each
+             (rng.choice([96.0, 1000.0, 1024.0], 400), np.array([2.0])),  # one micro-batch
+             (rng.choice([96.0, 1000.0, 1024.0], 400), rng.choice([1.0, 2.0, 3.0], 400))]
+    for B, b in cases:
+        for _ in range(2):  # the second time from the kept divisor table
+            got = largest_divisor_at_most(B, b, caps)
+            Bs, bs, cs = np.broadcast_arrays(B, b, caps)
+            assert np.ravel(got).tolist() == [want(int(x), int(y), z)
+                                              for x, y, z in zip(Bs.ravel(), bs.ravel(), cs.ravel())]
+
+
 def test_plan_cache_hit_and_cleared_cache_give_the_same_result(scen):
     from model import engine
 
@@ -357,3 +424,13 @@ def test_reused_plan_search_gives_every_output_as_from_scratch(scen):
         for k in want:
             assert got[k].shape == want[k].shape and got[k].tobytes() == want[k].tobytes(), k
         assert np.any(cold["feasible"])
+
+
+def test_one_value_tells_a_single_value_with_its_sign():
+    """The step's shortcuts test a term for one value, sign included (-0.0 is not +0.0): as ``np.signbit`` tells."""
+    from model.engine import _one_value
+
+    assert _one_value(np.array([[0.0]]), 0.0) and _one_value(0.0, 0.0) and _one_value(np.array([1]), 1.0)
+    assert not _one_value(np.array([-0.0]), 0.0) and not _one_value(0.0, -0.0) and _one_value(-0.0, -0.0)
+    assert not _one_value(np.zeros(2), 0.0) and not _one_value(np.array([np.nan]), np.nan)
+    assert not _one_value(np.array([2.0]), 1.0) and not _one_value(np.zeros(0), 0.0)

@@ -49,3 +49,26 @@ def test_engine_reports_counts_for_a_superpod_sized_cluster():
                                   "fabric": {"profile_set": "published", "compare": ["infiniband"]}})
     r = model.evaluate(s)
     assert r["switches"][0] == 48 and r["links"][0] == 2048 and r["nics"][0] == 1024
+
+
+def test_sweep_fabric_counts_are_the_fat_tree_of_its_nics():
+    """A nodes sweep's switches, links, optics and tree levels are :func:`fat_tree` of each fabric's NICs at each
+    point (the engine builds the tree once for its latency and its counts), the levels its own array."""
+    import model
+    from model import topology
+
+    s = model.load_scenario("assets/presets/default.toml").replace("topology.oversubscription", 2.0)
+    nodes = np.array([1.0, 8.0, 40.0, 300.0, 3000.0])
+    res = model.sweep(s, "cluster.nodes", nodes)
+    for i, row in enumerate(res.fabric_rows):
+        nics = nodes * float(row.values["nics_per_node"])
+        t = fat_tree(nics, float(row.values["switch_radix"]), 2.0)
+        assert np.array_equal(res["switches"][i], t["switches"]) and np.array_equal(res["links"][i], t["links"])
+        assert np.array_equal(res["optics"][i], optics_count(nics, t["switch_links"], s.topology.nic_links_optical))
+        for k in ("levels", "leaf", "spine", "core"):
+            assert np.array_equal(res["fat_tree"][k][i], t[k])
+    assert np.array_equal(res["network"]["switch_levels"], res["fat_tree"]["levels"])
+    assert not np.shares_memory(res["network"]["switch_levels"], res["fat_tree"]["levels"])
+    assert topology.outputs({"nodes": nodes, "oversubscription": 2.0, "nic_links_optical": 1.0},
+                            {"nics_per_node": 8.0, "switch_radix": 64.0})["fat_tree"]["levels"].tolist() == \
+        fat_tree(nodes * 8.0, 64.0, 2.0)["levels"].tolist()
