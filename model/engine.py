@@ -652,12 +652,15 @@ def _layer_side(pt, t, b, rc, c=1.0, e=1.0):
     )
 
 
-def _stage_side(pt, ls, t, p, v, c=1.0, e=1.0):
-    """:func:`_plan_side` from its :func:`_layer_side` terms ``ls``: a model chunk's and a pipeline stage's."""
+def _stage_side(pt, ls, t, p, v, c=1.0, e=1.0, params_gpu=None):
+    """:func:`_plan_side` from its :func:`_layer_side` terms ``ls``: a model chunk's and a pipeline stage's.
+    ``params_gpu``: the stage's parameters per GPU (:func:`~model.memory.stage_params`, what the memory of the
+    same plans holds as ``params``), if already computed."""
     l, h, V = pt["layers"], pt["hidden"], pt["vocab"]
     gpn = pt["gpus_per_node"]
     lc = np.ceil(l / (p * v))
-    params_gpu = stage_params(l, h, V, t, p, pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
+    if params_gpu is None:
+        params_gpu = stage_params(l, h, V, t, p, pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
     # pipeline point-to-point: across nodes when a pipeline group does not sit inside one node
     crosses = (p > 1) & ~_divides(t * c * p, gpn)
     grad_bytes = params_gpu * GRAD_BYTES
@@ -700,22 +703,24 @@ def _unless_zero(x, product, *others):
 LAYER_SIDE_POINT_KEYS = tuple(k for k in PLAN_SIDE_POINT_KEYS if k != "layers")
 
 
-def _plan_side_of(pt, at, plans, ci):
+def _plan_side_of(pt, at, plans, ci, params_gpu=None):
     """:func:`_plan_side` of the candidates ``ci`` at the points ``at`` (index arrays (K,)): arrays (K,), bit for bit.
 
     ``pt``: :data:`PLAN_SIDE_POINT_KEYS` arrays of shape (N,) or (1,); ``plans``: the candidates' ``(t, p, b, v,
     rc, c, e)``, arrays (C,). The layer terms (:func:`_layer_side`, most of the work: layer times and the in-node
-    collectives) come from :func:`_layer_terms`; the stage terms are computed per entry.
+    collectives) come from :func:`_layer_terms`; the stage terms are computed per entry. ``params_gpu``: the
+    entries' parameters per GPU (K,), if already computed (the memory's stage parameters).
     """
     t, p, b, v, r, c, e = plans
     n = np.size(at)
     if n < GRID_MIN_ENTRIES:  # few entries: directly
-        out = _plan_side({k: (x[at] if np.shape(x)[0] > 1 else x) for k, x in pt.items()},
-                         *(x[ci] for x in (t, p, b, v, r, c, e)))
-        return {k: x if np.shape(x) == (n,) else np.broadcast_to(x, (n,)) for k, x in out.items()}
-    ls = _layer_terms(pt, LAYER_SIDE_POINT_KEYS, at, (t, b, r, c, e), ci, _layer_side)
-    pt_at = {k: (x[at] if np.shape(x)[0] > 1 else x) for k, x in ((k, np.asarray(pt[k])) for k in STAGE_SIDE_POINT_KEYS)}
-    out = _stage_side(pt_at, ls, t[ci], p[ci], v[ci], c[ci], e[ci])
+        pt_at = {k: (x[at] if np.shape(x)[0] > 1 else x) for k, x in pt.items()}
+        ls = _layer_side(pt_at, t[ci], b[ci], r[ci], c[ci], e[ci])
+    else:
+        ls = _layer_terms(pt, LAYER_SIDE_POINT_KEYS, at, (t, b, r, c, e), ci, _layer_side)
+        pt_at = {k: (x[at] if np.shape(x)[0] > 1 else x)
+                 for k, x in ((k, np.asarray(pt[k])) for k in STAGE_SIDE_POINT_KEYS)}
+    out = _stage_side(pt_at, ls, t[ci], p[ci], v[ci], c[ci], e[ci], params_gpu)
     return {k: x if np.shape(x) == (n,) else np.broadcast_to(x, (n,)) for k, x in out.items()}
 
 
@@ -740,20 +745,36 @@ def _layer_terms(pt, keys, at, plans, ci, layer_fn, trailing=()):
         if rep.size * first.size * 4 <= n:
             grid = layer_fn({k: (x[rep] if x.shape[0] > 1 else x)[(slice(None), None) + ax] for k, x in pts.items()},
                             *(x[first][(None, slice(None)) + ax] for x in plans))
-            idx = cls[at] * first.size + sub[ci]
-            out = {}
-            for k, x in grid.items():
-                x = np.asarray(x)
-                x = x.reshape((1,) * (2 + len(trailing) - x.ndim) + x.shape)
-                x = np.broadcast_to(x, (rep.size, first.size) + x.shape[2:]).reshape((-1,) + x.shape[2:])
-                raw = x.tobytes()
-                if raw == raw[:x.itemsize] * x.size:  # one value (a term of a parallelism the sweep never uses)
-                    out[k] = x.reshape(-1)[:1].reshape((1,) * (1 + len(trailing)))
-                else:
-                    out[k] = np.take(x, idx, axis=0)
-            return out
+            return _read_grid(grid, (rep.size, first.size), cls[at] * first.size + sub[ci], len(trailing))
     return layer_fn({k: (x[at] if x.shape[0] > 1 else x)[(slice(None),) + ax] for k, x in pts.items()},
                     *(x[ci][(slice(None),) + ax] for x in plans))
+
+
+def _read_grid(grid, shape, idx, n_trailing):
+    """The terms ``grid`` (arrays broadcasting to ``shape`` (models, plans) and up to ``n_trailing`` more axes) at the
+    flat grid entries ``idx`` (K,): arrays (K, ...), bit for bit.
+
+    A term of one value (a term of a parallelism the sweep never uses; compared as bytes) stays one value. The
+    others are read together, one gather per dtype and trailing shape from one stacked table: a gather per term
+    would allocate as many arrays of K entries, whose fresh pages cost more than the gather itself.
+    """
+    out, tables = {}, {}
+    for k, x in grid.items():
+        x = np.asarray(x)
+        x = x.reshape((1,) * (2 + n_trailing - x.ndim) + x.shape)
+        raw = x.tobytes()
+        if raw == raw[:x.itemsize] * x.size:
+            out[k] = x.reshape(-1)[:1].reshape((1,) * (1 + n_trailing))
+        else:
+            tables.setdefault((x.dtype, x.shape[2:]), []).append(k)
+            out[k] = x
+    for (dtype, tail), keys in tables.items():
+        table = np.empty((len(keys), shape[0] * shape[1]) + tail, dtype=dtype)
+        for i, k in enumerate(keys):
+            table[i].reshape(shape + tail)[...] = out[k]
+        for k, x in zip(keys, np.take(table, idx, axis=1)):
+            out[k] = x
+    return out
 
 
 def _distinct_rows(columns, n):
@@ -1261,8 +1282,10 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
             per_kind = _plan_side_of({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, np.zeros(firsts.size, dtype=int),
                                      (t, p, b, v, r, c, e), firsts)
             kind, own_kind = ci // n_z, False
-        else:  # the model changes along the sweep: per row, each row its own kind
-            per_kind = _plan_side_of({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, pt_of_row, (t, p, b, v, r, c, e), ci)
+        else:  # the model changes along the sweep: per row, each row its own kind; its parameters per GPU are
+            # those its memory holds (the same expression of the same inputs: the row's pair and plan)
+            per_kind = _plan_side_of({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, pt_of_row, (t, p, b, v, r, c, e), ci,
+                                     params_gpu=None if not usable else np.take(stage["params"][:, 0], ui))
             kind, own_kind = np.arange(ci.size), True  # each row its own kind: the terms as they are
         # what _compute_side computes with, at the rows; the step's other plan-side terms stay per kind
         plan_side = {k: (per_kind[k] if own_kind else per_kind[k][kind])[:, None] for k in COMPUTE_SIDE_PLAN_KEYS}
