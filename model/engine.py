@@ -468,7 +468,7 @@ def _congestion_inputs(net):
     return dict(nodes_per_leaf=leaf["nodes_per_leaf"], mean=mean, spread=spread)
 
 
-def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, replicas=None, e=1.0):
+def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, replicas=None, e=1.0, search=False):
     """Everything that does not depend on the fabric, for plans of any shape broadcasting with the point arrays.
 
     Returns the compute-side times and the "communication geometry": the
@@ -480,7 +480,9 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     degree (the ``d·c`` ranks that hold the same weights reduce gradients and shard states together, as
     Megatron-LM's distributed optimizer does over data × context parallelism).
     ``plan_side``: :func:`_plan_side` of the same plans, if already computed; ``replicas``: their
-    :func:`_replicas` ``(d, m)``, likewise.
+    :func:`_replicas` ``(d, m)``, likewise. ``search``: only what the plan search reads (:data:`STEP_KEYS`,
+    :data:`CONGESTION_PLAN_KEYS`, ``d`` and ``m``), not the plan's own degrees and stage (``cp``, ``ep``, ``rc``,
+    ``zero``, ``dist``) that its rows already hold.
 
     ZeRO traffic (Rajbhandari et al. 2020, §7): stages 0 and 1 move one all-reduce's volume per step
     (stage 1 as a reduce-scatter and an all-gather), overlapped with the last micro-batch's backward;
@@ -498,8 +500,9 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
                 and np.shape(d)[0] >= GRID_MIN_ENTRIES)
     # without data parallelism there is nothing to shard; rows against a row of stages: on (stages, rows), seen
     # as (rows, stages) (numpy broadcasts along a short last axis several times slower)
-    zero = np.where(d.T > 1, np.asarray(z).T, 0.0).T if by_stage else np.where(d > 1, z, 0.0)
-    dist = zero >= 1
+    if not (search and by_stage):  # else only the stage terms read the stage, a stage at a time
+        zero = np.where(d.T > 1, np.asarray(z).T, 0.0).T if by_stage else np.where(d > 1, z, 0.0)
+        dist = zero >= 1
     if by_stage:  # the plan search's many rows against a row of stages: the stage terms a stage at a time
         opt, volume, window = _stage_columns(np.asarray(z)[0], d > 1, d, m, g, ps, pt["hbm_bytes_per_s"])
     else:
@@ -525,12 +528,13 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
         window = np.where(zero >= 2, m * (ps["window"] + (zero >= 3) * ps["fwd_window"]), ps["window"])
     # what the step and memory read per plan: not the bucket size nor the parameters per GPU (in ``opt``)
     cs = {k: x for k, x in ps.items() if k not in ("per_bucket", "params_gpu", "fwd_window")}
+    if not search:
+        cs.update(dist=dist, cp=np.broadcast_to(c, np.shape(d)) + 0.0, ep=np.broadcast_to(e, np.shape(d)) + 0.0,
+                  rc=np.broadcast_to(rc, np.shape(d)) + 0.0, zero=zero)
     cs.update(
-        d=d_seq, m=m, dist=dist, opt=opt, window=window, n_dp=n_dp,
+        d=d_seq, m=m, opt=opt, window=window, n_dp=n_dp,
         stage_nodes=t * c * d_seq / gpn, stages=np.broadcast_to(p, np.shape(d)) + 0.0,  # pipeline placement
-        dp_volume=volume, buckets=buckets, cp=np.broadcast_to(c, np.shape(d)) + 0.0,
-        ep=np.broadcast_to(e, np.shape(d)) + 0.0,
-        rc=np.broadcast_to(rc, np.shape(d)) + 0.0, zero=zero,
+        dp_volume=volume, buckets=buckets,
         slots=m * v + p - 1.0, m_logits=m * ps["logits"],
         # one all-reduce's volume (``dp_volume`` all-reduces' worth per step: the ZeRO stage's traffic)
         dp_k0=intra + buckets * has_inter * NCCL_BASE_US * 1e-6, dp_intra_bw=intra_bw,
@@ -1248,8 +1252,11 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
     worth = fits if np.any(ptc["ep_overlap"]) else _stages_worth_timing(fits)
     # the rows: (pair, recompute kind) with a stage worth timing (elementwise over the stages, not a reduction
     # along that short axis)
-    ui, ri = np.nonzero(functools.reduce(np.logical_or, (worth[..., i] for i in range(n_z))))
-    allowed = np.take(worth.reshape(-1, n_z), ui * worth.shape[1] + ri, axis=0)
+    worth_any = functools.reduce(np.logical_or, (worth[..., i] for i in range(n_z)))  # (pairs, R)
+    rows_flat = np.flatnonzero(worth_any)  # in (pair, recompute kind) order, as a 2-D nonzero but faster
+    ui, ri = np.divmod(rows_flat, worth.shape[1])
+    # one transposing copy, then whole rows of Z stages (a gather at two index arrays is several times slower)
+    allowed = np.take(np.ascontiguousarray(worth).reshape(-1, n_z), rows_flat, axis=0)
     ci = cb_r[ui] * group + ri * n_z  # the row's candidate at the first stage
     dm = (d_r[ui][:, None], m_r[ui][:, None])
     pt_of_row = nb_r[ui]  # a point of each row (in a cluster-size sweep: one with its replicas)
@@ -1286,13 +1293,13 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
             # those its memory holds (the same expression of the same inputs: the row's pair and plan)
             per_kind = _plan_side_of({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, pt_of_row, (t, p, b, v, r, c, e), ci,
                                      params_gpu=None if not usable else np.take(stage["params"][:, 0], ui))
-            kind, own_kind = np.arange(ci.size), True  # each row its own kind: the terms as they are
+            kind, own_kind = row, True  # each row its own kind (a row per pair: 0, 1, ...): the terms as they are
         # what _compute_side computes with, at the rows; the step's other plan-side terms stay per kind
         plan_side = {k: (per_kind[k] if own_kind else per_kind[k][kind])[:, None] for k in COMPUTE_SIDE_PLAN_KEYS}
         cs_kind = {k: per_kind[k][:, None] for k in STEP_KEYS + CONGESTION_PLAN_KEYS
                    if k in per_kind and k not in COMPUTE_SIDE_PLAN_KEYS}
         cs = _compute_side(ptp, t_p, p_p, b_p, v_p, r_p, zs[None, :], round_batch, plan_side, c=c_p, replicas=dm,
-                           e=e_p)
+                           e=e_p, search=True)
         sequences = cs["m"] * cs["d"] * b_p
         # a term the same for every row (no context or expert parallelism: their terms are zero) is kept once
         cs = {k: cut_constant_points(np.broadcast_to(cs[k], (ci.size, 1)) if np.ndim(cs[k]) < 2 else cs[k], 0)
@@ -1303,9 +1310,10 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
             # rows of several points: the tighter bound, once per row; a row per pair: the simpler bound (the
             # table would cost more than the pairs it spares); pairs shared by every point: both
             if dedupe or shared:
-                stage_bound = _bound_table(cs, allowed, sequences, kind, cs_kind, ptp["dp_overlap"])
+                stage_bound = _bound_table(cs, allowed, sequences, None if own_kind else kind, cs_kind,
+                                           ptp["dp_overlap"])
             if not dedupe:
-                bound = np.stack(_bound_coefficients(cs, allowed, sequences, kind, cs_kind))
+                bound = np.stack(_bound_coefficients(cs, allowed, sequences, None if own_kind else kind, cs_kind))
         cs_kind = {k: cut_constant_points(x, 0) for k, x in cs_kind.items()}
     entry = PlanPairs(ni, row, has_degrees, ptp["dp_overlap"],
                       dict(zip(("tp", "pp", "micro_batch", "virtual_stages", "recompute", "cp", "ep"), col)), zs,
@@ -1352,9 +1360,12 @@ def _stages_worth_timing(fits):
     the caller then times every kind). The stages themselves are not ordered: a higher
     stage moves more data-parallel traffic but overlaps more of it (ZeRO-2's per-micro-batch reduce-scatters
     can hide what ZeRO-1's one all-reduce leaves exposed), so every stage that fits is timed.
+
+    The copies keep the memory layout of ``fits``: the plan search's (pairs, R, Z) is a view of (R, Z, pairs)
+    memory, whose elementwise operations then run along the pairs, not along the short stage axis.
     """
-    keep = fits.copy()
-    lighter = fits[..., 0, :].copy()
+    keep = fits.copy(order="K")
+    lighter = fits[..., 0, :].copy(order="K")
     for ri in range(1, fits.shape[-2]):
         keep[..., ri, :] &= ~lighter
         lighter |= fits[..., ri, :]
@@ -1375,7 +1386,7 @@ def _pipeline_bound_terms(cs_kind, kind, n):
     From :func:`_step_for_fabric`: the pipeline's point-to-point and all-to-all times are linear in ``λ`` and ``x``
     (congestion only slows them), the ring attention's at least its in-node part, the all-to-all's hidden part
     (``a2a_hide``) subtracted without its floor at zero. ``kind``, ``cs_kind``: plan-side terms held per kind
-    (:class:`PlanPairs`).
+    (:class:`PlanPairs`); ``kind`` None: each row its own kind (the terms are read as they are, not gathered).
     """
     ck = cs_kind
     crosses = ck["crosses"]
@@ -1383,7 +1394,7 @@ def _pipeline_bound_terms(cs_kind, kind, n):
              + 2.0 * np.where(crosses, 0.0, ck["p2p_intra"]) - ck["a2a_hide"])
     per_lat = 2.0 * crosses + ck["a2a_steps"]
     per_inv_bw = 2.0 * crosses * ck["p2p_bytes_node"] + ck["a2a_bytes_node"]
-    return tuple(np.broadcast_to(x[kind], (n, 1))[:, 0] for x in (fixed, per_lat, per_inv_bw))
+    return tuple(np.broadcast_to(x if kind is None else x[kind], (n, 1))[:, 0] for x in (fixed, per_lat, per_inv_bw))
 
 
 def _bound_table(cs, allowed, sequences, kind, cs_kind, dp_overlap):
