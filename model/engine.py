@@ -1313,7 +1313,7 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
                 stage_bound = _bound_table(cs, allowed, sequences, None if own_kind else kind, cs_kind,
                                            ptp["dp_overlap"])
             if not dedupe:
-                bound = np.stack(_bound_coefficients(cs, allowed, sequences, None if own_kind else kind, cs_kind))
+                bound = _bound_coefficients(cs, allowed, sequences, None if own_kind else kind, cs_kind)
         cs_kind = {k: cut_constant_points(x, 0) for k, x in cs_kind.items()}
     entry = PlanPairs(ni, row, has_degrees, ptp["dp_overlap"],
                       dict(zip(("tp", "pp", "micro_batch", "virtual_stages", "recompute", "cp", "ep"), col)), zs,
@@ -1440,12 +1440,13 @@ def _bound_table(cs, allowed, sequences, kind, cs_kind, dp_overlap):
 def _bound_coefficients(cs, allowed, sequences, kind, cs_kind):
     """A lower bound of each row's step time per sequence on any fabric, over its stages worth timing.
 
-    Six arrays (rows,) ``p0, p1, p2, d0, d1, d2``: the bound at step latency ``λ`` [s] and inverse node
+    One table (6, rows) of rows ``p0, p1, p2, d0, d1, d2``: the bound at step latency ``λ`` [s] and inverse node
     bandwidth ``x`` [s/B] is ``p0 + p1·λ + p2·x + max(d0 + d1·λ + d2·x, 0)`` (:func:`_bound`), growing with
     both. The pipeline part is :func:`_pipeline_bound_terms`; one all-reduce's data-parallel time is at least
     its network part without congestion, and the exposed part of a stage at least its traffic less its overlap
     window: at least the smallest traffic factor of the row's stages times that, less the largest window.
-    ``kind``, ``cs_kind``: plan-side terms held per kind (:class:`PlanPairs`).
+    ``kind``, ``cs_kind``: plan-side terms held per kind (:class:`PlanPairs`). Each row is computed in place in
+    the table, in the order of ``(a·b + c + d) / s`` (the same roundings as those expressions).
     """
     n = allowed.shape[0]
 
@@ -1457,11 +1458,19 @@ def _bound_coefficients(cs, allowed, sequences, kind, cs_kind):
         return functools.reduce(pick, (x[:, i] for i in range(x.shape[1])))
     fixed, per_lat, per_inv_bw = _pipeline_bound_terms(cs_kind, kind, n)
     seq, slots = one(sequences), one(cs["slots"])
-    p0 = (fixed * slots + one(cs["m_logits"]) + over_stages(cs["opt"], np.minimum, np.inf)) / seq
+    table = np.empty((6, n))
+    p0, p1, p2, d0, d1, d2 = table
+    np.multiply(fixed, slots, out=p0)
+    p0 += one(cs["m_logits"])
+    p0 += over_stages(cs["opt"], np.minimum, np.inf)
     volume = over_stages(cs["dp_volume"], np.minimum, np.inf)
-    d0 = (volume * one(cs["dp_k0"]) - over_stages(cs["window"], np.maximum, -np.inf)) / seq
-    return (p0, per_lat * slots / seq, per_inv_bw * slots / seq, d0, volume * one(cs["dp_k1"]) / seq,
-            volume * one(cs["dp_k2"]) / seq)
+    np.multiply(volume, one(cs["dp_k0"]), out=d0)
+    d0 -= over_stages(cs["window"], np.maximum, -np.inf)
+    for row, a, b in ((p1, per_lat, slots), (p2, per_inv_bw, slots), (d1, volume, one(cs["dp_k1"])),
+                      (d2, volume, one(cs["dp_k2"]))):
+        np.multiply(a, b, out=row)
+    table /= seq
+    return table
 
 
 def _stage_bound(table, step_latency_s, inv_bw):
@@ -1487,7 +1496,7 @@ def _few_pairs(n_pairs, n_points):
 
 def _bound(coefficients, step_latency_s, inv_bw):
     """:func:`_bound_coefficients`' lower bound at a step latency [s] and inverse node bandwidth [s/B]."""
-    p0, p1, p2, d0, d1, d2 = coefficients
+    p0, p1, p2, d0, d1, d2 = coefficients  # the rows of the table
     # p0 + p1·λ + p2·x + max(d0 + d1·λ + d2·x, 0), summed in that order in place: large arrays (fabric × pair)
     shape = np.broadcast_shapes(*(np.shape(x) for x in (*coefficients, step_latency_s, inv_bw)))
     lb, term, dp = np.empty(shape), np.empty(shape), np.empty(shape)
