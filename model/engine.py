@@ -1283,20 +1283,22 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
 
     # the unusable placeholder may have impossible degrees (d = 0): its geometry is never read, so no warnings
     with np.errstate(**({} if usable else dict(divide="ignore", invalid="ignore"))):
+        kinds = slice(None, None, n_z)  # one candidate per (degrees, recompute kind): the plan side ignores the stage
         if all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):  # the same model at every point: per candidate
-            kinds = slice(None, None, n_z)  # one candidate per (degrees, recompute kind)
             firsts = np.arange(t.size)[kinds]
             per_kind = _plan_side_of({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, np.zeros(firsts.size, dtype=int),
                                      (t, p, b, v, r, c, e), firsts)
             kind, own_kind = ci // n_z, False
         else:  # the model changes along the sweep: per row, each row its own kind; its parameters per GPU are
             # those its memory holds (the same expression of the same inputs: the row's pair and plan)
-            per_kind = _plan_side_of({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, pt_of_row, (t, p, b, v, r, c, e), ci,
+            per_kind = _plan_side_of({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, pt_of_row,
+                                     tuple(x[kinds] for x in (t, p, b, v, r, c, e)), ci // n_z,
                                      params_gpu=None if not usable else np.take(stage["params"][:, 0], ui))
             kind, own_kind = row, True  # each row its own kind (a row per pair: 0, 1, ...): the terms as they are
         # what _compute_side computes with, at the rows; the step's other plan-side terms stay per kind
         plan_side = {k: (per_kind[k] if own_kind else per_kind[k][kind])[:, None] for k in COMPUTE_SIDE_PLAN_KEYS}
-        cs_kind = {k: per_kind[k][:, None] for k in STEP_KEYS + CONGESTION_PLAN_KEYS
+        # a term the same for every kind (no context or expert parallelism: their terms are zero) is kept once
+        cs_kind = {k: cut_constant_points(per_kind[k][:, None], 0) for k in STEP_KEYS + CONGESTION_PLAN_KEYS
                    if k in per_kind and k not in COMPUTE_SIDE_PLAN_KEYS}
         cs = _compute_side(ptp, t_p, p_p, b_p, v_p, r_p, zs[None, :], round_batch, plan_side, c=c_p, replicas=dm,
                            e=e_p, search=True)
@@ -1314,7 +1316,6 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
                                            ptp["dp_overlap"])
             if not dedupe:
                 bound = _bound_coefficients(cs, allowed, sequences, None if own_kind else kind, cs_kind)
-        cs_kind = {k: cut_constant_points(x, 0) for k, x in cs_kind.items()}
     entry = PlanPairs(ni, row, has_degrees, ptp["dp_overlap"],
                       dict(zip(("tp", "pp", "micro_batch", "virtual_stages", "recompute", "cp", "ep"), col)), zs,
                       allowed, cs, kind, cs_kind, per_kind, usable, shared,
@@ -1386,7 +1387,8 @@ def _pipeline_bound_terms(cs_kind, kind, n):
     From :func:`_step_for_fabric`: the pipeline's point-to-point and all-to-all times are linear in ``λ`` and ``x``
     (congestion only slows them), the ring attention's at least its in-node part, the all-to-all's hidden part
     (``a2a_hide``) subtracted without its floor at zero. ``kind``, ``cs_kind``: plan-side terms held per kind
-    (:class:`PlanPairs`); ``kind`` None: each row its own kind (the terms are read as they are, not gathered).
+    (:class:`PlanPairs`), a term the same for every kind held once; ``kind`` None: each row its own kind (the
+    terms are read as they are, not gathered).
     """
     ck = cs_kind
     crosses = ck["crosses"]
@@ -1394,7 +1396,8 @@ def _pipeline_bound_terms(cs_kind, kind, n):
              + 2.0 * np.where(crosses, 0.0, ck["p2p_intra"]) - ck["a2a_hide"])
     per_lat = 2.0 * crosses + ck["a2a_steps"]
     per_inv_bw = 2.0 * crosses * ck["p2p_bytes_node"] + ck["a2a_bytes_node"]
-    return tuple(np.broadcast_to(x if kind is None else x[kind], (n, 1))[:, 0] for x in (fixed, per_lat, per_inv_bw))
+    return tuple(np.broadcast_to(x if kind is None or np.shape(x)[0] == 1 else x[kind], (n, 1))[:, 0]
+                 for x in (fixed, per_lat, per_inv_bw))
 
 
 def _bound_table(cs, allowed, sequences, kind, cs_kind, dp_overlap):
