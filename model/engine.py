@@ -866,20 +866,47 @@ def _degrees_valid(pt, t, p, b, v, d, m, c=1.0, e=1.0):
     into the ``p·v`` model chunks: evenly, or as Llama 3 405B did (126 layers on 16 stages; Llama 3 paper §3.3.2),
     with the first and last stage one layer short to balance the embedding and the output layer (``l + 1`` or
     ``l + 2`` divisible, at least two layers a chunk); Megatron-LM rejects other splits.
+
+    On the plan search's grid of points (N, 1) against candidates (1, C) where the model changes along the sweep,
+    the tests of the heads and of the layers take few distinct plan values (tp; pp and virtual stages): they are
+    computed once per distinct value and read at each candidate (:func:`_at_distinct_plans`), the same booleans.
     """
     gpn, G, l, heads, kv = (pt[k] for k in ("gpus_per_node", "gpus", "layers", "heads", "kv_heads"))
     tp, pv = t * p * c, p * v
-    ok = (t <= gpn) & _divides(t, gpn) & _divides(t, heads) & _divides(t, kv) & (p <= l) & (G >= tp)
+
+    def heads_split(tt):
+        return _divides(tt, heads) & _divides(tt, kv)
+
+    def layers_split(pp, vv):  # evenly or one layer short at both ends; and the layer count fills each chunk
+        ppvv = pp * vv
+        split = (pp <= l) & (_divides(ppvv, l) | ((pp > 1) & (2.0 * ppvv <= l + 2.0)
+                                                   & (_divides(ppvv, l + 1.0) | _divides(ppvv, l + 2.0))))
+        return split, ppvv <= l
+    grid = (np.ndim(l) == 2 and np.shape(l)[0] > 1 and np.ndim(t) == 2 and np.shape(t)[0] == 1
+            and np.shape(l)[0] * np.shape(t)[1] >= GRID_MIN_ENTRIES)
+    at = _at_distinct_plans if grid else (lambda fn, *cols: fn(*cols))
+    split, fills = at(layers_split, p, v)
+    ok = (t <= gpn) & _divides(t, gpn) & (G >= tp) & at(heads_split, t) & split
     if np.any(np.asarray(e) != 1):  # expert parallelism splits the experts and is carved out of data × context
         ok = ok & _divides(e, pt["experts"]) & _divides(e, d * c)
     if np.any(np.asarray(c) != 1):  # load-balanced ring: 2c chunks of a sequence, each long enough
         ok = ok & ((c == 1) | (_divides(2.0 * c, pt["seq_len"]) & (pt["seq_len"] >= c * pt["cp_min_tokens"])))
     ok = ok & (d >= 1) & (m >= 1) & (np.floor(m) == m)
-    even = _divides(pv, l)
-    short = (p > 1) & (2.0 * pv <= l + 2.0) & (_divides(pv, l + 1.0) | _divides(pv, l + 2.0))
-    ok = ok & (even | short)
-    ok = ok & ((v == 1) | ((p > 1) & (pv <= l) & _divides(p, m)))
-    return ok
+    ok = ok & ((v == 1) | ((p > 1) & fills & _divides(p, m)))
+    return np.ascontiguousarray(ok)
+
+
+def _at_distinct_plans(fn, *cols):
+    """``fn(*cols)``, boolean arrays (N, C) of point arrays (N, 1) that ``fn`` reads and plan arrays ``cols``
+    (1, C), computed once per distinct plan value (one column per distinct row of ``cols``) and read at each
+    candidate. ``fn`` may return a tuple of such arrays."""
+    shape = np.broadcast_shapes(*(np.shape(x) for x in cols))
+    cols = [np.broadcast_to(x, shape) for x in cols]
+    first, code = _distinct_rows([x[0] for x in cols], shape[1])
+    out = fn(*(x[:, first] for x in cols))
+    # read as rows of the transposed table (a gather of whole rows, the fast one), seen as (N, C)
+    read = [np.take(np.ascontiguousarray(x.T), code, axis=0).T for x in (out if isinstance(out, tuple) else (out,))]
+    return tuple(read) if isinstance(out, tuple) else read[0]
 
 
 def _memory(pt, t, p, b, v, rc, cs):
