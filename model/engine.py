@@ -707,13 +707,14 @@ def _unless_zero(x, product, *others):
 LAYER_SIDE_POINT_KEYS = tuple(k for k in PLAN_SIDE_POINT_KEYS if k != "layers")
 
 
-def _plan_side_of(pt, at, plans, ci, params_gpu=None):
+def _plan_side_of(pt, at, plans, ci, params_gpu=None, models=None):
     """:func:`_plan_side` of the candidates ``ci`` at the points ``at`` (index arrays (K,)): arrays (K,), bit for bit.
 
     ``pt``: :data:`PLAN_SIDE_POINT_KEYS` arrays of shape (N,) or (1,); ``plans``: the candidates' ``(t, p, b, v,
     rc, c, e)``, arrays (C,). The layer terms (:func:`_layer_side`, most of the work: layer times and the in-node
     collectives) come from :func:`_layer_terms`; the stage terms are computed per entry. ``params_gpu``: the
-    entries' parameters per GPU (K,), if already computed (the memory's stage parameters).
+    entries' parameters per GPU (K,), if already computed (the memory's stage parameters); ``models``: the
+    points' distinct models for :func:`_layer_terms`, likewise.
     """
     t, p, b, v, r, c, e = plans
     n = np.size(at)
@@ -721,14 +722,14 @@ def _plan_side_of(pt, at, plans, ci, params_gpu=None):
         pt_at = {k: (x[at] if np.shape(x)[0] > 1 else x) for k, x in pt.items()}
         ls = _layer_side(pt_at, t[ci], b[ci], r[ci], c[ci], e[ci])
     else:
-        ls = _layer_terms(pt, LAYER_SIDE_POINT_KEYS, at, (t, b, r, c, e), ci, _layer_side)
+        ls = _layer_terms(pt, LAYER_SIDE_POINT_KEYS, at, (t, b, r, c, e), ci, _layer_side, models=models)
         pt_at = {k: (x[at] if np.shape(x)[0] > 1 else x)
                  for k, x in ((k, np.asarray(pt[k])) for k in STAGE_SIDE_POINT_KEYS)}
     out = _stage_side(pt_at, ls, t[ci], p[ci], v[ci], c[ci], e[ci], params_gpu)
     return {k: x if np.shape(x) == (n,) else np.broadcast_to(x, (n,)) for k, x in out.items()}
 
 
-def _layer_terms(pt, keys, at, plans, ci, layer_fn, trailing=()):
+def _layer_terms(pt, keys, at, plans, ci, layer_fn, trailing=(), models=None):
     """``layer_fn(point arrays, *plan arrays)`` (one layer's terms) at the points ``at`` and the candidates ``ci``
     (index arrays (K,)): arrays (K, *trailing), bit for bit.
 
@@ -737,14 +738,13 @@ def _layer_terms(pt, keys, at, plans, ci, layer_fn, trailing=()):
     add (inputs get them as length-1 axes). Along a model-size sweep the hidden size takes a few values
     (multiples of :data:`HIDDEN_MULTIPLE`) while the layer count changes at almost every point: the terms are
     computed once per distinct (point model up to its layer count, plan) when that grid is much smaller than K,
-    then read at each entry.
+    then read at each entry. ``models``: :func:`_point_models` of ``pt`` over ``keys`` or more, if already known.
     """
     n = np.size(at)
     ax = (None,) * len(trailing)
     pts = {k: np.asarray(pt[k]) for k in keys}
     if n >= GRID_MIN_ENTRIES:
-        rep, cls = _distinct_rows([x.astype(float) for x in pts.values() if x.shape[0] > 1],
-                                  max(np.shape(x)[0] for x in pt.values()))
+        rep, cls = _point_models(pt, keys) if models is None else models
         first, sub = _distinct_rows(list(plans), plans[0].size)
         if rep.size * first.size * 4 <= n:
             grid = layer_fn({k: (x[rep] if x.shape[0] > 1 else x)[(slice(None), None) + ax] for k, x in pts.items()},
@@ -752,6 +752,13 @@ def _layer_terms(pt, keys, at, plans, ci, layer_fn, trailing=()):
             return _read_grid(grid, (rep.size, first.size), cls[at] * first.size + sub[ci], len(trailing))
     return layer_fn({k: (x[at] if x.shape[0] > 1 else x)[(slice(None),) + ax] for k, x in pts.items()},
                     *(x[ci][(slice(None),) + ax] for x in plans))
+
+
+def _point_models(pt, keys):
+    """The distinct models of the points: :func:`_distinct_rows` of the point arrays ``keys`` of ``pt`` that change
+    along the sweep (N entries, N the longest array of ``pt``)."""
+    return _distinct_rows([np.asarray(pt[k]).astype(float) for k in keys if np.shape(pt[k])[0] > 1],
+                          max(np.shape(x)[0] for x in pt.values()))
 
 
 def _read_grid(grid, shape, idx, n_trailing):
@@ -930,6 +937,8 @@ STAGE_MEMORY_POINT_KEYS = ("layers", "hidden", "vocab", "attn_weights", "expert_
 # point inputs of _layer_memory
 LAYER_MEMORY_POINT_KEYS = ("hidden", "heads", "vocab", "seq_len", "sp", "flash", "attn_weights", "expert_weights",
                            "mlp_ratio", "fp8")
+# point inputs of the memory's and the plan side's layer terms: what tells one model up to its layer count from another
+LAYER_POINT_KEYS = tuple(dict.fromkeys(LAYER_MEMORY_POINT_KEYS + LAYER_SIDE_POINT_KEYS))
 
 
 def _layer_memory(pt, t, b, rc, c=1.0, e=1.0):
@@ -1256,9 +1265,12 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         stage = {k: np.take(np.broadcast_to(x, (1, degrees_ok.shape[1]) + np.shape(x)[2:])[0], cb_r, axis=0)
                  if np.ndim(x) >= 2 else x for k, x in stage.items()}  # (rows, R or 1)
     else:  # the model changes along the sweep: only at the pairs whose degrees are possible
+        # the points' distinct models up to their layer counts, for the memory's and the plan side's layer terms
+        models = _point_models(ptc, LAYER_POINT_KEYS)
         pt_b = {k: (ptc[k][nb] if ptc[k].shape[0] > 1 else ptc[k])[:, None] for k in STAGE_MEMORY_POINT_KEYS}
         layer = _layer_terms(ptc, LAYER_MEMORY_POINT_KEYS, nb, (t[g], b[g], c[g], e[g]), cb,
-                             lambda q, tt, bb, cc, ee: _layer_memory(q, tt, bb, rs, cc, ee), trailing=rs.shape)
+                             lambda q, tt, bb, cc, ee: _layer_memory(q, tt, bb, rs, cc, ee), trailing=rs.shape,
+                             models=models)
         stage = _stage_memory(pt_b, *(x[0, cb][:, None] for x in grid_plan), rs, cg[0, cb][:, None],
                               eg[0, cb][:, None], layer=layer)
         stage = {k: np.broadcast_to(x, (nb.size,) + np.shape(x)[1:]) if np.ndim(x) == 2 else x
@@ -1320,7 +1332,8 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
             # those its memory holds (the same expression of the same inputs: the row's pair and plan)
             per_kind = _plan_side_of({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, pt_of_row,
                                      tuple(x[kinds] for x in (t, p, b, v, r, c, e)), ci // n_z,
-                                     params_gpu=None if not usable else np.take(stage["params"][:, 0], ui))
+                                     params_gpu=None if not usable else np.take(stage["params"][:, 0], ui),
+                                     models=models)
             kind, own_kind = row, True  # each row its own kind (a row per pair: 0, 1, ...): the terms as they are
         # what _compute_side computes with, at the rows; the step's other plan-side terms stay per kind
         plan_side = {k: (per_kind[k] if own_kind else per_kind[k][kind])[:, None] for k in COMPUTE_SIDE_PLAN_KEYS}
