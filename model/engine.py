@@ -767,7 +767,9 @@ def _read_grid(grid, shape, idx, n_trailing):
 
     A term of one value (a term of a parallelism the sweep never uses; compared as bytes) stays one value. The
     others are read together, one gather per dtype and trailing shape from one stacked table: a gather per term
-    would allocate as many arrays of K entries, whose fresh pages cost more than the gather itself.
+    would allocate as many arrays of K entries, whose fresh pages cost more than the gather itself. A term with
+    trailing axes is held with the entries along memory's fastest axis (seen as (K, ...)): what is computed from
+    it against arrays (K, 1) then runs along the entries, not along the short trailing axis.
     """
     out, tables = {}, {}
     for k, x in grid.items():
@@ -780,11 +782,11 @@ def _read_grid(grid, shape, idx, n_trailing):
             tables.setdefault((x.dtype, x.shape[2:]), []).append(k)
             out[k] = x
     for (dtype, tail), keys in tables.items():
-        table = np.empty((len(keys), shape[0] * shape[1]) + tail, dtype=dtype)
+        table = np.empty((len(keys),) + tail + (shape[0] * shape[1],), dtype=dtype)
         for i, k in enumerate(keys):
-            table[i].reshape(shape + tail)[...] = out[k]
-        for k, x in zip(keys, np.take(table, idx, axis=1)):
-            out[k] = x
+            table[i].reshape(tail + shape)[...] = np.moveaxis(out[k], (0, 1), (-2, -1))
+        for k, x in zip(keys, np.take(table, idx, axis=-1)):
+            out[k] = np.moveaxis(x, -1, 0)
     return out
 
 
