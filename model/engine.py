@@ -379,16 +379,28 @@ def _candidates(s: Scenario, pt=None):
         eps = (p.ep or 1,)
     else:
         eps = tuple(e for e in EP_CANDIDATES if w.experts % e == 0)
-    grid = _candidate_grid(tps, pps, mbs, vs, rcs, _zero_stages(s), cps, eps)  # (8, C)
+    choices = (tps, pps, mbs, vs, rcs, _zero_stages(s), cps, eps)
+    grid = _candidate_grid(*choices)  # (8, C)
     if grid.size == 0:  # only an explicit pp = 1 with virtual stages > 1, which validation refuses
         raise ScenarioError("parallel.virtual_stages", p.virtual_stages, "1 or left out when pp = 1")
     if pt is not None and not explicit:
-        keep = ((grid[0] <= pt["gpus_per_node"].max()) & (grid[1] * grid[3] <= pt["layers"].max())
-                & (grid[0] * grid[1] * grid[6] <= pt["gpus"].max()))
-        if p.cp is None:
-            keep &= (grid[6] == 1) | (pt["seq_len"].max() / grid[6] >= CP_MIN_TOKENS_PER_RANK)
-        grid = grid[:, keep] if np.any(keep) else grid[:, :len(rcs) * len(_zero_stages(s))]
+        grid = _usable_candidates(choices, *(float(pt[k].max()) for k in ("gpus_per_node", "layers", "gpus", "seq_len")),
+                                  p.cp is None)
     return tuple(grid)
+
+
+@functools.lru_cache(maxsize=16)
+def _usable_candidates(choices, gpus_per_node, layers, gpus, seq_len, cp_searched):
+    """The candidates of :func:`_candidate_grid` ``choices`` that a point with at most these GPUs per node, layers,
+    GPUs and tokens per sequence can use (whole groups; the first group when none can): a read-only (8, C') array.
+    Cached: a sweep's points and a slider's drag keep these maxima for many calls."""
+    grid = _candidate_grid(*choices)
+    keep = (grid[0] <= gpus_per_node) & (grid[1] * grid[3] <= layers) & (grid[0] * grid[1] * grid[6] <= gpus)
+    if cp_searched:
+        keep &= (grid[6] == 1) | (seq_len / grid[6] >= CP_MIN_TOKENS_PER_RANK)
+    grid = grid[:, keep] if np.any(keep) else grid[:, :len(choices[4]) * len(choices[5])]
+    grid.flags.writeable = False
+    return grid
 
 
 # one grid per choice lists: auto mode has a handful (micro_batch, virtual_stages, recompute and the ZeRO stage each

@@ -31,3 +31,18 @@ def test_degrees_on_the_grid_of_points_and_candidates_are_those_of_each_point(pr
                                         m[i if m.shape[0] > 1 else 0], c, e)
             np.testing.assert_array_equal(grid[i], one, err_msg=f"point {i}")
     assert grid.any() and not grid.all()
+
+
+def test_the_candidates_a_sweep_can_use_follow_its_largest_cluster_model_and_sequence():
+    """The candidates kept for a sweep (cached by its largest GPUs per node, layers, GPUs and sequence) are those
+    of the rule at each sweep's own maxima, whatever was asked before."""
+    s = model.load_scenario("assets/presets/default.toml")
+    every = np.stack(engine._candidates(s))
+    for field, values in [("cluster.nodes", np.array([1.0, 2.0])), ("workload.params_b", np.array([1.0, 5.0])),
+                          ("cluster.nodes", np.array([4.0, 256.0])), ("workload.seq_len", np.array([2048.0, 65536.0])),
+                          ("cluster.nodes", np.array([1.0, 2.0]))]:
+        pt = engine.build_inputs(s, field, values).point
+        t, p, b, v, r, z, c, e = every
+        keep = ((t <= pt["gpus_per_node"].max()) & (p * v <= pt["layers"].max()) & (t * p * c <= pt["gpus"].max())
+                & ((c == 1) | (pt["seq_len"].max() / c >= engine.CP_MIN_TOKENS_PER_RANK)))
+        np.testing.assert_array_equal(np.stack(engine._candidates(s, pt)), every[:, keep], err_msg=field)
