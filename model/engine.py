@@ -563,7 +563,7 @@ def _stage_columns(stages, sharded, d, m, g, ps, hbm):
     ``sharded``: ``d > 1`` (the stage applies; else stage 0)."""
     rows = (np.shape(d)[0], 1)
     opt_sharded = optimizer_time(ps["params_gpu"] / np.where(sharded, d, 1.0), hbm)
-    opt_whole = optimizer_time(ps["params_gpu"] / 1.0, hbm)
+    opt_whole = optimizer_time(ps["params_gpu"] / 1.0, hbm) if np.any(np.asarray(stages) < 1) else None
     volume_0 = 0.5 * (1.0 * g + 1.0 * g)  # stage 0: the all-reduce's two halves of gradients
     w = ps["window"]
     opt, volume, window = [], [], []
@@ -675,6 +675,7 @@ def _stage_side(pt, ls, t, p, v, c=1.0, e=1.0, params_gpu=None):
     l, h, V = pt["layers"], pt["hidden"], pt["vocab"]
     gpn = pt["gpus_per_node"]
     lc = np.ceil(l / (p * v))
+    v_lc = v * lc  # layers of a stage's chunks
     if params_gpu is None:
         params_gpu = stage_params(l, h, V, t, p, pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
     # pipeline point-to-point: across nodes when a pipeline group does not sit inside one node
@@ -695,7 +696,7 @@ def _stage_side(pt, ls, t, p, v, c=1.0, e=1.0, params_gpu=None):
         ring_steps=_unless_zero(ls["ring_steps_layer"], lambda: ls["ring_steps_layer"] * lc),
         ring_bytes_node=ls["ring_bytes_node"], ring_hide=lc * ls["hide"],
         chunk_ring_intra=_unless_zero(ls["ring_gap"], lambda: lc * ls["ring_gap"] * ~ls["ring_crosses"]),
-        lc=lc, window=v * lc * ls["window_layer"], fwd_window=v * lc * ls["fwd_layer"],
+        lc=lc, window=v_lc * ls["window_layer"], fwd_window=v_lc * ls["fwd_layer"],
         params_gpu=params_gpu, layer_compute=ls["layer_compute"], layer_tp=ls["layer_tp"], logits=ls["logits"],
         chunk_fixed=lc * ls["fixed_layer"],
         chunk_a2a_intra=_unless_zero(ls["a2a_intra"], lambda: lc * MOE_ALL_TO_ALLS * ls["a2a_intra"]),
