@@ -389,11 +389,12 @@ def _candidates(s: Scenario, pt=None):
     return tuple(grid)
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=8)
 def _usable_candidates(choices, gpus_per_node, layers, gpus, seq_len, cp_searched):
     """The candidates of :func:`_candidate_grid` ``choices`` that a point with at most these GPUs per node, layers,
     GPUs and tokens per sequence can use (whole groups; the first group when none can): a read-only (8, C') array.
-    Cached: a sweep's points and a slider's drag keep these maxima for many calls."""
+    Cached: a sweep's points and a slider's drag keep these maxima for many calls (8 entries: up to 0.7 MB each
+    for the auto-plan grid)."""
     grid = _candidate_grid(*choices)
     keep = (grid[0] <= gpus_per_node) & (grid[1] * grid[3] <= layers) & (grid[0] * grid[1] * grid[6] <= gpus)
     if cp_searched:
