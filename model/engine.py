@@ -578,7 +578,7 @@ def _congestion_inputs(net):
     return dict(nodes_per_leaf=leaf["nodes_per_leaf"], mean=mean, spread=spread)
 
 
-def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, replicas=None, e=1.0):
+def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, replicas=None, e=1.0, search=False):
     """Everything that does not depend on the fabric, for plans of any shape broadcasting with the point arrays.
 
     Returns the compute-side times and the "communication geometry": the
@@ -590,7 +590,9 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     degree (the ``d·c`` ranks that hold the same weights reduce gradients and shard states together, as
     Megatron-LM's distributed optimizer does over data × context parallelism).
     ``plan_side``: :func:`_plan_side` of the same plans, if already computed; ``replicas``: their
-    :func:`_replicas` ``(d, m)``, likewise.
+    :func:`_replicas` ``(d, m)``, likewise. ``search``: only what the plan search reads (:data:`STEP_KEYS`,
+    :data:`CONGESTION_PLAN_KEYS`, ``d`` and ``m``), not the plan's own degrees and stage (``cp``, ``ep``, ``rc``,
+    ``zero``, ``dist``) that its rows already hold.
 
     ZeRO traffic (Rajbhandari et al. 2020, §7): stages 0 and 1 move one all-reduce's volume per step
     (stage 1 as a reduce-scatter and an all-gather), overlapped with the last micro-batch's backward;
@@ -608,8 +610,9 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
                 and np.shape(d)[0] >= GRID_MIN_ENTRIES)
     # without data parallelism there is nothing to shard; rows against a row of stages: on (stages, rows), seen
     # as (rows, stages) (numpy broadcasts along a short last axis several times slower)
-    zero = np.where(d.T > 1, np.asarray(z).T, 0.0).T if by_stage else np.where(d > 1, z, 0.0)
-    dist = zero >= 1
+    if not (search and by_stage):  # else only the stage terms read the stage, a stage at a time
+        zero = np.where(d.T > 1, np.asarray(z).T, 0.0).T if by_stage else np.where(d > 1, z, 0.0)
+        dist = zero >= 1
     if by_stage:  # the plan search's many rows against a row of stages: the stage terms a stage at a time
         opt, volume, window = _stage_columns(np.asarray(z)[0], d > 1, d, m, g, ps, pt["hbm_bytes_per_s"])
     else:
@@ -635,11 +638,13 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
         window = np.where(zero >= 2, m * (ps["window"] + (zero >= 3) * ps["fwd_window"]), ps["window"])
     # what the step and memory read per plan: not the bucket size nor the parameters per GPU (in ``opt``)
     cs = {k: x for k, x in ps.items() if k not in ("per_bucket", "params_gpu", "fwd_window")}
+    if not search:
+        cs.update(dist=dist, cp=_float_copy(c, np.shape(d)), ep=_float_copy(e, np.shape(d)),
+                  rc=_float_copy(rc, np.shape(d)), zero=zero)
     cs.update(
-        d=d_seq, m=m, dist=dist, opt=opt, window=window, n_dp=n_dp,
+        d=d_seq, m=m, opt=opt, window=window, n_dp=n_dp,
         stage_nodes=t * c * d_seq / gpn, stages=_float_copy(p, np.shape(d)),  # pipeline placement
-        dp_volume=volume, buckets=buckets, cp=_float_copy(c, np.shape(d)), ep=_float_copy(e, np.shape(d)),
-        rc=_float_copy(rc, np.shape(d)), zero=zero,
+        dp_volume=volume, buckets=buckets,
         slots=m * v + p - 1.0, m_logits=m * ps["logits"],
         # one all-reduce's volume (``dp_volume`` all-reduces' worth per step: the ZeRO stage's traffic)
         dp_k0=intra + buckets * has_inter * NCCL_BASE_US * 1e-6, dp_intra_bw=intra_bw,
@@ -656,7 +661,7 @@ def _stage_columns(stages, sharded, d, m, g, ps, hbm):
     ``sharded``: ``d > 1`` (the stage applies; else stage 0)."""
     rows = (np.shape(d)[0], 1)
     opt_sharded = optimizer_time(ps["params_gpu"] / np.where(sharded, d, 1.0), hbm)
-    opt_whole = optimizer_time(ps["params_gpu"] / 1.0, hbm)
+    opt_whole = optimizer_time(ps["params_gpu"] / 1.0, hbm) if np.any(np.asarray(stages) < 1) else None
     volume_0 = 0.5 * (1.0 * g + 1.0 * g)  # stage 0: the all-reduce's two halves of gradients
     w = ps["window"]
     opt, volume, window = [], [], []
@@ -761,12 +766,16 @@ def _layer_side(pt, t, b, rc, c=1.0, e=1.0):
     )
 
 
-def _stage_side(pt, ls, t, p, v, c=1.0, e=1.0):
-    """:func:`_plan_side` from its :func:`_layer_side` terms ``ls``: a model chunk's and a pipeline stage's."""
+def _stage_side(pt, ls, t, p, v, c=1.0, e=1.0, params_gpu=None):
+    """:func:`_plan_side` from its :func:`_layer_side` terms ``ls``: a model chunk's and a pipeline stage's.
+    ``params_gpu``: the stage's parameters per GPU (:func:`~model.memory.stage_params`, what the memory of the
+    same plans holds as ``params``), if already computed."""
     l, h, V = pt["layers"], pt["hidden"], pt["vocab"]
     gpn = pt["gpus_per_node"]
     lc = np.ceil(l / (p * v))
-    params_gpu = stage_params(l, h, V, t, p, pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
+    v_lc = v * lc  # layers of a stage's chunks
+    if params_gpu is None:
+        params_gpu = stage_params(l, h, V, t, p, pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
     # pipeline point-to-point: across nodes when a pipeline group does not sit inside one node
     crosses = (p > 1) & ~_divides(t * c * p, gpn)
     grad_bytes = params_gpu * GRAD_BYTES
@@ -785,7 +794,7 @@ def _stage_side(pt, ls, t, p, v, c=1.0, e=1.0):
         ring_steps=_unless_zero(ls["ring_steps_layer"], lambda: ls["ring_steps_layer"] * lc),
         ring_bytes_node=ls["ring_bytes_node"], ring_hide=lc * ls["hide"],
         chunk_ring_intra=_unless_zero(ls["ring_gap"], lambda: lc * ls["ring_gap"] * ~ls["ring_crosses"]),
-        lc=lc, window=v * lc * ls["window_layer"], fwd_window=v * lc * ls["fwd_layer"],
+        lc=lc, window=v_lc * ls["window_layer"], fwd_window=v_lc * ls["fwd_layer"],
         params_gpu=params_gpu, layer_compute=ls["layer_compute"], layer_tp=ls["layer_tp"], logits=ls["logits"],
         chunk_fixed=lc * ls["fixed_layer"],
         chunk_a2a_intra=_unless_zero(ls["a2a_intra"], lambda: lc * MOE_ALL_TO_ALLS * ls["a2a_intra"]),
@@ -809,26 +818,29 @@ def _unless_zero(x, product, *others):
 LAYER_SIDE_POINT_KEYS = tuple(k for k in PLAN_SIDE_POINT_KEYS if k != "layers")
 
 
-def _plan_side_of(pt, at, plans, ci):
+def _plan_side_of(pt, at, plans, ci, params_gpu=None, models=None):
     """:func:`_plan_side` of the candidates ``ci`` at the points ``at`` (index arrays (K,)): arrays (K,), bit for bit.
 
     ``pt``: :data:`PLAN_SIDE_POINT_KEYS` arrays of shape (N,) or (1,); ``plans``: the candidates' ``(t, p, b, v,
     rc, c, e)``, arrays (C,). The layer terms (:func:`_layer_side`, most of the work: layer times and the in-node
-    collectives) come from :func:`_layer_terms`; the stage terms are computed per entry.
+    collectives) come from :func:`_layer_terms`; the stage terms are computed per entry. ``params_gpu``: the
+    entries' parameters per GPU (K,), if already computed (the memory's stage parameters); ``models``: the
+    points' distinct models for :func:`_layer_terms`, likewise.
     """
     t, p, b, v, r, c, e = plans
     n = np.size(at)
     if n < GRID_MIN_ENTRIES:  # few entries: directly
-        out = _plan_side({k: (x[at] if np.shape(x)[0] > 1 else x) for k, x in pt.items()},
-                         *(x[ci] for x in (t, p, b, v, r, c, e)))
-        return {k: x if np.shape(x) == (n,) else np.broadcast_to(x, (n,)) for k, x in out.items()}
-    ls = _layer_terms(pt, LAYER_SIDE_POINT_KEYS, at, (t, b, r, c, e), ci, _layer_side)
-    pt_at = {k: (x[at] if np.shape(x)[0] > 1 else x) for k, x in ((k, np.asarray(pt[k])) for k in STAGE_SIDE_POINT_KEYS)}
-    out = _stage_side(pt_at, ls, t[ci], p[ci], v[ci], c[ci], e[ci])
+        pt_at = {k: (x[at] if np.shape(x)[0] > 1 else x) for k, x in pt.items()}
+        ls = _layer_side(pt_at, t[ci], b[ci], r[ci], c[ci], e[ci])
+    else:
+        ls = _layer_terms(pt, LAYER_SIDE_POINT_KEYS, at, (t, b, r, c, e), ci, _layer_side, models=models)
+        pt_at = {k: (x[at] if np.shape(x)[0] > 1 else x)
+                 for k, x in ((k, np.asarray(pt[k])) for k in STAGE_SIDE_POINT_KEYS)}
+    out = _stage_side(pt_at, ls, t[ci], p[ci], v[ci], c[ci], e[ci], params_gpu)
     return {k: x if np.shape(x) == (n,) else np.broadcast_to(x, (n,)) for k, x in out.items()}
 
 
-def _layer_terms(pt, keys, at, plans, ci, layer_fn, trailing=()):
+def _layer_terms(pt, keys, at, plans, ci, layer_fn, trailing=(), models=None):
     """``layer_fn(point arrays, *plan arrays)`` (one layer's terms) at the points ``at`` and the candidates ``ci``
     (index arrays (K,)): arrays (K, *trailing), bit for bit.
 
@@ -837,32 +849,56 @@ def _layer_terms(pt, keys, at, plans, ci, layer_fn, trailing=()):
     add (inputs get them as length-1 axes). Along a model-size sweep the hidden size takes a few values
     (multiples of :data:`HIDDEN_MULTIPLE`) while the layer count changes at almost every point: the terms are
     computed once per distinct (point model up to its layer count, plan) when that grid is much smaller than K,
-    then read at each entry.
+    then read at each entry. ``models``: :func:`_point_models` of ``pt`` over ``keys`` or more, if already known.
     """
     n = np.size(at)
     ax = (None,) * len(trailing)
     pts = {k: np.asarray(pt[k]) for k in keys}
     if n >= GRID_MIN_ENTRIES:
-        rep, cls = _distinct_rows([x.astype(float) for x in pts.values() if x.shape[0] > 1],
-                                  max(np.shape(x)[0] for x in pt.values()))
+        rep, cls = _point_models(pt, keys) if models is None else models
         first, sub = _distinct_rows(list(plans), plans[0].size)
         if rep.size * first.size * 4 <= n:
             grid = layer_fn({k: (x[rep] if x.shape[0] > 1 else x)[(slice(None), None) + ax] for k, x in pts.items()},
                             *(x[first][(None, slice(None)) + ax] for x in plans))
-            idx = cls[at] * first.size + sub[ci]
-            out = {}
-            for k, x in grid.items():
-                x = np.asarray(x)
-                x = x.reshape((1,) * (2 + len(trailing) - x.ndim) + x.shape)
-                x = np.broadcast_to(x, (rep.size, first.size) + x.shape[2:]).reshape((-1,) + x.shape[2:])
-                raw = x.tobytes()
-                if raw == raw[:x.itemsize] * x.size:  # one value (a term of a parallelism the sweep never uses)
-                    out[k] = x.reshape(-1)[:1].reshape((1,) * (1 + len(trailing)))
-                else:
-                    out[k] = np.take(x, idx, axis=0)
-            return out
+            return _read_grid(grid, (rep.size, first.size), cls[at] * first.size + sub[ci], len(trailing))
     return layer_fn({k: (x[at] if x.shape[0] > 1 else x)[(slice(None),) + ax] for k, x in pts.items()},
                     *(x[ci][(slice(None),) + ax] for x in plans))
+
+
+def _point_models(pt, keys):
+    """The distinct models of the points: :func:`_distinct_rows` of the point arrays ``keys`` of ``pt`` that change
+    along the sweep (N entries, N the longest array of ``pt``)."""
+    return _distinct_rows([np.asarray(pt[k]).astype(float) for k in keys if np.shape(pt[k])[0] > 1],
+                          max(np.shape(x)[0] for x in pt.values()))
+
+
+def _read_grid(grid, shape, idx, n_trailing):
+    """The terms ``grid`` (arrays broadcasting to ``shape`` (models, plans) and up to ``n_trailing`` more axes) at the
+    flat grid entries ``idx`` (K,): arrays (K, ...), bit for bit.
+
+    A term of one value (a term of a parallelism the sweep never uses; compared as bytes) stays one value. The
+    others are read together, one gather per dtype and trailing shape from one stacked table: a gather per term
+    would allocate as many arrays of K entries, whose fresh pages cost more than the gather itself. A term with
+    trailing axes is held with the entries along memory's fastest axis (seen as (K, ...)): what is computed from
+    it against arrays (K, 1) then runs along the entries, not along the short trailing axis.
+    """
+    out, tables = {}, {}
+    for k, x in grid.items():
+        x = np.asarray(x)
+        x = x.reshape((1,) * (2 + n_trailing - x.ndim) + x.shape)
+        raw = x.tobytes()
+        if raw == raw[:x.itemsize] * x.size:
+            out[k] = x.reshape(-1)[:1].reshape((1,) * (1 + n_trailing))
+        else:
+            tables.setdefault((x.dtype, x.shape[2:]), []).append(k)
+            out[k] = x
+    for (dtype, tail), keys in tables.items():
+        table = np.empty((len(keys),) + tail + (shape[0] * shape[1],), dtype=dtype)
+        for i, k in enumerate(keys):
+            table[i].reshape(tail + shape)[...] = np.moveaxis(out[k], (0, 1), (-2, -1))
+        for k, x in zip(keys, np.take(table, idx, axis=-1)):
+            out[k] = np.moveaxis(x, -1, 0)
+    return out
 
 
 def _distinct_rows(columns, n):
@@ -974,20 +1010,47 @@ def _degrees_valid(pt, t, p, b, v, d, m, c=1.0, e=1.0):
     into the ``p·v`` model chunks: evenly, or as Llama 3 405B did (126 layers on 16 stages; Llama 3 paper §3.3.2),
     with the first and last stage one layer short to balance the embedding and the output layer (``l + 1`` or
     ``l + 2`` divisible, at least two layers a chunk); Megatron-LM rejects other splits.
+
+    On the plan search's grid of points (N, 1) against candidates (1, C) where the model changes along the sweep,
+    the tests of the heads and of the layers take few distinct plan values (tp; pp and virtual stages): they are
+    computed once per distinct value and read at each candidate (:func:`_at_distinct_plans`), the same booleans.
     """
     gpn, G, l, heads, kv = (pt[k] for k in ("gpus_per_node", "gpus", "layers", "heads", "kv_heads"))
     tp, pv = t * p * c, p * v
-    ok = (t <= gpn) & _divides(t, gpn) & _divides(t, heads) & _divides(t, kv) & (p <= l) & (G >= tp)
+
+    def heads_split(tt):
+        return _divides(tt, heads) & _divides(tt, kv)
+
+    def layers_split(pp, vv):  # evenly or one layer short at both ends; and the layer count fills each chunk
+        ppvv = pp * vv
+        split = (pp <= l) & (_divides(ppvv, l) | ((pp > 1) & (2.0 * ppvv <= l + 2.0)
+                                                   & (_divides(ppvv, l + 1.0) | _divides(ppvv, l + 2.0))))
+        return split, ppvv <= l
+    grid = (np.ndim(l) == 2 and np.shape(l)[0] > 1 and np.ndim(t) == 2 and np.shape(t)[0] == 1
+            and np.shape(l)[0] * np.shape(t)[1] >= GRID_MIN_ENTRIES)
+    at = _at_distinct_plans if grid else (lambda fn, *cols: fn(*cols))
+    split, fills = at(layers_split, p, v)
+    ok = (t <= gpn) & _divides(t, gpn) & (G >= tp) & at(heads_split, t) & split
     if (np.asarray(e) != 1).any():  # expert parallelism splits the experts and is carved out of data × context
         ok = ok & _divides(e, pt["experts"]) & _divides(e, d * c)
     if (np.asarray(c) != 1).any():  # load-balanced ring: 2c chunks of a sequence, each long enough
         ok = ok & ((c == 1) | (_divides(2.0 * c, pt["seq_len"]) & (pt["seq_len"] >= c * pt["cp_min_tokens"])))
     ok = ok & (d >= 1) & (m >= 1) & (np.floor(m) == m)
-    even = _divides(pv, l)
-    short = (p > 1) & (2.0 * pv <= l + 2.0) & (_divides(pv, l + 1.0) | _divides(pv, l + 2.0))
-    ok = ok & (even | short)
-    ok = ok & ((v == 1) | ((p > 1) & (pv <= l) & _divides(p, m)))
-    return ok
+    ok = ok & ((v == 1) | ((p > 1) & fills & _divides(p, m)))
+    return np.ascontiguousarray(ok)
+
+
+def _at_distinct_plans(fn, *cols):
+    """``fn(*cols)``, boolean arrays (N, C) of point arrays (N, 1) that ``fn`` reads and plan arrays ``cols``
+    (1, C), computed once per distinct plan value (one column per distinct row of ``cols``) and read at each
+    candidate. ``fn`` may return a tuple of such arrays."""
+    shape = np.broadcast_shapes(*(np.shape(x) for x in cols))
+    cols = [np.broadcast_to(x, shape) for x in cols]
+    first, code = _distinct_rows([x[0] for x in cols], shape[1])
+    out = fn(*(x[:, first] for x in cols))
+    # read as rows of the transposed table (a gather of whole rows, the fast one), seen as (N, C)
+    read = [np.take(np.ascontiguousarray(x.T), code, axis=0).T for x in (out if isinstance(out, tuple) else (out,))]
+    return tuple(read) if isinstance(out, tuple) else read[0]
 
 
 def _memory(pt, t, p, b, v, rc, cs):
@@ -1011,6 +1074,8 @@ STAGE_MEMORY_POINT_KEYS = ("layers", "hidden", "vocab", "attn_weights", "expert_
 # point inputs of _layer_memory
 LAYER_MEMORY_POINT_KEYS = ("hidden", "heads", "vocab", "seq_len", "sp", "flash", "attn_weights", "expert_weights",
                            "mlp_ratio", "fp8")
+# point inputs of the memory's and the plan side's layer terms: what tells one model up to its layer count from another
+LAYER_POINT_KEYS = tuple(dict.fromkeys(LAYER_MEMORY_POINT_KEYS + LAYER_SIDE_POINT_KEYS))
 
 
 def _layer_memory(pt, t, b, rc, c=1.0, e=1.0):
@@ -1347,9 +1412,12 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         stage = {k: np.take(np.broadcast_to(x, (1, degrees_ok.shape[1]) + np.shape(x)[2:])[0], cb_r, axis=0)
                  if np.ndim(x) >= 2 else x for k, x in stage.items()}  # (rows, R or 1)
     else:  # the model changes along the sweep: only at the pairs whose degrees are possible
+        # the points' distinct models up to their layer counts, for the memory's and the plan side's layer terms
+        models = _point_models(ptc, LAYER_POINT_KEYS)
         pt_b = {k: (ptc[k][nb] if ptc[k].shape[0] > 1 else ptc[k])[:, None] for k in STAGE_MEMORY_POINT_KEYS}
         layer = _layer_terms(ptc, LAYER_MEMORY_POINT_KEYS, nb, (t[g], b[g], c[g], e[g]), cb,
-                             lambda q, tt, bb, cc, ee: _layer_memory(q, tt, bb, rs, cc, ee), trailing=rs.shape)
+                             lambda q, tt, bb, cc, ee: _layer_memory(q, tt, bb, rs, cc, ee), trailing=rs.shape,
+                             models=models)
         stage = _stage_memory(pt_b, *(x[0, cb][:, None] for x in grid_plan), rs, cg[0, cb][:, None],
                               eg[0, cb][:, None], layer=layer)
         stage = {k: np.broadcast_to(x, (nb.size,) + np.shape(x)[1:]) if np.ndim(x) == 2 else x
@@ -1370,8 +1438,11 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
     worth = fits if np.any(ptc["ep_overlap"]) else _stages_worth_timing(fits)
     # the rows: (pair, recompute kind) with a stage worth timing (elementwise over the stages, not a reduction
     # along that short axis)
-    ui, ri = np.nonzero(functools.reduce(np.logical_or, (worth[..., i] for i in range(n_z))))
-    allowed = np.take(worth.reshape(-1, n_z), ui * worth.shape[1] + ri, axis=0)
+    worth_any = functools.reduce(np.logical_or, (worth[..., i] for i in range(n_z)))  # (pairs, R)
+    rows_flat = np.flatnonzero(worth_any)  # in (pair, recompute kind) order, as a 2-D nonzero but faster
+    ui, ri = np.divmod(rows_flat, worth.shape[1])
+    # one transposing copy, then whole rows of Z stages (a gather at two index arrays is several times slower)
+    allowed = np.take(np.ascontiguousarray(worth).reshape(-1, n_z), rows_flat, axis=0)
     ci = cb_r[ui] * group + ri * n_z  # the row's candidate at the first stage
     dm = (d_r[ui][:, None], m_r[ui][:, None])
     pt_of_row = nb_r[ui]  # a point of each row (in a cluster-size sweep: one with its replicas)
@@ -1398,21 +1469,26 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
 
     # the unusable placeholder may have impossible degrees (d = 0): its geometry is never read, so no warnings
     with np.errstate(**({} if usable else dict(divide="ignore", invalid="ignore"))):
+        kinds = slice(None, None, n_z)  # one candidate per (degrees, recompute kind): the plan side ignores the stage
         if all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):  # the same model at every point: per candidate
-            kinds = slice(None, None, n_z)  # one candidate per (degrees, recompute kind)
             firsts = np.arange(t.size)[kinds]
             per_kind = _plan_side_of({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, np.zeros(firsts.size, dtype=int),
                                      (t, p, b, v, r, c, e), firsts)
             kind, own_kind = ci // n_z, False
-        else:  # the model changes along the sweep: per row, each row its own kind
-            per_kind = _plan_side_of({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, pt_of_row, (t, p, b, v, r, c, e), ci)
-            kind, own_kind = np.arange(ci.size), True  # each row its own kind: the terms as they are
+        else:  # the model changes along the sweep: per row, each row its own kind; its parameters per GPU are
+            # those its memory holds (the same expression of the same inputs: the row's pair and plan)
+            per_kind = _plan_side_of({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, pt_of_row,
+                                     tuple(x[kinds] for x in (t, p, b, v, r, c, e)), ci // n_z,
+                                     params_gpu=None if not usable else np.take(stage["params"][:, 0], ui),
+                                     models=models)
+            kind, own_kind = row, True  # each row its own kind (a row per pair: 0, 1, ...): the terms as they are
         # what _compute_side computes with, at the rows; the step's other plan-side terms stay per kind
         plan_side = {k: (per_kind[k] if own_kind else per_kind[k][kind])[:, None] for k in COMPUTE_SIDE_PLAN_KEYS}
-        cs_kind = {k: per_kind[k][:, None] for k in STEP_KEYS + CONGESTION_PLAN_KEYS
+        # a term the same for every kind (no context or expert parallelism: their terms are zero) is kept once
+        cs_kind = {k: cut_constant_points(per_kind[k][:, None], 0) for k in STEP_KEYS + CONGESTION_PLAN_KEYS
                    if k in per_kind and k not in COMPUTE_SIDE_PLAN_KEYS}
         cs = _compute_side(ptp, t_p, p_p, b_p, v_p, r_p, zs[None, :], round_batch, plan_side, c=c_p, replicas=dm,
-                           e=e_p)
+                           e=e_p, search=True)
         sequences = cs["m"] * cs["d"] * b_p
         # a term the same for every row (no context or expert parallelism: their terms are zero) is kept once
         cs = {k: cut_constant_points(np.broadcast_to(cs[k], (ci.size, 1)) if np.ndim(cs[k]) < 2 else cs[k], 0)
@@ -1423,10 +1499,10 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
             # rows of several points: the tighter bound, once per row; a row per pair: the simpler bound (the
             # table would cost more than the pairs it spares); pairs shared by every point: both
             if dedupe or shared:
-                stage_bound = _bound_table(cs, allowed, sequences, kind, cs_kind, ptp["dp_overlap"])
+                stage_bound = _bound_table(cs, allowed, sequences, None if own_kind else kind, cs_kind,
+                                           ptp["dp_overlap"])
             if not dedupe:
-                bound = np.stack(_bound_coefficients(cs, allowed, sequences, kind, cs_kind))
-        cs_kind = {k: cut_constant_points(x, 0) for k, x in cs_kind.items()}
+                bound = _bound_coefficients(cs, allowed, sequences, None if own_kind else kind, cs_kind)
     entry = PlanPairs(ni, row, has_degrees, ptp["dp_overlap"],
                       dict(zip(("tp", "pp", "micro_batch", "virtual_stages", "recompute", "cp", "ep"), col)), zs,
                       allowed, cs, kind, cs_kind, per_kind, usable, shared,
@@ -1472,9 +1548,12 @@ def _stages_worth_timing(fits):
     the caller then times every kind). The stages themselves are not ordered: a higher
     stage moves more data-parallel traffic but overlaps more of it (ZeRO-2's per-micro-batch reduce-scatters
     can hide what ZeRO-1's one all-reduce leaves exposed), so every stage that fits is timed.
+
+    The copies keep the memory layout of ``fits``: the plan search's (pairs, R, Z) is a view of (R, Z, pairs)
+    memory, whose elementwise operations then run along the pairs, not along the short stage axis.
     """
-    keep = fits.copy()
-    lighter = fits[..., 0, :].copy()
+    keep = fits.copy(order="K")
+    lighter = fits[..., 0, :].copy(order="K")
     for ri in range(1, fits.shape[-2]):
         keep[..., ri, :] &= ~lighter
         lighter |= fits[..., ri, :]
@@ -1509,7 +1588,8 @@ def _pipeline_bound_terms(cs_kind, kind, n):
     From :func:`_step_for_fabric`: the pipeline's point-to-point and all-to-all times are linear in ``λ`` and ``x``
     (congestion only slows them), the ring attention's at least its in-node part, the all-to-all's hidden part
     (``a2a_hide``) subtracted without its floor at zero. ``kind``, ``cs_kind``: plan-side terms held per kind
-    (:class:`PlanPairs`).
+    (:class:`PlanPairs`), a term the same for every kind held once; ``kind`` None: each row its own kind (the
+    terms are read as they are, not gathered).
     """
     ck = cs_kind
     crosses = ck["crosses"]
@@ -1517,7 +1597,8 @@ def _pipeline_bound_terms(cs_kind, kind, n):
              + 2.0 * np.where(crosses, 0.0, ck["p2p_intra"]) - ck["a2a_hide"])
     per_lat = 2.0 * crosses + ck["a2a_steps"]
     per_inv_bw = 2.0 * crosses * ck["p2p_bytes_node"] + ck["a2a_bytes_node"]
-    return tuple(_at_shape(x[kind], (n, 1))[:, 0] for x in (fixed, per_lat, per_inv_bw))
+    return tuple(_at_shape(x if kind is None or np.shape(x)[0] == 1 else x[kind], (n, 1))[:, 0]
+                 for x in (fixed, per_lat, per_inv_bw))
 
 
 def _bound_table(cs, allowed, sequences, kind, cs_kind, dp_overlap):
@@ -1563,12 +1644,13 @@ def _bound_table(cs, allowed, sequences, kind, cs_kind, dp_overlap):
 def _bound_coefficients(cs, allowed, sequences, kind, cs_kind):
     """A lower bound of each row's step time per sequence on any fabric, over its stages worth timing.
 
-    Six arrays (rows,) ``p0, p1, p2, d0, d1, d2``: the bound at step latency ``λ`` [s] and inverse node
+    One table (6, rows) of rows ``p0, p1, p2, d0, d1, d2``: the bound at step latency ``λ`` [s] and inverse node
     bandwidth ``x`` [s/B] is ``p0 + p1·λ + p2·x + max(d0 + d1·λ + d2·x, 0)`` (:func:`_bound`), growing with
     both. The pipeline part is :func:`_pipeline_bound_terms`; one all-reduce's data-parallel time is at least
     its network part without congestion, and the exposed part of a stage at least its traffic less its overlap
     window: at least the smallest traffic factor of the row's stages times that, less the largest window.
-    ``kind``, ``cs_kind``: plan-side terms held per kind (:class:`PlanPairs`).
+    ``kind``, ``cs_kind``: plan-side terms held per kind (:class:`PlanPairs`). Each row is computed in place in
+    the table, in the order of ``(a·b + c + d) / s`` (the same roundings as those expressions).
     """
     n = allowed.shape[0]
 
@@ -1580,11 +1662,19 @@ def _bound_coefficients(cs, allowed, sequences, kind, cs_kind):
         return functools.reduce(pick, (x[:, i] for i in range(x.shape[1])))
     fixed, per_lat, per_inv_bw = _pipeline_bound_terms(cs_kind, kind, n)
     seq, slots = one(sequences), one(cs["slots"])
-    p0 = (fixed * slots + one(cs["m_logits"]) + over_stages(cs["opt"], np.minimum, np.inf)) / seq
+    table = np.empty((6, n))
+    p0, p1, p2, d0, d1, d2 = table
+    np.multiply(fixed, slots, out=p0)
+    p0 += one(cs["m_logits"])
+    p0 += over_stages(cs["opt"], np.minimum, np.inf)
     volume = over_stages(cs["dp_volume"], np.minimum, np.inf)
-    d0 = (volume * one(cs["dp_k0"]) - over_stages(cs["window"], np.maximum, -np.inf)) / seq
-    return (p0, per_lat * slots / seq, per_inv_bw * slots / seq, d0, volume * one(cs["dp_k1"]) / seq,
-            volume * one(cs["dp_k2"]) / seq)
+    np.multiply(volume, one(cs["dp_k0"]), out=d0)
+    d0 -= over_stages(cs["window"], np.maximum, -np.inf)
+    for row, a, b in ((p1, per_lat, slots), (p2, per_inv_bw, slots), (d1, volume, one(cs["dp_k1"])),
+                      (d2, volume, one(cs["dp_k2"]))):
+        np.multiply(a, b, out=row)
+    table /= seq
+    return table
 
 
 def _stage_bound(table, step_latency_s, inv_bw):
@@ -1610,7 +1700,7 @@ def _few_pairs(n_pairs, n_points):
 
 def _bound(coefficients, step_latency_s, inv_bw):
     """:func:`_bound_coefficients`' lower bound at a step latency [s] and inverse node bandwidth [s/B]."""
-    p0, p1, p2, d0, d1, d2 = coefficients
+    p0, p1, p2, d0, d1, d2 = coefficients  # the rows of the table
     # p0 + p1·λ + p2·x + max(d0 + d1·λ + d2·x, 0), summed in that order in place: large arrays (fabric × pair)
     shape = np.broadcast(*coefficients, step_latency_s, inv_bw).shape  # (broadcast_shapes: several times slower)
     lb, term, dp = np.empty(shape), np.empty(shape), np.empty(shape)

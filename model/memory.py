@@ -149,10 +149,11 @@ def model_state_bytes_by_stage(stage, dp, stages):
     """:func:`model_state_bytes` of plans (rows, 1) at each ZeRO stage of ``stages`` (Z,) where ``dp > 1``, else
     at stage 0 (nothing to shard), as an array (rows, Z) [B]: computed a stage at a time, element by element the
     same expressions (with ``dp ≤ 1`` every share ``1/max(dp, 1)`` is 1, as at stage 0; only ZeRO-3's gathered
-    layers need the test)."""
+    layers need the test). Held stage by stage (each stage's rows contiguous: the transpose is a C-ordered (Z, rows)
+    array), so that a stage is written, and the stages read, along the rows."""
     inv_d = 1.0 / np.maximum(dp, 1.0)
     sharded = dp > 1
-    out = np.empty((np.shape(dp)[0], len(stages)))
+    out = np.empty((len(stages), np.shape(dp)[0])).T
     for i, z in enumerate(stages):
         per_param = ((inv_d if z >= 3 else 1.0) * WEIGHT_BYTES + (inv_d if z >= 2 else 1.0) * GRAD_STATE_BYTES
                      + (inv_d if z >= 1 else 1.0) * OPTIMIZER_BYTES_PER_PARAM + stage["fp8"])

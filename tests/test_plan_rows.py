@@ -1,0 +1,48 @@
+"""The plan search's shortcuts on a model-size sweep (each point its own model) give what the direct expressions
+give, bit for bit."""
+
+import numpy as np
+import pytest
+
+import model
+from model import engine
+
+
+@pytest.mark.parametrize("preset,field,values", [
+    ("default", "workload.params_b", np.geomspace(1, 1000, 256)),
+    ("case3_centre_128xH100_1T", "workload.params_b", np.geomspace(50, 2000, 64)),
+    ("tier_small", "workload.params_b", np.geomspace(0.5, 200, 128)),
+])
+def test_degrees_on_the_grid_of_points_and_candidates_are_those_of_each_point(preset, field, values):
+    """On the plan search's (point, candidate) grid the heads and layer tests are taken once per distinct plan
+    value: every verdict is that of the candidates at each point on its own."""
+    s = model.load_scenario(f"assets/presets/{preset}.toml")
+    pt = engine.build_inputs(s, field, values).point
+    t, p, b, v, r, z, c, e = engine._candidates(s, pt)
+    grid_pt = {k: engine.cut_constant_points(x, 0)[:, None] for k, x in pt.items()}
+    plan = [x[None, :] for x in (t, p, b, v)]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d, m = engine._replicas(grid_pt, *plan[:3], True, c[None, :])
+        grid = engine._degrees_valid(grid_pt, *plan, d, m, c[None, :], e[None, :])
+        assert grid_pt["layers"].shape[0] > 1 and values.size * t.size >= engine.GRID_MIN_ENTRIES  # the grid
+        for i in range(0, values.size, 7):
+            at = {k: x[i if x.shape[0] > 1 else 0] for k, x in grid_pt.items()}
+            one = engine._degrees_valid(at, *(x[0] for x in plan), d[i if d.shape[0] > 1 else 0],
+                                        m[i if m.shape[0] > 1 else 0], c, e)
+            np.testing.assert_array_equal(grid[i], one, err_msg=f"point {i}")
+    assert grid.any() and not grid.all()
+
+
+def test_the_candidates_a_sweep_can_use_follow_its_largest_cluster_model_and_sequence():
+    """The candidates kept for a sweep (cached by its largest GPUs per node, layers, GPUs and sequence) are those
+    of the rule at each sweep's own maxima, whatever was asked before."""
+    s = model.load_scenario("assets/presets/default.toml")
+    every = np.stack(engine._candidates(s))
+    for field, values in [("cluster.nodes", np.array([1.0, 2.0])), ("workload.params_b", np.array([1.0, 5.0])),
+                          ("cluster.nodes", np.array([4.0, 256.0])), ("workload.seq_len", np.array([2048.0, 65536.0])),
+                          ("cluster.nodes", np.array([1.0, 2.0]))]:
+        pt = engine.build_inputs(s, field, values).point
+        t, p, b, v, r, z, c, e = every
+        keep = ((t <= pt["gpus_per_node"].max()) & (p * v <= pt["layers"].max()) & (t * p * c <= pt["gpus"].max())
+                & ((c == 1) | (pt["seq_len"].max() / c >= engine.CP_MIN_TOKENS_PER_RANK)))
+        np.testing.assert_array_equal(np.stack(engine._candidates(s, pt)), every[:, keep], err_msg=field)
