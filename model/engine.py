@@ -1577,6 +1577,12 @@ def _rows(x, rows, n):
     return np.take(x, rows, axis=0) if np.ndim(x) >= 1 and np.shape(x)[0] == n else x
 
 
+def _fills(out, x):
+    """Whether ``x`` broadcasts against the array ``out`` without growing it: ``out`` can then take the result of
+    an elementwise operation of the two in place (the same values as a new array, without the temporary)."""
+    return np.broadcast(out, x).shape == out.shape
+
+
 def _at_shape(x, shape):
     """``x`` broadcast to ``shape`` (a read-only view), or ``x`` itself where it has that shape already:
     ``broadcast_to`` costs some microseconds a call, and an evaluation makes dozens."""
@@ -1736,10 +1742,17 @@ def _per_sequence(pairs, rows, bw, lat, congestion, point=None, trailing=1):
     at = pairs.kind[rows]
     cs.update({k: _rows(x, at, pairs.plan_side["lc"].shape[0]) for k, x in pairs.cs_kind.items()})
     slow = _congestion_slowdown(cs, congestion, point, trailing)
-    step = _step_for_fabric(cs, _rows(pairs.dp_overlap, rows, n), bw, lat, slow)[0] / _rows(pairs.sequences, rows, n)
+    step = _step_for_fabric(cs, _rows(pairs.dp_overlap, rows, n), bw, lat, slow)[0]
     if not pairs.usable:
         return np.full_like(step, np.inf)
-    return np.where(_rows(pairs.allowed, rows, n), step, np.inf)
+    # the step is this call's own array: divided and masked in place (no further temporaries of the entries' size)
+    sequences = _rows(pairs.sequences, rows, n)
+    step = np.divide(step, sequences, out=step) if _fills(step, sequences) else step / sequences
+    allowed = _rows(pairs.allowed, rows, n)
+    if not _fills(step, allowed):
+        return np.where(allowed, step, np.inf)
+    np.copyto(step, np.inf, where=~allowed)
+    return step
 
 
 def _pairs_that_can_win(pairs, bw, lat, congestion):
@@ -1768,9 +1781,10 @@ def _pairs_that_can_win(pairs, bw, lat, congestion):
     else:  # a row per pair
         lb = _bound(pairs.bound, *((x if x.shape[1] == 1 else at_pairs(x[:, ni[pairs.starts]]))
                                    for x in (lat, 1.0 / bw)))
-    seg_min = np.minimum.reduceat(lb, pairs.starts, axis=1)
-    cand = np.sort(np.minimum.reduceat(np.where(lb == at_pairs(seg_min), np.arange(n), n), pairs.starts, axis=1),
-                   axis=0)  # (F, points): each fabric's lowest bound at each point, in order
+    # each fabric's lowest bound at each point: (fabric, point) segments of the flat (F · pairs) bounds
+    flat_starts = (np.arange(n_fab)[:, None] * n + pairs.starts).reshape(-1)
+    first = _segment_minima(lb.reshape(-1), flat_starts)[1].reshape(n_fab, -1) - np.arange(n_fab)[:, None] * n
+    cand = np.sort(np.minimum(first, n), axis=0)  # (F, points) pairs, in order (n where none: a NaN bound)
     # fabrics often share their candidate: each distinct one of a point is timed once on every fabric
     new = np.ones(cand.shape, dtype=bool)
     new[1:] = cand[1:] != cand[:-1]
@@ -1778,7 +1792,7 @@ def _pairs_that_can_win(pairs, bw, lat, congestion):
     at = ni[cand]
     best = _per_sequence(pairs, cand, *((x if x.shape[1] == 1 else x[:, at])[..., None] for x in (bw, lat)),
                          congestion, at)
-    best = np.minimum.reduceat(best.min(axis=-1), np.cumsum(per_point) - per_point, axis=1)  # (F, points)
+    best = np.minimum.reduceat(_stage_min(best), np.cumsum(per_point) - per_point, axis=1)  # (F, points)
     return lb <= at_pairs(best * (1.0 + BOUND_MARGIN))
 
 
@@ -1796,12 +1810,44 @@ def _shared_pairs_that_can_win(pairs, bw, lat, congestion):
     at = np.tile(np.arange(n_pt), n_fab)
     best = _per_sequence(pairs, cand, *(np.broadcast_to(x, (n_fab, n_pt))[:, at, None] for x in (bw, lat)),
                          congestion, at if congestion["nodes_per_leaf"].shape[1] > 1 else None)
-    reach = best.min(axis=-1).reshape(n_fab, n_fab, n_pt).min(axis=1) * (1.0 + BOUND_MARGIN)  # (F, points)
+    reach = _stage_min(best).reshape(n_fab, n_fab, n_pt).min(axis=1) * (1.0 + BOUND_MARGIN)  # (F, points)
     kept = np.any(lb <= reach[..., None], axis=1)
-    fi, rows = np.nonzero(kept)  # (fabric, pair) entries: the tighter bound at every point
+    fi, rows = _nonzero_2d(kept)  # (fabric, pair) entries: the tighter bound at every point
     lb = _stage_bound(pairs.stage_bound[:, rows, None], lat[fi], inv_bw[fi])  # (entries, N or 1)
     kept[fi, rows] = np.any(lb <= reach[fi], axis=1)
     return kept
+
+
+def _stage_min(x):
+    """The minimum of ``x`` over its last axis (the few ZeRO stages), elementwise over the stages: numpy reduces
+    along a short last axis several times slower (the same values: the minimum is exact, NaN propagates)."""
+    return functools.reduce(np.minimum, (x[..., i] for i in range(x.shape[-1])))
+
+
+def _segment_minima(x, starts):
+    """Each segment's minimum of the 1-D ``x`` and the first index reaching it (ties go to the earlier entry).
+
+    ``starts``: the first index of each segment, increasing from 0, none empty. The first index is ``x.size``
+    where nothing equals the minimum (a NaN). The entries equal to their segment's minimum are few: they are
+    located from their flat indices rather than by a reduction over an index array of the size of ``x``.
+    """
+    seg_min = np.minimum.reduceat(x, starts)
+    lengths = np.empty_like(starts)
+    lengths[:-1], lengths[-1] = starts[1:] - starts[:-1], x.size - starts[-1]
+    hits = np.flatnonzero(x == np.repeat(seg_min, lengths))
+    seg = np.searchsorted(starts, hits, side="right") - 1
+    new = np.ones(hits.size, dtype=bool)
+    new[1:] = seg[1:] != seg[:-1]
+    first = np.full(starts.size, x.size)
+    first[seg[new]] = hits[new]
+    return seg_min, first
+
+
+def _nonzero_2d(mask):
+    """``np.nonzero`` of a 2-D ``mask``: the row and column indices of its true entries, in row-major order.
+
+    Through the flat indices: a 2-D ``nonzero`` is several times slower on the search's (fabric, pair) masks."""
+    return np.divmod(np.flatnonzero(mask), mask.shape[1])
 
 
 def _chosen_plan(pairs, best, shape, any_valid):
@@ -1842,7 +1888,7 @@ def _search_shared_plans(pairs, inp: Inputs, bw, lat, congestion):
     if kept is not None and np.all(kept.any(axis=1)):
         # each fabric times the pairs that may win on it at some point: steps on (point, entry, stage), an entry
         # a (fabric, pair), ordered by fabric and pair; each fabric's entries are one segment
-        fi, rows = np.nonzero(kept)
+        fi, rows = _nonzero_2d(kept)
 
         def at_entries(x):  # (F, N or 1) → (N or 1, entries, 1)
             return np.asarray(x)[fi].T[..., None]
@@ -1907,7 +1953,7 @@ def _search_pairs(pairs, inp: Inputs, bw, lat, congestion):
         return _search_shared_plans(pairs, inp, bw, lat, congestion)
     ni = pairs.ni
     # each fabric times only the pairs that may win on it: (fabric, pair) entries, ordered by fabric and point
-    fi, pair = np.nonzero(_pairs_that_can_win(pairs, bw, lat, congestion))
+    fi, pair = _nonzero_2d(_pairs_that_can_win(pairs, bw, lat, congestion))
     at = ni[pair]
     step = _per_sequence(pairs, pair, *((x[fi, 0] if x.shape[1] == 1 else x[fi, at])[:, None] for x in (bw, lat)),
                          congestion, (fi, at))
@@ -1917,10 +1963,8 @@ def _search_pairs(pairs, inp: Inputs, bw, lat, congestion):
     # then the first (pair, stage) that reaches it (ties go to the earlier candidate)
     new_seg = np.ones(max(fi.size, 1), dtype=bool)  # as np.r_[True, ...] (several times slower)
     new_seg[1:] = (fi[1:] != fi[:-1]) | (at[1:] != at[:-1])
-    starts, seg_of_entry = np.flatnonzero(new_seg), np.cumsum(new_seg) - 1
-    seg_min = np.minimum.reduceat(step, starts * n_z)
-    hit = np.where(step == np.repeat(seg_min[seg_of_entry], n_z), np.arange(step.size), step.size)
-    first = np.minimum.reduceat(hit, starts * n_z)
+    starts = np.flatnonzero(new_seg)
+    seg_min, first = _segment_minima(step, starts * n_z)
     best = np.zeros((n_fab, inp.n), dtype=int)
     any_valid = np.zeros((n_fab, inp.n), dtype=bool)
     best[fi[starts], at[starts]] = pair[first // n_z] * n_z + first % n_z
