@@ -354,7 +354,8 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
     pt["tp_overlap"], pt["ep_overlap"] = const["tp_overlap"], const["ep_overlap"]
 
     width = 1 if fabric_points_cut else n
-    fab = _fabric_arrays(fabrics, width, gpn)
+    # cut to one point, NICs per GPU are one value per fabric too where the GPUs per node do not change
+    fab = _fabric_arrays(fabrics, width, cut_constant_points(gpn, 0) if fabric_points_cut else gpn)
     if fab_override is not None:
         names, key = fab_override
         idx = [i for i, r in enumerate(rows) if r.name in names]
@@ -540,9 +541,11 @@ def _network(inp: Inputs):
     """:func:`_network_state` and :func:`_inter_bandwidths` of ``inp``, kept for the last ``inp.network_key``.
 
     They read only :data:`NETWORK_POINT_KEYS` (handed to them alone) and the fabric arrays, which the key fixes.
-    Kept ones are handed out as copies: their arrays become outputs, which their receiver owns.
+    Kept ones are handed out as copies: their arrays become outputs, which their receiver owns. A point input the
+    same at every point (all of them along a model, batch or money sweep) is cut to one point: the switch tree,
+    the loaded round trip and the loss recovery are then computed once per fabric, not once per point as well.
     """
-    pt = {k: inp.point[k] for k in NETWORK_POINT_KEYS}
+    pt = {k: cut_constant_points(inp.point[k], 0) for k in NETWORK_POINT_KEYS}
     key = inp.network_key
     held_key, held = _LAST_NETWORK[0]
     if key is None or held_key is None or not (all(a is b for a, b in zip(key[:3], held_key[:3]))
