@@ -1154,7 +1154,7 @@ def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, slow=1.0):
     """
     inv_bw = 1.0 / bw_node
     dp_slow, pp_slow, ep_slow = _split_slowdown(slow)
-    p2p = np.where(cs["crosses"], step_latency_s + cs["p2p_bytes_node"] * inv_bw * pp_slow, cs["p2p_intra"])
+    p2p = np.where(cs["crosses"], step_latency_s + _slowed(cs["p2p_bytes_node"] * inv_bw, pp_slow), cs["p2p_intra"])
     ring = where_uniform(cs["ring_crosses"], lambda: np.where(
         cs["ring_crosses"], np.maximum(cs["ring_steps"] * (step_latency_s + cs["ring_bytes_node"] * inv_bw)
                                        - cs["ring_hide"], 0.0), cs["chunk_ring_intra"]), lambda: cs["chunk_ring_intra"])
@@ -1162,17 +1162,36 @@ def _step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, slow=1.0):
             and np.isfinite(inv_bw).all() and np.isfinite(step_latency_s).all() and np.isfinite(ep_slow).all()):
         a2a = 0.0  # no expert parallelism: max(0·λ + 0·x·s − 0, 0) of finite λ, x and s, +0.0
     else:
-        a2a = np.maximum(cs["a2a_steps"] * step_latency_s + cs["a2a_bytes_node"] * inv_bw * ep_slow
+        a2a = np.maximum(cs["a2a_steps"] * step_latency_s + _slowed(cs["a2a_bytes_node"] * inv_bw, ep_slow)
                          - cs["a2a_hide"], 0.0)
-    t_chunk = cs["chunk_fixed"] + ring + 2.0 * p2p + a2a
-    pipe = t_chunk * cs["slots"] + cs["m_logits"]
+    # the sums below in the order of ``a + b + c``, into the first sum's own array where it has the result's shape
+    t_chunk = _add_into(_add_into(cs["chunk_fixed"] + ring, 2.0 * p2p), a2a)
+    pipe = _add_into(t_chunk * cs["slots"], cs["m_logits"])
     # one all-reduce's volume, then the ZeRO stage's traffic; at least one bucket of one all-reduce stays exposed
-    t_dp1 = cs["dp_k0"] + cs["dp_k1"] * step_latency_s + np.maximum(cs["dp_k2"] * inv_bw * dp_slow,
+    t_dp1 = cs["dp_k0"] + cs["dp_k1"] * step_latency_s + np.maximum(_slowed(cs["dp_k2"] * inv_bw, dp_slow),
                                                                      cs["dp_intra_bw"])
     t_dp = cs["dp_volume"] * t_dp1
-    exposed = where_uniform(dp_overlap, lambda: np.maximum(t_dp - cs["window"], t_dp1 / cs["buckets"]),
-                            lambda: t_dp)
-    return pipe + exposed + cs["opt"], p2p, t_chunk, exposed
+
+    def overlapped():  # the traffic beyond its window, at least one bucket
+        gap = t_dp - cs["window"]
+        floor = t_dp1 / cs["buckets"]
+        return np.maximum(gap, floor, out=gap) if _fills(gap, floor) else np.maximum(gap, floor)
+    exposed = where_uniform(dp_overlap, overlapped, lambda: t_dp)
+    return _add_into(pipe + exposed, cs["opt"]), p2p, t_chunk, exposed
+
+
+def _slowed(x, slow):
+    """``x · slow``: ``x`` itself where ``slow`` is the scalar 1.0 (nothing crosses an uplink), the same values
+    (``x · 1.0`` is ``x``, bit for bit) without a pass over the plan search's entries."""
+    return x if type(slow) is float and slow == 1.0 else x * slow
+
+
+def _add_into(total, x):
+    """``total + x``, into ``total`` when it is a new array of the sum's shape (a sum's own intermediate): the
+    same values without another temporary."""
+    if type(total) is np.ndarray and _fills(total, x):
+        return np.add(total, x, out=total)
+    return total + x
 
 
 # the per-plan quantities :func:`_step_for_fabric` reads: what the plan search gathers at the pairs it keeps

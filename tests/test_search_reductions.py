@@ -48,3 +48,23 @@ def test_the_least_over_the_stages_is_numpys_minimum_over_the_last_axis(fabrics,
     want = x.min(axis=-1)
     got = engine._stage_min(x)
     assert got.tobytes() == want.tobytes()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([((5, 1), (5, 3)), ((5, 3), (5, 1)), ((5, 3), ()), ((1, 3), (4, 1)), ((4, 3), (4, 3))]),
+       st.integers(0, 2 ** 32 - 1))
+def test_a_sum_into_its_first_term_is_the_sum_and_leaves_the_other_term_alone(shapes, seed):
+    rng = np.random.default_rng(seed)
+    a, b = (_values(rng, shape, True) for shape in shapes)
+    want, b_before = a + b, np.copy(b)
+    got = engine._add_into(np.copy(a), b)
+    assert got.shape == want.shape and got.tobytes() == want.tobytes()
+    assert np.asarray(b).tobytes() == b_before.tobytes()
+
+
+def test_traffic_slowed_by_nothing_is_the_traffic_and_slowed_by_an_array_is_the_product():
+    x = np.array([0.5, -0.0, np.inf, np.nan])
+    assert engine._slowed(x, 1.0).tobytes() == (x * 1.0).tobytes()
+    slow = np.array([1.0, 2.0, 1.5, 1.0])
+    assert engine._slowed(x, slow).tobytes() == (x * slow).tobytes()
+    assert engine._slowed(x, 2.0).tobytes() == (x * 2.0).tobytes()
