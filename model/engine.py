@@ -1752,6 +1752,28 @@ def _bound(coefficients, step_latency_s, inv_bw):
     return lb
 
 
+class _RowsRead(dict):
+    """The pairs' step terms (:class:`PlanPairs` ``cs``, and ``cs_kind`` at the rows' kinds) at the pairs ``rows``,
+    each gathered when first read: the step does not read every term (the context-parallel ring's where no ring
+    crosses a node, the placement where nothing crosses a leaf uplink), and a gather is a pass over the entries."""
+
+    def __init__(self, pairs, rows, n):
+        super().__init__()
+        self._pairs, self._rows, self._n = pairs, rows, n
+        self._at = None
+
+    def __missing__(self, key):
+        pairs = self._pairs
+        if key in pairs.cs:
+            x = _rows(pairs.cs[key], self._rows, self._n)
+        else:
+            if self._at is None:
+                self._at = pairs.kind[self._rows]
+            x = _rows(pairs.cs_kind[key], self._at, pairs.plan_side["lc"].shape[0])
+        self[key] = x
+        return x
+
+
 def _per_sequence(pairs, rows, bw, lat, congestion, point=None, trailing=1):
     """Step time per sequence of every stage of the pairs ``rows`` [s], infinite at stages not worth timing.
 
@@ -1760,9 +1782,7 @@ def _per_sequence(pairs, rows, bw, lat, congestion, point=None, trailing=1):
     Compared per sequence, so that a batch run in fewer sequences does not look faster than it is.
     """
     n, rows = pairs.allowed.shape[0], pairs.row[rows]
-    cs = {k: _rows(x, rows, n) for k, x in pairs.cs.items()}
-    at = pairs.kind[rows]
-    cs.update({k: _rows(x, at, pairs.plan_side["lc"].shape[0]) for k, x in pairs.cs_kind.items()})
+    cs = _RowsRead(pairs, rows, n)
     slow = _congestion_slowdown(cs, congestion, point, trailing)
     step = _step_for_fabric(cs, _rows(pairs.dp_overlap, rows, n), bw, lat, slow)[0]
     if not pairs.usable:

@@ -3,8 +3,10 @@ replace give, bit for bit: ties, infinite steps (stages not worth timing) and Na
 against brute force: tests/test_plan_search_exactness.py)."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
+import model
 from model import engine
 
 # values with many ties, infinities and NaN: what the search's steps and bounds hold
@@ -68,3 +70,18 @@ def test_traffic_slowed_by_nothing_is_the_traffic_and_slowed_by_an_array_is_the_
     slow = np.array([1.0, 2.0, 1.5, 1.0])
     assert engine._slowed(x, slow).tobytes() == (x * slow).tobytes()
     assert engine._slowed(x, 2.0).tobytes() == (x * 2.0).tobytes()
+
+
+def test_the_terms_read_at_some_pairs_are_those_gathered_at_them():
+    s = model.load_scenario("assets/presets/moe_mixtral_8x22b.toml")
+    inp = engine.build_inputs(s, "workload.params_b", np.geomspace(10, 400, 12), fabric_points_cut=True)
+    pairs = engine._plan_pairs(s, inp.point)
+    n = pairs.allowed.shape[0]
+    rows = pairs.row[np.random.default_rng(0).integers(0, pairs.ni.size, 50)]
+    read = engine._RowsRead(pairs, rows, n)
+    for k, x in pairs.cs.items():
+        assert read[k].tobytes() == engine._rows(x, rows, n).tobytes(), k
+    for k, x in pairs.cs_kind.items():
+        assert read[k].tobytes() == engine._rows(x, pairs.kind[rows], pairs.plan_side["lc"].shape[0]).tobytes(), k
+    with pytest.raises(KeyError):
+        read["no such term"]
