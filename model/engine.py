@@ -139,13 +139,17 @@ class FabricRow:
     guesses: tuple
 
 
+_NO_OVERRIDES = FabricSpec()  # a fabric the scenario leaves as its profile has it (frozen: one shared)
+
+
 def resolve_fabrics(s: Scenario) -> list[FabricRow]:
     """The compared fabrics with every value resolved against the active profile set."""
     prof = catalog.profile_set(s.fabric.profile_set)
     custom = s.fabric.custom_dict()
+    profile_source = f"{prof['name']} profile"
     rows = []
     for name in s.fabric.fabrics:
-        spec = custom.get(name, FabricSpec())
+        spec = custom.get(name, _NO_OVERRIDES)
         if name in prof["fabrics"]:
             base = prof["fabrics"][name]
             if spec.transport is not None and spec.transport != base["transport"]:
@@ -158,7 +162,7 @@ def resolve_fabrics(s: Scenario) -> list[FabricRow]:
             if user is not None:
                 vals[key], srcs[key] = user, "scenario"
             elif key in base:
-                vals[key], srcs[key] = base[key], f"{prof['name']} profile"
+                vals[key], srcs[key] = base[key], profile_source
             else:
                 vals[key], srcs[key] = catalog.FABRIC_DEFAULTS[key], "engine default (guess)"
         if vals["transport"] not in RDMA_TRANSPORTS and srcs["loss_recovery"] == "scenario":
