@@ -1759,42 +1759,67 @@ def _bound(coefficients, step_latency_s, inv_bw):
 class _RowsRead(dict):
     """The pairs' step terms (:class:`PlanPairs` ``cs``, and ``cs_kind`` at the rows' kinds) at the pairs ``rows``,
     each gathered when first read: the step does not read every term (the context-parallel ring's where no ring
-    crosses a node, the placement where nothing crosses a leaf uplink), and a gather is a pass over the entries."""
+    crosses a node, the placement where nothing crosses a leaf uplink), and a gather is a pass over the entries.
 
-    def __init__(self, pairs, rows, n):
+    ``stages_first``: the terms laid out for entries on the last axis (:func:`_rows_stages_first`), else as the
+    pairs hold them (:func:`_rows`)."""
+
+    def __init__(self, pairs, rows, n, stages_first=False):
         super().__init__()
         self._pairs, self._rows, self._n = pairs, rows, n
         self._at = None
+        self._gather = _rows_stages_first if stages_first else _rows
 
     def __missing__(self, key):
         pairs = self._pairs
         if key in pairs.cs:
-            x = _rows(pairs.cs[key], self._rows, self._n)
+            x = self._gather(pairs.cs[key], self._rows, self._n)
         else:
             if self._at is None:
                 self._at = pairs.kind[self._rows]
-            x = _rows(pairs.cs_kind[key], self._at, pairs.plan_side["lc"].shape[0])
+            x = self._gather(pairs.cs_kind[key], self._at, pairs.plan_side["lc"].shape[0])
         self[key] = x
         return x
 
 
-def _per_sequence(pairs, rows, bw, lat, congestion, point=None, trailing=1):
+def _rows_stages_first(x, rows, n):
+    """:func:`_rows` of a pairs' term (rows, 1 or Z), laid out with the entries last: (entries,) or (Z, entries),
+    and a term held once for all rows, (1, 1 or Z), as (1 or Z, 1).
+
+    Elementwise operations of a (Z, entries) term with an (entries,) one run along the entries; in the pairs'
+    (entries, Z) layout against (entries, 1) numpy loops over the short stage axis, several times slower."""
+    x = x if type(x) is np.ndarray else np.asarray(x)
+    if x.ndim != 2:
+        return x
+    if x.shape[0] != n:
+        return x.T
+    if x.shape[1] == 1:
+        return x[:, 0].take(rows)
+    return np.take(x, rows * x.shape[1] + np.arange(x.shape[1])[:, None])  # the flat (row, stage) indices
+
+
+def _per_sequence(pairs, rows, bw, lat, congestion, point=None, trailing=1, stages_first=False):
     """Step time per sequence of every stage of the pairs ``rows`` [s], infinite at stages not worth timing.
 
     ``bw``, ``lat`` broadcast against the pairs' (rows, Z) quantities; ``congestion`` (:func:`_congestion_inputs`
     arrays (F, N or 1)) is read at ``point`` (the point of each row, or None) with ``trailing`` axes added.
     Compared per sequence, so that a batch run in fewer sequences does not look faster than it is.
+    ``stages_first``: the pairs' quantities as (Z, rows) (:func:`_rows_stages_first`), ``bw``, ``lat`` and the
+    congestion (``trailing`` 0) one value per row: the times (Z, rows).
     """
     n, rows = pairs.allowed.shape[0], pairs.row[rows]
-    cs = _RowsRead(pairs, rows, n)
+    gather = _rows_stages_first if stages_first else _rows
+    cs = _RowsRead(pairs, rows, n, stages_first)
     slow = _congestion_slowdown(cs, congestion, point, trailing)
-    step = _step_for_fabric(cs, _rows(pairs.dp_overlap, rows, n), bw, lat, slow)[0]
+    step = _step_for_fabric(cs, gather(pairs.dp_overlap, rows, n), bw, lat, slow)[0]
+    if stages_first:  # one stage: its terms were gathered as (rows,)
+        step = step.reshape(pairs.stages.size, -1)
     if not pairs.usable:
         return np.full_like(step, np.inf)
     # the step is this call's own array: divided and masked in place (no further temporaries of the entries' size)
-    sequences = _rows(pairs.sequences, rows, n)
+    sequences = gather(pairs.sequences, rows, n)
     step = np.divide(step, sequences, out=step) if _fills(step, sequences) else step / sequences
-    allowed = _rows(pairs.allowed, rows, n)
+    allowed = gather(pairs.allowed, rows, n)
     if not _fills(step, allowed):
         return np.where(allowed, step, np.inf)
     np.copyto(step, np.inf, where=~allowed)
@@ -2001,19 +2026,19 @@ def _search_pairs(pairs, inp: Inputs, bw, lat, congestion):
     # each fabric times only the pairs that may win on it: (fabric, pair) entries, ordered by fabric and point
     fi, pair = _nonzero_2d(_pairs_that_can_win(pairs, bw, lat, congestion))
     at = ni[pair]
-    step = _per_sequence(pairs, pair, *((x[fi, 0] if x.shape[1] == 1 else x[fi, at])[:, None] for x in (bw, lat)),
-                         congestion, (fi, at))
-    n_z = pairs.stages.size
-    step = step.reshape(-1)  # (entries · Z): time per sequence
+    step = _per_sequence(pairs, pair, *((x[fi, 0] if x.shape[1] == 1 else x[fi, at]) for x in (bw, lat)),
+                         congestion, (fi, at), trailing=0, stages_first=True)  # (Z, entries): time per sequence
     # fastest plan per fabric and point: each (fabric, point) is one segment of entries; the segment minimum,
-    # then the first (pair, stage) that reaches it (ties go to the earlier candidate)
+    # then the first (pair, stage) that reaches it (ties go to the earlier candidate): the first entry whose
+    # fastest stage reaches it, and that entry's first stage that does
     new_seg = np.ones(max(fi.size, 1), dtype=bool)  # as np.r_[True, ...] (several times slower)
     new_seg[1:] = (fi[1:] != fi[:-1]) | (at[1:] != at[:-1])
     starts = np.flatnonzero(new_seg)
-    seg_min, first = _segment_minima(step, starts * n_z)
+    seg_min, entry = _segment_minima(functools.reduce(np.minimum, step), starts)
+    stage = np.argmax(step[:, entry] == seg_min, axis=0)
     best = np.zeros((n_fab, inp.n), dtype=int)
     any_valid = np.zeros((n_fab, inp.n), dtype=bool)
-    best[fi[starts], at[starts]] = pair[first // n_z] * n_z + first % n_z
+    best[fi[starts], at[starts]] = pair[entry] * pairs.stages.size + stage
     any_valid[fi[starts], at[starts]] = np.isfinite(seg_min)
     return (*_chosen_plan(pairs, best, best.shape, any_valid), any_valid,
             np.broadcast_to(pairs.has_degrees[None, :], any_valid.shape))

@@ -85,3 +85,20 @@ def test_the_terms_read_at_some_pairs_are_those_gathered_at_them():
         assert read[k].tobytes() == engine._rows(x, pairs.kind[rows], pairs.plan_side["lc"].shape[0]).tobytes(), k
     with pytest.raises(KeyError):
         read["no such term"]
+
+
+@pytest.mark.parametrize("changes", [{}, {"parallel.zero_stage": 1}])
+def test_the_terms_laid_out_stages_first_are_the_pairs_terms_transposed(changes):
+    s = model.load_scenario("assets/presets/default.toml").replace_many(changes)
+    inp = engine.build_inputs(s, "workload.params_b", np.geomspace(1, 300, 12), fabric_points_cut=True)
+    pairs = engine._plan_pairs(s, inp.point)
+    n, n_z = pairs.allowed.shape[0], pairs.stages.size
+    rows = pairs.row[np.random.default_rng(1).integers(0, pairs.ni.size, 40)]
+    read, stages_first = engine._RowsRead(pairs, rows, n), engine._RowsRead(pairs, rows, n, stages_first=True)
+    pairs_of = [(k, read[k], stages_first[k]) for k in (*pairs.cs, *pairs.cs_kind)]
+    pairs_of += [(k, engine._rows(getattr(pairs, k), rows, n), engine._rows_stages_first(getattr(pairs, k), rows, n))
+                 for k in ("allowed", "sequences", "dp_overlap")]
+    for k, want, got in pairs_of:
+        assert got.shape[-1:] in ((rows.size,), (1,)), k  # the entries last
+        want, got = np.broadcast_to(want, (rows.size, n_z)).T, np.broadcast_to(got, (n_z, rows.size))
+        assert np.ascontiguousarray(want).tobytes() == np.ascontiguousarray(got).tobytes(), k
