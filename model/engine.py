@@ -2026,7 +2026,7 @@ def _search_pairs(pairs, inp: Inputs, bw, lat, congestion):
     # each fabric times only the pairs that may win on it: (fabric, pair) entries, ordered by fabric and point
     fi, pair = _nonzero_2d(_pairs_that_can_win(pairs, bw, lat, congestion))
     at = ni[pair]
-    step = _per_sequence(pairs, pair, *((x[fi, 0] if x.shape[1] == 1 else x[fi, at]) for x in (bw, lat)),
+    step = _per_sequence(pairs, pair, *((x[:, 0].take(fi) if x.shape[1] == 1 else x[fi, at]) for x in (bw, lat)),
                          congestion, (fi, at), trailing=0, stages_first=True)  # (Z, entries): time per sequence
     # fastest plan per fabric and point: each (fabric, point) is one segment of entries; the segment minimum,
     # then the first (pair, stage) that reaches it (ties go to the earlier candidate): the first entry whose
