@@ -622,13 +622,17 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     g_dp = np.minimum(np.maximum(d, 1.0), np.maximum(np.floor(gpn / t), 1.0))  # d = 0: a plan that cannot be
     n_dp = np.ceil(d / g_dp)
     buckets, per_bucket = ps["buckets"], ps["per_bucket"]
-    rs = collective_time("reduce_scatter", per_bucket, g_dp, pt["intra_busbw"], NCCL_NVLINK_STEP_US * 1e-6)
+    # the reduce-scatter's bus factor and latency, and the all-reduce's steps and bus factor across nodes: functions
+    # of the few whole numbers g_dp and n_dp take, computed once per number on the plan search's many rows
+    bf_rs, lat_rs = _at_whole_values(g_dp, _reduce_scatter_terms)
+    steps, bf_ar = _at_whole_values(n_dp, _all_reduce_terms)
+    beta = per_bucket * bf_rs / pt["intra_busbw"]
+    rs = np.where(g_dp > 1, lat_rs + beta, 0.0)  # collective_time("reduce_scatter", per_bucket, g_dp, ...)
     # NCCL pipelines the in-node and the network phases: their bandwidth terms overlap (the slower sets the pace),
     # their latencies add (model.collectives.nccl_collective)
-    intra_bw = buckets * 2.0 * per_bucket * bus_factor("reduce_scatter", g_dp) / pt["intra_busbw"]
+    intra_bw = buckets * 2.0 * per_bucket * bf_rs / pt["intra_busbw"]
     intra = buckets * (rs + rs) - intra_bw
     has_inter = n_dp > 1
-    steps = np.minimum(ring_steps("all_reduce", n_dp), tree_steps("all_reduce", n_dp))
     # halves of an all-reduce's volume: reduce-scatters of gradients (in ``grad_precision``, ratio ``g`` to bf16)
     # and all-gathers (of bf16 weights with ZeRO ≥ 1; of gradients, the all-reduce's second half, with stage 0)
     if not by_stage:
@@ -649,9 +653,38 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
         # one all-reduce's volume (``dp_volume`` all-reduces' worth per step: the ZeRO stage's traffic)
         dp_k0=intra + buckets * has_inter * NCCL_BASE_US * 1e-6, dp_intra_bw=intra_bw,
         dp_k1=buckets * has_inter * steps,
-        dp_k2=buckets * has_inter * (per_bucket / g_dp) * bus_factor("all_reduce", n_dp) * gpn,
+        dp_k2=buckets * has_inter * (per_bucket / g_dp) * bf_ar * gpn,
     )
     return cs
+
+
+def _reduce_scatter_terms(g):
+    """The in-node reduce-scatter of ``g`` ranks' bus factor and latency [s] (NCCL's base latency and the faster of
+    ring and tree steps), so that :func:`~model.collectives.collective_time` is ``latency + size · factor / busbw``
+    for ``g > 1``: the same roundings, as rounding keeps the order of the ring and tree times it picks from."""
+    base, step = NCCL_BASE_US * 1e-6, NCCL_NVLINK_STEP_US * 1e-6
+    return (bus_factor("reduce_scatter", g),
+            np.minimum(base + ring_steps("reduce_scatter", g) * step, base + tree_steps("reduce_scatter", g) * step))
+
+
+def _all_reduce_terms(n):
+    """The all-reduce of ``n`` nodes' latency steps (the fewer of ring and tree) and bus factor."""
+    return np.minimum(ring_steps("all_reduce", n), tree_steps("all_reduce", n)), bus_factor("all_reduce", n)
+
+
+def _at_whole_values(x, fn):
+    """``fn(x)`` (a tuple of arrays, elementwise in ``x``), computed once per value where ``x`` holds whole numbers
+    from 0 to a quarter of its size (the data-parallel ranks in and across nodes of the plan search's rows): on
+    those numbers, then read at each entry. Elsewhere ``fn(x)`` itself; the same values either way (the same
+    elementwise operations on the same numbers)."""
+    x = np.asarray(x, dtype=float)
+    if x.size >= GRID_MIN_ENTRIES:
+        top = x.max()
+        if 0.0 <= x.min() and top < x.size // 4:
+            idx = x.astype(np.intp)
+            if np.array_equal(idx, x):
+                return tuple(np.take(y, idx) for y in fn(np.arange(top + 1.0)))
+    return fn(x)
 
 
 def _stage_columns(stages, sharded, d, m, g, ps, hbm):
@@ -1509,7 +1542,7 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
                 stage_bound = _bound_table(cs, allowed, sequences, None if own_kind else kind, cs_kind,
                                            ptp["dp_overlap"])
             if not dedupe:
-                bound = _bound_coefficients(cs, allowed, sequences, None if own_kind else kind, cs_kind)
+                bound = _bound_coefficients(cs, allowed, sequences, None if own_kind else kind, cs_kind, zs)
     entry = PlanPairs(ni, row, has_degrees, ptp["dp_overlap"],
                       dict(zip(("tp", "pp", "micro_batch", "virtual_stages", "recompute", "cp", "ep"), col)), zs,
                       allowed, cs, kind, cs_kind, per_kind, usable, shared,
@@ -1648,7 +1681,7 @@ def _bound_table(cs, allowed, sequences, kind, cs_kind, dp_overlap):
     return table
 
 
-def _bound_coefficients(cs, allowed, sequences, kind, cs_kind):
+def _bound_coefficients(cs, allowed, sequences, kind, cs_kind, stages=None):
     """A lower bound of each row's step time per sequence on any fabric, over its stages worth timing.
 
     One table (6, rows) of rows ``p0, p1, p2, d0, d1, d2``: the bound at step latency ``λ`` [s] and inverse node
@@ -1658,6 +1691,10 @@ def _bound_coefficients(cs, allowed, sequences, kind, cs_kind):
     window: at least the smallest traffic factor of the row's stages times that, less the largest window.
     ``kind``, ``cs_kind``: plan-side terms held per kind (:class:`PlanPairs`). Each row is computed in place in
     the table, in the order of ``(a·b + c + d) / s`` (the same roundings as those expressions).
+
+    ``stages``: the ZeRO stages of the columns, if known. The optimizer step is the same at every stage that
+    shards (it divides by ``d`` where ``d > 1``): with no stage 0 among several, every row (each has a stage worth
+    timing) takes its first column's, without the masked minimum over the stages.
     """
     n = allowed.shape[0]
 
@@ -1673,7 +1710,8 @@ def _bound_coefficients(cs, allowed, sequences, kind, cs_kind):
     p0, p1, p2, d0, d1, d2 = table
     np.multiply(fixed, slots, out=p0)
     p0 += one(cs["m_logits"])
-    p0 += over_stages(cs["opt"], np.minimum, np.inf)
+    one_opt = stages is not None and (len(stages) == 1 or min(stages) >= 1)
+    p0 += one(np.asarray(cs["opt"])[:, :1]) if one_opt else over_stages(cs["opt"], np.minimum, np.inf)
     volume = over_stages(cs["dp_volume"], np.minimum, np.inf)
     np.multiply(volume, one(cs["dp_k0"]), out=d0)
     d0 -= over_stages(cs["window"], np.maximum, -np.inf)
