@@ -784,6 +784,9 @@ def _layer_side(pt, t, b, rc, c=1.0, e=1.0):
     ring_crosses = (c > 1) & (t * c > gpn)
     ring_intra = ring_steps_layer * p2p_time(ring_block, pt["intra_p2p_bw"], NCCL_NVLINK_STEP_US * 1e-6)
     hide = 3.0 * core_f
+    # what hides a ring crossing nodes and the bytes it sends there: read only where a ring crosses nodes (the
+    # step's ring term), so one value 0 where none does (no context parallelism): not read at every plan
+    ring_net = (ring_block * gpn, hide) if np.any(ring_crosses) else (np.zeros((1,) * max(np.ndim(hide), 1)),) * 2
     # expert-parallel all-to-all: bytes a rank sends, its share inside the node and across nodes
     a2a_bytes = pt["moe_tokens"] * b * s * h * BYTES_BF16 / t * (pt["experts"] > 1)
     g_ep = np.minimum(e, np.maximum(np.floor(gpn / (t * c)), 1.0))
@@ -792,7 +795,7 @@ def _layer_side(pt, t, b, rc, c=1.0, e=1.0):
     return dict(
         layer_compute=layer_compute, layer_tp=layer_tp, logits=logits, p2p_send=p2p_send,
         p2p_bytes_node=msg * gpn, ring_crosses=ring_crosses, ring_steps_layer=ring_steps_layer,
-        ring_bytes_node=ring_block * gpn, hide=hide, ring_gap=np.maximum(ring_intra - hide, 0.0),
+        ring_bytes_node=ring_net[0], hide=ring_net[1], ring_gap=np.maximum(ring_intra - hide, 0.0),
         a2a_bytes=a2a_bytes, a2a_out=1.0 - g_ep / e, a2a_intra=a2a_intra, a2a_nodes=np.ceil(e / g_ep),
         window_layer=2.0 * (dense_f + core_f) + extra, fwd_layer=dense_f + core_f,
         fixed_layer=layer_compute + layer_tp + MOE_ALL_TO_ALLS * a2a_intra,
@@ -825,7 +828,7 @@ def _stage_side(pt, ls, t, p, v, c=1.0, e=1.0, params_gpu=None):
                                     ls["a2a_out"]),
         ring_crosses=ls["ring_crosses"],
         ring_steps=_unless_zero(ls["ring_steps_layer"], lambda: ls["ring_steps_layer"] * lc),
-        ring_bytes_node=ls["ring_bytes_node"], ring_hide=lc * ls["hide"],
+        ring_bytes_node=ls["ring_bytes_node"], ring_hide=_unless_zero(ls["hide"], lambda: lc * ls["hide"]),
         chunk_ring_intra=_unless_zero(ls["ring_gap"], lambda: lc * ls["ring_gap"] * ~ls["ring_crosses"]),
         lc=lc, window=v_lc * ls["window_layer"], fwd_window=v_lc * ls["fwd_layer"],
         params_gpu=params_gpu, layer_compute=ls["layer_compute"], layer_tp=ls["layer_tp"], logits=ls["logits"],
@@ -1063,13 +1066,14 @@ def _degrees_valid(pt, t, p, b, v, d, m, c=1.0, e=1.0):
             and np.shape(l)[0] * np.shape(t)[1] >= GRID_MIN_ENTRIES)
     at = _at_distinct_plans if grid else (lambda fn, *cols: fn(*cols))
     split, fills = at(layers_split, p, v)
-    ok = (t <= gpn) & _divides(t, gpn) & (G >= tp) & at(heads_split, t) & split
+    # the tests of the plan and the replicas alone first: on a model-size sweep they are (1, C), the grid's (N, C)
+    ok = (t <= gpn) & _divides(t, gpn) & (G >= tp) & (d >= 1) & (m >= 1) & (np.floor(m) == m)
+    ok = ok & at(heads_split, t) & split
     if (np.asarray(e) != 1).any():  # expert parallelism splits the experts and is carved out of data × context
         ok = ok & _divides(e, pt["experts"]) & _divides(e, d * c)
     if (np.asarray(c) != 1).any():  # load-balanced ring: 2c chunks of a sequence, each long enough
         ok = ok & ((c == 1) | (_divides(2.0 * c, pt["seq_len"]) & (pt["seq_len"] >= c * pt["cp_min_tokens"])))
-    ok = ok & (d >= 1) & (m >= 1) & (np.floor(m) == m)
-    ok = ok & ((v == 1) | ((p > 1) & fills & _divides(p, m)))
+    ok = ok & ((v == 1) | ((p > 1) & _divides(p, m) & fills))
     return np.ascontiguousarray(ok)
 
 
