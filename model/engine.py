@@ -632,7 +632,7 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     # their latencies add (model.collectives.nccl_collective)
     intra_bw = buckets * 2.0 * per_bucket * bf_rs / pt["intra_busbw"]
     intra = buckets * (rs + rs) - intra_bw
-    has_inter = n_dp > 1
+    inter_buckets = buckets * (n_dp > 1)  # the buckets that cross nodes
     # halves of an all-reduce's volume: reduce-scatters of gradients (in ``grad_precision``, ratio ``g`` to bf16)
     # and all-gathers (of bf16 weights with ZeRO ≥ 1; of gradients, the all-reduce's second half, with stage 0)
     if not by_stage:
@@ -651,9 +651,9 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
         dp_volume=volume, buckets=buckets,
         slots=m * v + p - 1.0, m_logits=m * ps["logits"],
         # one all-reduce's volume (``dp_volume`` all-reduces' worth per step: the ZeRO stage's traffic)
-        dp_k0=intra + buckets * has_inter * NCCL_BASE_US * 1e-6, dp_intra_bw=intra_bw,
-        dp_k1=buckets * has_inter * steps,
-        dp_k2=buckets * has_inter * (per_bucket / g_dp) * bf_ar * gpn,
+        dp_k0=intra + inter_buckets * NCCL_BASE_US * 1e-6, dp_intra_bw=intra_bw,
+        dp_k1=inter_buckets * steps,
+        dp_k2=inter_buckets * (per_bucket / g_dp) * bf_ar * gpn,
     )
     return cs
 
@@ -702,11 +702,15 @@ def _stage_columns(stages, sharded, d, m, g, ps, hbm):
         if z >= 1:
             opt.append(opt_sharded)
             rs_halves, ag_halves = (m, 1.0) if z == 2 else (m, 2.0 * m) if z >= 3 else (1.0, 1.0)
-            volume.append(np.where(sharded, 0.5 * (rs_halves * g + ag_halves * 1.0), volume_0))
+            volume.append(np.where(sharded, 0.5 * (rs_halves * g + ag_halves), volume_0))  # ag_halves · 1 (bf16)
         else:
             opt.append(opt_whole)
             volume.append(volume_0)
-        window.append(np.where(sharded, m * (w + (1.0 if z >= 3 else 0.0) * ps["fwd_window"]), w) if z >= 2 else w)
+        if z >= 2:  # with the forward windows at stage 3 (the weights gathered before each forward), else none
+            fwd = ps["fwd_window"] if z >= 3 else 0.0 * ps["fwd_window"]
+            window.append(np.where(sharded, m * (w + fwd), w))
+        else:
+            window.append(w)
     out = tuple(np.empty((rows[0], len(stages))) for _ in range(3))
     for table, cols in zip(out, (opt, volume, window)):
         for i, x in enumerate(cols):
