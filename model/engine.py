@@ -858,25 +858,27 @@ def _unless_zero(x, product, *others):
 LAYER_SIDE_POINT_KEYS = tuple(k for k in PLAN_SIDE_POINT_KEYS if k != "layers")
 
 
-def _plan_side_of(pt, at, plans, ci, params_gpu=None, models=None):
+def _plan_side_of(pt, at, plans, ci, params_gpu=None, models=None, plan_at=None):
     """:func:`_plan_side` of the candidates ``ci`` at the points ``at`` (index arrays (K,)): arrays (K,), bit for bit.
 
     ``pt``: :data:`PLAN_SIDE_POINT_KEYS` arrays of shape (N,) or (1,); ``plans``: the candidates' ``(t, p, b, v,
     rc, c, e)``, arrays (C,). The layer terms (:func:`_layer_side`, most of the work: layer times and the in-node
     collectives) come from :func:`_layer_terms`; the stage terms are computed per entry. ``params_gpu``: the
     entries' parameters per GPU (K,), if already computed (the memory's stage parameters); ``models``: the
-    points' distinct models for :func:`_layer_terms`, likewise.
+    points' distinct models for :func:`_layer_terms`, likewise; ``plan_at``: the plans of the entries, ``(t, p, b,
+    v, rc, c, e)`` at ``ci`` (K,), likewise.
     """
     t, p, b, v, r, c, e = plans
     n = np.size(at)
+    t_at, p_at, b_at, v_at, r_at, c_at, e_at = (np.take(x, ci) for x in plans) if plan_at is None else plan_at
     if n < GRID_MIN_ENTRIES:  # few entries: directly
         pt_at = {k: (np.take(x, at, axis=0) if np.shape(x)[0] > 1 else x) for k, x in pt.items()}
-        ls = _layer_side(pt_at, *(np.take(x, ci) for x in (t, b, r, c, e)))
+        ls = _layer_side(pt_at, t_at, b_at, r_at, c_at, e_at)
     else:
         ls = _layer_terms(pt, LAYER_SIDE_POINT_KEYS, at, (t, b, r, c, e), ci, _layer_side, models=models)
         pt_at = {k: (np.take(x, at, axis=0) if np.shape(x)[0] > 1 else x)
                  for k, x in ((k, np.asarray(pt[k])) for k in STAGE_SIDE_POINT_KEYS)}
-    out = _stage_side(pt_at, ls, *(np.take(x, ci) for x in (t, p, v, c, e)), params_gpu)
+    out = _stage_side(pt_at, ls, t_at, p_at, v_at, c_at, e_at, params_gpu)
     return {k: x if np.shape(x) == (n,) else np.broadcast_to(x, (n,)) for k, x in out.items()}
 
 
@@ -1529,7 +1531,7 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
             per_kind = _plan_side_of({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, pt_of_row,
                                      tuple(x[kinds] for x in (t, p, b, v, r, c, e)), ci // n_z,
                                      params_gpu=None if not usable else np.take(stage["params"][:, 0], ui),
-                                     models=models)
+                                     models=models, plan_at=col)  # the row's candidate ci: kind ci // n_z
             kind, own_kind = row, True  # each row its own kind (a row per pair: 0, 1, ...): the terms as they are
         # what _compute_side computes with, at the rows; the step's other plan-side terms stay per kind
         plan_side = {k: (per_kind[k] if own_kind else per_kind[k][kind])[:, None] for k in COMPUTE_SIDE_PLAN_KEYS}

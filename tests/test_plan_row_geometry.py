@@ -77,3 +77,19 @@ def test_the_lower_bound_with_the_stages_known_is_the_masked_minimum_over_them(p
     masked = engine._bound_coefficients(*args)
     assert masked.tobytes() == engine._bound_coefficients(*args, pairs.stages).tobytes()
     assert masked.tobytes() == pairs.bound.tobytes()
+
+
+def test_the_plan_side_of_rows_given_their_plans_is_that_of_their_candidates():
+    """The rows' plans, gathered once by the search and handed over, give the plan side the candidates give."""
+    s = model.load_scenario("assets/presets/default.toml")
+    values = np.geomspace(1, 1000, 64)
+    pt = engine.build_inputs(s, "workload.params_b", values).point
+    plans = engine._candidates(s, pt)
+    plans = plans[:5] + plans[6:]  # (t, p, b, v, rc, cp, ep): the plan side ignores the ZeRO stage
+    ptc = {k: engine.cut_constant_points(pt[k], 0) for k in engine.PLAN_SIDE_POINT_KEYS}
+    rng = np.random.default_rng(5)
+    n = 2 * engine.GRID_MIN_ENTRIES
+    at, ci = rng.integers(0, values.size, n), rng.integers(0, plans[0].size, n)
+    given = engine._plan_side_of(ptc, at, plans, ci, plan_at=tuple(x[ci] for x in plans))
+    for k, x in engine._plan_side_of(ptc, at, plans, ci).items():
+        assert given[k].tobytes() == x.tobytes(), k
