@@ -806,10 +806,11 @@ def _layer_side(pt, t, b, rc, c=1.0, e=1.0):
     )
 
 
-def _stage_side(pt, ls, t, p, v, c=1.0, e=1.0, params_gpu=None):
+def _stage_side(pt, ls, t, p, v, c=1.0, e=1.0, params_gpu=None, crosses=None):
     """:func:`_plan_side` from its :func:`_layer_side` terms ``ls``: a model chunk's and a pipeline stage's.
     ``params_gpu``: the stage's parameters per GPU (:func:`~model.memory.stage_params`, what the memory of the
-    same plans holds as ``params``), if already computed."""
+    same plans holds as ``params``), if already computed; ``crosses``: whether each plan's pipeline sends cross
+    nodes, likewise."""
     l, h, V = pt["layers"], pt["hidden"], pt["vocab"]
     gpn = pt["gpus_per_node"]
     lc = np.ceil(l / (p * v))
@@ -817,7 +818,7 @@ def _stage_side(pt, ls, t, p, v, c=1.0, e=1.0, params_gpu=None):
     if params_gpu is None:
         params_gpu = stage_params(l, h, V, t, p, pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
     # pipeline point-to-point: across nodes when a pipeline group does not sit inside one node
-    crosses = (p > 1) & ~_divides(t * c * p, gpn)
+    crosses = _pipeline_crosses(t, p, c, gpn) if crosses is None else crosses
     grad_bytes = params_gpu * GRAD_BYTES
     buckets = np.maximum(np.ceil(grad_bytes / DDP_BUCKET_BYTES), 1.0)
     return dict(
@@ -842,6 +843,12 @@ def _stage_side(pt, ls, t, p, v, c=1.0, e=1.0, params_gpu=None):
         p2p_bytes_node=ls["p2p_bytes_node"], p2p_intra=np.where(p > 1, ls["p2p_send"], 0.0),
         buckets=buckets, per_bucket=grad_bytes / buckets,
     )
+
+
+def _pipeline_crosses(t, p, c, gpn):
+    """Whether a pipeline group's sends cross nodes [bool]: there are stages, and the ``t·c·p`` ranks of a group do
+    not sit inside one node of ``gpn`` GPUs."""
+    return (p > 1) & ~_divides(t * c * p, gpn)
 
 
 def _unless_zero(x, product, *others):
@@ -878,7 +885,11 @@ def _plan_side_of(pt, at, plans, ci, params_gpu=None, models=None, plan_at=None)
         ls = _layer_terms(pt, LAYER_SIDE_POINT_KEYS, at, (t, b, r, c, e), ci, _layer_side, models=models)
         pt_at = {k: (np.take(x, at, axis=0) if np.shape(x)[0] > 1 else x)
                  for k, x in ((k, np.asarray(pt[k])) for k in STAGE_SIDE_POINT_KEYS)}
-    out = _stage_side(pt_at, ls, t_at, p_at, v_at, c_at, e_at, params_gpu)
+    # whether the pipeline crosses nodes: a function of the plan alone where the node size is one (a model-size
+    # sweep), then computed per candidate and read at each entry
+    gpn = np.asarray(pt["gpus_per_node"])
+    crosses = np.take(_pipeline_crosses(t, p, c, gpn), ci) if n >= GRID_MIN_ENTRIES and gpn.size == 1 else None
+    out = _stage_side(pt_at, ls, t_at, p_at, v_at, c_at, e_at, params_gpu, crosses)
     return {k: x if np.shape(x) == (n,) else np.broadcast_to(x, (n,)) for k, x in out.items()}
 
 
