@@ -1,0 +1,95 @@
+"""The plan search's rows take the same data-parallel geometry and the same lower bound as the direct
+expressions do, bit for bit, where the engine computes them per distinct value or skips a reduction."""
+
+import numpy as np
+import pytest
+
+import model
+from model import engine
+from model.collectives import NCCL_BASE_US, NCCL_NVLINK_STEP_US, bus_factor, collective_time, ring_steps, tree_steps
+
+
+def _reference_geometry(pt, t, d, ps):
+    """The data-parallel geometry of :func:`engine._compute_side` as the collective functions give it."""
+    gpn = pt["gpus_per_node"]
+    g_dp = np.minimum(np.maximum(d, 1.0), np.maximum(np.floor(gpn / t), 1.0))
+    n_dp = np.ceil(d / g_dp)
+    buckets, per_bucket = ps["buckets"], ps["per_bucket"]
+    rs = collective_time("reduce_scatter", per_bucket, g_dp, pt["intra_busbw"], NCCL_NVLINK_STEP_US * 1e-6)
+    intra_bw = buckets * 2.0 * per_bucket * bus_factor("reduce_scatter", g_dp) / pt["intra_busbw"]
+    intra = buckets * (rs + rs) - intra_bw
+    has_inter = n_dp > 1
+    steps = np.minimum(ring_steps("all_reduce", n_dp), tree_steps("all_reduce", n_dp))
+    return dict(n_dp=n_dp, dp_intra_bw=intra_bw, dp_k0=intra + buckets * has_inter * NCCL_BASE_US * 1e-6,
+                dp_k1=buckets * has_inter * steps,
+                dp_k2=buckets * has_inter * (per_bucket / g_dp) * bus_factor("all_reduce", n_dp) * gpn)
+
+
+@pytest.mark.parametrize("rows", [7, 5000])  # below and above the size the geometry is computed per value from
+def test_the_rows_data_parallel_geometry_is_that_of_the_collective_functions(rows):
+    s = model.load_scenario("assets/presets/default.toml")
+    pt = {k: np.asarray(x)[:1][:, None] for k, x in engine.build_inputs(s).point.items()}
+    rng = np.random.default_rng(7)
+    t = rng.choice([1.0, 2.0, 4.0, 8.0], (rows, 1))
+    p = rng.choice([1.0, 2.0, 4.0, 16.0], (rows, 1))
+    b = rng.choice([1.0, 2.0], (rows, 1))
+    d = np.floor(rng.uniform(0.0, 40.0, (rows, 1)))  # whole replicas, none (0) included
+    m = np.full((rows, 1), 8.0)
+    ps = dict(params_gpu=rng.uniform(1e8, 1e10, (rows, 1)), window=rng.uniform(0.1, 1.0, (rows, 1)),
+              fwd_window=rng.uniform(0.1, 1.0, (rows, 1)), logits=rng.uniform(0.0, 0.1, (rows, 1)))
+    ps["buckets"] = np.maximum(np.ceil(ps["params_gpu"] * 4.0 / 25e6), 1.0)
+    ps["per_bucket"] = ps["params_gpu"] * 4.0 / ps["buckets"]
+    with np.errstate(divide="ignore"):
+        cs = engine._compute_side(pt, t, p, b, 1.0, 0.0, np.array([[1.0, 2.0, 3.0]]), True, plan_side=ps,
+                                  replicas=(d, m), search=True)
+    for k, want in _reference_geometry(pt, t, d, ps).items():
+        np.testing.assert_array_equal(np.broadcast_to(cs[k], want.shape), want, err_msg=k)
+        assert np.broadcast_to(cs[k], want.shape).tobytes() == want.tobytes(), k
+
+
+def test_values_computed_per_whole_number_are_those_of_each_entry():
+    x = np.floor(np.random.default_rng(3).uniform(0.0, 300.0, (4096, 1)))
+    fn = engine._all_reduce_terms
+    for got, want in zip(engine._at_whole_values(x, fn), fn(x)):
+        assert got.shape == want.shape and got.tobytes() == want.tobytes()
+    halves = x + 0.5  # not whole numbers: computed at each entry
+    for got, want in zip(engine._at_whole_values(halves, fn), fn(halves)):
+        assert got.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("preset,field,values,own_kind,changes", [
+    ("default", "workload.params_b", np.geomspace(1, 1000, 96), True, {}),
+    ("default", "workload.params_b", np.geomspace(1, 1000, 96), True, {"parallel.zero_stage": 2}),
+    ("default", "fabric.latency_us", np.geomspace(0.5, 1000, 40), False, {}),
+])
+def test_the_lower_bound_with_the_stages_known_is_the_masked_minimum_over_them(preset, field, values, own_kind,
+                                                                              changes):
+    """Told the stages, the bound takes the optimizer step of a row's first stage where every stage shards it
+    alike: the same table as the minimum over the stages worth timing."""
+    s = model.load_scenario(f"assets/presets/{preset}.toml").replace_many(changes)
+    engine.clear_plan_cache()
+    inp = engine.build_inputs(s, field, values, fabric_points_cut=True)
+    pairs = engine._plan_pairs(s, inp.point)
+    engine.clear_plan_cache()
+    assert pairs.bound is not None
+    kind = None if own_kind else pairs.kind
+    args = (pairs.cs, pairs.allowed, pairs.sequences, kind, pairs.cs_kind)
+    masked = engine._bound_coefficients(*args)
+    assert masked.tobytes() == engine._bound_coefficients(*args, pairs.stages).tobytes()
+    assert masked.tobytes() == pairs.bound.tobytes()
+
+
+def test_the_plan_side_of_rows_given_their_plans_is_that_of_their_candidates():
+    """The rows' plans, gathered once by the search and handed over, give the plan side the candidates give."""
+    s = model.load_scenario("assets/presets/default.toml")
+    values = np.geomspace(1, 1000, 64)
+    pt = engine.build_inputs(s, "workload.params_b", values).point
+    plans = engine._candidates(s, pt)
+    plans = plans[:5] + plans[6:]  # (t, p, b, v, rc, cp, ep): the plan side ignores the ZeRO stage
+    ptc = {k: engine.cut_constant_points(pt[k], 0) for k in engine.PLAN_SIDE_POINT_KEYS}
+    rng = np.random.default_rng(5)
+    n = 2 * engine.GRID_MIN_ENTRIES
+    at, ci = rng.integers(0, values.size, n), rng.integers(0, plans[0].size, n)
+    given = engine._plan_side_of(ptc, at, plans, ci, plan_at=tuple(x[ci] for x in plans))
+    for k, x in engine._plan_side_of(ptc, at, plans, ci).items():
+        assert given[k].tobytes() == x.tobytes(), k
