@@ -4,8 +4,10 @@ The baseline is another checkout of this repository (by default commit ``210fb10
 ZeRO stages, recompute kinds, context and expert parallelism joined it). Its ``model`` package is imported
 under another name, so both engines run the same sweeps on the same machine, call after call, timed in
 process CPU time (a machine shared with other jobs stretches wall time, less so the CPU time of this
-process); the ratio ``ours / baseline`` of the medians is what to read. ``make bench`` makes the
-checkout (``git worktree add build/baseline 210fb10``); or pass its folder::
+process). Each repeat times our call and the baseline's back to back, and the ratio read is the median of
+those paired ratios: the machine's speed drifts within a run (other jobs, the allocator's state), and a pair
+shares the drift that two separate medians do not. ``make bench`` makes the checkout (``git worktree add
+build/baseline 210fb10``); or pass its folder::
 
     python -m benchmarks.baseline [path/to/checkout]
 """
@@ -22,7 +24,7 @@ import numpy as np
 
 BASELINE_COMMIT = "210fb10"
 DEFAULT_CHECKOUT = Path("build") / "baseline"
-REPEATS = 15
+REPEATS = 31
 
 
 def load_baseline_model(checkout: Path):
@@ -50,9 +52,10 @@ def auto_plan_sweeps():
 
 
 def compare(checkout: Path = DEFAULT_CHECKOUT, preset: str = "default", repeats: int = REPEATS):
-    """Median CPU times [s] of each auto-plan sweep, ours and the baseline's, from alternating cold calls.
+    """Median CPU times [s] of each auto-plan sweep, ours and the baseline's, and the median of the paired
+    ratios, from alternating cold calls (every engine cache cleared before each call).
 
-    Returns ``{label: (ours_s, baseline_s)}``, or None when the checkout is missing.
+    Returns ``{label: (ours_s, baseline_s, ratio)}``, or None when the checkout is missing.
     """
     import model
     from model import engine
@@ -69,13 +72,16 @@ def compare(checkout: Path = DEFAULT_CHECKOUT, preset: str = "default", repeats:
         times = {k: [] for k in engines}
         for pkg, _, scen in engines.values():
             pkg.sweep(scen, field, values)  # warm imports and allocator
-        for _ in range(repeats):
-            for k, (pkg, eng, scen) in engines.items():
+        for i in range(repeats):
+            order = list(engines.items()) if i % 2 == 0 else list(engines.items())[::-1]  # neither always first
+            for k, (pkg, eng, scen) in order:
                 eng.clear_plan_cache()
                 t0 = time.process_time()
                 pkg.sweep(scen, field, values)
                 times[k].append(time.process_time() - t0)
-        out[label] = (statistics.median(times["ours"]), statistics.median(times["baseline"]))
+        ratios = [o / b for o, b in zip(times["ours"], times["baseline"])]
+        out[label] = (statistics.median(times["ours"]), statistics.median(times["baseline"]),
+                      statistics.median(ratios))
     return out
 
 
@@ -87,9 +93,10 @@ def main(argv=None):
         print(f"no baseline checkout at {checkout}: `git worktree add {checkout} {BASELINE_COMMIT}` "
               "(`make bench` does)")
         return
-    print(f"Auto-plan sweep vs session baseline ({BASELINE_COMMIT}), alternating cold calls, median CPU time of {REPEATS}:")
-    for label, (ours, base) in res.items():
-        print(f"  {label:<28} ours {ours * 1e3:7.2f} ms  baseline {base * 1e3:7.2f} ms  ratio {ours / base:5.2f}")
+    print(f"Auto-plan sweep vs session baseline ({BASELINE_COMMIT}), alternating cold calls, median CPU time of "
+          f"{REPEATS} and median of the {REPEATS} paired ratios:")
+    for label, (ours, base, ratio) in res.items():
+        print(f"  {label:<28} ours {ours * 1e3:7.2f} ms  baseline {base * 1e3:7.2f} ms  ratio {ratio:5.2f}")
 
 
 if __name__ == "__main__":
