@@ -2053,6 +2053,23 @@ def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
     fits and where some plan's degrees are possible.
     """
     pt = inp.point
+    repeated = _repeated_points(pt, (bw_final, step_latency, *net["congestion"].values()), inp.n)
+    if repeated is not None:  # the search at each distinct point only, read back at every point
+        first, code = repeated
+        sub = Inputs(first.size, {k: x.take(first) if x.shape[0] > 1 else x for k, x in pt.items()}, inp.fabric,
+                     inp.fabrics)
+
+        def at_first(x):
+            return x.take(first, axis=1) if x.shape[1] > 1 else x
+        found = _search_plans(s, sub, at_first(bw_final), at_first(step_latency),
+                              {"congestion": {k: at_first(x) for k, x in net["congestion"].items()}})
+
+        def at_points(x):  # (F, distinct points) → (F, N)
+            return x.take(code, axis=1) if np.shape(x)[1] > 1 else np.broadcast_to(x, np.shape(x)[:1] + (inp.n,))
+        plan, plan_side, any_valid, has_degrees = found
+        return ({k: at_points(x) for k, x in plan.items()},
+                None if plan_side is None else {k: at_points(x) for k, x in plan_side.items()},
+                at_points(any_valid), at_points(has_degrees))
     pair_key = _pair_key(s, pt)
     pairs = _plan_pairs(s, pt, pair_key)
     # a fabric's bandwidth and latency are usually the same at every point: then not copied per pair
@@ -2075,6 +2092,32 @@ def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
                 _SEARCH_CACHE.popitem(last=False)
     plan, plan_side, any_valid, has_degrees = found
     return plan, plan_side, any_valid.copy(), has_degrees.copy()  # the verdicts become outputs: the caller's own
+
+
+def _repeated_points(pt, fabric_arrays, n):
+    """Where several points of a sweep hold the same search inputs: the first point of each distinct one, in point
+    order, and each point's distinct one (index arrays), or None (every point its own, or inputs with a sample
+    axis).
+
+    The plan search answers each point from its own inputs only — the point arrays of :data:`PLAN_POINT_KEYS`
+    and each fabric's bandwidth, latency and congestion there (``fabric_arrays``, (F, N or 1)) — so points that
+    hold the same ones get the same plans, bit for bit. A model-size sweep meets them: its small models round to
+    the same hidden size and layer count at neighbouring points (237 distinct models of 256 on the default
+    preset), and those points carry the most plans that fit.
+    """
+    if n < 2 or any(np.ndim(x) != 1 for x in pt.values()) or any(np.ndim(x) != 2 for x in fabric_arrays):
+        return None
+    columns = [pt[k].astype(float) for k in PLAN_POINT_KEYS if pt[k].shape[0] > 1]
+    columns += [row for x in fabric_arrays if x.shape[1] > 1 for row in x.astype(float)]
+    if not columns:
+        return None
+    first, code = _distinct_rows(columns, n)
+    if first.size == n:
+        return None
+    order = np.argsort(first)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return first.take(order), rank.take(code)
 
 
 def _search_pairs(pairs, inp: Inputs, bw, lat, congestion):
