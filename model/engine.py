@@ -2111,6 +2111,10 @@ def _repeated_points(pt, fabric_arrays, n):
     columns += [row for x in fabric_arrays if x.shape[1] > 1 for row in x.astype(float)]
     if not columns:
         return None
+    for x in columns:  # a swept value that grows (or falls) at every point: every point is its own (no sort)
+        step = x[1:] - x[:-1]
+        if (step > 0).all() or (step < 0).all():
+            return None
     first, code = _distinct_rows(columns, n)
     if first.size == n:
         return None
