@@ -2112,7 +2112,8 @@ def _repeated_points(pt, fabric_arrays, n):
     if not columns:
         return None
     for x in columns:  # a swept value that grows (or falls) at every point: every point is its own (no sort)
-        step = x[1:] - x[:-1]
+        with np.errstate(invalid="ignore"):  # inf − inf: NaN, neither growing nor falling
+            step = x[1:] - x[:-1]
         if (step > 0).all() or (step < 0).all():
             return None
     first, code = _distinct_rows(columns, n)
