@@ -428,6 +428,31 @@ def test_in_node_collectives_are_the_collective_models_one_node_figures():
     assert send[-1] == pytest.approx(S[-1] / 450e9, rel=0.02)
 
 
+@pytest.mark.parametrize("kind", ["all_reduce", "sendrecv"])
+def test_in_node_collectives_match_the_collective_model_bit_for_bit(kind):
+    # the engine's in-node collectives on grids of sizes, group sizes and bandwidths (with and without NVLink SHARP
+    # and an LL cap, mixed in one grid): the same bits as the general model's one-node figures
+    rng = np.random.default_rng(7)
+    n = 4000
+    size = np.where(rng.random(n) < 0.05, 0.0, 10.0 ** rng.uniform(0, 11, n))
+    ranks = rng.integers(1, 17, n).astype(float)
+    busbw, p2p = 10.0 ** rng.uniform(9, 12, (2, n))
+    nvls = np.where(rng.random(n) < 0.5, 0.0, 10.0 ** rng.uniform(9, 12, n))
+    ll_max = np.where(rng.random(n) < 0.5, np.inf, 10.0 ** rng.uniform(9, 12, n))
+    for args in ((size, ranks, busbw, p2p, nvls, ll_max), (size, ranks, 369e9, 450e9, 0.0, np.inf),
+                 (size[:, None], ranks[None, :40], 369e9, 450e9, 480e9, 141e9)):
+        S, R, bw, pp, nv, ll = args
+        ref = collectives.nccl_collective(kind, S, ranks_per_node=2.0 if kind == "sendrecv" else np.maximum(R, 2.0),
+                                          nodes=1.0, nic_gb_per_s=np.inf, nics_per_node=1.0,
+                                          intra_busbw_gb_per_s=np.asarray(bw) / 1e9,
+                                          intra_p2p_gb_per_s=np.asarray(pp) / 1e9,
+                                          nvls_busbw_gb_per_s=np.asarray(nv) / 1e9, ll_max_gb_per_s=np.asarray(ll) / 1e9)
+        want = np.where(R > 1, ref["time_us"] * 1e-6, 0.0)
+        got = collectives.in_node_collective_time(kind, S, R, bw, pp, nv, ll)
+        assert got.shape == want.shape
+        assert got.tobytes() == want.tobytes()
+
+
 def test_the_engines_tensor_parallel_all_reduces_go_through_the_collective_model():
     s = model.load_scenario(DEFAULT).replace_many({"parallel.mode": "explicit", "parallel.tp": 8, "parallel.pp": 1,
                                                    "workload.global_batch": 1032, "workload.recompute": "selective"})
