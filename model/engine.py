@@ -2045,15 +2045,17 @@ def _search_shared_plans(pairs, inp: Inputs, bw, lat, congestion):
             np.broadcast_to(pairs.has_degrees[None, :], shape))
 
 
-def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
+def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net, distinct_points=False):
     """The fastest plan per fabric and point at the effective bandwidth ``bw_final`` [B/s], shape (F, N).
 
     ``step_latency``: :func:`_step_latency_s` of the fabrics [s]; ``net``: :func:`_network_state`. Returns the
     plan (:data:`PLAN_ARRAY_KEYS` arrays, NaN where none fits), its :func:`_plan_side` (or None), where some plan
-    fits and where some plan's degrees are possible.
+    fits and where some plan's degrees are possible. ``distinct_points``: no two points hold the same search
+    inputs (the distinct points of :func:`_repeated_points`), so they are not looked for again.
     """
     pt = inp.point
-    repeated = _repeated_points(pt, (bw_final, step_latency, *net["congestion"].values()), inp.n)
+    repeated = None if distinct_points else _repeated_points(pt, (bw_final, step_latency,
+                                                                   *net["congestion"].values()), inp.n)
     if repeated is not None:  # the search at each distinct point only, read back at every point
         first, code = repeated
         sub = Inputs(first.size, {k: x.take(first) if x.shape[0] > 1 else x for k, x in pt.items()}, inp.fabric,
@@ -2062,7 +2064,8 @@ def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
         def at_first(x):
             return x.take(first, axis=1) if x.shape[1] > 1 else x
         found = _search_plans(s, sub, at_first(bw_final), at_first(step_latency),
-                              {"congestion": {k: at_first(x) for k, x in net["congestion"].items()}})
+                              {"congestion": {k: at_first(x) for k, x in net["congestion"].items()}},
+                              distinct_points=True)
 
         def at_points(x):  # (F, distinct points) → (F, N)
             return x.take(code, axis=1) if np.shape(x)[1] > 1 else np.broadcast_to(x, np.shape(x)[:1] + (inp.n,))
