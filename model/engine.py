@@ -458,10 +458,16 @@ def _usable_candidates(choices, gpn_max, layers_max, gpus_max, seq_len_max):
     longest sequence; whole groups, so the first group (one per recompute kind and ZeRO stage) when none is left.
     A read-only (8, C) array."""
     grid = _candidate_grid(*choices)
-    keep = (grid[0] <= gpn_max) & (grid[1] * grid[3] <= layers_max) & (grid[0] * grid[1] * grid[6] <= gpus_max)
+    t, p, v, c = grid[0], grid[1], grid[3], grid[6]
+    # in place on a few arrays of C: a cold call's fixed cost (C is about 11,000 in auto mode)
+    keep = t <= gpn_max
+    keep &= p * v <= layers_max
+    ranks = t * p
+    ranks *= c
+    keep &= ranks <= gpus_max
     if seq_len_max is not None:
-        keep &= (grid[6] == 1) | (seq_len_max / grid[6] >= CP_MIN_TOKENS_PER_RANK)
-    grid = grid[:, keep] if np.any(keep) else grid[:, :len(choices[4]) * len(choices[5])]
+        keep &= (c == 1) | (seq_len_max / c >= CP_MIN_TOKENS_PER_RANK)
+    grid = grid.compress(keep, axis=1) if keep.any() else grid[:, :len(choices[4]) * len(choices[5])]
     grid.flags.writeable = False
     return grid
 
