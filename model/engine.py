@@ -1337,11 +1337,6 @@ def _fixed_plan(s: Scenario, inp: Inputs, plan: dict, plan_side=None, judge=True
             plan_side = dict(plan_side)
             replicas = (plan_side.pop("replicas_d"), plan_side.pop("replicas_m"))
             found_mem = plan_side.pop("memory_bytes")
-            if not good.all():  # the placeholder plan's (all degrees 1) elsewhere, as computed from the plan: the
-                # outputs read the replicas unmasked (the global batch)
-                one = np.ones((1, 1))
-                replicas = tuple(np.where(good, x, y) for x, y in
-                                 zip(replicas, _replicas(pt, one, one, one, round_batch, one)))
         cs2 = _compute_side(pt, tc, pc, bc, vc, rcc, zc, round_batch, plan_side, c=cc, replicas=replicas, e=ec)
         if found_mem is not None and not judge:  # the search's (read by the outputs where it found a plan only)
             return cs2, tc, pc, bc, vc, found_mem, None, None
@@ -1427,6 +1422,8 @@ class PlanPairs(NamedTuple):
     # points (a cluster-size sweep), else None (a row per pair)
     replicas: tuple | None = None  # each row's data-parallel degree and micro-batches ``(d, m)`` (rows,), as
     # _replicas gives them at the row's points (the same for every point a row serves), or None (no pair fits)
+    unit_replicas: tuple | None = None  # ``(d, m)`` of the placeholder plan (every degree and the micro-batch 1)
+    # at each point (N or 1,), read where no plan fits
     memory: tuple | None = None  # the peak memory per GPU [B] of every row at every stage: a flat table and each
     # row's entry at stage 0 and the stride between stages, ``table[at + zi · stride]``; or None (no pair fits)
 
@@ -1474,6 +1471,14 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
                                                  round_batch))
         else:
             d, m = _replicas(grid_pt, *grid_plan[:3], round_batch, cg)
+        # the replicas of the placeholder plan (every degree and the micro-batch 1) that the evaluation reads where
+        # no plan fits: those of its candidates' column, if the search has one, else computed (N or 1,)
+        unit = np.flatnonzero((t[g] == 1.0) & (p[g] == 1.0) & (b[g] == 1.0) & (c[g] == 1.0))
+        if unit.size:
+            unit_replicas = (d[:, unit[0]], m[:, unit[0]])
+        else:
+            one = np.ones((1, 1))
+            unit_replicas = tuple(x[:, 0] for x in _replicas(grid_pt, one, one, one, round_batch, one))
         # the same plan inputs at every point (a fabric or money sweep): one point's pairs, repeated below
         n_eff = 1 if all(x.shape[0] == 1 for x in ptc.values()) else n_points
         degrees_ok = np.broadcast_to(_degrees_valid(grid_pt, *grid_plan, d, m, cg, eg), (n_eff, t.size // group))
@@ -1614,7 +1619,7 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
                       starts=np.flatnonzero(new_point),
                       sequences=sequences, bound=bound, stage_bound=stage_bound,
                       row_points=row_points if usable else None,
-                      replicas=None if dm is None else tuple(x[:, 0] for x in dm),
+                      replicas=None if dm is None else tuple(x[:, 0] for x in dm), unit_replicas=unit_replicas,
                       # the sums on (R, Z, rows of the replicas): a row's (recompute kind, stage, row of its replicas)
                       memory=None if dm is None else (mem_b.reshape(-1), ri * (n_z * mem_b.shape[2]) + ui,
                                                       mem_b.shape[2]))
@@ -2005,7 +2010,8 @@ def _nonzero_2d(mask):
 def _chosen_plan(pairs, best, shape, any_valid):
     """The plan arrays of flat (pair, stage) indices ``best``, NaN where ``any_valid`` is false, and their
     :func:`_plan_side` with their replicas (``replicas_d``, ``replicas_m``: :func:`_replicas`' ``(d, m)``, which the
-    search computed for every row; read where ``any_valid`` only) and their peak memory per GPU (``memory_bytes``,
+    search computed for every row; where ``any_valid`` is false, the placeholder plan's, every degree 1, that the
+    evaluation computes with there) and their peak memory per GPU (``memory_bytes``,
     as :func:`_memory`'s, the search's sums of the same terms; some row's where ``any_valid`` is false, which the
     outputs mask)."""
     pair, zi = np.divmod(best, pairs.stages.size)
@@ -2015,7 +2021,8 @@ def _chosen_plan(pairs, best, shape, any_valid):
     plan["zero_stage"] = _at_shape(pairs.stages[zi] * nan, shape)
     side = _gather_terms(pairs.plan_side, pairs.kind[row], shape)
     if pairs.replicas is not None:
-        side["replicas_d"], side["replicas_m"] = (_at_shape(x.take(row), shape) for x in pairs.replicas)
+        side["replicas_d"], side["replicas_m"] = (_at_shape(np.where(any_valid, x.take(row), y), shape)
+                                                  for x, y in zip(pairs.replicas, pairs.unit_replicas))
         table, at, stride = pairs.memory
         side["memory_bytes"] = _at_shape(table.take(at.take(row) + zi * stride), shape)
     return plan, side
