@@ -1323,8 +1323,9 @@ def _the_only_plan(s: Scenario) -> dict | None:
 def _fixed_plan(s: Scenario, inp: Inputs, plan: dict, plan_side=None, judge=True):
     """The quantities of a given plan (NaN entries: no plan there) and whether it is possible and fits.
 
-    ``plan_side``: :func:`_plan_side` of the plan, if the search has it. ``judge`` False (a searched plan, whose
-    verdicts the search gives): whether it is possible and fits is not computed (None, None)."""
+    ``plan_side``: :func:`_plan_side` of the plan, if the search has it, with the plan's replicas and memory where
+    the search gives them (:func:`_chosen_plan`: not recomputed). ``judge`` False (a searched plan, whose verdicts
+    the search gives): whether it is possible and fits is not computed (None, None)."""
     pt = inp.point
     round_batch = s.parallel.resolved_mode == "auto"
     arrays = [np.asarray(plan[k], dtype=float) for k in PLAN_ARRAY_KEYS]
@@ -1337,7 +1338,14 @@ def _fixed_plan(s: Scenario, inp: Inputs, plan: dict, plan_side=None, judge=True
         good = functools.reduce(np.logical_and, [np.isfinite(x) for x in arrays])
         tc, pc, bc, vc, rcc, zc, cc, ec = (np.where(good, x, 1.0) for x in arrays)
     with np.errstate(divide="ignore", invalid="ignore"):  # placeholder plans where there is none are masked later
-        cs2 = _compute_side(pt, tc, pc, bc, vc, rcc, zc, round_batch, plan_side, c=cc, e=ec)
+        replicas = found_mem = None
+        if plan_side is not None and "replicas_d" in plan_side:  # the search's, where it found a plan
+            plan_side = dict(plan_side)
+            replicas = (plan_side.pop("replicas_d"), plan_side.pop("replicas_m"))
+            found_mem = plan_side.pop("memory_bytes")
+        cs2 = _compute_side(pt, tc, pc, bc, vc, rcc, zc, round_batch, plan_side, c=cc, replicas=replicas, e=ec)
+        if found_mem is not None and not judge:  # the search's (read by the outputs where it found a plan only)
+            return cs2, tc, pc, bc, vc, found_mem, None, None
         mem, fits = _memory(pt, tc, pc, bc, vc, rcc, cs2)
         if not judge:
             return cs2, tc, pc, bc, vc, mem, None, None
@@ -1418,6 +1426,12 @@ class PlanPairs(NamedTuple):
     # (``row_points``, or all: ``shared``), else None; neither: every pair is timed (few pairs)
     row_points: tuple | None = None  # the first and last point of each row's pairs (rows,) where rows serve several
     # points (a cluster-size sweep), else None (a row per pair)
+    replicas: tuple | None = None  # each row's data-parallel degree and micro-batches ``(d, m)`` (rows,), as
+    # _replicas gives them at the row's points (the same for every point a row serves), or None (no pair fits)
+    unit_replicas: tuple | None = None  # ``(d, m)`` of the placeholder plan (every degree and the micro-batch 1)
+    # at each point (N or 1,), read where no plan fits
+    memory: tuple | None = None  # the peak memory per GPU [B] of every row at every stage: a flat table and each
+    # row's entry at stage 0 and the stride between stages, ``table[at + zi · stride]``; or None (no pair fits)
 
 
 def _pair_key(s: Scenario, pt: dict) -> tuple:
@@ -1463,6 +1477,14 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
                                                  round_batch))
         else:
             d, m = _replicas(grid_pt, *grid_plan[:3], round_batch, cg)
+        # the replicas of the placeholder plan (every degree and the micro-batch 1) that the evaluation reads where
+        # no plan fits: those of its candidates' column, if the search has one, else computed (N or 1,)
+        unit = np.flatnonzero((t[g] == 1.0) & (p[g] == 1.0) & (b[g] == 1.0) & (c[g] == 1.0))
+        if unit.size:
+            unit_replicas = (d[:, unit[0]], m[:, unit[0]])
+        else:
+            one = np.ones((1, 1))
+            unit_replicas = tuple(x[:, 0] for x in _replicas(grid_pt, one, one, one, round_batch, one))
         # the same plan inputs at every point (a fabric or money sweep): one point's pairs, repeated below
         n_eff = 1 if all(x.shape[0] == 1 for x in ptc.values()) else n_points
         degrees_ok = np.broadcast_to(_degrees_valid(grid_pt, *grid_plan, d, m, cg, eg), (n_eff, t.size // group))
@@ -1602,7 +1624,11 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
                       allowed, cs, kind, cs_kind, per_kind, usable, shared,
                       starts=np.flatnonzero(new_point),
                       sequences=sequences, bound=bound, stage_bound=stage_bound,
-                      row_points=row_points if usable else None)
+                      row_points=row_points if usable else None,
+                      replicas=None if dm is None else tuple(x[:, 0] for x in dm), unit_replicas=unit_replicas,
+                      # the sums on (R, Z, rows of the replicas): a row's (recompute kind, stage, row of its replicas)
+                      memory=None if dm is None else (mem_b.reshape(-1), ri * (n_z * mem_b.shape[2]) + ui,
+                                                      mem_b.shape[2]))
     with _PAIR_LOCK:
         _PAIR_CACHE[key] = entry
         while len(_PAIR_CACHE) > _PAIR_CACHE_SIZE:
@@ -1989,13 +2015,23 @@ def _nonzero_2d(mask):
 
 def _chosen_plan(pairs, best, shape, any_valid):
     """The plan arrays of flat (pair, stage) indices ``best``, NaN where ``any_valid`` is false, and their
-    :func:`_plan_side`."""
+    :func:`_plan_side` with their replicas (``replicas_d``, ``replicas_m``: :func:`_replicas`' ``(d, m)``, which the
+    search computed for every row; where ``any_valid`` is false, the placeholder plan's, every degree 1, that the
+    evaluation computes with there) and their peak memory per GPU (``memory_bytes``,
+    as :func:`_memory`'s, the search's sums of the same terms; some row's where ``any_valid`` is false, which the
+    outputs mask)."""
     pair, zi = np.divmod(best, pairs.stages.size)
     row = pairs.row[pair]
     nan = np.where(any_valid, 1.0, np.nan)
     plan = {k: _at_shape(x[row] * nan, shape) for k, x in pairs.plan.items()}
     plan["zero_stage"] = _at_shape(pairs.stages[zi] * nan, shape)
-    return plan, _gather_terms(pairs.plan_side, pairs.kind[row], shape)
+    side = _gather_terms(pairs.plan_side, pairs.kind[row], shape)
+    if pairs.replicas is not None:
+        side["replicas_d"], side["replicas_m"] = (_at_shape(np.where(any_valid, x.take(row), y), shape)
+                                                  for x, y in zip(pairs.replicas, pairs.unit_replicas))
+        table, at, stride = pairs.memory
+        side["memory_bytes"] = _at_shape(table.take(at.take(row) + zi * stride), shape)
+    return plan, side
 
 
 def _gather_terms(terms, at, shape):
