@@ -434,3 +434,23 @@ def test_one_value_tells_a_single_value_with_its_sign():
     assert not _one_value(np.array([-0.0]), 0.0) and not _one_value(0.0, -0.0) and _one_value(-0.0, -0.0)
     assert not _one_value(np.zeros(2), 0.0) and not _one_value(np.array([np.nan]), np.nan)
     assert not _one_value(np.array([2.0]), 1.0) and not _one_value(np.zeros(0), 0.0)
+
+
+def test_plan_search_runs_once_per_distinct_point(scen, monkeypatch):
+    """The auto-plan search answers points that hold the same inputs once, read back at each: the results are
+    those of the distinct points on their own."""
+    from model import engine
+    searched = []
+    search = engine._search_pairs
+
+    def spy(pairs, inp, *args):
+        searched.append(inp.n)
+        return search(pairs, inp, *args)
+    monkeypatch.setattr(engine, "_search_pairs", spy)
+    params = np.array([7.0, 13.0, 7.0, 70.0, 13.0, 70.0])  # three models, each twice, not in order
+    engine.clear_plan_cache()
+    res = sweep(scen, "workload.params_b", params)
+    assert searched == [3]
+    distinct = sweep(scen, "workload.params_b", np.array([7.0, 13.0, 70.0]))
+    for k in ("step_time_s", "tokens_per_s"):
+        assert_allclose(res[k], distinct[k][:, [0, 1, 0, 2, 1, 2]], rtol=0, atol=0)
