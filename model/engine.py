@@ -2053,7 +2053,7 @@ def _gather_terms(terms, at, shape):
 
 
 def _search_shared_plans(pairs, inp: Inputs, bw, lat, congestion):
-    """:func:`_search_plans` when every point has the same pairs: each fabric times, at every point, the pairs
+    """:func:`_search_pairs` when every point has the same pairs: each fabric times, at every point, the pairs
     that may win on it somewhere (all, on (fabric, point, pair, stage), when they are few)."""
     n_fab, n_z = bw.shape[0], pairs.stages.size
     shape = (n_fab, inp.n)
@@ -2074,7 +2074,7 @@ def _search_shared_plans(pairs, inp: Inputs, bw, lat, congestion):
         hit = np.where(step == np.repeat(seg_min, counts, axis=1), np.arange(step.shape[1]), step.shape[1])
         first = np.minimum.reduceat(hit, starts, axis=1).T  # the first (pair, stage) reaching it: ties go earlier
         any_valid = np.broadcast_to(np.isfinite(seg_min).T, shape)
-        return (*_chosen_plan(pairs, rows[first // n_z] * n_z + first % n_z, shape, any_valid), any_valid,
+        return (rows[first // n_z] * n_z + first % n_z, any_valid,
                 np.broadcast_to(pairs.has_degrees[None, :], shape))
     rows = np.arange(pairs.ni.size) if kept is None else np.flatnonzero(kept.any(axis=0))
     step = _per_sequence(pairs, rows, bw[..., None, None], lat[..., None, None], congestion, trailing=2)
@@ -2083,17 +2083,42 @@ def _search_shared_plans(pairs, inp: Inputs, bw, lat, congestion):
     best = np.take_along_axis(step, first[..., None], axis=-1)[..., 0]
     first = rows[first // n_z] * n_z + first % n_z
     any_valid = np.broadcast_to(np.isfinite(best), shape)
-    return (*_chosen_plan(pairs, first, shape, any_valid), any_valid,
-            np.broadcast_to(pairs.has_degrees[None, :], shape))
+    return first, any_valid, np.broadcast_to(pairs.has_degrees[None, :], shape)
 
 
-def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net, distinct_points=False):
+def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
     """The fastest plan per fabric and point at the effective bandwidth ``bw_final`` [B/s], shape (F, N).
 
     ``step_latency``: :func:`_step_latency_s` of the fabrics [s]; ``net``: :func:`_network_state`. Returns the
     plan (:data:`PLAN_ARRAY_KEYS` arrays, NaN where none fits), its :func:`_plan_side` (or None), where some plan
-    fits and where some plan's degrees are possible. ``distinct_points``: no two points hold the same search
-    inputs (the distinct points of :func:`_repeated_points`), so they are not looked for again.
+    fits and where some plan's degrees are possible.
+    """
+    pairs, best, any_valid, has_degrees, code = _search_choices(s, inp, bw_final, step_latency, net)
+
+    def at_points(x):  # (F, distinct points) → (F, N)
+        return x.take(code, axis=1) if np.shape(x)[1] > 1 else np.broadcast_to(x, np.shape(x)[:1] + (inp.n,))
+    if code is not None and not pairs.shared and (pairs.unit_replicas is None
+                                                  or all(np.size(y) == 1 for y in pairs.unit_replicas)):
+        # the plan read once, at every point: the few choice arrays copied out to the points rather than the
+        # plan's some thirty arrays (not where the pairs hold values per distinct point: shared pairs, the
+        # placeholder plan's replicas along a cluster-size sweep)
+        best, any_valid, has_degrees = (at_points(x) for x in (best, any_valid, has_degrees))
+        code = None
+    if code is None:
+        plan, plan_side = _chosen_plan(pairs, best, (bw_final.shape[0], inp.n), any_valid)
+        return plan, plan_side, any_valid.copy(), has_degrees.copy()  # the verdicts become the caller's own
+    plan, plan_side = _chosen_plan(pairs, best, (bw_final.shape[0], code.max() + 1), any_valid)
+    return ({k: at_points(x) for k, x in plan.items()}, {k: at_points(x) for k, x in plan_side.items()},
+            at_points(any_valid), at_points(has_degrees))
+
+
+def _search_choices(s: Scenario, inp: Inputs, bw_final, step_latency, net, distinct_points=False):
+    """:func:`_search_plans`' choices: the pairs searched and, per fabric and point, the flat (pair, stage) index
+    of the fastest plan (:func:`_chosen_plan` reads the plan there), where some plan fits and where some plan's
+    degrees are possible (read-only arrays, (F, N or 1)), and None; or, where points repeat, those at each
+    distinct point (the pairs of those points) and each point's distinct one (an index array).
+    ``distinct_points``: no two points hold the same search inputs (the distinct points of
+    :func:`_repeated_points`), so they are not looked for again.
     """
     pt = inp.point
     repeated = None if distinct_points else _repeated_points(pt, (bw_final, step_latency,
@@ -2105,16 +2130,9 @@ def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net, distinc
 
         def at_first(x):
             return x.take(first, axis=1) if x.shape[1] > 1 else x
-        found = _search_plans(s, sub, at_first(bw_final), at_first(step_latency),
-                              {"congestion": {k: at_first(x) for k, x in net["congestion"].items()}},
-                              distinct_points=True)
-
-        def at_points(x):  # (F, distinct points) → (F, N)
-            return x.take(code, axis=1) if np.shape(x)[1] > 1 else np.broadcast_to(x, np.shape(x)[:1] + (inp.n,))
-        plan, plan_side, any_valid, has_degrees = found
-        return ({k: at_points(x) for k, x in plan.items()},
-                None if plan_side is None else {k: at_points(x) for k, x in plan_side.items()},
-                at_points(any_valid), at_points(has_degrees))
+        return (*_search_choices(s, sub, at_first(bw_final), at_first(step_latency),
+                                 {"congestion": {k: at_first(x) for k, x in net["congestion"].items()}},
+                                 distinct_points=True)[:4], code)
     pair_key = _pair_key(s, pt)
     pairs = _plan_pairs(s, pt, pair_key)
     # a fabric's bandwidth and latency are usually the same at every point: then not copied per pair
@@ -2128,15 +2146,14 @@ def _search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net, distinc
             _SEARCH_CACHE.move_to_end(key)
     if found is None:
         found = _search_pairs(pairs, inp, bw, lat, congestion)
-        for x in (*found[0].values(), *found[1].values(), *found[2:]):
+        for x in found:
             if isinstance(x, np.ndarray):
                 x.flags.writeable = False  # shared by every evaluation that hits this entry
         with _PAIR_LOCK:
             _SEARCH_CACHE[key] = found
             while len(_SEARCH_CACHE) > _PAIR_CACHE_SIZE:
                 _SEARCH_CACHE.popitem(last=False)
-    plan, plan_side, any_valid, has_degrees = found
-    return plan, plan_side, any_valid.copy(), has_degrees.copy()  # the verdicts become outputs: the caller's own
+    return (pairs, *found, None)
 
 
 def _repeated_points(pt, fabric_arrays, n):
@@ -2173,7 +2190,9 @@ def _repeated_points(pt, fabric_arrays, n):
 
 
 def _search_pairs(pairs, inp: Inputs, bw, lat, congestion):
-    """:func:`_search_plans` on the pairs, at bandwidth and latency (F, N or 1) and the congestion arrays."""
+    """:func:`_search_choices` on the pairs, at bandwidth and latency (F, N or 1) and the congestion arrays: the
+    flat (pair, stage) index of each fabric's and point's fastest plan, where some plan fits and where some plan's
+    degrees are possible."""
     n_fab = inp.fabric["latency_us"].shape[0]
     if pairs.shared:
         return _search_shared_plans(pairs, inp, bw, lat, congestion)
@@ -2195,8 +2214,7 @@ def _search_pairs(pairs, inp: Inputs, bw, lat, congestion):
     any_valid = np.zeros((n_fab, inp.n), dtype=bool)
     best[fi[starts], at[starts]] = pair[entry] * pairs.stages.size + stage
     any_valid[fi[starts], at[starts]] = np.isfinite(seg_min)
-    return (*_chosen_plan(pairs, best, best.shape, any_valid), any_valid,
-            np.broadcast_to(pairs.has_degrees[None, :], any_valid.shape))
+    return best, any_valid, np.broadcast_to(pairs.has_degrees[None, :], any_valid.shape)
 
 
 def train_days(train_tokens_b, tokens_per_s):

@@ -454,3 +454,12 @@ def test_plan_search_runs_once_per_distinct_point(scen, monkeypatch):
     distinct = sweep(scen, "workload.params_b", np.array([7.0, 13.0, 70.0]))
     for k in ("step_time_s", "tokens_per_s"):
         assert_allclose(res[k], distinct[k][:, [0, 1, 0, 2, 1, 2]], rtol=0, atol=0)
+    for k, x in distinct["plan"].items():  # the plans read at every point from the choices at the distinct ones
+        assert_allclose(res["plan"][k], x[:, [0, 1, 0, 2, 1, 2]], rtol=0, atol=0)
+    # a cluster-size sweep's pairs hold values per point (the placeholder plan's replicas): read back as well
+    nodes = np.array([8.0, 16.0, 8.0, 64.0, 16.0, 64.0])
+    res, distinct = (sweep(scen, "cluster.nodes", x) for x in (nodes, np.array([8.0, 16.0, 64.0])))
+    for k in ("step_time_s", "tokens_per_s", "train_days"):
+        assert_allclose(res[k], distinct[k][:, [0, 1, 0, 2, 1, 2]], rtol=0, atol=0)
+    for k, x in distinct["plan"].items():
+        assert_allclose(res["plan"][k], x[:, [0, 1, 0, 2, 1, 2]], rtol=0, atol=0)
