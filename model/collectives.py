@@ -337,62 +337,12 @@ def in_node_collective_time(kind, size_bytes, ranks, intra_busbw_bytes_per_s, in
 
 
 def _in_node_direct(kind, size, ranks, busbw, p2p, nvls, ll_max):
-    """:func:`in_node_collective_time` of float arrays computed at every entry [s]."""
-    g = 2.0 if kind == "sendrecv" else np.maximum(ranks, 2.0)
-    if kind in ("all_reduce", "sendrecv"):  # the engine's: NCCL's candidates on one node only, same times
-        out_shape = np.broadcast_shapes(size.shape, ranks.shape, busbw.shape, p2p.shape, nvls.shape)
-        t_us = _one_node_time_us(kind, size, g, busbw / 1e9, p2p / 1e9, nvls / 1e9, ll_max / 1e9)
-        return np.where(np.broadcast_to(ranks > 1, out_shape), t_us * 1e-6, 0.0)
-    r = nccl_collective(kind, size, ranks_per_node=g, nodes=1.0, nic_gb_per_s=np.inf, nics_per_node=1.0,
+    """:func:`in_node_collective_time` of float arrays computed at every entry by :func:`nccl_collective` [s]."""
+    r = nccl_collective(kind, size, ranks_per_node=2.0 if kind == "sendrecv" else np.maximum(ranks, 2.0),
+                        nodes=1.0, nic_gb_per_s=np.inf, nics_per_node=1.0,
                         intra_busbw_gb_per_s=busbw / 1e9, intra_p2p_gb_per_s=p2p / 1e9,
                         nvls_busbw_gb_per_s=nvls / 1e9, ll_max_gb_per_s=ll_max / 1e9)
     return np.where(ranks > 1, r["time_us"] * 1e-6, 0.0)
-
-
-def _one_node_time_us(kind, S, g, intra, p2p, nvls, ll_cap):
-    """:func:`nccl_collective`'s ``time_us`` of an all-reduce or a send/receive on one node (``nodes`` 1, NCCL's own
-    hop latencies, efficiencies and pipeline fill, no overhead) of ``S`` bytes among ``g`` ≥ 2 ranks, bandwidths
-    and the LL cap in GB/s: bit for bit the same numbers.
-
-    The tuner's fastest (algorithm, protocol) is the smallest of the candidates that can run on one node (rings
-    and trees of each protocol, NVLS where the node has it; never SHARP, which needs a network), each computed
-    by the same floating-point operations as there; the terms of the network (its hops, its steps) are 0 on one
-    node and left out (adding 0 to a positive time changes no bit). The general model pays per call for what one
-    node never uses: the engine asks it twice a sweep on small grids of (model, plan), where that fixed cost is
-    most of the time.
-    """
-    ring_base, ring_hop = BASE_LAT_US["ring"], NVLINK_HOP_US["ring"]
-    if kind == "sendrecv":  # one pair over NVLink at one GPU's point-to-point bandwidth
-        times = [ring_base[p] + ring_hop[p] + S / (p2p * RING_PROTO_EFF[p]) * 1e-3 for p in range(3)]
-        return np.minimum(np.minimum(times[0], times[1]), times[2])
-    channels = SINGLE_NODE_CHANNELS
-    ll128_cap = LL128_MAX_BW_PER_CHANNEL * channels
-    f = 2.0 * (g - 1.0) / g  # bus factor of an all-reduce
-    steps = 2.0 * (g - 1.0)
-    fill = np.minimum(SIMPLE_FILL_BYTES, S / channels)
-    times = []
-    for p in range(3):  # ring
-        bus = intra * RING_PROTO_EFF[p]
-        bus = np.minimum(bus, ll128_cap) if p == 1 else np.minimum(bus, ll_cap) if p == 0 else bus
-        lat = ring_base[p] + steps * ring_hop[p]
-        if p == 2:
-            lat = lat + steps * fill / (bus / channels) * 1e-3
-        times.append(lat + S * f / bus * 1e-3)
-    intra_alg = intra / f
-    for p in range(3):  # tree: the in-node chain
-        alg = intra_alg * TREE_EFF * TREE_PROTO_EFF[p]
-        alg = (np.minimum(alg, ll128_cap * 7.0 / 9.0 * 0.5) if p == 1 else np.minimum(alg, ll_cap * 0.5) if p == 0
-               else alg)
-        lat = BASE_LAT_US["tree"][p] + 2.0 * ((g - 1.0) * NVLINK_HOP_US["tree"][p])
-        if p == 2:
-            lat = lat + 2.0 * (g - 1.0) * fill / (alg / channels) * 1e-3
-        times.append(lat + S / alg * 1e-3)
-    has_nvls = nvls > 0
-    if np.any(has_nvls):  # NVLS, Simple only
-        alg = np.where(has_nvls, np.minimum(nvls / f, p2p), np.nan)
-        lat = NVLS_BASE_US + 2.0 * fill / (alg / channels) * 1e-3
-        times.append(np.where(has_nvls, lat + S / alg * 1e-3, np.inf))
-    return functools.reduce(np.minimum, times)
 
 
 @functools.lru_cache(maxsize=256)
