@@ -660,7 +660,8 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
                   rc=_float_copy(rc, np.shape(d)), zero=zero)
     cs.update(
         d=d_seq, m=m, opt=opt, window=window, n_dp=n_dp,
-        stage_nodes=t * c * d_seq / gpn, stages=_float_copy(p, np.shape(d)),  # pipeline placement
+        stage_nodes=t * c * d_seq / gpn,  # pipeline placement; the depth: the rows' own array in the search
+        stages=p if search and np.shape(p) == np.shape(d) else _float_copy(p, np.shape(d)),
         dp_volume=volume, buckets=buckets,
         slots=m * v + p - 1.0, m_logits=m * ps["logits"],
         # one all-reduce's volume (``dp_volume`` all-reduces' worth per step: the ZeRO stage's traffic)
@@ -703,7 +704,8 @@ def _at_whole_values(x, fn):
 def _stage_columns(stages, sharded, d, m, g, ps, hbm):
     """:func:`_compute_side`'s ZeRO-stage terms ``opt``, ``dp_volume`` and ``window`` for plans (rows, 1) against
     the stages ``stages`` (Z,): arrays (rows, Z), computed a stage at a time from what differs between stages
-    (the optimizer step is that of any sharded stage), element by element the same expressions.
+    (the optimizer step is that of any sharded stage), element by element the same expressions; ``opt`` (rows, 1)
+    where every stage shards (one column: the same at each, broadcasting against the others).
     ``sharded``: ``d > 1`` (the stage applies; else stage 0)."""
     rows = (np.shape(d)[0], 1)
     opt_sharded = optimizer_time(ps["params_gpu"] / np.where(sharded, d, 1.0), hbm)
@@ -713,7 +715,8 @@ def _stage_columns(stages, sharded, d, m, g, ps, hbm):
     opt, volume, window = [], [], []
     for z in stages:
         if z >= 1:
-            opt.append(opt_sharded)
+            if opt_whole is not None or not opt:
+                opt.append(opt_sharded)
             rs_halves, ag_halves = (m, 1.0) if z == 2 else (m, 2.0 * m) if z >= 3 else (1.0, 1.0)
             volume.append(np.where(sharded, 0.5 * (rs_halves * g + ag_halves), volume_0))  # ag_halves · 1 (bf16)
         else:
@@ -724,7 +727,7 @@ def _stage_columns(stages, sharded, d, m, g, ps, hbm):
             window.append(np.where(sharded, m * (w + fwd), w))
         else:
             window.append(w)
-    out = tuple(np.empty((rows[0], len(stages))) for _ in range(3))
+    out = tuple(np.empty((rows[0], len(cols))) for cols in (opt, volume, window))
     for table, cols in zip(out, (opt, volume, window)):
         for i, x in enumerate(cols):
             table[:, i:i + 1] = x
@@ -1521,7 +1524,8 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         nb_r, cb_r, d_r, m_r = nb[rep], cb[rep], d_b[rep], m_b[rep]
     else:
         nb_r, cb_r, d_r, m_r = nb, cb, d_b, m_b
-    if all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):  # the same model at every point: per candidate
+    same_model = all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS)
+    if same_model:  # the same model at every point: per candidate
         stage = _stage_memory({k: x[..., None] for k, x in grid_pt.items()}, *(x[..., None] for x in grid_plan),
                               rs, cg[..., None], eg[..., None])
         stage = {k: np.take(np.broadcast_to(x, (1, degrees_ok.shape[1]) + np.shape(x)[2:])[0], cb_r, axis=0)
@@ -1537,6 +1541,7 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
                               eg[0].take(cb)[:, None], layer=layer)
         stage = {k: np.broadcast_to(x, (nb.size,) + np.shape(x)[1:]) if np.ndim(x) == 2 else x
                  for k, x in stage.items()}
+        del pt_b, layer
     dc = d_r * c[g].take(cb_r)
     states = model_state_bytes_by_stage({k: x[:, :1] if np.ndim(x) == 2 else x for k, x in stage.items()},
                                         dc[:, None], zs)
@@ -1562,6 +1567,11 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
     ci = cb_r.take(ui) * group + ri * n_z  # the row's candidate at the first stage
     dm = (d_r.take(ui)[:, None], m_r.take(ui)[:, None])
     pt_of_row = nb_r.take(ui)  # a point of each row (in a cluster-size sweep: one with its replicas)
+    # each row's parameters per GPU, as its memory holds them, for the plan side where the model changes
+    row_params = None if same_model or not ui.size else stage["params"][:, 0].take(ui)
+    # the memory tables are not read past here: freed before the rows' geometry, whose arrays then reuse their
+    # memory (fresh pages are a large share of a cold call's time)
+    del stage, states, act, fits, worth, worth_any
     if dedupe:  # each (point, degrees) pair takes its rows: those of its (degrees, replicas), kinds in order
         counts = np.bincount(ui, minlength=rep.size)
         per_pair = counts[inv]
@@ -1580,13 +1590,13 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         pt_of_row, row = ni, np.zeros(1, dtype=int)
         allowed, dm = np.zeros((1, n_z), dtype=bool), None
     ptp = {k: (x.take(pt_of_row) if x.shape[0] > 1 else x)[:, None] for k, x in ptc.items() if k in ROW_POINT_KEYS}
-    col = tuple(np.take(x, ci) for x in (t, p, b, v, r, c, e))
+    col = tuple(_at_candidates(x, ci) for x in (t, p, b, v, r, c, e))
     t_p, p_p, b_p, v_p, r_p, c_p, e_p = (x[:, None] for x in col)
 
     # the unusable placeholder may have impossible degrees (d = 0): its geometry is never read, so no warnings
     with np.errstate(**({} if usable else dict(divide="ignore", invalid="ignore"))):
         kinds = slice(None, None, n_z)  # one candidate per (degrees, recompute kind): the plan side ignores the stage
-        if all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):  # the same model at every point: per candidate
+        if same_model:  # the same model at every point: per candidate
             firsts = np.arange(t.size)[kinds]
             per_kind = _plan_side_of({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, np.zeros(firsts.size, dtype=int),
                                      (t, p, b, v, r, c, e), firsts)
@@ -1595,7 +1605,7 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
             # those its memory holds (the same expression of the same inputs: the row's pair and plan)
             per_kind = _plan_side_of({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, pt_of_row,
                                      tuple(x[kinds] for x in (t, p, b, v, r, c, e)), ci // n_z,
-                                     params_gpu=None if not usable else np.take(stage["params"][:, 0], ui),
+                                     params_gpu=row_params,
                                      models=models, plan_at=col)  # the row's candidate ci: kind ci // n_z
             kind, own_kind = row, True  # each row its own kind (a row per pair: 0, 1, ...): the terms as they are
         # what _compute_side computes with, at the rows; the step's other plan-side terms stay per kind
@@ -1634,6 +1644,14 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         while len(_PAIR_CACHE) > _PAIR_CACHE_SIZE:
             _PAIR_CACHE.popitem(last=False)
     return entry
+
+
+def _at_candidates(x, ci):
+    """The candidates' values ``x`` (C,) at the candidates ``ci``: gathered, or a read-only view of one value where
+    every candidate holds the same (a degree the search does not vary: context and expert parallelism on most
+    models), which then costs the rows neither a gather nor an array of their size (compared as bytes)."""
+    one = cut_constant_points(x, 0)
+    return np.broadcast_to(one, np.shape(ci)) if one.size == 1 else x.take(ci)
 
 
 # the point inputs _compute_side reads given the plan side (and the replicas, but for the placeholder pair where no
