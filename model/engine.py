@@ -1541,7 +1541,6 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
                               eg[0].take(cb)[:, None], layer=layer)
         stage = {k: np.broadcast_to(x, (nb.size,) + np.shape(x)[1:]) if np.ndim(x) == 2 else x
                  for k, x in stage.items()}
-        del pt_b, layer
     dc = d_r * c[g].take(cb_r)
     states = model_state_bytes_by_stage({k: x[:, :1] if np.ndim(x) == 2 else x for k, x in stage.items()},
                                         dc[:, None], zs)
@@ -1569,9 +1568,6 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
     pt_of_row = nb_r.take(ui)  # a point of each row (in a cluster-size sweep: one with its replicas)
     # each row's parameters per GPU, as its memory holds them, for the plan side where the model changes
     row_params = None if same_model or not ui.size else stage["params"][:, 0].take(ui)
-    # the memory tables are not read past here: freed before the rows' geometry, whose arrays then reuse their
-    # memory (fresh pages are a large share of a cold call's time)
-    del stage, states, act, fits, worth, worth_any
     if dedupe:  # each (point, degrees) pair takes its rows: those of its (degrees, replicas), kinds in order
         counts = np.bincount(ui, minlength=rep.size)
         per_pair = counts[inv]
