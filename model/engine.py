@@ -1537,11 +1537,11 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         layer = _layer_terms(ptc, LAYER_MEMORY_POINT_KEYS, nb, (t[g], b[g], c[g], e[g]), cb,
                              lambda q, tt, bb, cc, ee: _layer_memory(q, tt, bb, rs, cc, ee), trailing=rs.shape,
                              models=models)
-        stage = _stage_memory(pt_b, *(x[0].take(cb)[:, None] for x in grid_plan), rs, cg[0].take(cb)[:, None],
-                              eg[0].take(cb)[:, None], layer=layer)
+        stage = _stage_memory(pt_b, *(_at_candidates(x[0], cb)[:, None] for x in grid_plan), rs,
+                              _at_candidates(cg[0], cb)[:, None], _at_candidates(eg[0], cb)[:, None], layer=layer)
         stage = {k: np.broadcast_to(x, (nb.size,) + np.shape(x)[1:]) if np.ndim(x) == 2 else x
                  for k, x in stage.items()}
-    dc = d_r * c[g].take(cb_r)
+    dc = d_r * _at_candidates(c[g], cb_r)
     states = model_state_bytes_by_stage({k: x[:, :1] if np.ndim(x) == 2 else x for k, x in stage.items()},
                                         dc[:, None], zs)
     act = activation_bytes(stage, p[g].take(cb_r)[:, None], m_r[:, None])

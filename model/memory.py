@@ -58,12 +58,17 @@ def stage_params(layers, hidden, vocab, tp, pp, layer_weights=None, untied_embed
     embedding or output layer ``V·h`` (first or last stage; both when ``p = 1`` and they are untied), all split
     over ``t`` ranks.
     """
-    l = np.asarray(layers, dtype=float)
+    return _stage_params(np.ceil(np.asarray(layers, dtype=float) / pp), hidden, vocab, tp, pp, layer_weights,
+                         untied_embeddings)
+
+
+def _stage_params(layers_stage, hidden, vocab, tp, pp, layer_weights=None, untied_embeddings=False):
+    """:func:`stage_params` of the largest stage's ``layers_stage`` layers (``ceil(l/p)``), where the caller holds it."""
     h = np.asarray(hidden, dtype=float)
     w = 12.0 * h**2 if layer_weights is None else np.asarray(layer_weights, dtype=float)
     per_layer = w + 13.0 * h
     both = np.asarray(untied_embeddings, dtype=bool) & (np.asarray(pp) == 1)
-    return (np.ceil(l / pp) * per_layer + np.asarray(vocab, dtype=float) * h * (1.0 + both)) / tp
+    return (layers_stage * per_layer + np.asarray(vocab, dtype=float) * h * (1.0 + both)) / tp
 
 
 def memory_per_gpu_bytes(layers, hidden, heads, vocab, seq_len, micro_batch, tp, pp, dp, virtual_stages,
@@ -123,8 +128,8 @@ def layer_memory_bytes(hidden, heads, vocab, seq_len, micro_batch, tp, recompute
 def stage_memory_from_layer(layer, layers, hidden, vocab, tp, pp, virtual_stages, layer_weights=None,
                             untied_embeddings=False):
     """:func:`stage_memory_bytes` from its :func:`layer_memory_bytes` terms ``layer``."""
-    params = stage_params(layers, hidden, vocab, tp, pp, layer_weights, untied_embeddings)
     layers_stage = np.ceil(np.asarray(layers, dtype=float) / pp)
+    params = _stage_params(layers_stage, hidden, vocab, tp, pp, layer_weights, untied_embeddings)
     interleave = np.where(np.asarray(virtual_stages) > 1, 1.0 + (pp - 1.0) / (pp * virtual_stages), 1.0)
     return dict(params=params, activations=layers_stage * layer["per_layer"], interleave=interleave,
                 working=layer["working"], logits=layer["logits"], layer_params=layer["layer_params"],
