@@ -36,11 +36,15 @@ def cut_constant_points(x, axis: int):
     """
     x = np.asarray(x)
     if x.ndim == 1:  # the common case, without a broadcast copy
+        if x.size > 1 and x.strides[0] == 0:  # a view of one value: nothing to compare
+            return x[:1]
         raw = x.tobytes()
         return x[:1] if raw == raw[:x.itemsize] * x.size else x
     n = x.shape[axis]
     if n <= 1:  # one point already
         return x
+    if x.strides[axis] == 0:  # broadcast along the points (a view): the same bytes at each, without comparing copies
+        return np.take(x, [0], axis=axis)
     if axis == 0 and x[0].tobytes() != x[-1].tobytes():  # most arrays that vary differ at their ends: no copy
         return x
     # the points as consecutive blocks of bytes (no copy when ``axis`` is the first of a C-ordered array)

@@ -190,6 +190,10 @@ def test_memory_terms_on_the_grid_of_distinct_layers_are_those_of_each_plan():
     (np.array([[1.0, 1.0, 3.0], [2.0, 2.0, 2.0]]), 1, False),
     (np.array([3.0, 3.0, 3.0]), 0, True),
     (np.array([3.0, 4.0, 3.0]), 0, False),
+    (np.broadcast_to(np.array([[7.0, -0.0]]), (4, 2)), 0, True),  # a broadcast view: one value along the points
+    (np.broadcast_to(np.array([[7.0], [8.0]]), (2, 5)), 1, True),
+    (np.broadcast_to(np.array([[7.0], [8.0]]), (2, 5)), 0, False),  # broadcast along the other axis only
+    (np.broadcast_to(np.array([-0.0]), (3,)), 0, True),
 ])
 def test_a_value_the_same_at_every_point_is_kept_once(x, axis, cut):
     out = engine.cut_constant_points(x, axis)
