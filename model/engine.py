@@ -2183,7 +2183,9 @@ def _repeated_points(pt, fabric_arrays, n):
     """
     if n < 2 or any(np.ndim(x) != 1 for x in pt.values()) or any(np.ndim(x) != 2 for x in fabric_arrays):
         return None
-    columns = [pt[k].astype(float) for k in PLAN_POINT_KEYS if pt[k].shape[0] > 1]
+    # the inputs that change along the sweep (one the same at every point tells no two points apart)
+    columns = [x.astype(float) for x in (pt[k] for k in PLAN_POINT_KEYS)
+               if x.shape[0] > 1 and cut_constant_points(x, 0).shape[0] > 1]
     columns += [row for x in fabric_arrays if x.shape[1] > 1 for row in x.astype(float)]
     if not columns:
         return None
