@@ -315,16 +315,16 @@ def in_node_collective_time(kind, size_bytes, ranks, intra_busbw_bytes_per_s, in
     size = np.asarray(size_bytes, dtype=float)
     busbw, p2p, nvls, ll_max = (np.asarray(x, dtype=float) for x in (
         intra_busbw_bytes_per_s, intra_p2p_bytes_per_s, nvls_busbw_bytes_per_s, ll_max_bytes_per_s))
-    shape = np.broadcast_shapes(size.shape, ranks.shape, busbw.shape, p2p.shape, nvls.shape, ll_max.shape)
-    if not np.any(ranks > 1):  # no group spans two GPUs (e.g. no pipeline): nothing to time
+    shape = np.broadcast(size, ranks, busbw, p2p, nvls, ll_max).shape
+    if not (ranks > 1).any():  # no group spans two GPUs (e.g. no pipeline): nothing to time
         return np.zeros(shape)
-    if math.prod(shape) == 1 or all(np.all(x == x.flat[0]) for x in (size, ranks, busbw, p2p, nvls, ll_max)):
+    if math.prod(shape) == 1 or all((x == x.flat[0]).all() for x in (size, ranks, busbw, p2p, nvls, ll_max)):
         # one collective, maybe at every point of a sweep that leaves the model and plan alone: remembered
         t = _one_in_node_time(kind, float(size.flat[0]), float(ranks.flat[0]), float(busbw.flat[0]),
                               float(p2p.flat[0]), float(nvls.flat[0]), float(ll_max.flat[0]))
         return np.full(shape, t)
     if (kind != "sendrecv" and math.prod(shape) >= DISTINCT_MIN_SIZE
-            and all(np.all(x == x.flat[0]) for x in (busbw, p2p, nvls, ll_max))):
+            and all((x == x.flat[0]).all() for x in (busbw, p2p, nvls, ll_max))):
         # many (size, ranks) of few distinct values (the plan search's pairs): each distinct one computed once
         pairs, inverse = np.unique(np.broadcast_to(size, shape) + 1j * np.broadcast_to(ranks, shape),
                                    return_inverse=True)
@@ -342,7 +342,10 @@ def _in_node_direct(kind, size, ranks, busbw, p2p, nvls, ll_max):
                         nodes=1.0, nic_gb_per_s=np.inf, nics_per_node=1.0,
                         intra_busbw_gb_per_s=busbw / 1e9, intra_p2p_gb_per_s=p2p / 1e9,
                         nvls_busbw_gb_per_s=nvls / 1e9, ll_max_gb_per_s=ll_max / 1e9)
-    return np.where(ranks > 1, r["time_us"] * 1e-6, 0.0)
+    t = r["time_us"] * 1e-6
+    if isinstance(t, np.ndarray) and (ranks > 1).all() and np.broadcast(t, ranks).shape == t.shape:
+        return t  # every group spans GPUs (the engine's): the np.where below would copy it
+    return np.where(ranks > 1, t, 0.0)
 
 
 @functools.lru_cache(maxsize=256)
@@ -433,6 +436,13 @@ def _protocol_tables(ndim) -> _ProtocolTables:
     return _PROTOCOL_TABLES[ndim] if ndim < len(_PROTOCOL_TABLES) else _ProtocolTables(ndim)
 
 
+def _next_row(times, algos, algorithm_index):
+    """The first unused row of ``times`` (one algorithm's times, protocols × layout), taken for the algorithm of
+    index ``algorithm_index`` (appended to ``algos``)."""
+    algos.append(algorithm_index)
+    return times[len(algos) - 1]
+
+
 def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, nics_per_node, intra_busbw_gb_per_s,
                     intra_p2p_gb_per_s=None, net_latency_us=IB_WIRE_US, nvls_busbw_gb_per_s=0.0, sharp=False,
                     algorithm="auto", protocol="auto", overhead_us=0.0, fill_bytes=SIMPLE_FILL_BYTES,
@@ -518,7 +528,11 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
     ll128_eff = np.asarray(ll128_efficiency, dtype=float)
     if _any_finite(ll128_eff):
         ring_eff, tree_eff = (np.where(t.is_ll128 & np.isfinite(ll128_eff), ll128_eff, x) for x in (ring_eff, tree_eff))
-    cands = []  # (algorithm index, time array (3, *shape))
+    # each algorithm's times (3 protocols, *shape), written in place in the order of ALGORITHMS: its latency, then
+    # the Simple protocol's pipeline fill on Simple's row only (on the others it would add 0 to a latency that is
+    # never −0), then the bytes over the bandwidth: the same sums in the same order at every entry
+    times = np.empty((len(ALGORITHMS) if kind == "all_reduce" else 1, 3) + shape)
+    algos = []  # the algorithm index of each row of times
 
     if kind in ("all_reduce", "all_gather", "reduce_scatter"):
         steps = 2.0 * (n - 1.0) if kind == "all_reduce" else n - 1.0
@@ -528,8 +542,10 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
         ring_bus = multi.where(lambda: np.minimum(node_bw, intra * g / np.maximum(g - 1.0, 1.0)), intra) * ring_eff
         ring_bus = np.where(t.is_ll128, np.minimum(ring_bus, ll128_cap), np.where(t.is_ll, np.minimum(ring_bus, ll_cap),
                                                                                    ring_bus))
-        lat = lat + np.where(t.is_simple, steps * fill / (ring_bus / channels) * 1e-3, 0.0)
-        cands.append((0, lat + S * f / ring_bus * 1e-3))
+        out = _next_row(times, algos, 0)
+        out[...] = lat
+        out[2] += steps * fill / (ring_bus[2] / channels) * 1e-3  # Simple's pipeline fill
+        out += S * f / ring_bus * 1e-3
     if kind == "all_reduce":
         # tree: in-node chain plus network double binary tree (one node: the chain alone)
         group = _Mask(g > 1)
@@ -541,8 +557,12 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
                             np.where(t.is_ll, np.minimum(tree_alg, ll_cap * 0.5), tree_alg))  # algbw = busBw / 2
         tree_hops = 2.0 * (g - 1.0 + np.ceil(np.log2(N)))
         lat_t = base_tree + 2.0 * ((g - 1.0) * nvl_tree + np.ceil(np.log2(N)) * net_tree)
-        lat_t = lat_t + np.where(t.is_simple, tree_hops * fill / (tree_alg / channels) * 1e-3, 0.0)
-        cands.append((1, _Mask(multi.mask | group.mask).where(lambda: lat_t + S / tree_alg * 1e-3, big)))
+        out = _next_row(times, algos, 1)
+        out[...] = lat_t
+        out[2] += tree_hops * fill / (tree_alg[2] / channels) * 1e-3  # Simple's pipeline fill
+        out += S / tree_alg * 1e-3
+        if not (multi.all or group.all):  # a single GPU on one node has no tree
+            np.copyto(out, big, where=~(multi.mask | group.mask))
         # An algorithm that runs nowhere in this call (NVLS without NVLink SHARP, InfiniBand SHARP off or on one
         # node) takes infinite time everywhere; after ring and tree it can never be the first fastest, so unless it
         # is the one asked for it is left out rather than computed on full arrays
@@ -558,7 +578,7 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
             lat_n = (NVLS_BASE_US + np.where(multi.mask, 2.0 * np.ceil(np.log2(N)) * net_tree[2], 0.0)
                      + nvls_hops * fill / (nvls_alg / channels) * 1e-3)
             t_nvls = np.where(has_nvls & t.is_simple, lat_n + S / nvls_alg * 1e-3, big)
-            cands.append((2, t_nvls))
+            _next_row(times, algos, 2)[...] = t_nvls
         # InfiniBand SHARP (CollNet, Simple and LL; no LL128 in CollNet)
         sharp_on = np.asarray(sharp, dtype=bool) & multi.mask
         if algorithm == "sharp" or sharp_on.any():
@@ -566,24 +586,22 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
             lat_s = base_tree + 2.0 * (g - 1.0) * nvl_tree + net_tree
             t_sharp = np.where(sharp_on & t.not_ll128,
                                lat_s + S / (sharp_alg * np.where(t.is_ll, 1.0 / 6.0, 1.0)) * 1e-3, big)
-            cands.append((3, t_sharp))
+            _next_row(times, algos, 3)[...] = t_sharp
     if kind == "all_to_all":
         # every rank sends S/n to every other rank: (N−1)/N of a node's g·S crosses its NICs, the rest NVLink
         t_net = multi.where(lambda: g * S * (N - 1.0) / N / node_bw, 0.0)
         t_nvl = S * (g - 1.0) / n / p2p_intra
         lat = base_ring + nvl_ring + multi.where(net_ring, 0.0) + (n - 1.0) * 0.05  # ~50 ns per peer posted: guess
-        cands.append((0, lat + np.maximum(t_net, t_nvl) * 1e-3 / ring_eff))  # B / (GB/s) = ns -> µs
+        _next_row(times, algos, 0)[...] = lat + np.maximum(t_net, t_nvl) * 1e-3 / ring_eff  # B / (GB/s) = ns -> µs
     if kind == "sendrecv":
         # ring of pairs: across nodes the crossing pair uses one NIC (rail-optimised, one NIC per GPU)
         bw = multi.where(lambda: np.minimum(node_bw / np.maximum(np.minimum(np.asarray(nics_per_node, float), g), 1.0)
                                             * np.maximum(np.asarray(nics_per_node, float) / g, 1.0), p2p_intra),
                          p2p_intra)
         lat = base_ring + multi.where(net_ring, nvl_ring)
-        cands.append((0, lat + S / (bw * ring_eff) * 1e-3))
-    times = np.empty((len(cands), 3) + shape)  # (A, 3, *shape)
-    for i, (_, t) in enumerate(cands):
-        times[i] = t
-    algos = np.array([a for a, _ in cands])
+        _next_row(times, algos, 0)[...] = lat + S / (bw * ring_eff) * 1e-3
+    times = times[:len(algos)]  # (A, 3, *shape)
+    algos = np.array(algos)
     if algorithm != "auto":
         keep = algos == ALGORITHMS.index(algorithm)
         if not keep.any():
@@ -598,5 +616,6 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
     best = np.argmin(flat, axis=0)
     t_us = flat.reshape(flat.shape[0], -1)[best.reshape(-1), np.arange(best.size)].reshape(best.shape) + overhead_us
     algbw = S / (t_us * 1e-6) / 1e9
+    algorithm_row, protocol_row = np.divmod(best, len(proto_ids))
     return dict(time_us=t_us, algbw_gb_per_s=algbw, busbw_gb_per_s=algbw * f,
-                algorithm=algos[best // len(proto_ids)], protocol=proto_ids[best % len(proto_ids)])
+                algorithm=algos[algorithm_row], protocol=proto_ids[protocol_row])
