@@ -381,8 +381,11 @@ class _Mask:
 
     def __init__(self, mask):
         self.mask = mask
-        self.any = bool(mask.any())
-        self.all = self.any and bool(mask.all())
+        if mask.ndim == 0:
+            self.any = self.all = bool(mask)
+        else:
+            self.any = bool(mask.any())
+            self.all = self.any and bool(mask.all())
 
     def where(self, a, b, mixed=None):
         """``np.where(mask, a, b)``: ``a`` where the mask holds everywhere, ``b`` where nowhere, else ``mixed()``
@@ -508,7 +511,6 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
     ll_cap = np.asarray(ll_max_gb_per_s, dtype=float)  # bus bandwidth LL can reach [GB/s]
     t = _protocol_tables(len(shape))  # the protocol axis, its masks and NCCL's per-protocol constants along it
     p = t.p
-    fill = np.minimum(fill_bytes, S / channels)  # bytes per channel and hop in the pipeline
     net_ring = t.net_ring + net_hop_shift
     net_tree = t.net_tree + net_hop_shift
     # tuning.cc: LL × 1.8 on NVLink across nodes
@@ -535,6 +537,7 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
     algos = []  # the algorithm index of each row of times
 
     if kind in ("all_reduce", "all_gather", "reduce_scatter"):
+        fill = np.minimum(fill_bytes, S / channels)  # bytes per channel and hop in the Simple protocol's pipeline
         steps = 2.0 * (n - 1.0) if kind == "all_reduce" else n - 1.0
         inter_steps = multi.where(lambda: 2.0 * (N - 1.0) if kind == "all_reduce" else N - 1.0, 0.0)
         lat = base_ring + (steps - inter_steps) * nvl_ring + inter_steps * net_ring
@@ -549,14 +552,18 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
     if kind == "all_reduce":
         # tree: in-node chain plus network double binary tree (one node: the chain alone)
         group = _Mask(g > 1)
-        intra_alg = group.where(lambda: intra / bus_factor("all_reduce", g), big)
-        net_alg = multi.where(lambda: node_bw * N / np.maximum(2.0 * (N - 1.0), 1.0), big)
+        group_factor = bus_factor("all_reduce", g)
+        intra_alg = group.where(lambda: intra / group_factor, big)  # the in-node chain's algorithm bandwidth
+        net_alg = multi.where(lambda: node_bw * N / np.maximum(2.0 * (N - 1.0), 1.0), big)  # the network tree's
+        depth = np.ceil(np.log2(N))  # of the network tree
         tree_fit = np.asarray(tree_efficiency, dtype=float)
-        tree_alg = np.minimum(intra_alg, net_alg) * np.where(np.isfinite(tree_fit), tree_fit, TREE_EFF) * tree_eff
+        if not _all_finite(tree_fit):
+            tree_fit = np.where(np.isfinite(tree_fit), tree_fit, TREE_EFF)
+        tree_alg = (np.minimum(intra_alg, net_alg) if multi.any else intra_alg) * tree_fit * tree_eff
         tree_alg = np.where(t.is_ll128, np.minimum(tree_alg, ll128_cap * 7.0 / 9.0 * 0.5),
                             np.where(t.is_ll, np.minimum(tree_alg, ll_cap * 0.5), tree_alg))  # algbw = busBw / 2
-        tree_hops = 2.0 * (g - 1.0 + np.ceil(np.log2(N)))
-        lat_t = base_tree + 2.0 * ((g - 1.0) * nvl_tree + np.ceil(np.log2(N)) * net_tree)
+        tree_hops = 2.0 * (g - 1.0 + depth)
+        lat_t = base_tree + 2.0 * ((g - 1.0) * nvl_tree + depth * net_tree)
         out = _next_row(times, algos, 1)
         out[...] = lat_t
         out[2] += tree_hops * fill / (tree_alg[2] / channels) * 1e-3  # Simple's pipeline fill
@@ -567,22 +574,22 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
         # node) takes infinite time everywhere; after ring and tree it can never be the first fastest, so unless it
         # is the one asked for it is left out rather than computed on full arrays
         # NVLS (Simple only): in-node NVLink SHARP, across nodes paired with the network tree
-        has_nvls = (nvls > 0) & group.mask
-        if algorithm == "nvls" or has_nvls.any():
+        if algorithm == "nvls" or (nvls > 0).any():
+            has_nvls = (nvls > 0) & group.mask
             # NCCL's tuner holds the NVLS bus bandwidth constant over the group size (tuning.cc); the algorithm
             # bandwidth cannot exceed what one GPU's NVLink moves (each GPU sends and receives S): a cap for groups
             # of 2
-            nvls_alg = np.where(has_nvls, np.minimum(nvls / bus_factor("all_reduce", g), p2p_intra), np.nan)
-            nvls_alg = np.minimum(nvls_alg, np.where(multi.mask, node_bw * N / np.maximum(2.0 * (N - 1.0), 1.0), big))
-            nvls_hops = 2.0 + 2.0 * np.ceil(np.log2(N))
-            lat_n = (NVLS_BASE_US + np.where(multi.mask, 2.0 * np.ceil(np.log2(N)) * net_tree[2], 0.0)
+            nvls_alg = np.where(has_nvls, np.minimum(nvls / group_factor, p2p_intra), np.nan)
+            nvls_alg = np.minimum(nvls_alg, net_alg)
+            nvls_hops = 2.0 + 2.0 * depth
+            lat_n = (NVLS_BASE_US + np.where(multi.mask, 2.0 * depth * net_tree[2], 0.0)
                      + nvls_hops * fill / (nvls_alg / channels) * 1e-3)
             t_nvls = np.where(has_nvls & t.is_simple, lat_n + S / nvls_alg * 1e-3, big)
             _next_row(times, algos, 2)[...] = t_nvls
         # InfiniBand SHARP (CollNet, Simple and LL; no LL128 in CollNet)
-        sharp_on = np.asarray(sharp, dtype=bool) & multi.mask
-        if algorithm == "sharp" or sharp_on.any():
-            sharp_alg = np.minimum(np.where(g > 1, intra / bus_factor("all_reduce", g), big), node_bw) * SHARP_EFF
+        if algorithm == "sharp" or multi.any and np.asarray(sharp).any():
+            sharp_on = np.asarray(sharp, dtype=bool) & multi.mask
+            sharp_alg = np.minimum(intra_alg, node_bw) * SHARP_EFF
             lat_s = base_tree + 2.0 * (g - 1.0) * nvl_tree + net_tree
             t_sharp = np.where(sharp_on & t.not_ll128,
                                lat_s + S / (sharp_alg * np.where(t.is_ll, 1.0 / 6.0, 1.0)) * 1e-3, big)
