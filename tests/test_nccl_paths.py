@@ -72,9 +72,10 @@ def forced_fastest(kind, sizes, layout):
     for a, algorithm in enumerate(collectives.ALGORITHMS):
         for p, protocol in enumerate(collectives.PROTOCOLS):
             try:
-                t = collectives.nccl_collective(kind, sizes, algorithm=algorithm, protocol=protocol, **layout)["time_us"]
+                r = collectives.nccl_collective(kind, sizes, algorithm=algorithm, protocol=protocol, **layout)
             except ValueError:  # the algorithm does not run this collective
                 continue
+            t = r["time_us"]
             faster = t < best_t
             best_t, best_a, best_p = (np.where(faster, t, best_t), np.where(faster, a, best_a),
                                       np.where(faster, p, best_p))
