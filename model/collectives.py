@@ -315,16 +315,16 @@ def in_node_collective_time(kind, size_bytes, ranks, intra_busbw_bytes_per_s, in
     size = np.asarray(size_bytes, dtype=float)
     busbw, p2p, nvls, ll_max = (np.asarray(x, dtype=float) for x in (
         intra_busbw_bytes_per_s, intra_p2p_bytes_per_s, nvls_busbw_bytes_per_s, ll_max_bytes_per_s))
-    shape = np.broadcast_shapes(size.shape, ranks.shape, busbw.shape, p2p.shape, nvls.shape, ll_max.shape)
-    if not np.any(ranks > 1):  # no group spans two GPUs (e.g. no pipeline): nothing to time
+    shape = np.broadcast(size, ranks, busbw, p2p, nvls, ll_max).shape
+    if not (ranks > 1).any():  # no group spans two GPUs (e.g. no pipeline): nothing to time
         return np.zeros(shape)
-    if math.prod(shape) == 1 or all(np.all(x == x.flat[0]) for x in (size, ranks, busbw, p2p, nvls, ll_max)):
+    if math.prod(shape) == 1 or all((x == x.flat[0]).all() for x in (size, ranks, busbw, p2p, nvls, ll_max)):
         # one collective, maybe at every point of a sweep that leaves the model and plan alone: remembered
         t = _one_in_node_time(kind, float(size.flat[0]), float(ranks.flat[0]), float(busbw.flat[0]),
                               float(p2p.flat[0]), float(nvls.flat[0]), float(ll_max.flat[0]))
         return np.full(shape, t)
     if (kind != "sendrecv" and math.prod(shape) >= DISTINCT_MIN_SIZE
-            and all(np.all(x == x.flat[0]) for x in (busbw, p2p, nvls, ll_max))):
+            and all((x == x.flat[0]).all() for x in (busbw, p2p, nvls, ll_max))):
         # many (size, ranks) of few distinct values (the plan search's pairs): each distinct one computed once
         pairs, inverse = np.unique(np.broadcast_to(size, shape) + 1j * np.broadcast_to(ranks, shape),
                                    return_inverse=True)
@@ -342,7 +342,10 @@ def _in_node_direct(kind, size, ranks, busbw, p2p, nvls, ll_max):
                         nodes=1.0, nic_gb_per_s=np.inf, nics_per_node=1.0,
                         intra_busbw_gb_per_s=busbw / 1e9, intra_p2p_gb_per_s=p2p / 1e9,
                         nvls_busbw_gb_per_s=nvls / 1e9, ll_max_gb_per_s=ll_max / 1e9)
-    return np.where(ranks > 1, r["time_us"] * 1e-6, 0.0)
+    t = r["time_us"] * 1e-6
+    if isinstance(t, np.ndarray) and (ranks > 1).all() and np.broadcast(t, ranks).shape == t.shape:
+        return t  # every group spans GPUs (the engine's): the np.where below would copy it
+    return np.where(ranks > 1, t, 0.0)
 
 
 @functools.lru_cache(maxsize=256)
@@ -360,6 +363,87 @@ def _one_in_node_time(kind, size, ranks, busbw, p2p, nvls, ll_max) -> float:
 # collective model's ring and tree, three protocols each, per element (measured on the plan search's pairs: 15 000
 # all-reduces 6.5 ms, 2.0 ms through their distinct values). Not for send/receive: one path, cheaper than the sort
 DISTINCT_MIN_SIZE = 4096
+
+
+def _value(x):
+    """``x``, or what it returns when it is a function of no arguments (a branch computed only when needed)."""
+    return x() if callable(x) else x
+
+
+class _Mask:
+    """A boolean array over the collective's layout, with whether it holds anywhere and everywhere.
+
+    Where it is the same at every entry, ``np.where`` over it is just one of its branches and the other need not
+    be computed: in the engine's in-node calls no entry spans two nodes, so every network term is left out.
+    """
+
+    __slots__ = ("mask", "any", "all")
+
+    def __init__(self, mask):
+        self.mask = mask
+        if mask.ndim == 0:
+            self.any = self.all = bool(mask)
+        else:
+            self.any = bool(mask.any())
+            self.all = self.any and bool(mask.all())
+
+    def where(self, a, b, mixed=None):
+        """``np.where(mask, a, b)``: ``a`` where the mask holds everywhere, ``b`` where nowhere, else ``mixed()``
+        (default: the ``np.where``). A branch may be a function of no arguments, called only when it is used.
+        The values are those of ``np.where``; the shape may be smaller (it broadcasts to the same result)."""
+        if self.all:
+            return _value(a)
+        if not self.any:
+            return _value(b)
+        return mixed() if mixed is not None else np.where(self.mask, _value(a), _value(b))
+
+
+def _all_finite(x) -> bool:
+    """Whether every entry of the float array ``x`` is finite (a scalar without numpy's array machinery)."""
+    return math.isfinite(x) if x.ndim == 0 else bool(np.isfinite(x).all())
+
+
+def _any_finite(x) -> bool:
+    """Whether some entry of the float array ``x`` is finite (e.g. an override that is not NaN everywhere)."""
+    return math.isfinite(x) if x.ndim == 0 else bool(np.isfinite(x).any())
+
+
+class _ProtocolTables:
+    """NCCL's per-protocol constants along the protocol axis ``(3, 1, …, 1)`` in front of a layout of ``ndim``
+    dimensions, and that axis's masks: the model evaluates LL, LL128 and Simple at once along it. Read-only (shared
+    by every call)."""
+
+    def __init__(self, ndim):
+        self.p = np.arange(3).reshape((3,) + (1,) * ndim)
+        self.is_ll, self.is_ll128, self.is_simple = (self.p == i for i in range(3))
+        self.not_ll128 = self.p != 1
+        axis = self.p.shape
+        self.base_ring, self.base_tree = (BASE_LAT_US[a].reshape(axis) for a in ("ring", "tree"))
+        self.net_ring, self.net_tree = (NET_HOP_US[a].reshape(axis) for a in ("ring", "tree"))
+        self.nvl_ring, self.nvl_tree = (NVLINK_HOP_US[a].reshape(axis) for a in ("ring", "tree"))
+        # across nodes NVLink's LL hop costs × 1.8 (tuning.cc)
+        self.nvl_ring_multi, self.nvl_tree_multi = (x * np.where(self.is_ll, 1.8, 1.0)
+                                                    for x in (self.nvl_ring, self.nvl_tree))
+        self.ring_eff = RING_PROTO_EFF.reshape(axis)
+        self.tree_eff = TREE_PROTO_EFF.reshape(axis)
+        for x in vars(self).values():
+            x.flags.writeable = False
+
+
+# made once for the layouts calls use (up to 7 dimensions); a call with more makes its own
+_PROTOCOL_TABLES = tuple(_ProtocolTables(ndim) for ndim in range(8))
+
+
+def _protocol_tables(ndim) -> _ProtocolTables:
+    """:class:`_ProtocolTables` for a layout of ``ndim`` dimensions."""
+    return _PROTOCOL_TABLES[ndim] if ndim < len(_PROTOCOL_TABLES) else _ProtocolTables(ndim)
+
+
+def _next_row(times, algos, algorithm_index):
+    """The first unused row of ``times`` (one algorithm's times, protocols × layout), taken for the algorithm of
+    index ``algorithm_index`` (appended to ``algos``)."""
+    algos.append(algorithm_index)
+    return times[len(algos) - 1]
 
 
 def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, nics_per_node, intra_busbw_gb_per_s,
@@ -411,25 +495,27 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
     intra = np.asarray(intra_busbw_gb_per_s, dtype=float)
     p2p_intra = intra if intra_p2p_gb_per_s is None else np.asarray(intra_p2p_gb_per_s, dtype=float)
     nvls = np.asarray(nvls_busbw_gb_per_s, dtype=float)
-    multi = N > 1
+    multi = _Mask(N > 1)
     net_hop_shift = np.asarray(net_latency_us, dtype=float) - IB_WIRE_US
     hops = [np.asarray(h, dtype=float) for h in (simple_hop_us, ll128_hop_us, ll_hop_us) if h is not None]
     fill_bytes = np.asarray(fill_bytes, dtype=float)
-    fill_bytes = np.where(np.isfinite(fill_bytes), fill_bytes, SIMPLE_FILL_BYTES)
+    if not _all_finite(fill_bytes):
+        fill_bytes = np.where(np.isfinite(fill_bytes), fill_bytes, SIMPLE_FILL_BYTES)
     shape = np.broadcast(S, g, N, node_bw, intra, p2p_intra, nvls, net_hop_shift, np.asarray(sharp), fill_bytes,
                          np.asarray(ll128_efficiency, dtype=float), np.asarray(tree_efficiency, dtype=float),
                          *hops).shape
     f = bus_factor(kind, n)
     big = np.inf
-    channels = np.where(multi, CHANNELS_PER_NIC * np.asarray(nics_per_node, dtype=float), SINGLE_NODE_CHANNELS)
+    channels = multi.where(lambda: CHANNELS_PER_NIC * np.asarray(nics_per_node, dtype=float), SINGLE_NODE_CHANNELS)
     ll128_cap = LL128_MAX_BW_PER_CHANNEL * channels  # bus bandwidth LL128 can reach [GB/s]
     ll_cap = np.asarray(ll_max_gb_per_s, dtype=float)  # bus bandwidth LL can reach [GB/s]
-    p = np.arange(3).reshape((3,) + (1,) * len(shape))
-    fill = np.minimum(fill_bytes, S / channels)  # bytes per channel and hop in the pipeline
-    net_ring = NET_HOP_US["ring"].reshape(p.shape) + net_hop_shift
-    net_tree = NET_HOP_US["tree"].reshape(p.shape) + net_hop_shift
-    nvl_ring = NVLINK_HOP_US["ring"].reshape(p.shape) * np.where(multi & (p == 0), 1.8, 1.0)  # tuning.cc: LL × 1.8
-    nvl_tree = NVLINK_HOP_US["tree"].reshape(p.shape) * np.where(multi & (p == 0), 1.8, 1.0)
+    t = _protocol_tables(len(shape))  # the protocol axis, its masks and NCCL's per-protocol constants along it
+    p = t.p
+    net_ring = t.net_ring + net_hop_shift
+    net_tree = t.net_tree + net_hop_shift
+    # tuning.cc: LL × 1.8 on NVLink across nodes
+    nvl_ring = multi.where(t.nvl_ring_multi, t.nvl_ring, lambda: t.nvl_ring * np.where(multi.mask & t.is_ll, 1.8, 1.0))
+    nvl_tree = multi.where(t.nvl_tree_multi, t.nvl_tree, lambda: t.nvl_tree * np.where(multi.mask & t.is_ll, 1.8, 1.0))
     for proto, hop in ((0, ll_hop_us), (1, ll128_hop_us), (2, simple_hop_us)):
         if hop is None:
             continue
@@ -437,70 +523,92 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
         use = (p == proto) & np.isfinite(hop)  # NaN where a fabric keeps NCCL's own
         net_ring, net_tree = (np.where(use, hop + net_hop_shift + IB_WIRE_US, x) for x in (net_ring, net_tree))
         nvl_ring, nvl_tree = (np.where(use, hop, x) for x in (nvl_ring, nvl_tree))
-    base_ring = BASE_LAT_US["ring"].reshape(p.shape)
-    base_tree = BASE_LAT_US["tree"].reshape(p.shape)
-    ring_eff = RING_PROTO_EFF.reshape(p.shape)
-    tree_eff = TREE_PROTO_EFF.reshape(p.shape)
+    base_ring = t.base_ring
+    base_tree = t.base_tree
+    ring_eff = t.ring_eff
+    tree_eff = t.tree_eff
     ll128_eff = np.asarray(ll128_efficiency, dtype=float)
-    ring_eff, tree_eff = (np.where((p == 1) & np.isfinite(ll128_eff), ll128_eff, x) for x in (ring_eff, tree_eff))
-    cands = []  # (algorithm index, time array (3, *shape))
+    if _any_finite(ll128_eff):
+        ring_eff, tree_eff = (np.where(t.is_ll128 & np.isfinite(ll128_eff), ll128_eff, x) for x in (ring_eff, tree_eff))
+    # each algorithm's times (3 protocols, *shape), written in place in the order of ALGORITHMS: its latency, then
+    # the Simple protocol's pipeline fill on Simple's row only (on the others it would add 0 to a latency that is
+    # never −0), then the bytes over the bandwidth: the same sums in the same order at every entry
+    times = np.empty((len(ALGORITHMS) if kind == "all_reduce" else 1, 3) + shape)
+    algos = []  # the algorithm index of each row of times
 
     if kind in ("all_reduce", "all_gather", "reduce_scatter"):
+        fill = np.minimum(fill_bytes, S / channels)  # bytes per channel and hop in the Simple protocol's pipeline
         steps = 2.0 * (n - 1.0) if kind == "all_reduce" else n - 1.0
-        inter_steps = np.where(multi, 2.0 * (N - 1.0) if kind == "all_reduce" else N - 1.0, 0.0)
+        inter_steps = multi.where(lambda: 2.0 * (N - 1.0) if kind == "all_reduce" else N - 1.0, 0.0)
         lat = base_ring + (steps - inter_steps) * nvl_ring + inter_steps * net_ring
         # across nodes one of a node's g ring edges per channel leaves through a NIC: NVLink carries (g−1)/g
-        ring_bus = np.where(multi, np.minimum(node_bw, intra * g / np.maximum(g - 1.0, 1.0)), intra) * ring_eff
-        ring_bus = np.where(p == 1, np.minimum(ring_bus, ll128_cap), np.where(p == 0, np.minimum(ring_bus, ll_cap),
-                                                                               ring_bus))
-        lat = lat + np.where(p == 2, steps * fill / (ring_bus / channels) * 1e-3, 0.0)
-        cands.append((0, lat + S * f / ring_bus * 1e-3))
+        ring_bus = multi.where(lambda: np.minimum(node_bw, intra * g / np.maximum(g - 1.0, 1.0)), intra) * ring_eff
+        ring_bus = np.where(t.is_ll128, np.minimum(ring_bus, ll128_cap), np.where(t.is_ll, np.minimum(ring_bus, ll_cap),
+                                                                                   ring_bus))
+        out = _next_row(times, algos, 0)
+        out[...] = lat
+        out[2] += steps * fill / (ring_bus[2] / channels) * 1e-3  # Simple's pipeline fill
+        out += S * f / ring_bus * 1e-3
     if kind == "all_reduce":
         # tree: in-node chain plus network double binary tree (one node: the chain alone)
-        intra_alg = np.where(g > 1, intra / bus_factor("all_reduce", g), big)
-        net_alg = np.where(multi, node_bw * N / np.maximum(2.0 * (N - 1.0), 1.0), big)
+        group = _Mask(g > 1)
+        group_factor = bus_factor("all_reduce", g)
+        intra_alg = group.where(lambda: intra / group_factor, big)  # the in-node chain's algorithm bandwidth
+        net_alg = multi.where(lambda: node_bw * N / np.maximum(2.0 * (N - 1.0), 1.0), big)  # the network tree's
+        depth = np.ceil(np.log2(N))  # of the network tree
         tree_fit = np.asarray(tree_efficiency, dtype=float)
-        tree_alg = np.minimum(intra_alg, net_alg) * np.where(np.isfinite(tree_fit), tree_fit, TREE_EFF) * tree_eff
-        tree_alg = np.where(p == 1, np.minimum(tree_alg, ll128_cap * 7.0 / 9.0 * 0.5),
-                            np.where(p == 0, np.minimum(tree_alg, ll_cap * 0.5), tree_alg))  # algbw = busBw / 2
-        tree_hops = 2.0 * (g - 1.0 + np.ceil(np.log2(N)))
-        lat_t = base_tree + 2.0 * ((g - 1.0) * nvl_tree + np.ceil(np.log2(N)) * net_tree)
-        lat_t = lat_t + np.where(p == 2, tree_hops * fill / (tree_alg / channels) * 1e-3, 0.0)
-        cands.append((1, np.where(multi | (g > 1), lat_t + S / tree_alg * 1e-3, big)))
+        if not _all_finite(tree_fit):
+            tree_fit = np.where(np.isfinite(tree_fit), tree_fit, TREE_EFF)
+        tree_alg = (np.minimum(intra_alg, net_alg) if multi.any else intra_alg) * tree_fit * tree_eff
+        tree_alg = np.where(t.is_ll128, np.minimum(tree_alg, ll128_cap * 7.0 / 9.0 * 0.5),
+                            np.where(t.is_ll, np.minimum(tree_alg, ll_cap * 0.5), tree_alg))  # algbw = busBw / 2
+        tree_hops = 2.0 * (g - 1.0 + depth)
+        lat_t = base_tree + 2.0 * ((g - 1.0) * nvl_tree + depth * net_tree)
+        out = _next_row(times, algos, 1)
+        out[...] = lat_t
+        out[2] += tree_hops * fill / (tree_alg[2] / channels) * 1e-3  # Simple's pipeline fill
+        out += S / tree_alg * 1e-3
+        if not (multi.all or group.all):  # a single GPU on one node has no tree
+            np.copyto(out, big, where=~(multi.mask | group.mask))
+        # An algorithm that runs nowhere in this call (NVLS without NVLink SHARP, InfiniBand SHARP off or on one
+        # node) takes infinite time everywhere; after ring and tree it can never be the first fastest, so unless it
+        # is the one asked for it is left out rather than computed on full arrays
         # NVLS (Simple only): in-node NVLink SHARP, across nodes paired with the network tree
-        has_nvls = (nvls > 0) & (g > 1)
-        # NCCL's tuner holds the NVLS bus bandwidth constant over the group size (tuning.cc); the algorithm
-        # bandwidth cannot exceed what one GPU's NVLink moves (each GPU sends and receives S): a cap for groups of 2
-        nvls_alg = np.where(has_nvls, np.minimum(nvls / bus_factor("all_reduce", g), p2p_intra), np.nan)
-        nvls_alg = np.minimum(nvls_alg, np.where(multi, node_bw * N / np.maximum(2.0 * (N - 1.0), 1.0), big))
-        nvls_hops = 2.0 + 2.0 * np.ceil(np.log2(N))
-        lat_n = (NVLS_BASE_US + np.where(multi, 2.0 * np.ceil(np.log2(N)) * net_tree[2], 0.0)
-                 + nvls_hops * fill / (nvls_alg / channels) * 1e-3)
-        t_nvls = np.where(has_nvls & (p == 2), lat_n + S / nvls_alg * 1e-3, big)
-        cands.append((2, t_nvls))
+        if algorithm == "nvls" or (nvls > 0).any():
+            has_nvls = (nvls > 0) & group.mask
+            # NCCL's tuner holds the NVLS bus bandwidth constant over the group size (tuning.cc); the algorithm
+            # bandwidth cannot exceed what one GPU's NVLink moves (each GPU sends and receives S): a cap for groups
+            # of 2
+            nvls_alg = np.where(has_nvls, np.minimum(nvls / group_factor, p2p_intra), np.nan)
+            nvls_alg = np.minimum(nvls_alg, net_alg)
+            nvls_hops = 2.0 + 2.0 * depth
+            lat_n = (NVLS_BASE_US + np.where(multi.mask, 2.0 * depth * net_tree[2], 0.0)
+                     + nvls_hops * fill / (nvls_alg / channels) * 1e-3)
+            t_nvls = np.where(has_nvls & t.is_simple, lat_n + S / nvls_alg * 1e-3, big)
+            _next_row(times, algos, 2)[...] = t_nvls
         # InfiniBand SHARP (CollNet, Simple and LL; no LL128 in CollNet)
-        sharp_on = np.asarray(sharp, dtype=bool) & multi
-        sharp_alg = np.minimum(np.where(g > 1, intra / bus_factor("all_reduce", g), big), node_bw) * SHARP_EFF
-        lat_s = base_tree + 2.0 * (g - 1.0) * nvl_tree + net_tree
-        t_sharp = np.where(sharp_on & (p != 1), lat_s + S / (sharp_alg * np.where(p == 0, 1.0 / 6.0, 1.0)) * 1e-3,
-                           big)
-        cands.append((3, t_sharp))
+        if algorithm == "sharp" or multi.any and np.asarray(sharp).any():
+            sharp_on = np.asarray(sharp, dtype=bool) & multi.mask
+            sharp_alg = np.minimum(intra_alg, node_bw) * SHARP_EFF
+            lat_s = base_tree + 2.0 * (g - 1.0) * nvl_tree + net_tree
+            t_sharp = np.where(sharp_on & t.not_ll128,
+                               lat_s + S / (sharp_alg * np.where(t.is_ll, 1.0 / 6.0, 1.0)) * 1e-3, big)
+            _next_row(times, algos, 3)[...] = t_sharp
     if kind == "all_to_all":
         # every rank sends S/n to every other rank: (N−1)/N of a node's g·S crosses its NICs, the rest NVLink
-        t_net = np.where(multi, g * S * (N - 1.0) / N / node_bw, 0.0)
+        t_net = multi.where(lambda: g * S * (N - 1.0) / N / node_bw, 0.0)
         t_nvl = S * (g - 1.0) / n / p2p_intra
-        lat = base_ring + nvl_ring + np.where(multi, net_ring, 0.0) + (n - 1.0) * 0.05  # ~50 ns per peer posted: guess
-        cands.append((0, lat + np.maximum(t_net, t_nvl) * 1e-3 / ring_eff))  # B / (GB/s) = ns -> µs
+        lat = base_ring + nvl_ring + multi.where(net_ring, 0.0) + (n - 1.0) * 0.05  # ~50 ns per peer posted: guess
+        _next_row(times, algos, 0)[...] = lat + np.maximum(t_net, t_nvl) * 1e-3 / ring_eff  # B / (GB/s) = ns -> µs
     if kind == "sendrecv":
         # ring of pairs: across nodes the crossing pair uses one NIC (rail-optimised, one NIC per GPU)
-        bw = np.where(multi, np.minimum(node_bw / np.maximum(np.minimum(np.asarray(nics_per_node, float), g), 1.0)
-                                        * np.maximum(np.asarray(nics_per_node, float) / g, 1.0), p2p_intra), p2p_intra)
-        lat = base_ring + np.where(multi, net_ring, nvl_ring)
-        cands.append((0, lat + S / (bw * ring_eff) * 1e-3))
-    times = np.empty((len(cands), 3) + shape)  # (A, 3, *shape)
-    for i, (_, t) in enumerate(cands):
-        times[i] = t
-    algos = np.array([a for a, _ in cands])
+        bw = multi.where(lambda: np.minimum(node_bw / np.maximum(np.minimum(np.asarray(nics_per_node, float), g), 1.0)
+                                            * np.maximum(np.asarray(nics_per_node, float) / g, 1.0), p2p_intra),
+                         p2p_intra)
+        lat = base_ring + multi.where(net_ring, nvl_ring)
+        _next_row(times, algos, 0)[...] = lat + S / (bw * ring_eff) * 1e-3
+    times = times[:len(algos)]  # (A, 3, *shape)
+    algos = np.array(algos)
     if algorithm != "auto":
         keep = algos == ALGORITHMS.index(algorithm)
         if not keep.any():
@@ -515,5 +623,6 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
     best = np.argmin(flat, axis=0)
     t_us = flat.reshape(flat.shape[0], -1)[best.reshape(-1), np.arange(best.size)].reshape(best.shape) + overhead_us
     algbw = S / (t_us * 1e-6) / 1e9
+    algorithm_row, protocol_row = np.divmod(best, len(proto_ids))
     return dict(time_us=t_us, algbw_gb_per_s=algbw, busbw_gb_per_s=algbw * f,
-                algorithm=algos[best // len(proto_ids)], protocol=proto_ids[best % len(proto_ids)])
+                algorithm=algos[algorithm_row], protocol=proto_ids[protocol_row])
