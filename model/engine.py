@@ -971,20 +971,27 @@ def _read_grid(grid, shape, idx, n_trailing):
 
 
 def _distinct_rows(columns, n):
-    """The distinct rows of equal-length ``columns`` (no columns: ``n`` entries all alike): the first entry
-    of each distinct row and each entry's row number, index arrays (one ``lexsort``, not numpy's slower
-    ``unique`` along an axis)."""
-    if not columns:
+    """The distinct rows of equal-length ``columns`` (a sequence of arrays, or a 2-D array of one column per row;
+    no columns: ``n`` entries all alike): the first entry of each distinct row and each entry's row number, index
+    arrays (one ``lexsort``, not numpy's slower ``unique`` along an axis). The columns are compared as one table
+    of their common type (floats for the plan search's columns).
+
+    Sorted, compared and numbered on that one table, with gathers along its rows (``take``, ``compress``): on the
+    plan search's few hundred entries numpy's fixed cost per call is most of the work, so the fewer calls the
+    better (a sweep calls this half a dozen times).
+    """
+    if len(columns) == 0:
         return np.zeros(1, dtype=int), np.zeros(n, dtype=int)
-    n = columns[0].size
-    order = np.lexsort(columns)
-    table = np.stack(columns)[:, order]
+    table = np.asarray(columns)
+    n = table.shape[1]
+    order = np.lexsort(table)
+    table = table.take(order, axis=1)
     new = np.empty(n, dtype=bool)
     new[0] = True
-    np.any(table[:, 1:] != table[:, :-1], axis=0, out=new[1:])
+    new[1:] = (table[:, 1:] != table[:, :-1]).any(axis=0)
     code = np.empty(n, dtype=int)
-    code[order] = np.cumsum(new) - 1
-    return order[new], code  # lexsort is stable: the first of a run is its first entry
+    code[order] = new.cumsum() - 1
+    return order.compress(new), code  # lexsort is stable: the first of a run is its first entry
 
 
 # entries from which _layer_terms computes on a grid of distinct models and plans, and _compute_side the ZeRO-stage
@@ -2183,20 +2190,22 @@ def _repeated_points(pt, fabric_arrays, n):
     """
     if n < 2 or any(np.ndim(x) != 1 for x in pt.values()) or any(np.ndim(x) != 2 for x in fabric_arrays):
         return None
-    # the inputs that change along the sweep (one the same at every point tells no two points apart)
-    columns = [x.astype(float) for x in (pt[k] for k in PLAN_POINT_KEYS)
-               if x.shape[0] > 1 and cut_constant_points(x, 0).shape[0] > 1]
-    columns += [row for x in fabric_arrays if x.shape[1] > 1 for row in x.astype(float)]
-    if not columns:
+    # the inputs that change along the sweep, as one table of floats (one copy); an input the same at every
+    # point (compared as bytes, as cut_constant_points does) tells no two points apart
+    table = np.array([x for x in (pt[k] for k in PLAN_POINT_KEYS) if x.shape[0] > 1]
+                     + [row for x in fabric_arrays if x.shape[1] > 1 for row in x], dtype=float)
+    if table.size:
+        bits = table.view(np.int64)
+        table = table.compress(~(bits == bits[:, :1]).all(axis=1), axis=0)
+    if not table.size:
         return None
     # a swept value that grows (or falls) at every point: every point is its own (no sort); the steps of every
     # column in one pass (a sweep holds some 30 columns: a pass per column cost more than the test saves)
-    table = np.stack(columns)
     with np.errstate(invalid="ignore"):  # inf − inf: NaN, neither growing nor falling
         step = table[:, 1:] - table[:, :-1]
     if ((step > 0).all(axis=1) | (step < 0).all(axis=1)).any():
         return None
-    first, code = _distinct_rows(columns, n)
+    first, code = _distinct_rows(table, n)
     if first.size == n:
         return None
     order = np.argsort(first)

@@ -46,3 +46,37 @@ def test_the_candidates_a_sweep_can_use_follow_its_largest_cluster_model_and_seq
         keep = ((t <= pt["gpus_per_node"].max()) & (p * v <= pt["layers"].max()) & (t * p * c <= pt["gpus"].max())
                 & ((c == 1) | (pt["seq_len"].max() / c >= engine.CP_MIN_TOKENS_PER_RANK)))
         np.testing.assert_array_equal(np.stack(engine._candidates(s, pt)), every[:, keep], err_msg=field)
+
+
+@pytest.mark.parametrize("n_columns,n,values", [(1, 198, 4), (3, 256, 3), (7, 237, 2), (2, 1, 5)])
+def test_distinct_rows_number_the_rows_as_numpys_unique(n_columns, n, values):
+    """The distinct rows of a few columns (a list of arrays or one 2-D table) are numpy's ``unique`` rows: each
+    entry's row number tells the same entries apart, and the first entry of each row holds that row."""
+    rng = np.random.default_rng(n_columns)
+    columns = [rng.integers(0, values, n).astype(float) for _ in range(n_columns)]
+    _, inverse = np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)
+    for given in (columns, np.stack(columns)):
+        first, code = engine._distinct_rows(given, n)
+        assert first.size == code.max() + 1 == inverse.max() + 1
+        np.testing.assert_array_equal(code[:, None] == code[None, :],
+                                      inverse.reshape(-1)[:, None] == inverse.reshape(-1)[None, :])
+        np.testing.assert_array_equal(code[first], np.arange(first.size))
+        assert all(first[code[i]] <= i for i in range(n))  # the first entry of its row
+
+
+def test_repeated_points_are_the_points_that_hold_the_same_search_inputs():
+    """A model-size sweep's points that round to the same model (and the same fabric inputs) share a distinct
+    point: the first of them, in point order; points whose inputs differ in any swept input are apart."""
+    s = model.load_scenario("assets/presets/default.toml")
+    values = np.geomspace(1, 1000, 256)
+    pt = engine.build_inputs(s, "workload.params_b", values).point
+    fabric = [np.ones((4, 1)), np.tile(np.where(values > 500, 2.0, 1.0), (4, 1))]
+    first, point_of = engine._repeated_points(pt, fabric, values.size)
+    inputs = np.stack([np.asarray(pt[k], dtype=float) for k in engine.PLAN_POINT_KEYS] + [fabric[1][0]], axis=1)
+    _, inverse = np.unique(inputs, axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    assert 1 < first.size < values.size
+    np.testing.assert_array_equal(point_of[:, None] == point_of[None, :], inverse[:, None] == inverse[None, :])
+    np.testing.assert_array_equal(first, np.sort(first))
+    np.testing.assert_array_equal(first, [np.flatnonzero(inverse == inverse[i])[0] for i in first])
+    assert engine._repeated_points(pt, [np.tile(values, (4, 1))], values.size) is None  # every point its own
