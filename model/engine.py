@@ -1094,21 +1094,21 @@ def _degrees_valid(pt, t, p, b, v, d, m, c=1.0, e=1.0):
     gpn, G, l, heads, kv = (pt[k] for k in ("gpus_per_node", "gpus", "layers", "heads", "kv_heads"))
     tp, pv = t * p * c, p * v
 
-    def heads_split(tt):
-        return _divides(tt, heads) & _divides(tt, kv)
+    def heads_split(hh, kk, tt):
+        return _divides(tt, hh) & _divides(tt, kk)
 
-    def layers_split(pp, vv):  # evenly or one layer short at both ends; and the layer count fills each chunk
+    def layers_split(ll, pp, vv):  # evenly or one layer short at both ends; and the layer count fills each chunk
         ppvv = pp * vv
-        split = (pp <= l) & (_divides(ppvv, l) | ((pp > 1) & (2.0 * ppvv <= l + 2.0)
-                                                   & (_divides(ppvv, l + 1.0) | _divides(ppvv, l + 2.0))))
-        return split, ppvv <= l
+        split = (pp <= ll) & (_divides(ppvv, ll) | ((pp > 1) & (2.0 * ppvv <= ll + 2.0)
+                                                     & (_divides(ppvv, ll + 1.0) | _divides(ppvv, ll + 2.0))))
+        return split, ppvv <= ll
     grid = (np.ndim(l) == 2 and np.shape(l)[0] > 1 and np.ndim(t) == 2 and np.shape(t)[0] == 1
             and np.shape(l)[0] * np.shape(t)[1] >= GRID_MIN_ENTRIES)
-    at = _at_distinct_plans if grid else (lambda fn, *cols: fn(*cols))
-    split, fills = at(layers_split, p, v)
+    at = _at_distinct_plans if grid else (lambda fn, points, *cols: fn(*points, *cols))
+    split, fills = at(layers_split, (l,), p, v)
     # the tests of the plan and the replicas alone first: on a model-size sweep they are (1, C), the grid's (N, C)
     ok = (t <= gpn) & _divides(t, gpn) & (G >= tp) & (d >= 1) & (m >= 1) & (np.floor(m) == m)
-    ok = ok & at(heads_split, t) & split
+    ok = ok & at(heads_split, (heads, kv), t) & split
     if (np.asarray(e) != 1).any():  # expert parallelism splits the experts and is carved out of data × context
         ok = ok & _divides(e, pt["experts"]) & _divides(e, d * c)
     if (np.asarray(c) != 1).any():  # load-balanced ring: 2c chunks of a sequence, each long enough
@@ -1117,16 +1117,20 @@ def _degrees_valid(pt, t, p, b, v, d, m, c=1.0, e=1.0):
     return np.ascontiguousarray(ok)
 
 
-def _at_distinct_plans(fn, *cols):
-    """``fn(*cols)``, boolean arrays (N, C) of point arrays (N, 1) that ``fn`` reads and plan arrays ``cols``
-    (1, C), computed once per distinct plan value (one column per distinct row of ``cols``) and read at each
-    candidate. ``fn`` may return a tuple of such arrays."""
+def _at_distinct_plans(fn, points, *cols):
+    """``fn(*points, *cols)``, boolean arrays (N, C) of point arrays ``points`` (N, 1) (or (1, 1)) and plan arrays
+    ``cols`` (1, C), computed once per distinct plan value (one column per distinct row of ``cols``) and read at
+    each candidate. ``fn`` may return a tuple of such arrays.
+
+    Computed on the transposed grid, the distinct plan values (P, 1) against the points seen as (1, N): numpy's
+    loops then run along the many points rather than along the few plan values (several times faster on a few
+    hundred points), and the candidates' values are whole rows of the result (the fast gather), seen as (N, C).
+    """
     shape = np.broadcast_shapes(*(np.shape(x) for x in cols))
-    cols = [np.broadcast_to(x, shape) for x in cols]
-    first, code = _distinct_rows([x[0] for x in cols], shape[1])
-    out = fn(*(x[:, first] for x in cols))
-    # read as rows of the transposed table (a gather of whole rows, the fast one), seen as (N, C)
-    read = [np.take(np.ascontiguousarray(x.T), code, axis=0).T for x in (out if isinstance(out, tuple) else (out,))]
+    plan_rows = [np.broadcast_to(x, shape)[0] for x in cols]
+    first, code = _distinct_rows(plan_rows, shape[1])
+    out = fn(*(np.asarray(x).T for x in points), *(x.take(first)[:, None] for x in plan_rows))
+    read = [np.take(x, code, axis=0).T for x in (out if isinstance(out, tuple) else (out,))]
     return tuple(read) if isinstance(out, tuple) else read[0]
 
 
