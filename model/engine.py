@@ -1566,13 +1566,23 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
     # compute it adds fills time the all-to-all leaves idle, and its longer backward hides more data-parallel
     # traffic; then every recompute kind that fits is timed
     worth = fits if np.any(ptc["ep_overlap"]) else _stages_worth_timing(fits)
-    # the rows: (pair, recompute kind) with a stage worth timing (elementwise over the stages, not a reduction
-    # along that short axis)
-    worth_any = functools.reduce(np.logical_or, (worth[..., i] for i in range(n_z)))  # (pairs, R)
+    # the rows: (pair, recompute kind) with a stage worth timing. ``worth`` is a view (pairs, R, Z) of memory
+    # (R, Z, pairs): the rows are found and read there, along the pairs; numpy copies into the (pairs, R, Z) order,
+    # whose last axes are short, several times slower than the rest of this costs
+    by_kind = np.ascontiguousarray(worth.transpose(1, 2, 0))  # (R, Z, pairs): no copy
+    n_pairs = by_kind.shape[2]
+    any_stage = functools.reduce(np.logical_or, (by_kind[:, i] for i in range(n_z)))  # (R, pairs), elementwise
+    worth_any = np.empty((n_pairs, by_kind.shape[0]), dtype=bool)  # (pairs, R), filled a recompute kind at a time
+    for i, x in enumerate(any_stage):
+        worth_any[:, i] = x
     rows_flat = np.flatnonzero(worth_any)  # in (pair, recompute kind) order, as a 2-D nonzero but faster
     ui, ri = np.divmod(rows_flat, worth.shape[1])
-    # one transposing copy, then whole rows of Z stages (a gather at two index arrays is several times slower)
-    allowed = np.take(np.ascontiguousarray(worth).reshape(-1, n_z), rows_flat, axis=0)
+    # each row's stages, a stage at a time from the row's entry in (R, Z, pairs) (a gather of (rows, Z) entries
+    # at once needs an index array built along the short stage axis, slower)
+    at = ri * (n_z * n_pairs) + ui
+    allowed = np.empty((ui.size, n_z), dtype=bool)
+    for zi in range(n_z):
+        allowed[:, zi] = by_kind.reshape(-1).take(at + zi * n_pairs)
     # (gathers by ``take``: some twice as fast as fancy indexing for these arrays of a few thousand entries)
     ci = cb_r.take(ui) * group + ri * n_z  # the row's candidate at the first stage
     dm = (d_r.take(ui)[:, None], m_r.take(ui)[:, None])
