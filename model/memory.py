@@ -158,14 +158,18 @@ def model_state_bytes_by_stage(stage, dp, stages):
     array), so that a stage is written, and the stages read, along the rows."""
     inv_d = 1.0 / np.maximum(dp, 1.0)
     sharded = dp > 1
+    # each sharded part's bytes per parameter once, for every stage that shards it (``1.0 · bytes`` is the bytes)
+    top = max(stages, default=0)
+    weight = inv_d * WEIGHT_BYTES if top >= 3 else None
+    grad = inv_d * GRAD_STATE_BYTES if top >= 2 else None
+    opt = inv_d * OPTIMIZER_BYTES_PER_PARAM if top >= 1 else None
     out = np.empty((len(stages), np.shape(dp)[0])).T
     for i, z in enumerate(stages):
-        per_param = ((inv_d if z >= 3 else 1.0) * WEIGHT_BYTES + (inv_d if z >= 2 else 1.0) * GRAD_STATE_BYTES
-                     + (inv_d if z >= 1 else 1.0) * OPTIMIZER_BYTES_PER_PARAM + stage["fp8"])
-        col = stage["params"] * per_param
+        per_param = ((weight if z >= 3 else WEIGHT_BYTES) + (grad if z >= 2 else GRAD_STATE_BYTES)
+                     + (opt if z >= 1 else OPTIMIZER_BYTES_PER_PARAM) + stage["fp8"])
+        col = np.multiply(stage["params"], per_param, out=out[:, i:i + 1])  # written in place: no temporary
         if z >= 3:
-            col = col + np.where(sharded, ZERO3_GATHERED_LAYERS * WEIGHT_BYTES * stage["layer_params"], 0.0)
-        out[:, i:i + 1] = col
+            np.add(col, np.where(sharded, ZERO3_GATHERED_LAYERS * WEIGHT_BYTES * stage["layer_params"], 0.0), out=col)
     return out
 
 
