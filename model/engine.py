@@ -41,8 +41,8 @@ from .compute import BYTES_BF16, RECOMPUTE_KINDS, fp8_gemm_peak, hardware_flops_
     layer_matmul_weights, layer_times_forward, logits_time, mlp_activation_ratio, model_flops_per_iteration, \
     optimizer_time, params_from_architecture, recompute_code
 from .errors import ScenarioError, suggest
-from .memory import USABLE_MEMORY_FRACTION, activation_bytes, layer_memory_bytes, memory_with_replicas_bytes, \
-    model_state_bytes_by_stage, stage_memory_from_layer, stage_params
+from .memory import USABLE_MEMORY_FRACTION, activation_bytes, interleave_factor, layer_memory_bytes, \
+    memory_with_replicas_bytes, model_state_bytes_by_stage, stage_memory_from_layer, stage_params
 from .scenario import FabricSpec, Scenario
 from .transport import LOSS_RECOVERY_CODE, RDMA_TRANSPORTS, TRANSPORT_CODE, cpu_cap_gbps, cpu_cores_busy, \
     loss_efficiency
@@ -1141,13 +1141,13 @@ def _memory(pt, t, p, b, v, rc, cs):
     return mem, mem <= pt["memory_bytes"] * USABLE_MEMORY_FRACTION
 
 
-def _stage_memory(pt, t, p, b, v, rc, c=1.0, e=1.0, layer=None):
+def _stage_memory(pt, t, p, b, v, rc, c=1.0, e=1.0, layer=None, interleave=None):
     """The memory terms the model and the plan fix (:func:`~model.memory.stage_memory_bytes`); a rank of a
     context-parallel group holds ``s/c`` tokens of each sequence. ``layer``: their :func:`_layer_memory`, if
-    already computed."""
+    already computed; ``interleave``: the plans' :func:`~model.memory.interleave_factor`, likewise."""
     layer = _layer_memory(pt, t, b, rc, c, e) if layer is None else layer
     return stage_memory_from_layer(layer, pt["layers"], pt["hidden"], pt["vocab"], t, p, v,
-                                   pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
+                                   pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"], interleave)
 
 
 # point inputs _stage_memory reads given the layer terms
@@ -1548,8 +1548,10 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         layer = _layer_terms(ptc, LAYER_MEMORY_POINT_KEYS, nb, (t[g], b[g], c[g], e[g]), cb,
                              lambda q, tt, bb, cc, ee: _layer_memory(q, tt, bb, rs, cc, ee), trailing=rs.shape,
                              models=models)
+        # the interleave factor, a function of the plan alone: per candidate, read at each pair
         stage = _stage_memory(pt_b, *(_at_candidates(x[0], cb)[:, None] for x in grid_plan), rs,
-                              _at_candidates(cg[0], cb)[:, None], _at_candidates(eg[0], cb)[:, None], layer=layer)
+                              _at_candidates(cg[0], cb)[:, None], _at_candidates(eg[0], cb)[:, None], layer=layer,
+                              interleave=_at_candidates(interleave_factor(p[g], v[g]), cb)[:, None])
         stage = {k: np.broadcast_to(x, (nb.size,) + np.shape(x)[1:]) if np.ndim(x) == 2 else x
                  for k, x in stage.items()}
     dc = d_r * _at_candidates(c[g], cb_r)

@@ -67,8 +67,11 @@ def _stage_params(layers_stage, hidden, vocab, tp, pp, layer_weights=None, untie
     h = np.asarray(hidden, dtype=float)
     w = 12.0 * h**2 if layer_weights is None else np.asarray(layer_weights, dtype=float)
     per_layer = w + 13.0 * h
-    both = np.asarray(untied_embeddings, dtype=bool) & (np.asarray(pp) == 1)
-    return (layers_stage * per_layer + np.asarray(vocab, dtype=float) * h * (1.0 + both)) / tp
+    embedding = np.asarray(vocab, dtype=float) * h
+    untied = np.asarray(untied_embeddings, dtype=bool)
+    if untied.any():  # both matrices on the one stage where p = 1; tied embeddings (most models): a factor 1, skipped
+        embedding = embedding * (1.0 + (untied & (np.asarray(pp) == 1)))
+    return (layers_stage * per_layer + embedding) / tp
 
 
 def memory_per_gpu_bytes(layers, hidden, heads, vocab, seq_len, micro_batch, tp, pp, dp, virtual_stages,
@@ -125,12 +128,19 @@ def layer_memory_bytes(hidden, heads, vocab, seq_len, micro_batch, tp, recompute
                 fp8=np.where(np.asarray(fp8, dtype=bool), FP8_WEIGHT_BYTES, 0.0))
 
 
+def interleave_factor(pp, virtual_stages):
+    """The factor interleaving multiplies the first stage's in-flight activations by: ``1 + (p−1)/(p·v)`` with
+    ``v > 1`` virtual stages, else 1 [-] (Korthikanti et al. 2022, §4)."""
+    return np.where(np.asarray(virtual_stages) > 1, 1.0 + (pp - 1.0) / (pp * virtual_stages), 1.0)
+
+
 def stage_memory_from_layer(layer, layers, hidden, vocab, tp, pp, virtual_stages, layer_weights=None,
-                            untied_embeddings=False):
-    """:func:`stage_memory_bytes` from its :func:`layer_memory_bytes` terms ``layer``."""
+                            untied_embeddings=False, interleave=None):
+    """:func:`stage_memory_bytes` from its :func:`layer_memory_bytes` terms ``layer``. ``interleave``: the
+    plans' :func:`interleave_factor`, if already computed (the plan search computes it once per candidate)."""
     layers_stage = np.ceil(np.asarray(layers, dtype=float) / pp)
     params = _stage_params(layers_stage, hidden, vocab, tp, pp, layer_weights, untied_embeddings)
-    interleave = np.where(np.asarray(virtual_stages) > 1, 1.0 + (pp - 1.0) / (pp * virtual_stages), 1.0)
+    interleave = interleave_factor(pp, virtual_stages) if interleave is None else interleave
     return dict(params=params, activations=layers_stage * layer["per_layer"], interleave=interleave,
                 working=layer["working"], logits=layer["logits"], layer_params=layer["layer_params"],
                 fp8=layer["fp8"])

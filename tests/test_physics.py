@@ -233,6 +233,18 @@ def test_stage_params_sum_to_model():
                     12 * h**2 * (1 + 13 / (12 * h)) * 12 + V * h, rtol=1e-9)
 
 
+def test_untied_embeddings_put_both_matrices_on_a_single_stage_only():
+    """Untied embeddings: a single stage (p = 1) holds the input embedding and the output layer, ``2·V·h`` more
+    than its layers; deeper pipelines put one on the first stage and one on the last. Tied: ``V·h`` at any depth."""
+    l, h, V = 32, 4096, 32000
+    pp = np.array([1.0, 2.0, 4.0])
+    layers = np.ceil(l / pp) * 12 * h**2 * (1 + 13 / (12 * h))
+    assert_allclose(memory.stage_params(l, h, V, 1, pp, untied_embeddings=True), layers + V * h * np.array([2, 1, 1]))
+    assert_allclose(memory.stage_params(l, h, V, 1, pp, untied_embeddings=False), layers + V * h)
+    assert_allclose(memory.stage_params(l, h, V, 1, pp, untied_embeddings=np.array([False, True, True])),
+                    layers + V * h)  # untied only where p > 1: one matrix a stage
+
+
 def test_memory_shrinks_with_recompute_and_sharding():
     args = dict(layers=96, hidden=12288, heads=96, vocab=51200, seq_len=2048, micro_batch=1, tp=8, pp=8, dp=8,
                 virtual_stages=1, sequence_parallel=True, flash_attention=False, microbatches=64)
