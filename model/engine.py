@@ -458,8 +458,9 @@ def _usable_candidates(choices, gpn_max, layers_max, gpus_max, seq_len_max):
     longest sequence; whole groups, so the first group (one per recompute kind and ZeRO stage) when none is left.
     A read-only (8, C) array."""
     grid = _candidate_grid(*choices)
-    t, p, v, c = grid[0], grid[1], grid[3], grid[6]
-    # in place on a few arrays of C: a cold call's fixed cost (C is about 11,000 in auto mode)
+    group = len(choices[4]) * len(choices[5])  # consecutive candidates of the same degrees
+    t, p, v, c = (grid[i, ::group] for i in (0, 1, 3, 6))
+    # once per group, in place on a few arrays: a cold call's fixed cost (C is about 11,000 in auto mode)
     keep = t <= gpn_max
     keep &= p * v <= layers_max
     ranks = t * p
@@ -467,7 +468,7 @@ def _usable_candidates(choices, gpn_max, layers_max, gpus_max, seq_len_max):
     keep &= ranks <= gpus_max
     if seq_len_max is not None:
         keep &= (c == 1) | (seq_len_max / c >= CP_MIN_TOKENS_PER_RANK)
-    grid = grid.compress(keep, axis=1) if keep.any() else grid[:, :len(choices[4]) * len(choices[5])]
+    grid = grid.compress(np.repeat(keep, group), axis=1) if keep.any() else grid[:, :group]
     grid.flags.writeable = False
     return grid
 
@@ -929,7 +930,7 @@ def _layer_terms(pt, keys, at, plans, ci, layer_fn, trailing=(), models=None):
         if rep.size * first.size * 4 <= n:
             grid = layer_fn({k: (x[rep] if x.shape[0] > 1 else x)[(slice(None), None) + ax] for k, x in pts.items()},
                             *(x[first][(None, slice(None)) + ax] for x in plans))
-            return _read_grid(grid, (rep.size, first.size), cls.take(at) * first.size + sub.take(ci), len(trailing))
+            return _read_grid(grid, (rep.size, first.size), (cls * first.size).take(at) + sub.take(ci), len(trailing))
     return layer_fn({k: (x.take(at, axis=0) if x.shape[0] > 1 else x)[(slice(None),) + ax] for k, x in pts.items()},
                     *(np.take(x, ci)[(slice(None),) + ax] for x in plans))
 
@@ -937,7 +938,7 @@ def _layer_terms(pt, keys, at, plans, ci, layer_fn, trailing=(), models=None):
 def _point_models(pt, keys):
     """The distinct models of the points: :func:`_distinct_rows` of the point arrays ``keys`` of ``pt`` that change
     along the sweep (N entries, N the longest array of ``pt``)."""
-    return _distinct_rows([np.asarray(pt[k]).astype(float) for k in keys if np.shape(pt[k])[0] > 1],
+    return _distinct_rows([np.asarray(pt[k], dtype=float) for k in keys if np.shape(pt[k])[0] > 1],
                           max(np.shape(x)[0] for x in pt.values()))
 
 

@@ -118,10 +118,12 @@ def layer_memory_bytes(hidden, heads, vocab, seq_len, micro_batch, tp, recompute
     w = 12.0 * np.asarray(hidden, dtype=float)**2 if layer_weights is None else layer_weights
     lin, core = layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, mlp_ratio)
     sp = np.asarray(sequence_parallel, dtype=bool)
-    layer_input = np.where(sp, 2.0 * s * b * h / t, 2.0 * s * b * h)
+    layer_input = 2.0 * s * b * h
+    layer_input = np.where(sp, layer_input / t, layer_input)
     rc = np.asarray(recompute_code)
-    per_layer = np.where(rc == 2, layer_input, np.where(rc == 1, lin, lin + core))
-    working = np.where(rc == 2, lin + core, np.where(rc == 1, core, 0.0))
+    full, selective, stored = rc == 2, rc == 1, lin + core
+    per_layer = np.where(full, layer_input, np.where(selective, lin, stored))
+    working = np.where(full, stored, np.where(selective, core, 0.0))
     logits = 4.0 * b * s * np.asarray(vocab, dtype=float) / t * 2.0
     return dict(per_layer=per_layer, working=working, logits=logits,
                 layer_params=(w + 13.0 * np.asarray(hidden, dtype=float)) / t,
