@@ -1093,7 +1093,7 @@ def _degrees_valid(pt, t, p, b, v, d, m, c=1.0, e=1.0):
     computed once per distinct value and read at each candidate (:func:`_at_distinct_plans`), the same booleans.
     """
     gpn, G, l, heads, kv = (pt[k] for k in ("gpus_per_node", "gpus", "layers", "heads", "kv_heads"))
-    tp, pv = t * p * c, p * v
+    tp = t * p * c
 
     def heads_split(hh, kk, tt):
         return _divides(tt, hh) & _divides(tt, kk)
