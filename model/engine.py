@@ -706,32 +706,51 @@ def _stage_columns(stages, sharded, d, m, g, ps, hbm):
     the stages ``stages`` (Z,): arrays (rows, Z), computed a stage at a time from what differs between stages
     (the optimizer step is that of any sharded stage), element by element the same expressions; ``opt`` (rows, 1)
     where every stage shards (one column: the same at each, broadcasting against the others).
-    ``sharded``: ``d > 1`` (the stage applies; else stage 0)."""
-    rows = (np.shape(d)[0], 1)
-    opt_sharded = optimizer_time(ps["params_gpu"] / np.where(sharded, d, 1.0), hbm)
+    ``sharded``: ``d > 1`` (the stage applies; else stage 0).
+
+    Each stage's expression is computed straight into its column (``out=``, operands in the same order), and the
+    rows that do not shard then take stage 0's value (``copyto``): no temporaries of the rows' size to copy in,
+    and no masking where every row shards (the plan search's rows mostly have data parallelism)."""
+    n = np.shape(d)[0]
+    unsharded = None if sharded.all() else ~sharded
+    opt_sharded = optimizer_time(ps["params_gpu"] / (d if unsharded is None else np.where(sharded, d, 1.0)), hbm)
     opt_whole = optimizer_time(ps["params_gpu"] / 1.0, hbm) if np.any(np.asarray(stages) < 1) else None
     volume_0 = 0.5 * (1.0 * g + 1.0 * g)  # stage 0: the all-reduce's two halves of gradients
-    w = ps["window"]
-    opt, volume, window = [], [], []
-    for z in stages:
-        if z >= 1:
-            if opt_whole is not None or not opt:
-                opt.append(opt_sharded)
-            rs_halves, ag_halves = (m, 1.0) if z == 2 else (m, 2.0 * m) if z >= 3 else (1.0, 1.0)
-            volume.append(np.where(sharded, 0.5 * (rs_halves * g + ag_halves), volume_0))  # ag_halves · 1 (bf16)
+    w, fwd = ps["window"], ps["fwd_window"]
+    volume, window = np.empty((n, len(stages))), np.empty((n, len(stages)))
+    opt = opt_sharded if opt_whole is None else np.empty((n, len(stages)))
+    m_g = None
+    for i, z in enumerate(stages):
+        vol, win = volume[:, i:i + 1], window[:, i:i + 1]
+        if opt_whole is not None:
+            opt[:, i:i + 1] = opt_sharded if z >= 1 else opt_whole
+        if z < 1:
+            vol[...] = volume_0
+        else:  # 0.5 · (rs_halves · g + ag_halves): halves (1, 1) at stage 1, (m, 1) at 2, (m, 2m) at 3 (ag · 1: bf16)
+            if z == 1:
+                vol[...] = 0.5 * (1.0 * g + 1.0)
+            else:
+                m_g = m * g if m_g is None else m_g
+                if z == 2:
+                    np.add(m_g, 1.0, out=vol)
+                else:
+                    np.multiply(2.0, m, out=vol)
+                    np.add(m_g, vol, out=vol)
+                vol *= 0.5
+            if unsharded is not None:
+                np.copyto(vol, volume_0, where=unsharded)
+        if z >= 2:  # m · (w + forward windows): at stage 3 the weights gathered before each forward, else 0 · those
+            if z >= 3:
+                np.add(w, fwd, out=win)
+            else:
+                np.multiply(0.0, fwd, out=win)
+                np.add(w, win, out=win)
+            np.multiply(m, win, out=win)
+            if unsharded is not None:
+                np.copyto(win, w, where=unsharded)
         else:
-            opt.append(opt_whole)
-            volume.append(volume_0)
-        if z >= 2:  # with the forward windows at stage 3 (the weights gathered before each forward), else none
-            fwd = ps["fwd_window"] if z >= 3 else 0.0 * ps["fwd_window"]
-            window.append(np.where(sharded, m * (w + fwd), w))
-        else:
-            window.append(w)
-    out = tuple(np.empty((rows[0], len(cols))) for cols in (opt, volume, window))
-    for table, cols in zip(out, (opt, volume, window)):
-        for i, x in enumerate(cols):
-            table[:, i:i + 1] = x
-    return out
+            win[...] = w
+    return opt, volume, window
 
 
 # the terms of _plan_side that _compute_side computes with (the others it passes on)

@@ -93,3 +93,32 @@ def test_the_plan_side_of_rows_given_their_plans_is_that_of_their_candidates():
     given = engine._plan_side_of(ptc, at, plans, ci, plan_at=tuple(x[ci] for x in plans))
     for k, x in engine._plan_side_of(ptc, at, plans, ci).items():
         assert given[k].tobytes() == x.tobytes(), k
+
+
+@pytest.mark.parametrize("stages,lowest_d", [([0.0, 1.0, 2.0, 3.0], 0.0), ([1.0, 2.0, 3.0], 0.0),
+                                              ([3.0, 2.0], 2.0), ([2.0], 0.0), ([1.0, 3.0], 2.0)])
+def test_the_stage_terms_of_many_rows_are_those_of_each_row_and_stage(stages, lowest_d):
+    """Rows against a row of stages (the plan search, computed a stage at a time into the stage columns) give the
+    ZeRO-stage terms the elementwise expressions give on the full (rows, stages) grid, bit for bit, with and
+    without rows that do not shard (``d`` ≤ 1)."""
+    s = model.load_scenario("assets/presets/default.toml")
+    pt = {k: np.asarray(x)[:1][:, None] for k, x in engine.build_inputs(s).point.items()}
+    rows = 2 * engine.GRID_MIN_ENTRIES
+    rng = np.random.default_rng(11)
+    t = rng.choice([1.0, 2.0, 4.0, 8.0], (rows, 1))
+    p = rng.choice([1.0, 2.0, 4.0], (rows, 1))
+    d = np.floor(rng.uniform(lowest_d, 40.0, (rows, 1)))
+    m = np.floor(rng.uniform(1.0, 64.0, (rows, 1)))
+    ps = dict(params_gpu=rng.uniform(1e8, 1e10, (rows, 1)), window=rng.uniform(0.1, 1.0, (rows, 1)),
+              fwd_window=rng.uniform(0.1, 1.0, (rows, 1)), logits=rng.uniform(0.0, 0.1, (rows, 1)))
+    ps["buckets"] = np.maximum(np.ceil(ps["params_gpu"] * 4.0 / 25e6), 1.0)
+    ps["per_bucket"] = ps["params_gpu"] * 4.0 / ps["buckets"]
+    z = np.array([stages])
+    with np.errstate(divide="ignore"):
+        by_stage = engine._compute_side(pt, t, p, 1.0, 1.0, 0.0, z, True, plan_side=ps, replicas=(d, m),
+                                        search=True)
+        grid = engine._compute_side(pt, t, p, 1.0, 1.0, 0.0, np.repeat(z, rows, axis=0), True, plan_side=ps,
+                                    replicas=(d, m), search=True)
+    for k in ("opt", "dp_volume", "window"):
+        got = np.broadcast_to(by_stage[k], (rows, len(stages)))
+        assert got.tobytes() == np.broadcast_to(grid[k], got.shape).tobytes(), k
