@@ -1821,8 +1821,13 @@ def _bound_coefficients(cs, allowed, sequences, kind, cs_kind, stages=None):
         return _at_shape(x, (n, 1))[:, 0]
 
     def over_stages(x, pick, empty):  # elementwise over the few stages: no reduction along a short axis
-        x = np.where(allowed, x, empty)
-        return functools.reduce(pick, (x[:, i] for i in range(x.shape[1])))
+        # a stage's column masked at a time, picked into the first's in order: a pass over a column each, no
+        # masked copy of the whole (rows, Z) table
+        x = _at_shape(x, allowed.shape)
+        best = np.where(allowed[:, 0], x[:, 0], empty)
+        for i in range(1, x.shape[1]):
+            pick(best, np.where(allowed[:, i], x[:, i], empty), out=best)
+        return best
     fixed, per_lat, per_inv_bw = _pipeline_bound_terms(cs_kind, kind, n)
     seq, slots = one(sequences), one(cs["slots"])
     table = np.empty((6, n))
