@@ -632,20 +632,32 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
         opt = optimizer_time(ps["params_gpu"] / np.where(dist, d, 1.0), pt["hbm_bytes_per_s"])
     # data-parallel gradient reduction, hierarchical and bucketed: reduce-scatter and all-gather inside the
     # node (the same cost: same bus factor and steps), all-reduce of each rank's shard across nodes
-    g_dp = np.minimum(np.maximum(d, 1.0), np.maximum(np.floor(gpn / t), 1.0))  # d = 0: a plan that cannot be
-    n_dp = np.ceil(d / g_dp)
+    # (operations into this call's own temporaries, ``out=_own(x)``, where the other operands broadcast into them:
+    # the same values, fewer arrays of the rows' size)
+    in_node = gpn / t
+    in_node = np.maximum(np.floor(in_node, out=_own(in_node)), 1.0, out=_own(in_node))
+    g_dp = np.minimum(np.maximum(d, 1.0), in_node)  # d = 0: a plan that cannot be
+    n_dp = d / g_dp
+    n_dp = np.ceil(n_dp, out=_own(n_dp))
     buckets, per_bucket = ps["buckets"], ps["per_bucket"]
     # the reduce-scatter's bus factor and latency, and the all-reduce's steps and bus factor across nodes: functions
     # of the few whole numbers g_dp and n_dp take, computed once per number on the plan search's many rows
     bf_rs, lat_rs = _at_whole_values(g_dp, _reduce_scatter_terms)
-    steps, bf_ar = _at_whole_values(n_dp, _all_reduce_terms)
+    steps, bf_ar = _at_whole_values(n_dp, _all_reduce_terms, whole=True)  # whole: a ceil
     beta = per_bucket * bf_rs / pt["intra_busbw"]
     rs = np.where(g_dp > 1, lat_rs + beta, 0.0)  # collective_time("reduce_scatter", per_bucket, g_dp, ...)
     # NCCL pipelines the in-node and the network phases: their bandwidth terms overlap (the slower sets the pace),
     # their latencies add (model.collectives.nccl_collective)
     intra_bw = buckets * 2.0 * per_bucket * bf_rs / pt["intra_busbw"]
-    intra = buckets * (rs + rs) - intra_bw
+    intra = np.add(rs, rs, out=rs)  # buckets · (rs + rs) − intra_bw, in rs (it holds the shapes of all three)
+    intra = np.subtract(np.multiply(buckets, intra, out=intra), intra_bw, out=intra)
     inter_buckets = buckets * (n_dp > 1)  # the buckets that cross nodes
+    # one all-reduce's network latency and bandwidth terms, in their own arrays (intra holds the shapes of both)
+    inter_lat = inter_buckets * NCCL_BASE_US
+    inter_lat = np.add(intra, np.multiply(inter_lat, 1e-6, out=_own(inter_lat)), out=intra)
+    inter_bw = per_bucket / g_dp
+    inter_bw = np.multiply(np.multiply(inter_buckets, inter_bw, out=_own(inter_bw)), bf_ar, out=_own(inter_bw))
+    inter_bw = np.multiply(inter_bw, gpn, out=_own(inter_bw))
     # halves of an all-reduce's volume: reduce-scatters of gradients (in ``grad_precision``, ratio ``g`` to bf16)
     # and all-gathers (of bf16 weights with ZeRO ≥ 1; of gradients, the all-reduce's second half, with stage 0)
     if not by_stage:
@@ -658,18 +670,26 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     if not search:
         cs.update(dist=dist, cp=_float_copy(c, np.shape(d)), ep=_float_copy(e, np.shape(d)),
                   rc=_float_copy(rc, np.shape(d)), zero=zero)
+    slots = m * v + p
     cs.update(
         d=d_seq, m=m, opt=opt, window=window, n_dp=n_dp,
         stage_nodes=t * c * d_seq / gpn,  # pipeline placement; the depth: the rows' own array in the search
         stages=p if search and np.shape(p) == np.shape(d) else _float_copy(p, np.shape(d)),
         dp_volume=volume, buckets=buckets,
-        slots=m * v + p - 1.0, m_logits=m * ps["logits"],
-        # one all-reduce's volume (``dp_volume`` all-reduces' worth per step: the ZeRO stage's traffic)
-        dp_k0=intra + inter_buckets * NCCL_BASE_US * 1e-6, dp_intra_bw=intra_bw,
+        slots=np.subtract(slots, 1.0, out=_own(slots)), m_logits=m * ps["logits"],
+        # one all-reduce's volume (``dp_volume`` all-reduces' worth per step: the ZeRO stage's traffic):
+        # intra + inter_buckets · NCCL_BASE_US · 1e-6, inter_buckets · (per_bucket / g_dp) · bf_ar · gpn
+        dp_k0=inter_lat, dp_intra_bw=intra_bw,
         dp_k1=inter_buckets * steps,
-        dp_k2=inter_buckets * (per_bucket / g_dp) * bf_ar * gpn,
+        dp_k2=inter_bw,
     )
     return cs
+
+
+def _own(x):
+    """``x`` as the ``out`` of an elementwise operation on it: ``x`` itself where it is an array (a temporary of the
+    caller's own, overwritten in place: the same values without a new array), else None (a number: a new one)."""
+    return x if type(x) is np.ndarray else None
 
 
 def _reduce_scatter_terms(g):
@@ -686,17 +706,18 @@ def _all_reduce_terms(n):
     return np.minimum(ring_steps("all_reduce", n), tree_steps("all_reduce", n)), bus_factor("all_reduce", n)
 
 
-def _at_whole_values(x, fn):
+def _at_whole_values(x, fn, whole=False):
     """``fn(x)`` (a tuple of arrays, elementwise in ``x``), computed once per value where ``x`` holds whole numbers
     from 0 to a quarter of its size (the data-parallel ranks in and across nodes of the plan search's rows): on
     those numbers, then read at each entry. Elsewhere ``fn(x)`` itself; the same values either way (the same
-    elementwise operations on the same numbers)."""
+    elementwise operations on the same numbers). ``whole``: ``x`` holds whole numbers wherever it is finite (a
+    ``ceil``'s result): then the range alone is checked (a NaN or an infinity fails it), not each entry."""
     x = np.asarray(x, dtype=float)
     if x.size >= GRID_MIN_ENTRIES:
         top = x.max()
         if 0.0 <= x.min() and top < x.size // 4:
             idx = x.astype(np.intp)
-            if np.array_equal(idx, x):
+            if whole or np.array_equal(idx, x):
                 return tuple(np.take(y, idx) for y in fn(np.arange(top + 1.0)))
     return fn(x)
 
@@ -848,14 +869,16 @@ def _stage_side(pt, ls, t, p, v, c=1.0, e=1.0, params_gpu=None, crosses=None):
     nodes, likewise."""
     l, h, V = pt["layers"], pt["hidden"], pt["vocab"]
     gpn = pt["gpus_per_node"]
-    lc = np.ceil(l / (p * v))
+    lc = l / (p * v)
+    lc = np.ceil(lc, out=_own(lc))
     v_lc = v * lc  # layers of a stage's chunks
     if params_gpu is None:
         params_gpu = stage_params(l, h, V, t, p, pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
     # pipeline point-to-point: across nodes when a pipeline group does not sit inside one node
     crosses = _pipeline_crosses(t, p, c, gpn) if crosses is None else crosses
     grad_bytes = params_gpu * GRAD_BYTES
-    buckets = np.maximum(np.ceil(grad_bytes / DDP_BUCKET_BYTES), 1.0)
+    buckets = grad_bytes / DDP_BUCKET_BYTES
+    buckets = np.maximum(np.ceil(buckets, out=_own(buckets)), 1.0, out=_own(buckets))
     return dict(
         # expert-parallel overlap (DeepSeek-AI 2024, DeepSeek-V3 report §3.2.1, DualPipe: one micro-batch's
         # dispatch and combine run while another's chunk computes): the part across nodes hides behind a chunk's
@@ -1753,9 +1776,14 @@ def _pipeline_bound_terms(cs_kind, kind, n):
     ck = cs_kind
     crosses = ck["crosses"]
     fixed = (ck["chunk_fixed"] + np.where(ck["ring_crosses"], 0.0, ck["chunk_ring_intra"])
-             + 2.0 * np.where(crosses, 0.0, ck["p2p_intra"]) - ck["a2a_hide"])
-    per_lat = 2.0 * crosses + ck["a2a_steps"]
-    per_inv_bw = 2.0 * crosses * ck["p2p_bytes_node"] + ck["a2a_bytes_node"]
+             + 2.0 * np.where(crosses, 0.0, ck["p2p_intra"]))
+    # one value +0.0 (no expert parallelism): subtracting it, or adding it to 2·crosses (2 or +0.0), changes nothing
+    if not _one_value(ck["a2a_hide"], 0.0):
+        fixed = fixed - ck["a2a_hide"]
+    two_crosses = 2.0 * crosses
+    no_steps = _one_value(ck["a2a_steps"], 0.0) and np.asarray(crosses).dtype == bool
+    per_lat = two_crosses if no_steps else two_crosses + ck["a2a_steps"]
+    per_inv_bw = two_crosses * ck["p2p_bytes_node"] + ck["a2a_bytes_node"]
     return tuple(_at_shape(x if kind is None or np.shape(x)[0] == 1 else x[kind], (n, 1))[:, 0]
                  for x in (fixed, per_lat, per_inv_bw))
 
