@@ -747,7 +747,7 @@ def _stage_columns(stages, sharded, d, m, g, ps, hbm):
             opt[:, i:i + 1] = opt_sharded if z >= 1 else opt_whole
         if z < 1:
             vol[...] = volume_0
-        else:  # 0.5 · (rs_halves · g + ag_halves): halves (1, 1) at stage 1, (m, 1) at 2, (m, 2m) at 3 (ag · 1: bf16)
+        else:  # 0.5 · (rs_halves · g + ag_halves): halves (1, 1) at stage 1, (m, 1) at 2, (m, 2m) at 3 (ag: bf16)
             if z == 1:
                 vol[...] = 0.5 * (1.0 * g + 1.0)
             else:
@@ -1649,7 +1649,7 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         # what _compute_side computes with, at the rows; the step's other plan-side terms stay per kind
         plan_side = {k: (per_kind[k] if own_kind else per_kind[k][kind])[:, None] for k in COMPUTE_SIDE_PLAN_KEYS}
         # a term the same for every kind (no context or expert parallelism: their terms are zero) is kept once
-        cs_kind = {k: cut_constant_points(per_kind[k][:, None], 0) for k in STEP_KEYS + CONGESTION_PLAN_KEYS
+        cs_kind = {k: _one_kind(per_kind[k]) for k in STEP_KEYS + CONGESTION_PLAN_KEYS
                    if k in per_kind and k not in COMPUTE_SIDE_PLAN_KEYS}
         cs = _compute_side(ptp, t_p, p_p, b_p, v_p, r_p, zs[None, :], round_batch, plan_side, c=c_p, replicas=dm,
                            e=e_p, search=True)
@@ -1682,6 +1682,15 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         while len(_PAIR_CACHE) > _PAIR_CACHE_SIZE:
             _PAIR_CACHE.popitem(last=False)
     return entry
+
+
+def _one_kind(x):
+    """A plan-side term (kinds,) as (kinds, 1), cut to (1, 1) where every kind holds the same bytes
+    (:func:`~model.arrays.cut_constant_points`); a view of one value (the plan side's terms of a parallelism the
+    sweep never uses) is copied from its first entry without a gather."""
+    if x.ndim == 1 and x.size > 1 and x.strides[0] == 0:
+        return x[:1, None].copy()
+    return cut_constant_points(x[:, None], 0)
 
 
 def _at_candidates(x, ci):
