@@ -603,7 +603,7 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     degree (the ``d·c`` ranks that hold the same weights reduce gradients and shard states together, as
     Megatron-LM's distributed optimizer does over data × context parallelism).
     ``plan_side``: :func:`_plan_side` of the same plans, if already computed; ``replicas``: their
-    :func:`_replicas` ``(d, m)``, likewise. ``search``: only what the plan search reads (:data:`STEP_KEYS`,
+    :func:`_replicas` ``(d, m)``, likewise (with ``round_batch``, whole numbers of replicas, as it gives them). ``search``: only what the plan search reads (:data:`STEP_KEYS`,
     :data:`CONGESTION_PLAN_KEYS`, ``d`` and ``m``), not the plan's own degrees and stage (``cp``, ``ep``, ``rc``,
     ``zero``, ``dist``) that its rows already hold.
 
@@ -642,7 +642,9 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     buckets, per_bucket = ps["buckets"], ps["per_bucket"]
     # the reduce-scatter's bus factor and latency, and the all-reduce's steps and bus factor across nodes: functions
     # of the few whole numbers g_dp and n_dp take, computed once per number on the plan search's many rows
-    bf_rs, lat_rs = _at_whole_values(g_dp, _reduce_scatter_terms)
+    # whole g_dp: the search's replicas in auto mode are whole (a floor, or a divisor of the batch: _replicas) of
+    # whole degrees, and the in-node cap is a floor
+    bf_rs, lat_rs = _at_whole_values(g_dp, _reduce_scatter_terms, whole=search and round_batch)
     steps, bf_ar = _at_whole_values(n_dp, _all_reduce_terms, whole=True)  # whole: a ceil
     beta = per_bucket * bf_rs / pt["intra_busbw"]
     rs = np.where(g_dp > 1, lat_rs + beta, 0.0)  # collective_time("reduce_scatter", per_bucket, g_dp, ...)
