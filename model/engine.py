@@ -603,9 +603,9 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     degree (the ``d·c`` ranks that hold the same weights reduce gradients and shard states together, as
     Megatron-LM's distributed optimizer does over data × context parallelism).
     ``plan_side``: :func:`_plan_side` of the same plans, if already computed; ``replicas``: their
-    :func:`_replicas` ``(d, m)``, likewise (with ``round_batch``, whole numbers of replicas, as it gives them). ``search``: only what the plan search reads (:data:`STEP_KEYS`,
-    :data:`CONGESTION_PLAN_KEYS`, ``d`` and ``m``), not the plan's own degrees and stage (``cp``, ``ep``, ``rc``,
-    ``zero``, ``dist``) that its rows already hold.
+    :func:`_replicas` ``(d, m)``, likewise (with ``round_batch``, whole numbers of replicas, as it gives them).
+    ``search``: only what the plan search reads (:data:`STEP_KEYS`, :data:`CONGESTION_PLAN_KEYS`, ``d`` and ``m``),
+    not the plan's own degrees and stage (``cp``, ``ep``, ``rc``, ``zero``, ``dist``) that its rows already hold.
 
     ZeRO traffic (Rajbhandari et al. 2020, §7): stages 0 and 1 move one all-reduce's volume per step
     (stage 1 as a reduce-scatter and an all-gather), overlapped with the last micro-batch's backward;
