@@ -604,9 +604,9 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     degree (the ``d·c`` ranks that hold the same weights reduce gradients and shard states together, as
     Megatron-LM's distributed optimizer does over data × context parallelism).
     ``plan_side``: :func:`_plan_side` of the same plans, if already computed; ``replicas``: their
-    :func:`_replicas` ``(d, m)``, likewise. ``search``: only what the plan search reads (:data:`STEP_KEYS`,
-    :data:`CONGESTION_PLAN_KEYS`, ``d`` and ``m``), not the plan's own degrees and stage (``cp``, ``ep``, ``rc``,
-    ``zero``, ``dist``) that its rows already hold.
+    :func:`_replicas` ``(d, m)``, likewise (with ``round_batch``, whole numbers of replicas, as it gives them).
+    ``search``: only what the plan search reads (:data:`STEP_KEYS`, :data:`CONGESTION_PLAN_KEYS`, ``d`` and ``m``),
+    not the plan's own degrees and stage (``cp``, ``ep``, ``rc``, ``zero``, ``dist``) that its rows already hold.
 
     ZeRO traffic (Rajbhandari et al. 2020, §7): stages 0 and 1 move one all-reduce's volume per step
     (stage 1 as a reduce-scatter and an all-gather), overlapped with the last micro-batch's backward;
@@ -633,20 +633,34 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
         opt = optimizer_time(ps["params_gpu"] / np.where(dist, d, 1.0), pt["hbm_bytes_per_s"])
     # data-parallel gradient reduction, hierarchical and bucketed: reduce-scatter and all-gather inside the
     # node (the same cost: same bus factor and steps), all-reduce of each rank's shard across nodes
-    g_dp = np.minimum(np.maximum(d, 1.0), np.maximum(np.floor(gpn / t), 1.0))  # d = 0: a plan that cannot be
-    n_dp = np.ceil(d / g_dp)
+    # (operations into this call's own temporaries, ``out=_own(x)``, where the other operands broadcast into them:
+    # the same values, fewer arrays of the rows' size)
+    in_node = gpn / t
+    in_node = np.maximum(np.floor(in_node, out=_own(in_node)), 1.0, out=_own(in_node))
+    g_dp = np.minimum(np.maximum(d, 1.0), in_node)  # d = 0: a plan that cannot be
+    n_dp = d / g_dp
+    n_dp = np.ceil(n_dp, out=_own(n_dp))
     buckets, per_bucket = ps["buckets"], ps["per_bucket"]
     # the reduce-scatter's bus factor and latency, and the all-reduce's steps and bus factor across nodes: functions
     # of the few whole numbers g_dp and n_dp take, computed once per number on the plan search's many rows
-    bf_rs, lat_rs = _at_whole_values(g_dp, _reduce_scatter_terms)
-    steps, bf_ar = _at_whole_values(n_dp, _all_reduce_terms)
+    # whole g_dp: the search's replicas in auto mode are whole (a floor, or a divisor of the batch: _replicas) of
+    # whole degrees, and the in-node cap is a floor
+    bf_rs, lat_rs = _at_whole_values(g_dp, _reduce_scatter_terms, whole=search and round_batch)
+    steps, bf_ar = _at_whole_values(n_dp, _all_reduce_terms, whole=True)  # whole: a ceil
     beta = per_bucket * bf_rs / pt["intra_busbw"]
     rs = np.where(g_dp > 1, lat_rs + beta, 0.0)  # collective_time("reduce_scatter", per_bucket, g_dp, ...)
     # NCCL pipelines the in-node and the network phases: their bandwidth terms overlap (the slower sets the pace),
     # their latencies add (model.collectives.nccl_collective)
     intra_bw = buckets * 2.0 * per_bucket * bf_rs / pt["intra_busbw"]
-    intra = buckets * (rs + rs) - intra_bw
+    intra = np.add(rs, rs, out=rs)  # buckets · (rs + rs) − intra_bw, in rs (it holds the shapes of all three)
+    intra = np.subtract(np.multiply(buckets, intra, out=intra), intra_bw, out=intra)
     inter_buckets = buckets * (n_dp > 1)  # the buckets that cross nodes
+    # one all-reduce's network latency and bandwidth terms, in their own arrays (intra holds the shapes of both)
+    inter_lat = inter_buckets * NCCL_BASE_US
+    inter_lat = np.add(intra, np.multiply(inter_lat, 1e-6, out=_own(inter_lat)), out=intra)
+    inter_bw = per_bucket / g_dp
+    inter_bw = np.multiply(np.multiply(inter_buckets, inter_bw, out=_own(inter_bw)), bf_ar, out=_own(inter_bw))
+    inter_bw = np.multiply(inter_bw, gpn, out=_own(inter_bw))
     # halves of an all-reduce's volume: reduce-scatters of gradients (in ``grad_precision``, ratio ``g`` to bf16)
     # and all-gathers (of bf16 weights with ZeRO ≥ 1; of gradients, the all-reduce's second half, with stage 0)
     if not by_stage:
@@ -659,18 +673,26 @@ def _compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, rep
     if not search:
         cs.update(dist=dist, cp=_float_copy(c, np.shape(d)), ep=_float_copy(e, np.shape(d)),
                   rc=_float_copy(rc, np.shape(d)), zero=zero)
+    slots = m * v + p
     cs.update(
         d=d_seq, m=m, opt=opt, window=window, n_dp=n_dp,
         stage_nodes=t * c * d_seq / gpn,  # pipeline placement; the depth: the rows' own array in the search
         stages=p if search and np.shape(p) == np.shape(d) else _float_copy(p, np.shape(d)),
         dp_volume=volume, buckets=buckets,
-        slots=m * v + p - 1.0, m_logits=m * ps["logits"],
-        # one all-reduce's volume (``dp_volume`` all-reduces' worth per step: the ZeRO stage's traffic)
-        dp_k0=intra + inter_buckets * NCCL_BASE_US * 1e-6, dp_intra_bw=intra_bw,
+        slots=np.subtract(slots, 1.0, out=_own(slots)), m_logits=m * ps["logits"],
+        # one all-reduce's volume (``dp_volume`` all-reduces' worth per step: the ZeRO stage's traffic):
+        # intra + inter_buckets · NCCL_BASE_US · 1e-6, inter_buckets · (per_bucket / g_dp) · bf_ar · gpn
+        dp_k0=inter_lat, dp_intra_bw=intra_bw,
         dp_k1=inter_buckets * steps,
-        dp_k2=inter_buckets * (per_bucket / g_dp) * bf_ar * gpn,
+        dp_k2=inter_bw,
     )
     return cs
+
+
+def _own(x):
+    """``x`` as the ``out`` of an elementwise operation on it: ``x`` itself where it is an array (a temporary of the
+    caller's own, overwritten in place: the same values without a new array), else None (a number: a new one)."""
+    return x if type(x) is np.ndarray else None
 
 
 def _reduce_scatter_terms(g):
@@ -687,17 +709,18 @@ def _all_reduce_terms(n):
     return np.minimum(ring_steps("all_reduce", n), tree_steps("all_reduce", n)), bus_factor("all_reduce", n)
 
 
-def _at_whole_values(x, fn):
+def _at_whole_values(x, fn, whole=False):
     """``fn(x)`` (a tuple of arrays, elementwise in ``x``), computed once per value where ``x`` holds whole numbers
     from 0 to a quarter of its size (the data-parallel ranks in and across nodes of the plan search's rows): on
     those numbers, then read at each entry. Elsewhere ``fn(x)`` itself; the same values either way (the same
-    elementwise operations on the same numbers)."""
+    elementwise operations on the same numbers). ``whole``: ``x`` holds whole numbers wherever it is finite (a
+    ``ceil``'s result): then the range alone is checked (a NaN or an infinity fails it), not each entry."""
     x = np.asarray(x, dtype=float)
     if x.size >= GRID_MIN_ENTRIES:
         top = x.max()
         if 0.0 <= x.min() and top < x.size // 4:
             idx = x.astype(np.intp)
-            if np.array_equal(idx, x):
+            if whole or np.array_equal(idx, x):
                 return tuple(np.take(y, idx) for y in fn(np.arange(top + 1.0)))
     return fn(x)
 
@@ -707,32 +730,51 @@ def _stage_columns(stages, sharded, d, m, g, ps, hbm):
     the stages ``stages`` (Z,): arrays (rows, Z), computed a stage at a time from what differs between stages
     (the optimizer step is that of any sharded stage), element by element the same expressions; ``opt`` (rows, 1)
     where every stage shards (one column: the same at each, broadcasting against the others).
-    ``sharded``: ``d > 1`` (the stage applies; else stage 0)."""
-    rows = (np.shape(d)[0], 1)
-    opt_sharded = optimizer_time(ps["params_gpu"] / np.where(sharded, d, 1.0), hbm)
+    ``sharded``: ``d > 1`` (the stage applies; else stage 0).
+
+    Each stage's expression is computed straight into its column (``out=``, operands in the same order), and the
+    rows that do not shard then take stage 0's value (``copyto``): no temporaries of the rows' size to copy in,
+    and no masking where every row shards (the plan search's rows mostly have data parallelism)."""
+    n = np.shape(d)[0]
+    unsharded = None if sharded.all() else ~sharded
+    opt_sharded = optimizer_time(ps["params_gpu"] / (d if unsharded is None else np.where(sharded, d, 1.0)), hbm)
     opt_whole = optimizer_time(ps["params_gpu"] / 1.0, hbm) if np.any(np.asarray(stages) < 1) else None
     volume_0 = 0.5 * (1.0 * g + 1.0 * g)  # stage 0: the all-reduce's two halves of gradients
-    w = ps["window"]
-    opt, volume, window = [], [], []
-    for z in stages:
-        if z >= 1:
-            if opt_whole is not None or not opt:
-                opt.append(opt_sharded)
-            rs_halves, ag_halves = (m, 1.0) if z == 2 else (m, 2.0 * m) if z >= 3 else (1.0, 1.0)
-            volume.append(np.where(sharded, 0.5 * (rs_halves * g + ag_halves), volume_0))  # ag_halves · 1 (bf16)
+    w, fwd = ps["window"], ps["fwd_window"]
+    volume, window = np.empty((n, len(stages))), np.empty((n, len(stages)))
+    opt = opt_sharded if opt_whole is None else np.empty((n, len(stages)))
+    m_g = None
+    for i, z in enumerate(stages):
+        vol, win = volume[:, i:i + 1], window[:, i:i + 1]
+        if opt_whole is not None:
+            opt[:, i:i + 1] = opt_sharded if z >= 1 else opt_whole
+        if z < 1:
+            vol[...] = volume_0
+        else:  # 0.5 · (rs_halves · g + ag_halves): halves (1, 1) at stage 1, (m, 1) at 2, (m, 2m) at 3 (ag: bf16)
+            if z == 1:
+                vol[...] = 0.5 * (1.0 * g + 1.0)
+            else:
+                m_g = m * g if m_g is None else m_g
+                if z == 2:
+                    np.add(m_g, 1.0, out=vol)
+                else:
+                    np.multiply(2.0, m, out=vol)
+                    np.add(m_g, vol, out=vol)
+                vol *= 0.5
+            if unsharded is not None:
+                np.copyto(vol, volume_0, where=unsharded)
+        if z >= 2:  # m · (w + forward windows): at stage 3 the weights gathered before each forward, else 0 · those
+            if z >= 3:
+                np.add(w, fwd, out=win)
+            else:
+                np.multiply(0.0, fwd, out=win)
+                np.add(w, win, out=win)
+            np.multiply(m, win, out=win)
+            if unsharded is not None:
+                np.copyto(win, w, where=unsharded)
         else:
-            opt.append(opt_whole)
-            volume.append(volume_0)
-        if z >= 2:  # with the forward windows at stage 3 (the weights gathered before each forward), else none
-            fwd = ps["fwd_window"] if z >= 3 else 0.0 * ps["fwd_window"]
-            window.append(np.where(sharded, m * (w + fwd), w))
-        else:
-            window.append(w)
-    out = tuple(np.empty((rows[0], len(cols))) for cols in (opt, volume, window))
-    for table, cols in zip(out, (opt, volume, window)):
-        for i, x in enumerate(cols):
-            table[:, i:i + 1] = x
-    return out
+            win[...] = w
+    return opt, volume, window
 
 
 # the terms of _plan_side that _compute_side computes with (the others it passes on)
@@ -830,14 +872,16 @@ def _stage_side(pt, ls, t, p, v, c=1.0, e=1.0, params_gpu=None, crosses=None):
     nodes, likewise."""
     l, h, V = pt["layers"], pt["hidden"], pt["vocab"]
     gpn = pt["gpus_per_node"]
-    lc = np.ceil(l / (p * v))
+    lc = l / (p * v)
+    lc = np.ceil(lc, out=_own(lc))
     v_lc = v * lc  # layers of a stage's chunks
     if params_gpu is None:
         params_gpu = stage_params(l, h, V, t, p, pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
     # pipeline point-to-point: across nodes when a pipeline group does not sit inside one node
     crosses = _pipeline_crosses(t, p, c, gpn) if crosses is None else crosses
     grad_bytes = params_gpu * GRAD_BYTES
-    buckets = np.maximum(np.ceil(grad_bytes / DDP_BUCKET_BYTES), 1.0)
+    buckets = grad_bytes / DDP_BUCKET_BYTES
+    buckets = np.maximum(np.ceil(buckets, out=_own(buckets)), 1.0, out=_own(buckets))
     return dict(
         # expert-parallel overlap (DeepSeek-AI 2024, DeepSeek-V3 report §3.2.1, DualPipe: one micro-batch's
         # dispatch and combine run while another's chunk computes): the part across nodes hides behind a chunk's
@@ -1631,7 +1675,7 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         # what _compute_side computes with, at the rows; the step's other plan-side terms stay per kind
         plan_side = {k: (per_kind[k] if own_kind else per_kind[k][kind])[:, None] for k in COMPUTE_SIDE_PLAN_KEYS}
         # a term the same for every kind (no context or expert parallelism: their terms are zero) is kept once
-        cs_kind = {k: cut_constant_points(per_kind[k][:, None], 0) for k in STEP_KEYS + CONGESTION_PLAN_KEYS
+        cs_kind = {k: _one_kind(per_kind[k]) for k in STEP_KEYS + CONGESTION_PLAN_KEYS
                    if k in per_kind and k not in COMPUTE_SIDE_PLAN_KEYS}
         cs = _compute_side(ptp, t_p, p_p, b_p, v_p, r_p, zs[None, :], round_batch, plan_side, c=c_p, replicas=dm,
                            e=e_p, search=True)
@@ -1664,6 +1708,15 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         while len(_PAIR_CACHE) > _PAIR_CACHE_SIZE:
             _PAIR_CACHE.popitem(last=False)
     return entry
+
+
+def _one_kind(x):
+    """A plan-side term (kinds,) as (kinds, 1), cut to (1, 1) where every kind holds the same bytes
+    (:func:`~model.arrays.cut_constant_points`); a view of one value (the plan side's terms of a parallelism the
+    sweep never uses) is copied from its first entry without a gather."""
+    if x.ndim == 1 and x.size > 1 and x.strides[0] == 0:
+        return x[:1, None].copy()
+    return cut_constant_points(x[:, None], 0)
 
 
 def _at_candidates(x, ci):
@@ -1758,9 +1811,14 @@ def _pipeline_bound_terms(cs_kind, kind, n):
     ck = cs_kind
     crosses = ck["crosses"]
     fixed = (ck["chunk_fixed"] + np.where(ck["ring_crosses"], 0.0, ck["chunk_ring_intra"])
-             + 2.0 * np.where(crosses, 0.0, ck["p2p_intra"]) - ck["a2a_hide"])
-    per_lat = 2.0 * crosses + ck["a2a_steps"]
-    per_inv_bw = 2.0 * crosses * ck["p2p_bytes_node"] + ck["a2a_bytes_node"]
+             + 2.0 * np.where(crosses, 0.0, ck["p2p_intra"]))
+    # one value +0.0 (no expert parallelism): subtracting it, or adding it to 2·crosses (2 or +0.0), changes nothing
+    if not _one_value(ck["a2a_hide"], 0.0):
+        fixed = fixed - ck["a2a_hide"]
+    two_crosses = 2.0 * crosses
+    no_steps = _one_value(ck["a2a_steps"], 0.0) and np.asarray(crosses).dtype == bool
+    per_lat = two_crosses if no_steps else two_crosses + ck["a2a_steps"]
+    per_inv_bw = two_crosses * ck["p2p_bytes_node"] + ck["a2a_bytes_node"]
     return tuple(_at_shape(x if kind is None or np.shape(x)[0] == 1 else x[kind], (n, 1))[:, 0]
                  for x in (fixed, per_lat, per_inv_bw))
 
@@ -1826,8 +1884,13 @@ def _bound_coefficients(cs, allowed, sequences, kind, cs_kind, stages=None):
         return _at_shape(x, (n, 1))[:, 0]
 
     def over_stages(x, pick, empty):  # elementwise over the few stages: no reduction along a short axis
-        x = np.where(allowed, x, empty)
-        return functools.reduce(pick, (x[:, i] for i in range(x.shape[1])))
+        # a stage's column masked at a time, picked into the first's in order: a pass over a column each, no
+        # masked copy of the whole (rows, Z) table
+        x = _at_shape(x, allowed.shape)
+        best = np.where(allowed[:, 0], x[:, 0], empty)
+        for i in range(1, x.shape[1]):
+            pick(best, np.where(allowed[:, i], x[:, i], empty), out=best)
+        return best
     fixed, per_lat, per_inv_bw = _pipeline_bound_terms(cs_kind, kind, n)
     seq, slots = one(sequences), one(cs["slots"])
     table = np.empty((6, n))

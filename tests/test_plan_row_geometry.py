@@ -57,6 +57,19 @@ def test_values_computed_per_whole_number_are_those_of_each_entry():
         assert got.tobytes() == want.tobytes()
 
 
+@pytest.mark.parametrize("odd", [np.nan, np.inf, -np.inf, 5000.0])
+def test_values_of_whole_numbers_by_construction_are_those_of_each_entry(odd):
+    """Told its numbers are whole where finite (a ceil's), the lookup checks their range only: a NaN, an infinity
+    or a number beyond the table falls back to each entry."""
+    x = np.ceil(np.random.default_rng(4).uniform(0.0, 300.0, (4096, 1)))
+    fn = engine._all_reduce_terms
+    for values in (x, np.where(np.arange(4096)[:, None] == 17, odd, x)):
+        with np.errstate(invalid="ignore"):  # an infinite number of ranks: inf / inf in the bus factor
+            pairs = list(zip(engine._at_whole_values(values, fn, whole=True), fn(values)))
+        for got, want in pairs:
+            assert got.shape == want.shape and got.tobytes() == want.tobytes()
+
+
 @pytest.mark.parametrize("preset,field,values,own_kind,changes", [
     ("default", "workload.params_b", np.geomspace(1, 1000, 96), True, {}),
     ("default", "workload.params_b", np.geomspace(1, 1000, 96), True, {"parallel.zero_stage": 2}),
@@ -93,3 +106,66 @@ def test_the_plan_side_of_rows_given_their_plans_is_that_of_their_candidates():
     given = engine._plan_side_of(ptc, at, plans, ci, plan_at=tuple(x[ci] for x in plans))
     for k, x in engine._plan_side_of(ptc, at, plans, ci).items():
         assert given[k].tobytes() == x.tobytes(), k
+
+
+@pytest.mark.parametrize("stages,lowest_d", [([0.0, 1.0, 2.0, 3.0], 0.0), ([1.0, 2.0, 3.0], 0.0),
+                                              ([3.0, 2.0], 2.0), ([2.0], 0.0), ([1.0, 3.0], 2.0)])
+def test_the_stage_terms_of_many_rows_are_those_of_each_row_and_stage(stages, lowest_d):
+    """Rows against a row of stages (the plan search, computed a stage at a time into the stage columns) give the
+    ZeRO-stage terms the elementwise expressions give on the full (rows, stages) grid, bit for bit, with and
+    without rows that do not shard (``d`` ≤ 1)."""
+    s = model.load_scenario("assets/presets/default.toml")
+    pt = {k: np.asarray(x)[:1][:, None] for k, x in engine.build_inputs(s).point.items()}
+    rows = 2 * engine.GRID_MIN_ENTRIES
+    rng = np.random.default_rng(11)
+    t = rng.choice([1.0, 2.0, 4.0, 8.0], (rows, 1))
+    p = rng.choice([1.0, 2.0, 4.0], (rows, 1))
+    d = np.floor(rng.uniform(lowest_d, 40.0, (rows, 1)))
+    m = np.floor(rng.uniform(1.0, 64.0, (rows, 1)))
+    ps = dict(params_gpu=rng.uniform(1e8, 1e10, (rows, 1)), window=rng.uniform(0.1, 1.0, (rows, 1)),
+              fwd_window=rng.uniform(0.1, 1.0, (rows, 1)), logits=rng.uniform(0.0, 0.1, (rows, 1)))
+    ps["buckets"] = np.maximum(np.ceil(ps["params_gpu"] * 4.0 / 25e6), 1.0)
+    ps["per_bucket"] = ps["params_gpu"] * 4.0 / ps["buckets"]
+    z = np.array([stages])
+    with np.errstate(divide="ignore"):
+        by_stage = engine._compute_side(pt, t, p, 1.0, 1.0, 0.0, z, True, plan_side=ps, replicas=(d, m),
+                                        search=True)
+        grid = engine._compute_side(pt, t, p, 1.0, 1.0, 0.0, np.repeat(z, rows, axis=0), True, plan_side=ps,
+                                    replicas=(d, m), search=True)
+    for k in ("opt", "dp_volume", "window"):
+        got = np.broadcast_to(by_stage[k], (rows, len(stages)))
+        assert got.tobytes() == np.broadcast_to(grid[k], got.shape).tobytes(), k
+
+
+@pytest.mark.parametrize("preset,field,values", [
+    ("default", "workload.params_b", np.geomspace(1, 1000, 64)),
+    ("moe_mixtral_8x22b", "cluster.nodes", np.array([4.0, 8.0, 16.0, 32.0, 64.0])),
+    ("moe_deepseek_v3_shape", "fabric.latency_us", np.geomspace(0.5, 100, 8)),
+])
+def test_the_pipeline_bound_terms_are_the_direct_expressions(preset, field, values):
+    """The bound's pipeline terms skip adding the expert all-to-all's terms where they are one value +0.0 (no
+    expert parallelism): the same bits as the full expressions, with and without experts."""
+    s = model.load_scenario(f"assets/presets/{preset}.toml")
+    engine.clear_plan_cache()
+    pairs = engine._plan_pairs(s, engine.build_inputs(s, field, values, fabric_points_cut=True).point)
+    engine.clear_plan_cache()
+    ck, n = pairs.cs_kind, pairs.allowed.shape[0]
+    kind = pairs.kind if pairs.plan_side["lc"].shape[0] != n else None
+    crosses = ck["crosses"]
+    want = (ck["chunk_fixed"] + np.where(ck["ring_crosses"], 0.0, ck["chunk_ring_intra"])
+            + 2.0 * np.where(crosses, 0.0, ck["p2p_intra"]) - ck["a2a_hide"],
+            2.0 * crosses + ck["a2a_steps"], 2.0 * crosses * ck["p2p_bytes_node"] + ck["a2a_bytes_node"])
+    for got, x in zip(engine._pipeline_bound_terms(ck, kind, n), want):
+        x = np.broadcast_to(x if kind is None or x.shape[0] == 1 else x[kind], (n, 1))[:, 0]
+        assert got.tobytes() == x.tobytes()
+
+
+@pytest.mark.parametrize("x", [np.broadcast_to(np.array([0.0]), (300,)), np.broadcast_to(np.array([-0.0]), (300,)),
+                               np.full(300, 2.5), np.arange(300.0), np.ones(1),
+                               np.broadcast_to(np.array([True]), (300,))])
+def test_a_plan_side_term_held_once_is_the_cut_of_its_kinds(x):
+    """A view of one value (the terms of a parallelism the sweep never uses) is cut without a gather: the same
+    array as cutting it by its bytes, writable like it."""
+    got, want = engine._one_kind(x), engine.cut_constant_points(x[:, None], 0)
+    assert got.shape == want.shape and got.dtype == want.dtype and got.tobytes() == want.tobytes()
+    assert got.flags.writeable
