@@ -126,6 +126,16 @@ def model_flops_per_iteration(batch, seq_len, layers, hidden, vocab, layer_weigh
     return dense + attn + out
 
 
+def flops_per_iteration(batch, seq_len, layers, hidden, vocab, recompute, layer_weights=None):
+    """:func:`model_flops_per_iteration` and :func:`hardware_flops_per_iteration` of the same run [FLOP], from one
+    evaluation of their shared terms (the engine reports both for every fabric and point)."""
+    B, s, l, h, V = (np.asarray(x, dtype=float) for x in (batch, seq_len, layers, hidden, vocab))
+    dense, attn, out = _flop_terms(B, s, l, h, V, layer_weights)
+    core = dense + attn
+    code = recompute_code(recompute)
+    return core + out, np.where(code == 2, core * (4.0 / 3.0), np.where(code == 1, dense + 2.0 * attn, core)) + out
+
+
 def hardware_flops_per_iteration(batch, seq_len, layers, hidden, vocab, recompute, layer_weights=None):
     """FLOPs the GPUs execute per iteration, including recomputation [FLOP].
 
@@ -140,11 +150,7 @@ def hardware_flops_per_iteration(batch, seq_len, layers, hidden, vocab, recomput
     full recomputation adds a third to the dense and attention terms, selective
     doubles the attention term.
     """
-    B, s, l, h, V = (np.asarray(x, dtype=float) for x in (batch, seq_len, layers, hidden, vocab))
-    code = recompute_code(recompute)
-    dense, attn, out = _flop_terms(B, s, l, h, V, layer_weights)
-    return np.where(code == 2, (dense + attn) * (4.0 / 3.0), np.where(code == 1, dense + 2.0 * attn,
-                                                                       dense + attn)) + out
+    return flops_per_iteration(batch, seq_len, layers, hidden, vocab, recompute, layer_weights)[1]
 
 
 def recompute_code(recompute):

@@ -37,7 +37,7 @@ from .arrays import cut_constant_points, range_min, where_uniform
 from .collectives import DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NET_STEP_SW_US, NCCL_NVLINK_STEP_US, SWITCH_HOP_US, \
     bus_factor, collective_time, extra_tier_latency_us, gpu_ll_max_bus_gb_per_s, in_node_collective_time, p2p_time, \
     pcie_cap_gb_per_s, ring_steps, tree_steps, window_cap_gb_per_s
-from .compute import BYTES_BF16, RECOMPUTE_KINDS, fp8_gemm_peak, hardware_flops_per_iteration, \
+from .compute import BYTES_BF16, RECOMPUTE_KINDS, flops_per_iteration, fp8_gemm_peak, \
     layer_matmul_weights, layer_times_forward, logits_time, mlp_activation_ratio, model_flops_per_iteration, \
     optimizer_time, params_from_architecture, recompute_code
 from .errors import ScenarioError, suggest
@@ -2344,8 +2344,12 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
     m, lc = cs2["m"], cs2["lc"]
     global_batch = m * cs2["d"] * bc
     G = pt["gpus"]
-    mf = model_flops_per_iteration(global_batch, pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"],
-                                   pt["layer_weights"])
+    if lean:
+        mf = model_flops_per_iteration(global_batch, pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"],
+                                       pt["layer_weights"])
+    else:  # with the FLOPs the GPUs execute (recomputation included), from the same terms
+        mf, hf = flops_per_iteration(global_batch, pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"], cs2["rc"],
+                                     pt["layer_weights"])
     nan = np.where(any_valid, 1.0, np.nan)
     step_nan = step * nan
     model_tflops = mf / (step_nan * G) / 1e12
@@ -2386,8 +2390,6 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, cs2, tc, pc,
         loss_recovery=step_lossy - step_ideal,
         cpu=step - step_lossy,
     )
-    hf = hardware_flops_per_iteration(global_batch, pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"],
-                                      cs2["rc"], pt["layer_weights"])
     hw_tflops = hf / (step_nan * G) / 1e12
     line_gbps = fab["link_gbps"] * fab["nics_per_node"]
     out.update(

@@ -42,6 +42,21 @@ def test_flops_formulas_by_hand():
     assert_allclose(compute.hardware_flops_per_iteration(1, 6, 1, 1, 12, codes), [1296.0, 1728.0, 1584.0])
 
 
+def test_model_and_hardware_flops_together_match_each_alone():
+    # the engine's one call for both: the model FLOPs bit for bit as model_flops_per_iteration's, the hardware FLOPs
+    # per recompute code (by hand above), over a model-size sweep with several layer-weight counts
+    rng = np.random.default_rng(3)
+    batch, layers = rng.integers(1, 4096, 64) * 1.0, rng.integers(1, 128, 64) * 1.0
+    hidden = 1024.0 * rng.integers(1, 16, 64)
+    weights = 12.0 * hidden**2 * rng.uniform(0.5, 2.0, 64)
+    model_f, hardware_f = compute.flops_per_iteration(batch, 4096, layers, hidden, 128000, np.arange(64) % 3, weights)
+    assert model_f.tobytes() == compute.model_flops_per_iteration(batch, 4096, layers, hidden, 128000,
+                                                                   weights).tobytes()
+    m1, h1 = compute.flops_per_iteration(1, 6, 1, 1, 12, np.array([0, 1, 2]))
+    assert_allclose(m1, 1296.0)
+    assert_allclose(h1, [1296.0, 1728.0, 1584.0])
+
+
 def test_recompute_adds_a_third_of_dense_flops():
     # without the attention and vocabulary terms, full recompute is 4/3 of model FLOPs
     h = 1e9
