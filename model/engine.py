@@ -1086,15 +1086,12 @@ def largest_divisor_at_most(B, b, cap):
 
 
 def _distinct(x):
-    """The distinct values of ``x`` (as floats, sorted) and the index of each entry's value, in ``x``'s shape:
-    :func:`numpy.unique` with its inverse, without its sort when ``x`` holds one value (a sweep's global batch), and
-    the inverse found by ``searchsorted`` (cheaper than ``unique``'s own for a few distinct values)."""
+    """The distinct values of ``x`` (as floats, sorted) and the index of each entry's value, in ``x``'s shape
+    (:func:`numpy.unique` with its inverse): :func:`_distinct_rows` of its one column."""
     x = np.asarray(x, dtype=float)
-    first = x.reshape(-1)[:1]
-    if x.size == 1 or (x == first).all():
-        return first, np.zeros(x.shape, dtype=np.intp)
-    u = np.unique(x)
-    return u, np.searchsorted(u, x)
+    flat = x.reshape(-1)
+    first, code = _distinct_rows([flat], flat.size)
+    return flat.take(first), code.reshape(x.shape)
 
 
 @functools.lru_cache(maxsize=64)
@@ -1626,10 +1623,10 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
     ui, ri = np.divmod(rows_flat, worth.shape[1])
     # each row's stages, a stage at a time from the row's entry in (R, Z, pairs) (a gather of (rows, Z) entries
     # at once needs an index array built along the short stage axis, slower)
-    at = ri * (n_z * n_pairs) + ui
+    row_entry = ri * (n_z * n_pairs) + ui  # each row's entry at stage 0 in the (R, Z, pairs) tables
     allowed = np.empty((ui.size, n_z), dtype=bool)
     for zi in range(n_z):
-        allowed[:, zi] = by_kind.reshape(-1).take(at + zi * n_pairs)
+        allowed[:, zi] = by_kind.reshape(-1).take(row_entry + zi * n_pairs)
     # (gathers by ``take``: some twice as fast as fancy indexing for these arrays of a few thousand entries)
     ci = cb_r.take(ui) * group + ri * n_z  # the row's candidate at the first stage
     dm = (d_r.take(ui)[:, None], m_r.take(ui)[:, None])
@@ -1675,7 +1672,7 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         # what _compute_side computes with, at the rows; the step's other plan-side terms stay per kind
         plan_side = {k: (per_kind[k] if own_kind else per_kind[k][kind])[:, None] for k in COMPUTE_SIDE_PLAN_KEYS}
         # a term the same for every kind (no context or expert parallelism: their terms are zero) is kept once
-        cs_kind = {k: _one_kind(per_kind[k]) for k in STEP_KEYS + CONGESTION_PLAN_KEYS
+        cs_kind = {k: cut_constant_points(per_kind[k][:, None], 0) for k in STEP_KEYS + CONGESTION_PLAN_KEYS
                    if k in per_kind and k not in COMPUTE_SIDE_PLAN_KEYS}
         cs = _compute_side(ptp, t_p, p_p, b_p, v_p, r_p, zs[None, :], round_batch, plan_side, c=c_p, replicas=dm,
                            e=e_p, search=True)
@@ -1701,22 +1698,12 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
                       row_points=row_points if usable else None,
                       replicas=None if dm is None else tuple(x[:, 0] for x in dm), unit_replicas=unit_replicas,
                       # the sums on (R, Z, rows of the replicas): a row's (recompute kind, stage, row of its replicas)
-                      memory=None if dm is None else (mem_b.reshape(-1), ri * (n_z * mem_b.shape[2]) + ui,
-                                                      mem_b.shape[2]))
+                      memory=None if dm is None else (mem_b.reshape(-1), row_entry, n_pairs))
     with _PAIR_LOCK:
         _PAIR_CACHE[key] = entry
         while len(_PAIR_CACHE) > _PAIR_CACHE_SIZE:
             _PAIR_CACHE.popitem(last=False)
     return entry
-
-
-def _one_kind(x):
-    """A plan-side term (kinds,) as (kinds, 1), cut to (1, 1) where every kind holds the same bytes
-    (:func:`~model.arrays.cut_constant_points`); a view of one value (the plan side's terms of a parallelism the
-    sweep never uses) is copied from its first entry without a gather."""
-    if x.ndim == 1 and x.size > 1 and x.strides[0] == 0:
-        return x[:1, None].copy()
-    return cut_constant_points(x[:, None], 0)
 
 
 def _at_candidates(x, ci):
@@ -2045,10 +2032,9 @@ def _pairs_that_can_win(pairs, bw, lat, congestion):
     else:  # a row per pair
         lb = _bound(pairs.bound, *((x if x.shape[1] == 1 else at_pairs(x[:, ni[pairs.starts]]))
                                    for x in (lat, 1.0 / bw)))
-    # each fabric's lowest bound at each point: (fabric, point) segments of the flat (F · pairs) bounds
-    flat_starts = (np.arange(n_fab)[:, None] * n + pairs.starts).reshape(-1)
-    first = _segment_minima(lb.reshape(-1), flat_starts)[1].reshape(n_fab, -1) - np.arange(n_fab)[:, None] * n
-    cand = np.sort(np.minimum(first, n), axis=0)  # (F, points) pairs, in order (n where none: a NaN bound)
+    # each fabric's lowest bound at each point: the (fabric, point) segments of the bounds
+    first = _segment_minima(lb, pairs.starts)[1]
+    cand = np.sort(first, axis=0)  # (F, points) pairs, in order (n where none: a NaN bound)
     # fabrics often share their candidate: each distinct one of a point is timed once on every fabric
     new = np.ones(cand.shape, dtype=bool)
     new[1:] = cand[1:] != cand[:-1]
@@ -2094,7 +2080,14 @@ def _segment_minima(x, starts):
     ``starts``: the first index of each segment, increasing from 0, none empty. The first index is ``x.size``
     where nothing equals the minimum (a NaN). The entries equal to their segment's minimum are few: they are
     located from their flat indices rather than by a reduction over an index array of the size of ``x``.
+    A 2-D ``x`` has the same segments along its last axis in every row: arrays (rows, segments) of each row's
+    minima and first indices within the row (its width where none).
     """
+    if x.ndim == 2:  # the rows one after another: the segments of every row at once
+        n_rows, width = x.shape
+        offsets = np.arange(n_rows)[:, None] * width
+        seg_min, first = _segment_minima(x.reshape(-1), (offsets + starts).reshape(-1))
+        return seg_min.reshape(n_rows, -1), np.minimum(first.reshape(n_rows, -1) - offsets, width)
     seg_min = np.minimum.reduceat(x, starts)
     lengths = np.empty_like(starts)
     lengths[:-1], lengths[-1] = starts[1:] - starts[:-1], x.size - starts[-1]
@@ -2171,9 +2164,8 @@ def _search_shared_plans(pairs, inp: Inputs, bw, lat, congestion):
         step = step.reshape(step.shape[0], -1)  # (N or 1, entries · Z)
         counts = np.bincount(fi, minlength=n_fab) * n_z
         starts = np.cumsum(counts) - counts
-        seg_min = np.minimum.reduceat(step, starts, axis=1)  # (N or 1, F)
-        hit = np.where(step == np.repeat(seg_min, counts, axis=1), np.arange(step.shape[1]), step.shape[1])
-        first = np.minimum.reduceat(hit, starts, axis=1).T  # the first (pair, stage) reaching it: ties go earlier
+        seg_min, first = _segment_minima(step, starts)  # (N or 1, F); the first (pair, stage) reaching it
+        first = first.T
         any_valid = np.broadcast_to(np.isfinite(seg_min).T, shape)
         return (rows[first // n_z] * n_z + first % n_z, any_valid,
                 np.broadcast_to(pairs.has_degrees[None, :], shape))

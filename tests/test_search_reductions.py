@@ -33,6 +33,21 @@ def test_each_segments_minimum_and_first_entry_reaching_it_are_those_of_the_inde
     assert first.dtype == want_first.dtype
 
 
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 40), st.integers(1, 8), st.booleans(), st.integers(0, 2 ** 32 - 1))
+def test_the_segments_of_every_row_are_those_of_the_axis_reductions(rows, width, segments, nan, seed):
+    """The same segments along the last axis of every row (the search over fabrics and points): each row's minima
+    and first entries within the row, its width where nothing reaches the minimum (a NaN)."""
+    rng = np.random.default_rng(seed)
+    x = _values(rng, (rows, width), nan)
+    starts = np.unique(np.r_[0, rng.integers(0, width, min(segments, width) - 1)])
+    seg_min, first = engine._segment_minima(x, starts)
+    want_min = np.minimum.reduceat(x, starts, axis=1)
+    hit = np.where(x == np.repeat(want_min, np.diff(np.r_[starts, width]), axis=1), np.arange(width), width)
+    np.testing.assert_array_equal(seg_min, want_min)
+    np.testing.assert_array_equal(first, np.minimum.reduceat(hit, starts, axis=1))
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 5), st.integers(1, 40), st.integers(0, 2 ** 32 - 1))
 def test_the_entries_of_a_mask_come_in_the_order_and_with_the_indices_of_nonzero(rows, cols, seed):
