@@ -359,6 +359,11 @@ def _one_in_node_time(kind, size, ranks, busbw, p2p, nvls, ll_max) -> float:
     return float(np.asarray(r["time_us"]).reshape(-1)[0]) * 1e-6 if ranks > 1 else 0.0
 
 
+def clear_memo() -> None:
+    """Forget the remembered single in-node collectives (:func:`in_node_collective_time`'s; for cold timings)."""
+    _one_in_node_time.cache_clear()
+
+
 # arrays at least this large are computed at their distinct (size, ranks) only: sorting them costs less than the
 # collective model's ring and tree, three protocols each, per element (measured on the plan search's pairs: 15 000
 # all-reduces 6.5 ms, 2.0 ms through their distinct values). Not for send/receive: one path, cheaper than the sort

@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import catalog, economics, reliability, topology
+from . import catalog, collectives, economics, reliability, topology
 from .arrays import cut_constant_points, range_min, where_uniform
 from .collectives import DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NET_STEP_SW_US, NCCL_NVLINK_STEP_US, SWITCH_HOP_US, \
     bus_factor, collective_time, extra_tier_latency_us, gpu_ll_max_bus_gb_per_s, in_node_collective_time, p2p_time, \
@@ -1435,7 +1435,8 @@ class PlanCacheInfo(NamedTuple):
 def clear_plan_cache() -> None:
     """Forget the cached plan-search geometry and its counts, and the memos a session's repeated sweeps of one
     scenario reuse (the resolved fabric rows, the network state, the usable candidates per sweep range, the
-    divisor tables): the next evaluation computes everything from scratch, as a cold call (benchmarks time it so).
+    divisor tables, the single in-node collectives): the next evaluation computes everything from scratch, as a
+    cold call (benchmarks time it so).
     """
     with _PAIR_LOCK:
         _PAIR_CACHE.clear()
@@ -1445,6 +1446,7 @@ def clear_plan_cache() -> None:
     _LAST_NETWORK[0] = (None, None)
     _usable_candidates.cache_clear()
     _divisor_table.cache_clear()
+    collectives.clear_memo()
 
 
 def plan_cache_info() -> PlanCacheInfo:
