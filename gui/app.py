@@ -12,6 +12,7 @@ from PySide6 import QtCore, QtWidgets
 
 import model
 
+from .heap import keep_heap
 from .settings import APPLICATION, ORGANISATION, app_settings
 
 
@@ -107,6 +108,7 @@ def main(argv=None) -> int:
     parser.add_argument("--proposal", metavar="PDF",
                         help="export the window's proposal sheet (A4, as File ▸ Export proposal) to PDF and exit")
     args = parser.parse_args(argv)
+    keep_heap()  # each slider value's evaluation reuses the last one's pages (see gui.heap)
     from .platform_check import check  # Linux: name the system packages Qt's xcb plugin lacks, before Qt aborts
 
     trouble = check()

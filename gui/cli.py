@@ -21,6 +21,7 @@ import model
 from model import ScenarioError
 from model.results import fabric_reports, fabric_summaries, json_ready
 
+from .heap import keep_heap
 from .present.format import fmt_money
 
 EXIT_BAD_INPUT = 2
@@ -415,6 +416,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    keep_heap()  # a sweep's evaluations reuse each other's pages (see gui.heap)
     try:
         return args.func(args)
     except model.EVALUATION_FAILURES as err:  # a ScenarioError, or a corner of the engine named as one
