@@ -118,15 +118,20 @@ def collective_time(kind, size_bytes, n, busbw_bytes_per_s, step_latency_s,
     S = np.asarray(size_bytes, dtype=float)
     n = np.asarray(n, dtype=float)
     beta = S * bus_factor(kind, n) / np.asarray(busbw_bytes_per_s, dtype=float)
-    ring = base_latency_s + ring_steps(kind, n) * step_latency_s + beta
-    tree = base_latency_s + tree_steps(kind, n) * step_latency_s + beta
+    return np.where(n > 1, collective_latency_s(kind, n, step_latency_s, algorithm, base_latency_s) + beta, 0.0)
+
+
+def collective_latency_s(kind, n, step_latency_s, algorithm="best", base_latency_s=NCCL_BASE_US * 1e-6):
+    """The latency term of :func:`collective_time` for ``n > 1`` ranks [s]: the base latency and the algorithm's
+    steps, the fewer-step one of ring and tree for ``best`` (the bandwidth term is the same for both, and adding it
+    after the minimum rounds to the same sum: rounding keeps the order)."""
+    n = np.asarray(n, dtype=float)
     if algorithm == "ring":
-        t = ring
-    elif algorithm == "tree":
-        t = tree
-    else:
-        t = np.minimum(ring, tree)
-    return np.where(n > 1, t, 0.0)
+        return base_latency_s + ring_steps(kind, n) * step_latency_s
+    if algorithm == "tree":
+        return base_latency_s + tree_steps(kind, n) * step_latency_s
+    return np.minimum(base_latency_s + ring_steps(kind, n) * step_latency_s,
+                      base_latency_s + tree_steps(kind, n) * step_latency_s)
 
 
 def hierarchical_all_reduce_time(size_bytes, ranks_per_node, nodes, intra_busbw, inter_busbw_per_rank,

@@ -35,8 +35,8 @@ import numpy as np
 from . import catalog, collectives, economics, reliability, topology
 from .arrays import cut_constant_points, range_min, where_uniform
 from .collectives import DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NET_STEP_SW_US, NCCL_NVLINK_STEP_US, SWITCH_HOP_US, \
-    bus_factor, collective_time, extra_tier_latency_us, gpu_ll_max_bus_gb_per_s, in_node_collective_time, p2p_time, \
-    pcie_cap_gb_per_s, ring_steps, tree_steps, window_cap_gb_per_s
+    bus_factor, collective_latency_s, collective_time, extra_tier_latency_us, gpu_ll_max_bus_gb_per_s, \
+    in_node_collective_time, p2p_time, pcie_cap_gb_per_s, ring_steps, tree_steps, window_cap_gb_per_s
 from .compute import BYTES_BF16, RECOMPUTE_KINDS, flops_per_iteration, fp8_gemm_peak, \
     layer_matmul_weights, layer_times_forward, logits_time, mlp_activation_ratio, model_flops_per_iteration, \
     optimizer_time, params_from_architecture, recompute_code
@@ -696,12 +696,9 @@ def _own(x):
 
 
 def _reduce_scatter_terms(g):
-    """The in-node reduce-scatter of ``g`` ranks' bus factor and latency [s] (NCCL's base latency and the faster of
-    ring and tree steps), so that :func:`~model.collectives.collective_time` is ``latency + size · factor / busbw``
-    for ``g > 1``: the same roundings, as rounding keeps the order of the ring and tree times it picks from."""
-    base, step = NCCL_BASE_US * 1e-6, NCCL_NVLINK_STEP_US * 1e-6
-    return (bus_factor("reduce_scatter", g),
-            np.minimum(base + ring_steps("reduce_scatter", g) * step, base + tree_steps("reduce_scatter", g) * step))
+    """The in-node reduce-scatter of ``g`` ranks' bus factor and latency [s], the two terms of
+    :func:`~model.collectives.collective_time` over NVLink: ``latency + size · factor / busbw`` for ``g > 1``."""
+    return bus_factor("reduce_scatter", g), collective_latency_s("reduce_scatter", g, NCCL_NVLINK_STEP_US * 1e-6)
 
 
 def _all_reduce_terms(n):
