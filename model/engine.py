@@ -1688,7 +1688,7 @@ def _plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
                 stage_bound = _bound_table(cs, allowed, sequences, None if own_kind else kind, cs_kind,
                                            ptp["dp_overlap"])
             if not dedupe:
-                bound = _bound_coefficients(cs, allowed, sequences, None if own_kind else kind, cs_kind, zs)
+                bound = _bound_coefficients(cs, allowed, sequences, None if own_kind else kind, cs_kind)
     entry = PlanPairs(ni, row, has_degrees, ptp["dp_overlap"],
                       dict(zip(("tp", "pp", "micro_batch", "virtual_stages", "recompute", "cp", "ep"), col)), zs,
                       allowed, cs, kind, cs_kind, per_kind, usable, shared,
@@ -1849,7 +1849,7 @@ def _bound_table(cs, allowed, sequences, kind, cs_kind, dp_overlap):
     return table
 
 
-def _bound_coefficients(cs, allowed, sequences, kind, cs_kind, stages=None):
+def _bound_coefficients(cs, allowed, sequences, kind, cs_kind):
     """A lower bound of each row's step time per sequence on any fabric, over its stages worth timing.
 
     One table (6, rows) of rows ``p0, p1, p2, d0, d1, d2``: the bound at step latency ``λ`` [s] and inverse node
@@ -1860,9 +1860,9 @@ def _bound_coefficients(cs, allowed, sequences, kind, cs_kind, stages=None):
     ``kind``, ``cs_kind``: plan-side terms held per kind (:class:`PlanPairs`). Each row is computed in place in
     the table, in the order of ``(a·b + c + d) / s`` (the same roundings as those expressions).
 
-    ``stages``: the ZeRO stages of the columns, if known. The optimizer step is the same at every stage that
-    shards (it divides by ``d`` where ``d > 1``): with no stage 0 among several, every row (each has a stage worth
-    timing) takes its first column's, without the masked minimum over the stages.
+    The optimizer step is the same at every stage that shards (it divides by ``d`` where ``d > 1``), so
+    :func:`_stage_columns` holds it in one column where no stage is 0: then every row (each has a stage worth
+    timing) takes that column, without the masked minimum over the stages.
     """
     n = allowed.shape[0]
 
@@ -1883,8 +1883,8 @@ def _bound_coefficients(cs, allowed, sequences, kind, cs_kind, stages=None):
     p0, p1, p2, d0, d1, d2 = table
     np.multiply(fixed, slots, out=p0)
     p0 += one(cs["m_logits"])
-    one_opt = stages is not None and (len(stages) == 1 or min(stages) >= 1)
-    p0 += one(np.asarray(cs["opt"])[:, :1]) if one_opt else over_stages(cs["opt"], np.minimum, np.inf)
+    opt = np.asarray(cs["opt"])
+    p0 += one(opt) if opt.shape[-1] == 1 else over_stages(opt, np.minimum, np.inf)
     volume = over_stages(cs["dp_volume"], np.minimum, np.inf)
     np.multiply(volume, one(cs["dp_k0"]), out=d0)
     d0 -= over_stages(cs["window"], np.maximum, -np.inf)
