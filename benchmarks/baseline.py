@@ -29,6 +29,11 @@ from pathlib import Path
 
 import numpy as np
 
+try:
+    import resource
+except ImportError:  # Windows: no page-fault counts
+    resource = None
+
 BASELINE_COMMIT = "210fb10"
 DEFAULT_CHECKOUT = Path("build") / "baseline"
 REPEATS = 31
@@ -100,11 +105,7 @@ def compare(checkout: Path = DEFAULT_CHECKOUT, preset: str = "default", repeats:
 
 def _fresh_pages():
     """The pages this process has taken from the kernel so far (minor faults), or None where not counted."""
-    try:
-        import resource
-    except ImportError:  # Windows
-        return None
-    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    return None if resource is None else resource.getrusage(resource.RUSAGE_SELF).ru_minflt
 
 
 def _print_table(res):
@@ -124,13 +125,17 @@ def main(argv=None):
         return
     print(f"Auto-plan sweep vs session baseline ({BASELINE_COMMIT}), alternating cold calls, median CPU time of "
           f"{REPEATS} and median of the {REPEATS} paired ratios:")
-    if heap_kept() is None:  # the allocator as a new process has it: measured before it is changed
+    untouched = heap_kept() is None
+    if untouched:  # the allocator as a new process has it: measured before it is changed
         print("- the allocator's default heap policy (glibc: gives the heap's top back; see the module's notes):")
         _print_table(compare(checkout))
-    kept = keep_heap()
-    print("- as the app and the command line run (gui.heap.keep_heap: "
-          f"{'heap kept' if kept else 'nothing to set on this platform'}); the budget, 2x, is read here:")
-    _print_table(compare(checkout))
+    if keep_heap():
+        print("- as the app and the command line run, heap kept (gui.heap.keep_heap); the budget, 2x, is read here:")
+        _print_table(compare(checkout))
+    elif untouched:
+        print("  (nothing to set on this platform: the app runs as above, and the budget, 2x, is read there)")
+    else:
+        _print_table(compare(checkout))
 
 
 if __name__ == "__main__":
