@@ -23,22 +23,50 @@ from .memory import USABLE_MEMORY_FRACTION, layer_memory_bytes, memory_with_repl
 GRID_MIN_ENTRIES = 2048
 
 
-def data_parallel_replicas(pt, t, p, b, round_batch, c=1.0):
+def data_parallel_replicas(pt, t, p, b, round_batch, c=1.0, v=1.0, e=1.0):
     """Data-parallel degree ``d`` and micro-batches per step ``m`` [-]; ``d · m · b`` is the user's global batch.
 
     Auto mode may leave GPUs that do not fill a whole model replica idle (spares), as a practitioner would on a
     cluster whose size is not a multiple of tp · pp, and never changes the global batch ``B``: ``d`` is the
-    largest whole number of replicas that fit and divides ``B/b`` (Megatron-LM requires ``B`` to be a multiple
-    of ``b · d``). ``d = 0`` (``m`` infinite) where none does. Explicit mode uses every GPU: ``d = G/(t·p·c)``
-    with context parallelism ``c``.
+    largest whole number of replicas that fit, divides ``B/b`` (Megatron-LM requires ``B`` to be a multiple
+    of ``b · d``) and makes the plan's degrees possible (:func:`replica_rules`): a plan whose degrees the most
+    replicas would rule out runs with fewer, as it does on a smaller cluster. ``d = 0`` (``m`` infinite) where
+    none does. Explicit mode uses every GPU: ``d = G/(t·p·c)`` with context parallelism ``c``.
     """
-    d = pt["gpus"] / (t * p * c)
+    if not round_batch:
+        d = pt["gpus"] / (t * p * c)
+        with np.errstate(divide="ignore"):
+            return d, pt["global_batch"] / (d * b)
+    return replicas_of_ranks(pt, t * p * c, b, *replica_rules(t, p, v, c, e))
+
+
+def replica_rules(t, p, v, c, e):
+    """What the plan's degrees ask of its number of replicas ``d``: ``d · b · per_replica`` divides the global
+    batch (interleaved stages, ``v > 1``, need a multiple of ``p`` micro-batches: ``per_replica = p``), and
+    ``d`` is a multiple of ``multiple`` (the ``e`` expert-parallel ranks are carved out of the ``d · c``
+    data- and context-parallel ranks: ``multiple = e / gcd(e, c)``); 1.0 each where no plan asks it."""
+    per_replica = 1.0 if np.all(np.asarray(v) == 1) else np.where(np.asarray(v) > 1, p, 1.0)
+    if np.all(np.asarray(e) == 1):
+        return per_replica, 1.0
+    e_int, c_int = (np.asarray(x, dtype=float).astype(np.int64) for x in np.broadcast_arrays(e, c))
+    return per_replica, e_int / np.gcd(e_int, c_int)
+
+
+def replicas_of_ranks(pt, ranks, b, per_replica=1.0, multiple=1.0):
+    """:func:`data_parallel_replicas` in auto mode from the ranks of one replica ``ranks`` (``t · p · c``) and the
+    plan's :func:`replica_rules`: the largest ``d ≤ G / ranks``, a multiple of ``multiple``, with ``d · b ·
+    per_replica`` dividing the global batch ``B`` (0 where none), and ``m = B / (d · b)``."""
+    d = np.floor(pt["gpus"] / ranks)
     B = pt["global_batch"]
-    if round_batch:
-        d = np.floor(d)
-        short = ~divides(d * b, B) & (d >= 1)  # most plans: the whole replicas already divide the batch
-        if short.any():
-            d = np.where(short, largest_divisor_at_most(B, b, d), d)
+    granule = b if type(per_replica) is float and per_replica == 1.0 else b * per_replica
+    plain = type(multiple) is float and multiple == 1.0
+    good = divides(d * granule, B) if plain else divides(d * granule, B) & divides(multiple, d)
+    short = ~good & (d >= 1)  # most plans: the whole replicas already divide the batch
+    if short.any():
+        if plain:
+            d = np.where(short, largest_divisor_at_most(B, granule, d), d)
+        else:
+            d = np.where(short, multiple * largest_divisor_at_most(B, granule * multiple, np.floor(d / multiple)), d)
     with np.errstate(divide="ignore"):
         return d, B / (d * b)
 

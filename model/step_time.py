@@ -53,7 +53,7 @@ def compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, repl
     gpn = pt["gpus_per_node"]
     ps = (plan_side_terms({k: pt[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v, rc, c, e) if plan_side is None
           else plan_side)
-    d_seq, m = data_parallel_replicas(pt, t, p, b, round_batch, c) if replicas is None else replicas
+    d_seq, m = data_parallel_replicas(pt, t, p, b, round_batch, c, v, e) if replicas is None else replicas
     d = d_seq * c  # ranks that hold the same weights
     g = pt["grad_ratio"]
     by_stage = (np.ndim(z) == 2 and np.shape(z)[0] == 1 and np.ndim(d) == 2 and np.shape(d)[1] == 1

@@ -1,7 +1,9 @@
 """A brute-force plan search for the tests: every candidate plan timed at every point and fabric, no pruning.
 
 Written plainly from the engine's formulas (candidates, degrees, memory, step time), so it shares none of the
-plan search's shortcuts: the (recompute, ZeRO stage) choice, the pairs, the bound, the shared-pairs path.
+plan search's shortcuts: the (recompute, ZeRO stage) choice, the pairs, the bound, the shared-pairs path. In auto
+mode each plan's number of replicas is found by trying every count that divides the batch, largest first, until
+the plan's degrees are possible (not from the engine's divisor table and rules).
 """
 
 import numpy as np
@@ -23,7 +25,8 @@ def brute_force_plans(s, field=None, values=None):
     round_batch = s.parallel.resolved_mode == "auto"
     with np.errstate(divide="ignore", invalid="ignore"):
         t, p, b, v, r, z, c, e = grid
-        cs = step_time.compute_side(ptn, t, p, b, v, r, z, round_batch, c=c, e=e)
+        replicas = _largest_possible_replicas(ptn, t, p, b, v, c, e) if round_batch else None
+        cs = step_time.compute_side(ptn, t, p, b, v, r, z, round_batch, c=c, e=e, replicas=replicas)
         _, fits = plan_fit.plan_memory(ptn, t, p, b, v, r, cs)
         ok = plan_fit.degrees_valid(ptn, t, p, b, v, cs["d"], cs["m"], c, e) & fits  # (N, C)
         congestion = {k: np.broadcast_to(x, bw.shape)[..., None] for k, x in network.congestion_inputs(net).items()}
@@ -37,3 +40,20 @@ def brute_force_plans(s, field=None, values=None):
     zero = np.broadcast_to(cs["zero"], ok.shape)
     plan["zero_stage"] = np.where(found, np.take_along_axis(zero[None], best[..., None], axis=-1)[..., 0], np.nan)
     return plan, np.where(found, np.take_along_axis(step, best[..., None], axis=-1)[..., 0], np.nan)
+
+
+def _largest_possible_replicas(pt, t, p, b, v, c, e):
+    """``(d, m)`` per point and candidate: the most whole replicas that fit in the GPUs, divide the global batch
+    and make the plan's degrees possible, tried one count at a time (0 and an infinite ``m`` where none does)."""
+    shape = np.broadcast_shapes(*(np.shape(x) for x in (pt["gpus"], pt["global_batch"], t, p, b, c)))
+    cap = np.broadcast_to(np.floor(pt["gpus"] / (t * p * c)), shape)
+    batch = np.broadcast_to(pt["global_batch"], shape)
+    quotients = {int(q) for q in np.unique(batch / np.broadcast_to(b, shape)) if q == int(q)}
+    counts = sorted({k for q in quotients for k in range(1, q + 1) if q % k == 0}, reverse=True)
+    d = np.zeros(shape)
+    for k in counts:
+        m = batch / (k * np.broadcast_to(b, shape))
+        kk = np.full(shape, float(k))
+        ok = (d == 0) & (k <= cap) & (m == np.floor(m)) & plan_fit.degrees_valid(pt, t, p, b, v, kk, m, c, e)
+        d = np.where(ok, kk, d)
+    return d, batch / (d * np.broadcast_to(b, shape))

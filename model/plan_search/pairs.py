@@ -18,7 +18,7 @@ from ..arrays import cut_constant_points, distinct_rows
 from ..memory import USABLE_MEMORY_FRACTION, activation_bytes, interleave_factor, model_state_bytes_by_stage
 from ..network import CONGESTION_PLAN_KEYS
 from ..plan_fit import GRID_MIN_ENTRIES, LAYER_MEMORY_POINT_KEYS, STAGE_MEMORY_POINT_KEYS, data_parallel_replicas, \
-    degrees_valid, layer_memory, stage_memory
+    degrees_valid, layer_memory, replica_rules, replicas_of_ranks, stage_memory
 from ..scenario import Scenario
 from ..step_time import COMPUTE_SIDE_PLAN_KEYS, LAYER_SIDE_POINT_KEYS, PLAN_SIDE_POINT_KEYS, STAGE_SIDE_POINT_KEYS, \
     STEP_KEYS, compute_side, layer_side_terms, pipeline_crosses, stage_side_terms
@@ -210,14 +210,20 @@ def plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
     with np.errstate(divide="ignore", invalid="ignore"):  # d = 0 where no replica fits: not a valid pair
         if grid_pt["gpus"].shape[0] > 1:  # the replicas depend on the plan through t·p·c and the micro-batch only:
             ranks = t[g] * p[g] * c[g]  # along a cluster-size sweep, computed once per distinct pair at each point
-            first, col = distinct_rows([ranks, b[g]], ranks.size)
-            d, m = (x[:, col] for x in data_parallel_replicas(grid_pt, ranks[None, first], 1.0, b[None, g][:, first],
-                                                 round_batch))
+            if not round_batch:
+                first, col = distinct_rows([ranks, b[g]], ranks.size)
+                d, m = (x[:, col] for x in data_parallel_replicas(grid_pt, ranks[None, first], 1.0,
+                                                                  b[None, g][:, first], round_batch))
+            else:  # and the rules the plan's degrees set for its replicas
+                rules = [np.broadcast_to(x, ranks.shape) for x in replica_rules(t[g], p[g], v[g], c[g], e[g])]
+                first, col = distinct_rows([ranks, b[g], *rules], ranks.size)
+                d, m = (x[:, col] for x in replicas_of_ranks(grid_pt, ranks[None, first], b[None, g][:, first],
+                                                             *(x[None, first] for x in rules)))
         else:
-            d, m = data_parallel_replicas(grid_pt, *grid_plan[:3], round_batch, cg)
+            d, m = data_parallel_replicas(grid_pt, *grid_plan[:3], round_batch, cg, grid_plan[3], eg)
         # the replicas of the placeholder plan (every degree and the micro-batch 1) that the evaluation reads where
         # no plan fits: those of its candidates' column, if the search has one, else computed (N or 1,)
-        unit = np.flatnonzero((t[g] == 1.0) & (p[g] == 1.0) & (b[g] == 1.0) & (c[g] == 1.0))
+        unit = np.flatnonzero((t[g] == 1.0) & (p[g] == 1.0) & (b[g] == 1.0) & (c[g] == 1.0) & (e[g] == 1.0))
         if unit.size:
             unit_replicas = (d[:, unit[0]], m[:, unit[0]])
         else:
