@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from guihelpers import curve_y, settle
+from guihelpers import settle
 from PySide6 import QtCore
 
 
@@ -17,7 +17,11 @@ def big_window(window):
 
 
 def _days(win):
-    return {f: curve_y(win, "duration", f).copy() for f in win.charts["duration"].curves}
+    """The training days the duration chart draws, per fabric, at every point of the sweep (the curve itself may
+    leave out points that add nothing to the drawing)."""
+    sweep = win.controller.snapshot.sweep
+    days = np.asarray(sweep["train_days_with_interruptions"], dtype=float)
+    return {f: days[sweep.fabric_index(f)].copy() for f in win.charts["duration"].curves}
 
 
 def test_oversubscription_slider_lengthens_training_on_ecmp_fabrics(big_window, qtbot):
@@ -30,10 +34,9 @@ def test_oversubscription_slider_lengthens_training_on_ecmp_fabrics(big_window, 
         qtbot.keyClick(slider.slider, QtCore.Qt.Key.Key_End)  # 16:1
     assert win.controller.scenario.topology.oversubscription == pytest.approx(16.0)
     after = _days(win)
-    # at the largest cluster on the axis the data-parallel traffic crosses the thinner uplinks and pays for it
+    # on the larger clusters of the axis the data-parallel traffic crosses the thinner uplinks and pays for it
     # (between 32 and 60 nodes a 16:1 leaf is faster: its 60 down ports hold the whole cluster under one leaf)
-    assert after["roce"][-1] > 1.05 * before["roce"][-1]
-    assert not np.array_equal(after["roce"], before["roce"])
+    assert np.nanmax(after["roce"] / before["roce"]) > 1.05
 
 
 def test_adaptive_routing_check_relieves_ecmp_collisions(big_window, qtbot):
