@@ -200,3 +200,20 @@ def test_break_even_of_two_fabrics_that_both_never_finish_warns_nothing():
                              fabric_index=("a", "b").index)
     crossings = break_even(result, "a", "b", "train_days")
     assert [round(c.x, 3) for c in crossings] == [3.0] or len(crossings) == 1
+
+
+# --------------------------------------------------------------------------
+# fabric labels stay distinct
+# --------------------------------------------------------------------------
+
+def test_a_builtin_fabric_moved_to_another_transport_keeps_its_own_label():
+    scen = model.parse_scenario_text('[fabric.custom.infiniband]\ntransport = "tcp"\n')
+    labels = model.evaluate(scen).labels
+    assert len(set(labels)) == len(labels), labels
+    assert labels[scen.fabric.fabrics.index("infiniband")].startswith("InfiniBand")
+
+
+def test_two_fabrics_given_the_same_label_are_told_apart_by_name():
+    scen = model.parse_scenario_text('[fabric.custom.roce]\nlabel = "InfiniBand"\n')
+    labels = [r.label for r in model.resolve_fabrics(scen)]
+    assert len(set(labels)) == len(labels) and "InfiniBand [roce]" in labels, labels
