@@ -5,15 +5,16 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from PySide6 import QtCore, QtWidgets
 
 import model
+from model.files import check_writable
 
+from .cli import EXIT_BAD_INPUT, OneLineParser, plain_text
 from .heap import keep_heap
-from .settings import APPLICATION, ORGANISATION, app_settings
+from .settings import APPLICATION, ORGANISATION, app_settings, set_aside_scenario
 
 
 def ensure_app() -> QtWidgets.QApplication:
@@ -58,7 +59,8 @@ def build_window(scenario: model.Scenario | None = None, *, restore: bool | None
         from .autosave import evaluation_problem, restore_autosave  # the autosave is newer than the on-close save
 
         if scenario is not None and evaluation_problem(scenario) is not None:
-            scenario = loaded = source = None  # a last session that no longer evaluates must not brick the start
+            set_aside_scenario(settings)  # a last session that no longer evaluates must not brick the start
+            scenario = loaded = source = None
         scenario = restore_autosave(settings) or scenario
     if scenario is None:
         scenario, source = model.load_scenario(DEFAULT_PRESET), str(DEFAULT_PRESET)
@@ -101,7 +103,7 @@ def _quiet_offscreen_noise() -> None:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="fabric-whatif-gui", description="Fabric What-If explorer")
+    parser = OneLineParser(prog="fabric-whatif-gui", description="Fabric What-If explorer")
     parser.add_argument("scenario", nargs="?", help="scenario file (.toml) to open")
     parser.add_argument("--default", action="store_true", help="start from the default preset, not the last session")
     parser.add_argument("--screenshot", metavar="PNG", help="paint the window, save it to PNG and exit")
@@ -118,12 +120,14 @@ def main(argv=None) -> int:
     app = ensure_app()
     _quiet_offscreen_noise()
     scenario = None
-    if args.scenario:
-        try:
+    try:
+        if args.screenshot:
+            check_writable(args.screenshot)  # before the window is built: a bad path is one line, exit 2
+        if args.scenario:
             scenario = model.load_scenario(args.scenario)
-        except model.ScenarioError as err:
-            print(f"error: {err}", file=sys.stderr)
-            return 2
+    except model.ScenarioError as err:
+        print(f"error: {plain_text(err)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     win = build_window(scenario, restore=not (args.scenario or args.default))
     if not win.settings.value("window/geometry"):
         fit_to_screen(win)
@@ -132,10 +136,12 @@ def main(argv=None) -> int:
         app.processEvents()
         status = 0
         if args.screenshot and not win.grab().save(args.screenshot):
-            status = 1
+            print(f"error: {plain_text(args.screenshot)}: not written (a .png, .jpg or .bmp file in a writable "
+                  "folder)", file=sys.stderr)
+            status = EXIT_BAD_INPUT
         if args.proposal and not win.file_actions.export_proposal_to(args.proposal):
-            print(f"error: {win.file_actions.last_error}", file=sys.stderr)  # one line; the window's work is kept
-            status = 2
+            print(f"error: {plain_text(win.file_actions.last_error)}", file=sys.stderr)  # one line; work is kept
+            status = EXIT_BAD_INPUT
         win.close()
         return status
     return app.exec()

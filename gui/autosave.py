@@ -18,7 +18,9 @@ The file sits beside the app's settings (``autosave.toml`` in the folder of
 ``QStandardPaths.AppConfigLocation``, or of ``FABRIC_WHATIF_SETTINGS``), so tests that
 isolate the settings isolate the autosave too. It is an ordinary scenario file: a user
 can open it like any other. It is private: 0600 in a folder created 0700, and never a
-symlink, pipe or device (refused, not written through).
+symlink, pipe or device (refused, not written through). An autosave that is a symlink is
+neither read nor written: the window says so at start and offers a fresh file (the link is
+set aside, what it points to is left alone).
 """
 
 from __future__ import annotations
@@ -84,17 +86,28 @@ def restore_autosave(settings: QtCore.QSettings | None = None) -> model.Scenario
     it is lost and the next start is clean.
     """
     path = autosave_path(settings)
-    if not os.path.lexists(path):
+    if not os.path.lexists(path) or os.path.islink(path):  # a link is never read through (see link_target)
         return None
     try:
         scenario = model.load_scenario(path)
-    except ScenarioError:
+    except model.EVALUATION_FAILURES:  # the load's guard names everything as a ScenarioError; belt and braces
         set_aside(path)
         return None
     if evaluation_problem(scenario) is not None:
         set_aside(path)
         return None
     return scenario
+
+
+def link_target(path: Path) -> str | None:
+    """What the autosave ``path`` points to when it is a symbolic link (the start refuses it in a dialog,
+    :meth:`gui.file_actions.FileActions.refuse_autosave_link`), else ``None``."""
+    if not os.path.islink(path):
+        return None
+    try:
+        return os.readlink(path)
+    except OSError:
+        return "?"
 
 
 def remove_stale_temp_files(folder: Path, now: float | None = None) -> int:
@@ -130,6 +143,7 @@ class Autosave(QtCore.QObject):
         self.path = Path(path)
         self.writes = 0
         self.last_error = ""
+        self.paused = False  # nothing is written (a refused autosave link waits for the user's answer)
         self._last_text: str | None = None
         self._timer = QtCore.QTimer(self)       # the pause after the last change
         self._timer.setSingleShot(True)
@@ -172,6 +186,8 @@ class Autosave(QtCore.QObject):
     def write_now(self) -> bool:
         self._timer.stop()
         self._deadline.stop()
+        if self.paused:
+            return False
         text = model.scenario_to_toml(self._scenario())
         if text == self._last_text and self.path.exists():
             return True
@@ -191,5 +207,5 @@ class Autosave(QtCore.QObject):
         return True
 
 
-__all__ = ["Autosave", "DELAY_MS", "FILE_NAME", "MAX_WAIT_MS", "autosave_path", "evaluation_problem",
+__all__ = ["Autosave", "DELAY_MS", "FILE_NAME", "MAX_WAIT_MS", "autosave_path", "evaluation_problem", "link_target",
            "remove_stale_temp_files", "restore_autosave", "set_aside"]

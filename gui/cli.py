@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 import model
-from model import ScenarioError
+from model import ScenarioError, files
 from model.results import fabric_reports, fabric_summaries, json_ready
 
 from .heap import keep_heap
@@ -243,24 +243,38 @@ def cmd_nccl(args) -> int:
     redop = "sum" if args.collective in ("all_reduce", "reduce_scatter") else "none"
     print(f"# {args.collective}_perf predicted by fabric-whatif {model.__version__}: {table['label']}, "
           f"{table['nodes']} node(s), {table['ranks']} ranks")
-    head = (f"#{'size':>11}{'count':>14}{'type':>8}{'redop':>7}{'root':>6}{'time':>13}{'algbw':>8}{'busbw':>8}"
-            f"  {'algo/proto':<13}")
-    units = f"#{'(B)':>11}{'(elements)':>14}{'':>21}{'(us)':>13}{'(GB/s)':>8}{'(GB/s)':>8}"
+    n = len(table["bytes"])
+    columns = [("size", "(B)", [_size_label(b) for b in table["bytes"]], 12),
+               ("count", "(elements)", [str(int(c)) for c in table["count"]], 14),
+               ("type", "", ["float"] * n, 8), ("redop", "", [redop] * n, 7), ("root", "", ["-1"] * n, 6),
+               ("time", "(us)", [f"{t:.2f}" for t in table["time_us"]], 13),
+               ("algbw", "(GB/s)", [f"{v:.2f}" for v in table["algbw_GBps"]], 8),
+               ("busbw", "(GB/s)", [f"{v:.2f}" for v in table["busbw_GBps"]], 8),
+               ("algo/proto", "", [f"{a}/{p}" for a, p in zip(table["algorithm"], table["protocol"])], -15)]
     if cmp is not None:
-        head += f"{'measured':>12}{'busbw':>8}{'error':>8}"
-        units += f"{'':>15}{'(us)':>12}{'(GB/s)':>8}"
-    print(head)
-    print(units)
-    for i, size in enumerate(table["bytes"]):
-        line = (f"{_size_label(size):>12}{int(table['count'][i]):>14}{'float':>8}{redop:>7}{-1:>6}"
-                f"{table['time_us'][i]:>13.2f}{table['algbw_GBps'][i]:>8.2f}{table['busbw_GBps'][i]:>8.2f}"
-                f"  {table['algorithm'][i] + '/' + table['protocol'][i]:<13}")
-        if cmp is not None:
-            e = cmp["busbw_error"][i]
-            line += (f"{_fmt(cmp['measured_time_us'][i], 1):>12}{_fmt(cmp['measured_busbw_GBps'][i], 2):>8}"
-                     f"{('–' if not math.isfinite(e) else f'{e * 100:+.0f}%'):>8}")
+        columns += [("measured", "(us)", [_fmt(t, 1) for t in cmp["measured_time_us"]], 12),
+                    ("busbw", "(GB/s)", [_fmt(v, 2) for v in cmp["measured_busbw_GBps"]], 8),
+                    ("error", "", ["–" if not math.isfinite(e) else f"{e * 100:+.0f}%" for e in cmp["busbw_error"]],
+                     8)]
+    for line in _columns_text(columns):
         print(line)
     return 0
+
+
+def _columns_text(columns) -> list[str]:
+    """nccl-tests' layout: a header, a units line and the rows, each column right-aligned in its usual width
+    (negative: left-aligned after two spaces) or wider where a value needs it, so columns never run together;
+    the header starts with '#'."""
+    widths = [max(abs(w), len(head) + 1, len(unit) + 1, *(len(c) + 1 for c in cells)) * (1 if w > 0 else -1)
+              for head, unit, cells, w in columns]
+
+    def line(cells) -> str:
+        return "".join(f"{c:>{w}}" if w > 0 else f"  {c:<{-w - 2}}" for c, w in zip(cells, widths))
+
+    head = line([c[0] for c in columns])
+    units = line([c[1] for c in columns])
+    rows = [line(cells) for cells in zip(*(c[2] for c in columns))]
+    return [("#" + text[1:] if i < 2 else text).rstrip() for i, text in enumerate([head, units, *rows])]
 
 
 def cmd_claims(args) -> int:
@@ -319,7 +333,7 @@ def cmd_calibrate(args) -> int:
     out = None
     if args.scenario:
         out = args.out or (args.scenario if args.overwrite else calibrated_path(args.scenario, args.name))
-        if not args.overwrite and (Path(out).exists() or Path(out).is_symlink()):
+        if not args.overwrite and files.path_exists(out):
             raise ScenarioError(str(out), "exists", "a new file: give another --out, or --overwrite to replace it")
     text = files.read_text_bounded(args.log, limit=files.MAX_LOG_BYTES, what="nccl-tests output file",
                                    errors="replace")
@@ -355,16 +369,17 @@ def cmd_calibrate(args) -> int:
     return 0
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # usage errors exit 2 with one line, like bad input
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_BAD_INPUT, f"fabric-whatif: error: {message}\n")
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line naming the command, and exit 2 like bad input."""
+
+    def error(self, message):
+        self.exit(EXIT_BAD_INPUT, plain_text(f"{self.prog}: error: {message} (see {self.prog} --help)") + "\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="fabric-whatif", description="How the network fabric changes GPU training time and cost.")
+    p = OneLineParser(prog="fabric-whatif", description="How the network fabric changes GPU training time and cost.")
     p.add_argument("--version", action="version", version=f"fabric-whatif {model.__version__}")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = p.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     ev = sub.add_parser("evaluate", help="evaluate a scenario for every fabric")
     ev.add_argument("scenario", help="scenario file (.toml)")
     ev.add_argument("--json", action="store_true", help="JSON on stdout")
@@ -425,6 +440,9 @@ def main(argv=None) -> int:
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # pragma: no cover - `| head`
         return 0
+    except OSError as err:  # a path the checks did not foresee: named in one line all the same
+        print(f"fabric-whatif: {plain_text(files.unusable_path(err.filename or '(a file)', err))}", file=sys.stderr)
+        return EXIT_BAD_INPUT
 
 
 if __name__ == "__main__":

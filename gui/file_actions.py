@@ -12,6 +12,7 @@ field, the value and what is allowed, and leaves the current work as it was.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -21,7 +22,7 @@ import model
 from model import ScenarioError, files
 from model.errors import shown_value
 
-from .autosave import Autosave, autosave_path
+from .autosave import Autosave, autosave_path, link_target, set_aside
 from .i18n import translate  # translate("Context", "text"): what pyside6-lupdate collects
 
 SCENARIO_FILTER = "Scenario files (*.toml);;All files (*)"
@@ -47,9 +48,13 @@ class FileActions(QtCore.QObject):
         self.autosave.failed.connect(self._autosave_failed)
         self.last_dir = str(Path.home())
         self.error_box: QtWidgets.QMessageBox | None = None
+        self.link_box: QtWidgets.QMessageBox | None = None
         self.last_error = ""
         self._build_menu()
         window.installEventFilter(self)
+        if link_target(self.autosave.path) is not None:  # refused, not read or written through: the user decides
+            self.autosave.paused = True
+            QtCore.QTimer.singleShot(0, self.refuse_autosave_link)
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt name)
         if obj is self.window and event.type() == QtCore.QEvent.Type.Close:
@@ -131,6 +136,47 @@ class FileActions(QtCore.QObject):
         box.setInformativeText(_explain(err))
         box.open()
 
+    def refuse_autosave_link(self) -> None:
+        """Say that the autosave file is a symbolic link, which is never read or written through, and offer a
+        fresh autosave (the link set aside, what it points to left alone) or none for this session."""
+        import html
+
+        path = self.autosave.path
+        target = link_target(path)
+        if target is None:
+            return
+        box = self.link_box = QtWidgets.QMessageBox(self.window)
+        box.setIcon(QtWidgets.QMessageBox.Icon.Warning)
+        title = translate("FileActions", "Autosave is off: its file is a symbolic link")
+        box.setWindowTitle(title)
+        box.setText(f"<b>{html.escape(title)}</b>")
+        box.setInformativeText(html.escape(translate(
+            "FileActions", "{path} points to {target}. The autosave is never written through a link, which could "
+                           "overwrite another file. A fresh autosave moves the link aside and writes a new file "
+                           "there; the file it points to is not touched (open it with File ▸ Open if it holds "
+                           "your work).").format(path=path, target=target)))
+        self.fresh_autosave_button = box.addButton(translate("FileActions", "Start a fresh autosave"),
+                                                   QtWidgets.QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(translate("FileActions", "Keep autosave off"), QtWidgets.QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(self.fresh_autosave_button)
+        box.buttonClicked.connect(self._autosave_link_answered)
+        box.open()
+
+    def _autosave_link_answered(self, button) -> None:
+        if button is not self.fresh_autosave_button:
+            self.window.statusBar().showMessage(translate("FileActions", "Autosave is off for this session"))
+            return
+        path = self.autosave.path
+        aside = set_aside(path) if link_target(path) is not None else path
+        if aside is None:
+            self.show_error(translate("FileActions", "Could not start a fresh autosave"),
+                            ScenarioError(str(path), "a symbolic link", "a link this folder lets the app move"))
+            return
+        self.autosave.paused = False
+        if self.autosave.write_now():
+            self._status(translate("FileActions", "Autosave restarted; the link was moved to {name}").format(
+                name=Path(aside).name))
+
     def _autosave_failed(self, message: str) -> None:
         self.window.statusBar().showMessage(f"Autosave failed: {message}", 15000)
 
@@ -144,7 +190,7 @@ class FileActions(QtCore.QObject):
             s = files.open_scenario(path)
         except ScenarioError as err:
             self.show_error(translate("FileActions", "Could not open the scenario"), err)
-            if not Path(path).exists():
+            if not os.path.lexists(path):
                 self.recent.remove(path)
             return False
         problem = self.controller.try_scenario(s)
@@ -165,6 +211,9 @@ class FileActions(QtCore.QObject):
         s = self.controller.scenario
         try:
             files.save_scenario(s, path)
+        except OSError as err:  # a path the checks did not foresee: a message all the same
+            self.show_error(translate("FileActions", "Could not save the scenario"), files.unusable_path(path, err))
+            return False
         except ScenarioError as err:
             self.show_error(translate("FileActions", "Could not save the scenario"), err)
             return False
@@ -210,6 +259,9 @@ class FileActions(QtCore.QObject):
             out = write(snap, window_overlays(self.window, snap))
         except ScenarioError as err:
             self.show_error(failure, err)
+            return False
+        except OSError as err:  # a path the checks did not foresee: a message all the same
+            self.show_error(failure, files.unusable_path(path, err))
             return False
         self.last_dir = str(Path(path).parent)
         self._status(f"Exported {out}")

@@ -48,4 +48,21 @@ def app_settings() -> QtCore.QSettings:
     return QtCore.QSettings(str(path), QtCore.QSettings.Format.IniFormat)
 
 
-__all__ = ["APPLICATION", "ENV", "ORGANISATION", "app_settings", "settings_path"]
+# the last session's scenario, the one it was loaded as, and its file (gui.window.persistence writes them)
+SCENARIO_KEYS = ("scenario/toml", "scenario/loaded_toml", "scenario/source")
+BAD_SCENARIO_KEY = "scenario/bad_toml"
+
+
+def set_aside_scenario(settings: QtCore.QSettings) -> None:
+    """Move the last session's scenario, which no longer loads or evaluates, to ``scenario/bad_toml``: kept for
+    a report, never read again, so the next start is clean (the autosave's ``autosave.bad.toml``, for the settings)."""
+    text = settings.value(SCENARIO_KEYS[0])
+    if isinstance(text, str):
+        settings.setValue(BAD_SCENARIO_KEY, text)
+    for key in SCENARIO_KEYS:
+        settings.remove(key)
+    settings.sync()
+
+
+__all__ = ["APPLICATION", "BAD_SCENARIO_KEY", "ENV", "ORGANISATION", "SCENARIO_KEYS", "app_settings",
+           "set_aside_scenario", "settings_path"]

@@ -10,8 +10,8 @@ Public API (used by the CLI, the GUI, the exporters and the tests):
 from .engine import BREAKDOWN_KEYS, BREAKDOWN_LABELS, FABRIC_SWEEPABLE, SWEEPABLE, Result, describe_plan, evaluate, \
     resolve_fabrics, sweep
 from .errors import EVALUATION_FAILURES, ScenarioError, evaluation_error
-from .scenario import SCHEMA_VERSION, Scenario, load_scenario, parse_scenario_text, scenario_from_dict, \
-    scenario_to_dict, scenario_to_toml
+from .files import load_scenario, parse_scenario_text, scenario_to_toml
+from .scenario import SCHEMA_VERSION, Scenario, scenario_from_dict, scenario_to_dict
 
 __version__ = "0.1.0"
 

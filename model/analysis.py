@@ -375,7 +375,8 @@ def break_even(result, fabric_a: str, fabric_b: str, metric: str = "tco") -> lis
     a = np.asarray(result.data[metric][result.fabric_index(fabric_a)], dtype=float)
     b = np.asarray(result.data[metric][result.fabric_index(fabric_b)], dtype=float)
     sign = -1.0 if metric in ("mfu", "hfu", "tokens_per_s", "model_tflops_per_gpu") else 1.0
-    d = sign * (a - b)  # < 0: a better
+    with np.errstate(invalid="ignore"):  # both infinite (no plan fits either): no crossing there, not a warning
+        d = sign * (a - b)  # < 0: a better
     ok = np.isfinite(d[:-1]) & np.isfinite(d[1:])
     change = ok & (np.sign(d[:-1]) != np.sign(d[1:])) & (d[:-1] != 0)
     logx = bool(np.all(x > 0) and x.max() / x.min() > 10.0)

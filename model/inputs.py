@@ -117,9 +117,33 @@ def resolve_fabrics(s: Scenario) -> list[FabricRow]:
             raise ScenarioError(f"fabric.custom.{name}.loss_recovery", vals["loss_recovery"],
                                 "left out for a TCP transport (tcp, iwarp: TCP recovers by itself); go_back_n, "
                                 "selective_repeat or link_retry apply to roce and infiniband")
-        label = spec.label or (base.get("label", name) if name in prof["fabrics"] else name)
+        label = spec.label or _own_label(prof["fabrics"].get(name), name, vals["transport"])
         guesses = tuple(k for k in base.get("guesses", ()) if srcs.get(k, "").endswith("profile"))
         rows.append(FabricRow(name, label, vals["transport"], vals, srcs, guesses))
+    return _distinct_labels(rows)
+
+
+# a transport as a label names it (a built-in fabric the scenario moves to another transport)
+TRANSPORT_NAMES = {"tcp": "TCP", "roce": "RoCE", "iwarp": "iWARP", "infiniband": "InfiniBand"}
+
+
+def _own_label(builtin: dict | None, name: str, transport: str) -> str:
+    """A fabric's label when the scenario gives none: a built-in's own (with the transport it was moved to, as
+    \"InfiniBand over TCP\": never the label of the fabric whose transport it took), else its name."""
+    if builtin is None:
+        return name
+    label = builtin.get("label", name)
+    return label if transport == builtin["transport"] else f"{label} over {TRANSPORT_NAMES.get(transport, transport)}"
+
+
+def _distinct_labels(rows: list[FabricRow]) -> list[FabricRow]:
+    """The rows with every label told apart: two fabrics given the same label get their names after it."""
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[r.label] = counts.get(r.label, 0) + 1
+    for r in rows:
+        if counts[r.label] > 1:
+            r.label = f"{r.label} [{r.name}]"
     return rows
 
 

@@ -35,7 +35,8 @@ import tomllib
 
 from . import catalog
 from .errors import ScenarioError, suggest
-from .scenario import Scenario, load_scenario
+from .files import load_scenario
+from .scenario import Scenario
 
 PRESETS_DIR = catalog.ASSETS_DIR / "presets"
 DEFAULT_PRESET = "case2"

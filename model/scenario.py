@@ -3,7 +3,8 @@
 A scenario file is TOML with one table per section (``[cluster]``,
 ``[workload]``, ``[parallel]``, ``[fabric]``, ``[fabric.custom.NAME]`` ...). Each
 field's limits live once, here, in the dataclass metadata, and the GUI builds
-its controls from the same metadata.
+its controls from the same metadata. This module turns plain data into a scenario
+and back; the TOML text and the files are :mod:`model.files`'.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-import tomllib
 import types
 import typing
 from dataclasses import dataclass, field
@@ -446,6 +446,7 @@ def validate_value(cls: type, name: str, value, path: str):
 # for a legend (design limits of this tool)
 MAX_NAME_CHARS = 200
 MAX_LABEL_CHARS = 80
+MAX_FABRIC_NAME_CHARS = MAX_LABEL_CHARS  # a fabric without a label is shown by its name
 _CONTROL_CHARS = frozenset(chr(c) for c in (*range(0x20), *range(0x7F, 0xA0))) | frozenset(
     "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")  # C0, C1, bidirectional overrides
 
@@ -520,6 +521,9 @@ def _fabric_from_dict(data) -> Fabric:
                                                                            "[fabric.custom.NAME]")
     custom = []
     for name, table in custom_raw.items():
+        if len(name) > MAX_FABRIC_NAME_CHARS:
+            raise ScenarioError("fabric.custom", name, f"a fabric name of at most {MAX_FABRIC_NAME_CHARS} characters "
+                                                       "(as for a label)")
         path = f"fabric.custom.{name}"
         if not name.replace("_", "").replace("-", "").isalnum():
             raise ScenarioError(path, name, "a name of letters, digits, '-' and '_'")
@@ -619,7 +623,7 @@ def check_consistency(s: Scenario) -> None:
 
 
 # --------------------------------------------------------------------------
-# files
+# schema versions and plain data (the TOML text and the files: model/files.py)
 # --------------------------------------------------------------------------
 
 MIGRATIONS: dict[int, typing.Callable[[dict], dict]] = {}
@@ -643,37 +647,6 @@ def migrate(data: dict) -> dict:
     return data
 
 
-def parse_scenario_text(text: str, *, source: str = "<text>") -> Scenario:
-    """Parse and validate TOML text; every problem, deep nesting included, is a :class:`ScenarioError`."""
-    text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise ScenarioError(source, "TOML", f"not valid TOML: {err}") from None
-    except RecursionError:
-        raise ScenarioError(source, "deeply nested arrays or tables",
-                            "a scenario file: tables one level below a section ([fabric.custom.NAME])") from None
-    try:
-        return scenario_from_dict(data, source=source)
-    except RecursionError:
-        raise ScenarioError(source, "deeply nested arrays or tables",
-                            "plain values: numbers, text, true/false, lists of names") from None
-
-
-def load_scenario(path) -> Scenario:
-    """Read and validate a scenario file; every problem is a :class:`ScenarioError`.
-
-    The file is read by :func:`model.files.read_text_bounded`: a regular file of at most
-    :data:`MAX_FILE_BYTES` (counted while reading), UTF-8 with or without a byte-order mark.
-    """
-    from .files import read_text_bounded  # files imports this module
-
-    text = read_text_bounded(path, limit=MAX_FILE_BYTES, what="scenario file (.toml)")
-    if not text.strip():
-        raise ScenarioError(str(path), "empty file", "a TOML scenario with at least [cluster] or [workload]")
-    return parse_scenario_text(text, source=str(path))
-
-
 def _spec_to_dict(spec) -> dict:
     return {f.name: getattr(spec, f.name) for f in dataclasses.fields(spec) if getattr(spec, f.name) is not None}
 
@@ -694,9 +667,3 @@ def scenario_to_dict(s: Scenario) -> dict:
                 d["custom"] = {n: _spec_to_dict(spec) for n, spec in s.fabric.custom}
         out[sec] = d
     return out
-
-
-def scenario_to_toml(s: Scenario) -> str:
-    import tomli_w
-
-    return tomli_w.dumps(scenario_to_dict(s))

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 import model
 from model import ScenarioError, files
-from model.scenario import SECTIONS, parse_scenario_text
+from model.files import parse_scenario_text
+from model.scenario import SECTIONS
 
 DATA = Path(__file__).parent / "data"
 PRESETS = Path(__file__).parent.parent / "assets" / "presets"

@@ -1265,6 +1265,34 @@
         <translation>清空列表</translation>
     </message>
     <message>
+        <source>Autosave is off: its file is a symbolic link</source>
+        <translation>自动保存已关闭：其文件是符号链接</translation>
+    </message>
+    <message>
+        <source>{path} points to {target}. The autosave is never written through a link, which could overwrite another file. A fresh autosave moves the link aside and writes a new file there; the file it points to is not touched (open it with File ▸ Open if it holds your work).</source>
+        <translation>{path} 指向 {target}。自动保存从不通过链接写入，以免覆盖其他文件。新的自动保存会把该链接移到一旁，并在原处写入新文件；它指向的文件不会被改动（如其中有您的工作，请用“打开场景”打开它）。</translation>
+    </message>
+    <message>
+        <source>Start a fresh autosave</source>
+        <translation>新建自动保存</translation>
+    </message>
+    <message>
+        <source>Keep autosave off</source>
+        <translation>保持自动保存关闭</translation>
+    </message>
+    <message>
+        <source>Autosave is off for this session</source>
+        <translation>本次会话自动保存已关闭</translation>
+    </message>
+    <message>
+        <source>Could not start a fresh autosave</source>
+        <translation>无法新建自动保存</translation>
+    </message>
+    <message>
+        <source>Autosave restarted; the link was moved to {name}</source>
+        <translation>自动保存已重新开始；链接已移至 {name}</translation>
+    </message>
+    <message>
         <source>Could not open the scenario</source>
         <translation>无法打开场景</translation>
     </message>

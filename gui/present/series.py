@@ -87,9 +87,8 @@ def _clip_off_scale(ys: np.ndarray) -> tuple[np.ndarray, list[float | None]]:
     :data:`OFF_SCALE_MIN_PCT`) is clipped to that bound; returns the values and, per fabric, the
     extreme it reaches when clipped (else None)."""
     ys = np.asarray(ys, dtype=float)
-    with np.errstate(invalid="ignore"):
-        peak = np.nanmax(np.where(np.isfinite(ys), np.abs(ys), np.nan), axis=1) if ys.size else np.zeros(0)
-    peak = np.where(np.isfinite(peak), peak, 0.0)
+    # the largest finite |value| per fabric, 0 for a fabric with none (an all-NaN row: a baseline costing nothing)
+    peak = np.where(np.isfinite(ys), np.abs(ys), 0.0).max(axis=1, initial=0.0) if ys.size else np.zeros(0)
     order = np.argsort(peak)[::-1]
     clipped: list[float | None] = [None] * ys.shape[0]
     if ys.shape[0] < 2:

@@ -9,6 +9,7 @@ from PySide6 import QtCore
 import model
 
 from ..controller import X_FIELDS
+from ..settings import set_aside_scenario
 
 
 def _bytes(settings, key: str) -> QtCore.QByteArray | None:
@@ -53,6 +54,7 @@ def restore_scenario(settings: QtCore.QSettings) -> tuple[model.Scenario | None,
     try:
         s = model.parse_scenario_text(text, source="last session")
     except model.ScenarioError:
+        set_aside_scenario(settings)
         return None, None, None
     loaded = None
     lt = settings.value("scenario/loaded_toml")
