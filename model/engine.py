@@ -34,8 +34,8 @@ import numpy as np
 
 from . import catalog, collectives, economics, reliability, topology
 from .arrays import cut_constant_points, range_min, where_uniform
-from .collectives import DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NET_STEP_SW_US, NCCL_NVLINK_STEP_US, SWITCH_HOP_US, \
-    bus_factor, collective_latency_s, collective_time, extra_tier_latency_us, gpu_ll_max_bus_gb_per_s, \
+from .collectives import CHANNELS_PER_NIC, DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NET_STEP_SW_US, NCCL_NVLINK_STEP_US, \
+    SWITCH_HOP_US, bus_factor, collective_latency_s, collective_time, extra_tier_latency_us, gpu_ll_max_bus_gb_per_s, \
     in_node_collective_time, p2p_time, pcie_cap_gb_per_s, ring_steps, tree_steps, window_cap_gb_per_s
 from .compute import BYTES_BF16, RECOMPUTE_KINDS, flops_per_iteration, fp8_gemm_peak, \
     layer_matmul_weights, layer_times_forward, logits_time, mlp_activation_ratio, model_flops_per_iteration, \
@@ -44,8 +44,8 @@ from .errors import ScenarioError, suggest
 from .memory import USABLE_MEMORY_FRACTION, activation_bytes, interleave_factor, layer_memory_bytes, \
     memory_with_replicas_bytes, model_state_bytes_by_stage, stage_memory_from_layer, stage_params
 from .scenario import FabricSpec, Scenario
-from .transport import LOSS_RECOVERY_CODE, RDMA_TRANSPORTS, TRANSPORT_CODE, cpu_cap_gbps, cpu_cores_busy, \
-    loss_efficiency
+from .transport import GPUDIRECT_TCP_VALUES, LOSS_RECOVERY_CODE, RDMA_TRANSPORTS, TRANSPORT_CODE, cpu_cap_gbps, \
+    cpu_cores_busy, loss_efficiency
 
 BREAKDOWN_KEYS = ("compute", "tp_comm", "cp_comm", "ep_comm", "pp_comm", "dp_comm", "bubble", "loss_recovery", "cpu",
                   "optimizer")
@@ -169,6 +169,13 @@ def resolve_fabrics(s: Scenario) -> list[FabricRow]:
             raise ScenarioError(f"fabric.custom.{name}.loss_recovery", vals["loss_recovery"],
                                 "left out for a TCP transport (tcp, iwarp: TCP recovers by itself); go_back_n, "
                                 "selective_repeat or link_retry apply to roce and infiniband")
+        if vals["gpudirect_tcp"]:
+            if vals["transport"] != "tcp":
+                raise ScenarioError(f"fabric.custom.{name}.gpudirect_tcp", "true",
+                                    "false for transport " + vals["transport"] + ": GPUDirect TCP applies to tcp")
+            for key, (value, source) in GPUDIRECT_TCP_VALUES.items():  # what the host path no longer limits
+                if srcs[key] != "scenario":
+                    vals[key], srcs[key] = value, source
         label = spec.label or (base.get("label", name) if name in prof["fabrics"] else name)
         guesses = tuple(k for k in base.get("guesses", ()) if srcs.get(k, "").endswith("profile"))
         rows.append(FabricRow(name, label, vals["transport"], vals, srcs, guesses))
@@ -510,7 +517,8 @@ def _network_state(pt, fab):
     queue_us = topology.queueing_us(levels, packet, fab["link_gbps"], topology.COLLECTIVE_LINK_LOAD)
     net = dict(levels=levels, one_way_us=one_way_us, rtt_us=2.0 * one_way_us + queue_us,
                leaf=topology.leaf_geometry(pt, fab, levels),
-               flows=np.where(tcp_like, fab["parallel_flows_per_nic"], fab["qps_per_connection"]),
+               flows=np.where(fab["transport"] == TRANSPORT_CODE["tcp"],
+                              CHANNELS_PER_NIC * fab["sockets_per_connection"], fab["qps_per_connection"]),
                adaptive=fab["adaptive_routing"] > 0, tree=tree)
     net["congestion"] = _congestion_inputs(net)
     return net
@@ -529,11 +537,14 @@ def _inter_bandwidths(pt, fab, net):
     node_cap_gbps = 8.0 * np.minimum(pt["pcie_gb_per_s"], window_cap_gb_per_s(net["rtt_us"])) * fab["nics_per_node"]
     ideal = np.minimum(line_gbps * fab["achievable_fraction"], node_cap_gbps)
     # loss recovery is charged against the time a link moves data at the rate it reaches without loss
+    # flows per NCCL connection: TCP's sockets, iWARP's queue pairs
+    per_connection = np.where(fab["transport"] == TRANSPORT_CODE["tcp"], fab["sockets_per_connection"],
+                              fab["qps_per_connection"])
     eta = loss_efficiency(fab["transport"], fab["loss_recovery"], ideal / fab["nics_per_node"], net["rtt_us"],
-                          fab["loss_rate"],
-                          fab["mss_bytes"], fab["mtu_bytes"], fab["parallel_flows_per_nic"], fab["min_rto_ms"],
+                          fab["loss_rate"], fab["mss_bytes"], fab["mtu_bytes"], per_connection, fab["min_rto_ms"],
                           links=pt["nodes"] * fab["nics_per_node"],
-                          message_bytes=2.0 * DDP_BUCKET_BYTES / fab["nics_per_node"])
+                          message_bytes=2.0 * DDP_BUCKET_BYTES / fab["nics_per_node"],
+                          nics_per_node=fab["nics_per_node"])
     lossy = ideal * eta
     cap = cpu_cap_gbps(pt["host_cores"], pt["cpu_for_network_fraction"], fab["cpu_gbps_per_core"])
     final = np.minimum(lossy, cap)

@@ -12,7 +12,7 @@ from numpy.testing import assert_allclose
 
 import model
 from gui import cli
-from model import collectives, topology, transport
+from model import collectives, nccl_fit, topology, transport
 
 GBN, SR, LLR = (transport.LOSS_RECOVERY_CODE[k] for k in ("go_back_n", "selective_repeat", "link_retry"))
 
@@ -26,25 +26,50 @@ def h100_70b(profile="published", **changes):
     return s.replace_many(changes) if changes else s
 
 
-# --- TCP: 1/√p where the window binds, then the timeout cliff ------------------------------------------------
+# --- TCP: Linux recovery (SACK/RACK, tail loss probe, RTO only behind a lost probe) -----------------------
 
-def test_tcp_goes_as_one_over_root_p_until_timeouts_take_over():
-    p = np.geomspace(2e-3, 2e-2, 5)
-    # a long round trip (1 ms) and a tiny minimum RTO: the congestion window sets the rate
-    window_bound = transport.tcp_efficiency(100, 1460, 1000, p, 16, min_rto_ms=1e-3, links=1)
-    assert np.all(window_bound < 1.0)
+def test_tcp_goes_as_one_over_root_p_where_the_window_binds():
+    p = np.geomspace(1e-4, 2e-3, 5)
+    # a long round trip (1 ms), one hop: each socket's congestion window (Mathis) sets the rate
+    window_bound = transport.tcp_efficiency(100, 1460, 1000, p, 1, min_rto_ms=200.0, hops=1)
+    assert np.all(window_bound < 0.2)
     assert_allclose(window_bound * np.sqrt(p), (window_bound * np.sqrt(p))[0], rtol=0.1)
-    # Linux's 200 ms minimum RTO: timeouts cost far more than the window at the same loss -- the cliff
-    linux = transport.tcp_efficiency(100, 1460, 1000, p, 16, min_rto_ms=200.0, links=1)
-    assert np.all(linux < window_bound / 10)
+    # a ring of many hops at a data-centre round trip: tail stalls, not the window, take over (~1/p)
+    stalls = transport.tcp_efficiency(400, 8960, 20, p, 1, hops=512, channels=16)
+    assert np.all(np.diff(np.log(stalls)) / np.diff(np.log(p)) < -0.8)
 
 
-def test_tcp_cliff_in_training_days():
-    res = model.sweep(h100_70b(), "fabric.ethernet.loss_rate", [1e-9, 1e-7, 1e-5, 1e-3])
+def one_gib_all_reduce_busbw_ratio(nodes, loss):
+    """1 GiB all-reduce on H100 8 × 400G over published TCP with Linux defaults, busbw over the lossless run."""
+    def busbw(p):
+        s = model.scenario_from_dict({
+            "cluster": {"gpu": "H100-SXM", "nodes": nodes, "gpus_per_node": 8},
+            "fabric": {"profile_set": "published", "compare": ["ethernet"],
+                       "custom": {"ethernet": {"loss_rate": p, "link_gbps": 400.0, "nics_per_node": 8,
+                                               "min_rto_ms": 200.0, "sockets_per_connection": 1}}}})
+        return nccl_fit.scenario_table(s, "ethernet", "all_reduce", sizes=[2**30])["busbw_GBps"][0]
+    return busbw(loss) / busbw(0.0)
+
+
+@pytest.mark.parametrize("nodes, loss, lo, hi", [
+    (2, 1e-4, 0.8, 1.0),
+    (16, 1e-5, 0.7, 1.0), (16, 1e-4, 0.25, 0.95), (16, 1e-3, 0.0, 0.6),
+    (128, 1e-5, 0.3, 1.0), (128, 1e-4, 0.05, 0.7), (128, 1e-3, 0.0, 0.25),
+])
+def test_tcp_under_loss_keeps_what_linux_keeps(nodes, loss, lo, hi):
+    """A few lost packets in 10⁵ cost a training fabric a part of its bandwidth, not all of it: Linux repairs
+    mid-stream losses within a round trip and a lost tail within a probe timeout; only where a ring of many
+    nodes meets heavy loss do the stalls take most of it."""
+    assert lo <= one_gib_all_reduce_busbw_ratio(nodes, loss) <= hi
+
+
+def test_tcp_loss_in_training_days():
+    res = model.sweep(h100_70b(), "fabric.ethernet.loss_rate", [1e-9, 1e-6, 1e-5, 1e-3])
     days = res["train_days"][res.fabric_index("ethernet")]
     assert np.all(np.diff(days) > 0)
-    assert days[1] < 1.5 * days[0]  # 1e-7: a timeout now and then
-    assert days[3] > 20 * days[0]  # 1e-3: some socket of 8,192 is always waiting out 200 ms
+    assert days[1] < 1.05 * days[0]  # 1e-6: a probe now and then
+    assert days[2] < 1.5 * days[0]  # 1e-5, the published training fabric: a visible but modest cost
+    assert days[3] > 1.5 * days[0]  # 1e-3: a ring of 64 nodes stalls on some socket's lost tail most steps
 
 
 # --- RoCE go-back-N: the knee near p × packets in flight ≈ 1 ------------------------------------------------
@@ -91,7 +116,7 @@ def test_infiniband_flat_only_below_its_own_loss():
     # link-level retry, an explicit option, keeps it flat much further
     llr = model.sweep(h100_70b(**{"fabric.custom.infiniband.loss_recovery": "link_retry"}),
                       "fabric.infiniband.loss_rate", loss)
-    assert llr["loss_efficiency"][i][3] > 0.98 > 0.8 > eta[3]
+    assert llr["loss_efficiency"][i][3] > 0.97 > 0.8 > eta[3]
 
 
 def test_infiniband_round_trip_follows_the_latency_slider():
@@ -295,7 +320,52 @@ def test_bad_loss_recovery_and_rto_are_named_errors(tmp_path, capsys):
     assert "fabric.custom.roce.adaptive_routing" in err and len(err.strip().splitlines()) == 1
 
 
-def test_min_rto_is_sweepable_and_moves_tcp():
+@pytest.mark.parametrize("line, field", [
+    ("sockets_per_connection = 0", "fabric.custom.ethernet.sockets_per_connection"),
+    ("sockets_per_connection = 65", "fabric.custom.ethernet.sockets_per_connection"),
+    ("gpudirect_tcp = \"yes\"", "fabric.custom.ethernet.gpudirect_tcp"),
+    ("min_rto_ms = -1", "fabric.custom.ethernet.min_rto_ms"),
+])
+def test_bad_tcp_settings_are_one_line_naming_the_field(tmp_path, capsys, line, field):
+    path = tmp_path / "bad.toml"
+    path.write_text(f"[fabric.custom.ethernet]\n{line}\n", encoding="utf-8")
+    assert cli.main(["nccl", str(path), "--fabric", "ethernet"]) == cli.EXIT_BAD_INPUT
+    err = capsys.readouterr().err.strip()
+    assert field in err and len(err.splitlines()) == 1
+
+
+def test_gpudirect_tcp_is_for_tcp_fabrics_only(tmp_path, capsys):
+    path = tmp_path / "bad.toml"
+    path.write_text("[fabric.custom.roce]\ngpudirect_tcp = true\n", encoding="utf-8")
+    assert cli.main(["evaluate", str(path)]) == cli.EXIT_BAD_INPUT
+    err = capsys.readouterr().err.strip()
+    assert "fabric.custom.roce.gpudirect_tcp" in err and len(err.splitlines()) == 1
+
+
+def test_gpudirect_tcp_drops_the_host_copy_not_the_loss_recovery():
+    """devmem TCP / TCPXO: no CPU cap and ~96.6 % of line rate, but the same Linux recovery under loss."""
+    plain, direct = (h100_70b(**{"fabric.custom.ethernet.gpudirect_tcp": flag, "fabric.custom.ethernet.loss_rate": 0.0})
+                     for flag in (False, True))
+    rows = [model.resolve_fabrics(s)[0] for s in (plain, direct)]
+    assert rows[1].values["achievable_fraction"] == transport.DEVMEM_TCP_LINE_FRACTION
+    assert rows[1].values["cpu_gbps_per_core"] == np.inf and "Netdev" in rows[1].sources["achievable_fraction"]
+    # a user's own achievable fraction stays
+    own = h100_70b(**{"fabric.custom.ethernet.gpudirect_tcp": True, "fabric.custom.ethernet.achievable_fraction": 0.8})
+    assert model.resolve_fabrics(own)[0].values["achievable_fraction"] == 0.8
+    days = [model.evaluate(s)["train_days"][0].item() for s in (plain, direct)]
+    assert days[1] < days[0]
+    lossy = [model.evaluate(s.replace("fabric.custom.ethernet.loss_rate", 1e-4))["loss_efficiency"][0].item()
+             for s in (plain, direct)]
+    assert lossy[1] < 1.0 and lossy[0] < 1.0
+
+
+def test_min_rto_is_sweepable_and_moves_tcp_only_under_heavy_loss():
+    """The RTO fires only when a tail's probe is lost too: at a training fabric's loss the route's rto_min hardly
+    shows; at a percent it does."""
     res = model.sweep(h100_70b(), "fabric.ethernet.min_rto_ms", [1.0, 200.0])
     days = res["train_days"][res.fabric_index("ethernet")]
-    assert days[1] > 2 * days[0]
+    assert days[0] < days[1] < 1.01 * days[0]
+    heavy = model.sweep(h100_70b(**{"fabric.custom.ethernet.loss_rate": 1e-2}), "fabric.ethernet.min_rto_ms",
+                        [1.0, 200.0])
+    days = heavy["train_days"][heavy.fabric_index("ethernet")]
+    assert days[1] > 1.2 * days[0]
