@@ -107,6 +107,8 @@ References
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .collectives import CHANNELS_PER_NIC  # NCCL channels (connections) per NIC
@@ -176,35 +178,79 @@ def go_back_n_efficiency(link_gbps, packet_bytes, rtt_us, loss_rate):
     return ps / (ps + np.maximum(m, 1.0) * p)
 
 
-# expected_max_events sums the exact series up to this mean (beyond it the Gaussian bound is within ~10 %), over
-# this many terms (the Poisson tail past 64 events at a mean of 8 is below 1e-30)
+# expected_max_events: the exact series where events are rare (three terms below a mean of 1e-3: the next is below
+# K·λ³/6), a table of the exact series read in log λ and log K up to a mean of 8 and 10⁷ links (bilinear: within
+# 1 %), the Gaussian bound above (within ~10 % there)
 EXACT_MAX_MEAN = 8.0
-_EXACT_TERMS = np.arange(64.0)
-_LOG_FACTORIALS = np.concatenate(([0.0], np.cumsum(np.log(_EXACT_TERMS[1:]))))
+_RARE_MEAN = 1e-3
+_RARE_TERMS = 3
+_TABLE_LOG_MEAN = np.linspace(np.log(_RARE_MEAN), np.log(EXACT_MAX_MEAN), 91)
+_TABLE_LOG_LINKS = np.linspace(0.0, np.log(1e7), 65)
+_NEGLIGIBLE_EVENTS = 1e-12
+
+
+def _max_series(lam, k, terms):
+    """``Σₘ P(max > m)`` for ``m < terms``, the expected maximum of ``K`` Poisson(``λ``) counts [-]."""
+    lam = np.asarray(lam, dtype=float)
+    pmf = np.exp(-lam)
+    cdf = pmf.copy()
+    total = np.zeros(np.broadcast(lam, k).shape)
+    with np.errstate(divide="ignore"):  # P(X > m) = 1: log1p(−1) = −inf, a term of 1
+        for m in range(terms):
+            # 1 − cdf: exact enough (a survival below 1e-16 adds K·1e-16 at most)
+            term = -np.expm1(k * np.log1p(-np.maximum(1.0 - cdf, 0.0)))
+            total += term
+            if term.max() < _NEGLIGIBLE_EVENTS:
+                break
+            pmf = pmf * lam / (m + 1)
+            cdf = cdf + pmf
+    return total
+
+
+@functools.cache
+def _max_table():
+    """:func:`_max_series` on the grid of :data:`_TABLE_LOG_MEAN` × :data:`_TABLE_LOG_LINKS` (to convergence)."""
+    table = _max_series(np.exp(_TABLE_LOG_MEAN)[:, None], np.exp(_TABLE_LOG_LINKS)[None, :], 200)
+    table.flags.writeable = False
+    return table
+
+
+def _table_lookup(lam, k):
+    """Bilinear reading of :func:`_max_table` at ``λ`` in its range and ``K`` ≤ 10⁷ links."""
+    table = _max_table()
+    dx, dy = _TABLE_LOG_MEAN[1] - _TABLE_LOG_MEAN[0], _TABLE_LOG_LINKS[1] - _TABLE_LOG_LINKS[0]
+    x = (np.log(np.clip(lam, _RARE_MEAN, EXACT_MAX_MEAN)) - _TABLE_LOG_MEAN[0]) / dx
+    y = np.minimum(np.log(k), _TABLE_LOG_LINKS[-1]) / dy
+    i = np.minimum(x.astype(np.intp), table.shape[0] - 2)
+    j = np.minimum(y.astype(np.intp), table.shape[1] - 2)
+    fx, fy = x - i, y - j
+    return ((table[i, j] * (1 - fx) + table[i + 1, j] * fx) * (1 - fy)
+            + (table[i, j + 1] * (1 - fx) + table[i + 1, j + 1] * fx) * fy)
 
 
 def expected_max_events(mean_events, links):
     """Expected largest number of events on any of ``K`` links, each Poisson with mean ``λ`` [-].
 
-    Up to ``λ`` = :data:`EXACT_MAX_MEAN` the exact series ``Σₘ 1 − (1 − S(m))^K`` with ``S`` the
-    Poisson survival function (where rare events make ``1 − e^(−Kλ)``, the chance that any link
-    has one, and common ones several); above it ``λ + √(2λ·ln K)``, the Gaussian tail bound on the
-    maximum of ``K`` variables of variance ``λ`` (Boucheron, Lugosi, Massart, *Concentration
-    Inequalities*, 2013, §2.5). Exactly ``λ`` for one link; grows with ``K``.
+    The exact series ``Σₘ 1 − (1 − S(m))^K`` with ``S`` the Poisson survival function (where rare
+    events make ``1 − e^(−Kλ)``, the chance that any link has one, and common ones several): summed
+    below a mean of 1e-3, read from a table of it up to ``λ`` = :data:`EXACT_MAX_MEAN`; above,
+    ``λ + √(2λ·ln K)``, the Gaussian tail bound on the maximum of ``K`` variables of variance ``λ``
+    (Boucheron, Lugosi, Massart, *Concentration Inequalities*, 2013, §2.5). Exactly ``λ`` for one
+    link; grows with ``K``.
     """
     lam = np.asarray(mean_events, dtype=float)
     k = np.maximum(np.asarray(links, dtype=float), 1.0)
-    bound = np.maximum(lam + np.sqrt(2.0 * lam * np.log(k)), -np.expm1(-k * lam))
-    small = lam <= EXACT_MAX_MEAN
-    if not np.any(small):
-        return bound
-    lam_small = np.where(small, lam, 0.0)[..., None]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        log_pmf = -lam_small + np.where(_EXACT_TERMS > 0, _EXACT_TERMS * np.log(lam_small), 0.0) - _LOG_FACTORIALS
-    pmf = np.exp(log_pmf)
-    survival = np.cumsum(pmf[..., ::-1], axis=-1)[..., ::-1] - pmf  # P(X > m), summed from the small tail up
-    exact = -np.expm1(k[..., None] * np.log1p(-np.minimum(survival, 1.0 - 1e-16))).sum(axis=-1)
-    return np.where(small, exact, bound)
+    if np.all(k == 1.0):  # one link: its own mean
+        return lam * np.ones_like(k)
+    lam, k = np.broadcast_arrays(lam, k)
+    out = np.array(np.maximum(lam + np.sqrt(2.0 * lam * np.log(k)), -np.expm1(-k * lam)))
+    rare = lam < _RARE_MEAN
+    if rare.any():
+        out[rare] = _max_series(lam[rare], k[rare], _RARE_TERMS)
+    mid = ~rare & (lam <= EXACT_MAX_MEAN)
+    if mid.any():
+        out[mid] = _table_lookup(lam[mid], k[mid])
+    return out
 
 
 def tcp_efficiency(link_gbps, mss_bytes, rtt_us, loss_rate, sockets=NCCL_DEFAULT_SOCKETS_PER_CONNECTION,
