@@ -114,6 +114,7 @@ FIELDS = (
     QT_TRANSLATE_NOOP("Field", "RDMA packet size"),
     QT_TRANSLATE_NOOP("Field", "TCP sockets per connection"),
     QT_TRANSLATE_NOOP("Field", "GPUDirect TCP"),
+    QT_TRANSLATE_NOOP("Field", "Job placement"),
     QT_TRANSLATE_NOOP("Field", "Switch price"),
     QT_TRANSLATE_NOOP("Field", "Switch power"),
     QT_TRANSLATE_NOOP("Field", "NIC price"),

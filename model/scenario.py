@@ -255,6 +255,11 @@ class Topology:
     oversubscription: float = F(1.0, lo=1.0, hi=16.0, help="Leaf downlinks : uplinks (1 = non-blocking)",
                                 label="Oversubscription")
     nic_links_optical: bool = F(True, help="NIC-to-leaf links use optics (false: copper cables, no transceivers)")
+    placement: str = F("contiguous", choices=("contiguous", "fragmented"), label="Job placement",
+                       help="contiguous: the job's nodes fill whole leaves in rank order (a topology-aware "
+                            "scheduler), so a ring crosses a leaf's uplinks once per channel; fragmented: no two "
+                            "of its nodes share a leaf (a job scattered over a shared fabric), so all its "
+                            "inter-node traffic crosses them")
 
 
 @dataclass(frozen=True)

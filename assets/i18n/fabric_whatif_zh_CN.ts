@@ -1096,6 +1096,10 @@
         <translation>GPUDirect TCP</translation>
     </message>
     <message>
+        <source>Job placement</source>
+        <translation>作业放置</translation>
+    </message>
+    <message>
         <source>Switch price</source>
         <translation>交换机价格</translation>
     </message>
