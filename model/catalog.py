@@ -18,7 +18,7 @@ BUILTIN_FABRICS = ("ethernet", "roce", "iwarp", "infiniband")
 
 FABRIC_FIELDS = (
     "transport", "link_gbps", "nics_per_node", "latency_us", "loss_rate", "achievable_fraction",
-    "cpu_gbps_per_core", "mss_bytes", "mtu_bytes", "parallel_flows_per_nic",
+    "cpu_gbps_per_core", "mss_bytes", "mtu_bytes", "sockets_per_connection", "gpudirect_tcp",
     # reliability, topology and economics
     "net_interruptions_per_1m_node_hours", "switch_radix", "switch_price_usd", "switch_power_w", "nic_price_usd",
     "nic_power_w", "link_price_usd", "optic_power_w", "network_cost_per_node_cny",
@@ -29,8 +29,9 @@ FABRIC_FIELDS = (
     "nccl_ll128_hop_us", "nccl_ll_hop_us", "nccl_fill_bytes", "nccl_ll128_efficiency", "nccl_tree_efficiency",
 )
 # engine defaults where a profile is silent: Linux's TCP_RTO_MIN 200 ms; go-back-N (RC transport without
-# selective repeat); ECMP without adaptive routing; NCCL_IB_QPS_PER_CONNECTION default 1 (NCCL env docs)
-FABRIC_DEFAULTS = {"mss_bytes": 1460, "mtu_bytes": 4096, "parallel_flows_per_nic": 16,
+# selective repeat); ECMP without adaptive routing; NCCL_IB_QPS_PER_CONNECTION default 1 (NCCL env docs); one socket
+# per connection and kernel TCP through host memory (NCCL's net_socket.cc on a generic NIC)
+FABRIC_DEFAULTS = {"mss_bytes": 1460, "mtu_bytes": 4096, "sockets_per_connection": 1, "gpudirect_tcp": False,
                    "network_cost_per_node_cny": math.nan, "loss_recovery": "go_back_n", "min_rto_ms": 200.0,
                    "adaptive_routing": False, "qps_per_connection": 1, "nccl_simple_hop_us": math.nan,
                    "nccl_ll128_hop_us": math.nan, "nccl_ll_hop_us": math.nan, "nccl_fill_bytes": math.nan,

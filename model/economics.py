@@ -71,6 +71,7 @@ def point_inputs(s) -> dict:
         "checkpoint_interval_min": _nan_if_none(r.checkpoint_interval_min),
         "oversubscription": float(t.oversubscription),
         "nic_links_optical": float(t.nic_links_optical),
+        "fragmented": float(t.placement == "fragmented"),
         "cny_per_usd": float(e.cny_per_usd),
         "years": float(e.years),
         "electricity_cny_per_kwh": _nan_if_none(elec_cny),

@@ -20,7 +20,7 @@ from .collectives import gpu_ll_max_bus_gb_per_s, pcie_cap_gb_per_s
 from .compute import BYTES_BF16, fp8_gemm_peak, layer_matmul_weights, mlp_activation_ratio, params_from_architecture
 from .errors import ScenarioError, suggest
 from .scenario import FabricSpec, Scenario
-from .transport import LOSS_RECOVERY_CODE, RDMA_TRANSPORTS, TRANSPORT_CODE
+from .transport import GPUDIRECT_TCP_VALUES, LOSS_RECOVERY_CODE, RDMA_TRANSPORTS, TRANSPORT_CODE
 
 
 # auto mode tries context parallelism only while every rank keeps at least this many tokens of a sequence: below,
@@ -117,6 +117,13 @@ def resolve_fabrics(s: Scenario) -> list[FabricRow]:
             raise ScenarioError(f"fabric.custom.{name}.loss_recovery", vals["loss_recovery"],
                                 "left out for a TCP transport (tcp, iwarp: TCP recovers by itself); go_back_n, "
                                 "selective_repeat or link_retry apply to roce and infiniband")
+        if vals["gpudirect_tcp"]:
+            if vals["transport"] != "tcp":
+                raise ScenarioError(f"fabric.custom.{name}.gpudirect_tcp", "true",
+                                    "false for transport " + vals["transport"] + ": GPUDirect TCP applies to tcp")
+            for key, (value, source) in GPUDIRECT_TCP_VALUES.items():  # what the host path no longer limits
+                if srcs[key] != "scenario":
+                    vals[key], srcs[key] = value, source
         label = spec.label or _own_label(prof["fabrics"].get(name), name, vals["transport"])
         guesses = tuple(k for k in base.get("guesses", ()) if srcs.get(k, "").endswith("profile"))
         rows.append(FabricRow(name, label, vals["transport"], vals, srcs, guesses))

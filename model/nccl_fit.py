@@ -441,7 +441,7 @@ def scenario_table(scenario, fabric: str, collective: str, nodes: int | None = N
     names = scenario.fabric.fabrics
     if fabric not in names:
         raise ScenarioError("fabric", fabric, "one of the scenario's fabrics: " + ", ".join(names))
-    x = nccl_inputs(scenario)
+    x = nccl_inputs(scenario, CLI_COLLECTIVES[collective])
     i = x["names"].index(fabric)
     per_fabric = ("nic_gb_per_s", "nics_per_node", "net_latency_us", "sharp", "simple_hop_us", "ll128_hop_us",
                   "ll_hop_us", "fill_bytes", "ll128_efficiency", "tree_efficiency")

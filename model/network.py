@@ -13,8 +13,8 @@ import numpy as np
 
 from . import catalog, topology
 from .arrays import cut_constant_points, one_value
-from .collectives import DDP_BUCKET_BYTES, NCCL_NET_STEP_SW_US, SWITCH_HOP_US, extra_tier_latency_us, \
-    gpu_ll_max_bus_gb_per_s, window_cap_gb_per_s
+from .collectives import CHANNELS_PER_NIC, DDP_BUCKET_BYTES, NCCL_NET_STEP_SW_US, SWITCH_HOP_US, \
+    extra_tier_latency_us, gpu_ll_max_bus_gb_per_s, window_cap_gb_per_s
 from .inputs import Inputs, build_inputs
 from .scenario import Scenario
 from .transport import TRANSPORT_CODE, cpu_cap_gbps, loss_efficiency
@@ -27,7 +27,8 @@ def network_state(pt, fab):
     :func:`~model.collectives.extra_tier_latency_us`) plus the queueing of a loaded path
     (:func:`~model.topology.queueing_us` of a link busy with a collective) — the round trip loss
     recovery and the window wait on. ``leaf``: :func:`~model.topology.leaf_geometry`; ``flows``: the
-    connections hashed per NIC link (TCP sockets, or RDMA queue pairs); ``tree``: the whole
+    flows hashed per NIC link: NCCL's channels per NIC × the flows of one connection (TCP sockets, RDMA queue
+    pairs); ``fragmented``: the job's placement (``topology.placement``); ``tree``: the whole
     :func:`~model.topology.fat_tree` the levels come from (the fabric counts read it too); ``congestion``:
     :func:`congestion_inputs` (the plan search and the outputs read it).
     """
@@ -41,8 +42,9 @@ def network_state(pt, fab):
     queue_us = topology.queueing_us(levels, packet, fab["link_gbps"], topology.COLLECTIVE_LINK_LOAD)
     net = dict(levels=levels, one_way_us=one_way_us, rtt_us=2.0 * one_way_us + queue_us,
                leaf=topology.leaf_geometry(pt, fab, levels),
-               flows=np.where(tcp_like, fab["parallel_flows_per_nic"], fab["qps_per_connection"]),
-               adaptive=fab["adaptive_routing"] > 0, tree=tree)
+               flows=CHANNELS_PER_NIC * np.where(fab["transport"] == TRANSPORT_CODE["tcp"],
+                                                 fab["sockets_per_connection"], fab["qps_per_connection"]),
+               adaptive=fab["adaptive_routing"] > 0, tree=tree, fragmented=pt.get("fragmented", 0.0))
     net["congestion"] = congestion_inputs(net)
     return net
 
@@ -60,11 +62,14 @@ def inter_bandwidths(pt, fab, net):
     node_cap_gbps = 8.0 * np.minimum(pt["pcie_gb_per_s"], window_cap_gb_per_s(net["rtt_us"])) * fab["nics_per_node"]
     ideal = np.minimum(line_gbps * fab["achievable_fraction"], node_cap_gbps)
     # loss recovery is charged against the time a link moves data at the rate it reaches without loss
+    # flows per NCCL connection: TCP's sockets, iWARP's queue pairs
+    per_connection = np.where(fab["transport"] == TRANSPORT_CODE["tcp"], fab["sockets_per_connection"],
+                              fab["qps_per_connection"])
     eta = loss_efficiency(fab["transport"], fab["loss_recovery"], ideal / fab["nics_per_node"], net["rtt_us"],
-                          fab["loss_rate"],
-                          fab["mss_bytes"], fab["mtu_bytes"], fab["parallel_flows_per_nic"], fab["min_rto_ms"],
+                          fab["loss_rate"], fab["mss_bytes"], fab["mtu_bytes"], per_connection, fab["min_rto_ms"],
                           links=pt["nodes"] * fab["nics_per_node"],
-                          message_bytes=2.0 * DDP_BUCKET_BYTES / fab["nics_per_node"])
+                          message_bytes=2.0 * DDP_BUCKET_BYTES / fab["nics_per_node"],
+                          nics_per_node=fab["nics_per_node"])
     lossy = ideal * eta
     cap = cpu_cap_gbps(pt["host_cores"], pt["cpu_for_network_fraction"], fab["cpu_gbps_per_core"])
     final = np.minimum(lossy, cap)
@@ -73,7 +78,8 @@ def inter_bandwidths(pt, fab, net):
 
 
 # the point inputs the network state and the node bandwidths read (from the cluster and topology sections)
-NETWORK_POINT_KEYS = ("nodes", "oversubscription", "pcie_gb_per_s", "host_cores", "cpu_for_network_fraction")
+NETWORK_POINT_KEYS = ("nodes", "oversubscription", "pcie_gb_per_s", "host_cores", "cpu_for_network_fraction",
+                      "fragmented")
 # the last network state and bandwidths with their Inputs.network_key: a sweep along a model, batch, reliability or
 # money input, and the point beside it, leave them alone from call to call
 _LAST_NETWORK = [(None, None)]
@@ -116,11 +122,12 @@ def inter_step_latency_s(net):
 
 
 def congestion_inputs(net):
-    """The fabric side of the leaf-uplink congestion, as arrays of shape (F, N): the nodes under a leaf and
-    :func:`~model.topology.uplink_load_terms` ``mean`` and ``spread``."""
+    """The fabric side of the leaf-uplink congestion, as arrays of shape (F, N): the nodes under a leaf,
+    :func:`~model.topology.uplink_load_terms` ``mean`` and ``spread``, and the job's placement (``fragmented``)."""
     leaf = net["leaf"]
     mean, spread = topology.uplink_load_terms(leaf["nodes_per_leaf"], leaf["uplinks"], net["flows"], net["adaptive"])
-    return dict(nodes_per_leaf=leaf["nodes_per_leaf"], mean=mean, spread=spread)
+    fragmented = np.broadcast_to(np.asarray(net["fragmented"], dtype=float), np.shape(mean))
+    return dict(nodes_per_leaf=leaf["nodes_per_leaf"], mean=mean, spread=spread, fragmented=fragmented)
 
 
 CONGESTION_PLAN_KEYS = ("n_dp", "crosses", "stage_nodes", "stages", "a2a_nodes")  # what the congestion reads
@@ -130,9 +137,11 @@ CONGESTION_KINDS = ("dp", "pp", "ep")  # data-parallel reduction, pipeline sends
 def congestion_slowdown(cs, congestion, index=None, trailing=0):
     """How much the leaf uplinks slow each plan in ``cs`` under :func:`congestion_inputs` ``congestion``.
 
-    The slowdowns of the traffic of :data:`CONGESTION_KINDS` — the data-parallel reduction
-    (:func:`~model.topology.dp_crossing_share`), the pipeline sends (:func:`~model.topology.pp_crossing_share`)
-    and the expert-parallel all-to-all (peers spread over its nodes as a data-parallel group's are) — as a tuple
+    The slowdowns of the traffic of :data:`CONGESTION_KINDS`, each from the share of its bytes its own graph sends
+    across the leaf uplinks at the job's placement — the data-parallel reduction, NCCL rings over the group's
+    nodes (:func:`~model.topology.ring_crossing_share`), the pipeline sends
+    (:func:`~model.topology.pp_crossing_share`) and the expert-parallel all-to-all
+    (:func:`~model.topology.all_to_all_crossing_share`) — as a tuple
     of arrays of one shape (or the scalar 1.0 where every NIC is under one switch). ``index``: the point of each
     pair, to read (F, N) congestion arrays at the pairs, or a (fabric, point) pair of index arrays (one value per entry);
     ``trailing``: axes added after the congestion arrays' own, for the pair (and stage) axes of ``cs`` to
@@ -153,15 +162,18 @@ def congestion_slowdown(cs, congestion, index=None, trailing=0):
 def _slowdown_at(plans, at, kind):
     """One of :data:`CONGESTION_KINDS` of :func:`congestion_slowdown` for the plans ``plans`` against congestion
     arrays ``at`` that broadcast with them."""
-    leaf = at["nodes_per_leaf"]
+    leaf, fragmented = at["nodes_per_leaf"], at["fragmented"]
     if kind == "ep" and one_value(plans["a2a_nodes"], 1.0) and (np.asarray(leaf) >= 1.0).all():
         # no expert all-to-all across nodes: nothing crosses (share 0 of finite load terms), exactly 1
         return 1.0
     if kind == "pp":
-        share = np.where(plans["crosses"], topology.pp_crossing_share(plans["stage_nodes"], plans["stages"], leaf),
-                         0.0)
+        share = np.where(plans["crosses"],
+                         np.where(fragmented > 0, 1.0,
+                                  topology.pp_crossing_share(plans["stage_nodes"], plans["stages"], leaf)), 0.0)
+    elif kind == "dp":
+        share = topology.ring_crossing_share(plans["n_dp"], leaf, fragmented)
     else:
-        share = topology.dp_crossing_share(plans["n_dp" if kind == "dp" else "a2a_nodes"], leaf)
+        share = topology.all_to_all_crossing_share(plans["a2a_nodes"], leaf, fragmented)
     return topology.slowdown_from_load(share, at["mean"], at["spread"])
 
 
@@ -172,11 +184,30 @@ def split_slowdown(slow):
     return (slow,) * len(CONGESTION_KINDS) if np.ndim(slow) == 0 else slow
 
 
-def nccl_inputs(scenario: Scenario) -> dict:
+def collective_slowdown(collective, nodes, congestion):
+    """How much the leaf uplinks slow one collective over ``nodes`` nodes [≥ 1], per fabric (shape (F,)).
+
+    The share of its bytes that crosses the uplinks from its own graph at the job's placement: an all-to-all
+    (:func:`~model.topology.all_to_all_crossing_share`), every other collective as NCCL's rings over the
+    nodes (:func:`~model.topology.ring_crossing_share`; send/recv as nccl-tests runs it, a shift along the
+    ring). ``congestion``: :func:`congestion_inputs` at one point; the same load terms as the training step's.
+    """
+    at = {k: np.asarray(x, dtype=float)[:, 0] for k, x in congestion.items()}
+    leaf = at["nodes_per_leaf"]
+    if collective == "all_to_all":
+        share = topology.all_to_all_crossing_share(nodes, leaf, at["fragmented"])
+    else:
+        share = topology.ring_crossing_share(nodes, leaf, at["fragmented"])
+    return np.where(np.isfinite(leaf), topology.slowdown_from_load(share, at["mean"], at["spread"]), 1.0)
+
+
+def nccl_inputs(scenario: Scenario, collective: str | None = None) -> dict:
     """The scenario's compared fabrics as inputs of :func:`model.collectives.nccl_collective` (arrays of shape (F,)).
 
     Per NIC: what the fabric really delivers (achievable fraction, loss recovery, host-CPU share, PCIe and window
-    caps: the engine's effective node bandwidth over its NICs); per network hop: the fabric's one-way latency plus
+    caps: the engine's effective node bandwidth over its NICs), slowed for ``collective`` (a model name such as
+    ``"all_to_all"``) by the leaf uplinks it crosses (:func:`collective_slowdown`, the training step's
+    congestion model; ``congestion_slowdown`` in the result); per network hop: the fabric's one-way latency plus
     its extra switch tiers. Also ``names``, ``labels`` and ``transports`` of the fabrics.
     """
     inp = build_inputs(scenario)
@@ -184,7 +215,9 @@ def nccl_inputs(scenario: Scenario) -> dict:
     g = catalog.gpu(scenario.cluster.gpu)
     net = network_state(pt, fab)
     bw_node = inter_bandwidths(pt, fab, net)[2]
-    bw_final = bw_node[:, 0]
+    slow = (collective_slowdown(collective, float(pt["nodes"][0]), net["congestion"]) if collective is not None
+            else np.ones(bw_node.shape[0]))
+    bw_final = bw_node[:, 0] / slow
     nics = fab["nics_per_node"][:, 0]
     hop_us = np.broadcast_to(net["one_way_us"], bw_node.shape)[:, 0]
     prof = catalog.profile_set(scenario.fabric.profile_set)["fabrics"]
@@ -200,7 +233,7 @@ def nccl_inputs(scenario: Scenario) -> dict:
         sharp=sharp, simple_hop_us=fab["nccl_simple_hop_us"][:, 0], ll128_hop_us=fab["nccl_ll128_hop_us"][:, 0],
         ll_hop_us=fab["nccl_ll_hop_us"][:, 0], fill_bytes=fab["nccl_fill_bytes"][:, 0],
         ll128_efficiency=fab["nccl_ll128_efficiency"][:, 0], tree_efficiency=fab["nccl_tree_efficiency"][:, 0],
-        ll_max_gb_per_s=float(gpu_ll_max_bus_gb_per_s(g, pt["nodes"][0])),
+        ll_max_gb_per_s=float(gpu_ll_max_bus_gb_per_s(g, pt["nodes"][0])), congestion_slowdown=slow,
     )
 
 

@@ -136,8 +136,14 @@ class FabricSpec:
     mss_bytes: int | None = F(None, unit="B", lo=64, hi=65_536,
                               label="TCP segment size", help="TCP maximum segment size")
     mtu_bytes: int | None = F(None, unit="B", lo=256, hi=65_536, label="RDMA packet size", help="RDMA packet size")
-    parallel_flows_per_nic: int | None = F(None, lo=1, hi=1024,
-                                           label="TCP flows per NIC", help="TCP flows NCCL opens per NIC")
+    sockets_per_connection: int | None = F(None, lo=1, hi=64, label="TCP sockets per connection",
+                                           help="Sockets NCCL's socket transport opens per connection: "
+                                                "NCCL_SOCKET_NTHREADS × NCCL_NSOCKS_PERTHREAD (NCCL default 1 × 1; "
+                                                "2 × 8 on AWS, 4 × 1 on Google Cloud; at most 64)")
+    gpudirect_tcp: bool | None = F(None, label="GPUDirect TCP",
+                                   help="TCP with payloads straight to and from GPU memory (Linux devmem TCP, "
+                                        "GPUDirect-TCPX/TCPXO): no host copy and no CPU cap, ~96.6 % of line rate "
+                                        "unless achievable_fraction is set; the same TCP loss recovery")
     net_interruptions_per_1m_node_hours: float | None = F(
         None, unit="per 10⁶ node·h", lo=0.0, hi=1e6, help="Job interruptions the network causes, per million "
                                                             "node-hours", label="Network interruptions")
@@ -158,8 +164,10 @@ class FabricSpec:
                                        "selective_repeat (IRN; ConnectX-6 Dx and later) or link_retry (link-level "
                                        "retransmission, a vendor option)", label="Loss recovery")
     min_rto_ms: float | None = F(None, unit="ms", lo=0.0, lo_open=True, hi=100_000.0,
-                                 help="Minimum retransmission timeout: TCP's RTO floor (Linux 200 ms); RDMA's "
-                                      "go-back-N tail-loss timeout", label="Minimum RTO")
+                                 help="Minimum retransmission timeout. TCP: the route's rto_min (ip route ... "
+                                      "rto_min), Linux default 200 ms; a tuned data centre sets a few ms. It fires "
+                                      "only when a lost tail's probe is lost too. RDMA: go-back-N's tail-loss "
+                                      "timeout", label="Minimum RTO")
     adaptive_routing: bool | None = F(None, help="Switches spread packets over the uplinks (InfiniBand, Spectrum-X); "
                                                  "false: ECMP hashes each flow onto one uplink",
                                       label="Adaptive routing")
@@ -247,6 +255,11 @@ class Topology:
     oversubscription: float = F(1.0, lo=1.0, hi=16.0, help="Leaf downlinks : uplinks (1 = non-blocking)",
                                 label="Oversubscription")
     nic_links_optical: bool = F(True, help="NIC-to-leaf links use optics (false: copper cables, no transceivers)")
+    placement: str = F("contiguous", choices=("contiguous", "fragmented"), label="Job placement",
+                       help="contiguous: the job's nodes fill whole leaves in rank order (a topology-aware "
+                            "scheduler), so a ring crosses a leaf's uplinks once per channel; fragmented: no two "
+                            "of its nodes share a leaf (a job scattered over a shared fabric), so all its "
+                            "inter-node traffic crosses them")
 
 
 @dataclass(frozen=True)

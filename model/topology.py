@@ -214,6 +214,27 @@ def crossing_slowdown(crossing_share, nodes_per_leaf, uplinks, flows_per_link, a
     return slowdown_from_load(crossing_share, *uplink_load_terms(nodes_per_leaf, uplinks, flows_per_link, adaptive))
 
 
+def ring_crossing_share(group_nodes, nodes_per_leaf, fragmented=False):
+    """Share of a leaf's ports whose ring traffic leaves the leaf, a ring (one per NCCL channel) over
+    ``group_nodes`` nodes [-].
+
+    Contiguous (the group's nodes fill whole leaves in rank order, as NCCL orders a ring by node): each leaf
+    the ring passes holds ``d`` of its nodes and sends one edge up, ``1/d``, when the ring spans more than one
+    leaf; 0 inside one leaf. Fragmented (no two nodes share a leaf): every inter-node edge crosses, 1.
+    """
+    n = np.maximum(np.asarray(group_nodes, dtype=float), 1.0)
+    d = np.asarray(nodes_per_leaf, dtype=float)
+    contiguous = np.where(n > d, 1.0 / np.maximum(d, 1.0), 0.0)
+    return np.where(np.asarray(fragmented) > 0, np.where(n > 1.0, 1.0, 0.0), contiguous)
+
+
+def all_to_all_crossing_share(group_nodes, nodes_per_leaf, fragmented=False):
+    """Share of a group member's all-to-all peers under another leaf [-]: :func:`dp_crossing_share` for a
+    contiguous group (``1 − d/n``), every inter-node peer for a fragmented one (1)."""
+    n = np.asarray(group_nodes, dtype=float)
+    return np.where(np.asarray(fragmented) > 0, np.where(n > 1.0, 1.0, 0.0), dp_crossing_share(n, nodes_per_leaf))
+
+
 def dp_crossing_share(dp_nodes, nodes_per_leaf):
     """Share of a data-parallel group member's peers under another leaf, the group on ``dp_nodes``
     consecutive nodes: ``1 − min(n, d)/n`` [-]."""

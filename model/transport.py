@@ -17,20 +17,32 @@ The inter-node bandwidth a fabric really reaches is
   (:func:`expected_max_events`), so the loss cost grows with the links a
   collective waits on.
 
-  ``tcp``        Padhye et al. 1998, per flow: the congestion window limits one
-                 flow to one packet per ``RTT·√(2bp/3)``; a loss that the flow
-                 cannot repair by fast retransmit (a fraction
-                 ``Q = min(1, 3·√(3bp/8))``) costs a retransmission timeout
-                 ``T0·(1+p+2p²+4p³+8p⁴+16p⁵+32p⁶)`` (exponential back-off),
-                 ``T0 = RTT + min RTO`` (Linux: the variance term is floored at
-                 ``TCP_RTO_MIN`` = 200 ms, configurable per route). NCCL's socket
-                 transport splits each buffer over its sockets and goes at the
-                 slowest socket × the number of sockets (NVIDIA maintainer,
-                 nccl-tests issue 83): ``K`` = links × flows. One timeout stalls the
-                 whole collective: the incast collapse of barrier-synchronised
-                 traffic (Vasudevan et al., SIGCOMM 2009).
+  ``tcp``        Linux TCP as NCCL's socket transport drives it: each connection (one
+                 per channel and peer, :data:`~model.collectives.CHANNELS_PER_NIC` per
+                 NIC) sends every NCCL step (:data:`NCCL_STEP_BYTES`) over its sockets
+                 (``sockets_per_connection`` = ``NCCL_SOCKET_NTHREADS`` ×
+                 ``NCCL_NSOCKS_PERTHREAD``, ``net_socket.cc``; a task per socket of at
+                 least :data:`SOCKET_MIN_CHUNK_BYTES`). Three costs:
+
+                 - **window**: one socket moves at most Mathis et al.'s
+                   ``MSS·C/(RTT·√p)`` (with SACK every loss is one window halving, no
+                   timeout; Padhye's timeout term describes Reno without SACK);
+                 - **mid-stream repair**: SACK + RACK (RFC 8985) mark a segment lost once
+                   a later one is acknowledged and the reordering window (min RTT/4)
+                   has passed, and resend it: ``RTT·5/4`` on the socket that lost it;
+                 - **tail loss**: a lost last segment of a step has no later segment to
+                   reveal it. Linux sends a Tail Loss Probe after ``2·SRTT`` plus
+                   ``TCP_TIMEOUT_MIN`` (2 ms: ``tcp_schedule_loss_probe``), whose
+                   acknowledgement starts the repair (one more round trip); only when the
+                   probe is lost too does the retransmission timeout fire, floored at
+                   ``min_rto_ms`` (Linux ``TCP_RTO_MIN`` 200 ms, per route
+                   ``ip route ... rto_min``). A stall of milliseconds outlasts NCCL's
+                   4 MiB of buffering, so it stops the channel's whole ring: the ring's
+                   ``hops`` add their stalls, and a collective waits for the slowest of
+                   its channels (:func:`expected_max_events`).
   ``iwarp``      the same TCP, offloaded to the NIC (RFC 5040-5044): same loss
-                 behaviour, no host CPU per byte.
+                 behaviour, no host CPU per byte; its connections are the verbs queue
+                 pairs (``qps_per_connection``), not sockets.
   ``roce``       RC transport. ``go_back_n`` (RoCEv2 before ConnectX-6 Dx): a loss
                  makes the receiver NAK the next packet and the sender resend
                  everything after it: each loss costs one loaded round trip
@@ -64,7 +76,11 @@ The inter-node bandwidth a fabric really reaches is
   times the Gb/s one core moves caps what the node's NICs can carry. RDMA
   transports (RoCE, iWARP, InfiniBand) move data without the host CPU; their
   profiles give ``cpu_gbps_per_core = inf`` unless a profile (the article's)
-  states otherwise.
+  states otherwise. **GPUDirect TCP** (``gpudirect_tcp``: Linux device-memory
+  TCP, Google's GPUDirect-TCPX/TCPXO) puts the payload straight between the NIC
+  and GPU memory; the host handles headers only, so there is no copy and no
+  per-byte CPU cap, and the sockets reach ~96.6 % of line rate
+  (:data:`DEVMEM_TCP_LINE_FRACTION`). Its loss recovery is the same Linux TCP.
 
 References
 ----------
@@ -80,13 +96,22 @@ References
 6. V. Vasudevan et al., "Safe and effective fine-grained TCP retransmissions
    for datacenter communication", SIGCOMM 2009 (200 ms min RTO and incast).
 7. NVIDIA NCCL environment variables (NCCL_BUFFSIZE, NCCL_IB_TIMEOUT,
-   NCCL_IB_QPS_PER_CONNECTION); NVIDIA/nccl-tests issue 83 (socket transport).
+   NCCL_IB_QPS_PER_CONNECTION); NVIDIA/nccl-tests issue 83 (socket transport);
+   NVIDIA/nccl ``src/transport/net_socket.cc`` (sockets per connection, task size).
+8. Y. Cheng, N. Cardwell, N. Dukkipati, P. Jha, "The RACK-TLP Loss Detection
+   Algorithm for TCP", RFC 8985, 2021; Linux ``net/ipv4/tcp_output.c``
+   ``tcp_schedule_loss_probe`` (probe timeout 2·SRTT + ``TCP_TIMEOUT_MIN``).
+9. M. Almasry, W. de Bruijn, E. Dumazet, K. Zhang, "Device Memory TCP", Netdev
+   0x17, 2023 (~96.6 % of line rate to and from GPU memory).
 """
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
+from .collectives import CHANNELS_PER_NIC  # NCCL channels (connections) per NIC
 from .collectives import NCCL_BUFFSIZE_BYTES  # NCCL_BUFFSIZE default: what one connection may have in flight
 
 TRANSPORTS = ("tcp", "roce", "iwarp", "infiniband")
@@ -96,7 +121,26 @@ LOSS_RECOVERY_CODE = {name: i for i, name in enumerate(LOSS_RECOVERIES)}
 RDMA_TRANSPORTS = ("roce", "infiniband")
 
 MATHIS_C = np.sqrt(1.5)
-PADHYE_B = 1.0  # packets acknowledged per ACK: Linux quick-acks bulk receivers (b = 2 with delayed ACKs is slower)
+# NCCL's socket transport (NVIDIA/nccl src/transport/net_socket.cc, src/include/device.h)
+NCCL_STEPS = 8  # NCCL_STEPS: a connection's buffer holds 8 steps; each network send carries one
+NCCL_STEP_BYTES = NCCL_BUFFSIZE_BYTES / NCCL_STEPS  # 512 KiB per send of the Simple protocol
+SOCKET_MIN_CHUNK_BYTES = 64.0 * 1024  # net_socket.cc MIN_CHUNKSIZE: a send is split over sockets in tasks ≥ 64 KiB
+# NCCL_SOCKET_NTHREADS × NCCL_NSOCKS_PERTHREAD when NCCL detects them (net_socket.cc): 1 × 1 on a generic NIC; the
+# same file sets 2 × 8 on AWS ENA and 4 × 1 on Google gVNIC, and caps the product at 64 (MAX_SOCKETS)
+NCCL_DEFAULT_SOCKETS_PER_CONNECTION = 1
+NCCL_MAX_SOCKETS_PER_CONNECTION = 64
+# Linux recovery (RFC 8985; net/ipv4/tcp_output.c, include/net/tcp.h)
+RACK_REO_WND_RTTS = 0.25  # RFC 8985 §6.2: the reordering window starts at min_RTT/4
+TLP_PTO_RTTS = 2.0  # RFC 8985 §7.2: the probe timeout is 2·SRTT
+LINUX_TLP_FLOOR_MS = 2.0  # tcp_schedule_loss_probe adds TCP_TIMEOUT_MIN, 2 jiffies: 2 ms at HZ = 1000 (8 at HZ = 250)
+# Device-memory TCP (Almasry et al., Netdev 0x17, 2023): ~96.6 % of line rate with payloads to and from GPU memory
+DEVMEM_TCP_LINE_FRACTION = 0.966
+# what a GPUDirect TCP fabric takes unless its scenario sets them: (value, source shown to the user)
+GPUDIRECT_TCP_VALUES = {
+    "achievable_fraction": (DEVMEM_TCP_LINE_FRACTION, "Device Memory TCP (Almasry et al., Netdev 0x17, 2023): "
+                                                      "~96.6 % of line rate to and from GPU memory"),
+    "cpu_gbps_per_core": (np.inf, "GPUDirect TCP: the payload bypasses host memory, no CPU per byte"),
+}
 LINUX_MIN_RTO_MS = 200.0  # TCP_RTO_MIN, include/net/tcp.h; `ip route ... rto_min` changes it per route
 NCCL_IB_TIMEOUT = 20  # NCCL env docs: default 20 since NCCL 2.23 (18 before)
 VERBS_ACK_TIMEOUT_MS = 4.096e-3 * 2**NCCL_IB_TIMEOUT  # IBTA local ACK timeout 4.096 µs · 2^timeout = 4.3 s
@@ -109,7 +153,8 @@ def mathis_flow_gbps(mss_bytes, rtt_us, loss_rate):
     """Throughput bound of one TCP flow by the Mathis formula [Gb/s].
 
     ``(MSS·8/RTT) · C/√p``; infinite when ``p = 0`` or ``RTT = 0`` (then the
-    link, not TCP, is the limit). An upper bound: no timeouts (see :func:`padhye_flow_gbps`).
+    link, not TCP, is the limit). With SACK a loss halves the window without a timeout, so this is one
+    socket's rate under loss (:func:`tcp_efficiency` adds the repairs and tail stalls).
     """
     mss = np.asarray(mss_bytes, dtype=float)
     rtt_s = np.asarray(rtt_us, dtype=float) * 1e-6
@@ -117,31 +162,6 @@ def mathis_flow_gbps(mss_bytes, rtt_us, loss_rate):
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         rate = mss * 8.0 / rtt_s * MATHIS_C / np.sqrt(np.where(p > 0, p, 1.0)) / 1e9
     return np.where((p > 0) & (rtt_s > 0), rate, np.inf)
-
-
-def _padhye_terms(rtt_s, loss_rate, min_rto_ms):
-    """Padhye's per-packet window time [s], timeout fraction of losses Q [-] and cost of one timeout [s]."""
-    p = np.asarray(loss_rate, dtype=float)
-    rtt_s = np.asarray(rtt_s, dtype=float)
-    window_s = rtt_s * np.sqrt(2.0 * PADHYE_B * p / 3.0)
-    q = np.minimum(1.0, 3.0 * np.sqrt(3.0 * PADHYE_B * p / 8.0))
-    backoff = 1.0 + p + 2 * p**2 + 4 * p**3 + 8 * p**4 + 16 * p**5 + 32 * p**6
-    t0 = rtt_s + np.asarray(min_rto_ms, dtype=float) * 1e-3
-    return window_s, q, t0 * backoff
-
-
-def padhye_flow_gbps(mss_bytes, rtt_us, loss_rate, min_rto_ms=LINUX_MIN_RTO_MS):
-    """Mean throughput of one TCP flow with retransmission timeouts (Padhye et al. 1998) [Gb/s].
-
-    ``MSS·8 / (RTT·√(2bp/3) + T0·Q·p·f(p))`` (the receiver window not limiting);
-    infinite without loss. Reference: 400 Gb/s Ethernet, MSS 8960 B, RTT 100 µs,
-    p = 1e-3, min RTO 200 ms: ~5 Gb/s per flow, 16 flows ≈ 20 % of the link.
-    """
-    window_s, q, timeout_s = _padhye_terms(np.asarray(rtt_us, dtype=float) * 1e-6, loss_rate, min_rto_ms)
-    p = np.asarray(loss_rate, dtype=float)
-    per_packet_s = window_s + timeout_s * q * p
-    with np.errstate(divide="ignore"):
-        return np.where(p > 0, np.asarray(mss_bytes, dtype=float) * 8.0 / per_packet_s / 1e9, np.inf)
 
 
 def go_back_n_efficiency(link_gbps, packet_bytes, rtt_us, loss_rate):
@@ -158,38 +178,127 @@ def go_back_n_efficiency(link_gbps, packet_bytes, rtt_us, loss_rate):
     return ps / (ps + np.maximum(m, 1.0) * p)
 
 
+# expected_max_events: the exact series where events are rare (three terms below a mean of 1e-3: the next is below
+# K·λ³/6), a table of the exact series read in log λ and log K up to a mean of 8 and 10⁷ links (bilinear: within
+# 1 %), the Gaussian bound above (within ~10 % there)
+EXACT_MAX_MEAN = 8.0
+_RARE_MEAN = 1e-3
+_RARE_TERMS = 3
+_TABLE_LOG_MEAN = np.linspace(np.log(_RARE_MEAN), np.log(EXACT_MAX_MEAN), 91)
+_TABLE_LOG_LINKS = np.linspace(0.0, np.log(1e7), 65)
+_NEGLIGIBLE_EVENTS = 1e-12
+
+
+def _max_series(lam, k, terms):
+    """``Σₘ P(max > m)`` for ``m < terms``, the expected maximum of ``K`` Poisson(``λ``) counts [-]."""
+    lam = np.asarray(lam, dtype=float)
+    pmf = np.exp(-lam)
+    cdf = pmf.copy()
+    total = np.zeros(np.broadcast(lam, k).shape)
+    with np.errstate(divide="ignore"):  # P(X > m) = 1: log1p(−1) = −inf, a term of 1
+        for m in range(terms):
+            # 1 − cdf: exact enough (a survival below 1e-16 adds K·1e-16 at most)
+            term = -np.expm1(k * np.log1p(-np.maximum(1.0 - cdf, 0.0)))
+            total += term
+            if term.max() < _NEGLIGIBLE_EVENTS:
+                break
+            pmf = pmf * lam / (m + 1)
+            cdf = cdf + pmf
+    return total
+
+
+@functools.cache
+def _max_table():
+    """:func:`_max_series` on the grid of :data:`_TABLE_LOG_MEAN` × :data:`_TABLE_LOG_LINKS` (to convergence)."""
+    table = _max_series(np.exp(_TABLE_LOG_MEAN)[:, None], np.exp(_TABLE_LOG_LINKS)[None, :], 200)
+    table.flags.writeable = False
+    return table
+
+
+def _table_lookup(lam, k):
+    """Bilinear reading of :func:`_max_table` at ``λ`` in its range and ``K`` ≤ 10⁷ links."""
+    table = _max_table()
+    dx, dy = _TABLE_LOG_MEAN[1] - _TABLE_LOG_MEAN[0], _TABLE_LOG_LINKS[1] - _TABLE_LOG_LINKS[0]
+    x = (np.log(np.clip(lam, _RARE_MEAN, EXACT_MAX_MEAN)) - _TABLE_LOG_MEAN[0]) / dx
+    y = np.minimum(np.log(k), _TABLE_LOG_LINKS[-1]) / dy
+    i = np.minimum(x.astype(np.intp), table.shape[0] - 2)
+    j = np.minimum(y.astype(np.intp), table.shape[1] - 2)
+    fx, fy = x - i, y - j
+    return ((table[i, j] * (1 - fx) + table[i + 1, j] * fx) * (1 - fy)
+            + (table[i, j + 1] * (1 - fx) + table[i + 1, j + 1] * fx) * fy)
+
+
 def expected_max_events(mean_events, links):
     """Expected largest number of events on any of ``K`` links, each Poisson with mean ``λ`` [-].
 
-    ``max(λ + √(2λ·ln K), 1 − e^(−Kλ))``: the Gaussian tail bound on the
-    maximum of ``K`` variables of variance ``λ`` (Boucheron, Lugosi, Massart,
-    *Concentration Inequalities*, 2013, §2.5) where events are common, and the
-    chance that any link has one where they are rare. Exactly ``λ`` for one link;
-    grows with ``K``.
+    The exact series ``Σₘ 1 − (1 − S(m))^K`` with ``S`` the Poisson survival function (where rare
+    events make ``1 − e^(−Kλ)``, the chance that any link has one, and common ones several): summed
+    below a mean of 1e-3, read from a table of it up to ``λ`` = :data:`EXACT_MAX_MEAN`; above,
+    ``λ + √(2λ·ln K)``, the Gaussian tail bound on the maximum of ``K`` variables of variance ``λ``
+    (Boucheron, Lugosi, Massart, *Concentration Inequalities*, 2013, §2.5). Exactly ``λ`` for one
+    link; grows with ``K``.
     """
     lam = np.asarray(mean_events, dtype=float)
     k = np.maximum(np.asarray(links, dtype=float), 1.0)
-    return np.maximum(lam + np.sqrt(2.0 * lam * np.log(k)), -np.expm1(-k * lam))
+    if np.all(k == 1.0):  # one link: its own mean
+        return lam * np.ones_like(k)
+    lam, k = np.broadcast_arrays(lam, k)
+    out = np.array(np.maximum(lam + np.sqrt(2.0 * lam * np.log(k)), -np.expm1(-k * lam)))
+    rare = lam < _RARE_MEAN
+    if rare.any():
+        out[rare] = _max_series(lam[rare], k[rare], _RARE_TERMS)
+    mid = ~rare & (lam <= EXACT_MAX_MEAN)
+    if mid.any():
+        out[mid] = _table_lookup(lam[mid], k[mid])
+    return out
 
 
-def tcp_efficiency(link_gbps, mss_bytes, rtt_us, loss_rate, flows, min_rto_ms=LINUX_MIN_RTO_MS, links=1.0):
-    """Fraction of the link NCCL's sockets keep busy under loss: the slowest of ``links × flows`` flows [-].
+def tcp_efficiency(link_gbps, mss_bytes, rtt_us, loss_rate, sockets=NCCL_DEFAULT_SOCKETS_PER_CONNECTION,
+                   min_rto_ms=LINUX_MIN_RTO_MS, hops=1.0, message_bytes=np.inf, channels=1.0,
+                   channels_per_nic=CHANNELS_PER_NIC):
+    """Fraction of the link NCCL's TCP connections keep busy under loss, as Linux recovers [-].
 
-    Each buffer (:data:`NCCL_BUFFSIZE_BYTES`) is split over the ``flows`` sockets of
-    a link; a socket sends its share at the larger of its link share and Padhye's
-    window time per packet, plus the timeouts of the slowest socket of the
-    collective. Proportional to 1/√p where the window binds, falling off a cliff
-    where timeouts start to hit every buffer.
+    ``link_gbps``: what the NIC moves without loss; ``sockets``: sockets per connection; ``hops``: the links in
+    series in one channel's ring (its nodes); ``channels``: the channels a collective runs side by side (it waits
+    for the slowest); ``message_bytes``: what one NIC link carries per collective.
+
+    Per NCCL step of one connection (:data:`NCCL_STEP_BYTES`, split over ``k`` sockets of ``c`` bytes each):
+
+    - time at the link's pace, or at Mathis's window per socket if that is slower;
+    - mid-stream repairs: ``RTT·(1 + 1/4)`` for the slowest of the ``k`` sockets' losses (RACK);
+    - tail stalls: each socket's last segment is lost with probability ``p``: a probe after
+      ``2·SRTT + 2 ms``, the repair's round trip, and ``p·(RTO + RTT)`` when the probe is lost too
+      (RTO = ``min_rto_ms`` in a data centre, where ``SRTT + 4·RTTVAR`` is far below it). Every hop of
+      the ring adds its stalls, and the collective waits for its slowest channel.
+
+    1 without loss; about ``1/√p`` where the window binds; falls steeply once the ring's
+    ``hops × k × p`` tail stalls per step cost more than the step itself.
     """
-    flows = np.maximum(np.asarray(flows, dtype=float), 1.0)
-    mss = np.asarray(mss_bytes, dtype=float)
     p = np.asarray(loss_rate, dtype=float)
     rtt_s = np.asarray(rtt_us, dtype=float) * 1e-6
-    t_pkt = mss * 8.0 * flows / (np.asarray(link_gbps, dtype=float) * 1e9)  # one socket's packet at its share
-    n = NCCL_BUFFSIZE_BYTES / (flows * mss)  # packets per socket per buffer
-    window_s, q, timeout_s = _padhye_terms(rtt_s, p, min_rto_ms)
-    busy = n * np.maximum(t_pkt, window_s) + timeout_s * expected_max_events(n * p * q, links * flows)
-    return n * t_pkt / busy
+    mss = np.asarray(mss_bytes, dtype=float)
+    s = np.clip(np.asarray(sockets, dtype=float), 1.0, NCCL_MAX_SOCKETS_PER_CONNECTION)
+    chunk = np.maximum(SOCKET_MIN_CHUNK_BYTES, NCCL_STEP_BYTES / s)  # one socket's task per step [B]
+    k = np.ceil(NCCL_STEP_BYTES / chunk)  # sockets a step uses
+    conn_bytes_per_s = np.asarray(link_gbps, dtype=float) * 1e9 / 8.0 / channels_per_nic
+    step_s = NCCL_STEP_BYTES / conn_bytes_per_s
+    with np.errstate(divide="ignore"):
+        window_s = chunk / (mss * MATHIS_C / (rtt_s * np.sqrt(p)))  # inf rate (0 s) without loss
+    packets = chunk / mss
+    repair_s = rtt_s * (1.0 + RACK_REO_WND_RTTS) * expected_max_events(packets * p, k)
+    stall_s = (TLP_PTO_RTTS * rtt_s + LINUX_TLP_FLOOR_MS * 1e-3 + rtt_s
+               + p * (np.asarray(min_rto_ms, dtype=float) * 1e-3 + rtt_s))
+    hops = np.maximum(np.asarray(hops, dtype=float), 1.0)
+    steps = np.maximum(np.asarray(message_bytes, dtype=float) / channels_per_nic / NCCL_STEP_BYTES, 1.0)
+    per_step = hops * k * p  # tail stalls per step of one channel's ring
+    with np.errstate(invalid="ignore"):  # no loss in an endless collective: 0 · inf, no stall
+        stalls = np.where(per_step > 0, per_step * steps, 0.0)  # per channel and collective
+    # the slowest channel's stalls over the mean (1 for an endless collective, where the mean is all)
+    counted = (stalls > 0) & np.isfinite(stalls)
+    slowest = np.where(counted, expected_max_events(np.where(counted, stalls, 0.0), channels)
+                       / np.where(counted, stalls, 1.0), 1.0)
+    busy = np.maximum(step_s, window_s) + repair_s + stall_s * per_step * slowest
+    return step_s / busy
 
 
 def rdma_efficiency(link_gbps, packet_bytes, rtt_us, loss_rate, recovery_code, links=1.0, message_bytes=np.inf,
@@ -219,18 +328,20 @@ def rdma_efficiency(link_gbps, packet_bytes, rtt_us, loss_rate, recovery_code, l
     return n * t_pkt / busy
 
 
-def loss_efficiency(transport_code, recovery_code, link_gbps, rtt_us, loss_rate, mss_bytes, mtu_bytes, flows,
-                    min_rto_ms=LINUX_MIN_RTO_MS, links=1.0, message_bytes=np.inf):
+def loss_efficiency(transport_code, recovery_code, link_gbps, rtt_us, loss_rate, mss_bytes, mtu_bytes, sockets,
+                    min_rto_ms=LINUX_MIN_RTO_MS, links=1.0, message_bytes=np.inf, nics_per_node=1.0):
     """Loss-recovery efficiency for any mix of transports (by code) [-].
 
-    ``rtt_us`` is the loaded round trip; ``links`` the links a collective waits
-    on (flows are added for TCP); ``message_bytes`` what one link carries per
-    collective; ``min_rto_ms`` TCP's minimum RTO, or the RDMA go-back-N tail-loss
-    timeout. A transport code outside :data:`TRANSPORT_CODE` gives NaN.
+    ``rtt_us`` is the loaded round trip; ``links`` the NIC links a collective waits
+    on (nodes × ``nics_per_node``; a TCP channel's ring crosses ``links / nics_per_node`` of
+    them); ``sockets`` TCP's sockets per connection (or an iWARP connection's queue pairs);
+    ``message_bytes`` what one link carries per collective; ``min_rto_ms`` TCP's minimum
+    RTO, or the RDMA go-back-N tail-loss timeout. A transport code outside
+    :data:`TRANSPORT_CODE` gives NaN.
     """
     code = np.asarray(transport_code)
-    args = [np.asarray(a, dtype=float) for a in (link_gbps, rtt_us, loss_rate, mss_bytes, mtu_bytes, flows,
-                                                  min_rto_ms, links, message_bytes)]
+    args = [np.asarray(a, dtype=float) for a in (link_gbps, rtt_us, loss_rate, mss_bytes, mtu_bytes, sockets,
+                                                  min_rto_ms, links, message_bytes, nics_per_node)]
     rec = np.asarray(recovery_code)
     n_rows = code.shape[0] if code.ndim else 0
     flat = code.reshape(n_rows, -1) if n_rows else None
@@ -252,13 +363,16 @@ def loss_efficiency(transport_code, recovery_code, link_gbps, rtt_us, loss_rate,
                      np.nan)
 
 
-# transport codes -> loss-efficiency formula of (recovery, link, rtt, loss, mss, mtu, flows, min_rto, links,
-# message); the one place that maps them
+# transport codes -> loss-efficiency formula of (recovery, link, rtt, loss, mss, mtu, sockets, min_rto, links,
+# message, nics); the one place that maps them
 _BY_KIND = (
     ((TRANSPORT_CODE["tcp"], TRANSPORT_CODE["iwarp"]),
-     lambda rec, link, rtt, loss, mss, mtu, fl, rto, k, msg: tcp_efficiency(link, mss, rtt, loss, fl, rto, k)),
+     lambda rec, link, rtt, loss, mss, mtu, so, rto, k, msg, nics: tcp_efficiency(
+         link, mss, rtt, loss, so, rto, hops=k / np.maximum(nics, 1.0), message_bytes=msg,
+         channels=CHANNELS_PER_NIC * nics)),
     ((TRANSPORT_CODE["roce"], TRANSPORT_CODE["infiniband"]),
-     lambda rec, link, rtt, loss, mss, mtu, fl, rto, k, msg: rdma_efficiency(link, mtu, rtt, loss, rec, k, msg, rto)),
+     lambda rec, link, rtt, loss, mss, mtu, so, rto, k, msg, nics: rdma_efficiency(link, mtu, rtt, loss, rec, k, msg,
+                                                                                  rto)),
 )
 if sorted(c for kind, _ in _BY_KIND for c in kind) != sorted(TRANSPORT_CODE.values()):
     raise RuntimeError("transport._BY_KIND must list every transport code exactly once: "

@@ -36,11 +36,12 @@ the backward pass (``dp_overlap = false``).
 from __future__ import annotations
 
 import csv
+import tomllib
 from dataclasses import dataclass
 
 import numpy as np
 
-from .catalog import ASSETS_DIR
+from .catalog import ASSETS_DIR, gpus
 from .engine import evaluate
 from .scenario import scenario_from_dict
 
@@ -218,12 +219,18 @@ def read_nccl_index(directory=NCCL_DIR) -> list[dict]:
 
 
 def log_scenario_dict(r: dict) -> dict:
-    """A scenario stating exactly the log's setup: published profile set, the source's GPU, nodes and NICs."""
+    """A scenario stating exactly the log's setup: published profile set, the source's GPU, nodes and NICs, and
+    the fabric settings the source states (``settings``: TOML ``key = value`` pairs separated by ``;``)."""
+    run = {"transport": r["fabric"], "link_gbps": float(r["link_gbps"]), "nics_per_node": int(r["nics_per_node"])}
+    run.update(tomllib.loads(r.get("settings", "").replace(";", "\n")))
     return {"name": r["file"], "cluster": {"gpu": r["gpu"], "nodes": int(r["nodes"]),
                                            "gpus_per_node": int(r["gpus_per_node"])},
-            "fabric": {"profile_set": "published", "compare": ["run"],
-                       "custom": {"run": {"transport": r["fabric"], "link_gbps": float(r["link_gbps"]),
-                                          "nics_per_node": int(r["nics_per_node"])}}}}
+            "fabric": {"profile_set": "published", "compare": ["run"], "custom": {"run": run}}}
+
+
+def predictable(r: dict) -> bool:
+    """Whether the engine can describe a log's setup: in scope, with its line rate stated and its GPU catalogued."""
+    return r["scope"] != "not_evaluated" and bool(r["link_gbps"]) and r["gpu"] in gpus()
 
 
 def validate_network(directory=NCCL_DIR) -> list[NetworkRow]:
@@ -237,7 +244,7 @@ def validate_network(directory=NCCL_DIR) -> list[NetworkRow]:
         log = parse_nccl_tests(text, source=r["file"], nodes=int(r["nodes"]))
         source = r["source"].split(", http")[0]
         peak = float(np.max(log.busbw_gb_per_s))
-        if r["scope"] == "not_evaluated":
+        if not predictable(r):
             rows.append(NetworkRow(r["file"], r["scope"], source, r["notes"], log.collective, peak, float("nan"),
                                    *(float("nan"),) * 4, (), log.size_bytes, log.busbw_gb_per_s, None))
             continue
@@ -247,7 +254,8 @@ def validate_network(directory=NCCL_DIR) -> list[NetworkRow]:
         err = size_errors(log, pred)
         setup = NcclSetup(r["gpu"], float(r["link_gbps"]), int(r["nics_per_node"]), r["fabric"], r["algorithm"])
         desc = (f"{r['gpu']}, {r['nodes']} × {r['gpus_per_node']} GPUs, {r['nics_per_node']} × {r['link_gbps']}G "
-                f"{r['fabric']}, algorithm {r['algorithm']}")
+                f"{r['fabric']}" + (f" ({r['settings']})" if r.get("settings") else "")
+                + f", algorithm {r['algorithm']}")
         rows.append(NetworkRow(r["file"], r["scope"], source, desc, log.collective, peak, float(np.max(pred)),
                                err["large_median"], err["large_max"], err["medium_median"], err["medium_max"],
                                tuple(log_warnings(log, setup)) + tuple(filter(None, [floor_note(log)])),

@@ -12,7 +12,7 @@ from numpy.testing import assert_allclose
 
 import model
 from gui import cli
-from model import collectives, topology, transport
+from model import collectives, nccl_fit, network, topology, transport
 
 GBN, SR, LLR = (transport.LOSS_RECOVERY_CODE[k] for k in ("go_back_n", "selective_repeat", "link_retry"))
 
@@ -26,25 +26,50 @@ def h100_70b(profile="published", **changes):
     return s.replace_many(changes) if changes else s
 
 
-# --- TCP: 1/√p where the window binds, then the timeout cliff ------------------------------------------------
+# --- TCP: Linux recovery (SACK/RACK, tail loss probe, RTO only behind a lost probe) -----------------------
 
-def test_tcp_goes_as_one_over_root_p_until_timeouts_take_over():
-    p = np.geomspace(2e-3, 2e-2, 5)
-    # a long round trip (1 ms) and a tiny minimum RTO: the congestion window sets the rate
-    window_bound = transport.tcp_efficiency(100, 1460, 1000, p, 16, min_rto_ms=1e-3, links=1)
-    assert np.all(window_bound < 1.0)
+def test_tcp_goes_as_one_over_root_p_where_the_window_binds():
+    p = np.geomspace(1e-4, 2e-3, 5)
+    # a long round trip (1 ms), one hop: each socket's congestion window (Mathis) sets the rate
+    window_bound = transport.tcp_efficiency(100, 1460, 1000, p, 1, min_rto_ms=200.0, hops=1)
+    assert np.all(window_bound < 0.2)
     assert_allclose(window_bound * np.sqrt(p), (window_bound * np.sqrt(p))[0], rtol=0.1)
-    # Linux's 200 ms minimum RTO: timeouts cost far more than the window at the same loss -- the cliff
-    linux = transport.tcp_efficiency(100, 1460, 1000, p, 16, min_rto_ms=200.0, links=1)
-    assert np.all(linux < window_bound / 10)
+    # a ring of many hops at a data-centre round trip: tail stalls, not the window, take over (~1/p)
+    stalls = transport.tcp_efficiency(400, 8960, 20, p, 1, hops=512, channels=16)
+    assert np.all(np.diff(np.log(stalls)) / np.diff(np.log(p)) < -0.8)
 
 
-def test_tcp_cliff_in_training_days():
-    res = model.sweep(h100_70b(), "fabric.ethernet.loss_rate", [1e-9, 1e-7, 1e-5, 1e-3])
+def one_gib_all_reduce_busbw_ratio(nodes, loss):
+    """1 GiB all-reduce on H100 8 × 400G over published TCP with Linux defaults, busbw over the lossless run."""
+    def busbw(p):
+        s = model.scenario_from_dict({
+            "cluster": {"gpu": "H100-SXM", "nodes": nodes, "gpus_per_node": 8},
+            "fabric": {"profile_set": "published", "compare": ["ethernet"],
+                       "custom": {"ethernet": {"loss_rate": p, "link_gbps": 400.0, "nics_per_node": 8,
+                                               "min_rto_ms": 200.0, "sockets_per_connection": 1}}}})
+        return nccl_fit.scenario_table(s, "ethernet", "all_reduce", sizes=[2**30])["busbw_GBps"][0]
+    return busbw(loss) / busbw(0.0)
+
+
+@pytest.mark.parametrize("nodes, loss, lo, hi", [
+    (2, 1e-4, 0.8, 1.0),
+    (16, 1e-5, 0.7, 1.0), (16, 1e-4, 0.25, 0.95), (16, 1e-3, 0.0, 0.6),
+    (128, 1e-5, 0.3, 1.0), (128, 1e-4, 0.05, 0.7), (128, 1e-3, 0.0, 0.25),
+])
+def test_tcp_under_loss_keeps_what_linux_keeps(nodes, loss, lo, hi):
+    """A few lost packets in 10⁵ cost a training fabric a part of its bandwidth, not all of it: Linux repairs
+    mid-stream losses within a round trip and a lost tail within a probe timeout; only where a ring of many
+    nodes meets heavy loss do the stalls take most of it."""
+    assert lo <= one_gib_all_reduce_busbw_ratio(nodes, loss) <= hi
+
+
+def test_tcp_loss_in_training_days():
+    res = model.sweep(h100_70b(), "fabric.ethernet.loss_rate", [1e-9, 1e-6, 1e-5, 1e-3])
     days = res["train_days"][res.fabric_index("ethernet")]
     assert np.all(np.diff(days) > 0)
-    assert days[1] < 1.5 * days[0]  # 1e-7: a timeout now and then
-    assert days[3] > 20 * days[0]  # 1e-3: some socket of 8,192 is always waiting out 200 ms
+    assert days[1] < 1.05 * days[0]  # 1e-6: a probe now and then
+    assert days[2] < 1.5 * days[0]  # 1e-5, the published training fabric: a visible but modest cost
+    assert days[3] > 1.5 * days[0]  # 1e-3: a ring of 64 nodes stalls on some socket's lost tail most steps
 
 
 # --- RoCE go-back-N: the knee near p × packets in flight ≈ 1 ------------------------------------------------
@@ -91,7 +116,7 @@ def test_infiniband_flat_only_below_its_own_loss():
     # link-level retry, an explicit option, keeps it flat much further
     llr = model.sweep(h100_70b(**{"fabric.custom.infiniband.loss_recovery": "link_retry"}),
                       "fabric.infiniband.loss_rate", loss)
-    assert llr["loss_efficiency"][i][3] > 0.98 > 0.8 > eta[3]
+    assert llr["loss_efficiency"][i][3] > 0.97 > 0.8 > eta[3]
 
 
 def test_infiniband_round_trip_follows_the_latency_slider():
@@ -134,12 +159,14 @@ def test_loss_cost_grows_with_the_links_a_collective_waits_on():
     assert np.all(np.diff(eta) < 0)
 
 
-def data_parallel_heavy(nodes=256):
-    """A 7B model with TP 8 inside each node and DP across every node (PP 1)."""
+def data_parallel_heavy(nodes=256, placement="fragmented"):
+    """A 7B model with TP 8 inside each node and DP across every node (PP 1); by default a fragmented job (its
+    rings cross the uplinks at every edge)."""
     return model.scenario_from_dict({
         "cluster": {"gpu": "H100-SXM", "nodes": nodes, "gpus_per_node": 8},
         "workload": {"params_b": 7.0, "seq_len": 4096, "global_batch": 2048},
         "parallel": {"tp": 8, "pp": 1, "dp_overlap": False},
+        "topology": {"placement": placement},
         "fabric": {"profile_set": "published", "compare": ["roce", "infiniband"]},
     })
 
@@ -153,11 +180,14 @@ def test_step_time_rises_with_oversubscription_for_a_data_parallel_heavy_plan():
         assert step[-1] > 1.1 * step[0], f
     dp = res["breakdown_s"]["dp_comm"][res.fabric_index("infiniband")]
     assert dp[-1] > 2 * dp[0]  # the slowdown is the data-parallel traffic's
+    # the same job placed contiguously: its rings send one edge per channel up each leaf, far below 1:8
+    flat = model.sweep(data_parallel_heavy(placement="contiguous"), "topology.oversubscription", over)
+    assert np.all(flat["network"]["dp_congestion_slowdown"] == 1.0)
 
 
 def test_rail_optimised_placement_keeps_rail_traffic_local():
     # 64 nodes, RoCE on 128-port switches: each rail's 64 NICs sit under one leaf -- oversubscription costs nothing
-    res = model.sweep(data_parallel_heavy(64), "topology.oversubscription", [1.0, 8.0])
+    res = model.sweep(data_parallel_heavy(64, "contiguous"), "topology.oversubscription", [1.0, 8.0])
     step = res["step_time_s"][res.fabric_index("roce")]
     assert step[1] == pytest.approx(step[0])
     assert res["network"]["dp_congestion_slowdown"][res.fabric_index("roce")][1] == 1.0
@@ -215,7 +245,7 @@ def test_adaptive_routing_relieves_ecmp_collisions_of_pipeline_flows():
     s = pipeline_heavy()
     ecmp = model.evaluate(s).at("roce")
     adaptive = model.evaluate(s.replace("fabric.custom.roce.adaptive_routing", True)).at("roce")
-    assert ecmp["network"]["pp_congestion_slowdown"] > 1.3  # non-blocking, but hashing piles flows up
+    assert ecmp["network"]["pp_congestion_slowdown"] > 1.2  # non-blocking, but hashing piles flows up
     assert adaptive["network"]["pp_congestion_slowdown"] == 1.0
     assert adaptive["breakdown_s"]["pp_comm"] < ecmp["breakdown_s"]["pp_comm"]
 
@@ -239,12 +269,13 @@ def test_the_plan_search_sees_the_slowed_pipeline():
     res = model.sweep(s, "topology.oversubscription", [1.0, 16.0])
     i = res.fabric_index("roce")
     first = {k: res["plan"][k][i][0] for k in ("tp", "pp", "micro_batch", "virtual_stages")}
-    assert first["pp"] > 1 and res["network"]["pp_congestion_slowdown"][i][1] > 1.5
     fixed = s.replace_many({"parallel.mode": "explicit", "parallel.tp": int(first["tp"]),
                             "parallel.pp": int(first["pp"]), "workload.micro_batch": int(first["micro_batch"]),
                             "parallel.virtual_stages": int(first["virtual_stages"]),
                             "topology.oversubscription": 16.0})
-    assert res["step_time_s"][i][1] < model.evaluate(fixed).at("roce")["step_time_s"]
+    kept = model.evaluate(fixed).at("roce")
+    assert first["pp"] > 1 and kept["network"]["pp_congestion_slowdown"] > 1.5
+    assert res["step_time_s"][i][1] < kept["step_time_s"]
 
 
 def test_expert_all_to_all_across_leaves_pays_for_ecmp_collisions():
@@ -295,7 +326,111 @@ def test_bad_loss_recovery_and_rto_are_named_errors(tmp_path, capsys):
     assert "fabric.custom.roce.adaptive_routing" in err and len(err.strip().splitlines()) == 1
 
 
-def test_min_rto_is_sweepable_and_moves_tcp():
+@pytest.mark.parametrize("line, field", [
+    ("sockets_per_connection = 0", "fabric.custom.ethernet.sockets_per_connection"),
+    ("sockets_per_connection = 65", "fabric.custom.ethernet.sockets_per_connection"),
+    ("gpudirect_tcp = \"yes\"", "fabric.custom.ethernet.gpudirect_tcp"),
+    ("min_rto_ms = -1", "fabric.custom.ethernet.min_rto_ms"),
+])
+def test_bad_tcp_settings_are_one_line_naming_the_field(tmp_path, capsys, line, field):
+    path = tmp_path / "bad.toml"
+    path.write_text(f"[fabric.custom.ethernet]\n{line}\n", encoding="utf-8")
+    assert cli.main(["nccl", str(path), "--fabric", "ethernet"]) == cli.EXIT_BAD_INPUT
+    err = capsys.readouterr().err.strip()
+    assert field in err and len(err.splitlines()) == 1
+
+
+def test_gpudirect_tcp_is_for_tcp_fabrics_only(tmp_path, capsys):
+    path = tmp_path / "bad.toml"
+    path.write_text("[fabric.custom.roce]\ngpudirect_tcp = true\n", encoding="utf-8")
+    assert cli.main(["evaluate", str(path)]) == cli.EXIT_BAD_INPUT
+    err = capsys.readouterr().err.strip()
+    assert "fabric.custom.roce.gpudirect_tcp" in err and len(err.splitlines()) == 1
+
+
+def test_gpudirect_tcp_drops_the_host_copy_not_the_loss_recovery():
+    """devmem TCP / TCPXO: no CPU cap and ~96.6 % of line rate, but the same Linux recovery under loss."""
+    plain, direct = (h100_70b(**{"fabric.custom.ethernet.gpudirect_tcp": flag, "fabric.custom.ethernet.loss_rate": 0.0})
+                     for flag in (False, True))
+    rows = [model.resolve_fabrics(s)[0] for s in (plain, direct)]
+    assert rows[1].values["achievable_fraction"] == transport.DEVMEM_TCP_LINE_FRACTION
+    assert rows[1].values["cpu_gbps_per_core"] == np.inf and "Netdev" in rows[1].sources["achievable_fraction"]
+    # a user's own achievable fraction stays
+    own = h100_70b(**{"fabric.custom.ethernet.gpudirect_tcp": True, "fabric.custom.ethernet.achievable_fraction": 0.8})
+    assert model.resolve_fabrics(own)[0].values["achievable_fraction"] == 0.8
+    days = [model.evaluate(s)["train_days"][0].item() for s in (plain, direct)]
+    assert days[1] < days[0]
+    lossy = [model.evaluate(s.replace("fabric.custom.ethernet.loss_rate", 1e-4))["loss_efficiency"][0].item()
+             for s in (plain, direct)]
+    assert lossy[1] < 1.0 and lossy[0] < 1.0
+
+
+def test_min_rto_is_sweepable_and_moves_tcp_only_under_heavy_loss():
+    """The RTO fires only when a tail's probe is lost too: at a training fabric's loss the route's rto_min hardly
+    shows; at a percent it does."""
     res = model.sweep(h100_70b(), "fabric.ethernet.min_rto_ms", [1.0, 200.0])
     days = res["train_days"][res.fabric_index("ethernet")]
-    assert days[1] > 2 * days[0]
+    assert days[0] < days[1] < 1.01 * days[0]
+    heavy = model.sweep(h100_70b(**{"fabric.custom.ethernet.loss_rate": 1e-2}), "fabric.ethernet.min_rto_ms",
+                        [1.0, 200.0])
+    days = heavy["train_days"][heavy.fabric_index("ethernet")]
+    assert days[1] > 1.2 * days[0]
+
+
+# --- congestion from the traffic's own graph -------------------------------------------------------------------
+
+def case3_shape(**changes):
+    """Case 3's shape on the published set: 128 × 8 H100, TP 8, PP 1 (data parallelism over every node)."""
+    s = model.load_scenario("assets/presets/case3_centre_128xH100_1T.toml").replace_many(
+        {"fabric.profile_set": "published", "parallel.mode": "explicit", "parallel.tp": 8, "parallel.pp": 1})
+    return s.replace_many(changes) if changes else s
+
+
+@pytest.mark.parametrize("placement, adaptive, lo, hi", [
+    ("contiguous", False, 1.0, 1.6), ("contiguous", True, 1.0, 1.1), ("fragmented", True, 1.0, 1.1)])
+def test_ecmp_slows_data_parallel_rings_as_published_fabrics_do(placement, adaptive, lo, hi):
+    """A ring on consecutive nodes sends one edge per channel up each leaf: ECMP hashes a handful of flows over
+    the uplinks, not every NIC's (Meta reports up to ~1.4×, Alibaba ~15 %); adaptive routing spreads them."""
+    r = model.evaluate(case3_shape(**{"fabric.custom.roce.adaptive_routing": adaptive,
+                                      "topology.placement": placement}))
+    slow = r["network"]["dp_congestion_slowdown"][r.fabric_index("roce")]
+    assert lo <= float(np.ravel(slow)[0]) <= hi
+
+
+def test_a_fragmented_job_crosses_the_uplinks_and_ecmp_collides():
+    r = model.evaluate(case3_shape(**{"fabric.custom.roce.adaptive_routing": False,
+                                      "topology.placement": "fragmented"}))
+    assert float(np.ravel(r["network"]["dp_congestion_slowdown"][r.fabric_index("roce")])[0]) > 1.5
+
+
+def all_to_all_busbw(oversubscription, placement, nodes=64):
+    s = model.scenario_from_dict({"cluster": {"gpu": "H100-SXM", "nodes": nodes, "gpus_per_node": 8},
+                                  "topology": {"oversubscription": oversubscription, "placement": placement},
+                                  "fabric": {"profile_set": "published", "compare": ["roce"]}})
+    return nccl_fit.scenario_table(s, "roce", "alltoall", sizes=[2**30])["busbw_GBps"][0]
+
+
+def test_oversubscription_slows_an_all_to_all_that_crosses_the_uplinks():
+    """4:1 leaves a quarter of the uplinks: a 64-node all-to-all whose peers sit under other leaves keeps at most
+    0.7 of its 1:1 bus bandwidth in `fabric-whatif nccl`; one that a rail leaf holds whole (64 nodes under a
+    128-port leaf, rail-optimised, PXN) never touches them."""
+    assert all_to_all_busbw(4.0, "fragmented") <= 0.7 * all_to_all_busbw(1.0, "fragmented")
+    assert all_to_all_busbw(4.0, "contiguous") == all_to_all_busbw(1.0, "contiguous")
+    assert all_to_all_busbw(4.0, "contiguous", 512) < 0.9 * all_to_all_busbw(1.0, "contiguous", 512)
+
+
+def test_nccl_and_the_training_step_share_one_congestion_model():
+    s = case3_shape(**{"fabric.custom.roce.adaptive_routing": False, "topology.placement": "fragmented"})
+    step = model.evaluate(s)["network"]["dp_congestion_slowdown"]
+    x = network.nccl_inputs(s, "all_reduce")
+    i = x["names"].index("roce")
+    assert_allclose(x["congestion_slowdown"][i], np.ravel(step[i])[0])
+    assert_allclose(network.nccl_inputs(s)["nic_gb_per_s"][i] / x["nic_gb_per_s"][i], x["congestion_slowdown"][i])
+
+
+def test_placement_is_a_named_choice(tmp_path, capsys):
+    path = tmp_path / "bad.toml"
+    path.write_text('[topology]\nplacement = "scattered"\n', encoding="utf-8")
+    assert cli.main(["nccl", str(path), "--fabric", "roce"]) == cli.EXIT_BAD_INPUT
+    err = capsys.readouterr().err.strip()
+    assert "topology.placement" in err and "contiguous" in err and len(err.splitlines()) == 1

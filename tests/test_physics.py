@@ -155,21 +155,40 @@ def test_mathis_reference_value():
     assert transport.mathis_flow_gbps(1460, 100, 0.0) == np.inf
 
 
-def test_padhye_reference_value_and_below_mathis():
-    # 400 Gb/s, MSS 8960 B, RTT 100 us, loss 1e-3, Linux min RTO 200 ms: 16 flows reach about 20 % of the link
-    flow = transport.padhye_flow_gbps(8960, 100, 1e-3)
-    assert_allclose(16 * flow / 400, 0.20, atol=0.01)
-    assert flow < transport.mathis_flow_gbps(8960, 100, 1e-3) / 4  # timeouts, which Mathis leaves out
-    assert transport.padhye_flow_gbps(8960, 100, 0.0) == np.inf
-    assert transport.padhye_flow_gbps(8960, 100, 1e-3, min_rto_ms=1.0) > 4 * flow
+def test_tcp_without_loss_keeps_the_link_busy():
+    assert transport.tcp_efficiency(400, 8960, 100, 0.0, 1, hops=128, channels=16) == 1.0
 
 
-def test_nccl_sockets_go_at_the_slowest_socket():
-    """16 sockets of one link: the slowest socket's timeouts set the pace, below Padhye's mean per flow."""
-    mean_share = min(1.0, 16 * transport.padhye_flow_gbps(8960, 100, 1e-3) / 400)
-    slowest = transport.tcp_efficiency(400, 8960, 100, 1e-3, 16, 200.0, links=1)
-    assert slowest < mean_share / 2
-    assert transport.tcp_efficiency(400, 8960, 100, 0.0, 16) == 1.0
+def test_tcp_mid_stream_loss_costs_about_a_round_trip_not_a_timeout():
+    """SACK + RACK: a loss in the middle of a step is repaired in RTT·5/4; the 200 ms minimum RTO only waits
+    behind a lost tail probe, so raising it barely matters at moderate loss and matters at heavy loss."""
+    linux = transport.tcp_efficiency(400, 8960, 20, 1e-4, 1, min_rto_ms=200.0, hops=16, channels=16)
+    tuned = transport.tcp_efficiency(400, 8960, 20, 1e-4, 1, min_rto_ms=1.0, hops=16, channels=16)
+    assert 0.97 * tuned < linux <= tuned
+    heavy = [transport.tcp_efficiency(400, 8960, 20, 3e-2, 1, min_rto_ms=rto, hops=16, channels=16)
+             for rto in (200.0, 1.0)]
+    assert heavy[0] < 0.8 * heavy[1]
+    # one link, one channel: the tail probe (2·SRTT + Linux's 2 ms floor) at p per step, far below a timeout
+    one = transport.tcp_efficiency(400, 8960, 20, 1e-5, 1)
+    step_s = transport.NCCL_STEP_BYTES / (400e9 / 8 / 2)
+    assert one > 1.0 / (1.0 + 1e-5 * (transport.LINUX_TLP_FLOOR_MS * 1e-3 + 3 * 20e-6 + 1e-5 * 0.2) / step_s
+                         + 0.01)
+
+
+def test_tcp_tail_stalls_add_up_over_the_ring():
+    """A probe timeout outlasts NCCL's buffering, so every hop of a channel's ring adds its stalls."""
+    eff = [transport.tcp_efficiency(400, 8960, 20, 1e-4, 1, hops=n, channels=16) for n in (2, 16, 128, 1024)]
+    assert np.all(np.diff(eff) < 0)
+    assert eff[0] > 0.9 and eff[-1] < 0.1
+
+
+def test_more_sockets_add_window_but_also_tails():
+    """Each socket's task ends in its own tail; each socket brings its own window: more sockets help where the
+    window binds (a long round trip, heavy loss) and cost where tail stalls dominate (many hops, light loss)."""
+    def eff(sockets, rtt_us, loss, hops):
+        return transport.tcp_efficiency(400, 1460, rtt_us, loss, sockets, hops=hops, channels=16)
+    assert eff(8, 500, 1e-3, 2) > 2 * eff(1, 500, 1e-3, 2)
+    assert eff(8, 20, 1e-5, 512) < eff(1, 20, 1e-5, 512)
 
 
 GBN, SR, LLR = (transport.LOSS_RECOVERY_CODE[k] for k in ("go_back_n", "selective_repeat", "link_retry"))
@@ -192,15 +211,30 @@ def test_expected_max_events_grows_with_links():
     lam = 1e-3
     one, many = transport.expected_max_events(lam, 1), transport.expected_max_events(lam, 1000)
     assert_allclose(one, lam)
-    assert_allclose(many, 1 - np.exp(-1000 * lam), rtol=1e-9)  # rare: the chance some link has one
+    assert_allclose(many, 1 - np.exp(-1000 * lam), rtol=1e-3)  # rare: the chance some link has one
+    # a few links, rare events: the exact series, not the Gaussian bound (which would say 0.08)
+    assert_allclose(transport.expected_max_events(1e-3, 16), 1 - np.exp(-16e-3), rtol=1e-2)
+    # exact against a direct sum of the Poisson distribution's maximum
+    from math import exp, factorial
+    cdf = np.cumsum([exp(-2.0) * 2.0**j / factorial(j) for j in range(60)])
+    assert_allclose(transport.expected_max_events(2.0, 50), np.sum(1 - cdf**50), rtol=1e-2)  # read from its table
+    for lam in (2e-4, 3e-3, 0.5, 5.0):
+        pmf = [exp(-lam)]
+        for j in range(1, 80):
+            pmf.append(pmf[-1] * lam / j)
+        survival = np.maximum(1 - np.cumsum(pmf), 0.0)
+        for links in (3, 1024, 1e5):
+            series = np.sum(-np.expm1(links * np.log1p(-survival)))
+            assert_allclose(transport.expected_max_events(lam, links), series, rtol=1e-2)
     big = transport.expected_max_events(100.0, 1000)
     assert 100 < big < 100 + np.sqrt(2 * 100 * np.log(1000)) + 1e-9
 
 
 def test_loss_efficiency_dispatches_by_transport():
     codes = np.array([transport.TRANSPORT_CODE[k] for k in transport.TRANSPORTS])
-    eta = transport.loss_efficiency(codes, GBN, 100.0, 10.0, 1e-3, 1460, 4096, 16, 200.0, 8, 1e7)
-    assert_allclose(eta[0], transport.tcp_efficiency(100, 1460, 10, 1e-3, 16, 200.0, 8))
+    eta = transport.loss_efficiency(codes, GBN, 100.0, 10.0, 1e-3, 1460, 4096, 4, 200.0, 8, 1e7, nics_per_node=2)
+    assert_allclose(eta[0], transport.tcp_efficiency(100, 1460, 10, 1e-3, 4, 200.0, hops=4, message_bytes=1e7,
+                                                     channels=2 * transport.CHANNELS_PER_NIC))
     assert_allclose(eta[1], transport.rdma_efficiency(100, 4096, 10, 1e-3, GBN, 8, 1e7, 200.0))
     assert_allclose(eta[2], eta[0])  # iWARP: offloaded TCP
     assert_allclose(eta[3], eta[1])  # InfiniBand: the same RC recovery

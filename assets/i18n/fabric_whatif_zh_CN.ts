@@ -1088,8 +1088,16 @@
         <translation>RDMA 包大小</translation>
     </message>
     <message>
-        <source>TCP flows per NIC</source>
-        <translation>每网卡 TCP 流数</translation>
+        <source>TCP sockets per connection</source>
+        <translation>每连接 TCP 套接字数</translation>
+    </message>
+    <message>
+        <source>GPUDirect TCP</source>
+        <translation>GPUDirect TCP</translation>
+    </message>
+    <message>
+        <source>Job placement</source>
+        <translation>作业放置</translation>
     </message>
     <message>
         <source>Switch price</source>

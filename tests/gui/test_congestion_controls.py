@@ -74,10 +74,12 @@ def test_loss_recovery_combo_is_for_rdma_only_and_moves_the_curve(big_window, qt
 
 @pytest.fixture
 def pipeline_window(window):
-    """The Llama 3 405B preset with its published plan: 16 pipeline stages across 2,048 nodes."""
+    """The Llama 3 405B preset with its published plan: 16 pipeline stages across 2,048 nodes, placed as a job
+    scattered over a shared fabric (its traffic crosses the leaf uplinks; a contiguous job's rings barely do)."""
     assert window.load_preset("assets/presets/llama3_405b_16k_h100.toml")
     published = window.controller.scenario.replace_many({"parallel.mode": "explicit", "parallel.tp": 8,
-                                                          "parallel.pp": 16, "parallel.zero_stage": 3})
+                                                          "parallel.pp": 16, "parallel.zero_stage": 3,
+                                                          "topology.placement": "fragmented"})
     window.controller.set_scenario(published)
     settle(window)
     return window
