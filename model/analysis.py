@@ -37,7 +37,7 @@ import numpy as np
 
 from . import catalog
 from .arrays import cut_constant_points
-from .engine import PLAN_ARRAY_KEYS, Inputs, _evaluate_inputs, build_inputs, evaluate, sweep
+from .engine import PLAN_ARRAY_KEYS, Inputs, build_inputs, evaluate, evaluate_inputs, sweep
 from .errors import ScenarioError
 
 SAMPLED_KEYS = ("latency_us", "loss_rate", "link_gbps", "achievable_fraction", "cpu_use_at_line_rate",
@@ -246,7 +246,7 @@ def monte_carlo(scenario, field: str | None, values=None, *, samples: int = 1000
         _set_fabric_value(scenario, fab, names.index(rv.fabric), rv, _draw(rv, rng.random(samples)))
     plan = {k: cut_constant_points(v.reshape(len(names), -1), 1)[:, :, None]
             for k, v in _plan_arrays(nominal).items()}
-    out = _evaluate_inputs(scenario, Inputs(n=n, point=pt, fabric=fab, fabrics=inp.fabrics), plan=plan,
+    out = evaluate_inputs(scenario, Inputs(n=n, point=pt, fabric=fab, fabrics=inp.fabrics), plan=plan,
                            lean=True)
     pct = {}
     for m in metrics:
@@ -321,7 +321,7 @@ def tornado(scenario, fabric: str, *, metric: str = "train_days_with_interruptio
             pt["electricity_usd_per_kwh"][2 * j], pt["electricity_usd_per_kwh"][2 * j + 1] = lo, hi
             pt["electricity_cny_per_kwh"] = cny
     plan = {key: np.repeat(v.reshape(-1, 1), n, axis=1) for key, v in _plan_arrays(base).items()}
-    out = _evaluate_inputs(scenario, Inputs(n=n, point=pt, fabric=fab, fabrics=inp.fabrics), plan=plan)
+    out = evaluate_inputs(scenario, Inputs(n=n, point=pt, fabric=fab, fabrics=inp.fabrics), plan=plan)
     days = np.asarray(out.get(metric, out["train_days"]))[fi]
     tco = np.asarray(out["tco"])[fi] if "tco" in out else np.full(n, np.nan)
     swings = []

@@ -4,9 +4,13 @@
   uniform condition picks (scenario-wide choices rarely mix).
 - :func:`cut_constant_points`: an input that is the same at every sweep point,
   kept as one point so that it broadcasts.
+- :func:`one_value`, :func:`fills`, :func:`at_shape`, :func:`float_copy`, :func:`distinct_rows`:
+  the plan search's small array tests, views and copies.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -71,3 +75,53 @@ def range_min(x, first, last):
         span *= 2
     end = np.asarray(last) - (1 << level) + 1
     return np.minimum(table[level, :, first], table[level, :, end]).T
+
+
+def distinct_rows(columns, n):
+    """The distinct rows of equal-length ``columns`` (a sequence of arrays, or a 2-D array of one column per row;
+    no columns: ``n`` entries all alike): the first entry of each distinct row and each entry's row number, index
+    arrays (one ``lexsort``, not numpy's slower ``unique`` along an axis). The columns are compared as one table
+    of their common type (floats for the plan search's columns).
+
+    Sorted, compared and numbered on that one table, with gathers along its rows (``take``, ``compress``): on the
+    plan search's few hundred entries numpy's fixed cost per call is most of the work, so the fewer calls the
+    better (a sweep calls this half a dozen times).
+    """
+    if len(columns) == 0:
+        return np.zeros(1, dtype=int), np.zeros(n, dtype=int)
+    table = np.asarray(columns)
+    n = table.shape[1]
+    order = np.lexsort(table)
+    table = table.take(order, axis=1)
+    new = np.empty(n, dtype=bool)
+    new[0] = True
+    new[1:] = (table[:, 1:] != table[:, :-1]).any(axis=0)
+    code = np.empty(n, dtype=int)
+    code[order] = new.cumsum() - 1
+    return order.compress(new), code  # lexsort is stable: the first of a run is its first entry
+
+
+def one_value(x, value):
+    """Whether ``x`` is one value (an array of size 1), ``value`` with its sign (+0.0 is not -0.0)."""
+    x = np.asarray(x)
+    if x.size != 1:
+        return False
+    v = x.reshape(-1)[0]
+    return bool(v == value) and math.copysign(1.0, v) == math.copysign(1.0, value)  # the sign: as np.signbit's
+
+
+def fills(out, x):
+    """Whether ``x`` broadcasts against the array ``out`` without growing it: ``out`` can then take the result of
+    an elementwise operation of the two in place (the same values as a new array, without the temporary)."""
+    return np.broadcast(out, x).shape == out.shape
+
+
+def at_shape(x, shape):
+    """``x`` broadcast to ``shape`` (a read-only view), or ``x`` itself where it has that shape already:
+    ``broadcast_to`` costs some microseconds a call, and an evaluation makes dozens."""
+    return x if np.shape(x) == shape else np.broadcast_to(x, shape)
+
+
+def float_copy(x, shape):
+    """``np.broadcast_to(x, shape) + 0.0`` without the view: a new float array of ``shape`` (-0.0 made +0.0)."""
+    return np.add(x, 0.0, out=np.empty(shape))

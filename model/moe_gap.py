@@ -1,7 +1,7 @@
 """The fabric gap a mixture-of-experts run opens against a dense run of the same compute.
 
 A mixture-of-experts model sends every token's hidden state to the experts that hold it and back
-(:data:`~model.engine.MOE_ALL_TO_ALLS` all-to-alls per MoE layer and micro-batch, Lepikhin et al. 2021,
+(:data:`~model.step_time.MOE_ALL_TO_ALLS` all-to-alls per MoE layer and micro-batch, Lepikhin et al. 2021,
 GShard), on the critical path; when expert parallelism spans nodes, that traffic crosses the fabric. Its
 *dense twin* (:func:`dense_twin`) has the same layers, attention and active MLP compute per token
 (one SwiGLU MLP ``top_k`` experts wide), the same cluster, batch and tokens: the same FLOPs per token and

@@ -6,7 +6,7 @@ plan search's shortcuts: the (recompute, ZeRO stage) choice, the pairs, the boun
 
 import numpy as np
 
-from model import engine
+from model import engine, network, plan_fit, plan_search, step_time
 
 
 def brute_force_plans(s, field=None, values=None):
@@ -14,21 +14,21 @@ def brute_force_plans(s, field=None, values=None):
     time [s], NaN where no plan fits."""
     inp = engine.build_inputs(s) if field is None else engine.build_inputs(s, field, values)
     pt, fab = inp.point, inp.fabric
-    net = engine._network_state(pt, fab)
-    bw = engine._inter_bandwidths(pt, fab, net)[2]
-    lat = engine._step_latency_s(net)
-    cand = engine._candidates(s)  # every candidate, none dropped
+    net = network.network_state(pt, fab)
+    bw = network.inter_bandwidths(pt, fab, net)[2]
+    lat = network.inter_step_latency_s(net)
+    cand = plan_search.plan_candidates(s)  # every candidate, none dropped
     grid = [x[None, :] for x in cand]  # (1, C) against points (N, 1)
     ptn = {k: np.asarray(x)[:, None] for k, x in pt.items()}
     round_batch = s.parallel.resolved_mode == "auto"
     with np.errstate(divide="ignore", invalid="ignore"):
         t, p, b, v, r, z, c, e = grid
-        cs = engine._compute_side(ptn, t, p, b, v, r, z, round_batch, c=c, e=e)
-        _, fits = engine._memory(ptn, t, p, b, v, r, cs)
-        ok = engine._degrees_valid(ptn, t, p, b, v, cs["d"], cs["m"], c, e) & fits  # (N, C)
-        congestion = {k: np.broadcast_to(x, bw.shape)[..., None] for k, x in engine._congestion_inputs(net).items()}
-        slow = engine._congestion_slowdown(cs, congestion)
-        step = engine._step_for_fabric(cs, ptn["dp_overlap"], bw[..., None], lat[..., None], slow)[0]
+        cs = step_time.compute_side(ptn, t, p, b, v, r, z, round_batch, c=c, e=e)
+        _, fits = plan_fit.plan_memory(ptn, t, p, b, v, r, cs)
+        ok = plan_fit.degrees_valid(ptn, t, p, b, v, cs["d"], cs["m"], c, e) & fits  # (N, C)
+        congestion = {k: np.broadcast_to(x, bw.shape)[..., None] for k, x in network.congestion_inputs(net).items()}
+        slow = network.congestion_slowdown(cs, congestion)
+        step = step_time.step_for_fabric(cs, ptn["dp_overlap"], bw[..., None], lat[..., None], slow)[0]
         per_sequence = np.where(ok[None], step / (cs["m"] * cs["d"] * b), np.inf)  # (F, N, C)
     best = np.argmin(per_sequence, axis=-1)  # the first candidate that reaches the minimum
     found = np.isfinite(np.take_along_axis(per_sequence, best[..., None], axis=-1)[..., 0])

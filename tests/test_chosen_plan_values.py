@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import model
-from model import engine
+from model import engine, network, plan_fit, plan_search
 
 SEARCH_KEYS = ("replicas_d", "replicas_m", "memory_bytes")
 
@@ -14,8 +14,9 @@ SEARCH_KEYS = ("replicas_d", "replicas_m", "memory_bytes")
 def _searched(s, field, values):
     engine.clear_plan_cache()
     inp = engine.build_inputs(s, field, values)
-    net, bandwidths = engine._network(inp)
-    plan, plan_side, any_valid, _ = engine._search_plans(s, inp, bandwidths[2], engine._step_latency_s(net), net)
+    net, bandwidths = network.network_for(inp)
+    plan, plan_side, any_valid, _ = plan_search.search_plans(s, inp, bandwidths[2], network.inter_step_latency_s(net),
+                                                             net)
     return inp, plan, plan_side, any_valid
 
 
@@ -38,14 +39,16 @@ def test_the_chosen_plans_values_from_the_search_are_those_of_the_plan(preset, f
     s = model.load_scenario(f"assets/presets/{preset}.toml")
     inp, plan, plan_side, any_valid = _searched(s, field, values)
     assert all(k in plan_side for k in SEARCH_KEYS) and any_valid.any()  # the search's values are used
-    fast = engine._fixed_plan(s, inp, plan, plan_side, judge=False)
-    direct = engine._fixed_plan(s, inp, plan, {k: x for k, x in plan_side.items() if k not in SEARCH_KEYS},
-                                judge=False)
-    assert fast[0].keys() == direct[0].keys()
-    for k, x in [*((k, (fast[0][k], direct[0][k])) for k in fast[0]), *zip("tpbv", zip(fast[1:5], direct[1:5]))]:
+    fast = engine.plan_quantities(s, inp, plan, plan_side, judge=False)
+    direct = engine.plan_quantities(s, inp, plan, {k: x for k, x in plan_side.items() if k not in SEARCH_KEYS},
+                                    judge=False)
+    assert fast.terms.keys() == direct.terms.keys()
+    degrees = ("tp", "pp", "micro_batch", "virtual_stages")
+    for k, x in [*((k, (fast.terms[k], direct.terms[k])) for k in fast.terms),
+                 *((k, (getattr(fast, k), getattr(direct, k))) for k in degrees)]:
         a, b = (np.broadcast_to(y, any_valid.shape) for y in x)
         np.testing.assert_array_equal(a, b, err_msg=k)
-    np.testing.assert_array_equal(fast[5][any_valid], direct[5][any_valid])
+    np.testing.assert_array_equal(fast.memory_bytes[any_valid], direct.memory_bytes[any_valid])
 
 
 def test_where_no_plan_fits_the_outputs_do_not_read_the_searched_values(monkeypatch):
@@ -57,13 +60,13 @@ def test_where_no_plan_fits_the_outputs_do_not_read_the_searched_values(monkeypa
     assert any_valid.any() and not any_valid.all()
     engine.clear_plan_cache()
     before = _flat(model.sweep(s, "workload.params_b", values).data)
-    search = engine._search_plans
+    search = plan_search.search_plans
 
     def garbled_search(*args):
         plan, plan_side, any_valid, has_degrees = search(*args)
         return plan, dict(plan_side, memory_bytes=np.where(any_valid, plan_side["memory_bytes"], -7.0)), \
             any_valid, has_degrees
-    monkeypatch.setattr(engine, "_search_plans", garbled_search)
+    monkeypatch.setattr(engine, "search_plans", garbled_search)
     engine.clear_plan_cache()
     after = _flat(model.sweep(s, "workload.params_b", values).data)
     assert before.keys() == after.keys()
@@ -76,18 +79,18 @@ def test_where_no_plan_fits_the_outputs_do_not_read_the_searched_values(monkeypa
     ("cluster.nodes", np.unique(np.round(np.geomspace(1, 512, 64)))),
 ])
 def test_where_no_plan_fits_the_replicas_are_the_placeholder_plans(field, values):
-    """Where no plan fits, the chosen plans' replicas are :func:`_replicas` of the placeholder plan (every degree
-    and the micro-batch 1) at each point, whatever the rows hold."""
+    """Where no plan fits, the chosen plans' replicas are :func:`data_parallel_replicas` of the placeholder plan
+    (every degree and the micro-batch 1) at each point, whatever the rows hold."""
     s = model.load_scenario("assets/presets/default.toml")
     engine.clear_plan_cache()
     inp = engine.build_inputs(s, field, values)
-    pairs = engine._plan_pairs(s, inp.point)
+    pairs = plan_search.plan_pairs(s, inp.point)
     garbled = pairs._replace(replicas=tuple(np.full_like(x, -7.0) for x in pairs.replicas))
     shape = (2, values.size)
     none_fits = np.zeros(shape, dtype=bool)
-    side = engine._chosen_plan(garbled, np.zeros(shape, dtype=int), shape, none_fits)[1]
+    side = plan_search.search.chosen_plan(garbled, np.zeros(shape, dtype=int), shape, none_fits)[1]
     one = np.ones((1, 1))
     with np.errstate(divide="ignore"):
-        d, m = engine._replicas(inp.point, one, one, one, True, one)
+        d, m = plan_fit.data_parallel_replicas(inp.point, one, one, one, True, one)
     np.testing.assert_array_equal(side["replicas_d"], np.broadcast_to(d, shape))
     np.testing.assert_array_equal(side["replicas_m"], np.broadcast_to(m, shape))

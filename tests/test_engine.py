@@ -241,23 +241,23 @@ def test_article_cpu_use_is_the_input_of_the_cpu_mechanism():
 
 
 def test_fixed_plan_evaluation_equals_the_search_result(scen):
-    from model.engine import _evaluate_inputs, build_inputs
+    from model.engine import build_inputs, evaluate_inputs
 
     x = np.array([4, 16, 24, 40])
     res = sweep(scen, "cluster.nodes", x)
     plan = {k: res["plan"][k] for k in model.engine.PLAN_ARRAY_KEYS}
-    out = _evaluate_inputs(scen, build_inputs(scen, "cluster.nodes", x), plan=plan)
+    out = evaluate_inputs(scen, build_inputs(scen, "cluster.nodes", x), plan=plan)
     assert_allclose(out["step_time_s"], res["step_time_s"], rtol=1e-12)
     assert_allclose(out["tco"], res["tco"], rtol=1e-12)
 
 
 def test_lean_outputs_agree_with_full_outputs(scen):
-    from model.engine import _evaluate_inputs, build_inputs
+    from model.engine import build_inputs, evaluate_inputs
 
     x = np.array([8, 24, 64])
     res = sweep(scen, "cluster.nodes", x)
     plan = {k: res["plan"][k] for k in model.engine.PLAN_ARRAY_KEYS}
-    lean = _evaluate_inputs(scen, build_inputs(scen, "cluster.nodes", x), plan=plan, lean=True)
+    lean = evaluate_inputs(scen, build_inputs(scen, "cluster.nodes", x), plan=plan, lean=True)
     for key in ("step_time_s", "mfu", "train_days", "train_days_with_interruptions", "tco", "cost_per_run"):
         assert_allclose(np.broadcast_to(lean[key], res[key].shape), res[key], rtol=1e-9, err_msg=key)
 
@@ -282,8 +282,10 @@ def test_explicit_plan_still_uses_every_gpu():
 
 
 def test_degree_checks_in_floats_equal_integer_arithmetic():
-    """_replicas and _degrees_valid divide whole numbers held as floats; the same answers as integer // and %."""
-    from model.engine import _candidates, _degrees_valid, _replicas
+    """data_parallel_replicas and degrees_valid divide whole numbers held as floats: the same answers as integer
+    // and %."""
+    from model.plan_fit import data_parallel_replicas, degrees_valid
+    from model.plan_search import plan_candidates
 
     rng = np.random.default_rng(0)
     n = 60
@@ -291,7 +293,7 @@ def test_degree_checks_in_floats_equal_integer_arithmetic():
     pt = {"gpus_per_node": gpn, "gpus": gpn * rng.integers(1, 300, n), "layers": rng.integers(1, 200, n),
           "global_batch": rng.integers(1, 3000, n), "heads": rng.integers(1, 200, n)}
     pt["kv_heads"] = pt["heads"]
-    t, p, b, v = (x.astype(np.int64) for x in _candidates(model.load_scenario(DEFAULT))[:4])
+    t, p, b, v = (x.astype(np.int64) for x in plan_candidates(model.load_scenario(DEFAULT))[:4])
     grid_int = {k: x[:, None] for k, x in pt.items()}
     grid_float = {k: x.astype(float) for k, x in grid_int.items()}
     G, B, l, heads, g = (grid_int[k] for k in ("gpus", "global_batch", "layers", "heads", "gpus_per_node"))
@@ -305,8 +307,8 @@ def test_degree_checks_in_floats_equal_integer_arithmetic():
         else:  # every GPU: d = G / (t·p), a whole number only where t·p divides G (the plans that can be valid)
             d = np.broadcast_to(np.where(G % tp == 0, G // tp, 0), (n, t.size))
         with np.errstate(divide="ignore", invalid="ignore"):
-            d_f, m_f = _replicas(grid_float, *(x.astype(float) for x in (t, p, b)), round_batch)
-            got = _degrees_valid(grid_float, *(x.astype(float) for x in (t, p, b, v)), d_f, m_f)
+            d_f, m_f = data_parallel_replicas(grid_float, *(x.astype(float) for x in (t, p, b)), round_batch)
+            got = degrees_valid(grid_float, *(x.astype(float) for x in (t, p, b, v)), d_f, m_f)
         if not round_batch:
             d_f = np.where(G % tp == 0, d_f, 0.0)
         assert np.array_equal(np.broadcast_to(d_f, d.shape), d)
@@ -375,14 +377,14 @@ def test_plan_cache_hit_and_cleared_cache_give_the_same_result(scen):
 def test_lean_days_and_run_cost_equal_the_full_path_bit_for_bit(preset):
     """The lean (Monte-Carlo) path computes days, days with interruptions and the run's cost with the full
     path's expressions: at the nominal plan and values they are the same numbers, not merely close."""
-    from model.engine import _evaluate_inputs, build_inputs
+    from model.engine import build_inputs, evaluate_inputs
 
     s = model.load_scenario(f"assets/presets/{preset}")
     for field, x in (("cluster.nodes", np.unique(np.round(np.geomspace(1, 4096, 40)))),
                      ("workload.params_b", np.geomspace(1, 2000, 30))):
         res = sweep(s, field, x)
         plan = {k: res["plan"][k] for k in model.engine.PLAN_ARRAY_KEYS}
-        lean = _evaluate_inputs(s, build_inputs(s, field, x), plan=plan, lean=True)
+        lean = evaluate_inputs(s, build_inputs(s, field, x), plan=plan, lean=True)
         assert np.any(np.isfinite(res["train_days"]))
         for key in ("train_days", "train_days_with_interruptions", "cost_per_run"):
             got = np.broadcast_to(lean[key], res[key].shape)
@@ -428,27 +430,27 @@ def test_reused_plan_search_gives_every_output_as_from_scratch(scen):
 
 def test_one_value_tells_a_single_value_with_its_sign():
     """The step's shortcuts test a term for one value, sign included (-0.0 is not +0.0): as ``np.signbit`` tells."""
-    from model.engine import _one_value
+    from model.arrays import one_value
 
-    assert _one_value(np.array([[0.0]]), 0.0) and _one_value(0.0, 0.0) and _one_value(np.array([1]), 1.0)
-    assert not _one_value(np.array([-0.0]), 0.0) and not _one_value(0.0, -0.0) and _one_value(-0.0, -0.0)
-    assert not _one_value(np.zeros(2), 0.0) and not _one_value(np.array([np.nan]), np.nan)
-    assert not _one_value(np.array([2.0]), 1.0) and not _one_value(np.zeros(0), 0.0)
+    assert one_value(np.array([[0.0]]), 0.0) and one_value(0.0, 0.0) and one_value(np.array([1]), 1.0)
+    assert not one_value(np.array([-0.0]), 0.0) and not one_value(0.0, -0.0) and one_value(-0.0, -0.0)
+    assert not one_value(np.zeros(2), 0.0) and not one_value(np.array([np.nan]), np.nan)
+    assert not one_value(np.array([2.0]), 1.0) and not one_value(np.zeros(0), 0.0)
 
 
 def test_plan_search_runs_once_per_distinct_point(scen, monkeypatch):
     """The auto-plan search answers points that hold the same inputs once, read back at each: the results are
     those of the distinct points on their own."""
-    from model import engine
+    from model.plan_search import search as plan_search
     searched = []
-    search = engine._search_pairs
+    search = plan_search.search_pairs
 
     def spy(pairs, inp, *args):
         searched.append(inp.n)
         return search(pairs, inp, *args)
-    monkeypatch.setattr(engine, "_search_pairs", spy)
+    monkeypatch.setattr(plan_search, "search_pairs", spy)
     params = np.array([7.0, 13.0, 7.0, 70.0, 13.0, 70.0])  # three models, each twice, not in order
-    engine.clear_plan_cache()
+    plan_search.clear_cache()
     res = sweep(scen, "workload.params_b", params)
     assert searched == [3]
     distinct = sweep(scen, "workload.params_b", np.array([7.0, 13.0, 70.0]))

@@ -2,8 +2,9 @@
 
 - The import-linter contracts in ``pyproject.toml`` (``[tool.importlinter]``): the engine
   imports no GUI, the presentation layer (``gui.present``, ``gui.reason_text``) imports no
-  Qt and no widget module, and no two gui modules import each other (imports inside
-  functions count).
+  Qt and no widget module, no two gui modules import each other (imports inside
+  functions count), and the engine's modules form layers (engine → plan search → step
+  time → plan fit → network → inputs → leaf physics), each importing only those below it.
 - Every headless command — ``evaluate``, ``validate``, ``claims``, ``calibrate``, ``nccl``
   and ``export … .csv`` — runs in a fresh interpreter without loading PySide6, pyqtgraph or
   superqt (PNG, SVG and PDF exports draw with Qt and may load it).
@@ -14,6 +15,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -33,7 +35,7 @@ def _lint(config: Path) -> subprocess.CompletedProcess:
 def test_the_import_contracts_are_kept():
     r = _lint(ROOT / "pyproject.toml")
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "4 kept, 0 broken" in r.stdout, r.stdout
+    assert "6 kept, 0 broken" in r.stdout, r.stdout
 
 
 def test_a_broken_contract_fails_the_check(tmp_path):
@@ -51,6 +53,27 @@ def test_a_broken_contract_fails_the_check(tmp_path):
     """), encoding="utf-8")
     r = _lint(cfg)
     assert r.returncode != 0 and "BROKEN" in r.stdout.upper(), r.stdout + r.stderr
+
+
+def test_a_layer_that_imports_one_above_it_fails_the_check(tmp_path):
+    """The engine's layers contract can fail: the same modules in the reverse order (the engine does import the
+    plan search, the plan search the step time, …) break it, each import named."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    layers = next(c for c in config["contracts"] if c["type"] == "layers" and "model.engine" in c["layers"])
+    cfg = tmp_path / "contracts.toml"
+    reversed_layers = ", ".join(f'"{x}"' for x in reversed(layers["layers"]))
+    cfg.write_text(textwrap.dedent(f"""
+        [tool.importlinter]
+        root_packages = ["model", "gui"]
+
+        [[tool.importlinter.contracts]]
+        name = "the engine's layers upside down"
+        type = "layers"
+        layers = [{reversed_layers}]
+    """), encoding="utf-8")
+    r = _lint(cfg)
+    assert r.returncode != 0 and "BROKEN" in r.stdout.upper(), r.stdout + r.stderr
+    assert "model.engine -> model.plan_search" in r.stdout, r.stdout
 
 
 def _headless(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess:

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import model
-from model import engine
+from model import engine, network
 
 
 def _leaves(tree, pre=""):
@@ -25,10 +25,10 @@ def test_the_network_of_points_that_share_their_cluster_is_that_of_every_point(p
     s = model.load_scenario(f"assets/presets/{preset}.toml").replace_many({"topology.oversubscription": 3.0})
     inp = engine.build_inputs(s, field, values, fabric_points_cut=True)
     shape = (len(inp.fabrics), inp.n)
-    cut = _leaves(engine._network(inp))
-    pt = {k: inp.point[k] for k in engine.NETWORK_POINT_KEYS}
-    net = engine._network_state(pt, inp.fabric)
-    every = _leaves((net, engine._inter_bandwidths(pt, inp.fabric, net)))
+    cut = _leaves(network.network_for(inp))
+    pt = {k: inp.point[k] for k in network.NETWORK_POINT_KEYS}
+    net = network.network_state(pt, inp.fabric)
+    every = _leaves((net, network.inter_bandwidths(pt, inp.fabric, net)))
     assert cut.keys() == every.keys()
     assert all(x.size <= len(inp.fabrics) for x in cut.values())  # computed once per fabric
     for k, x in every.items():

@@ -134,22 +134,23 @@ def test_hierarchical_all_reduce_inside_one_node_uses_nvlink_only():
 
 def test_engine_geometry_matches_collective_functions():
     """The engine's few-op communication path is the same algebra as the documented functions."""
-    from model import engine, load_scenario
-    from model.engine import _compute_side, _step_for_fabric, build_inputs
+    from model import inputs, load_scenario
+    from model.engine import build_inputs
     from model.memory import stage_params
+    from model.step_time import compute_side, step_for_fabric
 
     s = load_scenario("assets/presets/default.toml")
     inp = build_inputs(s)
     pt = inp.point
     t, p, b, v = 2.0, 8.0, 1.0, 1.0  # t·p = 16 > 8 GPUs per node: the pipeline crosses nodes
-    cs = _compute_side(pt, t, p, b, v, 1.0, 1.0, True)
+    cs = compute_side(pt, t, p, b, v, 1.0, 1.0, True)
     bw_node, step_s = 50e9, 20e-6
-    _, p2p, _, exposed = _step_for_fabric(cs, np.array([False]), bw_node, step_s)  # no congestion
+    _, p2p, _, exposed = step_for_fabric(cs, np.array([False]), bw_node, step_s)  # no congestion
     gpn = pt["gpus_per_node"]
     g = np.minimum(cs["d"], np.floor(gpn / t))
     n = np.ceil(cs["d"] / g)
     params_gpu = stage_params(pt["layers"], pt["hidden"], pt["vocab"], t, p)
-    ref, _ = collectives.hierarchical_all_reduce_time(params_gpu * engine.GRAD_BYTES, g, n, pt["intra_busbw"],
+    ref, _ = collectives.hierarchical_all_reduce_time(params_gpu * inputs.GRAD_BYTES, g, n, pt["intra_busbw"],
                                                       bw_node / gpn, collectives.NCCL_NVLINK_STEP_US * 1e-6,
                                                       step_s)
     assert_allclose(exposed, ref, rtol=1e-9)

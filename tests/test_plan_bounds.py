@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import model
-from model import engine
+from model import engine, network, plan_search
 from model.arrays import cut_constant_points, range_min
 
 
@@ -24,11 +24,11 @@ def test_the_least_of_a_range_is_that_of_its_points(rows, points, ranges, seed):
 
 def _search_inputs(s, field, values):
     inp = engine.build_inputs(s, field, values, fabric_points_cut=True)
-    net = engine._network_state(inp.point, inp.fabric)
-    bw = cut_constant_points(engine._inter_bandwidths(inp.point, inp.fabric, net)[2], 1)
-    lat = cut_constant_points(engine._step_latency_s(net), 1)
+    net = network.network_state(inp.point, inp.fabric)
+    bw = cut_constant_points(network.inter_bandwidths(inp.point, inp.fabric, net)[2], 1)
+    lat = cut_constant_points(network.inter_step_latency_s(net), 1)
     congestion = {k: cut_constant_points(np.broadcast_to(x, (bw.shape[0], inp.n)), 1)
-                  for k, x in engine._congestion_inputs(net).items()}
+                  for k, x in network.congestion_inputs(net).items()}
     return inp, bw, lat, congestion
 
 
@@ -47,7 +47,7 @@ def test_the_bounds_of_a_cluster_size_sweep_never_exceed_a_plans_time(preset, ch
     s = model.load_scenario(f"assets/presets/{preset}.toml").replace_many(changes)
     engine.clear_plan_cache()
     inp, bw, lat, congestion = _search_inputs(s, "cluster.nodes", NODES)
-    pairs = engine._plan_pairs(s, inp.point)
+    pairs = plan_search.plan_pairs(s, inp.point)
     engine.clear_plan_cache()
     assert pairs.stage_bound is not None and pairs.row_points is not None  # rows of several points: what is tested
     assert np.any(pairs.row_points[1] > pairs.row_points[0])
@@ -55,11 +55,11 @@ def test_the_bounds_of_a_cluster_size_sweep_never_exceed_a_plans_time(preset, ch
     at = pairs.ni
     for f in range(n_fab):
         bw_p, lat_p = ((x[f, 0] if x.shape[1] == 1 else x[f, at]) + np.zeros(n) for x in (bw, lat))
-        exact = engine._per_sequence(pairs, np.arange(n), bw_p[:, None], lat_p[:, None], congestion,
+        exact = plan_search.search.per_sequence(pairs, np.arange(n), bw_p[:, None], lat_p[:, None], congestion,
                                      (np.full(n, f), at)).min(axis=-1)
-        row_lb = engine._stage_bound(pairs.stage_bound, *((x[f] if x.shape[1] == 1 else range_min(
+        row_lb = plan_search.bounds.stage_bound_at(pairs.stage_bound, *((x[f] if x.shape[1] == 1 else range_min(
             x[f:f + 1], *pairs.row_points)[0]) for x in (lat, 1.0 / bw)))[pairs.row]
-        stage_lb = engine._stage_bound(pairs.stage_bound[:, pairs.row], lat_p, 1.0 / bw_p)
+        stage_lb = plan_search.bounds.stage_bound_at(pairs.stage_bound[:, pairs.row], lat_p, 1.0 / bw_p)
         tolerance = exact * (1.0 + 1e-12)
         assert np.all(row_lb <= tolerance), inp.fabrics[f].name
         assert np.all(stage_lb <= tolerance), inp.fabrics[f].name
@@ -78,12 +78,13 @@ def test_the_bounds_of_pairs_every_point_shares_never_exceed_a_plans_time(preset
     s = model.load_scenario(f"assets/presets/{preset}.toml")
     engine.clear_plan_cache()
     inp, bw, lat, congestion = _search_inputs(s, field, values)
-    pairs = engine._plan_pairs(s, inp.point)
+    pairs = plan_search.plan_pairs(s, inp.point)
     engine.clear_plan_cache()
     assert pairs.shared and pairs.stage_bound is not None and pairs.bound is not None
     rows = np.arange(pairs.ni.size)
-    exact = engine._per_sequence(pairs, rows, bw[..., None, None], lat[..., None, None], congestion,
+    exact = plan_search.search.per_sequence(pairs, rows, bw[..., None, None], lat[..., None, None], congestion,
                                  trailing=2).min(axis=-1)  # (F, N or 1, pairs)
     tolerance = exact * (1.0 + 1e-12)
-    assert np.all(engine._stage_bound(pairs.stage_bound, lat[..., None], 1.0 / bw[..., None]) <= tolerance)
-    assert np.all(engine._bound(pairs.bound, lat[..., None], 1.0 / bw[..., None]) <= tolerance)
+    bound = plan_search.bounds.stage_bound_at(pairs.stage_bound, lat[..., None], 1.0 / bw[..., None])
+    assert np.all(bound <= tolerance)
+    assert np.all(plan_search.bounds.bound_at(pairs.bound, lat[..., None], 1.0 / bw[..., None]) <= tolerance)

@@ -5,12 +5,12 @@ import numpy as np
 import pytest
 
 import model
-from model import engine
+from model import arrays, engine, plan_fit, plan_search, step_time
 from model.collectives import NCCL_BASE_US, NCCL_NVLINK_STEP_US, bus_factor, collective_time, ring_steps, tree_steps
 
 
 def _reference_geometry(pt, t, d, ps):
-    """The data-parallel geometry of :func:`engine._compute_side` as the collective functions give it."""
+    """The data-parallel geometry of :func:`step_time.compute_side` as the collective functions give it."""
     gpn = pt["gpus_per_node"]
     g_dp = np.minimum(np.maximum(d, 1.0), np.maximum(np.floor(gpn / t), 1.0))
     n_dp = np.ceil(d / g_dp)
@@ -40,7 +40,7 @@ def test_the_rows_data_parallel_geometry_is_that_of_the_collective_functions(row
     ps["buckets"] = np.maximum(np.ceil(ps["params_gpu"] * 4.0 / 25e6), 1.0)
     ps["per_bucket"] = ps["params_gpu"] * 4.0 / ps["buckets"]
     with np.errstate(divide="ignore"):
-        cs = engine._compute_side(pt, t, p, b, 1.0, 0.0, np.array([[1.0, 2.0, 3.0]]), True, plan_side=ps,
+        cs = step_time.compute_side(pt, t, p, b, 1.0, 0.0, np.array([[1.0, 2.0, 3.0]]), True, plan_side=ps,
                                   replicas=(d, m), search=True)
     for k, want in _reference_geometry(pt, t, d, ps).items():
         np.testing.assert_array_equal(np.broadcast_to(cs[k], want.shape), want, err_msg=k)
@@ -49,11 +49,11 @@ def test_the_rows_data_parallel_geometry_is_that_of_the_collective_functions(row
 
 def test_values_computed_per_whole_number_are_those_of_each_entry():
     x = np.floor(np.random.default_rng(3).uniform(0.0, 300.0, (4096, 1)))
-    fn = engine._all_reduce_terms
-    for got, want in zip(engine._at_whole_values(x, fn), fn(x)):
+    fn = step_time.all_reduce_terms
+    for got, want in zip(step_time.at_whole_values(x, fn), fn(x)):
         assert got.shape == want.shape and got.tobytes() == want.tobytes()
     halves = x + 0.5  # not whole numbers: computed at each entry
-    for got, want in zip(engine._at_whole_values(halves, fn), fn(halves)):
+    for got, want in zip(step_time.at_whole_values(halves, fn), fn(halves)):
         assert got.tobytes() == want.tobytes()
 
 
@@ -62,10 +62,10 @@ def test_values_of_whole_numbers_by_construction_are_those_of_each_entry(odd):
     """Told its numbers are whole where finite (a ceil's), the lookup checks their range only: a NaN, an infinity
     or a number beyond the table falls back to each entry."""
     x = np.ceil(np.random.default_rng(4).uniform(0.0, 300.0, (4096, 1)))
-    fn = engine._all_reduce_terms
+    fn = step_time.all_reduce_terms
     for values in (x, np.where(np.arange(4096)[:, None] == 17, odd, x)):
         with np.errstate(invalid="ignore"):  # an infinite number of ranks: inf / inf in the bus factor
-            pairs = list(zip(engine._at_whole_values(values, fn, whole=True), fn(values)))
+            pairs = list(zip(step_time.at_whole_values(values, fn, whole=True), fn(values)))
         for got, want in pairs:
             assert got.shape == want.shape and got.tobytes() == want.tobytes()
 
@@ -82,15 +82,16 @@ def test_the_lower_bound_with_one_optimizer_column_is_the_masked_minimum_over_th
     s = model.load_scenario(f"assets/presets/{preset}.toml").replace_many(changes)
     engine.clear_plan_cache()
     inp = engine.build_inputs(s, field, values, fabric_points_cut=True)
-    pairs = engine._plan_pairs(s, inp.point)
+    pairs = plan_search.plan_pairs(s, inp.point)
     engine.clear_plan_cache()
     assert pairs.bound is not None
     kind = None if own_kind else pairs.kind
     opt = np.asarray(pairs.cs["opt"])
     assert (opt == opt[:, :1]).all()  # no stage 0 among those searched: every stage shards it alike
     args = (pairs.allowed, pairs.sequences, kind, pairs.cs_kind)
-    masked = engine._bound_coefficients(dict(pairs.cs, opt=np.broadcast_to(opt[:, :1], pairs.allowed.shape)), *args)
-    one_column = engine._bound_coefficients(dict(pairs.cs, opt=opt[:, :1]), *args)
+    masked = plan_search.bounds.bound_coefficients(dict(pairs.cs, opt=np.broadcast_to(opt[:, :1], pairs.allowed.shape)),
+                                                   *args)
+    one_column = plan_search.bounds.bound_coefficients(dict(pairs.cs, opt=opt[:, :1]), *args)
     assert masked.tobytes() == one_column.tobytes()
     assert masked.tobytes() == pairs.bound.tobytes()
 
@@ -100,14 +101,14 @@ def test_the_plan_side_of_rows_given_their_plans_is_that_of_their_candidates():
     s = model.load_scenario("assets/presets/default.toml")
     values = np.geomspace(1, 1000, 64)
     pt = engine.build_inputs(s, "workload.params_b", values).point
-    plans = engine._candidates(s, pt)
+    plans = plan_search.plan_candidates(s, pt)
     plans = plans[:5] + plans[6:]  # (t, p, b, v, rc, cp, ep): the plan side ignores the ZeRO stage
-    ptc = {k: engine.cut_constant_points(pt[k], 0) for k in engine.PLAN_SIDE_POINT_KEYS}
+    ptc = {k: arrays.cut_constant_points(pt[k], 0) for k in step_time.PLAN_SIDE_POINT_KEYS}
     rng = np.random.default_rng(5)
-    n = 2 * engine.GRID_MIN_ENTRIES
+    n = 2 * plan_fit.GRID_MIN_ENTRIES
     at, ci = rng.integers(0, values.size, n), rng.integers(0, plans[0].size, n)
-    given = engine._plan_side_of(ptc, at, plans, ci, plan_at=tuple(x[ci] for x in plans))
-    for k, x in engine._plan_side_of(ptc, at, plans, ci).items():
+    given = plan_search.pairs.plan_side_at(ptc, at, plans, ci, plan_at=tuple(x[ci] for x in plans))
+    for k, x in plan_search.pairs.plan_side_at(ptc, at, plans, ci).items():
         assert given[k].tobytes() == x.tobytes(), k
 
 
@@ -119,7 +120,7 @@ def test_the_stage_terms_of_many_rows_are_those_of_each_row_and_stage(stages, lo
     without rows that do not shard (``d`` ≤ 1)."""
     s = model.load_scenario("assets/presets/default.toml")
     pt = {k: np.asarray(x)[:1][:, None] for k, x in engine.build_inputs(s).point.items()}
-    rows = 2 * engine.GRID_MIN_ENTRIES
+    rows = 2 * plan_fit.GRID_MIN_ENTRIES
     rng = np.random.default_rng(11)
     t = rng.choice([1.0, 2.0, 4.0, 8.0], (rows, 1))
     p = rng.choice([1.0, 2.0, 4.0], (rows, 1))
@@ -131,9 +132,9 @@ def test_the_stage_terms_of_many_rows_are_those_of_each_row_and_stage(stages, lo
     ps["per_bucket"] = ps["params_gpu"] * 4.0 / ps["buckets"]
     z = np.array([stages])
     with np.errstate(divide="ignore"):
-        by_stage = engine._compute_side(pt, t, p, 1.0, 1.0, 0.0, z, True, plan_side=ps, replicas=(d, m),
+        by_stage = step_time.compute_side(pt, t, p, 1.0, 1.0, 0.0, z, True, plan_side=ps, replicas=(d, m),
                                         search=True)
-        grid = engine._compute_side(pt, t, p, 1.0, 1.0, 0.0, np.repeat(z, rows, axis=0), True, plan_side=ps,
+        grid = step_time.compute_side(pt, t, p, 1.0, 1.0, 0.0, np.repeat(z, rows, axis=0), True, plan_side=ps,
                                     replicas=(d, m), search=True)
     for k in ("opt", "dp_volume", "window"):
         got = np.broadcast_to(by_stage[k], (rows, len(stages)))
@@ -150,7 +151,7 @@ def test_the_pipeline_bound_terms_are_the_direct_expressions(preset, field, valu
     expert parallelism): the same bits as the full expressions, with and without experts."""
     s = model.load_scenario(f"assets/presets/{preset}.toml")
     engine.clear_plan_cache()
-    pairs = engine._plan_pairs(s, engine.build_inputs(s, field, values, fabric_points_cut=True).point)
+    pairs = plan_search.plan_pairs(s, engine.build_inputs(s, field, values, fabric_points_cut=True).point)
     engine.clear_plan_cache()
     ck, n = pairs.cs_kind, pairs.allowed.shape[0]
     kind = pairs.kind if pairs.plan_side["lc"].shape[0] != n else None
@@ -158,7 +159,7 @@ def test_the_pipeline_bound_terms_are_the_direct_expressions(preset, field, valu
     want = (ck["chunk_fixed"] + np.where(ck["ring_crosses"], 0.0, ck["chunk_ring_intra"])
             + 2.0 * np.where(crosses, 0.0, ck["p2p_intra"]) - ck["a2a_hide"],
             2.0 * crosses + ck["a2a_steps"], 2.0 * crosses * ck["p2p_bytes_node"] + ck["a2a_bytes_node"])
-    for got, x in zip(engine._pipeline_bound_terms(ck, kind, n), want):
+    for got, x in zip(plan_search.bounds.pipeline_bound_terms(ck, kind, n), want):
         x = np.broadcast_to(x if kind is None or x.shape[0] == 1 else x[kind], (n, 1))[:, 0]
         assert got.tobytes() == x.tobytes()
 
@@ -169,7 +170,7 @@ def test_the_pipeline_bound_terms_are_the_direct_expressions(preset, field, valu
 def test_a_plan_side_term_held_once_is_the_cut_of_its_kinds(x):
     """A view of one value (the terms of a parallelism the sweep never uses) is cut without comparing copies of
     it: the same array as cutting the same values held in memory by their bytes, writable like it."""
-    got = engine.cut_constant_points(x[:, None], 0)
-    want = engine.cut_constant_points(np.ascontiguousarray(x)[:, None], 0)
+    got = arrays.cut_constant_points(x[:, None], 0)
+    want = arrays.cut_constant_points(np.ascontiguousarray(x)[:, None], 0)
     assert got.shape == want.shape and got.dtype == want.dtype and got.tobytes() == want.tobytes()
     assert got.flags.writeable

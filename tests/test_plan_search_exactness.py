@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import model
-from model import engine, sweep
+from model import arrays, engine, plan_fit, plan_search, step_time, sweep
 from plan_brute_force import brute_force_plans  # tests/plan_brute_force.py
 from result_trees import leaves  # tests/result_trees.py
 
@@ -79,7 +79,7 @@ def test_the_zero_and_recompute_choice_keeps_what_the_plain_rule_keeps(shape, po
     n_r, n_z = shape
     fits = np.array([rnd.random() < 0.5 for _ in range(points * groups * n_r * n_z)]).reshape(
         points * groups, n_r, n_z)
-    np.testing.assert_array_equal(engine._stages_worth_timing(fits), _worth_reference(fits))
+    np.testing.assert_array_equal(plan_search.candidates.stages_worth_timing(fits), _worth_reference(fits))
 
 
 @settings(max_examples=12, deadline=None)
@@ -135,18 +135,19 @@ def test_plan_terms_on_the_grid_of_distinct_layers_are_those_of_each_plan(preset
     bit."""
     s = model.load_scenario(f"assets/presets/{preset}.toml")
     pt = engine.build_inputs(s, field, values).point
-    plans = engine._candidates(s, pt)
+    plans = plan_search.plan_candidates(s, pt)
     t, p, b, v, r, z, c, e = plans
-    ptc = {k: engine.cut_constant_points(pt[k], 0) for k in engine.PLAN_SIDE_POINT_KEYS}
-    classes = engine._distinct_rows([x for k, x in ptc.items() if k != "layers" and x.size > 1], values.size)[0]
-    kinds = engine._distinct_rows([t, b, r, c, e], t.size)[0]
+    ptc = {k: arrays.cut_constant_points(pt[k], 0) for k in step_time.PLAN_SIDE_POINT_KEYS}
+    classes = arrays.distinct_rows([x for k, x in ptc.items() if k != "layers" and x.size > 1], values.size)[0]
+    kinds = arrays.distinct_rows([t, b, r, c, e], t.size)[0]
     assert 1 < classes.size < values.size or field != "workload.params_b"  # models that differ in layers only
-    n = max(engine.GRID_MIN_ENTRIES, 4 * classes.size * kinds.size)  # enough entries for the grid to be taken
+    n = max(plan_fit.GRID_MIN_ENTRIES, 4 * classes.size * kinds.size)  # enough entries for the grid to be taken
     rng = np.random.default_rng(7)
     at, ci = rng.integers(0, values.size, n), rng.integers(0, t.size, n)
-    grouped = engine._plan_side_of(ptc, at, (t, p, b, v, r, c, e), ci)
+    grouped = plan_search.pairs.plan_side_at(ptc, at, (t, p, b, v, r, c, e), ci)
     with np.errstate(divide="ignore", invalid="ignore"):
-        each = engine._plan_side({k: x[at] for k, x in pt.items()}, t[ci], p[ci], b[ci], v[ci], r[ci], c[ci], e[ci])
+        each = step_time.plan_side_terms({k: x[at] for k, x in pt.items()}, t[ci], p[ci], b[ci], v[ci], r[ci], c[ci],
+                                         e[ci])
     assert grouped.keys() == each.keys()
     for k, x in each.items():
         np.testing.assert_array_equal(grouped[k], np.broadcast_to(x, (n,)), err_msg=k)
@@ -159,22 +160,22 @@ def test_memory_terms_on_the_grid_of_distinct_layers_are_those_of_each_plan():
     s = model.load_scenario("assets/presets/default.toml")
     values = np.geomspace(1, 1000, 256)
     pt = engine.build_inputs(s, "workload.params_b", values).point
-    t, p, b, v, r, z, c, e = engine._candidates(s, pt)
+    t, p, b, v, r, z, c, e = plan_search.plan_candidates(s, pt)
     rs = np.array([0.0, 1.0, 2.0])
-    ptc = {k: engine.cut_constant_points(pt[k], 0) for k in engine.PLAN_POINT_KEYS}
-    n = 4 * engine.GRID_MIN_ENTRIES
+    ptc = {k: arrays.cut_constant_points(pt[k], 0) for k in plan_search.PLAN_POINT_KEYS}
+    n = 4 * plan_fit.GRID_MIN_ENTRIES
     rng = np.random.default_rng(11)
     at, ci = rng.integers(0, values.size, n), rng.integers(0, t.size, n)
     cols = (t, b, c, e)
-    assert (engine._distinct_rows([ptc["hidden"]], values.size)[0].size
-            * engine._distinct_rows(list(cols), t.size)[0].size * 4 <= n)  # the grid is taken
-    layer = engine._layer_terms(ptc, engine.LAYER_MEMORY_POINT_KEYS, at, cols, ci,
-                                lambda q, tt, bb, cc, ee: engine._layer_memory(q, tt, bb, rs, cc, ee),
+    assert (arrays.distinct_rows([ptc["hidden"]], values.size)[0].size
+            * arrays.distinct_rows(list(cols), t.size)[0].size * 4 <= n)  # the grid is taken
+    layer = plan_search.pairs.layer_terms(ptc, plan_fit.LAYER_MEMORY_POINT_KEYS, at, cols, ci,
+                                lambda q, tt, bb, cc, ee: plan_fit.layer_memory(q, tt, bb, rs, cc, ee),
                                 trailing=rs.shape)
     pt_at = {k: x[at][:, None] for k, x in pt.items()}
     plan = [x[ci][:, None] for x in (t, p, b, v)]
-    grouped = engine._stage_memory(pt_at, *plan, rs, c[ci][:, None], e[ci][:, None], layer=layer)
-    each = engine._stage_memory(pt_at, *plan, rs, c[ci][:, None], e[ci][:, None])
+    grouped = plan_fit.stage_memory(pt_at, *plan, rs, c[ci][:, None], e[ci][:, None], layer=layer)
+    each = plan_fit.stage_memory(pt_at, *plan, rs, c[ci][:, None], e[ci][:, None])
     assert grouped.keys() == each.keys()
     for k, x in each.items():
         np.testing.assert_array_equal(np.broadcast_to(grouped[k], np.broadcast_shapes(np.shape(x), (n, 1))),
@@ -196,7 +197,7 @@ def test_memory_terms_on_the_grid_of_distinct_layers_are_those_of_each_plan():
     (np.broadcast_to(np.array([-0.0]), (3,)), 0, True),
 ])
 def test_a_value_the_same_at_every_point_is_kept_once(x, axis, cut):
-    out = engine.cut_constant_points(x, axis)
+    out = arrays.cut_constant_points(x, axis)
     assert out.shape[axis] == (1 if cut else x.shape[axis])
     np.testing.assert_array_equal(np.broadcast_to(out, x.shape), x)
 
@@ -208,18 +209,18 @@ def test_the_zero_stage_terms_of_many_plans_a_stage_at_a_time_are_those_of_each_
     s = model.load_scenario("assets/presets/default.toml")
     values = np.geomspace(1, 1000, 64)
     pt = engine.build_inputs(s, "workload.params_b", values).point
-    t, p, b, v, r, z, c, e = engine._candidates(s, pt)
-    n = 2 * engine.GRID_MIN_ENTRIES
+    t, p, b, v, r, z, c, e = plan_search.plan_candidates(s, pt)
+    n = 2 * plan_fit.GRID_MIN_ENTRIES
     rng = np.random.default_rng(5)
     at, ci = rng.integers(0, values.size, n), rng.integers(0, t.size, n)
     pt_at = {k: x[at][:, None] for k, x in pt.items()}
     plan = [x[ci][:, None] for x in (t, p, b, v, r)]
     zs = np.array(stages)
     with np.errstate(divide="ignore", invalid="ignore"):
-        d, m = engine._replicas(pt_at, *plan[:3], True, c[ci][:, None])
+        d, m = plan_fit.data_parallel_replicas(pt_at, *plan[:3], True, c[ci][:, None])
         assert np.any(d * c[ci][:, None] > 1) and np.any(d * c[ci][:, None] <= 1)  # sharded and not
-        by_stage = engine._compute_side(pt_at, *plan, zs[None, :], True, c=c[ci][:, None], e=e[ci][:, None])
-        together = engine._compute_side(pt_at, *plan, np.broadcast_to(zs, (n, zs.size)), True, c=c[ci][:, None],
+        by_stage = step_time.compute_side(pt_at, *plan, zs[None, :], True, c=c[ci][:, None], e=e[ci][:, None])
+        together = step_time.compute_side(pt_at, *plan, np.broadcast_to(zs, (n, zs.size)), True, c=c[ci][:, None],
                                         e=e[ci][:, None])
     assert by_stage.keys() == together.keys()
     for k in ("opt", "dp_volume", "window", "zero", "dist"):

@@ -1,0 +1,346 @@
+"""A scenario resolved into the arrays the physics runs on.
+
+:func:`build_inputs` turns a :class:`~model.scenario.Scenario` (and a swept field with its values) into
+:class:`Inputs`: one value per sweep point for the cluster, workload and money inputs, one row per fabric for
+the fabric inputs (:func:`resolve_fabrics` merges each fabric's profile with the scenario's overrides); it
+checks swept values against their fields' limits. :func:`derive_architecture` gives a model's layers, hidden
+size and heads from its parameter count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from . import catalog, economics
+from .arrays import cut_constant_points
+from .collectives import gpu_ll_max_bus_gb_per_s, pcie_cap_gb_per_s
+from .compute import BYTES_BF16, fp8_gemm_peak, layer_matmul_weights, mlp_activation_ratio, params_from_architecture
+from .errors import ScenarioError, suggest
+from .scenario import FabricSpec, Scenario
+from .transport import LOSS_RECOVERY_CODE, RDMA_TRANSPORTS, TRANSPORT_CODE
+
+
+# auto mode tries context parallelism only while every rank keeps at least this many tokens of a sequence: below,
+# the ring's blocks are too small to hide behind attention (guess, after Megatron-LM's advice to use CP for
+# sequences of 8k and more; NVIDIA's published runs use CP from 16k tokens)
+CP_MIN_TOKENS_PER_RANK = 4096
+
+GRAD_BYTES = BYTES_BF16  # gradient buckets are sized in bf16 (Megatron-LM, PyTorch DDP)
+# bytes per gradient element on the wire, by ``workload.grad_precision``: bf16 by default; FP8 gradients with FP8
+# training (DeepSeek-V3 report §3.3 casts activations and gradients on the wire to FP8 for MoE dispatch and
+# combine; Peng et al. 2023, "FP8-LM", reduce gradients in FP8); FP32 as Llama 3 405B did ("reduce-scatter
+# gradients in FP32 across data parallel workers", Dubey et al. 2024 §3.3.2)
+GRAD_WIRE_BYTES = {"bf16": 2.0, "fp8": 1.0, "fp32": 4.0}
+
+SWEEPABLE = {
+    "cluster.nodes": int, "cluster.gpus_per_node": int, "cluster.host_cores": int,
+    "cluster.cpu_for_network_fraction": float,
+    "workload.params_b": float, "workload.seq_len": int, "workload.global_batch": int,
+    "workload.train_tokens_b": float,
+    "reliability.gpu_host_interruptions_per_1m_gpu_hours": float, "reliability.restart_min": float,
+    "reliability.storage_gb_per_s": float, "reliability.checkpoint_interval_min": float,
+    "topology.oversubscription": float,
+    "economics.cny_per_usd": float, "economics.years": float, "economics.electricity_cny_per_kwh": float,
+    "economics.electricity_usd_per_kwh": float, "economics.pue": float, "economics.duty_cycle": float,
+    "economics.gpu_idle_power_fraction": float, "economics.server_price_usd": float,
+    "economics.operations_usd_per_node_year": float, "economics.gpu_hour_usd": float,
+}
+FABRIC_SWEEPABLE = ("link_gbps", "nics_per_node", "latency_us", "loss_rate", "achievable_fraction", "min_rto_ms",
+                    "cpu_gbps_per_core", "net_interruptions_per_1m_node_hours", "switch_radix", "switch_price_usd",
+                    "nic_price_usd", "link_price_usd", "network_cost_per_node_cny")
+
+GPT3_ASPECT = 128.0  # hidden / layers of GPT-3 175B (12288 / 96), Brown et al. 2020 Table 2.1
+HEAD_DIM = 128.0
+HIDDEN_MULTIPLE = 1024.0  # 8 heads of 128: tensor parallelism up to 8 divides the heads
+
+
+def derive_architecture(params_b, vocab):
+    """Layers, hidden size and heads for a parameter count [-].
+
+    Rule: GPT-3's aspect ratio ``h ≈ 128·l`` (Brown et al. 2020, Table 2.1,
+    175B) and head dimension 128. ``h`` solves ``12·l·h² + V·h = P`` at that
+    aspect, rounded to a multiple of 1024 (so the head count divides by 8 and
+    tensor parallelism up to 8 is possible, as in published model families);
+    ``l`` is then the whole number of layers closest to ``P``. Reproduces
+    175B → 96 × 12288 with 96 heads.
+    """
+    P = np.asarray(params_b, dtype=float) * 1e9
+    V = np.asarray(vocab, dtype=float)
+    l0 = np.maximum(np.round(np.cbrt(P / (12.0 * GPT3_ASPECT**2))), 1.0)
+    h = (-V + np.sqrt(V**2 + 48.0 * l0 * P)) / (24.0 * l0)
+    h = np.maximum(np.round(h / HIDDEN_MULTIPLE) * HIDDEN_MULTIPLE, HIDDEN_MULTIPLE)
+    l = np.maximum(np.round((P - V * h) / (12.0 * h**2)), 1.0)
+    return l, h, h / HEAD_DIM
+
+
+@dataclass
+class FabricRow:
+    """One fabric, resolved: its profile values merged with the scenario's overrides."""
+    name: str
+    label: str
+    transport: str
+    values: dict
+    sources: dict
+    guesses: tuple
+
+
+_NO_OVERRIDES = FabricSpec()  # a fabric the scenario leaves as its profile has it (frozen: one shared)
+
+
+def resolve_fabrics(s: Scenario) -> list[FabricRow]:
+    """The compared fabrics with every value resolved against the active profile set."""
+    prof = catalog.profile_set(s.fabric.profile_set)
+    custom = s.fabric.custom_dict()
+    profile_source = f"{prof['name']} profile"
+    rows = []
+    for name in s.fabric.fabrics:
+        spec = custom.get(name, _NO_OVERRIDES)
+        if name in prof["fabrics"]:
+            base = prof["fabrics"][name]
+            if spec.transport is not None and spec.transport != base["transport"]:
+                base = catalog.transport_profile(s.fabric.profile_set, spec.transport)
+        else:
+            base = catalog.transport_profile(s.fabric.profile_set, spec.transport)
+        vals, srcs = {}, {}
+        for key in catalog.FABRIC_FIELDS:
+            user = getattr(spec, key)
+            if user is not None:
+                vals[key], srcs[key] = user, "scenario"
+            elif key in base:
+                vals[key], srcs[key] = base[key], profile_source
+            else:
+                vals[key], srcs[key] = catalog.FABRIC_DEFAULTS[key], "engine default (guess)"
+        if vals["transport"] not in RDMA_TRANSPORTS and srcs["loss_recovery"] == "scenario":
+            raise ScenarioError(f"fabric.custom.{name}.loss_recovery", vals["loss_recovery"],
+                                "left out for a TCP transport (tcp, iwarp: TCP recovers by itself); go_back_n, "
+                                "selective_repeat or link_retry apply to roce and infiniband")
+        label = spec.label or (base.get("label", name) if name in prof["fabrics"] else name)
+        guesses = tuple(k for k in base.get("guesses", ()) if srcs.get(k, "").endswith("profile"))
+        rows.append(FabricRow(name, label, vals["transport"], vals, srcs, guesses))
+    return rows
+
+
+# the fabric inputs held as numbers (the transport and its loss recovery are codes, apart)
+NUMERIC_FABRIC_FIELDS = tuple(k for k in catalog.FABRIC_FIELDS if k not in ("transport", "loss_recovery"))
+
+
+class _Fabrics(NamedTuple):
+    """A scenario's fabrics resolved: the rows, their numeric inputs and their codes."""
+    rows: tuple  # FabricRow per fabric
+    numbers: np.ndarray  # (K, F) read-only: NUMERIC_FABRIC_FIELDS per fabric (NICs per GPU: 0, set per point)
+    codes: np.ndarray  # (2, F, 1) read-only: the transport's and the loss recovery's code per fabric
+
+
+# the last fabric section resolved, by identity: a section is frozen (and its custom fabrics), and a session sweeps
+# the same scenario, or copies of it that change another section, again and again
+_LAST_FABRICS = [(None, None)]
+
+
+def _resolved_fabrics(s: Scenario) -> _Fabrics:
+    """:func:`resolve_fabrics` of ``s`` with its numbers and codes, kept for the last fabric section (the rows are
+    not changed once made)."""
+    section, fabrics = _LAST_FABRICS[0]
+    if section is not s.fabric:
+        rows = tuple(resolve_fabrics(s))
+        per_gpu = any(r.values["nics_per_node"] == "per_gpu" for r in rows)
+        numbers = np.array([[0.0 if k == "nics_per_node" and per_gpu else r.values[k] for r in rows]
+                            for k in NUMERIC_FABRIC_FIELDS], dtype=float)
+        codes = np.array([[[TRANSPORT_CODE[r.transport]] for r in rows],
+                          [[LOSS_RECOVERY_CODE[r.values["loss_recovery"]]] for r in rows]])
+        numbers.flags.writeable = codes.flags.writeable = False
+        fabrics = _Fabrics(rows, numbers, codes)
+        _LAST_FABRICS[0] = (s.fabric, fabrics)
+    return fabrics
+
+
+@dataclass
+class Inputs:
+    """Arrays the physics runs on, in shapes that broadcast against each other.
+
+    From :func:`build_inputs` (evaluate, sweep; the tornado's swing cases are its points): point arrays
+    have shape (N,), fabric arrays (F, N). Monte-Carlo bands add a sample axis last and keep length 1 on
+    the axes along which a value does not vary: point arrays (N or 1, 1), fabric arrays (F, N or 1, S or 1).
+    ``n`` is the number of points N either way.
+    """
+    n: int
+    point: dict
+    fabric: dict
+    fabrics: list
+    # what fixes the network inputs (:data:`NETWORK_POINT_KEYS` and the fabric arrays) when no swept value is one of
+    # them: the scenario's cluster, topology and fabric sections (by identity), the points and the fabric width;
+    # else None
+    network_key: tuple | None = None
+
+
+def _constant_rows(values: dict, n: int) -> dict:
+    """One float array (n,) per scalar of ``values``: the rows of one table (one allocation, not one each)."""
+    table = np.empty((len(values), n))
+    table[:] = np.array(list(values.values()), dtype=float)[:, None]
+    return dict(zip(values, table))
+
+
+def _fabric_arrays(fabrics: _Fabrics, n, gpn):
+    """The fabric inputs as (F, n) arrays, each fabric's value at every point (``n`` 1: at one point for all),
+    but NICs per GPU, which follow the GPUs per node ``gpn`` at every point; the numeric ones are the blocks of
+    one table (one allocation, not one each)."""
+    table = np.empty(fabrics.numbers.shape + (n,))
+    table[:] = fabrics.numbers[:, :, None]
+    fab = dict(zip(NUMERIC_FABRIC_FIELDS, table))
+    nics = [r.values["nics_per_node"] for r in fabrics.rows]
+    if "per_gpu" in nics:
+        out = np.empty((len(nics), gpn.size))
+        for i, v in enumerate(nics):
+            out[i] = gpn if v == "per_gpu" else float(v)
+        fab["nics_per_node"] = out
+    fab["transport"] = fabrics.codes[0] * np.ones((1, n), dtype=int)
+    fab["loss_recovery"] = fabrics.codes[1] * np.ones((1, n), dtype=int)
+    return fab
+
+
+def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_points_cut: bool = False) -> Inputs:
+    """Resolve ``s`` into arrays, with ``field`` replaced by ``values`` if given.
+
+    ``fabric_points_cut``: the fabric inputs that are the same at every point (all but a swept fabric value and
+    NICs per GPU along a GPUs-per-node sweep) have shape (F, 1), so that what depends only on the fabric is
+    computed once per fabric, not once per point as well.
+    """
+    values_arr = None if field is None else np.atleast_1d(np.asarray(values, dtype=float))
+    n = 1 if values_arr is None else values_arr.size
+    c, w, p = s.cluster, s.workload, s.parallel
+    g = catalog.gpu(c.gpu)
+    pt = {
+        "nodes": float(c.nodes), "gpus_per_node": float(c.gpus_per_node),
+        "host_cores": float(c.host_cores if c.host_cores is not None else g["host_cores"]),
+        "cpu_for_network_fraction": float(c.cpu_for_network_fraction),
+        "params_b": float(w.params_b), "seq_len": float(w.seq_len), "global_batch": float(w.global_batch),
+        "train_tokens_b": float(w.train_tokens_b), "vocab": float(w.vocab),
+    }
+    pt.update(economics.point_inputs(s))
+    fabrics = _resolved_fabrics(s)
+    rows = list(fabrics.rows)
+    fab_override, swept = None, {}
+    if field is not None:
+        if field in SWEEPABLE:
+            key = field.split(".", 1)[1]
+            if key == "host_cores" or SWEEPABLE[field] is int:
+                if np.any(values_arr != np.round(values_arr)):
+                    raise ScenarioError(field, values, "whole numbers")
+            _check_point_values(field, values_arr)
+            swept[key] = np.broadcast_to(values_arr, (n,))
+            if key in economics.OTHER_CURRENCY_FIELD:
+                pt[economics.OTHER_CURRENCY_FIELD[key]] = np.nan
+        else:
+            fab_override = _parse_fabric_field(s, field)
+    # every point input but the swept one holds one value here
+    pt.update(_constant_rows({k: x for k, x in pt.items() if k not in swept}, n))
+    pt.update(swept)
+    gpn = pt["gpus_per_node"]
+    experts = float(w.experts or 1)
+    top_k = float(w.top_k or (2 if experts > 1 else 1))
+    fp8 = w.precision == "fp8"
+    const = _constant_rows({
+        **({} if w.layers is None else {"layers": w.layers, "hidden": w.hidden, "heads": w.heads}),
+        **({} if w.kv_heads is None else {"kv_heads": w.kv_heads}),
+        "ffn": np.nan if w.ffn_hidden is None else float(w.ffn_hidden), "zeros": 0.0, "experts": experts,
+        "moe_tokens": top_k * (w.capacity_factor if experts > 1 else 1.0),  # token copies per token
+        "untied": float(w.untied_embeddings), "peak_flops": g["peak_bf16_tflops"] * 1e12, "fp8": float(fp8),
+        "grad_ratio": GRAD_WIRE_BYTES[w.grad_precision] / GRAD_BYTES,
+        "gemm_peak": fp8_gemm_peak(g["peak_fp8_tflops"] * 1e12) if fp8 else g["peak_bf16_tflops"] * 1e12,
+        "hbm_bytes_per_s": g["hbm_gb_per_s"] * 1e9, "memory_bytes": g["memory_gb"] * 1e9,
+        "intra_busbw": g["intra_gb_per_s"] * 1e9 * g["intra_busbw_fraction"],
+        "intra_p2p_bw": g["intra_gb_per_s"] * 1e9,
+        "nvls_busbw": g.get("nvls_busbw_gb_per_s", 0.0) * 1e9,  # NVLink SHARP in the node (0: none)
+        "ll_max_node": float(gpu_ll_max_bus_gb_per_s(g, 1)) * 1e9,  # LL protocol's cap in the node
+        "pcie_gb_per_s": float(pcie_cap_gb_per_s(g.get("pcie_gen", 5))),
+        "cp_min_tokens": CP_MIN_TOKENS_PER_RANK if p.cp is None else 0.0,
+        "tp_overlap": float(p.tp_overlap), "ep_overlap": float(p.ep_overlap)}, n)
+    if w.layers is not None:
+        pt["layers"], pt["hidden"], pt["heads"] = const["layers"], const["hidden"], const["heads"]
+    else:
+        pt["layers"], pt["hidden"], pt["heads"] = derive_architecture(pt["params_b"], pt["vocab"])
+    pt["kv_heads"] = pt["heads"] if w.kv_heads is None else const["kv_heads"]
+    ffn = const["ffn"]
+    # mixture-of-experts: every layer's MLP is ``E`` experts, each token goes to ``K`` of them (padded to the
+    # capacity factor); the FLOPs follow the ``K`` active experts, the parameters all ``E``
+    full = layer_matmul_weights(pt["hidden"], pt["heads"], pt["kv_heads"], ffn)
+    attn = layer_matmul_weights(pt["hidden"], pt["heads"], pt["kv_heads"], const["zeros"])
+    mlp = full - attn
+    pt["experts"] = const["experts"]
+    pt["attn_weights"] = attn
+    pt["expert_weights"] = experts * mlp + (experts > 1) * pt["hidden"] * experts  # with the router
+    pt["layer_weights"] = attn + top_k * mlp  # active: model FLOPs
+    pt["moe_tokens"] = const["moe_tokens"]
+    pt["layer_weights_time"] = attn + pt["moe_tokens"] * mlp
+    pt["mlp_ratio"] = np.broadcast_to(mlp_activation_ratio(pt["hidden"], ffn), (n,)) * pt["moe_tokens"]
+    pt["untied"] = const["untied"]
+    pt["params"] = params_from_architecture(pt["layers"], pt["hidden"], pt["vocab"], attn + pt["expert_weights"],
+                                            pt["untied"])
+    pt["gpus"] = pt["nodes"] * gpn
+    pt.update((k, const[k]) for k in ("peak_flops", "fp8", "grad_ratio", "gemm_peak", "hbm_bytes_per_s",
+                                      "memory_bytes", "intra_busbw", "intra_p2p_bw", "nvls_busbw", "ll_max_node",
+                                      "pcie_gb_per_s"))
+    pt["flash"] = np.full(n, w.flash_attention)
+    pt["cp_min_tokens"] = const["cp_min_tokens"]
+    pt["sp"] = np.full(n, p.sequence_parallel)
+    pt["dp_overlap"] = np.full(n, p.dp_overlap)
+    pt["tp_overlap"], pt["ep_overlap"] = const["tp_overlap"], const["ep_overlap"]
+
+    width = 1 if fabric_points_cut else n
+    # cut to one point, NICs per GPU are one value per fabric too where the GPUs per node do not change
+    fab = _fabric_arrays(fabrics, width, cut_constant_points(gpn, 0) if fabric_points_cut else gpn)
+    if fab_override is not None:
+        names, key = fab_override
+        idx = [i for i, r in enumerate(rows) if r.name in names]
+        fab[key] = np.broadcast_to(fab[key], (len(rows), n)).copy()
+        fab[key][idx, :] = values_arr[None, :]
+        _check_fabric_values(key, values_arr, field)
+    network_key = None
+    if field is None or field.split(".", 1)[0] not in ("cluster", "topology", "fabric"):
+        network_key = (s.cluster, s.topology, s.fabric, n, width)
+    return Inputs(n=n, point=pt, fabric=fab, fabrics=rows, network_key=network_key)
+
+
+def _parse_fabric_field(s: Scenario, field: str):
+    parts = field.split(".")
+    names = s.fabric.fabrics
+    if len(parts) == 2 and parts[0] == "fabric" and parts[1] in FABRIC_SWEEPABLE:
+        return tuple(names), parts[1]
+    if len(parts) == 3 and parts[0] == "fabric" and parts[2] in FABRIC_SWEEPABLE:
+        if parts[1] not in names:
+            raise ScenarioError(field, parts[1], "a compared fabric: " + ", ".join(names) + suggest(parts[1], names))
+        return (parts[1],), parts[2]
+    allowed = list(SWEEPABLE) + [f"fabric.{k}" for k in FABRIC_SWEEPABLE] + ["fabric.NAME.<key>"]
+    raise ScenarioError("sweep field", field, "one of " + ", ".join(allowed) + suggest(field, allowed))
+
+
+def _check_point_values(field, values):
+    """Sweep values get their fields' limits, as a scenario's own value does (a cluster or workload field's range
+    by its smallest and largest value; every distinct value of the other sections)."""
+    from .scenario import SECTIONS, validate_value
+
+    section, key = field.split(".", 1)
+    if section in ("cluster", "workload"):
+        whole = SWEEPABLE.get(field) is int
+        for v in (values.min(), values.max()):
+            validate_value(SECTIONS[section], key, int(v) if whole else float(v), field)
+    elif section in ("reliability", "topology", "economics"):
+        for v in np.unique(values):
+            validate_value(SECTIONS[section], key, float(v), field)
+
+
+def _check_fabric_values(key, values, field):
+    """Range check of swept fabric values against the field's metadata, whole array at once."""
+    from .scenario import validate_value
+
+    for v in (values.min(), values.max()):
+        validate_value(FabricSpec, key, int(v) if key == "nics_per_node" else float(v), field)
+    if key == "nics_per_node" and np.any(values != np.round(values)):
+        raise ScenarioError(field, values, "whole numbers")
+
+
+def clear_cache() -> None:
+    """Forget the last fabric section resolved (:func:`~model.plan_search.clear_plan_cache` calls this)."""
+    _LAST_FABRICS[0] = (None, None)

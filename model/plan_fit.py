@@ -1,0 +1,186 @@
+"""Whether a plan can run at a point: its data-parallel replicas, whether its degrees are possible, its memory.
+
+:func:`data_parallel_replicas` (replicas ``d`` and micro-batches per step ``m`` for the global batch),
+:func:`degrees_valid` (the degrees divide the node, the heads, the layers, the experts and the sequence) and
+:func:`plan_memory` (peak bytes per GPU and whether they fit), for plans of any shape broadcasting with the
+point arrays.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from .arrays import distinct_rows
+from .memory import USABLE_MEMORY_FRACTION, layer_memory_bytes, memory_with_replicas_bytes, stage_memory_from_layer
+
+
+# entries from which layer_terms computes on a grid of distinct models and plans, and compute_side the ZeRO-stage
+# terms a stage at a time: below, the extra steps cost more than they save (measured on the default preset: 300
+# entries)
+GRID_MIN_ENTRIES = 2048
+
+
+def data_parallel_replicas(pt, t, p, b, round_batch, c=1.0):
+    """Data-parallel degree ``d`` and micro-batches per step ``m`` [-]; ``d · m · b`` is the user's global batch.
+
+    Auto mode may leave GPUs that do not fill a whole model replica idle (spares), as a practitioner would on a
+    cluster whose size is not a multiple of tp · pp, and never changes the global batch ``B``: ``d`` is the
+    largest whole number of replicas that fit and divides ``B/b`` (Megatron-LM requires ``B`` to be a multiple
+    of ``b · d``). ``d = 0`` (``m`` infinite) where none does. Explicit mode uses every GPU: ``d = G/(t·p·c)``
+    with context parallelism ``c``.
+    """
+    d = pt["gpus"] / (t * p * c)
+    B = pt["global_batch"]
+    if round_batch:
+        d = np.floor(d)
+        short = ~divides(d * b, B) & (d >= 1)  # most plans: the whole replicas already divide the batch
+        if short.any():
+            d = np.where(short, largest_divisor_at_most(B, b, d), d)
+    with np.errstate(divide="ignore"):
+        return d, B / (d * b)
+
+
+def largest_divisor_at_most(B, b, cap):
+    """The largest divisor of ``B/b`` that is at most ``cap`` (0 where ``B/b`` is not whole) [-].
+
+    Vectorised: the divisors of each distinct ``B/b`` (pairs ``k``, ``n/k`` for ``k ≤ √n``) are sorted
+    into one array with a row offset per value (:func:`_divisor_table`, kept for the few distinct quotients a
+    session uses), and one ``searchsorted`` answers every query.
+    """
+    B_u, B_i = _distinct(B)
+    b_u, b_i = _distinct(b)
+    n = (B_u[:, None] / b_u[None, :]).reshape(-1)  # (rows,)
+    row = B_i * b_u.size + b_i
+    flat, big = _divisor_table(tuple(n.tolist()))
+    q = np.minimum(np.maximum(cap, 0.0), big - 1.0) + row * big
+    idx = np.searchsorted(flat, q, side="right") - 1
+    return flat[idx] - row * big
+
+
+def _distinct(x):
+    """The distinct values of ``x`` (as floats, sorted) and the index of each entry's value, in ``x``'s shape
+    (:func:`numpy.unique` with its inverse): :func:`distinct_rows` of its one column."""
+    x = np.asarray(x, dtype=float)
+    flat = x.reshape(-1)
+    first, code = distinct_rows([flat], flat.size)
+    return flat.take(first), code.reshape(x.shape)
+
+
+@functools.lru_cache(maxsize=64)
+def _divisor_table(quotients: tuple):
+    """:func:`largest_divisor_at_most`'s sorted divisors of the quotients ``n`` (a tuple of floats): the divisors
+    of the ``i``-th, 0 where there is none, plus ``i · big`` with ``big = max n + 1``, in one read-only array,
+    and ``big``. A session meets a handful of (global batch, micro-batch) quotients: kept per tuple of them."""
+    n = np.array(quotients, dtype=float)
+    k = np.arange(1.0, max(math.isqrt(int(n.max())), 1) + 1.0)  # at least 1: a micro-batch above the batch
+    is_div = np.mod(n[:, None], k[None, :]) == 0.0
+    divs = np.sort(np.concatenate([np.where(is_div, k, 0.0), np.where(is_div, n[:, None] / k, 0.0)], axis=1),
+                   axis=1)
+    big = n.max() + 1.0
+    flat = (divs + np.arange(n.size)[:, None] * big).reshape(-1)
+    flat.flags.writeable = False
+    return flat, big
+
+
+def divides(divisor, n):
+    """Whether the whole number ``divisor`` divides the whole number ``n`` (both held as floats) [bool].
+
+    ``n / divisor`` is a whole number exactly when it divides: the quotient of whole numbers below 2⁵³ is
+    exact when it is whole, and otherwise at least ``1/divisor`` from the nearest whole number, far more
+    than its rounding error. Much cheaper than an integer or floating-point modulo.
+    """
+    q = n / divisor
+    return np.floor(q) == q
+
+
+def degrees_valid(pt, t, p, b, v, d, m, c=1.0, e=1.0):
+    """Plans whose degrees are possible at a point (before memory) [bool], given ``d`` and ``m`` of
+    :func:`data_parallel_replicas`.
+
+    Whole-number arithmetic on floats, exact for these magnitudes (see :func:`divides`). The layers must split
+    into the ``p·v`` model chunks: evenly, or as Llama 3 405B did (126 layers on 16 stages; Llama 3 paper §3.3.2),
+    with the first and last stage one layer short to balance the embedding and the output layer (``l + 1`` or
+    ``l + 2`` divisible, at least two layers a chunk); Megatron-LM rejects other splits.
+
+    On the plan search's grid of points (N, 1) against candidates (1, C) where the model changes along the sweep,
+    the tests of the heads and of the layers take few distinct plan values (tp; pp and virtual stages): they are
+    computed once per distinct value and read at each candidate (:func:`_at_distinct_plans`), the same booleans.
+    """
+    gpn, G, l, heads, kv = (pt[k] for k in ("gpus_per_node", "gpus", "layers", "heads", "kv_heads"))
+    tp = t * p * c
+
+    def heads_split(hh, kk, tt):
+        return divides(tt, hh) & divides(tt, kk)
+
+    def layers_split(ll, pp, vv):  # evenly or one layer short at both ends; and the layer count fills each chunk
+        ppvv = pp * vv
+        split = (pp <= ll) & (divides(ppvv, ll) | ((pp > 1) & (2.0 * ppvv <= ll + 2.0)
+                                                     & (divides(ppvv, ll + 1.0) | divides(ppvv, ll + 2.0))))
+        return split, ppvv <= ll
+    grid = (np.ndim(l) == 2 and np.shape(l)[0] > 1 and np.ndim(t) == 2 and np.shape(t)[0] == 1
+            and np.shape(l)[0] * np.shape(t)[1] >= GRID_MIN_ENTRIES)
+    at = _at_distinct_plans if grid else (lambda fn, points, *cols: fn(*points, *cols))
+    split, fills = at(layers_split, (l,), p, v)
+    # the tests of the plan and the replicas alone first: on a model-size sweep they are (1, C), the grid's (N, C)
+    ok = (t <= gpn) & divides(t, gpn) & (G >= tp) & (d >= 1) & (m >= 1) & (np.floor(m) == m)
+    ok = ok & at(heads_split, (heads, kv), t) & split
+    if (np.asarray(e) != 1).any():  # expert parallelism splits the experts and is carved out of data × context
+        ok = ok & divides(e, pt["experts"]) & divides(e, d * c)
+    if (np.asarray(c) != 1).any():  # load-balanced ring: 2c chunks of a sequence, each long enough
+        ok = ok & ((c == 1) | (divides(2.0 * c, pt["seq_len"]) & (pt["seq_len"] >= c * pt["cp_min_tokens"])))
+    ok = ok & ((v == 1) | ((p > 1) & divides(p, m) & fills))
+    return np.ascontiguousarray(ok)
+
+
+def _at_distinct_plans(fn, points, *cols):
+    """``fn(*points, *cols)``, boolean arrays (N, C) of point arrays ``points`` (N, 1) (or (1, 1)) and plan arrays
+    ``cols`` (1, C), computed once per distinct plan value (one column per distinct row of ``cols``) and read at
+    each candidate. ``fn`` may return a tuple of such arrays.
+
+    Computed on the transposed grid, the distinct plan values (P, 1) against the points seen as (1, N): numpy's
+    loops then run along the many points rather than along the few plan values (several times faster on a few
+    hundred points), and the candidates' values are whole rows of the result (the fast gather), seen as (N, C).
+    """
+    shape = np.broadcast_shapes(*(np.shape(x) for x in cols))
+    plan_rows = [np.broadcast_to(x, shape)[0] for x in cols]
+    first, code = distinct_rows(plan_rows, shape[1])
+    out = fn(*(np.asarray(x).T for x in points), *(x.take(first)[:, None] for x in plan_rows))
+    read = [np.take(x, code, axis=0).T for x in (out if isinstance(out, tuple) else (out,))]
+    return tuple(read) if isinstance(out, tuple) else read[0]
+
+
+def plan_memory(pt, t, p, b, v, rc, cs):
+    """Peak bytes per GPU for a plan, and whether it fits [B], [bool]."""
+    stage = stage_memory(pt, t, p, b, v, rc, cs["cp"], cs["ep"])
+    mem = memory_with_replicas_bytes(stage, p, cs["d"] * cs["cp"], None, cs["m"], zero_stage=cs["zero"])
+    return mem, mem <= pt["memory_bytes"] * USABLE_MEMORY_FRACTION
+
+
+def stage_memory(pt, t, p, b, v, rc, c=1.0, e=1.0, layer=None, interleave=None):
+    """The memory terms the model and the plan fix (:func:`~model.memory.stage_memory_bytes`); a rank of a
+    context-parallel group holds ``s/c`` tokens of each sequence. ``layer``: their :func:`layer_memory`, if
+    already computed; ``interleave``: the plans' :func:`~model.memory.interleave_factor`, likewise."""
+    layer = layer_memory(pt, t, b, rc, c, e) if layer is None else layer
+    return stage_memory_from_layer(layer, pt["layers"], pt["hidden"], pt["vocab"], t, p, v,
+                                   pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"], interleave)
+
+
+# point inputs stage_memory reads given the layer terms
+STAGE_MEMORY_POINT_KEYS = ("layers", "hidden", "vocab", "attn_weights", "expert_weights", "untied")
+# point inputs of layer_memory
+LAYER_MEMORY_POINT_KEYS = ("hidden", "heads", "vocab", "seq_len", "sp", "flash", "attn_weights", "expert_weights",
+                           "mlp_ratio", "fp8")
+
+
+def layer_memory(pt, t, b, rc, c=1.0, e=1.0):
+    """The memory terms of one layer (:func:`~model.memory.layer_memory_bytes`), as :func:`stage_memory`'s."""
+    return layer_memory_bytes(pt["hidden"], pt["heads"], pt["vocab"], pt["seq_len"] / c, b, t, rc, pt["sp"],
+                              pt["flash"], pt["attn_weights"] + pt["expert_weights"] / e, pt["mlp_ratio"], pt["fp8"])
+
+
+def clear_cache() -> None:
+    """Forget the divisor tables kept (:func:`~model.plan_search.clear_plan_cache` calls this)."""
+    _divisor_table.cache_clear()

@@ -1,0 +1,422 @@
+"""The exact plan search: the fastest plan per fabric and point.
+
+:func:`search_plans` times, for each fabric and point, the pairs of :func:`~model.plan_search.pairs.plan_pairs`
+whose lower bound may win (:func:`pairs_that_can_win`) and keeps the fastest per sequence: the result is that
+of timing every pair. Its answers are kept per set of pairs and fabric timing inputs.
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+
+import numpy as np
+
+from ..arrays import at_shape, cut_constant_points, distinct_rows, fills, range_min
+from ..inputs import Inputs
+from ..network import congestion_slowdown
+from ..scenario import Scenario
+from ..step_time import step_for_fabric
+from .bounds import BOUND_MARGIN, bound_at, stage_bound_at
+from .candidates import PLAN_POINT_KEYS
+from .pairs import PLAN_CACHE_LOCK, PLAN_CACHE_SIZE, plan_pairs, plan_pairs_key
+
+
+# The plan search's answers (the fastest plan per fabric and point), one per set of pairs and fabric timing inputs
+# (bandwidth, latency, congestion): a reliability or money slider changes none of them, so its drag re-evaluates
+# only the chosen plans' outputs. Kept as many as the pairs, under the same lock.
+_SEARCH_CACHE: "collections.OrderedDict" = collections.OrderedDict()
+
+
+def at_rows(x, rows, n):
+    """``x`` at the pairs ``rows`` (any index shape) when it has one row per pair (of ``n``), else ``x``.
+
+    ``take`` along the first axis: several times faster than fancy indexing for rows of a few values (the array's
+    own method: the search gathers some fifty terms a pass, and ``np.take`` and ``np.ndim`` add a call each)."""
+    if type(x) is np.ndarray:
+        return x.take(rows, axis=0) if x.ndim and x.shape[0] == n else x
+    return np.take(x, rows, axis=0) if np.ndim(x) >= 1 and np.shape(x)[0] == n else x
+
+
+class RowsRead(dict):
+    """The pairs' step terms (:class:`PlanPairs` ``cs``, and ``cs_kind`` at the rows' kinds) at the pairs ``rows``,
+    each gathered when first read: the step does not read every term (the context-parallel ring's where no ring
+    crosses a node, the placement where nothing crosses a leaf uplink), and a gather is a pass over the entries.
+
+    ``stages_first``: the terms laid out for entries on the last axis (:func:`at_rows_stages_first`), else as the
+    pairs hold them (:func:`at_rows`)."""
+
+    def __init__(self, pairs, rows, n, stages_first=False):
+        super().__init__()
+        self._pairs, self._rows, self._n = pairs, rows, n
+        self._at = None
+        self._gather = at_rows_stages_first if stages_first else at_rows
+
+    def __missing__(self, key):
+        pairs = self._pairs
+        if key in pairs.cs:
+            x = self._gather(pairs.cs[key], self._rows, self._n)
+        else:
+            if self._at is None:
+                self._at = pairs.kind[self._rows]
+            x = self._gather(pairs.cs_kind[key], self._at, pairs.plan_side["lc"].shape[0])
+        self[key] = x
+        return x
+
+
+def at_rows_stages_first(x, rows, n):
+    """:func:`at_rows` of a pairs' term (rows, 1 or Z), laid out with the entries last: (entries,) or (Z, entries),
+    and a term held once for all rows, (1, 1 or Z), as (1 or Z, 1).
+
+    Elementwise operations of a (Z, entries) term with an (entries,) one run along the entries; in the pairs'
+    (entries, Z) layout against (entries, 1) numpy loops over the short stage axis, several times slower."""
+    x = x if type(x) is np.ndarray else np.asarray(x)
+    if x.ndim != 2:
+        return x
+    if x.shape[0] != n:
+        return x.T
+    if x.shape[1] == 1:
+        return x[:, 0].take(rows)
+    return np.take(x, rows * x.shape[1] + np.arange(x.shape[1])[:, None])  # the flat (row, stage) indices
+
+
+def per_sequence(pairs, rows, bw, lat, congestion, point=None, trailing=1, stages_first=False):
+    """Step time per sequence of every stage of the pairs ``rows`` [s], infinite at stages not worth timing.
+
+    ``bw``, ``lat`` broadcast against the pairs' (rows, Z) quantities; ``congestion`` (:func:`congestion_inputs`
+    arrays (F, N or 1)) is read at ``point`` (the point of each row, or None) with ``trailing`` axes added.
+    Compared per sequence, so that a batch run in fewer sequences does not look faster than it is.
+    ``stages_first``: the pairs' quantities as (Z, rows) (:func:`at_rows_stages_first`), ``bw``, ``lat`` and the
+    congestion (``trailing`` 0) one value per row: the times (Z, rows).
+    """
+    n, rows = pairs.allowed.shape[0], pairs.row[rows]
+    gather = at_rows_stages_first if stages_first else at_rows
+    cs = RowsRead(pairs, rows, n, stages_first)
+    slow = congestion_slowdown(cs, congestion, point, trailing)
+    step = step_for_fabric(cs, gather(pairs.dp_overlap, rows, n), bw, lat, slow)[0]
+    if stages_first:  # one stage: its terms were gathered as (rows,)
+        step = step.reshape(pairs.stages.size, -1)
+    if not pairs.usable:
+        return np.full_like(step, np.inf)
+    # the step is this call's own array: divided and masked in place (no further temporaries of the entries' size)
+    sequences = gather(pairs.sequences, rows, n)
+    step = np.divide(step, sequences, out=step) if fills(step, sequences) else step / sequences
+    allowed = gather(pairs.allowed, rows, n)
+    if not fills(step, allowed):
+        return np.where(allowed, step, np.inf)
+    np.copyto(step, np.inf, where=~allowed)
+    return step
+
+
+def pairs_that_can_win(pairs, bw, lat, congestion):
+    """Which pairs may be fastest for which fabric at their point: (F, pairs) [bool].
+
+    Per fabric and point, each pair's lower bound against the best time found among a few pairs: those with the
+    lowest bound for each fabric, timed on every fabric. A pair whose bound exceeds that time (by more than
+    :data:`BOUND_MARGIN`) cannot win on that fabric: the result is exactly that of timing every pair. Where a
+    row serves several points (a cluster-size sweep), the bound is :func:`stage_bound_at`, computed once per row
+    at the least step latency and inverse bandwidth of its points (it grows with both) and read at its pairs;
+    else :func:`bound_at`, per pair. ``bw``, ``lat``: (F, N or 1).
+    """
+    ni, n = pairs.ni, pairs.ni.size
+    n_fab = bw.shape[0]
+    if pairs.bound is None and pairs.stage_bound is None:
+        return np.ones((n_fab, n), dtype=bool)
+    edges = np.empty(pairs.starts.size + 1, dtype=pairs.starts.dtype)
+    edges[:-1], edges[-1] = pairs.starts, n
+    counts = edges[1:] - edges[:-1]  # pairs of each point that has pairs, in order
+
+    def at_pairs(x):  # (F, points) → (F, pairs): each point's value repeated over its pairs (cheaper than a gather)
+        return np.repeat(x, counts, axis=1)
+    if pairs.row_points is not None:  # rows of several points
+        lb = np.take(stage_bound_at(pairs.stage_bound, *((x if x.shape[1] == 1 else range_min(x, *pairs.row_points))
+                                                       for x in (lat, 1.0 / bw))), pairs.row, axis=1)
+    else:  # a row per pair
+        lb = bound_at(pairs.bound, *((x if x.shape[1] == 1 else at_pairs(x[:, ni[pairs.starts]]))
+                                   for x in (lat, 1.0 / bw)))
+    # each fabric's lowest bound at each point: the (fabric, point) segments of the bounds
+    first = segment_minima(lb, pairs.starts)[1]
+    cand = np.sort(first, axis=0)  # (F, points) pairs, in order (n where none: a NaN bound)
+    # fabrics often share their candidate: each distinct one of a point is timed once on every fabric
+    new = np.ones(cand.shape, dtype=bool)
+    new[1:] = cand[1:] != cand[:-1]
+    cand, per_point = cand.T[new.T], np.count_nonzero(new, axis=0)  # ordered by point
+    at = ni[cand]
+    best = per_sequence(pairs, cand, *((x if x.shape[1] == 1 else x[:, at])[..., None] for x in (bw, lat)),
+                         congestion, at)
+    best = np.minimum.reduceat(stage_min(best), np.cumsum(per_point) - per_point, axis=1)  # (F, points)
+    return lb <= at_pairs(best * (1.0 + BOUND_MARGIN))
+
+
+def shared_pairs_that_can_win(pairs, bw, lat, congestion):
+    """:func:`pairs_that_can_win` for pairs that hold at every point: the pairs that may be fastest for each
+    fabric at some point, (F, pairs) [bool], or None (every pair is timed: few pairs); ``bw``, ``lat``:
+    (F, N or 1). The pairs that :func:`bound_at` keeps are then bounded again, on their fabric, by
+    :func:`stage_bound_at`."""
+    if pairs.bound is None:
+        return None
+    n_fab, n_pt = np.broadcast(bw, lat, congestion["nodes_per_leaf"]).shape
+    inv_bw = 1.0 / bw
+    lb = bound_at(pairs.bound, lat[..., None], inv_bw[..., None])  # (F, N or 1, pairs)
+    cand = np.broadcast_to(np.argmin(lb, axis=-1), (n_fab, n_pt)).reshape(-1)  # (F · points)
+    at = np.tile(np.arange(n_pt), n_fab)
+    best = per_sequence(pairs, cand, *(np.broadcast_to(x, (n_fab, n_pt))[:, at, None] for x in (bw, lat)),
+                         congestion, at if congestion["nodes_per_leaf"].shape[1] > 1 else None)
+    reach = stage_min(best).reshape(n_fab, n_fab, n_pt).min(axis=1) * (1.0 + BOUND_MARGIN)  # (F, points)
+    kept = np.any(lb <= reach[..., None], axis=1)
+    fi, rows = nonzero_2d(kept)  # (fabric, pair) entries: the tighter bound at every point
+    lb = stage_bound_at(pairs.stage_bound[:, rows, None], lat[fi], inv_bw[fi])  # (entries, N or 1)
+    kept[fi, rows] = np.any(lb <= reach[fi], axis=1)
+    return kept
+
+
+def stage_min(x):
+    """The minimum of ``x`` over its last axis (the few ZeRO stages), elementwise over the stages: numpy reduces
+    along a short last axis several times slower (the same values: the minimum is exact, NaN propagates)."""
+    return functools.reduce(np.minimum, (x[..., i] for i in range(x.shape[-1])))
+
+
+def segment_minima(x, starts):
+    """Each segment's minimum of the 1-D ``x`` and the first index reaching it (ties go to the earlier entry).
+
+    ``starts``: the first index of each segment, increasing from 0, none empty. The first index is ``x.size``
+    where nothing equals the minimum (a NaN). The entries equal to their segment's minimum are few: they are
+    located from their flat indices rather than by a reduction over an index array of the size of ``x``.
+    A 2-D ``x`` has the same segments along its last axis in every row: arrays (rows, segments) of each row's
+    minima and first indices within the row (its width where none).
+    """
+    if x.ndim == 2:  # the rows one after another: the segments of every row at once
+        n_rows, width = x.shape
+        offsets = np.arange(n_rows)[:, None] * width
+        seg_min, first = segment_minima(x.reshape(-1), (offsets + starts).reshape(-1))
+        return seg_min.reshape(n_rows, -1), np.minimum(first.reshape(n_rows, -1) - offsets, width)
+    seg_min = np.minimum.reduceat(x, starts)
+    lengths = np.empty_like(starts)
+    lengths[:-1], lengths[-1] = starts[1:] - starts[:-1], x.size - starts[-1]
+    hits = np.flatnonzero(x == np.repeat(seg_min, lengths))
+    seg = np.searchsorted(starts, hits, side="right") - 1
+    new = np.ones(hits.size, dtype=bool)
+    new[1:] = seg[1:] != seg[:-1]
+    first = np.full(starts.size, x.size)
+    first[seg[new]] = hits[new]
+    return seg_min, first
+
+
+def nonzero_2d(mask):
+    """``np.nonzero`` of a 2-D ``mask``: the row and column indices of its true entries, in row-major order.
+
+    Through the flat indices: a 2-D ``nonzero`` is several times slower on the search's (fabric, pair) masks."""
+    return np.divmod(np.flatnonzero(mask), mask.shape[1])
+
+
+def chosen_plan(pairs, best, shape, any_valid):
+    """The plan arrays of flat (pair, stage) indices ``best``, NaN where ``any_valid`` is false, and their
+    :func:`plan_side_terms` with their replicas (``replicas_d``, ``replicas_m``: :func:`data_parallel_replicas`'
+    ``(d, m)``, which the search computed for every row; where ``any_valid`` is false, the placeholder plan's, every degree 1, that the
+    evaluation computes with there) and their peak memory per GPU (``memory_bytes``,
+    as :func:`plan_memory`'s, the search's sums of the same terms; some row's where ``any_valid`` is false, which the
+    outputs mask)."""
+    pair, zi = np.divmod(best, pairs.stages.size)
+    row = pairs.row[pair]
+    nan = np.where(any_valid, 1.0, np.nan)
+    plan = {k: at_shape(x[row] * nan, shape) for k, x in pairs.plan.items()}
+    plan["zero_stage"] = at_shape(pairs.stages[zi] * nan, shape)
+    side = gather_terms(pairs.plan_side, pairs.kind[row], shape)
+    if pairs.replicas is not None:
+        side["replicas_d"], side["replicas_m"] = (at_shape(np.where(any_valid, x.take(row), y), shape)
+                                                  for x, y in zip(pairs.replicas, pairs.unit_replicas))
+        table, at, stride = pairs.memory
+        side["memory_bytes"] = at_shape(table.take(at.take(row) + zi * stride), shape)
+    return plan, side
+
+
+def gather_terms(terms, at, shape):
+    """Each array of ``terms`` (one value per kind) at the kinds ``at``, broadcast to ``shape``.
+
+    The terms of one dtype are gathered together, as one table: one indexing operation rather than one per term;
+    but when the kinds outnumber the entries read (the chosen plans among many kinds), stacking the table would
+    copy more than it saves: each term is read on its own.
+    """
+    if np.size(at) < min(x.shape[0] for x in terms.values()):
+        return {k: at_shape(x.take(at, axis=0), shape) for k, x in terms.items()}
+    out = {}
+    for dtype in {x.dtype for x in terms.values()}:
+        keys = [k for k, x in terms.items() if x.dtype == dtype]
+        picked = np.stack([terms[k] for k in keys])[:, at]
+        out.update((k, picked[i] if picked[i].shape == shape else np.broadcast_to(picked[i], shape))
+                   for i, k in enumerate(keys))
+    return {k: out[k] for k in terms}
+
+
+def search_shared_plans(pairs, inp: Inputs, bw, lat, congestion):
+    """:func:`search_pairs` when every point has the same pairs: each fabric times, at every point, the pairs
+    that may win on it somewhere (all, on (fabric, point, pair, stage), when they are few)."""
+    n_fab, n_z = bw.shape[0], pairs.stages.size
+    shape = (n_fab, inp.n)
+    kept = shared_pairs_that_can_win(pairs, bw, lat, congestion)
+    if kept is not None and np.all(kept.any(axis=1)):
+        # each fabric times the pairs that may win on it at some point: steps on (point, entry, stage), an entry
+        # a (fabric, pair), ordered by fabric and pair; each fabric's entries are one segment
+        fi, rows = nonzero_2d(kept)
+
+        def at_entries(x):  # (F, N or 1) → (N or 1, entries, 1)
+            return np.asarray(x)[fi].T[..., None]
+        step = per_sequence(pairs, rows, at_entries(bw), at_entries(lat),
+                             {k: at_entries(x) for k, x in congestion.items()}, trailing=0)
+        step = step.reshape(step.shape[0], -1)  # (N or 1, entries · Z)
+        counts = np.bincount(fi, minlength=n_fab) * n_z
+        starts = np.cumsum(counts) - counts
+        seg_min, first = segment_minima(step, starts)  # (N or 1, F); the first (pair, stage) reaching it
+        first = first.T
+        any_valid = np.broadcast_to(np.isfinite(seg_min).T, shape)
+        return (rows[first // n_z] * n_z + first % n_z, any_valid,
+                np.broadcast_to(pairs.has_degrees[None, :], shape))
+    rows = np.arange(pairs.ni.size) if kept is None else np.flatnonzero(kept.any(axis=0))
+    step = per_sequence(pairs, rows, bw[..., None, None], lat[..., None, None], congestion, trailing=2)
+    step = step.reshape(step.shape[:-2] + (-1,))
+    first = np.argmin(step, axis=-1)  # ties go to the earlier candidate
+    best = np.take_along_axis(step, first[..., None], axis=-1)[..., 0]
+    first = rows[first // n_z] * n_z + first % n_z
+    any_valid = np.broadcast_to(np.isfinite(best), shape)
+    return first, any_valid, np.broadcast_to(pairs.has_degrees[None, :], shape)
+
+
+def search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
+    """The fastest plan per fabric and point at the effective bandwidth ``bw_final`` [B/s], shape (F, N).
+
+    ``step_latency``: :func:`inter_step_latency_s` of the fabrics [s]; ``net``: :func:`network_state`. Returns the
+    plan (:data:`PLAN_ARRAY_KEYS` arrays, NaN where none fits), its :func:`plan_side_terms` (or None), where some plan
+    fits and where some plan's degrees are possible.
+    """
+    pairs, best, any_valid, has_degrees, code = search_choices(s, inp, bw_final, step_latency, net)
+
+    def at_points(x):  # (F, distinct points) → (F, N)
+        return x.take(code, axis=1) if np.shape(x)[1] > 1 else np.broadcast_to(x, np.shape(x)[:1] + (inp.n,))
+    if code is not None and not pairs.shared and (pairs.unit_replicas is None
+                                                  or all(np.size(y) == 1 for y in pairs.unit_replicas)):
+        # the plan read once, at every point: the few choice arrays copied out to the points rather than the
+        # plan's some thirty arrays (not where the pairs hold values per distinct point: shared pairs, the
+        # placeholder plan's replicas along a cluster-size sweep)
+        best, any_valid, has_degrees = (at_points(x) for x in (best, any_valid, has_degrees))
+        code = None
+    if code is None:
+        plan, plan_side = chosen_plan(pairs, best, (bw_final.shape[0], inp.n), any_valid)
+        return plan, plan_side, any_valid.copy(), has_degrees.copy()  # the verdicts become the caller's own
+    plan, plan_side = chosen_plan(pairs, best, (bw_final.shape[0], code.max() + 1), any_valid)
+    return ({k: at_points(x) for k, x in plan.items()}, {k: at_points(x) for k, x in plan_side.items()},
+            at_points(any_valid), at_points(has_degrees))
+
+
+def search_choices(s: Scenario, inp: Inputs, bw_final, step_latency, net, distinct_points=False):
+    """:func:`search_plans`' choices: the pairs searched and, per fabric and point, the flat (pair, stage) index
+    of the fastest plan (:func:`chosen_plan` reads the plan there), where some plan fits and where some plan's
+    degrees are possible (read-only arrays, (F, N or 1)), and None; or, where points repeat, those at each
+    distinct point (the pairs of those points) and each point's distinct one (an index array).
+    ``distinct_points``: no two points hold the same search inputs (the distinct points of
+    :func:`repeated_points`), so they are not looked for again.
+    """
+    pt = inp.point
+    repeated = None if distinct_points else repeated_points(pt, (bw_final, step_latency,
+                                                                   *net["congestion"].values()), inp.n)
+    if repeated is not None:  # the search at each distinct point only, read back at every point
+        first, code = repeated
+        sub = Inputs(first.size, {k: x.take(first) if x.shape[0] > 1 else x for k, x in pt.items()}, inp.fabric,
+                     inp.fabrics)
+
+        def at_first(x):
+            return x.take(first, axis=1) if x.shape[1] > 1 else x
+        return (*search_choices(s, sub, at_first(bw_final), at_first(step_latency),
+                                 {"congestion": {k: at_first(x) for k, x in net["congestion"].items()}},
+                                 distinct_points=True)[:4], code)
+    pair_key = plan_pairs_key(s, pt)
+    pairs = plan_pairs(s, pt, pair_key)
+    # a fabric's bandwidth and latency are usually the same at every point: then not copied per pair
+    bw, lat = (cut_constant_points(x, 1) for x in (bw_final, step_latency))
+    congestion = {k: cut_constant_points(at_shape(x, bw_final.shape), 1)
+                  for k, x in net["congestion"].items()}
+    key = (pair_key, inp.n) + tuple((x.shape, x.dtype.str, x.tobytes()) for x in (bw, lat, *congestion.values()))
+    with PLAN_CACHE_LOCK:
+        found = _SEARCH_CACHE.get(key)
+        if found is not None:
+            _SEARCH_CACHE.move_to_end(key)
+    if found is None:
+        found = search_pairs(pairs, inp, bw, lat, congestion)
+        for x in found:
+            if isinstance(x, np.ndarray):
+                x.flags.writeable = False  # shared by every evaluation that hits this entry
+        with PLAN_CACHE_LOCK:
+            _SEARCH_CACHE[key] = found
+            while len(_SEARCH_CACHE) > PLAN_CACHE_SIZE:
+                _SEARCH_CACHE.popitem(last=False)
+    return (pairs, *found, None)
+
+
+def repeated_points(pt, fabric_arrays, n):
+    """Where several points of a sweep hold the same search inputs: the first point of each distinct one, in point
+    order, and each point's distinct one (index arrays), or None (every point its own, or inputs with a sample
+    axis).
+
+    The plan search answers each point from its own inputs only — the point arrays of :data:`PLAN_POINT_KEYS`
+    and each fabric's bandwidth, latency and congestion there (``fabric_arrays``, (F, N or 1)) — so points that
+    hold the same ones get the same plans, bit for bit. A model-size sweep meets them: its small models round to
+    the same hidden size and layer count at neighbouring points (237 distinct models of 256 on the default
+    preset), and those points carry the most plans that fit.
+    """
+    if n < 2 or any(np.ndim(x) != 1 for x in pt.values()) or any(np.ndim(x) != 2 for x in fabric_arrays):
+        return None
+    # the inputs that change along the sweep, as one table of floats (one copy); an input the same at every
+    # point (compared as bytes, as cut_constant_points does) tells no two points apart
+    table = np.array([x for x in (pt[k] for k in PLAN_POINT_KEYS) if x.shape[0] > 1]
+                     + [row for x in fabric_arrays if x.shape[1] > 1 for row in x], dtype=float)
+    if table.size:
+        bits = table.view(np.int64)
+        table = table.compress(~(bits == bits[:, :1]).all(axis=1), axis=0)
+    if not table.size:
+        return None
+    # a swept value that grows (or falls) at every point: every point is its own (no sort); the steps of every
+    # column in one pass (a sweep holds some 30 columns: a pass per column cost more than the test saves)
+    with np.errstate(invalid="ignore"):  # inf − inf: NaN, neither growing nor falling
+        step = table[:, 1:] - table[:, :-1]
+    if ((step > 0).all(axis=1) | (step < 0).all(axis=1)).any():
+        return None
+    first, code = distinct_rows(table, n)
+    if first.size == n:
+        return None
+    order = np.argsort(first)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return first.take(order), rank.take(code)
+
+
+def search_pairs(pairs, inp: Inputs, bw, lat, congestion):
+    """:func:`search_choices` on the pairs, at bandwidth and latency (F, N or 1) and the congestion arrays: the
+    flat (pair, stage) index of each fabric's and point's fastest plan, where some plan fits and where some plan's
+    degrees are possible."""
+    n_fab = inp.fabric["latency_us"].shape[0]
+    if pairs.shared:
+        return search_shared_plans(pairs, inp, bw, lat, congestion)
+    ni = pairs.ni
+    # each fabric times only the pairs that may win on it: (fabric, pair) entries, ordered by fabric and point
+    fi, pair = nonzero_2d(pairs_that_can_win(pairs, bw, lat, congestion))
+    at = ni[pair]
+    step = per_sequence(pairs, pair, *((x[:, 0].take(fi) if x.shape[1] == 1 else x[fi, at]) for x in (bw, lat)),
+                         congestion, (fi, at), trailing=0, stages_first=True)  # (Z, entries): time per sequence
+    # fastest plan per fabric and point: each (fabric, point) is one segment of entries; the segment minimum,
+    # then the first (pair, stage) that reaches it (ties go to the earlier candidate): the first entry whose
+    # fastest stage reaches it, and that entry's first stage that does
+    new_seg = np.ones(max(fi.size, 1), dtype=bool)  # as np.r_[True, ...] (several times slower)
+    new_seg[1:] = (fi[1:] != fi[:-1]) | (at[1:] != at[:-1])
+    starts = np.flatnonzero(new_seg)
+    seg_min, entry = segment_minima(functools.reduce(np.minimum, step), starts)
+    stage = np.argmax(step[:, entry] == seg_min, axis=0)
+    best = np.zeros((n_fab, inp.n), dtype=int)
+    any_valid = np.zeros((n_fab, inp.n), dtype=bool)
+    best[fi[starts], at[starts]] = pair[entry] * pairs.stages.size + stage
+    any_valid[fi[starts], at[starts]] = np.isfinite(seg_min)
+    return best, any_valid, np.broadcast_to(pairs.has_degrees[None, :], any_valid.shape)
+
+
+def clear_cache() -> None:
+    """Forget the kept search answers."""
+    with PLAN_CACHE_LOCK:
+        _SEARCH_CACHE.clear()

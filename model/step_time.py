@@ -1,0 +1,417 @@
+"""One plan's step time: the compute side, the plan's layer and stage terms, the step on a fabric.
+
+:func:`compute_side` computes everything that does not depend on the fabric (layer times, tensor-parallel
+communication, the pipeline's and the data-parallel reduction's "communication geometry");
+:func:`step_for_fabric` turns it into a step time for a fabric's node bandwidth, step latency and congestion
+with a few operations. :func:`plan_side_terms` (:func:`layer_side_terms` of one layer, then
+:func:`stage_side_terms` of a stage) holds what depends on the plan and the model but not on the number of GPUs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .arrays import fills, float_copy, one_value, where_uniform
+from .collectives import DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NVLINK_STEP_US, bus_factor, collective_latency_s, \
+    collective_time, in_node_collective_time, p2p_time, ring_steps, tree_steps
+from .compute import BYTES_BF16, layer_times_forward, logits_time, optimizer_time
+from .inputs import GRAD_BYTES
+from .memory import stage_params
+from .network import split_slowdown
+from .plan_fit import GRID_MIN_ENTRIES, data_parallel_replicas, divides
+
+
+MOE_ALL_TO_ALLS = 4.0  # dispatch and combine, forward and backward, per MoE layer and micro-batch
+
+RING_PASSES = 3.0  # K/V blocks go around the ring once forward, K/V and their gradients once backward (Liu et al.)
+
+
+def compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, replicas=None, e=1.0, search=False):
+    """Everything that does not depend on the fabric, for plans of any shape broadcasting with the point arrays.
+
+    Returns the compute-side times and the "communication geometry": the
+    coefficients that turn a fabric's per-node bandwidth and per-step latency
+    into pipeline and data-parallel communication time with a few operations.
+    The algebra is that of :func:`~model.collectives.hierarchical_all_reduce_time`
+    and :func:`~model.collectives.p2p_time` (a test checks they agree).
+    ``rc``: recompute code (0 none, 1 selective, 2 full); ``z``: ZeRO stage (0-3); ``c``: context-parallel
+    degree (the ``d·c`` ranks that hold the same weights reduce gradients and shard states together, as
+    Megatron-LM's distributed optimizer does over data × context parallelism).
+    ``plan_side``: :func:`plan_side_terms` of the same plans, if already computed; ``replicas``: their
+    :func:`data_parallel_replicas` ``(d, m)``, likewise (with ``round_batch``, whole numbers of replicas, as it
+    gives them).
+    ``search``: only what the plan search reads (:data:`STEP_KEYS`, :data:`CONGESTION_PLAN_KEYS`, ``d`` and ``m``),
+    not the plan's own degrees and stage (``cp``, ``ep``, ``rc``, ``zero``, ``dist``) that its rows already hold.
+
+    ZeRO traffic (Rajbhandari et al. 2020, §7): stages 0 and 1 move one all-reduce's volume per step
+    (stage 1 as a reduce-scatter and an all-gather), overlapped with the last micro-batch's backward;
+    stage 2 reduce-scatters every micro-batch's gradients (``m`` reduce-scatters and one all-gather: a
+    factor ``(m + 1)/2``) during each backward; stage 3 (FSDP) also all-gathers the weights before each
+    micro-batch's forward and backward (``3m`` halves: a factor ``1.5·m``), overlapped with forward and backward
+    by prefetching one layer ahead (PyTorch FSDP). One bucket (one layer's gather) stays exposed.
+    """
+    gpn = pt["gpus_per_node"]
+    ps = (plan_side_terms({k: pt[k] for k in PLAN_SIDE_POINT_KEYS}, t, p, b, v, rc, c, e) if plan_side is None
+          else plan_side)
+    d_seq, m = data_parallel_replicas(pt, t, p, b, round_batch, c) if replicas is None else replicas
+    d = d_seq * c  # ranks that hold the same weights
+    g = pt["grad_ratio"]
+    by_stage = (np.ndim(z) == 2 and np.shape(z)[0] == 1 and np.ndim(d) == 2 and np.shape(d)[1] == 1
+                and np.shape(d)[0] >= GRID_MIN_ENTRIES)
+    # without data parallelism there is nothing to shard; rows against a row of stages: on (stages, rows), seen
+    # as (rows, stages) (numpy broadcasts along a short last axis several times slower)
+    if not (search and by_stage):  # else only the stage terms read the stage, a stage at a time
+        zero = np.where(d.T > 1, np.asarray(z).T, 0.0).T if by_stage else np.where(d > 1, z, 0.0)
+        dist = zero >= 1
+    if by_stage:  # the plan search's many rows against a row of stages: the stage terms a stage at a time
+        opt, volume, window = _stage_columns(np.asarray(z)[0], d > 1, d, m, g, ps, pt["hbm_bytes_per_s"])
+    else:
+        opt = optimizer_time(ps["params_gpu"] / np.where(dist, d, 1.0), pt["hbm_bytes_per_s"])
+    # data-parallel gradient reduction, hierarchical and bucketed: reduce-scatter and all-gather inside the
+    # node (the same cost: same bus factor and steps), all-reduce of each rank's shard across nodes
+    # (operations into this call's own temporaries, ``out=_own(x)``, where the other operands broadcast into them:
+    # the same values, fewer arrays of the rows' size)
+    in_node = gpn / t
+    in_node = np.maximum(np.floor(in_node, out=_own(in_node)), 1.0, out=_own(in_node))
+    g_dp = np.minimum(np.maximum(d, 1.0), in_node)  # d = 0: a plan that cannot be
+    n_dp = d / g_dp
+    n_dp = np.ceil(n_dp, out=_own(n_dp))
+    buckets, per_bucket = ps["buckets"], ps["per_bucket"]
+    # the reduce-scatter's bus factor and latency, and the all-reduce's steps and bus factor across nodes: functions
+    # of the few whole numbers g_dp and n_dp take, computed once per number on the plan search's many rows
+    # whole g_dp: the search's replicas in auto mode are whole (a floor, or a divisor of the batch:
+    # data_parallel_replicas) of whole degrees, and the in-node cap is a floor
+    bf_rs, lat_rs = at_whole_values(g_dp, reduce_scatter_terms, whole=search and round_batch)
+    steps, bf_ar = at_whole_values(n_dp, all_reduce_terms, whole=True)  # whole: a ceil
+    beta = per_bucket * bf_rs / pt["intra_busbw"]
+    rs = np.where(g_dp > 1, lat_rs + beta, 0.0)  # collective_time("reduce_scatter", per_bucket, g_dp, ...)
+    # NCCL pipelines the in-node and the network phases: their bandwidth terms overlap (the slower sets the pace),
+    # their latencies add (model.collectives.nccl_collective)
+    intra_bw = buckets * 2.0 * per_bucket * bf_rs / pt["intra_busbw"]
+    intra = np.add(rs, rs, out=rs)  # buckets · (rs + rs) − intra_bw, in rs (it holds the shapes of all three)
+    intra = np.subtract(np.multiply(buckets, intra, out=intra), intra_bw, out=intra)
+    inter_buckets = buckets * (n_dp > 1)  # the buckets that cross nodes
+    # one all-reduce's network latency and bandwidth terms, in their own arrays (intra holds the shapes of both)
+    inter_lat = inter_buckets * NCCL_BASE_US
+    inter_lat = np.add(intra, np.multiply(inter_lat, 1e-6, out=_own(inter_lat)), out=intra)
+    inter_bw = per_bucket / g_dp
+    inter_bw = np.multiply(np.multiply(inter_buckets, inter_bw, out=_own(inter_bw)), bf_ar, out=_own(inter_bw))
+    inter_bw = np.multiply(inter_bw, gpn, out=_own(inter_bw))
+    # halves of an all-reduce's volume: reduce-scatters of gradients (in ``grad_precision``, ratio ``g`` to bf16)
+    # and all-gathers (of bf16 weights with ZeRO ≥ 1; of gradients, the all-reduce's second half, with stage 0)
+    if not by_stage:
+        rs_halves = np.where(zero >= 2, m, 1.0)
+        ag_halves = np.where(zero >= 3, 2.0 * m, 1.0) * np.where(zero == 0, g, 1.0)
+        volume = 0.5 * (rs_halves * g + ag_halves)
+        window = np.where(zero >= 2, m * (ps["window"] + (zero >= 3) * ps["fwd_window"]), ps["window"])
+    # what the step and memory read per plan: not the bucket size nor the parameters per GPU (in ``opt``)
+    cs = {k: x for k, x in ps.items() if k not in ("per_bucket", "params_gpu", "fwd_window")}
+    if not search:
+        cs.update(dist=dist, cp=float_copy(c, np.shape(d)), ep=float_copy(e, np.shape(d)),
+                  rc=float_copy(rc, np.shape(d)), zero=zero)
+    slots = m * v + p
+    cs.update(
+        d=d_seq, m=m, opt=opt, window=window, n_dp=n_dp,
+        stage_nodes=t * c * d_seq / gpn,  # pipeline placement; the depth: the rows' own array in the search
+        stages=p if search and np.shape(p) == np.shape(d) else float_copy(p, np.shape(d)),
+        dp_volume=volume, buckets=buckets,
+        slots=np.subtract(slots, 1.0, out=_own(slots)), m_logits=m * ps["logits"],
+        # one all-reduce's volume (``dp_volume`` all-reduces' worth per step: the ZeRO stage's traffic):
+        # intra + inter_buckets · NCCL_BASE_US · 1e-6, inter_buckets · (per_bucket / g_dp) · bf_ar · gpn
+        dp_k0=inter_lat, dp_intra_bw=intra_bw,
+        dp_k1=inter_buckets * steps,
+        dp_k2=inter_bw,
+    )
+    return cs
+
+
+def _own(x):
+    """``x`` as the ``out`` of an elementwise operation on it: ``x`` itself where it is an array (a temporary of the
+    caller's own, overwritten in place: the same values without a new array), else None (a number: a new one)."""
+    return x if type(x) is np.ndarray else None
+
+
+def reduce_scatter_terms(g):
+    """The in-node reduce-scatter of ``g`` ranks' bus factor and latency [s], the two terms of
+    :func:`~model.collectives.collective_time` over NVLink: ``latency + size · factor / busbw`` for ``g > 1``."""
+    return bus_factor("reduce_scatter", g), collective_latency_s("reduce_scatter", g, NCCL_NVLINK_STEP_US * 1e-6)
+
+
+def all_reduce_terms(n):
+    """The all-reduce of ``n`` nodes' latency steps (the fewer of ring and tree) and bus factor."""
+    return np.minimum(ring_steps("all_reduce", n), tree_steps("all_reduce", n)), bus_factor("all_reduce", n)
+
+
+def at_whole_values(x, fn, whole=False):
+    """``fn(x)`` (a tuple of arrays, elementwise in ``x``), computed once per value where ``x`` holds whole numbers
+    from 0 to a quarter of its size (the data-parallel ranks in and across nodes of the plan search's rows): on
+    those numbers, then read at each entry. Elsewhere ``fn(x)`` itself; the same values either way (the same
+    elementwise operations on the same numbers). ``whole``: ``x`` holds whole numbers wherever it is finite (a
+    ``ceil``'s result): then the range alone is checked (a NaN or an infinity fails it), not each entry."""
+    x = np.asarray(x, dtype=float)
+    if x.size >= GRID_MIN_ENTRIES:
+        top = x.max()
+        if 0.0 <= x.min() and top < x.size // 4:
+            idx = x.astype(np.intp)
+            if whole or np.array_equal(idx, x):
+                return tuple(np.take(y, idx) for y in fn(np.arange(top + 1.0)))
+    return fn(x)
+
+
+def _stage_columns(stages, sharded, d, m, g, ps, hbm):
+    """:func:`compute_side`'s ZeRO-stage terms ``opt``, ``dp_volume`` and ``window`` for plans (rows, 1) against
+    the stages ``stages`` (Z,): arrays (rows, Z), computed a stage at a time from what differs between stages
+    (the optimizer step is that of any sharded stage), element by element the same expressions; ``opt`` (rows, 1)
+    where every stage shards (one column: the same at each, broadcasting against the others).
+    ``sharded``: ``d > 1`` (the stage applies; else stage 0).
+
+    Each stage's expression is computed straight into its column (``out=``, operands in the same order), and the
+    rows that do not shard then take stage 0's value (``copyto``): no temporaries of the rows' size to copy in,
+    and no masking where every row shards (the plan search's rows mostly have data parallelism)."""
+    n = np.shape(d)[0]
+    unsharded = None if sharded.all() else ~sharded
+    opt_sharded = optimizer_time(ps["params_gpu"] / (d if unsharded is None else np.where(sharded, d, 1.0)), hbm)
+    opt_whole = optimizer_time(ps["params_gpu"] / 1.0, hbm) if np.any(np.asarray(stages) < 1) else None
+    volume_0 = 0.5 * (1.0 * g + 1.0 * g)  # stage 0: the all-reduce's two halves of gradients
+    w, fwd = ps["window"], ps["fwd_window"]
+    volume, window = np.empty((n, len(stages))), np.empty((n, len(stages)))
+    opt = opt_sharded if opt_whole is None else np.empty((n, len(stages)))
+    m_g = None
+    for i, z in enumerate(stages):
+        vol, win = volume[:, i:i + 1], window[:, i:i + 1]
+        if opt_whole is not None:
+            opt[:, i:i + 1] = opt_sharded if z >= 1 else opt_whole
+        if z < 1:
+            vol[...] = volume_0
+        else:  # 0.5 · (rs_halves · g + ag_halves): halves (1, 1) at stage 1, (m, 1) at 2, (m, 2m) at 3 (ag: bf16)
+            if z == 1:
+                vol[...] = 0.5 * (1.0 * g + 1.0)
+            else:
+                m_g = m * g if m_g is None else m_g
+                if z == 2:
+                    np.add(m_g, 1.0, out=vol)
+                else:
+                    np.multiply(2.0, m, out=vol)
+                    np.add(m_g, vol, out=vol)
+                vol *= 0.5
+            if unsharded is not None:
+                np.copyto(vol, volume_0, where=unsharded)
+        if z >= 2:  # m · (w + forward windows): at stage 3 the weights gathered before each forward, else 0 · those
+            if z >= 3:
+                np.add(w, fwd, out=win)
+            else:
+                np.multiply(0.0, fwd, out=win)
+                np.add(w, win, out=win)
+            np.multiply(m, win, out=win)
+            if unsharded is not None:
+                np.copyto(win, w, where=unsharded)
+        else:
+            win[...] = w
+    return opt, volume, window
+
+
+# the terms of plan_side_terms that compute_side computes with (the others it passes on)
+COMPUTE_SIDE_PLAN_KEYS = ("params_gpu", "buckets", "per_bucket", "window", "fwd_window", "logits")
+
+# point inputs of plan_side_terms: with none of them changing along a sweep, it runs once per candidate plan
+PLAN_SIDE_POINT_KEYS = ("experts", "attn_weights", "expert_weights", "layer_weights_time", "moe_tokens",
+                        "seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", "gpus_per_node", "peak_flops",
+                        "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw", "layer_weights", "mlp_ratio",
+                        "gemm_peak", "untied", "nvls_busbw", "ll_max_node", "tp_overlap", "ep_overlap")
+
+
+def plan_side_terms(pt, t, p, b, v, rc, c=1.0, e=1.0):
+    """What depends on the plan and the model but not on the number of GPUs (so not on ``d`` or ``m``).
+
+    Layer times, tensor-parallel communication, the pipeline's point-to-point geometry and the
+    gradient buckets; ``pt`` holds :data:`PLAN_SIDE_POINT_KEYS`, ``rc`` is the recompute code.
+
+    Context parallelism ``c`` (Megatron-LM context parallel, ring attention: Liu et al., "Ring Attention with
+    Blockwise Transformers", 2023) gives each rank ``s/c`` tokens: dense work, activations, tensor-parallel
+    and pipeline messages shrink by ``c``; attention, ``s/c`` queries against all ``s`` keys (causal,
+    load-balanced), by ``c`` as well. The key/value blocks travel the ring: :data:`RING_PASSES` ·
+    ``(c−1)`` steps per layer and micro-batch of ``2·b·(s/c)·k·(h/a)/t`` bf16 elements, hidden behind the
+    attention core; across nodes when the ``t·c`` ranks do not fit in one.
+
+    Mixture-of-experts (Lepikhin et al. 2021, GShard; Megatron-LM MoE): the experts are split over ``e``
+    expert-parallel ranks; each MoE layer moves every token's ``K·capacity`` copies (``s/c·b/t`` tokens of ``h``
+    bf16 values a rank, sequence-parallel) through :data:`MOE_ALL_TO_ALLS` all-to-alls a micro-batch, on the
+    critical path: over NVLink among the ranks in a node, over the fabric for the share ``1 − g/e`` that leaves
+    it (``g`` ranks of the group per node), at the node's bandwidth, one latency step per other node.
+    """
+    return stage_side_terms(pt, layer_side_terms(pt, t, b, rc, c, e), t, p, v, c, e)
+
+
+def layer_side_terms(pt, t, b, rc, c=1.0, e=1.0):
+    """The terms of :func:`plan_side_terms` of one layer: they depend on the model but not on its number of layers,
+    and on the plan but not on its pipeline depth nor virtual stages.
+
+    Along a model-size sweep the hidden size takes a few values (multiples of :data:`HIDDEN_MULTIPLE`) while
+    the layer count changes at almost every point: :func:`plan_side_at` computes these once per distinct
+    (model without its layer count, tp, micro-batch, recompute, cp, ep).
+    """
+    s_full, h, a, V = pt["seq_len"], pt["hidden"], pt["heads"], pt["vocab"]
+    s = s_full / c
+    gpn = pt["gpus_per_node"]
+    dense_f, core_f = layer_times_forward(b, s, h, a, t, pt["peak_flops"], pt["hbm_bytes_per_s"], pt["sp"],
+                                          pt["flash"], layer_weights=pt["layer_weights_time"], mlp_ratio=pt["mlp_ratio"],
+                                          gemm_peak_flops=pt["gemm_peak"])
+    core_f = core_f * c  # s/c queries against all s keys
+    extra = np.where(rc == 2, dense_f + core_f, np.where(rc == 1, core_f, 0.0))
+    layer_compute = 3.0 * (dense_f + core_f) + extra
+    n_ar = 4.0 + 2.0 * (rc == 2)
+    t_ar = in_node_collective_time("all_reduce", b * s * h * BYTES_BF16, t, pt["intra_busbw"], pt["intra_p2p_bw"],
+                                   pt["nvls_busbw"], pt["ll_max_node"])
+    layer_tp = n_ar * t_ar
+    # tensor-parallel overlap: each all-gather / reduce-scatter is split into t steps pipelined with the partial
+    # GEMMs they feed (Wang et al., ASPLOS 2023; Transformer Engine userbuffers): the first step stays exposed, and
+    # whatever the layer's dense forward and backward cannot hide
+    hidden_tp = np.maximum(layer_tp - 3.0 * dense_f, 0.0) + layer_tp / t
+    layer_tp = np.where(pt["tp_overlap"] > 0, np.minimum(hidden_tp, layer_tp), layer_tp)
+    logits = logits_time(b, s, h, V, t, pt["peak_flops"], pt["hbm_bytes_per_s"])
+    msg = s * h * BYTES_BF16 * b / t  # scatter/gather over the t NICs (Narayanan et al. §4.1)
+    # one in-node send between two pipeline stages (the stage side keeps it where there are stages)
+    p2p_send = in_node_collective_time("sendrecv", msg, 2.0, pt["intra_busbw"], pt["intra_p2p_bw"],
+                                       ll_max_bytes_per_s=pt["ll_max_node"])
+    # ring attention: one step's block per GPU, the steps per layer, and what hides them (the attention core)
+    ring_block = 2.0 * b * s * pt["kv_heads"] * (h / a) / t * BYTES_BF16
+    ring_steps_layer = RING_PASSES * (c - 1.0)
+    ring_crosses = (c > 1) & (t * c > gpn)
+    ring_intra = ring_steps_layer * p2p_time(ring_block, pt["intra_p2p_bw"], NCCL_NVLINK_STEP_US * 1e-6)
+    hide = 3.0 * core_f
+    # what hides a ring crossing nodes and the bytes it sends there: read only where a ring crosses nodes (the
+    # step's ring term), so one value 0 where none does (no context parallelism): not read at every plan
+    ring_net = (ring_block * gpn, hide) if np.any(ring_crosses) else (np.zeros((1,) * max(np.ndim(hide), 1)),) * 2
+    # expert-parallel all-to-all: bytes a rank sends, its share inside the node and across nodes
+    a2a_bytes = pt["moe_tokens"] * b * s * h * BYTES_BF16 / t * (pt["experts"] > 1)
+    g_ep = np.minimum(e, np.maximum(np.floor(gpn / (t * c)), 1.0))
+    a2a_intra = collective_time("all_to_all", a2a_bytes * g_ep / e, g_ep, pt["intra_busbw"],
+                                NCCL_NVLINK_STEP_US * 1e-6)
+    return dict(
+        layer_compute=layer_compute, layer_tp=layer_tp, logits=logits, p2p_send=p2p_send,
+        p2p_bytes_node=msg * gpn, ring_crosses=ring_crosses, ring_steps_layer=ring_steps_layer,
+        ring_bytes_node=ring_net[0], hide=ring_net[1], ring_gap=np.maximum(ring_intra - hide, 0.0),
+        a2a_bytes=a2a_bytes, a2a_out=1.0 - g_ep / e, a2a_intra=a2a_intra, a2a_nodes=np.ceil(e / g_ep),
+        window_layer=2.0 * (dense_f + core_f) + extra, fwd_layer=dense_f + core_f,
+        fixed_layer=layer_compute + layer_tp + MOE_ALL_TO_ALLS * a2a_intra,
+    )
+
+
+def stage_side_terms(pt, ls, t, p, v, c=1.0, e=1.0, params_gpu=None, crosses=None):
+    """:func:`plan_side_terms` from its :func:`layer_side_terms` terms ``ls``: a model chunk's and a pipeline stage's.
+    ``params_gpu``: the stage's parameters per GPU (:func:`~model.memory.stage_params`, what the memory of the
+    same plans holds as ``params``), if already computed; ``crosses``: whether each plan's pipeline sends cross
+    nodes, likewise."""
+    l, h, V = pt["layers"], pt["hidden"], pt["vocab"]
+    gpn = pt["gpus_per_node"]
+    lc = l / (p * v)
+    lc = np.ceil(lc, out=_own(lc))
+    v_lc = v * lc  # layers of a stage's chunks
+    if params_gpu is None:
+        params_gpu = stage_params(l, h, V, t, p, pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
+    # pipeline point-to-point: across nodes when a pipeline group does not sit inside one node
+    crosses = pipeline_crosses(t, p, c, gpn) if crosses is None else crosses
+    grad_bytes = params_gpu * GRAD_BYTES
+    buckets = grad_bytes / DDP_BUCKET_BYTES
+    buckets = np.maximum(np.ceil(buckets, out=_own(buckets)), 1.0, out=_own(buckets))
+    return dict(
+        # expert-parallel overlap (DeepSeek-AI 2024, DeepSeek-V3 report §3.2.1, DualPipe: one micro-batch's
+        # dispatch and combine run while another's chunk computes): the part across nodes hides behind a chunk's
+        # forward and backward compute; the NVLink part stays on the critical path
+        a2a_hide=_unless_zero(pt["ep_overlap"], lambda: pt["ep_overlap"] * lc * ls["layer_compute"]),
+        a2a_steps=_unless_zero(ls["a2a_nodes"] - 1.0, lambda: MOE_ALL_TO_ALLS * lc * (ls["a2a_nodes"] - 1.0)),
+        a2a_nodes=ls["a2a_nodes"],
+        a2a_bytes_node=_unless_zero(ls["a2a_bytes"],
+                                    lambda: MOE_ALL_TO_ALLS * lc * ls["a2a_bytes"] * ls["a2a_out"] * gpn,
+                                    ls["a2a_out"]),
+        ring_crosses=ls["ring_crosses"],
+        ring_steps=_unless_zero(ls["ring_steps_layer"], lambda: ls["ring_steps_layer"] * lc),
+        ring_bytes_node=ls["ring_bytes_node"], ring_hide=_unless_zero(ls["hide"], lambda: lc * ls["hide"]),
+        chunk_ring_intra=_unless_zero(ls["ring_gap"], lambda: lc * ls["ring_gap"] * ~ls["ring_crosses"]),
+        lc=lc, window=v_lc * ls["window_layer"], fwd_window=v_lc * ls["fwd_layer"],
+        params_gpu=params_gpu, layer_compute=ls["layer_compute"], layer_tp=ls["layer_tp"], logits=ls["logits"],
+        chunk_fixed=lc * ls["fixed_layer"],
+        chunk_a2a_intra=_unless_zero(ls["a2a_intra"], lambda: lc * MOE_ALL_TO_ALLS * ls["a2a_intra"]),
+        crosses=crosses,
+        p2p_bytes_node=ls["p2p_bytes_node"], p2p_intra=np.where(p > 1, ls["p2p_send"], 0.0),
+        buckets=buckets, per_bucket=grad_bytes / buckets,
+    )
+
+
+def pipeline_crosses(t, p, c, gpn):
+    """Whether a pipeline group's sends cross nodes [bool]: there are stages, and the ``t·c·p`` ranks of a group do
+    not sit inside one node of ``gpn`` GPUs."""
+    return (p > 1) & ~divides(t * c * p, gpn)
+
+
+def _unless_zero(x, product, *others):
+    """``product()``, a product of ``x`` with the number of layers per chunk (finite, positive), layer times
+    (finite, not negative: FLOPs and bytes over the GPU's positive rates), positive constants and ``others``; or
+    its value, +0.0, as one value when ``x`` is one value +0.0 and ``others`` are finite and not negative (the
+    terms of context or expert parallelism where the sweep never uses it: not computed for every plan)."""
+    if one_value(x, 0.0) and all(np.all(np.isfinite(y) & (np.asarray(y) >= 0)) for y in others):
+        return np.zeros((1,) * max(np.ndim(x), 1))
+    return product()
+
+
+# point inputs of layer_side_terms: the model but its number of layers, the GPU and the node
+LAYER_SIDE_POINT_KEYS = tuple(k for k in PLAN_SIDE_POINT_KEYS if k != "layers")
+
+# point inputs of stage_side_terms
+STAGE_SIDE_POINT_KEYS = ("layers", "hidden", "vocab", "gpus_per_node", "attn_weights", "expert_weights", "untied",
+                         "ep_overlap")
+
+
+def step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, slow=1.0):
+    """Step time for a fabric's per-node bandwidth [B/s] and per-step latency [s] (few ops, any shape).
+
+    ``slow``: :func:`congestion_slowdown` broadcasting with ``bw_node``: the data-parallel, pipeline and
+    expert all-to-all traffic that crosses the leaf uplinks is slowed at each plan's placement (oversubscription,
+    ECMP).
+    """
+    inv_bw = 1.0 / bw_node
+    dp_slow, pp_slow, ep_slow = split_slowdown(slow)
+    p2p = np.where(cs["crosses"], step_latency_s + slowed(cs["p2p_bytes_node"] * inv_bw, pp_slow), cs["p2p_intra"])
+    ring = where_uniform(cs["ring_crosses"], lambda: np.where(
+        cs["ring_crosses"], np.maximum(cs["ring_steps"] * (step_latency_s + cs["ring_bytes_node"] * inv_bw)
+                                       - cs["ring_hide"], 0.0), cs["chunk_ring_intra"]), lambda: cs["chunk_ring_intra"])
+    if (all(one_value(cs[k], 0.0) for k in ("a2a_steps", "a2a_bytes_node", "a2a_hide"))
+            and np.isfinite(inv_bw).all() and np.isfinite(step_latency_s).all() and np.isfinite(ep_slow).all()):
+        a2a = 0.0  # no expert parallelism: max(0·λ + 0·x·s − 0, 0) of finite λ, x and s, +0.0
+    else:
+        a2a = np.maximum(cs["a2a_steps"] * step_latency_s + slowed(cs["a2a_bytes_node"] * inv_bw, ep_slow)
+                         - cs["a2a_hide"], 0.0)
+    # the sums below in the order of ``a + b + c``, into the first sum's own array where it has the result's shape
+    t_chunk = add_into(add_into(cs["chunk_fixed"] + ring, 2.0 * p2p), a2a)
+    pipe = add_into(t_chunk * cs["slots"], cs["m_logits"])
+    # one all-reduce's volume, then the ZeRO stage's traffic; at least one bucket of one all-reduce stays exposed
+    t_dp1 = cs["dp_k0"] + cs["dp_k1"] * step_latency_s + np.maximum(slowed(cs["dp_k2"] * inv_bw, dp_slow),
+                                                                     cs["dp_intra_bw"])
+    t_dp = cs["dp_volume"] * t_dp1
+
+    def overlapped():  # the traffic beyond its window, at least one bucket
+        gap = t_dp - cs["window"]
+        floor = t_dp1 / cs["buckets"]
+        return np.maximum(gap, floor, out=gap) if fills(gap, floor) else np.maximum(gap, floor)
+    exposed = where_uniform(dp_overlap, overlapped, lambda: t_dp)
+    return add_into(pipe + exposed, cs["opt"]), p2p, t_chunk, exposed
+
+
+def slowed(x, slow):
+    """``x · slow``: ``x`` itself where ``slow`` is the scalar 1.0 (nothing crosses an uplink), the same values
+    (``x · 1.0`` is ``x``, bit for bit) without a pass over the plan search's entries."""
+    return x if type(slow) is float and slow == 1.0 else x * slow
+
+
+def add_into(total, x):
+    """``total + x``, into ``total`` when it is a new array of the sum's shape (a sum's own intermediate): the
+    same values without another temporary."""
+    if type(total) is np.ndarray and fills(total, x):
+        return np.add(total, x, out=total)
+    return total + x
+
+
+# the per-plan quantities :func:`step_for_fabric` reads: what the plan search gathers at the pairs it keeps
+STEP_KEYS = ("crosses", "p2p_bytes_node", "p2p_intra", "ring_crosses", "ring_steps", "ring_bytes_node", "ring_hide",
+             "chunk_ring_intra", "chunk_fixed", "a2a_steps", "a2a_bytes_node", "a2a_hide", "slots", "m_logits",
+             "dp_k0", "dp_k1", "dp_k2", "dp_intra_bw", "dp_volume", "window", "buckets", "opt")
