@@ -290,7 +290,7 @@ def fp8_gemm_peak(peak_fp8_flops):
     return np.asarray(peak_fp8_flops, dtype=float) * FP8_GEMM_FRACTION
 
 
-def gemm_rates(gpu: dict, fp8: bool = False, tp_overlap=False, tp=1):
+def gemm_rates(gpu: dict, fp8: bool = False):
     """The attention core's and the dense GEMMs' peak rates for :func:`layer_times_forward` [FLOP/s].
 
     Both are the datasheet's peaks scaled so that :func:`gemm_efficiency`'s ceiling :data:`GEMM_EFF_MAX` becomes
@@ -298,8 +298,7 @@ def gemm_rates(gpu: dict, fp8: bool = False, tp_overlap=False, tp=1):
     the attention core runs in BF16 (FlashAttention), the dense GEMMs in the matmul precision. A GPU without its
     own figures takes :data:`GEMM_EFF_MAX` and, for FP8, :data:`FP8_GEMM_FRACTION` of it.
 
-    ``tp_overlap`` with ``tp > 1`` slows the dense GEMMs by :data:`TP_OVERLAP_GEMM_SLOWDOWN`: the
-    streaming multiprocessors the overlapped communication kernels take.
+    With tensor-parallel overlap the step time slows the dense GEMMs further by :data:`TP_OVERLAP_GEMM_SLOWDOWN`.
     """
     bf16_eff = gpu.get("gemm_efficiency_bf16", GEMM_EFF_MAX)
     attn = gpu["peak_bf16_tflops"] * 1e12 * bf16_eff / GEMM_EFF_MAX
@@ -308,8 +307,7 @@ def gemm_rates(gpu: dict, fp8: bool = False, tp_overlap=False, tp=1):
         dense = gpu["peak_fp8_tflops"] * 1e12 * eff / GEMM_EFF_MAX
     else:
         dense = attn
-    slow = 1.0 + TP_OVERLAP_GEMM_SLOWDOWN * (np.asarray(tp_overlap, dtype=bool) & (np.asarray(tp) > 1))
-    return attn, dense / slow
+    return attn, dense
 
 
 def optimizer_time(params_per_gpu, hbm_bytes_per_s, bytes_per_param=ADAM_BYTES_PER_PARAM):
