@@ -17,7 +17,7 @@ import numpy as np
 from . import catalog, economics
 from .arrays import cut_constant_points
 from .collectives import gpu_ll_max_bus_gb_per_s, pcie_cap_gb_per_s
-from .memory import GRAD_BF16_BYTES, GRAD_STATE_BYTES
+from .memory import GIB_PER_GB, GRAD_BF16_BYTES, GRAD_STATE_BYTES
 from .compute import BYTES_BF16, gemm_rates, layer_matmul_weights, mlp_activation_ratio, params_from_architecture
 from .errors import ScenarioError, suggest
 from .scenario import FabricSpec, Scenario
@@ -254,7 +254,7 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
         # the gradient buffer: fp32 where gradients are reduced in fp32, else 16-bit (Megatron-Core's buffer is
         # in the reduction's precision)
         "grad_bytes": GRAD_STATE_BYTES if w.grad_precision == "fp32" else GRAD_BF16_BYTES,
-        "hbm_bytes_per_s": g["hbm_gb_per_s"] * 1e9, "memory_bytes": g["memory_gb"] * 1e9,
+        "hbm_bytes_per_s": g["hbm_gb_per_s"] * 1e9, "memory_bytes": g["memory_gb"] * 1e9 / (GIB_PER_GB if g.get("memory_decimal") else 1.0),
         "intra_busbw": g["intra_gb_per_s"] * 1e9 * g["intra_busbw_fraction"],
         "intra_p2p_bw": g["intra_gb_per_s"] * 1e9,
         "nvls_busbw": g.get("nvls_busbw_gb_per_s", 0.0) * 1e9,  # NVLink SHARP in the node (0: none)
