@@ -256,7 +256,7 @@ def layer_times_forward(b, s, h, a, t, peak_flops, hbm_bytes_per_s, sequence_par
         repeats only the latter.
 
     ``gemm_peak_flops``: the dense GEMMs' rate when it differs from ``peak_flops`` (FP8 GEMMs,
-    :func:`fp8_gemm_peak`); the attention core stays in BF16 (FlashAttention).
+    :func:`gemm_rates`); the attention core stays in BF16 (FlashAttention).
     """
     mem_passes = MEM_PASSES if mem_passes is None else mem_passes
     gemm_peak = peak_flops if gemm_peak_flops is None else gemm_peak_flops
@@ -278,16 +278,6 @@ def logits_time(b, s, h, vocab, t, peak_flops, hbm_bytes_per_s, mem_passes=None)
     flops = 6.0 * b * s * h * vocab / t
     eff = gemm_efficiency(np.minimum(h, vocab / t))
     return flops / (peak_flops * eff) + mem_passes * 3.0 * 4.0 * b * s * vocab / t / hbm_bytes_per_s
-
-
-def fp8_gemm_peak(peak_fp8_flops):
-    """Effective FP8 GEMM peak [FLOP/s]: the datasheet's FP8 peak times :data:`FP8_GEMM_FRACTION` (the H100
-    value of :func:`gemm_rates`, for a GPU that states no FP8 efficiency of its own).
-
-    FP8 GEMMs run at twice the BF16 rate on paper, but Transformer Engine casts inputs and keeps
-    per-tensor scales (amax history) around every GEMM.
-    """
-    return np.asarray(peak_fp8_flops, dtype=float) * FP8_GEMM_FRACTION
 
 
 def gemm_rates(gpu: dict, fp8: bool = False):
