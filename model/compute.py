@@ -26,6 +26,14 @@ name                              value     source
                                             NVIDIA reports for Transformer Engine FP8 on H100 (NeMo
                                             performance summary); a fit to a published ratio, not
                                             a measurement
+``TP_OVERLAP_GEMM_SLOWDOWN``      0.023     dense GEMMs' slowdown when tensor-parallel communication overlaps
+                                            them: the SMs its kernels take (of H100's 132), weighted by the
+                                            layer's GEMMs. Megatron-Bridge's userbuffers configuration for
+                                            Llama 3.1 405B on H100 (TP 8): forward proj 24 SMs and fc2 8
+                                            (pipelined, SMs reserved), QKV and fc1 by ring exchange on copy
+                                            engines; backward QKV wgrad 24, QKV dgrad, fc1 dgrad and wgrad
+                                            2 each (bulk); weighted by a Llama layer's GEMMs: 3.2 % of the
+                                            forward, 1.8 % of the backward, 2.3 % overall (derived)
 ``ADAM_BYTES_PER_PARAM``          32        fp32 master, m, v, fp32 grad read; master, m, v,
                                             bf16 weight written (mixed-precision Adam,
                                             Micikevicius et al. 2018; Rajbhandari et al. 2020)
@@ -56,6 +64,7 @@ MEM_PASSES = 2.0
 ADAM_BYTES_PER_PARAM = 32.0
 BYTES_BF16 = 2.0
 FP8_GEMM_FRACTION = 0.75
+TP_OVERLAP_GEMM_SLOWDOWN = 0.023
 
 RECOMPUTE_KINDS = ("none", "selective", "full")
 
@@ -81,14 +90,16 @@ def layer_matmul_weights(hidden, heads, kv_heads=None, ffn_hidden=None):
 def mlp_activation_ratio(hidden, ffn_hidden=None):
     """Stored MLP intermediate activations relative to a GPT MLP of ``4h`` [-].
 
-    Korthikanti et al. store ``16·s·b·h`` bytes of MLP intermediates (first GEMM output and GeLU output, 4h
-    each, 2 bytes); a SwiGLU MLP stores the gate and up outputs, the activation and their product, ``8·s·b·f``
-    bytes: ratio ``f/(2h)``. 1 for a GPT MLP.
+    Korthikanti et al. store ``16·s·b·h`` bytes of MLP intermediates (the first GEMM's output, the GeLU's input,
+    and the GeLU's output, the second GEMM's input: ``4h`` each, 2 bytes). A SwiGLU MLP stores its first GEMM's
+    output, gate and up (``2f``, the fused SwiGLU's saved input) and the SwiGLU's output (``f``, the second GEMM's
+    saved input): ``6·s·b·f`` bytes (Megatron-Core ``bias_swiglu`` and Transformer Engine ``Linear`` save exactly
+    these): ratio ``3f/(8h)``. 1 for a GPT MLP.
     """
     if ffn_hidden is None:
         return 1.0
     f = np.asarray(ffn_hidden, dtype=float)
-    return np.where(np.isnan(f), 1.0, f / (2.0 * np.asarray(hidden, dtype=float)))
+    return np.where(np.isnan(f), 1.0, 3.0 * f / (8.0 * np.asarray(hidden, dtype=float)))
 
 
 def params_from_architecture(layers, hidden, vocab, layer_weights=None, untied_embeddings=False):
@@ -195,18 +206,24 @@ def layer_attention_flops_forward(b, s, h, t):
     return 4.0 * b * s**2 * h / t
 
 
-def layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, mlp_ratio=1.0):
+def layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, mlp_ratio=1.0, kv_heads=None):
     """Activation bytes one layer stores for one micro-batch on one rank [B].
 
-    Korthikanti et al. 2022, eq. 1-4, with mixed precision:
+    Korthikanti et al. 2022, eq. 1-4 (§4.1, mixed precision), tensor by tensor, per token:
 
-    - without sequence parallelism: ``s·b·h·(10 + 24/t) + 5·a·s²·b/t``
-    - with sequence parallelism:    ``s·b·h·34/t + 5·a·s²·b/t``
+    - outside the tensor-parallel regions (split by ``t`` only with sequence parallelism): the two layer norms'
+      inputs ``4h`` and outputs ``4h`` (the QKV and first MLP GEMMs' inputs), and the two dropout masks ``2h``;
+    - inside them (split by ``t``): the query ``2h``, keys and values ``4h·k/a`` (``k`` key/value heads,
+      grouped-query attention; ``4h`` with multi-head attention), the attention output ``2h`` (the output
+      projection's input) and the MLP intermediates ``16h·mlp_ratio`` (:func:`mlp_activation_ratio`);
+    - the attention core: softmax output, its dropout mask and output, ``5·a·s²·b``, never stored with
+      FlashAttention (Dao et al. 2022: recomputed from the saved query, keys, values and output).
 
-    With FlashAttention the ``5·a·s²·b`` score/softmax/dropout tensors are never
-    stored (Dao et al. 2022); the attention output (already in the 34) remains.
-    ``mlp_ratio`` (:func:`mlp_activation_ratio`) scales the ``16·s·b·h`` MLP
-    intermediates inside the 34 (and the 24).
+    Multi-head attention, a GPT MLP and dropout give the paper's ``s·b·h·(10 + 24/t)`` without and
+    ``34·s·b·h/t`` with sequence parallelism. Recipes that run FlashAttention (Llama, Mixtral, NeMo's GPT-3)
+    train without dropout (their published configurations: ``attention_dropout = hidden_dropout = 0``), so no
+    dropout masks are counted with ``flash_attention``: Megatron-LM's own estimate for these recipes
+    (``megatron/training/theoretical_memory_usage.py``, ``s·b·h·(18 + 4·f/h)/t``) omits them likewise.
 
     Returns
     -------
@@ -214,9 +231,13 @@ def layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, ml
         The part that scales with ``s·b·h`` and the ``a·s²·b`` part.
     """
     sp = np.asarray(sequence_parallel, dtype=bool)
-    mlp = 16.0 * (np.asarray(mlp_ratio, dtype=float) - 1.0)
-    lin = np.where(sp, s * b * h * (34.0 + mlp) / t, s * b * h * (10.0 + (24.0 + mlp) / t))
-    core = np.where(np.asarray(flash_attention, dtype=bool), 0.0, 5.0 * a * s**2 * b / t)
+    flash = np.asarray(flash_attention, dtype=bool)
+    a_ = np.asarray(a, dtype=float)
+    kv = 1.0 if kv_heads is None else np.where(np.isnan(kv_heads), a_, kv_heads) / a_
+    outside = 8.0 + np.where(flash, 0.0, 2.0)
+    inside = 4.0 + 4.0 * kv + 16.0 * np.asarray(mlp_ratio, dtype=float)
+    lin = np.where(sp, s * b * h * (outside + inside) / t, s * b * h * (outside + inside / t))
+    core = np.where(flash, 0.0, 5.0 * a * s**2 * b / t)
     return lin, core
 
 
@@ -235,7 +256,7 @@ def layer_times_forward(b, s, h, a, t, peak_flops, hbm_bytes_per_s, sequence_par
         repeats only the latter.
 
     ``gemm_peak_flops``: the dense GEMMs' rate when it differs from ``peak_flops`` (FP8 GEMMs,
-    :func:`fp8_gemm_peak`); the attention core stays in BF16 (FlashAttention).
+    :func:`gemm_rates`); the attention core stays in BF16 (FlashAttention).
     """
     mem_passes = MEM_PASSES if mem_passes is None else mem_passes
     gemm_peak = peak_flops if gemm_peak_flops is None else gemm_peak_flops
@@ -259,13 +280,24 @@ def logits_time(b, s, h, vocab, t, peak_flops, hbm_bytes_per_s, mem_passes=None)
     return flops / (peak_flops * eff) + mem_passes * 3.0 * 4.0 * b * s * vocab / t / hbm_bytes_per_s
 
 
-def fp8_gemm_peak(peak_fp8_flops):
-    """Effective FP8 GEMM peak [FLOP/s]: the datasheet's FP8 peak times :data:`FP8_GEMM_FRACTION`.
+def gemm_rates(gpu: dict, fp8: bool = False):
+    """The attention core's and the dense GEMMs' peak rates for :func:`layer_times_forward` [FLOP/s].
 
-    FP8 GEMMs run at twice the BF16 rate on paper, but Transformer Engine casts inputs and keeps
-    per-tensor scales (amax history) around every GEMM.
+    Both are the datasheet's peaks scaled so that :func:`gemm_efficiency`'s ceiling :data:`GEMM_EFF_MAX` becomes
+    the GPU's own ``gemm_efficiency_bf16`` / ``gemm_efficiency_fp8`` (assets/gpus.toml, each with its source):
+    the attention core runs in BF16 (FlashAttention), the dense GEMMs in the matmul precision. A GPU without its
+    own figures takes :data:`GEMM_EFF_MAX` and, for FP8, :data:`FP8_GEMM_FRACTION` of it.
+
+    With tensor-parallel overlap the step time slows the dense GEMMs further by :data:`TP_OVERLAP_GEMM_SLOWDOWN`.
     """
-    return np.asarray(peak_fp8_flops, dtype=float) * FP8_GEMM_FRACTION
+    bf16_eff = gpu.get("gemm_efficiency_bf16", GEMM_EFF_MAX)
+    attn = gpu["peak_bf16_tflops"] * 1e12 * bf16_eff / GEMM_EFF_MAX
+    if fp8:
+        eff = gpu.get("gemm_efficiency_fp8", GEMM_EFF_MAX * FP8_GEMM_FRACTION)
+        dense = gpu["peak_fp8_tflops"] * 1e12 * eff / GEMM_EFF_MAX
+    else:
+        dense = attn
+    return attn, dense
 
 
 def optimizer_time(params_per_gpu, hbm_bytes_per_s, bytes_per_param=ADAM_BYTES_PER_PARAM):

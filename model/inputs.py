@@ -17,7 +17,8 @@ import numpy as np
 from . import catalog, economics
 from .arrays import cut_constant_points
 from .collectives import gpu_ll_max_bus_gb_per_s, pcie_cap_gb_per_s
-from .compute import BYTES_BF16, fp8_gemm_peak, layer_matmul_weights, mlp_activation_ratio, params_from_architecture
+from .memory import GIB_PER_GB, GRAD_BF16_BYTES, GRAD_STATE_BYTES
+from .compute import BYTES_BF16, gemm_rates, layer_matmul_weights, mlp_activation_ratio, params_from_architecture
 from .errors import ScenarioError, suggest
 from .scenario import FabricSpec, Scenario
 from .transport import GPUDIRECT_TCP_VALUES, LOSS_RECOVERY_CODE, RDMA_TRANSPORTS, TRANSPORT_CODE
@@ -279,8 +280,12 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
         "moe_tokens": top_k * (w.capacity_factor if experts > 1 else 1.0),  # token copies per token
         "untied": float(w.untied_embeddings), "peak_flops": g["peak_bf16_tflops"] * 1e12, "fp8": float(fp8),
         "grad_ratio": GRAD_WIRE_BYTES[w.grad_precision] / GRAD_BYTES,
-        "gemm_peak": fp8_gemm_peak(g["peak_fp8_tflops"] * 1e12) if fp8 else g["peak_bf16_tflops"] * 1e12,
-        "hbm_bytes_per_s": g["hbm_gb_per_s"] * 1e9, "memory_bytes": g["memory_gb"] * 1e9,
+        # the attention core's and the dense GEMMs' rates at the GPU's own efficiency per precision
+        "core_peak": gemm_rates(g)[0], "gemm_peak": float(gemm_rates(g, fp8)[1]),
+        # the gradient buffer: fp32 where gradients are reduced in fp32, else 16-bit (Megatron-Core's buffer is
+        # in the reduction's precision)
+        "grad_bytes": GRAD_STATE_BYTES if w.grad_precision == "fp32" else GRAD_BF16_BYTES,
+        "hbm_bytes_per_s": g["hbm_gb_per_s"] * 1e9, "memory_bytes": g["memory_gb"] * 1e9 / (GIB_PER_GB if g.get("memory_decimal") else 1.0),
         "intra_busbw": g["intra_gb_per_s"] * 1e9 * g["intra_busbw_fraction"],
         "intra_p2p_bw": g["intra_gb_per_s"] * 1e9,
         "nvls_busbw": g.get("nvls_busbw_gb_per_s", 0.0) * 1e9,  # NVLink SHARP in the node (0: none)
@@ -310,7 +315,8 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
     pt["params"] = params_from_architecture(pt["layers"], pt["hidden"], pt["vocab"], attn + pt["expert_weights"],
                                             pt["untied"])
     pt["gpus"] = pt["nodes"] * gpn
-    pt.update((k, const[k]) for k in ("peak_flops", "fp8", "grad_ratio", "gemm_peak", "hbm_bytes_per_s",
+    pt.update((k, const[k]) for k in ("peak_flops", "core_peak", "grad_bytes", "fp8", "grad_ratio", "gemm_peak",
+                                      "hbm_bytes_per_s",
                                       "memory_bytes", "intra_busbw", "intra_p2p_bw", "nvls_busbw", "ll_max_node",
                                       "pcie_gb_per_s"))
     pt["flash"] = np.full(n, w.flash_attention)

@@ -6,9 +6,27 @@ Constants
 ``STATE_BYTES_PER_PARAM``       18     bf16 weight 2 + fp32 main grad 4 + fp32 master, m, v 12
                                        (Megatron-LM mixed precision; Rajbhandari et al. 2020 §3)
 ``OPTIMIZER_BYTES_PER_PARAM``   12     the part ZeRO-1 / the distributed optimizer shards
-``USABLE_MEMORY_FRACTION``      0.90   CUDA context, NCCL buffers, fragmentation (guess)
+``GIB_PER_GB``                  1.074  a datasheet's "80 GB" of HBM is 80 GiB: nvidia-smi reports 81,920 MiB
+                                       on an A100 80 GB and 81,559 MiB on an H100 SXM 80 GB (the rest is
+                                       ECC and firmware reserve); 2³⁰/10⁹ bytes per catalogue GB
+``FRAGMENTATION_FRACTION``      0.15   what PyTorch's caching allocator reserves beyond the activations it
+                                       holds: fragmentation 15 % on average over eight LLM trainings on
+                                       A100 80 GB (Guo et al., "GMLake", ASPLOS 2024, abstract: the share
+                                       its defragmentation removes). Applied to the activations only:
+                                       Megatron-LM allocates weights, gradients and optimizer state as
+                                       contiguous buffers that do not fragment
+``RUNTIME_RESERVE_FRACTION``    0.02   CUDA context, cuBLAS workspaces, NCCL buffers: ~1.5 GB of
+                                       80 GB (guess)
+``USABLE_MEMORY_FRACTION``      1.052  ``GIB_PER_GB · (1 − reserve)`` of the catalogue's GB
 ``WEIGHT_BYTES``                2      bf16 weights, sharded over data parallel by ZeRO-3 / FSDP
-``GRAD_STATE_BYTES``            4      fp32 main gradients, sharded by ZeRO-2 and 3
+``GRAD_STATE_BYTES``            4      fp32 main gradients, sharded by ZeRO-2 and 3 (Megatron-LM accumulates
+                                       and reduces gradients in fp32 with bf16 unless told otherwise)
+``GRAD_BF16_BYTES``             2      bf16 gradient buffer (Megatron-Core ``grad_reduce_in_fp32 = False``,
+                                       as NVIDIA's performance recipes set it, Megatron-Bridge
+                                       ``scripts/performance``); the optimizer then casts its shard to
+                                       fp32: ``MAIN_GRAD_SHARD_BYTES`` 4 more, sharded with the optimizer.
+                                       Megatron-LM's distributed-optimizer table: 6 + 12/d bytes per
+                                       parameter with fp32 gradients, 4 + 16/d with 16-bit ones
 ``FP8_WEIGHT_BYTES``            1      FP8 copy of the weights Transformer Engine keeps (and its
                                        transpose's scale state), guess: 1 byte per parameter
 ``ZERO3_GATHERED_LAYERS``       2      layers whose weights ZeRO-3 holds gathered at once: the
@@ -36,9 +54,14 @@ from .compute import layer_activation_bytes
 
 STATE_BYTES_PER_PARAM = 18.0
 OPTIMIZER_BYTES_PER_PARAM = 12.0
-USABLE_MEMORY_FRACTION = 0.90
+GIB_PER_GB = 2.0**30 / 1e9
+FRAGMENTATION_FRACTION = 0.15
+RUNTIME_RESERVE_FRACTION = 0.02
+USABLE_MEMORY_FRACTION = GIB_PER_GB * (1.0 - RUNTIME_RESERVE_FRACTION)
 WEIGHT_BYTES = 2.0
 GRAD_STATE_BYTES = 4.0
+GRAD_BF16_BYTES = 2.0
+MAIN_GRAD_SHARD_BYTES = 4.0
 FP8_WEIGHT_BYTES = 1.0
 ZERO3_GATHERED_LAYERS = 2.0
 
@@ -54,16 +77,24 @@ def bubble_fraction(pp, microbatches, virtual_stages=1):
 def stage_params(layers, hidden, vocab, tp, pp, layer_weights=None, untied_embeddings=False):
     """Parameters held by one GPU of the largest pipeline stage [-].
 
-    ``ceil(l/p)`` layers of ``12h²(1 + 13/(12h))`` each (``W + 13h`` with ``layer_weights`` ``W``), plus the
-    embedding or output layer ``V·h`` (first or last stage; both when ``p = 1`` and they are untied), all split
-    over ``t`` ranks.
+    Layers of ``12h²(1 + 13/(12h))`` each (``W + 13h`` with ``layer_weights`` ``W``), ``L = ceil(l/p)`` a stage,
+    plus the embedding (first stage) or the output layer (last stage; Megatron-LM keeps a copy of tied embeddings
+    there), ``V·h``, both on one stage when ``p = 1`` and they are untied; all split over ``t`` ranks. Where the
+    layers do not fill the stages, the first and last stages are one layer short (Llama 3's split, Dubey et al.
+    2024 §3.3.2: ``p·L − l = 2``), and a middle stage's ``L`` layers may outweigh them.
     """
-    return _stage_params(np.ceil(np.asarray(layers, dtype=float) / pp), hidden, vocab, tp, pp, layer_weights,
-                         untied_embeddings)
+    return _stage_params(np.asarray(layers, dtype=float), np.ceil(np.asarray(layers, dtype=float) / pp), hidden,
+                         vocab, tp, pp, layer_weights, untied_embeddings)
 
 
-def _stage_params(layers_stage, hidden, vocab, tp, pp, layer_weights=None, untied_embeddings=False):
-    """:func:`stage_params` of the largest stage's ``layers_stage`` layers (``ceil(l/p)``), where the caller holds it."""
+def _short_ends(layers, layers_stage, pp):
+    """1 where the first and last stages are each one layer short of ``layers_stage`` (``p·L − l ≥ 2``), else 0."""
+    return ((np.asarray(pp) > 1) & (pp * layers_stage - layers >= 2.0)).astype(float)
+
+
+def _stage_params(layers, layers_stage, hidden, vocab, tp, pp, layer_weights=None, untied_embeddings=False):
+    """:func:`stage_params` of a model of ``layers`` layers, ``layers_stage`` (``ceil(l/p)``) a stage, where the
+    caller holds it."""
     h = np.asarray(hidden, dtype=float)
     w = 12.0 * h**2 if layer_weights is None else np.asarray(layer_weights, dtype=float)
     per_layer = w + 13.0 * h
@@ -71,7 +102,10 @@ def _stage_params(layers_stage, hidden, vocab, tp, pp, layer_weights=None, untie
     untied = np.asarray(untied_embeddings, dtype=bool)
     if untied.any():  # both matrices on the one stage where p = 1; tied embeddings (most models): a factor 1, skipped
         embedding = embedding * (1.0 + (untied & (np.asarray(pp) == 1)))
-    return (layers_stage * per_layer + embedding) / tp
+    short = _short_ends(layers, layers_stage, pp)
+    ends = (layers_stage - short) * per_layer + embedding
+    middle = np.where(np.asarray(pp) > 2, layers_stage * per_layer, 0.0)
+    return np.maximum(ends, middle) / tp
 
 
 def memory_per_gpu_bytes(layers, hidden, heads, vocab, seq_len, micro_batch, tp, pp, dp, virtual_stages,
@@ -110,13 +144,19 @@ def stage_memory_bytes(layers, hidden, heads, vocab, seq_len, micro_batch, tp, p
 
 
 def layer_memory_bytes(hidden, heads, vocab, seq_len, micro_batch, tp, recompute_code, sequence_parallel,
-                       flash_attention, layer_weights=None, mlp_ratio=1.0, fp8=False):
+                       flash_attention, layer_weights=None, mlp_ratio=1.0, fp8=False, kv_heads=None,
+                       grad_bytes=GRAD_STATE_BYTES):
     """The terms of :func:`stage_memory_bytes` that do not depend on the number of layers nor on the pipeline:
     ``per_layer`` (one layer's stored activations of one micro-batch [B]), ``working``, ``logits``,
-    ``layer_params`` and ``fp8``."""
+    ``layer_params``, ``fp8`` and ``grad`` (the gradient buffer's bytes per parameter: :data:`GRAD_STATE_BYTES`,
+    or :data:`GRAD_BF16_BYTES` where gradients are accumulated and reduced in bf16).
+
+    ``logits``: the output layer's input and the fp32 logits of the cross-entropy, ``4·s·b·(h + V)/t`` (Megatron-LM,
+    ``theoretical_memory_usage.py``), held on the last stage.
+    """
     b, s, h, a, t = micro_batch, seq_len, hidden, heads, tp
     w = 12.0 * np.asarray(hidden, dtype=float)**2 if layer_weights is None else layer_weights
-    lin, core = layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, mlp_ratio)
+    lin, core = layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, mlp_ratio, kv_heads)
     sp = np.asarray(sequence_parallel, dtype=bool)
     layer_input = 2.0 * s * b * h
     layer_input = np.where(sp, layer_input / t, layer_input)
@@ -124,10 +164,10 @@ def layer_memory_bytes(hidden, heads, vocab, seq_len, micro_batch, tp, recompute
     full, selective, stored = rc == 2, rc == 1, lin + core
     per_layer = np.where(full, layer_input, np.where(selective, lin, stored))
     working = np.where(full, stored, np.where(selective, core, 0.0))
-    logits = 4.0 * b * s * np.asarray(vocab, dtype=float) / t * 2.0
+    logits = 4.0 * b * s * (np.asarray(h, dtype=float) + np.asarray(vocab, dtype=float)) / t
     return dict(per_layer=per_layer, working=working, logits=logits,
                 layer_params=(w + 13.0 * np.asarray(hidden, dtype=float)) / t,
-                fp8=np.where(np.asarray(fp8, dtype=bool), FP8_WEIGHT_BYTES, 0.0))
+                fp8=np.where(np.asarray(fp8, dtype=bool), FP8_WEIGHT_BYTES, 0.0), grad=grad_bytes)
 
 
 def interleave_factor(pp, virtual_stages):
@@ -140,24 +180,64 @@ def stage_memory_from_layer(layer, layers, hidden, vocab, tp, pp, virtual_stages
                             untied_embeddings=False, interleave=None):
     """:func:`stage_memory_bytes` from its :func:`layer_memory_bytes` terms ``layer``. ``interleave``: the
     plans' :func:`interleave_factor`, if already computed (the plan search computes it once per candidate)."""
-    layers_stage = np.ceil(np.asarray(layers, dtype=float) / pp)
-    params = _stage_params(layers_stage, hidden, vocab, tp, pp, layer_weights, untied_embeddings)
+    layers = np.asarray(layers, dtype=float)
+    layers_stage = np.ceil(layers / pp)
+    params = _stage_params(layers, layers_stage, hidden, vocab, tp, pp, layer_weights, untied_embeddings)
     interleave = interleave_factor(pp, virtual_stages) if interleave is None else interleave
-    return dict(params=params, activations=layers_stage * layer["per_layer"], interleave=interleave,
-                working=layer["working"], logits=layer["logits"], layer_params=layer["layer_params"],
-                fp8=layer["fp8"])
+    units = inflight_layers(layers, pp, virtual_stages)
+    # :func:`activation_bytes` multiplies by the ``p`` micro-batches in flight and the interleave factor
+    activations = layer["per_layer"] * (units / (np.asarray(pp, dtype=float) * interleave))
+    return dict(params=params, activations=activations, interleave=interleave, working=layer["working"],
+                logits=np.where(np.asarray(pp) == 1, layer["logits"], 0.0), layer_params=layer["layer_params"],
+                fp8=layer["fp8"], grad=layer.get("grad", GRAD_STATE_BYTES))
+
+
+def inflight_layers(layers, pp, virtual_stages):
+    """Layer activations of one micro-batch held at once on the busiest pipeline rank [layers × micro-batches].
+
+    1F1B (Narayanan et al. 2021, §2.2): rank ``i`` holds ``p − i`` micro-batches of its ``L`` layers; the first
+    rank ``p·L``, Korthikanti et al.'s "L layers' worth" (§4.2.3). Interleaved with ``v`` chunks of ``c`` layers
+    (Megatron-LM's schedule: rank ``i`` runs ``2(p − i − 1) + (v − 1)·p`` warm-up forwards, the first chunk's
+    micro-batches first): rank 0 holds ``2p − 1`` micro-batches of its first chunk and ``p`` of each other,
+    ``c·(v·p + p − 1)``, which is ``p·L·(1 + (p − 1)/(p·v))`` (Korthikanti et al. §4.2.3); rank 1 holds
+    ``c·(v·p + p − 3)``. Where the first and last stages are one layer short (Llama 3, Dubey et al. 2024 §3.3.2,
+    "to balance the embedding and the warm-up micro-batches"), the first chunk holds one layer less and the
+    second rank, with fewer micro-batches of more layers, may hold the most: the larger of the first two ranks.
+    """
+    layers = np.asarray(layers, dtype=float)
+    p = np.asarray(pp, dtype=float)
+    v = np.asarray(virtual_stages, dtype=float)
+    chunk = np.ceil(layers / (p * v))
+    short = ((p > 1) & (p * v * chunk - layers >= 2.0)).astype(float)
+    plain_first = p * (chunk * v - short)
+    plain_second = (p - 1.0) * chunk * v
+    inter_first = chunk * (v * p + p - 1.0) - short * (2.0 * p - 1.0)
+    inter_second = chunk * (v * p + p - 3.0)
+    interleaved = v > 1
+    first = np.where(interleaved, inter_first, plain_first)
+    second = np.where(p > 2, np.where(interleaved, inter_second, plain_second), 0.0)
+    return np.maximum(first, second)
+
+
+def _grad_and_optimizer_bytes(stage):
+    """The gradient buffer's bytes per parameter and the optimizer's (sharded by ZeRO-1), from ``stage["grad"]``."""
+    grad = stage.get("grad", GRAD_STATE_BYTES)
+    return grad, OPTIMIZER_BYTES_PER_PARAM + np.where(np.asarray(grad) < GRAD_STATE_BYTES, MAIN_GRAD_SHARD_BYTES, 0.0)
 
 
 def model_state_bytes(stage, dp, zero_stage):
     """Weights, gradients and optimizer state per GPU under a ZeRO stage [B].
 
-    ``P·(2 + 4 + 12)`` with the parts stage ``z`` shards divided by ``dp`` (Rajbhandari et al. 2020, §5);
-    ZeRO-3 adds the :data:`ZERO3_GATHERED_LAYERS` layers' bf16 weights it holds gathered.
+    ``P·(2 + g + o)`` with the parts stage ``z`` shards divided by ``dp`` (Rajbhandari et al. 2020, §5): ``g``
+    the gradient buffer (4 in fp32, 2 in bf16), ``o`` the optimizer (fp32 master, m, v: 12, and an fp32 copy of
+    the gradient shard, 4, where the buffer is bf16); ZeRO-3 adds the :data:`ZERO3_GATHERED_LAYERS` layers' bf16
+    weights it holds gathered.
     """
     z = np.asarray(zero_stage)
     inv_d = 1.0 / np.maximum(dp, 1.0)
-    per_param = (np.where(z >= 3, inv_d, 1.0) * WEIGHT_BYTES + np.where(z >= 2, inv_d, 1.0) * GRAD_STATE_BYTES
-                 + np.where(z >= 1, inv_d, 1.0) * OPTIMIZER_BYTES_PER_PARAM + stage["fp8"])
+    grad, opt = _grad_and_optimizer_bytes(stage)
+    per_param = (np.where(z >= 3, inv_d, 1.0) * WEIGHT_BYTES + np.where(z >= 2, inv_d, 1.0) * grad
+                 + np.where(z >= 1, inv_d, 1.0) * opt + stage["fp8"])
     gathered = np.where(z >= 3, ZERO3_GATHERED_LAYERS * WEIGHT_BYTES * stage["layer_params"], 0.0)
     return stage["params"] * per_param + gathered
 
@@ -170,15 +250,16 @@ def model_state_bytes_by_stage(stage, dp, stages):
     array), so that a stage is written, and the stages read, along the rows."""
     inv_d = 1.0 / np.maximum(dp, 1.0)
     sharded = dp > 1
+    grad_bytes, opt_bytes = _grad_and_optimizer_bytes(stage)
     # each sharded part's bytes per parameter once, for every stage that shards it (``1.0 · bytes`` is the bytes)
     top = max(stages, default=0)
     weight = inv_d * WEIGHT_BYTES if top >= 3 else None
-    grad = inv_d * GRAD_STATE_BYTES if top >= 2 else None
-    opt = inv_d * OPTIMIZER_BYTES_PER_PARAM if top >= 1 else None
+    grad = inv_d * grad_bytes if top >= 2 else None
+    opt = inv_d * opt_bytes if top >= 1 else None
     out = np.empty((len(stages), np.shape(dp)[0])).T
     for i, z in enumerate(stages):
-        per_param = ((weight if z >= 3 else WEIGHT_BYTES) + (grad if z >= 2 else GRAD_STATE_BYTES)
-                     + (opt if z >= 1 else OPTIMIZER_BYTES_PER_PARAM) + stage["fp8"])
+        per_param = ((weight if z >= 3 else WEIGHT_BYTES) + (grad if z >= 2 else grad_bytes)
+                     + (opt if z >= 1 else opt_bytes) + stage["fp8"])
         col = np.multiply(stage["params"], per_param, out=out[:, i:i + 1])  # written in place: no temporary
         if z >= 3:
             np.add(col, np.where(sharded, ZERO3_GATHERED_LAYERS * WEIGHT_BYTES * stage["layer_params"], 0.0), out=col)
@@ -186,9 +267,11 @@ def model_state_bytes_by_stage(stage, dp, stages):
 
 
 def activation_bytes(stage, pp, microbatches):
-    """Activations, a recomputed layer's working set and the logits on the first stage [B]."""
+    """Activations, a recomputed layer's working set and the logits on the busiest stage, with the allocator's
+    :data:`FRAGMENTATION_FRACTION` on top [B]."""
     inflight = np.minimum(np.asarray(pp, dtype=float), np.asarray(microbatches, dtype=float))
-    return stage["activations"] * inflight * stage["interleave"] + stage["working"] + stage["logits"]
+    held = stage["activations"] * inflight * stage["interleave"] + stage["working"] + stage["logits"]
+    return held * (1.0 + FRAGMENTATION_FRACTION)
 
 
 def memory_with_replicas_bytes(stage, pp, dp, distributed_optimizer, microbatches, zero_stage=None):

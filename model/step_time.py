@@ -14,7 +14,7 @@ import numpy as np
 from .arrays import fills, float_copy, one_value, where_uniform
 from .collectives import DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NVLINK_STEP_US, bus_factor, collective_latency_s, \
     collective_time, in_node_collective_time, p2p_time, ring_steps, tree_steps
-from .compute import BYTES_BF16, layer_times_forward, logits_time, optimizer_time
+from .compute import BYTES_BF16, TP_OVERLAP_GEMM_SLOWDOWN, layer_times_forward, logits_time, optimizer_time
 from .inputs import GRAD_BYTES
 from .memory import stage_params
 from .network import split_slowdown
@@ -215,7 +215,7 @@ COMPUTE_SIDE_PLAN_KEYS = ("params_gpu", "buckets", "per_bucket", "window", "fwd_
 
 # point inputs of plan_side_terms: with none of them changing along a sweep, it runs once per candidate plan
 PLAN_SIDE_POINT_KEYS = ("experts", "attn_weights", "expert_weights", "layer_weights_time", "moe_tokens",
-                        "seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", "gpus_per_node", "peak_flops",
+                        "seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", "gpus_per_node", "core_peak",
                         "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw", "layer_weights", "mlp_ratio",
                         "gemm_peak", "untied", "nvls_busbw", "ll_max_node", "tp_overlap", "ep_overlap")
 
@@ -253,9 +253,11 @@ def layer_side_terms(pt, t, b, rc, c=1.0, e=1.0):
     s_full, h, a, V = pt["seq_len"], pt["hidden"], pt["heads"], pt["vocab"]
     s = s_full / c
     gpn = pt["gpus_per_node"]
-    dense_f, core_f = layer_times_forward(b, s, h, a, t, pt["peak_flops"], pt["hbm_bytes_per_s"], pt["sp"],
+    # tensor-parallel overlap takes SMs from the dense GEMMs (TP_OVERLAP_GEMM_SLOWDOWN, model.compute)
+    gemm_peak = pt["gemm_peak"] / (1.0 + TP_OVERLAP_GEMM_SLOWDOWN * ((pt["tp_overlap"] > 0) & (t > 1)))
+    dense_f, core_f = layer_times_forward(b, s, h, a, t, pt["core_peak"], pt["hbm_bytes_per_s"], pt["sp"],
                                           pt["flash"], layer_weights=pt["layer_weights_time"], mlp_ratio=pt["mlp_ratio"],
-                                          gemm_peak_flops=pt["gemm_peak"])
+                                          gemm_peak_flops=gemm_peak)
     core_f = core_f * c  # s/c queries against all s keys
     extra = np.where(rc == 2, dense_f + core_f, np.where(rc == 1, core_f, 0.0))
     layer_compute = 3.0 * (dense_f + core_f) + extra
@@ -268,7 +270,7 @@ def layer_side_terms(pt, t, b, rc, c=1.0, e=1.0):
     # whatever the layer's dense forward and backward cannot hide
     hidden_tp = np.maximum(layer_tp - 3.0 * dense_f, 0.0) + layer_tp / t
     layer_tp = np.where(pt["tp_overlap"] > 0, np.minimum(hidden_tp, layer_tp), layer_tp)
-    logits = logits_time(b, s, h, V, t, pt["peak_flops"], pt["hbm_bytes_per_s"])
+    logits = logits_time(b, s, h, V, t, pt["core_peak"], pt["hbm_bytes_per_s"])
     msg = s * h * BYTES_BF16 * b / t  # scatter/gather over the t NICs (Narayanan et al. §4.1)
     # one in-node send between two pipeline stages (the stage side keeps it where there are stages)
     p2p_send = in_node_collective_time("sendrecv", msg, 2.0, pt["intra_busbw"], pt["intra_p2p_bw"],

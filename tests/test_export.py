@@ -336,7 +336,7 @@ def test_proposal_marks_the_crossings_on_its_charts(crossing_snap, tmp_path):
     from gui import breakeven
 
     days = [x for x in c["breakeven"]["crossings"] if x.metric == "train_days_with_interruptions"]
-    assert [breakeven.label_text(crossing_snap.sweep, x) for x in days] == ["RoCE faster above 15 nodes"]
+    assert [breakeven.label_text(crossing_snap.sweep, x) for x in days] == ["RoCE faster above 7 nodes"]
     # the dashed lines (at 150 dpi: thin dashes anti-alias out of the colour at low resolutions)
     assert _colour_pixels(pdfread.render(out, dpi=150), "#6a3d9a", tol=30) > 300
 

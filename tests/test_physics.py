@@ -80,8 +80,19 @@ def test_activation_bytes_korthikanti_eq1():
     lin, core = compute.layer_activation_bytes(b, s, h, a, 8, True, False)
     assert_allclose(lin + core, s * b * h / 8 * (34 + 5 * a * s / h))
     lin, core = compute.layer_activation_bytes(b, s, h, a, 8, False, True)
+    assert core == 0.0  # FlashAttention recipes train without dropout: the two masks (2·s·b·h) go too
+    assert_allclose(lin, s * b * h * (8 + 24 / 8))
+
+
+def test_activation_bytes_grouped_query_attention_and_swiglu():
+    """Llama 3 405B's layer, tensor by tensor with sequence parallelism: norms' inputs and outputs 8, query 2,
+    keys and values 4·8/128, attention output 2, SwiGLU 6·f/h (gate and up, their product), all over t."""
+    s, b, h, a, kv, f, t = 8192, 1, 16384, 128, 8, 53248, 8
+    lin, core = compute.layer_activation_bytes(b, s, h, a, t, True, True, compute.mlp_activation_ratio(h, f), kv)
     assert core == 0.0
-    assert_allclose(lin, s * b * h * (10 + 24 / 8))
+    assert_allclose(lin, s * b * h / t * (8 + 2 + 4 * kv / a + 2 + 6 * f / h))
+    # Megatron-LM's own estimate for such a layer, s·b·h·(18 + 4f/h)/t, is within a few per cent of it
+    assert_allclose(lin, s * b * h / t * (18 + 4 * f / h), rtol=0.03)
 
 
 # --- collectives ---------------------------------------------------------------------------------------------

@@ -58,7 +58,7 @@ def test_auto_plans_split_the_layers():
 def test_recompute_is_searched_when_omitted():
     """A plan that fits only with full recompute is found when recompute is left open, refused when it is none."""
     base = dict(cluster={"gpu": "A100-SXM-80GB", "nodes": 8},
-                workload={"params_b": 65, "seq_len": 8192, "global_batch": 64, "micro_batch": 1},
+                workload={"params_b": 65, "seq_len": 16384, "global_batch": 64, "micro_batch": 1},
                 parallel={"tp": 8, "pp": 1, "zero_stage": 1})
     res = evaluate(_scen(**base))
     assert np.all(res["plan"]["recompute"] == 2)

@@ -3,6 +3,8 @@
 import numpy as np
 import pytest
 
+from model.compute import TP_OVERLAP_GEMM_SLOWDOWN
+
 import model
 from model import ScenarioError, evaluate
 
@@ -59,4 +61,6 @@ def test_tensor_parallel_overlap_hides_most_of_the_tp_traffic():
     tp0, tp1 = plain["breakdown_s"]["tp_comm"][0], overlapped["breakdown_s"]["tp_comm"][0]
     assert tp1 == pytest.approx(tp0 / 4, rel=0.01)  # the first of tp = 4 steps stays exposed
     assert overlapped["step_time_s"][0] < plain["step_time_s"][0]
-    np.testing.assert_allclose(overlapped["breakdown_s"]["compute"], plain["breakdown_s"]["compute"])
+    # the SMs the overlapped communication takes slow the dense GEMMs (model.compute.TP_OVERLAP_GEMM_SLOWDOWN)
+    c0, c1 = plain["breakdown_s"]["compute"][0], overlapped["breakdown_s"]["compute"][0]
+    assert c0 < c1 < c0 * (1 + TP_OVERLAP_GEMM_SLOWDOWN)

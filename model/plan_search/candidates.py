@@ -121,7 +121,7 @@ def candidate_grid(tps, pps, mbs, vs, rcs=(1,), zs=(1,), cps=(1,), eps=(1,)):
 
 # point inputs the plan search reads (gathered per (point, plan) pair)
 PLAN_POINT_KEYS = ("seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", "global_batch", "gpus",
-                   "gpus_per_node", "peak_flops", "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw",
+                   "gpus_per_node", "peak_flops", "core_peak", "grad_bytes", "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw",
                    "nvls_busbw", "ll_max_node",
                    "memory_bytes", "dp_overlap", "layer_weights", "mlp_ratio", "gemm_peak", "untied", "fp8",
                    "cp_min_tokens", "experts", "attn_weights", "expert_weights", "layer_weights_time", "moe_tokens",

@@ -1,0 +1,58 @@
+"""The memory model against the formulas it is built from (Korthikanti et al. 2022; Megatron-LM)."""
+
+import numpy as np
+from numpy.testing import assert_allclose
+
+from model import memory
+
+
+def test_first_stage_holds_a_whole_model_of_layers_interleaved_or_not():
+    # Korthikanti et al. §4.2.3: the first stage of 1F1B holds p micro-batches of l/p layers, interleaving
+    # multiplies that by 1 + (p-1)/(p·v)
+    l, p = 96.0, 8.0
+    assert_allclose(memory.inflight_layers(l, p, 1), l)
+    for v in (2.0, 3.0, 6.0):
+        assert_allclose(memory.inflight_layers(l, p, v), l * (1 + (p - 1) / (p * v)))
+
+
+def test_short_first_stage_moves_the_peak_to_the_second():
+    # Llama 3 405B on 16 stages: 126 layers, the first and last stage one layer short (7 + 14 × 8 + 7); the
+    # first holds 16 micro-batches of 7 layers (112), the second 15 of 8 (120)
+    assert_allclose(memory.inflight_layers(126, 16, 1), 120)
+    # interleaved with 4 chunks of 2 layers: the first chunk holds one layer; rank 1 holds 2·(64 + 16 − 3)
+    assert_allclose(memory.inflight_layers(126, 16, 4), 2 * (64 + 16 - 3))
+    assert memory.inflight_layers(126, 16, 4) < memory.inflight_layers(128, 16, 4)
+
+
+def test_stage_params_take_the_heaviest_stage():
+    # tied embeddings on 16 stages: the ends hold 7 layers and V·h, a middle stage 8 layers
+    h, V = 16384, 128256
+    w = 12 * h**2 + 13 * h
+    assert_allclose(memory.stage_params(126, h, V, 1, 16), max(7 * w + V * h, 8 * w))
+    assert_allclose(memory.stage_params(128, h, V, 1, 16), 8 * w + V * h)
+
+
+def _states(grad_bytes, dp):
+    layer = dict(per_layer=0.0, working=0.0, logits=0.0, layer_params=0.0, fp8=0.0, grad=grad_bytes)
+    stage = memory.stage_memory_from_layer(layer, 8, 1024, 0, 1, 1, 1, layer_weights=1e9 - 13 * 1024)
+    return memory.model_state_bytes(stage, dp, 1) / stage["params"]
+
+
+def test_bytes_per_parameter_follow_megatron_distributed_optimizer_table():
+    # Megatron-LM docs (distributed optimizer): bf16 params with fp32 grads 6 + 12/d, 16-bit grads 4 + 16/d
+    for d in (1.0, 8.0, 64.0):
+        assert_allclose(_states(memory.GRAD_STATE_BYTES, d), 6 + 12 / d)
+        assert_allclose(_states(memory.GRAD_BF16_BYTES, d), 4 + 16 / d)
+
+
+def test_fragmentation_is_charged_on_activations_not_on_states():
+    stage = dict(params=1e9, activations=1e9, interleave=1.0, working=0.0, logits=0.0, layer_params=0.0, fp8=0.0)
+    act = memory.activation_bytes(stage, 1, 1)
+    assert_allclose(act, 1e9 * (1 + memory.FRAGMENTATION_FRACTION))
+    total = memory.memory_with_replicas_bytes(stage, 1, 1, False, 1)
+    assert_allclose(total - act, 1e9 * 18)  # 18 bytes a parameter with one replica, nothing added
+
+
+def test_usable_memory_is_the_gibibytes_less_the_runtime():
+    assert_allclose(memory.USABLE_MEMORY_FRACTION, 2**30 / 1e9 * (1 - memory.RUNTIME_RESERVE_FRACTION))
+    assert 80 < 80 * memory.USABLE_MEMORY_FRACTION < 2**30 * 80 / 1e9
