@@ -59,6 +59,8 @@ import math
 
 import numpy as np
 
+from .errors import ScenarioError
+
 NCCL_BASE_US = 6.6
 NCCL_NVLINK_STEP_US = 0.6
 NCCL_NET_STEP_SW_US = 1.9
@@ -489,6 +491,20 @@ def _protocol_tables(ndim) -> _ProtocolTables:
     return _PROTOCOL_TABLES[ndim] if ndim < len(_PROTOCOL_TABLES) else _ProtocolTables(ndim)
 
 
+# why a forced algorithm cannot run, as the user can change it
+WHY_UNAVAILABLE = {
+    "tree": "a tree needs two GPUs or two nodes",
+    "nvls": "NVLS needs NVLink SHARP in the node (NVSwitch 3: H100, H200, B200) and two GPUs of it in the group",
+    "sharp": "SHARP needs a fabric with sharp = true (InfiniBand in-network reduction) and at least two nodes",
+}
+
+
+def _unavailable(algorithm, times, algos) -> str:
+    """The one-line reason a forced ``algorithm`` runs nowhere, with the algorithms that do run here."""
+    runs = [ALGORITHMS[int(a)] for a, t in zip(algos, times) if np.isfinite(t).any()]
+    return f"{WHY_UNAVAILABLE.get(algorithm, 'not available here')}; one of: {', '.join(runs) or 'none'}"
+
+
 def _next_row(times, algos, algorithm_index):
     """The first unused row of ``times`` (one algorithm's times, protocols × layout), taken for the algorithm of
     index ``algorithm_index`` (appended to ``algos``)."""
@@ -686,6 +702,8 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
         keep = algos == ALGORITHMS.index(algorithm)
         if not keep.any():
             raise ValueError(f"algorithm {algorithm!r} does not run {kind}")
+        if not np.isfinite(times[keep]).any():  # asked for where it runs nowhere (SHARP off, no NVLink SHARP)
+            raise ScenarioError("algorithm", algorithm, _unavailable(algorithm, times, algos))
         times, algos = times[keep], algos[keep]
     if protocol != "auto":
         times = times[:, PROTOCOLS.index(protocol):PROTOCOLS.index(protocol) + 1]

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model import collectives, nccl_fit
+from model import ScenarioError, collectives, nccl_fit
 from model.scenario import scenario_from_dict
 
 BIG = 2.0 ** np.arange(30, 35)  # 1 to 16 GiB
@@ -75,3 +75,22 @@ def test_sharp_moves_each_byte_through_the_nics_once():
     r = collectives.nccl_collective("all_reduce", BIG, nodes=64, nic_gb_per_s=47.0, nics_per_node=8, sharp=True,
                                     algorithm="sharp", **H100)
     assert r["algbw_gb_per_s"].max() <= 8 * 47.0
+
+
+@pytest.mark.parametrize("algorithm,why", [("sharp", "sharp = true"), ("nvls", "NVLink SHARP")])
+def test_a_forced_algorithm_the_fabric_lacks_is_refused_by_name(algorithm, why):
+    with pytest.raises(ScenarioError) as err:
+        collectives.nccl_collective("all_reduce", BIG, nodes=4, nic_gb_per_s=23.5, nics_per_node=4,
+                                    algorithm=algorithm, **A100)
+    assert err.value.field == "algorithm" and why in str(err.value) and "ring, tree" in str(err.value)
+
+
+def test_nccl_command_refuses_sharp_on_a_fabric_without_it(tmp_path, capsys):
+    from gui.cli import main
+
+    path = tmp_path / "a100.toml"
+    path.write_text('[cluster]\ngpu = "A100-SXM-80GB"\nnodes = 4\n[fabric]\nprofile_set = "published"\n',
+                    encoding="utf-8")
+    assert main(["nccl", str(path), "--fabric", "infiniband", "--algorithm", "sharp"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "algorithm" in err[0] and "sharp" in err[0]
