@@ -228,7 +228,8 @@ RING_PROTO_EFF = np.array([1.0 / 2.0, 0.92, 1.0])
 # LL protocol bus bandwidth cap [GB/s], tuning.cc llMaxBws (NCCL 2.21-2.29): on one node by GPU generation; across
 # nodes by the host's CPU vendor, for 2 nodes and for more (the LL protocol's flag polling tops out there)
 LL_MAX_ONE_NODE_GB_PER_S = {"volta": 39.0, "ampere": 87.7, "hopper": 141.0, "blackwell": 282.0}
-LL_MAX_NODES_GB_PER_S = {"intel": (39.0, 20.4), "amd": (22.5, 19.0)}
+# (tuning.cc picks the AMD row for AMD or mixed hosts and the Intel row for every other vendor, Arm included)
+LL_MAX_NODES_GB_PER_S = {"intel": (39.0, 20.4), "amd": (22.5, 19.0), "arm": (39.0, 20.4)}
 TREE_PROTO_EFF = np.array([1.0 / 3.8, 0.915, 1.0])
 TREE_EFF = 0.9     # tuning.cc: tree busBw × 0.9
 SHARP_EFF = 0.9    # tuning.cc: CollNet busBw × 0.9

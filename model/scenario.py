@@ -37,8 +37,9 @@ def F(default, *, unit="", lo=None, hi=None, lo_open=False, choices=None, help="
 class Cluster:
     gpu: str = F("A100-SXM-80GB", help="GPU type, from assets/gpus.toml", label="GPU")
     nodes: int = F(24, lo=1, hi=100_000, help="Nodes (servers)", label="Nodes")
-    gpus_per_node: int = F(8, lo=1, hi=16, help="GPUs in one node", label="GPUs per node")
-    host_cores: int | None = F(None, lo=1, hi=2048, help="CPU cores per host; default from the GPU catalogue",
+    # up to 72: one NVLink domain, a GB200 NVL72 rack (its 72 GPUs share NVLink switches, NCCL treats them as one node)
+    gpus_per_node: int = F(8, lo=1, hi=72, help="GPUs in one node", label="GPUs per node")
+    host_cores: int | None = F(None, lo=1, hi=4096, help="CPU cores per host; default from the GPU catalogue",
                                label="Host cores")
     cpu_for_network_fraction: float = F(0.5, lo=0.01, hi=1.0,
                                         help="Share of host cores the network stack may use; the rest feed the "
@@ -123,7 +124,7 @@ class FabricSpec:
     label: str | None = F(None, help="Display name")
     link_gbps: float | None = F(None, unit="Gb/s", lo=0.1, hi=100_000.0, help="Line rate per NIC",
                                 label="Bandwidth per NIC")
-    nics_per_node: int | str | None = F(None, lo=1, hi=64, label="NICs per node", help="NICs per node, or \"per_gpu\"")
+    nics_per_node: int | str | None = F(None, lo=1, hi=72, label="NICs per node", help="NICs per node, or \"per_gpu\"")
     latency_us: float | None = F(None, unit="µs", lo=0.0, hi=1_000_000.0, help="One-way latency per network step",
                                  label="Latency")
     loss_rate: float | None = F(None, lo=0.0, hi=0.5, help="Fraction of packets lost", label="Packet loss")
