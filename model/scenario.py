@@ -168,6 +168,10 @@ class FabricSpec:
                                        label="Queue pairs per connection", help="RDMA queue pairs per NCCL connection "
                                                                 "(NCCL_IB_QPS_PER_CONNECTION): more, smaller "
                                                                 "flows for ECMP to spread")
+    sharp: bool | None = F(None, label="SHARP",
+                           help="InfiniBand in-network reduction (SHARP, NCCL's CollNet): the switches reduce, each "
+                                "node sends and receives an all-reduce's bytes once; needs the switches' aggregation "
+                                "manager and NCCL's SHARP plugin (default: off, as on a default cluster)")
     nccl_simple_hop_us: float | None = F(None, unit="µs", lo=0.0, hi=1e6,
                                          help="NCCL Simple protocol latency per hop, as calibrate fits it from an "
                                               "nccl-tests log (default: NCCL's tuning.cc)")
@@ -617,6 +621,12 @@ def check_consistency(s: Scenario) -> None:
         nics = spec.nics_per_node
         if isinstance(nics, str) and nics != "per_gpu":
             raise ScenarioError(f"fabric.custom.{name}.nics_per_node", nics, "a whole number or \"per_gpu\"")
+        transport = spec.transport or catalog.profile_set(s.fabric.profile_set)["fabrics"].get(name, {}).get(
+            "transport")
+        if spec.sharp and transport != "infiniband":
+            raise ScenarioError(f"fabric.custom.{name}.sharp", spec.sharp,
+                                f"false or left out for transport {transport}: SHARP (NCCL's CollNet) reduces in "
+                                "InfiniBand switches; transport = \"infiniband\" to use it")
 
 
 # --------------------------------------------------------------------------
