@@ -529,7 +529,8 @@ def _fabric_from_dict(data) -> Fabric:
         if not name.replace("_", "").replace("-", "").isalnum():
             raise ScenarioError(path, name, "a name of letters, digits, '-' and '_'")
         spec = _section_from_dict(FabricSpec, table, path)
-        if name not in catalog.BUILTIN_FABRICS and spec.transport is None:
+        # a name the profile set defines (its four fabrics, and e.g. the published set's roce_tuned) brings its values
+        if spec.transport is None and name not in catalog.profile_set(base.profile_set)["fabrics"]:
             raise ScenarioError(f"{path}.transport", None,
                                 "a user-defined fabric needs transport = tcp, roce, iwarp or infiniband")
         custom.append((name, spec))
