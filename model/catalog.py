@@ -27,15 +27,17 @@ FABRIC_FIELDS = (
     "nccl_simple_hop_us",  # calibrated from nccl-tests; NaN: NCCL's own per-hop latencies
     # calibrated from nccl-tests as well (model/nccl_fit.py); NaN: NCCL's own (model/collectives.py)
     "nccl_ll128_hop_us", "nccl_ll_hop_us", "nccl_fill_bytes", "nccl_ll128_efficiency", "nccl_tree_efficiency",
+    "sharp",  # InfiniBand in-network reduction (NCCL's CollNet), model/collectives.py
 )
 # engine defaults where a profile is silent: Linux's TCP_RTO_MIN 200 ms; go-back-N (RC transport without
 # selective repeat); ECMP without adaptive routing; NCCL_IB_QPS_PER_CONNECTION default 1 (NCCL env docs); one socket
-# per connection and kernel TCP through host memory (NCCL's net_socket.cc on a generic NIC)
+# per connection and kernel TCP through host memory (NCCL's net_socket.cc on a generic NIC); no SHARP (NCCL's CollNet
+# needs a plugin and the switches' aggregation manager a default cluster does not run)
 FABRIC_DEFAULTS = {"mss_bytes": 1460, "mtu_bytes": 4096, "sockets_per_connection": 1, "gpudirect_tcp": False,
                    "network_cost_per_node_cny": math.nan, "loss_recovery": "go_back_n", "min_rto_ms": 200.0,
                    "adaptive_routing": False, "qps_per_connection": 1, "nccl_simple_hop_us": math.nan,
                    "nccl_ll128_hop_us": math.nan, "nccl_ll_hop_us": math.nan, "nccl_fill_bytes": math.nan,
-                   "nccl_ll128_efficiency": math.nan, "nccl_tree_efficiency": math.nan}
+                   "nccl_ll128_efficiency": math.nan, "nccl_tree_efficiency": math.nan, "sharp": False}
 
 
 def _read(path: Path) -> dict:

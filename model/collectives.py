@@ -59,6 +59,8 @@ import math
 
 import numpy as np
 
+from .errors import ScenarioError
+
 NCCL_BASE_US = 6.6
 NCCL_NVLINK_STEP_US = 0.6
 NCCL_NET_STEP_SW_US = 1.9
@@ -226,14 +228,30 @@ RING_PROTO_EFF = np.array([1.0 / 2.0, 0.92, 1.0])
 # LL protocol bus bandwidth cap [GB/s], tuning.cc llMaxBws (NCCL 2.21-2.29): on one node by GPU generation; across
 # nodes by the host's CPU vendor, for 2 nodes and for more (the LL protocol's flag polling tops out there)
 LL_MAX_ONE_NODE_GB_PER_S = {"volta": 39.0, "ampere": 87.7, "hopper": 141.0, "blackwell": 282.0}
-LL_MAX_NODES_GB_PER_S = {"intel": (39.0, 20.4), "amd": (22.5, 19.0)}
+# (tuning.cc picks the AMD row for AMD or mixed hosts and the Intel row for every other vendor, Arm included)
+LL_MAX_NODES_GB_PER_S = {"intel": (39.0, 20.4), "amd": (22.5, 19.0), "arm": (39.0, 20.4)}
 TREE_PROTO_EFF = np.array([1.0 / 3.8, 0.915, 1.0])
 TREE_EFF = 0.9     # tuning.cc: tree busBw × 0.9
 SHARP_EFF = 0.9    # tuning.cc: CollNet busBw × 0.9
 # (tuning.cc also raises ring/Simple latency × 1.9 across nodes as a tuner bias; measured logs do not show it as
 # time — NVIDIA/nccl-tests issue 309 reaches 95 % of its plateau at 256 MiB — so it is left out)
-# LL128 bus bandwidth per channel for all-reduce (tuning.cc ll128MaxBwPerCh), tree × 7/9 and algbw = busBw/2
+# LL128 bus bandwidth per channel for all-reduce (tuning.cc ll128MaxBwPerCh), tree × 7/9 and algbw = busBw/2: the cap
+# where the GPU generation is not given (the in-node collectives of the engine's step)
 LL128_MAX_BW_PER_CHANNEL = 16.7
+# NCCL's per-channel bus bandwidth limits by GPU generation, for 1 node, 2 nodes and more (tuning.cc
+# perChMaxRingLL128Bws, perChMaxTreeLL128Bws, perChMaxTreeBws, perChMaxNVLSTreeBws; the same in NCCL 2.23-2.29).
+# They are per channel of NCCL's topology search, and a run has twice as many channels as the search found
+# (src/graph/connect.cc duplicates each one): SEARCH_CHANNEL_SHARE of the model's channels. They agree with what
+# is measured: 8 search channels of an H100 node (one per 400G NIC) × 57.7 = 462 GB/s NVLSTree busbw on 2 nodes
+# (467 in the dstack/Nebius log), × 45.5 = 364 on 4 and more (published 4-8 node H100 runs: 320-366)
+PER_CHANNEL_LIMITS_GB_PER_S = {
+    # generation: (ring LL128, tree LL128 (1, 2, >2 nodes), tree (1, 2, >2 nodes), NVLSTree (1, 2, >2 nodes))
+    "volta": (20.0, (20.0, 20.0, 20.0), (26.5, 18.5, 10.0), (np.inf, 18.5, 10.0)),
+    "ampere": (20.0, (20.0, 20.0, 20.0), (24.0, 23.6, 17.8), (np.inf, 23.6, 17.8)),
+    "hopper": (36.7, (36.7, 36.7, 29.0), (38.7, 41.4, 36.0), (np.inf, 57.7, 45.5)),
+    "blackwell": (40.0, (55.6, 31.67, 20.0), (70.0, 42.8, 24.0), (np.inf, 96.0, 43.8)),
+}
+SEARCH_CHANNEL_SHARE = 0.5  # search channels per channel a run opens (connect.cc: "Duplicate channels")
 # Simple protocol pipeline fill: each hop holds a slice before the next starts; with NCCL's smallest Simple chunk
 # of 128 KiB (enqueue.cc shrinks chunks to it for medium sizes) half a chunk is in flight per hop on average
 # (derived, not fitted to any log)
@@ -296,6 +314,31 @@ def ll_max_bus_gb_per_s(architecture, host_cpu_vendor, nodes):
     two, more = LL_MAX_NODES_GB_PER_S.get(host_cpu_vendor, (np.inf, np.inf))
     return np.where(nodes <= 1, LL_MAX_ONE_NODE_GB_PER_S.get(architecture, np.inf),
                     np.where(nodes <= 2, two, more))
+
+
+def tree_node_load(nodes):
+    """Bytes the busiest node's NICs send (and receive) in NCCL's double binary tree all-reduce, per byte of the
+    message [-]: 1 on 2 nodes, 1.5 on 3, 2 from 4 nodes on.
+
+    In each of the two trees (half of the data each) a node sends and receives half a message per tree neighbour
+    (up in the reduction, down in the broadcast). From 4 nodes on some node has a parent and two children in one
+    tree and a parent in the other: 4 halves. Counted on ``ncclGetDtree`` (NCCL ``src/graph/trees.cc``) for 2 to
+    2,000 nodes; NCCL's tuner states the same (tree bandwidth from ``bwInter`` with algbw = busBw / 2 beyond 2
+    nodes, and ``bwIntra`` up to twice ``bwInter`` on 2, ``src/graph/search.cc``).
+    """
+    return np.minimum(np.maximum(np.asarray(nodes, dtype=float), 2.0), 4.0) / 2.0
+
+
+def per_channel_limits_gb_per_s(architecture, nodes):
+    """NCCL's per-channel bus bandwidth limits for a GPU generation [GB/s per search channel]
+    (:data:`PER_CHANNEL_LIMITS_GB_PER_S`): ``(ring LL128, tree LL128, tree, NVLSTree)`` at ``nodes`` (arrays);
+    None for a generation NCCL's tables do not have."""
+    row = PER_CHANNEL_LIMITS_GB_PER_S.get(architecture)
+    if row is None:
+        return None
+    nodes = np.asarray(nodes, dtype=float)
+    pick = (lambda v: np.where(nodes <= 1, v[0], np.where(nodes <= 2, v[1], v[2])))
+    return row[0], pick(row[1]), pick(row[2]), pick(row[3])
 
 
 def gpu_ll_max_bus_gb_per_s(gpu: dict, nodes):
@@ -449,6 +492,20 @@ def _protocol_tables(ndim) -> _ProtocolTables:
     return _PROTOCOL_TABLES[ndim] if ndim < len(_PROTOCOL_TABLES) else _ProtocolTables(ndim)
 
 
+# why a forced algorithm cannot run, as the user can change it
+WHY_UNAVAILABLE = {
+    "tree": "a tree needs two GPUs or two nodes",
+    "nvls": "NVLS needs NVLink SHARP in the node (NVSwitch 3: H100, H200, B200) and two GPUs of it in the group",
+    "sharp": "SHARP needs a fabric with sharp = true (InfiniBand in-network reduction) and at least two nodes",
+}
+
+
+def _unavailable(algorithm, times, algos) -> str:
+    """The one-line reason a forced ``algorithm`` runs nowhere, with the algorithms that do run here."""
+    runs = [ALGORITHMS[int(a)] for a, t in zip(algos, times) if np.isfinite(t).any()]
+    return f"{WHY_UNAVAILABLE.get(algorithm, 'not available here')}; one of: {', '.join(runs) or 'none'}"
+
+
 def _next_row(times, algos, algorithm_index):
     """The first unused row of ``times`` (one algorithm's times, protocols × layout), taken for the algorithm of
     index ``algorithm_index`` (appended to ``algos``)."""
@@ -460,7 +517,7 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
                     intra_p2p_gb_per_s=None, net_latency_us=IB_WIRE_US, nvls_busbw_gb_per_s=0.0, sharp=False,
                     algorithm="auto", protocol="auto", overhead_us=0.0, fill_bytes=SIMPLE_FILL_BYTES,
                     simple_hop_us=None, ll128_hop_us=None, ll_hop_us=None, ll128_efficiency=np.nan,
-                    tree_efficiency=np.nan, ll_max_gb_per_s=np.inf):
+                    tree_efficiency=np.nan, ll_max_gb_per_s=np.inf, architecture=None):
     """What nccl-tests would report for one collective (all arguments broadcast together).
 
     Parameters
@@ -489,6 +546,14 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
     tree_efficiency : share of the slower of its in-node and network bandwidths a tree reaches [-]; NaN:
         tuning.cc's :data:`TREE_EFF`. Calibration fits it from a default-algorithm log's plateau
     ll_max_gb_per_s : the LL protocol's bus bandwidth cap, :func:`ll_max_bus_gb_per_s` [GB/s]; infinite: none
+    architecture : GPU generation ("volta", "ampere", "hopper", "blackwell"): NCCL's per-channel limits of the
+        ring's LL128, the tree and NVLSTree (:data:`PER_CHANNEL_LIMITS_GB_PER_S`); None or another: the generic
+        LL128 cap alone
+
+    Across nodes the tree and NVLSTree move :func:`tree_node_load` × S through the busiest node's NICs, so their
+    algorithm bandwidth never exceeds the node's NIC bandwidth over that load: from 4 nodes on their busbw stays
+    under the NICs' (as NCCL's maintainers put it, beyond 2 nodes the network bounds every algorithm); only on 2
+    nodes (load 1) can it exceed line rate, and only in-network reduction (SHARP) beyond.
 
     Returns
     -------
@@ -517,7 +582,17 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
     f = bus_factor(kind, n)
     big = np.inf
     channels = multi.where(lambda: CHANNELS_PER_NIC * np.asarray(nics_per_node, dtype=float), SINGLE_NODE_CHANNELS)
-    ll128_cap = LL128_MAX_BW_PER_CHANNEL * channels  # bus bandwidth LL128 can reach [GB/s]
+    limits = per_channel_limits_gb_per_s(architecture, N)
+    if limits is None:
+        ll128_cap = LL128_MAX_BW_PER_CHANNEL * channels  # bus bandwidth LL128 can reach [GB/s]
+        tree_ll128_alg_cap = ll128_cap * 7.0 / 9.0 * 0.5  # the tree's LL128 algorithm bandwidth [GB/s]
+        tree_alg_cap = nvls_bus_cap = big
+    else:  # NCCL's per-channel limits over the search channels (algbw = busBw / 2 for the tree)
+        search_channels = SEARCH_CHANNEL_SHARE * channels
+        ll128_cap = limits[0] * search_channels
+        tree_ll128_alg_cap = 0.5 * limits[1] * search_channels
+        tree_alg_cap = 0.5 * limits[2] * search_channels
+        nvls_bus_cap = limits[3] * search_channels
     ll_cap = np.asarray(ll_max_gb_per_s, dtype=float)  # bus bandwidth LL can reach [GB/s]
     t = _protocol_tables(len(shape))  # the protocol axis, its masks and NCCL's per-protocol constants along it
     p = t.p
@@ -564,13 +639,16 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
         group = _Mask(g > 1)
         group_factor = bus_factor("all_reduce", g)
         intra_alg = group.where(lambda: intra / group_factor, big)  # the in-node chain's algorithm bandwidth
-        net_alg = multi.where(lambda: node_bw * N / np.maximum(2.0 * (N - 1.0), 1.0), big)  # the network tree's
+        net_alg = multi.where(lambda: node_bw / tree_node_load(N), big)  # the network tree's: the busiest node's NICs
         depth = np.ceil(np.log2(N))  # of the network tree
         tree_fit = np.asarray(tree_efficiency, dtype=float)
         if not _all_finite(tree_fit):
             tree_fit = np.where(np.isfinite(tree_fit), tree_fit, TREE_EFF)
-        tree_alg = (np.minimum(intra_alg, net_alg) if multi.any else intra_alg) * tree_fit * tree_eff
-        tree_alg = np.where(t.is_ll128, np.minimum(tree_alg, ll128_cap * 7.0 / 9.0 * 0.5),
+        tree_alg = (np.minimum(intra_alg, net_alg) if multi.any else intra_alg) * tree_fit
+        if limits is not None:  # NCCL caps the tree per channel before the protocol's share (tuning.cc)
+            tree_alg = np.minimum(tree_alg, tree_alg_cap)
+        tree_alg = tree_alg * tree_eff
+        tree_alg = np.where(t.is_ll128, np.minimum(tree_alg, tree_ll128_alg_cap),
                             np.where(t.is_ll, np.minimum(tree_alg, ll_cap * 0.5), tree_alg))  # algbw = busBw / 2
         tree_hops = 2.0 * (g - 1.0 + depth)
         lat_t = base_tree + 2.0 * ((g - 1.0) * nvl_tree + depth * net_tree)
@@ -591,6 +669,8 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
             # of 2
             nvls_alg = np.where(has_nvls, np.minimum(nvls / group_factor, p2p_intra), np.nan)
             nvls_alg = np.minimum(nvls_alg, net_alg)
+            if limits is not None and multi.any:  # NVLSTree's per-channel limit, on its bus bandwidth
+                nvls_alg = np.where(multi.mask, np.minimum(nvls_alg, nvls_bus_cap / f), nvls_alg)
             nvls_hops = 2.0 + 2.0 * depth
             lat_n = (NVLS_BASE_US + np.where(multi.mask, 2.0 * depth * net_tree[2], 0.0)
                      + nvls_hops * fill / (nvls_alg / channels) * 1e-3)
@@ -623,6 +703,8 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
         keep = algos == ALGORITHMS.index(algorithm)
         if not keep.any():
             raise ValueError(f"algorithm {algorithm!r} does not run {kind}")
+        if not np.isfinite(times[keep]).any():  # asked for where it runs nowhere (SHARP off, no NVLink SHARP)
+            raise ScenarioError("algorithm", algorithm, _unavailable(algorithm, times, algos))
         times, algos = times[keep], algos[keep]
     if protocol != "auto":
         times = times[:, PROTOCOLS.index(protocol):PROTOCOLS.index(protocol) + 1]

@@ -37,8 +37,9 @@ def F(default, *, unit="", lo=None, hi=None, lo_open=False, choices=None, help="
 class Cluster:
     gpu: str = F("A100-SXM-80GB", help="GPU type, from assets/gpus.toml", label="GPU")
     nodes: int = F(24, lo=1, hi=100_000, help="Nodes (servers)", label="Nodes")
-    gpus_per_node: int = F(8, lo=1, hi=16, help="GPUs in one node", label="GPUs per node")
-    host_cores: int | None = F(None, lo=1, hi=2048, help="CPU cores per host; default from the GPU catalogue",
+    # up to 72: one NVLink domain, a GB200 NVL72 rack (its 72 GPUs share NVLink switches, NCCL treats them as one node)
+    gpus_per_node: int = F(8, lo=1, hi=72, help="GPUs in one node", label="GPUs per node")
+    host_cores: int | None = F(None, lo=1, hi=4096, help="CPU cores per host; default from the GPU catalogue",
                                label="Host cores")
     cpu_for_network_fraction: float = F(0.5, lo=0.01, hi=1.0,
                                         help="Share of host cores the network stack may use; the rest feed the "
@@ -123,7 +124,7 @@ class FabricSpec:
     label: str | None = F(None, help="Display name")
     link_gbps: float | None = F(None, unit="Gb/s", lo=0.1, hi=100_000.0, help="Line rate per NIC",
                                 label="Bandwidth per NIC")
-    nics_per_node: int | str | None = F(None, lo=1, hi=64, label="NICs per node", help="NICs per node, or \"per_gpu\"")
+    nics_per_node: int | str | None = F(None, lo=1, hi=72, label="NICs per node", help="NICs per node, or \"per_gpu\"")
     latency_us: float | None = F(None, unit="µs", lo=0.0, hi=1_000_000.0, help="One-way latency per network step",
                                  label="Latency")
     loss_rate: float | None = F(None, lo=0.0, hi=0.5, help="Fraction of packets lost", label="Packet loss")
@@ -175,6 +176,10 @@ class FabricSpec:
                                        label="Queue pairs per connection", help="RDMA queue pairs per NCCL connection "
                                                                 "(NCCL_IB_QPS_PER_CONNECTION): more, smaller "
                                                                 "flows for ECMP to spread")
+    sharp: bool | None = F(None, label="SHARP",
+                           help="InfiniBand in-network reduction (SHARP, NCCL's CollNet): the switches reduce, each "
+                                "node sends and receives an all-reduce's bytes once; needs the switches' aggregation "
+                                "manager and NCCL's SHARP plugin (default: off, as on a default cluster)")
     nccl_simple_hop_us: float | None = F(None, unit="µs", lo=0.0, hi=1e6,
                                          help="NCCL Simple protocol latency per hop, as calibrate fits it from an "
                                               "nccl-tests log (default: NCCL's tuning.cc)")
@@ -541,7 +546,8 @@ def _fabric_from_dict(data) -> Fabric:
         if not name.replace("_", "").replace("-", "").isalnum():
             raise ScenarioError(path, name, "a name of letters, digits, '-' and '_'")
         spec = _section_from_dict(FabricSpec, table, path)
-        if name not in catalog.BUILTIN_FABRICS and spec.transport is None:
+        # a name the profile set defines (its four fabrics, and e.g. the published set's roce_tuned) brings its values
+        if spec.transport is None and name not in catalog.profile_set(base.profile_set)["fabrics"]:
             raise ScenarioError(f"{path}.transport", None,
                                 "a user-defined fabric needs transport = tcp, roce, iwarp or infiniband")
         custom.append((name, spec))
@@ -633,6 +639,12 @@ def check_consistency(s: Scenario) -> None:
         nics = spec.nics_per_node
         if isinstance(nics, str) and nics != "per_gpu":
             raise ScenarioError(f"fabric.custom.{name}.nics_per_node", nics, "a whole number or \"per_gpu\"")
+        transport = spec.transport or catalog.profile_set(s.fabric.profile_set)["fabrics"].get(name, {}).get(
+            "transport")
+        if spec.sharp and transport != "infiniband":
+            raise ScenarioError(f"fabric.custom.{name}.sharp", spec.sharp,
+                                f"false or left out for transport {transport}: SHARP (NCCL's CollNet) reduces in "
+                                "InfiniBand switches; transport = \"infiniband\" to use it")
 
 
 # --------------------------------------------------------------------------

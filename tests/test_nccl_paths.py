@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from model import collectives
+from model import ScenarioError, collectives
 
 SIZES = np.concatenate([[0.0, 8.0], np.geomspace(64, 16 * 2**30, 25)])  # nccl-tests' 8 B .. 16 GiB and an empty one
 OUTPUTS = ("time_us", "algbw_gb_per_s", "busbw_gb_per_s", "algorithm", "protocol")
@@ -100,10 +100,10 @@ def test_the_tuners_choice_is_the_fastest_of_every_algorithm_and_protocol_forced
 
 
 @pytest.mark.parametrize("name, ranks_per_node", [("nvls", 8.0), ("sharp", 8.0), ("tree", 1.0)])
-def test_an_algorithm_that_runs_nowhere_still_answers_when_forced(name, ranks_per_node):
-    """NVLS without NVLink SHARP, SHARP on one node and a tree of one GPU are left out of the tuner's choice, but
-    asked for they report infinite time under their own index, as NCCL cannot run them."""
+def test_an_algorithm_that_runs_nowhere_is_refused_by_name_when_forced(name, ranks_per_node):
+    """NVLS without NVLink SHARP, SHARP on one node and a tree of one GPU are left out of the tuner's choice, and
+    asked for they are refused by name (NCCL cannot run them), not answered with an infinite time."""
     layout = dict(LAYOUT, nodes=1.0, ranks_per_node=ranks_per_node, nvls_busbw_gb_per_s=0.0, sharp=False)
-    with np.errstate(divide="ignore"):  # a group of one GPU has no bus factor
-        r = collectives.nccl_collective("all_reduce", SIZES[2:], algorithm=name, **layout)
-    assert np.all(np.isinf(r["time_us"])) and np.all(r["algorithm"] == collectives.ALGORITHMS.index(name))
+    with np.errstate(divide="ignore"), pytest.raises(ScenarioError) as err:  # one GPU has no bus factor
+        collectives.nccl_collective("all_reduce", SIZES[2:], algorithm=name, **layout)
+    assert err.value.field == "algorithm" and err.value.value == name
