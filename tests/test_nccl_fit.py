@@ -26,7 +26,7 @@ def synth_log(alpha_us, busbw_gbs, nodes=2, gpn=8, noise=0.0, seed=0, name="all_
                     f"NVIDIA H100 80GB HBM3\n" for r in range(n))
     rng = np.random.default_rng(seed)
     lines = [f"$ mpirun -np {n} ./build/{name} -b 8 -e 8G -f 2 -g 1", HEADER.format(ranks=ranks)]
-    factor = 2 * (n - 1) / n
+    factor = (2 if "reduce_perf" in name else 1) * (n - 1) / n  # nccl-tests' busbw/algbw of the collective
     for k in range(10, 34, 2):
         size = 2**k
         t = (alpha_us + size * factor / (busbw_gbs * 1e9) * 1e6) * (1 + noise * rng.standard_normal())
@@ -81,7 +81,7 @@ def test_bad_logs(text, needle):
 def test_collective_from_name_and_override():
     log = nccl_fit.parse_nccl_tests(synth_log(30.0, 46.0, name="all_gather_perf"))
     assert log.collective == "all_gather"
-    log = nccl_fit.parse_nccl_tests(synth_log(30.0, 46.0, name="x"), collective="reduce_scatter")
+    log = nccl_fit.parse_nccl_tests(synth_log(30.0, 46.0, name="x_perf"), collective="reduce_scatter")
     assert log.collective == "reduce_scatter"
 
 
