@@ -552,6 +552,8 @@ def _before_loss(log: NcclLog, setup: NcclSetup, fraction: float) -> tuple[float
                           f"{log.nodes} nodes, more than this run lost: it saw less loss (achievable kept at "
                           f"{f_hi:g})")
     frac = float(np.clip(frac, f_lo, f_hi))
+    if kept > 0.995:
+        return frac, None  # the loss costs under 0.5 %: nothing to say
     return frac, (f"achievable {fraction:.3f} measured = {frac:.3f} before the stated loss {setup.loss_rate:g}, "
                   f"whose recovery costs {1 - kept:.0%} at {log.nodes} nodes: the fabric keeps {frac:.3f} and its "
                   "loss")
@@ -591,11 +593,12 @@ FLOAT_BYTES = 4  # nccl-tests default -d float
 
 
 def scenario_table(scenario, fabric: str, collective: str, nodes: int | None = None, sizes=NCCL_TESTS_SIZES,
-                   algorithm: str = "auto") -> dict:
+                   algorithm: str = "auto", gpus_per_node: int | None = None) -> dict:
     """The rows nccl-tests would print for one of the scenario's fabrics (one model call for all sizes).
 
-    ``collective``: a key of :data:`CLI_COLLECTIVES` (or the model's name for it); ``nodes`` overrides
-    ``cluster.nodes``; ``algorithm`` "auto" (NCCL's tuner) or one forced as with ``NCCL_ALGO``.
+    ``collective``: a key of :data:`CLI_COLLECTIVES` (or the model's name for it); ``nodes`` and
+    ``gpus_per_node`` (ranks per node) override ``cluster.nodes`` and ``cluster.gpus_per_node``; ``algorithm``
+    "auto" (NCCL's tuner) or one forced as with ``NCCL_ALGO``.
     Returns ``bytes``, ``count``, ``time_us``, ``algbw_GBps``, ``busbw_GBps``, ``algorithm``, ``protocol``
     and the setup (``fabric``, ``label``, ``nodes``, ``ranks``).
     """
@@ -609,6 +612,8 @@ def scenario_table(scenario, fabric: str, collective: str, nodes: int | None = N
         if nodes < 1:
             raise ScenarioError("nodes", nodes, "a whole number ≥ 1")
         scenario = scenario.replace("cluster.nodes", int(nodes))
+    if gpus_per_node is not None:
+        scenario = scenario.replace("cluster.gpus_per_node", int(gpus_per_node))
     names = scenario.fabric.fabrics
     if fabric not in names:
         raise ScenarioError("fabric", fabric, "one of the scenario's fabrics: " + ", ".join(names))
@@ -646,3 +651,73 @@ def compare_table(table: dict, log: NcclLog) -> dict:
     with np.errstate(divide="ignore", invalid="ignore"):
         err = np.where(have & (meas_bus > 0), table["busbw_GBps"] / meas_bus - 1.0, np.nan)
     return {"measured_time_us": meas_t, "measured_busbw_GBps": meas_bus, "busbw_error": err}
+
+
+# --------------------------------------------------------------------------
+# a measured log beside a scenario's fabric: what the log states, what differs
+# --------------------------------------------------------------------------
+
+TRANSPORT_LABELS = {"tcp": "TCP", "roce": "RoCE", "iwarp": "iWARP", "infiniband": "InfiniBand"}
+
+
+@dataclass(frozen=True)
+class CompareSetup:
+    """The layout and algorithm to predict a log's run with: the log's own unless the caller states them."""
+    nodes: int
+    gpus_per_node: int
+    algorithm: str
+    notes: tuple  # where each came from
+
+
+def compare_setup(scenario, log: NcclLog, *, nodes: int | None = None, ranks: int | None = None,
+                  algorithm: str | None = None) -> CompareSetup:
+    """Nodes, ranks per node and algorithm of the prediction compared with ``log``: given ones first, then the
+    log's (its hosts, its rank count, its forced ``NCCL_ALGO``), nodes from the ranks and the scenario's GPUs per
+    node when the log names no hosts. A layout that cannot be (ranks not a multiple of nodes) is refused by name.
+    """
+    notes = []
+    ranks = ranks or log.ranks
+    n = nodes or log.nodes
+    if not n:
+        gpn = scenario.cluster.gpus_per_node
+        n = max(ranks // gpn, 1) if ranks % gpn == 0 else 1 if ranks <= gpn else 0
+        if not n:
+            raise ScenarioError("nodes", f"unknown ({ranks} ranks)", "the nodes of the log's run (it names no hosts)")
+        notes.append(f"{n} node(s): the log's {ranks} ranks over the scenario's {gpn} GPUs per node")
+    elif not nodes:
+        notes.append(f"{n} node(s) from the log ({log.nodes_from or 'given'})")
+    if ranks % n:
+        raise ScenarioError("ranks", ranks, f"a multiple of the nodes ({n}): the same number of ranks on every node")
+    algo = algorithm or log.algorithm or "auto"
+    if not algorithm and log.algorithm != "auto":
+        notes.append(f"algorithm {log.algorithm} as the log forced it (NCCL_ALGO)")
+    return CompareSetup(int(n), int(ranks // n), algo, tuple(notes))
+
+
+def setup_mismatches(scenario, fabric: str, log: NcclLog) -> list[tuple[str, object, object]]:
+    """What the log states about its network that the scenario's fabric does not match: ``(what, log's, fabric's)``
+    with ``what`` "transport" or "nics_per_node" (transports as their ids)."""
+    from . import resolve_fabrics
+
+    row = next((r for r in resolve_fabrics(scenario) if r.name == fabric), None)
+    if row is None:
+        return []
+    out = []
+    if log.transport and log.transport != row.transport:
+        out.append(("transport", log.transport, row.transport))
+    nics = row.values.get("nics_per_node", 1)
+    if not isinstance(nics, (int, float)):
+        nics = scenario.cluster.gpus_per_node  # "per_gpu"
+    if log.nics_per_node and int(nics) != log.nics_per_node:
+        out.append(("nics_per_node", log.nics_per_node, int(nics)))
+    return out
+
+
+def mismatch_text(mismatch: tuple[str, object, object], fabric_label: str) -> str:
+    """One mismatch of :func:`setup_mismatches` as a sentence (the command line's; the window translates its own)."""
+    what, theirs, ours = mismatch
+    if what == "transport":
+        return (f"the log ran over {TRANSPORT_LABELS.get(theirs, theirs)}, the compared fabric ({fabric_label}) over "
+                f"{TRANSPORT_LABELS.get(ours, ours)}: the comparison is between different fabrics")
+    return (f"the log's run used {theirs} NIC(s) per node, {fabric_label} has {ours}: the comparison is between "
+            "different fabrics")
