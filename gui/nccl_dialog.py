@@ -168,11 +168,12 @@ class NcclTestsDialog(QtWidgets.QDialog):
             for what, theirs, ours in nccl_fit.setup_mismatches(self.controller.scenario, self.fabric.currentData(),
                                                                  self.log):
                 if what == "transport":
-                    lines.append(translate("NcclTestsDialog", "The log ran over {log}; {fabric} is {transport}: the "
-                                                              "comparison is between different fabrics").format(
+                    lines.append(translate("NcclTestsDialog", "The log ran over {log}; the fabric {fabric} runs over "
+                                                              "{transport}: the comparison is between different "
+                                                              "fabrics").format(
                         log=transport_name(theirs), fabric=label, transport=transport_name(ours)))
                 else:
-                    lines.append(translate("NcclTestsDialog", "The log's run used {log} NICs per node; {fabric} has "
+                    lines.append(translate("NcclTestsDialog", "The log's run used {log} NICs per node; the fabric {fabric} has "
                                                               "{n}: the comparison is between different "
                                                               "fabrics").format(log=theirs, fabric=label, n=ours))
             if self.log.nodes and self.log.nodes != self.nodes.value():

@@ -260,3 +260,48 @@ def test_a_mutated_real_log_gives_a_named_error_or_a_finite_fit_inside_the_limit
         for i, row in zip(data, rows):
             lines[i] = row
         assert outcome("\n".join(lines)) == first  # the same fabric from the rows in another order
+
+
+# -- the command line reads the log ------------------------------------------------------------------------------
+
+def run_cli(capsys, *argv):
+    from gui.cli import main
+
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_nccl_compare_predicts_the_logs_own_run_unless_told_otherwise(capsys):
+    ring = str(LOGS / "ib_h100_2node_ndr_ring_tuned_allreduce.txt")
+    code, out, _ = run_cli(capsys, "nccl", "assets/presets/default.toml", "--fabric", "infiniband", "--compare", ring)
+    assert code == 0
+    assert "2 node(s), 16 ranks, NCCL_ALGO=ring" in out.splitlines()[0]  # not the scenario's 24 nodes nor the tuner
+    assert all(line.split()[-4].startswith("ring/") for line in out.splitlines() if line[:1] == " ")
+    code, out, _ = run_cli(capsys, "nccl", "assets/presets/default.toml", "--fabric", "infiniband", "--compare", ring,
+                           "--nodes", "4", "--ranks", "32", "--algorithm", "auto")
+    assert code == 0 and "4 node(s), 32 ranks" in out.splitlines()[0] and "NCCL_ALGO" not in out.splitlines()[0]
+
+
+def test_nccl_takes_ranks_and_nodes_and_names_a_log_of_another_transport(capsys):
+    code, out, _ = run_cli(capsys, "nccl", "assets/presets/default.toml", "--fabric", "roce", "--nodes", "2",
+                           "--ranks", "16")
+    assert code == 0 and "2 node(s), 16 ranks" in out.splitlines()[0]
+    code, _, err = run_cli(capsys, "nccl", "assets/presets/default.toml", "--fabric", "roce", "--nodes", "2",
+                           "--ranks", "15")
+    assert code == 2 and "--ranks = 15" in err and len(err.strip().splitlines()) == 1
+    socket = str(LOGS / "socket_tcp_v100_2node_1gpu_bcm_manual_allreduce.txt")
+    code, out, _ = run_cli(capsys, "nccl", "assets/presets/default.toml", "--fabric", "infiniband", "--compare", socket)
+    assert code == 0 and "# warning: the log ran over TCP, the compared fabric (InfiniBand) over InfiniBand" in out
+
+
+def test_calibrate_reads_the_transport_from_the_log_and_keeps_the_stated_latency(capsys):
+    socket = str(LOGS / "socket_tcp_v100_2node_1gpu_bcm_manual_allreduce.txt")
+    code, out, err = run_cli(capsys, "calibrate", socket, "--link-gbps", "10", "--latency-us", "30",
+                             "--loss-rate", "0")
+    assert code == 0, err
+    assert "transport: tcp (from the log)" in out and "nics-per-node: 1 (from the log)" in out
+    fabric = next(line for line in out.splitlines() if line.startswith("fabric: "))
+    assert "transport = tcp" in fabric and "latency_us = 30.0" in fabric and "nics_per_node = 1" in fabric
+    code, _, err = run_cli(capsys, "calibrate", socket, "--link-gbps", "10", "--loss-rate", "nan")
+    assert code == 2 and "--loss-rate" in err
