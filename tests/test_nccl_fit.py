@@ -99,11 +99,20 @@ def test_calibrate_command_fits_and_saves(tmp_path, capsys):
     ring = tmp_path / "ring.txt"
     ring.write_text(model_log_text(nccl_fit.NcclSetup("H100-SXM", 400.0, 8, "roce", "ring"), 0.9, 3.0))
     code = main(["calibrate", str(ring), "--link-gbps", "400", "--nics-per-node", "8", "--transport", "roce",
-                 "--gpu", "H100-SXM", "--scenario", DEFAULT, "--name", "lab", "--out", str(out)])
+                 "--gpu", "H100-SXM", "--scenario", DEFAULT, "--name", "lab", "--out", str(out), "--loss-rate", "0",
+                 "--latency-us", "3"])
     assert code == 0
     assert "busbw error at ≥ 64 MiB" in capsys.readouterr().out
     s = model.load_scenario(out)
-    assert dict(s.fabric.custom)["lab"].achievable_fraction == pytest.approx(0.9, rel=0.03)
+    lab = dict(s.fabric.custom)["lab"]
+    assert lab.achievable_fraction == pytest.approx(0.9, rel=0.03)
+    assert (lab.latency_us, lab.loss_rate) == (3.0, 0.0)  # the stated latency and loss, kept
+    # without them: the scenario's RoCE latency and loss, kept on the fabric (not zeroed)
+    roce = next(r for r in model.resolve_fabrics(model.load_scenario(DEFAULT)) if r.transport == "roce")
+    assert main(["calibrate", str(ring), "--link-gbps", "400", "--nics-per-node", "8", "--transport", "roce",
+                 "--scenario", DEFAULT, "--name", "lab", "--out", str(out), "--overwrite"]) == 0
+    lab = dict(model.load_scenario(out).fabric.custom)["lab"]
+    assert (lab.latency_us, lab.loss_rate) == (roce.values["latency_us"], roce.values["loss_rate"]) and lab.loss_rate > 0
     assert main(["calibrate", str(tmp_path / "nope.txt")]) == 2
     bad = tmp_path / "bad.txt"
     bad.write_text("garbage\n", encoding="utf-8")
