@@ -25,6 +25,7 @@ import re
 
 import numpy as np
 import pyqtgraph as pg
+import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from dataclasses import dataclass
@@ -33,10 +34,16 @@ import model
 from model import ScenarioError, catalog, files, nccl_fit
 from model.collectives import ALGORITHMS, TREE_EFF
 
-from .i18n import fmt_number, fmt_sig, translate
+from .i18n import QT_TRANSLATE_NOOP, fmt_number, fmt_sig, translate
 
 TRANSPORTS = ("tcp", "roce", "iwarp", "infiniband")
-TRANSPORT_NAMES = {"tcp": "Ethernet (TCP)", "roce": "RoCE", "iwarp": "iWARP", "infiniband": "InfiniBand"}
+TRANSPORT_NAMES = {"tcp": QT_TRANSLATE_NOOP("CalibrateDialog", "Ethernet (TCP)"), "roce": "RoCE", "iwarp": "iWARP",
+                   "infiniband": "InfiniBand"}  # names, translated where shown
+
+
+def transport_name(transport: str) -> str:
+    """A transport as the window names it (never its internal id)."""
+    return translate("CalibrateDialog", TRANSPORT_NAMES.get(transport, transport))
 COLLECTIVE_CHOICES = ("all_reduce", "all_gather", "reduce_scatter", "all_to_all")
 NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,39}$")
 
@@ -99,7 +106,11 @@ class LogReader(QtCore.QThread):
 
 @dataclass(frozen=True)
 class FitRequest:
-    """What one fit needs: the log text and the setup the user states (0 / None: from the log)."""
+    """What one fit needs: the log text and the setup the user states (0 / None: from the log).
+
+    ``transport`` and ``nics_per_node`` are the user's choice when set; otherwise the log's (NCCL's INFO lines), else
+    ``default_transport`` / ``default_nics``. ``fabric_inputs`` maps a transport to the latency [µs] and loss the
+    calibrated fabric keeps (the scenario's fabric of that transport, else the published figures)."""
     text: str
     source: str
     collective: str | None
@@ -107,34 +118,87 @@ class FitRequest:
     nodes: int | None
     gpu: str
     link_gbps: float
-    nics_per_node: int
-    transport: str
+    nics_per_node: int | None
+    transport: str | None
     algorithm: str | None  # None: the log's NCCL_ALGO, else auto
+    default_transport: str = "infiniband"
+    default_nics: int = 8
+    fabric_inputs: tuple = ()  # ((transport, latency_us, loss_rate), ...)
 
 
 @dataclass(frozen=True)
 class FitOutcome:
-    """A fitted log, the fabric it makes (``None`` with ``fabric_error`` when it makes none)."""
+    """A fitted log, the fabric it makes (``None`` with ``fabric_error`` when it makes none), and the choices the
+    log made (``from_log``: field → value) or contradicts (``mismatches``: (field, log's, chosen))."""
     fit: nccl_fit.ModelFit
     values: dict | None
     fabric_error: str | None
+    from_log: tuple = ()
+    mismatches: tuple = ()
+
+
+def fabric_inputs(scenario) -> tuple:
+    """Per transport, the latency and loss a calibrated fabric keeps: the scenario's fabric of that transport, else
+    the published profile's."""
+    rows = {}
+    for r in model.resolve_fabrics(scenario):
+        rows.setdefault(r.transport, (float(r.values["latency_us"]), float(r.values["loss_rate"])))
+    return tuple((t,) + rows.get(t, (nccl_fit.published_latency_us(t), nccl_fit.published_loss_rate(t)))
+                 for t in TRANSPORTS)
 
 
 def fit_request(req: FitRequest) -> FitOutcome:
     """Parse and fit (what :class:`FitWorker` runs); raises :class:`~model.ScenarioError` on a bad log."""
     log = nccl_fit.parse_nccl_tests(req.text, source=req.source, collective=req.collective, ranks=req.ranks,
                                     nodes=req.nodes)
-    setup = nccl_fit.NcclSetup(req.gpu, req.link_gbps, req.nics_per_node, req.transport,
-                               req.algorithm or log.algorithm or "auto")
+    from_log, mismatches = [], []
+    for name, chosen, found, default in (("transport", req.transport, log.transport, req.default_transport),
+                                         ("nics_per_node", req.nics_per_node, log.nics_per_node or None,
+                                          req.default_nics),
+                                         ("algorithm", req.algorithm, None if log.algorithm == "auto"
+                                          else log.algorithm, None)):
+        if chosen is None and found is not None:
+            from_log.append((name, found))
+        elif chosen is not None and found is not None and chosen != found:
+            mismatches.append((name, found, chosen))
+    transport = req.transport or log.transport or req.default_transport
+    nics = req.nics_per_node or log.nics_per_node or req.default_nics
+    latency, loss = next(((lat, loss) for t, lat, loss in req.fabric_inputs if t == transport),
+                         (float("nan"), nccl_fit.published_loss_rate(transport)))
+    setup = nccl_fit.NcclSetup(req.gpu, req.link_gbps, nics, transport, req.algorithm or log.algorithm or "auto",
+                               latency_us=latency, loss_rate=loss)
     fit = nccl_fit.fit_model(log, setup)
     try:
-        return FitOutcome(fit, nccl_fit.fabric_from_model_fit(fit), None)
+        return FitOutcome(fit, nccl_fit.fabric_from_model_fit(fit), None, tuple(from_log), tuple(mismatches))
     except ScenarioError as err:
-        return FitOutcome(fit, None, str(err))
+        return FitOutcome(fit, None, str(err), tuple(from_log), tuple(mismatches))
+
+
+# workers still running when their dialog closed: kept referenced until they end (a QThread destroyed while it runs
+# aborts the app)
+_ORPHANS: set = set()
+
+
+def _detach(worker: QtCore.QThread) -> None:
+    """Let a worker whose dialog closes end on its own: no result delivered, no parent to destroy it while it runs,
+    deleted when it ends."""
+    for signal in (worker.done, worker.finished):
+        try:
+            signal.disconnect()
+        except (RuntimeError, TypeError):  # nothing connected
+            pass
+    if worker.isFinished():
+        worker.deleteLater()
+        return
+    worker.setParent(None)
+    _ORPHANS.add(worker)
+    worker.finished.connect(lambda: (_ORPHANS.discard(worker), worker.deleteLater()))
 
 
 class FitWorker(QtCore.QThread):
-    """Parses and fits one log off the UI thread; ``done`` carries (serial, FitOutcome or ScenarioError)."""
+    """Parses and fits one log off the UI thread; ``done`` carries (serial, FitOutcome or ScenarioError).
+
+    Whatever the fit raises becomes a message in ``done``: the dialog never waits for a result that does not come."""
 
     done = QtCore.Signal(int, object)
 
@@ -152,6 +216,12 @@ class FitWorker(QtCore.QThread):
             result = ScenarioError("Algorithm", self.request.algorithm,
                                    "one that runs the log's collective: ring runs every one, tree/NVLS/SHARP "
                                    "only all-reduce")
+        except MemoryError:
+            result = ScenarioError(self.request.source, "too large to fit in memory",
+                                   f"a log of at most {nccl_fit.nccl_log.MAX_ROWS:,} rows")
+        except Exception as err:  # noqa: BLE001 - any failure is shown in the dialog, never a silent dead thread
+            result = ScenarioError(self.request.source, f"{type(err).__name__}: {err}"[:200],
+                                   "a log the fit can read; please report this log")
         self.done.emit(self.serial, result)
 
 
@@ -219,9 +289,11 @@ class CalibrateDialog(QtWidgets.QDialog):
         self.gpu.setCurrentIndex(max(self.gpu.findData(controller.scenario.cluster.gpu), 0))
         self.transport = QtWidgets.QComboBox()
         self.transport.setObjectName("transportCombo")
+        self.default_transport = d["transport"]
+        self.transport.addItem(translate("CalibrateDialog", "from the log, else {transport}").format(
+            transport=transport_name(d["transport"])), None)
         for t in TRANSPORTS:
-            self.transport.addItem(TRANSPORT_NAMES[t], t)
-        self.transport.setCurrentIndex(max(self.transport.findData(d["transport"]), 0))
+            self.transport.addItem(transport_name(t), t)
         self.link = QtWidgets.QDoubleSpinBox()
         self.link.setObjectName("linkSpin")
         self.link.setRange(1.0, 100_000.0)
@@ -230,8 +302,10 @@ class CalibrateDialog(QtWidgets.QDialog):
         self.link.setValue(d["link_gbps"])
         self.nics = QtWidgets.QSpinBox()
         self.nics.setObjectName("nicsSpin")
-        self.nics.setRange(1, 64)
-        self.nics.setValue(d["nics_per_node"])
+        self.default_nics = d["nics_per_node"]
+        self.nics.setRange(0, 64)
+        self.nics.setSpecialValueText(translate("CalibrateDialog", "from the log, else {n}").format(n=d["nics_per_node"]))
+        self.nics.setValue(0)
         self.algorithm = QtWidgets.QComboBox()
         self.algorithm.setObjectName("algorithmCombo")
         self.algorithm.addItem(translate("CalibrateDialog", "from the log (NCCL_ALGO), else auto"), None)
@@ -251,7 +325,7 @@ class CalibrateDialog(QtWidgets.QDialog):
         self.name.setObjectName("nameEdit")
         self.name.setValidator(QtGui.QRegularExpressionValidator(QtCore.QRegularExpression(NAME_RE.pattern), self))
         self.label = QtWidgets.QLineEdit(translate("CalibrateDialog", "{fabric} (measured)").format(
-            fabric=TRANSPORT_NAMES.get(d["transport"], d["transport"])))
+            fabric=transport_name(d["transport"])))
         self.label.setObjectName("labelEdit")
         for w in (self.gpu, self.transport, self.link, self.nics, self.algorithm, self.collective, self.ranks,
                   self.nodes):
@@ -399,16 +473,27 @@ class CalibrateDialog(QtWidgets.QDialog):
         self._last_load_ok = ok
         self.fileLoaded.emit(ok)
 
-    def done(self, result: int) -> None:  # noqa: D401 (Qt name) - closing waits for a read or fit under way
+    def done(self, result: int) -> None:  # noqa: D401 (Qt name) - closing lets a read or fit under way end alone
         self._refit_timer.stop()
         self._read_serial += 1  # their results are no longer wanted
         self._fit_serial += 1
         self._fit_pending = False
         for worker in (self.reader, self.fitter):
-            if worker is not None:
-                worker.wait()
+            if worker is not None and shiboken6.isValid(worker):
+                _detach(worker)
         self.reader = self.fitter = None
         super().done(result)
+
+    def _worker_ended(self, worker) -> None:
+        """A fit ended: whatever happened in it, the next fit may start (a fit that ended without a result shows
+        that instead of waiting for ever)."""
+        if self.fitter is not worker:
+            return
+        self.fitter = None
+        if self._fit_pending:
+            self._launch_fit()
+        elif self.busy_label.text():
+            self.busy_label.clear()
 
     def set_text(self, text: str) -> bool:
         """Put a log into the editor and fit it (off the UI thread, waiting with events flowing)."""
@@ -416,12 +501,13 @@ class CalibrateDialog(QtWidgets.QDialog):
             self.text.setPlainText(text)
         return self.refit()
 
-    def _transport_changed(self, _i=None) -> None:
-        t = self.transport.currentData()
+    def _transport_changed(self, _i=None, transport=None) -> None:
+        t = transport or self.transport.currentData() or self.default_transport
         name = self.name.text()
         if not name or name.endswith("_measured"):
             self.name.setText(f"{t}_measured")
-        self.label.setText(translate("CalibrateDialog", "{fabric} (measured)").format(fabric=TRANSPORT_NAMES.get(t, t)))
+        self.label.setText(translate("CalibrateDialog", "{fabric} (measured)").format(
+            fabric=transport_name(t)))
 
     # -- fit -------------------------------------------------------------------
     def request(self) -> FitRequest:
@@ -429,8 +515,9 @@ class CalibrateDialog(QtWidgets.QDialog):
         source = self.path.rsplit("/", 1)[-1] if self.path else translate("CalibrateDialog", "pasted log")
         return FitRequest(self.text.toPlainText(), source, self.collective.currentData(),
                           self.ranks.value() or None, self.nodes.value() or None, self.gpu.currentData(),
-                          float(self.link.value()), int(self.nics.value()), self.transport.currentData(),
-                          self.algorithm.currentData())
+                          float(self.link.value()), int(self.nics.value()) or None, self.transport.currentData(),
+                          self.algorithm.currentData(), self.default_transport, self.default_nics,
+                          fabric_inputs(self.controller.scenario))
 
     def start_fit(self) -> bool:
         """Parse and fit the current text in a :class:`FitWorker`; ``False`` when there is nothing to fit (an
@@ -452,6 +539,7 @@ class CalibrateDialog(QtWidgets.QDialog):
         self._fit_pending = False
         worker = self.fitter = FitWorker(self._fit_serial, self.request(), self)
         worker.done.connect(self._fit_done)
+        worker.finished.connect(lambda w=worker: self._worker_ended(w))
         worker.finished.connect(worker.deleteLater)
         self.busy_label.setText(translate("CalibrateDialog", "Fitting the collective model …"))
         worker.start()
@@ -483,8 +571,9 @@ class CalibrateDialog(QtWidgets.QDialog):
         fit = self.fit = result.fit
         self.values = result.values
         self._draw(fit)
-        self._show_result(fit, result.values)
-        self.warning_label.setText("\n".join("⚠ " + w for w in fit.warnings))
+        self._show_result(fit, result.values, result.from_log)
+        self.warning_label.setText("\n".join("⚠ " + w for w in self._mismatch_lines(result.mismatches)
+                                              + list(fit.warnings)))
         if result.values is None:
             self._show_error(result.fabric_error)
             return False
@@ -499,17 +588,38 @@ class CalibrateDialog(QtWidgets.QDialog):
         self.line.setData(xs, fit.predict(xs)["busbw_gb_per_s"])
         self.plot.getPlotItem().enableAutoRange()
 
-    def _show_result(self, fit, values) -> None:
+    @staticmethod
+    def _choice_text(name: str, value) -> str:
+        if name == "transport":
+            return transport_name(value)
+        if name == "nics_per_node":
+            return translate("CalibrateDialog", "{n} NICs per node").format(n=value)
+        return translate("CalibrateDialog", "algorithm {algorithm} (NCCL_ALGO)").format(algorithm=value)
+
+    def _mismatch_lines(self, mismatches) -> list[str]:
+        """The choices the log contradicts, in the window's words."""
+        return [translate("CalibrateDialog", "The log says {log}, the dialog is set to {chosen}: the fit uses your "
+                                             "choice").format(log=self._choice_text(name, found),
+                                                              chosen=self._choice_text(name, chosen))
+                for name, found, chosen in mismatches]
+
+    def _show_result(self, fit, values, from_log=()) -> None:
         log, e = fit.log, fit.errors
         lines = [
             translate("CalibrateDialog", "<b>{coll}</b>, {ranks} ranks on {nodes} nodes, {n} message sizes").format(
                 coll=log.collective, ranks=log.ranks, nodes=log.nodes, n=len(log.size_bytes)),
-            translate("CalibrateDialog", "Achievable <b>{frac} %</b> of {link} Gb/s per NIC ({nic} GB/s) · latency "
-                                         "per hop <b>{lat} µs</b> · LL / LL128 / Simple per hop {ll} / {ll128} / "
+            html.escape(translate("CalibrateDialog", "From the log: {choices}").format(
+                choices=", ".join(self._choice_text(n, v) for n, v in from_log)) if from_log else translate(
+                "CalibrateDialog", "The log names no transport, NICs or algorithm: the dialog's choices are used")),
+            html.escape(translate("CalibrateDialog", "Kept as the fabric's own (not fitted): latency {lat} µs per "
+                                                     "hop, packet loss {loss} %").format(
+                lat=fmt_sig(fit.latency_us, 3), loss=fmt_sig(fit.setup.loss_rate * 100, 2))),
+            translate("CalibrateDialog", "Achievable <b>{frac} %</b> of {link} Gb/s per NIC ({nic} GB/s) · NCCL's "
+                                         "step cost per hop LL / LL128 / Simple {ll} / {ll128} / "
                                          "{simple} µs · pipeline fill {fill} KiB · LL128 efficiency {e128} · tree "
                                          "efficiency {etree}").format(
                 frac=fmt_number(fit.achievable_fraction * 100, 1), link=fmt_number(fit.setup.link_gbps, 0),
-                nic=fmt_number(fit.nic_gb_per_s, 1), lat=fmt_sig(fit.latency_us, 3), ll=fmt_sig(fit.ll_hop_us, 3),
+                nic=fmt_number(fit.nic_gb_per_s, 1), ll=fmt_sig(fit.ll_hop_us, 3),
                 ll128=fmt_sig(fit.ll128_hop_us, 3), simple=fmt_sig(fit.simple_hop_us, 3),
                 fill=fmt_number(fit.fill_bytes / 1024, 0), e128=fmt_number(fit.ll128_efficiency, 3),
                 etree=fmt_number(fit.tree_efficiency if math.isfinite(fit.tree_efficiency) else TREE_EFF, 3)),
@@ -522,7 +632,7 @@ class CalibrateDialog(QtWidgets.QDialog):
         ]
         if values is not None:
             lines.append(translate("CalibrateDialog", "As a fabric: {transport}, {nics} × {link} Gb/s").format(
-                transport=TRANSPORT_NAMES.get(values["transport"], values["transport"]), nics=values["nics_per_node"],
+                transport=transport_name(values["transport"]), nics=values["nics_per_node"],
                 link=fmt_number(values["link_gbps"], 0)))
         self.result_label.setText("<br>".join(lines))
 

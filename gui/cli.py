@@ -220,27 +220,48 @@ def cmd_moe_gap(args) -> int:
 
 
 def cmd_nccl(args) -> int:
-    """What nccl-tests would print for one fabric of a scenario, optionally beside a measured log."""
+    """What nccl-tests would print for one fabric of a scenario, optionally beside a measured log (predicted with the
+    log's nodes, ranks and forced algorithm unless the options say otherwise)."""
     from pathlib import Path
 
     from model import files, nccl_fit
 
     if args.collective not in nccl_fit.CLI_COLLECTIVES:
         raise ScenarioError("--collective", args.collective, ", ".join(nccl_fit.CLI_COLLECTIVES))
-    if args.nodes is not None and args.nodes < 1:
-        raise ScenarioError("--nodes", args.nodes, "a whole number ≥ 1")
+    from model.scenario import Cluster, field_meta
+
+    nodes_hi = field_meta(Cluster, "nodes")["hi"]
+    _whole_number("--nodes", args.nodes, 1, nodes_hi)
+    _whole_number("--ranks", args.ranks, 2, nodes_hi * field_meta(Cluster, "gpus_per_node")["hi"])
     scen = model.load_scenario(args.scenario)
     if args.fabric not in scen.fabric.fabrics:
         raise ScenarioError("--fabric", args.fabric, "one of the scenario's fabrics: " + ", ".join(scen.fabric.fabrics))
     log = cmp = None
+    notes, warnings = [], []
+    nodes, gpn, algorithm = args.nodes, None, args.algorithm or "auto"
     if args.compare:
         path = Path(args.compare)
         text = files.read_text_bounded(path, limit=files.MAX_LOG_BYTES, what="--compare nccl-tests output file",
                                        errors="replace")
-        log = nccl_fit.nccl_log.parse_nccl_tests(text, source=str(path), nodes=args.nodes or scen.cluster.nodes)
-    # the algorithm a compared log forced (NCCL_ALGO) unless one is given: like for like
-    algorithm = args.algorithm or (log.algorithm if log is not None else "auto")
-    table = nccl_fit.scenario_table(scen, args.fabric, args.collective, args.nodes, algorithm=algorithm)
+        log = nccl_fit.nccl_log.parse_nccl_tests(text, source=str(path), ranks=args.ranks, nodes=args.nodes)
+        # like for like: the log's nodes, ranks per node and forced algorithm unless the options say otherwise
+        setup = nccl_fit.compare_setup(scen, log, nodes=args.nodes, ranks=args.ranks, algorithm=args.algorithm)
+        nodes, gpn, algorithm, notes = setup.nodes, setup.gpus_per_node, setup.algorithm, list(setup.notes)
+        label = next(r.label for r in model.resolve_fabrics(scen) if r.name == args.fabric)
+        warnings = [nccl_fit.mismatch_text(m, label) for m in nccl_fit.setup_mismatches(scen, args.fabric, log)]
+    elif args.ranks is not None:
+        n = nodes or scen.cluster.nodes
+        if args.ranks % n:
+            raise ScenarioError("--ranks", args.ranks, f"a multiple of the nodes ({n}): the same ranks on every node")
+        gpn = args.ranks // n
+    try:
+        table = nccl_fit.scenario_table(scen, args.fabric, args.collective, nodes, algorithm=algorithm,
+                                        gpus_per_node=gpn)
+    except ScenarioError as err:
+        if err.field == "cluster.gpus_per_node":
+            raise ScenarioError("--ranks", args.ranks or (log.ranks if log else gpn),
+                                f"ranks per node the scenario allows: {err.allowed}") from None
+        raise
     if log is not None:
         cmp = nccl_fit.compare_table(table, log)
     if args.json:
@@ -250,13 +271,19 @@ def cmd_nccl(args) -> int:
             for i, row in enumerate(rows):
                 row.update({k: cmp[k][i] for k in cmp})
         doc = {k: table[k] for k in ("fabric", "label", "collective", "nodes", "ranks")}
+        doc.update(algorithm=algorithm, notes=notes, warnings=warnings)
         doc["rows"] = rows
         json.dump(json_ready(doc), sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
         return 0
     redop = "sum" if args.collective in ("all_reduce", "reduce_scatter") else "none"
     print(f"# {args.collective}_perf predicted by fabric-whatif {model.__version__}: {table['label']}, "
-          f"{table['nodes']} node(s), {table['ranks']} ranks")
+          f"{table['nodes']} node(s), {table['ranks']} ranks" + (f", NCCL_ALGO={algorithm}" if algorithm != "auto"
+                                                                  else ""))
+    for note in notes:
+        print(f"# {note}")
+    for warning in warnings:
+        print(f"# warning: {warning}")
     n = len(table["bytes"])
     columns = [("size", "(B)", [_size_label(b) for b in table["bytes"]], 12),
                ("count", "(elements)", [str(int(c)) for c in table["count"]], 14),
@@ -316,8 +343,12 @@ def check_calibrate_args(args) -> None:
     """Calibrate's options, checked like the scenario fields they become: one named line each."""
     from model.scenario import Cluster, FabricSpec, field_meta, validate_value
 
-    if args.link_gbps is not None:
-        validate_value(FabricSpec, "link_gbps", args.link_gbps, "--link-gbps")
+    for option, name in (("--link-gbps", "link_gbps"), ("--latency-us", "latency_us"), ("--loss-rate", "loss_rate")):
+        value = getattr(args, name)
+        if value is not None:
+            if not math.isfinite(value):
+                raise ScenarioError(option, value, "a finite number")
+            validate_value(FabricSpec, name, value, option)
     nics = field_meta(FabricSpec, "nics_per_node")
     _whole_number("--nics-per-node", args.nics_per_node, nics["lo"], nics["hi"])
     nodes_hi = field_meta(Cluster, "nodes")["hi"]
@@ -337,6 +368,19 @@ def calibrated_path(scenario_path, name: str):
     """Where calibrate writes by default: a new file beside the scenario, ``STEM-NAME.toml``."""
     p = Path(scenario_path)
     return p.with_name(f"{p.stem}-{name}.toml")
+
+
+def _fabric_inputs(scen, transport: str, latency_us, loss_rate) -> tuple[float, float]:
+    """The fabric's own latency and loss a calibration keeps: the options, else the scenario's fabric of that
+    transport, else the published profile's."""
+    from model import nccl_fit
+
+    row = next((r for r in model.resolve_fabrics(scen) if r.transport == transport), None) if scen else None
+    if latency_us is None:
+        latency_us = float(row.values["latency_us"]) if row else nccl_fit.published_latency_us(transport)
+    if loss_rate is None:
+        loss_rate = float(row.values["loss_rate"]) if row else nccl_fit.published_loss_rate(transport)
+    return float(latency_us), float(loss_rate)
 
 
 def cmd_calibrate(args) -> int:
@@ -359,13 +403,22 @@ def cmd_calibrate(args) -> int:
           f"(rms relative error {fit.rms_relative_error * 100:.1f}%)")
     if args.link_gbps is None:
         return 0
-    gpu = args.gpu or (model.load_scenario(args.scenario).cluster.gpu if args.scenario else "H100-SXM")
-    setup = nccl_fit.NcclSetup(gpu, args.link_gbps, args.nics_per_node, args.transport,
-                               args.algorithm or log.algorithm)
+    scen = model.load_scenario(args.scenario) if args.scenario else None
+    gpu = args.gpu or (scen.cluster.gpu if scen else "H100-SXM")
+    transport = args.transport or log.transport or "infiniband"
+    nics = args.nics_per_node or log.nics_per_node or 8
+    for option, value, given, found in (("--transport", transport, args.transport, log.transport),
+                                        ("--nics-per-node", nics, args.nics_per_node, log.nics_per_node)):
+        if not given:
+            print(f"{option[2:]}: {value} " + ("(from the log)" if found else "(default: the log does not say)"))
+    latency, loss = _fabric_inputs(scen, transport, args.latency_us, args.loss_rate)
+    setup = nccl_fit.NcclSetup(gpu, args.link_gbps, nics, transport, args.algorithm or log.algorithm,
+                               latency_us=latency, loss_rate=loss)
     mfit = nccl_fit.fit_model(log, setup)
     e = mfit.errors
     print(f"collective model fit ({gpu}): achievable {mfit.achievable_fraction:.3f} of line per NIC "
-          f"({mfit.nic_gb_per_s:.1f} GB/s), per-hop latency {mfit.latency_us:.2f} µs, per-hop latency of "
+          f"({mfit.nic_gb_per_s:.1f} GB/s) as measured, {mfit.fabric_fraction:.3f} before loss; the fabric's "
+          f"latency {latency:g} µs per hop and loss {loss:g} kept as inputs; NCCL's step cost per hop "
           f"LL / LL128 / Simple {mfit.ll_hop_us:.2f} / {mfit.ll128_hop_us:.2f} / {mfit.simple_hop_us:.2f} µs, "
           f"pipeline fill {mfit.fill_bytes / 1024:.0f} KiB per channel, LL128 efficiency "
           + (f"{mfit.ll128_efficiency:.3f}, tree efficiency {mfit.tree_efficiency:.3f}"
@@ -377,7 +430,7 @@ def cmd_calibrate(args) -> int:
     values = nccl_fit.fabric_from_model_fit(mfit)
     print("fabric: " + ", ".join(f"{k} = {v}" for k, v in values.items()))
     if args.scenario:
-        changes = nccl_fit.fabric_changes(model.load_scenario(args.scenario), args.name, values)
+        changes = nccl_fit.fabric_changes(scen, args.name, values)
         files.edit_scenario_file(args.scenario, changes, out, overwrite=args.overwrite)
         print(f"saved [fabric.custom.{plain_text(args.name)}] to {plain_text(str(out))}")
     return 0
@@ -403,7 +456,9 @@ def build_parser() -> argparse.ArgumentParser:
     nc.add_argument("--fabric", required=True, help="one of the scenario's fabrics")
     nc.add_argument("--collective", default="all_reduce",
                     help="all_reduce, all_gather, reduce_scatter, alltoall or sendrecv (default: all_reduce)")
-    nc.add_argument("--nodes", type=int, help="nodes (default: the scenario's cluster.nodes)")
+    nc.add_argument("--nodes", type=int, help="nodes (default: the --compare log's, else the scenario's cluster.nodes)")
+    nc.add_argument("--ranks", type=int, help="ranks in all (default: the --compare log's, else nodes × the "
+                                              "scenario's GPUs per node)")
     nc.add_argument("--json", action="store_true", help="JSON on stdout")
     nc.add_argument("--compare", metavar="LOG", help="a measured nccl-tests log to put beside the prediction")
     nc.add_argument("--algorithm", choices=("auto", "ring", "tree", "nvls", "sharp"),
@@ -424,9 +479,17 @@ def build_parser() -> argparse.ArgumentParser:
     ca.add_argument("--collective", help="all_reduce, all_gather, reduce_scatter or alltoall (default: from log)")
     ca.add_argument("--ranks", type=int, help="ranks (default: from the log's '# Rank' lines)")
     ca.add_argument("--nodes", type=int, help="nodes (default: hosts in the log's '# Rank' lines)")
-    ca.add_argument("--transport", choices=("tcp", "roce", "iwarp", "infiniband"), default="infiniband")
+    ca.add_argument("--transport", choices=("tcp", "roce", "iwarp", "infiniband"),
+                    help="the run's transport (default: from NCCL's INFO lines in the log, else infiniband)")
     ca.add_argument("--link-gbps", type=float, help="line rate per NIC [Gb/s]; needed to make a fabric")
-    ca.add_argument("--nics-per-node", type=int, default=8)
+    ca.add_argument("--nics-per-node", type=int,
+                    help="NICs per node (default: from NCCL's INFO lines in the log, else 8)")
+    ca.add_argument("--latency-us", type=float,
+                    help="the fabric's one-way latency per hop [µs], kept (not fitted): it also sets loss recovery "
+                         "(default: the --scenario's fabric of that transport, else the published figure)")
+    ca.add_argument("--loss-rate", type=float,
+                    help="the fabric's packet loss, kept (not fitted): the achievable fraction is taken before it "
+                         "(default: the --scenario's fabric of that transport, else the published figure)")
     ca.add_argument("--algorithm", choices=("auto", "ring", "tree", "nvls", "sharp"),
                     help="algorithm the run forced with NCCL_ALGO (default: from the log, else auto)")
     ca.add_argument("--gpu", help="GPU of the run's nodes (default: the --scenario's, else H100-SXM)")

@@ -26,7 +26,7 @@ def synth_log(alpha_us, busbw_gbs, nodes=2, gpn=8, noise=0.0, seed=0, name="all_
                     f"NVIDIA H100 80GB HBM3\n" for r in range(n))
     rng = np.random.default_rng(seed)
     lines = [f"$ mpirun -np {n} ./build/{name} -b 8 -e 8G -f 2 -g 1", HEADER.format(ranks=ranks)]
-    factor = 2 * (n - 1) / n
+    factor = (2 if "reduce_perf" in name else 1) * (n - 1) / n  # nccl-tests' busbw/algbw of the collective
     for k in range(10, 34, 2):
         size = 2**k
         t = (alpha_us + size * factor / (busbw_gbs * 1e9) * 1e6) * (1 + noise * rng.standard_normal())
@@ -81,7 +81,7 @@ def test_bad_logs(text, needle):
 def test_collective_from_name_and_override():
     log = nccl_fit.parse_nccl_tests(synth_log(30.0, 46.0, name="all_gather_perf"))
     assert log.collective == "all_gather"
-    log = nccl_fit.parse_nccl_tests(synth_log(30.0, 46.0, name="x"), collective="reduce_scatter")
+    log = nccl_fit.parse_nccl_tests(synth_log(30.0, 46.0, name="x_perf"), collective="reduce_scatter")
     assert log.collective == "reduce_scatter"
 
 
@@ -99,11 +99,20 @@ def test_calibrate_command_fits_and_saves(tmp_path, capsys):
     ring = tmp_path / "ring.txt"
     ring.write_text(model_log_text(nccl_fit.NcclSetup("H100-SXM", 400.0, 8, "roce", "ring"), 0.9, 3.0))
     code = main(["calibrate", str(ring), "--link-gbps", "400", "--nics-per-node", "8", "--transport", "roce",
-                 "--gpu", "H100-SXM", "--scenario", DEFAULT, "--name", "lab", "--out", str(out)])
+                 "--gpu", "H100-SXM", "--scenario", DEFAULT, "--name", "lab", "--out", str(out), "--loss-rate", "0",
+                 "--latency-us", "3"])
     assert code == 0
     assert "busbw error at ≥ 64 MiB" in capsys.readouterr().out
     s = model.load_scenario(out)
-    assert dict(s.fabric.custom)["lab"].achievable_fraction == pytest.approx(0.9, rel=0.03)
+    lab = dict(s.fabric.custom)["lab"]
+    assert lab.achievable_fraction == pytest.approx(0.9, rel=0.03)
+    assert (lab.latency_us, lab.loss_rate) == (3.0, 0.0)  # the stated latency and loss, kept
+    # without them: the scenario's RoCE latency and loss, kept on the fabric (not zeroed)
+    roce = next(r for r in model.resolve_fabrics(model.load_scenario(DEFAULT)) if r.transport == "roce")
+    assert main(["calibrate", str(ring), "--link-gbps", "400", "--nics-per-node", "8", "--transport", "roce",
+                 "--scenario", DEFAULT, "--name", "lab", "--out", str(out), "--overwrite"]) == 0
+    lab = dict(model.load_scenario(out).fabric.custom)["lab"]
+    assert (lab.latency_us, lab.loss_rate) == (roce.values["latency_us"], roce.values["loss_rate"]) and lab.loss_rate > 0
     assert main(["calibrate", str(tmp_path / "nope.txt")]) == 2
     bad = tmp_path / "bad.txt"
     bad.write_text("garbage\n", encoding="utf-8")

@@ -184,6 +184,14 @@
         <translation># size count type redop root time algbw busbw …（粘贴 nccl-tests 输出）</translation>
     </message>
     <message>
+        <source>from the log, else {transport}</source>
+        <translation>取自日志，否则 {transport}</translation>
+    </message>
+    <message>
+        <source>from the log, else {n}</source>
+        <translation>取自日志，否则 {n}</translation>
+    </message>
+    <message>
         <source>from the log (NCCL_ALGO), else auto</source>
         <translation>取自日志（NCCL_ALGO），否则自动</translation>
     </message>
@@ -252,10 +260,6 @@
         <translation>拟合模型</translation>
     </message>
     <message>
-        <source>Achievable &lt;b&gt;{frac} %&lt;/b&gt; of {link} Gb/s per NIC ({nic} GB/s) · latency per hop &lt;b&gt;{lat} µs&lt;/b&gt; · LL / LL128 / Simple per hop {ll} / {ll128} / {simple} µs · pipeline fill {fill} KiB · LL128 efficiency {e128} · tree efficiency {etree}</source>
-        <translation>每网卡可达 {link} Gb/s 的 &lt;b&gt;{frac} %&lt;/b&gt;（{nic} GB/s）· 每跳时延 &lt;b&gt;{lat} µs&lt;/b&gt; · LL / LL128 / Simple 每跳 {ll} / {ll128} / {simple} µs · 流水线填充 {fill} KiB · LL128 效率 {e128} · 树效率 {etree}</translation>
-    </message>
-    <message>
         <source>Fit error of bus bandwidth: ≥ 64 MiB max &lt;b&gt;{large} %&lt;/b&gt;, ≥ 1 MiB max &lt;b&gt;{medium} %&lt;/b&gt; (tolerance {tl} % / {tm} %)</source>
         <translation>总线带宽拟合误差：≥ 64 MiB 最大 &lt;b&gt;{large} %&lt;/b&gt;，≥ 1 MiB 最大 &lt;b&gt;{medium} %&lt;/b&gt;（容差 {tl} % / {tm} %）</translation>
     </message>
@@ -266,6 +270,10 @@
     <message>
         <source>measured</source>
         <translation>实测</translation>
+    </message>
+    <message>
+        <source>Ethernet (TCP)</source>
+        <translation>以太网（TCP）</translation>
     </message>
     <message>
         <source>&amp;Save as fabric</source>
@@ -292,8 +300,36 @@
         <translation>正在拟合集合通信模型 …</translation>
     </message>
     <message>
+        <source>{n} NICs per node</source>
+        <translation>每节点 {n} 个网卡</translation>
+    </message>
+    <message>
+        <source>algorithm {algorithm} (NCCL_ALGO)</source>
+        <translation>算法 {algorithm}（NCCL_ALGO）</translation>
+    </message>
+    <message>
+        <source>The log says {log}, the dialog is set to {chosen}: the fit uses your choice</source>
+        <translation>日志为 {log}，此处设定为 {chosen}：拟合使用你的选择</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;{coll}&lt;/b&gt;, {ranks} ranks on {nodes} nodes, {n} message sizes</source>
         <translation>&lt;b&gt;{coll}&lt;/b&gt;，{nodes} 个节点上 {ranks} 个进程，{n} 种消息大小</translation>
+    </message>
+    <message>
+        <source>From the log: {choices}</source>
+        <translation>取自日志：{choices}</translation>
+    </message>
+    <message>
+        <source>The log names no transport, NICs or algorithm: the dialog&apos;s choices are used</source>
+        <translation>日志未给出传输、网卡或算法：使用此处的选择</translation>
+    </message>
+    <message>
+        <source>Kept as the fabric&apos;s own (not fitted): latency {lat} µs per hop, packet loss {loss} %</source>
+        <translation>保留网络自身的取值（不拟合）：每跳时延 {lat} µs，丢包率 {loss} %</translation>
+    </message>
+    <message>
+        <source>Achievable &lt;b&gt;{frac} %&lt;/b&gt; of {link} Gb/s per NIC ({nic} GB/s) · NCCL&apos;s step cost per hop LL / LL128 / Simple {ll} / {ll128} / {simple} µs · pipeline fill {fill} KiB · LL128 efficiency {e128} · tree efficiency {etree}</source>
+        <translation>每网卡可达 {link} Gb/s 的 &lt;b&gt;{frac} %&lt;/b&gt;（{nic} GB/s）· NCCL 每跳步时间 LL / LL128 / Simple {ll} / {ll128} / {simple} µs · 流水线填充 {fill} KiB · LL128 效率 {e128} · 树效率 {etree}</translation>
     </message>
     <message>
         <source>As a fabric: {transport}, {nics} × {link} Gb/s</source>
@@ -1646,6 +1682,10 @@
         <translation>节点数</translation>
     </message>
     <message>
+        <source>GPUs per node</source>
+        <translation>每节点 GPU 数</translation>
+    </message>
+    <message>
         <source>message size per rank</source>
         <translation>每个 rank 的消息大小</translation>
     </message>
@@ -1664,6 +1704,26 @@
     <message>
         <source>Cannot read {path}: {error}</source>
         <translation>无法读取 {path}：{error}</translation>
+    </message>
+    <message>
+        <source>The log ran over {log}; the fabric {fabric} runs over {transport}: the comparison is between different fabrics</source>
+        <translation>日志的网络为 {log}；网络 {fabric} 为 {transport}：对比的是不同的网络</translation>
+    </message>
+    <message>
+        <source>The log&apos;s run used {log} NICs per node; the fabric {fabric} has {n}: the comparison is between different fabrics</source>
+        <translation>日志每节点使用 {log} 个网卡；网络 {fabric} 为 {n} 个：对比的是不同的网络</translation>
+    </message>
+    <message>
+        <source>The log ran on {log} nodes; the prediction is for {n}</source>
+        <translation>日志为 {log} 个节点；预测为 {n} 个</translation>
+    </message>
+    <message>
+        <source>The log ran {log} ranks per node; the prediction is for {n}</source>
+        <translation>日志每节点 {log} 个 rank；预测为 {n} 个</translation>
+    </message>
+    <message>
+        <source>Algorithm {algorithm}, as the log forced it (NCCL_ALGO)</source>
+        <translation>算法 {algorithm}，与日志设定的相同（NCCL_ALGO）</translation>
     </message>
     <message>
         <source>Predicted against measured busbw: median |error| {large} at ≥ 64 MiB (max {large_max}), {medium} at ≥ 1 MiB (max {medium_max}).</source>

@@ -63,7 +63,8 @@ def test_defaults_come_from_the_focus_fabric_and_the_scenarios_gpu(window, dialo
 
     s = window.controller.scenario
     row = next(r for r in resolve_fabrics(s) if r.name == s.fabric.focus_fabric)
-    assert dialog.transport.currentData() == row.transport
+    assert dialog.transport.currentData() is None  # the log's, else the focus fabric's
+    assert dialog.default_transport == row.transport
     assert dialog.link.value() == pytest.approx(float(row.values["link_gbps"]))
     assert dialog.gpu.currentData() == s.cluster.gpu
 
@@ -85,7 +86,8 @@ def test_a_real_log_round_trips_and_its_fit_error_is_shown(dialog):
     text = dialog.result_label.text()
     assert "Fit error" in text and f"{e['large_max_clean'] * 100:.1f} %" in text
     assert dialog.fit.setup.algorithm == "ring"  # NCCL_ALGO=Ring read from the log's command line
-    assert dialog.warning_label.text() == ""
+    # the only remark: the scenario's InfiniBand loss, kept on the fabric, against a run that lost less
+    assert all("stated loss" in w for w in dialog.warning_label.text().splitlines())
     assert dialog.save_button.isEnabled() and dialog.error_label.text() == ""
 
 
@@ -126,7 +128,8 @@ def test_a_model_made_log_is_recovered_and_saved_with_one_recompute(window, dial
     assert c.recompute_count == before + 1
     s = c.scenario
     spec = s.fabric.custom_dict()["my_roce"]
-    assert spec.achievable_fraction == pytest.approx(dialog.fit.achievable_fraction, rel=1e-3)
+    assert spec.achievable_fraction == pytest.approx(dialog.fit.fabric_fraction, rel=1e-3)  # before the kept loss
+    assert spec.loss_rate == dialog.fit.setup.loss_rate > 0 and spec.latency_us == dialog.fit.latency_us
     assert spec.nccl_fill_bytes == pytest.approx(dialog.fit.fill_bytes, rel=1e-3)
     assert s.fabric.focus_fabric == "my_roce"
     assert "my_roce" in c.snapshot.sweep.fabrics
@@ -248,3 +251,75 @@ def test_log_without_rank_lines_asks_for_ranks_and_nodes(dialog):
     dialog.nodes.setValue(2)
     assert dialog.refit()
     assert dialog.save_button.isEnabled()
+
+
+@pytest.mark.parametrize("failure", [OverflowError("int too large to convert to float"), MemoryError(),
+                                     ZeroDivisionError("float division by zero")])
+def test_any_failure_of_the_fit_is_shown_and_the_next_fit_still_runs(dialog, monkeypatch, failure):
+    real = nccl_fit.fit_model
+
+    def broken(*a, **k):
+        raise failure
+
+    set_setup(dialog)
+    monkeypatch.setattr(nccl_fit, "fit_model", broken)
+    assert not dialog.set_text(model_log())  # the worker reports, the dialog does not wait for ever
+    assert dialog.error_label.text() and dialog.busy_label.text() == ""
+    assert dialog.fitter is None and not dialog.save_button.isEnabled()
+    monkeypatch.setattr(nccl_fit, "fit_model", real)
+    assert dialog.set_text(model_log(0.5))  # a later fit runs
+    assert dialog.save_button.isEnabled() and dialog.error_label.text() == ""
+
+
+def test_closing_during_a_fit_neither_waits_nor_crashes_and_a_new_dialog_fits(window, dialog, monkeypatch, qtbot):
+    gate, ended = threading.Event(), threading.Event()
+    real = nccl_fit.fit_model
+
+    def slow(*a, **k):
+        try:
+            gate.wait(10.0)
+            raise OverflowError("int too large to convert to float")
+        finally:
+            ended.set()
+
+    set_setup(dialog)
+    monkeypatch.setattr(nccl_fit, "fit_model", slow)
+    dialog.text.setPlainText(model_log())
+    assert dialog.start_fit()
+    worker = dialog.fitter
+    assert worker is not None and worker.isRunning()
+    dialog.reject()  # closes at once: the fit under way is let go, not waited for
+    assert not gate.is_set() and not ended.is_set()
+    assert not dialog.isVisible() and dialog.fitter is None
+    gate.set()
+    qtbot.waitUntil(ended.is_set, timeout=10_000)
+    qtbot.wait(50)  # its end is delivered: nothing left to crash on
+    monkeypatch.setattr(nccl_fit, "fit_model", real)
+    again = window.features.open_calibrate()
+    set_setup(again)
+    assert again.set_text(model_log(0.6))
+    again.reject()
+
+
+def roce_log_with_nccl_info() -> str:
+    """A 2-node RoCE run that says so in NCCL's INFO lines, with 4 NICs per node, NCCL_ALGO=Ring."""
+    info = "".join(f"node{h}:11:11 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE [2]mlx5_2:1/RoCE "
+                   f"[3]mlx5_3:1/RoCE ; OOB eth0:10.0.0.{h}<0>\n" for h in (0, 1))
+    return info + model_log(0.7, nics=4)
+
+
+def test_transport_nics_and_algorithm_come_from_the_log_and_a_contradicting_choice_is_a_warning(dialog):
+    dialog.gpu.setCurrentIndex(dialog.gpu.findData("H100-SXM"))
+    dialog.link.setValue(400.0)
+    assert dialog.transport.currentData() is None and dialog.nics.value() == 0  # "from the log"
+    assert dialog.set_text(roce_log_with_nccl_info())
+    setup = dialog.fit.setup
+    assert (setup.transport, setup.nics_per_node, setup.algorithm) == ("roce", 4, "ring")
+    assert dialog.values["transport"] == "roce" and dialog.values["nics_per_node"] == 4
+    text = dialog.result_label.text()
+    assert "From the log: RoCE, 4 NICs per node, algorithm ring" in text and "infiniband" not in text
+    assert not any("log says" in w for w in dialog.warning_label.text().splitlines())
+    dialog.transport.setCurrentIndex(dialog.transport.findData("infiniband"))
+    assert dialog.refit()
+    assert dialog.fit.setup.transport == "infiniband"  # the user's choice is used ...
+    assert "The log says RoCE, the dialog is set to InfiniBand" in dialog.warning_label.text()  # ... and named

@@ -52,3 +52,29 @@ def test_unreadable_log_keeps_the_curve(dialog, tmp_path):
     assert not dialog.load_file(str(bad))
     assert dialog.error_label.text()
     assert np.array_equal(dialog.curve.getData()[1], before)
+
+
+def test_a_log_sets_the_run_it_measured_and_a_mismatch_is_a_visible_warning(dialog):
+    from model import nccl_fit
+
+    s = dialog.controller.scenario
+    assert [dialog.fabric.itemText(i) for i in range(dialog.fabric.count())] == [
+        r.label for r in __import__("model").resolve_fabrics(s)]  # labels, never ids like "infiniband"
+    before = dialog.curve.getData()[1].copy()
+    # a 2-node log without '# Rank' lines: its 16 ranks over the scenario's 8 GPUs per node, not its 24 nodes
+    assert dialog.load_file(str(LOGS / "ib_h100_nebius_2node_allreduce.txt"))
+    assert dialog.nodes.value() == 2 and dialog.gpus.value() == 8
+    assert not np.allclose(dialog.curve.getData()[1], before)
+    # a log forcing NCCL_ALGO=Ring is predicted as a ring
+    assert dialog.load_file(str(LOGS / "ib_h100_2node_ndr_ring_tuned_allreduce.txt"))
+    assert set(dialog.table["algorithm"]) == {"ring"} and "NCCL_ALGO" in dialog.warning_label.text()
+    # a TCP log picks the scenario's TCP fabric; forcing another fabric says the comparison mixes fabrics
+    socket = LOGS / "socket_tcp_v100_2node_1gpu_bcm_manual_allreduce.txt"
+    assert dialog.load_file(str(socket))
+    tcp = next(r for r in __import__("model").resolve_fabrics(s) if r.transport == "tcp")
+    assert dialog.fabric.currentData() == tcp.name and dialog.gpus.value() == 1
+    assert "different fabrics" not in dialog.warning_label.text()
+    dialog.fabric.setCurrentIndex(dialog.fabric.findData("infiniband"))
+    text = dialog.warning_label.text()
+    assert dialog.warning_label.isVisibleTo(dialog) and "The log ran over Ethernet (TCP); the fabric InfiniBand runs over InfiniBand" in text
+    assert nccl_fit.setup_mismatches(s, "infiniband", dialog.log) == [("transport", "tcp", "infiniband")]
