@@ -366,12 +366,12 @@
         <translation>总拥有成本</translation>
     </message>
     <message>
-        <source>{years}-year TCO against {baseline}</source>
-        <translation>{years} 年 TCO 相对 {baseline}</translation>
+        <source>Same cluster: {years}-year TCO against {baseline}</source>
+        <translation>同一集群：{years} 年 TCO 对比 {baseline}</translation>
     </message>
     <message>
-        <source>TCO against {baseline}</source>
-        <translation>TCO 相对 {baseline}</translation>
+        <source>Same cluster: TCO against {baseline}</source>
+        <translation>同一集群：TCO 相对 {baseline}</translation>
     </message>
     <message>
         <source>TCO vs {baseline} (%)</source>
@@ -1674,6 +1674,10 @@
     <message>
         <source> (article)</source>
         <translation>（原文）</translation>
+    </message>
+    <message>
+        <source> (cluster)</source>
+        <translation>（集群）</translation>
     </message>
     <message>
         <source>Set by the scenario over the {profile} profile: {list}</source>

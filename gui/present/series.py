@@ -206,12 +206,12 @@ def chart_series(result, kind: str, baseline: str | None = None) -> dict:
         rel = tco_relative(tco, result, baseline=base)
         ys, clipped = _clip_off_scale(rel)
         out.update(relative=True, unclipped=rel, tco=tco, baseline=base, baseline_label=base_label, clipped=clipped,
-                   title=(translate("Charts", "{years}-year TCO against {baseline}").format(
+                   title=(translate("Charts", "Same cluster: {years}-year TCO against {baseline}").format(
                        years=years, baseline=base_label) if years else
-                       translate("Charts", "TCO against {baseline}").format(baseline=base_label)),
-                   short_title=(translate("Charts", "{years}-year TCO against {baseline}").format(
+                       translate("Charts", "Same cluster: TCO against {baseline}").format(baseline=base_label)),
+                   short_title=(translate("Charts", "Same cluster: {years}-year TCO against {baseline}").format(
                        years=years, baseline=base_short) if years else
-                       translate("Charts", "TCO against {baseline}").format(baseline=base_short)),
+                       translate("Charts", "Same cluster: TCO against {baseline}").format(baseline=base_short)),
                    y_label=translate("Charts", "TCO vs {baseline} (%)").format(baseline=base_short))
     steps = plan_steps(result)
     if ys is not None and steps is not None:  # a ring only where the step shows in this chart
