@@ -35,7 +35,7 @@ from .i18n import fmt_money, fmt_sig, is_chinese, translate
 from .i18n_data import tr_data, tr_description, tr_field, tr_name, tr_unit
 from .present.format import fmt_quantity
 from .present.series import sheet_notes
-from .present.plausibility import bound_note, point_stalls, stall_text
+from .present.plausibility import point_stalls, stall_text
 from .present.text import profile_set_name
 from .reason_text import render
 
@@ -119,7 +119,10 @@ def _takeaway(point, rec, stalls) -> str:
         return ""
     labels = dict(zip(point.fabrics, point.labels))
     sep = "；" if is_chinese() else "; "
-    return sep.join(_say(r, labels, stalls) for r in recommend.takeaway(point, rec, stalls=stalls))
+    # one page: a stalling baseline is named in the table (its row reads "stalls — cause") and the same
+    # cluster's TCO is the table's TCO column, so the headline is the money for the same work
+    return sep.join(_say(r, labels, stalls) for r in recommend.takeaway(point, rec, stalls=stalls)
+                    if r.code not in ("note.stalls", "takeaway.tco"))
 
 
 def _inputs(s, point, money) -> list[tuple[str, str]]:
@@ -184,7 +187,7 @@ def _assumptions(s, point) -> list[tuple[str, str]]:
     """(what, source) pairs: the profile set, each fabric's figures, the GPU, economics and reliability."""
     ps = catalog.profile_set(s.fabric.profile_set)
     sep = translate("Proposal", ", ")
-    out = [(translate("Proposal", "Profile set “{name}”").format(name=ps.get("label", s.fabric.profile_set)),
+    out = [(translate("Proposal", "Profile set “{name}”").format(name=profile_set_name(s.fabric.profile_set)),
             ps.get("source", ""))]
     rows = list(point.fabric_rows)
     # guesses every fabric shares are named once, after the fabrics (the sheet has one page)
@@ -365,10 +368,9 @@ def _recommendation_html(c) -> str:
         big += f"<p>{_e(say(r.separator, labels))}</p>"
     big += tree_html
     if r.agrees:
-        big += "<p>" + _e(translate("Proposal", "The tree and the engine agree on the fabric (not necessarily on "
-                                                "the article’s figures).") if r.pick is not None else
-                          translate("Proposal", "The tree and the engine agree on the fabric: the article’s choice "
-                                                "is one of the equivalent fabrics.")) + "</p>"
+        big += "<p>" + _e(translate("Proposal", "The tree and the engine agree on the fabric.") if r.pick is not None else
+                          translate("Proposal", "The tree and the engine agree on the fabric: the article’s choice is "
+                                                "one of the equivalent fabrics.")) + "</p>"
     elif r.reason is not None:
         big += "<p><i>" + _e(translate("Proposal", "Why they differ:")) + f"</i> {_e(say(r.reason, labels))}</p>"
     return head + big + _breakeven_html(c)
@@ -411,7 +413,6 @@ def _fabric_table_html(c) -> str:
     note = (f"<p style='color:{MUTED}; font-size:6.5pt'>"
             + _e(translate("Proposal", "* Training days including expected interruptions and restarts. Money in "
                                        "{currency}. The recommended fabric (or the equivalent ones) in bold.").format(currency=cur))
-            + (" " + _e(bound_note()) if any(f.get("stall") for f in c["fabrics"]) else "")
             + "</p>")
     return (_heading(translate("Proposal", "At this scenario"))
             + f"{_TABLE}{head}{''.join(rows)}</table>{note}")

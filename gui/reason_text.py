@@ -127,15 +127,15 @@ TEMPLATES = {
               + _WHY_ZH + "。"},
     "takeaway": {
         "en": "{fabric}: {baseline_days} → {days} days, {per_run} per training run instead of {baseline_per_run} "
-              "({per_mtok} per million tokens); the same work each year: {saved_per_year}, {gpu_hours_per_year} "
-              "(against {baseline})",
+              "({per_mtok} per million tokens); same work a year: {saved_per_year}, {gpu_hours_per_year} "
+              "(vs {baseline})",
         "zh": "{fabric}：{baseline_days} → {days} 天，每次训练 {per_run}（原为 {baseline_per_run}；每百万 token "
               "{per_mtok}）；每年同样的工作量：{saved_per_year}，{gpu_hours_per_year}（对比 {baseline}）"},
     "takeaway.alone": {
         "en": "{fabric}: {days} days, {per_run} per training run ({per_mtok} per million tokens)",
         "zh": "{fabric}：{days} 天，每次训练 {per_run}（每百万 token {per_mtok}）"},
     "takeaway.tco": {
-        "en": "the same cluster's {years}-year TCO is {tco_change} than with {baseline}, for {work_ratio} the work",
+        "en": "same cluster's {years}-year TCO {tco_change} than {baseline}'s, for {work_ratio} the work",
         "zh": "同一集群 {years} 年 TCO 比 {baseline} {tco_change}，完成的工作量为其 {work_ratio}"},
     "note.stalls": {
         "en": "{fabric} {cause}: no figure against it is a forecast",
@@ -157,7 +157,7 @@ def template_fields(template: str) -> set[str]:
 
 
 def _plain_money(v: float, currency: str, lang: str) -> str:
-    sym = _SYMBOLS.get(currency, currency + " ")
+    sym = _SYMBOLS.get(currency, currency + " " if currency else "")
     steps = ((1e8, " 亿"), (1e4, " 万")) if lang == "zh" else ((1e9, " bn"), (1e6, " M"), (1e3, " k"))
     for scale, suffix in steps:
         if abs(v) >= scale:
@@ -223,8 +223,8 @@ def _value(key: str, v, reason: Reason, lang: str, labels: dict, money, stalls: 
         return money(float(v), reason.params.get("currency", ""))
     if key == "saved_per_year":
         return _signed_words(key, v, money(abs(float(v)), reason.params.get("currency", "")), lang)
-    if key == "gpu_hours_per_year":
-        return _signed_words(key, v, f"{abs(v):,.0f}", lang)
+    if key == "gpu_hours_per_year":  # counted as money is, without a symbol: 106.7 k / 10.67 万
+        return _signed_words(key, v, _plain_money(abs(v), "", lang) if abs(v) >= 1e4 else f"{abs(v):,.0f}", lang)
     if key == "work_ratio":
         return f"{v:,.1f}×"
     if key == "days" or (key.endswith("_days") and key != "deadline_days"):

@@ -43,6 +43,6 @@ def test_parameters_are_formatted_by_name():
                                           saved_per_year=307e3, gpu_hours_per_year=-12.4, currency="CNY"))
     text = reason_text.render(r, labels={"infiniband": "InfiniBand", "ethernet": "Ethernet"})
     assert text == ("InfiniBand: 32.6 → 13.0 days, ¥5.75 k per training run instead of ¥49.5 k (¥0.158 per million "
-                    "tokens); the same work each year: ¥307 k saved, 12 GPU-hours more (against Ethernet)")
+                    "tokens); same work a year: ¥307 k saved, 12 GPU-hours more (vs Ethernet)")
     note = recommend.Reason("note.budget_below_servers", dict(budget=8e6, servers=33.9e6, nodes=24, currency="CNY"))
     assert "¥800 万" in reason_text.render(note, "zh") and "¥8.00 M" in reason_text.render(note, "en")

@@ -1685,6 +1685,65 @@
     </message>
 </context>
 <context>
+    <name>Pack</name>
+    <message>
+        <source>Inputs</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>BOM</source>
+        <translation>物料清单</translation>
+    </message>
+    <message>
+        <source>TCO</source>
+        <translation>TCO</translation>
+    </message>
+    <message>
+        <source>Comparison</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>Discount on the bill of materials (fraction)</source>
+        <translation>物料清单折扣（比例）</translation>
+    </message>
+    <message>
+        <source>Electricity price per kWh</source>
+        <translation>每千瓦时电价</translation>
+    </message>
+    <message>
+        <source>Support and maintenance per year (fraction of capex)</source>
+        <translation>每年维保费用（占资本支出的比例）</translation>
+    </message>
+    <message>
+        <source>Years of ownership</source>
+        <translation>使用年限</translation>
+    </message>
+    <message>
+        <source>Discount rate of the NPV (fraction per year)</source>
+        <translation>NPV 折现率（每年比例）</translation>
+    </message>
+    <message>
+        <source>GPU servers</source>
+        <translation>GPU 服务器</translation>
+    </message>
+    <message>
+        <source>Network cards (NICs)</source>
+        <translation>网卡</translation>
+    </message>
+    <message>
+        <source>Switches (fat tree)</source>
+        <translation>交换机（胖树）</translation>
+    </message>
+    <message>
+        <source>Links with optics and cables</source>
+        <translation>链路（光模块和线缆）</translation>
+    </message>
+    <message>
+        <source>Network, priced per node (the article&apos;s price)</source>
+        <translation>网络，按节点计价（文章的价格）</translation>
+    </message>
+</context>
+<context>
     <name>Plausibility</name>
     <message>
         <source>loss recovery (TCP retransmission timeouts)</source>
@@ -2012,10 +2071,6 @@
         <translation>引擎：{criterion}；{verdict}。</translation>
     </message>
     <message>
-        <source>The tree and the engine agree on the fabric (not necessarily on the article’s figures).</source>
-        <translation>决策树与引擎选择的网络一致（不一定认同文章的数字）。</translation>
-    </message>
-    <message>
         <source>The tree and the engine agree on the fabric: the article’s choice is one of the equivalent fabrics.</source>
         <translation>决策树与引擎选择的网络一致：文章的选择是相当的网络之一。</translation>
     </message>
@@ -2030,6 +2085,10 @@
     <message>
         <source>Why they differ:</source>
         <translation>二者不同的原因：</translation>
+    </message>
+    <message>
+        <source>The tree and the engine agree on the fabric.</source>
+        <translation>决策树与引擎选择的网络一致。</translation>
     </message>
     <message>
         <source>Break-even, {a} vs {b}</source>

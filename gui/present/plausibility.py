@@ -77,7 +77,6 @@ BOUND_NOTE = QT_TRANSLATE_NOOP("Plausibility", "“stalls”: the engine's figur
                                                "{mfu} %; a guess at where forecasts end), so it is not shown as a "
                                                "forecast")
 
-
 def stalled(days, mfu) -> np.ndarray:
     """Which fabrics stall: bool of ``days``' shape, fabrics on the first axis ((F,) at a point, (F, N)
     along a sweep). ``days`` is the run with interruptions [days], ``mfu`` a fraction; NaN (no plan
@@ -162,7 +161,7 @@ def stall_text(code: str, short: bool = False) -> str:
 
 
 def bound_note() -> str:
-    """The one sentence a sheet or table prints once where it shows a "stalls" label."""
+    """The one sentence a table prints once where it shows a "stalls" label."""
     return translate("Plausibility", BOUND_NOTE).format(days=f"{MAX_RUN_DAYS:,.0f}", times=f"{MAX_TIMES_BEST:g}",
                                                         mfu=f"{MIN_MFU * 100:g}")
 

@@ -18,7 +18,7 @@ from model import catalog
 from model.recommend import BASELINE_FABRIC
 
 from .format import fmt_money, fmt_percent
-from .plausibility import series_stall, stall_text, stalled
+from .plausibility import MAX_RUN_DAYS, series_stall, stall_text, stalled
 from .steps import idle_by_rule, plan_steps
 from .text import QT_TRANSLATE_NOOP, translate
 
@@ -228,8 +228,6 @@ def chart_series(result, kind: str, baseline: str | None = None) -> dict:
         for i, (name, st) in enumerate(zip(result.fabrics, styles)):
             off = ("" if clipped[i] is None else
                    translate("Charts", " (off scale: up to {value})").format(value=fmt_percent(clipped[i], signed=True)))
-            if stall_codes[i]:
-                off = " (" + stall_text(stall_codes[i]) + ")"
             out["series"].append(dict(fabric=name, label=st["label"] + off, off_scale=clipped[i],
                                       stalled=stall_mask[i], stall=stall_codes[i],
                                       y_full=None if full is None else np.asarray(full[i], dtype=float),
@@ -247,23 +245,26 @@ def chart_series(result, kind: str, baseline: str | None = None) -> dict:
 
 
 STALL_KINDS = ("utilisation", "duration", "cost_per_run")  # the charts whose value is past the bound when a run stalls
-STALL_HEADROOM = 1.5  # a stalled point is drawn this many times above the highest plausible value: clipped, labelled
+STALL_CEILING_DAYS = 1.5 * MAX_RUN_DAYS  # a stalled run is drawn no longer than this: clipped, and labelled
 
 
 def _clip_stalls(result, kind, ys, f, n):
-    """The points past the plausibility bound (:mod:`gui.present.plausibility`) clipped: days and cost per run
-    to :data:`STALL_HEADROOM` × the highest plausible value of the chart, MFU kept (it is near zero). Returns
-    the values drawn, the values as computed, the (F, N) mask and each fabric's cause ('' when it never stalls)."""
+    """The points past the plausibility bound (:mod:`gui.present.plausibility`) clipped, each fabric by its own
+    run only (another fabric's change never moves it): days to :data:`STALL_CEILING_DAYS`, cost per run in the
+    same proportion, MFU kept (it is near zero). Returns the values drawn, the values as computed, the (F, N)
+    mask and each fabric's cause ('' when it never stalls)."""
     data = result.data
-    mask = np.broadcast_to(stalled(data["train_days_with_interruptions"], data["mfu"]), (f, n)) \
-        if np.ndim(data["train_days_with_interruptions"]) else np.zeros((f, n), dtype=bool)
+    days = np.asarray(data["train_days_with_interruptions"], dtype=float)
+    if days.ndim < 2:
+        return ys, None, np.zeros((f, n), dtype=bool), [""] * f
+    mask = np.broadcast_to(stalled(days, data["mfu"]), (f, n))
     codes = [series_stall(result, i) if mask[i].any() else "" for i in range(f)]
     if not mask.any() or kind == "utilisation":
         return ys, None, mask, codes
     ys = np.asarray(ys, dtype=float)
-    plausible = ys[~mask & np.isfinite(ys)]
-    ceiling = STALL_HEADROOM * float(plausible.max()) if plausible.size else float(np.nanmin(ys[mask]))
-    return np.where(mask, np.minimum(ys, ceiling), ys), ys, mask, codes
+    with np.errstate(invalid="ignore", divide="ignore"):
+        shrink = np.where(mask & (days > STALL_CEILING_DAYS), STALL_CEILING_DAYS / days, 1.0)
+    return ys * shrink, ys, mask, codes
 
 
 def stall_note(data: dict) -> str:
