@@ -18,6 +18,7 @@ import model
 from .charts import fabric_styles, nice_step
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .i18n_data import tr_data
+from .present.plausibility import point_stalls, stall_text
 from .presentation import current_theme
 
 # Colours of the breakdown parts: neutral for compute, distinct hues for the costs the
@@ -70,6 +71,7 @@ class BreakdownChart(QtWidgets.QWidget):
         self._static_key, self._static = None, None  # the cached title, grid and labels (see _static_layer)
         self._xmax = None  # the time axis's end and tick step [s] as last fitted
         self._held_xmax = None  # the axis held while a slider is held (see show_point)
+        self.stalls: list[str] = []  # per fabric: "stalls — cause" past the plausibility bound, else 
 
     def retranslate(self) -> None:
         """The title and axis label in the current language: the cached layer is drawn again."""
@@ -92,10 +94,18 @@ class BreakdownChart(QtWidgets.QWidget):
         bad = [lab for lab, ok in zip(self.labels, self.feasible) if not ok]
         self.note_text = (translate("BreakdownChart", "no plan fits: {names}").format(names=", ".join(bad))
                           if bad else "")
+        stalls = point_stalls(point)
+        self.stalls = [stall_text(stalls[f], short=True) if f in stalls else "" for f in point.fabrics]
         self.update()
 
     def totals(self) -> np.ndarray:
         return sum(self.parts.values()) if self.parts else np.zeros(0)
+
+    def _axis_totals(self) -> np.ndarray:
+        """The totals the time axis spans: a fabric past the plausibility bound is drawn clipped, so not these."""
+        totals = self.totals()
+        keep = np.array([not st for st in self.stalls], dtype=bool) if len(self.stalls) == len(totals) else None
+        return totals[keep] if keep is not None and keep.any() else totals
 
     @staticmethod
     def legend_html() -> str:
@@ -110,12 +120,12 @@ class BreakdownChart(QtWidgets.QWidget):
         bold = QtGui.QFont(self.font())
         bold.setBold(True)
         left = max(QtGui.QFontMetrics(bold).horizontalAdvance("▶ " + lab) for lab in self.labels) + 12
-        right = max([fm.horizontalAdvance("00.00 s")]
-                    + [fm.horizontalAdvance(_seconds(t)) for t in self.totals()]) + 10
+        right = max([fm.horizontalAdvance("00.00 s")] + [fm.horizontalAdvance(_seconds(t)) for t in self._axis_totals()]
+                    + [fm.horizontalAdvance(t) * 0.6 for t in self.stalls if t]) + 10
         top = h_text + 10 + (h_text + 2 if self.note_text else 0)
         bottom = 2 * h_text + 12
         plot = QtCore.QRectF(left, top, max(self.width() - left - right, 10), max(self.height() - top - bottom, 10))
-        totals = self.totals()
+        totals = self._axis_totals()
         vmax = float(np.max(totals)) if np.max(totals) > 0 else 1.0
         held = self._held_xmax
         if held is not None and held[0] >= vmax:
@@ -208,8 +218,11 @@ class BreakdownChart(QtWidgets.QWidget):
         for i in range(n):
             y = plot.top() + i * row_h + (row_h - bar_h) / 2
             x = plot.left()
+            stall = self.stalls[i] if i < len(self.stalls) else ""
+            # a fabric past the plausibility bound: its bar clipped at the axis's end (parts in proportion)
+            k = min(1.0, xmax / float(totals[i])) if stall and totals[i] > 0 else 1.0
             for key in model.BREAKDOWN_KEYS:
-                w = float(self.parts[key][i]) * sx
+                w = float(self.parts[key][i]) * sx * k
                 if w <= 0:
                     continue
                 r = QtCore.QRectF(x, y, w, bar_h)
@@ -218,6 +231,12 @@ class BreakdownChart(QtWidgets.QWidget):
                 x += w
             p.setPen(text_pen)
             txt = _seconds(totals[i]) if self.feasible[i] else translate("BreakdownChart", "no plan")
+            if stall:  # the cause over the clipped bar's end, not an absurd step time
+                txt_w = p.fontMetrics().horizontalAdvance(stall) + 8
+                box = QtCore.QRectF(max(plot.left(), x - txt_w + right), y, txt_w, bar_h)
+                p.fillRect(box, QtGui.QColor(th["bg"]))
+                p.drawText(box.adjusted(4, 0, 0, 0), QtCore.Qt.AlignmentFlag.AlignVCenter, stall)
+                continue
             p.drawText(QtCore.QRectF(x + 4, y, right + 40, bar_h), QtCore.Qt.AlignmentFlag.AlignVCenter, txt)
         p.end()
 
@@ -241,7 +260,8 @@ class BreakdownChart(QtWidgets.QWidget):
     def grab_text(self) -> str:
         """The bars as text (tests, accessibility)."""
         tot = self.totals()
-        return "; ".join(f"{lab}: {_seconds(t)}" for lab, t in zip(self.labels, tot))
+        stalls = self.stalls if len(self.stalls) == len(tot) else [""] * len(tot)
+        return "; ".join(f"{lab}: {st or _seconds(t)}" for lab, t, st in zip(self.labels, tot, stalls))
 
 
 __all__ = ["BreakdownChart", "PART_COLOURS"]

@@ -21,6 +21,8 @@ from .present.series import (  # noqa: F401 (the views also read the chart data 
     AXES, CHART_KINDS, MIN_TCO_SPAN_PCT, WINDOW_CHART_KINDS, axis_label, chart_series, currency_of, drawn_x,
     fabric_styles, format_money,
     format_value, format_x, in_use_points, point_values)
+from .present.plausibility import point_stalls, stall_text
+from .present.series import STALL_KINDS, stall_note, value_text
 from .present.steps import largest_change, plan_at, plan_fit
 
 LEFT_AXIS_WIDTH = 78
@@ -589,6 +591,7 @@ class ChartWidget(pg.PlotWidget):
         self.y_follows_data = True  # False once the user zooms or pans; Ctrl+0 (:meth:`reset_zoom`) restores it
         self._dpr = 1.0
         self._last_result = None
+        self._last_point = None  # the point result the marker shows (its stalls read in the hover)
         self.tco_baseline: str | None = None  # the fabric the TCO chart is measured from (the session's choice)
         self._legend_key = None
         self._marker_brushes = None
@@ -635,6 +638,10 @@ class ChartWidget(pg.PlotWidget):
         self.gap_note = pg.TextItem("", color="#777777", anchor=(1, 0))
         self.gap_note.setParentItem(pi.vb)
         self.gap_note.hide()
+        # the fabrics past the plausibility bound, drawn clipped: named with their cause at the plot's top left
+        self.stall_note = pg.TextItem("", color="#a03000", anchor=(0, 0))
+        self.stall_note.setParentItem(pi.vb)
+        self.stall_note.hide()
         self.step_note = pg.TextItem("", color="#777777", anchor=(0, 1))
         self.step_note.setParentItem(pi.vb)
         self.step_note.hide()
@@ -760,6 +767,10 @@ class ChartWidget(pg.PlotWidget):
         if (gap and self.plot_notes) != self.gap_note.isVisible():
             self.gap_note.setText(translate("Charts", "blank: no parallel plan fits there") if gap else "")
             self.gap_note.setVisible(gap and self.plot_notes)
+        stall = stall_note(data)
+        if stall != self.stall_note.toPlainText():
+            self.stall_note.setText(stall)
+        self.stall_note.setVisible(bool(stall))
         self._update_step_marks(data)
         self._place_overlays()
         if self._hover_pos is not None:
@@ -1144,6 +1155,7 @@ class ChartWidget(pg.PlotWidget):
 
     def _update_marker(self, result, data, current_x, point) -> None:
         self._current_x = None
+        self._last_point = point
         if current_x is None or not data["series"]:
             self.marker.setData([], [])
             self.vline.hide()
@@ -1153,8 +1165,8 @@ class ChartWidget(pg.PlotWidget):
         yv = point_values(point, self.kind, self.tco_baseline) if point is not None else None
         if yv is None or len(yv) != len(cx):
             yv = np.array([_interp(data["x"], s["y"], xi) for s, xi in zip(data["series"], cx)])
-        for k, s in enumerate(data["series"]):  # an off-scale fabric's marker stays on its clipped curve
-            if s.get("off_scale") is not None and np.isfinite(s["y"]).any():
+        for k, s in enumerate(data["series"]):  # an off-scale or stalled fabric's marker stays on its clipped curve
+            if (s.get("off_scale") is not None or s.get("stall")) and np.isfinite(s["y"]).any():
                 yv[k] = np.clip(yv[k], np.nanmin(s["y"]), np.nanmax(s["y"]))
         ok = np.isfinite(yv) & np.isfinite(cx) & (cx > 0 if data["log_x"] else True) & (
             yv > 0 if data["log_y"] else True)
@@ -1178,6 +1190,7 @@ class ChartWidget(pg.PlotWidget):
         r = self.getPlotItem().vb.boundingRect()
         self.note.setPos(r.center())
         self.gap_note.setPos(r.right() - 4, r.top() + 2)
+        self.stall_note.setPos(r.left() + 4, r.top() + 2)
         self.step_note.setPos(r.left() + 4, r.bottom() - 2)
         # on a short plot the note would cover the curves: the rings and the hover still explain
         want = bool(self.step_note.toPlainText()) and r.height() >= STEP_NOTE_MIN_HEIGHT and self.plot_notes
@@ -1213,15 +1226,18 @@ class ChartWidget(pg.PlotWidget):
                         x=label, value=format_x(field, float(cx[0])))
                     if same else translate("Charts", "At this point"))
             lines = [f"<b>{head}</b>"]
+            stalls = point_stalls(self._last_point) if self._last_point is not None else {}
             for k, s in enumerate(data["series"]):
                 xs = "" if same else f" ({format_x(field, float(cx[k]))})"
+                value = (stall_text(stalls[s["fabric"]]) if s["fabric"] in stalls and self.kind in STALL_KINDS
+                         else format_value(self.kind, float(self._marker_y[k]), self._currency))
                 lines.append(f"<span style='color:{s['style']['colour']}'>■</span> {_esc(s['short'])}: "
-                             f"{format_value(self.kind, float(self._marker_y[k]), self._currency)}{xs}")
+                             f"{_esc(value)}{xs}")
         else:
             lines = [f"<b>{label}: {format_x(field, float(data['x'][i]))}</b>"]
             for f, s in enumerate(data["series"]):
                 lines.append(f"<span style='color:{s['style']['colour']}'>■</span> {_esc(s['short'])}: "
-                             f"{format_value(self.kind, float(_true_y(s)[i]), self._currency)}")
+                             f"{_esc(value_text(self.kind, s, i, self._currency))}")
                 j = _step_near(s, i)
                 if j is not None:  # a step here: what changed in the plan, and whether a whole-number rule did it
                     why = step_explanation(self._last_result, f, j)

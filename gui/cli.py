@@ -63,57 +63,88 @@ def _fmt(x, digits=1):
 
 def result_table(res: model.Result) -> str:
     """The evaluate command's text: per fabric the step, utilisation and plan, the step's parts, and
-    interruptions and money; read from the typed records (:func:`model.results.fabric_reports`)."""
+    interruptions and money; read from the typed records (:func:`model.results.fabric_reports`). A fabric
+    past the plausibility bound (:mod:`gui.present.plausibility`) reads "stalls — <cause>" instead of its
+    days, step, utilisation and cost per run; ``--json`` keeps the engine's figures."""
+    from .present.plausibility import bound_note, point_stalls, stall_text
+    from .present.text import profile_set_name
+
     s = res.scenario
-    rows = list(zip(res.labels, fabric_summaries(res), fabric_reports(res)))
+    rows = list(zip(res.fabrics, res.labels, fabric_summaries(res), fabric_reports(res)))
+    stalls = point_stalls(res)
     lines = [f"{s.name} — {s.cluster.nodes} × {s.cluster.gpus_per_node} {s.cluster.gpu}, "
-             f"{res.at(res.fabrics[0])['params'] / 1e9:,.1f} B parameters, profile set: {s.fabric.profile_set}", ""]
-    head = f"{'fabric':<28}{'step s':>9}{'MFU %':>8}{'TFLOP/s':>9}{'days':>9}  plan"
+             f"{res.at(res.fabrics[0])['params'] / 1e9:,.1f} B parameters, fabric figures: "
+             f"{profile_set_name(s.fabric.profile_set)} ({s.fabric.profile_set})", ""]
+    head = f"{'fabric':<28}{'step s':>11}{'MFU %':>8}{'TFLOP/s':>9}{'days':>11}  plan"
     lines += [head, "-" * (len(head) + 30)]
-    for label, f, r in rows:
+    for name, label, f, r in rows:
         plan = f.plan.describe() if f.plan is not None else (
             "does not fit" if r.global_batch_kept else
             f"no plan keeps the global batch of {s.workload.global_batch:,} sequences")
-        lines.append(f"{label[:27]:<28}{_fmt(f.step_time_s, 2):>9}{_fmt(f.mfu * 100):>8}"
-                     f"{_fmt(r.model_tflops_per_gpu):>9}{_fmt(f.train_days):>9}  {plan}")
+        if name in stalls:
+            lines.append(f"{label[:27]:<28}{stall_text(stalls[name]):<39}  {plan}")
+            continue
+        lines.append(f"{label[:27]:<28}{_fmt(f.step_time_s, 2):>11}{_fmt(f.mfu * 100):>8}"
+                     f"{_fmt(r.model_tflops_per_gpu):>9}{_fmt(f.train_days):>11}  {plan}")
     gpus = s.cluster.nodes * s.cluster.gpus_per_node
-    for label, f, _ in rows:
+    for _, label, f, _ in rows:
         if f.plan is not None and f.plan.gpus_used < gpus:
             lines.append(f"{label}: the global batch of {s.workload.global_batch:,} sequences is kept; "
                          f"the plan uses {f.plan.gpus_used:,} of the {gpus:,} GPUs (the rest idle)")
     lines += ["", "step-time breakdown (s):"]
     keys = model.BREAKDOWN_KEYS
-    lines.append(f"{'fabric':<28}" + "".join(f"{k[:9]:>10}" for k in keys))
-    for label, f, _ in rows:
-        lines.append(f"{label[:27]:<28}" + "".join(f"{_fmt(f.step_breakdown_s[k], 3):>10}" for k in keys))
-    cur = rows[0][1].currency
-    lines += ["", f"interruptions and cost ({cur}, {s.economics.years:g}-year TCO):"]
-    lines.append(f"{'fabric':<28}{'days+int':>9}{'interr.':>9}{'switches':>9}{'capex':>15}{'opex/yr':>13}"
+    lines.append(f"{'fabric':<28}" + "".join(f"{k[:9]:>11}" for k in keys))
+    for name, label, f, _ in rows:
+        if name in stalls:
+            lines.append(f"{label[:27]:<28}{stall_text(stalls[name])}")
+            continue
+        lines.append(f"{label[:27]:<28}" + "".join(f"{_fmt(f.step_breakdown_s[k], 3):>11}" for k in keys))
+    cur = rows[0][2].currency
+    lines += ["", f"interruptions and cost ({cur}, {s.economics.years:g}-year TCO of the same cluster):"]
+    lines.append(f"{'fabric':<28}{'days+int':>11}{'interr.':>9}{'switches':>9}{'capex':>15}{'opex/yr':>13}"
                  f"{'TCO':>15}{'per run':>13}")
-    for label, f, r in rows:
+    for name, label, f, r in rows:
         money = {k: fmt_money(getattr(f, k), cur) for k in ("capex", "opex_per_year", "tco", "cost_per_run")}
-        lines.append(f"{label[:27]:<28}{_fmt(f.train_days_with_interruptions):>9}"
-                     f"{_fmt(f.interruptions):>9}{_fmt(r.switches, 0):>9}{money['capex']:>15}"
+        days, interr = _fmt(f.train_days_with_interruptions), _fmt(f.interruptions)
+        if name in stalls:
+            days, interr, money["cost_per_run"] = "stalls", "–", "–"
+        lines.append(f"{label[:27]:<28}{days:>11}"
+                     f"{interr:>9}{_fmt(r.switches, 0):>9}{money['capex']:>15}"
                      f"{money['opex_per_year']:>13}{money['tco']:>15}{money['cost_per_run']:>13}")
+    if stalls:
+        lines += ["", bound_note() + " (--json has the engine's figures)."]
     lines += ["", "recommendation:"] + [f"  {t}" for t in recommendation_lines(res)]
     return "\n".join(plain_text(line) for line in lines)  # names and labels come from the file
 
 
 def recommendation_lines(res: model.Result) -> list[str]:
-    """The recommendation in English sentences: the takeaway, the tree, the engine's verdict, why they differ."""
+    """The recommendation in English sentences: the takeaway (money for the same work, then the same
+    cluster's TCO), the tree, the engine's verdict, why they differ."""
     from model import recommend
 
+    from .present.plausibility import point_stalls
     from .reason_text import render
 
     rec = recommend.recommendation(res.scenario, res)
     labels = {f: lab.split(" (")[0] for f, lab in zip(res.fabrics, res.labels)}
-    answer = recommend.takeaway(res, rec)
-    out = [render(answer, labels=labels)] if answer is not None else []
+    stalls = point_stalls(res)
+    out = [render(r, labels=labels, money=fmt_money, stalls=stalls) for r in recommend.takeaway(res, rec, stalls=stalls)]
     out.append(f"article's tree: {labels.get(rec.tree_fabric, rec.tree_fabric)} (rule {rec.tree_rule}: "
                f"{render(rec.tree_reason, labels=labels)})")
-    out += [render(r, labels=labels) for r in (rec.note, rec.criterion, rec.verdict, rec.separator, rec.reason) if r]
-    out.append("agrees with the article" if rec.agrees else "differs from the article")
+    out += [render(r, labels=labels, money=fmt_money, stalls=stalls)
+            for r in (rec.note, rec.criterion, rec.verdict, rec.separator, rec.reason) if r]
+    out.append(agreement_text(rec, labels))
     return out
+
+
+def agreement_text(rec, labels: dict) -> str:
+    """What the engine and the article's tree agree (or differ) about: the fabric picked, not the article's
+    figures (``fabric-whatif claims`` compares those)."""
+    tree = labels.get(rec.tree_fabric, rec.tree_fabric)
+    if rec.agrees:
+        return (f"agrees with the article on the choice of fabric ({tree}); not on its figures: "
+                "fabric-whatif claims compares those")
+    return f"differs from the article's choice ({tree})"
 
 
 def cmd_evaluate(args) -> int:

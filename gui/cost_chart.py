@@ -26,6 +26,7 @@ from model.results import fabric_summaries
 
 from .charts import fabric_styles, format_money
 from .i18n import QT_TRANSLATE_NOOP, translate
+from .present.plausibility import point_stalls, stall_text
 from .presentation import current_theme
 
 MIN_DIFF_SPAN = 0.06
@@ -37,15 +38,17 @@ PART_LABELS = {
     "servers": QT_TRANSLATE_NOOP("CostChart", "servers capex"),
     "opex": QT_TRANSLATE_NOOP("CostChart", "opex over the years"),
 }
-TITLE_RUN = QT_TRANSLATE_NOOP("CostChart", "Cost per training run")
-TITLE_DIFF = QT_TRANSLATE_NOOP("CostChart", "{years}-year TCO against {baseline}")
+TITLE_RUN = QT_TRANSLATE_NOOP("CostChart", "Cost per training run (the same work)")
+TITLE_DIFF = QT_TRANSLATE_NOOP("CostChart", "Same cluster: {years}-year TCO against {baseline}")
 
 
 def cost_comparison(point, baseline: str | None = None) -> dict:
     """Per-fabric cost figures at ``point`` (an ``evaluate`` result) against ``baseline``.
 
     Returns ``{"baseline", "currency", "years", "rows": [...]}``; each row has ``fabric``,
-    ``label``, ``colour``, ``per_run``, ``per_run_delta`` (fraction against the baseline),
+    ``label``, ``colour``, ``per_run``, ``stall`` (its "stalls — cause" text past the plausibility
+    bound, else ''), ``per_run_saving`` (money against the baseline, NaN where either side stalls),
+    ``per_run_delta`` (fraction against the baseline, NaN likewise),
     ``tco``, ``tco_diff`` (money), ``tco_delta`` (fraction), ``diff_parts`` (``network``,
     ``servers``, ``opex``: money, summing to ``tco_diff``) and ``network_share`` (network
     capex / TCO).
@@ -61,12 +64,18 @@ def cost_comparison(point, baseline: str | None = None) -> dict:
                     opex=f.opex_per_year * years)
 
     b = fig(point.fabric_index(base))
+    stalls = point_stalls(point)
     rows = []
     for i, (name, st) in enumerate(zip(point.fabrics, styles)):
         f = fig(i)
         parts = {k: f[k] - b[k] for k in ("network", "servers", "opex")}
+        # against a baseline that stalls (or for a fabric that does) no per-run comparison is a forecast
+        comparable = name not in stalls and base not in stalls
         rows.append(dict(fabric=name, label=st.get("short", name), colour=st["colour"], per_run=f["per_run"],
-                         per_run_delta=f["per_run"] / b["per_run"] - 1.0, tco=f["tco"], tco_diff=f["tco"] - b["tco"],
+                         stall=stall_text(stalls[name], short=True) if name in stalls else "",
+                         per_run_saving=b["per_run"] - f["per_run"] if comparable else float("nan"),
+                         per_run_delta=f["per_run"] / b["per_run"] - 1.0 if comparable else float("nan"),
+                         tco=f["tco"], tco_diff=f["tco"] - b["tco"],
                          tco_delta=f["tco"] / b["tco"] - 1.0, diff_parts=parts,
                          network_share=f["network"] / f["tco"]))
     return dict(baseline=base, baseline_label=rows[point.fabric_index(base)]["label"], currency=summaries[0].currency,
@@ -79,6 +88,16 @@ def _pct(x: float, signed: bool = True) -> str:
     a = abs(x) * 100
     body = f"{a:.1f} %" if a < 10 else f"{a:.0f} %"
     return (("−" if x < 0 else "+") if signed else "") + body
+
+
+def _saving(r: dict, cur: str) -> str:
+    """" (¥43.7 k less)" / " (¥1.2 k more)" per run against the baseline; '' where not comparable."""
+    v = r.get("per_run_saving", float("nan"))
+    if not np.isfinite(v) or v == 0:
+        return ""
+    text = format_money(abs(v), cur, compact=True)
+    return " (" + (translate("CostChart", "{money} less") if v > 0 else translate("CostChart", "{money} more")).format(
+        money=text) + ")"
 
 
 class CostChart(QtWidgets.QWidget):
@@ -149,8 +168,9 @@ class CostChart(QtWidgets.QWidget):
         if not self.data:
             return ""
         cur = self.data["currency"]
-        return "; ".join(f"{r['label']}: {format_money(r['per_run'], cur)} per run ({_pct(r['per_run_delta'])}), "
-                         f"TCO {format_money(r['tco_diff'], cur)} ({_pct(r['tco_delta'])})"
+        return "; ".join(f"{r['label']}: " + (r["stall"] if r["stall"] else
+                                               f"{format_money(r['per_run'], cur)} per run{_saving(r, cur)}")
+                         + f", same-cluster TCO {format_money(r['tco_diff'], cur)} ({_pct(r['tco_delta'])})"
                          for r in self.data["rows"])
 
 
@@ -187,7 +207,8 @@ class _CostCanvas(QtWidgets.QWidget):
         width = max(self.width() - left - right, 20)
         half = (self.height() - 2) / 2
         fg, muted = QtGui.QColor(th["fg"]), QtGui.QColor(th["muted"])
-        per_run_max = max((r["per_run"] for r in rows if np.isfinite(r["per_run"])), default=1.0) or 1.0
+        per_run_max = max((r["per_run"] for r in rows if np.isfinite(r["per_run"]) and not r["stall"]),
+                          default=1.0) or 1.0
         span = self.diff_span()
         for panel in (0, 1):
             y0 = panel * half
@@ -217,10 +238,16 @@ class _CostCanvas(QtWidgets.QWidget):
                 if panel == 0:
                     if not np.isfinite(r["per_run"]):
                         continue
-                    p.fillRect(QtCore.QRectF(zero, y, r["per_run"] * scale, bar_h), QtGui.QColor(r["colour"]))
-                    end = zero + r["per_run"] * scale
-                    text = (format_money(r["per_run"], cur, compact=True)
-                            + ("" if r["fabric"] == d["baseline"] else f" ({_pct(r['per_run_delta'])})"))
+                    if r["stall"]:  # past the plausibility bound: a short clipped bar and the cause, not a cost
+                        colour = QtGui.QColor(r["colour"])
+                        colour.setAlpha(90)
+                        p.fillRect(QtCore.QRectF(zero, y, width * 0.15, bar_h), colour)
+                        end, text = zero + width * 0.15, r["stall"]
+                    else:
+                        p.fillRect(QtCore.QRectF(zero, y, r["per_run"] * scale, bar_h), QtGui.QColor(r["colour"]))
+                        end = zero + r["per_run"] * scale
+                        text = format_money(r["per_run"], cur, compact=True) + (
+                            "" if r["fabric"] == d["baseline"] else _saving(r, cur))
                 else:
                     pos, neg = zero, zero
                     for key in ("network", "servers", "opex"):

@@ -28,7 +28,10 @@ def add_export_command(sub) -> None:
         description="Write a chart or the one-page proposal sheet. The format comes from the extension of "
                     "--out: .png .svg .pdf .csv; a .pdf without --chart is the proposal sheet. Needs no display.")
     ex.add_argument("scenario", help="scenario file (.toml)")
-    ex.add_argument("--out", required=True, metavar="FILE", help="file to write (.png, .svg, .pdf or .csv)")
+    ex.add_argument("--out", metavar="FILE", help="file to write (.png, .svg, .pdf or .csv)")
+    ex.add_argument("--pack", metavar="DIR",
+                    help="write the proposal pack into DIR instead: proposal.pdf, proposal.pptx (native, editable "
+                         "charts) and proposal.xlsx (bill of materials and TCO as formulas you can edit)")
     ex.add_argument("--chart", choices=CHART_KINDS, help="which chart (required except for the proposal .pdf)")
     ex.add_argument("--width", type=int, metavar="PX",
                     help=f"PNG width in pixels ({MIN_PNG_WIDTH}-{MAX_PNG_WIDTH}; default twice the screen's)")
@@ -52,6 +55,10 @@ def add_export_command(sub) -> None:
 
 
 def cmd_export(args) -> int:
+    if getattr(args, "pack", None):
+        return _export_pack(args)
+    if not args.out:
+        raise ScenarioError("--out", None, "a file to write (.png, .svg, .pdf or .csv), or --pack DIR")
     fmt = chart_format(args.out)
     if args.chart is None and fmt != ".pdf":
         raise ScenarioError("--chart", None, f"one of {', '.join(CHART_KINDS)}: which chart to write as {fmt} "
@@ -94,4 +101,41 @@ def cmd_export(args) -> int:
     return 0
 
 
-__all__ = ["PAPERS", "add_export_command", "cmd_export"]
+PACK_FILES = ("proposal.pdf", "proposal.pptx", "proposal.xlsx")
+
+
+def _export_pack(args) -> int:
+    """``--pack DIR``: the proposal sheet (PDF), the slides (PPTX) and the workbook (XLSX) in one folder."""
+    from pathlib import Path
+
+    if args.out or args.chart:
+        raise ScenarioError("--pack", args.pack, "a folder on its own: --out and --chart name single files")
+    folder = Path(args.pack)
+    if folder.exists() and not folder.is_dir():
+        raise ScenarioError("--pack", args.pack, "a folder (this is a file)")
+    scenario = model.load_scenario(args.scenario)
+    if args.x_field not in X_FIELDS:
+        raise ScenarioError("--x", args.x_field, "one of " + ", ".join(X_FIELDS))
+    lang = getattr(args, "lang", "en") or "en"
+    from .export import ensure_app  # the PDF is drawn with Qt
+
+    ensure_app()
+    if lang != "en":
+        from .i18n import set_language
+
+        if not set_language(lang):
+            raise ScenarioError("--lang", lang, "a language whose catalogue is installed (assets/i18n/*.qm)")
+    folder.mkdir(parents=True, exist_ok=True)
+    snap = compute_snapshot(scenario, args.x_field)
+    from .pack_files import write_pptx, write_xlsx
+    from .proposal import write_proposal
+
+    pdf, pptx, xlsx = (folder / name for name in PACK_FILES)
+    outs = [write_proposal(snap, pdf, paper=args.paper, source=args.scenario, audit=getattr(args, "audit", False)),
+            write_pptx(snap, pptx, lang), write_xlsx(snap.point, xlsx, lang)]
+    for out in outs:
+        print(f"wrote {out}")
+    return 0
+
+
+__all__ = ["PACK_FILES", "PAPERS", "add_export_command", "cmd_export"]

@@ -14,6 +14,7 @@ from model import scenario as sc
 
 from .i18n import translate
 from .i18n_data import tr_field, tr_unit
+from .present.text import profile_set_name
 
 
 def _value_text(key: str, value) -> str:
@@ -38,9 +39,11 @@ def overrides_html(scenario, source_path) -> str:
         text = f"{name}: {tr_field(meta.get('label') or key)} {_value_text(key, value)}"
         if is_article:
             text += translate("Overrides", " (article)")
+        elif key in presets.CLUSTER_KEYS:  # kept from the cluster as built when the profile set was switched
+            text += translate("Overrides", " (cluster)")
         parts.append(html.escape(text))
     return translate("Overrides", "Set by the scenario over the {profile} profile: {list}").format(
-        profile=html.escape(scenario.fabric.profile_set), list="; ".join(parts))
+        profile=html.escape(profile_set_name(scenario.fabric.profile_set)), list="; ".join(parts))
 
 
 __all__ = ["overrides_html"]

@@ -12,6 +12,7 @@ from model.results import fabric_summaries
 
 from .charts import fabric_styles, format_money
 from .i18n import QT_TRANSLATE_NOOP, translate
+from .present.plausibility import figure_note, point_stalls, stall_text
 
 COLUMNS = (
     ("fabric", QT_TRANSLATE_NOOP("PointTable", "Fabric")),
@@ -22,6 +23,9 @@ COLUMNS = (
     ("tco", QT_TRANSLATE_NOOP("PointTable", "TCO")),
     ("cost_per_run", QT_TRANSLATE_NOOP("PointTable", "Per run")),
 )
+
+STALL_FIRST, STALL_SPAN = 1, 3  # a fabric that stalls: "stalls — <cause>" across MFU, days and interruptions
+STALL_COLOUR = "#a03000"
 
 
 class PointTable(QtWidgets.QTableWidget):
@@ -80,7 +84,7 @@ class PointTable(QtWidgets.QTableWidget):
         model_ = self.model()
         model_.blockSignals(True)
         try:
-            self._fill(rows, styles, focus)
+            self._fill(rows, styles, focus, point_stalls(point))
         finally:
             model_.blockSignals(False)
         self.viewport().update()
@@ -109,10 +113,29 @@ class PointTable(QtWidgets.QTableWidget):
             out[col] = max(out.get(col, 0), len(v[0]))
         return out
 
-    def _fill(self, rows, styles, focus) -> None:
+    def _fill(self, rows, styles, focus, stalls) -> None:
         days_tip = translate("PointTable", "with interruptions (without: {days} days)")
         for i, (f, st) in enumerate(zip(rows, styles)):
             cur = f.currency
+            stall = stalls.get(f.fabric)
+            span = STALL_SPAN if stall else 1
+            if self.columnSpan(i, STALL_FIRST) != span:
+                self.setSpan(i, STALL_FIRST, 1, span)
+            if stall:  # past the plausibility bound: the cause in words, the engine's figures on hover
+                full = stall_text(stall)
+                tip = html.escape(full + "\n" + figure_note(translate("PointTable", "{days} days, MFU {mfu}").format(
+                    days=f"{f.train_days_with_interruptions:,.1f}", mfu=f"{f.mfu * 100:.2g} %")))
+                cells = {"fabric": None, "mfu": stall_text(stall, short=True), "days": "", "interruptions": "",
+                         "capex": format_money(f.capex, cur, compact=True), "tco": format_money(f.tco, cur, compact=True),
+                         "cost_per_run": "–"}
+                for col, (key, _) in enumerate(COLUMNS):
+                    if key == "fabric":
+                        self._set_cell(i, col, st.get("short", f.fabric), html.escape(st["label"]),
+                                       f.fabric == focus, st["colour"])
+                    else:
+                        self._set_cell(i, col, cells[key], tip if key in ("mfu", "cost_per_run") else "",
+                                       f.fabric == focus, STALL_COLOUR if key == "mfu" else None)
+                continue
             vals = {
                 "fabric": st.get("short", f.fabric),
                 "mfu": f"{f.mfu * 100:.1f} %" if f.feasible and _finite(f.mfu)
@@ -204,8 +227,11 @@ class PointTable(QtWidgets.QTableWidget):
             f = QtGui.QFont(QtWidgets.QApplication.font(self))
             f.setBold(bold)
             item.setFont(f)
-        if colour is not None and old[3] != colour:
-            item.setForeground(QtGui.QBrush(QtGui.QColor(colour)))
+        if old[3] != colour:
+            if colour is not None:
+                item.setForeground(QtGui.QBrush(QtGui.QColor(colour)))
+            elif old[3] is not None:
+                item.setData(QtCore.Qt.ItemDataRole.ForegroundRole, None)  # back to the palette's text colour
         self._cells[(row, col)] = want
 
     def cell_text(self, row: int, key: str) -> str:

@@ -35,6 +35,8 @@ from .i18n import fmt_money, fmt_sig, is_chinese, translate
 from .i18n_data import tr_data, tr_description, tr_field, tr_name, tr_unit
 from .present.format import fmt_quantity
 from .present.series import sheet_notes
+from .present.plausibility import point_stalls, stall_text
+from .present.text import profile_set_name
 from .reason_text import render
 
 PAPERS = ("a4", "letter")
@@ -102,17 +104,25 @@ def _recommendation(s, point):
         return None
 
 
-def _say(reason, labels) -> str:
-    """A reason in the sheet's language, fabrics by their short names."""
+def _say(reason, labels, stalls=None) -> str:
+    """A reason in the sheet's language, fabrics by their short names; a fabric that stalls
+    (:mod:`gui.present.plausibility`) by its cause, not its days."""
     short = {f: _short(lab) for f, lab in labels.items()}
-    return render(reason, "zh" if is_chinese() else "en", labels=short, money=fmt_money)
+    return render(reason, "zh" if is_chinese() else "en", labels=short, money=fmt_money, stalls=stalls)
 
 
-def _takeaway(point, rec) -> str:
-    """The one-sentence answer ("InfiniBand: 32.6 → 13.0 days, +3.0 % TCO, −59 % cost per run ...")."""
+def _takeaway(point, rec, stalls) -> str:
+    """The answer: the recommended fabric's days and money for the same work ("InfiniBand: 52.0 → 5.4 days,
+    ¥5.75 k per training run instead of ¥49.5 k ..."), then the same cluster's TCO, then any baseline that
+    stalls."""
     if rec is None:
         return ""
-    return _say(recommend.takeaway(point, rec), dict(zip(point.fabrics, point.labels)))
+    labels = dict(zip(point.fabrics, point.labels))
+    sep = "；" if is_chinese() else "; "
+    # one page: a stalling baseline is named in the table (its row reads "stalls — cause") and the same
+    # cluster's TCO is the table's TCO column, so the headline is the money for the same work
+    return sep.join(_say(r, labels, stalls) for r in recommend.takeaway(point, rec, stalls=stalls)
+                    if r.code not in ("note.stalls", "takeaway.tco"))
 
 
 def _inputs(s, point, money) -> list[tuple[str, str]]:
@@ -158,10 +168,12 @@ def _inputs(s, point, money) -> list[tuple[str, str]]:
     return rows
 
 
-def _fabric_rows(point, money) -> list[dict]:
-    """The sheet's fabric table, from the typed per-fabric results (:func:`model.results.fabric_summaries`)."""
+def _fabric_rows(point, money, stalls) -> list[dict]:
+    """The sheet's fabric table, from the typed per-fabric results (:func:`model.results.fabric_summaries`);
+    a fabric that stalls has its ``stall`` text instead of utilisation, days and cost per run."""
     colours = [st["colour"] for st in fabric_styles(point)]  # as in the charts, user fabrics too
     return [dict(fabric=f.fabric, label=f.label, colour=colour,
+                 stall=stall_text(stalls[f.fabric], short=True) if f.fabric in stalls else "",
                  mfu=_num(f.mfu * 100, 1, " %") if f.feasible else "–",
                  days=_num(f.train_days_with_interruptions, 1), interruptions=_num(f.interruptions, 1),
                  capex=format_money(f.capex, money), tco=format_money(f.tco, money),
@@ -175,7 +187,7 @@ def _assumptions(s, point) -> list[tuple[str, str]]:
     """(what, source) pairs: the profile set, each fabric's figures, the GPU, economics and reliability."""
     ps = catalog.profile_set(s.fabric.profile_set)
     sep = translate("Proposal", ", ")
-    out = [(translate("Proposal", "Profile set “{name}”").format(name=ps.get("label", s.fabric.profile_set)),
+    out = [(translate("Proposal", "Profile set “{name}”").format(name=profile_set_name(s.fabric.profile_set)),
             ps.get("source", ""))]
     rows = list(point.fabric_rows)
     # guesses every fabric shares are named once, after the fabrics (the sheet has one page)
@@ -272,7 +284,7 @@ def proposal_content(snap, *, source=None, today: dt.date | None = None, pair=No
     money = currency_of(point) or "USD"
     claims_preset, claim_rows = _claims(s) if audit else (None, [])
     rec = _recommendation(s, point)
-    ps = catalog.profile_set(s.fabric.profile_set)
+    stalls = point_stalls(point)
     return dict(
         title=translate("Proposal", "Network fabric proposal"),
         scenario=tr_name(s.name),
@@ -280,13 +292,14 @@ def proposal_content(snap, *, source=None, today: dt.date | None = None, pair=No
         date=(today or dt.date.today()).isoformat(),
         version=model.__version__,
         profile_set=s.fabric.profile_set,
-        profile_label=ps.get("label", s.fabric.profile_set),
+        profile_label=profile_set_name(s.fabric.profile_set),
         source=str(source) if source else "",
         currency=money,
         inputs=_inputs(s, point, money),
-        fabrics=_fabric_rows(point, money),
+        fabrics=_fabric_rows(point, money, stalls),
+        stalls=stalls,
         recommendation=rec,
-        takeaway=_takeaway(point, rec),
+        takeaway=_takeaway(point, rec, stalls),
         audit=audit,
         claims_preset=claims_preset,
         claims_edited=bool(claims_preset) and _preset_edited(s, claims_preset),
@@ -324,14 +337,18 @@ def _inputs_html(c) -> str:
 def _recommendation_html(c) -> str:
     r = c["recommendation"]
     labels = c["labels"]
+    stalls = c.get("stalls") or {}
+
+    def say(reason, labels):
+        return _say(reason, labels, stalls)
     head = _heading(translate("Proposal", "Recommendation"))
     if r is None:
         return head + "<p>" + _e(translate("Proposal", "The engine’s recommendation is not available for this "
                                                        "scenario.")) + "</p>"
     tree_label = _short(labels.get(r.tree_fabric, r.tree_fabric))
     tree_html = "<p>" + _e(translate("Proposal", "Article’s decision tree: {fabric} (rule {rule}: {reason}).")).format(
-        fabric=f"<b>{_e(tree_label)}</b>", rule=_e(r.tree_rule), reason=_e(_say(r.tree_reason, labels))) + "</p>"
-    note = f"<p style='color:{MUTED}'>{_e(_say(r.note, labels))}</p>" if r.note is not None else ""
+        fabric=f"<b>{_e(tree_label)}</b>", rule=_e(r.tree_rule), reason=_e(say(r.tree_reason, labels))) + "</p>"
+    note = f"<p style='color:{MUTED}'>{_e(say(r.note, labels))}</p>" if r.note is not None else ""
     if r.best is None:
         return head + (f"<p style='font-size:13pt; font-weight:700; color:{INK}'>"
                        + _e(translate("Proposal", "No fabric yet")) + "</p>"
@@ -346,16 +363,16 @@ def _recommendation_html(c) -> str:
     big = (f"<p style='font-size:13pt; font-weight:700; color:{INK}'>{_e(big_name)}</p>"
            + (f"<p><b>{_e(c['takeaway'])}</b></p>" if c.get("takeaway") else "")
            + note + "<p>" + _e(translate("Proposal", "Engine: {criterion}; {verdict}.")).format(
-               criterion=_e(_say(r.criterion, labels)), verdict=_e(_say(r.verdict, labels))) + "</p>")
+               criterion=_e(say(r.criterion, labels)), verdict=_e(say(r.verdict, labels))) + "</p>")
     if r.separator is not None:
-        big += f"<p>{_e(_say(r.separator, labels))}</p>"
+        big += f"<p>{_e(say(r.separator, labels))}</p>"
     big += tree_html
     if r.agrees:
-        big += "<p>" + _e(translate("Proposal", "The tree and the engine agree.") if r.pick is not None else
-                          translate("Proposal", "The tree and the engine agree: the article’s choice is one of "
-                                                "the equivalent fabrics.")) + "</p>"
+        big += "<p>" + _e(translate("Proposal", "The tree and the engine agree on the fabric.") if r.pick is not None else
+                          translate("Proposal", "The tree and the engine agree on the fabric: the article’s choice is "
+                                                "one of the equivalent fabrics.")) + "</p>"
     elif r.reason is not None:
-        big += "<p><i>" + _e(translate("Proposal", "Why they differ:")) + f"</i> {_e(_say(r.reason, labels))}</p>"
+        big += "<p><i>" + _e(translate("Proposal", "Why they differ:")) + f"</i> {_e(say(r.reason, labels))}</p>"
     return head + big + _breakeven_html(c)
 
 
@@ -385,11 +402,13 @@ def _fabric_table_html(c) -> str:
         colour = f["colour"]
         weight = "font-weight:700;" if f["fabric"] in picked else ""
         bg = "background:#f7f7f7;" if i % 2 else ""
+        middle = (f"<td colspan='3' style='color:#a03000'>{_e(f['stall'])}</td>" if f.get("stall") else
+                  f"<td align='right'>{_e(f['mfu'])}</td><td align='right'>{_e(f['days'])}</td>"
+                  f"<td align='right'>{_e(f['interruptions'])}</td>")
         rows.append(
             f"<tr style='{bg}{weight}'><td><span style='color:{colour}'>■</span> {_e(f['label'])}</td>"
-            f"<td align='right'>{_e(f['mfu'])}</td><td align='right'>{_e(f['days'])}</td>"
-            f"<td align='right'>{_e(f['interruptions'])}</td><td align='right'>{_e(f['capex'])}</td>"
-            f"<td align='right'>{_e(f['tco'])}</td><td align='right'>{_e(f['per_run'])}</td>"
+            f"{middle}<td align='right'>{_e(f['capex'])}</td>"
+            f"<td align='right'>{_e(f['tco'])}</td><td align='right'>{_e('–' if f.get('stall') else f['per_run'])}</td>"
             f"<td>{_e(f['plan'])}</td></tr>")
     note = (f"<p style='color:{MUTED}; font-size:6.5pt'>"
             + _e(translate("Proposal", "* Training days including expected interruptions and restarts. Money in "
@@ -678,7 +697,7 @@ def _caption(data: dict) -> str:
 def _footer(sheet: _Sheet, c, page_h: float, margin: float) -> None:
     parts = [translate("Proposal", "Generated by Fabric What-If {version} on {date}").format(
                  version=c["version"], date=c["date"]),
-             translate("Proposal", "profile set {name}").format(name=c["profile_set"])]
+             translate("Proposal", "fabric figures: {name}").format(name=c["profile_label"])]
     if c["source"]:
         parts.append(translate("Proposal", "scenario file {name}").format(name=Path(c["source"]).name))
     parts.append(translate("Proposal", "Engine estimates from published mechanisms, not measurements of your "

@@ -23,6 +23,9 @@ import string
 
 from model.recommend import Reason
 
+from .present.format import currency_symbol, fmt_sig
+from .present.plausibility import stall_text
+
 LANGS = ("en", "zh")
 
 _WHY_EN = "the tree looks at node count and model size, not at link speed, latency or price"
@@ -123,10 +126,26 @@ TEMPLATES = {
         "zh": "{engine} 每次训练的成本比 {tree} {per_run_change}（{engine_days} 天对 {tree_days} 天）；"
               + _WHY_ZH + "。"},
     "takeaway": {
-        "en": "{fabric}: {baseline_days} → {days} days, {tco_delta} TCO, {per_run_delta} cost per run "
-              "(against {baseline})",
-        "zh": "{fabric}：{baseline_days} → {days} 天，TCO {tco_delta}，每次训练成本 {per_run_delta}（对比 {baseline}）"},
+        "en": "{fabric}: {baseline_days} → {days} days, {per_run} per training run instead of {baseline_per_run} "
+              "({per_mtok} per million tokens); same work a year: {saved_per_year}, {gpu_hours_per_year} "
+              "(vs {baseline})",
+        "zh": "{fabric}：{baseline_days} → {days} 天，每次训练 {per_run}（原为 {baseline_per_run}；每百万 token "
+              "{per_mtok}）；每年同样的工作量：{saved_per_year}，{gpu_hours_per_year}（对比 {baseline}）"},
+    "takeaway.alone": {
+        "en": "{fabric}: {days} days, {per_run} per training run ({per_mtok} per million tokens)",
+        "zh": "{fabric}：{days} 天，每次训练 {per_run}（每百万 token {per_mtok}）"},
+    "takeaway.tco": {
+        "en": "same cluster's {years}-year TCO {tco_change} than {baseline}'s, for {work_ratio} the work",
+        "zh": "同一集群 {years} 年 TCO 比 {baseline} {tco_change}，完成的工作量为其 {work_ratio}"},
+    "note.stalls": {
+        "en": "{fabric} {cause}: no figure against it is a forecast",
+        "zh": "{fabric} {cause}：与它相比的数字都不构成预测"},
 }
+
+# the day parameters and the fabric each belongs to (a fabric that stalls shows "stalls — cause" instead)
+DAYS_OF = {"days": "fabric", "baseline_days": "baseline", "engine_days": "engine", "tree_days": "tree",
+           "faster_days": "faster", "slower_days": "cheaper"}
+PERCENT_WORDS = {"en": ("lower", "higher"), "zh": ("低", "高")}
 
 FABRIC_PARAMS = frozenset({"pick", "runner_up", "engine", "tree", "faster", "cheaper", "fabric", "baseline"})
 _SYMBOLS = {"CNY": "¥", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
@@ -138,7 +157,7 @@ def template_fields(template: str) -> set[str]:
 
 
 def _plain_money(v: float, currency: str, lang: str) -> str:
-    sym = _SYMBOLS.get(currency, currency + " ")
+    sym = _SYMBOLS.get(currency, currency + " " if currency else "")
     steps = ((1e8, " 亿"), (1e4, " 万")) if lang == "zh" else ((1e9, " bn"), (1e6, " M"), (1e3, " k"))
     for scale, suffix in steps:
         if abs(v) >= scale:
@@ -161,23 +180,53 @@ def _pct(x: float) -> str:
     return f"{a:.1f} %" if a < 10 else f"{a:.0f} %"
 
 
-def _value(key: str, v, reason: Reason, lang: str, labels: dict, money) -> str:
+MONEY_PARAMS = frozenset({"budget", "servers", "per_run", "baseline_per_run", "per_mtok"})
+
+
+def _signed_words(key: str, v: float, text: str, lang: str) -> str:
+    """A yearly saving or GPU-hours for the same work, in words: '¥1.2 M saved' / '¥1.2 M more'."""
+    if key == "saved_per_year":
+        words = {"en": ("{x} saved", "{x} more"), "zh": ("节省 {x}", "多花 {x}")}
+    else:
+        words = {"en": ("{x} GPU-hours freed", "{x} GPU-hours more"), "zh": ("腾出 {x} GPU 小时", "多用 {x} GPU 小时")}
+    return words[lang][0 if v >= 0 else 1].format(x=text)
+
+
+def _value(key: str, v, reason: Reason, lang: str, labels: dict, money, stalls: dict) -> str:
     if key in FABRIC_PARAMS:
         return labels.get(v, v) if v is not None else "–"
     if key == "fabrics":
         return _list((labels.get(f, f) for f in v), lang)
+    if key == "cause":
+        return stall_text(v)
+    if key in DAYS_OF and reason.params.get(DAYS_OF[key]) in stalls:
+        return stall_text(stalls[reason.params[DAYS_OF[key]]])
     if v is None or (isinstance(v, float) and not math.isfinite(v)):
         return "–"
+    # a percentage against a fabric that stalls compares a forecast with no forecast: its direction only
+    beside_stall = any(reason.params.get(k) in stalls for k in FABRIC_PARAMS)
     if key.endswith("_change"):
-        lower, higher = ("低", "高") if lang == "zh" else ("lower", "higher")
+        lower, higher = PERCENT_WORDS[lang]
         word = lower if v < 0 else higher
+        if beside_stall:
+            return word
         return f"{word} {_pct(v)}" if lang == "zh" else f"{_pct(v)} {word}"
     if key.endswith("_delta"):  # signed: '+3 %', '−59 %'
         return ("−" if v < 0 else "+") + _pct(v)
     if key in ("margin", "threshold") or key.endswith("_saving"):
+        if beside_stall and key != "threshold":
+            return "far" if lang == "en" else "很多"
         return _pct(v)
-    if key in ("budget", "servers"):
+    if key == "per_mtok" and abs(v) < 1000:  # cents count here: ¥0.158, not ¥0
+        return currency_symbol(reason.params.get("currency", "")) + fmt_sig(v, 3)
+    if key in MONEY_PARAMS:
         return money(float(v), reason.params.get("currency", ""))
+    if key == "saved_per_year":
+        return _signed_words(key, v, money(abs(float(v)), reason.params.get("currency", "")), lang)
+    if key == "gpu_hours_per_year":  # counted as money is, without a symbol: 106.7 k / 10.67 万
+        return _signed_words(key, v, _plain_money(abs(v), "", lang) if abs(v) >= 1e4 else f"{abs(v):,.0f}", lang)
+    if key == "work_ratio":
+        return f"{v:,.1f}×"
     if key == "days" or (key.endswith("_days") and key != "deadline_days"):
         return f"{v:,.1f}"
     if isinstance(v, float):
@@ -185,11 +234,14 @@ def _value(key: str, v, reason: Reason, lang: str, labels: dict, money) -> str:
     return str(v)
 
 
-def render(reason: Reason | None, lang: str = "en", *, labels: dict | None = None, money=None) -> str:
+def render(reason: Reason | None, lang: str = "en", *, labels: dict | None = None, money=None,
+           stalls: dict | None = None) -> str:
     """``reason`` as a sentence in ``lang`` ('en' or 'zh'; 'zh_CN' is read as 'zh'); '' for ``None``.
 
     ``labels`` maps fabric ids to the names shown (default: the ids); ``money(value, currency)``
-    formats money (default: '¥8 M' / '¥800 万').
+    formats money (default: '¥8 M' / '¥800 万'); ``stalls`` (``{fabric: cause code}``, the credibility
+    guard's :func:`gui.present.plausibility.point_stalls`) shows a stalling fabric's days as
+    "stalls — cause" and a percentage against it by its direction only.
     """
     if reason is None:
         return ""
@@ -197,7 +249,7 @@ def render(reason: Reason | None, lang: str = "en", *, labels: dict | None = Non
     labels = labels or {}
     money = money or (lambda v, cur: _plain_money(v, cur, lang))
     template = TEMPLATES[reason.code][lang]
-    values = {k: _value(k, v, reason, lang, labels, money) for k, v in reason.params.items()}
+    values = {k: _value(k, v, reason, lang, labels, money, stalls or {}) for k, v in reason.params.items()}
     return template.format(**values)
 
 

@@ -22,6 +22,7 @@ from .charts import fabric_styles
 from .i18n import fmt_money, is_chinese, translate
 from .i18n_data import tr_data, tr_unit
 from .present.format import fmt_quantity
+from .present.plausibility import point_stalls
 from .presentation import muted
 from .richtext import RichText
 
@@ -69,7 +70,9 @@ class RecommendationPanel(QtWidgets.QWidget):
         hh.setSectionResizeMode(1, QtWidgets.QHeaderView.ResizeMode.Stretch)
         hh.setSectionResizeMode(2, QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
         lay.addWidget(self.claims, 1)
-        hh.sectionResized.connect(lambda *_: self.claims.resizeRowsToContents())  # whole names, wrapped
+        hh.sectionResized.connect(lambda *_: self._fit_claim_rows())  # whole names, wrapped
+        # and again once the view has its final width (a scroll bar appearing narrows it after the sections moved)
+        hh.geometriesChanged.connect(lambda: QtCore.QTimer.singleShot(0, self._fit_claim_rows))
         self.claims_notes = QtWidgets.QLabel()
         self.claims_notes.setObjectName("claimsNotes")
         self.claims_notes.setWordWrap(True)
@@ -84,6 +87,7 @@ class RecommendationPanel(QtWidgets.QWidget):
         self.recommendation = None  # the last model.recommend.Recommendation shown
         self._rec_key, self._rec = None, None
         self.reason: str = ""
+        self.takeaway: str = ""  # the answer shown first: money for the same work, then the same cluster's TCO
         self._claims_for: str | None = "?"
         self.retranslate()
 
@@ -129,14 +133,21 @@ class RecommendationPanel(QtWidgets.QWidget):
             labels = {n: st.get("short", n) for n, st in styles.items()}
             lang = "zh" if is_chinese() else "en"
 
+            stalls = point_stalls(point)
+
             def say(reason):
-                return html.escape(reason_text.render(reason, lang, labels=labels, money=fmt_money))
+                return html.escape(reason_text.render(reason, lang, labels=labels, money=fmt_money, stalls=stalls))
 
             self.tree_pick, self.engine_pick = rec.tree_fabric, rec.pick
             self.equivalent = rec.equivalent
-            self.reason = reason_text.render(rec.reason, lang, labels=labels, money=fmt_money)
+            self.reason = reason_text.render(rec.reason, lang, labels=labels, money=fmt_money, stalls=stalls)
             muted_span = f"<br><span style='color:{muted()}'>"
-            lines = [
+            answer = recommend.takeaway(point, rec, stalls=stalls)
+            self.takeaway = ("；" if lang == "zh" else "; ").join(
+                reason_text.render(r, lang, labels=labels, money=fmt_money, stalls=stalls) for r in answer)
+            lines = ([f"<b>{say(answer[0])}</b>" + "".join(f"<br><span style='color:{muted()}'>{say(r)}</span>"
+                                                            for r in answer[1:])] if answer else [])
+            lines += [
                 translate("RecommendationPanel", "<b>Article's decision tree:</b>") + f" {name(self.tree_pick)}"
                 + muted_span + translate("RecommendationPanel", "rule {rule}: {reason}").format(
                     rule=html.escape(str(rec.tree_rule)), reason=say(rec.tree_reason)) + "</span>",
@@ -157,9 +168,12 @@ class RecommendationPanel(QtWidgets.QWidget):
             if rec.best is None:
                 pass
             elif rec.agrees:
-                agree = (translate("RecommendationPanel", "✔ They agree.") if rec.pick is not None else
-                         translate("RecommendationPanel", "✔ They agree: the article's choice is one of the "
-                                                          "equivalent fabrics."))
+                agree = (translate("RecommendationPanel", "✔ They agree on the fabric; the article's figures "
+                                                          "are another matter (the audit compares them).")
+                         if rec.pick is not None else
+                         translate("RecommendationPanel", "✔ They agree on the fabric: the article's choice is one "
+                                                          "of the equivalent fabrics (the audit compares the "
+                                                          "article's figures)."))
                 lines.append(f"<span style='color:#1b7a3a'>{agree}</span>")
             else:
                 lines.append("<span style='color:#a03000'><b>" + translate("RecommendationPanel", "They differ:")
@@ -175,6 +189,12 @@ class RecommendationPanel(QtWidgets.QWidget):
             self._rec = recommend.recommendation(scenario, point, samples=samples)
             self._rec_key = key
         return self._rec
+
+    def _fit_claim_rows(self) -> None:
+        """Every claim row as tall as its wrapped text, once the columns have their final widths (the last
+        column fits its contents first, then the two stretched ones share the rest)."""
+        for row in range(self.claims.rowCount()):  # each row by itself: rows outside the viewport too
+            self.claims.setRowHeight(row, self.claims.sizeHintForRow(row))
 
     @property
     def audit(self) -> bool:
@@ -214,7 +234,7 @@ class RecommendationPanel(QtWidgets.QWidget):
                 self.claims.setItem(i, c, item)
         self.claims.resizeRowsToContents()
         # again once laid out: rows outside the viewport when filled keep a one-line height (names cut)
-        QtCore.QTimer.singleShot(0, self.claims.resizeRowsToContents)
+        QtCore.QTimer.singleShot(0, self._fit_claim_rows)
         notes = [f"<b>{html.escape(tr_data(r.label))}</b> ({html.escape(r.fabric)}): {html.escape(r.explanation)}"
                  for r in rows if r.explanation]
         self.claims_notes.setText("<br>".join(notes))

@@ -133,12 +133,19 @@ def explain(metric: str, res, fabric: str, baseline: str) -> str:
 
 
 def published_variant(s):
-    """The preset under the published set: article figures for built-in fabrics dropped, site facts kept."""
+    """The preset under the published set: article figures for built-in fabrics dropped, site facts and the
+    cluster's wiring (NICs per node, link speed: :data:`model.presets.CLUSTER_KEYS`) kept, as the app's
+    profile switch keeps them (:func:`model.presets.switch_profile_set`)."""
     from .catalog import BUILTIN_FABRICS
+    from .presets import CLUSTER_KEYS, switch_profile_set
 
+    custom = s.fabric.custom_dict()
+    wiring = {f"fabric.custom.{name}.{key}": getattr(custom[name], key) for name in BUILTIN_FABRICS
+              if name in custom for key in CLUSTER_KEYS if getattr(custom[name], key) is not None}
+    bare = s
     for name in BUILTIN_FABRICS:
-        s = s.without_fabric_override(name)
-    return dataclasses.replace(s, fabric=dataclasses.replace(s.fabric, profile_set="published"))
+        bare = bare.without_fabric_override(name)
+    return switch_profile_set(bare.replace_many(wiring) if wiring else bare, "published", {})
 
 
 def _in_cny(s):

@@ -101,16 +101,57 @@ def switch_profile_set(scenario: Scenario, profile_set: str, article: dict) -> S
     ``article`` is :func:`article_values` of the preset the scenario came from. Under any set
     but ``seed``, each article value the scenario still holds unchanged is dropped (the fabric
     takes that set's value); under ``seed`` each one the scenario does not set comes back. A
-    value the user changed is the user's choice and stays either way.
+    value the user changed is the user's choice and stays either way. The cluster's wiring
+    (:data:`CLUSTER_KEYS`: NICs per node, link speed) stays as it is under either set.
     """
     changes = {"fabric.profile_set": profile_set}
     for path, value in article.items():
+        if path.rsplit(".", 1)[-1] in CLUSTER_KEYS:
+            continue  # the cluster's wiring, not a fabric figure: kept below
         now = scenario.get(path)
         if profile_set != "seed" and now == value:
             changes[path] = None
         elif profile_set == "seed" and now is None:
             changes[path] = value
+    changes.update(_kept_wiring(scenario, profile_set))
     return scenario.replace_many(changes)
+
+
+CLUSTER_KEYS = ("link_gbps", "nics_per_node")
+"""A fabric's values that describe the cluster as built (its NICs and their line rate), not the fabric's
+figures: a profile switch keeps them as they are, so it never rewires (or re-prices) the cluster."""
+
+
+def _profile_row(set_name: str, name: str, spec) -> dict:
+    """A fabric's row in a profile set: its own, or (a user fabric) its transport's."""
+    prof = catalog.profile_set(set_name)["fabrics"]
+    if name in prof:
+        return prof[name]
+    transport = getattr(spec, "transport", None)
+    return catalog.transport_profile(set_name, transport) if transport else {}
+
+
+def _kept_wiring(scenario: Scenario, profile_set: str) -> dict:
+    """The overrides that keep each compared fabric's :data:`CLUSTER_KEYS` under ``profile_set`` as they are
+    now; an override the new set already gives is dropped (a round trip leaves the scenario as it was)."""
+    custom = scenario.fabric.custom_dict()
+    out = {}
+    for name in scenario.fabric.fabrics:
+        spec = custom.get(name)
+        old = _profile_row(scenario.fabric.profile_set, name, spec)
+        new = _profile_row(profile_set, name, spec)
+        for key in CLUSTER_KEYS:
+            path = f"fabric.custom.{name}.{key}"
+            mine = getattr(spec, key, None) if spec is not None else None
+            now = mine if mine is not None else old.get(key)
+            if now is None:
+                continue
+            if new.get(key) == now:
+                if mine is not None:
+                    out[path] = None
+            elif mine is None:
+                out[path] = now
+    return out
 
 
 def overridden_values(scenario: Scenario, article: dict) -> list[tuple[str, str, object, bool]]:

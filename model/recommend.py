@@ -90,8 +90,12 @@ REASON_CODES = {
     "diff.tree_over_budget": ("engine", "tree", "engine_days", "tree_days"),
     "diff.faster_within_budget": ("engine", "tree", "engine_days", "tree_days"),
     "diff.cheaper_per_run": ("engine", "tree", "per_run_change", "engine_days", "tree_days"),
-    # the customer's one-sentence answer
-    "takeaway": ("fabric", "baseline", "baseline_days", "days", "tco_delta", "per_run_delta"),
+    # the customer's answer: money for the same work first, the same cluster's TCO second
+    "takeaway": ("fabric", "baseline", "baseline_days", "days", "per_run", "baseline_per_run", "per_mtok",
+                 "saved_per_year", "gpu_hours_per_year", "currency"),
+    "takeaway.alone": ("fabric", "days", "per_run", "per_mtok", "currency"),
+    "takeaway.tco": ("fabric", "baseline", "years", "tco_change", "work_ratio"),
+    "note.stalls": ("fabric", "cause"),
 }
 
 
@@ -422,19 +426,87 @@ def baseline_fabric(res, preferred: str | None = None) -> str:
     return names[int(np.nanargmax(np.where(np.isfinite(days), days, -np.inf)))]
 
 
-def takeaway(res, rec: Recommendation, baseline: str | None = None) -> Reason | None:
-    """The one-sentence answer: the recommended fabric's days, TCO and cost per run against the baseline.
+@dataclass(frozen=True)
+class SameWork:
+    """Money and GPU time of ``fabric`` against ``baseline`` for the same work (the baseline's output).
 
-    The fabric is the pick; for a tie, the article's choice when it is among the equivalent
-    fabrics, else the best on the criterion. ``None`` when nothing fits or the fabric is the baseline.
+    ``saved_per_year`` is what the baseline's yearly output (its runs per year at the duty cycle) costs
+    on the baseline minus what it costs on ``fabric``, each at its own cost per run [currency/year];
+    ``gpu_hours_per_year`` the GPU-hours that output no longer needs [GPU-h/year]. Both are negative
+    when ``fabric`` is the slower or dearer one. The baseline's output is the conservative measure: at
+    the faster fabric's output the baseline would need more clusters than the customer has.
     """
+    fabric: str
+    baseline: str
+    days: float
+    baseline_days: float
+    per_run: float
+    baseline_per_run: float
+    per_mtok: float            # cost per million training tokens [currency]
+    baseline_per_mtok: float
+    saved_per_year: float
+    gpu_hours_per_year: float
+    tco: float                 # the same cluster's TCO over ``years`` [currency]
+    baseline_tco: float
+    years: float
+    currency: str
+
+    @property
+    def tco_delta(self) -> float:
+        """The same cluster's TCO change against the baseline [fraction]."""
+        return self.tco / self.baseline_tco - 1.0
+
+    @property
+    def work_ratio(self) -> float:
+        """How many times the baseline's work the fabric's cluster does in the same time [-]."""
+        return self.baseline_days / self.days
+
+
+def same_work(res, fabric: str, baseline: str) -> SameWork:
+    """:class:`SameWork` of ``fabric`` against ``baseline`` at a point result."""
+    s = res.scenario
+    i, j = res.fabric_index(fabric), res.fabric_index(baseline)
+
+    def v(key, k):
+        return float(np.asarray(res[key], dtype=float).reshape(-1)[k])
+
+    runs_base = v("runs_per_year", j)
+    gpus = s.cluster.nodes * s.cluster.gpus_per_node
+    d_f, d_b = v("train_days_with_interruptions", i), v("train_days_with_interruptions", j)
+    r_f, r_b = v("cost_per_run", i), v("cost_per_run", j)
+    return SameWork(fabric, baseline, d_f, d_b, r_f, r_b, v("cost_per_token", i) * 1e6, v("cost_per_token", j) * 1e6,
+                    runs_base * (r_b - r_f), runs_base * gpus * 24.0 * (d_b - d_f), v("tco", i), v("tco", j),
+                    float(s.economics.years), str(np.asarray(res["currency"]).reshape(-1)[0]))
+
+
+def takeaway(res, rec: Recommendation, baseline: str | None = None, stalls=None) -> tuple[Reason, ...]:
+    """The customer's answer, in reading order: the recommended fabric's days and money for the same work
+    against the baseline, then the same cluster's TCO; a fabric that stalls is said to, not compared.
+
+    The fabric is the pick; for a tie, the article's choice when it is among the equivalent fabrics, else
+    the best on the criterion. ``stalls`` is ``{fabric: cause code}`` of the fabrics whose figures are
+    past the plausibility bound (the views' guard): a stalling baseline is named with its cause and the
+    money is shown against the slowest fabric that does not stall, or alone. Empty when nothing fits or
+    the fabric is the baseline.
+    """
+    stalls = dict(stalls or {})
     fabric = rec.pick or (rec.tree_fabric if rec.tree_fabric in rec.equivalent else rec.best)
     base = baseline_fabric(res, baseline)
     if fabric is None or fabric == base:
-        return None
-    i, j = res.fabric_index(fabric), res.fabric_index(base)
-    d = np.asarray(res["train_days_with_interruptions"], dtype=float)
-    c = np.asarray(res["tco"], dtype=float)
-    r = np.asarray(res["cost_per_run"], dtype=float)
-    return _r("takeaway", fabric=fabric, baseline=base, baseline_days=float(d[j]), days=float(d[i]),
-              tco_delta=float((c[i] - c[j]) / c[j]), per_run_delta=float((r[i] - r[j]) / r[j]))
+        return ()
+    out = []
+    if base in stalls:
+        out.append(_r("note.stalls", fabric=base, cause=stalls[base]))
+        days = np.asarray(res["train_days_with_interruptions"], dtype=float)
+        others = [f for k, f in enumerate(res.fabrics) if f not in stalls and f != fabric and np.isfinite(days[k])]
+        base = max(others, key=lambda f: days[res.fabric_index(f)]) if others else None
+    if base is None:
+        w = same_work(res, fabric, fabric)
+        return (_r("takeaway.alone", fabric=fabric, days=w.days, per_run=w.per_run, per_mtok=w.per_mtok,
+                   currency=w.currency), *out)
+    w = same_work(res, fabric, base)
+    return (_r("takeaway", fabric=fabric, baseline=base, baseline_days=w.baseline_days, days=w.days, per_run=w.per_run,
+               baseline_per_run=w.baseline_per_run, per_mtok=w.per_mtok, saved_per_year=w.saved_per_year,
+               gpu_hours_per_year=w.gpu_hours_per_year, currency=w.currency),
+            _r("takeaway.tco", fabric=fabric, baseline=base, years=w.years, tco_change=w.tco_delta,
+               work_ratio=w.work_ratio), *out)

@@ -266,7 +266,7 @@ def test_customer_sheet_leads_with_the_answer_and_leaves_the_audit_out(snap, tmp
 
     c = proposal.proposal_content(snap)
     assert c["claims"] == [] and not c["audit"]
-    assert re.match(r"InfiniBand: [\d,.]+ → 13\.0 days", c["takeaway"]) and "cost per run" in c["takeaway"]
+    assert re.match(r"InfiniBand: [\d,.]+ → 13\.0 days", c["takeaway"]) and "per training run" in c["takeaway"]
     text = " ".join(_pdftext(proposal.write_proposal(snap, tmp_path / "p.pdf")).split())
     assert c["takeaway"] in " ".join(text.split()) and "claims" not in text and "22 days" not in text
     assert "cannot hold the 24 GPU servers" in text  # the budget, said once in words

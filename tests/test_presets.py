@@ -6,7 +6,7 @@ from numpy.testing import assert_allclose
 
 import model
 from gui import cli
-from model import claims, presets
+from model import catalog, claims, presets
 
 NAMES = presets.preset_names()
 
@@ -64,8 +64,21 @@ def test_case2_claims_show_what_the_seed_reproduces():
 def test_published_variant_drops_article_fabric_figures_keeps_site():
     s = presets.load_preset("case3")
     p = claims.published_variant(s)
-    assert p.fabric.profile_set == "published" and not p.fabric.custom
+    assert p.fabric.profile_set == "published"
+    kept = {key for _, spec in p.fabric.custom for key, v in vars(spec).items() if v is not None}
+    assert kept <= set(presets.CLUSTER_KEYS)  # only the cluster's NICs and link speeds, no article figure
+    assert p.get("fabric.custom.infiniband.link_gbps") == 800.0 and p.get("fabric.custom.infiniband.latency_us") is None
     assert p.economics.pue == 1.15 and p.cluster.nodes == 128
+
+
+@pytest.mark.parametrize("name", ["case1", "case2", "case3", "small", "medium", "large"])
+def test_a_profile_switch_never_rewires_the_cluster(name):
+    s = presets.load_preset(name)
+    pub = presets.switch_profile_set(s, "published", presets.article_values(name))
+    a, b = model.evaluate(s), model.evaluate(pub)
+    for key in ("nics",):  # switches follow the set's switch model (its radix); the NICs are the cluster's
+        assert np.array_equal(np.asarray(a[key]), np.asarray(b[key])), key
+    assert np.array_equal(np.asarray(a["node_bandwidth_gbps"]["line"]), np.asarray(b["node_bandwidth_gbps"]["line"]))
 
 
 def test_cli_claims(capsys):
@@ -94,8 +107,14 @@ def test_switching_to_published_drops_the_articles_values_and_keeps_the_users(na
     article = presets.article_values(name)
     assert article and all(s.get(p) == v for p, v in article.items())
     pub = presets.switch_profile_set(s, "published", article)
-    assert pub.fabric.profile_set == "published" and all(pub.get(p) is None for p in article)
-    assert not [r for r in presets.overridden_values(pub, article) if r[3]]  # no article value left
+    figures = {p: v for p, v in article.items() if p.rsplit(".", 1)[-1] not in presets.CLUSTER_KEYS}
+    assert pub.fabric.profile_set == "published" and all(pub.get(p) is None for p in figures)
+    prof = catalog.profile_set("published")["fabrics"]
+    for p, v in article.items():  # the cluster's wiring stays (as an override, or as the published set has it)
+        if p not in figures:
+            _, _, fab, key = p.split(".")
+            assert pub.get(p) == v or (pub.get(p) is None and prof[fab][key] == v), p
+    assert not [r for r in presets.overridden_values(pub, figures) if r[3]]  # no article figure left
     assert presets.switch_profile_set(pub, "seed", article) == s  # and back, as loaded
     path = next(iter(article))
     mine = s.replace(path, article[path] * 0.5)  # the user's own value stays under either set

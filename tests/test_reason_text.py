@@ -30,7 +30,7 @@ def test_every_reason_of_a_preset_reads_in_both_languages(name):
     res = model.evaluate(s)
     rec = recommend.recommendation(s, res)
     labels = dict(zip(res.fabrics, res.labels))
-    for r in rec.reasons + (recommend.takeaway(res, rec),):
+    for r in rec.reasons + recommend.takeaway(res, rec):
         en = reason_text.render(r, "en", labels=labels)
         zh = reason_text.render(r, "zh_CN", labels=labels)
         assert en and zh and en != zh and "{" not in en + zh
@@ -39,8 +39,10 @@ def test_every_reason_of_a_preset_reads_in_both_languages(name):
 
 def test_parameters_are_formatted_by_name():
     r = recommend.Reason("takeaway", dict(fabric="infiniband", baseline="ethernet", baseline_days=32.61,
-                                          days=12.998, tco_delta=0.03, per_run_delta=-0.59))
+                                          days=12.998, per_run=5.75e3, baseline_per_run=49.5e3, per_mtok=0.158,
+                                          saved_per_year=307e3, gpu_hours_per_year=-12.4, currency="CNY"))
     text = reason_text.render(r, labels={"infiniband": "InfiniBand", "ethernet": "Ethernet"})
-    assert text == "InfiniBand: 32.6 → 13.0 days, +3.0 % TCO, −59 % cost per run (against Ethernet)"
+    assert text == ("InfiniBand: 32.6 → 13.0 days, ¥5.75 k per training run instead of ¥49.5 k (¥0.158 per million "
+                    "tokens); same work a year: ¥307 k saved, 12 GPU-hours more (vs Ethernet)")
     note = recommend.Reason("note.budget_below_servers", dict(budget=8e6, servers=33.9e6, nodes=24, currency="CNY"))
     assert "¥800 万" in reason_text.render(note, "zh") and "¥8.00 M" in reason_text.render(note, "en")

@@ -107,9 +107,10 @@ def test_a_budget_below_the_servers_is_said_once_and_not_a_failing_goal():
 def test_takeaway_compares_the_pick_with_the_baseline():
     s = presets.load_preset("case2")
     res = model.evaluate(s)
-    t = recommend.takeaway(res, recommendation(s, res))
+    t, tco = recommend.takeaway(res, recommendation(s, res))
     assert t.params["fabric"] == "infiniband" and t.params["baseline"] == "ethernet"
-    assert t.params["days"] < t.params["baseline_days"] and t.params["per_run_delta"] < 0
+    assert t.params["days"] < t.params["baseline_days"] and t.params["per_run"] < t.params["baseline_per_run"]
+    assert t.params["saved_per_year"] > 0 and tco.code == "takeaway.tco" and tco.params["work_ratio"] > 1
 
 
 def test_disagreement_gets_a_reason():
@@ -145,4 +146,4 @@ def test_nothing_fits_is_said_without_a_pick():
     assert rec.pick is None and rec.best is None and rec.equivalent == () and not rec.agrees
     assert rec.verdict.code == "verdict.infeasible" and rec.criterion.code == "criterion.cost_per_run"
     doc = rec.to_json()
-    assert doc["pick"] is None and doc["margin"] is None and recommend.takeaway(res, rec) is None
+    assert doc["pick"] is None and doc["margin"] is None and recommend.takeaway(res, rec) == ()

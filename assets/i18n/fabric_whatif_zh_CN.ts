@@ -2,6 +2,25 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>ArticleBanner</name>
+    <message>
+        <source>The physics departs from the article: {fabric} {engine} here, the article says {article}.</source>
+        <translation>物理模型与文章结论不同：此处 {fabric} {engine}，文章为 {article}。</translation>
+    </message>
+    <message>
+        <source>The physics matches the article&apos;s training days here (within {pct} %).</source>
+        <translation>此处物理模型与文章的训练天数一致（相差不超过 {pct} %）。</translation>
+    </message>
+    <message>
+        <source>{days} days</source>
+        <translation>{days} 天</translation>
+    </message>
+    <message>
+        <source>Open the audit</source>
+        <translation>打开核对表</translation>
+    </message>
+</context>
+<context>
     <name>Axes</name>
     <message>
         <source>Nodes</source>
@@ -383,12 +402,12 @@
         <translation>总拥有成本</translation>
     </message>
     <message>
-        <source>{years}-year TCO against {baseline}</source>
-        <translation>{years} 年 TCO 相对 {baseline}</translation>
+        <source>Same cluster: {years}-year TCO against {baseline}</source>
+        <translation>同一集群：{years} 年 TCO 对比 {baseline}</translation>
     </message>
     <message>
-        <source>TCO against {baseline}</source>
-        <translation>TCO 相对 {baseline}</translation>
+        <source>Same cluster: TCO against {baseline}</source>
+        <translation>同一集群：TCO 相对 {baseline}</translation>
     </message>
     <message>
         <source>TCO vs {baseline} (%)</source>
@@ -405,6 +424,14 @@
     <message>
         <source> w/o interr.</source>
         <translation> 不含中断</translation>
+    </message>
+    <message>
+        <source> (clipped)</source>
+        <translation>（已截断）</translation>
+    </message>
+    <message>
+        <source>engine: {value}</source>
+        <translation>引擎：{value}</translation>
     </message>
     <message>
         <source>micro-batch</source>
@@ -577,12 +604,20 @@
         <translation>年限内运营支出</translation>
     </message>
     <message>
-        <source>Cost per training run</source>
-        <translation>每次训练成本</translation>
+        <source>Cost per training run (the same work)</source>
+        <translation>每次训练成本（同样的工作量）</translation>
     </message>
     <message>
-        <source>{years}-year TCO against {baseline}</source>
-        <translation>{years} 年 TCO 相对 {baseline}</translation>
+        <source>Same cluster: {years}-year TCO against {baseline}</source>
+        <translation>同一集群：{years} 年 TCO 对比 {baseline}</translation>
+    </message>
+    <message>
+        <source>{money} less</source>
+        <translation>少 {money}</translation>
+    </message>
+    <message>
+        <source>{money} more</source>
+        <translation>多 {money}</translation>
     </message>
     <message>
         <source>Baseline:</source>
@@ -1408,6 +1443,18 @@
         <translation>重置缩放(&amp;Z)</translation>
     </message>
     <message>
+        <source>Fabric figures: </source>
+        <translation>网络参数：</translation>
+    </message>
+    <message>
+        <source>The source article&apos;s fabric table (midpoints of its ranges) and its case figures; file id: seed. The cluster&apos;s NICs and link speeds stay as they are.</source>
+        <translation>来源文章的网络参数表（取其范围的中点）及其案例数据；文件标识：seed。集群的网卡和链路速率保持不变。</translation>
+    </message>
+    <message>
+        <source>Measured and specified figures with their sources; file id: published. The cluster&apos;s NICs and link speeds stay as they are.</source>
+        <translation>实测和规格数据，附来源；文件标识：published。集群的网卡和链路速率保持不变。</translation>
+    </message>
+    <message>
         <source>&amp;Presentation mode (large text, thick lines)</source>
         <translation>演示模式(&amp;P)（大字体、粗线条）</translation>
     </message>
@@ -1430,18 +1477,6 @@
     <message>
         <source>Load a case study or scale tier: sets every control at once</source>
         <translation>载入案例或规模档位：一次设置所有控件</translation>
-    </message>
-    <message>
-        <source>Profile set: </source>
-        <translation>配置集：</translation>
-    </message>
-    <message>
-        <source>seed: the source article&apos;s fabric table (midpoints of its ranges)</source>
-        <translation>seed：原文的网络参数表（取区间中值）</translation>
-    </message>
-    <message>
-        <source>published: measured and specified figures with their sources</source>
-        <translation>published：有出处的实测与规格数据</translation>
     </message>
     <message>
         <source>x-axis</source>
@@ -1737,8 +1772,142 @@
         <translation>（原文）</translation>
     </message>
     <message>
+        <source> (cluster)</source>
+        <translation>（集群）</translation>
+    </message>
+    <message>
         <source>Set by the scenario over the {profile} profile: {list}</source>
         <translation>场景在 {profile} 参数集之上设定的值：{list}</translation>
+    </message>
+</context>
+<context>
+    <name>Pack</name>
+    <message>
+        <source>Inputs</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>BOM</source>
+        <translation>物料清单</translation>
+    </message>
+    <message>
+        <source>TCO</source>
+        <translation>TCO</translation>
+    </message>
+    <message>
+        <source>Comparison</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>Discount on the bill of materials (fraction)</source>
+        <translation>物料清单折扣（比例）</translation>
+    </message>
+    <message>
+        <source>Electricity price per kWh</source>
+        <translation>每千瓦时电价</translation>
+    </message>
+    <message>
+        <source>Support and maintenance per year (fraction of capex)</source>
+        <translation>每年维保费用（占资本支出的比例）</translation>
+    </message>
+    <message>
+        <source>Years of ownership</source>
+        <translation>使用年限</translation>
+    </message>
+    <message>
+        <source>Discount rate of the NPV (fraction per year)</source>
+        <translation>NPV 折现率（每年比例）</translation>
+    </message>
+    <message>
+        <source>GPU servers</source>
+        <translation>GPU 服务器</translation>
+    </message>
+    <message>
+        <source>Network cards (NICs)</source>
+        <translation>网卡</translation>
+    </message>
+    <message>
+        <source>Switches (fat tree)</source>
+        <translation>交换机（胖树）</translation>
+    </message>
+    <message>
+        <source>Links with optics and cables</source>
+        <translation>链路（光模块和线缆）</translation>
+    </message>
+    <message>
+        <source>Network, priced per node (the article&apos;s price)</source>
+        <translation>网络，按节点计价（文章的价格）</translation>
+    </message>
+</context>
+<context>
+    <name>Plausibility</name>
+    <message>
+        <source>loss recovery (TCP retransmission timeouts)</source>
+        <translation>丢包恢复（TCP 重传超时）</translation>
+    </message>
+    <message>
+        <source>loss recovery (retransmitting lost packets)</source>
+        <translation>丢包恢复（重传丢失的数据包）</translation>
+    </message>
+    <message>
+        <source>congested, slow communication</source>
+        <translation>通信拥塞、缓慢</translation>
+    </message>
+    <message>
+        <source>host CPU limit of the transport</source>
+        <translation>传输协议的主机 CPU 瓶颈</translation>
+    </message>
+    <message>
+        <source>pipeline bubble</source>
+        <translation>流水线气泡</translation>
+    </message>
+    <message>
+        <source>GPUs left idle by the plan</source>
+        <translation>并行方案使 GPU 空闲</translation>
+    </message>
+    <message>
+        <source>interruptions (failures and restarts)</source>
+        <translation>中断（故障和重启）</translation>
+    </message>
+    <message>
+        <source>TCP timeouts</source>
+        <translation>TCP 超时</translation>
+    </message>
+    <message>
+        <source>retransmission</source>
+        <translation>重传</translation>
+    </message>
+    <message>
+        <source>congestion</source>
+        <translation>拥塞</translation>
+    </message>
+    <message>
+        <source>host CPU</source>
+        <translation>主机 CPU</translation>
+    </message>
+    <message>
+        <source>idle GPUs</source>
+        <translation>GPU 空闲</translation>
+    </message>
+    <message>
+        <source>restarts</source>
+        <translation>重启</translation>
+    </message>
+    <message>
+        <source>stalls — {cause}</source>
+        <translation>停滞 — {cause}</translation>
+    </message>
+    <message>
+        <source>stalls</source>
+        <translation>停滞</translation>
+    </message>
+    <message>
+        <source>past the plausibility bound (a run over {days} days, over {times}× the best fabric, or MFU under {mfu} %): not a forecast; the engine&apos;s figure is {value}</source>
+        <translation>超出可信范围（训练超过 {days} 天、超过最佳网络的 {times} 倍，或 MFU 低于 {mfu} %）：不构成预测；引擎的数值为 {value}</translation>
+    </message>
+    <message>
+        <source>“stalls”: the engine&apos;s figure is past the plausibility bound (a run over {days} days, over {times}× the best fabric, or MFU under {mfu} %; a guess at where forecasts end), so it is not shown as a forecast</source>
+        <translation>“停滞”：引擎的数值超出可信范围（训练超过 {days} 天、超过最佳网络的 {times} 倍，或 MFU 低于 {mfu} %；这是对预测边界的估计），因此不作为预测显示</translation>
     </message>
 </context>
 <context>
@@ -1804,6 +1973,10 @@
         <translation>含中断（不含中断：{days} 天）</translation>
     </message>
     <message>
+        <source>{days} days, MFU {mfu}</source>
+        <translation>{days} 天，MFU {mfu}</translation>
+    </message>
+    <message>
         <source>no plan fits</source>
         <translation>无可行方案</translation>
     </message>
@@ -1814,6 +1987,17 @@
     <message>
         <source>Model FLOPs utilisation; plan: {plan}</source>
         <translation>模型 FLOPs 利用率；并行方案：{plan}</translation>
+    </message>
+</context>
+<context>
+    <name>ProfileSet</name>
+    <message>
+        <source>Article&apos;s inputs</source>
+        <translation>文章的输入</translation>
+    </message>
+    <message>
+        <source>Measured (published)</source>
+        <translation>实测（已发表）</translation>
     </message>
 </context>
 <context>
@@ -1983,20 +2167,24 @@
         <translation>引擎：{criterion}；{verdict}。</translation>
     </message>
     <message>
+        <source>The tree and the engine agree on the fabric: the article’s choice is one of the equivalent fabrics.</source>
+        <translation>决策树与引擎选择的网络一致：文章的选择是相当的网络之一。</translation>
+    </message>
+    <message>
         <source>* Training days including expected interruptions and restarts. Money in {currency}. The recommended fabric (or the equivalent ones) in bold.</source>
         <translation>* 训练天数包含预计的中断和重启。金额单位 {currency}。推荐的网络（或相当的几种）以粗体显示。</translation>
     </message>
     <message>
-        <source>The tree and the engine agree.</source>
-        <translation>决策树与引擎结论一致。</translation>
-    </message>
-    <message>
-        <source>The tree and the engine agree: the article’s choice is one of the equivalent fabrics.</source>
-        <translation>决策树与引擎结论一致：原文的选择是相当的网络之一。</translation>
+        <source>fabric figures: {name}</source>
+        <translation>网络参数：{name}</translation>
     </message>
     <message>
         <source>Why they differ:</source>
         <translation>二者不同的原因：</translation>
+    </message>
+    <message>
+        <source>The tree and the engine agree on the fabric.</source>
+        <translation>决策树与引擎选择的网络一致。</translation>
     </message>
     <message>
         <source>Break-even, {a} vs {b}</source>
@@ -2095,10 +2283,6 @@
         <translation>由 Fabric What-If {version} 于 {date} 生成</translation>
     </message>
     <message>
-        <source>profile set {name}</source>
-        <translation>参数集 {name}</translation>
-    </message>
-    <message>
         <source>scenario file {name}</source>
         <translation>场景文件 {name}</translation>
     </message>
@@ -2154,12 +2338,12 @@
         <translation>&lt;b&gt;引擎推荐：&lt;/b&gt;</translation>
     </message>
     <message>
-        <source>✔ They agree.</source>
-        <translation>✔ 两者一致。</translation>
+        <source>✔ They agree on the fabric; the article&apos;s figures are another matter (the audit compares them).</source>
+        <translation>✔ 两者选择的网络一致；文章的数字另当别论（核对表对比了这些数字）。</translation>
     </message>
     <message>
-        <source>✔ They agree: the article&apos;s choice is one of the equivalent fabrics.</source>
-        <translation>✔ 两者一致：原文的选择是相当的网络之一。</translation>
+        <source>✔ They agree on the fabric: the article&apos;s choice is one of the equivalent fabrics (the audit compares the article&apos;s figures).</source>
+        <translation>✔ 两者选择的网络一致：文章的选择是相当的网络之一（核对表对比了文章的数字）。</translation>
     </message>
     <message>
         <source>They differ:</source>

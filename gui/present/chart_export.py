@@ -73,7 +73,8 @@ def series_csv(result, kind: str, *, bands=None, pinned=None, baseline: str | No
     if pinned is not None:
         a = chart_series(_sweep_of(pinned), kind, baseline)
         name = _name_of(pinned)
-        cols += [(f"{s['label']} [A{': ' + name if name else ''}]: {y}", a["x"], s["y"]) for s in a["series"]]
+        cols += [(f"{s['label']} [A{': ' + name if name else ''}]: {y}", a["x"], s["y"] if s.get("y_full") is None else s["y_full"])
+                 for s in a["series"]]
     xs = data["x"]
     if any(len(x) != len(xs) or np.any(x != xs) for _, x, _ in cols):
         xs = np.unique(np.concatenate([x for _, x, _ in cols]))

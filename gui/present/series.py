@@ -18,6 +18,7 @@ from model import catalog
 from model.recommend import BASELINE_FABRIC
 
 from .format import fmt_money, fmt_percent
+from .plausibility import MAX_RUN_DAYS, series_stall, stall_text, stalled
 from .steps import idle_by_rule, plan_steps
 from .text import QT_TRANSLATE_NOOP, translate
 
@@ -204,12 +205,12 @@ def chart_series(result, kind: str, baseline: str | None = None) -> dict:
         rel = tco_relative(tco, result, baseline=base)
         ys, clipped = _clip_off_scale(rel)
         out.update(relative=True, unclipped=rel, tco=tco, baseline=base, baseline_label=base_label, clipped=clipped,
-                   title=(translate("Charts", "{years}-year TCO against {baseline}").format(
+                   title=(translate("Charts", "Same cluster: {years}-year TCO against {baseline}").format(
                        years=years, baseline=base_label) if years else
-                       translate("Charts", "TCO against {baseline}").format(baseline=base_label)),
-                   short_title=(translate("Charts", "{years}-year TCO against {baseline}").format(
+                       translate("Charts", "Same cluster: TCO against {baseline}").format(baseline=base_label)),
+                   short_title=(translate("Charts", "Same cluster: {years}-year TCO against {baseline}").format(
                        years=years, baseline=base_short) if years else
-                       translate("Charts", "TCO against {baseline}").format(baseline=base_short)),
+                       translate("Charts", "Same cluster: TCO against {baseline}").format(baseline=base_short)),
                    y_label=translate("Charts", "TCO vs {baseline} (%)").format(baseline=base_short))
     steps = plan_steps(result)
     if ys is not None and steps is not None:  # a ring only where the step shows in this chart
@@ -219,12 +220,17 @@ def chart_series(result, kind: str, baseline: str | None = None) -> dict:
         idle = np.broadcast_to(idle, (f, x.size))
     clipped = out.get("clipped") or [None] * f
     full = out.pop("unclipped", None)
+    stall_mask, stall_codes = np.zeros((f, x.size), dtype=bool), [""] * f
+    if ys is not None and kind in STALL_KINDS:
+        ys, full, stall_mask, stall_codes = _clip_stalls(result, kind, ys, f, x.size)
     if ys is not None:
         for i, (name, st) in enumerate(zip(result.fabrics, styles)):
             off = ("" if clipped[i] is None else
                    translate("Charts", " (off scale: up to {value})").format(value=fmt_percent(clipped[i], signed=True)))
             out["series"].append(dict(fabric=name, label=st["label"] + off, off_scale=clipped[i],
-                                      y_full=None if full is None else np.asarray(full[i], dtype=float), short=st.get("short", name),
+                                      stalled=stall_mask[i], stall=stall_codes[i],
+                                      y_full=None if full is None else np.asarray(full[i], dtype=float),
+                                      short=st.get("short", name),
                                       y=np.asarray(ys[i], dtype=float), style=st,
                                       plan_changed=None if steps is None else steps["changed"][i],
                                       whole_number=None if steps is None else steps["whole_number"][i],
@@ -235,6 +241,52 @@ def chart_series(result, kind: str, baseline: str | None = None) -> dict:
                                      short=st.get("short", name) + translate("Charts", " w/o interr."),
                                      y=np.asarray(extra_ys[i], dtype=float), style=st))
     return out
+
+
+STALL_KINDS = ("utilisation", "duration", "cost_per_run")  # the charts whose value is past the bound when a run stalls
+STALL_CEILING_DAYS = 1.5 * MAX_RUN_DAYS  # a stalled run is drawn no longer than this: clipped, and labelled
+
+
+def _clip_stalls(result, kind, ys, f, n):
+    """The points past the plausibility bound (:mod:`gui.present.plausibility`) clipped, each fabric by its own
+    run only (another fabric's change never moves it): days to :data:`STALL_CEILING_DAYS`, cost per run in the
+    same proportion, MFU kept (it is near zero). Returns the values drawn, the values as computed, the (F, N)
+    mask and each fabric's cause ('' when it never stalls)."""
+    data = result.data
+    days = np.asarray(data["train_days_with_interruptions"], dtype=float)
+    if days.ndim < 2:
+        return ys, None, np.zeros((f, n), dtype=bool), [""] * f
+    mask = np.broadcast_to(stalled(days, data["mfu"]), (f, n))
+    codes = [series_stall(result, i) if mask[i].any() else "" for i in range(f)]
+    if not mask.any() or kind == "utilisation":
+        return ys, None, mask, codes
+    ys = np.asarray(ys, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        shrink = np.where(mask & (days > STALL_CEILING_DAYS), STALL_CEILING_DAYS / days, 1.0)
+    return ys * shrink, ys, mask, codes
+
+
+def stall_note(data: dict) -> str:
+    """The label a chart draws for its fabrics past the plausibility bound: "Ethernet, iWARP: stalls — TCP
+    timeouts (clipped)"; one line per cause, '' when none stalls."""
+    by_cause: dict[str, list[str]] = {}
+    for s in data.get("series", ()):
+        if s.get("stall") and np.asarray(s.get("stalled")).any():
+            by_cause.setdefault(s["stall"], []).append(s["short"])
+    clipped = data.get("kind") != "utilisation"
+    return "\n".join(", ".join(names) + ": " + stall_text(code, short=True)
+                     + (translate("Charts", " (clipped)") if clipped else "") for code, names in by_cause.items())
+
+
+def value_text(kind: str, series: dict, i: int, currency: str = "") -> str:
+    """A series' value at point ``i`` as the read-out shows it: "stalls — cause" past the plausibility bound
+    (with the engine's own figure after it, on demand), else :func:`format_value`."""
+    y = series["y"] if series.get("y_full") is None else series["y_full"]
+    value = format_value(kind, float(y[i]), currency)
+    mask = series.get("stalled")
+    if mask is not None and bool(np.asarray(mask)[i]) and series.get("stall"):
+        return stall_text(series["stall"]) + " · " + translate("Charts", "engine: {value}").format(value=value)
+    return value
 
 
 # the engine output each chart draws, and its display scale (MFU: fraction -> percent)

@@ -28,4 +28,18 @@ def translate(context: str, text: str, disambiguation: str | None = None, n: int
     return qtcore.QCoreApplication.translate(context, text, disambiguation, n)
 
 
-__all__ = ["LANGUAGES", "QT_TRANSLATE_NOOP", "translate"]
+# the profile sets as a customer knows them (the ids stay in files, on the command line and in JSON)
+PROFILE_SET_NAMES = {
+    "seed": QT_TRANSLATE_NOOP("ProfileSet", "Article's inputs"),
+    "published": QT_TRANSLATE_NOOP("ProfileSet", "Measured (published)"),
+}
+
+
+def profile_set_name(set_id: str) -> str:
+    """A profile set's display name in the reader's language ("Article's inputs" for ``seed``); an unknown
+    id as it is."""
+    text = PROFILE_SET_NAMES.get(set_id)
+    return translate("ProfileSet", text) if text else str(set_id)
+
+
+__all__ = ["LANGUAGES", "PROFILE_SET_NAMES", "QT_TRANSLATE_NOOP", "profile_set_name", "translate"]

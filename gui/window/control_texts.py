@@ -15,6 +15,7 @@ from model.scenario import SECTIONS, FabricSpec, field_meta
 from ..i18n import current_language, translate
 from ..i18n_data import tr_description, tr_field, tr_help, tr_name
 from ..overrides import overrides_html
+from ..present.text import profile_set_name
 
 APP_NAME = "Fabric What-If"
 
@@ -59,7 +60,7 @@ def field_tooltip(path: str, *, now, loaded, origin: str, unit: str, scale: floa
     lines = _head(meta, key)
     if from_profile:
         lines.append(translate("MainWindow", "Not set by the scenario: the {profile} profile set's value").format(
-            profile=html.escape(profile_set)))
+            profile=html.escape(profile_set_name(profile_set))))
         src = src or profile_source
     elif now != loaded:
         lines.append(translate("MainWindow", "Edited; {origin} sets {value}").format(
@@ -148,7 +149,7 @@ def scenario_name(s, edited: bool) -> str:
 
 def window_title(s, edited: bool) -> str:
     return translate("MainWindow", "{name} — profile: {profile} — {app}").format(
-        name=scenario_name(s, edited), profile=s.fabric.profile_set, app=APP_NAME)
+        name=scenario_name(s, edited), profile=profile_set_name(s.fabric.profile_set), app=APP_NAME)
 
 
 def scenario_line(s, edited: bool) -> tuple[str, str]:
@@ -159,7 +160,8 @@ def scenario_line(s, edited: bool) -> tuple[str, str]:
         "MainWindow", "<b>{name}</b> &nbsp;·&nbsp; {nodes} × {gpn} {gpu} &nbsp;·&nbsp; {params} B params "
                       "&nbsp;·&nbsp; profile: <b>{profile}</b>").format(
         name=html.escape(scenario_name(s, edited)), nodes=f"{c.nodes:,}", gpn=c.gpus_per_node,
-        gpu=html.escape(gname), params=f"{s.workload.params_b:,.4g}", profile=html.escape(s.fabric.profile_set))
+        gpu=html.escape(gname), params=f"{s.workload.params_b:,.4g}",
+        profile=html.escape(profile_set_name(s.fabric.profile_set)))
     desc = tr_description(s.description) if s.description else ""
     return text, text + (f"<br>{html.escape(desc)}" if desc else "")
 

@@ -20,6 +20,7 @@ from model.transport import RDMA_TRANSPORTS
 from ..controls import FieldSlider, GroupBox, labelled, slider_for
 from ..i18n import current_language, translate
 from ..i18n_data import tr_field, tr_unit
+from ..present.text import profile_set_name
 from . import control_texts as texts_
 
 # (group title, fields): what the panel shows. "fabric.KEY": the fabric in focus's value.
@@ -265,7 +266,7 @@ class ControlsPanel(QtWidgets.QScrollArea):
                          edited=st.is_edited(f"fabric.custom.{row.name}.{key}"))
             if not light:
                 sl.set_tooltip(texts_.fabric_tooltip(
-                    key, label=row.label, source=src, profile_name=prof["name"], profile_value=entry.get(key),
+                    key, label=row.label, source=src, profile_name=profile_set_name(prof["name"]), profile_value=entry.get(key),
                     guess=guess, article_range=entry.get(f"{key}_range"), entry_source=entry.get("source"),
                     scale=sl.scale))
         with QtCore.QSignalBlocker(self.adaptive_check):

@@ -26,6 +26,7 @@ from ..controls import labelled
 from ..file_actions import install_file_actions
 from ..features import install_features
 from ..i18n import Texts, current_language, translate
+from ..present.text import profile_set_name
 from ..present.session import Session
 from ..recommendation import preset_name_for
 from ..session import SessionSignals
@@ -213,16 +214,20 @@ class MainWindow(QtWidgets.QMainWindow):
         spacer.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Preferred)
         tb.addWidget(spacer)
         profiles = QtWidgets.QLabel()
-        t.bind(profiles.setText, lambda: translate("MainWindow", "Profile set: "))
+        t.bind(profiles.setText, lambda: translate("MainWindow", "Fabric figures: "))
         tb.addWidget(profiles)
         self.profile_buttons: dict[str, QtWidgets.QRadioButton] = {}
         self.profile_group = QtWidgets.QButtonGroup(self)
-        tips = {"seed": lambda: translate("MainWindow", "seed: the source article's fabric table (midpoints of its "
-                                                        "ranges)"),
-                "published": lambda: translate("MainWindow", "published: measured and specified figures with their "
-                                                             "sources")}
+        tips = {"seed": lambda: translate("MainWindow", "The source article's fabric table (midpoints of its ranges) "
+                                                        "and its case figures; file id: seed. The cluster's NICs "
+                                                        "and link speeds stay as they are."),
+                "published": lambda: translate("MainWindow", "Measured and specified figures with their sources; "
+                                                             "file id: published. The cluster's NICs and link "
+                                                             "speeds stay as they are.")}
         for name in catalog.PROFILE_SETS:
             rb = QtWidgets.QRadioButton(name)
+            rb.setObjectName(f"profileSet_{name}")
+            t.bind(rb.setText, lambda n=name: profile_set_name(n))
             source = catalog.profile_set(name).get("source", "")
             t.bind(rb.setToolTip, lambda n=name, src=source: tips[n]() + "\n" + src if n in tips else n + "\n" + src)
             self.profile_group.addButton(rb)
@@ -421,7 +426,7 @@ class MainWindow(QtWidgets.QMainWindow):
         name = control_texts.scenario_name(s, s != self.session.state.loaded)
         for kind, ch in self.charts.items():
             ch.show_result(snap.sweep, kind, current_x=snap.current_x, focus=focus,
-                           profile_set=s.fabric.profile_set, scenario_name=name, point=snap.point)
+                           profile_set=profile_set_name(s.fabric.profile_set), scenario_name=name, point=snap.point)
         live = self.session.state.dragging
         self.point_panel.show_snapshot(snap, focus, self.controller.source_path, live)
         if not live:

@@ -4,12 +4,18 @@ laptop screen."""
 
 from __future__ import annotations
 
+import html
+
 from PySide6 import QtCore, QtWidgets
 
 from ..breakdown import BreakdownChart
 from ..controls import GroupBox
 from ..cost_chart import CostChart
+from ..charts import fabric_styles
 from ..i18n import translate
+from ..i18n_data import tr_data
+from ..present.article import OPEN_AUDIT, banner_text
+from ..present.plausibility import point_stalls
 from ..point_table import PointTable
 from ..recommendation import RecommendationPanel, preset_name_for
 from ..richtext import RichText
@@ -31,6 +37,14 @@ class PointPanel(QtWidgets.QScrollArea):
         rl.setContentsMargins(6, 6, 6, 6)
         self.point_title = RichText()  # new numbers on every slider move: cheaper than a rich-text QLabel
         rl.addWidget(self.point_title)
+        # on an article preset: where the physics departs from the article's outcome, and a link to the audit
+        self.article_banner = QtWidgets.QLabel()
+        self.article_banner.setObjectName("articleBanner")
+        self.article_banner.setWordWrap(True)
+        self.article_banner.setStyleSheet("background:#fff4e0; color:#5a3a00; padding:3px; font-size:8pt")
+        self.article_banner.linkActivated.connect(self.open_audit)
+        self.article_banner.hide()
+        rl.addWidget(self.article_banner)
         self.table = PointTable()
         rl.addWidget(self.table)
         self.breakdown = BreakdownChart()
@@ -77,6 +91,22 @@ class PointPanel(QtWidgets.QScrollArea):
         text = control_texts.point_title(snap.scenario)
         if self.point_title.text() != text:
             self.point_title.setText(text)
+        self._show_banner(snap, preset_name_for(source_path))
+
+    def _show_banner(self, snap, preset: str | None) -> None:
+        point = snap.point
+        labels = {f: st.get("short", f) for f, st in zip(point.fabrics, fabric_styles(point))}
+        line = banner_text(preset, point, labels, point_stalls(point), article_tr=tr_data)
+        html_text = (html.escape(line) + f" <a href='#audit'>{html.escape(translate('ArticleBanner', OPEN_AUDIT))}</a>"
+                     if line else "")
+        if self.article_banner.text() != html_text:
+            self.article_banner.setText(html_text)
+        self.article_banner.setVisible(bool(line))
+
+    def open_audit(self, *_):
+        """The article audit (the claims table beside the engine's figures), shown and scrolled to."""
+        self.recommendation.audit_check.setChecked(True)
+        QtCore.QTimer.singleShot(0, lambda: self.ensureWidgetVisible(self.recommendation.claims_title, 0, 0))
 
     def retranslate(self) -> None:
         """The views' own fixed texts in the current language; the next :meth:`show_snapshot` redraws the rest."""

@@ -33,7 +33,7 @@ def test_preset_names_and_captions_in_chinese(zh):
 
 def test_money_in_wan_everywhere_in_chinese(zh):
     for key in ("capex", "tco", "cost_per_run"):
-        text = zh.table.cell_text(0, key)
+        text = zh.table.cell_text(3, key)  # InfiniBand (TCP Ethernet stalls on the article's inputs: no cost per run)
         assert text.startswith("¥") and ("万" in text or "亿" in text) and " M" not in text, (key, text)
     tco = zh.charts["tco"].series  # the sweep chart: TCO against the baseline in percent, in Chinese
     assert CJK.search(tco["title"]) and CJK.search(tco["y_label"]) and "%" in tco["y_label"], tco["title"]

@@ -8,6 +8,7 @@ from guihelpers import curve_y, marker_xy, settle
 from PySide6 import QtCore
 
 import model
+from gui.present.plausibility import point_stalls, stall_text
 
 SCENARIO_SLIDERS = ["cluster.nodes", "cluster.gpus_per_node", "workload.params_b", "workload.train_tokens_b",
                     "economics.electricity_cny_per_kwh", "economics.pue", "economics.years"]
@@ -197,8 +198,8 @@ def test_profile_set_switch_changes_curves(window, qtbot):
     settle(win)  # the chart in the hidden cost-per-run tab too
     y1 = {f: curve_y(win, "utilisation", f) for f in y0}
     assert any(not np.array_equal(y0[f], y1[f], equal_nan=True) for f in y0)
-    assert "published" in win.windowTitle()
-    assert all("profile: published" in ch.caption for ch in win.charts.values())
+    assert "Measured (published)" in win.windowTitle()
+    assert all("profile: Measured (published)" in ch.caption for ch in win.charts.values())
 
 
 @pytest.mark.parametrize("field", ["cluster.nodes", "workload.params_b", "fabric.latency_us", "fabric.loss_rate",
@@ -244,8 +245,13 @@ def test_hover_on_marker_shows_the_exact_point_values(window):
     assert text.startswith("At this point")
     point = win.controller.snapshot.point
     days = point.data["train_days_with_interruptions"]
+    stalls = point_stalls(point)
+    assert stalls  # case 2 on the article's inputs: TCP Ethernet past the plausibility bound
     for i, fab in enumerate(point.fabrics):
-        assert f"{days[i]:,.1f} days" in text
+        if fab in stalls:  # the cause, not a forecast
+            assert stall_text(stalls[fab]) in text and f"{days[i]:,.1f}" not in text
+        else:
+            assert f"{days[i]:,.1f} days" in text
 
 
 def test_breakdown_bars_match_the_engine(window):

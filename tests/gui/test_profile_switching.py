@@ -15,7 +15,10 @@ def test_published_set_drops_the_presets_article_values_and_says_what_is_overrid
     window.profile_buttons["published"].click()  # the radio button a user clicks
     settle(window)
     s = window.controller.scenario
-    assert s.fabric.profile_set == "published" and s.fabric.custom == ()
+    assert s.fabric.profile_set == "published"
+    # only the cluster's wiring is kept (NICs per node, link speed); every article figure is gone
+    assert {k for _, spec in s.fabric.custom for k, v in vars(spec).items() if v is not None} <= {
+        "link_gbps", "nics_per_node"}
     assert "(article)" not in window.fabric_source.text()
     assert window.table.cell_text(3, "days") != days_seed
     window.controller.set_value("fabric.custom.infiniband.latency_us", 3.0)

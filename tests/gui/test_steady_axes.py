@@ -77,7 +77,8 @@ def test_y_axis_only_grows_while_dragging_and_fits_on_release(window, qtbot, nod
     # fitted again: the margins are small next to the data's span
     span = data[1] - data[0]
     assert (data[0] - after[0]) < 0.25 * span and (after[1] - data[1]) < 0.25 * span
-    assert after != during
+    if (data[0] - during[0]) >= 0.25 * span or (during[1] - data[1]) >= 0.25 * span:
+        assert after != during  # the grown axis was loose: the release fitted it again
 
 
 def test_utilisation_axis_only_grows_while_dragging(window, qtbot):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from gui.present.text import profile_set_name
 from guihelpers import settle
 from PySide6 import QtGui
 
@@ -74,8 +75,8 @@ def test_every_preset_renders(window, qtbot, name, path, tmp_path):
             whole = dotted.getData()[0] if dotted is not None and dotted.isVisible() else x
             assert len(whole) > 50 and len(x) >= 1, (kind, fab)
             assert np.isfinite(np.asarray(y, dtype=float)).any(), (kind, fab)
-        assert short_name(s.name) in ch.caption and f"profile: {s.fabric.profile_set}" in ch.caption
-    assert s.name in win.windowTitle() and s.fabric.profile_set in win.windowTitle()
+        assert short_name(s.name) in ch.caption and f"profile: {profile_set_name(s.fabric.profile_set)}" in ch.caption
+    assert s.name in win.windowTitle() and profile_set_name(s.fabric.profile_set) in win.windowTitle()
     img = win.grab().toImage()
     assert image_is_busy(img)
     img.save(str(tmp_path / f"{path.stem}.png"))

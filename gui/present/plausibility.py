@@ -1,0 +1,176 @@
+"""The credibility guard: where an output stops being a forecast, and what the views say instead.
+
+A what-if explorer produces points no engineer would believe as forecasts: a slider at 50 %
+packet loss, the article's 0.75 % loss on kernel TCP, a fabric a hundred times slower than the
+next. The engine still computes them (they stay in ``evaluate --json`` and in each view's
+detail on demand), but every view that shows a customer a number — the point table, the charts
+and their read-out, the recommendation, the proposal sheet and ``fabric-whatif evaluate`` —
+shows such a fabric as "stalls — <cause>" instead, through this one module.
+
+A fabric *stalls* at a point when any of:
+
+- its run (with interruptions) takes longer than :data:`MAX_RUN_DAYS` — no one plans a
+  training run longer than the hardware's first year;
+- it takes more than :data:`MAX_TIMES_BEST` times the best compared fabric's run — the
+  engine's median error against published runs is a few per cent
+  (``model.validation.MEDIAN_TOLERANCE``), and no published comparison of data-centre fabrics
+  on one cluster reports an order of magnitude;
+- its model FLOPs utilisation is under :data:`MIN_MFU` — a GPU busy under 1 % of the time is
+  waiting, not training.
+
+The three bounds are judgement (guesses, labelled so in the app's assumptions): they mark
+where the model's regime has left the measured one, not a physical limit.
+
+The cause is read from the step-time breakdown: the part of the run (in days) by which the
+stalled fabric exceeds the best one most — loss recovery (on TCP: retransmission timeouts),
+congested or slow communication, the host CPU, the pipeline bubble, or interruptions.
+
+No Qt here (``gui.present`` is Qt-free; see :mod:`gui.present.text`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .text import QT_TRANSLATE_NOOP, translate
+
+MAX_RUN_DAYS = 365.0
+"""Longest run shown as a forecast [days, with interruptions] (guess: one year)."""
+MAX_TIMES_BEST = 10.0
+"""Largest ratio to the best compared fabric's run shown as a forecast [-] (guess)."""
+MIN_MFU = 0.01
+"""Lowest model FLOPs utilisation shown as a forecast [fraction] (guess: 1 %)."""
+
+_COMM_KEYS = ("tp_comm", "cp_comm", "ep_comm", "pp_comm", "dp_comm")
+# the step's parts grouped into the causes a reader knows; "interruptions" is the run's restarts
+_GROUPS = {"loss_recovery": ("loss_recovery",), "communication": _COMM_KEYS, "cpu": ("cpu",),
+           "bubble": ("bubble",), "compute": ("compute", "optimizer")}
+TCP_TRANSPORTS = ("tcp", "iwarp")  # iWARP is RDMA over TCP (RFC 5040): TCP's retransmission timer recovers a loss
+CAUSE_ORDER = ("loss_recovery", "communication", "cpu", "bubble", "compute", "interruptions")
+
+CAUSES = {
+    "loss_recovery_tcp": QT_TRANSLATE_NOOP("Plausibility", "loss recovery (TCP retransmission timeouts)"),
+    "loss_recovery": QT_TRANSLATE_NOOP("Plausibility", "loss recovery (retransmitting lost packets)"),
+    "communication": QT_TRANSLATE_NOOP("Plausibility", "congested, slow communication"),
+    "cpu": QT_TRANSLATE_NOOP("Plausibility", "host CPU limit of the transport"),
+    "bubble": QT_TRANSLATE_NOOP("Plausibility", "pipeline bubble"),
+    "compute": QT_TRANSLATE_NOOP("Plausibility", "GPUs left idle by the plan"),
+    "interruptions": QT_TRANSLATE_NOOP("Plausibility", "interruptions (failures and restarts)"),
+}
+# the same causes in two or three words, for a narrow table cell
+SHORT_CAUSES = {
+    "loss_recovery_tcp": QT_TRANSLATE_NOOP("Plausibility", "TCP timeouts"),
+    "loss_recovery": QT_TRANSLATE_NOOP("Plausibility", "retransmission"),
+    "communication": QT_TRANSLATE_NOOP("Plausibility", "congestion"),
+    "cpu": QT_TRANSLATE_NOOP("Plausibility", "host CPU"),
+    "bubble": QT_TRANSLATE_NOOP("Plausibility", "pipeline bubble"),
+    "compute": QT_TRANSLATE_NOOP("Plausibility", "idle GPUs"),
+    "interruptions": QT_TRANSLATE_NOOP("Plausibility", "restarts"),
+}
+STALLS = QT_TRANSLATE_NOOP("Plausibility", "stalls — {cause}")
+STALLS_SHORT = QT_TRANSLATE_NOOP("Plausibility", "stalls")
+NOT_FORECAST = QT_TRANSLATE_NOOP("Plausibility", "past the plausibility bound (a run over {days} days, over {times}× "
+                                                 "the best fabric, or MFU under {mfu} %): not a forecast; "
+                                                 "the engine's figure is {value}")
+BOUND_NOTE = QT_TRANSLATE_NOOP("Plausibility", "“stalls”: the engine's figure is past the plausibility bound (a run "
+                                               "over {days} days, over {times}× the best fabric, or MFU under "
+                                               "{mfu} %; a guess at where forecasts end), so it is not shown as a "
+                                               "forecast")
+
+def stalled(days, mfu) -> np.ndarray:
+    """Which fabrics stall: bool of ``days``' shape, fabrics on the first axis ((F,) at a point, (F, N)
+    along a sweep). ``days`` is the run with interruptions [days], ``mfu`` a fraction; NaN (no plan
+    fits) never stalls."""
+    days = np.asarray(days, dtype=float)
+    mfu = np.broadcast_to(np.asarray(mfu, dtype=float), days.shape)
+    if days.size == 0:
+        return np.zeros(days.shape, dtype=bool)
+    with np.errstate(invalid="ignore"):
+        best = np.min(np.where(np.isfinite(days), days, np.inf), axis=0) if days.ndim else days
+        ok = np.isfinite(days)
+        return ok & ((days > MAX_RUN_DAYS) | (days > MAX_TIMES_BEST * best) | (mfu < MIN_MFU))
+
+
+def _parts_days(data) -> dict:
+    """Each cause's share of the run [days], (F,) or (F, N): the step's parts scaled to the run's days,
+    and the interruptions' extra days."""
+    step = np.asarray(data["step_time_s"], dtype=float)
+    days = np.asarray(data["train_days"], dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per_s = days / step
+        out = {g: sum(np.asarray(data["breakdown_s"][k], dtype=float) for k in keys) * per_s
+               for g, keys in _GROUPS.items()}
+    out["interruptions"] = np.asarray(data["train_days_with_interruptions"], dtype=float) - days
+    return out
+
+
+def causes(result) -> np.ndarray:
+    """Each fabric's stall cause code (:data:`CAUSES`) at each point, str array of the days' shape:
+    the part of the run by which it exceeds the best fabric at that point most ('' where it does
+    not stall)."""
+    data = result.data
+    days = np.asarray(data["train_days_with_interruptions"], dtype=float)
+    mask = stalled(days, data["mfu"])
+    out = np.full(days.shape, "", dtype=object)
+    if not mask.any():
+        return out
+    parts = _parts_days(data)
+    with np.errstate(invalid="ignore"):
+        best = np.nanargmin(np.where(np.isfinite(days), days, np.inf), axis=0)
+    stack = np.stack([np.broadcast_to(parts[g], days.shape) for g in CAUSE_ORDER])  # (C, F, ...)
+    if days.ndim > 1:  # (F, N): the best fabric's parts at each point
+        best_parts = stack[:, best, np.arange(days.shape[1])][:, None, :]
+    else:
+        best_parts = stack[:, int(best)][:, None]
+    excess = np.nan_to_num(stack - best_parts, nan=-np.inf)
+    code = np.asarray(CAUSE_ORDER, dtype=object)[np.argmax(excess, axis=0)]
+    tcp = np.array([row.transport in TCP_TRANSPORTS for row in result.fabric_rows]).reshape((-1,) + (1,) * (days.ndim - 1))
+    code = np.where((code == "loss_recovery") & tcp, "loss_recovery_tcp", code)
+    out[mask] = np.broadcast_to(code, days.shape)[mask]
+    return out
+
+
+def point_stalls(point) -> dict[str, str]:
+    """``{fabric: cause code}`` for the fabrics that stall at a point result (an ``evaluate`` result)."""
+    codes = np.atleast_1d(causes(point))
+    return {f: str(c) for f, c in zip(point.fabrics, codes) if c}
+
+
+def series_stall(result, f: int) -> str:
+    """One cause for fabric ``f`` along a sweep: the one at its longest stalled point ('' when it never
+    stalls)."""
+    codes = np.atleast_2d(causes(result))[f]
+    if not any(codes):
+        return ""
+    days = np.atleast_2d(np.asarray(result.data["train_days_with_interruptions"], dtype=float))[f]
+    idx = [i for i, c in enumerate(codes) if c]
+    return str(codes[max(idx, key=lambda i: days[i] if np.isfinite(days[i]) else -np.inf)])
+
+
+def cause_text(code: str) -> str:
+    """The cause in the reader's language."""
+    return translate("Plausibility", CAUSES.get(code, CAUSES["communication"]))
+
+
+def stall_text(code: str, short: bool = False) -> str:
+    """"stalls — loss recovery (TCP retransmission timeouts)" in the reader's language; ``short``: "stalls —
+    TCP timeouts" (a table cell)."""
+    cause = translate("Plausibility", SHORT_CAUSES.get(code, SHORT_CAUSES["communication"])) if short \
+        else cause_text(code)
+    return translate("Plausibility", STALLS).format(cause=cause)
+
+
+def bound_note() -> str:
+    """The one sentence a table prints once where it shows a "stalls" label."""
+    return translate("Plausibility", BOUND_NOTE).format(days=f"{MAX_RUN_DAYS:,.0f}", times=f"{MAX_TIMES_BEST:g}",
+                                                        mfu=f"{MIN_MFU * 100:g}")
+
+
+def figure_note(value_text: str) -> str:
+    """What a hover or tooltip adds under a "stalls" label: why, and the engine's own figure (on demand)."""
+    return translate("Plausibility", NOT_FORECAST).format(days=f"{MAX_RUN_DAYS:,.0f}", times=f"{MAX_TIMES_BEST:g}",
+                                                          mfu=f"{MIN_MFU * 100:g}", value=value_text)
+
+
+__all__ = ["CAUSES", "CAUSE_ORDER", "SHORT_CAUSES", "MAX_RUN_DAYS", "MAX_TIMES_BEST", "MIN_MFU", "bound_note", "cause_text", "causes",
+           "figure_note", "point_stalls", "series_stall", "stall_text", "stalled"]

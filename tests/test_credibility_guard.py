@@ -1,0 +1,115 @@
+"""The credibility guard and money for the same work, without Qt: a fabric past the plausibility bound reads
+"stalls — <cause>" in the command line's text and the recommendation, keeps its figures in the JSON, and no
+headline prints "−100 %" or a TCO rise without the same-work figure beside it."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+import model
+from gui import cli, reason_text
+from gui.present import plausibility
+from model import presets, recommend
+
+ABSURD = re.compile(r"(\d{1,3}(,\d{3})+|\d{4,})(\.\d+)?")  # a figure of four digits or more
+
+
+def _stalling_case3():
+    s = presets.load_preset("case3")
+    return s, model.evaluate(s)
+
+
+def test_bounds_mark_long_runs_far_slower_runs_and_idle_gpus():
+    days = np.array([400.0, 30.0, 301.0, 20.0, np.nan])
+    mfu = np.array([0.3, 0.3, 0.3, 0.005, np.nan])
+    assert plausibility.stalled(days, mfu).tolist() == [True, False, True, True, False]
+    # along a sweep the best fabric is the best at each point
+    sweep_days = np.array([[5.0, 200.0], [60.0, 10.0]])
+    assert plausibility.stalled(sweep_days, 0.5).tolist() == [[False, True], [True, False]]
+
+
+def test_the_cause_is_the_part_of_the_run_that_grew_most():
+    s, res = _stalling_case3()
+    stalls = plausibility.point_stalls(res)
+    assert stalls.get("ethernet") == "loss_recovery_tcp"  # TCP Ethernet stalls on retransmission timeouts
+    assert "infiniband" not in stalls
+    days = np.asarray(res["train_days_with_interruptions"], dtype=float)
+    for f in stalls:
+        assert days[res.fabric_index(f)] > plausibility.MAX_RUN_DAYS or \
+            days[res.fabric_index(f)] > plausibility.MAX_TIMES_BEST * np.nanmin(days)
+
+
+def test_evaluate_text_says_stall_and_json_keeps_the_engine_figure(capsys):
+    s, res = _stalling_case3()
+    text = cli.result_table(res)
+    eth_days = float(res.at("ethernet")["train_days_with_interruptions"])
+    assert eth_days > plausibility.MAX_RUN_DAYS
+    assert "stalls — loss recovery (TCP retransmission timeouts)" in text
+    assert f"{eth_days:,.1f}" not in text and f"{eth_days:,.0f}" not in text
+    for line in text.splitlines():
+        if line.startswith("Traditional Ethernet"):
+            assert "stall" in line and not ABSURD.search(line.split("TP ")[0].replace("¥", "X")), line
+    doc = cli.result_to_json(res)
+    assert doc["fabrics"]["ethernet"]["train_days_with_interruptions"] == pytest.approx(eth_days)
+
+
+@pytest.mark.parametrize("name", ["case1", "case2", "case3", "small", "medium", "large"])
+@pytest.mark.parametrize("profile_set", ["seed", "published"])
+def test_no_headline_prints_minus_100_or_a_tco_rise_alone(name, profile_set):
+    s = presets.switch_profile_set(presets.load_preset(name), profile_set, presets.article_values(name))
+    res = model.evaluate(s)
+    lines = cli.recommendation_lines(res)
+    text = "\n".join(lines)
+    assert "-100 %" not in text and "−100 %" not in text
+    for line in lines:
+        if "TCO" in line and "higher" in line:  # a TCO rise is the same cluster's, after the same-work line
+            assert lines.index(line) > 0 and "per training run" in lines[lines.index(line) - 1]
+    stalls = plausibility.point_stalls(res)
+    days = np.asarray(res["train_days_with_interruptions"], dtype=float)
+    for f in stalls:  # a stalled fabric's days are never printed as a forecast
+        assert f"{days[res.fabric_index(f)]:,.1f}" not in text
+
+
+def test_same_work_money_reads_in_absolute_currency():
+    s = presets.load_preset("case1")
+    res = model.evaluate(s)
+    w = recommend.same_work(res, "infiniband", "ethernet")
+    runs = float(res.at("ethernet")["runs_per_year"])
+    assert w.saved_per_year == pytest.approx(runs * (w.baseline_per_run - w.per_run))
+    gpus = s.cluster.nodes * s.cluster.gpus_per_node
+    assert w.gpu_hours_per_year == pytest.approx(runs * gpus * 24 * (w.baseline_days - w.days))
+    assert w.per_mtok == pytest.approx(float(res.at("infiniband")["cost_per_token"]) * 1e6)
+    rec = recommend.recommendation(s, res, samples=0)
+    answer = recommend.takeaway(res, rec)
+    assert [r.code for r in answer] == ["takeaway", "takeaway.tco"]
+    en = reason_text.render(answer[0], "en", money=lambda v, c: f"{c} {v:,.0f}")
+    assert "per training run instead of" in en and "saved" in en and "GPU-hours freed" in en and "%" not in en
+    assert "same cluster" in reason_text.render(answer[1], "en")
+
+
+def test_a_stalling_baseline_is_named_not_compared():
+    s, res = _stalling_case3()
+    stalls = plausibility.point_stalls(res)
+    rec = recommend.recommendation(s, res, samples=0)
+    answer = recommend.takeaway(res, rec, stalls=stalls)
+    codes = [r.code for r in answer]
+    assert "note.stalls" in codes and answer[codes.index("note.stalls")].params["fabric"] == "ethernet"
+    assert answer[0].params.get("baseline") not in stalls  # the money is against a fabric that does not stall
+    text = " ".join(reason_text.render(r, "en", stalls=stalls) for r in answer)
+    assert "stalls — " in text and "−100" not in text
+
+
+def test_percent_against_a_stalled_fabric_is_its_direction_only():
+    r = recommend.Reason("verdict.winner", dict(pick="infiniband", runner_up="ethernet", margin=0.9997, threshold=0.03))
+    assert "100 %" in reason_text.render(r, "en")
+    assert "100 %" not in reason_text.render(r, "en", stalls={"ethernet": "loss_recovery_tcp"})
+
+
+def test_json_output_is_unchanged_by_the_guard(capsys):
+    assert cli.main(["evaluate", "--json", str(presets.preset_path("case3"))]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["fabrics"]["ethernet"]["train_days_with_interruptions"] > plausibility.MAX_RUN_DAYS
