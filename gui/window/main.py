@@ -267,6 +267,7 @@ class MainWindow(QtWidgets.QMainWindow):
         for kind in WINDOW_CHART_KINDS[:-1]:
             self.charts[kind].x_label_shown = False  # one x-axis title, under the bottom chart
         split.addWidget(mid)
+        self.chart_column = mid
         # cost per training run along the x-axis, a tab of the point panel: with latency or loss on the x-axis
         # the TCO falls as the network gets worse while the cost per run rises
         run_chart = self.charts["cost_per_run"] = ChartWidget("cost_per_run", line_width=IDLE_LINE_WIDTH)
@@ -285,7 +286,11 @@ class MainWindow(QtWidgets.QMainWindow):
         split.setStretchFactor(1, 3)
         split.setStretchFactor(2, 2)
         split.setSizes([320, 760, 520])
-        self.setCentralWidget(split)
+        # the window's pages: the explorer (controls, charts, point) and, in presentation mode, the stage view
+        self.pages = QtWidgets.QStackedWidget()
+        self.pages.setObjectName("pages")
+        self.pages.addWidget(split)
+        self.setCentralWidget(self.pages)
         # the views tests, exports and features reach by name
         c, p = self.controls, self.point_panel
         self.sliders, self.fabric_sliders = c.sliders, c.fabric_sliders
@@ -351,6 +356,10 @@ class MainWindow(QtWidgets.QMainWindow):
         """Show ``scenario`` (Open, autosave restore): every control at once, one recompute."""
         self.session.state.loaded = scenario
         self.controller.set_scenario(scenario, source_path=source_path)
+
+    def charts_min_height(self) -> int:
+        """The height the chart column needs at the least [px] (its charts' minimum): a dock takes only the rest."""
+        return self.chart_column.minimumSizeHint().height()
 
     def reset_zoom(self) -> None:
         for ch in self.charts.values():
