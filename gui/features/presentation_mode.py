@@ -81,7 +81,7 @@ class PresentationMode(QtCore.QObject):
 
     def _save_layout(self) -> None:
         w = self.window
-        self._saved = dict(state=w.saveState(), geometry=w.saveGeometry(), maximized=w.isMaximized(),
+        self._saved = dict(state=w.saveState(), geometry=QtCore.QRect(w.geometry()), maximized=w.isMaximized(),
                            full=w.isFullScreen(), sizes=w.splitter.sizes(), menu=w.menuBar().isVisibleTo(w),
                            status=w.statusBar().isVisibleTo(w),
                            draws={k: ch.draws_only_when_shown for k, ch in w.charts.items()})
@@ -120,7 +120,7 @@ class PresentationMode(QtCore.QObject):
             w.showMaximized()
         else:
             w.showNormal()
-        w.restoreGeometry(saved["geometry"])
+            w.setGeometry(saved["geometry"])  # as it was, not clamped to a screen as restoreGeometry would
         w.restoreState(saved["state"])  # toolbars, docks and their sizes
         w.splitter.setSizes(saved["sizes"])
         for ch in w.charts.values():
@@ -132,6 +132,7 @@ class PresentationMode(QtCore.QObject):
         small screen squeezes the charts; they would stay squeezed), then the table's width checked again."""
         if self.on:
             return
+        self.window.restoreState(saved["state"])  # again at the window's own size: the docks' heights as they were
         self.window.splitter.setSizes(saved["sizes"])
         self.window.fit_panels()
 

@@ -20,8 +20,6 @@ from ..charts import ChartWidget
 from ..controls import slider_for
 from ..i18n import fmt_money, fmt_number, fmt_percent, translate
 from ..presentation import muted, scaled_pt
-from ..window.control_texts import scenario_name
-from ..window.controls_panel import DISPLAY, field_class
 
 STAGE_KINDS = ("duration", "utilisation", "tco", "cost_per_run")  # the first is shown first
 STAGE_SLIDERS = ("cluster.nodes", "workload.params_b", "fabric.latency_us")  # at most three, by design
@@ -97,6 +95,8 @@ class StageView(QtWidgets.QWidget):
     (scenario path → slider) and ``chart_combo`` (the presenter's choice of chart)."""
 
     def __init__(self, window):
+        from ..window.controls_panel import DISPLAY, field_class  # the window imports the features: not at the top
+
         super().__init__()
         self.setObjectName("stageView")
         self.window = window
@@ -189,6 +189,8 @@ class StageView(QtWidgets.QWidget):
     def show_snapshot(self, snap) -> None:
         if snap is None:
             return
+        from ..window.control_texts import scenario_name
+
         w = self.window
         s = snap.scenario
         self.sync()
