@@ -23,7 +23,7 @@ from PySide6 import QtWidgets
 import model
 from model import EVALUATION_FAILURES, catalog, evaluation_error, moe_gap
 
-from .i18n import QT_TRANSLATE_NOOP, translate
+from .i18n import QT_TRANSLATE_NOOP, fmt_sig, translate
 from .nccl_dialog import chart_layout
 
 PRESETS = (("deepseek", "moe_deepseek_v3_shape.toml",
@@ -38,7 +38,7 @@ class RatioAxis(pg.AxisItem):
     """A log₁₀ axis labelled as ratios: 1×, 2×, 10× ..."""
 
     def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph name)
-        return [f"{10 ** v:.3g}×" for v in values]
+        return [f"{fmt_sig(10 ** v, 3)}×" for v in values]  # 1,000×, never 1e+03×
 
 
 class FabricAxis(pg.AxisItem):

@@ -2268,7 +2268,7 @@
     <name>Unit</name>
     <message>
         <source>B tokens</source>
-        <translation>十亿 token</translation>
+        <translation>B 个 token</translation>
     </message>
     <message>
         <source>years</source>
@@ -2281,6 +2281,10 @@
     <message>
         <source>min</source>
         <translation>分钟</translation>
+    </message>
+    <message>
+        <source>per 10⁶ node·h</source>
+        <translation>次/百万节点·小时</translation>
     </message>
 </context>
 </TS>
