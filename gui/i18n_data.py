@@ -24,6 +24,10 @@ from .i18n import translate
 
 # Whole strings: claim labels, breakdown parts, preset groups.
 DATA = (
+    # the fabrics' full names in the profile sets (assets/profiles), shown in titles and tooltips
+    QT_TRANSLATE_NOOP("Data", "Traditional Ethernet (TCP)"),
+    QT_TRANSLATE_NOOP("Data", "RoCE (RDMA over Converged Ethernet)"),
+    QT_TRANSLATE_NOOP("Data", "RoCE v2 (lossless, PFC)"),
     QT_TRANSLATE_NOOP("Data", "Latency"),
     QT_TRANSLATE_NOOP("Data", "Bandwidth per node"),
     QT_TRANSLATE_NOOP("Data", "Host CPU use"),

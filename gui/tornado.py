@@ -24,6 +24,7 @@ from model import analysis, catalog, recommend
 from model.results import fabric_summaries
 
 from .i18n import fmt_money, fmt_number, fmt_percent, fmt_sig, translate
+from .i18n_data import tr_data
 from .presentation import scaled_pt, text_scale
 
 LOW_COLOUR = "#56B4E9"   # input at its low end (Okabe-Ito sky blue)
@@ -404,7 +405,7 @@ class TornadoPanel(QtWidgets.QWidget):
         nominal = fabric_summaries(pt)[i]
         nom_days, nom_tco = nominal.train_days_with_interruptions, nominal.tco
         code = nominal.currency
-        label = pt.labels[i]
+        label = tr_data(pt.labels[i])  # the profile's full name, in the UI language
         self.title.setText(translate(
             "Tornado", "<b>Sensitivity of {fabric}</b> at this point: each input swung across its range, "
                        "one at a time (nominal {days} days, TCO {tco})").format(

@@ -576,6 +576,18 @@
 <context>
     <name>Data</name>
     <message>
+        <source>Traditional Ethernet (TCP)</source>
+        <translation>传统以太网（TCP）</translation>
+    </message>
+    <message>
+        <source>RoCE (RDMA over Converged Ethernet)</source>
+        <translation>RoCE（融合以太网上的 RDMA）</translation>
+    </message>
+    <message>
+        <source>RoCE v2 (lossless, PFC)</source>
+        <translation>RoCE v2（无损，PFC）</translation>
+    </message>
+    <message>
         <source>Latency</source>
         <translation>时延</translation>
     </message>
