@@ -17,7 +17,6 @@ from model import catalog, recommend
 from model.results import fabric_summaries
 
 from ..charts import ChartWidget
-from ..controls import slider_for
 from ..i18n import fmt_money, fmt_number, fmt_percent, translate
 from ..presentation import muted, scaled_pt
 
@@ -95,12 +94,9 @@ class StageView(QtWidgets.QWidget):
     (scenario path → slider) and ``chart_combo`` (the presenter's choice of chart)."""
 
     def __init__(self, window):
-        from ..window.controls_panel import DISPLAY, field_class  # the window imports the features: not at the top
-
         super().__init__()
         self.setObjectName("stageView")
         self.window = window
-        c = window.controller
         self.chart_combo = QtWidgets.QComboBox()
         self.chart_combo.setObjectName("stageChartCombo")
         for kind in STAGE_KINDS:
@@ -124,15 +120,7 @@ class StageView(QtWidgets.QWidget):
         bottom = QtWidgets.QHBoxLayout()
         bottom.setSpacing(24)
         for path in STAGE_SLIDERS:
-            cls, key = field_class(path)
-            sl = slider_for(cls, key, **DISPLAY.get(path, {}))
-            sl.setObjectName(f"stage_slider_{path}")
-            if path.startswith("fabric."):
-                sl.valueEdited.connect(lambda v, k=key: window.controls.set_fabric_value(k, v))
-            else:
-                sl.valueEdited.connect(lambda v, p=path: c.set_value(p, v))
-            sl.dragStateChanged.connect(lambda on: window.session.state.update(dragging=on))
-            self.sliders[path] = sl
+            sl = self.sliders[path] = window.controls.make_slider(path)
             bottom.addWidget(sl, 1)
         lay = QtWidgets.QVBoxLayout(self)
         lay.setContentsMargins(16, 8, 16, 8)
@@ -153,7 +141,7 @@ class StageView(QtWidgets.QWidget):
         self.hint.setStyleSheet(f"color:{muted()}")
         main = self.window.controls
         for path, sl in self.sliders.items():
-            twin = main.sliders.get(path) or main.fabric_sliders.get(path.split(".", 1)[1])
+            twin = main.twin(path)
             sl.retranslate(twin.label_text, twin.unit)
             sl.set_label(twin.label_text)
         self.chart.retranslate()
@@ -181,7 +169,7 @@ class StageView(QtWidgets.QWidget):
         """The sliders show the scenario (through the controls panel's, which the window keeps in sync)."""
         main = self.window.controls
         for path, sl in self.sliders.items():
-            twin = main.sliders.get(path) or main.fabric_sliders.get(path.split(".", 1)[1])
+            twin = main.twin(path)
             if twin.value() is not None:
                 sl.set_value(twin.value())
             sl.set_subject(twin.subject)
@@ -189,14 +177,12 @@ class StageView(QtWidgets.QWidget):
     def show_snapshot(self, snap) -> None:
         if snap is None:
             return
-        from ..window.control_texts import scenario_name
-
         w = self.window
         s = snap.scenario
         self.sync()
         self.chart.set_tco_baseline(w.session.state.tco_baseline)
         self.chart.show_result(snap.sweep, self.kind, current_x=snap.current_x, focus=s.fabric.focus_fabric,
-                               profile_set=s.fabric.profile_set, scenario_name=scenario_name(s, s != w.session.state.loaded),
+                               profile_set=s.fabric.profile_set, scenario_name=w.scenario_name(s),
                                point=snap.point)
         self.show_headline(snap, w.recommendation.recommendation)
 

@@ -177,6 +177,23 @@ class ControlsPanel(QtWidgets.QScrollArea):
                                   lambda: translate("MainWindow", "Currency"))
         return self._control_slider(path, cls, key)
 
+    def make_slider(self, path: str) -> FieldSlider:
+        """Another slider for ``path`` bound like the panel's own (the stage view's): it writes through the
+        controller (a fabric value through :meth:`set_fabric_value`) and says when it is held."""
+        cls, key = field_class(path)
+        sl = slider_for(cls, key, **DISPLAY.get(path, {}))
+        sl.setObjectName(f"stage_slider_{path}")
+        if cls is FabricSpec:
+            sl.valueEdited.connect(lambda v: self.set_fabric_value(key, v))
+        else:
+            sl.valueEdited.connect(lambda v: self.controller.set_value(path, v))
+        sl.dragStateChanged.connect(lambda on: self.session.update(dragging=on))
+        return sl
+
+    def twin(self, path: str) -> FieldSlider:
+        """The panel's slider for ``path``."""
+        return self.sliders.get(path) or self.fabric_sliders[path.split(".", 1)[1]]
+
     def _control_slider(self, path: str, cls, key: str) -> FieldSlider:
         c = self.controller
         sl = slider_for(cls, key, **DISPLAY.get(path, {}))

@@ -421,13 +421,17 @@ class MainWindow(QtWidgets.QMainWindow):
         if self.scenario_label.toolTip() != tip:
             self.scenario_label.setToolTip(tip)
 
+    def scenario_name(self, s: model.Scenario) -> str:
+        """``s``'s name as the charts show it ("(edited)" when it is not the loaded one)."""
+        return control_texts.scenario_name(s, s != self.session.state.loaded)
+
     def show_snapshot(self, snap) -> None:
         """Every view draws ``snap`` (what ``recomputed`` calls)."""
         if self._sync_timer.isActive():
             self.sync_controls()
         s = snap.scenario
         focus = s.fabric.focus_fabric
-        name = control_texts.scenario_name(s, s != self.session.state.loaded)
+        name = self.scenario_name(s)
         for kind, ch in self.charts.items():
             ch.show_result(snap.sweep, kind, current_x=snap.current_x, focus=focus,
                            profile_set=s.fabric.profile_set, scenario_name=name, point=snap.point)
