@@ -116,6 +116,7 @@ class StageView(QtWidgets.QWidget):
         self.chart = ChartWidget(STAGE_KINDS[0], line_width=LINE_WIDTH)
         self.chart.setObjectName("stageChart")
         self.chart.setMinimumHeight(200)
+        self.chart.plot_notes = False  # no text over the curves: the notes on hover
         self.sliders = {}
         bottom = QtWidgets.QHBoxLayout()
         bottom.setSpacing(24)

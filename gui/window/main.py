@@ -278,8 +278,8 @@ class MainWindow(QtWidgets.QMainWindow):
         run_chart.standalone_geometry = True
         run_chart.draws_only_when_shown = True  # in a tab: not redrawn while out of sight
         run_chart.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Ignored)
-        for ch in self.charts.values():  # the dotted idle-GPU curves explained in the plot's corner, not a legend row
-            ch.idle_note_in_legend = False
+        for ch in self.charts.values():  # no text over the curves: the idle-GPU dots in the legend, the other notes on hover
+            ch.plot_notes = False
         self.point_panel = PointPanel(self.texts, run_chart)
         split.addWidget(self.point_panel)
         split.setStretchFactor(0, 0)
@@ -513,7 +513,7 @@ class MainWindow(QtWidgets.QMainWindow):
         sizes = self.splitter.sizes()
         if len(sizes) < 3 or not all(sizes):
             return
-        need = self.table.minimumSizeHint().width() + 16 + self.point_panel.verticalScrollBar().sizeHint().width()
+        need = self.table.full_width() + 16 + self.point_panel.verticalScrollBar().sizeHint().width()
         if sizes[2] >= need:
             return
         short = need - sizes[2]
