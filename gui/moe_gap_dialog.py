@@ -14,6 +14,7 @@ An evaluation that fails shows the engine's one-line message; the chart keeps th
 
 from __future__ import annotations
 
+import html
 import math
 
 import numpy as np
@@ -77,10 +78,16 @@ class MoeGapDialog(QtWidgets.QDialog):
         form.addWidget(QtWidgets.QLabel(translate("MoeGapDialog", "Mixture-of-experts run")))
         form.addWidget(self.source)
         form.addStretch(1)
+        # the bars' key beside the chooser, not over the bars
+        self.legend_label = QtWidgets.QLabel(" &nbsp; ".join(
+            f"<span style='color:rgb{colour}'>■</span>&nbsp;{html.escape(name)}" for colour, name in (
+                (MOE_BRUSH, translate("MoeGapDialog", "mixture of experts")),
+                (DENSE_BRUSH, translate("MoeGapDialog", "dense twin (same active compute)")))))
+        self.legend_label.setObjectName("moeGapLegend")
+        form.addWidget(self.legend_label)
         self.fabric_axis = FabricAxis(orientation="bottom")
         self.plot = pg.PlotWidget(axisItems={"bottom": self.fabric_axis, "left": RatioAxis(orientation="left")})
         self.plot.setLabel("left", translate("MoeGapDialog", "step time over the best fabric's"))
-        self.plot.addLegend()
         self.plot.setMouseEnabled(x=False, y=False)
         self.moe_bars = pg.BarGraphItem(x=[], height=[], width=BAR_WIDTH, brush=MOE_BRUSH,
                                         name=translate("MoeGapDialog", "mixture of experts"))

@@ -105,7 +105,8 @@ def test_the_demo_in_five_minutes(demo_window, qtbot):
     qtbot.wait(50)
     assert _in_front(win, f.breakeven_dock)  # the dock in front before the stage is in front again
     assert layout() == state and all(tb.isVisible() for tb in win.findChildren(QtWidgets.QToolBar))
-    assert abs(win.splitter.sizes()[1] - sizes[1]) <= 2
+    # the charts' width as it was; the table may take a few pixels it needs at the normal text size again
+    assert abs(win.splitter.sizes()[1] - sizes[1]) <= 8, (sizes, win.splitter.sizes())
     # 6. Ctrl+P: the proposal sheet action is there under its key
     keys = [a.shortcut().toString() for a in win.findChildren(QtGui.QAction)]
     assert "Ctrl+P" in keys
