@@ -47,6 +47,11 @@ def _seconds(v) -> str:
     return f"{v:,.2f} s" if abs(v) < 100 else f"{v:,.0f} s"
 
 
+def _unbroken(text: str) -> str:
+    """``text`` that a line never breaks inside: no-break spaces, word joiners between the characters."""
+    return "\u2060".join(text.replace(" ", "\u00a0"))
+
+
 def _tick(v: float) -> str:
     """An axis tick: short ("100k", "1.2 万"), never an exponent."""
     return fmt_compact(v)
@@ -104,9 +109,9 @@ class BreakdownChart(QtWidgets.QWidget):
     @staticmethod
     def legend_html() -> str:
         """The parts' colours as text, for a label next to the chart."""
-        # each part's name on one line: a wrap only between parts, never inside a name ("专家 all-to-all 通/信")
-        return " ".join(f"<span style='white-space:nowrap'><span style='color:{PART_COLOURS[k]}'>■</span>&nbsp;"
-                        f"{tr_data(model.BREAKDOWN_LABELS[k]).replace(' ', '&nbsp;')}</span>"
+        # each part's name on one line: a wrap only between parts, never inside a name ("专家 all-to-all 通/信"):
+        # no-break spaces, and a word joiner (U+2060, zero width) between characters where Chinese may break
+        return " ".join(f"<span style='color:{PART_COLOURS[k]}'>■</span>&nbsp;{_unbroken(tr_data(model.BREAKDOWN_LABELS[k]))}"
                         for k in model.BREAKDOWN_KEYS)
 
     # -- painting -------------------------------------------------------------
