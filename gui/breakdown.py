@@ -111,8 +111,8 @@ class BreakdownChart(QtWidgets.QWidget):
         """The parts' colours as text, for a label next to the chart."""
         # each part's name on one line: a wrap only between parts, never inside a name ("专家 all-to-all 通/信"):
         # no-break spaces, and a word joiner (U+2060, zero width) between characters where Chinese may break
-        return " ".join(f"<span style='color:{PART_COLOURS[k]}'>■</span>&nbsp;{_unbroken(tr_data(model.BREAKDOWN_LABELS[k]))}"
-                        for k in model.BREAKDOWN_KEYS)
+        return " ".join(f"<span style='color:{PART_COLOURS[k]}'>■</span>&nbsp;"
+                        f"{_unbroken(tr_data(model.BREAKDOWN_LABELS[k]))}" for k in model.BREAKDOWN_KEYS)
 
     # -- painting -------------------------------------------------------------
     def _layout(self, fm: QtGui.QFontMetrics) -> tuple[QtCore.QRectF, float, float, float, int]:

@@ -805,7 +805,8 @@ class ChartWidget(pg.PlotWidget):
         self.step_note.setVisible(bool(note) and self.plot_notes
                                   and self.getPlotItem().vb.height() >= STEP_NOTE_MIN_HEIGHT)
         if not self.plot_notes:  # no text over the curves: the notes on hover instead
-            tip = "\n".join(([translate("Charts", "blank: no parallel plan fits there")] if self.has_gap else []) + notes)
+            gap = [translate("Charts", "blank: no parallel plan fits there")] if self.has_gap else []
+            tip = "\n".join(gap + notes)
             if tip != self.toolTip():
                 self.setToolTip(tip)
 

@@ -19,7 +19,7 @@ from model.transport import RDMA_TRANSPORTS
 
 from ..controls import FieldSlider, GroupBox, labelled, slider_for
 from ..i18n import current_language, translate
-from ..i18n_data import tr_field, tr_unit
+from ..i18n_data import tr_data, tr_field, tr_unit
 from . import control_texts as texts_
 
 # (group title, fields): what the panel shows. "fabric.KEY": the fabric in focus's value.
@@ -327,7 +327,7 @@ class ControlsPanel(QtWidgets.QScrollArea):
                          edited=st.is_edited(f"fabric.custom.{row.name}.{key}"))
             if not light:
                 sl.set_tooltip(texts_.fabric_tooltip(
-                    key, label=row.label, source=src, profile_name=prof["name"], profile_value=entry.get(key),
+                    key, label=tr_data(row.label), source=src, profile_name=prof["name"], profile_value=entry.get(key),
                     guess=guess, article_range=entry.get(f"{key}_range"), entry_source=entry.get("source"),
                     scale=sl.scale))
         with QtCore.QSignalBlocker(self.adaptive_check):
@@ -343,7 +343,7 @@ class ControlsPanel(QtWidgets.QScrollArea):
         self.reset_button.setEnabled(set_by_scenario)
         changed = any(st.is_edited(f"fabric.custom.{row.name}.{k}") for k in FABRIC_SWEEPABLE_KEYS)
         _set_text(self.fabric_source, texts_.fabric_origin(
-            row.label, prof["name"], changed=changed, set_by_scenario=set_by_scenario, scenario=s,
+            tr_data(row.label), prof["name"], changed=changed, set_by_scenario=set_by_scenario, scenario=s,
             source_path=st.source_path))
         _set_tip(self.fabric_source, entry.get("source", ""))
 
