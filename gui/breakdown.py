@@ -17,6 +17,7 @@ import model
 
 from .charts import fabric_styles, nice_step
 from .i18n import QT_TRANSLATE_NOOP, translate
+from .present.format import fmt_compact
 from .i18n_data import tr_data
 from .present.plausibility import point_stalls, stall_text
 from .presentation import current_theme
@@ -47,9 +48,17 @@ def _seconds(v) -> str:
     return f"{v:,.2f} s" if abs(v) < 100 else f"{v:,.0f} s"
 
 
+def _unbroken(text: str) -> str:
+    """``text`` that a line never breaks inside: no-break spaces, word joiners between the characters."""
+    return "\u2060".join(text.replace(" ", "\u00a0"))
+
+
 def _tick(v: float) -> str:
-    """An axis tick: grouped digits, never an exponent."""
-    return f"{v:,.0f}" if abs(v) >= 1000 else f"{v:g}"
+    """An axis tick: short ("100k", "1.2 万"), never an exponent."""
+    return fmt_compact(v)
+
+
+TICK_ROOM_TEXT = "000.0k"  # the widest tick label a step takes, plus a gap: the ticks never run together
 
 class BreakdownChart(QtWidgets.QWidget):
     """Seconds per training step, split into :data:`model.BREAKDOWN_KEYS`, per fabric."""
@@ -110,8 +119,10 @@ class BreakdownChart(QtWidgets.QWidget):
     @staticmethod
     def legend_html() -> str:
         """The parts' colours as text, for a label next to the chart."""
-        return " ".join(f"<span style='color:{PART_COLOURS[k]}'>■</span>&nbsp;{tr_data(model.BREAKDOWN_LABELS[k])}"
-                        for k in model.BREAKDOWN_KEYS)
+        # each part's name on one line: a wrap only between parts, never inside a name ("专家 all-to-all 通/信"):
+        # no-break spaces, and a word joiner (U+2060, zero width) between characters where Chinese may break
+        return " ".join(f"<span style='color:{PART_COLOURS[k]}'>■</span>&nbsp;"
+                        f"{_unbroken(tr_data(model.BREAKDOWN_LABELS[k]))}" for k in model.BREAKDOWN_KEYS)
 
     # -- painting -------------------------------------------------------------
     def _layout(self, fm: QtGui.QFontMetrics) -> tuple[QtCore.QRectF, float, float, float, int]:
@@ -130,7 +141,8 @@ class BreakdownChart(QtWidgets.QWidget):
         held = self._held_xmax
         if held is not None and held[0] >= vmax:
             return plot, held[0], held[1], right, h_text
-        step = nice_step(vmax / 6.0)
+        ticks = max(1, min(6, int(plot.width() // (fm.horizontalAdvance(TICK_ROOM_TEXT) + 16))))
+        step = nice_step(vmax / ticks)
         self._xmax = (math.ceil(vmax / step) * step, step)
         return plot, self._xmax[0], step, right, h_text
 

@@ -85,6 +85,7 @@ def step_explanation(result, f: int, i: int) -> str:
 # --------------------------------------------------------------------------
 
 
+from .present.format import fmt_compact, fmt_sig  # noqa: E402
 from .presentation import scaled_pt, text_scale  # noqa: E402
 
 _QT_STYLES = {"solid": QtCore.Qt.PenStyle.SolidLine, "dash": QtCore.Qt.PenStyle.DashLine,
@@ -152,10 +153,13 @@ def _mantissa(v: float) -> int:
 
 
 def _plain(v: float) -> str:
-    """A log axis's tick: grouped digits, never an exponent ("1,000,000", not "1e+06")."""
+    """A log axis's tick: short from ten thousand up ("100k", "1 M", "10 万"), grouped digits below, never
+    an exponent ("1,000", not "1e+03")."""
+    if math.isfinite(v) and abs(v) >= 10_000:
+        return fmt_compact(v)
     if math.isfinite(v) and abs(v) >= 1 and v == round(v):
         return f"{v:,.0f}"
-    return f"{v:,.6g}"
+    return fmt_sig(v, 6)
 
 
 class GridLines:
@@ -811,6 +815,11 @@ class ChartWidget(pg.PlotWidget):
             self.step_note.setText(note)
         self.step_note.setVisible(bool(note) and self.plot_notes
                                   and self.getPlotItem().vb.height() >= STEP_NOTE_MIN_HEIGHT)
+        if not self.plot_notes:  # no text over the curves: the notes on hover instead
+            gap = [translate("Charts", "blank: no parallel plan fits there")] if self.has_gap else []
+            tip = "\n".join(gap + notes)
+            if tip != self.toolTip():
+                self.setToolTip(tip)
 
     def _draw_idle(self, name: str, s: dict, x) -> None:
         """Fabric ``name``'s whole curve, dotted and faint, when some of its points leave GPUs idle

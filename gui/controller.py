@@ -86,7 +86,7 @@ class Controller(QtCore.QObject):
         try:
             new = self.scenario.replace(path, value)
         except ScenarioError as err:
-            self.errorOccurred.emit(str(err))
+            self.errorOccurred.emit(user_message(err))
             return False
         self._apply(new)
         return True
@@ -98,7 +98,7 @@ class Controller(QtCore.QObject):
             for path, value in values.items():
                 new = new.replace(path, value)
         except ScenarioError as err:
-            self.errorOccurred.emit(str(err))
+            self.errorOccurred.emit(user_message(err))
             return False
         self._apply(new)
         return True
@@ -114,7 +114,7 @@ class Controller(QtCore.QObject):
         try:
             new = presets.switch_profile_set(self.scenario, name, article)
         except ScenarioError as err:
-            self.errorOccurred.emit(str(err))
+            self.errorOccurred.emit(user_message(err))
             return False
         self._apply(new)
         return True
@@ -185,7 +185,7 @@ class Controller(QtCore.QObject):
     def _refuse(self, err: ScenarioError) -> None:
         """A scenario that does not evaluate is not kept: say why and go back to the last one that did
         (what the views still show), so it reaches neither the autosave nor the next start."""
-        self.errorOccurred.emit(str(err))
+        self.errorOccurred.emit(user_message(err))
         good = self._snapshot.scenario if self._snapshot is not None else None
         if good is not None and good != self.scenario:
             self.session.scenario = good
@@ -200,5 +200,22 @@ class Controller(QtCore.QObject):
         return None
 
 
-__all__ = ["Controller", "Snapshot", "SWEEP_POINTS", "X_DECADES_AROUND", "X_FIELDS", "X_RANGES", "current_x_values",
+def user_message(err: ScenarioError) -> str:
+    """``err`` in the window's words: the field as its control is labelled ("Nodes = 0: …", "RoCE: Latency = …"),
+    not its dotted path ("cluster.nodes = 0: …"); a message about a whole file stays as it is."""
+    from model.errors import shown_value
+
+    from .i18n_data import field_label
+
+    field = getattr(err, "field", None)
+    if not isinstance(field, str) or "." not in field or "/" in field or "\\" in field:
+        return str(err)
+    label = field_label(field)
+    if label == field:
+        return str(err)
+    where = f"{err.source}: " if getattr(err, "source", None) else ""
+    return f"{where}{label} = {shown_value(err.value)}: {err.allowed}"
+
+
+__all__ = ["Controller", "user_message", "Snapshot", "SWEEP_POINTS", "X_DECADES_AROUND", "X_FIELDS", "X_RANGES", "current_x_values",
            "split_point", "sweep_range", "sweep_values"]

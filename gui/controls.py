@@ -17,7 +17,7 @@ from superqt import QDoubleSlider
 
 from model.scenario import field_meta
 
-from .i18n import translate
+from .i18n import fmt_sig, translate
 from .i18n_data import tr_field, tr_unit
 from .presentation import muted
 
@@ -49,6 +49,8 @@ class KeyboardSlider(QDoubleSlider):
 
 
 def format_number(v: float, integer: bool = False) -> str:
+    """A value box's text: thousands grouped, four significant figures (three below 0.01), never an exponent
+    (``0.0000033``, not ``3.3e-06``)."""
     if v is None or not math.isfinite(v):
         return "–"
     if integer:
@@ -58,9 +60,7 @@ def format_number(v: float, integer: bool = False) -> str:
         return "0"
     if av >= 1000:
         return f"{v:,.0f}"
-    if av >= 0.01:
-        return f"{v:.4g}"
-    return f"{v:.3g}"
+    return fmt_sig(v, 4 if av >= 0.01 else 3)
 
 
 def parse_number(text: str) -> float:
@@ -96,8 +96,15 @@ class FieldSlider(QtWidgets.QWidget):
         self.label_text = label  # the name without its mark (see set_label)
         self.help = help
 
+        self.subject = ""  # what the slider moves, after its name ("InfiniBand", "every fabric")
         self.name = QtWidgets.QLabel()
         self.name.setMinimumWidth(10)
+        # a value typed beyond the slider's (realistic) range: the slider stays at its end, this says so
+        self.badge = QtWidgets.QLabel()
+        self.badge.setObjectName("rangeBadge")
+        self.badge.setStyleSheet("color:#ffffff; background:#a05a00; border-radius:3px; padding:0 4px")
+        self.badge.hide()
+        self._outside = False
         self.slider = KeyboardSlider(QtCore.Qt.Orientation.Horizontal)
         self.slider.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)
         self.slider.setAccessibleName(label)
@@ -122,6 +129,7 @@ class FieldSlider(QtWidgets.QWidget):
         top = QtWidgets.QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(self.name, 1)
+        top.addWidget(self.badge)
         row = QtWidgets.QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.slider, 1)
@@ -154,8 +162,33 @@ class FieldSlider(QtWidgets.QWidget):
             extra = " <span style='color:#0060a0'><i>" + translate("FieldSlider", "(edited)") + "</i></span>"
         elif overridden:
             extra = f" <span style='color:{muted()}'><i>" + translate("FieldSlider", "(scenario)") + "</i></span>"
-        if self.name.text() != text + extra:  # rich-text layout is not free: only on change
-            self.name.setText(f"{text}{extra}")
+        subject = f" · {self.subject}" if self.subject else ""
+        if self.name.text() != text + subject + extra:  # rich-text layout is not free: only on change
+            self.name.setText(f"{text}{subject}{extra}")
+
+    def set_subject(self, subject: str) -> None:
+        """Name what the slider moves after its name (the fabric in focus, or every fabric)."""
+        if subject != self.subject:
+            self.subject = subject
+            self.set_label(self.label_text)
+
+    def outside_range(self) -> bool:
+        """The value is beyond the slider's range (typed): the badge shows."""
+        return self._outside
+
+    def _update_badge(self, shown: float) -> None:
+        outside = math.isfinite(shown) and not (self.lo * (1 - 1e-9) <= shown <= self.hi * (1 + 1e-9))
+        if outside == self._outside:
+            return
+        self._outside = outside
+        if outside:
+            self.badge.setText(translate("FieldSlider", "outside the realistic range"))
+            self.badge.setToolTip(translate("FieldSlider", "The slider spans {lo} – {hi} {unit}, the range real "
+                                                           "clusters have; typed values beyond it are computed "
+                                                           "as given").format(lo=format_number(self.lo),
+                                                                              hi=format_number(self.hi),
+                                                                              unit=self.unit))
+        self.badge.setVisible(outside)
 
     def retranslate(self, label: str, unit: str) -> None:
         """The name and unit in another language (the mark follows on the next :meth:`set_label`)."""
@@ -164,6 +197,9 @@ class FieldSlider(QtWidgets.QWidget):
         self.unit_label.setText(unit)
         self.slider.setAccessibleName(label)
         self.edit.setAccessibleName(label + " value")
+        if self._outside and self._value is not None:  # the badge's words in the new language
+            self._outside = False
+            self._update_badge(self._value * self.scale)
 
     def set_tooltip(self, text: str) -> None:
         if text == self.toolTip():
@@ -185,6 +221,7 @@ class FieldSlider(QtWidgets.QWidget):
         text = format_number(shown, self.integer)
         if not self.edit.hasFocus() and self.edit.text() != text:
             self.edit.setText(text)
+        self._update_badge(shown)
 
     # -- conversions -----------------------------------------------------------
     def _to_slider(self, shown: float) -> float:
@@ -207,6 +244,7 @@ class FieldSlider(QtWidgets.QWidget):
             return
         self._value = v
         self.edit.setText(format_number(shown, self.integer))
+        self._update_badge(shown)
         self.valueEdited.emit(int(v) if self.integer else v)
 
     def _on_edit(self) -> None:
@@ -230,6 +268,7 @@ class FieldSlider(QtWidgets.QWidget):
         self._value = v
         with QtCore.QSignalBlocker(self.slider):
             self.slider.setValue(self._to_slider(shown))
+        self._update_badge(shown)
         self.valueEdited.emit(int(v) if self.integer else v)
 
     def step_by(self, steps: int) -> None:

@@ -24,6 +24,10 @@ from .i18n import translate
 
 # Whole strings: claim labels, breakdown parts, preset groups.
 DATA = (
+    # the fabrics' full names in the profile sets (assets/profiles), shown in titles and tooltips
+    QT_TRANSLATE_NOOP("Data", "Traditional Ethernet (TCP)"),
+    QT_TRANSLATE_NOOP("Data", "RoCE (RDMA over Converged Ethernet)"),
+    QT_TRANSLATE_NOOP("Data", "RoCE v2 (lossless, PFC)"),
     QT_TRANSLATE_NOOP("Data", "Latency"),
     QT_TRANSLATE_NOOP("Data", "Bandwidth per node"),
     QT_TRANSLATE_NOOP("Data", "Host CPU use"),
@@ -130,7 +134,7 @@ FIELDS = (
     QT_TRANSLATE_NOOP("Field", "GPU-hour price"),
     QT_TRANSLATE_NOOP("Field", "Checkpoint bytes per parameter"),
     QT_TRANSLATE_NOOP("Unit", "B tokens"), QT_TRANSLATE_NOOP("Unit", "years"), QT_TRANSLATE_NOOP("Unit", "days"),
-    QT_TRANSLATE_NOOP("Unit", "min"),
+    QT_TRANSLATE_NOOP("Unit", "min"), QT_TRANSLATE_NOOP("Unit", "per 10⁶ node·h"),
 )
 
 
@@ -174,7 +178,11 @@ def field_label(path: str) -> str:
         if parts[0] == "fabric" and len(parts) >= 4 and parts[1] == "custom":
             meta = sc.field_meta(sc.FabricSpec, parts[-1])
             label = meta.get("label") or parts[-1]
-            return f"{parts[2]}: {tr_field(label)}"
+            from model import catalog
+
+            fabric = catalog.fabric_style(parts[2]).get("short", parts[2]) if parts[2] in catalog.BUILTIN_FABRICS \
+                else parts[2]
+            return f"{fabric}: {tr_field(label)}"
         meta = sc.field_meta(sc.SECTIONS[parts[0]], parts[1])
         return tr_field(meta.get("label") or parts[1].replace("_", " ").capitalize())
     except (KeyError, IndexError, AttributeError, TypeError):

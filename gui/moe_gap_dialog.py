@@ -14,6 +14,7 @@ An evaluation that fails shows the engine's one-line message; the chart keeps th
 
 from __future__ import annotations
 
+import html
 import math
 
 import numpy as np
@@ -23,7 +24,7 @@ from PySide6 import QtWidgets
 import model
 from model import EVALUATION_FAILURES, catalog, evaluation_error, moe_gap
 
-from .i18n import QT_TRANSLATE_NOOP, translate
+from .i18n import QT_TRANSLATE_NOOP, fmt_sig, translate
 from .nccl_dialog import chart_layout
 
 PRESETS = (("deepseek", "moe_deepseek_v3_shape.toml",
@@ -38,7 +39,7 @@ class RatioAxis(pg.AxisItem):
     """A log₁₀ axis labelled as ratios: 1×, 2×, 10× ..."""
 
     def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph name)
-        return [f"{10 ** v:.3g}×" for v in values]
+        return [f"{fmt_sig(10 ** v, 3)}×" for v in values]  # 1,000×, never 1e+03×
 
 
 class FabricAxis(pg.AxisItem):
@@ -77,10 +78,16 @@ class MoeGapDialog(QtWidgets.QDialog):
         form.addWidget(QtWidgets.QLabel(translate("MoeGapDialog", "Mixture-of-experts run")))
         form.addWidget(self.source)
         form.addStretch(1)
+        # the bars' key beside the chooser, not over the bars
+        self.legend_label = QtWidgets.QLabel(" &nbsp; ".join(
+            f"<span style='color:rgb{colour}'>■</span>&nbsp;{html.escape(name)}" for colour, name in (
+                (MOE_BRUSH, translate("MoeGapDialog", "mixture of experts")),
+                (DENSE_BRUSH, translate("MoeGapDialog", "dense twin (same active compute)")))))
+        self.legend_label.setObjectName("moeGapLegend")
+        form.addWidget(self.legend_label)
         self.fabric_axis = FabricAxis(orientation="bottom")
         self.plot = pg.PlotWidget(axisItems={"bottom": self.fabric_axis, "left": RatioAxis(orientation="left")})
         self.plot.setLabel("left", translate("MoeGapDialog", "step time over the best fabric's"))
-        self.plot.addLegend()
         self.plot.setMouseEnabled(x=False, y=False)
         self.moe_bars = pg.BarGraphItem(x=[], height=[], width=BAR_WIDTH, brush=MOE_BRUSH,
                                         name=translate("MoeGapDialog", "mixture of experts"))

@@ -23,6 +23,9 @@ COLUMNS = (
     ("tco", QT_TRANSLATE_NOOP("PointTable", "TCO")),
     ("cost_per_run", QT_TRANSLATE_NOOP("PointTable", "Per run")),
 )
+# the columns a narrow panel drops, first to last (their figures stay in the fabric's tooltip); the fabric, its
+# days, its TCO and its cost per run are never dropped
+DROP_ORDER = ("interruptions", "capex", "mfu")
 
 STALL_FIRST, STALL_SPAN = 1, 3  # a fabric that stalls: "stalls — <cause>" across MFU, days and interruptions
 STALL_COLOUR = "#a03000"
@@ -196,16 +199,54 @@ class PointTable(QtWidgets.QTableWidget):
         """Every column as wide as its texts and name, no wider (the first stretches)."""
         self.horizontalHeader().resizeSections(QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
         self._fitted, self._tight = self._longest(), True
+        self._drop_columns()
         self.updateGeometry()
 
-    def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt name)
-        """Wide enough for every column: the splitter keeps the panel at least this wide."""
-        hint = super().minimumSizeHint()
+    def column_widths(self) -> list[int]:
+        """Each column's width for its texts and name, hidden or not (the first, which stretches, measured)."""
         hh = self.horizontalHeader()
-        # every column sized to its contents except the first, which stretches: measure that one
-        need = sum(hh.sectionSize(i) for i in range(1, hh.count()))
-        need += max(hh.sectionSizeHint(0), self.sizeHintForColumn(0)) + 8
+        widths = [max(hh.sectionSizeHint(0), self.sizeHintForColumn(0)) + 8]
+        for i in range(1, hh.count()):
+            widths.append(hh.sectionSize(i) if not self.isColumnHidden(i) and hh.sectionSize(i) > 0
+                          else max(hh.sectionSizeHint(i), self.sizeHintForColumn(i)))
+        return widths
+
+    def full_width(self) -> int:
+        """The width every column needs: what the window gives the panel when the charts can spare it."""
+        return sum(self.column_widths()) + 2 * self.frameWidth() + 4
+
+    def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt name)
+        """Wide enough for the columns never dropped (:data:`DROP_ORDER`): the splitter keeps the panel at least
+        this wide; narrower than :meth:`full_width`, the table drops columns rather than cut them."""
+        hint = super().minimumSizeHint()
+        keys = [c[0] for c in COLUMNS]
+        need = sum(w for key, w in zip(keys, self.column_widths()) if key not in DROP_ORDER)
         return QtCore.QSize(max(hint.width(), need + 2 * self.frameWidth() + 4), hint.height())
+
+    def dropped_columns(self) -> list[str]:
+        return [key for i, (key, _) in enumerate(COLUMNS) if self.isColumnHidden(i)]
+
+    def _drop_columns(self) -> None:
+        """Hide the columns of :data:`DROP_ORDER`, first to last, until the rest fit the table's width."""
+        keys = [c[0] for c in COLUMNS]
+        widths = dict(zip(keys, self.column_widths()))
+        room = self.width() - 2 * self.frameWidth() - 4
+        total = sum(widths.values())
+        drop = set()
+        for key in DROP_ORDER:
+            if total <= room:
+                break
+            drop.add(key)
+            total -= widths[key]
+        for i, key in enumerate(keys):
+            if self.isColumnHidden(i) != (key in drop):
+                self.setColumnHidden(i, key in drop)
+                if key not in drop:
+                    self.horizontalHeader().resizeSection(i, widths[key])
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().resizeEvent(event)
+        self._drop_columns()
 
     def _set_cell(self, row: int, col: int, text: str, tip: str, bold: bool, colour: str | None) -> None:
         """Touch a cell only where something changed: every Qt call on an item costs."""

@@ -52,17 +52,29 @@ def scaled_pt(size_pt: float) -> float:
     return round(size_pt * text_scale(), 2)
 
 
-def set_text_scale(on: bool) -> QtGui.QFont:
-    """Set the application font for presentation mode (``on``) or back to the start-up font.
+STAGE_REFERENCE_HEIGHT_PX = 768  # the laptop screen PRESENTATION_SCALE was tuned on
+
+
+def stage_scale(screen_height_px: float) -> float:
+    """Presentation mode's text scale on a screen ``screen_height_px`` tall: :data:`PRESENTATION_SCALE` on a
+    768-pixel laptop, growing with the screen's height above it (a 1080-pixel projector gets text as large
+    a share of the picture as the laptop has: 1.35 × 1080 / 768 ≈ 1.9)."""
+    return PRESENTATION_SCALE * max(1.0, float(screen_height_px or 0) / STAGE_REFERENCE_HEIGHT_PX)
+
+
+def set_text_scale(on: bool, scale: float | None = None) -> QtGui.QFont:
+    """Set the application font for presentation mode (``on``, times ``scale``: default
+    :data:`PRESENTATION_SCALE`) or back to the start-up font.
 
     Idempotent: computed from the start-up font, so switching it on twice (or in a rebuilt
     window) gives the same size. Returns the font set."""
     base = app_base()["font"]
     font = QtGui.QFont(base)
+    factor = (scale or PRESENTATION_SCALE) if on else 1.0
     if on:
         size = base.pointSizeF() if base.pointSizeF() > 0 else MIN_BASE_POINT_SIZE
-        font.setPointSizeF(max(size, MIN_BASE_POINT_SIZE) * PRESENTATION_SCALE)
-    _scale["value"] = PRESENTATION_SCALE if on else 1.0
+        font.setPointSizeF(max(size, MIN_BASE_POINT_SIZE) * factor)
+    _scale["value"] = factor
     QtWidgets.QApplication.instance().setFont(font)
     return font
 

@@ -17,12 +17,14 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtGui, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
-from model import analysis
+import model
+from model import analysis, catalog, recommend
 from model.results import fabric_summaries
 
-from .i18n import fmt_money, fmt_number, fmt_sig, translate
+from .i18n import fmt_money, fmt_number, fmt_percent, fmt_sig, translate
+from .i18n_data import tr_data
 from .presentation import scaled_pt, text_scale
 
 LOW_COLOUR = "#56B4E9"   # input at its low end (Okabe-Ito sky blue)
@@ -48,6 +50,9 @@ def input_name(key: str) -> str:
 
 
 MIN_SPAN_FRACTION = 0.05
+NEGLIGIBLE_PCT = 0.1
+"""A largest swing under this share of the nominal value [%] is called negligible in the tornado's title (a guess:
+a tenth of a per cent is below the engine's own precision against published runs, see the validation tables)."""
 """Smallest width of a tornado's axis, as a fraction of the nominal value: an effect of minutes on a
 13-day run stays a sliver instead of filling the chart."""
 
@@ -138,7 +143,13 @@ class TornadoChart(pg.PlotWidget):
         """Draw ``rows`` (largest effect first) around ``nominal``; only as many rows as the plot's height
         holds without their labels overlapping (the smaller effects drop off, the title says how many)."""
         self._shown = (rows, nominal, title, formatter)
+        self.updateGeometry()  # another number of rows: another size hint
         self._draw()
+
+    def sizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt name): room for every row's label, title and axis
+        rows = len(self._shown[0]) if self._shown is not None else 4
+        line = self.label_height_px()
+        return QtCore.QSize(360, int(max(rows, 2) * line * ROW_LINES + 3.5 * line + 24))
 
     def row_pitch_px(self) -> float:
         """Screen distance between two rows' labels (pixels)."""
@@ -232,11 +243,107 @@ class TornadoChart(pg.PlotWidget):
 
 
 def _titled(title: str, rows, nominal: float) -> str:
-    """A tornado's title with its largest swing as a share of the nominal value (so a sliver reads as one)."""
+    """A tornado's title with its largest swing as a share of the nominal value (so a sliver reads as one);
+    under :data:`NEGLIGIBLE_PCT` it says the ranges are negligible."""
     if not rows or not (math.isfinite(nominal) and nominal):
         return title
     pct = max(max(abs(r["d_low"]), abs(r["d_high"])) for r in rows) / abs(nominal) * 100
+    if pct < NEGLIGIBLE_PCT:
+        return title + translate("Tornado", " · negligible: no input's range moves it more than ±{pct} %").format(
+            pct=fmt_sig(pct, 2))
     return title + translate("Tornado", " · largest swing ±{pct} %").format(pct=fmt_sig(pct, 2))
+
+
+# the result a recommendation's criterion ranks by (model.recommend.engine_choice): a deadline ranks by TCO,
+# a budget or a missed goal by days, no goal by cost per run
+CRITERION_METRICS = {"criterion.deadline": "tco", "criterion.budget": "train_days_with_interruptions",
+                     "criterion.deadline_missed": "train_days_with_interruptions",
+                     "criterion.budget_missed": "train_days_with_interruptions",
+                     "criterion.cost_per_run": "cost_per_run"}
+
+
+def pick_gap(scenario, point, rec) -> dict | None:
+    """What would change the engine's pick: each ranged input of the pick and of the runner-up swung to both
+    ends (:func:`model.analysis.tornado`, one at a time; a site input such as PUE moves both), and the gap on
+    the recommendation's criterion that remains. ``None`` without a pick and a runner-up.
+
+    Returns ``pick``, ``runner_up``, ``metric``, ``gap`` (relative, runner-up over pick), and ``swings``: one dict
+    per input end (``label``, ``gap``), smallest remaining gap first; a gap at or below zero reverses the order.
+    Cost per run follows days (rented GPU-hours) or days × TCO (a share of the owned cluster's TCO), as
+    :mod:`model.economics` computes it."""
+    from model import economics
+
+    metric_name = CRITERION_METRICS.get(rec.criterion.code) if rec is not None else None
+    if rec is None or rec.pick is None or rec.runner_up is None or metric_name is None:
+        return None
+    sums = {f.fabric: f for f in fabric_summaries(point)}
+    pick, other = sums.get(rec.pick), sums.get(rec.runner_up)
+    if pick is None or other is None:
+        return None
+    share = economics.point_inputs(scenario).get("run_cost_gpu_hour", 0.0) == 0.0  # cost per run ∝ TCO too
+
+    def short(f) -> str:
+        return catalog.fabric_style(f.fabric).get("short", f.label) if f.fabric in catalog.BUILTIN_FABRICS else f.label
+
+    def metric(f, days: float, tco: float) -> float:
+        if metric_name == "train_days_with_interruptions":
+            return days
+        if metric_name == "tco":
+            return tco
+        return f.cost_per_run * days / f.train_days_with_interruptions * (tco / f.tco if share else 1.0)
+
+    def nominal(f) -> float:
+        return metric(f, f.train_days_with_interruptions, f.tco)
+
+    base_p, base_o = nominal(pick), nominal(other)
+    if not (math.isfinite(base_p) and math.isfinite(base_o) and base_p > 0):
+        return None
+    swings = {f.fabric: {sw.field: sw for sw in analysis.tornado(scenario, f.fabric)} for f in (pick, other)}
+    rows = []
+    for f, g in ((pick, other), (other, pick)):
+        for field, sw in swings[f.fabric].items():
+            if f is other and field in swings[pick.fabric]:
+                continue  # a site input: counted once, with both fabrics moved
+            twin = swings[g.fabric].get(field)
+            for end, days, tco, value in (("low", sw.days_low, sw.tco_low, sw.low_value),
+                                          ("high", sw.days_high, sw.tco_high, sw.high_value)):
+                v_f = metric(f, float(days), float(tco))
+                v_g = nominal(g) if twin is None else metric(
+                    g, float(getattr(twin, f"days_{end}")), float(getattr(twin, f"tco_{end}")))
+                p_val, o_val = (v_f, v_g) if f is pick else (v_g, v_f)
+                if not (math.isfinite(p_val) and math.isfinite(o_val) and p_val > 0):
+                    continue
+                label = swing_label(sw, pick.currency, float(scenario.economics.cny_per_usd))
+                if twin is None:
+                    label = f"{short(f)}: {label}"
+                rows.append(dict(label=label, end=end, value=value, gap=(o_val - p_val) / o_val))
+    rows.sort(key=lambda r: r["gap"])
+    return dict(pick=short(pick), runner_up=short(other), metric=metric_name, gap=(base_o - base_p) / base_o,
+                swings=rows)
+
+
+def gap_text(gap: dict | None) -> str:
+    """One or two lines saying how far the pick leads and which single input end, if any, would reverse it."""
+    if gap is None:
+        return translate("Tornado", "No single pick to defend here (a tie, or one fabric only).")
+    names = {"train_days_with_interruptions": translate("Tornado", "training days"),
+             "tco": translate("Tornado", "TCO"), "cost_per_run": translate("Tornado", "cost per run")}
+    head = translate("Tornado", "<b>What would change the pick:</b> {pick} leads {other} by {gap} on {metric}.").format(
+        pick=html.escape(gap["pick"]), other=html.escape(gap["runner_up"]), gap=fmt_percent(gap["gap"] * 100, 2),
+        metric=names[gap["metric"]])
+    flips = [r for r in gap["swings"] if r["gap"] <= 0]
+    ends = {"low": translate("Tornado", "at its low end"), "high": translate("Tornado", "at its high end")}
+    if flips:
+        tail = translate("Tornado", "Reversed by: {inputs}.").format(inputs="; ".join(
+            f"{html.escape(r['label'])} {ends[r['end']]}" for r in flips[:3]))
+    elif gap["swings"]:
+        r = gap["swings"][0]
+        tail = translate("Tornado", "No single input within its range reverses it; the closest, {input} {end}, "
+                                    "leaves {gap}.").format(input=html.escape(r["label"]), end=ends[r["end"]],
+                                                             gap=fmt_percent(r["gap"] * 100, 2))
+    else:
+        tail = translate("Tornado", "No input with a range moves either fabric.")
+    return head + "<br>" + tail
 
 
 class TornadoPanel(QtWidgets.QWidget):
@@ -263,9 +370,14 @@ class TornadoPanel(QtWidgets.QWidget):
         lay = QtWidgets.QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.title)
+        self.gap_label = QtWidgets.QLabel()
+        self.gap_label.setObjectName("tornadoGap")
+        self.gap_label.setWordWrap(True)
+        lay.addWidget(self.gap_label)
         lay.addLayout(charts, 1)
         lay.addWidget(legend)
         self.swings: list = []
+        self.gap = None  # what would change the pick (pick_gap), once shown
         self.key = None
         self.plots = (self.days, self.tco)
 
@@ -293,7 +405,7 @@ class TornadoPanel(QtWidgets.QWidget):
         nominal = fabric_summaries(pt)[i]
         nom_days, nom_tco = nominal.train_days_with_interruptions, nominal.tco
         code = nominal.currency
-        label = pt.labels[i]
+        label = tr_data(pt.labels[i])  # the profile's full name, in the UI language
         self.title.setText(translate(
             "Tornado", "<b>Sensitivity of {fabric}</b> at this point: each input swung across its range, "
                        "one at a time (nominal {days} days, TCO {tco})").format(
@@ -309,10 +421,15 @@ class TornadoPanel(QtWidgets.QWidget):
                            _titled(translate("Tornado", "TCO ({code})").format(code=code) if code
                                    else translate("Tornado", "TCO"), tco_rows, nom_tco),
                            lambda v, c=code: fmt_money(v, c))
+        try:
+            self.gap = pick_gap(s, pt, recommend.recommendation(s, pt, samples=0))
+        except (model.ScenarioError, KeyError, ValueError):
+            self.gap = None
+        self.gap_label.setText(gap_text(self.gap))
         sources = sorted({f"• {swing_label(sw, code, rate)}: {sw.source}" for sw in swings if sw.source})
         self.title.setToolTip("\n".join(sources))  # where each range comes from
         self.key = key
         return True
 
 
-__all__ = ["MIN_SPAN_FRACTION", "TornadoPanel", "axis_range", "range_text", "swing_label", "tornado_rows"]
+__all__ = ["MIN_SPAN_FRACTION", "NEGLIGIBLE_PCT", "TornadoPanel", "gap_text", "pick_gap", "axis_range", "range_text", "swing_label", "tornado_rows"]

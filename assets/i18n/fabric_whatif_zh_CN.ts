@@ -647,6 +647,18 @@
 <context>
     <name>Data</name>
     <message>
+        <source>Traditional Ethernet (TCP)</source>
+        <translation>传统以太网（TCP）</translation>
+    </message>
+    <message>
+        <source>RoCE (RDMA over Converged Ethernet)</source>
+        <translation>RoCE（融合以太网上的 RDMA）</translation>
+    </message>
+    <message>
+        <source>RoCE v2 (lossless, PFC)</source>
+        <translation>RoCE v2（无损，PFC）</translation>
+    </message>
+    <message>
         <source>Latency</source>
         <translation>时延</translation>
     </message>
@@ -1292,6 +1304,14 @@
         <source>(scenario)</source>
         <translation>（场景设定）</translation>
     </message>
+    <message>
+        <source>outside the realistic range</source>
+        <translation>超出实际范围</translation>
+    </message>
+    <message>
+        <source>The slider spans {lo} – {hi} {unit}, the range real clusters have; typed values beyond it are computed as given</source>
+        <translation>滑块范围为 {lo} – {hi} {unit}，即实际集群的取值范围；输入超出此范围的值也会按输入计算</translation>
+    </message>
 </context>
 <context>
     <name>FileActions</name>
@@ -1455,10 +1475,6 @@
         <translation>实测和规格数据，附来源；文件标识：published。集群的网卡和链路速率保持不变。</translation>
     </message>
     <message>
-        <source>&amp;Presentation mode (large text, thick lines)</source>
-        <translation>演示模式(&amp;P)（大字体、粗线条）</translation>
-    </message>
-    <message>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -1537,6 +1553,18 @@
     <message>
         <source>Link-level retry</source>
         <translation>链路层重传</translation>
+    </message>
+    <message>
+        <source>Apply to every fabric</source>
+        <translation>应用到所有网络</translation>
+    </message>
+    <message>
+        <source>On: a change of latency, loss or bandwidth sets that value for every fabric at once; off: only the fabric in focus</source>
+        <translation>勾选：修改时延、丢包率或带宽会同时设定所有网络的取值；不勾选：只改当前网络</translation>
+    </message>
+    <message>
+        <source>every fabric</source>
+        <translation>所有网络</translation>
     </message>
     <message>
         <source>&amp;Reset to profile</source>
@@ -1649,6 +1677,10 @@
     <message>
         <source>scenario &apos;{name}&apos;</source>
         <translation>场景“{name}”</translation>
+    </message>
+    <message>
+        <source>&amp;Presentation mode (stage view for a projector)</source>
+        <translation>演示模式（投影用舞台视图）(&amp;P)</translation>
     </message>
 </context>
 <context>
@@ -2355,6 +2387,57 @@
     </message>
 </context>
 <context>
+    <name>Stage</name>
+    <message>
+        <source>Training days</source>
+        <translation>训练天数</translation>
+    </message>
+    <message>
+        <source>GPU utilisation</source>
+        <translation>GPU 利用率</translation>
+    </message>
+    <message>
+        <source>Total cost of ownership</source>
+        <translation>总拥有成本</translation>
+    </message>
+    <message>
+        <source>Cost per run</source>
+        <translation>单次训练成本</translation>
+    </message>
+    <message>
+        <source>The chart the room sees</source>
+        <translation>投影给观众的图表</translation>
+    </message>
+    <message>
+        <source>Esc: back to the full window</source>
+        <translation>Esc：返回完整窗口</translation>
+    </message>
+    <message>
+        <source>Engine&apos;s pick</source>
+        <translation>引擎推荐</translation>
+    </message>
+    <message>
+        <source>none fits</source>
+        <translation>无可行方案</translation>
+    </message>
+    <message>
+        <source>a tie: {fabrics}</source>
+        <translation>不分高下：{fabrics}</translation>
+    </message>
+    <message>
+        <source>{pick}, {margin} ahead of {other}</source>
+        <translation>{pick}，领先 {other} {margin}</translation>
+    </message>
+    <message>
+        <source>Engine&apos;s pick and margin</source>
+        <translation>引擎推荐及领先幅度</translation>
+    </message>
+    <message>
+        <source>Saved per year vs {fabric}, same runs</source>
+        <translation>相对 {fabric} 每年节省（同等训练次数）</translation>
+    </message>
+</context>
+<context>
     <name>Tornado</name>
     <message>
         <source>Latency</source>
@@ -2401,8 +2484,48 @@
         <translation>没有带区间的输入会影响此项</translation>
     </message>
     <message>
+        <source> · negligible: no input&apos;s range moves it more than ±{pct} %</source>
+        <translation> · 可忽略：任何输入在其范围内的变动都不超过 ±{pct} %</translation>
+    </message>
+    <message>
         <source> · largest swing ±{pct} %</source>
         <translation> · 最大变动 ±{pct} %</translation>
+    </message>
+    <message>
+        <source>No single pick to defend here (a tie, or one fabric only).</source>
+        <translation>此处没有唯一的推荐（不分高下，或只有一种网络）。</translation>
+    </message>
+    <message>
+        <source>training days</source>
+        <translation>训练天数</translation>
+    </message>
+    <message>
+        <source>cost per run</source>
+        <translation>单次训练成本</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;What would change the pick:&lt;/b&gt; {pick} leads {other} by {gap} on {metric}.</source>
+        <translation>&lt;b&gt;什么会改变推荐：&lt;/b&gt;{pick} 的{metric}领先 {other} {gap}。</translation>
+    </message>
+    <message>
+        <source>at its low end</source>
+        <translation>取下限</translation>
+    </message>
+    <message>
+        <source>at its high end</source>
+        <translation>取上限</translation>
+    </message>
+    <message>
+        <source>Reversed by: {inputs}.</source>
+        <translation>会被以下单项逆转：{inputs}。</translation>
+    </message>
+    <message>
+        <source>No single input within its range reverses it; the closest, {input} {end}, leaves {gap}.</source>
+        <translation>没有单项输入在其范围内能逆转它；最接近的是 {input}{end}，仍领先 {gap}。</translation>
+    </message>
+    <message>
+        <source>No input with a range moves either fabric.</source>
+        <translation>没有带区间的输入会影响这两种网络。</translation>
     </message>
     <message>
         <source>input at the low end of its range</source>
@@ -2437,7 +2560,7 @@
     <name>Unit</name>
     <message>
         <source>B tokens</source>
-        <translation>十亿 token</translation>
+        <translation>B 个 token</translation>
     </message>
     <message>
         <source>years</source>
@@ -2450,6 +2573,10 @@
     <message>
         <source>min</source>
         <translation>分钟</translation>
+    </message>
+    <message>
+        <source>per 10⁶ node·h</source>
+        <translation>次/百万节点·小时</translation>
     </message>
 </context>
 </TS>

@@ -32,7 +32,7 @@ from ..i18n import Texts, translate
 from ..moe_gap_dialog import MoeGapDialog
 from ..presentation import THEME_KEY, Theme
 from ..tornado import TornadoPanel
-from .docks import AnalysisDocks
+from .docks import DOCK_SHORTCUTS, DOCK_TITLES, AnalysisDocks
 from .language import LanguageMenu
 from .log_dialogs import LogDialogs
 from .pin_compare import PinCompare
@@ -145,14 +145,20 @@ class Features(QtCore.QObject):
         for act in (self.pin_action, self.unpin_action, self.export_compare_action):
             tools.addAction(act)
         tools.addSeparator()
-        for dock, key in ((self.tornado_dock, "Ctrl+Shift+T"), (self.breakeven_dock, "Ctrl+Shift+E"),
-                          (self.compare_dock, "Ctrl+Shift+C")):
-            act = dock.toggleViewAction()
+        # each shortcut shows its dock and brings it to the front, never hides it (a dock is closed by its button)
+        self.dock_actions = {}
+        for name, key in DOCK_SHORTCUTS.items():
+            act = QtGui.QAction(w)
+            act.setObjectName(f"{name}Action")
+            t.bind(act.setText, DOCK_TITLES[name])
             act.setShortcut(QtGui.QKeySequence(key))
+            act.triggered.connect(lambda _=False, n=name: self.docks.show_dock(n))
             tools.addAction(act)
-        self.tornado_action = self.tornado_dock.toggleViewAction()
-        self.breakeven_action = self.breakeven_dock.toggleViewAction()
-        self.compare_action = self.compare_dock.toggleViewAction()
+            w.addAction(act)  # the key works with the menu bar hidden too
+            self.dock_actions[name] = act
+        self.tornado_action = self.dock_actions["tornadoDock"]
+        self.breakeven_action = self.dock_actions["breakEvenDock"]
+        self.compare_action = self.dock_actions["compareDock"]
 
     # -- the panels, built when first shown ----------------------------------------------
     @property

@@ -12,7 +12,8 @@ from ..i18n import translate
 DOCK_TITLES = {"tornadoDock": lambda: translate("Features", "Sensitivity (tornado)"),
                "breakEvenDock": lambda: translate("Features", "Break-even"),
                "compareDock": lambda: translate("Features", "A/B compare")}
-DOCK_MAX_HEIGHT = 300  # a dock opened the first time takes at most this [px]; the charts keep the rest
+DOCK_SHORTCUTS = {"tornadoDock": "Ctrl+Shift+T", "breakEvenDock": "Ctrl+Shift+E", "compareDock": "Ctrl+Shift+C"}
+DOCK_MIN_HEIGHT = 160  # a dock is never squeezed below this [px]: its chart keeps a readable plot
 
 
 class AnalysisDocks(QtCore.QObject):
@@ -33,6 +34,29 @@ class AnalysisDocks(QtCore.QObject):
         window.tabifyDockWidget(self.tornado_dock, self.breakeven_dock)
         window.tabifyDockWidget(self.breakeven_dock, self.compare_dock)
 
+    def show_dock(self, name: str) -> QtWidgets.QDockWidget:
+        """Show the dock ``name`` and bring it to the front of its tab group; never hides it (its shortcut
+        pressed again, or in the middle of a demo, leaves it where it is). Closing is the dock's own button."""
+        dock = self.docks[name]
+        dock.show()
+        dock.raise_()
+        return dock
+
+    def fit_height(self, name: str) -> None:
+        """The dock's height from its panel's wish, the charts above it keeping their minimum: the panel's
+        size hint, at least :data:`DOCK_MIN_HEIGHT`, at most what the charts leave."""
+        dock = self.docks[name]
+        panel = self._panels.get(name)
+        w = self.window
+        central = w.centralWidget()
+        if panel is None or central is None or w.dockWidgetArea(dock) not in (
+                QtCore.Qt.DockWidgetArea.BottomDockWidgetArea, QtCore.Qt.DockWidgetArea.TopDockWidgetArea):
+            return
+        room = central.height() + (dock.height() if dock.isVisible() else 0) - w.charts_min_height()
+        want = panel.sizeHint().height() + (dock.height() - panel.height() if panel.height() > 0 else 24)
+        height = max(DOCK_MIN_HEIGHT, min(want, room))
+        w.resizeDocks([dock], [height], QtCore.Qt.Orientation.Vertical)
+
     def _dock(self, name: str) -> QtWidgets.QDockWidget:
         d = QtWidgets.QDockWidget(DOCK_TITLES[name](), self.window)
         d.setObjectName(name)
@@ -45,11 +69,11 @@ class AnalysisDocks(QtCore.QObject):
 
     def _shown(self, name: str) -> None:
         self.panel(name)
-        if name not in self._sized:  # first time: at most DOCK_MAX_HEIGHT, the charts keep the rest
+        self.shown.emit(name)  # the panel draws the current results: its size hint is its content's
+        if name not in self._sized:  # first time: the panel's height, the charts keep their minimum
             self._sized.add(name)
-            self.window.resizeDocks([self.docks[name]], [min(DOCK_MAX_HEIGHT, max(200, self.window.height() // 3))],
-                                    QtCore.Qt.Orientation.Vertical)
-        self.shown.emit(name)
+            self.fit_height(name)
+            QtCore.QTimer.singleShot(0, lambda: self.fit_height(name))  # again once the dock is laid out
 
     def panel(self, name: str):
         """The dock's panel, built on first use."""
@@ -78,4 +102,4 @@ class AnalysisDocks(QtCore.QObject):
             old.deleteLater()
 
 
-__all__ = ["AnalysisDocks", "DOCK_TITLES"]
+__all__ = ["AnalysisDocks", "DOCK_MIN_HEIGHT", "DOCK_SHORTCUTS", "DOCK_TITLES"]

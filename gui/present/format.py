@@ -72,6 +72,27 @@ def fmt_sig(v, digits: int = 3) -> str:
     return text
 
 
+# an axis tick's steps (scale, suffix, from): Chinese counts in 万 and 亿; a thousand keeps its digits ("2,000")
+_COMPACT_STEPS = {
+    "en": ((1e9, " bn", 1e9), (1e6, " M", 1e6), (1e3, "k", 1e4)),
+    "zh": ((1e8, " 亿", 1e8), (1e4, " 万", 1e4)),
+}
+
+
+def fmt_compact(v, digits: int = 3) -> str:
+    """A number for an axis tick, short: ``100k``, ``1.2 M``, ``1.2 万`` (from ten thousand up, ``digits``
+    significant figures, trailing zeros dropped); below, grouped digits (``2,000``, ``0.5``)."""
+    if not _finite(v):
+        return DASH
+    v = float(v)
+    a = abs(v)
+    sign = "−" if v < 0 else ""
+    for scale, suffix, start in _COMPACT_STEPS[_state["lang"]]:
+        if a >= start:
+            return f"{sign}{fmt_sig(a / scale, digits)}{suffix}"
+    return sign + fmt_sig(a, max(digits, len(f"{a:.0f}")))
+
+
 def fmt_percent(v, digits: int = 3, *, fraction: bool = False, signed: bool = False) -> str:
     """A percentage (``v`` in percent, or a fraction with ``fraction``): one decimal from 1 % up
     (``23.1 %``), ``digits`` significant figures below (``0.005 %``, ``0.0000033 %``)."""
@@ -124,5 +145,5 @@ def fmt_quantity(v, unit: str, unit_text: str | None = None) -> str:
     return f"{text} {shown}" if shown else text
 
 
-__all__ = ["CURRENCY_SYMBOLS", "DASH", "currency_symbol", "fmt_money", "fmt_number", "fmt_percent", "fmt_quantity",
+__all__ = ["CURRENCY_SYMBOLS", "DASH", "currency_symbol", "fmt_compact", "fmt_money", "fmt_number", "fmt_percent", "fmt_quantity",
            "fmt_sig", "language", "set_language"]

@@ -199,7 +199,7 @@ def chart_series(result, kind: str, baseline: str | None = None) -> dict:
         out.update(title=translate("Charts", "{years}-year TCO").format(years=years) if years
                    else translate("Charts", "Total cost of ownership"), y_label="TCO", currency=code)
         base = tco_baseline(result, baseline)
-        base_label = result.labels[list(result.fabrics).index(base)]
+        base_label = translate("Data", result.labels[list(result.fabrics).index(base)])  # the profile's name, translated
         base_short = styles[list(result.fabrics).index(base)].get("short", base_label)
         tco = _rows(kind_values(result, kind), f)
         rel = tco_relative(tco, result, baseline=base)

@@ -12,7 +12,7 @@ from pathlib import Path
 from model import catalog
 from model.scenario import SECTIONS, FabricSpec, field_meta
 
-from ..i18n import current_language, translate
+from ..i18n import current_language, fmt_sig, translate
 from ..i18n_data import tr_description, tr_field, tr_help, tr_name
 from ..overrides import overrides_html
 from ..present.text import profile_set_name
@@ -26,7 +26,7 @@ def fmt_value(v, scale: float = 1.0) -> str:
         return "–"
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         x = v * scale
-        return f"{x:,.0f}" if float(x).is_integer() and abs(x) >= 1 else f"{x:.4g}"
+        return f"{x:,.0f}" if float(x).is_integer() and abs(x) >= 1 else fmt_sig(x, 4)  # never an exponent
     return str(v)
 
 
@@ -160,7 +160,7 @@ def scenario_line(s, edited: bool) -> tuple[str, str]:
         "MainWindow", "<b>{name}</b> &nbsp;·&nbsp; {nodes} × {gpn} {gpu} &nbsp;·&nbsp; {params} B params "
                       "&nbsp;·&nbsp; profile: <b>{profile}</b>").format(
         name=html.escape(scenario_name(s, edited)), nodes=f"{c.nodes:,}", gpn=c.gpus_per_node,
-        gpu=html.escape(gname), params=f"{s.workload.params_b:,.4g}",
+        gpu=html.escape(gname), params=fmt_sig(s.workload.params_b, 4),
         profile=html.escape(profile_set_name(s.fabric.profile_set)))
     desc = tr_description(s.description) if s.description else ""
     return text, text + (f"<br>{html.escape(desc)}" if desc else "")
@@ -171,8 +171,8 @@ def point_title(s) -> str:
     return translate(
         "MainWindow", "<b>At this point</b>: {nodes} nodes × {gpus} GPUs, {params} B parameters, {tokens} B "
                       "tokens").format(nodes=f"{c.nodes:,}", gpus=c.gpus_per_node,
-                                       params=f"{s.workload.params_b:,.4g}",
-                                       tokens=f"{s.workload.train_tokens_b:,.4g}")
+                                       params=fmt_sig(s.workload.params_b, 4),
+                                       tokens=fmt_sig(s.workload.train_tokens_b, 4))
 
 
 __all__ = ["APP_NAME", "choice_tooltip", "fabric_choice_tooltip", "fabric_origin", "fabric_tooltip", "field_tooltip",

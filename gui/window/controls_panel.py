@@ -19,7 +19,7 @@ from model.transport import RDMA_TRANSPORTS
 
 from ..controls import FieldSlider, GroupBox, labelled, slider_for
 from ..i18n import current_language, translate
-from ..i18n_data import tr_field, tr_unit
+from ..i18n_data import tr_data, tr_field, tr_unit
 from ..present.text import profile_set_name
 from . import control_texts as texts_
 
@@ -36,17 +36,27 @@ GROUP_TITLES = {"Cluster": lambda: translate("MainWindow", "Cluster"),
                 "Model": lambda: translate("MainWindow", "Model"),
                 "Fabric in focus": lambda: translate("MainWindow", "Fabric in focus"),
                 "Economics": lambda: translate("MainWindow", "Economics")}
-# What the metadata cannot say: the display range a slider spans (the engine accepts more), log or
-# linear, a display scale and unit. Ranges chosen to span the presets and the article's what-ifs (a design
-# choice of this tool, not a published figure).
+# What the metadata cannot say: the display range a slider spans (the engine accepts more, typed into the value box,
+# with an "outside the realistic range" badge), log or linear, a display scale and unit. The slider spans what real
+# clusters have, so an over-drag cannot reach an absurd scenario:
+# - latency 0.5–1,000 µs: below the fastest measured RDMA send (InfiniBand RC, 32 B: 0.81 µs, perftest
+#   ib_send_lat) up to ~5× kernel TCP's round trip on 1GbE (110–220 µs, published measurements);
+# - loss up to 1 %: the source article's worst Ethernet (0.5–1 %); go-back-N RoCE stops making progress above
+#   1 % (Wang et al., ICCCN 2019), so more is not a fabric anyone runs;
+# - bandwidth 1–1,600 Gb/s per NIC: 1GbE up to 1.6 Tb/s Ethernet (IEEE 802.3dj), above 800 Gb/s XDR InfiniBand;
+# - nodes up to 4,096 (32,768 GPUs at 8 per node): twice the largest published single training run (Llama 3
+#   405B on 16,384 H100 = 2,048 nodes, Llama 3 paper §3.3);
+# - model up to 2,000 B parameters: above the largest published trained models (Switch-C, 1.6 T parameters,
+#   Fedus et al. 2021; the article's case 3 at 1 T);
+# - tokens up to 100,000 B (100 T), ~6× Llama 3's 15.6 T; economics spans the presets' sites (a design choice).
 DISPLAY = {
-    "fabric.latency_us": dict(log=True, display_lo=0.1, display_hi=100_000.0),
-    "fabric.loss_rate": dict(log=True, display_lo=1e-9, display_hi=0.5, scale=100.0, unit="%"),
-    "fabric.link_gbps": dict(log=True, display_lo=1.0, display_hi=12_800.0),
-    "cluster.nodes": dict(log=True, display_hi=16_384.0),
+    "fabric.latency_us": dict(log=True, display_lo=0.5, display_hi=1_000.0),
+    "fabric.loss_rate": dict(log=True, display_lo=1e-9, display_hi=0.01, scale=100.0, unit="%"),
+    "fabric.link_gbps": dict(log=True, display_lo=1.0, display_hi=1_600.0),
+    "cluster.nodes": dict(log=True, display_hi=4_096.0),
     "cluster.gpus_per_node": dict(log=False),
     "topology.oversubscription": dict(log=False),
-    "workload.params_b": dict(log=True, display_lo=0.1, display_hi=10_000.0),
+    "workload.params_b": dict(log=True, display_lo=0.1, display_hi=2_000.0),
     "workload.train_tokens_b": dict(log=True, display_lo=1.0, display_hi=100_000.0),
     "economics.electricity_cny_per_kwh": dict(log=False, display_lo=0.0, display_hi=3.0),
     "economics.electricity_usd_per_kwh": dict(log=False, display_lo=0.0, display_hi=0.5),
@@ -85,6 +95,7 @@ class ControlsPanel(QtWidgets.QScrollArea):
         self.fabric_sliders: dict[str, FieldSlider] = {}
         self.widgets: dict[str, QtWidgets.QWidget] = {}
         self._fabric_synced = None  # what the fabric controls were last synced to (see _sync_fabric)
+        self._fabric_names: tuple = ()  # every fabric of the scenario (what "Apply to every fabric" sets)
         left = QtWidgets.QWidget()
         lay = QtWidgets.QVBoxLayout(left)
         lay.setContentsMargins(6, 6, 6, 6)
@@ -125,6 +136,21 @@ class ControlsPanel(QtWidgets.QScrollArea):
             w.currentIndexChanged.connect(self._on_focus_selected)
             return self._labelled(w, lambda: translate("MainWindow", "Fabric"),
                                   lambda: translate("MainWindow", "Fabric in focus"))
+        if path == "fabric.latency_us":  # before the fabric's sliders: which fabric(s) they move
+            self.all_fabrics_check = QtWidgets.QCheckBox()
+            self.all_fabrics_check.setObjectName("allFabricsCheck")
+            self.texts.bind(self.all_fabrics_check.setText, lambda: translate("MainWindow", "Apply to every fabric"))
+            self.texts.bind(self.all_fabrics_check.setToolTip, lambda: translate(
+                "MainWindow", "On: a change of latency, loss or bandwidth sets that value for every fabric at once; "
+                              "off: only the fabric in focus"))
+            self.all_fabrics_check.toggled.connect(lambda _on: self._name_subjects())
+            box = QtWidgets.QWidget()
+            lay = QtWidgets.QVBoxLayout(box)
+            lay.setContentsMargins(0, 0, 0, 0)
+            lay.setSpacing(2)
+            lay.addWidget(self.all_fabrics_check)
+            lay.addWidget(self._control_slider(path, cls, key))
+            return box
         if path == "fabric.adaptive_routing":
             w = self.adaptive_check = QtWidgets.QCheckBox()
             self.texts.bind(w.setText, lambda: tr_field("Adaptive routing"))
@@ -150,10 +176,31 @@ class ControlsPanel(QtWidgets.QScrollArea):
             self.widgets[path] = w
             return self._labelled(w, lambda: tr_field(meta.get("label") or key),
                                   lambda: translate("MainWindow", "Currency"))
+        return self._control_slider(path, cls, key)
+
+    def make_slider(self, path: str) -> FieldSlider:
+        """Another slider for ``path`` bound like the panel's own (the stage view's): it writes through the
+        controller (a fabric value through :meth:`set_fabric_value`) and says when it is held."""
+        cls, key = field_class(path)
+        sl = slider_for(cls, key, **DISPLAY.get(path, {}))
+        sl.setObjectName(f"stage_slider_{path}")
+        if cls is FabricSpec:
+            sl.valueEdited.connect(lambda v: self.set_fabric_value(key, v))
+        else:
+            sl.valueEdited.connect(lambda v: self.controller.set_value(path, v))
+        sl.dragStateChanged.connect(lambda on: self.session.update(dragging=on))
+        return sl
+
+    def twin(self, path: str) -> FieldSlider:
+        """The panel's slider for ``path``."""
+        return self.sliders.get(path) or self.fabric_sliders[path.split(".", 1)[1]]
+
+    def _control_slider(self, path: str, cls, key: str) -> FieldSlider:
+        c = self.controller
         sl = slider_for(cls, key, **DISPLAY.get(path, {}))
         sl.setObjectName(f"slider_{path}")
         if cls is FabricSpec:
-            sl.valueEdited.connect(lambda v: c.set_fabric_value(self.session.focus, key, v))
+            sl.valueEdited.connect(lambda v: self.set_fabric_value(key, v))
             self.fabric_sliders[key] = sl
         elif key in OTHER_MONEY_FIELD:
             sl.valueEdited.connect(lambda v: c.set_values({f"economics.{OTHER_MONEY_FIELD[key]}": None, path: v}))
@@ -164,6 +211,19 @@ class ControlsPanel(QtWidgets.QScrollArea):
         sl.dragStateChanged.connect(lambda on: self.session.update(dragging=on))
         self.widgets[path] = sl
         return sl
+
+    def set_fabric_value(self, key: str, value) -> bool:
+        """A fabric slider's change: the fabric in focus's value, or every fabric's with "Apply to every fabric"."""
+        if not self.all_fabrics_check.isChecked():
+            return self.controller.set_fabric_value(self.session.focus, key, value)
+        return self.controller.set_values({f"fabric.custom.{name}.{key}": value for name in self._fabric_names})
+
+    def _name_subjects(self) -> None:
+        """Each fabric slider names what it moves: the fabric in focus, or every fabric."""
+        subject = (translate("MainWindow", "every fabric") if self.all_fabrics_check.isChecked()
+                   else self.focus_combo.currentText())
+        for sl in self.fabric_sliders.values():
+            sl.set_subject(subject)
 
     def _labelled(self, w, label, accessible=None) -> QtWidgets.QWidget:
         box = labelled("", w)
@@ -253,6 +313,8 @@ class ControlsPanel(QtWidgets.QScrollArea):
                     self.focus_combo.addItem(catalog.fabric_style(r.name).get("short", r.label)
                                              if r.name in catalog.BUILTIN_FABRICS else r.label, r.name)
             self.focus_combo.setCurrentIndex(self.focus_combo.findData(s.fabric.focus_fabric))
+        self._fabric_names = tuple(r.name for r in rows)
+        self._name_subjects()
         row = next(r for r in rows if r.name == s.fabric.focus_fabric)
         prof = catalog.profile_set(s.fabric.profile_set)
         entry = prof["fabrics"].get(row.name) or next(
@@ -266,7 +328,8 @@ class ControlsPanel(QtWidgets.QScrollArea):
                          edited=st.is_edited(f"fabric.custom.{row.name}.{key}"))
             if not light:
                 sl.set_tooltip(texts_.fabric_tooltip(
-                    key, label=row.label, source=src, profile_name=profile_set_name(prof["name"]), profile_value=entry.get(key),
+                    key, label=tr_data(row.label), source=src, profile_name=profile_set_name(prof["name"]),
+                    profile_value=entry.get(key),
                     guess=guess, article_range=entry.get(f"{key}_range"), entry_source=entry.get("source"),
                     scale=sl.scale))
         with QtCore.QSignalBlocker(self.adaptive_check):
@@ -282,7 +345,7 @@ class ControlsPanel(QtWidgets.QScrollArea):
         self.reset_button.setEnabled(set_by_scenario)
         changed = any(st.is_edited(f"fabric.custom.{row.name}.{k}") for k in FABRIC_SWEEPABLE_KEYS)
         _set_text(self.fabric_source, texts_.fabric_origin(
-            row.label, prof["name"], changed=changed, set_by_scenario=set_by_scenario, scenario=s,
+            tr_data(row.label), prof["name"], changed=changed, set_by_scenario=set_by_scenario, scenario=s,
             source_path=st.source_path))
         _set_tip(self.fabric_source, entry.get("source", ""))
 

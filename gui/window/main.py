@@ -272,6 +272,7 @@ class MainWindow(QtWidgets.QMainWindow):
         for kind in WINDOW_CHART_KINDS[:-1]:
             self.charts[kind].x_label_shown = False  # one x-axis title, under the bottom chart
         split.addWidget(mid)
+        self.chart_column = mid
         # cost per training run along the x-axis, a tab of the point panel: with latency or loss on the x-axis
         # the TCO falls as the network gets worse while the cost per run rises
         run_chart = self.charts["cost_per_run"] = ChartWidget("cost_per_run", line_width=IDLE_LINE_WIDTH)
@@ -282,15 +283,19 @@ class MainWindow(QtWidgets.QMainWindow):
         run_chart.standalone_geometry = True
         run_chart.draws_only_when_shown = True  # in a tab: not redrawn while out of sight
         run_chart.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Ignored)
-        for ch in self.charts.values():  # the dotted idle-GPU curves explained in the plot's corner, not a legend row
-            ch.idle_note_in_legend = False
+        for ch in self.charts.values():  # no text over the curves: the idle-GPU dots in the legend, the other notes on hover
+            ch.plot_notes = False
         self.point_panel = PointPanel(self.texts, run_chart)
         split.addWidget(self.point_panel)
         split.setStretchFactor(0, 0)
         split.setStretchFactor(1, 3)
         split.setStretchFactor(2, 2)
         split.setSizes([320, 760, 520])
-        self.setCentralWidget(split)
+        # the window's pages: the explorer (controls, charts, point) and, in presentation mode, the stage view
+        self.pages = QtWidgets.QStackedWidget()
+        self.pages.setObjectName("pages")
+        self.pages.addWidget(split)
+        self.setCentralWidget(self.pages)
         # the views tests, exports and features reach by name
         c, p = self.controls, self.point_panel
         self.sliders, self.fabric_sliders = c.sliders, c.fabric_sliders
@@ -357,6 +362,10 @@ class MainWindow(QtWidgets.QMainWindow):
         self.session.state.loaded = scenario
         self.controller.set_scenario(scenario, source_path=source_path)
 
+    def charts_min_height(self) -> int:
+        """The height the chart column needs at the least [px] (its charts' minimum): a dock takes only the rest."""
+        return self.chart_column.minimumSizeHint().height()
+
     def reset_zoom(self) -> None:
         for ch in self.charts.values():
             ch.reset_zoom()
@@ -417,13 +426,17 @@ class MainWindow(QtWidgets.QMainWindow):
         if self.scenario_label.toolTip() != tip:
             self.scenario_label.setToolTip(tip)
 
+    def scenario_name(self, s: model.Scenario) -> str:
+        """``s``'s name as the charts show it ("(edited)" when it is not the loaded one)."""
+        return control_texts.scenario_name(s, s != self.session.state.loaded)
+
     def show_snapshot(self, snap) -> None:
         """Every view draws ``snap`` (what ``recomputed`` calls)."""
         if self._sync_timer.isActive():
             self.sync_controls()
         s = snap.scenario
         focus = s.fabric.focus_fabric
-        name = control_texts.scenario_name(s, s != self.session.state.loaded)
+        name = self.scenario_name(s)
         for kind, ch in self.charts.items():
             ch.show_result(snap.sweep, kind, current_x=snap.current_x, focus=focus,
                            profile_set=profile_set_name(s.fabric.profile_set), scenario_name=name, point=snap.point)
@@ -505,7 +518,7 @@ class MainWindow(QtWidgets.QMainWindow):
         sizes = self.splitter.sizes()
         if len(sizes) < 3 or not all(sizes):
             return
-        need = self.table.minimumSizeHint().width() + 16 + self.point_panel.verticalScrollBar().sizeHint().width()
+        need = self.table.full_width() + 16 + self.point_panel.verticalScrollBar().sizeHint().width()
         if sizes[2] >= need:
             return
         short = need - sizes[2]

@@ -163,9 +163,9 @@ def test_typed_value_and_refused_value(window, qtbot):
     qtbot.keyClicks(edit, "0")
     qtbot.keyClick(edit, QtCore.Qt.Key.Key_Return)
     settle(win)
-    assert errors and "cluster.nodes" in errors[0]
+    assert errors and errors[0].startswith("Nodes = 0")  # the field as the window labels it
     assert win.controller.scenario.cluster.nodes == 48
-    assert "cluster.nodes" in win.error_label.text()
+    assert "Nodes = 0" in win.error_label.text() and "cluster.nodes" not in win.error_label.text()
     assert win.sliders["cluster.nodes"].value() == 48
 
 

@@ -192,7 +192,8 @@ def test_nan_or_inf_in_a_whole_number_box_is_refused_with_a_message(window, qtbo
     slider.edit.editingFinished.emit()
     settle(window)
     assert window.controller.scenario == before
-    assert "cluster.nodes" in window.error_label.text()
+    # the field as the window labels it, not its dotted name
+    assert window.error_label.text().startswith("Nodes = ") and "cluster.nodes" not in window.error_label.text()
     assert slider.edit.text() == shown
 
 

@@ -7,7 +7,7 @@ import pytest
 from PySide6 import QtWidgets
 
 from gui import i18n
-from gui.presentation import PRESENTATION_SCALE, app_base
+from gui.presentation import app_base, stage_scale
 
 
 def _title_pt(chart) -> float:
@@ -39,7 +39,7 @@ def rebuilt(qtbot):
 def test_three_switches_in_presentation_mode_keep_the_font_size(window, rebuilt):
     base_pt = app_base()["font"].pointSizeF()
     window.presentation_action.setChecked(True)
-    want = max(base_pt, 9.0) * PRESENTATION_SCALE
+    want = max(base_pt, 9.0) * stage_scale(window.screen().geometry().height())  # as large as the screen asks
     assert QtWidgets.QApplication.font().pointSizeF() == pytest.approx(want)
     title = _title_pt(window.charts["tco"])
     legend = _legend_pt(window.charts["duration"])

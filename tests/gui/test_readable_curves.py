@@ -51,7 +51,8 @@ def test_a_whole_number_step_is_ringed_and_explained_on_hover(window):
     assert eth["whole_number"][i3]
     rx, ry = ch.step_marks.getOriginalDataset()
     assert np.any((rx == 3) & np.isclose(ry, eth["y"][i3]))  # the ring sits on the curve at 3 nodes
-    assert ch.step_note.isVisible()
+    # no text over the curves in the window: what the rings mean is on hover over the chart
+    assert not ch.step_note.isVisible() and "whole-number plan step" in ch.toolTip()
     text = _hover(ch, 3)
     assert "2 → 3" in text and "pp 2→4" in text and "whole-number rule" in text, text
     assert "4 GPUs idle" in text
@@ -116,8 +117,9 @@ def test_points_where_the_batch_does_not_divide_are_drawn_apart_from_the_curve(w
     i5 = int(np.flatnonzero(x == 5)[0])
     assert np.isclose(dy[np.flatnonzero(dx == 5)[0]], s["y"][i5])  # the dotted curve runs through the idle point
     assert dotted.opts["pen"].style() != ch.curves["infiniband"].opts["pen"].style()
-    # the window says what the dots mean in the plot's corner (a laptop has no room for another legend row)
-    assert "batch does not divide" in ch.step_note.toPlainText() and ch.step_note.isVisible()
+    # the window says what the dots mean in the legend, not in text over the curves
+    assert "batch does not divide" in " ".join(label.text for _, label in ch.legend.items)
+    assert not ch.step_note.isVisible()
     assert not window.charts["tco"].idle_curves  # the TCO buys every GPU, whatever the plan uses
 
 
