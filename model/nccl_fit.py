@@ -187,7 +187,7 @@ def predict(setup: NcclSetup, kind: str, size_bytes, *, ranks_per_node, nodes, a
                            sharp=setup.sharp, algorithm=setup.algorithm, simple_hop_us=simple_hop_us,
                            ll128_hop_us=ll128_hop_us, ll_hop_us=ll_hop_us, fill_bytes=fill_bytes,
                            ll128_efficiency=ll128_efficiency, tree_efficiency=tree_efficiency,
-                           ll_max_gb_per_s=gpu_ll_max_bus_gb_per_s(g, nodes))
+                           ll_max_gb_per_s=gpu_ll_max_bus_gb_per_s(g, nodes), architecture=g.get("architecture"))
 
 
 DIP_FRACTION = 0.05  # a row this far under the best bus bandwidth of the smaller sizes is a dip in the log
@@ -623,10 +623,12 @@ def scenario_table(scenario, fabric: str, collective: str, nodes: int | None = N
                   "ll_hop_us", "fill_bytes", "ll128_efficiency", "tree_efficiency")
     args = {k: (x[k][i] if k in per_fabric else x[k]) for k in
             ("ranks_per_node", "nodes", "intra_busbw_gb_per_s", "intra_p2p_gb_per_s", "nvls_busbw_gb_per_s",
-             "ll_max_gb_per_s") + per_fabric}
+             "ll_max_gb_per_s", "architecture") + per_fabric}
     S = np.asarray(sizes, dtype=float)
     try:
         r = nccl_collective(CLI_COLLECTIVES[collective], S, algorithm=algorithm, **args)
+    except ScenarioError:  # an algorithm the fabric lacks, named by the model with why
+        raise
     except ValueError:
         raise ScenarioError("algorithm", algorithm, f"one that runs {collective}: ring runs every collective, "
                                                     "tree/NVLS/SHARP only all_reduce") from None

@@ -220,9 +220,7 @@ def nccl_inputs(scenario: Scenario, collective: str | None = None) -> dict:
     bw_final = bw_node[:, 0] / slow
     nics = fab["nics_per_node"][:, 0]
     hop_us = np.broadcast_to(net["one_way_us"], bw_node.shape)[:, 0]
-    prof = catalog.profile_set(scenario.fabric.profile_set)["fabrics"]
-    sharp = np.array([bool(prof.get(r.name, catalog.transport_profile(scenario.fabric.profile_set, r.transport))
-                           .get("sharp", False)) for r in inp.fabrics])
+    sharp = np.array([bool(r.values["sharp"]) for r in inp.fabrics])  # resolved: the scenario's, else the profile's
     return dict(
         names=tuple(r.name for r in inp.fabrics), labels=tuple(r.label for r in inp.fabrics),
         transports=tuple(r.transport for r in inp.fabrics),
@@ -234,6 +232,7 @@ def nccl_inputs(scenario: Scenario, collective: str | None = None) -> dict:
         ll_hop_us=fab["nccl_ll_hop_us"][:, 0], fill_bytes=fab["nccl_fill_bytes"][:, 0],
         ll128_efficiency=fab["nccl_ll128_efficiency"][:, 0], tree_efficiency=fab["nccl_tree_efficiency"][:, 0],
         ll_max_gb_per_s=float(gpu_ll_max_bus_gb_per_s(g, pt["nodes"][0])), congestion_slowdown=slow,
+        architecture=g.get("architecture"),
     )
 
 
