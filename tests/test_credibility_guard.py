@@ -35,7 +35,7 @@ def test_bounds_mark_long_runs_far_slower_runs_and_idle_gpus():
 def test_the_cause_is_the_part_of_the_run_that_grew_most():
     s, res = _stalling_case3()
     stalls = plausibility.point_stalls(res)
-    assert stalls.get("ethernet") == "loss_recovery_tcp"  # TCP Ethernet stalls on retransmission timeouts
+    assert stalls.get("ethernet") == "loss_recovery_tcp"  # TCP Ethernet stalls on its window and tail-loss probes
     assert "infiniband" not in stalls
     days = np.asarray(res["train_days_with_interruptions"], dtype=float)
     for f in stalls:
@@ -48,7 +48,7 @@ def test_evaluate_text_says_stall_and_json_keeps_the_engine_figure(capsys):
     text = cli.result_table(res)
     eth_days = float(res.at("ethernet")["train_days_with_interruptions"])
     assert eth_days > plausibility.MAX_RUN_DAYS
-    assert "stalls — loss recovery (TCP retransmission timeouts)" in text
+    assert "stalls — loss recovery (TCP window and tail-loss probes)" in text
     assert f"{eth_days:,.1f}" not in text and f"{eth_days:,.0f}" not in text
     for line in text.splitlines():
         if line.startswith("Traditional Ethernet"):

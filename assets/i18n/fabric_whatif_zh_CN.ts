@@ -1874,8 +1874,8 @@
 <context>
     <name>Plausibility</name>
     <message>
-        <source>loss recovery (TCP retransmission timeouts)</source>
-        <translation>丢包恢复（TCP 重传超时）</translation>
+        <source>loss recovery (TCP window and tail-loss probes)</source>
+        <translation>丢包恢复（TCP 窗口与尾部丢包探测）</translation>
     </message>
     <message>
         <source>loss recovery (retransmitting lost packets)</source>
@@ -1902,8 +1902,8 @@
         <translation>中断（故障和重启）</translation>
     </message>
     <message>
-        <source>TCP timeouts</source>
-        <translation>TCP 超时</translation>
+        <source>TCP loss recovery</source>
+        <translation>TCP 丢包恢复</translation>
     </message>
     <message>
         <source>retransmission</source>

@@ -22,7 +22,7 @@ The three bounds are judgement (guesses, labelled so in the app's assumptions): 
 where the model's regime has left the measured one, not a physical limit.
 
 The cause is read from the step-time breakdown: the part of the run (in days) by which the
-stalled fabric exceeds the best one most — loss recovery (on TCP: retransmission timeouts),
+stalled fabric exceeds the best one most — loss recovery (on TCP: its window and tail-loss probes),
 congested or slow communication, the host CPU, the pipeline bubble, or interruptions.
 
 No Qt here (``gui.present`` is Qt-free; see :mod:`gui.present.text`).
@@ -49,7 +49,7 @@ TCP_TRANSPORTS = ("tcp", "iwarp")  # iWARP is RDMA over TCP (RFC 5040): TCP's re
 CAUSE_ORDER = ("loss_recovery", "communication", "cpu", "bubble", "compute", "interruptions")
 
 CAUSES = {
-    "loss_recovery_tcp": QT_TRANSLATE_NOOP("Plausibility", "loss recovery (TCP retransmission timeouts)"),
+    "loss_recovery_tcp": QT_TRANSLATE_NOOP("Plausibility", "loss recovery (TCP window and tail-loss probes)"),
     "loss_recovery": QT_TRANSLATE_NOOP("Plausibility", "loss recovery (retransmitting lost packets)"),
     "communication": QT_TRANSLATE_NOOP("Plausibility", "congested, slow communication"),
     "cpu": QT_TRANSLATE_NOOP("Plausibility", "host CPU limit of the transport"),
@@ -59,7 +59,7 @@ CAUSES = {
 }
 # the same causes in two or three words, for a narrow table cell
 SHORT_CAUSES = {
-    "loss_recovery_tcp": QT_TRANSLATE_NOOP("Plausibility", "TCP timeouts"),
+    "loss_recovery_tcp": QT_TRANSLATE_NOOP("Plausibility", "TCP loss recovery"),
     "loss_recovery": QT_TRANSLATE_NOOP("Plausibility", "retransmission"),
     "communication": QT_TRANSLATE_NOOP("Plausibility", "congestion"),
     "cpu": QT_TRANSLATE_NOOP("Plausibility", "host CPU"),
@@ -153,8 +153,8 @@ def cause_text(code: str) -> str:
 
 
 def stall_text(code: str, short: bool = False) -> str:
-    """"stalls — loss recovery (TCP retransmission timeouts)" in the reader's language; ``short``: "stalls —
-    TCP timeouts" (a table cell)."""
+    """"stalls — loss recovery (TCP window and tail-loss probes)" in the reader's language; ``short``: "stalls —
+    TCP loss recovery" (a table cell)."""
     cause = translate("Plausibility", SHORT_CAUSES.get(code, SHORT_CAUSES["communication"])) if short \
         else cause_text(code)
     return translate("Plausibility", STALLS).format(cause=cause)

@@ -233,6 +233,8 @@ def test_hover_readout_names_every_fabric(window, qtbot):
 
 def test_hover_on_marker_shows_the_exact_point_values(window):
     win = window
+    assert win.load_preset("assets/presets/case3_centre_128xH100_1T.toml")
+    settle(win)
     ch = win.charts["duration"]
     vb = ch.getPlotItem().vb
     import math
@@ -246,7 +248,7 @@ def test_hover_on_marker_shows_the_exact_point_values(window):
     point = win.controller.snapshot.point
     days = point.data["train_days_with_interruptions"]
     stalls = point_stalls(point)
-    assert stalls  # case 2 on the article's inputs: TCP Ethernet past the plausibility bound
+    assert stalls  # case 3 on the article's inputs: TCP Ethernet past the plausibility bound
     for i, fab in enumerate(point.fabrics):
         if fab in stalls:  # the cause, not a forecast
             assert stall_text(stalls[fab]) in text and f"{days[i]:,.1f}" not in text

@@ -20,7 +20,7 @@ def test_cost_chart_shows_cost_per_run_and_tco_against_the_chosen_baseline(windo
     rows = {r["fabric"]: r for r in chart.data["rows"]}
     assert chart.data["baseline"] == "ethernet" and rows["ethernet"]["tco_diff"] == 0
     ib = rows["infiniband"]
-    assert ib["per_run_delta"] < -0.5 and 0 < ib["tco_delta"] < 0.15  # −88 % per run, 12 % TCO of the same cluster
+    assert ib["per_run_delta"] < -0.3 and 0 < ib["tco_delta"] < 0.15  # −39 % per run, a few % TCO of the same cluster
     assert ib["per_run_saving"] > 0 and "less" in chart.grab_text() and "same-cluster TCO" in chart.grab_text()
     assert np.isclose(sum(ib["diff_parts"].values()), ib["tco_diff"])
     assert 0 < ib["network_share"] < 1

@@ -9,7 +9,7 @@ from guihelpers import settle
 
 def test_a_stalled_fabric_s_step_reads_as_its_cause_and_the_others_as_the_engine_s(window):
     """Case 3 on the article's figures: TCP's loss recovery stretches each step to hours, past the
-    plausibility bound: its bar is clipped and reads "stalls — TCP timeouts"; the others are the engine's
+    plausibility bound: its bar is clipped and reads "stalls — TCP loss recovery"; the others are the engine's
     step times."""
     assert window.load_preset("assets/presets/case3_centre_128xH100_1T.toml")
     settle(window)
