@@ -19,7 +19,7 @@ from model.scenario import MAX_LABEL_CHARS
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = str(ROOT / "assets/presets/default.toml")
-NCCL_LOG = "/work/shared/validation/nccl/ib_h100_2node_ndr_ring_tuned_allreduce.txt"
+NCCL_LOG = str(ROOT / "assets/validation/nccl/ib_h100_2node_ndr_ring_tuned_allreduce.txt")
 LONG_NAME = "x" * 300  # longer than any file system's name limit (255 bytes)
 
 
