@@ -479,6 +479,19 @@ def same_work(res, fabric: str, baseline: str) -> SameWork:
                     float(s.economics.years), str(np.asarray(res["currency"]).reshape(-1)[0]))
 
 
+def money_baseline(res, fabric: str, baseline: str | None = None, stalls=None) -> str | None:
+    """The fabric ``fabric``'s money for the same work is compared with: :func:`baseline_fabric`, or, when
+    that one stalls (``stalls``: ``{fabric: cause code}``, the views' plausibility guard), the slowest fabric
+    other than ``fabric`` that does not; ``None`` where there is none."""
+    stalls = stalls or {}
+    base = baseline_fabric(res, baseline)
+    if base not in stalls:
+        return base
+    days = np.asarray(res["train_days_with_interruptions"], dtype=float)
+    others = [f for k, f in enumerate(res.fabrics) if f not in stalls and f != fabric and np.isfinite(days[k])]
+    return max(others, key=lambda f: days[res.fabric_index(f)]) if others else None
+
+
 def takeaway(res, rec: Recommendation, baseline: str | None = None, stalls=None) -> tuple[Reason, ...]:
     """The customer's answer, in reading order: the recommended fabric's days and money for the same work
     against the baseline, then the same cluster's TCO; a fabric that stalls is said to, not compared.
@@ -491,15 +504,11 @@ def takeaway(res, rec: Recommendation, baseline: str | None = None, stalls=None)
     """
     stalls = dict(stalls or {})
     fabric = rec.pick or (rec.tree_fabric if rec.tree_fabric in rec.equivalent else rec.best)
-    base = baseline_fabric(res, baseline)
-    if fabric is None or fabric == base:
+    named = baseline_fabric(res, baseline)
+    if fabric is None or fabric == named:
         return ()
-    out = []
-    if base in stalls:
-        out.append(_r("note.stalls", fabric=base, cause=stalls[base]))
-        days = np.asarray(res["train_days_with_interruptions"], dtype=float)
-        others = [f for k, f in enumerate(res.fabrics) if f not in stalls and f != fabric and np.isfinite(days[k])]
-        base = max(others, key=lambda f: days[res.fabric_index(f)]) if others else None
+    out = [_r("note.stalls", fabric=named, cause=stalls[named])] if named in stalls else []
+    base = money_baseline(res, fabric, baseline, stalls)
     if base is None:
         w = same_work(res, fabric, fabric)
         return (_r("takeaway.alone", fabric=fabric, days=w.days, per_run=w.per_run, per_mtok=w.per_mtok,

@@ -18,6 +18,7 @@ from model.results import fabric_summaries
 
 from ..charts import ChartWidget
 from ..i18n import fmt_money, fmt_number, fmt_percent, translate
+from ..present.plausibility import point_stalls
 from ..presentation import muted, scaled_pt
 
 STAGE_KINDS = ("duration", "utilisation", "tco", "cost_per_run")  # the first is shown first
@@ -34,21 +35,20 @@ def _kind_names() -> dict:
 
 def headline(snap, rec) -> dict:
     """The headline numbers of ``snap`` (no Qt): the pick (or the best of a tie), its margin and runner-up,
-    its days and cost per run, and what it saves per year against today's fabric (TCP Ethernet; the
-    runner-up when the pick is Ethernet): the pick's runs per year, each at the other's cost per run less
-    the pick's. Values are ``None`` where the engine has none."""
+    its days and cost per run, and the money it saves per year for the same work as the takeaway line
+    states it (:func:`model.recommend.same_work` against :func:`model.recommend.money_baseline`: TCP
+    Ethernet, the runner-up when the pick is Ethernet, the slowest fabric that runs when the baseline
+    stalls). Values are ``None`` where the engine has none."""
     sums = {f.fabric: f for f in fabric_summaries(snap.point)}
     best = None if rec is None else (rec.pick or rec.best)
     if best not in sums:
         return dict(pick=None)
     f = sums[best]
-    base_id = recommend.BASELINE_FABRIC if best != recommend.BASELINE_FABRIC else (rec.runner_up if rec else None)
-    base = sums.get(base_id)
-    runs = snap.point.data.get("runs_per_year")
+    preferred = rec.runner_up if best == recommend.baseline_fabric(snap.point) else None
+    base_id = recommend.money_baseline(snap.point, best, preferred, point_stalls(snap.point))
     saved = None
-    if base is not None and runs is not None:
-        runs_pick = float(runs[snap.point.fabric_index(best)])
-        saved = (base.cost_per_run - f.cost_per_run) * runs_pick
+    if base_id is not None and base_id != best:
+        saved = recommend.same_work(snap.point, best, base_id).saved_per_year
     return dict(pick=best, tie=rec.pick is None, equivalent=tuple(rec.equivalent), margin=rec.margin,
                 runner_up=rec.runner_up, days=f.train_days_with_interruptions, cost_per_run=f.cost_per_run,
                 currency=f.currency, saved_per_year=saved, baseline=base_id)

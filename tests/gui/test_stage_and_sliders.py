@@ -130,3 +130,23 @@ def test_the_tornado_says_what_would_change_the_pick(window):
     assert "InfiniBand leads RoCE" in t.gap_label.text()
     assert all(r["gap"] > 0 for r in gap["swings"]) and "No single input" in t.gap_label.text()
     assert gap["swings"] == sorted(gap["swings"], key=lambda r: r["gap"])
+
+
+@pytest.mark.parametrize("preset", ["case2", "case3"])
+def test_the_stage_s_yearly_saving_is_the_takeaway_s_same_work_figure(window, preset):
+    """The stage and the takeaway line state one saving: the same work against the same baseline; on case 3
+    TCP Ethernet stalls on the article's inputs, so both compare with the slowest fabric that runs."""
+    from gui.features.stage import headline
+    from gui.present.plausibility import point_stalls
+
+    win = window
+    assert win.load_preset(presets.preset_path(preset))
+    settle(win)
+    snap, rec = win.controller.snapshot, win.recommendation.recommendation
+    h = headline(snap, rec)
+    stalls = point_stalls(snap.point)
+    base = recommend.money_baseline(snap.point, h["pick"], None, stalls)
+    assert base is not None and base not in stalls and base != h["pick"]
+    assert h["saved_per_year"] == pytest.approx(recommend.same_work(snap.point, h["pick"], base).saved_per_year)
+    if preset == "case3":
+        assert "ethernet" in stalls and base != "ethernet"
