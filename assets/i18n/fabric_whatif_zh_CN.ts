@@ -1511,8 +1511,8 @@
         <translation>成本</translation>
     </message>
     <message>
-        <source>Cost per run (sweep)</source>
-        <translation>单次成本曲线</translation>
+        <source>TCO, same cluster (sweep)</source>
+        <translation>同一集群 TCO（扫描）</translation>
     </message>
     <message>
         <source>Recommendation</source>

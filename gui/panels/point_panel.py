@@ -25,7 +25,8 @@ PANEL_MIN_WIDTH = 420  # the table's columns at the default font [px]
 
 class PointPanel(QtWidgets.QScrollArea):
     """``table``, ``breakdown``, ``cost_chart``, ``recommendation``: the views of the current point;
-    ``run_chart``, the cost-per-run chart along the x-axis, in a tab beside the cost."""
+    ``run_chart``, the same cluster's TCO along the x-axis, in a tab beside the cost (the cost per run, money for
+    the same work, is the third chart of the window)."""
 
     def __init__(self, texts, run_chart, parent=None):
         super().__init__(parent)
@@ -67,7 +68,7 @@ class PointPanel(QtWidgets.QScrollArea):
         self.point_tabs.addTab(run_chart, "")
         texts.bind(lambda t: self.point_tabs.setTabText(0, t), lambda: translate("MainWindow", "Step time"))
         texts.bind(lambda t: self.point_tabs.setTabText(1, t), lambda: translate("MainWindow", "Cost"))
-        texts.bind(lambda t: self.point_tabs.setTabText(2, t), lambda: translate("MainWindow", "Cost per run (sweep)"))
+        texts.bind(lambda t: self.point_tabs.setTabText(2, t), lambda: translate("MainWindow", "TCO, same cluster (sweep)"))
         rl.addWidget(self.point_tabs, 2)
         rec_box = GroupBox("")
         texts.bind(rec_box.setTitle, lambda: translate("MainWindow", "Recommendation"))

@@ -23,7 +23,9 @@ from gui.present.steps import idle_by_rule, plan_steps
 from gui.present.text import QT_TRANSLATE_NOOP, translate
 
 CHART_KINDS = ("utilisation", "duration", "tco", "cost_per_run")
-WINDOW_CHART_KINDS = ("utilisation", "duration", "tco")  # stacked in the window; cost per run on the Cost tab
+# stacked in the window: money for the same work (cost per training run) is the third chart; the TCO of the
+# same cluster, which falls as a slower fabric idles its GPUs, is second and lives on the Cost tab
+WINDOW_CHART_KINDS = ("utilisation", "duration", "cost_per_run")
 # Charts whose value follows the plan's use of the GPUs: there GPUs left idle by the batch's divisibility
 # are drawn apart (the TCO buys every GPU whatever the plan uses; its energy share barely moves).
 IDLE_KINDS = ("utilisation", "duration", "cost_per_run")

@@ -274,10 +274,10 @@ class MainWindow(QtWidgets.QMainWindow):
             self.charts[kind].x_label_shown = False  # one x-axis title, under the bottom chart
         split.addWidget(mid)
         self.chart_column = mid
-        # cost per training run along the x-axis, a tab of the point panel: with latency or loss on the x-axis
-        # the TCO falls as the network gets worse while the cost per run rises
-        run_chart = self.charts["cost_per_run"] = ChartWidget("cost_per_run", line_width=IDLE_LINE_WIDTH)
-        run_chart.setObjectName("chart_cost_per_run")
+        # the TCO of the same cluster along the x-axis, a tab of the point panel (second to the cost per run: with
+        # latency or loss on the x-axis the TCO falls as the network gets worse while the cost per run rises)
+        run_chart = self.charts["tco"] = ChartWidget("tco", line_width=IDLE_LINE_WIDTH)
+        run_chart.setObjectName("chart_tco")
         # not x-linked to the stacked charts: pyqtgraph aligns linked views by their screen geometry, and a chart
         # in a hidden tab has none, which threw the stacked charts' x-range off; it fits its own x-range instead
         run_chart.set_fabric_legend(False)  # the fabrics' colours are named on the top chart

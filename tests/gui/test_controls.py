@@ -113,7 +113,7 @@ def test_currency_switch_relabels_money(window, qtbot):
     with qtbot.waitSignal(win.controller.recomputed, timeout=5000):
         combo.setCurrentIndex(combo.findData("USD"))
     assert win.controller.scenario.economics.currency == "USD"
-    assert win.charts["tco"].series["currency"] == "USD"  # the sweep chart shows TCO in % of the baseline's
+    assert win.charts["cost_per_run"].series["currency"] == "USD"  # the third chart: cost per run in the currency
     assert win.cost_chart.data["currency"] == "USD"
     assert win.table.cell_text(0, "tco").startswith("$")
     # the electricity slider follows the currency

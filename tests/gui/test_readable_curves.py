@@ -148,7 +148,7 @@ def test_the_exported_chart_draws_the_idle_points_dotted_too():
     assert any("batch does not divide" in label.text for _, label in w.legend.items)  # an export stands alone
 
 
-def test_the_cost_per_run_tab_draws_its_chart_inside_the_tab(qtbot):
+def test_the_tco_tab_draws_its_chart_inside_the_tab(qtbot):
     """The chart is laid out while its tab is hidden; shown at a laptop's width, its plot must not keep
     the width of the title it had then (the right end of the curves cut off)."""
     from gui.app import build_window
@@ -161,8 +161,8 @@ def test_the_cost_per_run_tab_draws_its_chart_inside_the_tab(qtbot):
     for tab in (1, 2):
         win.point_tabs.setCurrentIndex(tab)
         qtbot.wait(20)
-    ch = win.charts["cost_per_run"]
-    assert win.point_tabs.currentWidget() is ch and ch.series["kind"] == "cost_per_run" and ch.width() < 600
+    ch = win.charts["tco"]
+    assert win.point_tabs.currentWidget() is ch and ch.series["kind"] == "tco" and ch.width() < 600
     assert ch.getPlotItem().geometry().width() <= ch.width() + 0.5
     assert all(np.isfinite(s["y"]).any() for s in ch.series["series"])
     win.close()
@@ -209,10 +209,10 @@ def test_the_stacked_charts_keep_the_point_in_view_beside_the_cost_per_run_tab(q
     win.close()
 
 
-def test_the_hidden_cost_per_run_chart_waits_for_its_tab_and_then_shows_the_latest_result(window, qtbot):
-    """While its tab is hidden a slider drag does not redraw the cost-per-run chart; shown, it draws the
+def test_the_hidden_tco_chart_waits_for_its_tab_and_then_shows_the_latest_result(window, qtbot):
+    """While its tab is hidden a slider drag does not redraw the same cluster's TCO chart; shown, it draws the
     scenario the window holds then, not the one it last drew."""
-    ch = window.charts["cost_per_run"]
+    ch = window.charts["tco"]
     assert not ch.isVisible()
     before = {f: np.array(c.getOriginalDataset()[1], dtype=float) for f, c in ch.curves.items()}
     window.controller.set_value("economics.electricity_cny_per_kwh", 5.0)
@@ -221,13 +221,13 @@ def test_the_hidden_cost_per_run_chart_waits_for_its_tab_and_then_shows_the_late
     assert all(np.array_equal(before[f], held[f], equal_nan=True) for f in before)  # not redrawn out of sight
     window.point_tabs.setCurrentWidget(ch)
     qtbot.waitUntil(ch.isVisible, timeout=2000)
-    want = chart_series(window.controller.snapshot.sweep, "cost_per_run")
+    want = chart_series(window.controller.snapshot.sweep, "tco", baseline=ch.tco_baseline)
     for s in want["series"]:
         solid_x, solid_y, _ = in_use_points(want["x"], s)
         np.testing.assert_allclose(ch.curves[s["fabric"]].getOriginalDataset()[1], solid_y, rtol=1e-12,
                                    equal_nan=True)
     assert any(not np.array_equal(before[f], np.asarray(ch.curves[f].getOriginalDataset()[1], dtype=float),
-                                  equal_nan=True) for f in before)  # dearer power: a new cost per run
+                                  equal_nan=True) for f in before)  # dearer power: a new TCO difference
 
 
 def test_the_grid_is_drawn_in_opaque_ink_mixed_with_the_background(window):

@@ -60,6 +60,7 @@ def test_the_cost_tabs_baseline_is_the_tco_charts_and_its_exports(window, tmp_pa
     from gui.export import charts as export
     _load(window, "case2")
     chart = window.charts["tco"]
+    window.point_tabs.setCurrentWidget(chart)  # the same cluster's TCO along the x-axis: a tab, drawn when shown
     before = curve_y(window, "tco", "ethernet").copy()
     window.cost_chart.baseline_combo.setCurrentIndex(window.cost_chart.baseline_combo.findData("infiniband"))
     assert chart.series["baseline"] == "infiniband" and "InfiniBand" in chart.series["title"]
@@ -129,3 +130,22 @@ def test_the_chosen_baseline_survives_a_language_switch(window, qtbot):
     finally:
         i18n.set_language("en")
         new.close()
+
+
+def test_the_third_chart_is_money_for_the_same_work_and_the_tco_a_labelled_tab(window, qtbot):
+    """The stacked charts end with the cost per training run (money for the same work); the TCO of the same
+    cluster, which falls as a slower fabric idles its GPUs, is a tab that says so."""
+    from gui.present.series import WINDOW_CHART_KINDS
+
+    _load(window, "case2")
+    assert WINDOW_CHART_KINDS[-1] == "cost_per_run"
+    third = window.charts["cost_per_run"]
+    assert third.isVisible() and third.parentWidget() is window.charts["utilisation"].parentWidget()
+    before = curve_y(window, "cost_per_run", "ethernet").copy()
+    window.controller.set_value("economics.electricity_cny_per_kwh", 5.0)
+    window.controller.recompute_now()
+    after = curve_y(window, "cost_per_run", "ethernet")
+    assert np.nanmin(after - before) > 0.0  # dearer power: every run costs more, drawn on the third chart
+    tco = window.charts["tco"]
+    assert window.point_tabs.indexOf(tco) >= 0 and not tco.isVisible()
+    assert "same cluster" in window.point_tabs.tabText(window.point_tabs.indexOf(tco))
