@@ -145,18 +145,21 @@ def stage_memory_bytes(layers, hidden, heads, vocab, seq_len, micro_batch, tp, p
 
 def layer_memory_bytes(hidden, heads, vocab, seq_len, micro_batch, tp, recompute_code, sequence_parallel,
                        flash_attention, layer_weights=None, mlp_ratio=1.0, fp8=False, kv_heads=None,
-                       grad_bytes=GRAD_STATE_BYTES):
+                       grad_bytes=GRAD_STATE_BYTES, attn_inside=None, norm_bytes=None):
     """The terms of :func:`stage_memory_bytes` that do not depend on the number of layers nor on the pipeline:
     ``per_layer`` (one layer's stored activations of one micro-batch [B]), ``working``, ``logits``,
     ``layer_params``, ``fp8`` and ``grad`` (the gradient buffer's bytes per parameter: :data:`GRAD_STATE_BYTES`,
-    or :data:`GRAD_BF16_BYTES` where gradients are accumulated and reduced in bf16).
+    or :data:`GRAD_BF16_BYTES` where gradients are accumulated and reduced in bf16). ``attn_inside``: the attention's
+    stored activations and ``norm_bytes`` the normalisations' where not standard
+    (:func:`~model.compute.layer_activation_bytes`).
 
     ``logits``: the output layer's input and the fp32 logits of the cross-entropy, ``4·s·b·(h + V)/t`` (Megatron-LM,
     ``theoretical_memory_usage.py``), held on the last stage.
     """
     b, s, h, a, t = micro_batch, seq_len, hidden, heads, tp
     w = 12.0 * np.asarray(hidden, dtype=float)**2 if layer_weights is None else layer_weights
-    lin, core = layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, mlp_ratio, kv_heads)
+    lin, core = layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, mlp_ratio, kv_heads,
+                                       attn_inside, norm_bytes)
     sp = np.asarray(sequence_parallel, dtype=bool)
     layer_input = 2.0 * s * b * h
     layer_input = np.where(sp, layer_input / t, layer_input)
