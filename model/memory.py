@@ -242,7 +242,19 @@ def model_state_bytes(stage, dp, zero_stage):
     per_param = (np.where(z >= 3, inv_d, 1.0) * WEIGHT_BYTES + np.where(z >= 2, inv_d, 1.0) * grad
                  + np.where(z >= 1, inv_d, 1.0) * opt + stage["fp8"])
     gathered = np.where(z >= 3, ZERO3_GATHERED_LAYERS * WEIGHT_BYTES * stage["layer_params"], 0.0)
-    return stage["params"] * per_param + gathered
+    out = stage["params"] * per_param + gathered
+    if "expert_params" in stage:  # the routed experts' states shard over their own data-parallel ranks only
+        diff = _expert_share(stage, dp) - inv_d
+        out = out + stage["expert_params"] * (np.where(z >= 3, diff, 0.0) * WEIGHT_BYTES
+                                              + np.where(z >= 2, diff, 0.0) * grad + np.where(z >= 1, diff, 0.0) * opt)
+    return out
+
+
+def _expert_share(stage, dp):
+    """The share of a routed expert's sharded states one GPU holds: one over its expert-data-parallel degree, the
+    ``dp`` ranks that hold the same attention weights times ``stage["expert_ratio"]`` (``t/(e·et)``: Megatron-Core's
+    distributed optimizer shards expert parameters over the expert-data-parallel group, ``t·c·d/(e·et)`` ranks)."""
+    return 1.0 / np.maximum(dp * stage["expert_ratio"], 1.0)
 
 
 def model_state_bytes_by_stage(stage, dp, stages):
@@ -266,6 +278,10 @@ def model_state_bytes_by_stage(stage, dp, stages):
         col = np.multiply(stage["params"], per_param, out=out[:, i:i + 1])  # written in place: no temporary
         if z >= 3:
             np.add(col, np.where(sharded, ZERO3_GATHERED_LAYERS * WEIGHT_BYTES * stage["layer_params"], 0.0), out=col)
+        if z >= 1 and "expert_params" in stage:  # as model_state_bytes: the experts' states over their own ranks
+            diff = _expert_share(stage, dp) - inv_d
+            np.add(col, stage["expert_params"] * (diff * opt_bytes + (z >= 2) * diff * grad_bytes
+                                                  + (z >= 3) * diff * WEIGHT_BYTES), out=col)
     return out
 
 

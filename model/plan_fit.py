@@ -197,8 +197,15 @@ def stage_memory(pt, t, p, b, v, rc, c=1.0, e=1.0, layer=None, interleave=None):
     context-parallel group holds ``s/c`` tokens of each sequence. ``layer``: their :func:`layer_memory`, if
     already computed; ``interleave``: the plans' :func:`~model.memory.interleave_factor`, likewise."""
     layer = layer_memory(pt, t, b, rc, c, e) if layer is None else layer
-    return stage_memory_from_layer(layer, pt["layers"], pt["hidden"], pt["vocab"], t, p, v,
-                                   rank_layer_weights(pt, t, e), pt["untied"], interleave)
+    stage = stage_memory_from_layer(layer, pt["layers"], pt["hidden"], pt["vocab"], t, p, v,
+                                    rank_layer_weights(pt, t, e), pt["untied"], interleave)
+    if np.any(pt["experts"] > 1):  # the routed experts' parameters on a GPU of the busiest stage, and their
+        # expert-data-parallel degree over the ``d·c`` ranks' (:func:`~model.memory.model_state_bytes`)
+        et = np.where(pt["expert_tp"] > 0, pt["expert_tp"], t)
+        stage["expert_params"] = (np.ceil(pt["layers"] / p) * pt["expert_weights"] / (e * et)
+                                  * (pt["experts"] > 1))
+        stage["expert_ratio"] = t / (e * et)
+    return stage
 
 
 def rank_layer_weights(pt, t, e):
@@ -211,7 +218,8 @@ def rank_layer_weights(pt, t, e):
 
 
 # point inputs stage_memory reads given the layer terms
-STAGE_MEMORY_POINT_KEYS = ("layers", "hidden", "vocab", "attn_weights", "expert_weights", "untied", "expert_tp")
+STAGE_MEMORY_POINT_KEYS = ("layers", "hidden", "vocab", "attn_weights", "expert_weights", "untied", "expert_tp",
+                           "experts")
 # point inputs of layer_memory
 LAYER_MEMORY_POINT_KEYS = ("hidden", "heads", "vocab", "seq_len", "sp", "flash", "attn_weights", "expert_weights",
                            "mlp_ratio", "fp8", "kv_heads", "grad_bytes", "expert_tp", "attn_inside",

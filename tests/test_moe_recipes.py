@@ -307,3 +307,22 @@ def test_a_dense_scenario_gives_the_same_outputs_without_the_new_fields():
     same = dataclasses.replace(s, workload=dataclasses.replace(s.workload, light_recompute=False),
                                parallel=dataclasses.replace(s.parallel, uneven_stages=False))
     np.testing.assert_array_equal(evaluate(s)["step_time_s"], evaluate(same)["step_time_s"])
+
+
+def test_expert_states_shard_over_the_expert_data_parallel_ranks_only():
+    """Megatron-Core's distributed optimizer shards a routed expert's states over its expert-data-parallel group
+    (t·c·d/(e·et) ranks), the rest over the d·c ranks: 1 B parameters, 0.5 B of them experts, d = 16, e = 8, et = t."""
+    from model.memory import model_state_bytes, model_state_bytes_by_stage
+
+    stage = dict(params=np.array([[1e9]]), expert_params=np.array([[0.5e9]]), expert_ratio=np.array([[1 / 8]]),
+                 fp8=0.0, layer_params=np.array([[1e7]]), grad=4.0)
+    dp = np.array([[16.0]])
+    # ZeRO-1: 2 + 4 bytes whole, 12 optimizer bytes over 16 ranks; the experts' over 16/8 = 2
+    want = 1e9 * (2 + 4 + 12 / 16) + 0.5e9 * 12 * (1 / 2 - 1 / 16)
+    assert float(model_state_bytes(stage, dp, 1)[0, 0]) == pytest.approx(want, rel=1e-12)
+    by_stage = model_state_bytes_by_stage(stage, dp, (0, 1, 2, 3))
+    for i, z in enumerate((0, 1, 2, 3)):
+        assert by_stage[0, i] == pytest.approx(float(model_state_bytes(stage, dp, z)[0, 0]), rel=1e-12)
+    # without data parallelism beyond the experts' own there is nothing to shard them over
+    assert float(model_state_bytes(stage, np.array([[8.0]]), 1)[0, 0]) == pytest.approx(
+        1e9 * (2 + 4 + 12 / 8) + 0.5e9 * 12 * (1 - 1 / 8), rel=1e-12)
