@@ -365,7 +365,7 @@ def attention_geometry(w, hidden, heads, kv_heads, n) -> dict:
     """
     h, a, k = (np.broadcast_to(np.asarray(x, dtype=float), (n,)) for x in (hidden, heads, kv_heads))
     if w.kv_lora_rank is None:
-        return dict(core_width=h, core_dim=h / a, kv_width=k * h / a, attn_inside=4.0 + 4.0 * k / a,
+        return dict(core_width=h, core_dim=h / a, kv_width=k * (h / a), attn_inside=4.0 + 4.0 * k / a,
                     norm_bytes=np.full(n, 8.0), recompute_weights=np.zeros(n))
     d_n = h / a if w.qk_nope_head_dim is None else np.full(n, float(w.qk_nope_head_dim))
     d_r = float(64 if w.qk_rope_head_dim is None else w.qk_rope_head_dim)
