@@ -326,3 +326,29 @@ def test_expert_states_shard_over_the_expert_data_parallel_ranks_only():
     # without data parallelism beyond the experts' own there is nothing to shard them over
     assert float(model_state_bytes(stage, np.array([[8.0]]), 1)[0, 0]) == pytest.approx(
         1e9 * (2 + 4 + 12 / 8) + 0.5e9 * 12 * (1 - 1 / 8), rel=1e-12)
+
+
+@pytest.mark.parametrize("changes", [
+    {"parallel.expert_tp": 1},
+    {"parallel.expert_tp": 2, "workload.expert_imbalance": 0.2},
+    {"workload.max_routed_nodes": 1, "parallel.ep_overlap": True},
+    {"workload.shared_experts": 1, "workload.dense_layers": 2, "parallel.uneven_stages": True},
+])
+def test_the_plan_search_is_exact_on_mixtral_with_each_new_field(changes):
+    """The Mixtral 8x22B preset in auto mode (tp, pp, ep, micro-batch, recompute and ZeRO searched) with a new
+    field set: the fast search's plans and steps are a brute-force search's, bit for bit, along the nodes."""
+    from plan_brute_force import brute_force_plans  # tests/plan_brute_force.py
+    from model.engine import clear_plan_cache
+
+    s = load_scenario("assets/presets/moe_mixtral_8x22b.toml").replace_many(changes)
+    x = np.array([2.0, 8.0, 16.0, 48.0, 128.0])
+    clear_plan_cache()
+    try:
+        fast = sweep(s, "cluster.nodes", x)
+    finally:
+        clear_plan_cache()
+    plan, step = brute_force_plans(s, "cluster.nodes", x)
+    assert np.isfinite(step).any()
+    np.testing.assert_array_equal(fast["step_time_s"], step)
+    for k in ("tp", "pp", "micro_batch", "virtual_stages", "recompute", "zero_stage", "ep"):
+        np.testing.assert_array_equal(fast["plan"][k], plan[k], err_msg=k)
