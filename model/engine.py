@@ -400,7 +400,7 @@ def describe_plan(plan: dict) -> str:
         text += f" · CP {fmt(plan['cp'])}"
     if plan.get("ep") is not None and not math.isnan(plan["ep"]) and plan["ep"] > 1:
         text += f" · EP {fmt(plan['ep'])}"
-        if plan.get("expert_tp") is not None and plan["expert_tp"] != plan["tp"]:  # MoE parallel folding
+        if plan.get("expert_tp") is not None and plan["expert_tp"] != plan["tp"]:  # MoE parallel folding (None: tied)
             text += f" · expert TP {fmt(plan['expert_tp'])}"
     if plan.get("zero_stage") is not None and not math.isnan(plan["zero_stage"]):
         text += f" · ZeRO {fmt(plan['zero_stage'])}"

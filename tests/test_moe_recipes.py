@@ -113,6 +113,15 @@ def test_parallel_folding_keeps_the_experts_all_to_all_inside_the_node():
     assert float(folded["breakdown_s"]["tp_comm"]) < float(tied["breakdown_s"]["tp_comm"])
 
 
+def test_the_plan_line_names_the_experts_tensor_parallelism(tmp_path, capsys):
+    path = tmp_path / "folded.toml"
+    save_scenario(scenario_from_dict(_run("mcore-mixtral-8x22b")), path)
+    assert cli.main(["evaluate", str(path)]) == 0
+    assert "TP 2 · PP 8 · DP 8" in capsys.readouterr().out.split("expert TP 1")[0]
+    assert cli.main(["evaluate", str(path), "--json"]) == 0
+    assert '"expert_tp": 1' in capsys.readouterr().out
+
+
 def test_expert_tp_must_tile_the_stage_ranks():
     # expert TP 4 with EP 8 needs 32 ranks per stage's data × tensor ranks; the recipe's stage has TP 2 × DP 8 = 16
     with pytest.raises(ScenarioError):
