@@ -117,7 +117,8 @@ def test_the_plan_line_names_the_experts_tensor_parallelism(tmp_path, capsys):
     path = tmp_path / "folded.toml"
     save_scenario(scenario_from_dict(_run("mcore-mixtral-8x22b")), path)
     assert cli.main(["evaluate", str(path)]) == 0
-    assert "TP 2 · PP 8 · DP 8" in capsys.readouterr().out.split("expert TP 1")[0]
+    out = capsys.readouterr().out
+    assert "TP 2 · PP 8 · DP 8 · micro-batch 1 · v 7 · EP 8 · expert TP 1 · ZeRO 1" in out
     assert cli.main(["evaluate", str(path), "--json"]) == 0
     assert '"expert_tp": 1' in capsys.readouterr().out
 
