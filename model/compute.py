@@ -117,13 +117,16 @@ def params_from_architecture(layers, hidden, vocab, layer_weights=None, untied_e
     return l * (w + 13.0 * h) + v * h * (1.0 + np.asarray(untied_embeddings, dtype=float))
 
 
-def _flop_terms(B, s, l, h, V, layer_weights):
-    """Dense, attention-core and output-layer FLOPs of forward + backward [FLOP] (three times the forward)."""
+def _flop_terms(B, s, l, h, V, layer_weights, core_width=None):
+    """Dense, attention-core and output-layer FLOPs of forward + backward [FLOP] (three times the forward).
+    ``core_width``: what stands for ``h`` in the attention core (multi-head latent attention's ``a·(d_qk + d_v)/2``,
+    :func:`~model.inputs.attention_geometry`); ``h`` when omitted."""
     w = 12.0 * h**2 if layer_weights is None else np.asarray(layer_weights, dtype=float)
-    return 6.0 * B * s * l * w, 12.0 * B * l * s**2 * h, 6.0 * B * s * h * V
+    core = h if core_width is None else np.asarray(core_width, dtype=float)
+    return 6.0 * B * s * l * w, 12.0 * B * l * s**2 * core, 6.0 * B * s * h * V
 
 
-def model_flops_per_iteration(batch, seq_len, layers, hidden, vocab, layer_weights=None):
+def model_flops_per_iteration(batch, seq_len, layers, hidden, vocab, layer_weights=None, core_width=None):
     """Model FLOPs per iteration, without recomputation [FLOP].
 
     ``72·B·l·s·h²·(1 + s/(6h) + V/(12·h·l))`` (Korthikanti et al. 2022, §6.3),
@@ -133,15 +136,15 @@ def model_flops_per_iteration(batch, seq_len, layers, hidden, vocab, layer_weigh
     This is the numerator of MFU.
     """
     B, s, l, h, V = (np.asarray(x, dtype=float) for x in (batch, seq_len, layers, hidden, vocab))
-    dense, attn, out = _flop_terms(B, s, l, h, V, layer_weights)
+    dense, attn, out = _flop_terms(B, s, l, h, V, layer_weights, core_width)
     return dense + attn + out
 
 
-def flops_per_iteration(batch, seq_len, layers, hidden, vocab, recompute, layer_weights=None):
+def flops_per_iteration(batch, seq_len, layers, hidden, vocab, recompute, layer_weights=None, core_width=None):
     """:func:`model_flops_per_iteration` and :func:`hardware_flops_per_iteration` of the same run [FLOP], from one
     evaluation of their shared terms (the engine reports both for every fabric and point)."""
     B, s, l, h, V = (np.asarray(x, dtype=float) for x in (batch, seq_len, layers, hidden, vocab))
-    dense, attn, out = _flop_terms(B, s, l, h, V, layer_weights)
+    dense, attn, out = _flop_terms(B, s, l, h, V, layer_weights, core_width)
     core = dense + attn
     code = recompute_code(recompute)
     return core + out, np.where(code == 2, core * (4.0 / 3.0), np.where(code == 1, dense + 2.0 * attn, core)) + out
@@ -206,7 +209,8 @@ def layer_attention_flops_forward(b, s, h, t):
     return 4.0 * b * s**2 * h / t
 
 
-def layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, mlp_ratio=1.0, kv_heads=None):
+def layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, mlp_ratio=1.0, kv_heads=None,
+                           attn_inside=None, norm_bytes=None):
     """Activation bytes one layer stores for one micro-batch on one rank [B].
 
     Korthikanti et al. 2022, eq. 1-4 (§4.1, mixed precision), tensor by tensor, per token:
@@ -218,6 +222,10 @@ def layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, ml
       projection's input) and the MLP intermediates ``16h·mlp_ratio`` (:func:`mlp_activation_ratio`);
     - the attention core: softmax output, its dropout mask and output, ``5·a·s²·b``, never stored with
       FlashAttention (Dao et al. 2022: recomputed from the saved query, keys, values and output).
+
+    ``attn_inside``: the attention's part inside, per token in units of ``2h`` bytes, where it is not ``4 + 4k/a``
+    (multi-head latent attention, :func:`~model.inputs.attention_geometry`); ``norm_bytes``: the normalisations'
+    inputs and outputs where not ``8`` (:func:`~model.inputs.stored_activation_terms`).
 
     Multi-head attention, a GPT MLP and dropout give the paper's ``s·b·h·(10 + 24/t)`` without and
     ``34·s·b·h/t`` with sequence parallelism. Recipes that run FlashAttention (Llama, Mixtral, NeMo's GPT-3)
@@ -234,15 +242,17 @@ def layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, ml
     flash = np.asarray(flash_attention, dtype=bool)
     a_ = np.asarray(a, dtype=float)
     kv = 1.0 if kv_heads is None else np.where(np.isnan(kv_heads), a_, kv_heads) / a_
-    outside = 8.0 + np.where(flash, 0.0, 2.0)
-    inside = 4.0 + 4.0 * kv + 16.0 * np.asarray(mlp_ratio, dtype=float)
+    outside = (8.0 if norm_bytes is None else np.asarray(norm_bytes, dtype=float)) + np.where(flash, 0.0, 2.0)
+    attn = 4.0 + 4.0 * kv if attn_inside is None else np.asarray(attn_inside, dtype=float)
+    inside = attn + 16.0 * np.asarray(mlp_ratio, dtype=float)
     lin = np.where(sp, s * b * h * (outside + inside) / t, s * b * h * (outside + inside / t))
     core = np.where(flash, 0.0, 5.0 * a * s**2 * b / t)
     return lin, core
 
 
 def layer_times_forward(b, s, h, a, t, peak_flops, hbm_bytes_per_s, sequence_parallel,
-                        flash_attention, mem_passes=None, layer_weights=None, mlp_ratio=1.0, gemm_peak_flops=None):
+                        flash_attention, mem_passes=None, layer_weights=None, mlp_ratio=1.0, gemm_peak_flops=None,
+                        core_width=None, core_dim=None):
     """Forward time of one layer for one micro-batch on one rank [s].
 
     ``time = GEMM FLOPs / (peak · eff(h/t)) + attention FLOPs / (peak · eff(h/a))
@@ -256,15 +266,18 @@ def layer_times_forward(b, s, h, a, t, peak_flops, hbm_bytes_per_s, sequence_par
         repeats only the latter.
 
     ``gemm_peak_flops``: the dense GEMMs' rate when it differs from ``peak_flops`` (FP8 GEMMs,
-    :func:`gemm_rates`); the attention core stays in BF16 (FlashAttention).
+    :func:`gemm_rates`); the attention core stays in BF16 (FlashAttention). ``core_width`` stands for ``h`` in the
+    core's FLOPs and ``core_dim`` for its head dimension ``h/a`` (multi-head latent attention,
+    :func:`~model.inputs.attention_geometry`).
     """
     mem_passes = MEM_PASSES if mem_passes is None else mem_passes
     gemm_peak = peak_flops if gemm_peak_flops is None else gemm_peak_flops
     dense_flops = layer_gemm_flops_forward(b, s, h, t, layer_weights)
-    attn_flops = layer_attention_flops_forward(b, s, h, t)
+    attn_flops = layer_attention_flops_forward(b, s, h if core_width is None else core_width, t)
     lin_bytes, core_bytes = layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, mlp_ratio)
     dense_s = dense_flops / (gemm_peak * gemm_efficiency(h / t)) + mem_passes * lin_bytes / hbm_bytes_per_s
-    core_s = attn_flops / (peak_flops * gemm_efficiency(h / a)) + mem_passes * core_bytes / hbm_bytes_per_s
+    core_s = (attn_flops / (peak_flops * gemm_efficiency(h / a if core_dim is None else core_dim))
+              + mem_passes * core_bytes / hbm_bytes_per_s)
     return dense_s, core_s
 
 

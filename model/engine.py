@@ -48,7 +48,7 @@ from .plan_fit import degrees_valid, largest_divisor_at_most, plan_memory
 from .plan_search import PLAN_ARRAY_KEYS, PlanCacheInfo, clear_plan_cache, plan_cache_info, plan_candidates, \
     search_plans
 from .scenario import Scenario
-from .step_time import compute_side, step_for_fabric
+from .step_time import a2a_beyond_fixed, compute_side, step_for_fabric
 from .transport import cpu_cores_busy
 
 
@@ -168,10 +168,10 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, chosen: Plan
     G = pt["gpus"]
     if lean:
         mf = model_flops_per_iteration(global_batch, pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"],
-                                       pt["layer_weights"])
+                                       pt["layer_weights"], pt["core_width"])
     else:  # with the FLOPs the GPUs execute (recomputation included), from the same terms
         mf, hf = flops_per_iteration(global_batch, pt["seq_len"], pt["layers"], pt["hidden"], pt["vocab"], cs2["rc"],
-                                     pt["layer_weights"])
+                                     pt["layer_weights"], pt["core_width"])
     nan = np.where(any_valid, 1.0, np.nan)
     step_nan = step * nan
     model_tflops = mf / (step_nan * G) / 1e12
@@ -198,8 +198,7 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, chosen: Plan
     dp_slow, pp_slow, ep_slow = split_slowdown(slow)
     # a chunk's time beyond its compute, tensor-parallel and pipeline parts: the experts' all-to-all (over NVLink
     # and the fabric) and what the context-parallel ring leaves exposed
-    a2a_net = np.maximum(cs2["a2a_steps"] * inter_step + cs2["a2a_bytes_node"] / bw_ideal * ep_slow
-                         - cs2["a2a_hide"], 0.0)
+    a2a_net = a2a_beyond_fixed(cs2, inter_step, 1.0 / bw_ideal, ep_slow)
     a2a = cs2["chunk_a2a_intra"] + a2a_net
     ring = np.maximum(t_chunk - cs2["chunk_fixed"] - 2.0 * p2p - a2a_net, 0.0)
     parts.update(
@@ -223,6 +222,7 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, chosen: Plan
                   gpus_used=tc * pc * cs2["cp"] * cs2["d"] * nan,
                   microbatches=cs2["m"] * nan, global_batch=global_batch * nan,
                   recompute=cs2["rc"] * nan, zero_stage=cs2["zero"] * nan, cp=cs2["cp"] * nan, ep=cs2["ep"] * nan,
+                  expert_tp=np.where(pt["expert_tp"] > 0, pt["expert_tp"], tc) * nan,
                   distributed_optimizer=cs2["dist"] & any_valid),
         global_batch_used=global_batch * nan,
         global_batch_kept=np.broadcast_to(any_ok, any_valid.shape),  # some plan runs the batch as given
@@ -400,6 +400,8 @@ def describe_plan(plan: dict) -> str:
         text += f" · CP {fmt(plan['cp'])}"
     if plan.get("ep") is not None and not math.isnan(plan["ep"]) and plan["ep"] > 1:
         text += f" · EP {fmt(plan['ep'])}"
+        if plan.get("expert_tp") is not None and plan["expert_tp"] != plan["tp"]:  # MoE parallel folding (None: tied)
+            text += f" · expert TP {fmt(plan['expert_tp'])}"
     if plan.get("zero_stage") is not None and not math.isnan(plan["zero_stage"]):
         text += f" · ZeRO {fmt(plan['zero_stage'])}"
     if plan.get("recompute") is not None and not math.isnan(plan["recompute"]):

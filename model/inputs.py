@@ -292,7 +292,8 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
         "ll_max_node": float(gpu_ll_max_bus_gb_per_s(g, 1)) * 1e9,  # LL protocol's cap in the node
         "pcie_gb_per_s": float(pcie_cap_gb_per_s(g.get("pcie_gen", 5))),
         "cp_min_tokens": CP_MIN_TOKENS_PER_RANK if p.cp is None else 0.0,
-        "tp_overlap": float(p.tp_overlap), "ep_overlap": float(p.ep_overlap)}, n)
+        "tp_overlap": float(p.tp_overlap), "ep_overlap": float(p.ep_overlap),
+        "expert_tp": float(p.expert_tp or 0), "uneven": float(p.uneven_stages)}, n)
     if w.layers is not None:
         pt["layers"], pt["hidden"], pt["heads"] = const["layers"], const["hidden"], const["heads"]
     else:
@@ -304,15 +305,17 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
     full = layer_matmul_weights(pt["hidden"], pt["heads"], pt["kv_heads"], ffn)
     attn = layer_matmul_weights(pt["hidden"], pt["heads"], pt["kv_heads"], const["zeros"])
     mlp = full - attn
+    pt.update(attention_geometry(w, pt["hidden"], pt["heads"], pt["kv_heads"], n))
+    if w.light_recompute or w.fp8_activations:  # the activations a recipe keeps, by the bytes of each
+        pt.update(stored_activation_terms(w, pt["hidden"], pt["heads"], ffn, n))
+    if w.kv_lora_rank is not None:  # multi-head latent attention: its own projections
+        attn = pt.pop("mla_weights")
     pt["experts"] = const["experts"]
-    pt["attn_weights"] = attn
-    pt["expert_weights"] = experts * mlp + (experts > 1) * pt["hidden"] * experts  # with the router
-    pt["layer_weights"] = attn + top_k * mlp  # active: model FLOPs
     pt["moe_tokens"] = const["moe_tokens"]
-    pt["layer_weights_time"] = attn + pt["moe_tokens"] * mlp
-    pt["mlp_ratio"] = np.broadcast_to(mlp_activation_ratio(pt["hidden"], ffn), (n,)) * pt["moe_tokens"]
+    pt.update(moe_layer_weights(w, attn, mlp, pt["hidden"], pt["layers"], experts, top_k, pt["moe_tokens"], n))
+    pt["mlp_ratio"] = moe_mlp_ratio(w, pt, ffn, experts > 1, n)
     pt["untied"] = const["untied"]
-    pt["params"] = params_from_architecture(pt["layers"], pt["hidden"], pt["vocab"], attn + pt["expert_weights"],
+    pt["params"] = params_from_architecture(pt["layers"], pt["hidden"], pt["vocab"], pt.pop("model_layer_weights"),
                                             pt["untied"])
     pt["gpus"] = pt["nodes"] * gpn
     pt.update((k, const[k]) for k in ("peak_flops", "core_peak", "grad_bytes", "fp8", "grad_ratio", "gemm_peak",
@@ -324,6 +327,7 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
     pt["sp"] = np.full(n, p.sequence_parallel)
     pt["dp_overlap"] = np.full(n, p.dp_overlap)
     pt["tp_overlap"], pt["ep_overlap"] = const["tp_overlap"], const["ep_overlap"]
+    pt["expert_tp"], pt["uneven"] = const["expert_tp"], const["uneven"]
 
     width = 1 if fabric_points_cut else n
     # cut to one point, NICs per GPU are one value per fabric too where the GPUs per node do not change
@@ -338,6 +342,141 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
     if field is None or field.split(".", 1)[0] not in ("cluster", "topology", "fabric"):
         network_key = (s.cluster, s.topology, s.fabric, n, width)
     return Inputs(n=n, point=pt, fabric=fab, fabrics=rows, network_key=network_key)
+
+
+def attention_geometry(w, hidden, heads, kv_heads, n) -> dict:
+    """The attention's shape beyond its weights, as the layer terms read it (arrays (n,)).
+
+    ``core_width``: what stands for ``h`` in the attention core's FLOPs ``4·b·s²·h`` (two GEMMs, ``QKᵀ`` of the
+    query/key head dimension and ``score·V`` of the value head dimension, over every head: ``a·(d_qk + d_v)/2``);
+    ``core_dim``: the core GEMMs' head dimension for their efficiency (``h/a``); ``kv_width``: each of keys and
+    values per token (``k·h/a``; what context parallelism's ring sends); ``attn_inside``: stored activations of
+    the attention inside the tensor-parallel region per token, in units of ``2h`` bytes (query ``2h``, keys and
+    values ``4h·k/a``, output ``2h``: ``4 + 4k/a``, Korthikanti et al. 2022 eq. 1-4).
+
+    Multi-head latent attention (DeepSeek-AI 2024, "DeepSeek-V2", §2.1; DeepSeek-V3 report §2.1.1), with ``workload``'s
+    ``kv_lora_rank`` ``r_kv``, ``q_lora_rank`` ``r_q``, ``qk_nope_head_dim`` ``d_n``, ``qk_rope_head_dim`` ``d_r`` and
+    ``v_head_dim`` ``d_v``: weights ``h·r_q + r_q·a·(d_n + d_r)`` (query; ``h·a·(d_n + d_r)`` without ``r_q``) ``+
+    h·(r_kv + d_r) + r_kv·a·(d_n + d_v)`` (compressed key/value and their up-projections) ``+ a·d_v·h`` (output);
+    the core's query/key dimension ``d_n + d_r`` (192 for DeepSeek-V3) and value dimension ``d_v``; training
+    stores the latents (``r_q``, ``r_kv + d_r``), the expanded query, keys, values and the output: ``mla_weights``
+    besides the four terms above; ``recompute_weights``: the up-projections' weights, which ``light_recompute``
+    runs again in the backward pass (0 otherwise); ``norm_bytes``: the normalisations' stored bytes (8).
+    """
+    h, a, k = (np.broadcast_to(np.asarray(x, dtype=float), (n,)) for x in (hidden, heads, kv_heads))
+    if w.kv_lora_rank is None:
+        return dict(core_width=h, core_dim=h / a, kv_width=k * (h / a), attn_inside=4.0 + 4.0 * k / a,
+                    norm_bytes=np.full(n, 8.0), recompute_weights=np.zeros(n))
+    d_n = h / a if w.qk_nope_head_dim is None else np.full(n, float(w.qk_nope_head_dim))
+    d_r = float(64 if w.qk_rope_head_dim is None else w.qk_rope_head_dim)
+    d_v = h / a if w.v_head_dim is None else np.full(n, float(w.v_head_dim))
+    r_kv = float(w.kv_lora_rank)
+    d_qk = d_n + d_r
+    if w.q_lora_rank is None:
+        query, q_latent = h * a * d_qk, 0.0
+    else:
+        query, q_latent = w.q_lora_rank * (h + a * d_qk), float(w.q_lora_rank)
+    weights = query + h * (r_kv + d_r) + r_kv * a * (d_n + d_v) + a * d_v * h
+    stored = q_latent + r_kv + d_r + 2.0 * a * d_qk + 2.0 * a * d_v  # latents, q and k, v and the output
+    # the up-projections the backward pass runs again with ``light_recompute``
+    up = (0.0 if w.q_lora_rank is None else w.q_lora_rank * a * d_qk) + r_kv * a * (d_n + d_v)
+    return dict(core_width=a * (d_qk + d_v) / 2.0, core_dim=(d_qk + d_v) / 2.0, kv_width=a * (d_qk + d_v) / 2.0,
+                attn_inside=2.0 * stored / h, mla_weights=weights, norm_bytes=np.full(n, 8.0),
+                recompute_weights=up * float(w.light_recompute))
+
+
+def stored_activation_terms(w, hidden, heads, ffn, n) -> dict:
+    """What a layer stores for its backward pass where the recipe recomputes or caches in FP8 (``light_recompute``,
+    ``fp8_activations``; DeepSeek-V3 report §3.2.3 and §3.3.3), in the units of
+    :func:`~model.compute.layer_activation_bytes` (bytes per token and ``h``):
+
+    - ``norm_bytes``: the two normalisations' inputs (residual stream, bf16: 4) and outputs (the QKV and MLP GEMMs'
+      inputs: 4 in bf16, 2 in FP8, none when recomputed);
+    - ``attn_inside``: with latent attention, the latents (FP8 or bf16), the expanded query, keys and values
+      (bf16; none when the up-projections are recomputed) and the output (the output projection's input);
+      standard attention keeps its query, keys and values (the attention core's inputs) and its output;
+    - ``mlp_bytes``: one MLP's intermediates per token copy, SwiGLU's input ``2f`` (FP8 or bf16) and output ``f``
+      (none when recomputed; a GPT MLP: ``4h`` each), and ``expert_input_bytes``: a routed copy's input ``h``.
+    """
+    h, a = (np.broadcast_to(np.asarray(x, dtype=float), (n,)) for x in (hidden, heads))
+    lin = 1.0 if w.fp8_activations else 2.0  # a GEMM input's bytes
+    out = dict(norm_bytes=np.full(n, 4.0 + (0.0 if w.light_recompute else 2.0 * lin)))
+    if w.kv_lora_rank is not None:
+        d_n = h / a if w.qk_nope_head_dim is None else float(w.qk_nope_head_dim)
+        d_r = float(64 if w.qk_rope_head_dim is None else w.qk_rope_head_dim)
+        d_v = h / a if w.v_head_dim is None else float(w.v_head_dim)
+        latents = float(w.q_lora_rank or 0) + w.kv_lora_rank + d_r
+        expanded = 0.0 if w.light_recompute else 2.0 * (2.0 * a * (d_n + d_r) + a * d_v)
+        out["attn_inside"] = (lin * (latents + a * d_v) + expanded) / h
+    f = np.where(np.isnan(ffn), 4.0 * h, ffn) if ffn is not None else 4.0 * h
+    gated = np.where(np.isnan(ffn), 1.0, 2.0) if ffn is not None else 1.0  # SwiGLU's input is gate and up
+    out["mlp_bytes"] = gated * f * lin + (0.0 if w.light_recompute else 2.0 * f)
+    out["expert_input_bytes"] = lin * h
+    return out
+
+
+def moe_mlp_ratio(w, pt, ffn, moe, n):
+    """The MLP activations of a layer over a GPT MLP's ``16h`` bytes per token [-] (``mlp_ratio`` of
+    :func:`~model.compute.layer_activation_bytes`): one MLP's (:func:`~model.compute.mlp_activation_ratio`) for each
+    token copy the experts compute (``K·capacity``) and each shared expert, and the routed copies' inputs (the
+    permuted tokens the experts' first GEMM keeps for its weight gradient: ``2h`` bytes a copy in bf16). With
+    :func:`stored_activation_terms`, the bytes it gives."""
+    h = pt["hidden"]
+    copies = pt["moe_tokens"] + pt["shared_experts"]
+    if "mlp_bytes" in pt:
+        return (pt.pop("mlp_bytes") * copies + moe * pt["moe_tokens"] * pt.pop("expert_input_bytes")) / (16.0 * h)
+    ratio = np.broadcast_to(mlp_activation_ratio(h, ffn), (n,)) * copies
+    return ratio + pt["moe_tokens"] * 2.0 * h / (16.0 * h) if moe else ratio
+
+
+# the busiest expert-parallel rank's routed tokens over the mean, minus one, where the scenario does not say:
+# Megatron MoE Model Zoo, best_practice/mixtral/run_mixtral_8x22B.sh: about 445 TFLOP/s dropless against 465 with
+# forced balance on H100 (a 4.5 % longer step, with the auxiliary load-balancing loss of that recipe). Derived from
+# that published pair, not measured per rank: 0.07 makes this engine's step of that recipe 4.5 % longer than with
+# balanced routing (its experts' GEMMs, permutations and all-to-all are about 60 % of the step)
+EXPERT_IMBALANCE_DEFAULT = 0.07
+
+
+def moe_layer_weights(w, attn, mlp, hidden, layers, experts, top_k, moe_tokens, n) -> dict:
+    """A layer's matmul weights in the roles the engine reads them [parameters], arrays (n,).
+
+    ``attn_weights``: what every rank of a tensor-parallel group holds a share of and no expert parallelism splits
+    (the attention and the shared experts, DeepSeekMoE: every token runs them); ``expert_weights``: the routed
+    experts and the router (``E`` experts of ``mlp`` each and the router's ``h·E``); ``layer_weights``: the
+    active weights a token meets, averaged over the layers (model FLOPs): the ``K`` routed and the shared experts
+    in a MoE layer, the dense MLP (``dense_ffn_hidden``, SwiGLU) in the first ``dense_layers``;
+    ``layer_weights_time``: a MoE layer's weights at the token copies it computes (``K·capacity``, the shared experts
+    and the router): the busiest pipeline stage holds only MoE layers; ``routed_weights_time``: the routed experts'
+    part of it (their GEMMs run at the experts' tensor parallelism and wait for the busiest rank);
+    ``model_layer_weights``: every weight of a layer on average (the parameter count). A dense model: ``attn + mlp``
+    each, ``routed_weights_time`` 0.
+    """
+    moe = experts > 1
+    shared = float(w.shared_experts) if moe else 0.0
+    h = np.broadcast_to(np.asarray(hidden, dtype=float), (n,))
+    attn_w = attn + shared * mlp
+    expert_w = experts * mlp + moe * h * experts  # with the router
+    out = dict(attn_weights=attn_w, expert_weights=expert_w, layer_weights=attn + (top_k + shared) * mlp,
+               layer_weights_time=attn_w + moe_tokens * mlp + moe * h * experts,
+               routed_weights_time=moe_tokens * mlp if moe else np.zeros(n),
+               shared_experts=np.full(n, shared),
+               imbalance=np.full(n, (EXPERT_IMBALANCE_DEFAULT if w.expert_imbalance is None else w.expert_imbalance)
+                                 if moe else 0.0),
+               routed_nodes=np.full(n, float(w.max_routed_nodes or 0)))
+    if not moe:
+        out["layer_weights_time"] = attn + moe_tokens * mlp  # a dense layer's own sum
+    model_w = attn_w + expert_w
+    if w.dense_layers:  # the first layers dense: the averages over the layers
+        if np.any(np.asarray(layers) <= w.dense_layers):
+            raise ScenarioError("workload.dense_layers", w.dense_layers,
+                                f"fewer than the model's {int(np.min(layers))} layers (derived from params_b)")
+        dense_mlp = 3.0 * h * w.dense_ffn_hidden if w.dense_ffn_hidden is not None else (top_k + shared) * mlp
+        l = np.broadcast_to(np.asarray(layers, dtype=float), (n,))
+        frac = w.dense_layers / l
+        out["layer_weights"] = frac * (attn + dense_mlp) + (1.0 - frac) * out["layer_weights"]
+        model_w = frac * (attn + dense_mlp) + (1.0 - frac) * model_w
+    out["model_layer_weights"] = model_w
+    return out
 
 
 def _parse_fabric_field(s: Scenario, field: str):

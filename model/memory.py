@@ -145,18 +145,21 @@ def stage_memory_bytes(layers, hidden, heads, vocab, seq_len, micro_batch, tp, p
 
 def layer_memory_bytes(hidden, heads, vocab, seq_len, micro_batch, tp, recompute_code, sequence_parallel,
                        flash_attention, layer_weights=None, mlp_ratio=1.0, fp8=False, kv_heads=None,
-                       grad_bytes=GRAD_STATE_BYTES):
+                       grad_bytes=GRAD_STATE_BYTES, attn_inside=None, norm_bytes=None):
     """The terms of :func:`stage_memory_bytes` that do not depend on the number of layers nor on the pipeline:
     ``per_layer`` (one layer's stored activations of one micro-batch [B]), ``working``, ``logits``,
     ``layer_params``, ``fp8`` and ``grad`` (the gradient buffer's bytes per parameter: :data:`GRAD_STATE_BYTES`,
-    or :data:`GRAD_BF16_BYTES` where gradients are accumulated and reduced in bf16).
+    or :data:`GRAD_BF16_BYTES` where gradients are accumulated and reduced in bf16). ``attn_inside``: the attention's
+    stored activations and ``norm_bytes`` the normalisations' where not standard
+    (:func:`~model.compute.layer_activation_bytes`).
 
     ``logits``: the output layer's input and the fp32 logits of the cross-entropy, ``4·s·b·(h + V)/t`` (Megatron-LM,
     ``theoretical_memory_usage.py``), held on the last stage.
     """
     b, s, h, a, t = micro_batch, seq_len, hidden, heads, tp
     w = 12.0 * np.asarray(hidden, dtype=float)**2 if layer_weights is None else layer_weights
-    lin, core = layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, mlp_ratio, kv_heads)
+    lin, core = layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, mlp_ratio, kv_heads,
+                                       attn_inside, norm_bytes)
     sp = np.asarray(sequence_parallel, dtype=bool)
     layer_input = 2.0 * s * b * h
     layer_input = np.where(sp, layer_input / t, layer_input)
@@ -239,7 +242,19 @@ def model_state_bytes(stage, dp, zero_stage):
     per_param = (np.where(z >= 3, inv_d, 1.0) * WEIGHT_BYTES + np.where(z >= 2, inv_d, 1.0) * grad
                  + np.where(z >= 1, inv_d, 1.0) * opt + stage["fp8"])
     gathered = np.where(z >= 3, ZERO3_GATHERED_LAYERS * WEIGHT_BYTES * stage["layer_params"], 0.0)
-    return stage["params"] * per_param + gathered
+    out = stage["params"] * per_param + gathered
+    if "expert_params" in stage:  # the routed experts' states shard over their own data-parallel ranks only
+        diff = _expert_share(stage, dp) - inv_d
+        out = out + stage["expert_params"] * (np.where(z >= 3, diff, 0.0) * WEIGHT_BYTES
+                                              + np.where(z >= 2, diff, 0.0) * grad + np.where(z >= 1, diff, 0.0) * opt)
+    return out
+
+
+def _expert_share(stage, dp):
+    """The share of a routed expert's sharded states one GPU holds: one over its expert-data-parallel degree, the
+    ``dp`` ranks that hold the same attention weights times ``stage["expert_ratio"]`` (``t/(e·et)``: Megatron-Core's
+    distributed optimizer shards expert parameters over the expert-data-parallel group, ``t·c·d/(e·et)`` ranks)."""
+    return 1.0 / np.maximum(dp * stage["expert_ratio"], 1.0)
 
 
 def model_state_bytes_by_stage(stage, dp, stages):
@@ -263,6 +278,10 @@ def model_state_bytes_by_stage(stage, dp, stages):
         col = np.multiply(stage["params"], per_param, out=out[:, i:i + 1])  # written in place: no temporary
         if z >= 3:
             np.add(col, np.where(sharded, ZERO3_GATHERED_LAYERS * WEIGHT_BYTES * stage["layer_params"], 0.0), out=col)
+        if z >= 1 and "expert_params" in stage:  # as model_state_bytes: the experts' states over their own ranks
+            diff = _expert_share(stage, dp) - inv_d
+            np.add(col, stage["expert_params"] * (diff * opt_bytes + (z >= 2) * diff * grad_bytes
+                                                  + (z >= 3) * diff * WEIGHT_BYTES), out=col)
     return out
 
 

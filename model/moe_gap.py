@@ -29,22 +29,24 @@ def dense_twin(s: Scenario) -> Scenario:
     """``s`` with its experts replaced by one dense MLP of the same active width (``top_k`` experts' worth).
 
     The shared parts (layers, hidden size, attention, vocabulary, cluster, batch, tokens, precision,
-    fabrics) are kept; expert parallelism is dropped (nothing to split) and ``params_b`` becomes the active
+    fabrics) are kept; shared experts join the active width, dense first layers become like the others;
+    expert parallelism is dropped (nothing to split) and ``params_b`` becomes the active
     parameter count the architecture gives. Mixtral 8x22B's twin is ``assets/presets/moe_dense_39b.toml``.
     """
     if not is_moe(s):
         raise ScenarioError("workload.experts", s.workload.experts or 1, "a mixture-of-experts model (experts > 1) "
                                                                     "to compare with its dense twin")
     w = s.workload
-    top_k = w.top_k or 2
+    top_k = (w.top_k or 2) + w.shared_experts  # the shared experts are active for every token too
     width = w.ffn_hidden if w.ffn_hidden is not None else None
     twin_w = dataclasses.replace(w, experts=None, top_k=None, capacity_factor=1.0,
-                                 ffn_hidden=None if width is None else width * top_k)
+                                 ffn_hidden=None if width is None else width * top_k, shared_experts=0,
+                                 dense_layers=0, dense_ffn_hidden=None, expert_imbalance=None, max_routed_nodes=None)
     if width is None:  # experts are GPT MLPs of 4h (8h² weights each): the twin's MLP has top_k times their
         # weights, written as the SwiGLU width with as many (3·h·f = top_k · 8h²)
         twin_w = dataclasses.replace(twin_w, ffn_hidden=int(round(top_k * 8 * (w.hidden or 0) / 3)) or None)
     twin_w = dataclasses.replace(twin_w, params_b=_active_params_b(s))
-    par = dataclasses.replace(s.parallel, ep=None)
+    par = dataclasses.replace(s.parallel, ep=None, expert_tp=None)
     return dataclasses.replace(s, name=f"{s.name} (dense twin)", workload=twin_w, parallel=par)
 
 
@@ -62,7 +64,8 @@ def _active_params_b(s: Scenario) -> float:
 
     mlp = float(layer_matmul_weights(h, a, kv, w.ffn_hidden if w.ffn_hidden else np.nan)
                 - layer_matmul_weights(h, a, kv, 0.0))
-    idle = layers * (experts - top_k) * (mlp + h)  # experts (and their router columns) a token does not use
+    # experts (and their router columns) a token does not use, in the MoE layers (not the dense first ones)
+    idle = (layers - w.dense_layers) * (experts - top_k) * (mlp + h)
     return max((total - idle) / 1e9, 0.01)
 
 

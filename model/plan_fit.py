@@ -152,11 +152,16 @@ def degrees_valid(pt, t, p, b, v, d, m, c=1.0, e=1.0):
             and np.shape(l)[0] * np.shape(t)[1] >= GRID_MIN_ENTRIES)
     at = _at_distinct_plans if grid else (lambda fn, points, *cols: fn(*points, *cols))
     split, fills = at(layers_split, (l,), p, v)
+    if np.any(pt.get("uneven", 0.0) > 0):  # uneven stages: any split whose chunks each hold a layer (the busiest sets the pace)
+        split = split | ((pt["uneven"] > 0) & fills)
     # the tests of the plan and the replicas alone first: on a model-size sweep they are (1, C), the grid's (N, C)
     ok = (t <= gpn) & divides(t, gpn) & (G >= tp) & (d >= 1) & (m >= 1) & (np.floor(m) == m)
     ok = ok & at(heads_split, (heads, kv), t) & split
     if (np.asarray(e) != 1).any():  # expert parallelism splits the experts and is carved out of data × context
         ok = ok & divides(e, pt["experts"]) & divides(e, d * c)
+        if np.any(pt.get("expert_tp", 0.0) > 0):  # folding: the e · et expert ranks tile the t · c · d ranks of a stage
+            et = np.where(pt["expert_tp"] > 0, pt["expert_tp"], t)
+            ok = ok & divides(et, gpn) & divides(e * et, t * c * d)
     if (np.asarray(c) != 1).any():  # load-balanced ring: 2c chunks of a sequence, each long enough
         ok = ok & ((c == 1) | (divides(2.0 * c, pt["seq_len"]) & (pt["seq_len"] >= c * pt["cp_min_tokens"])))
     ok = ok & ((v == 1) | ((p > 1) & divides(p, m) & fills))
@@ -192,22 +197,41 @@ def stage_memory(pt, t, p, b, v, rc, c=1.0, e=1.0, layer=None, interleave=None):
     context-parallel group holds ``s/c`` tokens of each sequence. ``layer``: their :func:`layer_memory`, if
     already computed; ``interleave``: the plans' :func:`~model.memory.interleave_factor`, likewise."""
     layer = layer_memory(pt, t, b, rc, c, e) if layer is None else layer
-    return stage_memory_from_layer(layer, pt["layers"], pt["hidden"], pt["vocab"], t, p, v,
-                                   pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"], interleave)
+    stage = stage_memory_from_layer(layer, pt["layers"], pt["hidden"], pt["vocab"], t, p, v,
+                                    rank_layer_weights(pt, t, e), pt["untied"], interleave)
+    if np.any(pt["experts"] > 1):  # the routed experts' parameters on a GPU of the busiest stage, and their
+        # expert-data-parallel degree over the ``d·c`` ranks' (:func:`~model.memory.model_state_bytes`)
+        et = np.where(pt["expert_tp"] > 0, pt["expert_tp"], t)
+        stage["expert_params"] = (np.ceil(pt["layers"] / p) * pt["expert_weights"] / (e * et)
+                                  * (pt["experts"] > 1))
+        stage["expert_ratio"] = t / (e * et)
+    return stage
+
+
+def rank_layer_weights(pt, t, e):
+    """A layer's weights as ``t`` tensor-parallel ranks split them (divided by ``t`` where used): the attention and
+    shared experts, and the routed experts split over ``e`` expert-parallel ranks, and over the experts' own
+    tensor parallelism ``parallel.expert_tp`` where the scenario gives it (then ``t/et`` times the tied share)."""
+    if not np.any(np.asarray(pt["expert_tp"]) > 0):
+        return pt["attn_weights"] + pt["expert_weights"] / e
+    return pt["attn_weights"] + pt["expert_weights"] / e * np.where(pt["expert_tp"] > 0, t / pt["expert_tp"], 1.0)
 
 
 # point inputs stage_memory reads given the layer terms
-STAGE_MEMORY_POINT_KEYS = ("layers", "hidden", "vocab", "attn_weights", "expert_weights", "untied")
+STAGE_MEMORY_POINT_KEYS = ("layers", "hidden", "vocab", "attn_weights", "expert_weights", "untied", "expert_tp",
+                           "experts")
 # point inputs of layer_memory
 LAYER_MEMORY_POINT_KEYS = ("hidden", "heads", "vocab", "seq_len", "sp", "flash", "attn_weights", "expert_weights",
-                           "mlp_ratio", "fp8", "kv_heads", "grad_bytes")
+                           "mlp_ratio", "fp8", "kv_heads", "grad_bytes", "expert_tp", "attn_inside",
+                           "norm_bytes")
 
 
 def layer_memory(pt, t, b, rc, c=1.0, e=1.0):
     """The memory terms of one layer (:func:`~model.memory.layer_memory_bytes`), as :func:`stage_memory`'s."""
     return layer_memory_bytes(pt["hidden"], pt["heads"], pt["vocab"], pt["seq_len"] / c, b, t, rc, pt["sp"],
-                              pt["flash"], pt["attn_weights"] + pt["expert_weights"] / e, pt["mlp_ratio"], pt["fp8"],
-                              pt["kv_heads"], float(np.ravel(pt["grad_bytes"])[0]))  # one gradient precision a run
+                              pt["flash"], rank_layer_weights(pt, t, e), pt["mlp_ratio"], pt["fp8"],
+                              pt["kv_heads"], float(np.ravel(pt["grad_bytes"])[0]),  # one gradient precision a run
+                              attn_inside=pt["attn_inside"], norm_bytes=pt["norm_bytes"])
 
 
 def clear_cache() -> None:

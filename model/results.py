@@ -39,6 +39,7 @@ class ParallelPlan:
         ep: expert-parallel degree [GPUs] (1: none).
         zero_stage: the ZeRO stage the optimizer state is sharded with (Rajbhandari et al., SC 2020).
         recompute: activation recomputation: one of :data:`model.compute.RECOMPUTE_KINDS`.
+        expert_tp: the experts' tensor-parallel degree [GPUs] (MoE parallel folding; None: the attention's tp).
     """
     tp: int
     pp: int
@@ -51,6 +52,7 @@ class ParallelPlan:
     ep: int = 1
     zero_stage: int = 0
     recompute: str = RECOMPUTE_KINDS[0]
+    expert_tp: int | None = None
 
     def describe(self) -> str:
         """One line as the engine writes a plan (:func:`model.describe_plan`): "TP 2 · PP 4 · DP 8 · ..."."""
@@ -159,7 +161,8 @@ def fabric_summaries(point: Result) -> tuple[FabricSummary, ...]:
             plan = ParallelPlan(**{k: int(_float(p[k], i)) for k in
                                    ("tp", "pp", "dp", "micro_batch", "virtual_stages", "microbatches", "gpus_used",
                                     "cp", "ep", "zero_stage")},
-                                recompute=RECOMPUTE_KINDS[int(_float(p["recompute"], i))])
+                                recompute=RECOMPUTE_KINDS[int(_float(p["recompute"], i))],
+                                expert_tp=int(_float(p["expert_tp"], i)) if "expert_tp" in p else None)
         cur = np.asarray(d["currency"]).reshape(-1)
         out.append(FabricSummary(
             fabric=name, label=label, feasible=ok,

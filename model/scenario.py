@@ -75,6 +75,44 @@ class Workload:
     top_k: int | None = F(None, lo=1, hi=64, help="Experts each token is routed to; default 2 with experts")
     capacity_factor: float = F(1.0, lo=1.0, hi=8.0, help="Expert capacity over the even share of tokens (GShard); "
                                                        "the padded tokens are computed and sent")
+    shared_experts: int = F(0, lo=0, hi=64,
+                            help="Shared experts every MoE layer runs for every token besides the routed ones, each "
+                                 "ffn_hidden wide, never routed (DeepSeekMoE, Dai et al. 2024; DeepSeek-V3: 1)")
+    dense_layers: int = F(0, lo=0, hi=1000,
+                          help="First layers with a dense MLP instead of experts (DeepSeek-V3: the first 3 of 61)")
+    dense_ffn_hidden: int | None = F(None, lo=1, hi=2_000_000,
+                                     help="SwiGLU width of the dense first layers (DeepSeek-V3: 18,432); default: the "
+                                          "active experts' width, (top_k + shared_experts) × ffn_hidden")
+    expert_imbalance: float | None = F(None, lo=0.0, hi=4.0,
+                                       help="Load imbalance of dropless routing: the busiest expert-parallel rank's "
+                                            "routed tokens over the mean, minus one; its experts and all-to-all "
+                                            "set the pace. Default 0.07 (Megatron MoE Model Zoo, Mixtral 8x22B: "
+                                            "445 TFLOP/s dropless against 465 with forced balance)")
+    max_routed_nodes: int | None = F(None, lo=1, hi=4096,
+                                     help="Node-limited routing: each token goes to experts on at most this many "
+                                          "nodes and crosses the fabric once per node, then NVLink (DeepSeek-V3: "
+                                          "4); omitted: every routed copy is sent on its own")
+    kv_lora_rank: int | None = F(None, lo=1, hi=65_536,
+                                 help="Multi-head latent attention (DeepSeek-V2/V3): rank of the compressed "
+                                      "key/value latent (DeepSeek-V3: 512); omitted: standard attention")
+    q_lora_rank: int | None = F(None, lo=1, hi=65_536,
+                                help="Multi-head latent attention: rank of the compressed query (DeepSeek-V3: "
+                                     "1,536); omitted: queries projected from the hidden state directly")
+    qk_nope_head_dim: int | None = F(None, lo=1, hi=4096,
+                                     help="Multi-head latent attention: query/key head dimension without the rotary "
+                                          "part (DeepSeek-V3: 128); default hidden / heads")
+    qk_rope_head_dim: int | None = F(None, lo=0, hi=4096,
+                                     help="Multi-head latent attention: rotary query/key dimension per head, the "
+                                          "key's shared by all heads (DeepSeek-V3: 64); default 64")
+    v_head_dim: int | None = F(None, lo=1, hi=4096,
+                               help="Multi-head latent attention: value head dimension (DeepSeek-V3: 128); "
+                                    "default hidden / heads")
+    light_recompute: bool = F(False, help="Recompute the normalisations, the SwiGLU activation and latent attention's "
+                                          "up-projections in the backward pass instead of storing their outputs "
+                                          "(DeepSeek-V3 report §3.2.3 and §3.3.3; Megatron-Core recompute_modules "
+                                          "layernorm, moe_act, mla_up_proj)")
+    fp8_activations: bool = F(False, help="Cache the linear layers' inputs for the backward pass in FP8, one byte "
+                                          "each (DeepSeek-V3 report §3.3.3); needs precision = fp8")
     precision: str = F("bf16", choices=("bf16", "fp8"),
                        help="Matmul precision: bf16, or fp8 (Transformer Engine; needs FP8 tensor cores)")
     grad_precision: str = F("bf16", choices=("bf16", "fp8", "fp32"),
@@ -107,6 +145,14 @@ class Parallel:
                                      "compute (DeepSeek-V3's DualPipe; Megatron-Core's expert-parallel overlap)")
     ep: int | None = F(None, lo=1, hi=4096, help="Expert-parallel degree (divides experts; carved out of data × "
                                                 "context parallelism); searched for MoE models when omitted")
+    expert_tp: int | None = F(None, lo=1, hi=72,
+                              help="Tensor-parallel degree of the experts, apart from the attention's tp (Megatron-"
+                                   "Core expert_tensor_parallel_size, MoE parallel folding, Liu et al. 2025); "
+                                   "default: tp")
+    uneven_stages: bool = F(False, help="Pipeline stages may hold different numbers of layers (Megatron-Core "
+                                        "decoder_first/last_pipeline_num_layers; DeepSeek-V3's 61 layers on 16 "
+                                        "stages); the busiest stage sets the pace. False: an even split, or the "
+                                        "first and last stage one layer short")
     cp: int | None = F(None, lo=1, hi=64, help="Context-parallel degree: each sequence split over cp GPUs, ring "
                                                "attention between them; searched for long sequences when omitted")
 
@@ -572,6 +618,39 @@ def _fabric_from_dict(data) -> Fabric:
     return fab
 
 
+MOE_ONLY_FIELDS = (("workload", "shared_experts", 0), ("workload", "dense_layers", 0),
+                   ("workload", "dense_ffn_hidden", None), ("workload", "expert_imbalance", None),
+                   ("workload", "max_routed_nodes", None), ("parallel", "expert_tp", None))
+MLA_FIELDS = ("q_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim")
+
+
+def _check_moe_fields(s: Scenario) -> None:
+    """Mixture-of-experts and latent-attention fields that only mean something together with others."""
+    w, p = s.workload, s.parallel
+    moe = (w.experts or 1) > 1
+    for section, name, default in MOE_ONLY_FIELDS:
+        value = getattr(getattr(s, section), name)
+        if value != default and not moe:
+            raise ScenarioError(f"{section}.{name}", value, "left out for a dense model (it needs experts > 1)")
+    if w.layers is not None and w.dense_layers >= w.layers:
+        raise ScenarioError("workload.dense_layers", w.dense_layers, f"fewer than layers = {w.layers}")
+    if w.dense_ffn_hidden is not None and w.dense_layers == 0:
+        raise ScenarioError("workload.dense_ffn_hidden", w.dense_ffn_hidden, "left out when dense_layers = 0")
+    if p.expert_tp is not None and p.expert_tp > s.cluster.gpus_per_node:
+        raise ScenarioError("parallel.expert_tp", p.expert_tp,
+                            f"at most gpus_per_node = {s.cluster.gpus_per_node} (the experts' tensor parallelism "
+                            "stays inside one node)")
+    if w.kv_lora_rank is None:
+        for name in MLA_FIELDS:
+            if getattr(w, name) is not None:
+                raise ScenarioError(f"workload.{name}", getattr(w, name),
+                                    "left out without kv_lora_rank (it sets multi-head latent attention)")
+    elif w.kv_heads is not None and w.heads is not None and w.kv_heads != w.heads:
+        raise ScenarioError("workload.kv_heads", w.kv_heads,
+                            f"left out or heads = {w.heads} with kv_lora_rank (latent attention expands keys and "
+                            "values for every head)")
+
+
 def check_consistency(s: Scenario) -> None:
     """Cross-field checks that need the catalogue."""
     catalog.gpu(s.cluster.gpu)
@@ -588,6 +667,9 @@ def check_consistency(s: Scenario) -> None:
     if w.precision == "fp8" and "peak_fp8_tflops" not in catalog.gpu(s.cluster.gpu):
         raise ScenarioError("workload.precision", w.precision,
                             f"bf16: {s.cluster.gpu} has no FP8 tensor cores (FP8 needs H100, H200 or B200)")
+    if w.fp8_activations and w.precision != "fp8":
+        raise ScenarioError("workload.fp8_activations", "true", "false with precision = bf16 (FP8 activation "
+                                                                 "caching needs precision = fp8)")
     if w.grad_precision == "fp8" and w.precision != "fp8":
         raise ScenarioError("workload.grad_precision", w.grad_precision,
                             "bf16 or fp32 with precision = bf16 (FP8 gradients need precision = fp8)")
@@ -596,6 +678,7 @@ def check_consistency(s: Scenario) -> None:
         raise ScenarioError("workload.top_k", w.top_k, f"at most experts = {experts}")
     if p.ep is not None and experts % p.ep:
         raise ScenarioError("parallel.ep", p.ep, f"a divisor of experts = {experts}")
+    _check_moe_fields(s)
     if p.cp is not None and p.cp > 1 and w.seq_len % (2 * p.cp):
         raise ScenarioError("parallel.cp", p.cp, f"a cp with 2 × cp dividing seq_len = {w.seq_len} (ring attention "
                                                  "splits each sequence into 2 × cp load-balanced chunks)")

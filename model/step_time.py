@@ -14,11 +14,12 @@ import numpy as np
 from .arrays import fills, float_copy, one_value, where_uniform
 from .collectives import DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NVLINK_STEP_US, bus_factor, collective_latency_s, \
     collective_time, in_node_collective_time, p2p_time, ring_steps, tree_steps
-from .compute import BYTES_BF16, TP_OVERLAP_GEMM_SLOWDOWN, layer_times_forward, logits_time, optimizer_time
+from .compute import BYTES_BF16, TP_OVERLAP_GEMM_SLOWDOWN, gemm_efficiency, layer_times_forward, logits_time, \
+    optimizer_time
 from .inputs import GRAD_BYTES
 from .memory import stage_params
 from .network import split_slowdown
-from .plan_fit import GRID_MIN_ENTRIES, data_parallel_replicas, divides
+from .plan_fit import GRID_MIN_ENTRIES, data_parallel_replicas, divides, rank_layer_weights
 
 
 MOE_ALL_TO_ALLS = 4.0  # dispatch and combine, forward and backward, per MoE layer and micro-batch
@@ -217,7 +218,9 @@ COMPUTE_SIDE_PLAN_KEYS = ("params_gpu", "buckets", "per_bucket", "window", "fwd_
 PLAN_SIDE_POINT_KEYS = ("experts", "attn_weights", "expert_weights", "layer_weights_time", "moe_tokens",
                         "seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", "gpus_per_node", "core_peak",
                         "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw", "layer_weights", "mlp_ratio",
-                        "gemm_peak", "untied", "nvls_busbw", "ll_max_node", "tp_overlap", "ep_overlap")
+                        "gemm_peak", "untied", "nvls_busbw", "ll_max_node", "tp_overlap", "ep_overlap",
+                        "routed_weights_time", "imbalance", "routed_nodes", "shared_experts", "expert_tp",
+                        "core_width", "core_dim", "kv_width", "recompute_weights")
 
 
 def plan_side_terms(pt, t, p, b, v, rc, c=1.0, e=1.0):
@@ -257,14 +260,37 @@ def layer_side_terms(pt, t, b, rc, c=1.0, e=1.0):
     gemm_peak = pt["gemm_peak"] / (1.0 + TP_OVERLAP_GEMM_SLOWDOWN * ((pt["tp_overlap"] > 0) & (t > 1)))
     dense_f, core_f = layer_times_forward(b, s, h, a, t, pt["core_peak"], pt["hbm_bytes_per_s"], pt["sp"],
                                           pt["flash"], layer_weights=pt["layer_weights_time"], mlp_ratio=pt["mlp_ratio"],
-                                          gemm_peak_flops=gemm_peak)
+                                          gemm_peak_flops=gemm_peak, core_width=pt["core_width"],
+                                          core_dim=pt["core_dim"])
     core_f = core_f * c  # s/c queries against all s keys
+    moe = bool(np.any(np.asarray(pt["routed_weights_time"]) > 0))
+    if moe:  # the routed experts at their own tensor parallelism, waiting for the busiest rank; the permutations
+        et = expert_tp_of(pt, t)
+        imb = 1.0 + pt["imbalance"]
+        routed_f = 2.0 * b * s * pt["routed_weights_time"] / t / gemm_peak
+        dense_f = dense_f + routed_f * (imb / gemm_efficiency(h / et) - 1.0 / gemm_efficiency(h / t))
+        perm_f = permutation_time_forward(pt, b * s / t, e)
+    else:
+        perm_f = 0.0
     extra = np.where(rc == 2, dense_f + core_f, np.where(rc == 1, core_f, 0.0))
+    if np.any(np.asarray(pt["recompute_weights"]) > 0):  # latent attention's up-projections again, in the backward
+        extra = extra + 2.0 * b * s * pt["recompute_weights"] / t / (gemm_peak * gemm_efficiency(h / t))
     layer_compute = 3.0 * (dense_f + core_f) + extra
     n_ar = 4.0 + 2.0 * (rc == 2)
     t_ar = in_node_collective_time("all_reduce", b * s * h * BYTES_BF16, t, pt["intra_busbw"], pt["intra_p2p_bw"],
                                    pt["nvls_busbw"], pt["ll_max_node"])
-    layer_tp = n_ar * t_ar
+    if moe:
+        # half the layer's tensor-parallel collectives are the attention's; the other half gather and scatter the
+        # routed token copies an expert-parallel rank received (``K·capacity·b·s/t`` tokens of each of the ``et``
+        # ranks of the experts' tensor-parallel group: Megatron-Core's all-to-all dispatcher gathers them over
+        # that group after the all-to-all), and the shared experts' the sequence's, as a dense MLP's
+        t_exp = in_node_collective_time("all_reduce", pt["moe_tokens"] * b * s * h * BYTES_BF16 * et / t, et,
+                                        pt["intra_busbw"], pt["intra_p2p_bw"], pt["nvls_busbw"], pt["ll_max_node"])
+        layer_tp = 0.5 * n_ar * (t_ar * (1.0 + (pt["shared_experts"] > 0)) + t_exp)
+        extra = extra + (rc == 2) * perm_f
+        layer_compute = layer_compute + 2.0 * perm_f + (rc == 2) * perm_f
+    else:
+        layer_tp = n_ar * t_ar
     # tensor-parallel overlap: each all-gather / reduce-scatter is split into t steps pipelined with the partial
     # GEMMs they feed (Wang et al., ASPLOS 2023; Transformer Engine userbuffers): the first step stays exposed, and
     # whatever the layer's dense forward and backward cannot hide
@@ -276,7 +302,7 @@ def layer_side_terms(pt, t, b, rc, c=1.0, e=1.0):
     p2p_send = in_node_collective_time("sendrecv", msg, 2.0, pt["intra_busbw"], pt["intra_p2p_bw"],
                                        ll_max_bytes_per_s=pt["ll_max_node"])
     # ring attention: one step's block per GPU, the steps per layer, and what hides them (the attention core)
-    ring_block = 2.0 * b * s * pt["kv_heads"] * (h / a) / t * BYTES_BF16
+    ring_block = 2.0 * b * s * pt["kv_width"] / t * BYTES_BF16
     ring_steps_layer = RING_PASSES * (c - 1.0)
     ring_crosses = (c > 1) & (t * c > gpn)
     ring_intra = ring_steps_layer * p2p_time(ring_block, pt["intra_p2p_bw"], NCCL_NVLINK_STEP_US * 1e-6)
@@ -286,17 +312,62 @@ def layer_side_terms(pt, t, b, rc, c=1.0, e=1.0):
     ring_net = (ring_block * gpn, hide) if np.any(ring_crosses) else (np.zeros((1,) * max(np.ndim(hide), 1)),) * 2
     # expert-parallel all-to-all: bytes a rank sends, its share inside the node and across nodes
     a2a_bytes = pt["moe_tokens"] * b * s * h * BYTES_BF16 / t * (pt["experts"] > 1)
-    g_ep = np.minimum(e, np.maximum(np.floor(gpn / (t * c)), 1.0))
-    a2a_intra = collective_time("all_to_all", a2a_bytes * g_ep / e, g_ep, pt["intra_busbw"],
+    if moe:  # the busiest rank receives its imbalance more; expert-parallel ranks ``et`` apart with folding
+        a2a_bytes = a2a_bytes * imb
+        g_ep = np.minimum(e, np.maximum(np.floor(gpn / np.where(pt["expert_tp"] > 0, et, t * c)), 1.0))
+    else:
+        g_ep = np.minimum(e, np.maximum(np.floor(gpn / (t * c)), 1.0))
+    a2a_out = 1.0 - g_ep / e
+    intra_share = g_ep / e
+    limited = False
+    if moe and np.any(pt["routed_nodes"] > 0):
+        # node-limited routing (DeepSeek-V3 report §2.1.2 and §3.2.2): a token reaches experts on at most M nodes
+        # and crosses the fabric once per node, then NVLink forwards it to the GPUs of that node: of its K copies,
+        # min(K, M)/K cross nodes, every copy moves over NVLink
+        limited = pt["routed_nodes"] > 0
+        a2a_out = a2a_out * np.where(limited, np.minimum(pt["routed_nodes"] / pt["moe_tokens"], 1.0), 1.0)
+        intra_share = np.where(limited, 1.0, intra_share)
+    a2a_intra = collective_time("all_to_all", a2a_bytes * intra_share, g_ep, pt["intra_busbw"],
                                 NCCL_NVLINK_STEP_US * 1e-6)
+    # with node-limited routing the NVLink forwarding is pipelined with the fabric transfer it continues (one kernel
+    # per dispatch or combine, DeepSeek-V3 report §3.2.2: "IB and NVLink communications are fully overlapped"): the
+    # all-to-all takes the longer of the two, not their sum (``a2a_piped``, off the chunk's fixed time)
+    a2a_piped = np.where(limited, a2a_intra, 0.0) if moe and np.any(limited) else np.zeros(1)
+    a2a_fixed = a2a_intra - a2a_piped if moe and np.any(limited) else a2a_intra
     return dict(
         layer_compute=layer_compute, layer_tp=layer_tp, logits=logits, p2p_send=p2p_send,
         p2p_bytes_node=msg * gpn, ring_crosses=ring_crosses, ring_steps_layer=ring_steps_layer,
         ring_bytes_node=ring_net[0], hide=ring_net[1], ring_gap=np.maximum(ring_intra - hide, 0.0),
-        a2a_bytes=a2a_bytes, a2a_out=1.0 - g_ep / e, a2a_intra=a2a_intra, a2a_nodes=np.ceil(e / g_ep),
-        window_layer=2.0 * (dense_f + core_f) + extra, fwd_layer=dense_f + core_f,
-        fixed_layer=layer_compute + layer_tp + MOE_ALL_TO_ALLS * a2a_intra,
+        a2a_bytes=a2a_bytes, a2a_out=a2a_out, a2a_intra=a2a_intra, a2a_nodes=np.ceil(e / g_ep),
+        window_layer=2.0 * (dense_f + core_f) + extra + perm_f, fwd_layer=dense_f + core_f + perm_f,
+        fixed_layer=layer_compute + layer_tp + MOE_ALL_TO_ALLS * a2a_fixed, a2a_piped=a2a_piped,
+        a2a_fixed=a2a_fixed,
     )
+
+
+def expert_tp_of(pt, t):
+    """The experts' tensor-parallel degree: ``parallel.expert_tp`` where the scenario gives it (MoE parallel folding,
+    Liu et al. 2025, arXiv:2504.14960; Megatron-Core ``expert_tensor_parallel_size``), else the attention's ``t``."""
+    return np.where(pt["expert_tp"] > 0, pt["expert_tp"], t)
+
+
+# Megatron-Core's all-to-all token dispatcher (megatron/core/transformer/moe/token_dispatcher.py,
+# MoEAlltoAllTokenDispatcher) moves every routed token copy through memory around each all-to-all: ``permute`` groups
+# a rank's copies by expert before the dispatch and ``unpermute`` scatters them back, weighted by the router's
+# probabilities, after the combine; where a rank holds more than one expert, ``sort_chunks_by_idxs`` reorders the
+# received copies by local expert after the dispatch and back before the combine. Each pass reads and writes the
+# copies once; the backward runs the same passes on the gradients
+PERMUTE_PASSES = 2.0
+SORT_PASSES = 2.0
+
+
+def permutation_time_forward(pt, tokens, e):
+    """Forward time of a MoE layer's token permutations on one rank [s]: (:data:`PERMUTE_PASSES`, plus
+    :data:`SORT_PASSES` where a rank holds more than one expert) × read and write of its ``K·capacity·tokens``
+    copies of ``h`` bf16 values at the GPU's memory bandwidth (``tokens``: the rank's tokens of a micro-batch)."""
+    passes = PERMUTE_PASSES + SORT_PASSES * (pt["experts"] / e > 1.0)
+    copies = pt["moe_tokens"] * tokens * pt["hidden"] * BYTES_BF16
+    return passes * 2.0 * copies / pt["hbm_bytes_per_s"]
 
 
 def stage_side_terms(pt, ls, t, p, v, c=1.0, e=1.0, params_gpu=None, crosses=None):
@@ -310,7 +381,7 @@ def stage_side_terms(pt, ls, t, p, v, c=1.0, e=1.0, params_gpu=None, crosses=Non
     lc = np.ceil(lc, out=_own(lc))
     v_lc = v * lc  # layers of a stage's chunks
     if params_gpu is None:
-        params_gpu = stage_params(l, h, V, t, p, pt["attn_weights"] + pt["expert_weights"] / e, pt["untied"])
+        params_gpu = stage_params(l, h, V, t, p, rank_layer_weights(pt, t, e), pt["untied"])
     # pipeline point-to-point: across nodes when a pipeline group does not sit inside one node
     crosses = pipeline_crosses(t, p, c, gpn) if crosses is None else crosses
     grad_bytes = params_gpu * GRAD_BYTES
@@ -333,7 +404,8 @@ def stage_side_terms(pt, ls, t, p, v, c=1.0, e=1.0, params_gpu=None, crosses=Non
         lc=lc, window=v_lc * ls["window_layer"], fwd_window=v_lc * ls["fwd_layer"],
         params_gpu=params_gpu, layer_compute=ls["layer_compute"], layer_tp=ls["layer_tp"], logits=ls["logits"],
         chunk_fixed=lc * ls["fixed_layer"],
-        chunk_a2a_intra=_unless_zero(ls["a2a_intra"], lambda: lc * MOE_ALL_TO_ALLS * ls["a2a_intra"]),
+        chunk_a2a_intra=_unless_zero(ls["a2a_fixed"], lambda: lc * MOE_ALL_TO_ALLS * ls["a2a_fixed"]),
+        chunk_a2a_piped=_unless_zero(ls["a2a_piped"], lambda: lc * MOE_ALL_TO_ALLS * ls["a2a_piped"]),
         crosses=crosses,
         p2p_bytes_node=ls["p2p_bytes_node"], p2p_intra=np.where(p > 1, ls["p2p_send"], 0.0),
         buckets=buckets, per_bucket=grad_bytes / buckets,
@@ -361,7 +433,7 @@ LAYER_SIDE_POINT_KEYS = tuple(k for k in PLAN_SIDE_POINT_KEYS if k != "layers")
 
 # point inputs of stage_side_terms
 STAGE_SIDE_POINT_KEYS = ("layers", "hidden", "vocab", "gpus_per_node", "attn_weights", "expert_weights", "untied",
-                         "ep_overlap")
+                         "ep_overlap", "expert_tp")
 
 
 def step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, slow=1.0):
@@ -377,12 +449,11 @@ def step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, slow=1.0):
     ring = where_uniform(cs["ring_crosses"], lambda: np.where(
         cs["ring_crosses"], np.maximum(cs["ring_steps"] * (step_latency_s + cs["ring_bytes_node"] * inv_bw)
                                        - cs["ring_hide"], 0.0), cs["chunk_ring_intra"]), lambda: cs["chunk_ring_intra"])
-    if (all(one_value(cs[k], 0.0) for k in ("a2a_steps", "a2a_bytes_node", "a2a_hide"))
+    if (all(one_value(cs[k], 0.0) for k in ("a2a_steps", "a2a_bytes_node", "a2a_hide", "chunk_a2a_piped"))
             and np.isfinite(inv_bw).all() and np.isfinite(step_latency_s).all() and np.isfinite(ep_slow).all()):
         a2a = 0.0  # no expert parallelism: max(0·λ + 0·x·s − 0, 0) of finite λ, x and s, +0.0
     else:
-        a2a = np.maximum(cs["a2a_steps"] * step_latency_s + slowed(cs["a2a_bytes_node"] * inv_bw, ep_slow)
-                         - cs["a2a_hide"], 0.0)
+        a2a = a2a_beyond_fixed(cs, step_latency_s, inv_bw, ep_slow)
     # the sums below in the order of ``a + b + c``, into the first sum's own array where it has the result's shape
     t_chunk = add_into(add_into(cs["chunk_fixed"] + ring, 2.0 * p2p), a2a)
     pipe = add_into(t_chunk * cs["slots"], cs["m_logits"])
@@ -397,6 +468,16 @@ def step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, slow=1.0):
         return np.maximum(gap, floor, out=gap) if fills(gap, floor) else np.maximum(gap, floor)
     exposed = where_uniform(dp_overlap, overlapped, lambda: t_dp)
     return add_into(pipe + exposed, cs["opt"]), p2p, t_chunk, exposed
+
+
+def a2a_beyond_fixed(cs, step_latency_s, inv_bw, ep_slow):
+    """A chunk's expert all-to-all time beyond its fixed NVLink part [s]: the fabric's latency steps and bytes (slowed
+    by congestion), or the NVLink forwarding pipelined with them where it is longer (node-limited routing), less
+    what another micro-batch's compute hides (expert-parallel overlap), at least 0."""
+    net = cs["a2a_steps"] * step_latency_s + slowed(cs["a2a_bytes_node"] * inv_bw, ep_slow)
+    if not one_value(cs["chunk_a2a_piped"], 0.0):
+        net = np.maximum(net, cs["chunk_a2a_piped"])
+    return np.maximum(net - cs["a2a_hide"], 0.0)
 
 
 def slowed(x, slow):
@@ -415,5 +496,6 @@ def add_into(total, x):
 
 # the per-plan quantities :func:`step_for_fabric` reads: what the plan search gathers at the pairs it keeps
 STEP_KEYS = ("crosses", "p2p_bytes_node", "p2p_intra", "ring_crosses", "ring_steps", "ring_bytes_node", "ring_hide",
-             "chunk_ring_intra", "chunk_fixed", "a2a_steps", "a2a_bytes_node", "a2a_hide", "slots", "m_logits",
+             "chunk_ring_intra", "chunk_fixed", "a2a_steps", "a2a_bytes_node", "a2a_hide", "chunk_a2a_piped", "slots",
+             "m_logits",
              "dp_k0", "dp_k1", "dp_k2", "dp_intra_bw", "dp_volume", "window", "buckets", "opt")

@@ -170,9 +170,6 @@ def cmd_validate(args) -> int:
     print(f"\n{s['rows']} runs: median |error| {s['median_abs_error'] * 100:.1f}% (tolerance "
           f"{validation.MEDIAN_TOLERANCE * 100:.0f}%), max |error| {s['max_abs_error'] * 100:.1f}% (tolerance "
           f"{validation.ROW_TOLERANCE * 100:.0f}%): {'PASS' if s['passed'] else 'FAIL'}")
-    for title, table in validation.validate_reference():
-        print()
-        _print_run_table(validation, title, table)
     _print_memory_table(validation)
     net_passed = _print_network_validation(validation)
     return 0 if s["passed"] and net_passed else 1
