@@ -1176,7 +1176,7 @@
     </message>
     <message>
         <source>GPUDirect TCP</source>
-        <translation>GPUDirect TCP</translation>
+        <translation>GPUDirect TCP（直达 GPU 内存）</translation>
     </message>
     <message>
         <source>Job placement</source>
@@ -1209,6 +1209,10 @@
     <message>
         <source>Queue pairs per connection</source>
         <translation>每连接队列对数</translation>
+    </message>
+    <message>
+        <source>SHARP</source>
+        <translation>SHARP 网内归约</translation>
     </message>
     <message>
         <source>Achievable bandwidth share</source>
@@ -1533,6 +1537,14 @@
     <message>
         <source>Fabric in focus</source>
         <translation>当前网络</translation>
+    </message>
+    <message>
+        <source>Contiguous</source>
+        <translation>连续（整叶）</translation>
+    </message>
+    <message>
+        <source>Fragmented</source>
+        <translation>分散（跨叶）</translation>
     </message>
     <message>
         <source>The fabric whose latency, loss and bandwidth the sliders below edit; each fabric keeps its own values</source>
