@@ -1567,6 +1567,10 @@
         <translation>链路层重传</translation>
     </message>
     <message>
+        <source>Compare tuned RoCE</source>
+        <translation>对比调优后的 RoCE</translation>
+    </message>
+    <message>
         <source>Apply to every fabric</source>
         <translation>应用到所有网络</translation>
     </message>
@@ -1585,6 +1589,10 @@
     <message>
         <source>Restore the profile set&apos;s values for the fabric in focus</source>
         <translation>把当前网络恢复为配置集中的取值</translation>
+    </message>
+    <message>
+        <source>The published profile set has tuned RoCE (QP scaling, enhanced ECMP); this set does not</source>
+        <translation>published 配置集含调优后的 RoCE（QP 扩展、增强 ECMP）；本配置集没有</translation>
     </message>
     <message>
         <source>Economics</source>

@@ -27,7 +27,7 @@ GROUPS = (
     ("Cluster", ("cluster.gpu", "cluster.nodes", "cluster.gpus_per_node", "topology.oversubscription",
                  "topology.placement")),
     ("Model", ("workload.params_b", "workload.train_tokens_b")),
-    ("Fabric in focus", ("fabric.focus", "fabric.latency_us", "fabric.loss_rate", "fabric.link_gbps",
+    ("Fabric in focus", ("fabric.focus", "fabric.roce_tuned", "fabric.latency_us", "fabric.loss_rate", "fabric.link_gbps",
                          "fabric.adaptive_routing", "fabric.loss_recovery", "fabric.qps_per_connection",
                          "fabric.sockets_per_connection", "fabric.gpudirect_tcp", "fabric.min_rto_ms",
                          "fabric.sharp")),
@@ -89,10 +89,14 @@ RECOVERY_NAMES = {"go_back_n": lambda: translate("MainWindow", "Go-back-N"),
                   "link_retry": lambda: translate("MainWindow", "Link-level retry")}
 
 
+# a fabric a profile set defines beside its four, compared on request ("fabric.NAME" in GROUPS: a check box)
+COMPARED_ON_REQUEST = ("roce_tuned",)
+
+
 def field_class(path: str) -> tuple[type, str]:
     """The dataclass and key of a bound path ("fabric.KEY": the fabric in focus's :class:`FabricSpec`)."""
     section, key = path.split(".", 1)
-    if section == "fabric" and key != "focus":
+    if section == "fabric" and key not in ("focus",) + COMPARED_ON_REQUEST:
         return FabricSpec, key
     return SECTIONS[section], key
 
@@ -110,6 +114,7 @@ class ControlsPanel(QtWidgets.QScrollArea):
         self.fabric_sliders: dict[str, FieldSlider] = {}
         self.widgets: dict[str, QtWidgets.QWidget] = {}
         self.fabric_checks: dict[str, QtWidgets.QCheckBox] = {}  # the fabric in focus's on/off values by key
+        self.compare_checks: dict[str, QtWidgets.QCheckBox] = {}  # profile fabrics compared on request, by name
         self._fabric_synced = None  # what the fabric controls were last synced to (see _sync_fabric)
         self._fabric_names: tuple = ()  # every fabric of the scenario (what "Apply to every fabric" sets)
         left = QtWidgets.QWidget()
@@ -135,8 +140,15 @@ class ControlsPanel(QtWidgets.QScrollArea):
     # -- building from the metadata -------------------------------------------------
     def _control(self, path: str) -> QtWidgets.QWidget:
         cls, key = field_class(path)
-        meta = field_meta(cls, key)
         c = self.controller
+        if key in COMPARED_ON_REQUEST:  # not a field: whether the scenario compares the profile's extra fabric
+            w = self.compare_checks[key] = QtWidgets.QCheckBox()
+            w.setObjectName(f"check_compare_{key}")
+            self.texts.bind(w.setText, lambda: translate("MainWindow", "Compare tuned RoCE"))
+            w.toggled.connect(lambda on: c.set_fabric_compared(key, bool(on)))
+            self.widgets[path] = w
+            return w
+        meta = field_meta(cls, key)
         if path == "cluster.gpu":
             w = self.gpu_combo = QtWidgets.QComboBox()
             for gid, entry in catalog.gpus().items():
@@ -347,6 +359,15 @@ class ControlsPanel(QtWidgets.QScrollArea):
         self._name_subjects()
         row = next(r for r in rows if r.name == s.fabric.focus_fabric)
         prof = catalog.profile_set(s.fabric.profile_set)
+        for name, w in self.compare_checks.items():
+            with QtCore.QSignalBlocker(w):
+                w.setChecked(name in s.fabric.fabrics)
+            offered = name in prof["fabrics"]
+            w.setEnabled(offered or name in s.fabric.fabrics)  # what is compared can always be taken out
+            if not light:
+                _set_tip(w, tr_data(prof["fabrics"][name].get("source", "")) if offered else translate(
+                    "MainWindow", "The published profile set has tuned RoCE (QP scaling, enhanced ECMP); this set "
+                                  "does not"))
         entry = prof["fabrics"].get(row.name) or next(
             (f for f in prof["fabrics"].values() if f["transport"] == row.transport), {})
         st = self.session

@@ -122,6 +122,16 @@ class Controller(QtCore.QObject):
     def set_fabric_value(self, fabric: str, key: str, value) -> bool:
         return self.set_value(f"fabric.custom.{fabric}.{key}", value)
 
+    def set_fabric_compared(self, fabric: str, on: bool) -> bool:
+        """Compare ``fabric`` beside the others or no longer (:meth:`model.Scenario.with_fabric_compared`)."""
+        try:
+            new = self.scenario.with_fabric_compared(fabric, on)
+        except ScenarioError as err:
+            self.errorOccurred.emit(user_message(err))
+            return False
+        self._apply(new)
+        return True
+
     def reset_fabric(self, fabric: str) -> None:
         """Return ``fabric`` to its profile values (drop the scenario's overrides)."""
         if fabric not in self.scenario.fabric.custom_dict():

@@ -1,6 +1,7 @@
-"""The fabric in focus's transport settings (TCP sockets, GPUDirect TCP, minimum RTO, queue pairs, SHARP) and the
-job placement have controls: each moves what the window plots, greys out where its transport does not read it, and
-a value the engine refuses is one line naming the control, with the work kept."""
+"""The fabric in focus's transport settings (TCP sockets, GPUDirect TCP, minimum RTO, queue pairs, SHARP), the job
+placement and the published set's tuned RoCE have controls: each moves what the window plots, greys out where its
+transport (or profile set) does not have it, and a value the engine refuses is one line naming the control, with
+the work kept."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ def _days(win):
     """The training days the duration chart draws, per fabric, at every point of the sweep."""
     sweep = win.controller.snapshot.sweep
     days = np.asarray(sweep["train_days_with_interruptions"], dtype=float)
-    return {f: days[sweep.fabric_index(f)].copy() for f in win.charts["duration"].curves}
+    return {f: days[sweep.fabric_index(f)].copy() for f in win.charts["duration"].curves if f in sweep.fabrics}
 
 
 def _focus(win, name):
@@ -146,3 +147,24 @@ def test_a_refused_value_is_one_line_naming_the_control_and_keeps_the_work(windo
     assert label in errors[0] and f"fabric.custom.{fabric}" not in errors[0]
     assert win.controller.scenario == kept
     assert win.fabric_sliders[key].value() == pytest.approx(shown)
+
+
+def test_tuned_roce_check_adds_its_curve_on_the_published_set_only(big_window, qtbot):
+    win = big_window
+    check = win.compare_checks["roce_tuned"]
+    assert not check.isEnabled() and not check.isChecked()  # the article's set has no tuned RoCE
+    win.controller.set_profile_set("published")
+    settle(win)
+    assert check.isEnabled() and "roce_tuned" not in win.charts["duration"].curves
+    with qtbot.waitSignal(win.controller.recomputed, timeout=10000):
+        check.click()
+    settle(win)
+    days = _days(win)
+    assert "roce_tuned" in days and "roce_tuned" in win.controller.scenario.fabric.fabrics
+    assert np.nanmax(days["roce"] / days["roce_tuned"]) > 1.01  # 0.9 of line rate, 4 QPs: faster than untuned
+    with qtbot.waitSignal(win.controller.recomputed, timeout=10000):
+        check.click()
+    settle(win)
+    assert not win.charts["duration"].curves["roce_tuned"].isVisible()
+    assert "roce_tuned" not in win.controller.snapshot.sweep.fabrics
+    assert "roce_tuned" not in win.controller.scenario.fabric.custom_dict()  # its empty table goes with it
