@@ -599,7 +599,8 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
         ring's LL128, the tree and NVLSTree (:data:`PER_CHANNEL_LIMITS_GB_PER_S`); None or another: the generic
         LL128 cap alone
     net_overhead_us : the network proxy's cost per step, :func:`net_overhead_us` of the hosts [µs]: a network
-        stage of the LL128 tree's pipeline passes a chunk no faster
+        stage of the LL128 tree's pipeline passes a chunk no faster, and a ring's step across nodes takes no less
+        (× 3 for Simple)
 
     The LL128 tree pays its pipeline's fill (:func:`ll128_tree_pipeline`): 2 × depth chunk times of a channel,
     which NCCL's chunking keeps to a small share of large messages but which dominates 1-16 MiB.
@@ -679,7 +680,11 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
         fill = np.minimum(fill_bytes, S / channels)  # bytes per channel and hop in the Simple protocol's pipeline
         steps = 2.0 * (n - 1.0) if kind == "all_reduce" else n - 1.0
         inter_steps = multi.where(lambda: 2.0 * (N - 1.0) if kind == "all_reduce" else N - 1.0, 0.0)
-        lat = base_ring + (steps - inter_steps) * nvl_ring + inter_steps * net_ring
+        # tuning.cc: a ring across nodes launches every step through the network proxy, so an in-node step costs
+        # at least its per-step overhead (× 3 for Simple, which also flushes the GPUDirect RDMA writes it received)
+        intra_step = multi.where(lambda: np.maximum(nvl_ring, net_overhead_us * np.where(t.is_simple, 3.0, 1.0)),
+                                 nvl_ring)
+        lat = base_ring + (steps - inter_steps) * intra_step + inter_steps * net_ring
         # across nodes one of a node's g ring edges per channel leaves through a NIC: NVLink carries (g−1)/g
         ring_bus = multi.where(lambda: np.minimum(node_bw, intra * g / np.maximum(g - 1.0, 1.0)), intra) * ring_eff
         ring_bus = np.where(t.is_ll128, np.minimum(ring_bus, ll128_cap), np.where(t.is_ll, np.minimum(ring_bus, ll_cap),

@@ -131,6 +131,21 @@ def test_a_slow_network_proxy_slows_the_ll128_trees_network_steps():
     assert slowed[1] == intel[1]  # at 1 GiB a 576,000-byte chunk takes longer than the proxy: hidden
 
 
+
+def test_a_ring_across_nodes_steps_no_faster_than_its_proxy():
+    """tuning.cc: every step of a ring across nodes goes through the network proxy (1 µs on Intel hosts, 2 µs on
+    AMD, × 3 for Simple): on AMD hosts a Simple ring's 28 in-node steps of 2 × 8 GPUs cost 6 µs, not NVLink's 3.4."""
+    args = dict(ranks_per_node=8, nic_gb_per_s=25.0, nics_per_node=8, intra_busbw_gb_per_s=230.0,
+                algorithm="ring", protocol="Simple")
+    S = np.array([2.0**20])
+    intel, amd = (collectives.nccl_collective("all_reduce", S, nodes=2, net_overhead_us=collectives.net_overhead_us(v),
+                                              **args)["time_us"][0] for v in ("intel", "amd"))
+    assert amd - intel == pytest.approx(28 * (6.0 - 3.4))
+    one_node = [collectives.nccl_collective("all_reduce", S, nodes=1, net_overhead_us=o, **args)["time_us"][0]
+                for o in (1.0, 2.0)]
+    assert one_node[0] == one_node[1]  # no network, no proxy
+
+
 def test_pcie_gen4_caps_a_400g_nic_of_an_a100_node():
     a100 = engine.nccl_inputs(cluster("A100-SXM-80GB", 4, 400.0))
     h100 = engine.nccl_inputs(cluster("H100-SXM", 4, 400.0))
