@@ -656,13 +656,17 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
     # tuning.cc: LL × 1.8 on NVLink across nodes
     nvl_ring = multi.where(t.nvl_ring_multi, t.nvl_ring, lambda: t.nvl_ring * np.where(multi.mask & t.is_ll, 1.8, 1.0))
     nvl_tree = multi.where(t.nvl_tree_multi, t.nvl_tree, lambda: t.nvl_tree * np.where(multi.mask & t.is_ll, 1.8, 1.0))
+    # tuning.cc: a ring across nodes launches every step through the network proxy, so its in-node step costs at
+    # least the proxy's per-step overhead (× 3 for Simple, which also flushes the GPUDirect RDMA writes it received)
+    ring_intra = multi.where(lambda: np.maximum(nvl_ring, net_overhead_us * np.where(t.is_simple, 3.0, 1.0)),
+                             nvl_ring)
     for proto, hop in ((0, ll_hop_us), (1, ll128_hop_us), (2, simple_hop_us)):
         if hop is None:
             continue
         hop = np.asarray(hop, dtype=float)
-        use = (p == proto) & np.isfinite(hop)  # NaN where a fabric keeps NCCL's own
+        use = (p == proto) & np.isfinite(hop)  # NaN where a fabric keeps NCCL's own (a fitted step cost has it all)
         net_ring, net_tree = (np.where(use, hop + net_hop_shift + IB_WIRE_US, x) for x in (net_ring, net_tree))
-        nvl_ring, nvl_tree = (np.where(use, hop, x) for x in (nvl_ring, nvl_tree))
+        nvl_ring, nvl_tree, ring_intra = (np.where(use, hop, x) for x in (nvl_ring, nvl_tree, ring_intra))
     base_ring = t.base_ring
     base_tree = t.base_tree
     ring_eff = t.ring_eff
@@ -680,11 +684,7 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
         fill = np.minimum(fill_bytes, S / channels)  # bytes per channel and hop in the Simple protocol's pipeline
         steps = 2.0 * (n - 1.0) if kind == "all_reduce" else n - 1.0
         inter_steps = multi.where(lambda: 2.0 * (N - 1.0) if kind == "all_reduce" else N - 1.0, 0.0)
-        # tuning.cc: a ring across nodes launches every step through the network proxy, so an in-node step costs
-        # at least its per-step overhead (× 3 for Simple, which also flushes the GPUDirect RDMA writes it received)
-        intra_step = multi.where(lambda: np.maximum(nvl_ring, net_overhead_us * np.where(t.is_simple, 3.0, 1.0)),
-                                 nvl_ring)
-        lat = base_ring + (steps - inter_steps) * intra_step + inter_steps * net_ring
+        lat = base_ring + (steps - inter_steps) * ring_intra + inter_steps * net_ring
         # across nodes one of a node's g ring edges per channel leaves through a NIC: NVLink carries (g−1)/g
         ring_bus = multi.where(lambda: np.minimum(node_bw, intra * g / np.maximum(g - 1.0, 1.0)), intra) * ring_eff
         ring_bus = np.where(t.is_ll128, np.minimum(ring_bus, ll128_cap), np.where(t.is_ll, np.minimum(ring_bus, ll_cap),
