@@ -126,6 +126,7 @@ FIELDS = (
     QT_TRANSLATE_NOOP("Field", "Link price"),
     QT_TRANSLATE_NOOP("Field", "Optic power"),
     QT_TRANSLATE_NOOP("Field", "Queue pairs per connection"),
+    QT_TRANSLATE_NOOP("Field", "SHARP"),
     QT_TRANSLATE_NOOP("Field", "Achievable bandwidth share"),
     QT_TRANSLATE_NOOP("Field", "Traffic per host core"),
     QT_TRANSLATE_NOOP("Field", "NICs per node"),

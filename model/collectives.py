@@ -256,6 +256,22 @@ SEARCH_CHANNEL_SHARE = 0.5  # search channels per channel a run opens (connect.c
 # of 128 KiB (enqueue.cc shrinks chunks to it for medium sizes) half a chunk is in flight per hop on average
 # (derived, not fitted to any log)
 SIMPLE_FILL_BYTES = 64.0 * 1024
+# LL128 tree pipeline (NCCL src/enqueue.cc calcCollChunking, unchanged since NCCL 2.7.3; src/init.cc buffer sizes):
+# a step of the LL128 buffer is NCCL_LL128_ELEMS_PER_THREAD 120 × NCCL_LL128_MAX_NTHREADS 640 × 8 B = 614,400 B, of
+# which 15 of every 16 words carry data: the tree's largest chunk. NCCL halves it while a channel would get fewer
+# than nstepsLL128 × 64 / ppn chunks (not below 128 KiB), then fewer than nstepsLL128 × 16 / ppn (not below
+# 32 KiB), where nstepsLL128 = 1 + log2(nodes) + 0.1 × GPUs per node is NCCL's depth of the tree's pipeline in
+# chunks for one direction: one chunk to start, one per network level (a proxy sends a whole step: store and
+# forward), a tenth per GPU of the node (LL128 streams 128-byte lines over NVLink). Up and down the tree, a
+# collective of k chunks per channel takes k + 2 × nstepsLL128 chunk times: with few chunks the pipeline never
+# fills (the medium sizes 1-16 MiB)
+LL128_TREE_CHUNK_BYTES = 614400.0 * 15.0 / 16.0
+LL128_TREE_CHUNK_FLOORS_BYTES = (131072.0, 32768.0)   # the two halving loops' lower limits
+LL128_TREE_CHUNKS_PER_DEPTH = (64.0, 16.0)             # chunks per channel they aim for, × nstepsLL128 / ppn
+# per-step cost of the network proxy (src/graph/tuning.cc getNetOverhead: 1 µs on Intel and other hosts, 2 µs on
+# AMD; NCCL charges it to every ring step across nodes): a network stage of the pipeline never passes a chunk
+# faster than its proxy posts one
+NET_OVERHEAD_US = {"intel": 1.0, "amd": 2.0}
 SINGLE_NODE_CHANNELS = 16.0  # NCCL on 8 NVSwitch-connected GPUs opens 16+ channels (NCCL INFO logs); a guess
 NVLS_BASE_US = 23.0  # NVLS Simple base latency: a guess (NCCL's NVLS path pays multicast set-up per call)
 # NCCL_BUFFSIZE default 4 MiB per channel and peer (NCCL environment-variable documentation)
@@ -314,6 +330,38 @@ def ll_max_bus_gb_per_s(architecture, host_cpu_vendor, nodes):
     two, more = LL_MAX_NODES_GB_PER_S.get(host_cpu_vendor, (np.inf, np.inf))
     return np.where(nodes <= 1, LL_MAX_ONE_NODE_GB_PER_S.get(architecture, np.inf),
                     np.where(nodes <= 2, two, more))
+
+
+def net_overhead_us(host_cpu_vendor) -> float:
+    """The network proxy's per-step cost of NCCL's tuner for the hosts' CPU vendor [µs] (:data:`NET_OVERHEAD_US`;
+    Intel's for any other vendor, as ``getNetOverhead`` in tuning.cc)."""
+    return NET_OVERHEAD_US.get(host_cpu_vendor, NET_OVERHEAD_US["intel"])
+
+
+# halvings of NCCL's loops until the LL128 tree's chunk reaches each floor (the loops stop there)
+_LL128_MOST_HALVINGS = tuple(max(math.ceil(math.log2(LL128_TREE_CHUNK_BYTES / f)), 0)
+                             for f in LL128_TREE_CHUNK_FLOORS_BYTES)
+
+
+def ll128_tree_pipeline(size_bytes, channels, nodes, ranks_per_node):
+    """The LL128 tree's chunk and pipeline depth as NCCL sets them (:data:`LL128_TREE_CHUNK_BYTES`): ``(chunk
+    bytes per channel step, in-node depth, network depth)`` in chunks for one direction of the tree (arrays).
+
+    NCCL's two loops in closed form: each halves the chunk while a channel gets fewer chunks than it wants
+    (integer division: fewer than the next whole number) and the chunk is above its floor. The chunk is no larger
+    than a channel's share of the message; the in-node depth is 1 + 0.1 × GPUs per node, the network depth
+    log2(nodes) (NCCL's nstepsLL128 split in what streams and what a proxy stores and forwards).
+    """
+    S, C, N, g = (np.asarray(x, dtype=float) for x in (size_bytes, channels, nodes, ranks_per_node))
+    (most1, most2), (want1, want2) = _LL128_MOST_HALVINGS, LL128_TREE_CHUNKS_PER_DEPTH
+    levels = np.floor(np.log2(np.maximum(N, 1.0)))  # log2i in NCCL
+    in_node = 1.0 + 0.1 * g
+    per_ppn = (in_node + levels) / g
+    spread = np.log2(C * LL128_TREE_CHUNK_BYTES / np.maximum(S, 1.0))
+    m1 = np.minimum(np.maximum(np.ceil(np.log2(np.ceil(want1 * per_ppn)) + spread), 0.0), most1)
+    m2 = np.minimum(np.maximum(np.ceil(np.log2(np.ceil(want2 * per_ppn)) + spread - m1), 0.0),
+                    np.maximum(most2 - m1, 0.0))
+    return np.minimum(LL128_TREE_CHUNK_BYTES / np.exp2(m1 + m2), S / C), in_node, levels
 
 
 def tree_node_load(nodes):
@@ -517,7 +565,8 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
                     intra_p2p_gb_per_s=None, net_latency_us=IB_WIRE_US, nvls_busbw_gb_per_s=0.0, sharp=False,
                     algorithm="auto", protocol="auto", overhead_us=0.0, fill_bytes=SIMPLE_FILL_BYTES,
                     simple_hop_us=None, ll128_hop_us=None, ll_hop_us=None, ll128_efficiency=np.nan,
-                    tree_efficiency=np.nan, ll_max_gb_per_s=np.inf, architecture=None):
+                    tree_efficiency=np.nan, ll_max_gb_per_s=np.inf, architecture=None,
+                    net_overhead_us=NET_OVERHEAD_US["intel"]):
     """What nccl-tests would report for one collective (all arguments broadcast together).
 
     Parameters
@@ -549,6 +598,12 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
     architecture : GPU generation ("volta", "ampere", "hopper", "blackwell"): NCCL's per-channel limits of the
         ring's LL128, the tree and NVLSTree (:data:`PER_CHANNEL_LIMITS_GB_PER_S`); None or another: the generic
         LL128 cap alone
+    net_overhead_us : the network proxy's cost per step, :func:`net_overhead_us` of the hosts [µs]: a network
+        stage of the LL128 tree's pipeline passes a chunk no faster, and a ring's step across nodes takes no less
+        (× 3 for Simple)
+
+    The LL128 tree pays its pipeline's fill (:func:`ll128_tree_pipeline`): 2 × depth chunk times of a channel,
+    which NCCL's chunking keeps to a small share of large messages but which dominates 1-16 MiB.
 
     Across nodes the tree and NVLSTree move :func:`tree_node_load` × S through the busiest node's NICs, so their
     algorithm bandwidth never exceeds the node's NIC bandwidth over that load: from 4 nodes on their busbw stays
@@ -601,13 +656,17 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
     # tuning.cc: LL × 1.8 on NVLink across nodes
     nvl_ring = multi.where(t.nvl_ring_multi, t.nvl_ring, lambda: t.nvl_ring * np.where(multi.mask & t.is_ll, 1.8, 1.0))
     nvl_tree = multi.where(t.nvl_tree_multi, t.nvl_tree, lambda: t.nvl_tree * np.where(multi.mask & t.is_ll, 1.8, 1.0))
+    # tuning.cc: a ring across nodes launches every step through the network proxy, so its in-node step costs at
+    # least the proxy's per-step overhead (× 3 for Simple, which also flushes the GPUDirect RDMA writes it received)
+    ring_intra = multi.where(lambda: np.maximum(nvl_ring, net_overhead_us * np.where(t.is_simple, 3.0, 1.0)),
+                             nvl_ring)
     for proto, hop in ((0, ll_hop_us), (1, ll128_hop_us), (2, simple_hop_us)):
         if hop is None:
             continue
         hop = np.asarray(hop, dtype=float)
-        use = (p == proto) & np.isfinite(hop)  # NaN where a fabric keeps NCCL's own
+        use = (p == proto) & np.isfinite(hop)  # NaN where a fabric keeps NCCL's own (a fitted step cost has it all)
         net_ring, net_tree = (np.where(use, hop + net_hop_shift + IB_WIRE_US, x) for x in (net_ring, net_tree))
-        nvl_ring, nvl_tree = (np.where(use, hop, x) for x in (nvl_ring, nvl_tree))
+        nvl_ring, nvl_tree, ring_intra = (np.where(use, hop, x) for x in (nvl_ring, nvl_tree, ring_intra))
     base_ring = t.base_ring
     base_tree = t.base_tree
     ring_eff = t.ring_eff
@@ -625,7 +684,7 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
         fill = np.minimum(fill_bytes, S / channels)  # bytes per channel and hop in the Simple protocol's pipeline
         steps = 2.0 * (n - 1.0) if kind == "all_reduce" else n - 1.0
         inter_steps = multi.where(lambda: 2.0 * (N - 1.0) if kind == "all_reduce" else N - 1.0, 0.0)
-        lat = base_ring + (steps - inter_steps) * nvl_ring + inter_steps * net_ring
+        lat = base_ring + (steps - inter_steps) * ring_intra + inter_steps * net_ring
         # across nodes one of a node's g ring edges per channel leaves through a NIC: NVLink carries (g−1)/g
         ring_bus = multi.where(lambda: np.minimum(node_bw, intra * g / np.maximum(g - 1.0, 1.0)), intra) * ring_eff
         ring_bus = np.where(t.is_ll128, np.minimum(ring_bus, ll128_cap), np.where(t.is_ll, np.minimum(ring_bus, ll_cap),
@@ -655,6 +714,13 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
         out = _next_row(times, algos, 1)
         out[...] = lat_t
         out[2] += tree_hops * fill / (tree_alg[2] / channels) * 1e-3  # Simple's pipeline fill
+        # LL128's pipeline fill: NCCL's chunk and depth, up and down; a network stage waits for its proxy
+        chunk, in_node, levels = ll128_tree_pipeline(S, channels, N, g)
+        chunk_us = chunk * channels / tree_alg[1] * 1e-3
+        fill_ll128 = in_node * chunk_us
+        if multi.any:
+            fill_ll128 = fill_ll128 + levels * np.maximum(chunk_us, net_overhead_us)
+        out[1] += 2.0 * fill_ll128
         out += S / tree_alg * 1e-3
         if not (multi.all or group.all):  # a single GPU on one node has no tree
             np.copyto(out, big, where=~(multi.mask | group.mask))

@@ -50,7 +50,7 @@ import numpy as np
 
 from . import catalog, nccl_log
 from .collectives import SIMPLE_FILL_BYTES, TREE_EFF, bus_factor, gpu_ll_max_bus_gb_per_s, nccl_collective, \
-    pcie_cap_gb_per_s, per_nic_gb_per_s
+    net_overhead_us, pcie_cap_gb_per_s, per_nic_gb_per_s
 from .errors import ScenarioError
 from .nccl_log import COLLECTIVES, NcclLog  # noqa: F401  (COLLECTIVES: public, the GUI lists it)
 from .scenario import FabricSpec, field_meta
@@ -187,7 +187,8 @@ def predict(setup: NcclSetup, kind: str, size_bytes, *, ranks_per_node, nodes, a
                            sharp=setup.sharp, algorithm=setup.algorithm, simple_hop_us=simple_hop_us,
                            ll128_hop_us=ll128_hop_us, ll_hop_us=ll_hop_us, fill_bytes=fill_bytes,
                            ll128_efficiency=ll128_efficiency, tree_efficiency=tree_efficiency,
-                           ll_max_gb_per_s=gpu_ll_max_bus_gb_per_s(g, nodes), architecture=g.get("architecture"))
+                           ll_max_gb_per_s=gpu_ll_max_bus_gb_per_s(g, nodes), architecture=g.get("architecture"),
+                           net_overhead_us=net_overhead_us(g.get("host_cpu_vendor")))
 
 
 DIP_FRACTION = 0.05  # a row this far under the best bus bandwidth of the smaller sizes is a dip in the log
@@ -478,6 +479,8 @@ def _fit_model(log: NcclLog, setup: NcclSetup) -> ModelFit:
     x = search(x, (3, 4), (hops, hops))
     x = search(x, (5, 6), (np.geomspace(4096.0, 64.0 * 2**20, 49), np.linspace(0.3, 1.0, 15)))
     x = search(x, (0, 2), (np.geomspace(f_lo, f_hi, 48), hops))
+    if fit_tree:  # the LL128 tree's bandwidth and pipeline fill follow both efficiencies: searched together
+        x = search(x, (6, 7), (np.linspace(0.3, 1.0, 15), np.linspace(0.3, 1.0, 15)))
     for worst, steps in ((False, (1.3, 1.15, 1.04, 1.01)), (True, (1.3, 1.15, 1.07, 1.03, 1.01))):
         for step in steps:
             for block in blocks:
@@ -623,7 +626,7 @@ def scenario_table(scenario, fabric: str, collective: str, nodes: int | None = N
                   "ll_hop_us", "fill_bytes", "ll128_efficiency", "tree_efficiency")
     args = {k: (x[k][i] if k in per_fabric else x[k]) for k in
             ("ranks_per_node", "nodes", "intra_busbw_gb_per_s", "intra_p2p_gb_per_s", "nvls_busbw_gb_per_s",
-             "ll_max_gb_per_s", "architecture") + per_fabric}
+             "ll_max_gb_per_s", "architecture", "net_overhead_us") + per_fabric}
     S = np.asarray(sizes, dtype=float)
     try:
         r = nccl_collective(CLI_COLLECTIVES[collective], S, algorithm=algorithm, **args)

@@ -14,7 +14,7 @@ import numpy as np
 from . import catalog, topology
 from .arrays import cut_constant_points, one_value
 from .collectives import CHANNELS_PER_NIC, DDP_BUCKET_BYTES, NCCL_NET_STEP_SW_US, SWITCH_HOP_US, \
-    extra_tier_latency_us, gpu_ll_max_bus_gb_per_s, window_cap_gb_per_s
+    extra_tier_latency_us, gpu_ll_max_bus_gb_per_s, net_overhead_us, window_cap_gb_per_s
 from .inputs import Inputs, build_inputs
 from .scenario import Scenario
 from .transport import TRANSPORT_CODE, cpu_cap_gbps, loss_efficiency
@@ -232,7 +232,7 @@ def nccl_inputs(scenario: Scenario, collective: str | None = None) -> dict:
         ll_hop_us=fab["nccl_ll_hop_us"][:, 0], fill_bytes=fab["nccl_fill_bytes"][:, 0],
         ll128_efficiency=fab["nccl_ll128_efficiency"][:, 0], tree_efficiency=fab["nccl_tree_efficiency"][:, 0],
         ll_max_gb_per_s=float(gpu_ll_max_bus_gb_per_s(g, pt["nodes"][0])), congestion_slowdown=slow,
-        architecture=g.get("architecture"),
+        architecture=g.get("architecture"), net_overhead_us=net_overhead_us(g.get("host_cpu_vendor")),
     )
 
 

@@ -422,6 +422,26 @@ class Scenario:
                     tab[key] = value
         return scenario_from_dict(d)
 
+    def with_fabric_compared(self, name: str, on: bool) -> "Scenario":
+        """A new, validated scenario comparing fabric ``name`` beside the others (``on``) or no longer: a fabric
+        the profile set defines (the published set's ``roce_tuned``) comes with an empty
+        ``[fabric.custom.NAME]`` table (every value from the profile), which goes again when it is still empty."""
+        d = scenario_to_dict(self)
+        fab = d.setdefault("fabric", {})
+        compared = [n for n in self.fabric.fabrics if n != name] + ([name] if on else [])
+        custom = fab.setdefault("custom", {})
+        if on:
+            custom.setdefault(name, {})
+        elif custom.get(name) == {}:
+            custom.pop(name)
+        if not custom:
+            fab.pop("custom")
+        if compared == list(catalog.BUILTIN_FABRICS) + [n for n in custom if n not in catalog.BUILTIN_FABRICS]:
+            fab.pop("compare", None)  # the default list: left to the default
+        else:
+            fab["compare"] = compared
+        return scenario_from_dict(d)
+
     def without_fabric_override(self, name: str) -> "Scenario":
         custom = tuple((n, s) for n, s in self.fabric.custom if n != name)
         return dataclasses.replace(self, fabric=dataclasses.replace(self.fabric, custom=custom))

@@ -46,3 +46,17 @@ def test_the_article_set_has_no_tuned_roce_row_so_it_needs_a_transport():
     with pytest.raises(ScenarioError) as err:
         scenario(profile="seed")
     assert err.value.field == "fabric.custom.roce_tuned.transport"
+
+
+def test_tuned_roce_compared_on_request_and_taken_out_again():
+    plain = scenario_from_dict({"cluster": {"gpu": "H100-SXM", "nodes": 2}, "fabric": {"profile_set": "published"}})
+    with_tuned = plain.with_fabric_compared("roce_tuned", True)
+    assert with_tuned.fabric.fabrics == plain.fabric.fabrics + ("roce_tuned",)
+    assert with_tuned.fabric.custom_dict()["roce_tuned"] == type(with_tuned.fabric.custom[0][1])()  # all profile
+    assert with_tuned.with_fabric_compared("roce_tuned", False) == plain  # the same scenario back
+    # a compared fabric the user set values on keeps its table when taken out of the comparison
+    edited = with_tuned.replace("fabric.custom.roce_tuned.qps_per_connection", 8)
+    assert edited.with_fabric_compared("roce_tuned", False).fabric.custom_dict()["roce_tuned"].qps_per_connection == 8
+    seed = plain.replace("fabric.profile_set", "seed")
+    with pytest.raises(ScenarioError, match="fabric.custom.roce_tuned"):  # the article's set has no tuned RoCE
+        seed.with_fabric_compared("roce_tuned", True)

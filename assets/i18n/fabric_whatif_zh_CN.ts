@@ -1176,7 +1176,7 @@
     </message>
     <message>
         <source>GPUDirect TCP</source>
-        <translation>GPUDirect TCP</translation>
+        <translation>GPUDirect TCP（直达 GPU 内存）</translation>
     </message>
     <message>
         <source>Job placement</source>
@@ -1209,6 +1209,10 @@
     <message>
         <source>Queue pairs per connection</source>
         <translation>每连接队列对数</translation>
+    </message>
+    <message>
+        <source>SHARP</source>
+        <translation>SHARP 网内归约</translation>
     </message>
     <message>
         <source>Achievable bandwidth share</source>
@@ -1535,6 +1539,14 @@
         <translation>当前网络</translation>
     </message>
     <message>
+        <source>Contiguous</source>
+        <translation>连续（整叶）</translation>
+    </message>
+    <message>
+        <source>Fragmented</source>
+        <translation>分散（跨叶）</translation>
+    </message>
+    <message>
         <source>The fabric whose latency, loss and bandwidth the sliders below edit; each fabric keeps its own values</source>
         <translation>下方滑块编辑此网络的时延、丢包率和带宽；每种网络各自保留取值</translation>
     </message>
@@ -1555,6 +1567,10 @@
         <translation>链路层重传</translation>
     </message>
     <message>
+        <source>Compare tuned RoCE</source>
+        <translation>对比调优后的 RoCE</translation>
+    </message>
+    <message>
         <source>Apply to every fabric</source>
         <translation>应用到所有网络</translation>
     </message>
@@ -1573,6 +1589,10 @@
     <message>
         <source>Restore the profile set&apos;s values for the fabric in focus</source>
         <translation>把当前网络恢复为配置集中的取值</translation>
+    </message>
+    <message>
+        <source>The published profile set has tuned RoCE (QP scaling, enhanced ECMP); this set does not</source>
+        <translation>published 配置集含调优后的 RoCE（QP 扩展、增强 ECMP）；本配置集没有</translation>
     </message>
     <message>
         <source>Economics</source>

@@ -19,15 +19,18 @@ from model.transport import RDMA_TRANSPORTS
 
 from gui.panels.controls import FieldSlider, GroupBox, labelled, slider_for
 from gui.i18n import current_language, translate
-from gui.i18n_data import tr_data, tr_field, tr_unit
+from gui.i18n_data import tr_data, tr_field, tr_help, tr_unit
 from gui.present.text import profile_set_name
 from gui.panels import control_texts as texts_
 # (group title, fields): what the panel shows. "fabric.KEY": the fabric in focus's value.
 GROUPS = (
-    ("Cluster", ("cluster.gpu", "cluster.nodes", "cluster.gpus_per_node", "topology.oversubscription")),
+    ("Cluster", ("cluster.gpu", "cluster.nodes", "cluster.gpus_per_node", "topology.oversubscription",
+                 "topology.placement")),
     ("Model", ("workload.params_b", "workload.train_tokens_b")),
-    ("Fabric in focus", ("fabric.focus", "fabric.latency_us", "fabric.loss_rate", "fabric.link_gbps",
-                         "fabric.adaptive_routing", "fabric.loss_recovery")),
+    ("Fabric in focus", ("fabric.focus", "fabric.roce_tuned", "fabric.latency_us", "fabric.loss_rate", "fabric.link_gbps",
+                         "fabric.adaptive_routing", "fabric.loss_recovery", "fabric.qps_per_connection",
+                         "fabric.sockets_per_connection", "fabric.gpudirect_tcp", "fabric.min_rto_ms",
+                         "fabric.sharp")),
     ("Economics", ("economics.currency", "economics.electricity_cny_per_kwh", "economics.electricity_usd_per_kwh",
                    "economics.pue", "economics.years")),
 )
@@ -55,6 +58,12 @@ DISPLAY = {
     "cluster.nodes": dict(log=True, display_hi=4_096.0),
     "cluster.gpus_per_node": dict(log=False),
     "topology.oversubscription": dict(log=False),
+    # queue pairs 1-16 (NCCL's default 1; Meta's RoCE clusters 4, Llama 3 paper §3.3 / SIGCOMM 2024; up to 128
+    # typed); TCP sockets 1-64 (NCCL's default 1 × 1, AWS 2 × 8, NCCL's cap 64); minimum RTO 0.1 ms (a tuned
+    # data centre) to 1 s (five times Linux's 200 ms default)
+    "fabric.qps_per_connection": dict(log=True, display_lo=1.0, display_hi=16.0),
+    "fabric.sockets_per_connection": dict(log=True, display_lo=1.0, display_hi=64.0),
+    "fabric.min_rto_ms": dict(log=True, display_lo=0.1, display_hi=1_000.0),
     "workload.params_b": dict(log=True, display_lo=0.1, display_hi=2_000.0),
     "workload.train_tokens_b": dict(log=True, display_lo=1.0, display_hi=100_000.0),
     "economics.electricity_cny_per_kwh": dict(log=False, display_lo=0.0, display_hi=3.0),
@@ -67,16 +76,27 @@ OTHER_MONEY_FIELD = {"electricity_cny_per_kwh": "electricity_usd_per_kwh",
                      "electricity_usd_per_kwh": "electricity_cny_per_kwh"}
 # the fabric values "Reset to profile" restores
 FABRIC_SWEEPABLE_KEYS = ("latency_us", "loss_rate", "link_gbps", "achievable_fraction", "cpu_gbps_per_core",
-                         "nics_per_node", "adaptive_routing", "loss_recovery")
+                         "nics_per_node", "adaptive_routing", "loss_recovery", "qps_per_connection",
+                         "sockets_per_connection", "gpudirect_tcp", "min_rto_ms", "sharp")
+# the fabric controls that only some transports read: shown greyed out for the others (the engine refuses SHARP
+# off InfiniBand by name; sockets and GPUDirect TCP belong to NCCL's socket transport, queue pairs to RDMA)
+FABRIC_TRANSPORTS = {"sockets_per_connection": ("tcp",), "gpudirect_tcp": ("tcp",),
+                     "qps_per_connection": ("roce", "iwarp", "infiniband"), "sharp": ("infiniband",)}
+PLACEMENT_NAMES = {"contiguous": lambda: translate("MainWindow", "Contiguous"),
+                   "fragmented": lambda: translate("MainWindow", "Fragmented")}
 RECOVERY_NAMES = {"go_back_n": lambda: translate("MainWindow", "Go-back-N"),
                   "selective_repeat": lambda: translate("MainWindow", "Selective repeat"),
                   "link_retry": lambda: translate("MainWindow", "Link-level retry")}
 
 
+# a fabric a profile set defines beside its four, compared on request ("fabric.NAME" in GROUPS: a check box)
+COMPARED_ON_REQUEST = ("roce_tuned",)
+
+
 def field_class(path: str) -> tuple[type, str]:
     """The dataclass and key of a bound path ("fabric.KEY": the fabric in focus's :class:`FabricSpec`)."""
     section, key = path.split(".", 1)
-    if section == "fabric" and key != "focus":
+    if section == "fabric" and key not in ("focus",) + COMPARED_ON_REQUEST:
         return FabricSpec, key
     return SECTIONS[section], key
 
@@ -93,6 +113,8 @@ class ControlsPanel(QtWidgets.QScrollArea):
         self.sliders: dict[str, FieldSlider] = {}
         self.fabric_sliders: dict[str, FieldSlider] = {}
         self.widgets: dict[str, QtWidgets.QWidget] = {}
+        self.fabric_checks: dict[str, QtWidgets.QCheckBox] = {}  # the fabric in focus's on/off values by key
+        self.compare_checks: dict[str, QtWidgets.QCheckBox] = {}  # profile fabrics compared on request, by name
         self._fabric_synced = None  # what the fabric controls were last synced to (see _sync_fabric)
         self._fabric_names: tuple = ()  # every fabric of the scenario (what "Apply to every fabric" sets)
         left = QtWidgets.QWidget()
@@ -104,7 +126,7 @@ class ControlsPanel(QtWidgets.QScrollArea):
             texts.bind(g.setTitle, GROUP_TITLES[title])
             for path in paths:
                 g.add(self._control(path))
-                if path == "fabric.loss_recovery":
+                if path == "fabric.sharp":  # after the fabric's last control
                     self._fabric_extras(g)
             lay.addWidget(g)
             if title == "Economics":
@@ -118,8 +140,15 @@ class ControlsPanel(QtWidgets.QScrollArea):
     # -- building from the metadata -------------------------------------------------
     def _control(self, path: str) -> QtWidgets.QWidget:
         cls, key = field_class(path)
-        meta = field_meta(cls, key)
         c = self.controller
+        if key in COMPARED_ON_REQUEST:  # not a field: whether the scenario compares the profile's extra fabric
+            w = self.compare_checks[key] = QtWidgets.QCheckBox()
+            w.setObjectName(f"check_compare_{key}")
+            self.texts.bind(w.setText, lambda: translate("MainWindow", "Compare tuned RoCE"))
+            w.toggled.connect(lambda on: c.set_fabric_compared(key, bool(on)))
+            self.widgets[path] = w
+            return w
+        meta = field_meta(cls, key)
         if path == "cluster.gpu":
             w = self.gpu_combo = QtWidgets.QComboBox()
             for gid, entry in catalog.gpus().items():
@@ -150,13 +179,25 @@ class ControlsPanel(QtWidgets.QScrollArea):
             lay.addWidget(self.all_fabrics_check)
             lay.addWidget(self._control_slider(path, cls, key))
             return box
-        if path == "fabric.adaptive_routing":
-            w = self.adaptive_check = QtWidgets.QCheckBox()
-            self.texts.bind(w.setText, lambda: tr_field("Adaptive routing"))
-            w.setObjectName("check_fabric.adaptive_routing")
+        if cls is FabricSpec and key in ("adaptive_routing", "gpudirect_tcp", "sharp"):  # on or off
+            w = self.fabric_checks[key] = QtWidgets.QCheckBox()
+            self.texts.bind(w.setText, lambda: tr_field(meta.get("label") or key))
+            w.setObjectName(f"check_{path}")
             w.toggled.connect(lambda on: c.set_fabric_value(self.session.focus, key, bool(on)))
             self.widgets[path] = w
+            if key == "adaptive_routing":
+                self.adaptive_check = w
             return w
+        if path == "topology.placement":
+            w = self.placement_combo = QtWidgets.QComboBox()
+            w.setObjectName(f"combo_{path}")
+            for choice in meta["choices"]:
+                w.addItem("", choice)
+                self.texts.bind(lambda t, i=w.count() - 1: w.setItemText(i, t), PLACEMENT_NAMES[choice])
+            self.texts.bind(w.setToolTip, lambda: tr_help(meta.get("help", "")))
+            w.currentIndexChanged.connect(lambda i: c.set_value(path, w.itemData(i)))
+            self.widgets[path] = w
+            return self._labelled(w, lambda: tr_field(meta.get("label") or key))
         if meta.get("choices") is not None:  # a list to choose from
             w = QtWidgets.QComboBox()
             w.setObjectName(f"combo_{path}")
@@ -282,6 +323,8 @@ class ControlsPanel(QtWidgets.QScrollArea):
             sl.set_label(sl.label_text, guess=key in site.get("guesses", ()), overridden=st.is_edited(path))
         with QtCore.QSignalBlocker(self.gpu_combo):
             self.gpu_combo.setCurrentIndex(self.gpu_combo.findData(s.cluster.gpu))
+        with QtCore.QSignalBlocker(self.placement_combo):
+            self.placement_combo.setCurrentIndex(self.placement_combo.findData(s.topology.placement))
         if not light:
             _set_tip(self.gpu_combo, texts_.gpu_tooltip(s.cluster.gpu))
         currency = economics.currency_of(s)
@@ -316,6 +359,15 @@ class ControlsPanel(QtWidgets.QScrollArea):
         self._name_subjects()
         row = next(r for r in rows if r.name == s.fabric.focus_fabric)
         prof = catalog.profile_set(s.fabric.profile_set)
+        for name, w in self.compare_checks.items():
+            with QtCore.QSignalBlocker(w):
+                w.setChecked(name in s.fabric.fabrics)
+            offered = name in prof["fabrics"]
+            w.setEnabled(offered or name in s.fabric.fabrics)  # what is compared can always be taken out
+            if not light:
+                _set_tip(w, tr_data(prof["fabrics"][name].get("source", "")) if offered else translate(
+                    "MainWindow", "The published profile set has tuned RoCE (QP scaling, enhanced ECMP); this set "
+                                  "does not"))
         entry = prof["fabrics"].get(row.name) or next(
             (f for f in prof["fabrics"].values() if f["transport"] == row.transport), {})
         st = self.session
@@ -331,13 +383,16 @@ class ControlsPanel(QtWidgets.QScrollArea):
                     profile_value=entry.get(key),
                     guess=guess, article_range=entry.get(f"{key}_range"), entry_source=entry.get("source"),
                     scale=sl.scale))
-        with QtCore.QSignalBlocker(self.adaptive_check):
-            self.adaptive_check.setChecked(bool(row.values["adaptive_routing"]))
+        for key, w in self.fabric_checks.items():
+            with QtCore.QSignalBlocker(w):
+                w.setChecked(bool(row.values[key]))
         with QtCore.QSignalBlocker(self.recovery_combo):
             self.recovery_combo.setCurrentIndex(self.recovery_combo.findData(row.values["loss_recovery"]))
         self.recovery_combo.setEnabled(row.transport in RDMA_TRANSPORTS)  # TCP (tcp, iwarp) recovers by itself
+        for key, transports in FABRIC_TRANSPORTS.items():
+            (self.fabric_checks.get(key) or self.fabric_sliders[key]).setEnabled(row.transport in transports)
         if not light:
-            for w, key in ((self.adaptive_check, "adaptive_routing"), (self.recovery_combo, "loss_recovery")):
+            for key, w in list(self.fabric_checks.items()) + [("loss_recovery", self.recovery_combo)]:
                 _set_tip(w, texts_.fabric_choice_tooltip(key, entry.get("source", "")))
         set_by_scenario = s.fabric.focus_fabric in s.fabric.custom_dict() and any(
             row.sources.get(k) == "scenario" for k in FABRIC_SWEEPABLE_KEYS)
@@ -384,4 +439,5 @@ def _set_tip(widget: QtWidgets.QWidget, text: str) -> None:
         widget.setToolTip(text)
 
 
-__all__ = ["ControlsPanel", "DISPLAY", "FABRIC_SWEEPABLE_KEYS", "GROUPS", "OTHER_MONEY_FIELD", "field_class"]
+__all__ = ["ControlsPanel", "DISPLAY", "FABRIC_SWEEPABLE_KEYS", "FABRIC_TRANSPORTS", "GROUPS", "OTHER_MONEY_FIELD",
+           "field_class"]

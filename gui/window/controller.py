@@ -83,20 +83,21 @@ class Controller(QtCore.QObject):
                 return True
         except (AttributeError, KeyError, ValueError):
             pass
-        try:
-            new = self.scenario.replace(path, value)
-        except ScenarioError as err:
-            self.errorOccurred.emit(user_message(err))
-            return False
-        self._apply(new)
-        return True
+        return self._change(lambda: self.scenario.replace(path, value))
 
     def set_values(self, values: dict) -> bool:
         """Change several fields as one edit (applied in order, validated, one recompute)."""
-        new = self.scenario
-        try:
+        def changed():
+            new = self.scenario
             for path, value in values.items():
                 new = new.replace(path, value)
+            return new
+        return self._change(changed)
+
+    def _change(self, make) -> bool:
+        """Apply the scenario ``make()`` returns; ``False`` (and ``errorOccurred``) when the engine refuses it."""
+        try:
+            new = make()
         except ScenarioError as err:
             self.errorOccurred.emit(user_message(err))
             return False
@@ -111,16 +112,14 @@ class Controller(QtCore.QObject):
         if name == self.scenario.fabric.profile_set:
             return True
         article = presets.article_values(presets.preset_name_for_path(self.source_path))
-        try:
-            new = presets.switch_profile_set(self.scenario, name, article)
-        except ScenarioError as err:
-            self.errorOccurred.emit(user_message(err))
-            return False
-        self._apply(new)
-        return True
+        return self._change(lambda: presets.switch_profile_set(self.scenario, name, article))
 
     def set_fabric_value(self, fabric: str, key: str, value) -> bool:
         return self.set_value(f"fabric.custom.{fabric}.{key}", value)
+
+    def set_fabric_compared(self, fabric: str, on: bool) -> bool:
+        """Compare ``fabric`` beside the others or no longer (:meth:`model.Scenario.with_fabric_compared`)."""
+        return self._change(lambda: self.scenario.with_fabric_compared(fabric, on))
 
     def reset_fabric(self, fabric: str) -> None:
         """Return ``fabric`` to its profile values (drop the scenario's overrides)."""

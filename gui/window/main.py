@@ -302,6 +302,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.sliders, self.fabric_sliders = c.sliders, c.fabric_sliders
         self.gpu_combo, self.focus_combo, self.recovery_combo = c.gpu_combo, c.focus_combo, c.recovery_combo
         self.adaptive_check, self.reset_button, self.fabric_source = c.adaptive_check, c.reset_button, c.fabric_source
+        self.fabric_checks, self.placement_combo, self.compare_checks = c.fabric_checks, c.placement_combo, \
+            c.compare_checks
         self.table, self.breakdown, self.cost_chart = p.table, p.breakdown, p.cost_chart
         self.recommendation, self.point_tabs, self.breakdown_legend = p.recommendation, p.point_tabs, p.breakdown_legend
 

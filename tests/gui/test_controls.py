@@ -128,7 +128,8 @@ def test_every_control_names_its_source(window):
         assert "Value from" in sl.toolTip() or "profile" in sl.toolTip() or "Edited" in sl.toolTip(), path
     for key, sl in win.fabric_sliders.items():
         assert "Source:" in sl.toolTip(), key
-        assert sl.unit_label.text() or key == "loss_rate"
+        # loss shows as a percent in its value box; queue pairs and sockets are counts
+        assert sl.unit_label.text() or key in ("loss_rate", "qps_per_connection", "sockets_per_connection")
 
 
 def test_reset_returns_fabric_to_profile(window, qtbot):
