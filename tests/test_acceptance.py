@@ -123,3 +123,27 @@ def test_cli_bad_options_exit_2_with_one_line(capsys, args, needle):
     assert main(["nccl", CASE2, "--acceptance", *args]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and needle in err
+
+
+def test_pack_has_the_acceptance_page_slide_sheet_and_csv(tmp_path, capsys):
+    import openpyxl
+    from pptx import Presentation
+
+    import pdfread
+
+    folder = tmp_path / "pack"
+    assert main(["export", CASE2, "--pack", str(folder)]) == 0
+    pages = pdfread.text(folder / "proposal.pdf").split("\f")
+    assert len(pages) == 2
+    page = pages[1]
+    for needle in ("Acceptance: the bus bandwidth InfiniBand must reach", "all_reduce", "all_gather", "1 MiB",
+                   "8 GiB", "2 nodes", "8 nodes", "24 nodes", "48 %", "24 %", "Tolerance"):
+        assert needle in page, needle
+    ws = openpyxl.load_workbook(folder / "proposal.xlsx")["Acceptance"]
+    values = [row for row in ws.iter_rows(values_only=True) if row and row[0] in ("all_reduce", "all_gather")]
+    assert len(values) == 84 and {v[1] for v in values} == {2, 8, 24}
+    slide_tables = [sh.table for slide in Presentation(str(folder / "proposal.pptx")).slides for sh in slide.shapes
+                    if sh.has_table and sh.table.cell(1, 0).text == "Message size"]
+    assert len(slide_tables) == 1 and slide_tables[0].cell(len(slide_tables[0].rows) - 1, 0).text == "8 GiB"
+    csv_lines = (folder / "acceptance.csv").read_text(encoding="utf-8").splitlines()
+    assert csv_lines[0].startswith("# scenario: Case 2") and len([x for x in csv_lines if x[:1] != "#"]) == 85

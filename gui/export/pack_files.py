@@ -130,6 +130,9 @@ def workbook(point, lang: str = "en"):
             c.append([labels[f.fabric], round(f.train_days_with_interruptions, 1), round(f.mfu, 3), ""])
     c.append([])
     c.append([answer_text(point, lang)])
+    from gui.export.acceptance_pack import add_acceptance_sheet
+
+    add_acceptance_sheet(wb, point.scenario)
     return wb
 
 
@@ -228,6 +231,9 @@ def presentation(snap, lang: str = "en", today: dt.date | None = None):
         para.text = line
         for run in para.runs:
             run.font.size = Pt(11)
+    from gui.export.acceptance_pack import add_acceptance_slide
+
+    add_acceptance_slide(prs, s, content_layout, _table)
     return prs
 
 
