@@ -84,8 +84,9 @@ def workbook(point, lang: str = "en"):
     ws = wb.active
     ws.title = "Inputs"
     ws.append([_t("Input"), _t("Value")])
-    values = {"discount": 0.0, "electricity": first.price_per_kwh, "support": 0.0, "years": first.years,
-              "rate": DISCOUNT_RATE}
+    book = point.scenario.price_book
+    values = {"discount": book.discount, "electricity": first.price_per_kwh, "support": book.support_fraction,
+              "years": first.years, "rate": DISCOUNT_RATE}
     for key, label in INPUT_ROWS:
         ws.append([_t(label), values[key]])
     ws.append([])
@@ -98,7 +99,7 @@ def workbook(point, lang: str = "en"):
     capex_cell = {}
     for name in point.fabrics:
         start = b.max_row + 1
-        for line in bom[name]:
+        for line in (x for x in bom[name] if x.item != "discount"):  # the discount is the Inputs sheet's
             r = b.max_row + 1
             b.append([labels[name], line.label, line.quantity, line.unit_price,
                       f"=C{r}*D{r}*(1-{_input_cell('discount')})"])
