@@ -53,13 +53,13 @@ class PriceBookDialog(QtWidgets.QDialog):
         super().__init__(parent)
         self.controller = controller
         self.setObjectName("priceBookDialog")
-        self.setWindowTitle(_t("Price book"))
+        self.setWindowTitle(translate("PriceBookDialog", "Price book"))
         s = controller.scenario
         self.rows = list(model.resolve_fabrics(s))
         self.rate = float(s.economics.cny_per_usd)
         self.shown_currency = currency_of(s)
 
-        intro = QtWidgets.QLabel(_t("Prices of one item, in the currency below. Spine and core switches left at "
+        intro = QtWidgets.QLabel(translate("PriceBookDialog", "Prices of one item, in the currency below. Spine and core switches left at "
                                     "\"as leaf\" cost the leaf switch's price; a link is priced with its optics "
                                     "and cable, or as an optic and a cable when both are given (each link end "
                                     "has one optic)."))
@@ -72,17 +72,17 @@ class PriceBookDialog(QtWidgets.QDialog):
         self.currency.currentIndexChanged.connect(self._currency_changed)
         self.discount = self._percent_spin("priceDiscount", s.price_book.discount, 95.0)
         self.support = self._percent_spin("priceSupport", s.price_book.support_fraction, 50.0)
-        self.components = QtWidgets.QCheckBox(_t("Price the network from its components (not per node)"))
+        self.components = QtWidgets.QCheckBox(translate("PriceBookDialog", "Price the network from its components (not per node)"))
         self.components.setObjectName("priceComponents")
         per_node = (s.economics.network_pricing or catalog.profile_site(s.fabric.profile_set, "economics").get(
             "network_pricing", "components")) == "per_node"
         self.components.setChecked(not per_node)
-        self.components.setToolTip(_t("The article's inputs price the whole network per node; the component "
+        self.components.setToolTip(translate("PriceBookDialog", "The article's inputs price the whole network per node; the component "
                                       "prices below count only when the network is priced from its components."))
         form = QtWidgets.QFormLayout()
-        form.addRow(_t("Currency"), self.currency)
-        form.addRow(_t("Discount on the bill of materials"), self.discount)
-        form.addRow(_t("Support and maintenance per year (share of capex)"), self.support)
+        form.addRow(translate("PriceBookDialog", "Currency"), self.currency)
+        form.addRow(translate("PriceBookDialog", "Discount on the bill of materials"), self.discount)
+        form.addRow(translate("PriceBookDialog", "Support and maintenance per year (share of capex)"), self.support)
         form.addRow("", self.components)
 
         self.table = QtWidgets.QTableWidget(len(self.rows), len(COLUMNS))
@@ -97,7 +97,7 @@ class PriceBookDialog(QtWidgets.QDialog):
                 spin.setRange(NOT_SET if key in OPTIONAL else 0.0, MAX_PRICE)
                 spin.setGroupSeparatorShown(True)
                 if key in OPTIONAL:
-                    spin.setSpecialValueText(_t("as leaf") if OPTIONAL[key] else _t("in the link"))
+                    spin.setSpecialValueText(translate("PriceBookDialog", "as leaf") if OPTIONAL[key] else translate("PriceBookDialog", "in the link"))
                 self.table.setCellWidget(i, j, spin)
                 self.spins[(row.name, key)] = spin
         self._show_prices()
@@ -109,10 +109,10 @@ class PriceBookDialog(QtWidgets.QDialog):
         self.error.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.error.setStyleSheet("color:#b00020")
         buttons = QtWidgets.QDialogButtonBox()
-        self.apply_button = buttons.addButton(_t("&Apply"), QtWidgets.QDialogButtonBox.ButtonRole.AcceptRole)
+        self.apply_button = buttons.addButton(translate("PriceBookDialog", "&Apply"), QtWidgets.QDialogButtonBox.ButtonRole.AcceptRole)
         self.apply_button.setObjectName("applyPriceBook")
         cancel = buttons.addButton(QtWidgets.QDialogButtonBox.StandardButton.Cancel)
-        cancel.setText(_t("Cancel"))
+        cancel.setText(translate("PriceBookDialog", "Cancel"))
         self.apply_button.clicked.connect(self.apply)
         buttons.rejected.connect(self.reject)
         lay = QtWidgets.QVBoxLayout(self)
@@ -195,7 +195,7 @@ class PriceBookDialog(QtWidgets.QDialog):
             new = self.controller.scenario.replace_many(changes)
         except ScenarioError as err:  # named as the window names fields ("InfiniBand: Optic price = …")
             label = field_label(err.field) if isinstance(err.field, str) else str(err.field)
-            value = _t("not given") if err.value is None else shown_value(err.value)
+            value = translate("PriceBookDialog", "not given") if err.value is None else shown_value(err.value)
             self.error.setText(f"{label} = {value}: {err.allowed}")
             return False
         self.controller.set_scenario(new, source_path=self.controller.source_path)
