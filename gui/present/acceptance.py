@@ -12,6 +12,7 @@ import numpy as np
 from model import acceptance
 from model.nccl_fit import size_label
 
+from gui.present.format import language
 from gui.present.text import QT_TRANSLATE_NOOP, profile_set_name, translate
 
 TEXT = {
@@ -46,7 +47,7 @@ def band_text(table: acceptance.AcceptanceTable) -> str:
         pct = f"{tol * 100:.0f}"
         parts.append(_t("band_from").format(lo=size_label(lo), tol=pct) if not np.isfinite(hi)
                      else _t("band").format(lo=size_label(lo), hi=size_label(hi), tol=pct))
-    return "; ".join(parts)
+    return ("；" if language().startswith("zh") else "; ").join(parts)
 
 
 def acceptance_view(scenario, table: acceptance.AcceptanceTable | None = None) -> dict:
