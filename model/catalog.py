@@ -22,6 +22,8 @@ FABRIC_FIELDS = (
     # reliability, topology and economics
     "net_interruptions_per_1m_node_hours", "switch_radix", "switch_price_usd", "switch_power_w", "nic_price_usd",
     "nic_power_w", "link_price_usd", "optic_power_w", "network_cost_per_node_cny",
+    # the price book's per-tier switch and split link prices (model/economics.py); NaN: the leaf's, the link's
+    "spine_switch_price_usd", "core_switch_price_usd", "optic_price_usd", "cable_price_usd",
     # loss recovery and congestion (model/transport.py, model/topology.py)
     "loss_recovery", "min_rto_ms", "adaptive_routing", "qps_per_connection",
     "nccl_simple_hop_us",  # calibrated from nccl-tests; NaN: NCCL's own per-hop latencies
@@ -37,7 +39,9 @@ FABRIC_DEFAULTS = {"mss_bytes": 1460, "mtu_bytes": 4096, "sockets_per_connection
                    "network_cost_per_node_cny": math.nan, "loss_recovery": "go_back_n", "min_rto_ms": 200.0,
                    "adaptive_routing": False, "qps_per_connection": 1, "nccl_simple_hop_us": math.nan,
                    "nccl_ll128_hop_us": math.nan, "nccl_ll_hop_us": math.nan, "nccl_fill_bytes": math.nan,
-                   "nccl_ll128_efficiency": math.nan, "nccl_tree_efficiency": math.nan, "sharp": False}
+                   "nccl_ll128_efficiency": math.nan, "nccl_tree_efficiency": math.nan, "sharp": False,
+                   "spine_switch_price_usd": math.nan, "core_switch_price_usd": math.nan,
+                   "optic_price_usd": math.nan, "cable_price_usd": math.nan}
 
 
 def _read(path: Path) -> dict:

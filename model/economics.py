@@ -3,7 +3,9 @@
 - **Capex**: GPU servers (catalogue price per node, without the fabric's NICs)
   plus the network: NICs, switches and links with optics from the fat tree
   (``components``), or the profile's whole-network cost per node
-  (``per_node``, the article's way of pricing).
+  (``per_node``, the article's way of pricing). The price book prices switches per
+  tier (leaf, spine, core) and links as cables plus optics where given, takes its
+  discount off the whole bill, and adds support as a share of capex per year.
 - **Power while training**: GPUs at ``P_board·(f_idle + (1 − f_idle)·u)`` with
   ``u`` the share of the step the GPUs compute (the rest they wait on the
   network), hosts, NICs, switches and transceivers. Outside the duty cycle the
@@ -87,6 +89,8 @@ def point_inputs(s) -> dict:
         "operations_usd_per_node_year": float(e.operations_usd_per_node_year),
         "run_cost_gpu_hour": float(e.run_cost_basis == "gpu_hour"),
         "gpu_hour_usd": float(e.gpu_hour_usd if e.gpu_hour_usd is not None else g["gpu_hour_usd"]),
+        "discount": float(s.price_book.discount),
+        "support_fraction": float(s.price_book.support_fraction),
     }
 
 
@@ -100,9 +104,21 @@ def server_capex_usd(nodes, price_usd_per_node):
     return np.asarray(nodes, dtype=float) * price_usd_per_node
 
 
-def network_capex_components_usd(nics, switches, links, nic_price_usd, switch_price_usd, link_price_usd):
-    """Network from its parts: NICs, switches, links with their optics [USD]."""
-    return nics * nic_price_usd + switches * switch_price_usd + links * link_price_usd
+def switches_usd(tree: dict, fab: dict):
+    """The fat tree's switches at the price book's price per tier [USD]: leaf switches at ``switch_price_usd``,
+    spine and core at theirs where given (NaN: the leaf's)."""
+    leaf = fab["switch_price_usd"]
+    spine = np.where(np.isfinite(fab["spine_switch_price_usd"]), fab["spine_switch_price_usd"], leaf)
+    core = np.where(np.isfinite(fab["core_switch_price_usd"]), fab["core_switch_price_usd"], leaf)
+    return tree["leaf"] * leaf + tree["spine"] * spine + tree["core"] * core
+
+
+def links_usd(links, optics, fab: dict):
+    """Links with their optics [USD]: as cables and transceivers where the price book splits them, else at
+    ``link_price_usd`` each."""
+    split = np.isfinite(fab["cable_price_usd"])
+    return np.where(split, links * np.where(split, fab["cable_price_usd"], 0.0)
+                    + optics * np.where(split, fab["optic_price_usd"], 0.0), links * fab["link_price_usd"])
 
 
 def network_capex_per_node_usd(nodes, cost_per_node_cny, cny_per_usd):
@@ -141,11 +157,12 @@ def outputs(s, pt: dict, fab: dict, out: dict, lean: bool = False) -> dict:
 
     Needs the engine's ``breakdown_s`` and ``step_time_s`` and the reliability
     (``train_days_with_interruptions``) and topology outputs in ``out``. Keys: ``capex``,
-    ``capex_parts`` (servers, network), ``network_components`` (nics,
-    switches, links priced from parts, shown even when the network is priced
+    ``capex_parts`` (servers, network, at list price: ``capex`` is their sum
+    after the price book's discount), ``network_components`` (nics,
+    switches per tier, links priced from parts, shown even when the network is priced
     per node), ``power_kw``
     (IT power while training), ``energy_kwh_per_year``, ``opex_per_year`` and
-    ``opex_parts`` (energy, operations), ``tco``, ``cost_per_run``,
+    ``opex_parts`` (energy, operations, support: the price book's share of capex a year), ``tco``, ``cost_per_run``,
     ``energy_cost_per_run``, ``cost_per_token``, ``runs_per_year``,
     ``currency``. ``lean`` returns only ``capex``, ``opex_per_year``, ``tco``,
     ``cost_per_run`` and ``currency`` (Monte-Carlo bands).
@@ -158,8 +175,9 @@ def outputs(s, pt: dict, fab: dict, out: dict, lean: bool = False) -> dict:
     server_price = np.where(np.isfinite(pt["server_price_usd"]), pt["server_price_usd"],
                             pt["catalog_server_usd_per_gpu"] * gpn)
     servers = server_capex_usd(nodes, server_price)
-    components = network_capex_components_usd(out["nics"], out["switches"], out["links"], fab["nic_price_usd"],
-                                              fab["switch_price_usd"], fab["link_price_usd"])
+    switch_usd = switches_usd(out["fat_tree"], fab)
+    link_usd = links_usd(out["links"], out["optics"], fab)
+    components = out["nics"] * fab["nic_price_usd"] + switch_usd + link_usd
 
     def per_node_or_components():  # a fabric without a price per node is priced from its parts
         return where_uniform(np.isfinite(fab["network_cost_per_node_cny"]),
@@ -167,7 +185,7 @@ def outputs(s, pt: dict, fab: dict, out: dict, lean: bool = False) -> dict:
                         lambda: components)
 
     network = where_uniform(pt["network_per_node_pricing"] > 0, per_node_or_components, lambda: components)
-    capex_usd = servers + network
+    capex_usd = (servers + network) * (1.0 - pt["discount"])  # the price book's discount on the whole bill
 
     # Power is affine in the share u of the step the GPUs compute: the idle cluster, plus each GPU's power
     # above idle times u. So are energy and opex: their coefficients are computed per fabric and point
@@ -186,9 +204,10 @@ def outputs(s, pt: dict, fab: dict, out: dict, lean: bool = False) -> dict:
     price_kwh = np.where(np.isfinite(pt["electricity_usd_per_kwh"]), pt["electricity_usd_per_kwh"],
                          pt["electricity_cny_per_kwh"] / rate)
     ops_usd = nodes * pt["operations_usd_per_node_year"]
+    support_usd = capex_usd * pt["support_fraction"]
     # money over the (fabric, point, sample) cube directly in the output currency
     capex = capex_usd * k
-    opex = (energy_idle * price_kwh + ops_usd) * k + (energy_per_busy * price_kwh * k) * busy
+    opex = (energy_idle * price_kwh + ops_usd + support_usd) * k + (energy_per_busy * price_kwh * k) * busy
     total = tco(capex, opex, pt["years"])
 
     run_h = out["train_days_with_interruptions"] * 24.0
@@ -205,10 +224,9 @@ def outputs(s, pt: dict, fab: dict, out: dict, lean: bool = False) -> dict:
         energy_cost_per_run=train_w / 1000.0 * pt["pue"] * run_h * price_kwh * k,
         cost_per_token=per_run / (pt["train_tokens_b"] * 1e9),
         capex_parts=dict(servers=servers * k, network=network * k),
-        network_components=dict(nics=out["nics"] * fab["nic_price_usd"] * k,
-                                 switches=out["switches"] * fab["switch_price_usd"] * k,
-                                 links=out["links"] * fab["link_price_usd"] * k),
-        opex_parts=dict(energy=energy_usd * k, operations=ops_usd * k),
+        network_components=dict(nics=out["nics"] * fab["nic_price_usd"] * k, switches=switch_usd * k,
+                                 links=link_usd * k),
+        opex_parts=dict(energy=energy_usd * k, operations=ops_usd * k, support=support_usd * k),
         power_kw=train_w / 1000.0,
         energy_kwh_per_year=energy,
         runs_per_year=pt["duty_cycle"] * HOURS_PER_YEAR / run_h,

@@ -185,14 +185,15 @@ def split_slowdown(slow):
 
 
 def collective_slowdown(collective, nodes, congestion):
-    """How much the leaf uplinks slow one collective over ``nodes`` nodes [≥ 1], per fabric (shape (F,)).
+    """How much the leaf uplinks slow one collective over ``nodes`` nodes [≥ 1], per fabric and point.
 
     The share of its bytes that crosses the uplinks from its own graph at the job's placement: an all-to-all
     (:func:`~model.topology.all_to_all_crossing_share`), every other collective as NCCL's rings over the
     nodes (:func:`~model.topology.ring_crossing_share`; send/recv as nccl-tests runs it, a shift along the
-    ring). ``congestion``: :func:`congestion_inputs` at one point; the same load terms as the training step's.
+    ring). ``congestion``: :func:`congestion_inputs`, arrays of shape (F, N) that ``nodes`` broadcasts with; the
+    same load terms as the training step's.
     """
-    at = {k: np.asarray(x, dtype=float)[:, 0] for k, x in congestion.items()}
+    at = {k: np.asarray(x, dtype=float) for k, x in congestion.items()}
     leaf = at["nodes_per_leaf"]
     if collective == "all_to_all":
         share = topology.all_to_all_crossing_share(nodes, leaf, at["fragmented"])
@@ -201,7 +202,7 @@ def collective_slowdown(collective, nodes, congestion):
     return np.where(np.isfinite(leaf), topology.slowdown_from_load(share, at["mean"], at["spread"]), 1.0)
 
 
-def nccl_inputs(scenario: Scenario, collective: str | None = None) -> dict:
+def nccl_inputs(scenario: Scenario, collective: str | None = None, nodes=None) -> dict:
     """The scenario's compared fabrics as inputs of :func:`model.collectives.nccl_collective` (arrays of shape (F,)).
 
     Per NIC: what the fabric really delivers (achievable fraction, loss recovery, host-CPU share, PCIe and window
@@ -209,29 +210,35 @@ def nccl_inputs(scenario: Scenario, collective: str | None = None) -> dict:
     ``"all_to_all"``) by the leaf uplinks it crosses (:func:`collective_slowdown`, the training step's
     congestion model; ``congestion_slowdown`` in the result); per network hop: the fabric's one-way latency plus
     its extra switch tiers. Also ``names``, ``labels`` and ``transports`` of the fabrics.
+
+    ``nodes``: node counts (K,) to evaluate at instead of ``cluster.nodes`` (the fabric's tree, round trip, loss
+    recovery and congestion at each); then the per-fabric arrays have shape (F, K) and ``nodes`` and
+    ``ll_max_gb_per_s`` shape (K,), one pass for every node count.
     """
-    inp = build_inputs(scenario)
+    inp = build_inputs(scenario) if nodes is None else build_inputs(scenario, "cluster.nodes", nodes)
     pt, fab = inp.point, inp.fabric
     g = catalog.gpu(scenario.cluster.gpu)
     net = network_state(pt, fab)
     bw_node = inter_bandwidths(pt, fab, net)[2]
-    slow = (collective_slowdown(collective, float(pt["nodes"][0]), net["congestion"]) if collective is not None
-            else np.ones(bw_node.shape[0]))
-    bw_final = bw_node[:, 0] / slow
-    nics = fab["nics_per_node"][:, 0]
-    hop_us = np.broadcast_to(net["one_way_us"], bw_node.shape)[:, 0]
+    shape = bw_node.shape
+    slow = (np.broadcast_to(collective_slowdown(collective, pt["nodes"], net["congestion"]), shape)
+            if collective is not None else np.ones(shape))
+    at = (lambda x: np.broadcast_to(x, shape)[:, 0]) if nodes is None else (lambda x: np.broadcast_to(x, shape))
+    point = (lambda x: float(np.asarray(x)[0])) if nodes is None else (lambda x: np.asarray(x, dtype=float))
+    nics = at(fab["nics_per_node"])
     sharp = np.array([bool(r.values["sharp"]) for r in inp.fabrics])  # resolved: the scenario's, else the profile's
     return dict(
         names=tuple(r.name for r in inp.fabrics), labels=tuple(r.label for r in inp.fabrics),
         transports=tuple(r.transport for r in inp.fabrics),
-        ranks_per_node=float(pt["gpus_per_node"][0]), nodes=float(pt["nodes"][0]),
-        nic_gb_per_s=bw_final / nics / 1e9, nics_per_node=nics, net_latency_us=hop_us,
+        ranks_per_node=float(pt["gpus_per_node"][0]), nodes=point(pt["nodes"]),
+        nic_gb_per_s=at(bw_node / slow) / nics / 1e9, nics_per_node=nics, net_latency_us=at(net["one_way_us"]),
         intra_busbw_gb_per_s=float(pt["intra_busbw"][0]) / 1e9, intra_p2p_gb_per_s=float(pt["intra_p2p_bw"][0]) / 1e9,
         nvls_busbw_gb_per_s=float(g.get("nvls_busbw_gb_per_s", 0.0)) if pt["gpus_per_node"][0] > 1 else 0.0,
-        sharp=sharp, simple_hop_us=fab["nccl_simple_hop_us"][:, 0], ll128_hop_us=fab["nccl_ll128_hop_us"][:, 0],
-        ll_hop_us=fab["nccl_ll_hop_us"][:, 0], fill_bytes=fab["nccl_fill_bytes"][:, 0],
-        ll128_efficiency=fab["nccl_ll128_efficiency"][:, 0], tree_efficiency=fab["nccl_tree_efficiency"][:, 0],
-        ll_max_gb_per_s=float(gpu_ll_max_bus_gb_per_s(g, pt["nodes"][0])), congestion_slowdown=slow,
+        sharp=sharp if nodes is None else sharp[:, None], simple_hop_us=at(fab["nccl_simple_hop_us"]),
+        ll128_hop_us=at(fab["nccl_ll128_hop_us"]), ll_hop_us=at(fab["nccl_ll_hop_us"]),
+        fill_bytes=at(fab["nccl_fill_bytes"]), ll128_efficiency=at(fab["nccl_ll128_efficiency"]),
+        tree_efficiency=at(fab["nccl_tree_efficiency"]),
+        ll_max_gb_per_s=point(gpu_ll_max_bus_gb_per_s(g, pt["nodes"])), congestion_slowdown=at(slow),
         architecture=g.get("architecture"), net_overhead_us=net_overhead_us(g.get("host_cpu_vendor")),
     )
 

@@ -204,6 +204,16 @@ class FabricSpec:
     link_price_usd: float | None = F(None, unit="USD", lo=0.0, hi=1e6,
                                      label="Link price", help="Price of one link with its cable and "
                                                                            "optics")
+    spine_switch_price_usd: float | None = F(None, unit="USD", lo=0.0, hi=1e8, label="Spine switch price",
+                                             help="Price of one spine (second-tier) switch; default: the switch "
+                                                  "price")
+    core_switch_price_usd: float | None = F(None, unit="USD", lo=0.0, hi=1e8, label="Core switch price",
+                                            help="Price of one core (third-tier) switch; default: the switch price")
+    optic_price_usd: float | None = F(None, unit="USD", lo=0.0, hi=1e6, label="Optic price",
+                                      help="Price of one transceiver; with cable_price_usd, links are priced as "
+                                           "their cables and optics instead of link_price_usd")
+    cable_price_usd: float | None = F(None, unit="USD", lo=0.0, hi=1e6, label="Cable price",
+                                      help="Price of one cable (fibre or copper); given with optic_price_usd")
     optic_power_w: float | None = F(None, unit="W", lo=0.0, hi=1e3,
                                     label="Optic power", help="Power of one transceiver (one link end)")
     loss_recovery: str | None = F(None, choices=("go_back_n", "selective_repeat", "link_retry"),
@@ -366,9 +376,19 @@ class Goals:
                              help="Operations maturity of the team that will run the fabric")
 
 
+@dataclass(frozen=True)
+class PriceBook:
+    """The commercial terms on top of the component prices (which are per fabric, [fabric.custom.NAME]
+    ``*_price_usd``): a discount on the bill of materials and support as a share of capex per year."""
+    discount: float = F(0.0, lo=0.0, hi=0.95, label="Discount",
+                        help="Discount on the whole bill of materials (servers and network), as a fraction")
+    support_fraction: float = F(0.0, lo=0.0, hi=0.5, label="Support per year",
+                                help="Support and maintenance per year, as a fraction of the discounted capex")
+
+
 SECTIONS: dict[str, type] = {"cluster": Cluster, "workload": Workload, "parallel": Parallel, "fabric": Fabric,
                              "reliability": Reliability, "topology": Topology, "economics": Economics,
-                             "goals": Goals}
+                             "price_book": PriceBook, "goals": Goals}
 
 
 @dataclass(frozen=True)
@@ -382,6 +402,7 @@ class Scenario:
     reliability: Reliability = field(default_factory=Reliability)
     topology: Topology = field(default_factory=Topology)
     economics: Economics = field(default_factory=Economics)
+    price_book: PriceBook = field(default_factory=PriceBook)
     goals: Goals = field(default_factory=Goals)
 
     # -- convenience -------------------------------------------------------
@@ -744,6 +765,11 @@ def check_consistency(s: Scenario) -> None:
             raise ScenarioError(f"fabric.custom.{name}.nics_per_node", nics, "a whole number or \"per_gpu\"")
         transport = spec.transport or catalog.profile_set(s.fabric.profile_set)["fabrics"].get(name, {}).get(
             "transport")
+        if (spec.optic_price_usd is None) != (spec.cable_price_usd is None):
+            given, missing = (("optic", "cable") if spec.cable_price_usd is None else ("cable", "optic"))
+            raise ScenarioError(f"fabric.custom.{name}.{missing}_price_usd", None,
+                                f"a price given with {given}_price_usd (a link is priced as its cable and optics "
+                                "together, or as link_price_usd)")
         if spec.sharp and transport != "infiniband":
             raise ScenarioError(f"fabric.custom.{name}.sharp", spec.sharp,
                                 f"false or left out for transport {transport}: SHARP (NCCL's CollNet) reduces in "

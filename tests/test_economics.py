@@ -16,14 +16,18 @@ def _hand_inputs():
               catalog_server_usd_per_gpu=199000.0 / 8, host_power_w_per_gpu=3300.0 / 8, board_power_w=400.0,
               gpu_idle_power_fraction=0.3, network_per_node_pricing=0.0, duty_cycle=1.0, pue=1.5,
               electricity_usd_per_kwh=0.10, electricity_cny_per_kwh=np.nan, operations_usd_per_node_year=0.0,
-              years=5.0, run_cost_gpu_hour=0.0, gpu_hour_usd=2.0, train_tokens_b=1.0)
+              years=5.0, run_cost_gpu_hour=0.0, gpu_hour_usd=2.0, train_tokens_b=1.0, discount=0.0,
+              support_fraction=0.0)
     fab = dict(nic_price_usd=2000.0, switch_price_usd=43000.0, link_price_usd=1280.0, nic_power_w=20.0,
-               switch_power_w=750.0, optic_power_w=8.5, network_cost_per_node_cny=np.nan)
+               switch_power_w=750.0, optic_power_w=8.5, network_cost_per_node_cny=np.nan,
+               spine_switch_price_usd=np.nan, core_switch_price_usd=np.nan, optic_price_usd=np.nan,
+               cable_price_usd=np.nan)
     out = dict(train_days=np.array([[9.0]]), train_days_with_interruptions=np.array([[10.0]]),
                step_time_s=np.array([[2.0]]), breakdown_s=dict(compute=np.array([[0.9]]),
                                                                optimizer=np.array([[0.1]])),
                nics=np.array([[2.0]]), switches=np.array([[1.0]]), links=np.array([[2.0]]),
-               optics=np.array([[4.0]]))
+               optics=np.array([[4.0]]), fat_tree=dict(leaf=np.array([[1.0]]), spine=np.array([[0.0]]),
+                                                       core=np.array([[0.0]])))
     return s, pt, fab, out
 
 
@@ -53,6 +57,24 @@ def test_currency_conversion_and_gpu_hour_basis():
     assert np.all(cny["currency"] == "CNY")
     pt["run_cost_gpu_hour"] = 1.0
     assert_allclose(economics.outputs(s, pt, fab, out)["cost_per_run"], 16 * 240 * 2.0)
+
+
+def test_price_book_tiers_split_links_discount_and_support():
+    """Two leaves and a spine, links as cables plus optics, 10 % off the bill, 12 % of capex a year for support."""
+    s, pt, fab, out = _hand_inputs()
+    out["fat_tree"] = dict(leaf=np.array([[2.0]]), spine=np.array([[1.0]]), core=np.array([[0.0]]))
+    out["switches"] = np.array([[3.0]])
+    fab.update(spine_switch_price_usd=60000.0, optic_price_usd=500.0, cable_price_usd=100.0)
+    pt.update(discount=0.10, support_fraction=0.12)
+    r = economics.outputs(s, pt, fab, out)
+    switches, links = 2 * 43000.0 + 60000.0, 2 * 100.0 + 4 * 500.0
+    assert_allclose(r["network_components"]["switches"], switches)
+    assert_allclose(r["network_components"]["links"], links)
+    listed = 398000 + 4000 + switches + links
+    assert_allclose(r["capex_parts"]["servers"] + r["capex_parts"]["network"], listed)  # list prices
+    assert_allclose(r["capex"], 0.9 * listed)
+    assert_allclose(r["opex_parts"]["support"], 0.12 * 0.9 * listed)
+    assert_allclose(r["opex_per_year"], r["opex_parts"]["energy"] + 0.12 * 0.9 * listed)
 
 
 def test_per_node_network_pricing_in_cny():

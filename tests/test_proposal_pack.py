@@ -143,3 +143,23 @@ def test_export_pack_writes_the_three_files(tmp_path, capsys):
     assert cli.main(["export", str(presets.preset_path("case1")), "--pack", str(folder), "--chart", "tco"]) \
         == cli.EXIT_BAD_INPUT
     assert "--pack" in capsys.readouterr().err
+
+
+def test_workbook_recomputes_the_apps_totals_with_a_price_book():
+    """Per-tier switch prices, links as cables and optics, a discount and support: the app and the sheet agree."""
+    s = presets.switch_profile_set(presets.load_preset("large"), "published", {})
+    s = s.replace_many({"price_book.discount": 0.15, "price_book.support_fraction": 0.08,
+                        "fabric.custom.infiniband.spine_switch_price_usd": 90000.0,
+                        "fabric.custom.infiniband.optic_price_usd": 700.0,
+                        "fabric.custom.infiniband.cable_price_usd": 150.0})
+    point = model.evaluate(s)
+    wb = pack_files.workbook(point)
+    sh = Sheets(wb)
+    rows = _rows(wb["TCO"])
+    for f, lab in pack_files._labels(point).items():
+        d = point.at(f)
+        assert sh.value("TCO", f"B{rows[lab]}") == pytest.approx(float(d["capex"]), rel=1e-9)
+        assert sh.value("TCO", f"H{rows[lab]}") == pytest.approx(float(d["tco"]), rel=1e-9)
+        assert sum(line.total for line in pack.bill_of_materials(point)[f]) == pytest.approx(float(d["capex"]))
+    plain = model.evaluate(presets.switch_profile_set(presets.load_preset("large"), "published", {}))
+    assert float(point.at("infiniband")["capex"]) != pytest.approx(float(plain.at("infiniband")["capex"]))

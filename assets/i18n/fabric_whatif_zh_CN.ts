@@ -2,6 +2,53 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>Acceptance</name>
+    <message>
+        <source>Acceptance</source>
+        <translation>验收</translation>
+    </message>
+    <message>
+        <source>Acceptance: the bus bandwidth {fabric} must reach</source>
+        <translation>验收：{fabric} 必须达到的总线带宽</translation>
+    </message>
+    <message>
+        <source>Run nccl-tests (all_reduce_perf, all_gather_perf) on the delivered cluster: it passes where every busbw reaches the minimum. Minimum = expected × (1 − tolerance); GB/s as nccl-tests prints busbw; {gpus} GPUs per node.</source>
+        <translation>在交付的集群上运行 nccl-tests（all_reduce_perf、all_gather_perf）：每个 busbw 都达到最低值即为通过。最低值 = 预期值 × (1 − 容差)；单位为 GB/s，与 nccl-tests 输出的 busbw 相同；每节点 {gpus} 个 GPU。</translation>
+    </message>
+    <message>
+        <source>Tolerance: the largest shortfall below the engine of the real inter-node nccl-tests logs it is validated on, per message size: {bands}. Calibrate the fabric from your own log (fabric-whatif nccl --acceptance --calibrate LOG) for the fit&apos;s own tolerance (5 % from 64 MiB, 15 % below) where that log ran.</source>
+        <translation>容差：引擎所验证的真实跨节点 nccl-tests 日志低于引擎预测值的最大差距，按消息大小：{bands}。用您自己的日志校准网络（fabric-whatif nccl --acceptance --calibrate LOG），在该日志运行的规模上即使用拟合本身的容差（64 MiB 起 5 %，以下 15 %）。</translation>
+    </message>
+    <message>
+        <source>Fabric figures: {name}; expected figures from the engine&apos;s collective model at each node count.</source>
+        <translation>网络参数：{name}；预期值来自引擎在各节点数下的集合通信模型。</translation>
+    </message>
+    <message>
+        <source>Message size</source>
+        <translation>消息大小</translation>
+    </message>
+    <message>
+        <source>Tolerance</source>
+        <translation>容差</translation>
+    </message>
+    <message>
+        <source>{n} nodes</source>
+        <translation>{n} 节点</translation>
+    </message>
+    <message>
+        <source>minimum (expected)</source>
+        <translation>最低值（预期值）</translation>
+    </message>
+    <message>
+        <source>from {lo}: {tol} %</source>
+        <translation>{lo} 起：{tol} %</translation>
+    </message>
+    <message>
+        <source>{lo} to under {hi}: {tol} %</source>
+        <translation>{lo} 至 {hi} 以下：{tol} %</translation>
+    </message>
+</context>
+<context>
     <name>ArticleBanner</name>
     <message>
         <source>The physics departs from the article: {fabric} {engine} here, the article says {article}.</source>
@@ -279,12 +326,24 @@
         <translation>拟合模型</translation>
     </message>
     <message>
+        <source>&amp;Use for the forecast</source>
+        <translation>用于预测(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Give the fabric in focus ({fabric}) the calibrated values: training days and cost are forecast again from your measured network</source>
+        <translation>将校准值赋予当前网络（{fabric}）：按您实测的网络重新预测训练天数和成本</translation>
+    </message>
+    <message>
         <source>Fit error of bus bandwidth: ≥ 64 MiB max &lt;b&gt;{large} %&lt;/b&gt;, ≥ 1 MiB max &lt;b&gt;{medium} %&lt;/b&gt; (tolerance {tl} % / {tm} %)</source>
         <translation>总线带宽拟合误差：≥ 64 MiB 最大 &lt;b&gt;{large} %&lt;/b&gt;，≥ 1 MiB 最大 &lt;b&gt;{medium} %&lt;/b&gt;（容差 {tl} % / {tm} %）</translation>
     </message>
     <message>
         <source>Protocols: </source>
         <translation>协议：</translation>
+    </message>
+    <message>
+        <source>{fabric} (calibrated)</source>
+        <translation>{fabric}（已校准）</translation>
     </message>
     <message>
         <source>measured</source>
@@ -996,6 +1055,10 @@
         <translation>MoE 与稠密模型的网络差距(&amp;M)…</translation>
     </message>
     <message>
+        <source>&amp;Price book…</source>
+        <translation>价格表(&amp;P)…</translation>
+    </message>
+    <message>
         <source>&amp;Pin as A</source>
         <translation>固定为 A(&amp;P)</translation>
     </message>
@@ -1201,6 +1264,30 @@
     <message>
         <source>Link price</source>
         <translation>链路价格</translation>
+    </message>
+    <message>
+        <source>Spine switch price</source>
+        <translation>脊交换机价格</translation>
+    </message>
+    <message>
+        <source>Core switch price</source>
+        <translation>核心交换机价格</translation>
+    </message>
+    <message>
+        <source>Optic price</source>
+        <translation>光模块价格</translation>
+    </message>
+    <message>
+        <source>Cable price</source>
+        <translation>线缆价格</translation>
+    </message>
+    <message>
+        <source>Discount</source>
+        <translation>折扣</translation>
+    </message>
+    <message>
+        <source>Support per year</source>
+        <translation>每年支持费用</translation>
     </message>
     <message>
         <source>Optic power</source>
@@ -1438,6 +1525,37 @@
     <message>
         <source>Paper:</source>
         <translation>纸张：</translation>
+    </message>
+</context>
+<context>
+    <name>Financials</name>
+    <message>
+        <source>{fabric} against {baseline}: NPV {npv} at {rate} % a year, {payback}; {gpu_hour} per GPU-hour</source>
+        <translation>{fabric} 对比 {baseline}：净现值 {npv}（年折现率 {rate} %），{payback}；每 GPU 小时 {gpu_hour}</translation>
+    </message>
+    <message>
+        <source>{fabric}: {gpu_hour} per GPU-hour</source>
+        <translation>{fabric}：每 GPU 小时 {gpu_hour}</translation>
+    </message>
+    <message>
+        <source>pays back in {years} years</source>
+        <translation>{years} 年回本</translation>
+    </message>
+    <message>
+        <source>pays back in {months} months</source>
+        <translation>{months} 个月回本</translation>
+    </message>
+    <message>
+        <source>no extra capex to pay back</source>
+        <translation>无额外资本支出需回本</translation>
+    </message>
+    <message>
+        <source>never pays back (no yearly saving)</source>
+        <translation>无法回本（每年无节省）</translation>
+    </message>
+    <message>
+        <source>NPV: the extra capex against the money saved each year at the baseline&apos;s output, discounted at {rate} % a year (a guess); price per GPU-hour: the TCO over the GPU-hours delivered in the years at the duty cycle.</source>
+        <translation>净现值：额外资本支出对比按基准产出每年节省的金额，按年折现率 {rate} %（估计值）折现；每 GPU 小时价格：总拥有成本除以使用年限内按占空比交付的 GPU 小时数。</translation>
     </message>
 </context>
 <context>
@@ -1890,6 +2008,10 @@
         <source>Network, priced per node (the article&apos;s price)</source>
         <translation>网络，按节点计价（文章的价格）</translation>
     </message>
+    <message>
+        <source>Discount (price book)</source>
+        <translation>折扣（价格表）</translation>
+    </message>
 </context>
 <context>
     <name>Plausibility</name>
@@ -2039,6 +2161,85 @@
     <message>
         <source>Model FLOPs utilisation; plan: {plan}</source>
         <translation>模型 FLOPs 利用率；并行方案：{plan}</translation>
+    </message>
+</context>
+<context>
+    <name>PriceBookDialog</name>
+    <message>
+        <source>Leaf switch</source>
+        <translation>叶交换机</translation>
+    </message>
+    <message>
+        <source>Spine switch</source>
+        <translation>脊交换机</translation>
+    </message>
+    <message>
+        <source>Core switch</source>
+        <translation>核心交换机</translation>
+    </message>
+    <message>
+        <source>NIC</source>
+        <translation>网卡</translation>
+    </message>
+    <message>
+        <source>Link with optics</source>
+        <translation>链路（含光模块）</translation>
+    </message>
+    <message>
+        <source>Optic</source>
+        <translation>光模块</translation>
+    </message>
+    <message>
+        <source>Cable</source>
+        <translation>线缆</translation>
+    </message>
+    <message>
+        <source>Price book</source>
+        <translation>价格表</translation>
+    </message>
+    <message>
+        <source>Prices of one item, in the currency below. Spine and core switches left at &quot;as leaf&quot; cost the leaf switch&apos;s price; a link is priced with its optics and cable, or as an optic and a cable when both are given (each link end has one optic).</source>
+        <translation>单件价格，币种见下。脊、核心交换机为“同叶”时按叶交换机价格计；链路按含光模块和线缆的价格计，或在两者都给出时按光模块和线缆分别计（每个链路端一个光模块）。</translation>
+    </message>
+    <message>
+        <source>Price the network from its components (not per node)</source>
+        <translation>按组件计算网络价格（而非按节点）</translation>
+    </message>
+    <message>
+        <source>The article&apos;s inputs price the whole network per node; the component prices below count only when the network is priced from its components.</source>
+        <translation>文章输入按节点计算整个网络的价格；只有按组件计价时，下面的组件价格才计入。</translation>
+    </message>
+    <message>
+        <source>Currency</source>
+        <translation>币种</translation>
+    </message>
+    <message>
+        <source>Discount on the bill of materials</source>
+        <translation>物料清单折扣</translation>
+    </message>
+    <message>
+        <source>Support and maintenance per year (share of capex)</source>
+        <translation>每年支持与维护（占资本支出的比例）</translation>
+    </message>
+    <message>
+        <source>as leaf</source>
+        <translation>同叶</translation>
+    </message>
+    <message>
+        <source>in the link</source>
+        <translation>含在链路中</translation>
+    </message>
+    <message>
+        <source>&amp;Apply</source>
+        <translation>应用(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>not given</source>
+        <translation>未给出</translation>
     </message>
 </context>
 <context>

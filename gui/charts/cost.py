@@ -26,6 +26,7 @@ from model.results import fabric_summaries
 
 from gui.charts.sweep import fabric_styles, format_money
 from gui.i18n import QT_TRANSLATE_NOOP, translate
+from gui.present.financials import financial_lines, financials_note
 from gui.present.plausibility import point_stalls, stall_text
 from gui.theme import current_theme
 
@@ -121,6 +122,12 @@ class CostChart(QtWidgets.QWidget):
         lay.addLayout(top)
         self.canvas = _CostCanvas(self)
         lay.addWidget(self.canvas, 1)
+        self.financials_label = QtWidgets.QLabel()  # NPV, payback and price per GPU-hour against the baseline
+        self.financials_label.setObjectName("costFinancials")
+        self.financials_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # labels come from the file
+        self.financials_label.setWordWrap(True)
+        self.financials_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        lay.addWidget(self.financials_label)
         self.baseline: str | None = None
         self.data: dict | None = None
         self._point = None
@@ -151,6 +158,13 @@ class CostChart(QtWidgets.QWidget):
             self.baseline_combo.blockSignals(False)
         self.canvas.data = self.data
         self.canvas.update()
+        try:
+            lines = financial_lines(point, self.data["baseline"], {r["fabric"]: r["label"] for r in self.data["rows"]}) \
+                if self.data is not None else []
+        except (KeyError, TypeError, ZeroDivisionError, ValueError):
+            lines = []
+        self.financials_label.setText("\n".join(lines))
+        self.financials_label.setToolTip(financials_note())
 
     def set_baseline(self, fabric: str) -> None:
         self.baseline = fabric

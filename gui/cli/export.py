@@ -30,8 +30,9 @@ def add_export_command(sub) -> None:
     ex.add_argument("scenario", help="scenario file (.toml)")
     ex.add_argument("--out", metavar="FILE", help="file to write (.png, .svg, .pdf or .csv)")
     ex.add_argument("--pack", metavar="DIR",
-                    help="write the proposal pack into DIR instead: proposal.pdf, proposal.pptx (native, editable "
-                         "charts) and proposal.xlsx (bill of materials and TCO as formulas you can edit)")
+                    help="write the proposal pack into DIR instead: proposal.pdf (with the acceptance page), "
+                         "proposal.pptx (native, editable charts) and proposal.xlsx (bill of materials and TCO as "
+                         "formulas you can edit), acceptance.csv (the busbw the chosen fabric must reach)")
     ex.add_argument("--chart", choices=CHART_KINDS, help="which chart (required except for the proposal .pdf)")
     ex.add_argument("--width", type=int, metavar="PX",
                     help=f"PNG width in pixels ({MIN_PNG_WIDTH}-{MAX_PNG_WIDTH}; default twice the screen's)")
@@ -102,6 +103,7 @@ def cmd_export(args) -> int:
 
 
 PACK_FILES = ("proposal.pdf", "proposal.pptx", "proposal.xlsx")
+ACCEPTANCE_CSV = "acceptance.csv"  # beside them: the chosen fabric's acceptance table
 
 
 def _export_pack(args) -> int:
@@ -130,12 +132,15 @@ def _export_pack(args) -> int:
     from gui.export.pack_files import write_pptx, write_xlsx
     from gui.export.proposal import write_proposal
 
+    from gui.export.acceptance_pack import write_acceptance_csv
+
     pdf, pptx, xlsx = (folder / name for name in PACK_FILES)
-    outs = [write_proposal(snap, pdf, paper=args.paper, source=args.scenario, audit=getattr(args, "audit", False)),
-            write_pptx(snap, pptx, lang), write_xlsx(snap.point, xlsx, lang)]
+    outs = [write_proposal(snap, pdf, paper=args.paper, source=args.scenario, audit=getattr(args, "audit", False),
+                           acceptance=True),
+            write_pptx(snap, pptx, lang), write_xlsx(snap.point, xlsx, lang), write_acceptance_csv(scenario, folder / ACCEPTANCE_CSV)]
     for out in outs:
         print(f"wrote {out}")
     return 0
 
 
-__all__ = ["PACK_FILES", "PAPERS", "add_export_command", "cmd_export"]
+__all__ = ["ACCEPTANCE_CSV", "PACK_FILES", "PAPERS", "add_export_command", "cmd_export"]

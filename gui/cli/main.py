@@ -254,6 +254,15 @@ def cmd_nccl(args) -> int:
 
     from model import files, nccl_fit
 
+    if args.acceptance:
+        from gui.cli.acceptance import cmd_acceptance
+
+        return cmd_acceptance(args, plain_text)
+    for option in ("csv", "calibrate", "node_counts"):
+        if getattr(args, option):
+            raise ScenarioError("--" + option.replace("_", "-"), getattr(args, option), "used with --acceptance")
+    if not args.fabric:
+        raise ScenarioError("--fabric", None, "one of the scenario's fabrics (required without --acceptance)")
     if args.collective not in nccl_fit.CLI_COLLECTIVES:
         raise ScenarioError("--collective", args.collective, ", ".join(nccl_fit.CLI_COLLECTIVES))
     from model.scenario import Cluster, field_meta
@@ -481,7 +490,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.set_defaults(func=cmd_evaluate)
     nc = sub.add_parser("nccl", help="what nccl-tests would print for one fabric (8 B to 16 GiB)")
     nc.add_argument("scenario", help="scenario file (.toml)")
-    nc.add_argument("--fabric", required=True, help="one of the scenario's fabrics")
+    nc.add_argument("--fabric", help="one of the scenario's fabrics (required, except with --acceptance)")
     nc.add_argument("--collective", default="all_reduce",
                     help="all_reduce, all_gather, reduce_scatter, alltoall or sendrecv (default: all_reduce)")
     nc.add_argument("--nodes", type=int, help="nodes (default: the --compare log's, else the scenario's cluster.nodes)")
@@ -491,6 +500,9 @@ def build_parser() -> argparse.ArgumentParser:
     nc.add_argument("--compare", metavar="LOG", help="a measured nccl-tests log to put beside the prediction")
     nc.add_argument("--algorithm", choices=("auto", "ring", "tree", "nvls", "sharp"),
                     help="force one as NCCL_ALGO does (default: the --compare log's NCCL_ALGO, else auto: the tuner)")
+    from gui.cli.acceptance import add_acceptance_options
+
+    add_acceptance_options(nc)
     nc.set_defaults(func=cmd_nccl)
     mg = sub.add_parser("moe-gap", help="the fabric gap a mixture-of-experts scenario opens against its dense twin")
     mg.add_argument("scenario", help="scenario file (.toml) of a mixture-of-experts model")

@@ -233,6 +233,7 @@ class CalibrateDialog(QtWidgets.QDialog):
     """
 
     saved = QtCore.Signal(str)  # the fabric name written into the scenario
+    forecastUsed = QtCore.Signal(str)  # the fabric in focus whose forecast now runs on the calibrated values
     fileLoaded = QtCore.Signal(bool)  # a log file was read (and fitted: True) or refused (False)
     fitted = QtCore.Signal(bool)  # a fit finished: shown with a fabric to save (True) or a message (False)
 
@@ -386,6 +387,14 @@ class CalibrateDialog(QtWidgets.QDialog):
                                              QtWidgets.QDialogButtonBox.ButtonRole.AcceptRole)
         self.save_button.setObjectName("saveFabric")
         self.save_button.setEnabled(False)
+        self.forecast_button = buttons.addButton(translate("CalibrateDialog", "&Use for the forecast"),
+                                                 QtWidgets.QDialogButtonBox.ButtonRole.ApplyRole)
+        self.forecast_button.setObjectName("useForForecast")
+        self.forecast_button.setToolTip(translate(
+            "CalibrateDialog", "Give the fabric in focus ({fabric}) the calibrated values: training days and cost "
+                               "are forecast again from your measured network").format(fabric=d["label"]))
+        self.forecast_button.setEnabled(False)
+        self.forecast_button.clicked.connect(self.use_for_forecast)
         close = buttons.addButton(QtWidgets.QDialogButtonBox.StandardButton.Close)
         close.setText(translate("CalibrateDialog", "Close"))
         self.save_button.clicked.connect(self.save)
@@ -579,6 +588,7 @@ class CalibrateDialog(QtWidgets.QDialog):
             return False
         self.error_label.clear()
         self.save_button.setEnabled(True)
+        self.forecast_button.setEnabled(True)
         return True
 
     def _draw(self, fit) -> None:
@@ -640,6 +650,7 @@ class CalibrateDialog(QtWidgets.QDialog):
         self.error_label.setText(message)
         self.error_label.setToolTip(f"<p>{html.escape(message)}</p>")  # a tooltip is rich text: quote, not render
         self.save_button.setEnabled(False)
+        self.forecast_button.setEnabled(False)
 
     def _show_empty(self) -> None:
         self.fit = None
@@ -651,6 +662,7 @@ class CalibrateDialog(QtWidgets.QDialog):
         self.warning_label.clear()
         self.error_label.clear()
         self.save_button.setEnabled(False)
+        self.forecast_button.setEnabled(False)
 
     # -- save ------------------------------------------------------------------
     def save(self) -> bool:
@@ -676,6 +688,28 @@ class CalibrateDialog(QtWidgets.QDialog):
             return False
         self.controller.set_scenario(new, source_path=self.controller.source_path)
         self.saved.emit(name)
+        self.accept()
+        return True
+
+    def use_for_forecast(self) -> bool:
+        """Give the fabric in focus the calibrated values (its name and place in the comparison kept, labelled as
+        calibrated): the charts, training days and cost are forecast again from the measured network, in one
+        recompute. The fit must describe that fabric's wiring; a transport or NIC count the fabric does not have
+        is the user's stated choice, as in the fit itself."""
+        if self.values is None:
+            return False
+        s = self.controller.scenario
+        name = s.fabric.focus_fabric
+        label = next((r.label for r in model.resolve_fabrics(s) if r.name == name), name)
+        values = dict(self.values, label=translate("CalibrateDialog", "{fabric} (calibrated)").format(
+            fabric=label.split(" (")[0]))
+        try:
+            new = nccl_fit.apply_to_scenario(s, name, values)
+        except ScenarioError as err:
+            self._show_error(str(err))
+            return False
+        self.controller.set_scenario(new, source_path=self.controller.source_path)
+        self.forecastUsed.emit(name)
         self.accept()
         return True
 

@@ -84,8 +84,9 @@ def workbook(point, lang: str = "en"):
     ws = wb.active
     ws.title = "Inputs"
     ws.append([_t("Input"), _t("Value")])
-    values = {"discount": 0.0, "electricity": first.price_per_kwh, "support": 0.0, "years": first.years,
-              "rate": DISCOUNT_RATE}
+    book = point.scenario.price_book
+    values = {"discount": book.discount, "electricity": first.price_per_kwh, "support": book.support_fraction,
+              "years": first.years, "rate": DISCOUNT_RATE}
     for key, label in INPUT_ROWS:
         ws.append([_t(label), values[key]])
     ws.append([])
@@ -98,7 +99,7 @@ def workbook(point, lang: str = "en"):
     capex_cell = {}
     for name in point.fabrics:
         start = b.max_row + 1
-        for line in bom[name]:
+        for line in (x for x in bom[name] if x.item != "discount"):  # the discount is the Inputs sheet's
             r = b.max_row + 1
             b.append([labels[name], line.label, line.quantity, line.unit_price,
                       f"=C{r}*D{r}*(1-{_input_cell('discount')})"])
@@ -130,6 +131,9 @@ def workbook(point, lang: str = "en"):
             c.append([labels[f.fabric], round(f.train_days_with_interruptions, 1), round(f.mfu, 3), ""])
     c.append([])
     c.append([answer_text(point, lang)])
+    from gui.export.acceptance_pack import add_acceptance_sheet
+
+    add_acceptance_sheet(wb, point.scenario)
     return wb
 
 
@@ -228,6 +232,9 @@ def presentation(snap, lang: str = "en", today: dt.date | None = None):
         para.text = line
         for run in para.runs:
             run.font.size = Pt(11)
+    from gui.export.acceptance_pack import add_acceptance_slide
+
+    add_acceptance_slide(prs, s, content_layout, _table)
     return prs
 
 

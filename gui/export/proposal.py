@@ -711,14 +711,15 @@ def _footer(sheet: _Sheet, c, page_h: float, margin: float) -> None:
 
 
 def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None = None, pair=None, bands=None,
-                 pinned=None, audit: bool = False, baseline: str | None = None) -> bytes:
+                 pinned=None, audit: bool = False, baseline: str | None = None, acceptance: bool = False) -> bytes:
     """The proposal sheet as PDF bytes (one page, A4 or Letter), in the current UI language.
 
     ``pair``: the two fabrics of the break-even block and chart markers (default: InfiniBand
     against the fastest other fabric). ``bands`` (P10–P90 along the snapshot's x-axis) and
     ``pinned`` (the A snapshot of an A/B compare) are drawn on the charts as in the window,
     with their legend entries; ``pinned`` also adds the A/B table under the fabric table; ``baseline``:
-    the fabric the TCO chart is measured from."""
+    the fabric the TCO chart is measured from; ``acceptance``: a second page, the chosen fabric's acceptance table
+    (the proposal pack's)."""
     ensure_app()
     if paper not in PAPERS:
         raise ScenarioError("--paper", paper, "a4 or letter")
@@ -751,6 +752,11 @@ def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None 
     p = QtGui.QPainter(pdf)
     try:
         _draw_page(p, page, c, snap, chart_h, overlays=overlays)
+        if acceptance:
+            from gui.export.acceptance_page import draw_acceptance_page
+
+            pdf.newPage()
+            draw_acceptance_page(p, page, snap.scenario, PAGE_MARGIN)
     finally:
         p.end()
     buf.close()
@@ -810,14 +816,15 @@ def _fit_assumptions(sheet: _Sheet, html_text: str) -> tuple[float, float]:
 
 
 def write_proposal(snap, path, *, paper: str = "a4", source=None, today: dt.date | None = None,
-                   pair=None, bands=None, pinned=None, audit: bool = False, baseline: str | None = None) -> Path:
+                   pair=None, bands=None, pinned=None, audit: bool = False, baseline: str | None = None,
+                   acceptance: bool = False) -> Path:
     """Write the proposal sheet to ``path`` (.pdf), atomically (``bands``, ``pinned``: see :func:`proposal_pdf`;
     :func:`gui.export.charts.window_overlays` gives both for a window)."""
     if Path(str(path)).suffix.lower() != ".pdf":
         raise ScenarioError(str(path), Path(str(path)).suffix or "no extension", "a .pdf file for the proposal sheet")
     check_writable(path)
     return atomic_write(path, proposal_pdf(snap, paper=paper, source=source, today=today, pair=pair, bands=bands,
-                                           pinned=pinned, audit=audit, baseline=baseline))
+                                           pinned=pinned, audit=audit, baseline=baseline, acceptance=acceptance))
 
 
 __all__ = ["PAPERS", "proposal_content", "proposal_pdf", "write_proposal"]

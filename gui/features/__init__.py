@@ -30,6 +30,7 @@ from gui.charts.bands import BandsOverlay
 from gui.charts.breakeven import BreakEvenMarkers, BreakEvenPanel
 from gui.i18n import Texts, translate
 from gui.dialogs.moe_gap import MoeGapDialog
+from gui.dialogs.price_book import PriceBookDialog
 from gui.theme import THEME_KEY, Theme
 from gui.charts.tornado import TornadoPanel
 from gui.features.docks import DOCK_SHORTCUTS, DOCK_TITLES, AnalysisDocks
@@ -139,6 +140,10 @@ class Features(QtCore.QObject):
         t.bind(self.moe_gap_action.setText, lambda: translate("Features", "&MoE vs dense fabric gap…"))
         self.moe_gap_action.setObjectName("moeGapAction")
         self.moe_gap_action.triggered.connect(lambda: self.open_moe_gap())
+        self.price_book_action = tools.addAction("")
+        t.bind(self.price_book_action.setText, lambda: translate("Features", "&Price book…"))
+        self.price_book_action.setObjectName("priceBookAction")
+        self.price_book_action.triggered.connect(lambda: self.open_price_book())
         tools.addSeparator()
         pc = self.compare_feature
         self.pin_action, self.unpin_action, self.export_compare_action = pc.pin_action, pc.unpin_action, pc.export_action
@@ -265,6 +270,12 @@ class Features(QtCore.QObject):
         self.theme.style_new_plot(self.moe_gap_dialog.plot)
         self.moe_gap_dialog.show()
         return self.moe_gap_dialog
+
+    def open_price_book(self):
+        """Switch, NIC, optic and cable prices per fabric, discount, support and currency (modal-less)."""
+        self.price_book_dialog = PriceBookDialog(self.window.controller, self.window)
+        self.price_book_dialog.show()
+        return self.price_book_dialog
 
     # -- view modes ------------------------------------------------------------------
     def set_dark(self, on: bool) -> None:

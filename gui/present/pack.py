@@ -37,6 +37,7 @@ ITEMS = {
     "switches": QT_TRANSLATE_NOOP("Pack", "Switches (fat tree)"),
     "links": QT_TRANSLATE_NOOP("Pack", "Links with optics and cables"),
     "network_per_node": QT_TRANSLATE_NOOP("Pack", "Network, priced per node (the article's price)"),
+    "discount": QT_TRANSLATE_NOOP("Pack", "Discount (price book)"),
 }
 
 
@@ -57,7 +58,8 @@ class BomLine:
 
 
 def bill_of_materials(point) -> dict[str, list[BomLine]]:
-    """Per fabric, the lines whose totals add up to its capex (an ``evaluate`` result)."""
+    """Per fabric, the lines whose totals add up to its capex (an ``evaluate`` result): list prices, then the
+    price book's discount as a line of its own when there is one."""
     s = point.scenario
     nodes = float(s.cluster.nodes)
     out = {}
@@ -71,6 +73,8 @@ def bill_of_materials(point) -> dict[str, list[BomLine]]:
             lines += [BomLine(k, counts[k], comp[k] / counts[k]) for k in ("nics", "switches", "links") if counts[k]]
         else:  # priced per node (the article's whole-network price), not from its parts
             lines.append(BomLine("network_per_node", nodes, network / nodes))
+        if s.price_book.discount > 0:  # the lines are list prices; the price book's discount comes off their sum
+            lines.append(BomLine("discount", 1.0, float(r.capex) - servers - network))
         out[name] = lines
     return out
 

@@ -323,3 +323,27 @@ def test_transport_nics_and_algorithm_come_from_the_log_and_a_contradicting_choi
     assert dialog.refit()
     assert dialog.fit.setup.transport == "infiniband"  # the user's choice is used ...
     assert "The log says RoCE, the dialog is set to InfiniBand" in dialog.warning_label.text()  # ... and named
+
+
+def test_use_for_the_forecast_recalibrates_the_fabric_in_focus_and_the_charts_follow(window, dialog, qtbot):
+    from guihelpers import curve_y, settle
+
+    c = window.controller
+    focus = c.scenario.fabric.focus_fabric
+    fabrics = c.snapshot.sweep.fabrics
+    before = {k: curve_y(window, k, focus) for k in ("utilisation", "duration")}
+    assert not dialog.forecast_button.isEnabled()  # nothing fitted yet
+    set_setup(dialog, gpu=c.scenario.cluster.gpu, link=400.0, nics=1, transport="infiniband")
+    assert dialog.set_text(model_log(0.35, 5.0, gpu=c.scenario.cluster.gpu, link_gbps=400.0, nics=1))
+    assert dialog.forecast_button.isEnabled()
+    with qtbot.waitSignal(dialog.forecastUsed, timeout=5000):
+        qtbot.mouseClick(dialog.forecast_button, QtCore.Qt.MouseButton.LeftButton)
+    c.recompute_now()
+    settle(window)
+    spec = c.scenario.fabric.custom_dict()[focus]
+    assert spec.achievable_fraction == pytest.approx(dialog.fit.fabric_fraction, rel=1e-3)
+    assert "calibrated" in spec.label
+    assert c.scenario.fabric.focus_fabric == focus and c.snapshot.sweep.fabrics == fabrics  # no fabric added
+    after = {k: curve_y(window, k, focus) for k in before}
+    assert np.nanmax(after["duration"] / before["duration"]) > 1.05  # a slower measured network: longer runs
+    assert not np.allclose(after["utilisation"], before["utilisation"])
