@@ -33,7 +33,8 @@ def test_money_in_chinese_counts_in_wan_and_yi(zh):
     assert fm.fmt_money(33_930_000, "CNY") == "¥3,393 万"
     assert fm.fmt_money(684_932, "CNY", digits=3) == "¥68.5 万"
     assert fm.fmt_money(120_000_000, "CNY", digits=3) == "¥1.20 亿"
-    assert fm.fmt_money(5_000, "CNY") == "¥5,000"
+    assert fm.fmt_money(5_000, "CNY") == "¥0.5000 万"  # one format: never "¥5,000" beside "¥4.950 万"
+    assert fm.fmt_money(6_441, "CNY") == "¥0.6441 万" and fm.fmt_money(684, "CNY") == "¥684"
     assert " M" not in fm.fmt_money(39_480_000, "CNY")
 
 
