@@ -80,3 +80,11 @@ def test_the_cli_shows_money_in_the_one_format(capsys):
     assert cli.main(["evaluate", str(preset)]) == 0
     out = capsys.readouterr().out
     assert re.search(r"¥\d+\.\d\d M", out) and not re.search(r"\d{3},\d{3}\s", out)
+
+
+def test_csv_numbers_are_rounded_to_their_meaning():
+    from gui.present.chart_export import csv_number
+
+    assert csv_number(13.041234567891234) == "13.04" and csv_number(24.0) == "24"
+    assert csv_number(0.00012345678) == "0.0001235" and csv_number(33_934_567.89) == "33934568"
+    assert csv_number(-4.56789) == "-4.568" and csv_number(0.0) == "0" and csv_number(float("nan")) == ""

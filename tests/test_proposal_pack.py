@@ -133,13 +133,14 @@ def test_slides_carry_native_charts_with_the_windows_data(tmp_path):
 
 def test_export_pack_writes_the_three_files(tmp_path, capsys):
     from gui.cli import main as cli
-    from gui.cli.export import PACK_FILES
+    from gui.export.pack_folder import pack_files
 
     folder = tmp_path / "pack"
     assert cli.main(["export", str(presets.preset_path("case1")), "--pack", str(folder)]) == 0
-    for name in PACK_FILES:
-        data = (folder / name).read_bytes()
-        assert data[:4] in (b"%PDF", b"PK\x03\x04"), name
+    assert sorted(p.name for p in folder.iterdir()) == sorted(pack_files())
+    magic = {".pdf": b"%PDF", ".pptx": b"PK\x03\x04", ".xlsx": b"PK\x03\x04", ".svg": b"<?xml", ".csv": b"# scenario"}
+    for name in pack_files():
+        assert (folder / name).read_bytes().startswith(magic[name[name.rindex("."):]]), name
     assert cli.main(["export", str(presets.preset_path("case1")), "--pack", str(folder), "--chart", "tco"]) \
         == cli.EXIT_BAD_INPUT
     assert "--pack" in capsys.readouterr().err

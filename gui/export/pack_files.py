@@ -27,7 +27,7 @@ from model.files import atomic_write
 from model.results import fabric_summaries
 
 from gui.present.format import fmt_money
-from gui.present.pack import DISCOUNT_RATE, bill_of_materials, financials, tco_parts
+from gui.present.pack import DISCOUNT_RATE, Cover, bill_of_materials, financials, fingerprint, tco_parts
 from gui.present.plausibility import point_stalls, stall_text
 from gui.present.series import CHART_KINDS, chart_series
 from gui.present.text import QT_TRANSLATE_NOOP, profile_set_name, translate
@@ -42,7 +42,7 @@ def _t(text: str) -> str:
 
 
 def _labels(point) -> dict:
-    return {f: lab.split(" (")[0] for f, lab in zip(point.fabrics, point.labels)}
+    return {f: translate("Data", lab).split(" (")[0].split("（")[0] for f, lab in zip(point.fabrics, point.labels)}
 
 
 def answer_text(point, lang: str = "en") -> str:
@@ -83,18 +83,18 @@ def workbook(point, lang: str = "en"):
     wb = Workbook()
     ws = wb.active
     ws.title = "Inputs"
-    ws.append([_t("Input"), _t("Value")])
+    ws.append([translate("Pack", "Input"), translate("Pack", "Value")])
     values = {"discount": 0.0, "electricity": first.price_per_kwh, "support": 0.0, "years": first.years,
               "rate": DISCOUNT_RATE}
     for key, label in INPUT_ROWS:
         ws.append([_t(label), values[key]])
     ws.append([])
-    ws.append([_t("Money in {currency}; edit the values in column B: every other sheet follows.").format(
+    ws.append([translate("Pack", "Money in {currency}; edit the values in column B: every other sheet follows.").format(
         currency=cur)])
     ws.column_dimensions["A"].width = 58
 
     b = wb.create_sheet("BOM")
-    b.append([_t("Fabric"), _t("Item"), _t("Quantity"), _t("Unit price"), _t("Total")])
+    b.append([translate("Pack", "Fabric"), translate("Pack", "Item"), translate("Pack", "Quantity"), translate("Pack", "Unit price"), translate("Pack", "Total")])
     capex_cell = {}
     for name in point.fabrics:
         start = b.max_row + 1
@@ -103,15 +103,15 @@ def workbook(point, lang: str = "en"):
             b.append([labels[name], line.label, line.quantity, line.unit_price,
                       f"=C{r}*D{r}*(1-{_input_cell('discount')})"])
         end = b.max_row
-        b.append([labels[name], _t("Capex"), None, None, f"=SUM(E{start}:E{end})"])
+        b.append([labels[name], translate("Pack", "Capex"), None, None, f"=SUM(E{start}:E{end})"])
         b.cell(row=b.max_row, column=2).font = bold
         capex_cell[name] = f"BOM!$E${b.max_row}"
     b.column_dimensions["B"].width = 44
 
     t = wb.create_sheet("TCO")
-    t.append([_t("Fabric"), _t("Capex"), _t("Energy per year (kWh)"), _t("Energy per year"),
-              _t("Operations per year"), _t("Support per year"), _t("Opex per year"), _t("TCO"),
-              _t("Run with interruptions (h)"), _t("Duty cycle"), _t("Cost per training run")])
+    t.append([translate("Pack", "Fabric"), translate("Pack", "Capex"), translate("Pack", "Energy per year (kWh)"), translate("Pack", "Energy per year"),
+              translate("Pack", "Operations per year"), translate("Pack", "Support per year"), translate("Pack", "Opex per year"), translate("Pack", "TCO"),
+              translate("Pack", "Run with interruptions (h)"), translate("Pack", "Duty cycle"), translate("Pack", "Cost per training run")])
     for name in point.fabrics:
         p = parts[name]
         r = t.max_row + 1
@@ -121,7 +121,7 @@ def workbook(point, lang: str = "en"):
                   f"=H{r}*I{r}/({_input_cell('years')}*8760*J{r})"])
 
     c = wb.create_sheet("Comparison")
-    c.append([_t("Fabric"), _t("Training days (with interruptions)"), _t("MFU"), _t("Note")])
+    c.append([translate("Pack", "Fabric"), translate("Pack", "Training days (with interruptions)"), translate("Pack", "MFU"), translate("Pack", "Note")])
     stalls = point_stalls(point)
     for f in fabric_summaries(point):
         if f.fabric in stalls:  # past the plausibility bound: the cause, not the figure
@@ -144,8 +144,9 @@ def write_xlsx(point, path, lang: str = "en") -> Path:
 
 # -- PPTX ----------------------------------------------------------------------------------------------
 
-def presentation(snap, lang: str = "en", today: dt.date | None = None):
-    """The pack's slide deck (a ``pptx.Presentation``) for a window snapshot (``snap.sweep``, ``snap.point``)."""
+def presentation(snap, lang: str = "en", today: dt.date | None = None, cover: Cover | None = None):
+    """The pack's slide deck (a ``pptx.Presentation``) for a window snapshot (``snap.sweep``, ``snap.point``);
+    ``cover``: customer, preparer, date and validity for the title slide (``today`` sets the date when no cover)."""
     from pptx import Presentation
     from pptx.chart.data import XyChartData
     from pptx.enum.chart import XL_CHART_TYPE, XL_LEGEND_POSITION
@@ -157,11 +158,18 @@ def presentation(snap, lang: str = "en", today: dt.date | None = None):
     title_layout, content_layout, blank = prs.slide_layouts[0], prs.slide_layouts[5], prs.slide_layouts[6]
 
     slide = prs.slides.add_slide(title_layout)
-    slide.shapes.title.text = _t("Network fabric proposal")
-    slide.placeholders[1].text = "\n".join([
-        s.name, _t("Fabric figures: {name}").format(name=profile_set_name(s.fabric.profile_set)),
-        (today or dt.date.today()).isoformat() + " · fabric-whatif " + model.__version__,
-        answer_text(point, lang)])
+    slide.shapes.title.text = translate("Pack", "Network fabric proposal")
+    cover = cover or Cover(date=today)
+    who = " · ".join(x for x in (
+        translate("Pack", "Customer: {name}").format(name=cover.customer) if cover.customer else "",
+        translate("Pack", "Prepared by: {name}").format(name=cover.prepared_by) if cover.prepared_by else "") if x)
+    slide.placeholders[1].text = "\n".join(x for x in [
+        translate("Data", s.name), who,
+        translate("Pack", "Date: {date} · valid until {until}").format(date=cover.day.isoformat(),
+                                                        until=cover.valid_until.isoformat()),
+        translate("Pack", "Scenario fingerprint: {fp} · Fabric What-If {version}").format(fp=fingerprint(s), version=model.__version__),
+        translate("Pack", "Fabric figures: {name}").format(name=profile_set_name(s.fabric.profile_set)),
+        answer_text(point, lang)] if x)
     for para in slide.placeholders[1].text_frame.paragraphs:
         for run in para.runs:
             run.font.size = Pt(16)
@@ -192,17 +200,17 @@ def presentation(snap, lang: str = "en", today: dt.date | None = None):
             ser.smooth = False
 
     slide = prs.slides.add_slide(content_layout)
-    slide.shapes.title.text = _t("Bill of materials and cost")
+    slide.shapes.title.text = translate("Pack", "Bill of materials and cost")
     bom, summaries = bill_of_materials(point), fabric_summaries(point)
     stalls = point_stalls(point)
     cur = summaries[0].currency
     labels = _labels(point)
-    rows = [[_t("Fabric"), _t("Item"), _t("Quantity"), _t("Unit price"), _t("Total")]]
+    rows = [[translate("Pack", "Fabric"), translate("Pack", "Item"), translate("Pack", "Quantity"), translate("Pack", "Unit price"), translate("Pack", "Total")]]
     for name in point.fabrics:
         rows += [[labels[name], line.label, f"{line.quantity:,.0f}", fmt_money(line.unit_price, cur),
                   fmt_money(line.total, cur)] for line in bom[name]]
     rows.append(["", "", "", "", ""])
-    rows.append([_t("Fabric"), _t("Capex"), _t("TCO (same cluster)"), _t("Cost per training run"), _t("NPV")])
+    rows.append([translate("Pack", "Fabric"), translate("Pack", "Capex"), translate("Pack", "TCO (same cluster)"), translate("Pack", "Cost per training run"), translate("Pack", "NPV")])
     base = recommend.baseline_fabric(point)
     for f in summaries:
         per_run = stall_text(stalls[f.fabric], short=True) if f.fabric in stalls else fmt_money(f.cost_per_run, cur)
@@ -212,14 +220,14 @@ def presentation(snap, lang: str = "en", today: dt.date | None = None):
     _table(slide, rows, Inches(0.5), Inches(1.3), Inches(12.3), Pt(10))
 
     slide = prs.slides.add_slide(content_layout)
-    slide.shapes.title.text = _t("Assumptions and sources")
+    slide.shapes.title.text = translate("Pack", "Assumptions and sources")
     prof = catalog.profile_set(s.fabric.profile_set)
-    lines = [_t("Fabric figures: {name}").format(name=profile_set_name(s.fabric.profile_set)) + " — "
+    lines = [translate("Pack", "Fabric figures: {name}").format(name=profile_set_name(s.fabric.profile_set)) + " — "
              + prof.get("source", "")]
     for row in point.fabric_rows:
         src = prof["fabrics"].get(row.name, {}).get("source", "")
         lines.append(f"{labels[row.name]}: {src}")
-    lines.append(_t("NPV at {rate} % a year; money saved at the baseline's output; guesses are marked in the "
+    lines.append(translate("Pack", "NPV at {rate} % a year; money saved at the baseline's output; guesses are marked in the "
                     "app's assumptions.").format(rate=f"{DISCOUNT_RATE * 100:g}"))
     box = slide.shapes.add_textbox(Inches(0.5), Inches(1.3), Inches(12.3), Inches(5.8))
     box.text_frame.word_wrap = True
@@ -249,12 +257,12 @@ def _table(slide, rows, left, top, width, size) -> None:
                     run.font.size = size
 
 
-def write_pptx(snap, path, lang: str = "en") -> Path:
+def write_pptx(snap, path, lang: str = "en", cover: Cover | None = None) -> Path:
     """The slide deck saved to ``path`` (written whole or not at all)."""
     import io
 
     buf = io.BytesIO()
-    presentation(snap, lang).save(buf)
+    presentation(snap, lang, cover=cover).save(buf)
     return atomic_write(path, buf.getvalue())
 
 
