@@ -144,3 +144,35 @@ def test_export_pack_writes_the_three_files(tmp_path, capsys):
     assert cli.main(["export", str(presets.preset_path("case1")), "--pack", str(folder), "--chart", "tco"]) \
         == cli.EXIT_BAD_INPUT
     assert "--pack" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("case", ["case1", "case2", "case3"])
+def test_chinese_slides_are_chinese_with_the_cover_and_native_charts(qapp, case):
+    import datetime as dt
+
+    from gui import i18n
+    from gui.present.pack import Cover
+    from gui.present.series import CHART_KINDS
+
+    snap = compute_snapshot(presets.load_preset(case), "cluster.nodes")
+    assert i18n.set_language("zh_CN")
+    try:
+        prs = pack_files.presentation(snap, "zh_CN", cover=Cover("示例客户", "J. Presales", dt.date(2026, 12, 5), 30))
+    finally:
+        i18n.set_language("en")
+    slides = list(prs.slides)
+    assert len(slides) == 1 + len(CHART_KINDS) + 2  # title, one per chart, BOM and cost, assumptions
+    title = " ".join(sh.text_frame.text for sh in slides[0].shapes if sh.has_text_frame)
+    assert "客户：示例客户" in title and pack.fingerprint(snap.scenario) in title and "有效期至 2027-01-04" in title
+    charts = [sh.chart for slide in slides for sh in slide.shapes if sh.has_chart]
+    assert len(charts) == len(CHART_KINDS)
+    names = [s.name for ch in charts for s in ch.plots[0].series]
+    assert any("传统以太网" in n for n in names) and not any("Traditional" in n for n in names)
+    fixed = " ".join(sh.text_frame.text for slide in slides[:-1] for sh in slide.shapes if sh.has_text_frame)
+    cells = " ".join(c.text for slide in slides for sh in slide.shapes if sh.has_table for r in sh.table.rows
+                     for c in r.cells)
+    text = (fixed + cells).replace("Fabric What-If", "")  # the tool's name stays
+    for english in ("Fabric", "Unit price", "Bill of materials", "Capex", "Traditional", "Customer", "days"):
+        assert english not in text, english
+    notes = " ".join(sh.text_frame.text for sh in slides[-1].shapes if sh.has_text_frame)
+    assert notes.count("估计值：没有公开来源给出此数值") == 1 and "来源按原文语言引用" in notes

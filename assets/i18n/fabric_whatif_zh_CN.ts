@@ -936,6 +936,10 @@
         <source>40 % below InfiniBand up front</source>
         <translation>前期投入比 InfiniBand 低 40 %</translation>
     </message>
+    <message>
+        <source>Ethernet</source>
+        <translation>以太网</translation>
+    </message>
 </context>
 <context>
     <name>DataPhrase</name>
@@ -2021,8 +2025,8 @@
         <translation>假设与来源</translation>
     </message>
     <message>
-        <source>NPV at {rate} % a year; money saved at the baseline&apos;s output; guesses are marked in the app&apos;s assumptions.</source>
-        <translation>净现值按每年 {rate} % 折现；节省金额按基准网络的产出计算；估计值在应用的假设中标出。</translation>
+        <source>NPV at {rate} % a year; money saved at the baseline&apos;s output.</source>
+        <translation>净现值按每年 {rate} % 折现；节省金额按基准网络的产出计算。</translation>
     </message>
     <message>
         <source>GPU servers</source>

@@ -22,10 +22,11 @@ from pathlib import Path
 import numpy as np
 
 import model
-from model import catalog, recommend
+from model import recommend
 from model.files import atomic_write
 from model.results import fabric_summaries
 
+from gui.present.assumptions import assumptions, guess_legend
 from gui.present.format import fmt_money
 from gui.present.pack import DISCOUNT_RATE, Cover, bill_of_materials, financials, fingerprint, tco_parts
 from gui.present.plausibility import point_stalls, stall_text
@@ -181,7 +182,7 @@ def presentation(snap, lang: str = "en", today: dt.date | None = None, cover: Co
         cd = XyChartData()
         for ser in data["series"]:
             stall = f" ({stall_text(ser['stall'], short=True)})" if ser.get("stall") else ""
-            series = cd.add_series(ser["label"] + stall)  # a fabric past the plausibility bound named with its cause
+            series = cd.add_series(translate("Data", ser["label"]) + stall)  # a fabric past the plausibility bound named with its cause
             for x, y in zip(data["x"], ser["y"]):
                 if np.isfinite(x) and np.isfinite(y):
                     series.add_data_point(float(x), float(y))
@@ -221,21 +222,19 @@ def presentation(snap, lang: str = "en", today: dt.date | None = None, cover: Co
 
     slide = prs.slides.add_slide(content_layout)
     slide.shapes.title.text = translate("Pack", "Assumptions and sources")
-    prof = catalog.profile_set(s.fabric.profile_set)
-    lines = [translate("Pack", "Fabric figures: {name}").format(name=profile_set_name(s.fabric.profile_set)) + " — "
-             + prof.get("source", "")]
-    for row in point.fabric_rows:
-        src = prof["fabrics"].get(row.name, {}).get("source", "")
-        lines.append(f"{labels[row.name]}: {src}")
-    lines.append(translate("Pack", "NPV at {rate} % a year; money saved at the baseline's output; guesses are marked in the "
-                    "app's assumptions.").format(rate=f"{DISCOUNT_RATE * 100:g}"))
+    items = assumptions(s, point)
+    lines = [f"{what} — {src}" for what, src in items]
+    lines += [x for x in (guess_legend(items), translate("Pack", "Sources are cited as published, in their original "
+                                                                  "language."),
+                          translate("Pack", "NPV at {rate} % a year; money saved at the baseline's output.").format(
+                              rate=f"{DISCOUNT_RATE * 100:g}")) if x]
     box = slide.shapes.add_textbox(Inches(0.5), Inches(1.3), Inches(12.3), Inches(5.8))
     box.text_frame.word_wrap = True
     for i, line in enumerate(lines):
         para = box.text_frame.paragraphs[0] if i == 0 else box.text_frame.add_paragraph()
         para.text = line
         for run in para.runs:
-            run.font.size = Pt(11)
+            run.font.size = Pt(10 if len(lines) > 10 else 11)
     return prs
 
 

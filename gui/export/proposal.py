@@ -33,9 +33,10 @@ from gui.charts.sweep import CHART_KINDS, axis_label, currency_of, fabric_styles
 from gui.charts.compare import changes_text, compare_rows, pinned_pen, row_texts
 from gui.export.charts import (OVERLAY_GREY, PDF_DPI, build_chart, cjk_family, ensure_app, no_ligatures, overlay_legend,
                      render_scene)
-from gui.i18n import fmt_money, fmt_sig, is_chinese, translate
+from gui.i18n import fmt_money, is_chinese, translate
 from gui.present.text import QT_TRANSLATE_NOOP
-from gui.i18n_data import tr_data, tr_description, tr_field, tr_name, tr_unit
+from gui.i18n_data import tr_data, tr_description, tr_name, tr_unit
+from gui.present.assumptions import assumptions, guess_legend
 from gui.present.format import fmt_quantity
 from gui.present.series import sheet_notes
 from gui.present.plausibility import point_stalls, stall_text
@@ -198,60 +199,6 @@ def plan_text(described: str) -> str:
     return text
 
 
-def _assumptions(s, point) -> list[tuple[str, str]]:
-    """(what, source) pairs: the profile set, each fabric's figures, the GPU, economics and reliability."""
-    ps = catalog.profile_set(s.fabric.profile_set)
-    sep = translate("Proposal", ", ")
-    out = [(translate("Proposal", "Profile set “{name}”").format(name=profile_set_name(s.fabric.profile_set)),
-            ps.get("source", ""))]
-    rows = list(point.fabric_rows)
-    # guesses every fabric shares are named once, after the fabrics (the sheet has one page)
-    common = set.intersection(*(set(r.guesses) for r in rows)) if len(rows) > 1 else set()
-    for row in rows:
-        entry = ps.get("fabrics", {}).get(row.name) or {}
-        from_scenario = sorted(k for k, v in row.sources.items() if v == "scenario")
-        note = entry.get("source") or translate("Proposal", "{transport} figures of the profile set").format(
-            transport=row.transport)
-        if from_scenario:
-            note += translate("Proposal", "; from this scenario: ") + sep.join(_field_name(k) for k in from_scenario)
-        own = [k for k in row.guesses if k not in common]
-        if own:
-            note += translate("Proposal", "; ") + sep.join(_field_name(k) + GUESS_MARK for k in own)
-        v = row.values
-        head = translate("Proposal", "{fabric}: {gbps} Gb/s × {nics}, {lat} µs, loss {loss} %").format(
-            fabric=tr_data(row.label), gbps=f"{v.get('link_gbps', float('nan')):g}", nics=v.get("nics_per_node"),
-            lat=f"{v.get('latency_us', float('nan')):g}", loss=fmt_sig(v.get('loss_rate', 0) * 100, 3))
-        out.append((head, note))
-    if common:
-        out.append((translate("Proposal", "Every fabric"),
-                    sep.join(_field_name(k) + GUESS_MARK for k in rows[0].guesses if k in common)))
-    g = catalog.gpu(s.cluster.gpu)
-    out.append((g.get("name", s.cluster.gpu), g.get("source", "")))
-    if g.get("economics_source"):
-        out.append((translate("Proposal", "{gpu}: prices and power").format(gpu=g.get("name", s.cluster.gpu)),
-                    g["economics_source"]))
-    titles = {"reliability": translate("Proposal", "Reliability defaults"),
-              "economics": translate("Proposal", "Economics defaults")}
-    specs = {"reliability": model.scenario.Reliability, "economics": model.scenario.Economics}
-    for sect in ("reliability", "economics"):
-        tab = ps.get(sect)
-        if isinstance(tab, dict) and tab.get("source"):
-            out.append((titles[sect], tab["source"]
-                        + (translate("Proposal", "; ")
-                           + sep.join(_field_name(k, specs[sect]) + GUESS_MARK for k in tab["guesses"])
-                           if tab.get("guesses") else "")))
-    return out
-
-
-def _field_name(key: str, spec=None) -> str:
-    """A scenario value's name as the controls say it ('latency_us' -> 'Latency'), in the UI language;
-    ``spec``: the section's dataclass (default: a fabric's)."""
-    try:
-        return tr_field(model.scenario.field_meta(spec or model.scenario.FabricSpec, key).get("label") or key)
-    except (KeyError, AttributeError):
-        return key
-
-
 def _breakeven(snap, pair=None) -> dict:
     """Where the pair (default: InfiniBand vs the fastest other, as in the window) ties along the x-axis."""
     sweep = snap.sweep
@@ -319,7 +266,7 @@ def proposal_content(snap, *, source=None, today: dt.date | None = None, pair=No
         claims_preset=claims_preset,
         claims_edited=bool(claims_preset) and _preset_edited(s, claims_preset),
         claims=claim_rows,
-        assumptions=_assumptions(s, point),
+        assumptions=assumptions(s, point),
         labels=dict(zip(point.fabrics, point.labels)),
         breakeven=_breakeven(snap, pair),
         compare=_compare(snap, pinned),
@@ -539,17 +486,11 @@ def _assumptions_html(c) -> str:
     return _heading(translate("Proposal", "Assumptions and sources")) + items + guess_legend_html(c["assumptions"])
 
 
-GUESS_MARK = "†"
-"""Marks a figure no publication gives (a guess), after its name; :func:`guess_legend_html` says so once."""
-
-
-def guess_legend_html(assumptions) -> str:
-    """The one line that explains :data:`GUESS_MARK`, when any assumption carries it."""
-    if not any(GUESS_MARK in k or GUESS_MARK in v for k, v in assumptions):
-        return ""
-    return (f"<p style='color:{MUTED}; margin-top:3px'>{_e(GUESS_MARK)} "
-            + _e(translate("Proposal", "a guess: no published source gives this figure; replace it with your "
-                                       "measurement in the app.")) + "</p>")
+def guess_legend_html(items) -> str:
+    """The one line that explains the guess mark (:func:`gui.present.assumptions.guess_legend`), when any item
+    carries it."""
+    text = guess_legend(items)
+    return f"<p style='color:{MUTED}; margin-top:3px'>{_e(text)}</p>" if text else ""
 
 
 # --------------------------------------------------------------------------

@@ -22,6 +22,8 @@ from gui.present.plausibility import MAX_RUN_DAYS, series_stall, stall_text, sta
 from gui.present.steps import idle_by_rule, plan_steps
 from gui.present.text import QT_TRANSLATE_NOOP, translate
 
+SHORT_NAMES = (QT_TRANSLATE_NOOP("Data", "Ethernet"),)  # the one short fabric name a Chinese reader says in Chinese
+
 CHART_KINDS = ("utilisation", "duration", "tco", "cost_per_run")
 WINDOW_CHART_KINDS = ("utilisation", "duration", "tco")  # stacked in the window; cost per run on the Cost tab
 # Charts whose value follows the plan's use of the GPUs: there GPUs left idle by the batch's divisibility
@@ -200,7 +202,7 @@ def chart_series(result, kind: str, baseline: str | None = None) -> dict:
                    else translate("Charts", "Total cost of ownership"), y_label="TCO", currency=code)
         base = tco_baseline(result, baseline)
         base_label = translate("Data", result.labels[list(result.fabrics).index(base)])  # the profile's name, translated
-        base_short = styles[list(result.fabrics).index(base)].get("short", base_label)
+        base_short = translate("Data", styles[list(result.fabrics).index(base)].get("short", base_label))
         tco = _rows(kind_values(result, kind), f)
         rel = tco_relative(tco, result, baseline=base)
         ys, clipped = _clip_off_scale(rel)
