@@ -1410,6 +1410,10 @@
         <translation>导出方案建议书(&amp;P)（PDF）…</translation>
     </message>
     <message>
+        <source>Export proposal pac&amp;k…</source>
+        <translation>导出方案资料包(&amp;K)…</translation>
+    </message>
+    <message>
         <source>(no recent files)</source>
         <translation>（无最近文件）</translation>
     </message>
@@ -1462,6 +1466,10 @@
         <translation>无法导出方案建议书</translation>
     </message>
     <message>
+        <source>Could not export the proposal pack</source>
+        <translation>无法导出方案资料包</translation>
+    </message>
+    <message>
         <source>Open scenario</source>
         <translation>打开场景</translation>
     </message>
@@ -1488,6 +1496,10 @@
     <message>
         <source>Paper:</source>
         <translation>纸张：</translation>
+    </message>
+    <message>
+        <source>a folder to write the pack into</source>
+        <translation>用于写入资料包的文件夹</translation>
     </message>
 </context>
 <context>
@@ -2203,6 +2215,57 @@
     <message>
         <source>page {n} of {total}</source>
         <translation>第 {n} 页，共 {total} 页</translation>
+    </message>
+</context>
+<context>
+    <name>PackDialog</name>
+    <message>
+        <source>Export proposal pack</source>
+        <translation>导出方案资料包</translation>
+    </message>
+    <message>
+        <source>&amp;Choose…</source>
+        <translation>选择(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <source>optional: left blank on the cover</source>
+        <translation>可选：留空则封面上空白</translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <source>Prepared by</source>
+        <translation>编制人</translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation> 天</translation>
+    </message>
+    <message>
+        <source>Valid for</source>
+        <translation>有效期</translation>
+    </message>
+    <message>
+        <source>Paper</source>
+        <translation>纸张</translation>
+    </message>
+    <message>
+        <source>Writes proposal.pdf, proposal.pptx, proposal.xlsx and each chart as CSV and SVG into the folder, in the window&apos;s language.</source>
+        <translation>将 proposal.pdf、proposal.pptx、proposal.xlsx 以及每张图表的 CSV 和 SVG 写入该文件夹，语言与窗口一致。</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Folder for the proposal pack</source>
+        <translation>方案资料包的文件夹</translation>
     </message>
 </context>
 <context>
