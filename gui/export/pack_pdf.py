@@ -37,7 +37,7 @@ from gui.export.proposal import ACCENT, INK, MUTED, PAGE_MARGIN, FOOTER_H, _e, _
 from gui.i18n import fmt_money, translate
 from gui.i18n_data import tr_data
 from gui.present import pack
-from gui.present.format import currency_symbol, fmt_number, fmt_sig
+from gui.present.format import currency_symbol, fmt_compact, fmt_number, fmt_sig
 from gui.present.plausibility import stall_text
 
 PAPERS = sheet_parts.PAPERS
@@ -238,7 +238,7 @@ def headline_cells(c) -> list[tuple[str, str, str]]:
         (translate("Pack", "Cost per training run"), fmt_money(w.per_run, cur),
          translate("Pack", "{fabric}: {money}").format(fabric=base, money=fmt_money(w.baseline_per_run, cur))),
         (translate("Pack", "Saved per year, same work"), fmt_money(w.saved_per_year, cur),
-         translate("Pack", "{n} GPU-hours freed a year").format(n=fmt_sig(w.gpu_hours_per_year, 3))),
+         translate("Pack", "{n} GPU-hours freed a year").format(n=fmt_compact(w.gpu_hours_per_year, 3))),
         (translate("Pack", "Payback of the extra capex"), payback, payback_sub),
         (translate("Pack", "Price per GPU-hour"), gpu_hour_money(fin.gpu_hour_price, cur), translate("Pack", "TCO over delivered GPU-hours")),
     ]

@@ -131,6 +131,8 @@ def fabric_styles(result) -> list[dict]:
             n_custom += 1
         st = dict(st)
         st.setdefault("short", label)
+        if name in catalog.BUILTIN_FABRICS:  # "Ethernet" reads 以太网 in Chinese; the other names stay names
+            st["short"] = translate("Data", st["short"])
         st["label"] = label
         out.append(st)
     return out
@@ -202,7 +204,7 @@ def chart_series(result, kind: str, baseline: str | None = None) -> dict:
                    else translate("Charts", "Total cost of ownership"), y_label="TCO", currency=code)
         base = tco_baseline(result, baseline)
         base_label = translate("Data", result.labels[list(result.fabrics).index(base)])  # the profile's name, translated
-        base_short = translate("Data", styles[list(result.fabrics).index(base)].get("short", base_label))
+        base_short = styles[list(result.fabrics).index(base)].get("short", base_label)
         tco = _rows(kind_values(result, kind), f)
         rel = tco_relative(tco, result, baseline=base)
         ys, clipped = _clip_off_scale(rel)
