@@ -245,7 +245,9 @@ def test_proposal_one_page_with_everything(snap, tmp_path, paper, size):
     from gui.export import proposal
     out = proposal.write_proposal(snap, tmp_path / f"p_{paper}.pdf", paper=paper, source=PRESET,
                                   today=dt.date(2026, 12, 2), audit=True)
-    assert pdfread.page_count(out) == 1 and pdfread.page_size_pt(out) == size
+    # the audit is a second page; the sheet stays one page
+    assert pdfread.page_count(out) == 2 and pdfread.page_size_pt(out) == pdfread.page_size_pt(out, 1) == size
+    assert "claims beside the engine" in pdfread.text(out).split("\f")[1]
     flat = " ".join(_pdftext(out).split())  # reading order: a wrapped title reads as one line
     for words in ("NETWORK FABRIC PROPOSAL", snap.scenario.name, "Inputs", "24 nodes", "Recommendation",
                   "decision tree", "GPU utilisation", "Training duration", "TCO",

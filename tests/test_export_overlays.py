@@ -225,8 +225,9 @@ def test_proposal_with_pin_and_bands(pair, tmp_path):
     assert "A/B compare" not in plain and "seeded samples" not in plain
 
 
-def test_proposal_keeps_one_page_and_every_source_with_a_pin(pair, tmp_path):
-    """A pinned A's table and the case study's claims table do not both fit: the claims give way, and say so."""
+def test_the_audit_is_a_page_more_and_the_sheet_keeps_the_pin_and_every_source(pair, tmp_path):
+    """A pinned A's table, every source and the case study's claims: the claims on a page of their own, nothing
+    left out and the charts as large as without the audit."""
     from gui.export import charts as export
     from gui.export import proposal
     snap_a = pair[0]
@@ -234,10 +235,12 @@ def test_proposal_keeps_one_page_and_every_source_with_a_pin(pair, tmp_path):
     plain = " ".join(_pdftext(proposal.write_proposal(snap_b, tmp_path / "p.pdf", audit=True)).split())
     assert "The article’s claims beside the engine" in plain
     out = proposal.write_proposal(snap_b, tmp_path / "ab.pdf", pinned=snap_a, audit=True)
-    assert _pages(out) == "1"
-    flat = " ".join(_pdftext(out).split())
-    assert "A/B compare" in flat and "claims table is left out to keep one page (fabric-whatif claims case2)" in flat
-    assert "The article’s claims beside the engine" not in flat
+    without = proposal.write_proposal(snap_b, tmp_path / "ab-plain.pdf", pinned=snap_a)
+    assert _pages(out) == "2" and _pages(without) == "1"
+    sheet, audit = (" ".join(p.split()) for p in _pdftext(out).split("\f"))
+    assert sheet == " ".join(_pdftext(without).split())  # the sheet as without the audit
+    assert "A/B compare" in sheet and "The article’s claims beside the engine" in audit
+    flat = sheet
     for source in ("Profile set", "NVIDIA A100 SXM4 80 GB: prices and power", "Reliability defaults",
                    "Economics defaults", "Electricity (CNY)"):  # the last source's guesses, whole
         assert source in flat, source

@@ -2668,10 +2668,6 @@
         <translation>Δ = B − A；绿色：B 更优，红色：B 更差。</translation>
     </message>
     <message>
-        <source>The article’s claims table is left out to keep one page (fabric-whatif claims {name}).</source>
-        <translation>为保持单页，省略原文结论对照表（见 fabric-whatif claims {name}）。</translation>
-    </message>
-    <message>
         <source>Claim</source>
         <translation>指标</translation>
     </message>

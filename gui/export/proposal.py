@@ -2,7 +2,8 @@
 
 Drawn with ``QPdfWriter`` + ``QPainter`` at 96 dpi: text blocks are ``QTextDocument``
 HTML (so the text stays text: selectable and searchable), the three charts are the
-app's own chart widget rendered 1:1 into their boxes (vector curves, text as text).
+app's own chart widget rendered 1:1 into their boxes (vector curves, text as text). With the
+article audit, the claims table is a second page: the sheet itself stays as it is.
 
 :func:`proposal_content` gathers everything the page shows as plain data, from the
 engine only (evaluate result, recommendation, claims, profile-set sources); the
@@ -411,9 +412,6 @@ def _compare_html(c) -> str:
                     f"{cells}</tr>")
     note = (f"<p style='color:{MUTED}; font-size:6.5pt'>{cmp_['changes_html']}. "
             + _e(translate("Proposal", "Δ = B − A; green: better for B, red: worse.")))
-    if c.get("claims_left_out"):
-        note += " " + _e(translate("Proposal", "The article’s claims table is left out to keep one page "
-                                               "(fabric-whatif claims {name}).").format(name=c["claims_left_out"]))
     note += "</p>"
     return (f"<p style='color:{ACCENT}; font-weight:600'>{title}</p>"
             f"{_TABLE}{head1}{head2}{''.join(rows)}</table>{note}")
@@ -724,7 +722,8 @@ def _footer(sheet: _Sheet, c, page_h: float, margin: float) -> None:
 
 def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None = None, pair=None, bands=None,
                  pinned=None, audit: bool = False, baseline: str | None = None) -> bytes:
-    """The proposal sheet as PDF bytes (one page, A4 or Letter), in the current UI language.
+    """The proposal sheet as PDF bytes (one page, A4 or Letter; ``audit`` adds the claims' page), in the current UI
+    language.
 
     ``pair``: the two fabrics of the break-even block and chart markers (default: InfiniBand
     against the fastest other fabric). ``bands`` (P10–P90 along the snapshot's x-axis) and
@@ -743,18 +742,19 @@ def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None 
     probe = QtGui.QImage(page.width(), page.height(), QtGui.QImage.Format.Format_RGB32)
     probe.setDotsPerMeterX(int(PDF_DPI / 0.0254))
     probe.setDotsPerMeterY(int(PDF_DPI / 0.0254))
-    free, free_small = _measure(probe, page, c, snap, overlays)
-    if free_small < FLOOR_CHART_H - MIN_CHART_H + 4 and c["compare"] and c["claims"]:
-        # Pinned A's table and the case study's claims do not both fit with every source: the
-        # comparison the user asked for stays, the claims table (as published) gives way, and says so.
-        c = dict(c, claims=[], claims_left_out=c["claims_preset"])
-        free, free_small = _measure(probe, page, c, snap, overlays)
+    # The audit (the article's claims) is a page of its own: asking for it never shrinks the sheet's charts or
+    # cuts its sources.
+    sheet_c = dict(c, claims=[])
+    free, free_small = _measure(probe, page, sheet_c, snap, overlays)
     chart_h = MIN_CHART_H + max(0.0, min(free - 4, MAX_CHART_H - MIN_CHART_H))
     if free_small < 0:  # even the smallest sources do not fit (Chinese lines are taller): smaller charts
         chart_h = max(FLOOR_CHART_H, MIN_CHART_H + free_small - 4)
     p = QtGui.QPainter(pdf)
     try:
-        _draw_page(p, page, c, snap, chart_h, overlays=overlays)
+        _draw_page(p, page, sheet_c, snap, chart_h, overlays=overlays)
+        if c["claims"]:
+            pdf.newPage()
+            draw_audit_page(p, page, c)
     finally:
         p.end()
     buf.close()
@@ -774,6 +774,16 @@ def pdf_writer(paper: str, title: str):
     pdf.setTitle(title)
     pdf.setCreator(f"Fabric What-If {model.__version__}")
     return buf, pdf
+
+
+def draw_audit_page(p, page, c) -> None:
+    """The article's claims beside the engine's figures on a page of their own, with the sheet's footer."""
+    p.fillRect(QtCore.QRectF(page), QtGui.QColor("white"))
+    sheet = _Sheet(p, page.width(), page.height() - FOOTER_H, PAGE_MARGIN)
+    sheet.block(f"<p style='color:{ACCENT}; font-weight:600'>{_e(c['title'])} · {_e(c['scenario'])}</p>", pt=7.0, gap=4)
+    sheet.rule(width=1.0, gap=10)
+    sheet.block(_claims_html(c), pt=7.0)
+    _footer(sheet, c, page.height() - FOOTER_H, PAGE_MARGIN)
 
 
 def _measure(probe, page, c, snap, overlays) -> tuple[float, float]:
