@@ -18,7 +18,7 @@ from gui.present import pack
 from gui.present.sweep import compute_snapshot
 from model import presets
 
-CELL = re.compile(r"(?:(\w+)!)?\$?([A-Z]+)\$?(\d+)")
+CELL = re.compile(r"(?:'?([^'!=*+/()-]+?)'?!)?\$?([A-Z]+)\$?(\d+)")
 
 
 class Sheets:
@@ -41,7 +41,7 @@ class Sheets:
             total = sum(self.value(sh, f"{c1}{r}") or 0.0 for r in range(int(r1), int(r2) + 1))
             return repr(float(total))
 
-        text = re.sub(r"SUM\((?:(\w+)!)?([A-Z]+\d+:[A-Z]+\d+)\)", rng, text)
+        text = re.sub(r"SUM\((?:'?([^'!(]+?)'?!)?([A-Z]+\d+:[A-Z]+\d+)\)", rng, text)
         text = CELL.sub(lambda m: repr(float(self.value(m.group(1) or sheet, m.group(2) + m.group(3)) or 0.0)), text)
         return eval(text, {"__builtins__": {}})  # only numbers and + - * / ( ) remain
 
@@ -176,3 +176,21 @@ def test_chinese_slides_are_chinese_with_the_cover_and_native_charts(qapp, case)
         assert english not in text, english
     notes = " ".join(sh.text_frame.text for sh in slides[-1].shapes if sh.has_text_frame)
     assert notes.count("估计值：没有公开来源给出此数值") == 1 and "来源按原文语言引用" in notes
+
+
+def test_chinese_workbook_names_its_sheets_in_chinese_and_still_recomputes(qapp):
+    from gui import i18n
+
+    point = _point("case2")
+    assert i18n.set_language("zh_CN")
+    try:
+        wb = pack_files.workbook(point, "zh_CN")
+    finally:
+        i18n.set_language("en")
+    assert wb.sheetnames == ["输入", "物料清单", "TCO", "对比"]
+    sh = Sheets(wb)
+    rows = _rows(wb["TCO"])
+    ib = rows[pack_files._labels(point)["infiniband"]]
+    assert "'物料清单'!" in wb["TCO"][f"B{ib}"].value
+    assert sh.value("TCO", f"H{ib}") == pytest.approx(float(point.at("infiniband")["tco"]), rel=1e-9)
+    assert sh.value("TCO", f"K{ib}") == pytest.approx(float(point.at("infiniband")["cost_per_run"]), rel=1e-9)

@@ -66,8 +66,18 @@ INPUT_ROWS = (  # (key, label) in order: row 2 onwards of the Inputs sheet
 )
 
 
-def _input_cell(key: str) -> str:
-    return f"Inputs!$B${2 + [k for k, _ in INPUT_ROWS].index(key)}"
+def sheet_titles() -> dict[str, str]:
+    """The workbook's sheet names in the UI language (``Inputs``, ``BOM``, ``TCO``, ``Comparison``)."""
+    return {key: translate("Pack", text) for key, text in SHEETS.items()}
+
+
+def _ref(sheet: str, cell: str) -> str:
+    """A reference to ``cell`` on sheet ``sheet``, quoted so any sheet name (Chinese too) works in a formula."""
+    return "'" + sheet.replace("'", "''") + "'!" + cell
+
+
+def _input_cell(key: str, titles: dict) -> str:
+    return _ref(titles["inputs"], f"$B${2 + [k for k, _ in INPUT_ROWS].index(key)}")
 
 
 def workbook(point, lang: str = "en"):
@@ -83,7 +93,8 @@ def workbook(point, lang: str = "en"):
     first = parts[point.fabrics[0]]
     wb = Workbook()
     ws = wb.active
-    ws.title = "Inputs"
+    titles = sheet_titles()
+    ws.title = titles["inputs"]
     ws.append([translate("Pack", "Input"), translate("Pack", "Value")])
     values = {"discount": 0.0, "electricity": first.price_per_kwh, "support": 0.0, "years": first.years,
               "rate": DISCOUNT_RATE}
@@ -94,7 +105,7 @@ def workbook(point, lang: str = "en"):
         currency=cur)])
     ws.column_dimensions["A"].width = 58
 
-    b = wb.create_sheet("BOM")
+    b = wb.create_sheet(titles["bom"])
     b.append([translate("Pack", "Fabric"), translate("Pack", "Item"), translate("Pack", "Quantity"), translate("Pack", "Unit price"), translate("Pack", "Total")])
     capex_cell = {}
     for name in point.fabrics:
@@ -102,26 +113,26 @@ def workbook(point, lang: str = "en"):
         for line in bom[name]:
             r = b.max_row + 1
             b.append([labels[name], line.label, line.quantity, line.unit_price,
-                      f"=C{r}*D{r}*(1-{_input_cell('discount')})"])
+                      f"=C{r}*D{r}*(1-{_input_cell('discount', titles)})"])
         end = b.max_row
         b.append([labels[name], translate("Pack", "Capex"), None, None, f"=SUM(E{start}:E{end})"])
         b.cell(row=b.max_row, column=2).font = bold
-        capex_cell[name] = f"BOM!$E${b.max_row}"
+        capex_cell[name] = _ref(titles["bom"], f"$E${b.max_row}")
     b.column_dimensions["B"].width = 44
 
-    t = wb.create_sheet("TCO")
+    t = wb.create_sheet(titles["tco"])
     t.append([translate("Pack", "Fabric"), translate("Pack", "Capex"), translate("Pack", "Energy per year (kWh)"), translate("Pack", "Energy per year"),
               translate("Pack", "Operations per year"), translate("Pack", "Support per year"), translate("Pack", "Opex per year"), translate("Pack", "TCO"),
               translate("Pack", "Run with interruptions (h)"), translate("Pack", "Duty cycle"), translate("Pack", "Cost per training run")])
     for name in point.fabrics:
         p = parts[name]
         r = t.max_row + 1
-        t.append([labels[name], f"={capex_cell[name]}", p.energy_kwh_per_year, f"=C{r}*{_input_cell('electricity')}",
-                  p.operations_per_year, f"=B{r}*{_input_cell('support')}", f"=D{r}+E{r}+F{r}",
-                  f"=B{r}+G{r}*{_input_cell('years')}", p.run_hours, p.duty_cycle,
-                  f"=H{r}*I{r}/({_input_cell('years')}*8760*J{r})"])
+        price, support, years = (_input_cell(k, titles) for k in ("electricity", "support", "years"))
+        t.append([labels[name], f"={capex_cell[name]}", p.energy_kwh_per_year, f"=C{r}*{price}",
+                  p.operations_per_year, f"=B{r}*{support}", f"=D{r}+E{r}+F{r}", f"=B{r}+G{r}*{years}",
+                  p.run_hours, p.duty_cycle, f"=H{r}*I{r}/({years}*8760*J{r})"])
 
-    c = wb.create_sheet("Comparison")
+    c = wb.create_sheet(titles["comparison"])
     c.append([translate("Pack", "Fabric"), translate("Pack", "Training days (with interruptions)"), translate("Pack", "MFU"), translate("Pack", "Note")])
     stalls = point_stalls(point)
     for f in fabric_summaries(point):
