@@ -66,6 +66,28 @@ INPUT_ROWS = (  # (key, label) in order: row 2 onwards of the Inputs sheet
 )
 
 
+BOM_HEADS = (QT_TRANSLATE_NOOP("Pack", "Fabric"), QT_TRANSLATE_NOOP("Pack", "Item"),
+             QT_TRANSLATE_NOOP("Pack", "Quantity"), QT_TRANSLATE_NOOP("Pack", "Unit price"),
+             QT_TRANSLATE_NOOP("Pack", "Total"))
+TCO_HEADS = (QT_TRANSLATE_NOOP("Pack", "Fabric"), QT_TRANSLATE_NOOP("Pack", "Capex"),
+             QT_TRANSLATE_NOOP("Pack", "Energy per year (kWh)"), QT_TRANSLATE_NOOP("Pack", "Energy per year"),
+             QT_TRANSLATE_NOOP("Pack", "Operations per year"), QT_TRANSLATE_NOOP("Pack", "Support per year"),
+             QT_TRANSLATE_NOOP("Pack", "Opex per year"), QT_TRANSLATE_NOOP("Pack", "TCO"),
+             QT_TRANSLATE_NOOP("Pack", "Run with interruptions (h)"), QT_TRANSLATE_NOOP("Pack", "Duty cycle"),
+             QT_TRANSLATE_NOOP("Pack", "Cost per training run"))
+COMPARISON_HEADS = (QT_TRANSLATE_NOOP("Pack", "Fabric"),
+                    QT_TRANSLATE_NOOP("Pack", "Training days (with interruptions)"),
+                    QT_TRANSLATE_NOOP("Pack", "MFU"), QT_TRANSLATE_NOOP("Pack", "Note"))
+COST_HEADS = (QT_TRANSLATE_NOOP("Pack", "Fabric"), QT_TRANSLATE_NOOP("Pack", "Capex"),
+              QT_TRANSLATE_NOOP("Pack", "TCO (same cluster)"), QT_TRANSLATE_NOOP("Pack", "Cost per training run"),
+              QT_TRANSLATE_NOOP("Pack", "NPV"))
+
+
+def _heads(heads) -> list[str]:
+    """A table's header row in the UI language."""
+    return [translate("Pack", h) for h in heads]
+
+
 def sheet_titles() -> dict[str, str]:
     """The workbook's sheet names in the UI language (``Inputs``, ``BOM``, ``TCO``, ``Comparison``)."""
     return {key: translate("Pack", text) for key, text in SHEETS.items()}
@@ -106,7 +128,7 @@ def workbook(point, lang: str = "en"):
     ws.column_dimensions["A"].width = 58
 
     b = wb.create_sheet(titles["bom"])
-    b.append([translate("Pack", "Fabric"), translate("Pack", "Item"), translate("Pack", "Quantity"), translate("Pack", "Unit price"), translate("Pack", "Total")])
+    b.append(_heads(BOM_HEADS))
     capex_cell = {}
     for name in point.fabrics:
         start = b.max_row + 1
@@ -121,9 +143,7 @@ def workbook(point, lang: str = "en"):
     b.column_dimensions["B"].width = 44
 
     t = wb.create_sheet(titles["tco"])
-    t.append([translate("Pack", "Fabric"), translate("Pack", "Capex"), translate("Pack", "Energy per year (kWh)"), translate("Pack", "Energy per year"),
-              translate("Pack", "Operations per year"), translate("Pack", "Support per year"), translate("Pack", "Opex per year"), translate("Pack", "TCO"),
-              translate("Pack", "Run with interruptions (h)"), translate("Pack", "Duty cycle"), translate("Pack", "Cost per training run")])
+    t.append(_heads(TCO_HEADS))
     for name in point.fabrics:
         p = parts[name]
         r = t.max_row + 1
@@ -133,7 +153,7 @@ def workbook(point, lang: str = "en"):
                   p.run_hours, p.duty_cycle, f"=H{r}*I{r}/({years}*8760*J{r})"])
 
     c = wb.create_sheet(titles["comparison"])
-    c.append([translate("Pack", "Fabric"), translate("Pack", "Training days (with interruptions)"), translate("Pack", "MFU"), translate("Pack", "Note")])
+    c.append(_heads(COMPARISON_HEADS))
     stalls = point_stalls(point)
     for f in fabric_summaries(point):
         if f.fabric in stalls:  # past the plausibility bound: the cause, not the figure
@@ -179,7 +199,8 @@ def presentation(snap, lang: str = "en", today: dt.date | None = None, cover: Co
         translate("Data", s.name), who,
         translate("Pack", "Date: {date} · valid until {until}").format(date=cover.day.isoformat(),
                                                         until=cover.valid_until.isoformat()),
-        translate("Pack", "Scenario fingerprint: {fp} · Fabric What-If {version}").format(fp=fingerprint(s), version=model.__version__),
+        translate("Pack", "Scenario fingerprint: {fp} · Fabric What-If {version}").format(
+            fp=fingerprint(s), version=model.__version__),
         translate("Pack", "Fabric figures: {name}").format(name=profile_set_name(s.fabric.profile_set)),
         answer_text(point, lang)] if x)
     for para in slide.placeholders[1].text_frame.paragraphs:
@@ -193,7 +214,8 @@ def presentation(snap, lang: str = "en", today: dt.date | None = None, cover: Co
         cd = XyChartData()
         for ser in data["series"]:
             stall = f" ({stall_text(ser['stall'], short=True)})" if ser.get("stall") else ""
-            series = cd.add_series(translate("Data", ser["label"]) + stall)  # a fabric past the plausibility bound named with its cause
+            # a fabric past the plausibility bound named with its cause
+            series = cd.add_series(translate("Data", ser["label"]) + stall)
             for x, y in zip(data["x"], ser["y"]):
                 if np.isfinite(x) and np.isfinite(y):
                     series.add_data_point(float(x), float(y))
@@ -217,12 +239,12 @@ def presentation(snap, lang: str = "en", today: dt.date | None = None, cover: Co
     stalls = point_stalls(point)
     cur = summaries[0].currency
     labels = _labels(point)
-    rows = [[translate("Pack", "Fabric"), translate("Pack", "Item"), translate("Pack", "Quantity"), translate("Pack", "Unit price"), translate("Pack", "Total")]]
+    rows = [_heads(BOM_HEADS)]
     for name in point.fabrics:
         rows += [[labels[name], line.label, f"{line.quantity:,.0f}", fmt_money(line.unit_price, cur),
                   fmt_money(line.total, cur)] for line in bom[name]]
     rows.append(["", "", "", "", ""])
-    rows.append([translate("Pack", "Fabric"), translate("Pack", "Capex"), translate("Pack", "TCO (same cluster)"), translate("Pack", "Cost per training run"), translate("Pack", "NPV")])
+    rows.append(_heads(COST_HEADS))
     base = recommend.baseline_fabric(point)
     for f in summaries:
         per_run = stall_text(stalls[f.fabric], short=True) if f.fabric in stalls else fmt_money(f.cost_per_run, cur)

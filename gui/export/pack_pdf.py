@@ -31,6 +31,7 @@ from model.files import atomic_write, check_writable
 from model.results import fabric_summaries
 
 from gui.charts.sweep import CHART_KINDS
+from gui.export import pack_files
 from gui.export import proposal as sheet_parts
 from gui.export.charts import PDF_DPI, build_chart, ensure_app
 from gui.export.proposal import ACCENT, INK, MUTED, PAGE_MARGIN, FOOTER_H, _e, _heading, _Sheet
@@ -98,7 +99,8 @@ def _charts_page(sheet: _Sheet, c, snap, overlays) -> None:
     for kind in CHART_KINDS:
         chart = build_chart(snap, kind, size=(int(sheet.width), int(height - cap_h)), line_width=1.5, font_pt=7.5,
                             compact=True, **(overlays or {}))
-        sheet_parts.draw_chart(sheet, snap, kind, chart, sheet.left, cap_font, c["breakeven"]["crossings"], label_pt=7.0)
+        sheet_parts.draw_chart(sheet, snap, kind, chart, sheet.left, cap_font, c["breakeven"]["crossings"],
+                               label_pt=7.0)
         sheet.y += height + gap
 
 
@@ -147,19 +149,21 @@ def page_keys(c) -> list[str]:
 
 def _cover_block(sheet: _Sheet, c) -> None:
     cover: pack.Cover = c["cover"]
-    title = (f"<p style='color:{ACCENT}; font-size:9pt; font-weight:600; letter-spacing:1px'>{_e(c['title'].upper())}</p>"
+    title = (f"<p style='color:{ACCENT}; font-size:9pt; font-weight:600; letter-spacing:1px'>"
+             f"{_e(c['title'].upper())}</p>"
              f"<p style='font-size:18pt; font-weight:700; color:{INK}'>{_e(c['scenario'])}</p>"
              + (f"<p style='color:{MUTED}'>{_e(c['description'])}</p>" if c["description"] else ""))
     blank = "–"
-    rows = ((translate("Pack", "Customer"), cover.customer or blank), (translate("Pack", "Prepared by"), cover.prepared_by or blank),
+    until = translate("Pack", "{date} ({days} days)").format(date=cover.valid_until.isoformat(), days=cover.valid_days)
+    rows = ((translate("Pack", "Customer"), cover.customer or blank),
+            (translate("Pack", "Prepared by"), cover.prepared_by or blank),
             (translate("Pack", "Date"), cover.day.isoformat()),
-            (translate("Pack", "Valid until"), translate("Pack", "{date} ({days} days)").format(date=cover.valid_until.isoformat(),
-                                                                     days=cover.valid_days)),
+            (translate("Pack", "Valid until"), until),
             (translate("Pack", "Scenario fingerprint"), c["fingerprint"]),
             (translate("Pack", "Fabric figures"), c["profile_label"]),
             (translate("Pack", "Engine"), f"Fabric What-If {c['version']}"))
-    table = sheet_parts._TABLE + "".join(
-        f"<tr><td style='color:{MUTED}' width='38%'>{_e(k)}</td><td><b>{_e(v)}</b></td></tr>" for k, v in rows) + "</table>"
+    table = sheet_parts._TABLE + "".join(f"<tr><td style='color:{MUTED}' width='38%'>{_e(k)}</td>"
+                                         f"<td><b>{_e(v)}</b></td></tr>" for k, v in rows) + "</table>"
     qr_w = QR_SIZE + 8
     split = 0.50
     d_title = sheet.doc(title, sheet.width * split - 12, 8, tight=False)
@@ -217,12 +221,13 @@ def headline_cells(c) -> list[tuple[str, str, str]]:
     summ = {f.fabric: f for f in c["summaries"]}
     pick = summ[h.fabric]
     days = translate("Pack", "{n} days").format(n=fmt_number(pick.train_days_with_interruptions, 1))
+    fin_pick = c["headline_solo"] or h.finance
+    gpu_hour = (translate("Pack", "Price per GPU-hour"), gpu_hour_money(fin_pick.gpu_hour_price, cur),
+                translate("Pack", "TCO over delivered GPU-hours"))
     if h.baseline is None:
-        fin = c["headline_solo"]
         return [(translate("Pack", "Recommended fabric"), short[h.fabric], ""),
                 (translate("Pack", "Training run"), days, translate("Pack", "with expected interruptions")),
-                (translate("Pack", "Cost per training run"), fmt_money(pick.cost_per_run, cur), ""),
-                (translate("Pack", "Price per GPU-hour"), gpu_hour_money(fin.gpu_hour_price, cur), translate("Pack", "TCO over delivered GPU-hours"))]
+                (translate("Pack", "Cost per training run"), fmt_money(pick.cost_per_run, cur), ""), gpu_hour]
     w, fin, base = h.work, h.finance, short[h.baseline]
     payback = payback_text(fin)
     if fin.extra_capex <= 0:
@@ -233,14 +238,16 @@ def headline_cells(c) -> list[tuple[str, str, str]]:
         payback_sub = translate("Pack", "NPV {money} at {rate} % a year").format(money=fmt_money(fin.npv, cur),
                                                                   rate=fmt_sig(fin.discount_rate * 100, 2))
     return [
-        (translate("Pack", "Recommended fabric"), short[h.fabric], translate("Pack", "against {fabric}").format(fabric=base)),
-        (translate("Pack", "Training run"), days, translate("Pack", "{fabric}: {n} days").format(fabric=base, n=fmt_number(w.baseline_days, 1))),
+        (translate("Pack", "Recommended fabric"), short[h.fabric],
+         translate("Pack", "against {fabric}").format(fabric=base)),
+        (translate("Pack", "Training run"), days,
+         translate("Pack", "{fabric}: {n} days").format(fabric=base, n=fmt_number(w.baseline_days, 1))),
         (translate("Pack", "Cost per training run"), fmt_money(w.per_run, cur),
          translate("Pack", "{fabric}: {money}").format(fabric=base, money=fmt_money(w.baseline_per_run, cur))),
         (translate("Pack", "Saved per year, same work"), fmt_money(w.saved_per_year, cur),
          translate("Pack", "{n} GPU-hours freed a year").format(n=fmt_compact(w.gpu_hours_per_year, 3))),
         (translate("Pack", "Payback of the extra capex"), payback, payback_sub),
-        (translate("Pack", "Price per GPU-hour"), gpu_hour_money(fin.gpu_hour_price, cur), translate("Pack", "TCO over delivered GPU-hours")),
+        gpu_hour,
     ]
 
 
@@ -266,9 +273,8 @@ def _headline_row(sheet: _Sheet, c) -> None:
 
 def _bom_html(c, point) -> str:
     cur = c["currency"]
-    head = "".join(f"<th align='{al}'>{_e(t)}</th>" for t, al in (
-        (translate("Pack", "Fabric"), "left"), (translate("Pack", "Item"), "left"), (translate("Pack", "Quantity"), "right"), (translate("Pack", "Unit price"), "right"),
-        (translate("Pack", "Total"), "right")))
+    head = "".join(f"<th align='{al}'>{_e(translate('Pack', t))}</th>"
+                   for t, al in zip(pack_files.BOM_HEADS, ("left", "left", "right", "right", "right")))
     rows = []
     for k, name in enumerate(point.fabrics):
         bg = "background:#f7f7f7;" if k % 2 else ""
@@ -281,10 +287,10 @@ def _bom_html(c, point) -> str:
         capex = translate("Pack", "Capex")
         rows.append(f"<tr style='{bg}font-weight:700'><td></td><td>{_e(capex)}</td><td></td><td></td>"
                     f"<td align='right'>{_e(fmt_money(sum(x.total for x in lines), cur))}</td></tr>")
-    note = translate("Pack", "Quantities from the topology model (NICs per node, the fat tree's switches, its links with their "
-              "optics); unit prices are the component prices the economics uses, before any discount. Money in "
-              "{currency}. The workbook (proposal.xlsx) recomputes these totals from editable prices.").format(
-        currency=cur)
+    note = translate("Pack", "Quantities from the topology model (NICs per node, the fat tree's switches, its links "
+                             "with their optics); unit prices are the component prices the economics uses, before any "
+                             "discount. Money in {currency}. The workbook (proposal.xlsx) recomputes these totals from "
+                             "editable prices.").format(currency=cur)
     return (_heading(translate("Pack", "Bill of materials")) + sheet_parts._TABLE
             + f"<tr style='background:#eef3f8'>{head}</tr>{''.join(rows)}</table>"
             + f"<p style='color:{MUTED}; font-size:6.5pt'>{_e(note)}</p>")
@@ -296,9 +302,12 @@ def _costs_html(c, point) -> str:
     h: pack.Headline | None = c["headline"]
     base = h.baseline if h is not None else None
     years = fmt_sig(point.scenario.economics.years, 2)
-    cols = ((translate("Pack", "Fabric"), "left"), (translate("Pack", "Capex"), "right"), (translate("Pack", "TCO, same cluster, {n} years").format(n=years), "right"),
-            (translate("Pack", "Cost per training run"), "right"), (translate("Pack", "Saved per year, same work"), "right"),
-            (translate("Pack", "NPV"), "right"), (translate("Pack", "Payback"), "right"), (translate("Pack", "Price per GPU-hour"), "right"))
+    cols = ((translate("Pack", "Fabric"), "left"), (translate("Pack", "Capex"), "right"),
+            (translate("Pack", "TCO, same cluster, {n} years").format(n=years), "right"),
+            (translate("Pack", "Cost per training run"), "right"),
+            (translate("Pack", "Saved per year, same work"), "right"),
+            (translate("Pack", "NPV"), "right"), (translate("Pack", "Payback"), "right"),
+            (translate("Pack", "Price per GPU-hour"), "right"))
     head = "".join(f"<th align='{al}'>{_e(t)}</th>" for t, al in cols)
     rows = []
     for k, f in enumerate(c["summaries"]):
@@ -317,11 +326,11 @@ def _costs_html(c, point) -> str:
                     + "".join(f"<td align='right'>{_e(v)}</td>" for v in (
                         fmt_money(f.capex, cur), fmt_money(f.tco, cur), per_run, saved, npv, payback,
                         gpu_hour_money(fin.gpu_hour_price, cur))) + "</tr>")
-    note = (translate("Pack", "Money for the same work is compared with {fabric} at its output (its runs per year); the TCO is the "
-               "same cluster's over its years, whatever work it does. NPV at {rate} % a year of the extra capex "
-               "against the yearly saving; price per GPU-hour: the TCO over the GPU-hours the cluster delivers at "
-               "its duty cycle.").format(fabric=c["short"].get(base, "–") if base else "–",
-                                          rate=fmt_sig(pack.DISCOUNT_RATE * 100, 2)))
+    note = (translate("Pack", "Money for the same work is compared with {fabric} at its output (its runs per year); "
+                              "the TCO is the same cluster's over its years, whatever work it does. NPV at {rate} % a "
+                              "year of the extra capex against the yearly saving; price per GPU-hour: the TCO over the "
+                              "GPU-hours the cluster delivers at its duty cycle.").format(
+        fabric=c["short"].get(base, "–") if base else "–", rate=fmt_sig(pack.DISCOUNT_RATE * 100, 2)))
     return (_heading(translate("Pack", "Cost and financials")) + sheet_parts._TABLE
             + f"<tr style='background:#eef3f8'>{head}</tr>{''.join(rows)}</table>"
             + f"<p style='color:{MUTED}; font-size:6.5pt'>{_e(note)}</p>")
@@ -334,10 +343,11 @@ def _sources_note_html() -> str:
 
 def _disclaimer_html(c) -> str:
     cover: pack.Cover = c["cover"]
-    text = translate("Pack", "These figures are estimates by Fabric What-If {version} from published mechanisms and the sources "
-              "above, for the scenario with fingerprint {fingerprint}. They are not measurements of your cluster, "
-              "not a quotation and not a performance guarantee. Prices are list-price estimates before negotiation "
-              "and taxes; confirm them with a supplier's quotation. Valid until {date}.").format(
+    text = translate("Pack", "These figures are estimates by Fabric What-If {version} from published mechanisms "
+                             "and the sources above, for the scenario with fingerprint {fingerprint}. They are not "
+                             "measurements of your cluster, not a quotation and not a performance guarantee. Prices "
+                             "are list-price estimates before negotiation and taxes; confirm them with a supplier's "
+                             "quotation. Valid until {date}.").format(
         version=c["version"], fingerprint=c["fingerprint"], date=cover.valid_until.isoformat())
     return _heading(translate("Pack", "Disclaimer")) + f"<p style='color:{MUTED}'>{_e(text)}</p>"
 

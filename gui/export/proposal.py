@@ -659,7 +659,8 @@ def _charts(sheet: _Sheet, snap, height: float, draw: bool = True, crossings=(),
     sheet.y += height + 8
 
 
-def draw_chart(sheet: "_Sheet", snap, kind: str, chart, x: float, cap_font, crossings=(), label_pt: float = 6.0) -> None:
+def draw_chart(sheet: "_Sheet", snap, kind: str, chart, x: float, cap_font, crossings=(),
+               label_pt: float = 6.0) -> None:
     """Draw ``chart`` (an offscreen chart widget of ``kind``) at ``x``, ``sheet.y``: its caption (elided to the chart's
     width) above it, the break-even lines of ``crossings`` on it as the window draws them; then close it."""
     cap_h = QtGui.QFontMetricsF(cap_font).height() + 2
@@ -780,7 +781,8 @@ def draw_audit_page(p, page, c) -> None:
     """The article's claims beside the engine's figures on a page of their own, with the sheet's footer."""
     p.fillRect(QtCore.QRectF(page), QtGui.QColor("white"))
     sheet = _Sheet(p, page.width(), page.height() - FOOTER_H, PAGE_MARGIN)
-    sheet.block(f"<p style='color:{ACCENT}; font-weight:600'>{_e(c['title'])} · {_e(c['scenario'])}</p>", pt=7.0, gap=4)
+    sheet.block(f"<p style='color:{ACCENT}; font-weight:600'>{_e(c['title'])} · {_e(c['scenario'])}</p>", pt=7.0,
+                gap=4)
     sheet.rule(width=1.0, gap=10)
     sheet.block(_claims_html(c), pt=7.0)
     _footer(sheet, c, page.height() - FOOTER_H, PAGE_MARGIN)

@@ -37,7 +37,8 @@ def assumptions(s, point) -> list[tuple[str, str]]:
             note += translate("Proposal", "; ") + sep.join(_field_name(k) + GUESS_MARK for k in own)
         v = row.values
         head = translate("Proposal", "{fabric}: {gbps} Gb/s × {nics}, {lat} µs, loss {loss} %").format(
-            fabric=translate("Data", row.label), gbps=f"{v.get('link_gbps', float('nan')):g}", nics=v.get("nics_per_node"),
+            fabric=translate("Data", row.label), gbps=f"{v.get('link_gbps', float('nan')):g}",
+            nics=v.get("nics_per_node"),
             lat=f"{v.get('latency_us', float('nan')):g}", loss=fmt_sig(v.get('loss_rate', 0) * 100, 3))
         out.append((head, note))
     if common:

@@ -75,7 +75,8 @@ def header_block(result, data: dict) -> str:
         x=data["x_label"], y=data["y_label"], n=CSV_DIGITS)
     if data.get("currency"):
         units += translate("Csv", "; money in {currency}").format(currency=data["currency"])
-    values = (translate("Data", s.name), fingerprint(s), f"{profile_set_name(s.fabric.profile_set)} ({s.fabric.profile_set})",
+    figures = f"{profile_set_name(s.fabric.profile_set)} ({s.fabric.profile_set})"
+    values = (translate("Data", s.name), fingerprint(s), figures,
               data.get("title", ""), units, f"fabric-whatif {model.__version__}")
     return "".join(f"# {translate('Csv', key)}: {' '.join(str(value).split())}\n"
                    for key, value in zip(CSV_HEADER, values))
