@@ -188,6 +188,10 @@ def test_cli_pack_takes_the_cover_and_checks_it(tmp_path, capsys):
                      "--valid-days", "60"]) == 0
     flat = _flat(folder / "proposal.pdf")
     assert "Acme AI" in flat and "Li Wei" in flat and "(60 days)" in flat
+    pinned = tmp_path / "ab"  # the A/B compare of --pin, as in the window
+    assert cli.main(["export", case, "--pack", str(pinned), "--pin", str(presets.preset_path("case2"))]) == 0
+    assert "A/B compare" in _flat(pinned / "proposal.pdf")
+    assert any("[A: " in h for h in (pinned / "chart-duration.csv").read_text(encoding="utf-8").splitlines()[6:7])
     assert cli.main(["export", case, "--pack", str(tmp_path / "bad"), "--valid-days", "0"]) == cli.EXIT_BAD_INPUT
     err = capsys.readouterr().err
     assert "--valid-days" in err and "1 to 365" in err and not (tmp_path / "bad").exists()

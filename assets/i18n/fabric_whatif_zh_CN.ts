@@ -2194,7 +2194,7 @@
     </message>
     <message>
         <source>Money for the same work is compared with {fabric} at its output (its runs per year); the TCO is the same cluster&apos;s over its years, whatever work it does. NPV at {rate} % a year of the extra capex against the yearly saving; price per GPU-hour: the TCO over the GPU-hours the cluster delivers at its duty cycle.</source>
-        <translation>同等工作量的金额以 {fabric} 的产出（每年训练次数）为准进行比较；TCO 为同一集群在使用年限内的总成本，与完成的工作量无关。净现值：额外投资与每年节省按每年 {rate} % 折现；每 GPU 小时价格：TCO 除以集群按利用率交付的 GPU 小时。</translation>
+        <translation>同等工作量的金额以 {fabric} 的产出（每年训练次数）为准进行比较；TCO 为同一集群在使用年限内的总成本，与完成的工作量无关。净现值：额外投资与每年节省按每年 {rate} % 折现；每 GPU 小时价格：TCO 除以集群按占空比交付的 GPU 小时。</translation>
     </message>
     <message>
         <source>Cost and financials</source>
@@ -2489,7 +2489,7 @@
     </message>
     <message>
         <source>duty cycle {n} %</source>
-        <translation>利用率 {n} %</translation>
+        <translation>占空比 {n} %</translation>
     </message>
     <message>
         <source>Economics</source>

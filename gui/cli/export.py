@@ -88,11 +88,7 @@ def cmd_export(args) -> int:
     if args.x_field not in X_FIELDS:
         raise ScenarioError("--x", args.x_field, "one of " + ", ".join(X_FIELDS))
     snap = compute_snapshot(scenario, args.x_field)
-    extra = {}
-    if getattr(args, "pin", None):
-        extra["pinned"] = compute_snapshot(model.load_scenario(args.pin), args.x_field)
-    if getattr(args, "bands", False):
-        extra["bands"] = compute_bands(snap.scenario, snap.x_field, snap.sweep.x)[0]
+    extra = _overlays(args, snap)
     if fmt == ".csv":
         out = atomic_write(args.out, series_csv(snap.sweep, args.chart, **extra))
     elif args.chart is None:
@@ -106,6 +102,16 @@ def cmd_export(args) -> int:
         out = export_chart(snap, args.chart, args.out, width=args.width, **extra)
     print(f"wrote {out}")
     return 0
+
+
+def _overlays(args, snap) -> dict:
+    """``--pin A.toml`` (A along the same x-axis) and ``--bands`` (P10-P90, seeded) as export keywords."""
+    extra = {}
+    if getattr(args, "pin", None):
+        extra["pinned"] = compute_snapshot(model.load_scenario(args.pin), args.x_field)
+    if getattr(args, "bands", False):
+        extra["bands"] = compute_bands(snap.scenario, snap.x_field, snap.sweep.x)[0]
+    return extra
 
 
 def _export_pack(args) -> int:
@@ -128,8 +134,9 @@ def _export_pack(args) -> int:
         if not set_language(lang):
             raise ScenarioError("--lang", lang, "a language whose catalogue is installed (assets/i18n/*.qm)")
     snap = compute_snapshot(scenario, args.x_field)
+    extra = _overlays(args, snap)
     for out in write_pack(snap, args.pack, cover, lang=lang, paper=args.paper, source=args.scenario,
-                          audit=getattr(args, "audit", False)):
+                          audit=getattr(args, "audit", False), **extra):
         print(f"wrote {out}")
     return 0
 
