@@ -161,7 +161,7 @@ def test_chinese_slides_are_chinese_with_the_cover_and_native_charts(qapp, case)
     finally:
         i18n.set_language("en")
     slides = list(prs.slides)
-    assert len(slides) == 1 + len(CHART_KINDS) + 2  # title, one per chart, BOM and cost, assumptions
+    assert len(slides) == 1 + len(CHART_KINDS) + 3  # title, one per chart, BOM, cost, assumptions
     title = " ".join(sh.text_frame.text for sh in slides[0].shapes if sh.has_text_frame)
     assert "客户：示例客户" in title and pack.fingerprint(snap.scenario) in title and "有效期至 2027-01-04" in title
     charts = [sh.chart for slide in slides for sh in slide.shapes if sh.has_chart]
@@ -194,3 +194,18 @@ def test_chinese_workbook_names_its_sheets_in_chinese_and_still_recomputes(qapp)
     assert "'物料清单'!" in wb["TCO"][f"B{ib}"].value
     assert sh.value("TCO", f"H{ib}") == pytest.approx(float(point.at("infiniband")["tco"]), rel=1e-9)
     assert sh.value("TCO", f"K{ib}") == pytest.approx(float(point.at("infiniband")["cost_per_run"]), rel=1e-9)
+
+
+def test_slide_tables_fit_their_slides_with_a_bill_of_materials_from_its_parts():
+    from pptx.util import Emu
+
+    s = presets.switch_profile_set(presets.load_preset("case3"), "published", {})  # NICs, switches, links per fabric
+    prs = pack_files.presentation(compute_snapshot(s, "cluster.nodes"), "en")
+    tables = [sh for slide in prs.slides for sh in slide.shapes if sh.has_table]
+    assert len(tables) == 2 and len(tables[0].table.rows) > 18
+    for sh in tables:
+        assert Emu(sh.top + sh.height).inches <= Emu(prs.slide_height).inches - 0.2
+    cost = tables[1].table
+    assert [c.text for c in cost.rows[0].cells][-1] == "Price per GPU-hour"
+    assert any(c.text.startswith(("at once", "never")) or c.text.endswith(("days", "months", "years"))
+               for r in list(cost.rows)[1:] for c in r.cells)

@@ -2021,10 +2021,6 @@
         <translation>网络参数：{name}</translation>
     </message>
     <message>
-        <source>Bill of materials and cost</source>
-        <translation>物料清单与成本</translation>
-    </message>
-    <message>
         <source>TCO (same cluster)</source>
         <translation>TCO（同一集群）</translation>
     </message>

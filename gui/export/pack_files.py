@@ -27,7 +27,7 @@ from model.files import atomic_write
 from model.results import fabric_summaries
 
 from gui.present.assumptions import assumptions, guess_legend
-from gui.present.format import fmt_money
+from gui.present.format import currency_symbol, fmt_money, fmt_number, fmt_sig
 from gui.present.pack import DISCOUNT_RATE, Cover, bill_of_materials, financials, fingerprint, tco_parts
 from gui.present.plausibility import point_stalls, stall_text
 from gui.present.series import CHART_KINDS, chart_series
@@ -234,24 +234,31 @@ def presentation(snap, lang: str = "en", today: dt.date | None = None, cover: Co
             ser.smooth = False
 
     slide = prs.slides.add_slide(content_layout)
-    slide.shapes.title.text = translate("Pack", "Bill of materials and cost")
+    slide.shapes.title.text = translate("Pack", "Bill of materials")
     bom, summaries = bill_of_materials(point), fabric_summaries(point)
     stalls = point_stalls(point)
     cur = summaries[0].currency
     labels = _labels(point)
     rows = [_heads(BOM_HEADS)]
     for name in point.fabrics:
-        rows += [[labels[name], line.label, f"{line.quantity:,.0f}", fmt_money(line.unit_price, cur),
-                  fmt_money(line.total, cur)] for line in bom[name]]
-    rows.append(["", "", "", "", ""])
-    rows.append(_heads(COST_HEADS))
-    base = recommend.baseline_fabric(point)
-    for f in summaries:
-        per_run = stall_text(stalls[f.fabric], short=True) if f.fabric in stalls else fmt_money(f.cost_per_run, cur)
-        npv = "–" if f.fabric == base or f.fabric in stalls or base in stalls else fmt_money(
-            financials(point, f.fabric, base).npv, cur)
-        rows.append([labels[f.fabric], fmt_money(f.capex, cur), fmt_money(f.tco, cur), per_run, npv])
-    _table(slide, rows, Inches(0.5), Inches(1.3), Inches(12.3), Pt(10))
+        rows += [[labels[name] if i == 0 else "", line.label, f"{line.quantity:,.0f}", fmt_money(line.unit_price, cur),
+                  fmt_money(line.total, cur)] for i, line in enumerate(bom[name])]
+        rows.append(["", translate("Pack", "Capex"), "", "", fmt_money(sum(x.total for x in bom[name]), cur)])
+    _table(slide, rows, Inches(0.5), Inches(1.3), Inches(12.3), Pt(10 if len(rows) <= 18 else 9))
+
+    slide = prs.slides.add_slide(content_layout)
+    slide.shapes.title.text = translate("Pack", "Cost and financials")
+    rec = recommend.recommendation(point.scenario, point, samples=0)
+    pick = rec.pick or (rec.tree_fabric if rec.tree_fabric in rec.equivalent else rec.best)
+    base = recommend.money_baseline(point, pick, stalls=stalls) if pick is not None else None
+    heads, cost_rows = cost_table(point, base, stalls, labels)
+    _table(slide, [heads] + cost_rows, Inches(0.5), Inches(1.3), Inches(12.3), Pt(11))
+    note = slide.shapes.add_textbox(Inches(0.5), Inches(1.6 + 0.45 * (len(cost_rows) + 1)), Inches(12.3), Inches(1.2))
+    note.text_frame.word_wrap = True
+    note.text_frame.text = cost_note(labels.get(base, "–") if base else "–")
+    for para in note.text_frame.paragraphs:
+        for run in para.runs:
+            run.font.size = Pt(10)
 
     slide = prs.slides.add_slide(content_layout)
     slide.shapes.title.text = translate("Pack", "Assumptions and sources")
@@ -269,6 +276,59 @@ def presentation(snap, lang: str = "en", today: dt.date | None = None, cover: Co
         for run in para.runs:
             run.font.size = Pt(10 if len(lines) > 10 else 11)
     return prs
+
+
+def gpu_hour_money(v: float, currency: str) -> str:
+    """A price per GPU-hour: the symbol and two decimals (a few units of money; never rounded to whole units)."""
+    return f"{currency_symbol(currency)}{fmt_number(v, 2)}"
+
+
+def payback_text(fin) -> str:
+    """How long the extra capex takes to pay back (a :class:`gui.present.pack.Financials`), in the unit that reads
+    best: days under a month, months under two years, else years; "at once" when nothing extra is spent, "never"
+    when nothing is saved."""
+    if fin.extra_capex <= 0:
+        return translate("Pack", "at once")
+    years = fin.payback_years
+    if years == float("inf"):
+        return translate("Pack", "never")
+    if years < 1 / 12:
+        return translate("Pack", "{n} days").format(n=fmt_sig(max(years * 365.25, 1), 2))
+    if years < 2:
+        return translate("Pack", "{n} months").format(n=fmt_sig(years * 12, 2))
+    return translate("Pack", "{n} years").format(n=fmt_sig(years, 2))
+
+
+def cost_table(point, base: str | None, stalls: dict, labels: dict) -> tuple[list[str], list[list[str]]]:
+    """The cost and financials table of the PDF's BOM page and the slides: headers, then per fabric its capex, the
+    same cluster's TCO, cost per run (or "stalls — cause"), and against ``base`` for the same work the yearly
+    saving, NPV and payback (none for ``base`` itself, a stalled fabric or no ``base``), and its price per GPU-hour."""
+    cur = str(np.asarray(point["currency"]).reshape(-1)[0])
+    years = fmt_sig(point.scenario.economics.years, 2)
+    heads = [translate("Pack", "Fabric"), translate("Pack", "Capex"),
+             translate("Pack", "TCO, same cluster, {n} years").format(n=years),
+             translate("Pack", "Cost per training run"), translate("Pack", "Saved per year, same work"),
+             translate("Pack", "NPV"), translate("Pack", "Payback"), translate("Pack", "Price per GPU-hour")]
+    rows = []
+    for f in fabric_summaries(point):
+        fin = financials(point, f.fabric, base or f.fabric)
+        per_run = stall_text(stalls[f.fabric], short=True) if f.fabric in stalls else fmt_money(f.cost_per_run, cur)
+        if f.fabric in stalls or base is None or f.fabric == base:
+            saved = npv = payback = "–"
+        else:
+            saved, npv, payback = fmt_money(fin.saved_per_year, cur), fmt_money(fin.npv, cur), payback_text(fin)
+        rows.append([labels[f.fabric], fmt_money(f.capex, cur), fmt_money(f.tco, cur), per_run, saved, npv, payback,
+                     gpu_hour_money(fin.gpu_hour_price, cur)])
+    return heads, rows
+
+
+def cost_note(base_label: str) -> str:
+    """What the cost table compares, in one paragraph."""
+    return translate("Pack", "Money for the same work is compared with {fabric} at its output (its runs per year); "
+                             "the TCO is the same cluster's over its years, whatever work it does. NPV at {rate} % a "
+                             "year of the extra capex against the yearly saving; price per GPU-hour: the TCO over the "
+                             "GPU-hours the cluster delivers at its duty cycle.").format(
+        fabric=base_label, rate=fmt_sig(DISCOUNT_RATE * 100, 2))
 
 
 def _rgb(colour: str):

@@ -38,8 +38,7 @@ from gui.export.proposal import ACCENT, INK, MUTED, PAGE_MARGIN, FOOTER_H, _e, _
 from gui.i18n import fmt_money, translate
 from gui.i18n_data import tr_data
 from gui.present import pack
-from gui.present.format import currency_symbol, fmt_compact, fmt_number, fmt_sig
-from gui.present.plausibility import stall_text
+from gui.present.format import fmt_compact, fmt_number, fmt_sig
 
 PAPERS = sheet_parts.PAPERS
 QR_SIZE = 92.0  # the cover's QR code [px at PDF_DPI]: 2.4 cm, read by a phone from a printed page
@@ -191,26 +190,6 @@ def _draw_qr(p: QtGui.QPainter, modules, rect: QtCore.QRectF) -> None:
     p.restore()
 
 
-def gpu_hour_money(v: float, currency: str) -> str:
-    """A price per GPU-hour: the symbol and two decimals (a few units of money; never rounded to whole units)."""
-    return f"{currency_symbol(currency)}{fmt_number(v, 2)}"
-
-
-def payback_text(fin: pack.Financials) -> str:
-    """How long the extra capex takes to pay back, in the unit that reads best: days under a month, months under
-    two years, else years; "at once" when nothing extra is spent, "never" when nothing is saved."""
-    if fin.extra_capex <= 0:
-        return translate("Pack", "at once")
-    years = fin.payback_years
-    if years == float("inf"):
-        return translate("Pack", "never")
-    if years < 1 / 12:
-        return translate("Pack", "{n} days").format(n=fmt_sig(max(years * 365.25, 1), 2))
-    if years < 2:
-        return translate("Pack", "{n} months").format(n=fmt_sig(years * 12, 2))
-    return translate("Pack", "{n} years").format(n=fmt_sig(years, 2))
-
-
 def headline_cells(c) -> list[tuple[str, str, str]]:
     """The cover's headline numbers: (caption, value, the line under it), money for the same work first."""
     h: pack.Headline | None = c["headline"]
@@ -222,14 +201,14 @@ def headline_cells(c) -> list[tuple[str, str, str]]:
     pick = summ[h.fabric]
     days = translate("Pack", "{n} days").format(n=fmt_number(pick.train_days_with_interruptions, 1))
     fin_pick = c["headline_solo"] or h.finance
-    gpu_hour = (translate("Pack", "Price per GPU-hour"), gpu_hour_money(fin_pick.gpu_hour_price, cur),
+    gpu_hour = (translate("Pack", "Price per GPU-hour"), pack_files.gpu_hour_money(fin_pick.gpu_hour_price, cur),
                 translate("Pack", "TCO over delivered GPU-hours"))
     if h.baseline is None:
         return [(translate("Pack", "Recommended fabric"), short[h.fabric], ""),
                 (translate("Pack", "Training run"), days, translate("Pack", "with expected interruptions")),
                 (translate("Pack", "Cost per training run"), fmt_money(pick.cost_per_run, cur), ""), gpu_hour]
     w, fin, base = h.work, h.finance, short[h.baseline]
-    payback = payback_text(fin)
+    payback = pack_files.payback_text(fin)
     if fin.extra_capex <= 0:
         payback_sub = translate("Pack", "costs no more up front than {fabric}").format(fabric=base)
     elif fin.payback_years == float("inf"):
@@ -297,42 +276,17 @@ def _bom_html(c, point) -> str:
 
 
 def _costs_html(c, point) -> str:
-    cur = c["currency"]
-    stalls = c["stalls"]
     h: pack.Headline | None = c["headline"]
     base = h.baseline if h is not None else None
-    years = fmt_sig(point.scenario.economics.years, 2)
-    cols = ((translate("Pack", "Fabric"), "left"), (translate("Pack", "Capex"), "right"),
-            (translate("Pack", "TCO, same cluster, {n} years").format(n=years), "right"),
-            (translate("Pack", "Cost per training run"), "right"),
-            (translate("Pack", "Saved per year, same work"), "right"),
-            (translate("Pack", "NPV"), "right"), (translate("Pack", "Payback"), "right"),
-            (translate("Pack", "Price per GPU-hour"), "right"))
-    head = "".join(f"<th align='{al}'>{_e(t)}</th>" for t, al in cols)
-    rows = []
-    for k, f in enumerate(c["summaries"]):
-        bg = "background:#f7f7f7;" if k % 2 else ""
-        fin = pack.financials(point, f.fabric, base or f.fabric)
-        if f.fabric in stalls:
-            per_run = stall_text(stalls[f.fabric], short=True)
-            saved = npv = payback = "–"
-        elif base is None or f.fabric == base:
-            per_run, saved, npv, payback = fmt_money(f.cost_per_run, cur), "–", "–", "–"
-        else:
-            per_run, saved, npv = (fmt_money(f.cost_per_run, cur), fmt_money(fin.saved_per_year, cur),
-                                   fmt_money(fin.npv, cur))
-            payback = payback_text(fin)
-        rows.append(f"<tr style='{bg}'><td>{_e(c['short'][f.fabric])}</td>"
-                    + "".join(f"<td align='right'>{_e(v)}</td>" for v in (
-                        fmt_money(f.capex, cur), fmt_money(f.tco, cur), per_run, saved, npv, payback,
-                        gpu_hour_money(fin.gpu_hour_price, cur))) + "</tr>")
-    note = (translate("Pack", "Money for the same work is compared with {fabric} at its output (its runs per year); "
-                              "the TCO is the same cluster's over its years, whatever work it does. NPV at {rate} % a "
-                              "year of the extra capex against the yearly saving; price per GPU-hour: the TCO over the "
-                              "GPU-hours the cluster delivers at its duty cycle.").format(
-        fabric=c["short"].get(base, "–") if base else "–", rate=fmt_sig(pack.DISCOUNT_RATE * 100, 2)))
+    heads, rows = pack_files.cost_table(point, base, c["stalls"], c["short"])
+    aligns = ["left"] + ["right"] * (len(heads) - 1)
+    head = "".join(f"<th align='{al}'>{_e(t)}</th>" for t, al in zip(heads, aligns))
+    body = "".join(f"<tr style='{'background:#f7f7f7;' if k % 2 else ''}'>"
+                   + "".join(f"<td align='{al}'>{_e(v)}</td>" for v, al in zip(row, aligns)) + "</tr>"
+                   for k, row in enumerate(rows))
+    note = pack_files.cost_note(c["short"].get(base, "–") if base else "–")
     return (_heading(translate("Pack", "Cost and financials")) + sheet_parts._TABLE
-            + f"<tr style='background:#eef3f8'>{head}</tr>{''.join(rows)}</table>"
+            + f"<tr style='background:#eef3f8'>{head}</tr>{body}</table>"
             + f"<p style='color:{MUTED}; font-size:6.5pt'>{_e(note)}</p>")
 
 
@@ -411,5 +365,5 @@ def write_pack_pdf(snap, path, cover: pack.Cover | None = None, **kw) -> Path:
     return atomic_write(path, pack_pdf(snap, cover, **kw))
 
 
-__all__ = ["PAGES", "Page", "gpu_hour_money", "headline_cells", "pack_content", "pack_pdf", "page_keys",
+__all__ = ["PAGES", "Page", "headline_cells", "pack_content", "pack_pdf", "page_keys",
            "write_pack_pdf"]
