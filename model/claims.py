@@ -96,40 +96,70 @@ class ClaimRow:
     unit: str
     note: str = ""     # how the engine's figure is read, where it differs from the article's reading
     explanation: str = ""  # one line on a counterfactual ("same work") figure, with the seed numbers
+    explained: tuple = ()  # the same as (code of EXPLANATIONS, ((name, value), ...)), for a view's own wording
 
 
 COUNTERFACTUAL = ("tco_saving_same_work_cny", "tco_saving_pct", "electricity_saving_cny_per_year")
 
 
-def explain(metric: str, res, fabric: str, baseline: str) -> str:
-    """One line on what a counterfactual ("same work") figure compares, with its numbers ('' for others).
+EXPLANATIONS = {
+    "electricity": "(energy per run on {baseline} {energy_baseline} − on {fabric} {energy_fabric}) × the {runs} runs "
+                   "{fabric} completes a year; {baseline} would need {slower} years for them, so this exceeds a "
+                   "year's electricity bill ({bill})",
+    "token_cost": "1 − cost per token on {fabric} / on {baseline}: {baseline} needs {slower}× the cluster-years for "
+                  "the same tokens",
+    "same_work": "{fabric}'s {years}-year output ({tokens_b} B tokens) bought at {baseline}'s cost per token "
+                 "({bought}, {slower}× the cluster-years) − {fabric}'s TCO ({tco}): larger than a TCO because "
+                 "{baseline} would need {slower}× as long",
+}
+"""The counterfactual figures' one-line explanations (English), by code; :func:`explanation_parts` gives the
+code and its values, so a view can word them in its own language and money format."""
+EXPLANATION_MONEY = ("energy_baseline", "energy_fabric", "bill", "bought", "tco")  # values in CNY
+
+
+def explanation_parts(metric: str, res, fabric: str, baseline: str) -> tuple[str, dict] | None:
+    """(code of :data:`EXPLANATIONS`, its values: fabric ids, numbers; money in CNY) for a counterfactual
+    ("same work") figure, ``None`` for others.
 
     Such a figure prices the chosen fabric's output as if the baseline did it: the baseline
     needs ``days(baseline) / days(chosen)`` times the cluster-years for it, which is why the
     figure can exceed a whole TCO or a year's electricity bill.
     """
     if metric not in COUNTERFACTUAL:
-        return ""
+        return None
     i, b = res.fabric_index(fabric), res.fabric_index(baseline)
     s = res.scenario
-    years = float(s.economics.years)
     d = res["train_days_with_interruptions"]
     slower = float(d[b] / d[i])
     tco, cpt = res["tco"], res["cost_per_token"]
+    base = dict(fabric=fabric, baseline=baseline, slower=slower)
     if metric == "electricity_saving_cny_per_year":
         e = res["energy_cost_per_run"]
         runs = s.economics.duty_cycle * HOURS_PER_YEAR / (d[i] * 24.0)
-        bill = res["opex_parts"]["energy"][i]
-        return (f"(energy per run on {baseline} {_fmt(e[b], 'CNY')} − on {fabric} {_fmt(e[i], 'CNY')}) × the "
-                f"{runs:,.1f} runs {fabric} completes a year; {baseline} would need {slower:,.1f} years for them, "
-                f"so this exceeds a year's electricity bill ({_fmt(bill, 'CNY')} CNY)")
-    work = tco[i] / cpt[i]
+        return "electricity", dict(base, energy_baseline=float(e[b]), energy_fabric=float(e[i]), runs=float(runs),
+                                   bill=float(res["opex_parts"]["energy"][i]))
     if metric == "tco_saving_pct":
-        return (f"1 − cost per token on {fabric} / on {baseline}: {baseline} needs {slower:,.1f}× the "
-                f"cluster-years for the same tokens")
-    return (f"{fabric}'s {years:g}-year output ({work / 1e9:,.0f} B tokens) bought at {baseline}'s cost per token "
-            f"({_fmt(cpt[b] * work, 'CNY')} CNY, {slower:,.1f}× the cluster-years) − {fabric}'s TCO "
-            f"({_fmt(tco[i], 'CNY')} CNY): larger than a TCO because {baseline} would need {slower:,.1f}× as long")
+        return "token_cost", base
+    work = tco[i] / cpt[i]
+    return "same_work", dict(base, years=float(s.economics.years), tokens_b=float(work / 1e9),
+                             bought=float(cpt[b] * work), tco=float(tco[i]))
+
+
+def _explained(metric: str, res, fabric: str, baseline: str) -> tuple:
+    parts = explanation_parts(metric, res, fabric, baseline)
+    return () if parts is None else (parts[0], tuple(parts[1].items()))
+
+
+def explain(metric: str, res, fabric: str, baseline: str) -> str:
+    """One line on what a counterfactual ("same work") figure compares, with its numbers ('' for others)."""
+    parts = explanation_parts(metric, res, fabric, baseline)
+    if parts is None:
+        return ""
+    code, v = parts
+    text = {k: (f"{_fmt(x, 'CNY')} CNY" if k in EXPLANATION_MONEY else f"{x:g}" if k == "years"
+                else f"{x:,.0f}" if k == "tokens_b" else f"{x:,.1f}" if isinstance(x, float) else x)
+            for k, x in v.items()}
+    return EXPLANATIONS[code].format(**text)
 
 
 def published_variant(s):
@@ -224,7 +254,8 @@ def claims_table(name: str) -> list[ClaimRow]:
             metric=c["metric"], label=label, fabric=fabric, article=c["article"], article_value=float(c["value"]),
             seed=metric_value(c["metric"], res_seed, fabric, fig["baseline"], months),
             published=metric_value(c["metric"], res_pub, fabric, fig["baseline"], months), unit=unit,
-            note=METRIC_NOTES.get(c["metric"], ""), explanation=explain(c["metric"], res_seed, fabric, fig["baseline"])))
+            note=METRIC_NOTES.get(c["metric"], ""), explanation=explain(c["metric"], res_seed, fabric, fig["baseline"]),
+            explained=_explained(c["metric"], res_seed, fabric, fig["baseline"])))
     return rows
 
 

@@ -136,8 +136,7 @@ def test_pack_has_the_acceptance_page_slide_sheet_and_csv(tmp_path, capsys):
     folder = tmp_path / "pack"
     assert main(["export", CASE2, "--pack", str(folder)]) == 0
     pages = pdfread.text(folder / "proposal.pdf").split("\f")
-    assert len(pages) == 2
-    page = pages[1]
+    page = next(p for p in pages if "Acceptance: the bus bandwidth" in p)  # a page of its own
     for needle in ("Acceptance: the bus bandwidth InfiniBand must reach", "all_reduce", "all_gather", "1 MiB",
                    "8 GiB", "2 nodes", "8 nodes", "24 nodes", "Tolerance",
                    *(f"{math.ceil(round(b * 100, 6))} %" for b in acceptance.validation_tolerances())):

@@ -68,9 +68,17 @@ def _colour_pixels(img, hex_colour: str, tol: int = 40) -> int:
 def test_csv_is_the_engine_result_with_units(snap, kind, tmp_path):
     from gui.export import charts as export
     out = export.export_chart(snap, kind, tmp_path / f"{kind}.csv")
-    rows = list(csv.reader(io.StringIO(out.read_text(encoding="utf-8"))))
+    text = out.read_text(encoding="utf-8")
+    block = dict(line[2:].split(": ", 1) for line in text.splitlines() if line.startswith("# "))
+    assert block["scenario"] == snap.scenario.name and block["engine"] == f"fabric-whatif {model.__version__}"
+    assert block["fabric figures"] == "Article's inputs (seed)" and "Nodes along the rows" in block["units"]
+    assert re.fullmatch(r"[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}", block["fingerprint"])
+    rows = list(csv.reader(line for line in io.StringIO(text) if not line.startswith("#")))
     head, body = rows[0], rows[1:]
     assert head[0] == "Nodes"
+    # numbers rounded to their meaning: four significant figures, whole numbers whole, never a 17-digit float
+    cells = [c for r in body for c in r[1:] if c]
+    assert cells and all(len(c.replace("-", "").replace(".", "").lstrip("0")) <= 4 or "." not in c for c in cells)
     unit = {"utilisation": "(%)", "duration": "(days)", "tco": "(%)", "cost_per_run": "(CNY)"}[kind]
     plotted = [h for h in head[1:] if unit in h]
     assert len(plotted) == (len(snap.sweep.fabrics) if kind == "tco" else len(head) - 1)
@@ -86,11 +94,11 @@ def test_csv_is_the_engine_result_with_units(snap, kind, tmp_path):
     if kind == "tco":  # the plotted difference from the baseline (Ethernet), then each fabric's TCO in CNY
         eth = list(snap.sweep.fabrics).index("ethernet")
         assert all(h.endswith("TCO vs Ethernet (%)") for h in plotted)
-        np.testing.assert_allclose(got, (want[ib] / want[eth] - 1.0) * 100.0, equal_nan=True)
+        np.testing.assert_allclose(got, (want[ib] / want[eth] - 1.0) * 100.0, rtol=5e-4, equal_nan=True)
         assert np.nanmax(got) > 3.0  # case 2: InfiniBand's TCO a few percent above Ethernet's somewhere
         money = head.index(snap.sweep.labels[ib] + ": TCO (CNY)")
         got = np.array([float(r[money]) if r[money] else np.nan for r in body])
-    np.testing.assert_allclose(got, want[ib], equal_nan=True)
+    np.testing.assert_allclose(got, want[ib], rtol=5e-4, equal_nan=True)
 
 
 # --------------------------------------------------------------------------
@@ -237,7 +245,9 @@ def test_proposal_one_page_with_everything(snap, tmp_path, paper, size):
     from gui.export import proposal
     out = proposal.write_proposal(snap, tmp_path / f"p_{paper}.pdf", paper=paper, source=PRESET,
                                   today=dt.date(2026, 12, 2), audit=True)
-    assert pdfread.page_count(out) == 1 and pdfread.page_size_pt(out) == size
+    # the audit is a second page; the sheet stays one page
+    assert pdfread.page_count(out) == 2 and pdfread.page_size_pt(out) == pdfread.page_size_pt(out, 1) == size
+    assert "claims beside the engine" in pdfread.text(out).split("\f")[1]
     flat = " ".join(_pdftext(out).split())  # reading order: a wrapped title reads as one line
     for words in ("NETWORK FABRIC PROPOSAL", snap.scenario.name, "Inputs", "24 nodes", "Recommendation",
                   "decision tree", "GPU utilisation", "Training duration", "TCO",
@@ -521,3 +531,24 @@ def test_cli_audit_flag_adds_the_article_audit_to_the_proposal(tmp_path):
     r = _cli("export", PRESET, "--out", tmp_path / "customer.pdf")
     assert r.returncode == 0, r.stderr
     assert "The article’s claims beside the engine" not in " ".join(_pdftext(tmp_path / "customer.pdf").split())
+
+
+def test_chinese_svg_names_public_fonts_after_the_private_subset(snap, qapp, tmp_path):
+    """The bundled subset's family is the app's own: an SVG names public Chinese fonts and sans-serif after it,
+    so its text shows on a machine without the subset."""
+    from gui import i18n
+    from gui.export import charts as export
+    from gui.system.cjk_font import FAMILY
+
+    assert i18n.set_language("zh_CN")
+    try:
+        out = export.export_chart(snap, "duration", tmp_path / "zh.svg")
+    finally:
+        i18n.set_language("en")
+    families = set(re.findall(r'font-family="([^"]*)"', out.read_text(encoding="utf-8")))
+    assert families and any(FAMILY in f for f in families)
+    for f in families:
+        names = [n.strip(" '") for n in f.split(",")]
+        assert names[-1] == "sans-serif"
+        if FAMILY in names:
+            assert set(export.PUBLIC_CJK_FAMILIES) <= set(names[names.index(FAMILY):])

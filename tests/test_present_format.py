@@ -33,7 +33,8 @@ def test_money_in_chinese_counts_in_wan_and_yi(zh):
     assert fm.fmt_money(33_930_000, "CNY") == "¥3,393 万"
     assert fm.fmt_money(684_932, "CNY", digits=3) == "¥68.5 万"
     assert fm.fmt_money(120_000_000, "CNY", digits=3) == "¥1.20 亿"
-    assert fm.fmt_money(5_000, "CNY") == "¥5,000"
+    assert fm.fmt_money(5_000, "CNY") == "¥0.5000 万"  # one format: never "¥5,000" beside "¥4.950 万"
+    assert fm.fmt_money(6_441, "CNY") == "¥0.6441 万" and fm.fmt_money(684, "CNY") == "¥684"
     assert " M" not in fm.fmt_money(39_480_000, "CNY")
 
 
@@ -79,3 +80,11 @@ def test_the_cli_shows_money_in_the_one_format(capsys):
     assert cli.main(["evaluate", str(preset)]) == 0
     out = capsys.readouterr().out
     assert re.search(r"¥\d+\.\d\d M", out) and not re.search(r"\d{3},\d{3}\s", out)
+
+
+def test_csv_numbers_are_rounded_to_their_meaning():
+    from gui.present.chart_export import csv_number
+
+    assert csv_number(13.041234567891234) == "13.04" and csv_number(24.0) == "24"
+    assert csv_number(0.00012345678) == "0.0001235" and csv_number(33_934_567.89) == "33934568"
+    assert csv_number(-4.56789) == "-4.568" and csv_number(0.0) == "0" and csv_number(float("nan")) == ""

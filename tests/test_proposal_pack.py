@@ -18,7 +18,7 @@ from gui.present import pack
 from gui.present.sweep import compute_snapshot
 from model import presets
 
-CELL = re.compile(r"(?:(\w+)!)?\$?([A-Z]+)\$?(\d+)")
+CELL = re.compile(r"(?:'?([^'!=*+/()-]+?)'?!)?\$?([A-Z]+)\$?(\d+)")
 
 
 class Sheets:
@@ -41,7 +41,7 @@ class Sheets:
             total = sum(self.value(sh, f"{c1}{r}") or 0.0 for r in range(int(r1), int(r2) + 1))
             return repr(float(total))
 
-        text = re.sub(r"SUM\((?:(\w+)!)?([A-Z]+\d+:[A-Z]+\d+)\)", rng, text)
+        text = re.sub(r"SUM\((?:'?([^'!(]+?)'?!)?([A-Z]+\d+:[A-Z]+\d+)\)", rng, text)
         text = CELL.sub(lambda m: repr(float(self.value(m.group(1) or sheet, m.group(2) + m.group(3)) or 0.0)), text)
         return eval(text, {"__builtins__": {}})  # only numbers and + - * / ( ) remain
 
@@ -133,13 +133,14 @@ def test_slides_carry_native_charts_with_the_windows_data(tmp_path):
 
 def test_export_pack_writes_the_three_files(tmp_path, capsys):
     from gui.cli import main as cli
-    from gui.cli.export import PACK_FILES
+    from gui.export.pack_folder import pack_files
 
     folder = tmp_path / "pack"
     assert cli.main(["export", str(presets.preset_path("case1")), "--pack", str(folder)]) == 0
-    for name in PACK_FILES:
-        data = (folder / name).read_bytes()
-        assert data[:4] in (b"%PDF", b"PK\x03\x04"), name
+    assert sorted(p.name for p in folder.iterdir()) == sorted(pack_files())
+    magic = {".pdf": b"%PDF", ".pptx": b"PK\x03\x04", ".xlsx": b"PK\x03\x04", ".svg": b"<?xml", ".csv": b"# scenario"}
+    for name in pack_files():
+        assert (folder / name).read_bytes().startswith(magic[name[name.rindex("."):]]), name
     assert cli.main(["export", str(presets.preset_path("case1")), "--pack", str(folder), "--chart", "tco"]) \
         == cli.EXIT_BAD_INPUT
     assert "--pack" in capsys.readouterr().err
@@ -163,3 +164,68 @@ def test_workbook_recomputes_the_apps_totals_with_a_price_book():
         assert sum(line.total for line in pack.bill_of_materials(point)[f]) == pytest.approx(float(d["capex"]))
     plain = model.evaluate(presets.switch_profile_set(presets.load_preset("large"), "published", {}))
     assert float(point.at("infiniband")["capex"]) != pytest.approx(float(plain.at("infiniband")["capex"]))
+
+
+@pytest.mark.parametrize("case", ["case1", "case2", "case3"])
+def test_chinese_slides_are_chinese_with_the_cover_and_native_charts(qapp, case):
+    import datetime as dt
+
+    from gui import i18n
+    from gui.present.pack import Cover
+    from gui.present.series import CHART_KINDS
+
+    snap = compute_snapshot(presets.load_preset(case), "cluster.nodes")
+    assert i18n.set_language("zh_CN")
+    try:
+        prs = pack_files.presentation(snap, "zh_CN", cover=Cover("示例客户", "J. Presales", dt.date(2026, 12, 5), 30))
+    finally:
+        i18n.set_language("en")
+    slides = list(prs.slides)
+    assert len(slides) == 1 + len(CHART_KINDS) + 4  # title, one per chart, BOM, cost, acceptance, assumptions
+    title = " ".join(sh.text_frame.text for sh in slides[0].shapes if sh.has_text_frame)
+    assert "客户：示例客户" in title and pack.fingerprint(snap.scenario) in title and "有效期至 2027-01-04" in title
+    charts = [sh.chart for slide in slides for sh in slide.shapes if sh.has_chart]
+    assert len(charts) == len(CHART_KINDS)
+    names = [s.name for ch in charts for s in ch.plots[0].series]
+    assert any("传统以太网" in n for n in names) and not any("Traditional" in n for n in names)
+    fixed = " ".join(sh.text_frame.text for slide in slides[:-1] for sh in slide.shapes if sh.has_text_frame)
+    cells = " ".join(c.text for slide in slides for sh in slide.shapes if sh.has_table for r in sh.table.rows
+                     for c in r.cells)
+    text = (fixed + cells).replace("Fabric What-If", "")  # the tool's name stays
+    for english in ("Fabric", "Unit price", "Bill of materials", "Capex", "Traditional", "Customer", "days"):
+        assert english not in text, english
+    notes = " ".join(sh.text_frame.text for sh in slides[-1].shapes if sh.has_text_frame)
+    assert notes.count("估计值：没有公开来源给出此数值") == 1 and "来源按原文语言引用" in notes
+
+
+def test_chinese_workbook_names_its_sheets_in_chinese_and_still_recomputes(qapp):
+    from gui import i18n
+
+    point = _point("case2")
+    assert i18n.set_language("zh_CN")
+    try:
+        wb = pack_files.workbook(point, "zh_CN")
+    finally:
+        i18n.set_language("en")
+    assert wb.sheetnames == ["输入", "物料清单", "TCO", "对比", "验收"]
+    sh = Sheets(wb)
+    rows = _rows(wb["TCO"])
+    ib = rows[pack_files._labels(point)["infiniband"]]
+    assert "'物料清单'!" in wb["TCO"][f"B{ib}"].value
+    assert sh.value("TCO", f"H{ib}") == pytest.approx(float(point.at("infiniband")["tco"]), rel=1e-9)
+    assert sh.value("TCO", f"K{ib}") == pytest.approx(float(point.at("infiniband")["cost_per_run"]), rel=1e-9)
+
+
+def test_slide_tables_fit_their_slides_with_a_bill_of_materials_from_its_parts():
+    from pptx.util import Emu
+
+    s = presets.switch_profile_set(presets.load_preset("case3"), "published", {})  # NICs, switches, links per fabric
+    prs = pack_files.presentation(compute_snapshot(s, "cluster.nodes"), "en")
+    tables = [sh for slide in prs.slides for sh in slide.shapes if sh.has_table]
+    assert len(tables) == 3 and len(tables[0].table.rows) > 18  # BOM, cost, acceptance
+    for sh in tables:
+        assert Emu(sh.top + sh.height).inches <= Emu(prs.slide_height).inches - 0.2
+    cost = tables[1].table
+    assert [c.text for c in cost.rows[0].cells][-1] == "Price per GPU-hour"
+    assert any(c.text.startswith(("at once", "never")) or c.text.endswith(("days", "months", "years"))
+               for r in list(cost.rows)[1:] for c in r.cells)

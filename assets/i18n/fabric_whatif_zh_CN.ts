@@ -594,6 +594,21 @@
     </message>
 </context>
 <context>
+    <name>Claims</name>
+    <message>
+        <source>(energy per run on {baseline} {energy_baseline} − on {fabric} {energy_fabric}) × the {runs} runs {fabric} completes a year; {baseline} would need {slower} years for them, so this exceeds a year’s electricity bill ({bill})</source>
+        <translation>（{baseline} 每次训练电费 {energy_baseline} − {fabric} 每次训练电费 {energy_fabric}）× {fabric} 每年完成的 {runs} 次训练；{baseline} 完成这些训练需要 {slower} 年，因此该数值超过一年的电费（{bill}）</translation>
+    </message>
+    <message>
+        <source>1 − cost per token on {fabric} / on {baseline}: {baseline} needs {slower}× the cluster-years for the same tokens</source>
+        <translation>1 − {fabric} 每 token 成本 / {baseline} 每 token 成本：{baseline} 训练同样多的 token 需要 {slower} 倍的集群年数</translation>
+    </message>
+    <message>
+        <source>{fabric}’s {years}-year output ({tokens_b} B tokens) bought at {baseline}’s cost per token ({bought}, {slower}× the cluster-years) − {fabric}’s TCO ({tco}): larger than a TCO because {baseline} would need {slower}× as long</source>
+        <translation>{fabric} {years} 年的产出（{tokens_b}B token）按 {baseline} 的每 token 成本计（{bought}，{slower} 倍的集群年数）− {fabric} 的 TCO（{tco}）：之所以大于 TCO，是因为 {baseline} 需要 {slower} 倍的时间</translation>
+    </message>
+</context>
+<context>
     <name>Compare</name>
     <message>
         <source>Utilisation (MFU, %)</source>
@@ -701,6 +716,41 @@
     <message>
         <source>%: network share of TCO</source>
         <translation>%：网络占 TCO 的比例</translation>
+    </message>
+</context>
+<context>
+    <name>Csv</name>
+    <message>
+        <source>scenario</source>
+        <translation>场景</translation>
+    </message>
+    <message>
+        <source>fingerprint</source>
+        <translation>指纹</translation>
+    </message>
+    <message>
+        <source>fabric figures</source>
+        <translation>网络参数</translation>
+    </message>
+    <message>
+        <source>chart</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <source>units</source>
+        <translation>单位</translation>
+    </message>
+    <message>
+        <source>engine</source>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <source>{x} along the rows; {y}; rounded to {n} significant figures</source>
+        <translation>各行为{x}；{y}；保留 {n} 位有效数字</translation>
+    </message>
+    <message>
+        <source>; money in {currency}</source>
+        <translation>；金额单位 {currency}</translation>
     </message>
 </context>
 <context>
@@ -927,7 +977,7 @@
     </message>
     <message>
         <source>CNY 4,200 per node</source>
-        <translation>每节点 ¥4,200</translation>
+        <translation>每节点 4,200 元</translation>
     </message>
     <message>
         <source>≤ CNY 8 M over 5 years (cap)</source>
@@ -944,6 +994,10 @@
     <message>
         <source>40 % below InfiniBand up front</source>
         <translation>前期投入比 InfiniBand 低 40 %</translation>
+    </message>
+    <message>
+        <source>Ethernet</source>
+        <translation>以太网</translation>
     </message>
 </context>
 <context>
@@ -1447,6 +1501,10 @@
         <translation>导出方案建议书(&amp;P)（PDF）…</translation>
     </message>
     <message>
+        <source>Export proposal pac&amp;k…</source>
+        <translation>导出方案资料包(&amp;K)…</translation>
+    </message>
+    <message>
         <source>(no recent files)</source>
         <translation>（无最近文件）</translation>
     </message>
@@ -1499,6 +1557,10 @@
         <translation>无法导出方案建议书</translation>
     </message>
     <message>
+        <source>Could not export the proposal pack</source>
+        <translation>无法导出方案资料包</translation>
+    </message>
+    <message>
         <source>Open scenario</source>
         <translation>打开场景</translation>
     </message>
@@ -1525,6 +1587,10 @@
     <message>
         <source>Paper:</source>
         <translation>纸张：</translation>
+    </message>
+    <message>
+        <source>a folder to write the pack into</source>
+        <translation>用于写入资料包的文件夹</translation>
     </message>
 </context>
 <context>
@@ -1989,6 +2055,126 @@
         <translation>NPV 折现率（每年比例）</translation>
     </message>
     <message>
+        <source>Input</source>
+        <translation>输入项</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>Money in {currency}; edit the values in column B: every other sheet follows.</source>
+        <translation>金额单位 {currency}；修改 B 列的数值，其他工作表随之更新。</translation>
+    </message>
+    <message>
+        <source>Fabric</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Quantity</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <source>Unit price</source>
+        <translation>单价</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>合计</translation>
+    </message>
+    <message>
+        <source>Capex</source>
+        <translation>资本支出</translation>
+    </message>
+    <message>
+        <source>Energy per year (kWh)</source>
+        <translation>每年耗电（kWh）</translation>
+    </message>
+    <message>
+        <source>Energy per year</source>
+        <translation>每年电费</translation>
+    </message>
+    <message>
+        <source>Operations per year</source>
+        <translation>每年运维</translation>
+    </message>
+    <message>
+        <source>Support per year</source>
+        <translation>每年维保</translation>
+    </message>
+    <message>
+        <source>Opex per year</source>
+        <translation>每年运营支出</translation>
+    </message>
+    <message>
+        <source>Run with interruptions (h)</source>
+        <translation>含中断的训练时长（小时）</translation>
+    </message>
+    <message>
+        <source>Duty cycle</source>
+        <translation>占空比</translation>
+    </message>
+    <message>
+        <source>Cost per training run</source>
+        <translation>单次训练成本</translation>
+    </message>
+    <message>
+        <source>Training days (with interruptions)</source>
+        <translation>训练天数（含中断）</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Network fabric proposal</source>
+        <translation>网络方案建议书</translation>
+    </message>
+    <message>
+        <source>Customer: {name}</source>
+        <translation>客户：{name}</translation>
+    </message>
+    <message>
+        <source>Prepared by: {name}</source>
+        <translation>编制人：{name}</translation>
+    </message>
+    <message>
+        <source>Date: {date} · valid until {until}</source>
+        <translation>日期：{date} · 有效期至 {until}</translation>
+    </message>
+    <message>
+        <source>Scenario fingerprint: {fp} · Fabric What-If {version}</source>
+        <translation>场景指纹：{fp} · Fabric What-If {version}</translation>
+    </message>
+    <message>
+        <source>Fabric figures: {name}</source>
+        <translation>网络参数：{name}</translation>
+    </message>
+    <message>
+        <source>TCO (same cluster)</source>
+        <translation>TCO（同一集群）</translation>
+    </message>
+    <message>
+        <source>NPV</source>
+        <translation>净现值</translation>
+    </message>
+    <message>
+        <source>Assumptions and sources</source>
+        <translation>假设与来源</translation>
+    </message>
+    <message>
+        <source>NPV at {rate} % a year; money saved at the baseline&apos;s output.</source>
+        <translation>净现值按每年 {rate} % 折现；节省金额按基准网络的产出计算。</translation>
+    </message>
+    <message>
         <source>GPU servers</source>
         <translation>GPU 服务器</translation>
     </message>
@@ -2011,6 +2197,213 @@
     <message>
         <source>Discount (price book)</source>
         <translation>折扣（价格表）</translation>
+    </message>
+    <message>
+        <source>How the fabrics compare as the scenario changes</source>
+        <translation>场景变化时各网络的对比</translation>
+    </message>
+    <message>
+        <source>Audit: the article&apos;s claims beside the engine</source>
+        <translation>核对：原文结论与引擎结果对照</translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <source>Prepared by</source>
+        <translation>编制人</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>Valid until</source>
+        <translation>有效期至</translation>
+    </message>
+    <message>
+        <source>{date} ({days} days)</source>
+        <translation>{date}（{days} 天）</translation>
+    </message>
+    <message>
+        <source>Scenario fingerprint</source>
+        <translation>场景指纹</translation>
+    </message>
+    <message>
+        <source>Fabric figures</source>
+        <translation>网络参数</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <source>at once</source>
+        <translation>立即</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>无法回收</translation>
+    </message>
+    <message>
+        <source>{n} days</source>
+        <translation>{n} 天</translation>
+    </message>
+    <message>
+        <source>{n} months</source>
+        <translation>{n} 个月</translation>
+    </message>
+    <message>
+        <source>{n} years</source>
+        <translation>{n} 年</translation>
+    </message>
+    <message>
+        <source>Recommended fabric</source>
+        <translation>推荐网络</translation>
+    </message>
+    <message>
+        <source>Training run</source>
+        <translation>单次训练</translation>
+    </message>
+    <message>
+        <source>with expected interruptions</source>
+        <translation>含预计的中断</translation>
+    </message>
+    <message>
+        <source>Price per GPU-hour</source>
+        <translation>每 GPU 小时价格</translation>
+    </message>
+    <message>
+        <source>TCO over delivered GPU-hours</source>
+        <translation>TCO 除以交付的 GPU 小时</translation>
+    </message>
+    <message>
+        <source>costs no more up front than {fabric}</source>
+        <translation>前期投入不高于 {fabric}</translation>
+    </message>
+    <message>
+        <source>saves nothing at the same work</source>
+        <translation>同等工作量下没有节省</translation>
+    </message>
+    <message>
+        <source>NPV {money} at {rate} % a year</source>
+        <translation>净现值 {money}（每年 {rate} % 折现）</translation>
+    </message>
+    <message>
+        <source>against {fabric}</source>
+        <translation>对比 {fabric}</translation>
+    </message>
+    <message>
+        <source>{fabric}: {n} days</source>
+        <translation>{fabric}：{n} 天</translation>
+    </message>
+    <message>
+        <source>{fabric}: {money}</source>
+        <translation>{fabric}：{money}</translation>
+    </message>
+    <message>
+        <source>Saved per year, same work</source>
+        <translation>每年节省（同等工作量）</translation>
+    </message>
+    <message>
+        <source>{n} GPU-hours freed a year</source>
+        <translation>每年腾出 {n} GPU 小时</translation>
+    </message>
+    <message>
+        <source>Payback of the extra capex</source>
+        <translation>额外投资回收期</translation>
+    </message>
+    <message>
+        <source>Quantities from the topology model (NICs per node, the fat tree&apos;s switches, its links with their optics); unit prices are the component prices the economics uses, before any discount. Money in {currency}. The workbook (proposal.xlsx) recomputes these totals from editable prices.</source>
+        <translation>数量来自拓扑模型（每节点网卡、胖树交换机、链路及其光模块）；单价为经济模型使用的部件价格，未计折扣。金额单位 {currency}。工作簿（proposal.xlsx）可按修改后的价格重新计算这些合计。</translation>
+    </message>
+    <message>
+        <source>Bill of materials</source>
+        <translation>物料清单</translation>
+    </message>
+    <message>
+        <source>TCO, same cluster, {n} years</source>
+        <translation>同一集群 {n} 年 TCO</translation>
+    </message>
+    <message>
+        <source>Payback</source>
+        <translation>回收期</translation>
+    </message>
+    <message>
+        <source>Money for the same work is compared with {fabric} at its output (its runs per year); the TCO is the same cluster&apos;s over its years, whatever work it does. NPV at {rate} % a year of the extra capex against the yearly saving; price per GPU-hour: the TCO over the GPU-hours the cluster delivers at its duty cycle.</source>
+        <translation>同等工作量的金额以 {fabric} 的产出（每年训练次数）为准进行比较；TCO 为同一集群在使用年限内的总成本，与完成的工作量无关。净现值：额外投资与每年节省按每年 {rate} % 折现；每 GPU 小时价格：TCO 除以集群按占空比交付的 GPU 小时。</translation>
+    </message>
+    <message>
+        <source>Cost and financials</source>
+        <translation>成本与财务指标</translation>
+    </message>
+    <message>
+        <source>Sources are cited as published, in their original language.</source>
+        <translation>来源按原文语言引用。</translation>
+    </message>
+    <message>
+        <source>These figures are estimates by Fabric What-If {version} from published mechanisms and the sources above, for the scenario with fingerprint {fingerprint}. They are not measurements of your cluster, not a quotation and not a performance guarantee. Prices are list-price estimates before negotiation and taxes; confirm them with a supplier&apos;s quotation. Valid until {date}.</source>
+        <translation>以上数据由 Fabric What-If {version} 依据公开机理和上述来源估算，适用于指纹为 {fingerprint} 的场景。它们不是对贵方集群的实测，不构成报价，也不构成性能保证。价格为议价和税前的目录价估计，请以供应商报价为准。有效期至 {date}。</translation>
+    </message>
+    <message>
+        <source>Disclaimer</source>
+        <translation>免责声明</translation>
+    </message>
+    <message>
+        <source>page {n} of {total}</source>
+        <translation>第 {n} 页，共 {total} 页</translation>
+    </message>
+</context>
+<context>
+    <name>PackDialog</name>
+    <message>
+        <source>Export proposal pack</source>
+        <translation>导出方案资料包</translation>
+    </message>
+    <message>
+        <source>&amp;Choose…</source>
+        <translation>选择(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <source>optional: left blank on the cover</source>
+        <translation>可选：留空则封面上空白</translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <source>Prepared by</source>
+        <translation>编制人</translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation> 天</translation>
+    </message>
+    <message>
+        <source>Valid for</source>
+        <translation>有效期</translation>
+    </message>
+    <message>
+        <source>Paper</source>
+        <translation>纸张</translation>
+    </message>
+    <message>
+        <source>Writes proposal.pdf, proposal.pptx, proposal.xlsx and each chart as CSV and SVG into the folder, in the window&apos;s language.</source>
+        <translation>将 proposal.pdf、proposal.pptx、proposal.xlsx 以及每张图表的 CSV 和 SVG 写入该文件夹，语言与窗口一致。</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Folder for the proposal pack</source>
+        <translation>方案资料包的文件夹</translation>
     </message>
 </context>
 <context>
@@ -2313,7 +2706,7 @@
     </message>
     <message>
         <source>duty cycle {n} %</source>
-        <translation>利用率 {n} %</translation>
+        <translation>占空比 {n} %</translation>
     </message>
     <message>
         <source>Economics</source>
@@ -2352,20 +2745,12 @@
         <translation>；取自本场景：</translation>
     </message>
     <message>
-        <source>; guesses (no published source): </source>
-        <translation>；估计值（无公开来源）：</translation>
-    </message>
-    <message>
         <source>{fabric}: {gbps} Gb/s × {nics}, {lat} µs, loss {loss} %</source>
         <translation>{fabric}：{gbps} Gb/s × {nics}，{lat} µs，丢包率 {loss} %</translation>
     </message>
     <message>
         <source>Every fabric</source>
         <translation>所有网络</translation>
-    </message>
-    <message>
-        <source>guesses (no published source): </source>
-        <translation>估计值（无公开来源）：</translation>
     </message>
     <message>
         <source>{gpu}: prices and power</source>
@@ -2378,10 +2763,6 @@
     <message>
         <source>Economics defaults</source>
         <translation>经济性默认值</translation>
-    </message>
-    <message>
-        <source>; guesses: </source>
-        <translation>；估计值：</translation>
     </message>
     <message>
         <source>Network fabric proposal</source>
@@ -2440,6 +2821,22 @@
         <translation>决策树与引擎选择的网络一致。</translation>
     </message>
     <message>
+        <source>recompute none</source>
+        <translation>不重计算</translation>
+    </message>
+    <message>
+        <source>recompute selective</source>
+        <translation>选择性重计算</translation>
+    </message>
+    <message>
+        <source>recompute full</source>
+        <translation>完全重计算</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
         <source>Break-even, {a} vs {b}</source>
         <translation>盈亏平衡点：{a} 对比 {b}</translation>
     </message>
@@ -2488,10 +2885,6 @@
         <translation>Δ = B − A；绿色：B 更优，红色：B 更差。</translation>
     </message>
     <message>
-        <source>The article’s claims table is left out to keep one page (fabric-whatif claims {name}).</source>
-        <translation>为保持单页，省略原文结论对照表（见 fabric-whatif claims {name}）。</translation>
-    </message>
-    <message>
         <source>Claim</source>
         <translation>指标</translation>
     </message>
@@ -2518,6 +2911,10 @@
     <message>
         <source>Assumptions and sources</source>
         <translation>假设与来源</translation>
+    </message>
+    <message>
+        <source>a guess: no published source gives this figure; replace it with your measurement in the app.</source>
+        <translation>估计值：没有公开来源给出此数值；请在应用中替换为您的实测值。</translation>
     </message>
     <message>
         <source>Profile set: {name}</source>

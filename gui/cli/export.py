@@ -12,12 +12,12 @@ from model import ScenarioError
 from model.files import atomic_write, check_writable
 
 from gui.present.bands import compute_bands
+from gui.present.pack import DEFAULT_VALID_DAYS, MAX_VALID_DAYS, Cover
 from gui.present.chart_export import MAX_PNG_WIDTH, MIN_PNG_WIDTH, chart_format, series_csv
 from gui.present.series import CHART_KINDS
 from gui.present.sweep import X_FIELDS, compute_snapshot
 from gui.present.text import LANGUAGES
 
-PAPERS = ("a4", "letter")
 PAPERS = ("a4", "letter")
 
 
@@ -30,9 +30,16 @@ def add_export_command(sub) -> None:
     ex.add_argument("scenario", help="scenario file (.toml)")
     ex.add_argument("--out", metavar="FILE", help="file to write (.png, .svg, .pdf or .csv)")
     ex.add_argument("--pack", metavar="DIR",
-                    help="write the proposal pack into DIR instead: proposal.pdf (with the acceptance page), "
-                         "proposal.pptx (native, editable charts) and proposal.xlsx (bill of materials and TCO as "
-                         "formulas you can edit), acceptance.csv (the busbw the chosen fabric must reach)")
+                    help="write the proposal pack into DIR instead: proposal.pdf (cover, headline numbers, charts, "
+                         "bill of materials, acceptance table, assumptions), proposal.pptx (native, editable charts), "
+                         "proposal.xlsx (bill of materials and TCO as formulas you can edit), acceptance.csv (the "
+                         "busbw the chosen fabric must reach), and each chart as CSV and SVG")
+    ex.add_argument("--customer", default="", metavar="NAME", help="pack: the customer on the cover (default blank)")
+    ex.add_argument("--prepared-by", dest="prepared_by", default="", metavar="NAME",
+                    help="pack: who prepared the proposal, on the cover (default blank)")
+    ex.add_argument("--valid-days", dest="valid_days", type=int, default=DEFAULT_VALID_DAYS, metavar="N",
+                    help=f"pack: days the proposal's figures hold from today (1-{MAX_VALID_DAYS}; "
+                         f"default {DEFAULT_VALID_DAYS})")
     ex.add_argument("--chart", choices=CHART_KINDS, help="which chart (required except for the proposal .pdf)")
     ex.add_argument("--width", type=int, metavar="PX",
                     help=f"PNG width in pixels ({MIN_PNG_WIDTH}-{MAX_PNG_WIDTH}; default twice the screen's)")
@@ -82,11 +89,7 @@ def cmd_export(args) -> int:
     if args.x_field not in X_FIELDS:
         raise ScenarioError("--x", args.x_field, "one of " + ", ".join(X_FIELDS))
     snap = compute_snapshot(scenario, args.x_field)
-    extra = {}
-    if getattr(args, "pin", None):
-        extra["pinned"] = compute_snapshot(model.load_scenario(args.pin), args.x_field)
-    if getattr(args, "bands", False):
-        extra["bands"] = compute_bands(snap.scenario, snap.x_field, snap.sweep.x)[0]
+    extra = _overlays(args, snap)
     if fmt == ".csv":
         out = atomic_write(args.out, series_csv(snap.sweep, args.chart, **extra))
     elif args.chart is None:
@@ -102,45 +105,41 @@ def cmd_export(args) -> int:
     return 0
 
 
-PACK_FILES = ("proposal.pdf", "proposal.pptx", "proposal.xlsx")
-ACCEPTANCE_CSV = "acceptance.csv"  # beside them: the chosen fabric's acceptance table
+def _overlays(args, snap) -> dict:
+    """``--pin A.toml`` (A along the same x-axis) and ``--bands`` (P10-P90, seeded) as export keywords."""
+    extra = {}
+    if getattr(args, "pin", None):
+        extra["pinned"] = compute_snapshot(model.load_scenario(args.pin), args.x_field)
+    if getattr(args, "bands", False):
+        extra["bands"] = compute_bands(snap.scenario, snap.x_field, snap.sweep.x)[0]
+    return extra
 
 
 def _export_pack(args) -> int:
-    """``--pack DIR``: the proposal sheet (PDF), the slides (PPTX) and the workbook (XLSX) in one folder."""
-    from pathlib import Path
-
+    """``--pack DIR``: every file of the proposal pack in one folder (:func:`gui.export.pack_folder.write_pack`)."""
     if args.out or args.chart:
         raise ScenarioError("--pack", args.pack, "a folder on its own: --out and --chart name single files")
-    folder = Path(args.pack)
-    if folder.exists() and not folder.is_dir():
-        raise ScenarioError("--pack", args.pack, "a folder (this is a file)")
+    cover = Cover(customer=args.customer, prepared_by=args.prepared_by, valid_days=args.valid_days)
     scenario = model.load_scenario(args.scenario)
     if args.x_field not in X_FIELDS:
         raise ScenarioError("--x", args.x_field, "one of " + ", ".join(X_FIELDS))
     lang = getattr(args, "lang", "en") or "en"
-    from gui.export.charts import ensure_app  # the PDF is drawn with Qt
+    from gui.export.charts import ensure_app  # the PDF and the SVGs are drawn with Qt
+    from gui.export.pack_folder import check_folder, write_pack
 
+    check_folder(args.pack)
     ensure_app()
     if lang != "en":
         from gui.i18n import set_language
 
         if not set_language(lang):
             raise ScenarioError("--lang", lang, "a language whose catalogue is installed (assets/i18n/*.qm)")
-    folder.mkdir(parents=True, exist_ok=True)
     snap = compute_snapshot(scenario, args.x_field)
-    from gui.export.pack_files import write_pptx, write_xlsx
-    from gui.export.proposal import write_proposal
-
-    from gui.export.acceptance_pack import write_acceptance_csv
-
-    pdf, pptx, xlsx = (folder / name for name in PACK_FILES)
-    outs = [write_proposal(snap, pdf, paper=args.paper, source=args.scenario, audit=getattr(args, "audit", False),
-                           acceptance=True),
-            write_pptx(snap, pptx, lang), write_xlsx(snap.point, xlsx, lang), write_acceptance_csv(scenario, folder / ACCEPTANCE_CSV)]
-    for out in outs:
+    extra = _overlays(args, snap)
+    for out in write_pack(snap, args.pack, cover, lang=lang, paper=args.paper, source=args.scenario,
+                          audit=getattr(args, "audit", False), **extra):
         print(f"wrote {out}")
     return 0
 
 
-__all__ = ["ACCEPTANCE_CSV", "PACK_FILES", "PAPERS", "add_export_command", "cmd_export"]
+__all__ = ["PAPERS", "add_export_command", "cmd_export"]

@@ -1,20 +1,19 @@
-"""The acceptance page of the proposal PDF: the chosen fabric's acceptance table
-(:func:`gui.present.acceptance.acceptance_view`) painted on a page of its own after the proposal sheet."""
+"""The acceptance page of the proposal pack's PDF: the chosen fabric's acceptance table
+(:func:`gui.present.acceptance.acceptance_view`) as the pack's sheet draws a block of rich text
+(:data:`gui.export.pack_pdf.PAGES` has it before the assumptions)."""
 
 from __future__ import annotations
 
 import html
 
-from PySide6 import QtCore, QtGui
-
-from gui.export.charts import cjk_family, no_ligatures
-from gui.i18n import is_chinese
 from gui.present.acceptance import acceptance_view
 
-ACCENT, INK, MUTED = "#0072B2", "#1a1a1a", "#5a5a5a"  # the proposal sheet's
+ACCENT, MUTED = "#0072B2", "#5a5a5a"  # the proposal sheet's
 
 
-def _html(view: dict) -> str:
+def acceptance_html(scenario) -> str:
+    """The page's title, how to run the test, the table (sizes down; collective × node count across) and its basis."""
+    view = acceptance_view(scenario)
     e = html.escape
     head = "".join(
         "<tr>" + "".join(f"<th align='{'left' if i < 2 else 'right'}'>{e(x)}</th>" for i, x in enumerate(row))
@@ -28,23 +27,4 @@ def _html(view: dict) -> str:
             f"<p style='color:{MUTED}'>{e(view['cell'])}</p>{notes}")
 
 
-def draw_acceptance_page(painter, page, scenario, margin: float = 40.0) -> None:
-    """Paint the acceptance page on ``painter`` (a new PDF page, ``page`` its rectangle in device pixels)."""
-    painter.fillRect(QtCore.QRectF(page), QtGui.QColor("white"))
-    font = QtGui.QFont("DejaVu Sans")
-    font.setFamilies(["DejaVu Sans", cjk_family()] if is_chinese() else ["DejaVu Sans"])
-    font.setPointSizeF(7.5)
-    doc = QtGui.QTextDocument()
-    doc.setDocumentMargin(0)
-    doc.setDefaultFont(no_ligatures(font))
-    doc.setDefaultStyleSheet(f"p {{ margin: 0 0 4px 0; color:{INK} }} th {{ font-weight:600 }} "
-                             "td, th { border-bottom: 1px solid #dddddd }")
-    doc.setHtml(_html(acceptance_view(scenario)))
-    doc.setTextWidth(page.width() - 2 * margin)
-    painter.save()
-    painter.translate(margin, margin)
-    doc.drawContents(painter, QtCore.QRectF(0, 0, doc.textWidth(), page.height() - 2 * margin))
-    painter.restore()
-
-
-__all__ = ["draw_acceptance_page"]
+__all__ = ["acceptance_html"]

@@ -294,11 +294,26 @@ def _flatten_group(m: re.Match) -> str:
 def flatten_svg(svg: str) -> str:
     """Bake each cosmetic-stroke group's transform into its coordinates (see the module notes).
 
-    Also names a generic font family after Qt's, so browsers without "Sans Serif" fall back cleanly.
+    Also names fonts every machine can fall back to after Qt's: the bundled subset's family is private to the
+    app, so public Chinese families follow it (:data:`PUBLIC_CJK_FAMILIES`), then the generic ``sans-serif``, and
+    Chinese text still shows where the subset is not installed.
     """
     svg = _GROUP.sub(_flatten_group, svg)
-    return re.sub(r'font-family="([^"]*)"', lambda m: f'font-family="{m.group(1)}, sans-serif"'
-                  if "sans-serif" not in m.group(1) else m.group(0), svg)
+    return re.sub(r'font-family="([^"]*)"', lambda m: f'font-family="{svg_font_families(m.group(1))}"', svg)
+
+
+PUBLIC_CJK_FAMILIES = ("Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei")
+"""Chinese fonts a reader's machine has (Linux, Adobe, macOS, Windows), after the app's private subset in an SVG."""
+
+
+def svg_font_families(families: str) -> str:
+    """An SVG ``font-family`` list ending in public fonts: Qt's families, then :data:`PUBLIC_CJK_FAMILIES` where
+    the private CJK subset is named, then ``sans-serif``."""
+    names = [n.strip().strip("'\"") for n in families.split(",") if n.strip()]
+    names = [n for n in names if n != "sans-serif"]
+    if export_family() in names:
+        names += [n for n in PUBLIC_CJK_FAMILIES if n not in names]
+    return ", ".join(f"'{n}'" if " " in n else n for n in names + ["sans-serif"])
 
 
 def chart_svg(widget, title: str = "") -> bytes:

@@ -22,12 +22,13 @@ from pathlib import Path
 import numpy as np
 
 import model
-from model import catalog, recommend
+from model import recommend
 from model.files import atomic_write
 from model.results import fabric_summaries
 
-from gui.present.format import fmt_money
-from gui.present.pack import DISCOUNT_RATE, bill_of_materials, financials, tco_parts
+from gui.present.assumptions import assumptions, guess_legend
+from gui.present.format import currency_symbol, fmt_money, fmt_number, fmt_sig
+from gui.present.pack import DISCOUNT_RATE, Cover, bill_of_materials, financials, fingerprint, tco_parts
 from gui.present.plausibility import point_stalls, stall_text
 from gui.present.series import CHART_KINDS, chart_series
 from gui.present.text import QT_TRANSLATE_NOOP, profile_set_name, translate
@@ -42,7 +43,7 @@ def _t(text: str) -> str:
 
 
 def _labels(point) -> dict:
-    return {f: lab.split(" (")[0] for f, lab in zip(point.fabrics, point.labels)}
+    return {f: translate("Data", lab).split(" (")[0].split("（")[0] for f, lab in zip(point.fabrics, point.labels)}
 
 
 def answer_text(point, lang: str = "en") -> str:
@@ -65,8 +66,40 @@ INPUT_ROWS = (  # (key, label) in order: row 2 onwards of the Inputs sheet
 )
 
 
-def _input_cell(key: str) -> str:
-    return f"Inputs!$B${2 + [k for k, _ in INPUT_ROWS].index(key)}"
+BOM_HEADS = (QT_TRANSLATE_NOOP("Pack", "Fabric"), QT_TRANSLATE_NOOP("Pack", "Item"),
+             QT_TRANSLATE_NOOP("Pack", "Quantity"), QT_TRANSLATE_NOOP("Pack", "Unit price"),
+             QT_TRANSLATE_NOOP("Pack", "Total"))
+TCO_HEADS = (QT_TRANSLATE_NOOP("Pack", "Fabric"), QT_TRANSLATE_NOOP("Pack", "Capex"),
+             QT_TRANSLATE_NOOP("Pack", "Energy per year (kWh)"), QT_TRANSLATE_NOOP("Pack", "Energy per year"),
+             QT_TRANSLATE_NOOP("Pack", "Operations per year"), QT_TRANSLATE_NOOP("Pack", "Support per year"),
+             QT_TRANSLATE_NOOP("Pack", "Opex per year"), QT_TRANSLATE_NOOP("Pack", "TCO"),
+             QT_TRANSLATE_NOOP("Pack", "Run with interruptions (h)"), QT_TRANSLATE_NOOP("Pack", "Duty cycle"),
+             QT_TRANSLATE_NOOP("Pack", "Cost per training run"))
+COMPARISON_HEADS = (QT_TRANSLATE_NOOP("Pack", "Fabric"),
+                    QT_TRANSLATE_NOOP("Pack", "Training days (with interruptions)"),
+                    QT_TRANSLATE_NOOP("Pack", "MFU"), QT_TRANSLATE_NOOP("Pack", "Note"))
+COST_HEADS = (QT_TRANSLATE_NOOP("Pack", "Fabric"), QT_TRANSLATE_NOOP("Pack", "Capex"),
+              QT_TRANSLATE_NOOP("Pack", "TCO (same cluster)"), QT_TRANSLATE_NOOP("Pack", "Cost per training run"),
+              QT_TRANSLATE_NOOP("Pack", "NPV"))
+
+
+def _heads(heads) -> list[str]:
+    """A table's header row in the UI language."""
+    return [translate("Pack", h) for h in heads]
+
+
+def sheet_titles() -> dict[str, str]:
+    """The workbook's sheet names in the UI language (``Inputs``, ``BOM``, ``TCO``, ``Comparison``)."""
+    return {key: translate("Pack", text) for key, text in SHEETS.items()}
+
+
+def _ref(sheet: str, cell: str) -> str:
+    """A reference to ``cell`` on sheet ``sheet``, quoted so any sheet name (Chinese too) works in a formula."""
+    return "'" + sheet.replace("'", "''") + "'!" + cell
+
+
+def _input_cell(key: str, titles: dict) -> str:
+    return _ref(titles["inputs"], f"$B${2 + [k for k, _ in INPUT_ROWS].index(key)}")
 
 
 def workbook(point, lang: str = "en"):
@@ -82,47 +115,46 @@ def workbook(point, lang: str = "en"):
     first = parts[point.fabrics[0]]
     wb = Workbook()
     ws = wb.active
-    ws.title = "Inputs"
-    ws.append([_t("Input"), _t("Value")])
+    titles = sheet_titles()
+    ws.title = titles["inputs"]
+    ws.append([translate("Pack", "Input"), translate("Pack", "Value")])
     book = point.scenario.price_book
     values = {"discount": book.discount, "electricity": first.price_per_kwh, "support": book.support_fraction,
               "years": first.years, "rate": DISCOUNT_RATE}
     for key, label in INPUT_ROWS:
         ws.append([_t(label), values[key]])
     ws.append([])
-    ws.append([_t("Money in {currency}; edit the values in column B: every other sheet follows.").format(
+    ws.append([translate("Pack", "Money in {currency}; edit the values in column B: every other sheet follows.").format(
         currency=cur)])
     ws.column_dimensions["A"].width = 58
 
-    b = wb.create_sheet("BOM")
-    b.append([_t("Fabric"), _t("Item"), _t("Quantity"), _t("Unit price"), _t("Total")])
+    b = wb.create_sheet(titles["bom"])
+    b.append(_heads(BOM_HEADS))
     capex_cell = {}
     for name in point.fabrics:
         start = b.max_row + 1
         for line in (x for x in bom[name] if x.item != "discount"):  # the discount is the Inputs sheet's
             r = b.max_row + 1
             b.append([labels[name], line.label, line.quantity, line.unit_price,
-                      f"=C{r}*D{r}*(1-{_input_cell('discount')})"])
+                      f"=C{r}*D{r}*(1-{_input_cell('discount', titles)})"])
         end = b.max_row
-        b.append([labels[name], _t("Capex"), None, None, f"=SUM(E{start}:E{end})"])
+        b.append([labels[name], translate("Pack", "Capex"), None, None, f"=SUM(E{start}:E{end})"])
         b.cell(row=b.max_row, column=2).font = bold
-        capex_cell[name] = f"BOM!$E${b.max_row}"
+        capex_cell[name] = _ref(titles["bom"], f"$E${b.max_row}")
     b.column_dimensions["B"].width = 44
 
-    t = wb.create_sheet("TCO")
-    t.append([_t("Fabric"), _t("Capex"), _t("Energy per year (kWh)"), _t("Energy per year"),
-              _t("Operations per year"), _t("Support per year"), _t("Opex per year"), _t("TCO"),
-              _t("Run with interruptions (h)"), _t("Duty cycle"), _t("Cost per training run")])
+    t = wb.create_sheet(titles["tco"])
+    t.append(_heads(TCO_HEADS))
     for name in point.fabrics:
         p = parts[name]
         r = t.max_row + 1
-        t.append([labels[name], f"={capex_cell[name]}", p.energy_kwh_per_year, f"=C{r}*{_input_cell('electricity')}",
-                  p.operations_per_year, f"=B{r}*{_input_cell('support')}", f"=D{r}+E{r}+F{r}",
-                  f"=B{r}+G{r}*{_input_cell('years')}", p.run_hours, p.duty_cycle,
-                  f"=H{r}*I{r}/({_input_cell('years')}*8760*J{r})"])
+        price, support, years = (_input_cell(k, titles) for k in ("electricity", "support", "years"))
+        t.append([labels[name], f"={capex_cell[name]}", p.energy_kwh_per_year, f"=C{r}*{price}",
+                  p.operations_per_year, f"=B{r}*{support}", f"=D{r}+E{r}+F{r}", f"=B{r}+G{r}*{years}",
+                  p.run_hours, p.duty_cycle, f"=H{r}*I{r}/({years}*8760*J{r})"])
 
-    c = wb.create_sheet("Comparison")
-    c.append([_t("Fabric"), _t("Training days (with interruptions)"), _t("MFU"), _t("Note")])
+    c = wb.create_sheet(titles["comparison"])
+    c.append(_heads(COMPARISON_HEADS))
     stalls = point_stalls(point)
     for f in fabric_summaries(point):
         if f.fabric in stalls:  # past the plausibility bound: the cause, not the figure
@@ -148,8 +180,9 @@ def write_xlsx(point, path, lang: str = "en") -> Path:
 
 # -- PPTX ----------------------------------------------------------------------------------------------
 
-def presentation(snap, lang: str = "en", today: dt.date | None = None):
-    """The pack's slide deck (a ``pptx.Presentation``) for a window snapshot (``snap.sweep``, ``snap.point``)."""
+def presentation(snap, lang: str = "en", today: dt.date | None = None, cover: Cover | None = None):
+    """The pack's slide deck (a ``pptx.Presentation``) for a window snapshot (``snap.sweep``, ``snap.point``);
+    ``cover``: customer, preparer, date and validity for the title slide (``today`` sets the date when no cover)."""
     from pptx import Presentation
     from pptx.chart.data import XyChartData
     from pptx.enum.chart import XL_CHART_TYPE, XL_LEGEND_POSITION
@@ -161,11 +194,19 @@ def presentation(snap, lang: str = "en", today: dt.date | None = None):
     title_layout, content_layout, blank = prs.slide_layouts[0], prs.slide_layouts[5], prs.slide_layouts[6]
 
     slide = prs.slides.add_slide(title_layout)
-    slide.shapes.title.text = _t("Network fabric proposal")
-    slide.placeholders[1].text = "\n".join([
-        s.name, _t("Fabric figures: {name}").format(name=profile_set_name(s.fabric.profile_set)),
-        (today or dt.date.today()).isoformat() + " · fabric-whatif " + model.__version__,
-        answer_text(point, lang)])
+    slide.shapes.title.text = translate("Pack", "Network fabric proposal")
+    cover = cover or Cover(date=today)
+    who = " · ".join(x for x in (
+        translate("Pack", "Customer: {name}").format(name=cover.customer) if cover.customer else "",
+        translate("Pack", "Prepared by: {name}").format(name=cover.prepared_by) if cover.prepared_by else "") if x)
+    slide.placeholders[1].text = "\n".join(x for x in [
+        translate("Data", s.name), who,
+        translate("Pack", "Date: {date} · valid until {until}").format(date=cover.day.isoformat(),
+                                                        until=cover.valid_until.isoformat()),
+        translate("Pack", "Scenario fingerprint: {fp} · Fabric What-If {version}").format(
+            fp=fingerprint(s), version=model.__version__),
+        translate("Pack", "Fabric figures: {name}").format(name=profile_set_name(s.fabric.profile_set)),
+        answer_text(point, lang)] if x)
     for para in slide.placeholders[1].text_frame.paragraphs:
         for run in para.runs:
             run.font.size = Pt(16)
@@ -177,7 +218,8 @@ def presentation(snap, lang: str = "en", today: dt.date | None = None):
         cd = XyChartData()
         for ser in data["series"]:
             stall = f" ({stall_text(ser['stall'], short=True)})" if ser.get("stall") else ""
-            series = cd.add_series(ser["label"] + stall)  # a fabric past the plausibility bound named with its cause
+            # a fabric past the plausibility bound named with its cause
+            series = cd.add_series(translate("Data", ser["label"]) + stall)
             for x, y in zip(data["x"], ser["y"]):
                 if np.isfinite(x) and np.isfinite(y):
                     series.add_data_point(float(x), float(y))
@@ -196,46 +238,105 @@ def presentation(snap, lang: str = "en", today: dt.date | None = None):
             ser.smooth = False
 
     slide = prs.slides.add_slide(content_layout)
-    slide.shapes.title.text = _t("Bill of materials and cost")
+    slide.shapes.title.text = translate("Pack", "Bill of materials")
     bom, summaries = bill_of_materials(point), fabric_summaries(point)
     stalls = point_stalls(point)
     cur = summaries[0].currency
     labels = _labels(point)
-    rows = [[_t("Fabric"), _t("Item"), _t("Quantity"), _t("Unit price"), _t("Total")]]
+    rows = [_heads(BOM_HEADS)]
     for name in point.fabrics:
-        rows += [[labels[name], line.label, f"{line.quantity:,.0f}", fmt_money(line.unit_price, cur),
-                  fmt_money(line.total, cur)] for line in bom[name]]
-    rows.append(["", "", "", "", ""])
-    rows.append([_t("Fabric"), _t("Capex"), _t("TCO (same cluster)"), _t("Cost per training run"), _t("NPV")])
-    base = recommend.baseline_fabric(point)
-    for f in summaries:
-        per_run = stall_text(stalls[f.fabric], short=True) if f.fabric in stalls else fmt_money(f.cost_per_run, cur)
-        npv = "–" if f.fabric == base or f.fabric in stalls or base in stalls else fmt_money(
-            financials(point, f.fabric, base).npv, cur)
-        rows.append([labels[f.fabric], fmt_money(f.capex, cur), fmt_money(f.tco, cur), per_run, npv])
-    _table(slide, rows, Inches(0.5), Inches(1.3), Inches(12.3), Pt(10))
+        rows += [[labels[name] if i == 0 else "", line.label, f"{line.quantity:,.0f}", fmt_money(line.unit_price, cur),
+                  fmt_money(line.total, cur)] for i, line in enumerate(bom[name])]
+        rows.append(["", translate("Pack", "Capex"), "", "", fmt_money(sum(x.total for x in bom[name]), cur)])
+    _table(slide, rows, Inches(0.5), Inches(1.3), Inches(12.3), Pt(10 if len(rows) <= 18 else 9))
 
     slide = prs.slides.add_slide(content_layout)
-    slide.shapes.title.text = _t("Assumptions and sources")
-    prof = catalog.profile_set(s.fabric.profile_set)
-    lines = [_t("Fabric figures: {name}").format(name=profile_set_name(s.fabric.profile_set)) + " — "
-             + prof.get("source", "")]
-    for row in point.fabric_rows:
-        src = prof["fabrics"].get(row.name, {}).get("source", "")
-        lines.append(f"{labels[row.name]}: {src}")
-    lines.append(_t("NPV at {rate} % a year; money saved at the baseline's output; guesses are marked in the "
-                    "app's assumptions.").format(rate=f"{DISCOUNT_RATE * 100:g}"))
+    slide.shapes.title.text = translate("Pack", "Cost and financials")
+    rec = recommend.recommendation(point.scenario, point, samples=0)
+    pick = rec.pick or (rec.tree_fabric if rec.tree_fabric in rec.equivalent else rec.best)
+    base = recommend.money_baseline(point, pick, stalls=stalls) if pick is not None else None
+    heads, cost_rows = cost_table(point, base, stalls, labels)
+    _table(slide, [heads] + cost_rows, Inches(0.5), Inches(1.3), Inches(12.3), Pt(11))
+    note = slide.shapes.add_textbox(Inches(0.5), Inches(1.6 + 0.45 * (len(cost_rows) + 1)), Inches(12.3), Inches(1.2))
+    note.text_frame.word_wrap = True
+    note.text_frame.text = cost_note(labels.get(base, "–") if base else "–")
+    for para in note.text_frame.paragraphs:
+        for run in para.runs:
+            run.font.size = Pt(10)
+
+    from gui.export.acceptance_pack import add_acceptance_slide
+
+    add_acceptance_slide(prs, s, content_layout, _table)  # the contract's numbers, before the assumptions
+
+    slide = prs.slides.add_slide(content_layout)
+    slide.shapes.title.text = translate("Pack", "Assumptions and sources")
+    items = assumptions(s, point)
+    lines = [f"{what} — {src}" for what, src in items]
+    lines += [x for x in (guess_legend(items), translate("Pack", "Sources are cited as published, in their original "
+                                                                  "language."),
+                          translate("Pack", "NPV at {rate} % a year; money saved at the baseline's output.").format(
+                              rate=f"{DISCOUNT_RATE * 100:g}")) if x]
     box = slide.shapes.add_textbox(Inches(0.5), Inches(1.3), Inches(12.3), Inches(5.8))
     box.text_frame.word_wrap = True
     for i, line in enumerate(lines):
         para = box.text_frame.paragraphs[0] if i == 0 else box.text_frame.add_paragraph()
         para.text = line
         for run in para.runs:
-            run.font.size = Pt(11)
-    from gui.export.acceptance_pack import add_acceptance_slide
-
-    add_acceptance_slide(prs, s, content_layout, _table)
+            run.font.size = Pt(10 if len(lines) > 10 else 11)
     return prs
+
+
+def gpu_hour_money(v: float, currency: str) -> str:
+    """A price per GPU-hour: the symbol and two decimals (a few units of money; never rounded to whole units)."""
+    return f"{currency_symbol(currency)}{fmt_number(v, 2)}"
+
+
+def payback_text(fin) -> str:
+    """How long the extra capex takes to pay back (a :class:`gui.present.pack.Financials`), in the unit that reads
+    best: days under a month, months under two years, else years; "at once" when nothing extra is spent, "never"
+    when nothing is saved."""
+    if fin.extra_capex <= 0:
+        return translate("Pack", "at once")
+    years = fin.payback_years
+    if years == float("inf"):
+        return translate("Pack", "never")
+    if years < 1 / 12:
+        return translate("Pack", "{n} days").format(n=fmt_sig(max(years * 365.25, 1), 2))
+    if years < 2:
+        return translate("Pack", "{n} months").format(n=fmt_sig(years * 12, 2))
+    return translate("Pack", "{n} years").format(n=fmt_sig(years, 2))
+
+
+def cost_table(point, base: str | None, stalls: dict, labels: dict) -> tuple[list[str], list[list[str]]]:
+    """The cost and financials table of the PDF's BOM page and the slides: headers, then per fabric its capex, the
+    same cluster's TCO, cost per run (or "stalls — cause"), and against ``base`` for the same work the yearly
+    saving, NPV and payback (none for ``base`` itself, a stalled fabric or no ``base``), and its price per GPU-hour."""
+    cur = str(np.asarray(point["currency"]).reshape(-1)[0])
+    years = fmt_sig(point.scenario.economics.years, 2)
+    heads = [translate("Pack", "Fabric"), translate("Pack", "Capex"),
+             translate("Pack", "TCO, same cluster, {n} years").format(n=years),
+             translate("Pack", "Cost per training run"), translate("Pack", "Saved per year, same work"),
+             translate("Pack", "NPV"), translate("Pack", "Payback"), translate("Pack", "Price per GPU-hour")]
+    rows = []
+    for f in fabric_summaries(point):
+        fin = financials(point, f.fabric, base or f.fabric)
+        per_run = stall_text(stalls[f.fabric], short=True) if f.fabric in stalls else fmt_money(f.cost_per_run, cur)
+        if f.fabric in stalls or base is None or f.fabric == base:
+            saved = npv = payback = "–"
+        else:
+            saved, npv, payback = fmt_money(fin.saved_per_year, cur), fmt_money(fin.npv, cur), payback_text(fin)
+        rows.append([labels[f.fabric], fmt_money(f.capex, cur), fmt_money(f.tco, cur), per_run, saved, npv, payback,
+                     gpu_hour_money(fin.gpu_hour_price, cur)])
+    return heads, rows
+
+
+def cost_note(base_label: str) -> str:
+    """What the cost table compares, in one paragraph."""
+    return translate("Pack", "Money for the same work is compared with {fabric} at its output (its runs per year); "
+                             "the TCO is the same cluster's over its years, whatever work it does. NPV at {rate} % a "
+                             "year of the extra capex against the yearly saving; price per GPU-hour: the TCO over the "
+                             "GPU-hours the cluster delivers at its duty cycle.").format(
+        fabric=base_label, rate=fmt_sig(DISCOUNT_RATE * 100, 2))
 
 
 def _rgb(colour: str):
@@ -256,12 +357,12 @@ def _table(slide, rows, left, top, width, size) -> None:
                     run.font.size = size
 
 
-def write_pptx(snap, path, lang: str = "en") -> Path:
+def write_pptx(snap, path, lang: str = "en", cover: Cover | None = None) -> Path:
     """The slide deck saved to ``path`` (written whole or not at all)."""
     import io
 
     buf = io.BytesIO()
-    presentation(snap, lang).save(buf)
+    presentation(snap, lang, cover=cover).save(buf)
     return atomic_write(path, buf.getvalue())
 
 

@@ -2,7 +2,8 @@
 
 Drawn with ``QPdfWriter`` + ``QPainter`` at 96 dpi: text blocks are ``QTextDocument``
 HTML (so the text stays text: selectable and searchable), the three charts are the
-app's own chart widget rendered 1:1 into their boxes (vector curves, text as text).
+app's own chart widget rendered 1:1 into their boxes (vector curves, text as text). With the
+article audit, the claims table is a second page: the sheet itself stays as it is.
 
 :func:`proposal_content` gathers everything the page shows as plain data, from the
 engine only (evaluate result, recommendation, claims, profile-set sources); the
@@ -33,8 +34,10 @@ from gui.charts.sweep import CHART_KINDS, axis_label, currency_of, fabric_styles
 from gui.charts.compare import changes_text, compare_rows, pinned_pen, row_texts
 from gui.export.charts import (OVERLAY_GREY, PDF_DPI, build_chart, cjk_family, ensure_app, no_ligatures, overlay_legend,
                      render_scene)
-from gui.i18n import fmt_money, fmt_sig, is_chinese, translate
-from gui.i18n_data import tr_data, tr_description, tr_field, tr_name, tr_unit
+from gui.i18n import fmt_money, is_chinese, translate
+from gui.present.text import QT_TRANSLATE_NOOP
+from gui.i18n_data import tr_data, tr_description, tr_name, tr_unit
+from gui.present.assumptions import assumptions, guess_legend
 from gui.present.format import fmt_quantity
 from gui.present.series import sheet_notes
 from gui.present.plausibility import point_stalls, stall_text
@@ -109,7 +112,7 @@ def _recommendation(s, point):
 def _say(reason, labels, stalls=None) -> str:
     """A reason in the sheet's language, fabrics by their short names; a fabric that stalls
     (:mod:`gui.present.plausibility`) by its cause, not its days."""
-    short = {f: _short(lab) for f, lab in labels.items()}
+    short = {f: _short(tr_data(lab)).split("（")[0] for f, lab in labels.items()}
     return render(reason, "zh" if is_chinese() else "en", labels=short, money=fmt_money, stalls=stalls)
 
 
@@ -145,7 +148,7 @@ def _inputs(s, point, money) -> list[tuple[str, str]]:
         (translate("Proposal", "Model"), sep.join(model_parts)),
         (translate("Proposal", "Training"), translate("Proposal", "{t} B tokens, recompute {r}").format(
             t=f"{w.train_tokens_b:,.4g}", r=w.recompute or translate("Proposal", "searched per plan"))),
-        (translate("Proposal", "Fabrics"), sep.join(point.labels)),
+        (translate("Proposal", "Fabrics"), sep.join(tr_data(lab) for lab in point.labels)),
     ]
     econ = getattr(s, "economics", None)
     if econ is not None:
@@ -174,69 +177,27 @@ def _fabric_rows(point, money, stalls) -> list[dict]:
     """The sheet's fabric table, from the typed per-fabric results (:func:`model.results.fabric_summaries`);
     a fabric that stalls has its ``stall`` text instead of utilisation, days and cost per run."""
     colours = [st["colour"] for st in fabric_styles(point)]  # as in the charts, user fabrics too
-    return [dict(fabric=f.fabric, label=f.label, colour=colour,
+    return [dict(fabric=f.fabric, label=tr_data(f.label), colour=colour,
                  stall=stall_text(stalls[f.fabric], short=True) if f.fabric in stalls else "",
                  mfu=_num(f.mfu * 100, 1, " %") if f.feasible else "–",
                  days=_num(f.train_days_with_interruptions, 1), interruptions=_num(f.interruptions, 1),
                  capex=format_money(f.capex, money), tco=format_money(f.tco, money),
                  per_run=format_money(f.cost_per_run, money),
-                 plan=(f.plan.describe().replace("micro-batch", translate("Proposal", "micro-batch")) if f.plan
-                       else translate("Proposal", "no plan fits in memory")))
+                 plan=plan_text(f.plan.describe()) if f.plan else translate("Proposal", "no plan fits in memory"))
             for f, colour in zip(fabric_summaries(point), colours)]
 
 
-def _assumptions(s, point) -> list[tuple[str, str]]:
-    """(what, source) pairs: the profile set, each fabric's figures, the GPU, economics and reliability."""
-    ps = catalog.profile_set(s.fabric.profile_set)
-    sep = translate("Proposal", ", ")
-    out = [(translate("Proposal", "Profile set “{name}”").format(name=profile_set_name(s.fabric.profile_set)),
-            ps.get("source", ""))]
-    rows = list(point.fabric_rows)
-    # guesses every fabric shares are named once, after the fabrics (the sheet has one page)
-    common = set.intersection(*(set(r.guesses) for r in rows)) if len(rows) > 1 else set()
-    for row in rows:
-        entry = ps.get("fabrics", {}).get(row.name) or {}
-        from_scenario = sorted(k for k, v in row.sources.items() if v == "scenario")
-        note = entry.get("source") or translate("Proposal", "{transport} figures of the profile set").format(
-            transport=row.transport)
-        if from_scenario:
-            note += translate("Proposal", "; from this scenario: ") + sep.join(_field_name(k) for k in from_scenario)
-        own = [k for k in row.guesses if k not in common]
-        if own:
-            note += translate("Proposal", "; guesses (no published source): ") + sep.join(_field_name(k) for k in own)
-        v = row.values
-        head = translate("Proposal", "{fabric}: {gbps} Gb/s × {nics}, {lat} µs, loss {loss} %").format(
-            fabric=row.label, gbps=f"{v.get('link_gbps', float('nan')):g}", nics=v.get("nics_per_node"),
-            lat=f"{v.get('latency_us', float('nan')):g}", loss=fmt_sig(v.get('loss_rate', 0) * 100, 3))
-        out.append((head, note))
-    if common:
-        out.append((translate("Proposal", "Every fabric"), translate("Proposal", "guesses (no published source): ")
-                    + sep.join(_field_name(k) for k in rows[0].guesses if k in common)))
-    g = catalog.gpu(s.cluster.gpu)
-    out.append((g.get("name", s.cluster.gpu), g.get("source", "")))
-    if g.get("economics_source"):
-        out.append((translate("Proposal", "{gpu}: prices and power").format(gpu=g.get("name", s.cluster.gpu)),
-                    g["economics_source"]))
-    titles = {"reliability": translate("Proposal", "Reliability defaults"),
-              "economics": translate("Proposal", "Economics defaults")}
-    specs = {"reliability": model.scenario.Reliability, "economics": model.scenario.Economics}
-    for sect in ("reliability", "economics"):
-        tab = ps.get(sect)
-        if isinstance(tab, dict) and tab.get("source"):
-            out.append((titles[sect], tab["source"]
-                        + (translate("Proposal", "; guesses: ")
-                           + sep.join(_field_name(k, specs[sect]) for k in tab["guesses"])
-                           if tab.get("guesses") else "")))
-    return out
+RECOMPUTE_WORDS = {"none": QT_TRANSLATE_NOOP("Proposal", "recompute none"),
+                   "selective": QT_TRANSLATE_NOOP("Proposal", "recompute selective"),
+                   "full": QT_TRANSLATE_NOOP("Proposal", "recompute full")}
 
 
-def _field_name(key: str, spec=None) -> str:
-    """A scenario value's name as the controls say it ('latency_us' -> 'Latency'), in the UI language;
-    ``spec``: the section's dataclass (default: a fabric's)."""
-    try:
-        return tr_field(model.scenario.field_meta(spec or model.scenario.FabricSpec, key).get("label") or key)
-    except (KeyError, AttributeError):
-        return key
+def plan_text(described: str) -> str:
+    """A plan as the engine writes it ("TP 2 · PP 4 · micro-batch 1 · recompute full") in the sheet's language."""
+    text = described.replace("micro-batch", translate("Proposal", "micro-batch"))
+    for kind, words in RECOMPUTE_WORDS.items():
+        text = text.replace(f"recompute {kind}", translate("Proposal", words))
+    return text
 
 
 def _breakeven(snap, pair=None) -> dict:
@@ -306,7 +267,7 @@ def proposal_content(snap, *, source=None, today: dt.date | None = None, pair=No
         claims_preset=claims_preset,
         claims_edited=bool(claims_preset) and _preset_edited(s, claims_preset),
         claims=claim_rows,
-        assumptions=_assumptions(s, point),
+        assumptions=assumptions(s, point),
         labels=dict(zip(point.fabrics, point.labels)),
         breakeven=_breakeven(snap, pair),
         compare=_compare(snap, pinned),
@@ -451,12 +412,45 @@ def _compare_html(c) -> str:
                     f"{cells}</tr>")
     note = (f"<p style='color:{MUTED}; font-size:6.5pt'>{cmp_['changes_html']}. "
             + _e(translate("Proposal", "Δ = B − A; green: better for B, red: worse.")))
-    if c.get("claims_left_out"):
-        note += " " + _e(translate("Proposal", "The article’s claims table is left out to keep one page "
-                                               "(fabric-whatif claims {name}).").format(name=c["claims_left_out"]))
     note += "</p>"
     return (f"<p style='color:{ACCENT}; font-weight:600'>{title}</p>"
             f"{_TABLE}{head1}{head2}{''.join(rows)}</table>{note}")
+
+
+EXPLANATIONS = {  # model.claims.EXPLANATIONS, worded for the sheet (fabric names, money in the language's format)
+    "electricity": QT_TRANSLATE_NOOP(
+        "Claims", "(energy per run on {baseline} {energy_baseline} − on {fabric} {energy_fabric}) × the {runs} runs "
+                  "{fabric} completes a year; {baseline} would need {slower} years for them, so this exceeds a "
+                  "year’s electricity bill ({bill})"),
+    "token_cost": QT_TRANSLATE_NOOP(
+        "Claims", "1 − cost per token on {fabric} / on {baseline}: {baseline} needs {slower}× the cluster-years for "
+                  "the same tokens"),
+    "same_work": QT_TRANSLATE_NOOP(
+        "Claims", "{fabric}’s {years}-year output ({tokens_b} B tokens) bought at {baseline}’s cost per token "
+                  "({bought}, {slower}× the cluster-years) − {fabric}’s TCO ({tco}): larger than a TCO because "
+                  "{baseline} would need {slower}× as long"),
+}
+
+
+def claim_explanation(row, labels) -> str:
+    """A claims row's one-line explanation in the sheet's language: fabrics by their short names, money in the one
+    format (the engine's English line when the row carries no parts)."""
+    if not row.explained:
+        return row.explanation
+    code, items = row.explained
+    values = {}
+    for key, v in items:
+        if key in claims.EXPLANATION_MONEY:
+            values[key] = fmt_money(v, "CNY")
+        elif key in ("fabric", "baseline"):
+            values[key] = _short(tr_data(labels.get(v, v))).split("（")[0]
+        elif key == "years":
+            values[key] = f"{v:g}"
+        elif key == "tokens_b":
+            values[key] = f"{v:,.0f}"
+        else:
+            values[key] = f"{v:,.1f}"
+    return translate("Claims", EXPLANATIONS[code]).format(**values)
 
 
 def _claims_html(c) -> str:
@@ -466,11 +460,12 @@ def _claims_html(c) -> str:
     for i, r in enumerate(c["claims"]):
         bg = "background:#f7f7f7;" if i % 2 else ""
         rows.append(f"<tr style='{bg}'><td>{_e(tr_data(r.label))}</td>"
-                    f"<td>{_e(_short(c['labels'].get(r.fabric, r.fabric)))}"
+                    f"<td>{_e(_short(tr_data(c['labels'].get(r.fabric, r.fabric))))}"
                     f"</td><td>{_e(tr_data(r.article))}</td><td align='right'>{_e(fmt_quantity(r.seed, r.unit, tr_unit(r.unit)))}"
                     f"</td><td align='right'>{_e(fmt_quantity(r.published, r.unit, tr_unit(r.unit)))}</td></tr>")
         if r.explanation:  # a counterfactual figure, explained in one line
-            rows.append(f"<tr style='{bg}'><td colspan='5' style='color:{MUTED}'>↳ {_e(r.explanation)}</td></tr>")
+            rows.append(f"<tr style='{bg}'><td colspan='5' style='color:{MUTED}'>↳ "
+                        f"{_e(claim_explanation(r, c['labels']))}</td></tr>")
     cols = ((translate("Proposal", "Claim"), "left"), (translate("Proposal", "Fabric"), "left"),
             (translate("Proposal", "Article"), "left"), (translate("Proposal", "Engine, seed"), "right"),
             (translate("Proposal", "Engine, published"), "right"))
@@ -486,7 +481,14 @@ def _claims_html(c) -> str:
 def _assumptions_html(c) -> str:
     items = "".join(f"<p style='color:{MUTED}; margin-bottom:1px'><b style='color:{INK}'>{_e(k)}</b> — {_e(v)}</p>"
                     for k, v in c["assumptions"])
-    return _heading(translate("Proposal", "Assumptions and sources")) + items
+    return _heading(translate("Proposal", "Assumptions and sources")) + items + guess_legend_html(c["assumptions"])
+
+
+def guess_legend_html(items) -> str:
+    """The one line that explains the guess mark (:func:`gui.present.assumptions.guess_legend`), when any item
+    carries it."""
+    text = guess_legend(items)
+    return f"<p style='color:{MUTED}; margin-top:3px'>{_e(text)}</p>" if text else ""
 
 
 # --------------------------------------------------------------------------
@@ -593,7 +595,7 @@ def _legend(sheet: _Sheet, snap, c=None, overlays=None) -> None:
     """One legend for the three charts: the fabric colours and line styles as drawn, then A's dashed
     line and the P10–P90 band when the sheet draws them (wrapping to a second line when needed)."""
     overlays = overlays or {}
-    entries = [(make_pen(st, 2.0 * float(st.get("width_scale", 1.0))), None, st["label"])
+    entries = [(make_pen(st, 2.0 * float(st.get("width_scale", 1.0))), None, tr_data(st["label"]))
                for st in fabric_styles(snap.sweep)]
     for e in overlay_legend(overlays.get("bands"), overlays.get("pinned"), 2.0):
         if e["kind"] == "pinned":
@@ -652,23 +654,32 @@ def _charts(sheet: _Sheet, snap, height: float, draw: bool = True, crossings=(),
     cap_font = _font(7.5, bold=True)
     cap_h = QtGui.QFontMetricsF(cap_font).height() + 2
     for i, kind in enumerate(CHART_KINDS):
-        x = sheet.left + i * (w + CHART_GAP)
         chart = small_chart(snap, kind, (int(w), int(height - cap_h)), overlays)
-        for cross in crossings:  # the break-even lines, as the window draws them
-            if breakeven.METRICS.get(cross.metric) == kind:
-                breakeven.add_marker(chart, snap.sweep, cross, snap.x_field, label_pt=6.0, fit_label=True)
-        try:
-            sheet.p.save()
-            sheet.p.setFont(cap_font)
-            sheet.p.setPen(QtGui.QColor(INK))
-            sheet.p.drawText(QtCore.QRectF(x, sheet.y, w, cap_h), QtCore.Qt.AlignmentFlag.AlignLeft,
-                             QtGui.QFontMetricsF(cap_font).elidedText(_caption(chart.series), QtCore.Qt.TextElideMode.ElideRight, w))
-            sheet.p.restore()
-            render_scene(chart, sheet.p, QtCore.QRectF(x, sheet.y + cap_h, chart.width(), chart.height()))
-        finally:
-            chart.close()
-            chart.deleteLater()
+        draw_chart(sheet, snap, kind, chart, sheet.left + i * (w + CHART_GAP), cap_font, crossings, label_pt=6.0)
     sheet.y += height + 8
+
+
+def draw_chart(sheet: "_Sheet", snap, kind: str, chart, x: float, cap_font, crossings=(),
+               label_pt: float = 6.0) -> None:
+    """Draw ``chart`` (an offscreen chart widget of ``kind``) at ``x``, ``sheet.y``: its caption (elided to the chart's
+    width) above it, the break-even lines of ``crossings`` on it as the window draws them; then close it."""
+    cap_h = QtGui.QFontMetricsF(cap_font).height() + 2
+    w = chart.width()
+    for cross in crossings:
+        if breakeven.METRICS.get(cross.metric) == kind:
+            breakeven.add_marker(chart, snap.sweep, cross, snap.x_field, label_pt=label_pt, fit_label=True)
+    try:
+        sheet.p.save()
+        sheet.p.setFont(cap_font)
+        sheet.p.setPen(QtGui.QColor(INK))
+        sheet.p.drawText(QtCore.QRectF(x, sheet.y, w, cap_h), QtCore.Qt.AlignmentFlag.AlignLeft,
+                         QtGui.QFontMetricsF(cap_font).elidedText(_caption(chart.series),
+                                                                  QtCore.Qt.TextElideMode.ElideRight, w))
+        sheet.p.restore()
+        render_scene(chart, sheet.p, QtCore.QRectF(x, sheet.y + cap_h, chart.width(), chart.height()))
+    finally:
+        chart.close()
+        chart.deleteLater()
 
 
 CHART_GAP = 10.0  # between the sheet's charts [px at PDF_DPI]
@@ -711,20 +722,49 @@ def _footer(sheet: _Sheet, c, page_h: float, margin: float) -> None:
 
 
 def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None = None, pair=None, bands=None,
-                 pinned=None, audit: bool = False, baseline: str | None = None, acceptance: bool = False) -> bytes:
-    """The proposal sheet as PDF bytes (one page, A4 or Letter), in the current UI language.
+                 pinned=None, audit: bool = False, baseline: str | None = None) -> bytes:
+    """The proposal sheet as PDF bytes (one page, A4 or Letter; ``audit`` adds the claims' page), in the current UI
+    language.
 
     ``pair``: the two fabrics of the break-even block and chart markers (default: InfiniBand
     against the fastest other fabric). ``bands`` (P10–P90 along the snapshot's x-axis) and
     ``pinned`` (the A snapshot of an A/B compare) are drawn on the charts as in the window,
     with their legend entries; ``pinned`` also adds the A/B table under the fabric table; ``baseline``:
-    the fabric the TCO chart is measured from; ``acceptance``: a second page, the chosen fabric's acceptance table
-    (the proposal pack's)."""
+    the fabric the TCO chart is measured from."""
     ensure_app()
     if paper not in PAPERS:
         raise ScenarioError("--paper", paper, "a4 or letter")
     c = proposal_content(snap, source=source, today=today, pair=pair, bands=bands, pinned=pinned, audit=audit)
     overlays = dict(bands=bands, pinned=pinned, baseline=baseline)
+    buf, pdf = pdf_writer(paper, f"{c['title']}: {c['scenario']}")
+    page = pdf.pageLayout().fullRectPixels(PDF_DPI)
+    # Measuring pass on an image of the page (same 96 dpi): the charts take the room the
+    # text leaves, so a short claims table or a Letter page gets larger charts, not a gap.
+    probe = QtGui.QImage(page.width(), page.height(), QtGui.QImage.Format.Format_RGB32)
+    probe.setDotsPerMeterX(int(PDF_DPI / 0.0254))
+    probe.setDotsPerMeterY(int(PDF_DPI / 0.0254))
+    # The audit (the article's claims) is a page of its own: asking for it never shrinks the sheet's charts or
+    # cuts its sources.
+    sheet_c = dict(c, claims=[])
+    free, free_small = _measure(probe, page, sheet_c, snap, overlays)
+    chart_h = MIN_CHART_H + max(0.0, min(free - 4, MAX_CHART_H - MIN_CHART_H))
+    if free_small < 0:  # even the smallest sources do not fit (Chinese lines are taller): smaller charts
+        chart_h = max(FLOOR_CHART_H, MIN_CHART_H + free_small - 4)
+    p = QtGui.QPainter(pdf)
+    try:
+        _draw_page(p, page, sheet_c, snap, chart_h, overlays=overlays)
+        if c["claims"]:
+            pdf.newPage()
+            draw_audit_page(p, page, c)
+    finally:
+        p.end()
+    buf.close()
+    return bytes(buf.data())
+
+
+def pdf_writer(paper: str, title: str):
+    """An open buffer and a ``QPdfWriter`` into it: ``paper`` (a4 or letter) without margins at PDF_DPI, the
+    document's title and creator set."""
     buf = QtCore.QBuffer()
     buf.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
     pdf = QtGui.QPdfWriter(buf)
@@ -732,35 +772,20 @@ def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None 
     pdf.setPageSize(QtGui.QPageSize(QtGui.QPageSize.PageSizeId.A4 if paper == "a4"
                                     else QtGui.QPageSize.PageSizeId.Letter))
     pdf.setPageMargins(QtCore.QMarginsF(0, 0, 0, 0))
-    pdf.setTitle(f"{c['title']}: {c['scenario']}")
+    pdf.setTitle(title)
     pdf.setCreator(f"Fabric What-If {model.__version__}")
-    page = pdf.pageLayout().fullRectPixels(PDF_DPI)
-    # Measuring pass on an image of the page (same 96 dpi): the charts take the room the
-    # text leaves, so a short claims table or a Letter page gets larger charts, not a gap.
-    probe = QtGui.QImage(page.width(), page.height(), QtGui.QImage.Format.Format_RGB32)
-    probe.setDotsPerMeterX(int(PDF_DPI / 0.0254))
-    probe.setDotsPerMeterY(int(PDF_DPI / 0.0254))
-    free, free_small = _measure(probe, page, c, snap, overlays)
-    if free_small < FLOOR_CHART_H - MIN_CHART_H + 4 and c["compare"] and c["claims"]:
-        # Pinned A's table and the case study's claims do not both fit with every source: the
-        # comparison the user asked for stays, the claims table (as published) gives way, and says so.
-        c = dict(c, claims=[], claims_left_out=c["claims_preset"])
-        free, free_small = _measure(probe, page, c, snap, overlays)
-    chart_h = MIN_CHART_H + max(0.0, min(free - 4, MAX_CHART_H - MIN_CHART_H))
-    if free_small < 0:  # even the smallest sources do not fit (Chinese lines are taller): smaller charts
-        chart_h = max(FLOOR_CHART_H, MIN_CHART_H + free_small - 4)
-    p = QtGui.QPainter(pdf)
-    try:
-        _draw_page(p, page, c, snap, chart_h, overlays=overlays)
-        if acceptance:
-            from gui.export.acceptance_page import draw_acceptance_page
+    return buf, pdf
 
-            pdf.newPage()
-            draw_acceptance_page(p, page, snap.scenario, PAGE_MARGIN)
-    finally:
-        p.end()
-    buf.close()
-    return bytes(buf.data())
+
+def draw_audit_page(p, page, c) -> None:
+    """The article's claims beside the engine's figures on a page of their own, with the sheet's footer."""
+    p.fillRect(QtCore.QRectF(page), QtGui.QColor("white"))
+    sheet = _Sheet(p, page.width(), page.height() - FOOTER_H, PAGE_MARGIN)
+    sheet.block(f"<p style='color:{ACCENT}; font-weight:600'>{_e(c['title'])} · {_e(c['scenario'])}</p>", pt=7.0,
+                gap=4)
+    sheet.rule(width=1.0, gap=10)
+    sheet.block(_claims_html(c), pt=7.0)
+    _footer(sheet, c, page.height() - FOOTER_H, PAGE_MARGIN)
 
 
 def _measure(probe, page, c, snap, overlays) -> tuple[float, float]:
@@ -816,15 +841,14 @@ def _fit_assumptions(sheet: _Sheet, html_text: str) -> tuple[float, float]:
 
 
 def write_proposal(snap, path, *, paper: str = "a4", source=None, today: dt.date | None = None,
-                   pair=None, bands=None, pinned=None, audit: bool = False, baseline: str | None = None,
-                   acceptance: bool = False) -> Path:
+                   pair=None, bands=None, pinned=None, audit: bool = False, baseline: str | None = None) -> Path:
     """Write the proposal sheet to ``path`` (.pdf), atomically (``bands``, ``pinned``: see :func:`proposal_pdf`;
     :func:`gui.export.charts.window_overlays` gives both for a window)."""
     if Path(str(path)).suffix.lower() != ".pdf":
         raise ScenarioError(str(path), Path(str(path)).suffix or "no extension", "a .pdf file for the proposal sheet")
     check_writable(path)
     return atomic_write(path, proposal_pdf(snap, paper=paper, source=source, today=today, pair=pair, bands=bands,
-                                           pinned=pinned, audit=audit, baseline=baseline, acceptance=acceptance))
+                                           pinned=pinned, audit=audit, baseline=baseline))
 
 
 __all__ = ["PAPERS", "proposal_content", "proposal_pdf", "write_proposal"]

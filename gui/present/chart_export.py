@@ -20,6 +20,7 @@ from model import ScenarioError
 
 from gui.present.bands import band_series
 from gui.present.series import chart_series
+from gui.present.text import QT_TRANSLATE_NOOP, translate
 
 CHART_FORMATS = (".png", ".svg", ".pdf", ".csv")
 MIN_PNG_WIDTH, MAX_PNG_WIDTH = 200, 12000  # px
@@ -34,9 +35,51 @@ def chart_format(path, chart: bool = True) -> str:
     return suffix
 
 
-def _num(v: float) -> str:
+CSV_DIGITS = 4
+"""Significant figures of a CSV value: the engine's figures carry two or three (its inputs' precision), so a
+fourth keeps rounding out of the way without printing 17-digit floats; whole numbers keep every digit."""
+
+
+def csv_number(v, digits: int = CSV_DIGITS) -> str:
+    """``v`` rounded to ``digits`` significant figures, never an exponent, whole numbers in full (``24``,
+    ``13.04``, ``0.0001235``, ``33934568``); empty for a missing or non-finite value."""
     v = float(v)
-    return repr(v) if math.isfinite(v) else ""
+    if not math.isfinite(v):
+        return ""
+    if v == 0:
+        return "0"
+    decimals = max(0, digits - 1 - int(math.floor(math.log10(abs(v)))))
+    text = f"{round(v, decimals):.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+_num = csv_number
+
+CSV_HEADER = (  # the header block's keys, each a comment line above the columns
+    QT_TRANSLATE_NOOP("Csv", "scenario"), QT_TRANSLATE_NOOP("Csv", "fingerprint"),
+    QT_TRANSLATE_NOOP("Csv", "fabric figures"), QT_TRANSLATE_NOOP("Csv", "chart"),
+    QT_TRANSLATE_NOOP("Csv", "units"), QT_TRANSLATE_NOOP("Csv", "engine"),
+)
+
+
+def header_block(result, data: dict) -> str:
+    """The CSV's header block: ``# key: value`` lines naming the scenario (and its fingerprint), the fabric
+    figures, the chart, the units of its columns and the engine's version; a spreadsheet or
+    ``pandas.read_csv(..., comment="#")`` skips them."""
+    import model
+    from gui.present.pack import fingerprint
+    from gui.present.text import profile_set_name
+
+    s = result.scenario
+    units = translate("Csv", "{x} along the rows; {y}; rounded to {n} significant figures").format(
+        x=data["x_label"], y=data["y_label"], n=CSV_DIGITS)
+    if data.get("currency"):
+        units += translate("Csv", "; money in {currency}").format(currency=data["currency"])
+    figures = f"{profile_set_name(s.fabric.profile_set)} ({s.fabric.profile_set})"
+    values = (translate("Data", s.name), fingerprint(s), figures,
+              data.get("title", ""), units, f"fabric-whatif {model.__version__}")
+    return "".join(f"# {translate('Csv', key)}: {' '.join(str(value).split())}\n"
+                   for key, value in zip(CSV_HEADER, values))
 
 
 def csv_text(cell: str) -> str:
@@ -46,7 +89,8 @@ def csv_text(cell: str) -> str:
 
 
 def series_csv(result, kind: str, *, bands=None, pinned=None, baseline: str | None = None) -> str:
-    """The plotted data of one chart as CSV text: x, then one column per fabric (and secondary series).
+    """The plotted data of one chart as CSV text: a header block (:func:`header_block`), then x and one column
+    per fabric (and secondary series), values to :data:`CSV_DIGITS` significant figures (:func:`csv_number`).
 
     Headers carry units (``Nodes``, ``Latency (µs)``, ``... Model FLOPs utilisation (%)``); the TCO
     chart's columns are the plotted difference from the baseline fabric (unclipped) followed by
@@ -79,6 +123,7 @@ def series_csv(result, kind: str, *, bands=None, pinned=None, baseline: str | No
     if any(len(x) != len(xs) or np.any(x != xs) for _, x, _ in cols):
         xs = np.unique(np.concatenate([x for _, x, _ in cols]))
     out = io.StringIO()
+    out.write(header_block(result, data))
     w = csv.writer(out, lineterminator="\n")
     w.writerow([data["x_label"]] + [csv_text(h) for h, _, _ in cols])
     by_x = [dict(zip(np.asarray(x, dtype=float).tolist(), np.asarray(v, dtype=float).tolist())) for _, x, v in cols]

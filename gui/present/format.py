@@ -8,7 +8,9 @@ everywhere:
   k / M / bn (``¥33.93 M``, ``$685 k``, ``¥1.2 bn``); below a thousand, whole units (``¥684``).
 - Chinese: the symbol and 万 (10⁴) / 亿 (10⁸), as Chinese readers count money
   (``¥3,393 万``, ``¥68.5 万``, ``¥1.20 亿``) — the convention of the People's Bank of
-  China's statistical releases and of Chinese financial reporting.
+  China's statistical releases and of Chinese financial reporting; from ¥1,000 up in 万
+  (``¥0.6441 万``), so one table never mixes whole yuan with 万. Both languages print whole
+  units only below a thousand.
 
 Numbers group thousands with a comma and use a point for decimals in both languages (the
 convention of Simplified Chinese, GB/T 15835-2011 "General rules for writing numerals in
@@ -27,10 +29,11 @@ DASH = "–"  # what a missing or non-finite value shows
 
 _state = {"lang": "en"}
 
-# (scale, suffix) from the largest down; below the last, whole units
+# (scale, suffix, from) from the largest down; below the last, whole units. Both languages leave whole
+# units only below a thousand: a Chinese table never prints "¥6,441" beside "¥4.950 万" (¥0.6441 万)
 _STEPS = {
-    "en": ((1e9, " bn"), (1e6, " M"), (1e3, " k")),
-    "zh": ((1e8, " 亿"), (1e4, " 万")),
+    "en": ((1e9, " bn", 1e9), (1e6, " M", 1e6), (1e3, " k", 1e3)),
+    "zh": ((1e8, " 亿", 1e8), (1e4, " 万", 1e3)),
 }
 
 
@@ -118,8 +121,8 @@ def fmt_money(v, currency: str = "", *, signed: bool = False, digits: int = 4, t
     sym = currency_symbol(currency)
     sign = "−" if v < 0 else ("+" if signed and v > 0 else "")
     a = abs(v)
-    for scale, suffix in _STEPS[_state["lang"]]:
-        if a >= scale:
+    for scale, suffix, start in _STEPS[_state["lang"]]:
+        if a >= start:
             x = a / scale
             # never fewer digits than the whole part has: ¥3,393 万, not ¥3,390 万
             d = max(digits, int(math.floor(math.log10(x))) + 1) if x >= 1 else digits

@@ -15,13 +15,17 @@ delivers in its years at the duty cycle.
 
 from __future__ import annotations
 
+import datetime as dt
+import hashlib
+import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy_financial as npf
 
-from model import recommend
+import model
+from model import ScenarioError, recommend
 from model.economics import HOURS_PER_YEAR
 from model.results import fabric_reports
 
@@ -136,5 +140,93 @@ def financials(point, fabric: str, baseline: str, rate: float = DISCOUNT_RATE) -
     return Financials(fabric, baseline, extra, w.saved_per_year, npv, payback, w.tco / gpu_hours, rate, w.currency)
 
 
-__all__ = ["DISCOUNT_RATE", "ITEMS", "BomLine", "Financials", "TcoParts", "bill_of_materials", "financials",
-           "tco_parts"]
+# -- the cover: who it is for, by whom, how long it holds, and which scenario it is ------------------------
+
+DEFAULT_VALID_DAYS = 30
+"""How long a proposal's figures hold by default [days] (a guess: a usual validity of a hardware quotation;
+``--valid-days`` and the window's dialog change it)."""
+MAX_VALID_DAYS = 365
+MAX_NAME_CHARS = 120  # customer and preparer: one line on the cover
+
+
+def fingerprint(scenario) -> str:
+    """The scenario's identifier on the cover: the first 48 bits of the SHA-256 of its inputs (as saved) and the
+    engine's version, in three groups (``3F2A-91C0-7B1D``). Same inputs and engine, same figures, same fingerprint;
+    any edit changes it."""
+    from model.scenario import scenario_to_dict
+
+    text = json.dumps({"scenario": scenario_to_dict(scenario), "engine": model.__version__}, sort_keys=True,
+                      default=str, ensure_ascii=False)
+    h = hashlib.sha256(text.encode("utf-8")).hexdigest()[:12].upper()
+    return "-".join(h[i:i + 4] for i in range(0, 12, 4))
+
+
+def qr_payload(scenario) -> str:
+    """What the cover's QR code says: the tool, the engine version and the fingerprint (a reader checks a
+    printed proposal against the scenario file with ``fabric-whatif`` of that version)."""
+    return f"fabric-whatif {model.__version__} scenario {fingerprint(scenario)}"
+
+
+def qr_modules(text: str) -> np.ndarray:
+    """The QR code of ``text`` (``segno``, a full QR code, error correction M) as a boolean matrix, dark = True,
+    without its quiet zone."""
+    import segno
+
+    return np.array([[bool(v) for v in row] for row in segno.make_qr(text, error="m").matrix], dtype=bool)
+
+
+@dataclass(frozen=True)
+class Cover:
+    """The cover block's fields, all optional: ``date`` defaults to today, ``valid_days`` to
+    :data:`DEFAULT_VALID_DAYS`; an empty customer or preparer is left blank for a pen."""
+    customer: str = ""
+    prepared_by: str = ""
+    date: dt.date | None = None
+    valid_days: int = DEFAULT_VALID_DAYS
+
+    def __post_init__(self):
+        for name, flag in (("customer", "--customer"), ("prepared_by", "--prepared-by")):
+            text = getattr(self, name)
+            if not isinstance(text, str) or len(text) > MAX_NAME_CHARS or any(ch in text for ch in "\r\n"):
+                raise ScenarioError(flag, text, f"one line of at most {MAX_NAME_CHARS} characters")
+        if isinstance(self.valid_days, bool) or not isinstance(self.valid_days, int) or not (
+                1 <= self.valid_days <= MAX_VALID_DAYS):
+            raise ScenarioError("--valid-days", self.valid_days, f"a whole number of days from 1 to {MAX_VALID_DAYS}")
+
+    @property
+    def day(self) -> dt.date:
+        return self.date or dt.date.today()
+
+    @property
+    def valid_until(self) -> dt.date:
+        return self.day + dt.timedelta(days=self.valid_days)
+
+
+@dataclass(frozen=True)
+class Headline:
+    """The cover's row of numbers: the recommended ``fabric`` against ``baseline`` for the same work
+    (:class:`model.recommend.SameWork`), and its financials; ``baseline`` is ``None`` when there is nothing
+    to compare with (the pick is the baseline, or every other fabric stalls)."""
+    fabric: str
+    baseline: str | None
+    work: recommend.SameWork | None = None
+    finance: Financials | None = None
+    extra: dict = field(default_factory=dict)
+
+
+def headline(point, stalls=None) -> Headline | None:
+    """The cover's numbers for a point result (``stalls``: the views' plausibility guard), or ``None`` when
+    no fabric can be recommended."""
+    rec = recommend.recommendation(point.scenario, point, samples=0)
+    fabric = rec.pick or (rec.tree_fabric if rec.tree_fabric in rec.equivalent else rec.best)
+    if fabric is None:
+        return None
+    base = recommend.money_baseline(point, fabric, stalls=stalls)
+    if base is None or base == fabric:
+        return Headline(fabric, None)
+    return Headline(fabric, base, recommend.same_work(point, fabric, base), financials(point, fabric, base))
+
+
+__all__ = ["DEFAULT_VALID_DAYS", "DISCOUNT_RATE", "ITEMS", "MAX_VALID_DAYS", "BomLine", "Cover", "Financials",
+           "Headline", "TcoParts", "bill_of_materials", "financials", "fingerprint", "headline", "qr_modules",
+           "qr_payload", "tco_parts"]

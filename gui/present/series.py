@@ -22,6 +22,8 @@ from gui.present.plausibility import MAX_RUN_DAYS, series_stall, stall_text, sta
 from gui.present.steps import idle_by_rule, plan_steps
 from gui.present.text import QT_TRANSLATE_NOOP, translate
 
+SHORT_NAMES = (QT_TRANSLATE_NOOP("Data", "Ethernet"),)  # the one short fabric name a Chinese reader says in Chinese
+
 CHART_KINDS = ("utilisation", "duration", "tco", "cost_per_run")
 # stacked in the window: money for the same work (cost per training run) is the third chart; the TCO of the
 # same cluster, which falls as a slower fabric idles its GPUs, is second and lives on the Cost tab
@@ -131,6 +133,8 @@ def fabric_styles(result) -> list[dict]:
             n_custom += 1
         st = dict(st)
         st.setdefault("short", label)
+        if name in catalog.BUILTIN_FABRICS:  # "Ethernet" reads 以太网 in Chinese; the other names stay names
+            st["short"] = translate("Data", st["short"])
         st["label"] = label
         out.append(st)
     return out

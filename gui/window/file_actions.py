@@ -1,10 +1,11 @@
 """The File menu's scenario and export actions, and the autosave, for the main window.
 
-:func:`install_file_actions` adds Open…, Open Recent, Save, Save As…, Export chart and
-Export proposal to ``window.file_menu`` (before ``window.file_menu_anchor``) and starts
-the :class:`~gui.system.autosave.Autosave`. Dialogs live only here; the work is done by
-functions that take a path (:meth:`FileActions.open_path`, :meth:`save_to`,
-:meth:`export_chart_to`, :meth:`export_proposal_to`), which the tests call directly.
+:func:`install_file_actions` adds Open…, Open Recent, Save, Save As…, Export chart, Export
+proposal and Export proposal pack to ``window.file_menu`` (before ``window.file_menu_anchor``) and starts
+the :class:`~gui.system.autosave.Autosave`. Dialogs live only here (and the pack's in
+:mod:`gui.dialogs.pack_cover`); the work is done by functions that take a path
+(:meth:`FileActions.open_path`, :meth:`save_to`, :meth:`export_chart_to`, :meth:`export_proposal_to`,
+:meth:`export_pack_to`), which the tests call directly.
 
 Every problem (a bad file, an unwritable folder) shows one message naming the file, the
 field, the value and what is allowed, and leaves the current work as it was.
@@ -97,6 +98,10 @@ class FileActions(QtCore.QObject):
         t.bind(a4.setText, lambda: translate("FileActions", "Export &proposal sheet (PDF)…"))
         a4.setShortcut(QtGui.QKeySequence("Ctrl+P"))
         a4.triggered.connect(self.export_proposal_dialog)
+        a5 = self.pack_action = QtGui.QAction(w)
+        t.bind(a5.setText, lambda: translate("FileActions", "Export proposal pac&k…"))
+        a5.setShortcut(QtGui.QKeySequence("Ctrl+Shift+P"))
+        a5.triggered.connect(self.export_pack_dialog)
         menu.insertAction(anchor, a)
         menu.insertMenu(anchor, self.recent_menu)
         menu.insertSeparator(anchor)
@@ -105,6 +110,7 @@ class FileActions(QtCore.QObject):
         menu.insertSeparator(anchor)
         menu.insertMenu(anchor, self.export_menu)
         menu.insertAction(anchor, a4)
+        menu.insertAction(anchor, a5)
 
     def _fill_recent(self) -> None:
         m = self.recent_menu
@@ -284,6 +290,24 @@ class FileActions(QtCore.QObject):
                                                                 audit=audit, **extra),
                             path, translate("FileActions", "Could not export the proposal sheet"))
 
+    def export_pack_to(self, folder, cover=None, paper: str = "a4") -> bool:
+        """Write the proposal pack into ``folder`` (the same files as ``fabric-whatif export --pack``), in the
+        window's language, with the bands, A/B pin and TCO baseline the window shows; the article audit page when
+        the window shows the audit."""
+        from gui.export.pack_folder import check_folder, write_pack
+        from gui.i18n import current_language
+
+        audit = self.window.recommendation.audit
+
+        def write(snap, extra):
+            check_folder(folder, translate("PackDialog", "Folder"))
+            write_pack(snap, folder, cover, lang=current_language(), paper=paper, source=self.controller.source_path,
+                       audit=audit, **extra)
+            return folder
+
+        return self._export(write, Path(folder) / "proposal.pdf",
+                            translate("FileActions", "Could not export the proposal pack"))
+
     # --------------------------------------------------------------- dialogs
     def open_dialog(self) -> None:
         path, _ = QtWidgets.QFileDialog.getOpenFileName(self.window, translate("FileActions", "Open scenario"),
@@ -341,6 +365,32 @@ class FileActions(QtCore.QObject):
                                                    1 if letter else 0, False)
         if ok:
             self.export_proposal_to(path, paper.lower())
+
+
+    def export_pack_dialog(self) -> None:
+        """Ask for the folder and the cover's fields (remembered for the next pack), then write the pack."""
+        from gui.dialogs.pack_cover import PackDialog
+
+        dialog = self.pack_dialog = PackDialog(self.window, self.window.settings,
+                                               folder=str(Path(self.last_dir) / (_slug(self.controller.scenario.name)
+                                                                                 + "_pack")))
+        dialog.accepted.connect(self._pack_dialog_accepted)
+        dialog.open()
+
+    def _pack_dialog_accepted(self) -> None:
+        dialog = self.pack_dialog
+        dialog.remember()
+        failure = translate("FileActions", "Could not export the proposal pack")
+        if not dialog.folder():
+            self.show_error(failure, ScenarioError(translate("PackDialog", "Folder"), "",
+                                                   translate("FileActions", "a folder to write the pack into")))
+            return
+        try:
+            cover = dialog.cover()
+        except ScenarioError as err:
+            self.show_error(failure, err)
+            return
+        self.export_pack_to(dialog.folder(), cover, dialog.paper())
 
 
 def _explain(err) -> str:

@@ -18,6 +18,19 @@ def isolated_settings(settings_file):
 
 
 @pytest.fixture
+def zh(window, qtbot):
+    """The window switched to Simplified Chinese (English again afterwards)."""
+    from gui import i18n
+
+    new = i18n.switch_language(window, "zh_CN")
+    qtbot.addWidget(new)
+    settle(new)
+    yield new
+    i18n.set_language("en")
+    new.close()
+
+
+@pytest.fixture
 def window(qtbot):
     from gui.app import build_window
 

@@ -5,22 +5,7 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
-from gui import i18n
-from guihelpers import settle
-
 CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
-@pytest.fixture
-def zh(window, qtbot):
-    new = i18n.switch_language(window, "zh_CN")
-    qtbot.addWidget(new)
-    settle(new)
-    yield new
-    i18n.set_language("en")
-    new.close()
 
 
 def test_preset_names_and_captions_in_chinese(zh):

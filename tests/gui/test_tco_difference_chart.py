@@ -71,7 +71,7 @@ def test_the_cost_tabs_baseline_is_the_tco_charts_and_its_exports(window, tmp_pa
     shown = export.window_overlays(window, snap)  # what File ▸ Export passes: the session's baseline
     assert shown["baseline"] == "infiniband"
     out = export.export_chart(snap, "tco", tmp_path / "tco.csv", **shown)
-    head = next(csv.reader(io.StringIO(out.read_text(encoding="utf-8"))))
+    head = next(csv.reader(line for line in io.StringIO(out.read_text(encoding="utf-8")) if not line.startswith("#")))
     assert any(h.endswith("TCO vs InfiniBand (%)") for h in head)
     svg = export.export_chart(snap, "tco", tmp_path / "tco.svg", **shown).read_text("utf-8")
     assert "against InfiniBand" in svg
@@ -94,7 +94,7 @@ def test_a_fabric_far_off_the_scale_is_clipped_and_says_so(window):
     others = max(np.nanmax(np.abs(s["y"])) for s in data["series"] if s["fabric"] != "iwarp")
     assert np.nanmax(iwarp["y"]) <= 2.0 * others  # the others keep most of the height
     assert all(s["off_scale"] is None for s in data["series"] if s["fabric"] != "iwarp")
-    rows = list(csv.reader(io.StringIO(series_csv(huge, "tco"))))
+    rows = list(csv.reader(line for line in io.StringIO(series_csv(huge, "tco")) if not line.startswith("#")))
     col = next(j for j, h in enumerate(rows[0]) if h.startswith("iWARP") and "(%)" in h)
     assert max(float(r[col]) for r in rows[1:] if r[col]) > 6900.0
 

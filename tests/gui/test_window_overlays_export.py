@@ -11,7 +11,7 @@ from gui.export import charts as export
 from gui.export import proposal
 def _head(path) -> list[str]:
     with open(path, encoding="utf-8") as fh:
-        return next(csv.reader(fh))
+        return next(csv.reader(line for line in fh if not line.startswith("#")))  # under the header block
 
 
 def test_nothing_extra_by_default(window):
