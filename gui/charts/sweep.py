@@ -1319,7 +1319,8 @@ class ChartWidget(pg.PlotWidget):
             lines = [one]
         lines = [metrics.elidedText(line, QtCore.Qt.TextElideMode.ElideRight, room) for line in lines]
         self.stall_caption.setText("<br>".join(_esc(line) for line in lines), size=f"{scaled_pt(9)}pt")
-        height = math.ceil(metrics.lineSpacing() * len(lines)) + 4
+        # as tall as the text laid out (a Chinese line takes the taller CJK font's height)
+        height = math.ceil(max(self.stall_caption.item.boundingRect().height(), metrics.lineSpacing() * len(lines))) + 2
         self.stall_caption.setMinimumHeight(height)
         self.stall_caption.setMaximumHeight(height)
         self.stall_caption.show()
