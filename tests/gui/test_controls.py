@@ -169,6 +169,31 @@ def test_typed_value_and_refused_value(window, qtbot):
     assert win.sliders["cluster.nodes"].value() == 48
 
 
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_a_refused_value_names_the_field_and_its_range_in_the_windows_units(window, qtbot, lang):
+    """Packet loss typed as 90 (the box is in %): the message names the field as the window labels it and
+    the value and the allowed range in %, not the engine's fraction and dotted path."""
+    from gui import i18n
+    from gui.i18n_data import tr_field
+
+    win = window
+    i18n.switch_language(win, lang)
+    try:
+        edit = win.fabric_sliders["loss_rate"].edit
+        edit.setFocus()
+        edit.selectAll()
+        qtbot.keyClicks(edit, "90")
+        qtbot.keyClick(edit, QtCore.Qt.Key.Key_Return)
+        settle(win)
+        text = win.error_label.text()
+        assert "= 90 %" in text and "50 %" in text, text
+        assert "0.9" not in text and "0.5" not in text and "loss_rate" not in text, text
+        assert i18n.translate("FieldRange", "a number from {lo} to {hi}").split("{")[0] in text, text
+        assert tr_field("Packet loss") + " = 90 %" in text, text
+    finally:
+        i18n.switch_language(win, "en")
+
+
 def test_no_write_back_loops(window, qtbot, monkeypatch):
     """Pushing a scenario into the controls never calls back into the controller."""
     win = window
