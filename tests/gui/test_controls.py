@@ -147,14 +147,19 @@ def test_reset_returns_fabric_to_profile(window, qtbot):
     assert not win.reset_button.isEnabled()
 
 
+def _type(win, qtbot, edit, text: str) -> None:
+    """``text`` typed into a control's value box and entered, the recompute run."""
+    edit.setFocus()
+    edit.selectAll()
+    qtbot.keyClicks(edit, text)
+    qtbot.keyClick(edit, QtCore.Qt.Key.Key_Return)
+    settle(win)
+
+
 def test_typed_value_and_refused_value(window, qtbot):
     win = window
     edit = win.sliders["cluster.nodes"].edit
-    edit.setFocus()
-    edit.selectAll()
-    qtbot.keyClicks(edit, "48")
-    qtbot.keyClick(edit, QtCore.Qt.Key.Key_Return)
-    settle(win)
+    _type(win, qtbot, edit, "48")
     assert win.controller.scenario.cluster.nodes == 48
     # a value the engine refuses: message shown, scenario and work kept
     errors = []
@@ -179,12 +184,7 @@ def test_a_refused_value_names_the_field_and_its_range_in_the_windows_units(wind
     win = window
     i18n.switch_language(win, lang)
     try:
-        edit = win.fabric_sliders["loss_rate"].edit
-        edit.setFocus()
-        edit.selectAll()
-        qtbot.keyClicks(edit, "90")
-        qtbot.keyClick(edit, QtCore.Qt.Key.Key_Return)
-        settle(win)
+        _type(win, qtbot, win.fabric_sliders["loss_rate"].edit, "90")
         text = win.error_label.text()
         assert "= 90 %" in text and "50 %" in text, text
         assert "0.9" not in text and "0.5" not in text and "loss_rate" not in text, text
