@@ -1,6 +1,7 @@
 """No text is cut and no two texts overlap: every preset × both languages × a 1366 × 768 laptop and a
 1920 × 1080 projector × the normal window and the stage view. The widgets with text (the toolbar's scenario
-line and radio buttons, labels, buttons, the recommendation and the point's title, the article banner) and
+line and radio buttons, labels, buttons, the recommendation and the point's title, the article banner, the
+point table's column names) and
 the texts inside every chart on screen (title, axis titles, tick labels, legend entries, notes and the
 caption under the plot): none cut, none over another, none over the plot's curves.
 
@@ -140,6 +141,10 @@ def _problems(win, size: QtCore.QSize) -> list[str]:
         room = _visible_rect(table.viewport(), win).width()
         if shown > room + 1:
             out.append(f"table: {shown} px of columns in {room} px")
+        header = table.horizontalHeader()
+        for i in range(table.columnCount()):  # a column shown is as wide as its name
+            if not table.isColumnHidden(i) and header.sectionSizeFromContents(i).width() > table.columnWidth(i) + 1:
+                out.append(f"cut: the table's column name {table.horizontalHeaderItem(i).text()!r}")
     for ch in win.findChildren(ChartWidget):
         if ch.isVisible() and ch.window() is win and not _visible_rect(ch, win).isEmpty():
             out += _chart_problems(ch)
