@@ -173,3 +173,39 @@ def test_no_text_is_cut_or_covers_another(window, qtbot):
         win.presentation_action.setChecked(False)
         i18n.switch_language(win, "en")
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(dict.fromkeys(problems))
+
+
+def _line_of(doc, position: int) -> int:
+    block = doc.findBlock(position)
+    return block.layout().lineForTextPosition(position - block.position()).lineNumber()
+
+
+def test_the_banner_s_link_never_breaks_inside_its_words(window):
+    """The article banner's "打开核对表" link at every width the panel takes: on one line, never "打开核 / 对表"."""
+    from PySide6 import QtGui
+
+    from gui.i18n import translate
+    from gui.present.article import OPEN_AUDIT
+
+    win = window
+    i18n.switch_language(win, "zh_CN")
+    try:
+        assert win.load_preset(PRESET_DIR / "case3_centre_128xH100_1T.toml")
+        settle(win)
+        banner = win.point_panel.article_banner
+        assert banner.isVisible()
+        link = translate("ArticleBanner", OPEN_AUDIT)
+        doc = QtGui.QTextDocument()
+        doc.setDefaultFont(banner.font())
+        doc.setHtml(banner.text())
+        plain = doc.toPlainText()
+        start = plain.index(link[0], len(plain) - 2 * len(link) * 2)  # the link ends the banner
+        broken = []
+        for width in range(200, 700, 7):
+            doc.setTextWidth(width)
+            doc.size()  # laid out now
+            if _line_of(doc, start) != _line_of(doc, len(plain) - 1):
+                broken.append(width)
+        assert not broken, broken
+    finally:
+        i18n.switch_language(win, "en")
