@@ -27,6 +27,8 @@ from gui.present.steps import largest_change, plan_at, plan_fit
 
 LEFT_AXIS_WIDTH = 78
 STALL_COLOUR = "#a03000"  # the stalled fabrics' caption (the table's stall colour)
+# the stall caption under a plot only while the plot keeps this height [px]; below it the hover names the stalls
+CAPTION_MIN_PLOT_PX = 80
 STEP_NOTE_MIN_HEIGHT = 90  # the rings' note shows on plots at least this tall [px]
 
 
@@ -726,6 +728,7 @@ class ChartWidget(pg.PlotWidget):
         self.stall_caption.hide()
         self._stall_text = ""
         self._stall_key = None
+        self._stall_h = 0  # the caption row's height [px]
         self.step_note = pg.TextItem("", color="#777777", anchor=(0, 1))
         self.step_note.setParentItem(pi.vb)
         self.step_note.hide()
@@ -1294,29 +1297,36 @@ class ChartWidget(pg.PlotWidget):
 
     def _show_stall_caption(self) -> None:
         """The stalled fabrics and their causes under the plot: on one line when it fits the plot's width, else
-        a line per cause (a line still too long is cut with an ellipsis; the hover names each stall)."""
+        a line per cause (a line still too long is cut with an ellipsis). The caption's row comes from the plot:
+        on a plot too short to spare it (a laptop with a dock open) the lines go, first to one, then all (the
+        hover read-out, the table and the step-time chart still name each stall)."""
         if "_stall_key" not in self.__dict__:
             return  # pyqtgraph resizes the widget while it is being built
         lines = [line for line in self._stall_text.split("\n") if line]
         scale = text_scale()
-        key = (tuple(lines), self.width(), scale)
+        # the plot's height with no caption: the same whatever this decides, so a relayout settles at once
+        plot_h = int(self.getPlotItem().vb.height() + self._stall_h)
+        key = (tuple(lines), self.width(), scale, plot_h)
         if key == self._stall_key:
             return
         self._stall_key = key
+        font = QtGui.QFont()
+        font.setPointSizeF(scaled_pt(9))
+        metrics = QtGui.QFontMetricsF(font)
+        room = max(self.width() - self.getPlotItem().getAxis("left").width() - 16, 60.0)
+        one = "  ·  ".join(lines)
+        if lines and (metrics.horizontalAdvance(one) <= room or plot_h - 2.6 * metrics.height() < CAPTION_MIN_PLOT_PX):
+            lines = [one]
+        if plot_h - 1.3 * metrics.height() * len(lines) < CAPTION_MIN_PLOT_PX:
+            lines = []
         layout = self.getPlotItem().layout
         if not lines:  # no row at all (a hidden item keeps its minimum height in the layout)
             self.stall_caption.hide()
             self.stall_caption.setMinimumHeight(0)
             self.stall_caption.setMaximumHeight(0)
             layout.setRowFixedHeight(4, 0)
+            self._stall_h = 0
             return
-        font = QtGui.QFont()
-        font.setPointSizeF(scaled_pt(9))
-        metrics = QtGui.QFontMetricsF(font)
-        room = max(self.width() - self.getPlotItem().getAxis("left").width() - 16, 60.0)
-        one = "  ·  ".join(lines)
-        if metrics.horizontalAdvance(one) <= room:
-            lines = [one]
         lines = [metrics.elidedText(line, QtCore.Qt.TextElideMode.ElideRight, room) for line in lines]
         self.stall_caption.setText("<br>".join(_esc(line) for line in lines), size=f"{scaled_pt(9)}pt")
         # as tall as the text laid out (a Chinese line takes the taller CJK font's height)
@@ -1325,8 +1335,10 @@ class ChartWidget(pg.PlotWidget):
         self.stall_caption.setMaximumHeight(height)
         self.stall_caption.show()
         layout.setRowFixedHeight(4, height)
+        self._stall_h = height
 
     def _place_overlays(self, *_):
+        self._show_stall_caption()  # the plot's new height may spare the caption's row, or not
         r = self.getPlotItem().vb.boundingRect()
         self.note.setPos(r.center())
         self.gap_note.setPos(r.right() - 4, r.top() + 2)

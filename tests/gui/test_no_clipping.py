@@ -22,6 +22,7 @@ from model import presets
 PRESET_DIR = presets.PRESETS_DIR
 PRESETS = tuple(sorted(p.stem for p in PRESET_DIR.glob("*.toml")))
 SIZES = (QtCore.QSize(1366, 768), QtCore.QSize(1920, 1080))
+MIN_PLOT_PX = 60  # a plot's least height in the window or on the stage
 
 
 def _rect(w, win) -> QtCore.QRect:
@@ -101,6 +102,8 @@ def _chart_problems(ch) -> list[str]:
     texts, plot = _chart_texts(ch)
     out = []
     view = QtCore.QRectF(ch.viewport().rect()).adjusted(-1, -1, 1, 1)
+    if plot.height() < MIN_PLOT_PX:  # the texts around a plot never squeeze the plot away
+        out.append(f"{ch.kind}: the plot is only {plot.height():.0f} px tall")
     for what, r in texts:
         if not view.contains(r):
             out.append(f"{ch.kind}: cut: {what}")
