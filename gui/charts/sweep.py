@@ -552,6 +552,10 @@ class IdleStretches(pg.GraphicsObject):
     def stretches(self) -> list[tuple[float, float]]:
         return list(self._spans)
 
+    def colour(self) -> QtGui.QColor:
+        """The shading's colour (the fabric's, faint)."""
+        return QtGui.QColor(self._brush.color())
+
     def dataBounds(self, ax, frac=1.0, orthoRange=None):  # noqa: N802,N803 (pyqtgraph names)
         return (None, None)  # never widens the axes
 
@@ -720,13 +724,15 @@ class ChartWidget(pg.PlotWidget):
         self.gap_note.hide()
         # the fabrics past the plausibility bound, drawn clipped: named with their cause in a caption row under
         # the plot (never text over the curves, never a legend row that pushes the legend over the title)
-        self.stall_caption = pg.LabelItem("", justify="left", color=STALL_COLOUR)
-        self.stall_caption.item.document().setDocumentMargin(1)
-        pi.layout.addItem(self.stall_caption, 4, 1)
+        self.caption_row = pg.LabelItem("", justify="left", color=STALL_COLOUR)
+        self.caption_row.item.document().setDocumentMargin(1)
+        pi.layout.addItem(self.caption_row, 4, 1)
         pi.layout.setRowFixedHeight(4, 0)
-        self.stall_caption.setMaximumHeight(0)
-        self.stall_caption.hide()
-        self._stall_text = ""
+        self.caption_row.setMaximumHeight(0)
+        self.caption_row.hide()
+        # the notes under the plot, by who gives them: "stall" (this chart), "breakeven" (the markers' labels);
+        # each a list of (text, colour)
+        self._caption_notes: dict[str, list[tuple[str, str]]] = {}
         self._stall_key = None
         self._stall_h = 0  # the caption row's height [px]
         self.step_note = pg.TextItem("", color="#777777", anchor=(0, 1))
@@ -854,8 +860,7 @@ class ChartWidget(pg.PlotWidget):
         if (gap and self.plot_notes) != self.gap_note.isVisible():
             self.gap_note.setText(translate("Charts", "blank: no parallel plan fits there") if gap else "")
             self.gap_note.setVisible(gap and self.plot_notes)
-        self._stall_text = stall_note(data)
-        self._show_stall_caption()
+        self.set_caption_notes("stall", [(line, STALL_COLOUR) for line in stall_note(data).split("\n") if line])
         self._update_step_marks(data)
         self._place_overlays()
         if self._hover_pos is not None:
@@ -1229,8 +1234,8 @@ class ChartWidget(pg.PlotWidget):
         extra = [(translate("Charts", "w/o interruptions"), c) for n, c in self.extra_curves.items() if c.isVisible()]
         wanted += extra
         if self.idle_note_in_legend and self.fabric_legend and self.idle_band.isVisible():
-            colour = QtGui.QColor(self.idle_band._brush.color())
-            colour.setAlpha(70)
+            colour = self.idle_band.colour()
+            colour.setAlpha(70)  # the legend's swatch a little stronger than the shading: it is small
             self.idle_legend.setOpts(brush=colour)
             wanted.append((self._idle_text(), self.idle_legend))
         key = [(n, id(c)) for n, c in wanted]
@@ -1293,16 +1298,31 @@ class ChartWidget(pg.PlotWidget):
     def text_items(self) -> list:
         """The chart's notes on screen (not its title, axes or legend): what a layout check measures."""
         items = [item.textItem for item in (self.note, self.gap_note, self.step_note) if item.isVisible()]
-        return items + ([self.stall_caption.item] if self.stall_caption.isVisible() else [])
+        return items + ([self.caption_row.item] if self.caption_row.isVisible() else [])
+
+    def set_caption_notes(self, source: str, entries) -> None:
+        """The notes ``source`` gives for the row under the plot (``[(text, colour)]``; empty: none)."""
+        entries = [(str(t), str(c)) for t, c in entries]
+        if self._caption_notes.get(source, []) == entries:
+            return
+        self._caption_notes[source] = entries
+        self._stall_key = None
+        self._show_stall_caption()
+
+    def caption_notes(self) -> list[str]:
+        """The texts of the row under the plot, shown or not (a short plot leaves them out)."""
+        return [t for entries in self._caption_notes.values() for t, _ in entries]
 
     def _show_stall_caption(self) -> None:
-        """The stalled fabrics and their causes under the plot: on one line when it fits the plot's width, else
-        a line per cause (a line still too long is cut with an ellipsis). The caption's row comes from the plot:
-        on a plot too short to spare it (a laptop with a dock open) the lines go, first to one, then all (the
-        hover read-out, the table and the step-time chart still name each stall)."""
+        """The notes under the plot (the stalled fabrics and their causes, the break-even markers' labels): on one
+        line when they fit the plot's width, else a line each (a line still too long is cut with an ellipsis).
+        The row comes from the plot: on a plot too short to spare it (a laptop with a dock open) the lines go,
+        first to one, then all (the hover read-out, the table, the step-time chart and the markers' tooltips
+        still say it all)."""
         if "_stall_key" not in self.__dict__:
             return  # pyqtgraph resizes the widget while it is being built
-        lines = [line for line in self._stall_text.split("\n") if line]
+        entries = [e for source in self._caption_notes.values() for e in source]
+        lines = [t for t, _ in entries]
         scale = text_scale()
         # the plot's height with no caption: the same whatever this decides, so a relayout settles at once
         plot_h = int(self.getPlotItem().vb.height() + self._stall_h)
@@ -1315,25 +1335,28 @@ class ChartWidget(pg.PlotWidget):
         metrics = QtGui.QFontMetricsF(font)
         room = max(self.width() - self.getPlotItem().getAxis("left").width() - 16, 60.0)
         one = "  ·  ".join(lines)
-        if lines and (metrics.horizontalAdvance(one) <= room or plot_h - 2.6 * metrics.height() < CAPTION_MIN_PLOT_PX):
-            lines = [one]
-        if plot_h - 1.3 * metrics.height() * len(lines) < CAPTION_MIN_PLOT_PX:
+        rows = [entries]  # the entries on each line
+        if lines and (metrics.horizontalAdvance(one) > room and plot_h - 1.3 * metrics.height() * len(lines)
+                      >= CAPTION_MIN_PLOT_PX):
+            rows = [[e] for e in entries]
+        if not lines or plot_h - 1.3 * metrics.height() * len(rows) < CAPTION_MIN_PLOT_PX:
             lines = []
         layout = self.getPlotItem().layout
         if not lines:  # no row at all (a hidden item keeps its minimum height in the layout)
-            self.stall_caption.hide()
-            self.stall_caption.setMinimumHeight(0)
-            self.stall_caption.setMaximumHeight(0)
+            self.caption_row.hide()
+            self.caption_row.setMinimumHeight(0)
+            self.caption_row.setMaximumHeight(0)
             layout.setRowFixedHeight(4, 0)
             self._stall_h = 0
             return
-        lines = [metrics.elidedText(line, QtCore.Qt.TextElideMode.ElideRight, room) for line in lines]
-        self.stall_caption.setText("<br>".join(_esc(line) for line in lines), size=f"{scaled_pt(9)}pt")
+        self.caption_row.setText("<br>".join(_caption_line(row, metrics, room) for row in rows),
+                                 size=f"{scaled_pt(9)}pt")
+        lines = rows
         # as tall as the text laid out (a Chinese line takes the taller CJK font's height)
-        height = math.ceil(max(self.stall_caption.item.boundingRect().height(), metrics.lineSpacing() * len(lines))) + 2
-        self.stall_caption.setMinimumHeight(height)
-        self.stall_caption.setMaximumHeight(height)
-        self.stall_caption.show()
+        height = math.ceil(max(self.caption_row.item.boundingRect().height(), metrics.lineSpacing() * len(lines))) + 2
+        self.caption_row.setMinimumHeight(height)
+        self.caption_row.setMaximumHeight(height)
+        self.caption_row.show()
         layout.setRowFixedHeight(4, height)
         self._stall_h = height
 
@@ -1443,6 +1466,24 @@ def short_name(name: str | None, limit: int = 44) -> str:
 
 def _short(data: dict, fabric: str) -> str:
     return next((s["short"] for s in data["series"] if s["fabric"] == fabric), fabric)
+
+
+def _caption_line(entries, metrics, room: float) -> str:
+    """One line of the notes under a plot, each in its colour, joined by dots; cut with an ellipsis where the
+    line is wider than ``room``."""
+    sep = "  ·  "
+    out, used = [], 0.0
+    for i, (text, colour) in enumerate(entries):
+        lead = sep if i else ""
+        left = room - used - metrics.horizontalAdvance(lead)
+        shown = metrics.elidedText(text, QtCore.Qt.TextElideMode.ElideRight, max(left, 0.0))
+        if not shown:
+            break
+        out.append(_esc(lead) + f"<span style='color:{colour}'>{_esc(shown)}</span>")
+        used += metrics.horizontalAdvance(lead + shown)
+        if shown != text:
+            break
+    return "".join(out)
 
 
 def _esc(text: str) -> str:

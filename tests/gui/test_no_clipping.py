@@ -5,7 +5,8 @@ point table's column names) and
 the texts inside every chart on screen (title, axis titles, tick labels, legend entries, notes and the
 caption under the plot): none cut, none over another, none over the plot's curves.
 
-One window is reused and the presets are loaded in turn (a preset load and a relayout per layout)."""
+One window is reused and the presets are loaded in turn (a preset load and a relayout per layout); case 3 once
+more with values typed beyond the sliders (their badges) and the break-even markers that brings."""
 
 from __future__ import annotations
 
@@ -95,6 +96,13 @@ def _chart_texts(ch) -> tuple[list, QtCore.QRectF]:
                 out.append((f"legend {label.text}", to_view(_ink(label.item))))
     for item in ch.text_items():
         out.append((f"note {item.toPlainText()[:30]}", to_view(_ink(item))))
+    # any other text on the chart (a marker line's label, an overlay's note), the hover read-out aside
+    known = {pi.titleLabel.item, ch.readout.textItem, *(pi.getAxis(a).label for a in ("left", "bottom")),
+             *(label.item for _, label in ch.legend.items), *ch.text_items()}
+    for item in ch.scene().items():
+        if (isinstance(item, QtWidgets.QGraphicsTextItem) and item not in known and item.isVisible()
+                and item.toPlainText().strip()):
+            out.append((f"text {item.toPlainText()[:30]}", to_view(_ink(item))))
     return out, to_view(pi.vb.sceneBoundingRect())
 
 
@@ -154,14 +162,26 @@ def _problems(win, size: QtCore.QSize) -> list[str]:
     return out
 
 
+def _edited_beyond_the_sliders(win) -> None:
+    """Case 3 with InfiniBand's latency and loss typed beyond their sliders (the badges show) and the
+    break-even markers it brings on the TCO chart."""
+    win.controller.set_fabric_value("infiniband", "latency_us", 5_000.0)
+    win.controller.set_fabric_value("infiniband", "loss_rate", 0.05)
+
+
+LAYOUTS = [(name, None) for name in PRESETS] + [("case3_centre_128xH100_1T", _edited_beyond_the_sliders)]
+
+
 def test_no_text_is_cut_or_covers_another(window, qtbot):
     win = window
     problems = []
     try:
         for lang in ("en", "zh_CN"):
             i18n.switch_language(win, lang)
-            for name, size, stage in itertools.product(PRESETS, SIZES, (False, True)):
+            for (name, edit), size, stage in itertools.product(LAYOUTS, SIZES, (False, True)):
                 assert win.load_preset(PRESET_DIR / f"{name}.toml")
+                if edit is not None:
+                    edit(win)
                 settle(win)
                 win.presentation_action.setChecked(stage)
                 win.showNormal()
@@ -169,8 +189,8 @@ def test_no_text_is_cut_or_covers_another(window, qtbot):
                 qtbot.wait(10)
                 win.features.settle_now()
                 QtWidgets.QApplication.processEvents()
-                problems += [f"{lang} {name[:12]} {size.width()} {'stage' if stage else 'window'}: {p}"
-                             for p in _problems(win, size)]
+                problems += [f"{lang} {name[:12]}{' edited' if edit else ''} {size.width()} "
+                             f"{'stage' if stage else 'window'}: {p}" for p in _problems(win, size)]
                 win.presentation_action.setChecked(False)
     finally:
         win.presentation_action.setChecked(False)
