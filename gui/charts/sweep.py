@@ -29,6 +29,7 @@ LEFT_AXIS_WIDTH = 78
 STALL_COLOUR = "#a03000"  # the stalled fabrics' caption (the table's stall colour)
 # the stall caption under a plot only while the plot keeps this height [px]; below it the hover names the stalls
 CAPTION_MIN_PLOT_PX = 80
+IDLE_SHADE_ALPHA = 38  # the idle-GPU stretches: the fabric's colour this faint (of 255), under the curves
 STEP_NOTE_MIN_HEIGHT = 90  # the rings' note shows on plots at least this tall [px]
 
 
@@ -541,7 +542,7 @@ class IdleStretches(pg.GraphicsObject):
 
     def set_stretches(self, spans, colour) -> None:
         colour = QtGui.QColor(colour)
-        colour.setAlpha(38)
+        colour.setAlpha(IDLE_SHADE_ALPHA)
         if spans == self._spans and colour == self._brush.color():
             return
         self.prepareGeometryChange()
