@@ -189,7 +189,7 @@ def field_label(path: str) -> str:
             return f"{fabric}: {tr_field(label)}"
         meta = sc.field_meta(sc.SECTIONS[parts[0]], parts[1])
         return tr_field(meta.get("label") or parts[1].replace("_", " ").capitalize())
-    except (KeyError, IndexError, AttributeError, TypeError):
+    except (KeyError, IndexError, AttributeError, TypeError, StopIteration):  # StopIteration: no such field
         return path
 
 

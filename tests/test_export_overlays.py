@@ -151,32 +151,38 @@ def test_chart_draws_bands_and_dashed_a_with_legend_entries(pair):
         plain.close()
 
 
-def _tint(hex_colour: str, alpha: int) -> str:
+def _tint(hex_colour: str, alpha: int, over: str = "#ffffff") -> str:
     from PySide6 import QtGui
 
-    c = QtGui.QColor(hex_colour)
-    mix = [round(v * alpha / 255 + 255 * (1 - alpha / 255)) for v in (c.red(), c.green(), c.blue())]
+    c, b = QtGui.QColor(hex_colour), QtGui.QColor(over)
+    mix = [round(v * alpha / 255 + w * (1 - alpha / 255))
+           for v, w in zip((c.red(), c.green(), c.blue()), (b.red(), b.green(), b.blue()))]
     return "#%02x%02x%02x" % tuple(mix)
 
 
 def test_png_shows_the_bands(pair, tmp_path):
-    """The PNG has the band's tint (the fabric colour, translucent over white) only when bands are given."""
+    """The PNG has the band's tint (the fabric colour, translucent over white, or over the faint shading
+    where the fabric in focus leaves GPUs idle) only when bands are given."""
     from PySide6 import QtGui
 
     from gui.export import charts as export
     from gui.charts.bands import BAND_ALPHA
+    from gui.charts.sweep import IDLE_SHADE_ALPHA
 
     _, snap_b, bands = pair
     # RoCE's colour, whose band is widest on this preset (TCP Ethernet sits near zero utilisation at the
     # article's 0.75 % loss, its band a thin line)
-    tint = _tint("#0072B2", BAND_ALPHA)
+    focus = model.catalog.fabric_style(snap_b.scenario.fabric.focus_fabric)["colour"]
+    tints = (_tint("#0072B2", BAND_ALPHA), _tint("#0072B2", BAND_ALPHA, over=_tint(focus, IDLE_SHADE_ALPHA)))
 
     def count(path) -> int:
         img = QtGui.QImage(str(path)).convertToFormat(QtGui.QImage.Format.Format_RGB32)
         arr = np.frombuffer(img.constBits(), dtype=np.uint8).reshape(img.height(), img.bytesPerLine())
         arr = arr[:, : img.width() * 4].reshape(img.height(), img.width(), 4)[..., :3].astype(int)
-        c = QtGui.QColor(tint)
-        hit = np.abs(arr - [c.blue(), c.green(), c.red()]).max(axis=-1) < 8
+        hit = np.zeros(arr.shape[:2], dtype=bool)
+        for tint in tints:
+            c = QtGui.QColor(tint)
+            hit |= np.abs(arr - [c.blue(), c.green(), c.red()]).max(axis=-1) < 8
         # a band is an area: count tinted pixels whose four neighbours are tinted too (a curve's
         # antialiased edge, a dotted line's dots, pass through the tint without filling anything)
         inner = hit[1:-1, 1:-1] & hit[:-2, 1:-1] & hit[2:, 1:-1] & hit[1:-1, :-2] & hit[1:-1, 2:]

@@ -537,6 +537,10 @@
         <translation>并且</translation>
     </message>
     <message>
+        <source>shaded: {fabric} leaves GPUs idle (batch does not divide)</source>
+        <translation>阴影：{fabric} 有 GPU 空闲（批大小无法整除）</translation>
+    </message>
+    <message>
         <source>no plan fits</source>
         <translation>无可行方案</translation>
     </message>
@@ -1433,6 +1437,29 @@
     <message>
         <source>Line rate per NIC</source>
         <translation>每网卡线速</translation>
+    </message>
+</context>
+<context>
+    <name>FieldRange</name>
+    <message>
+        <source>a number above {lo}</source>
+        <translation>大于 {lo} 的数</translation>
+    </message>
+    <message>
+        <source>a number of at least {lo}</source>
+        <translation>至少 {lo} 的数</translation>
+    </message>
+    <message>
+        <source>a whole number from {lo} to {hi}</source>
+        <translation>{lo} 到 {hi} 之间的整数</translation>
+    </message>
+    <message>
+        <source>a number above {lo} and at most {hi}</source>
+        <translation>大于 {lo} 且不超过 {hi} 的数</translation>
+    </message>
+    <message>
+        <source>a number from {lo} to {hi}</source>
+        <translation>{lo} 到 {hi} 之间的数</translation>
     </message>
 </context>
 <context>

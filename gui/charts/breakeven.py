@@ -203,12 +203,14 @@ def metric_name(m: str) -> str:
 MARKER_COLOUR = "#6a3d9a"
 
 
-def add_marker(chart, result, crossing, x_field: str, *, label_pt: float | None = None, fit_label: bool = False):
+def add_marker(chart, result, crossing, x_field: str, *, label_pt: float | None = None, fit_label: bool = False,
+               label: bool = True):
     """Mark ``crossing`` on ``chart`` (a ChartWidget) with a dashed vertical line and its short label.
 
     The window's charts and the proposal sheet's use this one drawing. ``label_pt`` sets
     the label's font size (default: the chart's); ``fit_label`` puts the label left of a line
-    in the right half of the view, so a fixed-size chart (the proposal's) does not cut it.
+    in the right half of the view, so a fixed-size chart (the proposal's) does not cut it;
+    ``label=False``: no label on the plot (the window names the crossing under the plot instead).
     Returns the line, or ``None`` when the crossing cannot be drawn (x ≤ 0 on a log axis).
     """
     log_x = bool((chart.series or {}).get("log_x"))
@@ -224,12 +226,12 @@ def add_marker(chart, result, crossing, x_field: str, *, label_pt: float | None 
         text, side = _fit_label(chart, pos, font, (text, x_text(result.field, crossing.x)))
     pen = pg.mkPen(MARKER_COLOUR, width=1.5, style=QtCore.Qt.PenStyle.DashLine)
     line = pg.InfiniteLine(pos=pos, angle=90, movable=False, pen=pen,
-                           label=text,
+                           label=text if label else None,
                            labelOpts=dict(position=0.88, color=MARKER_COLOUR, anchors=[(side, 0.5), (side, 0.5)],
                                           fill=pg.mkBrush(255, 255, 255, 220)))
     line.setZValue(6)
     line.setToolTip(sentence(result, crossing))
-    if label_pt is not None:
+    if label_pt is not None and label:
         line.label.setFont(font)
     chart.getPlotItem().addItem(line, ignoreBounds=True)
     return line
@@ -255,7 +257,8 @@ def _fit_label(chart, pos: float, font, texts) -> tuple[str, int]:
 
 
 class BreakEvenMarkers(QtCore.QObject):
-    """Vertical lines with labels on the charts at each crossing of the chosen pair."""
+    """Vertical lines on the charts at each crossing of the chosen pair, named in the row under each plot
+    ("InfiniBand pays off above 126 nodes"): never text over the curves, never two labels over each other."""
 
     def __init__(self, window):
         super().__init__(window)
@@ -264,6 +267,7 @@ class BreakEvenMarkers(QtCore.QObject):
         self.enabled = True
         self.lines: list[pg.InfiniteLine] = []
         self.current: list = []
+        self._labels: list[str] = []  # each line's label, in the order of ``lines``
 
     def effective_pair(self, snap):
         if snap is None:
@@ -275,29 +279,39 @@ class BreakEvenMarkers(QtCore.QObject):
     def update(self, snap) -> list:
         self.clear()
         if not self.enabled or snap is None:
+            for chart in self.window.charts.values():
+                chart.set_caption_notes("breakeven", [])
             return []
         pair = self.effective_pair(snap)
         cs = crossings(snap.sweep, pair) if pair else []
         self.current = cs
+        notes: dict = {}
         for c in cs:
             chart = self.window.charts.get(METRICS.get(c.metric, ""))
             if chart is None:
                 continue
-            line = add_marker(chart, snap.sweep, c, snap.x_field)
+            line = add_marker(chart, snap.sweep, c, snap.x_field, label=False)
             if line is not None:
                 self.lines.append(line)
+                self._labels.append(label_text(snap.sweep, c))
+                notes.setdefault(chart, []).append((self._labels[-1], MARKER_COLOUR))
+        for chart in self.window.charts.values():
+            chart.set_caption_notes("breakeven", notes.get(chart, []))
         return cs
 
     def clear(self) -> None:
+        """No lines; the charts' rows of notes keep theirs until :meth:`update` gives the new ones (one
+        relayout per update, not two)."""
         for line in self.lines:
             vb = line.getViewBox()
             if vb is not None:
                 vb.removeItem(line)
         self.lines = []
         self.current = []
+        self._labels = []
 
     def labels(self) -> list[str]:
-        return [ln.label.toPlainText() for ln in self.lines]
+        return list(self._labels)
 
 
 class BreakEvenPanel(QtWidgets.QWidget):

@@ -26,6 +26,10 @@ from gui.present.series import STALL_KINDS, stall_note, value_text
 from gui.present.steps import largest_change, plan_at, plan_fit
 
 LEFT_AXIS_WIDTH = 78
+STALL_COLOUR = "#a03000"  # the stalled fabrics' caption (the table's stall colour)
+# the stall caption under a plot only while the plot keeps this height [px]; below it the hover names the stalls
+CAPTION_MIN_PLOT_PX = 80
+IDLE_SHADE_ALPHA = 38  # the idle-GPU stretches: the fabric's colour this faint (of 255), under the curves
 STEP_NOTE_MIN_HEIGHT = 90  # the rings' note shows on plots at least this tall [px]
 
 
@@ -510,6 +514,80 @@ class StepMarks(MarkerItem):
         return [pen for pen, k in zip(self._pens, self._ok) if k]
 
 
+def idle_stretches(x, idle, log_x: bool) -> list[tuple[float, float]]:
+    """The stretches of the x-axis where a plan leaves GPUs idle, in the plot's coordinates (log10 of x on
+    a logarithmic axis): each run of neighbouring idle points ``idle`` (bool per ``x``) is one stretch, from
+    half-way to the point before it to half-way to the point after it, so the stretches and the points where
+    every GPU works tile the axis."""
+    x = np.asarray(x, dtype=float)
+    idle = np.asarray(idle, dtype=bool)
+    if not idle.any():
+        return []
+    with np.errstate(divide="ignore", invalid="ignore"):
+        v = np.log10(x) if log_x else x
+    edges = np.concatenate(([v[0]], (v[1:] + v[:-1]) / 2.0, [v[-1]]))  # cell i spans edges[i] .. edges[i + 1]
+    step = np.diff(np.concatenate(([0], idle.astype(np.int8), [0])))
+    starts, ends = np.flatnonzero(step == 1), np.flatnonzero(step == -1)
+    return [(float(edges[a]), float(edges[b])) for a, b in zip(starts, ends)]
+
+
+class IdleStretches(pg.GraphicsObject):
+    """Shaded stretches of the plot, the plot's full height, where the plan leaves GPUs idle: one marked
+    stretch per run of idle points, under the curves (no saw-tooth of dotted fragments)."""
+
+    def __init__(self):
+        super().__init__()
+        self._spans: list[tuple[float, float]] = []
+        self._brush = QtGui.QBrush(QtGui.QColor(0, 0, 0, 28))
+
+    def set_stretches(self, spans, colour) -> None:
+        colour = QtGui.QColor(colour)
+        colour.setAlpha(IDLE_SHADE_ALPHA)
+        if spans == self._spans and colour == self._brush.color():
+            return
+        self.prepareGeometryChange()
+        self._spans = list(spans)
+        self._brush = QtGui.QBrush(colour)
+        self.update()
+
+    def stretches(self) -> list[tuple[float, float]]:
+        return list(self._spans)
+
+    def colour(self) -> QtGui.QColor:
+        """The shading's colour (the fabric's, faint)."""
+        return QtGui.QColor(self._brush.color())
+
+    def dataBounds(self, ax, frac=1.0, orthoRange=None):  # noqa: N802,N803 (pyqtgraph names)
+        return (None, None)  # never widens the axes
+
+    def _y_span(self) -> tuple[float, float]:
+        vb = self.getViewBox()
+        if vb is None:
+            return (0.0, 1.0)
+        lo, hi = vb.viewRange()[1]
+        return float(lo), float(hi)
+
+    def viewRangeChanged(self):  # noqa: N802 (pyqtgraph name): the stretches span the view's height
+        self.prepareGeometryChange()
+        self.update()
+
+    def boundingRect(self):  # noqa: N802
+        if not self._spans:
+            return QtCore.QRectF()
+        lo, hi = self._y_span()
+        x0, x1 = min(a for a, _ in self._spans), max(b for _, b in self._spans)
+        return QtCore.QRectF(x0, lo, x1 - x0, hi - lo)
+
+    def paint(self, p, *args):
+        if not self._spans:
+            return
+        lo, hi = self._y_span()
+        p.setPen(QtCore.Qt.PenStyle.NoPen)
+        p.setBrush(self._brush)
+        for a, b in self._spans:
+            p.drawRect(QtCore.QRectF(a, lo, b - a, hi - lo))
+
+
 def _show_data(curve, x, y) -> None:
     """``curve`` drawn through ``(x, y)`` and shown."""
     curve.setData(x, y)
@@ -579,12 +657,12 @@ class ChartWidget(pg.PlotWidget):
         self.series: dict | None = None
         self.curves: dict[str, DataCurve] = {}
         self.extra_curves: dict[str, DataCurve] = {}
-        # each fabric's whole curve, dotted and faint, where its plan leaves GPUs idle because the batch
-        # does not divide: the solid curve joins only the points where every GPU works
-        self.idle_curves: dict[str, DataCurve] = {}
-        self.idle_legend = DataCurve()  # the legend's sample for them (never drawn on the plot)
-        self.idle_legend.legend_note = True
-        self.idle_legend.setPen(make_pen(dict(colour="#555555", line_style="dot"), 1.5))
+        # where the plan of the fabric in focus leaves GPUs idle because the batch does not divide: shaded
+        # stretches under the curves (the solid curve joins only the points where every GPU works)
+        self.idle_band = IdleStretches()
+        self.idle_fabric: str | None = None  # the fabric whose idle stretches are shaded
+        self.idle_legend = pg.BarGraphItem(x0=[0], x1=[1], height=[1], brush=(0, 0, 0, 40), pen=None)
+        self.idle_legend.legend_note = True  # the legend's sample for them (never drawn on the plot)
         self._styles: dict[str, dict] = {}
         self._focus: str | None = None
         self._current_x = None
@@ -626,6 +704,9 @@ class ChartWidget(pg.PlotWidget):
         self.step_marks = StepMarks()
         self.step_marks.setZValue(6)
         pi.addItem(self.step_marks)
+        self.idle_band.setZValue(1)
+        pi.addItem(self.idle_band, ignoreBounds=True)
+        self.idle_band.hide()
         pi.getAxis("left").setWidth(LEFT_AXIS_WIDTH)  # same width on every chart: x-linked plots line up
         self.caption = ""  # "profile: seed · scenario name", shown in the title of every chart
         self.title_colour, self.caption_colour = "#222222", "#666666"  # the dark theme changes them
@@ -642,10 +723,19 @@ class ChartWidget(pg.PlotWidget):
         self.gap_note = pg.TextItem("", color="#777777", anchor=(1, 0))
         self.gap_note.setParentItem(pi.vb)
         self.gap_note.hide()
-        # the fabrics past the plausibility bound, drawn clipped: named with their cause at the plot's top left
-        self.stall_note = pg.TextItem("", color="#a03000", anchor=(0, 0))
-        self.stall_note.setParentItem(pi.vb)
-        self.stall_note.hide()
+        # the fabrics past the plausibility bound, drawn clipped: named with their cause in a caption row under
+        # the plot (never text over the curves, never a legend row that pushes the legend over the title)
+        self.caption_row = pg.LabelItem("", justify="left", color=STALL_COLOUR)
+        self.caption_row.item.document().setDocumentMargin(1)
+        pi.layout.addItem(self.caption_row, 4, 1)
+        pi.layout.setRowFixedHeight(4, 0)
+        self.caption_row.setMaximumHeight(0)
+        self.caption_row.hide()
+        # the notes under the plot, by who gives them: "stall" (this chart), "breakeven" (the markers' labels);
+        # each a list of (text, colour)
+        self._caption_notes: dict[str, list[tuple[str, str]]] = {}
+        self._stall_key = None
+        self._stall_h = 0  # the caption row's height [px]
         self.step_note = pg.TextItem("", color="#777777", anchor=(0, 1))
         self.step_note.setParentItem(pi.vb)
         self.step_note.hide()
@@ -714,6 +804,7 @@ class ChartWidget(pg.PlotWidget):
             self.extra_curves = {}
         x = data["x"]
         seen = set()
+        idle_for = None  # (fabric, its idle points, colour): the fabric in focus, else the first with idle GPUs
         for s in data["series"]:
             name = s["fabric"]
             seen.add(name)
@@ -732,7 +823,9 @@ class ChartWidget(pg.PlotWidget):
             curve.setData(cx, cy)  # DataCurve maps to log10, gaps where <= 0
             if not curve.isVisible():
                 curve.show()
-            self._draw_idle(name, s, x if idle_on else None)
+            if idle_on and (idle_for is None or name == focus) and (idle_for is None or idle_for[0] != focus):
+                idle_for = (name, np.asarray(s["idle_gpus"], dtype=bool) & np.isfinite(s["y"]), s["style"]["colour"])
+        self._draw_idle(x, idle_for, data["log_x"])
         # the duration without interruptions: for the fabric in focus (all four would hide the others)
         for e in data["extra"]:
             name = e["fabric"]
@@ -749,9 +842,6 @@ class ChartWidget(pg.PlotWidget):
             if name not in seen and curve.isVisible():
                 curve.hide()
                 curve.setData([], [])
-        for name, curve in self.idle_curves.items():
-            if name not in seen and curve.isVisible():
-                curve.hide()
         if not data["extra"]:
             for curve in self.extra_curves.values():
                 if curve.isVisible():
@@ -771,10 +861,7 @@ class ChartWidget(pg.PlotWidget):
         if (gap and self.plot_notes) != self.gap_note.isVisible():
             self.gap_note.setText(translate("Charts", "blank: no parallel plan fits there") if gap else "")
             self.gap_note.setVisible(gap and self.plot_notes)
-        stall = stall_note(data)
-        if stall != self.stall_note.toPlainText():
-            self.stall_note.setText(stall)
-        self.stall_note.setVisible(bool(stall))
+        self.set_caption_notes("stall", [(line, STALL_COLOUR) for line in stall_note(data).split("\n") if line])
         self._update_step_marks(data)
         self._place_overlays()
         if self._hover_pos is not None:
@@ -808,8 +895,8 @@ class ChartWidget(pg.PlotWidget):
         else:
             self.step_marks.set_marks([], [], [])
         notes = [translate("Charts", "○ whole-number plan step (hover)")] if xs else []
-        if not self.idle_note_in_legend and any(c.isVisible() for c in self.idle_curves.values()):
-            notes.insert(0, "┈ " + translate("Charts", "idle GPUs: batch does not divide"))
+        if not self.idle_note_in_legend and self.idle_band.isVisible():
+            notes.insert(0, "▮ " + self._idle_text())
         note = "\n".join(notes)
         if note != self.step_note.toPlainText():
             self.step_note.setText(note)
@@ -821,21 +908,19 @@ class ChartWidget(pg.PlotWidget):
             if tip != self.toolTip():
                 self.setToolTip(tip)
 
-    def _draw_idle(self, name: str, s: dict, x) -> None:
-        """Fabric ``name``'s whole curve, dotted and faint, when some of its points leave GPUs idle
-        because the batch does not divide (``x`` None: none do, or all do: no saw-tooth to tell apart)."""
-        curve = self.idle_curves.get(name)
-        if x is None:
-            if curve is not None and curve.isVisible():
-                curve.hide()
+    def _draw_idle(self, x, idle_for, log_x: bool) -> None:
+        """Shade the stretches where ``idle_for``'s fabric (``(fabric, idle points, colour)``, or None: no
+        fabric leaves GPUs idle, or one leaves them idle everywhere) leaves GPUs idle."""
+        if idle_for is None:
+            self.idle_fabric = None
+            if self.idle_band.isVisible():
+                self.idle_band.hide()
             return
-        if curve is None:
-            curve = self._faint_curve(self.idle_curves, name)
-        width = max(1.0, 0.75 * self.line_width) * self._dpr
-        if curve.pen_key != (s["style"]["colour"], width):  # a new pen only when it changes
-            curve.setPen(make_pen(dict(s["style"], line_style="dot"), width, alpha=170))
-            curve.pen_key = (s["style"]["colour"], width)
-        _show_data(curve, x, s["y"])
+        name, idle, colour = idle_for
+        self.idle_fabric = name
+        self.idle_band.set_stretches(idle_stretches(x, idle, log_x), colour)
+        if not self.idle_band.isVisible():
+            self.idle_band.show()
 
     def _faint_curve(self, store: dict, name: str) -> "DataCurve":
         """A new secondary curve for fabric ``name`` under the main curves, kept in ``store``."""
@@ -871,6 +956,7 @@ class ChartWidget(pg.PlotWidget):
         if legend is None or self.__dict__.get("closed"):
             return  # pyqtgraph resizes while constructing (no legend yet) and while closing (items going)
         self._fit_legend()
+        self._show_stall_caption()
         if self.series is not None:
             title = translate("Charts", "Training duration") if self.series["extra"] else self.series["title"]
             self._set_texts(title, self.series)  # the caption comes or goes with the width
@@ -1107,6 +1193,7 @@ class ChartWidget(pg.PlotWidget):
             f.setPointSizeF(scaled_pt(9))
             item.setFont(f)
         self._texts = None  # title and axis labels again at the new size
+        self._show_stall_caption()
         if self.series is not None:
             self._set_texts(translate("Charts", "Training duration") if self.series["extra"] else self.series["title"],
                             self.series)
@@ -1147,8 +1234,11 @@ class ChartWidget(pg.PlotWidget):
         wanted = [(s["short"], self.curves[s["fabric"]]) for s in data["series"]] if self.fabric_legend else []
         extra = [(translate("Charts", "w/o interruptions"), c) for n, c in self.extra_curves.items() if c.isVisible()]
         wanted += extra
-        if self.idle_note_in_legend and self.fabric_legend and any(c.isVisible() for c in self.idle_curves.values()):
-            wanted.append((translate("Charts", "idle GPUs: batch does not divide"), self.idle_legend))
+        if self.idle_note_in_legend and self.fabric_legend and self.idle_band.isVisible():
+            colour = self.idle_band.colour()
+            colour.setAlpha(70)  # the legend's swatch a little stronger than the shading: it is small
+            self.idle_legend.setOpts(brush=colour)
+            wanted.append((self._idle_text(), self.idle_legend))
         key = [(n, id(c)) for n, c in wanted]
         if key == self._legend_key:
             return
@@ -1161,6 +1251,17 @@ class ChartWidget(pg.PlotWidget):
         if not wanted:
             self._set_legend_height(0.0)
         self._fit_legend()
+
+    def _idle_text(self) -> str:
+        """What the shaded stretches mean, naming the fabric whose plan they follow."""
+        label = self._short_of(self.idle_fabric)
+        return translate("Charts", "shaded: {fabric} leaves GPUs idle (batch does not divide)").format(fabric=label)
+
+    def _short_of(self, fabric: str | None) -> str:
+        for s in (self.series or {}).get("series", ()):
+            if s["fabric"] == fabric:
+                return s["short"]
+        return fabric or ""
 
     def _update_marker(self, result, data, current_x, point) -> None:
         self._current_x = None
@@ -1195,11 +1296,76 @@ class ChartWidget(pg.PlotWidget):
             self.vline.hide()
 
     # -- overlays --------------------------------------------------------------
+    def text_items(self) -> list:
+        """The chart's notes on screen (not its title, axes or legend): what a layout check measures."""
+        items = [item.textItem for item in (self.note, self.gap_note, self.step_note) if item.isVisible()]
+        return items + ([self.caption_row.item] if self.caption_row.isVisible() else [])
+
+    def set_caption_notes(self, source: str, entries) -> None:
+        """The notes ``source`` gives for the row under the plot (``[(text, colour)]``; empty: none)."""
+        entries = [(str(t), str(c)) for t, c in entries]
+        if self._caption_notes.get(source, []) == entries:
+            return
+        self._caption_notes[source] = entries
+        self._stall_key = None
+        self._show_stall_caption()
+
+    def caption_notes(self) -> list[str]:
+        """The texts of the row under the plot, shown or not (a short plot leaves them out)."""
+        return [t for entries in self._caption_notes.values() for t, _ in entries]
+
+    def _show_stall_caption(self) -> None:
+        """The notes under the plot (the stalled fabrics and their causes, the break-even markers' labels): on one
+        line when they fit the plot's width, else a line each (a line still too long is cut with an ellipsis).
+        The row comes from the plot: on a plot too short to spare it (a laptop with a dock open) the lines go,
+        first to one, then all (the hover read-out, the table, the step-time chart and the markers' tooltips
+        still say it all)."""
+        if "_stall_key" not in self.__dict__:
+            return  # pyqtgraph resizes the widget while it is being built
+        entries = [e for source in self._caption_notes.values() for e in source]
+        lines = [t for t, _ in entries]
+        scale = text_scale()
+        # the plot's height with no caption: the same whatever this decides, so a relayout settles at once
+        plot_h = int(self.getPlotItem().vb.height() + self._stall_h)
+        key = (tuple(lines), self.width(), scale, plot_h)
+        if key == self._stall_key:
+            return
+        self._stall_key = key
+        font = QtGui.QFont()
+        font.setPointSizeF(scaled_pt(9))
+        metrics = QtGui.QFontMetricsF(font)
+        room = max(self.width() - self.getPlotItem().getAxis("left").width() - 16, 60.0)
+        one = "  ·  ".join(lines)
+        rows = [entries]  # the entries on each line
+        if lines and (metrics.horizontalAdvance(one) > room and plot_h - 1.3 * metrics.height() * len(lines)
+                      >= CAPTION_MIN_PLOT_PX):
+            rows = [[e] for e in entries]
+        if not lines or plot_h - 1.3 * metrics.height() * len(rows) < CAPTION_MIN_PLOT_PX:
+            lines = []
+        layout = self.getPlotItem().layout
+        if not lines:  # no row at all (a hidden item keeps its minimum height in the layout)
+            self.caption_row.hide()
+            self.caption_row.setMinimumHeight(0)
+            self.caption_row.setMaximumHeight(0)
+            layout.setRowFixedHeight(4, 0)
+            self._stall_h = 0
+            return
+        self.caption_row.setText("<br>".join(_caption_line(row, metrics, room) for row in rows),
+                                 size=f"{scaled_pt(9)}pt")
+        lines = rows
+        # as tall as the text laid out (a Chinese line takes the taller CJK font's height)
+        height = math.ceil(max(self.caption_row.item.boundingRect().height(), metrics.lineSpacing() * len(lines))) + 2
+        self.caption_row.setMinimumHeight(height)
+        self.caption_row.setMaximumHeight(height)
+        self.caption_row.show()
+        layout.setRowFixedHeight(4, height)
+        self._stall_h = height
+
     def _place_overlays(self, *_):
+        self._show_stall_caption()  # the plot's new height may spare the caption's row, or not
         r = self.getPlotItem().vb.boundingRect()
         self.note.setPos(r.center())
         self.gap_note.setPos(r.right() - 4, r.top() + 2)
-        self.stall_note.setPos(r.left() + 4, r.top() + 2)
         self.step_note.setPos(r.left() + 4, r.bottom() - 2)
         # on a short plot the note would cover the curves: the rings and the hover still explain
         want = bool(self.step_note.toPlainText()) and r.height() >= STEP_NOTE_MIN_HEIGHT and self.plot_notes
@@ -1301,6 +1467,24 @@ def short_name(name: str | None, limit: int = 44) -> str:
 
 def _short(data: dict, fabric: str) -> str:
     return next((s["short"] for s in data["series"] if s["fabric"] == fabric), fabric)
+
+
+def _caption_line(entries, metrics, room: float) -> str:
+    """One line of the notes under a plot, each in its colour, joined by dots; cut with an ellipsis where the
+    line is wider than ``room``."""
+    sep = "  ·  "
+    out, used = [], 0.0
+    for i, (text, colour) in enumerate(entries):
+        lead = sep if i else ""
+        left = room - used - metrics.horizontalAdvance(lead)
+        shown = metrics.elidedText(text, QtCore.Qt.TextElideMode.ElideRight, max(left, 0.0))
+        if not shown:
+            break
+        out.append(_esc(lead) + f"<span style='color:{colour}'>{_esc(shown)}</span>")
+        used += metrics.horizontalAdvance(lead + shown)
+        if shown != text:
+            break
+    return "".join(out)
 
 
 def _esc(text: str) -> str:

@@ -608,9 +608,10 @@ def _legend(sheet: _Sheet, snap, c=None, overlays=None) -> None:
                 n=f"{b.get('samples', 0):,}", seed=b.get("seed", 0))))
     # what the small charts draw without saying so in their plots
     notes = sheet_notes(snap.sweep, CHART_KINDS)
-    if notes["idle"]:
-        entries.append((make_pen(dict(colour=OVERLAY_GREY, line_style="dot"), 1.5), None,
-                        translate("Charts", "idle GPUs: batch does not divide")))
+    if notes["idle"]:  # the charts shade the stretches where the plan leaves GPUs idle
+        idle_fill = QtGui.QColor(OVERLAY_GREY)
+        idle_fill.setAlpha(BAND_ALPHA * 2)
+        entries.append((None, idle_fill, translate("Charts", "idle GPUs: batch does not divide")))
     if notes["rings"]:
         entries.append((pg.mkPen(OVERLAY_GREY, width=1.2), "ring", translate("Proposal", "whole-number plan step")))
     if notes["gap"]:

@@ -13,7 +13,7 @@ from model import catalog
 from model.scenario import SECTIONS, FabricSpec, field_meta
 
 from gui.i18n import current_language, fmt_sig, translate
-from gui.i18n_data import tr_description, tr_field, tr_help, tr_name
+from gui.i18n_data import tr_description, tr_field, tr_help, tr_name, tr_unit
 from gui.panels.overrides import overrides_html
 from gui.present.text import profile_set_name
 
@@ -166,6 +166,57 @@ def scenario_line(s, edited: bool) -> tuple[str, str]:
     return text, text + (f"<br>{html.escape(desc)}" if desc else "")
 
 
+def _field_meta_of(path: str) -> tuple[dict, str] | None:
+    """A dotted scenario path's metadata and its control's key ("fabric.custom.roce.latency_us" ->
+    "fabric.latency_us"), or None for a path that names no field."""
+    parts = path.split(".")
+    try:
+        if parts[0] == "fabric" and len(parts) >= 4 and parts[1] == "custom":
+            return field_meta(FabricSpec, parts[-1]), "fabric." + parts[-1]
+        return field_meta(SECTIONS[parts[0]], parts[1]), ".".join(parts[:2])
+    except (KeyError, IndexError, StopIteration, TypeError):
+        return None
+
+
+def range_message(path: str, value, display: dict) -> tuple[str, str] | None:
+    """``value`` and what the field at ``path`` allows, as the window shows them: in the control's units and
+    scale (``display``: each control's ``scale`` and ``unit`` by its key, where they are not the engine's:
+    packet loss in %, not the engine's fraction), with thousands separators, translated ("90 %",
+    "a number from 0 to 50 %"); None when ``value`` is not a number outside the field's limits (the
+    engine's own words stay)."""
+    import math
+
+    found = _field_meta_of(path)
+    if found is None or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    meta, key = found
+    lo, hi = meta.get("lo"), meta.get("hi")
+    if lo is None or meta.get("choices"):
+        return None
+    inside = math.isfinite(value) and value >= lo and (hi is None or value <= hi or meta.get("inf_ok"))
+    if inside and not (meta.get("lo_open") and value == lo):
+        return None
+    display = display.get(key, {})
+    scale = float(display.get("scale", 1.0))
+    unit = display.get("unit") or tr_unit(meta.get("unit") or "")
+
+    def shown(v) -> str:
+        return fmt_value(v, scale) + (f" {unit}" if unit else "")
+
+    whole = isinstance(meta.get("lo"), int) and isinstance(hi, int)
+    if hi is None:
+        allowed = (translate("FieldRange", "a number above {lo}") if meta.get("lo_open")
+                   else translate("FieldRange", "a number of at least {lo}")).format(lo=shown(lo))
+    elif whole:
+        allowed = translate("FieldRange", "a whole number from {lo} to {hi}").format(lo=fmt_value(lo, scale),
+                                                                                      hi=shown(hi))
+    else:
+        allowed = (translate("FieldRange", "a number above {lo} and at most {hi}") if meta.get("lo_open") else
+                   translate("FieldRange", "a number from {lo} to {hi}")).format(lo=fmt_value(lo, scale), hi=shown(hi))
+    value_text = shown(value) if math.isfinite(value) else str(value)
+    return value_text, allowed
+
+
 def point_title(s) -> str:
     c = s.cluster
     return translate(
@@ -176,5 +227,5 @@ def point_title(s) -> str:
 
 
 __all__ = ["APP_NAME", "choice_tooltip", "fabric_choice_tooltip", "fabric_origin", "fabric_tooltip", "field_tooltip",
-           "fmt_value", "gpu_tooltip", "origin_text", "point_title", "scenario_line", "scenario_name",
+           "fmt_value", "gpu_tooltip", "origin_text", "point_title", "range_message", "scenario_line", "scenario_name",
            "window_title"]

@@ -126,10 +126,6 @@ class FieldSlider(QtWidgets.QWidget):
         self.unit_label = QtWidgets.QLabel(unit)
         self.unit_label.setMinimumWidth(fm.horizontalAdvance("Gb/s "))
 
-        top = QtWidgets.QHBoxLayout()
-        top.setContentsMargins(0, 0, 0, 0)
-        top.addWidget(self.name, 1)
-        top.addWidget(self.badge)
         row = QtWidgets.QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.slider, 1)
@@ -138,8 +134,10 @@ class FieldSlider(QtWidgets.QWidget):
         lay = QtWidgets.QVBoxLayout(self)
         lay.setContentsMargins(0, 2, 0, 2)
         lay.setSpacing(1)
-        lay.addLayout(top)
+        lay.addWidget(self.name)
         lay.addLayout(row)
+        # on a line of its own under the slider: beside the name it squeezed "Latency · InfiniBand" to "Latency · Infi"
+        lay.addWidget(self.badge, 0, QtCore.Qt.AlignmentFlag.AlignLeft)
         self.set_label(label)
 
         self.slider.valueChanged.connect(self._on_slider)

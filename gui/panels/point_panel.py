@@ -20,7 +20,8 @@ from gui.panels.point_table import PointTable
 from gui.panels.recommendation import RecommendationPanel, preset_name_for
 from gui.panels.richtext import RichText
 from gui.panels import control_texts
-PANEL_MIN_WIDTH = 420  # the table's columns at the default font [px]
+PANEL_MIN_WIDTH = 420
+NO_BREAK = "\u2060"  # WORD JOINER: no line break here (zero width)  # the table's columns at the default font [px]
 
 
 class PointPanel(QtWidgets.QScrollArea):
@@ -97,8 +98,9 @@ class PointPanel(QtWidgets.QScrollArea):
         point = snap.point
         labels = {f: st.get("short", f) for f, st in zip(point.fabrics, fabric_styles(point))}
         line = banner_text(preset, point, labels, point_stalls(point), article_tr=tr_data)
-        html_text = (html.escape(line) + f" <a href='#audit'>{html.escape(translate('ArticleBanner', OPEN_AUDIT))}</a>"
-                     if line else "")
+        # the link on one line: never "打开核 / 对表" broken inside its words (a word joiner between its letters)
+        link = html.escape(NO_BREAK.join(translate("ArticleBanner", OPEN_AUDIT)))
+        html_text = html.escape(line) + f" <a href='#audit'>{link}</a>" if line else ""
         if self.article_banner.text() != html_text:
             self.article_banner.setText(html_text)
         self.article_banner.setVisible(bool(line))

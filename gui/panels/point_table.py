@@ -205,10 +205,14 @@ class PointTable(QtWidgets.QTableWidget):
     def column_widths(self) -> list[int]:
         """Each column's width for its texts and name, hidden or not (the first, which stretches, measured)."""
         hh = self.horizontalHeader()
-        widths = [max(hh.sectionSizeHint(0), self.sizeHintForColumn(0)) + 8]
+
+        def name_width(i: int) -> int:  # the column's name (a hidden section's own hint is not its name's width)
+            return hh.sectionSizeFromContents(i).width()
+
+        widths = [max(hh.sectionSizeHint(0), name_width(0), self.sizeHintForColumn(0)) + 8]
         for i in range(1, hh.count()):
-            widths.append(hh.sectionSize(i) if not self.isColumnHidden(i) and hh.sectionSize(i) > 0
-                          else max(hh.sectionSizeHint(i), self.sizeHintForColumn(i)))
+            widths.append(hh.sectionSize(i) if not self.isColumnHidden(i) and hh.sectionSize(i) >= name_width(i)
+                          else max(hh.sectionSizeHint(i), name_width(i), self.sizeHintForColumn(i)))
         return widths
 
     def full_width(self) -> int:

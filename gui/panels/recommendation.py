@@ -78,6 +78,7 @@ class RecommendationPanel(QtWidgets.QWidget):
         self.claims_notes.setWordWrap(True)
         self.claims_notes.setStyleSheet("font-size:8pt")
         lay.addWidget(self.claims_notes)
+        lay.addStretch(0)  # the room the claims table leaves stays under the text, not around it
         self.claims_title.hide()
         self.claims.hide()
         self.claims_notes.hide()

@@ -201,10 +201,13 @@ class Controller(QtCore.QObject):
 
 def user_message(err: ScenarioError) -> str:
     """``err`` in the window's words: the field as its control is labelled ("Nodes = 0: …", "RoCE: Latency = …"),
-    not its dotted path ("cluster.nodes = 0: …"); a message about a whole file stays as it is."""
+    not its dotted path ("cluster.nodes = 0: …"), the value and the allowed range in the control's units
+    ("RoCE: Packet loss = 90 %: a number from 0 to 50 %"); a message about a whole file stays as it is."""
     from model.errors import shown_value
 
     from gui.i18n_data import field_label
+    from gui.panels.control_texts import range_message
+    from gui.panels.controls_panel import DISPLAY
 
     field = getattr(err, "field", None)
     if not isinstance(field, str) or "." not in field or "/" in field or "\\" in field:
@@ -213,7 +216,8 @@ def user_message(err: ScenarioError) -> str:
     if label == field:
         return str(err)
     where = f"{err.source}: " if getattr(err, "source", None) else ""
-    return f"{where}{label} = {shown_value(err.value)}: {err.allowed}"
+    value, allowed = range_message(field, err.value, DISPLAY) or (shown_value(err.value), err.allowed)
+    return f"{where}{label} = {value}: {allowed}"
 
 
 __all__ = ["Controller", "user_message", "Snapshot", "SWEEP_POINTS", "X_DECADES_AROUND", "X_FIELDS", "X_RANGES", "current_x_values",

@@ -14,6 +14,7 @@ attributes and the session's signals. Hooks for the file helpers: ``window.contr
 from __future__ import annotations
 
 import html
+import re
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -49,51 +50,96 @@ DRAG_LINE_WIDTH = 1.0
 class ToolbarLabel(QtWidgets.QLabel):
     """A label that asks the toolbar only for the width the other items leave: a toolbar moves the items
     that do not fit into its overflow menu, and the scenario's name must never push the x-axis selector
-    there (a 1366-pixel laptop, presentation mode). What does not fit is cut; the tooltip has it all.
+    there (a 1366-pixel laptop, presentation mode). What does not fit is left out whole, never cut inside a
+    word: the parts of the line (separated by :attr:`SEPARATOR`) go from the end, and a name too long on its
+    own ends in an ellipsis; :meth:`text` and the tooltip keep it all.
 
     The scenario line changes on every step of a slider drag. The label keeps a fixed size (a label that is not
     fixed asks its parent for a new layout on every ``setText``, and the toolbar's layout then asks every item
     for its size): the width its text takes, rounded up to :attr:`WIDTH_STEP_PX` and capped at the room the
-    other items leave. A rich-text line is measured (~0.5 ms) only when its length changes, or when it is
-    shorter than one that wanted all the room: a drag's new numbers keep the length and the size. It is fitted
-    again when the toolbar is resized or laid out, the font or the language changes."""
+    other items leave. A rich-text line is measured (~0.5 ms a part) only when its length changes: a drag's new
+    numbers keep the length, the parts shown and the size. It is fitted again when the toolbar is resized or
+    laid out, the font or the language changes."""
 
     WIDTH_STEP_PX = 24
+    SEPARATOR = " &nbsp;·&nbsp; "
     _others: tuple = (None, 0)
-    _measured = None  # (toolbar width and items, font, language), the text's length, its width, height, capped
+    _measured = None  # (toolbar width and items, font, language), the text's length, width, height, parts shown
+    _full = ""
+
+    def text(self) -> str:
+        """The whole line, whatever part of it the toolbar has room for."""
+        return self._full
 
     def setText(self, text: str) -> None:  # noqa: N802 (Qt name)
-        super().setText(text)
+        self._full = text
         self.fit()
 
     def fit(self) -> None:
-        """Take the size :meth:`wanted_size` gives, if it is another."""
-        want = self.wanted_size()
+        """Show the parts that fit and take the size :meth:`wanted_size` gives, if it is another."""
+        want, shown = self._fitted()
+        if super().text() != shown:
+            super().setText(shown)
         if self.minimumSize() != want or self.maximumSize() != want:
             self.setFixedSize(want)
 
     def wanted_size(self) -> QtCore.QSize:
+        return self._fitted()[0]
+
+    def _shown(self, parts: int) -> str:
+        """The line's first ``parts`` parts, or (0) its first part, the name, cut to the room with an ellipsis."""
+        split = self._full.split(self.SEPARATOR)
+        if parts:
+            return self.SEPARATOR.join(split[:parts])
+        bold = QtGui.QFont(self.font())
+        bold.setBold(True)
+        name = html.unescape(re.sub(r"<[^>]+>", "", split[0]))
+        room = max(self._room() - self.contentsMargins().left() - self.contentsMargins().right() - 4, 20)
+        return "<b>" + html.escape(QtGui.QFontMetrics(bold).elidedText(name, QtCore.Qt.TextElideMode.ElideRight,
+                                                                       room)) + "</b>"
+
+    def _room(self) -> int:
+        bar = self.parentWidget()
+        return bar.width() - self._others[1] - 2 * bar.layout().contentsMargins().left() - 16
+
+    def _hint(self, text: str) -> QtCore.QSize:
+        """The size the label takes to show ``text``, measured on a label outside the toolbar (a new text on
+        this one would ask the toolbar for a new layout, which fits this label again)."""
+        ruler = self.__dict__.get("_ruler")
+        if ruler is None:
+            ruler = self._ruler = QtWidgets.QLabel()
+        if ruler.font() != self.font():
+            ruler.setFont(self.font())
+        if ruler.contentsMargins() != self.contentsMargins():
+            ruler.setContentsMargins(self.contentsMargins())
+        ruler.setText(text)
+        return ruler.sizeHint()
+
+    def _fitted(self) -> tuple[QtCore.QSize, str]:
         bar = self.parentWidget()
         if not isinstance(bar, QtWidgets.QToolBar):
-            return super().sizeHint()
+            return self._hint(self._full), self._full
         key = (bar.width(), len(bar.children()), self.font().key(), current_language())
-        n = len(self.text())
+        n = len(self._full)
         m = self._measured
-        if m is not None and m[0] == key and (m[1] == n or (m[4] and n >= m[1])):
-            return QtCore.QSize(m[2], m[3])
-        hint = super().sizeHint()
-        step = self.WIDTH_STEP_PX
-        width = -(-hint.width() // step) * step
+        if m is not None and m[0] == key and m[1] == n:
+            return QtCore.QSize(m[2], m[3]), self._shown(m[4])
         if self._others[0] != key:
             # the items by their actions: one the toolbar has moved into its overflow menu is hidden, and still
             # needs its room
             items = [bar.widgetForAction(a) for a in bar.actions() if a.isVisible()]
             self._others = (key, sum(w.sizeHint().width() + bar.layout().spacing() for w in items
                                      if w is not None and w is not self))
-        room = bar.width() - self._others[1] - 2 * bar.layout().contentsMargins().left() - 16
-        want = QtCore.QSize(max(min(width, room), 80), hint.height())
-        self._measured = (key, n, want.width(), want.height(), width >= room)
-        return want
+        room = self._room()
+        parts = len(self._full.split(self.SEPARATOR))
+        while parts and self._hint(self._shown(parts)).width() > room:
+            parts -= 1  # the last part goes whole
+        shown = self._shown(parts)
+        hint = self._hint(shown)
+        step = self.WIDTH_STEP_PX
+        want = QtCore.QSize(max(min(-(-hint.width() // step) * step, room), hint.width(), 40), hint.height())
+        self._measured = (key, n, want.width(), want.height(), parts)
+        return want, shown
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt name): the toolbar's resizes and layouts
         if watched is self.parentWidget():

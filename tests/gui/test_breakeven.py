@@ -46,11 +46,13 @@ def test_a_known_crossing_is_marked_on_the_chart(window, slow_ib):
     f.markers.pair = ("infiniband", "roce")
     f.settle_now()
     assert len(f.markers.lines) == len(cs)
-    for line, c in zip(f.markers.lines, cs):
+    for line, c, label in zip(f.markers.lines, cs, f.markers.labels()):
         assert line.value() == pytest.approx(np.log10(c.x))
-        assert "above" in line.label.toPlainText() and "nodes" in line.label.toPlainText()
-    tco_line = f.markers.lines[[c.metric for c in cs].index("tco")]
-    assert tco_line.getViewBox() is window.charts["tco"].getPlotItem().vb
+        assert getattr(line, "label", None) is None  # no text over the curves: the crossing is named under the plot
+        assert "above" in label and "nodes" in label
+    tco = [c.metric for c in cs].index("tco")
+    assert f.markers.lines[tco].getViewBox() is window.charts["tco"].getPlotItem().vb
+    assert f.markers.labels()[tco] in window.charts["tco"].caption_notes()
 
 
 def test_wobbles_are_not_break_evens():

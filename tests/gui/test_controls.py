@@ -148,14 +148,19 @@ def test_reset_returns_fabric_to_profile(window, qtbot):
     assert not win.reset_button.isEnabled()
 
 
+def _type(win, qtbot, edit, text: str) -> None:
+    """``text`` typed into a control's value box and entered, the recompute run."""
+    edit.setFocus()
+    edit.selectAll()
+    qtbot.keyClicks(edit, text)
+    qtbot.keyClick(edit, QtCore.Qt.Key.Key_Return)
+    settle(win)
+
+
 def test_typed_value_and_refused_value(window, qtbot):
     win = window
     edit = win.sliders["cluster.nodes"].edit
-    edit.setFocus()
-    edit.selectAll()
-    qtbot.keyClicks(edit, "48")
-    qtbot.keyClick(edit, QtCore.Qt.Key.Key_Return)
-    settle(win)
+    _type(win, qtbot, edit, "48")
     assert win.controller.scenario.cluster.nodes == 48
     # a value the engine refuses: message shown, scenario and work kept
     errors = []
@@ -168,6 +173,26 @@ def test_typed_value_and_refused_value(window, qtbot):
     assert win.controller.scenario.cluster.nodes == 48
     assert "Nodes = 0" in win.error_label.text() and "cluster.nodes" not in win.error_label.text()
     assert win.sliders["cluster.nodes"].value() == 48
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_a_refused_value_names_the_field_and_its_range_in_the_windows_units(window, qtbot, lang):
+    """Packet loss typed as 90 (the box is in %): the message names the field as the window labels it and
+    the value and the allowed range in %, not the engine's fraction and dotted path."""
+    from gui import i18n
+    from gui.i18n_data import tr_field
+
+    win = window
+    i18n.switch_language(win, lang)
+    try:
+        _type(win, qtbot, win.fabric_sliders["loss_rate"].edit, "90")
+        text = win.error_label.text()
+        assert "= 90 %" in text and "50 %" in text, text
+        assert "0.9" not in text and "0.5" not in text and "loss_rate" not in text, text
+        assert i18n.translate("FieldRange", "a number from {lo} to {hi}").split("{")[0] in text, text
+        assert tr_field("Packet loss") + " = 90 %" in text, text
+    finally:
+        i18n.switch_language(win, "en")
 
 
 def test_no_write_back_loops(window, qtbot, monkeypatch):
@@ -212,8 +237,7 @@ def test_every_x_axis_draws(window, field):
     assert win.controller.x_field == field
     for kind, ch in win.charts.items():
         x, y = ch.curves["roce"].getData()
-        dotted = ch.idle_curves.get("roce")  # the whole curve, where the solid one skips idle-GPU points
-        whole = dotted.getData()[0] if dotted is not None and dotted.isVisible() else x
+        whole = ch.series["x"]  # the sweep (the solid curve skips the points that leave GPUs idle)
         assert x is not None and len(whole) >= 100 and len(x) >= 1
         assert np.isfinite(np.asarray(y, dtype=float)).any(), (field, kind)
         mx, _ = marker_xy(win, kind)

@@ -8,6 +8,7 @@ import pytest
 from PySide6 import QtCore, QtWidgets
 
 from guihelpers import settle
+from model import presets
 
 LAPTOP = QtCore.QSize(1366, 768)
 
@@ -41,9 +42,12 @@ def _overlaps(a, b) -> bool:
     return a.intersects(b) and not a.intersected(b).isEmpty()
 
 
+@pytest.mark.parametrize("preset", [None, "case3"])  # case 3: stalled fabrics (a caption) and idle GPUs (a legend note)
 @pytest.mark.parametrize("dock", [None, "tornado", "breakeven", "compare"])
-def test_everything_fits_a_laptop_screen(window, qtbot, dock):
+def test_everything_fits_a_laptop_screen(window, qtbot, dock, preset):
     win = window
+    if preset is not None:
+        assert win.load_preset(presets.preset_path(preset))
     if dock is not None:
         getattr(win.features, f"{dock}_dock").show()
     try:

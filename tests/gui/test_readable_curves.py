@@ -100,8 +100,9 @@ def _idle_points(series) -> np.ndarray:
 
 def test_points_where_the_batch_does_not_divide_are_drawn_apart_from_the_curve(window):
     """Small tier, 1,024 sequences: between the node counts the batch divides (4, 8, 16 ...) the plan keeps
-    its replicas and GPUs idle; the solid curve joins only the points where every GPU works, a dotted one
-    shows the whole saw-tooth, and the legend says what the dots mean."""
+    its replicas and GPUs idle; the solid curve joins only the points where every GPU works, the idle points
+    of the fabric in focus are shaded stretches (no saw-tooth of fragments), and the legend says what the
+    shading means."""
     _load(window, "tier_small")
     ch = window.charts["utilisation"]
     x = ch.series["x"]
@@ -111,16 +112,19 @@ def test_points_where_the_batch_does_not_divide_are_drawn_apart_from_the_curve(w
     solid_x, _ = ch.curves["infiniband"].getOriginalDataset()
     assert not np.isin(x[idle], solid_x).any()  # no idle point on the solid curve
     assert 4 in solid_x and 8 in solid_x
-    dotted = ch.idle_curves["infiniband"]
-    assert dotted.isVisible()
-    dx, dy = dotted.getOriginalDataset()
-    i5 = int(np.flatnonzero(x == 5)[0])
-    assert np.isclose(dy[np.flatnonzero(dx == 5)[0]], s["y"][i5])  # the dotted curve runs through the idle point
-    assert dotted.opts["pen"].style() != ch.curves["infiniband"].opts["pen"].style()
-    # the window says what the dots mean in the legend, not in text over the curves
+    assert ch.idle_band.isVisible() and ch.idle_fabric == window.focus
+    spans = ch.idle_band.stretches()
+
+    def shaded(n):
+        return any(a <= np.log10(n) <= b for a, b in spans)
+
+    assert shaded(5) and not shaded(4) and not shaded(8)
+    # one stretch per run of idle points: fewer stretches than idle points, and none of them empty
+    assert 0 < len(spans) < idle.size and all(b > a for a, b in spans)
+    # the window says what the shading means in the legend, not in text over the curves
     assert "batch does not divide" in " ".join(label.text for _, label in ch.legend.items)
     assert not ch.step_note.isVisible()
-    assert not window.charts["tco"].idle_curves  # the TCO buys every GPU, whatever the plan uses
+    assert not window.charts["tco"].idle_band.isVisible()  # the TCO buys every GPU, whatever the plan uses
 
 
 def test_a_sweep_where_every_gpu_works_draws_no_dotted_curve(window):
@@ -130,7 +134,7 @@ def test_a_sweep_where_every_gpu_works_draws_no_dotted_curve(window):
     window.controller.recompute_now()
     settle(window)
     ch = window.charts["utilisation"]
-    assert not any(c.isVisible() for c in ch.idle_curves.values())
+    assert not ch.idle_band.isVisible()
     assert "batch does not divide" not in ch.step_note.toPlainText()
 
 
@@ -144,7 +148,7 @@ def test_the_exported_chart_draws_the_idle_points_dotted_too():
     s = w.series["series"][0]
     solid_x, _ = w.curves[s["fabric"]].getOriginalDataset()
     assert _idle_points(s).size and not np.isin(w.series["x"][_idle_points(s)], solid_x).any()
-    assert w.idle_curves[s["fabric"]].isVisible()
+    assert w.idle_band.isVisible()
     assert any("batch does not divide" in label.text for _, label in w.legend.items)  # an export stands alone
 
 

@@ -53,6 +53,9 @@ def test_the_stage_shows_one_chart_the_headline_and_three_sliders(window, qtbot,
             assert _label_fits(tile.value) and _label_fits(tile.caption), (tile.objectName(), tile.value.text())
         assert stage.chart.height() >= 0.4 * size.height()  # the chart is the page
         assert "InfiniBand" in stage.tiles["pickTile"].value.text()
+        # the chart names the fabric figures as the window's buttons do, not by their file id
+        profile = win.profile_buttons[win.controller.scenario.fabric.profile_set].text()
+        assert profile in stage.chart.caption and "seed" not in stage.chart.caption, stage.chart.caption
         # the presenter picks the chart; a slider moves what it shows
         stage.set_kind("tco")
         assert stage.chart.kind == "tco"
