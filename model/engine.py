@@ -41,6 +41,7 @@ from . import catalog, economics, reliability, topology
 from .arrays import float_copy
 from .compute import RECOMPUTE_KINDS, flops_per_iteration, model_flops_per_iteration
 from .errors import ScenarioError
+from .memory import USABLE_MEMORY_FRACTION
 from .inputs import FABRIC_SWEEPABLE, SWEEPABLE, FabricRow, Inputs, build_inputs, derive_architecture, \
     resolve_fabrics
 from .network import congestion_slowdown, inter_step_latency_s, nccl_inputs, network_for, split_slowdown
@@ -228,12 +229,14 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, chosen: Plan
         breakdown_s={k: parts[k] * nan for k in BREAKDOWN_KEYS},
         plan=dict(tp=tc * nan, pp=pc * nan, dp=cs2["d"] * nan, micro_batch=bc * nan, virtual_stages=vc * nan,
                   gpus_used=tc * pc * cs2["cp"] * cs2["d"] * nan,
+                  gpus_idle=(G - tc * pc * cs2["cp"] * cs2["d"]) * nan,
                   microbatches=cs2["m"] * nan, global_batch=global_batch * nan,
                   recompute=cs2["rc"] * nan, zero_stage=cs2["zero"] * nan, cp=cs2["cp"] * nan, ep=cs2["ep"] * nan,
                   distributed_optimizer=cs2["dist"] & any_valid),
         global_batch_used=global_batch * nan,
         global_batch_kept=np.broadcast_to(any_ok, any_valid.shape),  # some plan runs the batch as given
         memory_per_gpu_gb=mem / 1e9 * nan,
+        memory_margin_gb=(pt["memory_bytes"] * USABLE_MEMORY_FRACTION - mem) / 1e9 * nan,
         degrees_exist=np.broadcast_to(any_ok, any_valid.shape),
         node_bandwidth_gbps=dict(line=line_gbps, ideal=bw_ideal * 8e-9, with_loss=bw_lossy * 8e-9,
                                  effective=bw_final * 8e-9),
