@@ -15,7 +15,7 @@ The sweeps are timed twice. First with the C library's allocator as a new proces
 its heap back to the kernel once enough lies free there, so a cold call that follows a freed cache entry may take
 its pages back as fresh ones, and whether it does turns on incidental things (the environment's size, the
 checkout's path); each table shows the fresh pages a call took (``faults``). Then as the app and the command line
-run, with the heap kept (:func:`gui.heap.keep_heap`): both engines then run in the same allocator state, and the
+run, with the heap kept (:func:`gui.system.heap.keep_heap`): both engines then run in the same allocator state, and the
 ratio is that of their work. The budget (the auto-plan sweeps within 2× of the baseline) is read from the second.
 """
 
@@ -115,7 +115,7 @@ def _print_table(res):
 
 
 def main(argv=None):
-    from gui.heap import heap_kept, keep_heap
+    from gui.system.heap import heap_kept, keep_heap
 
     argv = sys.argv[1:] if argv is None else argv
     checkout = Path(argv[0]) if argv else DEFAULT_CHECKOUT
@@ -130,7 +130,7 @@ def main(argv=None):
         print("- the allocator's default heap policy (glibc: gives the heap's top back; see the module's notes):")
         _print_table(compare(checkout))
     if keep_heap():
-        print("- as the app and the command line run, heap kept (gui.heap.keep_heap); the budget, 2x, is read here:")
+        print("- as the app and the command line run, heap kept (gui.system.heap.keep_heap); the budget, 2x, is read here:")
         _print_table(compare(checkout))
     elif untouched:
         print("  (nothing to set on this platform: the app runs as above, and the budget, 2x, is read there)")

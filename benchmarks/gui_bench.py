@@ -59,7 +59,7 @@ class BareWindow:
 
     pyqtgraph as it comes auto-ranges both axes on every update; ``fixed_axes`` turns that off (ranges set
     once) to show the drawing floor: what curves and table cost with no axis ever re-laid out. The app keeps
-    its axes still while a slider is dragged (gui.charts.ChartWidget.fit_y), so the floor is reported beside
+    its axes still while a slider is dragged (gui.charts.sweep.ChartWidget.fit_y), so the floor is reported beside
     it too."""
 
     def __init__(self, app, fixed_axes=False):

@@ -1,7 +1,7 @@
 """`make bench`: every benchmark, each against its peer in the same run, as ratios.
 
 The auto-plan sweeps are timed first against the session baseline checkout (:mod:`benchmarks.baseline`): once with
-the allocator as a new process has it, then as the app runs (:func:`gui.heap.keep_heap`), which the benchmarks
+the allocator as a new process has it, then as the app runs (:func:`gui.system.heap.keep_heap`), which the benchmarks
 after it keep. The engine benchmark runs last so that the final line is its
 ``configs_per_s=… peer_configs_per_s=… ratio=…`` summary.
 """
@@ -13,7 +13,7 @@ import os
 def main():
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from benchmarks import baseline, engine_bench
-    from gui.heap import keep_heap
+    from gui.system.heap import keep_heap
 
     baseline.main()  # first: its default-allocator table needs the allocator untouched
     keep_heap()  # as the app runs (also where the baseline checkout is missing)

@@ -12,9 +12,9 @@ from PySide6 import QtCore, QtWidgets
 import model
 from model.files import check_writable
 
-from .cli import EXIT_BAD_INPUT, OneLineParser, plain_text
-from .heap import keep_heap
-from .settings import APPLICATION, ORGANISATION, app_settings, set_aside_scenario
+from gui.cli.main import EXIT_BAD_INPUT, OneLineParser, plain_text
+from gui.system.heap import keep_heap
+from gui.system.settings import APPLICATION, ORGANISATION, app_settings, set_aside_scenario
 
 
 def ensure_app() -> QtWidgets.QApplication:
@@ -27,7 +27,7 @@ def ensure_app() -> QtWidgets.QApplication:
         app.setOrganizationName(ORGANISATION)
         app.setApplicationName(APPLICATION)
         app.setApplicationDisplayName(APPLICATION)
-    from .cjk_font import register
+    from gui.system.cjk_font import register
 
     register()  # the bundled Chinese font, the same on every machine
     return app
@@ -44,11 +44,11 @@ def build_window(scenario: model.Scenario | None = None, *, restore: bool | None
     import pyqtgraph as pg
 
     pg.setConfigOptions(antialias=False, background="w", foreground="#222222")
-    from .window import DEFAULT_PRESET, MainWindow, restore_scenario
+    from gui.window import DEFAULT_PRESET, MainWindow, restore_scenario
 
     if settings is None:
         settings = app_settings()
-    from .i18n import apply_saved_language  # the language chosen last time, before any widget
+    from gui.i18n import apply_saved_language  # the language chosen last time, before any widget
 
     apply_saved_language(settings)
     if restore is None:
@@ -56,7 +56,7 @@ def build_window(scenario: model.Scenario | None = None, *, restore: bool | None
     loaded = source = None
     if scenario is None and restore:
         scenario, loaded, source = restore_scenario(settings)
-        from .autosave import evaluation_problem, restore_autosave  # the autosave is newer than the on-close save
+        from gui.system.autosave import evaluation_problem, restore_autosave  # the autosave is newer than the on-close save
 
         if scenario is not None and evaluation_problem(scenario) is not None:
             set_aside_scenario(settings)  # a last session that no longer evaluates must not brick the start
@@ -110,8 +110,8 @@ def main(argv=None) -> int:
     parser.add_argument("--proposal", metavar="PDF",
                         help="export the window's proposal sheet (A4, as File ▸ Export proposal) to PDF and exit")
     args = parser.parse_args(argv)
-    keep_heap()  # each slider value's evaluation reuses the last one's pages (see gui.heap)
-    from .platform_check import check  # Linux: name the system packages Qt's xcb plugin lacks, before Qt aborts
+    keep_heap()  # each slider value's evaluation reuses the last one's pages (see gui.system.heap)
+    from gui.system.platform_check import check  # Linux: name the system packages Qt's xcb plugin lacks, before Qt aborts
 
     trouble = check()
     if trouble:

@@ -23,8 +23,8 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication  # noqa: F401 (re
 
 from model import catalog
 
-from .present import format as format_
-from .present.text import LANGUAGES  # native names: shown untranslated in the menu
+from gui.present import format as format_
+from gui.present.text import LANGUAGES  # native names: shown untranslated in the menu
 
 translate = QCoreApplication.translate
 

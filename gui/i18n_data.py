@@ -1,7 +1,7 @@
 """Translations for text the assets produce: claim labels and the article's figures.
 
 The recommendation is not here: the engine states it as reason codes with parameters
-(``model.recommend``) and ``gui/reason_text.py`` has their English and Chinese templates.
+(``model.recommend``) and ``gui/present/reasons.py`` has their English and Chinese templates.
 The claims table's labels and the article's figures are shown through :func:`tr_data`:
 
 - a whole string the catalogue knows is translated as it stands (context ``Data``);
@@ -19,8 +19,8 @@ import re
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
-from . import i18n
-from .i18n import translate
+from gui import i18n
+from gui.i18n import translate
 
 # Whole strings: claim labels, breakdown parts, preset groups.
 DATA = (

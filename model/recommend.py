@@ -31,7 +31,7 @@ with what would separate them; the article's choice among them counts as
 agreement.
 
 Every sentence is a :class:`Reason` — a code with parameters. The engine never
-writes prose; ``gui/reason_text.py`` holds the English and Chinese templates.
+writes prose; ``gui/present/reasons.py`` holds the English and Chinese templates.
 
 References
 ----------
@@ -57,7 +57,7 @@ median error against published training runs (``model.validation.MEDIAN_TOLERANC
 UNCERTAINTY_SAMPLES = 200
 """Monte-Carlo samples for the P10–P90 ranges the tie test uses (seeded, so reproducible)."""
 
-# Every reason code the engine emits, with its parameters. ``gui/reason_text.py`` has a template
+# Every reason code the engine emits, with its parameters. ``gui/present/reasons.py`` has a template
 # for each in English and Chinese (a test fails when one is missing).
 REASON_CODES = {
     # the article's decision tree

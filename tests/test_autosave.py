@@ -38,7 +38,7 @@ def _no_temp_files(folder: Path) -> bool:
 # --------------------------------------------------------------------------
 
 def test_autosave_writes_once_after_a_burst(qtbot, window, settings_file):
-    from gui.autosave import DELAY_MS
+    from gui.system.autosave import DELAY_MS
 
     auto = window.file_actions.autosave
     path = settings_file.parent / "autosave.toml"
@@ -140,7 +140,7 @@ DRIVER = textwrap.dedent("""
 @pytest.mark.slow
 def test_sigkill_loses_nothing(tmp_path):
     """Start the app, change a value, SIGKILL it, start it again: the value is there."""
-    from gui.autosave import DELAY_MS
+    from gui.system.autosave import DELAY_MS
 
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", FABRIC_WHATIF_SETTINGS=str(tmp_path / "cfg" / "s.ini"))
     driver = tmp_path / "driver.py"
@@ -287,7 +287,7 @@ def test_export_from_the_window(qtbot, window, tmp_path):
 
 
 def test_export_keeps_the_users_zoom(qtbot, window, tmp_path):
-    from gui.export import build_chart
+    from gui.export.charts import build_chart
 
     fa = window.file_actions
     vb = window.charts["utilisation"].getPlotItem().vb

@@ -265,7 +265,7 @@ def test_a_mutated_real_log_gives_a_named_error_or_a_finite_fit_inside_the_limit
 # -- the command line reads the log ------------------------------------------------------------------------------
 
 def run_cli(capsys, *argv):
-    from gui.cli import main
+    from gui.cli.main import main
 
     code = main(list(argv))
     out = capsys.readouterr()

@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 from fontTools.ttLib import TTFont
 
-from gui import cjk_font
-
+from gui.system import cjk_font
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = sorted((ROOT / "assets" / "i18n").glob("*.ts"))
 PRESETS = sorted((ROOT / "assets" / "presets").glob("*.toml"))

@@ -3,7 +3,7 @@
 Qt's PDF writer maps each embedded glyph back to the lowest code point the font maps to it;
 Noto Sans CJK maps Kangxi radicals and unified ideographs to the same glyphs, so "网" used to
 copy as "⽹" (U+2F79). The exports use the bundled subset, which has one code point per glyph
-(gui/cjk_font.py). These tests read the text the way a reader copies it: PDFium, *no*
+(gui/system/cjk_font.py). These tests read the text the way a reader copies it: PDFium, *no*
 Unicode normalisation (NFKC would hide the bug by folding the radicals back).
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import pdfread  # tests/pdfread.py: PDFs opened with PyPI libraries
-from gui.cjk_font import font_paths
+from gui.system.cjk_font import font_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 PRESET = ROOT / "assets" / "presets" / "case2_autodriving_24xA100_30B.toml"
@@ -40,7 +40,7 @@ def _translation(context: str, source: str) -> str:
 
 
 def test_one_to_one_cmap_keeps_the_ideograph():
-    from gui.cjk_font import one_to_one_cmap
+    from gui.system.cjk_font import one_to_one_cmap
 
     cmap = {0x2F79: "net", 0x7F51: "net", 0x3B35: "glue", 0x80F6: "glue", 0x301C: "wave", 0xFF5E: "wave",
             0x2003: "sp", 0x3000: "sp", 0xF900: "kai", 0x8C48: "kai", 0x41: "A", 0x2ED3: "long"}
@@ -55,8 +55,7 @@ def test_one_to_one_cmap_keeps_the_ideograph():
 def test_bundled_font_maps_each_glyph_from_one_code_point(path):
     from fontTools.ttLib import TTFont
 
-    from gui import cjk_font
-
+    from gui.system import cjk_font
     with TTFont(path, lazy=True) as font:
         cmap = font.getBestCmap()
         assert font["name"].getDebugName(1) == cjk_font.FAMILY
@@ -69,7 +68,7 @@ def test_bundled_font_maps_each_glyph_from_one_code_point(path):
 def _cli_export(*args, timeout=240, **extra_env):
     env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
     env.update(extra_env)
-    return subprocess.run([sys.executable, "-m", "gui.cli", "export", str(PRESET), *map(str, args)],
+    return subprocess.run([sys.executable, "-m", "gui.cli.main", "export", str(PRESET), *map(str, args)],
                           capture_output=True, text=True, cwd=ROOT, env=env, timeout=timeout)
 
 

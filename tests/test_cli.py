@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from gui.cli import main
+from gui.cli.main import main
 
 DEFAULT = "assets/presets/default.toml"
 
@@ -122,10 +122,10 @@ def test_usage_errors_exit_2(capsys):
 
 def test_console_script_runs_without_a_display():
     # the installed entry point, in a fresh process: no Qt import needed for evaluate
-    out = subprocess.run([sys.executable, "-m", "gui.cli", "evaluate", DEFAULT, "--json"], capture_output=True,
+    out = subprocess.run([sys.executable, "-m", "gui.cli.main", "evaluate", DEFAULT, "--json"], capture_output=True,
                          text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["fabrics"]["infiniband"]["train_days"] > 0
-    bad = subprocess.run([sys.executable, "-m", "gui.cli", "evaluate", "no/such.toml"], capture_output=True,
+    bad = subprocess.run([sys.executable, "-m", "gui.cli.main", "evaluate", "no/such.toml"], capture_output=True,
                          text=True, timeout=120)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and bad.stderr.count("\n") == 1

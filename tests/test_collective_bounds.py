@@ -86,7 +86,7 @@ def test_a_forced_algorithm_the_fabric_lacks_is_refused_by_name(algorithm, why):
 
 
 def test_nccl_command_refuses_sharp_on_a_fabric_without_it(tmp_path, capsys):
-    from gui.cli import main
+    from gui.cli.main import main
 
     path = tmp_path / "a100.toml"
     path.write_text('[cluster]\ngpu = "A100-SXM-80GB"\nnodes = 4\n[fabric]\nprofile_set = "published"\n',

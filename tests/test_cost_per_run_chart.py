@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import model
-from gui.cli import main
+from gui.cli.main import main
 from gui.present import format as fm
 from gui.present.series import CHART_KINDS, chart_series, format_value, point_values
 from gui.present.sweep import compute_snapshot

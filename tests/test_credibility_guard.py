@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import model
-from gui import cli, reason_text
+from gui.cli import main as cli
+from gui.present import reasons as reason_text
 from gui.present import plausibility
 from model import presets, recommend
 

@@ -92,7 +92,7 @@ def test_electricity_in_either_currency():
 def test_evaluate_json_has_the_issue_keys(capsys):
     import json
 
-    from gui import cli
+    from gui.cli import main as cli
     from model import presets
 
     assert cli.main(["evaluate", str(presets.preset_path("case2")), "--json"]) == 0

@@ -28,8 +28,7 @@ SVG_NS = "{http://www.w3.org/2000/svg}"
 
 @pytest.fixture(scope="module")
 def snap(qapp):
-    from gui import export
-
+    from gui.export import charts as export
     return export.snapshot_for(model.load_scenario(PRESET))
 
 
@@ -67,8 +66,7 @@ def _colour_pixels(img, hex_colour: str, tol: int = 40) -> int:
 
 @pytest.mark.parametrize("kind", ["utilisation", "duration", "tco", "cost_per_run"])
 def test_csv_is_the_engine_result_with_units(snap, kind, tmp_path):
-    from gui import export
-
+    from gui.export import charts as export
     out = export.export_chart(snap, kind, tmp_path / f"{kind}.csv")
     rows = list(csv.reader(io.StringIO(out.read_text(encoding="utf-8"))))
     head, body = rows[0], rows[1:]
@@ -100,8 +98,7 @@ def test_csv_is_the_engine_result_with_units(snap, kind, tmp_path):
 # --------------------------------------------------------------------------
 
 def test_png_default_width_is_at_least_twice_the_screen(snap, tmp_path):
-    from gui import export
-
+    from gui.export import charts as export
     assert export.default_png_width() >= 2 * export.DESIGN_SIZE[0]
     img = _image(export.export_chart(snap, "utilisation", tmp_path / "u.png"))
     assert img.width() == export.default_png_width()
@@ -110,8 +107,7 @@ def test_png_default_width_is_at_least_twice_the_screen(snap, tmp_path):
 
 @pytest.mark.parametrize("width", [800, 1600, 3200])
 def test_png_width_and_white_background(snap, tmp_path, width):
-    from gui import export
-
+    from gui.export import charts as export
     img = _image(export.export_chart(snap, "duration", tmp_path / "d.png", width=width))
     assert (img.width(), img.height()) == (width, width * 3 // 5)
     from PySide6 import QtGui
@@ -122,8 +118,7 @@ def test_png_width_and_white_background(snap, tmp_path, width):
 
 def test_png_lines_scale_with_the_width(snap, tmp_path):
     """pyqtgraph's ImageExporter keeps 1-px lines in a wide PNG; ours scale like everything else."""
-    from gui import export
-
+    from gui.export import charts as export
     small = _image(export.export_chart(snap, "utilisation", tmp_path / "s.png", width=800))
     big = _image(export.export_chart(snap, "utilisation", tmp_path / "b.png", width=3200))
     # InfiniBand's green covers an area that grows with the square of the scale (4x wider: ~16x),
@@ -136,8 +131,7 @@ def test_png_marker_sits_on_the_curve(snap, tmp_path):
     """The current-value markers are where the curves are at the current x, at any width."""
     from PySide6 import QtCore
 
-    from gui import export
-
+    from gui.export import charts as export
     for width in (800, 2400):
         img = _image(export.export_chart(snap, "utilisation", tmp_path / "m.png", width=width))
         w = export.build_chart(snap, "utilisation")
@@ -161,8 +155,7 @@ def test_png_marker_sits_on_the_curve(snap, tmp_path):
 # --------------------------------------------------------------------------
 
 def test_svg_has_size_white_background_and_no_transformed_hairlines(snap, tmp_path):
-    from gui import export
-
+    from gui.export import charts as export
     out = export.export_chart(snap, "tco", tmp_path / "t.svg")
     root = ET.parse(out).getroot()
     assert root.get("width") == f"{export.DESIGN_SIZE[0]}px" and root.get("height") == f"{export.DESIGN_SIZE[1]}px"
@@ -186,8 +179,7 @@ def test_svg_has_size_white_background_and_no_transformed_hairlines(snap, tmp_pa
 def test_svg_renders_like_the_png(snap, tmp_path):
     from PySide6 import QtCore, QtGui, QtSvg
 
-    from gui import export
-
+    from gui.export import charts as export
     svg = export.export_chart(snap, "utilisation", tmp_path / "u.svg")
     png = _image(export.export_chart(snap, "utilisation", tmp_path / "u.png", width=1600))
     r = QtSvg.QSvgRenderer(str(svg))
@@ -204,7 +196,7 @@ def test_svg_renders_like_the_png(snap, tmp_path):
 
 
 def test_flatten_svg_bakes_transforms():
-    from gui.export import flatten_svg
+    from gui.export.charts import flatten_svg
 
     svg = ('<g fill="none" stroke="#009e73" stroke-width="2" transform="matrix(10,0,0,-2,5,100)"\n>\n'
            '<polyline fill="none" vector-effect="non-scaling-stroke" points="0,0 1,10 " />\n'
@@ -224,8 +216,7 @@ def test_flatten_svg_bakes_transforms():
 # --------------------------------------------------------------------------
 
 def test_chart_pdf_text_is_selectable(snap, tmp_path):
-    from gui import export
-
+    from gui.export import charts as export
     out = export.export_chart(snap, "duration", tmp_path / "d.pdf")
     assert out.read_bytes().startswith(b"%PDF")
     assert pdfread.page_count(out) == 1 and pdfread.page_size_pt(out) == (600, 360)
@@ -243,8 +234,7 @@ def test_chart_pdf_text_is_selectable(snap, tmp_path):
 def test_proposal_one_page_with_everything(snap, tmp_path, paper, size):
     import datetime as dt
 
-    from gui import proposal
-
+    from gui.export import proposal
     out = proposal.write_proposal(snap, tmp_path / f"p_{paper}.pdf", paper=paper, source=PRESET,
                                   today=dt.date(2026, 12, 2), audit=True)
     assert pdfread.page_count(out) == 1 and pdfread.page_size_pt(out) == size
@@ -262,8 +252,7 @@ def test_proposal_one_page_with_everything(snap, tmp_path, paper, size):
 
 
 def test_customer_sheet_leads_with_the_answer_and_leaves_the_audit_out(snap, tmp_path):
-    from gui import proposal
-
+    from gui.export import proposal
     c = proposal.proposal_content(snap)
     assert c["claims"] == [] and not c["audit"]
     assert re.match(r"InfiniBand: [\d,.]+ → 13\.0 days", c["takeaway"]) and "per training run" in c["takeaway"]
@@ -277,8 +266,8 @@ def test_customer_sheet_leads_with_the_answer_and_leaves_the_audit_out(snap, tmp
 
 
 def test_proposal_without_claims_for_a_plain_scenario(qapp, tmp_path):
-    from gui import export, proposal
-
+    from gui.export import charts as export
+    from gui.export import proposal
     snap = export.snapshot_for(model.load_scenario(DATA / "scenario_v1.toml"))
     c = proposal.proposal_content(snap)
     assert c["claims"] == [] and c["claims_preset"] is None
@@ -299,8 +288,7 @@ def _flat(path) -> str:
 @pytest.fixture(scope="module")
 def crossing_snap(qapp):
     """A slow InfiniBand against a loss-free RoCE: they cross on TCO and on duration along nodes."""
-    from gui import export
-
+    from gui.export import charts as export
     s = model.load_scenario(ROOT / "assets" / "presets" / "default.toml").replace_many({
         "fabric.custom.infiniband.link_gbps": 100.0, "fabric.custom.infiniband.latency_us": 1000.0,
         "fabric.custom.roce.loss_rate": 0.0})
@@ -309,8 +297,8 @@ def crossing_snap(qapp):
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_proposal_states_the_break_even(snap, tmp_path, paper):
-    from gui import breakeven, proposal
-
+    from gui.charts import breakeven
+    from gui.export import proposal
     out = proposal.write_proposal(snap, tmp_path / "p.pdf", paper=paper)
     assert _pages(out) == "1"
     flat = _flat(out)
@@ -323,8 +311,7 @@ def test_proposal_states_the_break_even(snap, tmp_path, paper):
 
 
 def test_proposal_marks_the_crossings_on_its_charts(crossing_snap, tmp_path):
-    from gui import proposal
-
+    from gui.export import proposal
     pair = ("infiniband", "roce")
     c = proposal.proposal_content(crossing_snap, pair=pair)
     assert {x.metric for x in c["breakeven"]["crossings"]} == {"tco", "train_days_with_interruptions"}
@@ -333,8 +320,7 @@ def test_proposal_marks_the_crossings_on_its_charts(crossing_snap, tmp_path):
     flat = _flat(out)
     assert "InfiniBand costs less (TCO) above 15 nodes; RoCE below" in flat  # the sentence
     # the marker's label on the duration chart (on the page it is shortened to fit beside its line)
-    from gui import breakeven
-
+    from gui.charts import breakeven
     days = [x for x in c["breakeven"]["crossings"] if x.metric == "train_days_with_interruptions"]
     assert [breakeven.label_text(crossing_snap.sweep, x) for x in days] == ["RoCE faster above 7 nodes"]
     # the dashed lines (at 150 dpi: thin dashes anti-alias out of the colour at low resolutions)
@@ -346,8 +332,8 @@ CJK_TEXT = re.compile(r"[\u4e00-\u9fff]")
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_chinese_proposal(snap, qapp, tmp_path, paper):
-    from gui import i18n, proposal
-
+    from gui import i18n
+    from gui.export import proposal
     assert i18n.set_language("zh_CN")
     try:
         out = proposal.write_proposal(snap, tmp_path / "zh.pdf", paper=paper, source=PRESET)
@@ -382,8 +368,7 @@ def test_cli_lang_option(tmp_path):
 
 @pytest.mark.parametrize("name", ["chart.jpg", "chart", "chart.PNG.bak"])
 def test_bad_format(snap, tmp_path, name):
-    from gui import export
-
+    from gui.export import charts as export
     with pytest.raises(ScenarioError) as info:
         export.export_chart(snap, "tco", tmp_path / name)
     assert ".png, .svg, .pdf, .csv" in str(info.value) and name in str(info.value)
@@ -392,8 +377,7 @@ def test_bad_format(snap, tmp_path, name):
 
 @pytest.mark.parametrize("ext", [".png", ".svg", ".pdf", ".csv"])
 def test_unwritable_destination(snap, tmp_path, ext):
-    from gui import export
-
+    from gui.export import charts as export
     (tmp_path / "file").write_text("x")
     with pytest.raises(ScenarioError, match="not writable"):
         export.export_chart(snap, "utilisation", tmp_path / "file" / f"c{ext}")
@@ -401,7 +385,7 @@ def test_unwritable_destination(snap, tmp_path, ext):
 
 
 def test_failed_write_leaves_nothing(snap, tmp_path, monkeypatch):
-    from gui import export
+    from gui.export import charts as export
     from model import files
 
     monkeypatch.setattr(files.os, "replace", lambda *a: (_ for _ in ()).throw(OSError(28, "No space left")))
@@ -412,8 +396,7 @@ def test_failed_write_leaves_nothing(snap, tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("width", [0, 50, 100_000, 1.5, True])
 def test_bad_width(snap, tmp_path, width):
-    from gui import export
-
+    from gui.export import charts as export
     with pytest.raises(ScenarioError, match="width"):
         export.export_chart(snap, "utilisation", tmp_path / "c.png", width=width)
 
@@ -425,7 +408,7 @@ def test_bad_width(snap, tmp_path, width):
 def _cli(*args, env_extra=None, timeout=240):
     env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
     env.update(env_extra or {})
-    return subprocess.run([sys.executable, "-m", "gui.cli", *map(str, args)], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "gui.cli.main", *map(str, args)], capture_output=True, text=True,
                           cwd=ROOT, env=env, timeout=timeout)
 
 
@@ -483,8 +466,7 @@ def test_cli_missing_scenario_exits_2(tmp_path):
 def test_proposal_says_when_the_claims_are_for_the_unedited_preset(snap):
     import dataclasses
 
-    from gui import proposal
-
+    from gui.export import proposal
     assert proposal.proposal_content(snap, audit=True)["claims_edited"] is False
     edited = dataclasses.replace(snap, scenario=snap.scenario.replace("cluster.nodes", 32))
     c = proposal.proposal_content(edited, audit=True)
@@ -496,8 +478,7 @@ def test_export_ignores_presentation_mode_fonts(snap, qapp, tmp_path):
     """The window's presentation mode enlarges the app font; exports keep their design size."""
     from PySide6 import QtGui
 
-    from gui import export
-
+    from gui.export import charts as export
     a = export.build_chart(snap, "utilisation")
     base = qapp.font()
     try:
@@ -518,8 +499,7 @@ def test_compact_chart_fits_its_box(snap, kind):
     """On the sheet a chart is a third of the page wide: nothing (legend, title) may push its plot outside."""
     from PySide6 import QtCore
 
-    from gui import export
-
+    from gui.export import charts as export
     w = export.build_chart(snap, kind, size=(230, 160), line_width=1.5, font_pt=6.5, compact=True)
     try:
         box = QtCore.QRectF(0, 0, 230, 160)

@@ -31,8 +31,8 @@ KEYS = {"utilisation": ("mfu", 100.0), "duration": ("train_days_with_interruptio
 @pytest.fixture(scope="module")
 def pair(qapp):
     """(A, B, bands of B): the case-2 preset pinned as A, B the same at 60 B parameters."""
-    from gui import export
-    from gui.bands import compute_bands
+    from gui.export import charts as export
+    from gui.charts.bands import compute_bands
 
     a = model.load_scenario(PRESET)
     b = dataclasses.replace(a.replace("workload.params_b", 60.0), name="Case 2 at 60B")
@@ -65,8 +65,7 @@ def _pages(path) -> str:
 
 @pytest.mark.parametrize("kind", ["utilisation", "duration", "tco"])
 def test_csv_band_and_pinned_columns(pair, kind):
-    from gui import export
-
+    from gui.export import charts as export
     snap_a, snap_b, bands = pair
     head, body = _rows(export.series_csv(snap_b.sweep, kind, bands=bands, pinned=snap_a))
     plain_head, plain_body = _rows(export.series_csv(snap_b.sweep, kind))
@@ -93,8 +92,7 @@ def test_csv_band_and_pinned_columns(pair, kind):
 
 def test_csv_rows_are_the_union_when_the_grids_differ(pair):
     """A pinned at 6,000 nodes sweeps up to 10,000: rows for both grids, each column empty off its own."""
-    from gui import export
-
+    from gui.export import charts as export
     _, snap_b, _ = pair
     snap_a = export.snapshot_for(snap_b.scenario.replace("cluster.nodes", 6000))
     assert len(snap_a.sweep.x) != len(snap_b.sweep.x)
@@ -108,8 +106,7 @@ def test_csv_rows_are_the_union_when_the_grids_differ(pair):
 
 
 def test_overlays_along_another_axis_are_refused(pair, tmp_path):
-    from gui import export
-
+    from gui.export import charts as export
     snap_a, snap_b, bands = pair
     other = export.snapshot_for(snap_a.scenario, "fabric.latency_us")
     with pytest.raises(ScenarioError, match="pinned"):
@@ -126,8 +123,8 @@ def test_overlays_along_another_axis_are_refused(pair, tmp_path):
 def test_chart_draws_bands_and_dashed_a_with_legend_entries(pair):
     from PySide6 import QtGui
 
-    from gui import export
-    from gui.compare import PINNED_ALPHA, PINNED_DASH
+    from gui.export import charts as export
+    from gui.charts.compare import PINNED_ALPHA, PINNED_DASH
 
     snap_a, snap_b, bands = pair
     w = export.build_chart(snap_b, "duration", bands=bands, pinned=snap_a)
@@ -165,8 +162,8 @@ def test_png_shows_the_bands(pair, tmp_path):
     """The PNG has the band's tint (the fabric colour, translucent over white) only when bands are given."""
     from PySide6 import QtGui
 
-    from gui import export
-    from gui.bands import BAND_ALPHA
+    from gui.export import charts as export
+    from gui.charts.bands import BAND_ALPHA
 
     _, snap_b, bands = pair
     # RoCE's colour, whose band is widest on this preset (TCP Ethernet sits near zero utilisation at the
@@ -190,8 +187,7 @@ def test_png_shows_the_bands(pair, tmp_path):
 
 
 def test_svg_and_pdf_carry_the_overlays(pair, tmp_path):
-    from gui import export
-
+    from gui.export import charts as export
     snap_a, snap_b, bands = pair
     svg = export.export_chart(snap_b, "tco", tmp_path / "t.svg", bands=bands, pinned=snap_a).read_text("utf-8")
     assert "stroke-dasharray" in svg and "P10–P90" in svg and "A: Case 2" in svg
@@ -204,8 +200,8 @@ def test_svg_and_pdf_carry_the_overlays(pair, tmp_path):
 # --------------------------------------------------------------------------
 
 def test_proposal_with_pin_and_bands(pair, tmp_path):
-    from gui import proposal
-    from gui.compare import compare_rows
+    from gui.export import proposal
+    from gui.charts.compare import compare_rows
 
     snap_a, snap_b, bands = pair
     c = proposal.proposal_content(snap_b, bands=bands, pinned=snap_a)
@@ -230,8 +226,8 @@ def test_proposal_with_pin_and_bands(pair, tmp_path):
 
 def test_proposal_keeps_one_page_and_every_source_with_a_pin(pair, tmp_path):
     """A pinned A's table and the case study's claims table do not both fit: the claims give way, and say so."""
-    from gui import export, proposal
-
+    from gui.export import charts as export
+    from gui.export import proposal
     snap_a = pair[0]
     snap_b = export.snapshot_for(snap_a.scenario.replace("cluster.nodes", 48))  # still the case-2 preset, edited
     plain = " ".join(_pdftext(proposal.write_proposal(snap_b, tmp_path / "p.pdf", audit=True)).split())
@@ -252,7 +248,7 @@ def test_proposal_keeps_one_page_and_every_source_with_a_pin(pair, tmp_path):
 
 def _cli(*args, timeout=240):
     env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
-    return subprocess.run([sys.executable, "-m", "gui.cli", "export", *map(str, args)], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "gui.cli.main", "export", *map(str, args)], capture_output=True,
                           text=True, cwd=ROOT, env=env, timeout=timeout)
 
 

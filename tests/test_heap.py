@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gui import heap
-
+from gui.system import heap
 ROOT = Path(__file__).resolve().parents[1]
 glibc = pytest.mark.skipif(platform.system() != "Linux" or platform.libc_ver()[0] != "glibc",
                            reason="glibc's allocator only")
@@ -20,7 +19,7 @@ import resource, sys
 import numpy as np
 sys.path.insert(0, {root!r})
 if {keep}:
-    from gui.heap import keep_heap
+    from gui.system.heap import keep_heap
     assert keep_heap()
 def cycle():
     arrays = [np.ones(14000) for _ in range(64)]
@@ -53,7 +52,7 @@ platform.system = lambda: "Darwin"
 def refuse(*a, **k):
     raise AssertionError("the allocator was touched")
 ctypes.CDLL = refuse
-from gui.heap import heap_kept, keep_heap
+from gui.system.heap import heap_kept, keep_heap
 assert heap_kept() is None
 assert keep_heap() is False and keep_heap() is False and heap_kept() is False
 print("ok")
@@ -64,9 +63,9 @@ print("ok")
 
 
 def test_the_command_line_and_the_app_keep_the_heap_before_they_evaluate(monkeypatch):
-    from gui import app, cli
-    from gui import platform_check as pc
-
+    from gui import app
+    from gui.cli import main as cli
+    from gui.system import platform_check as pc
     calls = []
     monkeypatch.setattr(cli, "keep_heap", lambda: calls.append("cli"))
     monkeypatch.setattr(app, "keep_heap", lambda: calls.append("app"))

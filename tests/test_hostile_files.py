@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import model
-from gui.cli import main
+from gui.cli.main import main
 from model import ScenarioError, files
 from model.scenario import MAX_LABEL_CHARS
 

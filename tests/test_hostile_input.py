@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import model
-from gui.cli import main, plain_text, result_table
+from gui.cli.main import main, plain_text, result_table
 from model import ScenarioError, files
 from model.scenario import MAX_FABRICS, MAX_FILE_BYTES, Cluster, FabricSpec, Parallel, Scenario
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from gui import cli
+from gui.cli import main as cli
 from model import validation
 from model.engine import evaluate
 

@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from gui import cli
+from gui.cli import main as cli
 from model import ScenarioError, load_scenario, moe_gap
 
 MIXTRAL = "assets/presets/moe_mixtral_8x22b.toml"

@@ -86,7 +86,7 @@ def test_collective_from_name_and_override():
 
 
 def test_calibrate_command_fits_and_saves(tmp_path, capsys):
-    from gui.cli import main
+    from gui.cli.main import main
 
     log = tmp_path / "ar.txt"
     log.write_text(synth_log(NCCL_BASE_US + 2 * (3.0 + NCCL_NET_STEP_SW_US), 360.0), encoding="utf-8")

@@ -377,7 +377,7 @@ DEFAULT = "assets/presets/default.toml"
 
 
 def test_nccl_command_prints_the_nccl_tests_table(capsys):
-    from gui.cli import main
+    from gui.cli.main import main
 
     assert main(["nccl", DEFAULT, "--fabric", "infiniband", "--collective", "all_gather", "--nodes", "4"]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -387,7 +387,7 @@ def test_nccl_command_prints_the_nccl_tests_table(capsys):
 
 
 def test_nccl_command_json_and_compare(capsys):
-    from gui.cli import main
+    from gui.cli.main import main
 
     log = LOGS / "ib_h100_2node_ndr_ring_tuned_allreduce.txt"
     assert main(["nccl", DEFAULT, "--fabric", "infiniband", "--nodes", "2", "--json", "--compare", str(log)]) == 0
@@ -404,7 +404,7 @@ def test_nccl_command_json_and_compare(capsys):
     (["--fabric", "roce", "--nodes", "0"], "--nodes"),
 ])
 def test_nccl_command_bad_input_is_one_line_and_exit_2(argv, field, capsys):
-    from gui.cli import main
+    from gui.cli.main import main
 
     assert main(["nccl", DEFAULT] + argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
@@ -502,7 +502,7 @@ def test_tensor_parallel_all_reduces_use_nvlink_sharp_where_the_node_has_it(gpu)
 
 
 def test_calibrate_then_nccl_compare_round_trips_on_the_command_line(tmp_path, capsys):
-    from gui.cli import main
+    from gui.cli.main import main
 
     log = LOGS / "ib_h100_2node_ndr_ring_tuned_allreduce.txt"
     out = tmp_path / "lab.toml"
@@ -522,7 +522,7 @@ def test_calibrate_then_nccl_compare_round_trips_on_the_command_line(tmp_path, c
 
 
 def test_nccl_command_refuses_an_algorithm_that_cannot_run_the_collective(capsys):
-    from gui.cli import main
+    from gui.cli.main import main
 
     assert main(["nccl", DEFAULT, "--fabric", "roce", "--collective", "all_gather", "--algorithm", "tree"]) == 2
     err = capsys.readouterr().err.strip().splitlines()

@@ -11,7 +11,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 import model
-from gui import cli
+from gui.cli import main as cli
 from model import collectives, nccl_fit, network, topology, transport
 
 GBN, SR, LLR = (transport.LOSS_RECOVERY_CODE[k] for k in ("go_back_n", "selective_repeat", "link_retry"))

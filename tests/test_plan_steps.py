@@ -79,14 +79,14 @@ def test_whole_number_steps_are_plan_changes(nodes):
 
 @pytest.mark.parametrize("preset", presets.preset_names())
 def test_the_sweep_is_around_the_current_point(preset):
-    from gui.controller import X_DECADES_AROUND, X_FIELDS, sweep_values
+    from gui.window.controller import X_DECADES_AROUND, X_FIELDS, sweep_values
 
     s = model.load_scenario(presets.preset_path(preset))
     for field in X_FIELDS:
         v = sweep_values(s, field)
         cur = np.array([float(s.get(field))]) if not field.startswith("fabric.") else None
         if cur is None:
-            from gui.controller import current_x_values
+            from gui.window.controller import current_x_values
 
             cur = current_x_values(s, field)
             cur = cur[cur > 0]

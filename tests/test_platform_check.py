@@ -7,9 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gui import platform_check as pc
-
-
+from gui.system import platform_check as pc
 @pytest.mark.parametrize("soname,package", [
     ("libxcb-icccm.so.4", "libxcb-icccm4"), ("libxcb-keysyms.so.1", "libxcb-keysyms1"),
     ("libxcb-cursor.so.0", "libxcb-cursor0"), ("libxkbcommon-x11.so.0", "libxkbcommon-x11-0"),

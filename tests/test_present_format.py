@@ -74,8 +74,7 @@ def test_the_format_module_needs_no_qt():
 def test_the_cli_shows_money_in_the_one_format(capsys):
     from pathlib import Path
 
-    from gui import cli
-
+    from gui.cli import main as cli
     preset = Path(__file__).resolve().parents[1] / "assets" / "presets" / "case2_autodriving_24xA100_30B.toml"
     assert cli.main(["evaluate", str(preset)]) == 0
     out = capsys.readouterr().out

@@ -5,7 +5,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 import model
-from gui import cli
+from gui.cli import main as cli
 from model import catalog, claims, presets
 
 NAMES = presets.preset_names()

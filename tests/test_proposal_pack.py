@@ -13,7 +13,7 @@ import numpy_financial as npf
 import pytest
 
 import model
-from gui import pack_files
+from gui.export import pack_files
 from gui.present import pack
 from gui.present.sweep import compute_snapshot
 from model import presets
@@ -132,8 +132,8 @@ def test_slides_carry_native_charts_with_the_windows_data(tmp_path):
 
 
 def test_export_pack_writes_the_three_files(tmp_path, capsys):
-    from gui import cli
-    from gui.export_command import PACK_FILES
+    from gui.cli import main as cli
+    from gui.cli.export import PACK_FILES
 
     folder = tmp_path / "pack"
     assert cli.main(["export", str(presets.preset_path("case1")), "--pack", str(folder)]) == 0

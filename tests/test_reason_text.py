@@ -3,7 +3,7 @@
 import pytest
 
 import model
-from gui import reason_text
+from gui.present import reasons as reason_text
 from model import presets, recommend
 
 

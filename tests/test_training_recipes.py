@@ -139,7 +139,7 @@ def test_fp8_speeds_up_h100_and_is_refused_without_fp8_tensor_cores():
 
 
 def test_cli_json_reports_the_recipe(capsys):
-    from gui.cli import main
+    from gui.cli.main import main
 
     assert main(["evaluate", LLAMA3, "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)

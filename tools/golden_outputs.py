@@ -64,7 +64,7 @@ def fingerprint(tree) -> dict:
 
 
 def validate_text() -> str:
-    from gui import cli
+    from gui.cli import main as cli
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
         rc = cli.main(["validate"])

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerate the translation sources and the compiled catalogues:
-#   pyside6-lupdate  gui/*.py gui/present/*.py gui/window/*.py gui/features/*.py  -> assets/i18n/fabric_whatif_<lang>.ts  (keeps existing translations)
+#   pyside6-lupdate  every gui/**/*.py  -> assets/i18n/fabric_whatif_<lang>.ts  (keeps existing translations)
 #   pyside6-lrelease .ts       -> assets/i18n/fabric_whatif_<lang>.qm  (what the app loads)
 # Usage: tools/i18n.sh            (or: make i18n)
 # Edit translations in the .ts files (Qt Linguist, or any text editor), then run this again.
@@ -13,6 +13,6 @@ BIN="${VENV:-.venv}/bin"
 LANGS="zh_CN"
 for lang in $LANGS; do
     ts="assets/i18n/fabric_whatif_${lang}.ts"
-    "$BIN/pyside6-lupdate" -no-obsolete -locations none -target-language "$lang" gui/*.py gui/present/*.py gui/window/*.py gui/features/*.py -ts "$ts"
+    "$BIN/pyside6-lupdate" -no-obsolete -locations none -target-language "$lang" $(find gui -name "*.py" | LC_ALL=C sort) -ts "$ts"
     "$BIN/pyside6-lrelease" "$ts" -qm "assets/i18n/fabric_whatif_${lang}.qm"
 done

@@ -23,9 +23,9 @@ What the subset keeps (:func:`wanted_text`):
 - the 6,763 hanzi of GB 2312-80 (the national standard character set; covers more than
   99.9 % of modern Simplified Chinese text), so names a user types render in the same font.
 
-The cmap is made one-to-one (:func:`gui.cjk_font.one_to_one_cmap`) so that Qt's PDF writer,
+The cmap is made one-to-one (:func:`gui.system.cjk_font.one_to_one_cmap`) so that Qt's PDF writer,
 which maps each glyph back to the lowest code point pointing at it, writes text that copies
-as typed. The family is renamed to :data:`gui.cjk_font.FAMILY` so it never collides with an
+as typed. The family is renamed to :data:`gui.system.cjk_font.FAMILY` so it never collides with an
 installed Noto font (a modified OFL font may keep the name "Noto": only "Source" is reserved).
 Run it again after translations change; ``tests/test_cjk_font.py`` fails while a translated
 character is missing from the bundled font.
@@ -42,7 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gui.cjk_font import FAMILY, FONT_DIR, FONT_FILES, LATIN_FILES, one_to_one_cmap  # noqa: E402
+from gui.system.cjk_font import FAMILY, FONT_DIR, FONT_FILES, LATIN_FILES, one_to_one_cmap  # noqa: E402
 
 SOURCE_FAMILY = "Noto Sans CJK SC"
 SOURCE_FILES = {"Regular": "NotoSansCJK-Regular.ttc", "Bold": "NotoSansCJK-Bold.ttc"}

@@ -26,17 +26,17 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from ..bands import BandsOverlay
-from ..breakeven import BreakEvenMarkers, BreakEvenPanel
-from ..i18n import Texts, translate
-from ..moe_gap_dialog import MoeGapDialog
-from ..presentation import THEME_KEY, Theme
-from ..tornado import TornadoPanel
-from .docks import DOCK_SHORTCUTS, DOCK_TITLES, AnalysisDocks
-from .language import LanguageMenu
-from .log_dialogs import LogDialogs
-from .pin_compare import PinCompare
-from .presentation_mode import PresentationMode
+from gui.charts.bands import BandsOverlay
+from gui.charts.breakeven import BreakEvenMarkers, BreakEvenPanel
+from gui.i18n import Texts, translate
+from gui.dialogs.moe_gap import MoeGapDialog
+from gui.theme import THEME_KEY, Theme
+from gui.charts.tornado import TornadoPanel
+from gui.features.docks import DOCK_SHORTCUTS, DOCK_TITLES, AnalysisDocks
+from gui.features.language import LanguageMenu
+from gui.features.log_dialogs import LogDialogs
+from gui.features.pin_compare import PinCompare
+from gui.features.presentation_mode import PresentationMode
 
 SETTLE_MS = 300
 THEME_SETTING = "view/theme"

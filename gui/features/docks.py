@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
 
-from ..i18n import translate
+from gui.i18n import translate
 
 DOCK_TITLES = {"tornadoDock": lambda: translate("Features", "Sensitivity (tornado)"),
                "breakEvenDock": lambda: translate("Features", "Break-even"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui
 
-from .. import i18n
+from gui import i18n
 
 
 class LanguageMenu(QtCore.QObject):

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from ..calibrate_dialog import CalibrateDialog
-from ..i18n import translate
-from ..nccl_dialog import NcclTestsDialog
+from gui.dialogs.calibrate import CalibrateDialog
+from gui.i18n import translate
+from gui.dialogs.nccl import NcclTestsDialog
 
 
 class LogDialogs(QtCore.QObject):

@@ -10,8 +10,8 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from model import ScenarioError
 
-from ..compare import ComparePanel, PinnedCurves, export_csv
-from ..i18n import translate
+from gui.charts.compare import ComparePanel, PinnedCurves, export_csv
+from gui.i18n import translate
 
 PIN_WIDTH = 1.2  # A's dashed pens [px]; thicker in presentation mode
 PIN_WIDTH_PRESENTATION = 2.2

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from ..i18n import translate
-from ..presentation import scaled_pt, set_text_scale, stage_scale
-from .stage import StageView
+from gui.i18n import translate
+from gui.theme import scaled_pt, set_text_scale, stage_scale
+from gui.features.stage import StageView
 
 SHORTCUTS = ("F11", "F5")  # the first is the one menus show
 

@@ -16,10 +16,10 @@ from PySide6 import QtCore, QtWidgets
 from model import catalog, recommend
 from model.results import fabric_summaries
 
-from ..charts import ChartWidget
-from ..i18n import fmt_money, fmt_number, fmt_percent, translate
-from ..present.plausibility import point_stalls
-from ..presentation import muted, scaled_pt
+from gui.charts.sweep import ChartWidget
+from gui.i18n import fmt_money, fmt_number, fmt_percent, translate
+from gui.present.plausibility import point_stalls
+from gui.theme import muted, scaled_pt
 
 STAGE_KINDS = ("duration", "utilisation", "tco", "cost_per_run")  # the first is shown first
 STAGE_SLIDERS = ("cluster.nodes", "workload.params_b", "fabric.latency_us")  # at most three, by design

@@ -7,5 +7,5 @@
 - :mod:`.format`: numbers and money in the reader's language; :mod:`.text`: translated text;
 - :mod:`.steps`: the plan steps along a sweep.
 
-The widgets (:mod:`gui.charts`, the table, the proposal), the exports and the command line
+The widgets (:mod:`gui.charts.sweep`, the table, the proposal), the exports and the command line
 draw or write what these give."""

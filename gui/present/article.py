@@ -17,8 +17,8 @@ import numpy as np
 
 from model import presets
 
-from .plausibility import stall_text
-from .text import QT_TRANSLATE_NOOP, translate
+from gui.present.plausibility import stall_text
+from gui.present.text import QT_TRANSLATE_NOOP, translate
 
 AGREES_WITHIN = 0.25
 """A day figure within this fraction of the article's counts as agreeing with it [-] (a guess: the

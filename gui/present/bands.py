@@ -3,7 +3,7 @@
 :func:`compute_bands` runs :func:`model.analysis.monte_carlo` over every profile range
 (:data:`SAMPLES` samples, :data:`SEED`: the same bands every time); :func:`band_series`
 gives one chart's bands in display units, as :func:`gui.present.series.chart_series` gives
-its curves. The window (:mod:`gui.bands`), the exports and the CSV draw or write them.
+its curves. The window (:mod:`gui.charts.bands`), the exports and the CSV draw or write them.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numpy as np
 
 from model import analysis
 
-from .series import AXES, KIND_OUTPUTS, fabric_styles, tco_relative
+from gui.present.series import AXES, KIND_OUTPUTS, fabric_styles, tco_relative
 
 BAND_METRICS = KIND_OUTPUTS  # each chart's engine output and display scale, as the chart draws it
 SAMPLES = 1000

@@ -18,8 +18,8 @@ import numpy as np
 
 from model import ScenarioError
 
-from .bands import band_series
-from .series import chart_series
+from gui.present.bands import band_series
+from gui.present.series import chart_series
 
 CHART_FORMATS = (".png", ".svg", ".pdf", ".csv")
 MIN_PNG_WIDTH, MAX_PNG_WIDTH = 200, 12000  # px

@@ -25,7 +25,7 @@ from model import recommend
 from model.economics import HOURS_PER_YEAR
 from model.results import fabric_reports
 
-from .text import QT_TRANSLATE_NOOP, translate
+from gui.present.text import QT_TRANSLATE_NOOP, translate
 
 DISCOUNT_RATE = 0.08
 """Yearly discount rate of the NPV [fraction] (a guess: a typical corporate cost of capital; editable in the

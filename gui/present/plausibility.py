@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .text import QT_TRANSLATE_NOOP, translate
+from gui.present.text import QT_TRANSLATE_NOOP, translate
 
 MAX_RUN_DAYS = 365.0
 """Longest run shown as a forecast [days, with interruptions] (guess: one year)."""

@@ -2,7 +2,7 @@
 sweep, and how their values read.
 
 :func:`chart_series` turns an engine sweep :class:`model.Result` into plain data (x, labels,
-one series per fabric with its style) that the chart widget (:mod:`gui.charts`), the exports
+one series per fabric with its style) that the chart widget (:mod:`gui.charts.sweep`), the exports
 and the CSV draw or write. Axis metadata (label, unit, display scale, log axis) lives in
 :data:`AXES`, keyed by the engine's sweep field names; fabric colours and line styles come
 from ``assets/fabrics.toml`` through :func:`model.catalog.fabric_style`.
@@ -17,10 +17,10 @@ import numpy as np
 from model import catalog
 from model.recommend import BASELINE_FABRIC
 
-from .format import fmt_money, fmt_percent
-from .plausibility import MAX_RUN_DAYS, series_stall, stall_text, stalled
-from .steps import idle_by_rule, plan_steps
-from .text import QT_TRANSLATE_NOOP, translate
+from gui.present.format import fmt_money, fmt_percent
+from gui.present.plausibility import MAX_RUN_DAYS, series_stall, stall_text, stalled
+from gui.present.steps import idle_by_rule, plan_steps
+from gui.present.text import QT_TRANSLATE_NOOP, translate
 
 CHART_KINDS = ("utilisation", "duration", "tco", "cost_per_run")
 WINDOW_CHART_KINDS = ("utilisation", "duration", "tco")  # stacked in the window; cost per run on the Cost tab

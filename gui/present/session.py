@@ -9,7 +9,7 @@
   default, :data:`model.recommend.BASELINE_FABRIC`), ``dragging``: a slider is held (the live path).
 
 Changing a value calls every subscriber with the value's name (and nothing when the value is the
-same), so a window and its views follow the session instead of each other; :mod:`gui.session`
+same), so a window and its views follow the session instead of each other; :mod:`gui.window.signals`
 turns these calls into Qt signals.
 """
 

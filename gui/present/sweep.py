@@ -4,7 +4,7 @@
 :class:`SweepCache` evaluates a scenario as a :class:`Snapshot` (the sweep and the current
 point), keeping recent results so that moving back to a value, or any slider but the
 x-axis's, does not re-run the engine for what did not change. The window's
-:class:`gui.controller.Controller` owns one; the command line and the exports use one
+:class:`gui.window.controller.Controller` owns one; the command line and the exports use one
 without any Qt.
 """
 
@@ -20,7 +20,7 @@ import numpy as np
 
 import model
 
-from .series import AXES
+from gui.present.series import AXES
 
 SWEEP_POINTS = 256
 # Outer sweep limits per x-axis [engine units]: the sweep never leaves them (unless a current value does).

@@ -1,11 +1,11 @@
 """The main window: controls on the left (:mod:`.controls_panel`), the three charts in the middle,
 the current point on the right (:mod:`.point_panel`).
 
-The window's state is its session (``window.session``, a :class:`gui.session.SessionSignals`;
+The window's state is its session (``window.session``, a :class:`gui.window.signals.SessionSignals`;
 the values in ``window.session.state``): the scenario and the one it was loaded as, the source,
 the x-axis, the pin, the bands, the TCO baseline, whether a slider is held. Data flows one way:
-a control calls the :class:`~gui.controller.Controller`; the controller changes the session and,
-coalesced, emits ``recomputed`` with a :class:`~gui.controller.Snapshot` that every view draws.
+a control calls the :class:`~gui.window.controller.Controller`; the controller changes the session and,
+coalesced, emits ``recomputed`` with a :class:`~gui.window.controller.Snapshot` that every view draws.
 The features (:mod:`gui.features`) add menus, docks and overlays through the window's public
 attributes and the session's signals. Hooks for the file helpers: ``window.controller`` and
 ``window.file_menu`` (add actions before ``window.file_menu_anchor``).
@@ -20,20 +20,21 @@ from PySide6 import QtCore, QtGui, QtWidgets
 import model
 from model import catalog
 
-from ..charts import WINDOW_CHART_KINDS, ChartWidget, axis_label
-from ..controller import X_FIELDS, Controller
-from ..controls import labelled
-from ..file_actions import install_file_actions
-from ..features import install_features
-from ..i18n import Texts, current_language, translate
-from ..present.text import profile_set_name
-from ..present.session import Session
-from ..recommendation import preset_name_for
-from ..session import SessionSignals
-from . import control_texts, persistence
-from .controls_panel import ControlsPanel
-from .point_panel import PointPanel
-from .presets import DEFAULT_PRESET, fill_presets_menu
+from gui.charts.sweep import WINDOW_CHART_KINDS, ChartWidget, axis_label
+from gui.window.controller import X_FIELDS, Controller
+from gui.panels.controls import labelled
+from gui.window.file_actions import install_file_actions
+from gui.features import install_features
+from gui.i18n import Texts, current_language, translate
+from gui.present.text import profile_set_name
+from gui.present.session import Session
+from gui.panels.recommendation import preset_name_for
+from gui.window.signals import SessionSignals
+from gui.window import persistence
+from gui.panels import control_texts
+from gui.panels.controls_panel import ControlsPanel
+from gui.panels.point_panel import PointPanel
+from gui.window.presets import DEFAULT_PRESET, fill_presets_menu
 
 APP_NAME = control_texts.APP_NAME
 IDLE_LINE_WIDTH = 1.5

@@ -1,5 +1,5 @@
 """What the window keeps between sessions in its settings: size, docks, splitter, x-axis, and the
-scenario with the one it was loaded as and its source (the autosave, :mod:`gui.autosave`, keeps
+scenario with the one it was loaded as and its source (the autosave, :mod:`gui.system.autosave`, keeps
 newer edits)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from PySide6 import QtCore
 
 import model
 
-from ..controller import X_FIELDS
-from ..settings import set_aside_scenario
+from gui.window.controller import X_FIELDS
+from gui.system.settings import set_aside_scenario
 
 
 def _bytes(settings, key: str) -> QtCore.QByteArray | None:

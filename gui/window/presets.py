@@ -11,8 +11,8 @@ import model
 from model import catalog
 from model import presets as presets_mod
 
-from ..i18n_data import tr_data, tr_description, tr_name
-from ..recommendation import preset_name_for
+from gui.i18n_data import tr_data, tr_description, tr_name
+from gui.panels.recommendation import preset_name_for
 
 PRESETS_DIR = catalog.ASSETS_DIR / "presets"
 DEFAULT_PRESET = presets_mod.preset_path(presets_mod.DEFAULT_PRESET)  # Case 2, the article's default

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import model
-from gui import breakeven
+from gui.charts import breakeven
 from guihelpers import settle
 
 
@@ -23,7 +23,7 @@ def test_default_pair_is_infiniband_vs_the_fastest_other(window):
 
 
 def test_sentences_for_the_proposal(slow_ib):
-    from gui.controller import sweep_values
+    from gui.window.controller import sweep_values
 
     res = model.sweep(slow_ib, "cluster.nodes", sweep_values(slow_ib, "cluster.nodes"))
     lines = breakeven.sentences(res, ("infiniband", "roce"))

@@ -229,7 +229,7 @@ def test_unreadable_file(dialog, tmp_path):
 
 
 def test_open_button_uses_the_window_file_chooser(window, qtbot, tmp_path):
-    from gui.calibrate_dialog import CalibrateDialog
+    from gui.dialogs.calibrate import CalibrateDialog
 
     p = tmp_path / "ag.log"
     p.write_text(model_log(kind="all_gather"))

@@ -41,7 +41,7 @@ def test_money_in_wan_everywhere_in_chinese(zh):
 
 
 def test_the_sheet_speaks_chinese(zh):
-    from gui.proposal import proposal_content
+    from gui.export.proposal import proposal_content
 
     c = proposal_content(zh.controller.snapshot)
     assert CJK.search(c["title"]) and c["scenario"].startswith("案例 2")
@@ -51,7 +51,7 @@ def test_the_sheet_speaks_chinese(zh):
 
 def test_preset_descriptions_in_chinese(zh):
     """Every preset's description reads Chinese in the menu, the toolbar's tooltip and the sheet."""
-    from gui.proposal import proposal_content
+    from gui.export.proposal import proposal_content
 
     tips = {path: act.toolTip() for path, act in zh.preset_actions.items()}
     described = {p: t for p, t in tips.items() if not p.endswith("default.toml")}
@@ -63,7 +63,7 @@ def test_preset_descriptions_in_chinese(zh):
 
 
 def test_preset_descriptions_stay_english_in_english(window):
-    from gui.proposal import proposal_content
+    from gui.export.proposal import proposal_content
 
     tip = next(a.toolTip() for p, a in window.preset_actions.items() if "case2" in p)
     assert tip.startswith("Article case 2") and not CJK.search(tip)

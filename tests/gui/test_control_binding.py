@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gui.i18n_data import tr_field
-from gui.window.controls_panel import DISPLAY, GROUPS, field_class
+from gui.panels.controls_panel import DISPLAY, GROUPS, field_class
 from guihelpers import settle
 from model.scenario import field_meta
 

@@ -49,8 +49,7 @@ def _check_headline(text: str, stalled_days: list[float], stalled_money: list[st
 
 @pytest.mark.parametrize("profile_set", catalog.PROFILE_SETS)
 def test_no_figure_past_the_bound_without_its_stall_label(laptop_window, profile_set):
-    from gui import proposal
-
+    from gui.export import proposal
     win = laptop_window
     seen_stall = False
     for path in PRESET_FILES:

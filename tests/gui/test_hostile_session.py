@@ -106,7 +106,7 @@ def test_a_last_session_that_does_not_evaluate_does_not_brick_the_start(qtbot, i
 # --------------------------------------------------------------------------
 
 def test_autosave_writes_while_edits_keep_coming(window, qtbot, tmp_path):
-    from gui.autosave import Autosave
+    from gui.system.autosave import Autosave
 
     auto = Autosave(window.controller, tmp_path / "a" / "autosave.toml", delay_ms=60_000, max_wait_ms=200)
     for n in range(20):  # a change every 50 ms for a second: the pause never comes
@@ -137,7 +137,7 @@ def test_stale_temporary_files_are_removed_at_start(qtbot, settings_file):
 
 @POSIX
 def test_autosave_recent_files_and_settings_are_private(window, qtbot, settings_file, tmp_path):
-    from gui.settings import app_settings
+    from gui.system.settings import app_settings
 
     app_settings().sync()
     window.controller.set_value("cluster.nodes", 33)
@@ -154,7 +154,7 @@ def test_autosave_recent_files_and_settings_are_private(window, qtbot, settings_
 
 @POSIX
 def test_autosave_never_writes_through_a_link(window, tmp_path):
-    from gui.autosave import Autosave
+    from gui.system.autosave import Autosave
 
     target = tmp_path / "elsewhere.toml"
     target.write_text("not yours")
@@ -245,7 +245,7 @@ def test_the_calibrate_dialog_refuses_a_pipe_and_a_huge_log(calibrate, tmp_path)
 def test_a_label_cannot_become_a_spreadsheet_formula(window, qtbot, tmp_path):
     import csv
 
-    from gui.export import series_csv
+    from gui.export.charts import series_csv
 
     c = window.controller
     assert c.set_values({"fabric.custom.roce.label": "=HYPERLINK(\"http://x\",\"y\")"})

@@ -34,7 +34,7 @@ def test_an_autosave_with_an_unconvertible_integer_is_set_aside_and_the_app_star
 
 
 def test_a_settings_scenario_that_no_longer_reads_is_set_aside(qtbot, isolated_settings):
-    from gui.settings import BAD_SCENARIO_KEY, app_settings
+    from gui.system.settings import BAD_SCENARIO_KEY, app_settings
 
     st = app_settings()
     st.setValue("scenario/toml", HUGE_INTEGER)

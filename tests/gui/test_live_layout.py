@@ -5,7 +5,7 @@ scenario line in the toolbar keeps a fixed size."""
 from __future__ import annotations
 
 import model
-from gui.point_table import PointTable
+from gui.panels.point_table import PointTable
 from gui.window import list_presets
 
 
@@ -65,7 +65,7 @@ def _axis_band(widget):
 
 
 def test_the_step_time_axis_only_lengthens_while_a_slider_is_held(qtbot):
-    from gui.breakdown import BreakdownChart
+    from gui.charts.breakdown import BreakdownChart
 
     chart = BreakdownChart()
     qtbot.addWidget(chart)

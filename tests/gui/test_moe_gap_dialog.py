@@ -56,7 +56,7 @@ def test_the_mixtral_preset_changes_the_chart(dialog):
 def test_the_dialog_speaks_chinese(window, qtbot):
     assert i18n.set_language("zh_CN")
     try:
-        from gui.moe_gap_dialog import MoeGapDialog
+        from gui.dialogs.moe_gap import MoeGapDialog
 
         dlg = MoeGapDialog(window.controller, window)
         qtbot.addWidget(dlg)

@@ -7,7 +7,7 @@ import pytest
 from PySide6 import QtWidgets
 
 from gui import i18n
-from gui.presentation import app_base, stage_scale
+from gui.theme import app_base, stage_scale
 
 
 def _title_pt(chart) -> float:

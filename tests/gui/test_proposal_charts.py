@@ -11,8 +11,8 @@ from PySide6 import QtGui
 
 import model
 import pdfread
-from gui import proposal
-from gui.export import snapshot_for
+from gui.export import proposal
+from gui.export.charts import snapshot_for
 from gui.present.series import CHART_KINDS
 
 from guihelpers import axis_text_specs

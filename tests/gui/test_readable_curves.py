@@ -84,7 +84,7 @@ def test_moving_the_nodes_slider_across_decades_moves_the_range(window):
 def test_a_saw_tooth_without_a_plan_change_names_its_whole_number_cause(window):
     """Case 3: between plan changes InfiniBand's utilisation saw-tooths; each tooth is the batch over dp
     rounded up to whole micro-batches, each slope the GPUs that do not fill another replica."""
-    from gui.charts import step_explanation
+    from gui.charts.sweep import step_explanation
 
     _load(window, "case3")
     res = window.controller.snapshot.sweep
@@ -136,7 +136,7 @@ def test_a_sweep_where_every_gpu_works_draws_no_dotted_curve(window):
 
 def test_the_exported_chart_draws_the_idle_points_dotted_too():
     import model
-    from gui.export import build_chart, ensure_app, snapshot_for
+    from gui.export.charts import build_chart, ensure_app, snapshot_for
 
     ensure_app()
     snap = snapshot_for(model.load_scenario(next(p for _, p in list_presets() if p.stem == "tier_small")))
@@ -233,7 +233,7 @@ def test_the_hidden_cost_per_run_chart_waits_for_its_tab_and_then_shows_the_late
 def test_the_grid_is_drawn_in_opaque_ink_mixed_with_the_background(window):
     """The grid lies under every curve, so it is drawn in the faint colour a translucent pen would give over
     the background, but opaque (Qt draws that many times faster): light and dark themes alike."""
-    from gui.presentation import style_chart
+    from gui.theme import style_chart
 
     grid = window.charts["duration"].grid
     for dark, background, ink in ((False, (255, 255, 255), (0, 0, 0)), (True, (0x1E, 0x1F, 0x22), (255, 255, 255))):

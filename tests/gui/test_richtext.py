@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gui.richtext import RichText
+from gui.panels.richtext import RichText
 
 
 def test_rich_text_fits_its_height_and_keeps_its_text(qtbot):

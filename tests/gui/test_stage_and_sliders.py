@@ -8,9 +8,9 @@ import pytest
 from PySide6 import QtCore, QtWidgets
 
 from gui import i18n
-from gui.controls import format_number
+from gui.panels.controls import format_number
 from gui.features.stage import STAGE_SLIDERS
-from gui.tornado import pick_gap
+from gui.charts.tornado import pick_gap
 from guihelpers import settle
 from model import presets, recommend
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import model
-from gui.controller import X_FIELDS, Controller, split_point, sweep_values
+from gui.window.controller import X_FIELDS, Controller, split_point, sweep_values
 
 PRESETS = sorted(Path(__file__).resolve().parents[2].joinpath("assets", "presets").glob("*.toml"))
 

@@ -57,8 +57,7 @@ def test_ties_stay_flat_on_the_tco_axis(window):
 
 
 def test_the_cost_tabs_baseline_is_the_tco_charts_and_its_exports(window, tmp_path):
-    from gui import export
-
+    from gui.export import charts as export
     _load(window, "case2")
     chart = window.charts["tco"]
     before = curve_y(window, "tco", "ethernet").copy()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from guihelpers import settle
 
-from gui import tornado
+from gui.charts import tornado
 from model import presets
 
 

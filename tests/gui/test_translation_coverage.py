@@ -10,7 +10,7 @@ import pytest
 from PySide6 import QtCore, QtWidgets
 
 from gui import i18n
-from gui.richtext import RichText
+from gui.panels.richtext import RichText
 from guihelpers import settle
 
 CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef\u3000-\u303f]")
@@ -168,7 +168,7 @@ def test_switch_keeps_the_work_and_back(window, qtbot):
 
 def test_the_language_chosen_last_time_comes_back(qtbot, isolated_settings):
     from gui.app import build_window
-    from gui.settings import app_settings
+    from gui.system.settings import app_settings
 
     st = app_settings()
     st.setValue(i18n.SETTINGS_KEY, "zh_CN")

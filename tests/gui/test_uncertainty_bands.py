@@ -7,7 +7,7 @@ import numpy as np
 from guihelpers import settle
 from synthetic_nccl import finite
 
-from gui.bands import band_series, compute_bands
+from gui.charts.bands import band_series, compute_bands
 
 
 def test_off_by_default_and_in_the_view_menu(window):

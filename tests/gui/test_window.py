@@ -14,7 +14,7 @@ from guihelpers import settle
 from PySide6 import QtGui
 
 import model
-from gui.charts import short_name
+from gui.charts.sweep import short_name
 from gui.window import list_presets
 
 PRESETS = list_presets()

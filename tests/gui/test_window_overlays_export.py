@@ -1,4 +1,4 @@
-"""The window's bands and A/B pin reach the exporters through gui.export.window_overlays."""
+"""The window's bands and A/B pin reach the exporters through gui.export.charts.window_overlays."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import csv
 
 from guihelpers import settle
 
-from gui import export, proposal
+from gui.export import charts as export
 
-
+from gui.export import proposal
 def _head(path) -> list[str]:
     with open(path, encoding="utf-8") as fh:
         return next(csv.reader(fh))
@@ -62,7 +62,7 @@ def test_pinned_a_goes_to_the_export_along_the_current_axis(window, tmp_path):
 
 
 def test_file_menu_exports_carry_the_window_overlays(window, tmp_path):
-    """What File ▸ Export writes (gui/file_actions.py) holds the bands and the pin the window shows."""
+    """What File ▸ Export writes (gui/window/file_actions.py) holds the bands and the pin the window shows."""
     f = window.features
     files = window.file_actions
     f.pin()
