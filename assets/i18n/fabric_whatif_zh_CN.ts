@@ -1872,6 +1872,13 @@
     </message>
 </context>
 <context>
+    <name>Plan</name>
+    <message>
+        <source> · {used} of {total} GPUs ({idle} idle)</source>
+        <translation> · 用 {used}/{total} 块 GPU（闲置 {idle} 块）</translation>
+    </message>
+</context>
+<context>
     <name>Plausibility</name>
     <message>
         <source>loss recovery (TCP window and tail-loss probes)</source>

@@ -43,3 +43,12 @@ def profile_set_name(set_id: str) -> str:
 
 
 __all__ = ["LANGUAGES", "PROFILE_SET_NAMES", "QT_TRANSLATE_NOOP", "profile_set_name", "translate"]
+
+
+def idle_gpus_note(plan) -> str:
+    """" · 128 of 192 GPUs (64 idle)" for a :class:`model.results.ParallelPlan` that leaves GPUs idle, else ""
+    (appended to the plan line of the point table's tip and of the proposal)."""
+    if plan is None or not plan.gpus_idle:
+        return ""
+    return translate("Plan", " · {used} of {total} GPUs ({idle} idle)").format(
+        used=f"{plan.gpus_used:,}", total=f"{plan.gpus_used + plan.gpus_idle:,}", idle=f"{plan.gpus_idle:,}")
