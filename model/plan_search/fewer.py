@@ -200,8 +200,9 @@ def _row_options(s, pairs, pt, group):
         return x[pairs.ni[rep]] if x.size > 1 else np.broadcast_to(x, (n_rows,))
     crosses = per_row("crosses") > 0
     t, p, b, v, c, e = (pairs.plan[k] for k in ("tp", "pp", "micro_batch", "virtual_stages", "cp", "ep"))
-    B = at_row("global_batch")
-    per_rep, multiple = (np.broadcast_to(x, (n_rows,)) for x in replica_rules(t, p, v, c, e))
+    batch = np.asarray(pt["global_batch"], dtype=float)
+    B = batch[pairs.ni[rep]] if batch.size > 1 else batch.reshape(1)  # one batch: one value (fewer to tell apart)
+    per_rep, multiple = replica_rules(t, p, v, c, e)
     in_node = np.maximum(np.floor(at_row("gpus_per_node") / np.where(crosses, t, t * p)), 1.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         d_o = multiple * largest_divisor_at_most(B, b * per_rep * multiple, np.floor(np.floor(in_node / c) / multiple))
