@@ -121,9 +121,7 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
         lb_e = rows["lb0"][r_e] + rows["net_lat"][r_e] * _at(lat, f_e, p_e) + rows["net_inv_bw"][r_e] / _at(bw, f_e, p_e)
         keep = lb_e <= reach[f_e, p_e] * (1.0 + BOUND_MARGIN)
         f_e, p_e, o_e, lb_e = f_e[keep], p_e[keep], o_e[keep], lb_e[keep]
-        if f_e.size:
-            order = np.lexsort((o_e, p_e, f_e))
-            f_e, p_e, o_e, lb_e = f_e[order], p_e[order], o_e[order], lb_e[order]
+        if f_e.size:  # in (fabric, point, base) order already: bases are in point order
             seg = _segments(f_e, p_e)
             low = segment_minima(lb_e, seg)[1]
             geo, code = _geometry(s, pairs, pt, rows, b_row[o_e[low]], b_pt[o_e[low]])
@@ -140,7 +138,7 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
     own = np.concatenate([np.arange(x[0].size) for x in parts])
     f_e, p_e, o_e = (np.concatenate([x[k] for x in parts]) for k in range(3))
     seq = np.concatenate([x[3] for x in parts])
-    order = np.lexsort((o_e, p_e, f_e))
+    order = np.argsort((f_e * n_pt + p_e) * first.size + o_e, kind="stable")
     f_e, p_e, which, own, seq = f_e[order], p_e[order], which[order], own[order], seq[order]
     seg = _segments(f_e, p_e)
     seg_min, best = segment_minima(seq.reshape(-1), seg * seq.shape[1])
