@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..arrays import distinct_rows, nonzero_2d, segment_minima
+from ..arrays import cut_constant_points, distinct_rows, nonzero_2d, segment_minima
 from ..compute import optimizer_time
 from ..network import CONGESTION_PLAN_KEYS, congestion_slowdown
 from ..plan_fit import largest_divisor_at_most, plan_memory, replica_rules
@@ -238,7 +238,12 @@ def _geometry(s, pairs, pt, rows, row, point):
     at = np.repeat(at, n_r)
     d, m = (np.repeat(rows[k][o], n_r)[:, None] for k in ("d", "m"))
     plans = tuple(cand[i] for i in (0, 1, 2, 3, 4, 6, 7))  # t, p, b, v, rc, c, e
-    side = plan_side_at({k: np.asarray(pt[k]) for k in PLAN_SIDE_POINT_KEYS}, at, plans, ci)
+    if all(cut_constant_points(np.asarray(pt[k]), 0).shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):
+        # the first pass holds every candidate's plan side (the same model at every point): read, not recomputed
+        side = {k: np.asarray(x).take(ci // n_z) if np.size(x) > 1 else np.asarray(x)
+                for k, x in pairs.plan_side.items()}
+    else:
+        side = plan_side_at({k: np.asarray(pt[k]) for k in PLAN_SIDE_POINT_KEYS}, at, plans, ci)
     ptg = {k: (np.asarray(x).take(at) if np.shape(x)[0] > 1 else np.asarray(x))[:, None]
            for k, x in pt.items() if k in PLAN_POINT_KEYS}
     t, p, b, v, r, c, e = (x.take(ci)[:, None] for x in plans)
