@@ -239,11 +239,14 @@ class PointTable(QtWidgets.QTableWidget):
                 break
             drop.add(key)
             total -= widths[key]
+        shown = False
         for i, key in enumerate(keys):
             if self.isColumnHidden(i) != (key in drop):
                 self.setColumnHidden(i, key in drop)
-                if key not in drop:
-                    self.horizontalHeader().resizeSection(i, widths[key])
+                shown |= key not in drop
+        if shown:  # fitted to their texts as _fit_columns fits them: a fabric's stall text spans its columns, which
+            # the width measured while hidden counts in the first (a column wider after presentation mode)
+            self.horizontalHeader().resizeSections(QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt name)
         super().resizeEvent(event)
