@@ -174,7 +174,7 @@ def _swept_fabric_key(scenario, field: str | None):
 
 def _plan_arrays(result) -> dict:
     p = result["plan"]
-    return {k: np.asarray(p[k], dtype=float) for k in PLAN_ARRAY_KEYS}
+    return {k: np.asarray(p[k], dtype=float) for k in PLAN_ARRAY_KEYS + ("dp",)}  # dp: fewer replicas kept
 
 
 def percentiles_of_sorted(rows, q):

@@ -125,3 +125,36 @@ def at_shape(x, shape):
 def float_copy(x, shape):
     """``np.broadcast_to(x, shape) + 0.0`` without the view: a new float array of ``shape`` (-0.0 made +0.0)."""
     return np.add(x, 0.0, out=np.empty(shape))
+
+
+def segment_minima(x, starts):
+    """Each segment's minimum of the 1-D ``x`` and the first index reaching it (ties go to the earlier entry).
+
+    ``starts``: the first index of each segment, increasing from 0, none empty. The first index is ``x.size``
+    where nothing equals the minimum (a NaN). The entries equal to their segment's minimum are few: they are
+    located from their flat indices rather than by a reduction over an index array of the size of ``x``.
+    A 2-D ``x`` has the same segments along its last axis in every row: arrays (rows, segments) of each row's
+    minima and first indices within the row (its width where none).
+    """
+    if x.ndim == 2:  # the rows one after another: the segments of every row at once
+        n_rows, width = x.shape
+        offsets = np.arange(n_rows)[:, None] * width
+        seg_min, first = segment_minima(x.reshape(-1), (offsets + starts).reshape(-1))
+        return seg_min.reshape(n_rows, -1), np.minimum(first.reshape(n_rows, -1) - offsets, width)
+    seg_min = np.minimum.reduceat(x, starts)
+    lengths = np.empty_like(starts)
+    lengths[:-1], lengths[-1] = starts[1:] - starts[:-1], x.size - starts[-1]
+    hits = np.flatnonzero(x == np.repeat(seg_min, lengths))
+    seg = np.searchsorted(starts, hits, side="right") - 1
+    new = np.ones(hits.size, dtype=bool)
+    new[1:] = seg[1:] != seg[:-1]
+    first = np.full(starts.size, x.size)
+    first[seg[new]] = hits[new]
+    return seg_min, first
+
+
+def nonzero_2d(mask):
+    """``np.nonzero`` of a 2-D ``mask``: the row and column indices of its true entries, in row-major order.
+
+    Through the flat indices: a 2-D ``nonzero`` is several times slower on the search's (fabric, pair) masks."""
+    return np.divmod(np.flatnonzero(mask), mask.shape[1])

@@ -41,10 +41,11 @@ from . import catalog, economics, reliability, topology
 from .arrays import float_copy
 from .compute import RECOMPUTE_KINDS, flops_per_iteration, model_flops_per_iteration
 from .errors import ScenarioError
+from .memory import USABLE_MEMORY_FRACTION
 from .inputs import FABRIC_SWEEPABLE, SWEEPABLE, FabricRow, Inputs, build_inputs, derive_architecture, \
     resolve_fabrics
 from .network import congestion_slowdown, inter_step_latency_s, nccl_inputs, network_for, split_slowdown
-from .plan_fit import degrees_valid, largest_divisor_at_most, plan_memory
+from .plan_fit import data_parallel_replicas, degrees_valid, largest_divisor_at_most, plan_memory
 from .plan_search import PLAN_ARRAY_KEYS, PlanCacheInfo, clear_plan_cache, plan_cache_info, plan_candidates, \
     search_plans
 from .scenario import Scenario
@@ -66,7 +67,8 @@ def evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: bo
     """All outputs for every fabric and point; the fastest plan is searched unless ``plan`` is given.
 
     ``plan`` (``tp``, ``pp``, ``micro_batch``, ``virtual_stages``, ``recompute`` (code), ``zero_stage``, ``cp``,
-    ``ep`` arrays broadcasting against the fabric arrays) evaluates that plan as it is, e.g. for Monte-Carlo
+    ``ep`` arrays broadcasting against the fabric arrays, and in auto mode optionally ``dp``, its data-parallel
+    replicas, else the most at which it is possible) evaluates that plan as it is, e.g. for Monte-Carlo
     samples around a nominal sweep. A searched plan is evaluated the same way: one output path. ``lean``
     computes only what the headline metrics need (step, utilisation, days, reliability, money), not the
     per-mechanism breakdown.
@@ -134,6 +136,12 @@ def plan_quantities(s: Scenario, inp: Inputs, plan: dict, plan_side=None, judge=
             plan_side = dict(plan_side)
             replicas = (plan_side.pop("replicas_d"), plan_side.pop("replicas_m"))
             found_mem = plan_side.pop("memory_bytes")
+        if replicas is None and round_batch and "dp" in plan:  # the plan's own replicas, where it gives them
+            given = np.asarray(plan["dp"], dtype=float)
+            own = good & np.isfinite(given)
+            d_most, m_most = data_parallel_replicas(pt, tc, pc, bc, round_batch, cc, vc, ec)
+            d_own = np.where(own, given, d_most)
+            replicas = (d_own, np.where(own, pt["global_batch"] / (d_own * bc), m_most))
         cs2 = compute_side(pt, tc, pc, bc, vc, rcc, zc, round_batch, plan_side, c=cc, replicas=replicas, e=ec)
         if found_mem is not None and not judge:  # the search's (read by the outputs where it found a plan only)
             return PlanQuantities(cs2, tc, pc, bc, vc, found_mem, None, None)
@@ -220,6 +228,7 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, chosen: Plan
         breakdown_s={k: parts[k] * nan for k in BREAKDOWN_KEYS},
         plan=dict(tp=tc * nan, pp=pc * nan, dp=cs2["d"] * nan, micro_batch=bc * nan, virtual_stages=vc * nan,
                   gpus_used=tc * pc * cs2["cp"] * cs2["d"] * nan,
+                  gpus_idle=(G - tc * pc * cs2["cp"] * cs2["d"]) * nan,
                   microbatches=cs2["m"] * nan, global_batch=global_batch * nan,
                   recompute=cs2["rc"] * nan, zero_stage=cs2["zero"] * nan, cp=cs2["cp"] * nan, ep=cs2["ep"] * nan,
                   expert_tp=np.where(pt["expert_tp"] > 0, pt["expert_tp"], tc) * nan,
@@ -227,6 +236,7 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, chosen: Plan
         global_batch_used=global_batch * nan,
         global_batch_kept=np.broadcast_to(any_ok, any_valid.shape),  # some plan runs the batch as given
         memory_per_gpu_gb=mem / 1e9 * nan,
+        memory_margin_gb=(pt["memory_bytes"] * USABLE_MEMORY_FRACTION - mem) / 1e9 * nan,
         degrees_exist=np.broadcast_to(any_ok, any_valid.shape),
         node_bandwidth_gbps=dict(line=line_gbps, ideal=bw_ideal * 8e-9, with_loss=bw_lossy * 8e-9,
                                  effective=bw_final * 8e-9),

@@ -35,6 +35,9 @@ class ParallelPlan:
         virtual_stages: interleaved virtual pipeline stages per GPU (1: not interleaved).
         microbatches: micro-batches per step per replica.
         gpus_used: GPUs the plan occupies (tp × pp × dp × cp) [GPUs].
+        gpus_idle: the cluster's GPUs the plan leaves idle [GPUs]: a global batch that does not split into whole
+            micro-batches over more replicas, or fewer replicas because they keep the gradient reduction inside a
+            node and are faster on this fabric.
         cp: context-parallel degree [GPUs] (1: none).
         ep: expert-parallel degree [GPUs] (1: none).
         zero_stage: the ZeRO stage the optimizer state is sharded with (Rajbhandari et al., SC 2020).
@@ -48,6 +51,7 @@ class ParallelPlan:
     virtual_stages: int
     microbatches: int
     gpus_used: int
+    gpus_idle: int = 0
     cp: int = 1
     ep: int = 1
     zero_stage: int = 0
@@ -74,6 +78,9 @@ class FabricSummary:
         train_days_with_interruptions: with failures, restarts and checkpoints [days].
         goodput: useful share of the run's wall-clock time [fraction, 0-1].
         memory_per_gpu_gb: device memory the plan needs per GPU [GB].
+        memory_margin_gb: usable device memory per GPU the plan leaves free [GB] (usable: the catalogue's memory
+            less the runtime's reserve); a margin of a few GB means the plan's recompute choice sits near the
+            memory limit, where the estimate's own error can flip it.
         effective_node_gbps: network bandwidth a node achieves after efficiency and loss [Gb/s].
         capex: servers and network bought [currency].
         capex_servers: the GPU servers' share of :attr:`capex` [currency].
@@ -96,6 +103,7 @@ class FabricSummary:
     train_days_with_interruptions: float
     goodput: float
     memory_per_gpu_gb: float
+    memory_margin_gb: float
     effective_node_gbps: float
     capex: float
     capex_servers: float
@@ -160,7 +168,7 @@ def fabric_summaries(point: Result) -> tuple[FabricSummary, ...]:
             p = d["plan"]
             plan = ParallelPlan(**{k: int(_float(p[k], i)) for k in
                                    ("tp", "pp", "dp", "micro_batch", "virtual_stages", "microbatches", "gpus_used",
-                                    "cp", "ep", "zero_stage")},
+                                    "gpus_idle", "cp", "ep", "zero_stage")},
                                 recompute=RECOMPUTE_KINDS[int(_float(p["recompute"], i))],
                                 expert_tp=int(_float(p["expert_tp"], i)) if "expert_tp" in p else None)
         cur = np.asarray(d["currency"]).reshape(-1)
@@ -170,6 +178,7 @@ def fabric_summaries(point: Result) -> tuple[FabricSummary, ...]:
             tokens_per_s=_float(d["tokens_per_s"], i), train_days=_float(d["train_days"], i),
             train_days_with_interruptions=_float(d["train_days_with_interruptions"], i),
             goodput=_float(d["goodput"], i), memory_per_gpu_gb=_float(d["memory_per_gpu_gb"], i),
+            memory_margin_gb=_float(d["memory_margin_gb"], i),
             effective_node_gbps=_float(d["node_bandwidth_gbps"]["effective"], i),
             capex=_float(d["capex"], i), capex_servers=_float(d["capex_parts"]["servers"], i),
             capex_network=_float(d["capex_parts"]["network"], i),
@@ -211,9 +220,9 @@ class FabricReport:
         label: the fabric's display name.
         transport: ``tcp``, ``roce``, ``iwarp`` or ``infiniband``.
         feasible: a parallel plan fits in memory.
-        plan: the plan's degrees (tp, pp, dp, cp, ep), micro-batching, ZeRO stage and recompute kind,
-            with the architecture and precision it ran (kv_heads, ffn_hidden, precision, experts, top_k);
-            None values where no plan fits.
+        plan: the plan's degrees (tp, pp, dp, cp, ep), micro-batching, ZeRO stage and recompute kind, the GPUs
+            it uses and those it leaves idle (gpus_used, gpus_idle [GPUs]), with the architecture and precision it
+            ran (kv_heads, ffn_hidden, precision, experts, top_k); None values where no plan fits.
         global_batch_used: sequences per step the plan runs [sequences] (None where no plan fits).
         global_batch_kept: the plan runs the scenario's global batch unchanged.
         step_time_s: one training step [s].
@@ -225,6 +234,9 @@ class FabricReport:
         train_days: the run's duration without interruptions [days].
         breakdown_s: the step's parts (compute, each communication, bubble, ...) [s].
         memory_per_gpu_gb: device memory the plan needs per GPU [GB].
+        memory_margin_gb: usable device memory per GPU the plan leaves free [GB] (usable: the catalogue's memory
+            less the runtime's reserve); a margin of a few GB means the plan's recompute choice sits near the
+            memory limit, where the estimate's own error can flip it.
         node_bandwidth_gbps: a node's network bandwidth: line rate, ideal, with loss, effective [Gb/s].
         loss_efficiency: share of the bandwidth left after packet loss [fraction, 0-1].
         cpu_cores_busy: host CPU cores the transport keeps busy per node [cores].
@@ -275,6 +287,7 @@ class FabricReport:
     train_days: float
     breakdown_s: Mapping[str, float]
     memory_per_gpu_gb: float
+    memory_margin_gb: float
     node_bandwidth_gbps: Mapping[str, float]
     loss_efficiency: float
     cpu_cores_busy: float

@@ -72,7 +72,11 @@ def compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, repl
     # node (the same cost: same bus factor and steps), all-reduce of each rank's shard across nodes
     # (operations into this call's own temporaries, ``out=_own(x)``, where the other operands broadcast into them:
     # the same values, fewer arrays of the rows' size)
-    in_node = gpn / t
+    # the ranks of a node that hold the same weights: where a whole pipeline fits in a node (its sends stay
+    # inside, :func:`pipeline_crosses`) a node holds ``gpn/(t·c·p)`` replicas of ``c`` such ranks each; else the
+    # pipeline's stages sit on different nodes and a node holds ``gpn/t`` ranks of one stage (Megatron-LM's
+    # default rank order, tensor then context then data parallel)
+    in_node = gpn / np.where(pipeline_crosses(t, p, c, gpn), t, t * p)
     in_node = np.maximum(np.floor(in_node, out=_own(in_node)), 1.0, out=_own(in_node))
     g_dp = np.minimum(np.maximum(d, 1.0), in_node)  # d = 0: a plan that cannot be
     n_dp = d / g_dp

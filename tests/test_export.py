@@ -328,11 +328,11 @@ def test_proposal_marks_the_crossings_on_its_charts(crossing_snap, tmp_path):
     out = proposal.write_proposal(crossing_snap, tmp_path / "p.pdf", pair=pair)
     assert _pages(out) == "1"
     flat = _flat(out)
-    assert "InfiniBand costs less (TCO) above 15 nodes; RoCE below" in flat  # the sentence
+    assert "InfiniBand costs less (TCO) above 2 nodes; RoCE below" in flat  # the sentence
     # the marker's label on the duration chart (on the page it is shortened to fit beside its line)
     from gui.charts import breakeven
     days = [x for x in c["breakeven"]["crossings"] if x.metric == "train_days_with_interruptions"]
-    assert [breakeven.label_text(crossing_snap.sweep, x) for x in days] == ["RoCE faster above 7 nodes"]
+    assert [breakeven.label_text(crossing_snap.sweep, x) for x in days] == ["RoCE faster above 1 nodes"]
     # the dashed lines (at 150 dpi: thin dashes anti-alias out of the colour at low resolutions)
     assert _colour_pixels(pdfread.render(out, dpi=150), "#6a3d9a", tol=30) > 300
 

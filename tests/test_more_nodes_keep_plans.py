@@ -21,6 +21,17 @@ def _ideal(s: model.Scenario, changes: dict) -> model.Scenario:
     return s.replace_many({**fabric, "topology.oversubscription": 1.0, **changes})
 
 
+def varied_scenario(preset, gpu, params_b, experts, batch, seq_len, changes=None) -> model.Scenario:
+    """A preset with another GPU, batch and sequence, and for a dense preset of no fixed architecture another
+    model size and number of experts (top-2), and ``changes``."""
+    s = model.load_scenario(f"assets/presets/{preset}.toml")
+    more = {"cluster.gpu": gpu, "workload.global_batch": batch, "workload.seq_len": seq_len, **(changes or {})}
+    if not (s.workload.experts and s.workload.experts > 1) and s.workload.layers is None:
+        more.update({"workload.params_b": params_b, "workload.experts": experts,
+                     "workload.top_k": 2 if experts > 1 else None})
+    return s.replace_many(more)
+
+
 def _runs(s, nodes):
     """Per candidate plan at ``nodes``: whether its degrees are possible and it fits, and its replicas."""
     inp = engine.build_inputs(s, "cluster.nodes", np.array([float(nodes)]))
@@ -42,12 +53,7 @@ def test_a_plan_that_runs_on_fewer_nodes_runs_on_more(preset, gpu, params_b, exp
     """Every candidate plan whose degrees are possible and that fits on ``n1`` nodes does so on ``n2 ≥ n1``,
     with at least as many replicas."""
     n1, n2 = sorted((n1, n2))
-    s = model.load_scenario(f"assets/presets/{preset}.toml")
-    changes = {"cluster.gpu": gpu, "workload.global_batch": batch, "workload.seq_len": seq_len}
-    if not (s.workload.experts and s.workload.experts > 1) and s.workload.layers is None:
-        changes.update({"workload.params_b": params_b, "workload.experts": experts,
-                        "workload.top_k": 2 if experts > 1 else None})
-    s = s.replace_many(changes)
+    s = varied_scenario(preset, gpu, params_b, experts, batch, seq_len)
     (ok1, d1), (ok2, d2) = _runs(s, n1), _runs(s, n2)
     lost = np.flatnonzero(ok1 & ~ok2)
     assert not lost.size, [tuple(x[i] for x in plan_search.plan_candidates(s)) for i in lost[:3]]

@@ -9,10 +9,12 @@ from model import arrays, engine, plan_fit, plan_search, step_time
 from model.collectives import NCCL_BASE_US, NCCL_NVLINK_STEP_US, bus_factor, collective_time, ring_steps, tree_steps
 
 
-def _reference_geometry(pt, t, d, ps):
-    """The data-parallel geometry of :func:`step_time.compute_side` as the collective functions give it."""
+def _reference_geometry(pt, t, p, d, ps):
+    """The data-parallel geometry of :func:`step_time.compute_side` as the collective functions give it: a node
+    holds ``gpn/(t·p)`` ranks of a data-parallel group where a whole pipeline fits in it, else ``gpn/t``."""
     gpn = pt["gpus_per_node"]
-    g_dp = np.minimum(np.maximum(d, 1.0), np.maximum(np.floor(gpn / t), 1.0))
+    inside = (p == 1) | (np.mod(gpn, t * p) == 0)
+    g_dp = np.minimum(np.maximum(d, 1.0), np.maximum(np.floor(gpn / np.where(inside, t * p, t)), 1.0))
     n_dp = np.ceil(d / g_dp)
     buckets, per_bucket = ps["buckets"], ps["per_bucket"]
     rs = collective_time("reduce_scatter", per_bucket, g_dp, pt["intra_busbw"], NCCL_NVLINK_STEP_US * 1e-6)
@@ -42,7 +44,7 @@ def test_the_rows_data_parallel_geometry_is_that_of_the_collective_functions(row
     with np.errstate(divide="ignore"):
         cs = step_time.compute_side(pt, t, p, b, 1.0, 0.0, np.array([[1.0, 2.0, 3.0]]), True, plan_side=ps,
                                   replicas=(d, m), search=True)
-    for k, want in _reference_geometry(pt, t, d, ps).items():
+    for k, want in _reference_geometry(pt, t, p, d, ps).items():
         np.testing.assert_array_equal(np.broadcast_to(cs[k], want.shape), want, err_msg=k)
         assert np.broadcast_to(cs[k], want.shape).tobytes() == want.tobytes(), k
 

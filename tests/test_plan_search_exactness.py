@@ -31,7 +31,7 @@ def _assert_search_is_exact(s, field, x, some_fit=True):
     found = np.isfinite(step)
     assert np.any(found) or not some_fit  # a comparison of nothing would prove nothing
     np.testing.assert_array_equal(fast["feasible"], found)
-    for k in engine.PLAN_ARRAY_KEYS:
+    for k in engine.PLAN_ARRAY_KEYS + ("dp",):
         np.testing.assert_array_equal(fast["plan"][k], plan[k], err_msg=k)
     np.testing.assert_array_equal(fast["step_time_s"], step)
 

@@ -32,26 +32,28 @@ def test_a_plan_change_is_found_where_the_plan_differs():
 
 
 def test_a_batch_that_does_not_split_leaves_gpus_idle_and_draws_no_step():
-    """Case 2: 1,024 sequences do not split over 9-15 replicas, so from 8 to 15 nodes the plan keeps 8 and
-    the extra GPUs idle (the batch is the user's): the curve is flat there, not a step."""
-    res = _sweep("case2", [8, 9, 12, 15, 16])
+    """Case 2 with 1,024 sequences: iWARP's plan of 16 GPUs a replica runs 4 replicas on 8 nodes; 1,024 does not
+    split over 5-7 of them, so up to 15 nodes the plan keeps 4 and the extra GPUs idle (the batch is the user's):
+    the curve is flat there, not a step."""
+    s = presets.load_preset("case2").replace("workload.global_batch", 1024)
+    res = model.sweep(s, "cluster.nodes", np.array([8.0, 9.0, 12.0, 15.0, 16.0]))
     steps = plan_steps(res)
-    eth = res.fabrics.index("ethernet")
-    assert [plan_at(res, eth, i)["dp"] for i in range(5)] == [8, 8, 8, 8, 16]
-    assert not steps["changed"][eth, 1:4].any()
-    assert plan_fit(res, 1, plan_at(res, eth, 0))["idle"] == 8
+    iw = res.fabrics.index("iwarp")
+    assert [plan_at(res, iw, i)["dp"] for i in range(5)] == [4, 4, 4, 4, 8]
+    assert not steps["changed"][iw, 1:4].any()
+    assert plan_fit(res, 1, plan_at(res, iw, 0))["idle"] == 8
 
 
 def test_a_plan_change_forced_by_idle_gpus_is_a_whole_number_step():
-    """1,000 sequences: the 2-node plan's 8 replicas of 2 stages, moved to 3 nodes (24 GPUs), could only grow
-    to 10 replicas (the largest that divides the batch) and leave 4 GPUs idle, so the engine takes another
-    plan there: bookkeeping, not physics."""
+    """1,000 sequences: InfiniBand's 2-node plan, 4 replicas of TP 2 · PP 2, moved to 3 nodes (24 GPUs), could
+    only grow to 5 replicas (6 do not divide the batch) and leave 4 GPUs idle, so the engine takes another plan
+    there: bookkeeping, not physics."""
     s = presets.load_preset("case2").replace("workload.global_batch", 1000)
     res = model.sweep(s, "cluster.nodes", [2, 3])
     steps = plan_steps(res)
-    eth = res.fabrics.index("ethernet")
-    before = plan_at(res, eth, 0)
-    assert steps["changed"][eth, 1] and steps["whole_number"][eth, 1]
+    ib = res.fabrics.index("infiniband")
+    before = plan_at(res, ib, 0)
+    assert steps["changed"][ib, 1] and steps["whole_number"][ib, 1]
     assert plan_fit(res, 0, before)["idle"] == 0 and plan_fit(res, 1, before)["idle"] == 4
 
 

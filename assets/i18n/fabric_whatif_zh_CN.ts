@@ -2434,6 +2434,17 @@
     </message>
 </context>
 <context>
+    <name>Plan</name>
+    <message>
+        <source> · {used} of {total} GPUs ({idle} idle)</source>
+        <translation> · 用 {used}/{total} 块 GPU（闲置 {idle} 块）</translation>
+    </message>
+    <message>
+        <source>{idle} of {total} GPUs idle</source>
+        <translation>闲置 {idle}/{total} 块 GPU</translation>
+    </message>
+</context>
+<context>
     <name>Plausibility</name>
     <message>
         <source>loss recovery (TCP window and tail-loss probes)</source>

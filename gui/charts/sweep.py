@@ -22,6 +22,7 @@ from gui.present.series import (  # noqa: F401 (the views also read the chart da
     fabric_styles, format_money,
     format_value, format_x, in_use_points, point_values)
 from gui.present.plausibility import point_stalls, stall_text
+from gui.present.text import idle_gpus_at
 from gui.present.series import STALL_KINDS, stall_note, value_text
 from gui.present.steps import largest_change, plan_at, plan_fit
 
@@ -1411,8 +1412,10 @@ class ChartWidget(pg.PlotWidget):
         else:
             lines = [f"<b>{label}: {format_x(field, float(data['x'][i]))}</b>"]
             for f, s in enumerate(data["series"]):
+                idle = idle_gpus_at(self._last_result, f, i)
                 lines.append(f"<span style='color:{s['style']['colour']}'>■</span> {_esc(s['short'])}: "
-                             f"{_esc(value_text(self.kind, s, i, self._currency))}")
+                             f"{_esc(value_text(self.kind, s, i, self._currency))}"
+                             + (f" <span style='font-size:{scaled_pt(8)}pt'>({_esc(idle)})</span>" if idle else ""))
                 j = _step_near(s, i)
                 if j is not None:  # a step here: what changed in the plan, and whether a whole-number rule did it
                     why = step_explanation(self._last_result, f, j)

@@ -88,9 +88,10 @@ def result_table(res: model.Result) -> str:
                      f"{_fmt(r.model_tflops_per_gpu):>9}{_fmt(f.train_days):>11}  {plan}")
     gpus = s.cluster.nodes * s.cluster.gpus_per_node
     for _, label, f, _ in rows:
-        if f.plan is not None and f.plan.gpus_used < gpus:
-            lines.append(f"{label}: the global batch of {s.workload.global_batch:,} sequences is kept; "
-                         f"the plan uses {f.plan.gpus_used:,} of the {gpus:,} GPUs (the rest idle)")
+        if f.plan is not None and f.plan.gpus_idle > 0:
+            lines.append(f"{label}: the plan uses {f.plan.gpus_used:,} of the {gpus:,} GPUs, {f.plan.gpus_idle:,} idle "
+                         f"(the global batch of {s.workload.global_batch:,} sequences is kept: more replicas would "
+                         f"not split it into whole micro-batches, or would be slower on this fabric)")
     lines += ["", "step-time breakdown (s):"]
     keys = model.BREAKDOWN_KEYS
     lines.append(f"{'fabric':<28}" + "".join(f"{k[:9]:>11}" for k in keys))

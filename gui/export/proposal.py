@@ -41,7 +41,7 @@ from gui.present.assumptions import assumptions, guess_legend
 from gui.present.format import fmt_quantity
 from gui.present.series import sheet_notes
 from gui.present.plausibility import point_stalls, stall_text
-from gui.present.text import profile_set_name
+from gui.present.text import idle_gpus_note, profile_set_name
 from gui.present.reasons import render
 
 PAPERS = ("a4", "letter")
@@ -183,7 +183,8 @@ def _fabric_rows(point, money, stalls) -> list[dict]:
                  days=_num(f.train_days_with_interruptions, 1), interruptions=_num(f.interruptions, 1),
                  capex=format_money(f.capex, money), tco=format_money(f.tco, money),
                  per_run=format_money(f.cost_per_run, money),
-                 plan=plan_text(f.plan.describe()) if f.plan else translate("Proposal", "no plan fits in memory"))
+                 plan=plan_text(f.plan.describe()) + idle_gpus_note(f.plan) if f.plan
+                 else translate("Proposal", "no plan fits in memory"))
             for f, colour in zip(fabric_summaries(point), colours)]
 
 

@@ -13,6 +13,7 @@ from model.results import fabric_summaries
 from gui.charts.sweep import fabric_styles, format_money
 from gui.i18n import QT_TRANSLATE_NOOP, translate
 from gui.present.plausibility import figure_note, point_stalls, stall_text
+from gui.present.text import idle_gpus_note
 
 COLUMNS = (
     ("fabric", QT_TRANSLATE_NOOP("PointTable", "Fabric")),
@@ -158,7 +159,7 @@ class PointTable(QtWidgets.QTableWidget):
                     tip = days_tip.format(days=f"{f.train_days:.1f}")
                 elif key == "mfu":
                     tip = translate("PointTable", "Model FLOPs utilisation; plan: {plan}").format(
-                        plan=f.plan.describe() if f.plan is not None else "–")
+                        plan=f.plan.describe() + idle_gpus_note(f.plan) if f.plan is not None else "–")
                 elif key in ("capex", "tco", "cost_per_run") and cur:
                     tip = f"{key.replace('_', ' ')} in {cur}"
                 else:
@@ -242,11 +243,14 @@ class PointTable(QtWidgets.QTableWidget):
                 break
             drop.add(key)
             total -= widths[key]
+        shown = False
         for i, key in enumerate(keys):
             if self.isColumnHidden(i) != (key in drop):
                 self.setColumnHidden(i, key in drop)
-                if key not in drop:
-                    self.horizontalHeader().resizeSection(i, widths[key])
+                shown |= key not in drop
+        if shown:  # fitted to their texts as _fit_columns fits them: a fabric's stall text spans its columns, which
+            # the width measured while hidden counts in the first (a column wider after presentation mode)
+            self.horizontalHeader().resizeSections(QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt name)
         super().resizeEvent(event)

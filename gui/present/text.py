@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import sys
 
+import numpy as np
+
 LANGUAGES = {"en": "English", "zh_CN": "简体中文"}  # the app's languages, native names (shown untranslated)
 
 
@@ -43,3 +45,24 @@ def profile_set_name(set_id: str) -> str:
 
 
 __all__ = ["LANGUAGES", "PROFILE_SET_NAMES", "QT_TRANSLATE_NOOP", "profile_set_name", "translate"]
+
+
+def idle_gpus_note(plan) -> str:
+    """" · 128 of 192 GPUs (64 idle)" for a :class:`model.results.ParallelPlan` that leaves GPUs idle, else ""
+    (appended to the plan line of the point table's tip and of the proposal)."""
+    if plan is None or not plan.gpus_idle:
+        return ""
+    return translate("Plan", " · {used} of {total} GPUs ({idle} idle)").format(
+        used=f"{plan.gpus_used:,}", total=f"{plan.gpus_used + plan.gpus_idle:,}", idle=f"{plan.gpus_idle:,}")
+
+
+def idle_gpus_at(result, fabric: int, point: int) -> str:
+    """"64 of 192 GPUs idle" for a sweep result's plan at (``fabric``, ``point``) where it leaves GPUs idle, else
+    "" (the chart's hover read-out)."""
+    plan = result.data.get("plan", {}) if result is not None else {}
+    if "gpus_idle" not in plan:
+        return ""
+    idle, used = (float(np.atleast_2d(plan[k])[fabric, point]) for k in ("gpus_idle", "gpus_used"))
+    if not idle > 0:  # none, or no plan (NaN)
+        return ""
+    return translate("Plan", "{idle} of {total} GPUs idle").format(idle=f"{idle:,.0f}", total=f"{idle + used:,.0f}")

@@ -167,9 +167,9 @@ class PlanPairs(NamedTuple):
     unit_replicas: tuple | None = None  # ``(d, m)`` of the placeholder plan (every degree and the micro-batch 1)
     # at each point (N or 1,), read where no plan fits
     memory: tuple | None = None  # the peak memory per GPU [B] of every row at every stage: a flat table and each
-
-
     # row's entry at stage 0 and the stride between stages, ``table[at + zi · stride]``; or None (no pair fits)
+    candidate: np.ndarray | None = None  # each row's candidate at its first ZeRO stage (an index into
+    # plan_candidates' arrays: its degrees ``candidate // group_size``), or None (no pair fits)
 
 
 def plan_pairs_key(s: Scenario, pt: dict) -> tuple:
@@ -386,7 +386,8 @@ def plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
                       row_points=row_points if usable else None,
                       replicas=None if dm is None else tuple(x[:, 0] for x in dm), unit_replicas=unit_replicas,
                       # the sums on (R, Z, rows of the replicas): a row's (recompute kind, stage, row of its replicas)
-                      memory=None if dm is None else (mem_b.reshape(-1), row_entry, n_pairs))
+                      memory=None if dm is None else (mem_b.reshape(-1), row_entry, n_pairs),
+                      candidate=None if dm is None else ci)
     with PLAN_CACHE_LOCK:
         _PAIR_CACHE[key] = entry
         while len(_PAIR_CACHE) > PLAN_CACHE_SIZE:

@@ -12,13 +12,14 @@ import functools
 
 import numpy as np
 
-from ..arrays import at_shape, cut_constant_points, distinct_rows, fills, range_min
+from ..arrays import at_shape, cut_constant_points, distinct_rows, fills, nonzero_2d, range_min, segment_minima
 from ..inputs import Inputs
 from ..network import congestion_slowdown
 from ..scenario import Scenario
 from ..step_time import step_for_fabric
 from .bounds import BOUND_MARGIN, bound_at, stage_bound_at
 from .candidates import PLAN_POINT_KEYS
+from .fewer import fewer_replicas
 from .pairs import PLAN_CACHE_LOCK, PLAN_CACHE_SIZE, plan_pairs, plan_pairs_key
 
 
@@ -176,39 +177,6 @@ def stage_min(x):
     return functools.reduce(np.minimum, (x[..., i] for i in range(x.shape[-1])))
 
 
-def segment_minima(x, starts):
-    """Each segment's minimum of the 1-D ``x`` and the first index reaching it (ties go to the earlier entry).
-
-    ``starts``: the first index of each segment, increasing from 0, none empty. The first index is ``x.size``
-    where nothing equals the minimum (a NaN). The entries equal to their segment's minimum are few: they are
-    located from their flat indices rather than by a reduction over an index array of the size of ``x``.
-    A 2-D ``x`` has the same segments along its last axis in every row: arrays (rows, segments) of each row's
-    minima and first indices within the row (its width where none).
-    """
-    if x.ndim == 2:  # the rows one after another: the segments of every row at once
-        n_rows, width = x.shape
-        offsets = np.arange(n_rows)[:, None] * width
-        seg_min, first = segment_minima(x.reshape(-1), (offsets + starts).reshape(-1))
-        return seg_min.reshape(n_rows, -1), np.minimum(first.reshape(n_rows, -1) - offsets, width)
-    seg_min = np.minimum.reduceat(x, starts)
-    lengths = np.empty_like(starts)
-    lengths[:-1], lengths[-1] = starts[1:] - starts[:-1], x.size - starts[-1]
-    hits = np.flatnonzero(x == np.repeat(seg_min, lengths))
-    seg = np.searchsorted(starts, hits, side="right") - 1
-    new = np.ones(hits.size, dtype=bool)
-    new[1:] = seg[1:] != seg[:-1]
-    first = np.full(starts.size, x.size)
-    first[seg[new]] = hits[new]
-    return seg_min, first
-
-
-def nonzero_2d(mask):
-    """``np.nonzero`` of a 2-D ``mask``: the row and column indices of its true entries, in row-major order.
-
-    Through the flat indices: a 2-D ``nonzero`` is several times slower on the search's (fabric, pair) masks."""
-    return np.divmod(np.flatnonzero(mask), mask.shape[1])
-
-
 def chosen_plan(pairs, best, shape, any_valid):
     """The plan arrays of flat (pair, stage) indices ``best``, NaN where ``any_valid`` is false, and their
     :func:`plan_side_terms` with their replicas (``replicas_d``, ``replicas_m``: :func:`data_parallel_replicas`'
@@ -270,7 +238,7 @@ def search_shared_plans(pairs, inp: Inputs, bw, lat, congestion):
         first = first.T
         any_valid = np.broadcast_to(np.isfinite(seg_min).T, shape)
         return (rows[first // n_z] * n_z + first % n_z, any_valid,
-                np.broadcast_to(pairs.has_degrees[None, :], shape))
+                np.broadcast_to(pairs.has_degrees[None, :], shape), np.broadcast_to(seg_min.T, shape))
     rows = np.arange(pairs.ni.size) if kept is None else np.flatnonzero(kept.any(axis=0))
     step = per_sequence(pairs, rows, bw[..., None, None], lat[..., None, None], congestion, trailing=2)
     step = step.reshape(step.shape[:-2] + (-1,))
@@ -278,7 +246,7 @@ def search_shared_plans(pairs, inp: Inputs, bw, lat, congestion):
     best = np.take_along_axis(step, first[..., None], axis=-1)[..., 0]
     first = rows[first // n_z] * n_z + first % n_z
     any_valid = np.broadcast_to(np.isfinite(best), shape)
-    return first, any_valid, np.broadcast_to(pairs.has_degrees[None, :], shape)
+    return first, any_valid, np.broadcast_to(pairs.has_degrees[None, :], shape), np.broadcast_to(best, shape)
 
 
 def search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
@@ -288,7 +256,7 @@ def search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
     plan (:data:`PLAN_ARRAY_KEYS` arrays, NaN where none fits), its :func:`plan_side_terms` (or None), where some plan
     fits and where some plan's degrees are possible.
     """
-    pairs, best, any_valid, has_degrees, code = search_choices(s, inp, bw_final, step_latency, net)
+    pairs, best, any_valid, has_degrees, fewer, code = search_choices(s, inp, bw_final, step_latency, net)
 
     def at_points(x):  # (F, distinct points) → (F, N)
         return x.take(code, axis=1) if np.shape(x)[1] > 1 else np.broadcast_to(x, np.shape(x)[:1] + (inp.n,))
@@ -298,13 +266,25 @@ def search_plans(s: Scenario, inp: Inputs, bw_final, step_latency, net):
         # plan's some thirty arrays (not where the pairs hold values per distinct point: shared pairs, the
         # placeholder plan's replicas along a cluster-size sweep)
         best, any_valid, has_degrees = (at_points(x) for x in (best, any_valid, has_degrees))
+        if fewer is not None:
+            fewer = (at_points(fewer[0]),) + tuple({k: at_points(x) for k, x in d.items()} for d in fewer[1:])
         code = None
     if code is None:
-        plan, plan_side = chosen_plan(pairs, best, (bw_final.shape[0], inp.n), any_valid)
+        plan, plan_side = with_fewer(*chosen_plan(pairs, best, (bw_final.shape[0], inp.n), any_valid), fewer)
         return plan, plan_side, any_valid.copy(), has_degrees.copy()  # the verdicts become the caller's own
-    plan, plan_side = chosen_plan(pairs, best, (bw_final.shape[0], code.max() + 1), any_valid)
+    plan, plan_side = with_fewer(*chosen_plan(pairs, best, (bw_final.shape[0], code.max() + 1), any_valid), fewer)
     return ({k: at_points(x) for k, x in plan.items()}, {k: at_points(x) for k, x in plan_side.items()},
             at_points(any_valid), at_points(has_degrees))
+
+
+def with_fewer(plan, side, fewer):
+    """The first pass's plan and its terms, with those of :func:`fewer_replicas` where a plan on fewer replicas is
+    faster (``fewer``: its ``(mask, plan, side)``, or None)."""
+    if fewer is None:
+        return plan, side
+    mask, fewer_plan, fewer_side = fewer
+    return ({k: np.where(mask, fewer_plan[k], x) for k, x in plan.items()},
+            {k: np.where(mask, fewer_side[k], x) for k, x in side.items()})
 
 
 def search_choices(s: Scenario, inp: Inputs, bw_final, step_latency, net, distinct_points=False):
@@ -313,7 +293,8 @@ def search_choices(s: Scenario, inp: Inputs, bw_final, step_latency, net, distin
     degrees are possible (read-only arrays, (F, N or 1)), and None; or, where points repeat, those at each
     distinct point (the pairs of those points) and each point's distinct one (an index array).
     ``distinct_points``: no two points hold the same search inputs (the distinct points of
-    :func:`repeated_points`), so they are not looked for again.
+    :func:`repeated_points`), so they are not looked for again. After the verdicts, :func:`fewer_replicas`' answer
+    (None, or where a plan on fewer replicas is faster, with that plan and its terms).
     """
     pt = inp.point
     repeated = None if distinct_points else repeated_points(pt, (bw_final, step_latency,
@@ -327,7 +308,7 @@ def search_choices(s: Scenario, inp: Inputs, bw_final, step_latency, net, distin
             return x.take(first, axis=1) if x.shape[1] > 1 else x
         return (*search_choices(s, sub, at_first(bw_final), at_first(step_latency),
                                  {"congestion": {k: at_first(x) for k, x in net["congestion"].items()}},
-                                 distinct_points=True)[:4], code)
+                                 distinct_points=True)[:5], code)
     pair_key = plan_pairs_key(s, pt)
     pairs = plan_pairs(s, pt, pair_key)
     # a fabric's bandwidth and latency are usually the same at every point: then not copied per pair
@@ -340,8 +321,9 @@ def search_choices(s: Scenario, inp: Inputs, bw_final, step_latency, net, distin
         if found is not None:
             _SEARCH_CACHE.move_to_end(key)
     if found is None:
-        found = search_pairs(pairs, inp, bw, lat, congestion)
-        for x in found:
+        best, any_valid, has_degrees, best_time = search_pairs(pairs, inp, bw, lat, congestion)
+        found = (best, any_valid, has_degrees, fewer_replicas(s, pairs, pt, bw, lat, congestion, best_time))
+        for x in found[:3]:
             if isinstance(x, np.ndarray):
                 x.flags.writeable = False  # shared by every evaluation that hits this entry
         with PLAN_CACHE_LOCK:
@@ -390,8 +372,8 @@ def repeated_points(pt, fabric_arrays, n):
 
 def search_pairs(pairs, inp: Inputs, bw, lat, congestion):
     """:func:`search_choices` on the pairs, at bandwidth and latency (F, N or 1) and the congestion arrays: the
-    flat (pair, stage) index of each fabric's and point's fastest plan, where some plan fits and where some plan's
-    degrees are possible."""
+    flat (pair, stage) index of each fabric's and point's fastest plan, where some plan fits, where some plan's
+    degrees are possible, and that plan's step per sequence [s] (infinite where none fits)."""
     n_fab = inp.fabric["latency_us"].shape[0]
     if pairs.shared:
         return search_shared_plans(pairs, inp, bw, lat, congestion)
@@ -413,7 +395,9 @@ def search_pairs(pairs, inp: Inputs, bw, lat, congestion):
     any_valid = np.zeros((n_fab, inp.n), dtype=bool)
     best[fi[starts], at[starts]] = pair[entry] * pairs.stages.size + stage
     any_valid[fi[starts], at[starts]] = np.isfinite(seg_min)
-    return best, any_valid, np.broadcast_to(pairs.has_degrees[None, :], any_valid.shape)
+    best_time = np.full((n_fab, inp.n), np.inf)
+    best_time[fi[starts], at[starts]] = seg_min
+    return best, any_valid, np.broadcast_to(pairs.has_degrees[None, :], any_valid.shape), best_time
 
 
 def clear_cache() -> None:

@@ -38,14 +38,14 @@ def test_an_8_node_lab_is_drawn_around_its_point(window):
 
 
 def test_a_whole_number_step_is_ringed_and_explained_on_hover(window):
-    # 1,000 sequences: at 3 nodes the 2-stage plan's 8 replicas could only become 10 (the largest that
-    # divides the batch), leaving 4 GPUs idle, so the engine moves to another plan
+    # 1,000 sequences: at 3 nodes InfiniBand's 2-stage plan's 4 replicas could only become 5 (6 do not divide
+    # the batch), leaving 4 GPUs idle, so the engine moves to another plan (Ethernet keeps one node's plan)
     _load(window, "case2")
     assert window.controller.set_value("workload.global_batch", 1000)
     window.controller.recompute_now()
     settle(window)
     ch = window.charts["utilisation"]
-    eth = [s for s in ch.series["series"] if s["fabric"] == "ethernet"][0]
+    eth = [s for s in ch.series["series"] if s["fabric"] == "infiniband"][0]
     x = ch.series["x"]
     i3 = int(np.flatnonzero(x == 3)[0])
     assert eth["whole_number"][i3]

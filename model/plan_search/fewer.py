@@ -1,0 +1,315 @@
+"""The plan search's second pass: a plan on fewer data-parallel replicas than the most it can have.
+
+The pairs (:mod:`.pairs`) give each plan shape (degrees, micro-batch, virtual stages) the most replicas at which
+it is possible. Fewer can be faster: on a slow or high-latency fabric, the most replicas whose data-parallel group
+stays inside one node (a count that still divides the global batch into whole micro-batches) take the gradient
+reduction off the network, which can save more than the longer pipeline costs; the GPUs beyond them idle.
+:func:`fewer_replicas` finds, per fabric and point, the fastest such plan where it beats the first pass's best.
+Only that count is tried besides the most: the replica counts in between still reduce gradients across nodes
+(fewer of them), a trade the search does not make.
+
+Exact over these plans, as the first pass: a shape on ``d`` replicas runs ``m = B/(d·b)`` micro-batches, and its
+step is at least ``(F + N)·(m·v + p − 1) + m·T_logits`` with ``F`` the chunk's compute and in-node terms (the
+lightest recompute kind's that fits on the most replicas: memory only grows with fewer replicas, and recompute
+only adds compute), ``N`` the pipeline sends across nodes on the fabric (at least their uncongested time) and
+``T_logits`` the logits' time; the in-node data-parallel traffic, the optimizer and the expert and ring traffic
+are left out (each at least 0). Per fabric and point the plan of the lowest bound is timed, and only the plans
+whose bound reaches neither that time nor the first pass's best are left out. Ties go to the first pass (the most
+replicas), then to the first shape, the lightest recompute and the lowest stage, as the brute-force search of the
+tests orders them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..arrays import cut_constant_points, distinct_rows, nonzero_2d, segment_minima
+from ..compute import optimizer_time
+from ..network import CONGESTION_PLAN_KEYS, congestion_slowdown
+from ..plan_fit import largest_divisor_at_most, plan_memory, replica_rules
+from ..scenario import Scenario
+from ..step_time import PLAN_SIDE_POINT_KEYS, STEP_KEYS, compute_side, step_for_fabric
+from .bounds import BOUND_MARGIN
+from .candidates import PLAN_POINT_KEYS, group_size, plan_candidates, zero_stages
+from .pairs import plan_side_at
+
+# the plan arrays the search returns, in :data:`~model.plan_search.candidates.PLAN_ARRAY_KEYS` order
+_PLAN_ROWS = {"tp": 0, "pp": 1, "micro_batch": 2, "virtual_stages": 3, "recompute": 4, "cp": 6, "ep": 7}
+
+
+def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time):
+    """Where a plan on fewer replicas than its most beats the first pass, per fabric and point.
+
+    ``pairs``: the first pass's :class:`PlanPairs`; ``pt``: the point arrays; ``bw``, ``lat`` (F, N or 1) and
+    ``congestion``: the fabrics' timing inputs as the search reads them; ``best_time``: the first pass's fastest
+    step per sequence (F, N) [s] (infinite where no plan fits). Returns None where no plan on fewer replicas is
+    faster anywhere, else ``(mask, plan, side)``: where one is (F, N) [bool], and there its plan (the search's
+    plan arrays) and its :func:`plan_side_terms` with its replicas and memory (``replicas_d``, ``replicas_m``,
+    ``memory_bytes``), arrays (F, N) read where ``mask`` holds.
+    """
+    if s.parallel.resolved_mode != "auto" or not pairs.usable or pairs.candidate is None:
+        return None
+    group = group_size(s)
+    rows = _row_options(s, pairs, pt, group)
+    n_fab, n_pt = best_time.shape
+    # each (point, degrees) of the first pass, by its first pair (its lightest recompute kind; pairs in point
+    # order, kinds in order) where its option exists: the bases
+    deg = rows["degrees"][pairs.row]
+    new = np.ones(pairs.row.size, dtype=bool)
+    new[1:] = (pairs.ni[1:] != pairs.ni[:-1]) | (deg[1:] != deg[:-1])
+    first = np.flatnonzero(new)
+    first = first[rows["valid"][pairs.row[first]]]
+    if not first.size:
+        return None
+    b_row, b_pt = pairs.row[first], pairs.ni[first]
+    lb0 = rows["lb0"][b_row]
+    # where no option's fabric-free bound reaches the first pass's best, nothing is timed
+    if pairs.shared:
+        c0 = np.full(n_pt, lb0.min())
+    else:
+        starts = _segments(b_pt, b_pt)
+        c0 = np.full(n_pt, np.inf)
+        c0[b_pt[starts]] = np.minimum.reduceat(lb0, starts)
+    needy = best_time >= c0[None, :] * (1.0 - BOUND_MARGIN)
+    if not needy.any():
+        return None
+    parts = []  # (fabric, point, base, steps (entries, kinds · stages), geometry, its row per entry)
+    reach = best_time.copy()
+    # options whose step no fabric enters (pipeline, ring and experts inside a node, the data-parallel group too):
+    # each distinct one timed once, each point's fastest read by every fabric
+    free = ~rows["networked"][b_row] & (needy.any() if pairs.shared else needy.any(axis=0)[b_pt])
+    if free.any():
+        fb = np.flatnonzero(free)
+        # per point, the lowest bound timed, then the options whose bound reaches it or the slowest fabric's best
+        fb_pt = np.zeros_like(fb) if pairs.shared else b_pt[fb]
+        seg = _segments(fb_pt, fb_pt)
+        low = segment_minima(lb0[fb], seg)[1]
+        geo, code = _geometry(s, pairs, pt, rows, b_row[fb[low]], b_pt[fb[low]])
+        t_low = _timed(geo, np.arange(geo["ci"].size // geo["n_r"]), None, None, None, None, None)[code].min(axis=1)
+        worst = np.where(needy, best_time, 0.0).max(axis=0)
+        worst = np.full(seg.size, worst.max()) if pairs.shared else worst[fb_pt[seg]]
+        keep = lb0[fb] <= np.repeat(np.minimum(t_low, worst) * (1.0 + BOUND_MARGIN), np.diff(np.append(seg, fb.size)))
+        fb = fb[keep]
+    if free.any() and fb.size:
+        geo, code = _geometry(s, pairs, pt, rows, b_row[fb], b_pt[fb])
+        seq = _timed(geo, np.arange(geo["ci"].size // geo["n_r"]), None, None, None, None, None)[code]
+        fastest = seq.min(axis=1)
+        if pairs.shared:
+            k = np.argmin(fastest[None, :], axis=1)
+            at, pick = np.arange(n_pt), np.repeat(k, n_pt)
+        else:
+            seg = _segments(b_pt[fb], b_pt[fb])
+            pick = segment_minima(fastest, seg)[1]
+            at = b_pt[fb][seg]
+        best_free = np.full(n_pt, np.inf)
+        best_free[at] = fastest[pick]
+        f_f, a_f = nonzero_2d(needy[:, at])
+        parts.append((f_f, at[a_f], fb[pick[a_f]], seq[pick[a_f]], geo, code[pick[a_f]]))
+        reach = np.minimum(reach, best_free[None, :])
+    # the others: each fabric's bound; the lowest-bound option timed per fabric and point, then those whose bound
+    # reaches the fastest found
+    net_b = np.flatnonzero(rows["networked"][b_row])
+    if net_b.size:
+        if pairs.shared:  # every base at every point
+            f_e, p_e, o_e = np.nonzero(needy[:, :, None] & np.ones(net_b.size, dtype=bool))
+            o_e = net_b[o_e]
+        else:
+            f_e, o_e = nonzero_2d(needy[:, b_pt[net_b]])
+            o_e = net_b[o_e]
+            p_e = b_pt[o_e]
+        r_e = b_row[o_e]
+        lb_e = rows["lb0"][r_e] + rows["net_lat"][r_e] * _at(lat, f_e, p_e) + rows["net_inv_bw"][r_e] / _at(bw, f_e, p_e)
+        keep = lb_e <= reach[f_e, p_e] * (1.0 + BOUND_MARGIN)
+        f_e, p_e, o_e, lb_e = f_e[keep], p_e[keep], o_e[keep], lb_e[keep]
+        if f_e.size:  # in (fabric, point, base) order already: bases are in point order
+            seg = _segments(f_e, p_e)
+            low = segment_minima(lb_e, seg)[1]
+            geo, code = _geometry(s, pairs, pt, rows, b_row[o_e[low]], b_pt[o_e[low]])
+            t_c = _timed(geo, code, f_e[low], p_e[low], bw, lat, congestion).min(axis=1)
+            reach[f_e[seg], p_e[seg]] = np.minimum(reach[f_e[seg], p_e[seg]], t_c)
+            keep = lb_e <= reach[f_e, p_e] * (1.0 + BOUND_MARGIN)
+            f_e, p_e, o_e = f_e[keep], p_e[keep], o_e[keep]
+            geo, code = _geometry(s, pairs, pt, rows, b_row[o_e], b_pt[o_e])
+            parts.append((f_e, p_e, o_e, _timed(geo, code, f_e, p_e, bw, lat, congestion), geo, code))
+    if not parts:
+        return None
+    # every entry, ordered by fabric and point, bases in order: each (fabric, point)'s fastest, ties to the first
+    which = np.concatenate([np.full(x[0].size, i) for i, x in enumerate(parts)])
+    own = np.concatenate([np.arange(x[0].size) for x in parts])
+    f_e, p_e, o_e = (np.concatenate([x[k] for x in parts]) for k in range(3))
+    seq = np.concatenate([x[3] for x in parts])
+    order = np.argsort((f_e * n_pt + p_e) * first.size + o_e, kind="stable")
+    f_e, p_e, which, own, seq = f_e[order], p_e[order], which[order], own[order], seq[order]
+    seg = _segments(f_e, p_e)
+    seg_min, best = segment_minima(seq.reshape(-1), seg * seq.shape[1])
+    sf, sp = f_e[seg], p_e[seg]
+    wins = seg_min < best_time[sf, sp]
+    if not wins.any():
+        return None
+    entry, within = np.divmod(best[wins], seq.shape[1])
+    out = None
+    for i, x in enumerate(parts):
+        mine = which[entry] == i
+        if mine.any():
+            part = _winners(s, pt, x[4], x[5], own[entry][mine], within[mine], sf[wins][mine], sp[wins][mine],
+                            best_time.shape)
+            out = part if out is None else (out[0] | part[0],
+                                            *({k: np.where(part[0], y[k], z) for k, z in a.items()}
+                                              for a, y in zip(out[1:], part[1:])))
+    return out
+
+
+def _at(x, fab, point):
+    """A fabric array (F, N or 1) at (fabric, point) entries."""
+    x = np.asarray(x)
+    return x[fab, 0 if x.shape[1] == 1 else point]
+
+
+def _segments(a, b):
+    """The first entry of each run of equal (``a``, ``b``) of entries ordered by them."""
+    new = np.ones(a.size, dtype=bool)
+    new[1:] = (a[1:] != a[:-1]) | (b[1:] != b[:-1])
+    return np.flatnonzero(new)
+
+
+def _row_options(s, pairs, pt, group):
+    """Per row of the first pass (rows,): its degrees, its option — the most replicas whose data-parallel group
+    stays inside a node (compute_side's placement) where that is fewer than its most (``valid``) — with its
+    micro-batches per replica, and the option's fabric-free lower bound of the step per sequence [s] (``lb0``: the
+    pipeline's compute and in-node part, the logits and the optimizer step of the cheapest ZeRO stage searched)
+    and the terms the fabric's latency [s] and inverse bandwidth [s/B] add to it (its sends across nodes), and
+    whether any fabric enters its step (``networked``)."""
+    n_rows = pairs.allowed.shape[0]
+
+    def per_row(key):  # a step term of every row (rows,): held per row, or per kind (or once)
+        x = np.asarray(pairs.cs[key] if key in pairs.cs else pairs.cs_kind[key], dtype=float).reshape(-1)
+        if x.size == 1:
+            return np.broadcast_to(x, (n_rows,))
+        return x if key in pairs.cs else x[pairs.kind]
+
+    def per_kind(key):
+        x = np.asarray(pairs.plan_side[key], dtype=float).reshape(-1)
+        return x[pairs.kind] if x.size > 1 else np.broadcast_to(x, (n_rows,))
+    rep = np.empty(n_rows, dtype=int)  # a pair of each row: its point's batch, node and memory bandwidth
+    rep[pairs.row] = np.arange(pairs.row.size)
+
+    def at_row(key):
+        x = np.asarray(pt[key], dtype=float)
+        return x[pairs.ni[rep]] if x.size > 1 else np.broadcast_to(x, (n_rows,))
+    crosses = per_row("crosses") > 0
+    t, p, b, v, c, e = (pairs.plan[k] for k in ("tp", "pp", "micro_batch", "virtual_stages", "cp", "ep"))
+    batch = np.asarray(pt["global_batch"], dtype=float)
+    B = batch[pairs.ni[rep]] if batch.size > 1 else batch.reshape(1)  # one batch: one value (fewer to tell apart)
+    per_rep, multiple = replica_rules(t, p, v, c, e)
+    in_node = np.maximum(np.floor(at_row("gpus_per_node") / np.where(crosses, t, t * p)), 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d_o = multiple * largest_divisor_at_most(B, b * per_rep * multiple, np.floor(np.floor(in_node / c) / multiple))
+        m_o = B / (d_o * b)
+    valid = (d_o >= 1) & (d_o < pairs.replicas[0])
+    fixed = (per_row("chunk_fixed") + np.where(per_row("ring_crosses") > 0, 0.0, per_row("chunk_ring_intra"))
+             + 2.0 * np.where(crosses, 0.0, per_row("p2p_intra")))
+    sharded = (max(zero_stages(s)) >= 1) & (d_o * c > 1)
+    opt = optimizer_time(per_kind("params_gpu") / np.where(sharded, d_o * c, 1.0), at_row("hbm_bytes_per_s"))
+    slots = m_o * v + p - 1.0
+    with np.errstate(invalid="ignore", over="ignore"):
+        lb0 = (fixed * slots + m_o * per_kind("logits") + opt) / B
+        net_lat = 2.0 * crosses * slots / B
+        net_inv_bw = net_lat * per_row("p2p_bytes_node")
+    networked = crosses | (per_row("ring_crosses") > 0) | (per_row("a2a_nodes") > 1)
+    return dict(degrees=pairs.candidate // group, valid=valid, d=np.where(valid, d_o, 0.0),
+                m=np.where(valid, m_o, np.inf), lb0=np.where(valid, lb0, np.inf), net_lat=net_lat,
+                net_inv_bw=net_inv_bw, networked=networked)
+
+
+def _geometry(s, pairs, pt, rows, row, point):
+    """The geometry of the options of the rows ``row`` at the points ``point``, each distinct one once (an
+    option's geometry depends on its point only where the plan inputs change along the sweep beyond the GPUs: a
+    cluster-size sweep's rows hold at several points, shared pairs at every point): a dict of rows (distinct
+    option, recompute kind) against the ZeRO stages, and each option's distinct one."""
+    group, n_z = group_size(s), len(zero_stages(s))
+    n_r = group // n_z
+    cols = [rows["degrees"][row].astype(float), rows["d"][row]]
+    if not (pairs.shared or pairs.row_points is not None):
+        cols.append(point.astype(float))
+    first, code = distinct_rows(cols, row.size)
+    o, at = row[first], (np.zeros(first.size, dtype=int) if pairs.shared else point[first])
+    cand = plan_candidates(s, pt)
+    ci = np.repeat(rows["degrees"][o] * group, n_r) + np.tile(np.arange(n_r) * n_z, o.size)
+    at = np.repeat(at, n_r)
+    d, m = (np.repeat(rows[k][o], n_r)[:, None] for k in ("d", "m"))
+    plans = tuple(cand[i] for i in (0, 1, 2, 3, 4, 6, 7))  # t, p, b, v, rc, c, e
+    if all(cut_constant_points(np.asarray(pt[k]), 0).shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):
+        # the first pass holds every candidate's plan side (the same model at every point): read, not recomputed
+        side = {k: np.asarray(x).take(ci // n_z) if np.size(x) > 1 else np.asarray(x)
+                for k, x in pairs.plan_side.items()}
+    else:
+        side = plan_side_at({k: np.asarray(pt[k]) for k in PLAN_SIDE_POINT_KEYS}, at, plans, ci)
+    ptg = {k: (np.asarray(x).take(at) if np.shape(x)[0] > 1 else np.asarray(x))[:, None]
+           for k, x in pt.items() if k in PLAN_POINT_KEYS}
+    t, p, b, v, r, c, e = (x.take(ci)[:, None] for x in plans)
+    zs = pairs.stages
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cs = compute_side(ptg, t, p, b, v, r, zs[None, :], True, {k: np.asarray(x)[:, None] for k, x in side.items()},
+                          c=c, replicas=(d, m), e=e)
+        mem, fits = plan_memory(ptg, t, p, b, v, r, cs)
+    n = ci.size
+    geo = dict(ci=ci, d=d[:, 0], m=m[:, 0], side=side, mem=np.broadcast_to(mem, (n, zs.size)),
+               fits=np.broadcast_to(fits, (n, zs.size)), overlap=np.broadcast_to(ptg["dp_overlap"], (n, 1)),
+               seqs=(m * d * b)[:, 0], cs={k: cs[k] for k in STEP_KEYS + CONGESTION_PLAN_KEYS}, n_r=n_r)
+    return geo, code
+
+
+def _timed(geo, code, fab, point, bw, lat, congestion):
+    """Steps per sequence [s] of (fabric, point, option) entries whose option's geometry row is ``code``: (E,
+    kinds · stages), infinite where a plan does not fit. ``bw`` None: options no fabric enters, timed without one
+    (every network term is zero for them, on any fabric of finite bandwidth and latency)."""
+    n_r = geo["n_r"]
+    rows = (code[:, None] * n_r + np.arange(n_r)[None, :]).reshape(-1)
+    cs = {k: _rows(x, rows) for k, x in geo["cs"].items()}
+    if bw is None:
+        slow, bw_at, lat_at = 1.0, np.inf, 0.0
+    else:
+        fr, pr = np.repeat(fab, n_r), np.repeat(point, n_r)
+        slow = congestion_slowdown(cs, congestion, (fr, pr), trailing=1)
+
+        def fabric_at(x):
+            x = np.asarray(x)
+            return x[fr, 0 if x.shape[1] == 1 else pr][:, None]
+        bw_at, lat_at = fabric_at(bw), fabric_at(lat)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        step = step_for_fabric(cs, _rows(geo["overlap"], rows), bw_at, lat_at, slow)[0]
+        seq = step / geo["seqs"][rows][:, None]
+    fits = geo["fits"][rows]
+    return np.where(fits, np.broadcast_to(seq, fits.shape), np.inf).reshape(code.size, -1)
+
+
+def _winners(s, pt, geo, code, entry, within, sf, sp, shape):
+    """The plans and terms of the winning entries (``entry``, ``within``: each winner's entry and (kind, stage)),
+    as dense arrays of ``shape`` (F, N), and where they win."""
+    n_z = geo["mem"].shape[1]
+    ki, zi = np.divmod(within, n_z)
+    g = code[entry] * geo["n_r"] + ki  # each winner's geometry row
+    mask = np.zeros(shape, dtype=bool)
+    mask[sf, sp] = True
+
+    def dense(values):
+        out = np.zeros(shape, dtype=np.asarray(values).dtype)
+        out[sf, sp] = values
+        return out
+    cand = plan_candidates(s, pt)
+    ci = geo["ci"][g]
+    plan = {k: dense(cand[i].take(ci)) for k, i in _PLAN_ROWS.items()}
+    plan["zero_stage"] = dense(np.asarray(zero_stages(s), dtype=float)[zi])
+    n = geo["ci"].size
+    side = {k: dense(np.broadcast_to(np.asarray(x).reshape(-1) if np.size(x) > 1 else np.ravel(x)[:1], (n,))[g])
+            for k, x in geo["side"].items()}
+    side.update(replicas_d=dense(geo["d"][g]), replicas_m=dense(geo["m"][g]), memory_bytes=dense(geo["mem"][g, zi]))
+    return mask, plan, side
+
+
+def _rows(x, rows):
+    """``x`` (rows, Z), (rows, 1) or one value (1, 1) at the rows ``rows``."""
+    x = np.asarray(x)
+    if x.ndim < 2 or x.shape[0] == 1:
+        return x
+    return x.take(rows, axis=0)
