@@ -44,6 +44,10 @@ class Cluster:
     cpu_for_network_fraction: float = F(0.5, lo=0.01, hi=1.0,
                                         help="Share of host cores the network stack may use; the rest feed the "
                                              "data pipeline (guess)", label="CPU share for network")
+    slow_host_fraction: float = F(0.005, lo=0.0, hi=0.5,
+                                  help="Share of hosts that run slower than the rest (stragglers): 0.005 as "
+                                       "MegaScale found (Jiang et al. 2024, §5.1); 0 for a cluster screened for "
+                                       "them", label="Slow hosts")
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,10 @@ class Workload:
                             help="Gradients on the wire (data-parallel reduce-scatter / all-reduce): bf16, fp8 "
                                  "(with precision = fp8; half the bytes) or fp32 (twice; Llama 3 reduce-scatters "
                                  "in FP32)")
+    framework: str = F("megatron", choices=("megatron", "deepspeed"),
+                       help="Training software: megatron (Megatron-LM / Megatron-Core, NeMo) or deepspeed (the "
+                            "DeepSpeed-Megatron pipeline engine of 2021, e.g. Megatron-Turing NLG: 0.79 of "
+                            "Megatron-LM's compute rate, Smith et al. 2022 against Narayanan et al. 2021)")
 
 
 @dataclass(frozen=True)

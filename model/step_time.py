@@ -217,7 +217,8 @@ COMPUTE_SIDE_PLAN_KEYS = ("params_gpu", "buckets", "per_bucket", "window", "fwd_
 PLAN_SIDE_POINT_KEYS = ("experts", "attn_weights", "expert_weights", "layer_weights_time", "moe_tokens",
                         "seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", "gpus_per_node", "core_peak",
                         "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw", "layer_weights", "mlp_ratio",
-                        "gemm_peak", "untied", "nvls_busbw", "ll_max_node", "tp_overlap", "ep_overlap")
+                        "gemm_peak", "untied", "nvls_busbw", "ll_max_node", "tp_overlap", "ep_overlap",
+                        "compute_time_scale")
 
 
 def plan_side_terms(pt, t, p, b, v, rc, c=1.0, e=1.0):
@@ -258,7 +259,10 @@ def layer_side_terms(pt, t, b, rc, c=1.0, e=1.0):
     dense_f, core_f = layer_times_forward(b, s, h, a, t, pt["core_peak"], pt["hbm_bytes_per_s"], pt["sp"],
                                           pt["flash"], layer_weights=pt["layer_weights_time"], mlp_ratio=pt["mlp_ratio"],
                                           gemm_peak_flops=gemm_peak)
-    core_f = core_f * c  # s/c queries against all s keys
+    # the training framework's compute rate (model.scale: 1 for Megatron-LM)
+    scale = pt["compute_time_scale"]
+    dense_f = dense_f * scale
+    core_f = core_f * c * scale  # s/c queries against all s keys
     extra = np.where(rc == 2, dense_f + core_f, np.where(rc == 1, core_f, 0.0))
     layer_compute = 3.0 * (dense_f + core_f) + extra
     n_ar = 4.0 + 2.0 * (rc == 2)
@@ -270,7 +274,7 @@ def layer_side_terms(pt, t, b, rc, c=1.0, e=1.0):
     # whatever the layer's dense forward and backward cannot hide
     hidden_tp = np.maximum(layer_tp - 3.0 * dense_f, 0.0) + layer_tp / t
     layer_tp = np.where(pt["tp_overlap"] > 0, np.minimum(hidden_tp, layer_tp), layer_tp)
-    logits = logits_time(b, s, h, V, t, pt["core_peak"], pt["hbm_bytes_per_s"])
+    logits = logits_time(b, s, h, V, t, pt["core_peak"], pt["hbm_bytes_per_s"]) * scale
     msg = s * h * BYTES_BF16 * b / t  # scatter/gather over the t NICs (Narayanan et al. §4.1)
     # one in-node send between two pipeline stages (the stage side keeps it where there are stages)
     p2p_send = in_node_collective_time("sendrecv", msg, 2.0, pt["intra_busbw"], pt["intra_p2p_bw"],

@@ -23,6 +23,11 @@ Every row is evaluated as a user gets it: the engine's memory limit applies and 
 the row leaves open (recomputation included). :func:`memory_table` sets the engine's memory estimate for each
 published recipe that ran without recomputation against its GPU's memory.
 
+Runs at scale (``assets/validation/scale_runs.csv``), judged with the same tolerance: Megatron-Turing NLG 530B
+on 2,240-3,360 A100 GPUs under DeepSpeed (Smith et al. 2022, read with the column ``framework = deepspeed``,
+:mod:`model.scale`) and MegaScale's Megatron-LM baseline for a 175B model on 256-12,288 A100 GPUs on RoCE (Jiang et
+al. 2024, Table 2), whose drift with scale the straggler term of :mod:`model.scale` describes.
+
 Mixture-of-experts runs (``assets/validation/moe_runs.csv``: Mixtral 8x7B and 8x22B with Megatron-Core on
 H100, read with the columns ``experts``, ``top_k`` and ``ep``) are evaluated and shown but not judged: each row
 states in ``not_judged_because`` why the engine does not meet it or cannot describe its recipe. A row moves
@@ -51,8 +56,11 @@ from .scenario import scenario_from_dict
 CSV_PATH = ASSETS_DIR / "validation" / "calibration_runs.csv"
 MODERN_CSV_PATH = ASSETS_DIR / "validation" / "modern_runs.csv"
 MOE_CSV_PATH = ASSETS_DIR / "validation" / "moe_runs.csv"
+SCALE_CSV_PATH = ASSETS_DIR / "validation" / "scale_runs.csv"
 JUDGED_TABLES = (("Megatron-LM runs (Narayanan et al. 2021; Korthikanti et al. 2022)", CSV_PATH),
-                 ("Modern runs (Llama 3 405B on RoCE; NVIDIA NeMo / Megatron-Bridge on H100)", MODERN_CSV_PATH))
+                 ("Modern runs (Llama 3 405B on RoCE; NVIDIA NeMo / Megatron-Bridge on H100)", MODERN_CSV_PATH),
+                 ("Runs at scale (Megatron-Turing NLG 530B on DeepSpeed; MegaScale's Megatron-LM baseline, 256-12,288 "
+                  "GPUs on RoCE)", SCALE_CSV_PATH))
 # evaluated and shown beside the judged tables, never counted in their summary
 REFERENCE_TABLES = (("Mixture-of-experts runs (Megatron-Core on H100), shown, not judged", MOE_CSV_PATH),)
 MEDIAN_TOLERANCE = 0.05
@@ -77,7 +85,7 @@ class Row:
 
 # columns a row may leave empty (the engine's default applies): what modern recipes state besides the GPT shape
 OPTIONAL_WORKLOAD = {"kv_heads": int, "ffn_hidden": int, "untied_embeddings": lambda x: x == "yes",
-                     "experts": int, "top_k": int, "precision": str, "grad_precision": str}
+                     "experts": int, "top_k": int, "precision": str, "grad_precision": str, "framework": str}
 OPTIONAL_PARALLEL = ("cp", "ep", "zero_stage")
 OPTIONAL_FLAGS = ("tp_overlap",)
 

@@ -19,7 +19,8 @@ def test_modern_rows_are_judged_within_the_row_tolerance(rows):
     bad = [(r.id, round(r.error, 3)) for r in judged if abs(r.error) > validation.ROW_TOLERANCE]
     assert not bad
     every = [r for _, table in validation.validate_all() for r in table if not r.not_judged_because]
-    assert len(every) == len(judged) + 18 and validation.summary(every)["passed"]
+    at_scale = [r for r in validation.validate(validation.SCALE_CSV_PATH) if not r.not_judged_because]
+    assert len(every) == len(judged) + len(at_scale) + 18 and validation.summary(every)["passed"]
 
 
 def test_rows_are_timed_as_a_user_gets_them(rows):
@@ -84,7 +85,8 @@ def test_cli_validate_judges_the_modern_runs(capsys):
     assert "outside the tolerance" not in out
     shown = out.split("shown, not judged:")[1].split("network:")[0]
     assert "mcore-mixtral-8x7b" in shown and "not judged: " in shown and "OUTSIDE" not in shown
-    n = 18 + sum(not r["not_judged_because"] for r in validation.read_runs(validation.MODERN_CSV_PATH))
+    n = 18 + sum(not r["not_judged_because"] for p in (validation.MODERN_CSV_PATH, validation.SCALE_CSV_PATH)
+                 for r in validation.read_runs(p))
     assert f"{n} runs: median" in out and "PASS" in out.split(f"{n} runs: median")[1].splitlines()[0]
     assert np.isfinite([r.engine for _, t in validation.validate_all() for r in t]).all()
 
@@ -94,7 +96,8 @@ def moe_rows():
     return {r.id: r for _, table in validation.validate_reference() for r in table}
 
 
-@pytest.mark.parametrize("path", [validation.CSV_PATH, validation.MODERN_CSV_PATH, validation.MOE_CSV_PATH])
+@pytest.mark.parametrize("path", [validation.CSV_PATH, validation.MODERN_CSV_PATH, validation.MOE_CSV_PATH,
+                                  validation.SCALE_CSV_PATH])
 def test_every_validation_row_has_exactly_its_header_columns(path):
     import csv
     with open(path, newline="", encoding="utf-8") as fh:

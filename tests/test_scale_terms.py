@@ -1,0 +1,77 @@
+"""Framework and scale terms (model.scale): the training software's compute rate and stragglers, through the
+engine, and the published runs at scale they describe."""
+
+import numpy as np
+import pytest
+
+from model import scale, validation
+from model.engine import evaluate, sweep
+from model.scenario import scenario_from_dict
+
+
+def scenario(**over):
+    d = {"name": "t", "cluster": {"gpu": "A100-SXM-80GB", "nodes": 32, "gpus_per_node": 8},
+         "workload": {"params_b": 39.1, "layers": 48, "hidden": 8192, "heads": 64, "seq_len": 2048,
+                      "global_batch": 1536, "micro_batch": 1, "recompute": "full"},
+         "parallel": {"tp": 8, "pp": 2, "virtual_stages": 1},
+         "fabric": {"profile_set": "published", "compare": ["infiniband"]}}
+    for path, value in over.items():
+        section, key = path.split(".")
+        d[section][key] = value
+    return scenario_from_dict(d)
+
+
+def step_s(s):
+    return float(evaluate(s)["step_time_s"][0])
+
+
+def test_deepspeed_runs_the_layers_at_its_published_fraction_of_megatron():
+    mega = evaluate(scenario(**{"cluster.slow_host_fraction": 0.0}))
+    ds = evaluate(scenario(**{"workload.framework": "deepspeed", "cluster.slow_host_fraction": 0.0}))
+    ratio = ds["breakdown_s"]["compute"][0] / mega["breakdown_s"]["compute"][0]
+    # 126 TFLOP/s (Smith et al. 2022) against 163 (Narayanan et al. 2021) without each one's 1F1B bubble
+    assert ratio == pytest.approx((163.0 * (1 + 34 / 280)) / (126.0 * (1 + 34 / 240)), rel=1e-9)
+    assert ds["breakdown_s"]["tp_comm"][0] == pytest.approx(mega["breakdown_s"]["tp_comm"][0])
+
+
+def test_stragglers_slow_the_step_by_the_chance_of_a_slow_host():
+    clean = step_s(scenario(**{"cluster.slow_host_fraction": 0.0}))
+    default = step_s(scenario())
+    hosts = 32  # the plan uses every GPU: TP 8 · PP 2 · DP 16 on 32 hosts of 8
+    expected = 1.0 + 0.7 / 55.2 * (1.0 - (1.0 - 0.005) ** hosts)
+    assert default / clean == pytest.approx(expected, rel=1e-9)
+
+
+def test_the_straggler_term_grows_with_hosts_and_saturates():
+    f = scale.straggler_factor(np.array([1, 32, 256, 1024, 8192]))
+    assert np.all(np.diff(f) > 0)
+    assert f[-1] == pytest.approx(1.0 + 0.7 / 55.2, rel=1e-6)
+    assert scale.straggler_factor(4096, 0.0) == 1.0
+
+
+def test_the_breakdown_sums_to_the_step_with_stragglers():
+    res = sweep(scenario(), "cluster.nodes", [4.0, 64.0, 512.0])
+    total = sum(np.asarray(x) for x in res["breakdown_s"].values())
+    np.testing.assert_allclose(total, res["step_time_s"], rtol=1e-9)
+
+
+def test_runs_at_scale_are_judged_within_tolerance():
+    rows = validation.validate(validation.SCALE_CSV_PATH)
+    ids = {r.id for r in rows}
+    assert {"mtnlg-530b-2240", "mtnlg-530b-3360", "megascale-175b-256", "megascale-175b-12288"} <= ids
+    assert all(not r.not_judged_because for r in rows)
+    s = validation.summary(rows)
+    assert s["passed"], [(r.id, round(r.error, 3)) for r in rows]
+    # the drift with scale: MegaScale's baseline from 256 to 12,288 GPUs stays inside the row tolerance
+    mega = [r for r in rows if r.id.startswith("megascale")]
+    assert max(abs(r.error) for r in mega) <= validation.ROW_TOLERANCE
+
+
+def test_the_deepspeed_runs_need_their_framework():
+    runs = validation.read_runs(validation.SCALE_CSV_PATH)
+    mtnlg = [r for r in runs if r["id"].startswith("mtnlg")]
+    assert mtnlg and all(r["framework"] == "deepspeed" for r in mtnlg)
+    # as Megatron-LM the engine is some 20 % too fast: the framework is what describes them
+    r = dict(mtnlg[0], framework="megatron")
+    res = evaluate(scenario_from_dict(validation.run_to_scenario_dict(r)))
+    assert float(res["step_time_s"][0]) / float(mtnlg[0]["value"]) - 1.0 < -0.15
