@@ -206,7 +206,8 @@ def layer_attention_flops_forward(b, s, h, t):
     return 4.0 * b * s**2 * h / t
 
 
-def layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, mlp_ratio=1.0, kv_heads=None):
+def layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, mlp_ratio=1.0, kv_heads=None,
+                           fp8=False, fc2_input_share=0.5):
     """Activation bytes one layer stores for one micro-batch on one rank [B].
 
     Korthikanti et al. 2022, eq. 1-4 (§4.1, mixed precision), tensor by tensor, per token:
@@ -225,6 +226,14 @@ def layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, ml
     dropout masks are counted with ``flash_attention``: Megatron-LM's own estimate for these recipes
     (``megatron/training/theoretical_memory_usage.py``, ``s·b·h·(18 + 4·f/h)/t``) omits them likewise.
 
+    With FP8 matmuls (``fp8``) Transformer Engine keeps each GEMM's input for the weight gradient as its FP8 cast,
+    one byte an element, not the BF16 tensor (``transformer_engine/pytorch/module/linear.py`` and
+    ``layernorm_linear.py``: ``saved_inputmat = inputmat``, the FP8 tensor, unless the weight gradient is overridden
+    to higher precision): the two layer norms' outputs ``4h`` become ``2h``; the second MLP GEMM's input, the share
+    ``fc2_input_share`` of the MLP intermediates (a GPT MLP's GeLU output, ``1/2``; a SwiGLU's output, ``1/3``),
+    is halved; the output projection keeps an FP8 copy ``h`` of its input besides the attention's BF16 output
+    (the fused attention's backward reads that).
+
     Returns
     -------
     (linear_bytes, attention_core_bytes)
@@ -234,8 +243,13 @@ def layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, ml
     flash = np.asarray(flash_attention, dtype=bool)
     a_ = np.asarray(a, dtype=float)
     kv = 1.0 if kv_heads is None else np.where(np.isnan(kv_heads), a_, kv_heads) / a_
+    mlp = 16.0 * np.asarray(mlp_ratio, dtype=float)
     outside = 8.0 + np.where(flash, 0.0, 2.0)
-    inside = 4.0 + 4.0 * kv + 16.0 * np.asarray(mlp_ratio, dtype=float)
+    inside = 4.0 + 4.0 * kv + mlp
+    if np.any(fp8):
+        f8 = np.asarray(fp8, dtype=bool)
+        outside = outside - np.where(f8, 2.0, 0.0)
+        inside = inside + np.where(f8, 1.0 - 0.5 * mlp * np.asarray(fc2_input_share, dtype=float), 0.0)
     lin = np.where(sp, s * b * h * (outside + inside) / t, s * b * h * (outside + inside / t))
     core = np.where(flash, 0.0, 5.0 * a * s**2 * b / t)
     return lin, core

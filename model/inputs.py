@@ -314,6 +314,9 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
     pt["moe_tokens"] = const["moe_tokens"]
     pt["layer_weights_time"] = attn + pt["moe_tokens"] * mlp
     pt["mlp_ratio"] = np.broadcast_to(mlp_activation_ratio(pt["hidden"], ffn), (n,)) * pt["moe_tokens"]
+    # the second MLP GEMM's input among the MLP's stored intermediates: a GPT MLP's GeLU output (8h of 16h), a
+    # SwiGLU's output (f of 3f) (model.compute.layer_activation_bytes)
+    pt["fc2_input_share"] = np.where(np.isnan(ffn), 0.5, 1.0 / 3.0) * np.ones(n)
     pt["untied"] = const["untied"]
     pt["params"] = params_from_architecture(pt["layers"], pt["hidden"], pt["vocab"], attn + pt["expert_weights"],
                                             pt["untied"])

@@ -145,7 +145,7 @@ def stage_memory_bytes(layers, hidden, heads, vocab, seq_len, micro_batch, tp, p
 
 def layer_memory_bytes(hidden, heads, vocab, seq_len, micro_batch, tp, recompute_code, sequence_parallel,
                        flash_attention, layer_weights=None, mlp_ratio=1.0, fp8=False, kv_heads=None,
-                       grad_bytes=GRAD_STATE_BYTES):
+                       grad_bytes=GRAD_STATE_BYTES, fc2_input_share=0.5):
     """The terms of :func:`stage_memory_bytes` that do not depend on the number of layers nor on the pipeline:
     ``per_layer`` (one layer's stored activations of one micro-batch [B]), ``working``, ``logits``,
     ``layer_params``, ``fp8`` and ``grad`` (the gradient buffer's bytes per parameter: :data:`GRAD_STATE_BYTES`,
@@ -156,7 +156,8 @@ def layer_memory_bytes(hidden, heads, vocab, seq_len, micro_batch, tp, recompute
     """
     b, s, h, a, t = micro_batch, seq_len, hidden, heads, tp
     w = 12.0 * np.asarray(hidden, dtype=float)**2 if layer_weights is None else layer_weights
-    lin, core = layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, mlp_ratio, kv_heads)
+    lin, core = layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, mlp_ratio, kv_heads,
+                                       fp8, fc2_input_share)
     sp = np.asarray(sequence_parallel, dtype=bool)
     layer_input = 2.0 * s * b * h
     layer_input = np.where(sp, layer_input / t, layer_input)

@@ -200,14 +200,15 @@ def stage_memory(pt, t, p, b, v, rc, c=1.0, e=1.0, layer=None, interleave=None):
 STAGE_MEMORY_POINT_KEYS = ("layers", "hidden", "vocab", "attn_weights", "expert_weights", "untied")
 # point inputs of layer_memory
 LAYER_MEMORY_POINT_KEYS = ("hidden", "heads", "vocab", "seq_len", "sp", "flash", "attn_weights", "expert_weights",
-                           "mlp_ratio", "fp8", "kv_heads", "grad_bytes")
+                           "mlp_ratio", "fp8", "kv_heads", "grad_bytes", "fc2_input_share")
 
 
 def layer_memory(pt, t, b, rc, c=1.0, e=1.0):
     """The memory terms of one layer (:func:`~model.memory.layer_memory_bytes`), as :func:`stage_memory`'s."""
     return layer_memory_bytes(pt["hidden"], pt["heads"], pt["vocab"], pt["seq_len"] / c, b, t, rc, pt["sp"],
                               pt["flash"], pt["attn_weights"] + pt["expert_weights"] / e, pt["mlp_ratio"], pt["fp8"],
-                              pt["kv_heads"], float(np.ravel(pt["grad_bytes"])[0]))  # one gradient precision a run
+                              pt["kv_heads"], float(np.ravel(pt["grad_bytes"])[0]),  # one gradient precision a run
+                              pt["fc2_input_share"])
 
 
 def clear_cache() -> None:

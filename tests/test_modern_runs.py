@@ -32,7 +32,7 @@ def test_rows_are_timed_as_a_user_gets_them(rows):
 
 
 RECIPES = {r.id: r for r in validation.memory_table()}
-NOT_FITTING = {"llama3-405b-8k", "llama3-405b-16k", "nemo-gpt3-175b-512"}
+NOT_FITTING = {"llama3-405b-8k", "llama3-405b-16k"}
 
 
 @pytest.mark.parametrize("run_id", sorted(RECIPES))

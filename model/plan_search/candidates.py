@@ -125,7 +125,7 @@ PLAN_POINT_KEYS = ("seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", 
                    "nvls_busbw", "ll_max_node",
                    "memory_bytes", "dp_overlap", "layer_weights", "mlp_ratio", "gemm_peak", "untied", "fp8",
                    "cp_min_tokens", "experts", "attn_weights", "expert_weights", "layer_weights_time", "moe_tokens",
-                   "grad_ratio", "tp_overlap", "ep_overlap", "compute_time_scale")
+                   "grad_ratio", "tp_overlap", "ep_overlap", "compute_time_scale", "fc2_input_share")
 
 PLAN_ARRAY_KEYS = ("tp", "pp", "micro_batch", "virtual_stages", "recompute", "zero_stage", "cp", "ep")
 
