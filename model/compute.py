@@ -66,7 +66,11 @@ BYTES_BF16 = 2.0
 FP8_GEMM_FRACTION = 0.75
 TP_OVERLAP_GEMM_SLOWDOWN = 0.023
 
-RECOMPUTE_KINDS = ("none", "selective", "full")
+RECOMPUTE_KINDS = ("none", "selective", "full", "half")
+# the share of each model chunk's layers recomputed whole, per recompute code: "half" is Megatron-LM's block method
+# (``--recompute-granularity full --recompute-method block --recompute-num-layers N``: the first N layers of each
+# pipeline stage's chunk are recomputed whole, the others store everything) with N half the chunk's layers
+HALF_RECOMPUTE_SHARE = 0.5
 
 
 def layer_matmul_weights(hidden, heads, kv_heads=None, ffn_hidden=None):
@@ -144,7 +148,11 @@ def flops_per_iteration(batch, seq_len, layers, hidden, vocab, recompute, layer_
     dense, attn, out = _flop_terms(B, s, l, h, V, layer_weights)
     core = dense + attn
     code = recompute_code(recompute)
-    return core + out, np.where(code == 2, core * (4.0 / 3.0), np.where(code == 1, dense + 2.0 * attn, core)) + out
+    # full: one more forward pass of the layers (a third of forward + backward); half: of half of them
+    hw = np.where(code == 2, core * (4.0 / 3.0), np.where(code == 1, dense + 2.0 * attn, core))
+    if np.any(code == 3):
+        hw = np.where(code == 3, core * (1.0 + HALF_RECOMPUTE_SHARE / 3.0), hw)
+    return core + out, hw + out
 
 
 def hardware_flops_per_iteration(batch, seq_len, layers, hidden, vocab, recompute, layer_weights=None):
@@ -154,9 +162,10 @@ def hardware_flops_per_iteration(batch, seq_len, layers, hidden, vocab, recomput
       ``96·B·s·l·h²·(1 + s/(6h) + V/(16·l·h))``.
     - ``selective``: the attention core is recomputed, Korthikanti et al.:
       ``72·B·l·s·h²·(1 + s/(3h) + V/(12·h·l))``.
+    - ``half``: Megatron-LM's block method on half of each chunk's layers: half of ``full``'s extra forward.
     - ``none``: equal to :func:`model_flops_per_iteration`.
 
-    ``recompute`` is a string or an array of codes (0 none, 1 selective, 2 full).
+    ``recompute`` is a string or an array of codes (0 none, 1 selective, 2 full, 3 half).
     With ``layer_weights`` the same terms as :func:`model_flops_per_iteration`:
     full recomputation adds a third to the dense and attention terms, selective
     doubles the attention term.
@@ -165,7 +174,7 @@ def hardware_flops_per_iteration(batch, seq_len, layers, hidden, vocab, recomput
 
 
 def recompute_code(recompute):
-    """Map ``"none"/"selective"/"full"`` (or codes 0/1/2) to an int array."""
+    """Map ``"none"/"selective"/"full"/"half"`` (or codes 0/1/2/3) to an int array."""
     if isinstance(recompute, str):
         return np.asarray(RECOMPUTE_KINDS.index(recompute))
     return np.asarray(recompute, dtype=int)

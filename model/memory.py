@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .compute import layer_activation_bytes
+from .compute import HALF_RECOMPUTE_SHARE, layer_activation_bytes
 
 STATE_BYTES_PER_PARAM = 18.0
 OPTIMIZER_BYTES_PER_PARAM = 12.0
@@ -165,6 +165,11 @@ def layer_memory_bytes(hidden, heads, vocab, seq_len, micro_batch, tp, recompute
     full, selective, stored = rc == 2, rc == 1, lin + core
     per_layer = np.where(full, layer_input, np.where(selective, lin, stored))
     working = np.where(full, stored, np.where(selective, core, 0.0))
+    if np.any(rc == 3):  # half: half the chunk's layers keep their input only, the others everything (block method)
+        half = rc == 3
+        per_layer = np.where(half, HALF_RECOMPUTE_SHARE * layer_input + (1.0 - HALF_RECOMPUTE_SHARE) * stored,
+                             per_layer)
+        working = np.where(half, stored, working)
     logits = 4.0 * b * s * (np.asarray(h, dtype=float) + np.asarray(vocab, dtype=float)) / t
     return dict(per_layer=per_layer, working=working, logits=logits,
                 layer_params=(w + 13.0 * np.asarray(hidden, dtype=float)) / t,

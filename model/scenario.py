@@ -64,8 +64,10 @@ class Workload:
                                 help="Micro-batch; the engine picks the fastest that fits when omitted")
     train_tokens_b: float = F(300.0, unit="B tokens", lo=0.001, hi=1_000_000.0, help="Tokens to train, billions",
                               label="Training tokens")
-    recompute: str | None = F(None, choices=("none", "selective", "full"),
-                              help="Activation recomputation; the plan search picks it when omitted")
+    recompute: str | None = F(None, choices=("none", "selective", "full", "half"),
+                              help="Activation recomputation: none, selective (the attention core), full (every "
+                                   "layer), half (full on half of each stage's layers, Megatron-LM's block "
+                                   "method); the plan search picks it when omitted")
     flash_attention: bool = F(True, help="FlashAttention (no s×s score matrix in memory)")
     kv_heads: int | None = F(None, lo=1, hi=2048, help="Key/value heads (grouped-query attention, Ainslie et al. "
                                                       "2023); default: heads (multi-head attention)")

@@ -14,7 +14,7 @@ import numpy as np
 from .arrays import fills, float_copy, one_value, where_uniform
 from .collectives import DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NVLINK_STEP_US, bus_factor, collective_latency_s, \
     collective_time, in_node_collective_time, p2p_time, ring_steps, tree_steps
-from .compute import BYTES_BF16, TP_OVERLAP_GEMM_SLOWDOWN, layer_times_forward, logits_time, optimizer_time
+from .compute import BYTES_BF16, HALF_RECOMPUTE_SHARE, TP_OVERLAP_GEMM_SLOWDOWN, layer_times_forward, logits_time, optimizer_time
 from .inputs import GRAD_BYTES
 from .memory import stage_params
 from .network import split_slowdown
@@ -34,7 +34,7 @@ def compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, repl
     into pipeline and data-parallel communication time with a few operations.
     The algebra is that of :func:`~model.collectives.hierarchical_all_reduce_time`
     and :func:`~model.collectives.p2p_time` (a test checks they agree).
-    ``rc``: recompute code (0 none, 1 selective, 2 full); ``z``: ZeRO stage (0-3); ``c``: context-parallel
+    ``rc``: recompute code (0 none, 1 selective, 2 full, 3 half); ``z``: ZeRO stage (0-3); ``c``: context-parallel
     degree (the ``d·c`` ranks that hold the same weights reduce gradients and shard states together, as
     Megatron-LM's distributed optimizer does over data × context parallelism).
     ``plan_side``: :func:`plan_side_terms` of the same plans, if already computed; ``replicas``: their
@@ -264,8 +264,11 @@ def layer_side_terms(pt, t, b, rc, c=1.0, e=1.0):
     dense_f = dense_f * scale
     core_f = core_f * c * scale  # s/c queries against all s keys
     extra = np.where(rc == 2, dense_f + core_f, np.where(rc == 1, core_f, 0.0))
-    layer_compute = 3.0 * (dense_f + core_f) + extra
     n_ar = 4.0 + 2.0 * (rc == 2)
+    if np.any(rc == 3):  # half: the recomputed forward (and its two all-reduces) of half the layers
+        extra = np.where(rc == 3, HALF_RECOMPUTE_SHARE * (dense_f + core_f), extra)
+        n_ar = n_ar + 2.0 * HALF_RECOMPUTE_SHARE * (rc == 3)
+    layer_compute = 3.0 * (dense_f + core_f) + extra
     t_ar = in_node_collective_time("all_reduce", b * s * h * BYTES_BF16, t, pt["intra_busbw"], pt["intra_p2p_bw"],
                                    pt["nvls_busbw"], pt["ll_max_node"])
     layer_tp = n_ar * t_ar
