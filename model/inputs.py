@@ -20,7 +20,7 @@ from .collectives import gpu_ll_max_bus_gb_per_s, pcie_cap_gb_per_s
 from .memory import GIB_PER_GB, GRAD_BF16_BYTES, GRAD_STATE_BYTES
 from .compute import BYTES_BF16, gemm_rates, layer_matmul_weights, mlp_activation_ratio, params_from_architecture
 from .errors import ScenarioError, suggest
-from .scale import compute_time_scale
+from .scale import compute_time_scale, overlap_compute_tax
 from .scenario import FabricSpec, Scenario
 from .transport import GPUDIRECT_TCP_VALUES, LOSS_RECOVERY_CODE, RDMA_TRANSPORTS, TRANSPORT_CODE
 
@@ -295,7 +295,9 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
         "cp_min_tokens": CP_MIN_TOKENS_PER_RANK if p.cp is None else 0.0,
         "tp_overlap": float(p.tp_overlap), "ep_overlap": float(p.ep_overlap),
         # the framework's compute rate and the share of slow hosts (model.scale)
-        "compute_time_scale": compute_time_scale(w.framework), "slow_host_fraction": s.cluster.slow_host_fraction}, n)
+        "compute_time_scale": compute_time_scale(w.framework), "slow_host_fraction": s.cluster.slow_host_fraction,
+        # the compute NCCL's channels take while data-parallel traffic overlaps it (model.step_time)
+        "overlap_tax": overlap_compute_tax(g["sm_count"])}, n)
     if w.layers is not None:
         pt["layers"], pt["hidden"], pt["heads"] = const["layers"], const["hidden"], const["heads"]
     else:
@@ -331,6 +333,7 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
     pt["dp_overlap"] = np.full(n, p.dp_overlap)
     pt["tp_overlap"], pt["ep_overlap"] = const["tp_overlap"], const["ep_overlap"]
     pt["compute_time_scale"], pt["slow_host_fraction"] = const["compute_time_scale"], const["slow_host_fraction"]
+    pt["overlap_tax"] = const["overlap_tax"]
 
     width = 1 if fabric_points_cut else n
     # cut to one point, NICs per GPU are one value per fabric too where the GPUs per node do not change

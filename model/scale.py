@@ -20,6 +20,15 @@ Two terms, each with its source:
   55.2 %, read as 0.7 points: 1.3 %). Grows with the job's hosts and saturates at about 1,000 hosts.
   ``slow_host_fraction = 0`` describes a cluster screened for slow hosts.
 
+- **Communication that overlaps compute takes SMs from it.** NCCL runs each channel of a collective as one CUDA
+  block on one SM (NCCL's design: a collective is one kernel of one block per channel); on an 8-GPU NVSwitch node
+  it opens :data:`~model.collectives.SINGLE_NODE_CHANNELS` (16, NCCL INFO logs) for the data-parallel
+  reduce-scatters and all-gathers. While they run beside the layers' kernels, the compute has ``S − 16`` of the
+  GPU's ``S`` SMs (``sm_count``, assets/gpus.toml): the overlapped time costs ``16/(S − 16)`` of itself in slower
+  compute (:func:`overlap_compute_tax`; H100 SXM 0.138, A100 0.174). The same accounting as the tensor-parallel
+  overlap's SMs (``TP_OVERLAP_GEMM_SLOWDOWN``, model/compute.py). It weighs most with ZeRO-3 / FSDP, whose
+  gathers and reduce-scatters run through most of the step.
+
 ================================  =======  ====================================================================
 constant                          value    source
 ================================  =======  ====================================================================
@@ -53,3 +62,10 @@ def straggler_factor(hosts, slow_host_fraction=SLOW_HOST_FRACTION):
     n = np.maximum(np.asarray(hosts, dtype=float), 0.0)
     q = np.asarray(slow_host_fraction, dtype=float)
     return 1.0 + STRAGGLER_STEP_SLOWDOWN * -np.expm1(n * np.log1p(-q))
+
+
+def overlap_compute_tax(sm_count):
+    """Compute time lost per second of data-parallel traffic that overlaps it [-]: NCCL's channels, one SM each,
+    taken from the GPU's ``sm_count`` SMs: ``c / (S − c)`` with ``c`` :data:`~model.collectives.SINGLE_NODE_CHANNELS`."""
+    from .collectives import SINGLE_NODE_CHANNELS
+    return SINGLE_NODE_CHANNELS / (float(sm_count) - SINGLE_NODE_CHANNELS)

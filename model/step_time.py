@@ -118,7 +118,7 @@ def compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, repl
         slots=np.subtract(slots, 1.0, out=_own(slots)), m_logits=m * ps["logits"],
         # one all-reduce's volume (``dp_volume`` all-reduces' worth per step: the ZeRO stage's traffic):
         # intra + inter_buckets · NCCL_BASE_US · 1e-6, inter_buckets · (per_bucket / g_dp) · bf_ar · gpn
-        dp_k0=inter_lat, dp_intra_bw=intra_bw,
+        dp_k0=inter_lat, dp_intra_bw=intra_bw, overlap_tax=pt["overlap_tax"],
         dp_k1=inter_buckets * steps,
         dp_k2=inter_bw,
     )
@@ -403,6 +403,8 @@ def step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, slow=1.0):
         floor = t_dp1 / cs["buckets"]
         return np.maximum(gap, floor, out=gap) if fills(gap, floor) else np.maximum(gap, floor)
     exposed = where_uniform(dp_overlap, overlapped, lambda: t_dp)
+    # what it hides still takes NCCL's SMs from the compute it overlaps (model.scale.overlap_compute_tax)
+    exposed = where_uniform(dp_overlap, lambda: exposed + (t_dp - exposed) * cs["overlap_tax"], lambda: exposed)
     return add_into(pipe + exposed, cs["opt"]), p2p, t_chunk, exposed
 
 
@@ -423,4 +425,4 @@ def add_into(total, x):
 # the per-plan quantities :func:`step_for_fabric` reads: what the plan search gathers at the pairs it keeps
 STEP_KEYS = ("crosses", "p2p_bytes_node", "p2p_intra", "ring_crosses", "ring_steps", "ring_bytes_node", "ring_hide",
              "chunk_ring_intra", "chunk_fixed", "a2a_steps", "a2a_bytes_node", "a2a_hide", "slots", "m_logits",
-             "dp_k0", "dp_k1", "dp_k2", "dp_intra_bw", "dp_volume", "window", "buckets", "opt")
+             "dp_k0", "dp_k1", "dp_k2", "dp_intra_bw", "dp_volume", "window", "buckets", "opt", "overlap_tax")

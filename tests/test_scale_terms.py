@@ -75,3 +75,22 @@ def test_the_deepspeed_runs_need_their_framework():
     r = dict(mtnlg[0], framework="megatron")
     res = evaluate(scenario_from_dict(validation.run_to_scenario_dict(r)))
     assert float(res["step_time_s"][0]) / float(mtnlg[0]["value"]) - 1.0 < -0.15
+
+
+def test_hidden_data_parallel_traffic_still_takes_nccls_sms():
+    # ZeRO-3 on 64 nodes: its gathers and reduce-scatters run through the step. With the traffic overlapped, the
+    # data-parallel part of the step is what stays exposed plus 16/(132 − 16) of what is hidden (NCCL's 16
+    # channels, one SM each, of H100's 132): at least that share of the whole traffic, timed without overlap
+    d = {"name": "t", "cluster": {"gpu": "H100-SXM", "nodes": 64, "gpus_per_node": 8, "slow_host_fraction": 0.0},
+         "workload": {"params_b": 70.0, "seq_len": 4096, "global_batch": 512, "micro_batch": 1, "recompute": "none"},
+         "parallel": {"tp": 2, "pp": 1, "zero_stage": 3},
+         "fabric": {"profile_set": "published", "compare": ["infiniband"]}}
+    on = evaluate(scenario_from_dict(d))
+    d["parallel"]["dp_overlap"] = False
+    off = evaluate(scenario_from_dict(d))
+    traffic, shown = float(off["breakdown_s"]["dp_comm"][0]), float(on["breakdown_s"]["dp_comm"][0])
+    tax = scale.overlap_compute_tax(132)
+    assert tax == pytest.approx(16 / 116)
+    assert tax * traffic <= shown < traffic
+    # the compute itself is the same plan's: only the data-parallel part changed
+    assert on["breakdown_s"]["compute"][0] == pytest.approx(off["breakdown_s"]["compute"][0])

@@ -125,7 +125,8 @@ PLAN_POINT_KEYS = ("seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", 
                    "nvls_busbw", "ll_max_node",
                    "memory_bytes", "dp_overlap", "layer_weights", "mlp_ratio", "gemm_peak", "untied", "fp8",
                    "cp_min_tokens", "experts", "attn_weights", "expert_weights", "layer_weights_time", "moe_tokens",
-                   "grad_ratio", "tp_overlap", "ep_overlap", "compute_time_scale", "fc2_input_share")
+                   "grad_ratio", "tp_overlap", "ep_overlap", "compute_time_scale", "fc2_input_share",
+                   "overlap_tax")
 
 PLAN_ARRAY_KEYS = ("tp", "pp", "micro_batch", "virtual_stages", "recompute", "zero_stage", "cp", "ep")
 
@@ -141,7 +142,7 @@ def at_candidates(x, ci):
 # the point inputs compute_side reads given the plan side (and the replicas, but for the placeholder pair where no
 # pair fits), and the pairs keep: gathered per row
 ROW_POINT_KEYS = ("gpus_per_node", "hbm_bytes_per_s", "intra_busbw", "grad_ratio", "dp_overlap", "gpus",
-                  "global_batch")
+                  "global_batch", "overlap_tax")
 
 
 def group_size(s: Scenario) -> int:
