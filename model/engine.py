@@ -185,8 +185,8 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, chosen: Plan
     peak_t = pt["peak_flops"] / 1e12
     parts = dict(compute=m * (vc * lc * cs2["layer_compute"] + cs2["logits"]),
                  optimizer=float_copy(cs2["opt"], step.shape))
-    if lean:  # the stragglers' wait, as compute
-        parts["compute"] = parts["compute"] + step - step_raw
+    if lean:  # the stragglers' wait spread over the parts, as the full breakdown spreads it
+        parts = {k: x * straggle for k, x in parts.items()}
     out = dict(
         step_time_s=step_nan,
         mfu=model_tflops / peak_t,
@@ -220,7 +220,8 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, chosen: Plan
         loss_recovery=step_lossy - step_ideal,
         cpu=step_raw - step_lossy,
     )
-    parts["compute"] = parts["compute"] + step - step_raw  # the stragglers' wait, as compute (as the lean path)
+    # the stragglers' wait: every part of the step waits for the slowest host in the same proportion
+    parts = {k: x * straggle for k, x in parts.items()}
     hw_tflops = hf / (step_nan * G) / 1e12
     line_gbps = fab["link_gbps"] * fab["nics_per_node"]
     out.update(

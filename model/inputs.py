@@ -20,7 +20,7 @@ from .collectives import gpu_ll_max_bus_gb_per_s, pcie_cap_gb_per_s
 from .memory import GIB_PER_GB, GRAD_BF16_BYTES, GRAD_STATE_BYTES
 from .compute import BYTES_BF16, gemm_rates, layer_matmul_weights, mlp_activation_ratio, params_from_architecture
 from .errors import ScenarioError, suggest
-from .scale import compute_time_scale, overlap_compute_tax
+from .scale import compute_time_scale, nccl_channels, overlap_compute_tax
 from .scenario import FabricSpec, Scenario
 from .transport import GPUDIRECT_TCP_VALUES, LOSS_RECOVERY_CODE, RDMA_TRANSPORTS, TRANSPORT_CODE
 
@@ -297,7 +297,7 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
         # the framework's compute rate and the share of slow hosts (model.scale)
         "compute_time_scale": compute_time_scale(w.framework), "slow_host_fraction": s.cluster.slow_host_fraction,
         # the compute NCCL's channels take while data-parallel traffic overlaps it (model.step_time)
-        "overlap_tax": overlap_compute_tax(g["sm_count"])}, n)
+        "overlap_tax": overlap_compute_tax(g["sm_count"], nccl_channels(g["intra_link"]))}, n)
     if w.layers is not None:
         pt["layers"], pt["hidden"], pt["heads"] = const["layers"], const["hidden"], const["heads"]
     else:
