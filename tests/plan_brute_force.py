@@ -8,7 +8,7 @@ the plan's degrees are possible (not from the engine's divisor table and rules).
 
 import numpy as np
 
-from model import engine, network, plan_fit, plan_search, step_time
+from model import engine, network, plan_fit, plan_search, scale, step_time
 
 
 def brute_force_plans(s, field=None, values=None):
@@ -39,6 +39,9 @@ def brute_force_plans(s, field=None, values=None):
     # the stage in effect: without data parallelism there is nothing to shard (stage 0)
     zero = np.broadcast_to(cs["zero"], ok.shape)
     plan["zero_stage"] = np.where(found, np.take_along_axis(zero[None], best[..., None], axis=-1)[..., 0], np.nan)
+    # the step as the engine reports it: with the stragglers of the plan's hosts (model.scale), after the choice
+    hosts = np.ceil(t * p * c * cs["d"] / ptn["gpus_per_node"])
+    step = step * scale.straggler_factor(hosts, ptn["slow_host_fraction"])
     return plan, np.where(found, np.take_along_axis(step, best[..., None], axis=-1)[..., 0], np.nan)
 
 
