@@ -66,7 +66,11 @@ BYTES_BF16 = 2.0
 FP8_GEMM_FRACTION = 0.75
 TP_OVERLAP_GEMM_SLOWDOWN = 0.023
 
-RECOMPUTE_KINDS = ("none", "selective", "full")
+RECOMPUTE_KINDS = ("none", "selective", "full", "half")
+# the share of each model chunk's layers recomputed whole, per recompute code: "half" is Megatron-LM's block method
+# (``--recompute-granularity full --recompute-method block --recompute-num-layers N``: the first N layers of each
+# pipeline stage's chunk are recomputed whole, the others store everything) with N half the chunk's layers
+HALF_RECOMPUTE_SHARE = 0.5
 
 
 def layer_matmul_weights(hidden, heads, kv_heads=None, ffn_hidden=None):
@@ -147,7 +151,11 @@ def flops_per_iteration(batch, seq_len, layers, hidden, vocab, recompute, layer_
     dense, attn, out = _flop_terms(B, s, l, h, V, layer_weights, core_width)
     core = dense + attn
     code = recompute_code(recompute)
-    return core + out, np.where(code == 2, core * (4.0 / 3.0), np.where(code == 1, dense + 2.0 * attn, core)) + out
+    # full: one more forward pass of the layers (a third of forward + backward); half: of half of them
+    hw = np.where(code == 2, core * (4.0 / 3.0), np.where(code == 1, dense + 2.0 * attn, core))
+    if np.any(code == 3):
+        hw = np.where(code == 3, core * (1.0 + HALF_RECOMPUTE_SHARE / 3.0), hw)
+    return core + out, hw + out
 
 
 def hardware_flops_per_iteration(batch, seq_len, layers, hidden, vocab, recompute, layer_weights=None):
@@ -157,9 +165,10 @@ def hardware_flops_per_iteration(batch, seq_len, layers, hidden, vocab, recomput
       ``96·B·s·l·h²·(1 + s/(6h) + V/(16·l·h))``.
     - ``selective``: the attention core is recomputed, Korthikanti et al.:
       ``72·B·l·s·h²·(1 + s/(3h) + V/(12·h·l))``.
+    - ``half``: Megatron-LM's block method on half of each chunk's layers: half of ``full``'s extra forward.
     - ``none``: equal to :func:`model_flops_per_iteration`.
 
-    ``recompute`` is a string or an array of codes (0 none, 1 selective, 2 full).
+    ``recompute`` is a string or an array of codes (0 none, 1 selective, 2 full, 3 half).
     With ``layer_weights`` the same terms as :func:`model_flops_per_iteration`:
     full recomputation adds a third to the dense and attention terms, selective
     doubles the attention term.
@@ -168,7 +177,7 @@ def hardware_flops_per_iteration(batch, seq_len, layers, hidden, vocab, recomput
 
 
 def recompute_code(recompute):
-    """Map ``"none"/"selective"/"full"`` (or codes 0/1/2) to an int array."""
+    """Map ``"none"/"selective"/"full"/"half"`` (or codes 0/1/2/3) to an int array."""
     if isinstance(recompute, str):
         return np.asarray(RECOMPUTE_KINDS.index(recompute))
     return np.asarray(recompute, dtype=int)
@@ -210,7 +219,7 @@ def layer_attention_flops_forward(b, s, h, t):
 
 
 def layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, mlp_ratio=1.0, kv_heads=None,
-                           attn_inside=None, norm_bytes=None):
+                           attn_inside=None, norm_bytes=None, fp8=False, fc2_input_share=0.5):
     """Activation bytes one layer stores for one micro-batch on one rank [B].
 
     Korthikanti et al. 2022, eq. 1-4 (§4.1, mixed precision), tensor by tensor, per token:
@@ -233,6 +242,16 @@ def layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, ml
     dropout masks are counted with ``flash_attention``: Megatron-LM's own estimate for these recipes
     (``megatron/training/theoretical_memory_usage.py``, ``s·b·h·(18 + 4·f/h)/t``) omits them likewise.
 
+    With FP8 matmuls (``fp8``) Transformer Engine keeps each GEMM's input for the weight gradient as its FP8 cast,
+    one byte an element, not the BF16 tensor (``transformer_engine/pytorch/module/linear.py`` and
+    ``layernorm_linear.py``: ``saved_inputmat = inputmat``, the FP8 tensor, unless the weight gradient is overridden
+    to higher precision): the two layer norms' outputs ``4h`` become ``2h``; the second MLP GEMM's input, the share
+    ``fc2_input_share`` of the MLP intermediates (a GPT MLP's GeLU output, ``1/2``; a SwiGLU's output, ``1/3``),
+    is halved; the output projection keeps an FP8 copy ``h`` of its input besides the attention's BF16 output
+    (the fused attention's backward reads that).
+    Where a recipe's stored bytes come term by term (``norm_bytes``, ``attn_inside`` and ``mlp_ratio`` of
+    :func:`~model.inputs.stored_activation_terms`, which count its FP8 caches themselves), ``fp8`` is false.
+
     Returns
     -------
     (linear_bytes, attention_core_bytes)
@@ -242,9 +261,13 @@ def layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, ml
     flash = np.asarray(flash_attention, dtype=bool)
     a_ = np.asarray(a, dtype=float)
     kv = 1.0 if kv_heads is None else np.where(np.isnan(kv_heads), a_, kv_heads) / a_
+    mlp = 16.0 * np.asarray(mlp_ratio, dtype=float)
     outside = (8.0 if norm_bytes is None else np.asarray(norm_bytes, dtype=float)) + np.where(flash, 0.0, 2.0)
-    attn = 4.0 + 4.0 * kv if attn_inside is None else np.asarray(attn_inside, dtype=float)
-    inside = attn + 16.0 * np.asarray(mlp_ratio, dtype=float)
+    inside = (4.0 + 4.0 * kv if attn_inside is None else np.asarray(attn_inside, dtype=float)) + mlp
+    if np.any(fp8):
+        f8 = np.asarray(fp8, dtype=bool)
+        outside = outside - np.where(f8, 2.0, 0.0)
+        inside = inside + np.where(f8, 1.0 - 0.5 * mlp * np.asarray(fc2_input_share, dtype=float), 0.0)
     lin = np.where(sp, s * b * h * (outside + inside) / t, s * b * h * (outside + inside / t))
     core = np.where(flash, 0.0, 5.0 * a * s**2 * b / t)
     return lin, core

@@ -48,6 +48,7 @@ from .network import congestion_slowdown, inter_step_latency_s, nccl_inputs, net
 from .plan_fit import data_parallel_replicas, degrees_valid, largest_divisor_at_most, plan_memory
 from .plan_search import PLAN_ARRAY_KEYS, PlanCacheInfo, clear_plan_cache, plan_cache_info, plan_candidates, \
     search_plans
+from .scale import straggler_factor
 from .scenario import Scenario
 from .step_time import a2a_beyond_fixed, compute_side, step_for_fabric
 from .transport import cpu_cores_busy
@@ -171,6 +172,11 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, chosen: Plan
     bw_ideal, bw_lossy, bw_final, eta = bandwidths
     slow = congestion_slowdown(cs2, net["congestion"])
     step = step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step, slow)[0]
+    # stragglers: the step waits for the slowest of the plan's hosts (model.scale); after the plan search, which
+    # compares plans without this term of a percent or two
+    straggle = straggler_factor(np.ceil(tc * pc * cs2["cp"] * cs2["d"] / pt["gpus_per_node"]),
+                                pt["slow_host_fraction"])
+    step_raw, step = step, step * straggle
     m, lc = cs2["m"], cs2["lc"]
     global_batch = m * cs2["d"] * bc
     G = pt["gpus"]
@@ -187,6 +193,8 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, chosen: Plan
     peak_t = pt["peak_flops"] / 1e12
     parts = dict(compute=m * (vc * lc * cs2["layer_compute"] + cs2["logits"]),
                  optimizer=float_copy(cs2["opt"], step.shape))
+    if lean:  # the stragglers' wait spread over the parts, as the full breakdown spreads it
+        parts = {k: x * straggle for k, x in parts.items()}
     out = dict(
         step_time_s=step_nan,
         mfu=model_tflops / peak_t,
@@ -201,7 +209,7 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, chosen: Plan
     # the communication parts at the ideal bandwidth; what loss recovery and the CPU cap add, apart
     step_ideal, p2p, t_chunk, exposed = step_for_fabric(cs2, pt["dp_overlap"], bw_ideal, inter_step, slow)
     # a bandwidth the same as one already timed (no loss, or no CPU cap) gives the same step: not timed again
-    step_lossy = (step if _same_values(bw_lossy, bw_final) else step_ideal if _same_values(bw_lossy, bw_ideal)
+    step_lossy = (step_raw if _same_values(bw_lossy, bw_final) else step_ideal if _same_values(bw_lossy, bw_ideal)
                   else step_for_fabric(cs2, pt["dp_overlap"], bw_lossy, inter_step, slow)[0])
     dp_slow, pp_slow, ep_slow = split_slowdown(slow)
     # a chunk's time beyond its compute, tensor-parallel and pipeline parts: the experts' all-to-all (over NVLink
@@ -217,8 +225,10 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, chosen: Plan
         bubble=(pc - 1.0) * t_chunk,
         dp_comm=exposed,
         loss_recovery=step_lossy - step_ideal,
-        cpu=step - step_lossy,
+        cpu=step_raw - step_lossy,
     )
+    # the stragglers' wait: every part of the step waits for the slowest host in the same proportion
+    parts = {k: x * straggle for k, x in parts.items()}
     hw_tflops = hf / (step_nan * G) / 1e12
     line_gbps = fab["link_gbps"] * fab["nics_per_node"]
     out.update(

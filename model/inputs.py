@@ -20,6 +20,7 @@ from .collectives import gpu_ll_max_bus_gb_per_s, pcie_cap_gb_per_s
 from .memory import GIB_PER_GB, GRAD_BF16_BYTES, GRAD_STATE_BYTES
 from .compute import BYTES_BF16, gemm_rates, layer_matmul_weights, mlp_activation_ratio, params_from_architecture
 from .errors import ScenarioError, suggest
+from .scale import compute_time_scale, nccl_channels, overlap_compute_tax
 from .scenario import FabricSpec, Scenario
 from .transport import GPUDIRECT_TCP_VALUES, LOSS_RECOVERY_CODE, RDMA_TRANSPORTS, TRANSPORT_CODE
 
@@ -293,7 +294,11 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
         "pcie_gb_per_s": float(pcie_cap_gb_per_s(g.get("pcie_gen", 5))),
         "cp_min_tokens": CP_MIN_TOKENS_PER_RANK if p.cp is None else 0.0,
         "tp_overlap": float(p.tp_overlap), "ep_overlap": float(p.ep_overlap),
-        "expert_tp": float(p.expert_tp or 0), "uneven": float(p.uneven_stages)}, n)
+        "expert_tp": float(p.expert_tp or 0), "uneven": float(p.uneven_stages),
+        # the framework's compute rate and the share of slow hosts (model.scale)
+        "compute_time_scale": compute_time_scale(w.framework), "slow_host_fraction": s.cluster.slow_host_fraction,
+        # the compute NCCL's channels take while data-parallel traffic overlaps it (model.step_time)
+        "overlap_tax": overlap_compute_tax(g["sm_count"], nccl_channels(g["intra_link"]))}, n)
     if w.layers is not None:
         pt["layers"], pt["hidden"], pt["heads"] = const["layers"], const["hidden"], const["heads"]
     else:
@@ -314,6 +319,7 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
     pt["moe_tokens"] = const["moe_tokens"]
     pt.update(moe_layer_weights(w, attn, mlp, pt["hidden"], pt["layers"], experts, top_k, pt["moe_tokens"], n))
     pt["mlp_ratio"] = moe_mlp_ratio(w, pt, ffn, experts > 1, n)
+    pt["fc2_input_share"] = fp8_mlp_input_share(pt, ffn, experts > 1, n)
     pt["untied"] = const["untied"]
     pt["params"] = params_from_architecture(pt["layers"], pt["hidden"], pt["vocab"], pt.pop("model_layer_weights"),
                                             pt["untied"])
@@ -328,6 +334,10 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
     pt["dp_overlap"] = np.full(n, p.dp_overlap)
     pt["tp_overlap"], pt["ep_overlap"] = const["tp_overlap"], const["ep_overlap"]
     pt["expert_tp"], pt["uneven"] = const["expert_tp"], const["uneven"]
+    pt["compute_time_scale"], pt["slow_host_fraction"] = const["compute_time_scale"], const["slow_host_fraction"]
+    pt["overlap_tax"] = const["overlap_tax"]
+    # Transformer Engine's FP8 casts of the GEMM inputs, where the recipe's stored bytes are not given term by term
+    pt["fp8_inputs"] = pt["fp8"] * float(not (w.light_recompute or w.fp8_activations))
 
     width = 1 if fabric_points_cut else n
     # cut to one point, NICs per GPU are one value per fabric too where the GPUs per node do not change
@@ -413,6 +423,20 @@ def stored_activation_terms(w, hidden, heads, ffn, n) -> dict:
     out["mlp_bytes"] = gated * f * lin + (0.0 if w.light_recompute else 2.0 * f)
     out["expert_input_bytes"] = lin * h
     return out
+
+
+def fp8_mlp_input_share(pt, ffn, moe, n):
+    """The share of a layer's stored MLP activations (``16h·mlp_ratio`` bytes, :func:`moe_mlp_ratio`) that GEMMs keep
+    only as their input for the weight gradient, which FP8 recipes save as the one-byte cast
+    (``fc2_input_share`` of :func:`~model.compute.layer_activation_bytes`): the second GEMM's input, a GPT MLP's
+    GeLU output (``8h`` of ``16h``) or a SwiGLU's output (``f`` of ``3f``), of each token copy, and a routed copy's
+    input (the experts' first GEMM's, ``2h``)."""
+    h = pt["hidden"]
+    dense_share = np.where(np.isnan(ffn), 0.5, 1.0 / 3.0) if ffn is not None else 0.5
+    one_mlp = np.broadcast_to(mlp_activation_ratio(h, ffn), (n,)) * 16.0 * h  # one MLP's bytes per token copy
+    fc2 = dense_share * one_mlp * (pt["moe_tokens"] + pt["shared_experts"])
+    routed = moe * pt["moe_tokens"] * 2.0 * h
+    return np.broadcast_to((fc2 + routed) / (16.0 * h * pt["mlp_ratio"]), (n,)).astype(float)
 
 
 def moe_mlp_ratio(w, pt, ffn, moe, n):

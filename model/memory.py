@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .compute import layer_activation_bytes
+from .compute import HALF_RECOMPUTE_SHARE, layer_activation_bytes
 
 STATE_BYTES_PER_PARAM = 18.0
 OPTIMIZER_BYTES_PER_PARAM = 12.0
@@ -145,13 +145,16 @@ def stage_memory_bytes(layers, hidden, heads, vocab, seq_len, micro_batch, tp, p
 
 def layer_memory_bytes(hidden, heads, vocab, seq_len, micro_batch, tp, recompute_code, sequence_parallel,
                        flash_attention, layer_weights=None, mlp_ratio=1.0, fp8=False, kv_heads=None,
-                       grad_bytes=GRAD_STATE_BYTES, attn_inside=None, norm_bytes=None):
+                       grad_bytes=GRAD_STATE_BYTES, attn_inside=None, norm_bytes=None, fc2_input_share=0.5,
+                       fp8_inputs=None):
     """The terms of :func:`stage_memory_bytes` that do not depend on the number of layers nor on the pipeline:
     ``per_layer`` (one layer's stored activations of one micro-batch [B]), ``working``, ``logits``,
     ``layer_params``, ``fp8`` and ``grad`` (the gradient buffer's bytes per parameter: :data:`GRAD_STATE_BYTES`,
     or :data:`GRAD_BF16_BYTES` where gradients are accumulated and reduced in bf16). ``attn_inside``: the attention's
     stored activations and ``norm_bytes`` the normalisations' where not standard
-    (:func:`~model.compute.layer_activation_bytes`).
+    (:func:`~model.compute.layer_activation_bytes`). ``fp8_inputs``: whether the GEMMs' inputs are kept as their FP8
+    casts with ``fc2_input_share`` of the MLP's intermediates the second GEMM's input (``fp8`` where not given; false
+    where the recipe's stored bytes come term by term, :func:`~model.inputs.stored_activation_terms`).
 
     ``logits``: the output layer's input and the fp32 logits of the cross-entropy, ``4·s·b·(h + V)/t`` (Megatron-LM,
     ``theoretical_memory_usage.py``), held on the last stage.
@@ -159,7 +162,8 @@ def layer_memory_bytes(hidden, heads, vocab, seq_len, micro_batch, tp, recompute
     b, s, h, a, t = micro_batch, seq_len, hidden, heads, tp
     w = 12.0 * np.asarray(hidden, dtype=float)**2 if layer_weights is None else layer_weights
     lin, core = layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, mlp_ratio, kv_heads,
-                                       attn_inside, norm_bytes)
+                                       attn_inside, norm_bytes, fp8 if fp8_inputs is None else fp8_inputs,
+                                       fc2_input_share)
     sp = np.asarray(sequence_parallel, dtype=bool)
     layer_input = 2.0 * s * b * h
     layer_input = np.where(sp, layer_input / t, layer_input)
@@ -167,6 +171,11 @@ def layer_memory_bytes(hidden, heads, vocab, seq_len, micro_batch, tp, recompute
     full, selective, stored = rc == 2, rc == 1, lin + core
     per_layer = np.where(full, layer_input, np.where(selective, lin, stored))
     working = np.where(full, stored, np.where(selective, core, 0.0))
+    if np.any(rc == 3):  # half: half the chunk's layers keep their input only, the others everything (block method)
+        half = rc == 3
+        per_layer = np.where(half, HALF_RECOMPUTE_SHARE * layer_input + (1.0 - HALF_RECOMPUTE_SHARE) * stored,
+                             per_layer)
+        working = np.where(half, stored, working)
     logits = 4.0 * b * s * (np.asarray(h, dtype=float) + np.asarray(vocab, dtype=float)) / t
     return dict(per_layer=per_layer, working=working, logits=logits,
                 layer_params=(w + 13.0 * np.asarray(hidden, dtype=float)) / t,
@@ -278,8 +287,9 @@ def model_state_bytes_by_stage(stage, dp, stages):
         col = np.multiply(stage["params"], per_param, out=out[:, i:i + 1])  # written in place: no temporary
         if z >= 3:
             np.add(col, np.where(sharded, ZERO3_GATHERED_LAYERS * WEIGHT_BYTES * stage["layer_params"], 0.0), out=col)
-        if z >= 1 and "expert_params" in stage:  # as model_state_bytes: the experts' states over their own ranks
-            diff = _expert_share(stage, dp) - inv_d
+        if z >= 1 and "expert_params" in stage:  # as model_state_bytes: the experts' states over their own ranks,
+            # where the stage is in effect (dp > 1), as everything else here
+            diff = np.where(sharded, _expert_share(stage, dp) - inv_d, 0.0)
             np.add(col, stage["expert_params"] * (diff * opt_bytes + (z >= 2) * diff * grad_bytes
                                                   + (z >= 3) * diff * WEIGHT_BYTES), out=col)
     return out

@@ -223,7 +223,7 @@ STAGE_MEMORY_POINT_KEYS = ("layers", "hidden", "vocab", "attn_weights", "expert_
 # point inputs of layer_memory
 LAYER_MEMORY_POINT_KEYS = ("hidden", "heads", "vocab", "seq_len", "sp", "flash", "attn_weights", "expert_weights",
                            "mlp_ratio", "fp8", "kv_heads", "grad_bytes", "expert_tp", "attn_inside",
-                           "norm_bytes")
+                           "norm_bytes", "fc2_input_share", "fp8_inputs")
 
 
 def layer_memory(pt, t, b, rc, c=1.0, e=1.0):
@@ -231,7 +231,8 @@ def layer_memory(pt, t, b, rc, c=1.0, e=1.0):
     return layer_memory_bytes(pt["hidden"], pt["heads"], pt["vocab"], pt["seq_len"] / c, b, t, rc, pt["sp"],
                               pt["flash"], rank_layer_weights(pt, t, e), pt["mlp_ratio"], pt["fp8"],
                               pt["kv_heads"], float(np.ravel(pt["grad_bytes"])[0]),  # one gradient precision a run
-                              attn_inside=pt["attn_inside"], norm_bytes=pt["norm_bytes"])
+                              attn_inside=pt["attn_inside"], norm_bytes=pt["norm_bytes"],
+                              fc2_input_share=pt["fc2_input_share"], fp8_inputs=pt["fp8_inputs"])
 
 
 def clear_cache() -> None:

@@ -44,6 +44,10 @@ class Cluster:
     cpu_for_network_fraction: float = F(0.5, lo=0.01, hi=1.0,
                                         help="Share of host cores the network stack may use; the rest feed the "
                                              "data pipeline (guess)", label="CPU share for network")
+    slow_host_fraction: float = F(0.005, lo=0.0, hi=0.5,
+                                  help="Share of hosts that run slower than the rest (stragglers): 0.005 as "
+                                       "MegaScale found (Jiang et al. 2024, §5.1); 0 for a cluster screened for "
+                                       "them", label="Slow hosts")
 
 
 @dataclass(frozen=True)
@@ -60,8 +64,10 @@ class Workload:
                                 help="Micro-batch; the engine picks the fastest that fits when omitted")
     train_tokens_b: float = F(300.0, unit="B tokens", lo=0.001, hi=1_000_000.0, help="Tokens to train, billions",
                               label="Training tokens")
-    recompute: str | None = F(None, choices=("none", "selective", "full"),
-                              help="Activation recomputation; the plan search picks it when omitted")
+    recompute: str | None = F(None, choices=("none", "selective", "full", "half"),
+                              help="Activation recomputation: none, selective (the attention core), full (every "
+                                   "layer), half (full on half of each stage's layers, Megatron-LM's block "
+                                   "method); the plan search picks it when omitted")
     flash_attention: bool = F(True, help="FlashAttention (no s×s score matrix in memory)")
     kv_heads: int | None = F(None, lo=1, hi=2048, help="Key/value heads (grouped-query attention, Ainslie et al. "
                                                       "2023); default: heads (multi-head attention)")
@@ -119,6 +125,10 @@ class Workload:
                             help="Gradients on the wire (data-parallel reduce-scatter / all-reduce): bf16, fp8 "
                                  "(with precision = fp8; half the bytes) or fp32 (twice; Llama 3 reduce-scatters "
                                  "in FP32)")
+    framework: str = F("megatron", choices=("megatron", "deepspeed"),
+                       help="Training software: megatron (Megatron-LM / Megatron-Core, NeMo) or deepspeed (the "
+                            "DeepSpeed-Megatron pipeline engine of 2021, e.g. Megatron-Turing NLG: 0.79 of "
+                            "Megatron-LM's compute rate, Smith et al. 2022 against Narayanan et al. 2021)")
 
 
 @dataclass(frozen=True)

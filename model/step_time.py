@@ -14,8 +14,8 @@ import numpy as np
 from .arrays import fills, float_copy, one_value, where_uniform
 from .collectives import DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NVLINK_STEP_US, bus_factor, collective_latency_s, \
     collective_time, in_node_collective_time, p2p_time, ring_steps, tree_steps
-from .compute import BYTES_BF16, TP_OVERLAP_GEMM_SLOWDOWN, gemm_efficiency, layer_times_forward, logits_time, \
-    optimizer_time
+from .compute import BYTES_BF16, HALF_RECOMPUTE_SHARE, TP_OVERLAP_GEMM_SLOWDOWN, gemm_efficiency, layer_times_forward, \
+    logits_time, optimizer_time
 from .inputs import GRAD_BYTES
 from .memory import stage_params
 from .network import split_slowdown
@@ -35,7 +35,7 @@ def compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, repl
     into pipeline and data-parallel communication time with a few operations.
     The algebra is that of :func:`~model.collectives.hierarchical_all_reduce_time`
     and :func:`~model.collectives.p2p_time` (a test checks they agree).
-    ``rc``: recompute code (0 none, 1 selective, 2 full); ``z``: ZeRO stage (0-3); ``c``: context-parallel
+    ``rc``: recompute code (0 none, 1 selective, 2 full, 3 half); ``z``: ZeRO stage (0-3); ``c``: context-parallel
     degree (the ``d·c`` ranks that hold the same weights reduce gradients and shard states together, as
     Megatron-LM's distributed optimizer does over data × context parallelism).
     ``plan_side``: :func:`plan_side_terms` of the same plans, if already computed; ``replicas``: their
@@ -123,7 +123,7 @@ def compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, repl
         slots=np.subtract(slots, 1.0, out=_own(slots)), m_logits=m * ps["logits"],
         # one all-reduce's volume (``dp_volume`` all-reduces' worth per step: the ZeRO stage's traffic):
         # intra + inter_buckets · NCCL_BASE_US · 1e-6, inter_buckets · (per_bucket / g_dp) · bf_ar · gpn
-        dp_k0=inter_lat, dp_intra_bw=intra_bw,
+        dp_k0=inter_lat, dp_intra_bw=intra_bw, overlap_tax=pt["overlap_tax"],
         dp_k1=inter_buckets * steps,
         dp_k2=inter_bw,
     )
@@ -224,7 +224,7 @@ PLAN_SIDE_POINT_KEYS = ("experts", "attn_weights", "expert_weights", "layer_weig
                         "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw", "layer_weights", "mlp_ratio",
                         "gemm_peak", "untied", "nvls_busbw", "ll_max_node", "tp_overlap", "ep_overlap",
                         "routed_weights_time", "imbalance", "routed_nodes", "shared_experts", "expert_tp",
-                        "core_width", "core_dim", "kv_width", "recompute_weights")
+                        "core_width", "core_dim", "kv_width", "recompute_weights", "compute_time_scale")
 
 
 def plan_side_terms(pt, t, p, b, v, rc, c=1.0, e=1.0):
@@ -276,11 +276,17 @@ def layer_side_terms(pt, t, b, rc, c=1.0, e=1.0):
         perm_f = permutation_time_forward(pt, b * s / t, e)
     else:
         perm_f = 0.0
+    # the training framework's compute rate (model.scale: 1 for Megatron-LM)
+    scale = pt["compute_time_scale"]
+    dense_f, core_f, perm_f = dense_f * scale, core_f * scale, perm_f * scale
     extra = np.where(rc == 2, dense_f + core_f, np.where(rc == 1, core_f, 0.0))
-    if np.any(np.asarray(pt["recompute_weights"]) > 0):  # latent attention's up-projections again, in the backward
-        extra = extra + 2.0 * b * s * pt["recompute_weights"] / t / (gemm_peak * gemm_efficiency(h / t))
-    layer_compute = 3.0 * (dense_f + core_f) + extra
     n_ar = 4.0 + 2.0 * (rc == 2)
+    if np.any(rc == 3):  # half: the recomputed forward (and its two all-reduces) of half the layers
+        extra = np.where(rc == 3, HALF_RECOMPUTE_SHARE * (dense_f + core_f), extra)
+        n_ar = n_ar + 2.0 * HALF_RECOMPUTE_SHARE * (rc == 3)
+    if np.any(np.asarray(pt["recompute_weights"]) > 0):  # latent attention's up-projections again, in the backward
+        extra = extra + 2.0 * b * s * pt["recompute_weights"] / t / (gemm_peak * gemm_efficiency(h / t)) * scale
+    layer_compute = 3.0 * (dense_f + core_f) + extra
     t_ar = in_node_collective_time("all_reduce", b * s * h * BYTES_BF16, t, pt["intra_busbw"], pt["intra_p2p_bw"],
                                    pt["nvls_busbw"], pt["ll_max_node"])
     if moe:
@@ -291,8 +297,10 @@ def layer_side_terms(pt, t, b, rc, c=1.0, e=1.0):
         t_exp = in_node_collective_time("all_reduce", pt["moe_tokens"] * b * s * h * BYTES_BF16 * et / t, et,
                                         pt["intra_busbw"], pt["intra_p2p_bw"], pt["nvls_busbw"], pt["ll_max_node"])
         layer_tp = 0.5 * n_ar * (t_ar * (1.0 + (pt["shared_experts"] > 0)) + t_exp)
-        extra = extra + (rc == 2) * perm_f
-        layer_compute = layer_compute + 2.0 * perm_f + (rc == 2) * perm_f
+        # the permutations run again where the layer is recomputed (all of them, or half the layers')
+        again = np.where(rc == 2, 1.0, np.where(rc == 3, HALF_RECOMPUTE_SHARE, 0.0)) * perm_f
+        extra = extra + again
+        layer_compute = layer_compute + 2.0 * perm_f + again
     else:
         layer_tp = n_ar * t_ar
     # tensor-parallel overlap: each all-gather / reduce-scatter is split into t steps pipelined with the partial
@@ -300,7 +308,7 @@ def layer_side_terms(pt, t, b, rc, c=1.0, e=1.0):
     # whatever the layer's dense forward and backward cannot hide
     hidden_tp = np.maximum(layer_tp - 3.0 * dense_f, 0.0) + layer_tp / t
     layer_tp = np.where(pt["tp_overlap"] > 0, np.minimum(hidden_tp, layer_tp), layer_tp)
-    logits = logits_time(b, s, h, V, t, pt["core_peak"], pt["hbm_bytes_per_s"])
+    logits = logits_time(b, s, h, V, t, pt["core_peak"], pt["hbm_bytes_per_s"]) * scale
     msg = s * h * BYTES_BF16 * b / t  # scatter/gather over the t NICs (Narayanan et al. §4.1)
     # one in-node send between two pipeline stages (the stage side keeps it where there are stages)
     p2p_send = in_node_collective_time("sendrecv", msg, 2.0, pt["intra_busbw"], pt["intra_p2p_bw"],
@@ -471,6 +479,8 @@ def step_for_fabric(cs, dp_overlap, bw_node, step_latency_s, slow=1.0):
         floor = t_dp1 / cs["buckets"]
         return np.maximum(gap, floor, out=gap) if fills(gap, floor) else np.maximum(gap, floor)
     exposed = where_uniform(dp_overlap, overlapped, lambda: t_dp)
+    # what it hides still takes NCCL's SMs from the compute it overlaps (model.scale.overlap_compute_tax)
+    exposed = where_uniform(dp_overlap, lambda: exposed + (t_dp - exposed) * cs["overlap_tax"], lambda: exposed)
     return add_into(pipe + exposed, cs["opt"]), p2p, t_chunk, exposed
 
 
@@ -502,4 +512,4 @@ def add_into(total, x):
 STEP_KEYS = ("crosses", "p2p_bytes_node", "p2p_intra", "ring_crosses", "ring_steps", "ring_bytes_node", "ring_hide",
              "chunk_ring_intra", "chunk_fixed", "a2a_steps", "a2a_bytes_node", "a2a_hide", "chunk_a2a_piped", "slots",
              "m_logits",
-             "dp_k0", "dp_k1", "dp_k2", "dp_intra_bw", "dp_volume", "window", "buckets", "opt")
+             "dp_k0", "dp_k1", "dp_k2", "dp_intra_bw", "dp_volume", "window", "buckets", "opt", "overlap_tax")

@@ -31,6 +31,13 @@ H800 (DeepSeek-AI 2024) and Mixtral 8x7B and 8x22B with Megatron-Core on H100, r
 ``uneven_stages``, ``light_recompute``, ``fp8_activations``). A row the engine does not meet says why in
 ``not_judged_because`` and is left out of the summary.
 
+Runs at scale (``assets/validation/scale_runs.csv``), judged with the same tolerance: Megatron-Turing NLG 530B
+on 2,240-3,360 A100 GPUs under DeepSpeed (Smith et al. 2022, read with the column ``framework = deepspeed``,
+:mod:`model.scale`) and MegaScale's Megatron-LM baseline for a 175B model on 256-12,288 A100 GPUs on RoCE (Jiang et
+al. 2024, Table 2), whose drift with scale the straggler term of :mod:`model.scale` describes, and Megatron-Core's
+GPT-3 175B strong scaling on 96 and 4,608 H100 in BF16 (NVIDIA's Megatron-LM README; the plan, which the README
+gives only in a figure, searched). A row whose ``tp`` is empty leaves the whole plan to the search.
+
 What was calibrated: the three compute constants in :mod:`model.compute`
 (``GEMM_EFF_MAX``, ``GEMM_HALF_DIM``, ``MEM_PASSES``), once, for all rows
 together. Nothing is set per run: a row only states what its paper states.
@@ -54,9 +61,12 @@ from .scenario import scenario_from_dict
 CSV_PATH = ASSETS_DIR / "validation" / "calibration_runs.csv"
 MODERN_CSV_PATH = ASSETS_DIR / "validation" / "modern_runs.csv"
 MOE_CSV_PATH = ASSETS_DIR / "validation" / "moe_runs.csv"
+SCALE_CSV_PATH = ASSETS_DIR / "validation" / "scale_runs.csv"
 JUDGED_TABLES = (("Megatron-LM runs (Narayanan et al. 2021; Korthikanti et al. 2022)", CSV_PATH),
                  ("Modern runs (Llama 3 405B on RoCE; NVIDIA NeMo / Megatron-Bridge on H100)", MODERN_CSV_PATH),
-                 ("Mixture-of-experts runs (DeepSeek-V3 on H800; Megatron-Core Mixtral on H100)", MOE_CSV_PATH))
+                 ("Mixture-of-experts runs (DeepSeek-V3 on H800; Megatron-Core Mixtral on H100)", MOE_CSV_PATH),
+                 ("Runs at scale (Megatron-Turing NLG 530B on DeepSpeed; MegaScale's Megatron-LM baseline, 256-12,288 "
+                  "A100 on RoCE; Megatron-Core GPT-3 175B, 96-4,608 H100)", SCALE_CSV_PATH))
 MEDIAN_TOLERANCE = 0.05
 ROW_TOLERANCE = 0.12
 
@@ -79,7 +89,7 @@ class Row:
 
 # columns a row may leave empty (the engine's default applies): what modern recipes state besides the GPT shape
 OPTIONAL_WORKLOAD = {"kv_heads": int, "ffn_hidden": int, "untied_embeddings": lambda x: x == "yes",
-                     "experts": int, "top_k": int, "precision": str, "grad_precision": str,
+                     "experts": int, "top_k": int, "precision": str, "grad_precision": str, "framework": str,
                      # mixture-of-experts recipes beyond the routed experts, and multi-head latent attention
                      "shared_experts": int, "dense_layers": int, "dense_ffn_hidden": int, "expert_imbalance": float,
                      "max_routed_nodes": int, "kv_lora_rank": int, "q_lora_rank": int, "qk_nope_head_dim": int,
@@ -97,8 +107,11 @@ def read_runs(path=CSV_PATH) -> list[dict]:
 def run_to_scenario_dict(r: dict) -> dict:
     """A scenario document that states exactly what the paper states."""
     gpus, gpn = int(r["gpus"]), int(r["gpus_per_node"])
-    par = {"mode": "explicit", "tp": int(r["tp"]), "pp": int(r["pp"]),
-           "sequence_parallel": r["sequence_parallel"] == "yes", "dp_overlap": r.get("dp_overlap") == "yes"}
+    par = {"sequence_parallel": r["sequence_parallel"] == "yes", "dp_overlap": r.get("dp_overlap") == "yes"}
+    if r["tp"]:  # the source states the plan
+        par.update(mode="explicit", tp=int(r["tp"]), pp=int(r["pp"]))
+    else:  # it does not: the plan search chooses it, as for a user
+        par["mode"] = "auto"
     if r["interleaved"] == "no":
         par["virtual_stages"] = 1
     elif r["virtual_stages"]:

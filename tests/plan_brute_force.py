@@ -10,7 +10,7 @@ strictly faster (ties: the first plan shape, the lightest recompute kind, the lo
 
 import numpy as np
 
-from model import engine, network, plan_fit, plan_search, step_time
+from model import engine, network, plan_fit, plan_search, scale, step_time
 
 
 def brute_force_plans(s, field=None, values=None):
@@ -47,7 +47,9 @@ def brute_force_plans(s, field=None, values=None):
     if round_batch:
         _fewer_replicas(s, ptn, grid, replicas[0], bw, lat, congestion, cand, plan, step_best,
                         np.where(found, np.take_along_axis(per_sequence, best[..., None], axis=-1)[..., 0], np.inf))
-    return plan, step_best
+    # the step as the engine reports it: with the stragglers of the plan's hosts (model.scale), after the choice
+    hosts = np.ceil(plan["tp"] * plan["pp"] * plan["cp"] * plan["dp"] / pt["gpus_per_node"])
+    return plan, step_best * scale.straggler_factor(hosts, pt["slow_host_fraction"])
 
 
 def _fewer_replicas(s, ptn, grid, d_most, bw, lat, congestion, cand, plan, step_best, best_seq):

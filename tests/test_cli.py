@@ -82,6 +82,8 @@ def test_validate_passes(capsys):
     ("[fabric]\ncompare = [\"infiniband\", \"infiniband2\"]\n", ["fabric.compare", "infiniband2", "did you mean"]),
     ("[fabric]\nprofile_set = \"sead\"\n", ["fabric.profile_set", "did you mean 'seed'"]),
     ("[workload]\nrecompute = \"partial\"\n", ["workload.recompute", "none, selective, full"]),
+    ("[workload]\nframework = \"colossal\"\n", ["workload.framework", "'colossal'", "megatron, deepspeed"]),
+    ("[cluster]\nslow_host_fraction = 0.9\n", ["cluster.slow_host_fraction", "0.9", "0.5"]),
     ("[cluster]\nnodes = 3\n[parallel]\ntp = 8\npp = 2\n", ["tp × pp", "must divide", "24 GPUs"]),
     ("[cluster]\ngpu = \"A10\"\nnodes = 1\n[workload]\nparams_b = 175.0\n[parallel]\ntp = 8\n",
      ["fits in 24 GB"]),

@@ -56,3 +56,38 @@ def test_fragmentation_is_charged_on_activations_not_on_states():
 def test_usable_memory_is_the_gibibytes_less_the_runtime():
     assert_allclose(memory.USABLE_MEMORY_FRACTION, 2**30 / 1e9 * (1 - memory.RUNTIME_RESERVE_FRACTION))
     assert 80 < 80 * memory.USABLE_MEMORY_FRACTION < 2**30 * 80 / 1e9
+
+
+def test_fp8_keeps_the_gemm_inputs_for_the_weight_gradient_in_one_byte():
+    # Transformer Engine saves each FP8 GEMM's input as its FP8 cast: a GPT layer with sequence parallelism and
+    # FlashAttention stores 32·s·b·h/t bytes in BF16 (8 outside, 4 + 4 + 16 inside); in FP8 the two layer norms'
+    # outputs drop from 4h to 2h, the GeLU output (the second GEMM's input, 8h) to 4h, and the output projection
+    # keeps an FP8 copy h of the attention output: 27·s·b·h/t
+    from model.compute import layer_activation_bytes
+    s, b, h, a, t = 2048, 1, 12288, 96, 4
+    bf16 = layer_activation_bytes(b, s, h, a, t, True, True)[0]
+    fp8 = layer_activation_bytes(b, s, h, a, t, True, True, fp8=True)[0]
+    assert_allclose(bf16, 32 * s * b * h / t)
+    assert_allclose(fp8, 27 * s * b * h / t)
+    # a SwiGLU of f = 3.25h stores 6f (2f gate and up, f its output, two bytes each); FP8 halves its output: 5f
+    f = 3.25 * h
+    ratio = 3 * f / (8 * h)
+    swiglu = layer_activation_bytes(b, s, h, a, t, True, True, ratio, fp8=True, fc2_input_share=1 / 3)[0]
+    assert_allclose(swiglu, (8 - 2 + 4 + 4 + 1) * s * b * h / t + 5 * f * s * b / t)
+
+
+def test_fp8_moe_layers_keep_the_second_gemms_and_the_routed_copies_inputs_in_one_byte():
+    # an FP8 mixture-of-experts layer: of its stored MLP bytes, each token copy's SwiGLU output (f of 3f, two bytes)
+    # and each routed copy's input (h, two bytes) are GEMM inputs kept for the weight gradient, halved as FP8 casts;
+    # a recipe that states its stored bytes term by term (DeepSeek-V3's) is not reduced again
+    from model import load_scenario
+    from model.inputs import build_inputs
+    s = load_scenario("assets/presets/moe_deepseek_v3_shape.toml")
+    pt = build_inputs(s).point
+    h, f, copies = float(pt["hidden"][0]), 2048.0, float(pt["moe_tokens"][0])
+    saving = 0.5 * 16.0 * h * float(pt["mlp_ratio"][0]) * float(pt["fc2_input_share"][0])
+    assert_allclose(saving, copies * (f + h))
+    assert float(pt["fp8_inputs"][0]) == 1.0
+    recipe = build_inputs(s.replace_many({"workload.light_recompute": True, "workload.fp8_activations": True})).point
+    assert float(recipe["fp8_inputs"][0]) == 0.0
+    assert float(build_inputs(s.replace("workload.precision", "bf16")).point["fp8_inputs"][0]) == 0.0

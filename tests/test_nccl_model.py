@@ -535,7 +535,8 @@ def test_in_node_collectives_match_the_collective_model_bit_for_bit(kind):
 
 def test_the_engines_tensor_parallel_all_reduces_go_through_the_collective_model():
     s = model.load_scenario(DEFAULT).replace_many({"parallel.mode": "explicit", "parallel.tp": 8, "parallel.pp": 1,
-                                                   "workload.global_batch": 1032, "workload.recompute": "selective"})
+                                                   "workload.global_batch": 1032, "workload.recompute": "selective",
+                                                   "cluster.slow_host_fraction": 0.0})  # no stragglers' share
     r = model.evaluate(s).at("roce")
     arch, plan = r["architecture"], r["plan"]
     g = model.catalog.gpu(s.cluster.gpu)
@@ -555,7 +556,7 @@ def test_tensor_parallel_all_reduces_use_nvlink_sharp_where_the_node_has_it(gpu)
     without = collectives.in_node_collective_time("all_reduce", msg, 8, ring_bw, p2p_bw)
     with_nvls = collectives.in_node_collective_time("all_reduce", msg, 8, ring_bw, p2p_bw, nvls_bw)
     s = model.scenario_from_dict({
-        "cluster": {"gpu": gpu, "nodes": 16, "gpus_per_node": 8},
+        "cluster": {"gpu": gpu, "nodes": 16, "gpus_per_node": 8, "slow_host_fraction": 0.0},  # no stragglers' share
         "workload": {"layers": 32, "hidden": 8192, "heads": 64, "seq_len": 4096, "global_batch": 256,
                      "micro_batch": 4, "recompute": "selective"},
         "parallel": {"mode": "explicit", "tp": 8, "pp": 1}})

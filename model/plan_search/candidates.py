@@ -21,7 +21,7 @@ TP_CANDIDATES = (1, 2, 4, 8, 16)
 PP_CANDIDATES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 MB_CANDIDATES = (1, 2, 4)
 V_CANDIDATES = (1, 2, 4)
-RECOMPUTE_CANDIDATES = (0, 1, 2)  # none, selective, full: lightest first
+RECOMPUTE_CANDIDATES = (0, 1, 3, 2)  # none, selective, half, full: lightest first
 ZERO_CANDIDATES = (1, 2, 3)  # searched sharding stages, cheapest first (stage 0 only when asked for)
 CP_CANDIDATES = (1, 2, 4, 8, 16)
 EP_CANDIDATES = (1, 2, 4, 8, 16, 32, 64)  # expert parallelism, searched for mixture-of-experts models
@@ -127,7 +127,8 @@ PLAN_POINT_KEYS = ("seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", 
                    "cp_min_tokens", "experts", "attn_weights", "expert_weights", "layer_weights_time", "moe_tokens",
                    "grad_ratio", "tp_overlap", "ep_overlap", "routed_weights_time", "imbalance", "routed_nodes",
                    "shared_experts", "expert_tp", "uneven", "core_width", "core_dim", "kv_width", "attn_inside",
-                   "norm_bytes", "recompute_weights")
+                   "norm_bytes", "recompute_weights", "compute_time_scale", "fc2_input_share", "fp8_inputs",
+                   "overlap_tax")
 
 PLAN_ARRAY_KEYS = ("tp", "pp", "micro_batch", "virtual_stages", "recompute", "zero_stage", "cp", "ep")
 
@@ -143,7 +144,7 @@ def at_candidates(x, ci):
 # the point inputs compute_side reads given the plan side (and the replicas, but for the placeholder pair where no
 # pair fits), and the pairs keep: gathered per row
 ROW_POINT_KEYS = ("gpus_per_node", "hbm_bytes_per_s", "intra_busbw", "grad_ratio", "dp_overlap", "gpus",
-                  "global_batch")
+                  "global_batch", "overlap_tax")
 
 
 def group_size(s: Scenario) -> int:

@@ -11,7 +11,7 @@ def test_published_set_drops_the_presets_article_values_and_says_what_is_overrid
     assert window.load_preset(presets.preset_path("case2"))
     settle(window)
     assert "(article)" in window.fabric_source.text()
-    days_seed = [window.table.cell_text(i, "days") for i in range(4)]
+    days_seed = [window.table.cell_text(r, "days") for r in range(window.table.rowCount())]
     window.profile_buttons["published"].click()  # the radio button a user clicks
     settle(window)
     s = window.controller.scenario
@@ -20,7 +20,7 @@ def test_published_set_drops_the_presets_article_values_and_says_what_is_overrid
     assert {k for _, spec in s.fabric.custom for k, v in vars(spec).items() if v is not None} <= {
         "link_gbps", "nics_per_node"}
     assert "(article)" not in window.fabric_source.text()
-    assert [window.table.cell_text(i, "days") for i in range(4)] != days_seed  # (InfiniBand's 13.0 in both)
+    assert [window.table.cell_text(r, "days") for r in range(window.table.rowCount())] != days_seed
     window.controller.set_value("fabric.custom.infiniband.latency_us", 3.0)
     settle(window)
     assert "Latency 3 µs" in window.fabric_source.text()  # the user's own override is named
