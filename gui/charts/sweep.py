@@ -952,10 +952,18 @@ class ChartWidget(pg.PlotWidget):
         vb.setXRange(lo, hi, padding=0.02)
 
     def resizeEvent(self, ev) -> None:  # noqa: N802 (Qt name)
-        super().resizeEvent(ev)
         legend = self.__dict__.get("legend")
         if legend is None or self.__dict__.get("closed"):
+            super().resizeEvent(ev)
             return  # pyqtgraph resizes while constructing (no legend yet) and while closing (items going)
+        # the texts that follow the width first (the title's caption, the legend's columns, the notes' lines),
+        # then the plot takes the view's new size: a plot laid out with the wider view's texts keeps their
+        # minimum width, wider than the view, and its right end (the last tick labels, a legend entry) is cut
+        self._fit_texts_to_width()
+        super().resizeEvent(ev)
+        self._fit_texts_to_width()  # the plot's new height: the y-axis title, the notes' row
+
+    def _fit_texts_to_width(self) -> None:
         self._fit_legend()
         self._show_stall_caption()
         if self.series is not None:
@@ -1344,7 +1352,9 @@ class ChartWidget(pg.PlotWidget):
         if not lines or plot_h - 1.3 * metrics.height() * len(rows) < CAPTION_MIN_PLOT_PX:
             lines = []
         layout = self.getPlotItem().layout
-        if not lines:  # no row at all (a hidden item keeps its minimum height in the layout)
+        if not lines:  # no row at all (a hidden item keeps its minimum size in the layout: an old line's
+            # width would widen the plot column past the chart and cut its right end off)
+            self.caption_row.setText("")
             self.caption_row.hide()
             self.caption_row.setMinimumHeight(0)
             self.caption_row.setMaximumHeight(0)
