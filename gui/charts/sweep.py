@@ -952,15 +952,22 @@ class ChartWidget(pg.PlotWidget):
         vb.setXRange(lo, hi, padding=0.02)
 
     def resizeEvent(self, ev) -> None:  # noqa: N802 (Qt name)
-        super().resizeEvent(ev)
         legend = self.__dict__.get("legend")
         if legend is None or self.__dict__.get("closed"):
+            super().resizeEvent(ev)
             return  # pyqtgraph resizes while constructing (no legend yet) and while closing (items going)
-        self._fit_legend()
-        self._show_stall_caption()
+        # the texts that follow the width first (the title's caption, the legend's columns), then the plot
+        # takes the view's new size (the notes' row waits for the plot's new height: laid out before it, it
+        # moves the x-linked views and throws their x-range off): a plot laid out with the wider view's texts keeps their
+        # minimum width, wider than the view, and its right end (the last tick labels, a legend entry) is cut
         if self.series is not None:
-            title = translate("Charts", "Training duration") if self.series["extra"] else self.series["title"]
-            self._set_texts(title, self.series)  # the caption comes or goes with the width
+            self._set_texts(self._title_text(), self.series)
+        self._fit_legend()
+        super().resizeEvent(ev)
+        self._fit_legend()
+        self._show_stall_caption()  # the plot's new height: the notes' row, the y-axis title
+        if self.series is not None:
+            self._set_texts(self._title_text(), self.series)  # the caption comes or goes with the width
             label = self._y_label(self.series)
             axis = self.getPlotItem().getAxis("left")
             if axis.labelText != label:
@@ -971,6 +978,9 @@ class ChartWidget(pg.PlotWidget):
         pi = self.getPlotItem()
         if self.standalone_geometry and pi.geometry().width() > self.width() + 0.5:
             pi.setGeometry(QtCore.QRectF(0, 0, self.width(), self.height()))
+
+    def _title_text(self) -> str:
+        return translate("Charts", "Training duration") if self.series["extra"] else self.series["title"]
 
     def _fitted_title(self, title: str, data: dict) -> str:
         """``title``, or its short form (``data["short_title"]``: the baseline fabric by its short name),
@@ -1344,7 +1354,9 @@ class ChartWidget(pg.PlotWidget):
         if not lines or plot_h - 1.3 * metrics.height() * len(rows) < CAPTION_MIN_PLOT_PX:
             lines = []
         layout = self.getPlotItem().layout
-        if not lines:  # no row at all (a hidden item keeps its minimum height in the layout)
+        if not lines:  # no row at all (a hidden item keeps its minimum size in the layout: an old line's
+            # width would widen the plot column past the chart and cut its right end off)
+            self.caption_row.setText("")
             self.caption_row.hide()
             self.caption_row.setMinimumHeight(0)
             self.caption_row.setMaximumHeight(0)

@@ -118,6 +118,7 @@ class StageView(QtWidgets.QWidget):
         self.chart.setObjectName("stageChart")
         self.chart.setMinimumHeight(200)
         self.chart.plot_notes = False  # no text over the curves: the notes on hover
+        self.chart.standalone_geometry = True  # linked to no other chart: it takes the view's size again
         self.sliders = {}
         bottom = QtWidgets.QHBoxLayout()
         bottom.setSpacing(24)
