@@ -159,10 +159,10 @@ class Parallel:
                               help="Tensor-parallel degree of the experts, apart from the attention's tp (Megatron-"
                                    "Core expert_tensor_parallel_size, MoE parallel folding, Liu et al. 2025); "
                                    "default: tp")
-    uneven_stages: bool = F(False, help="Pipeline stages may hold different numbers of layers (Megatron-Core "
-                                        "decoder_first/last_pipeline_num_layers; DeepSeek-V3's 61 layers on 16 "
-                                        "stages); the busiest stage sets the pace. False: an even split, or the "
-                                        "first and last stage one layer short")
+    uneven_stages: bool = F(True, help="Pipeline stages may hold different numbers of layers (Megatron-Core "
+                                       "decoder_first/last_pipeline_num_layers; Llama 3 405B's 126 layers and "
+                                       "DeepSeek-V3's 61 on 16 stages); the busiest stage sets the pace. False: an "
+                                       "even split, or the first and last stage one layer short")
     cp: int | None = F(None, lo=1, hi=64, help="Context-parallel degree: each sequence split over cp GPUs, ring "
                                                "attention between them; searched for long sequences when omitted")
 
