@@ -71,12 +71,14 @@ def test_on_an_ideal_network_a_cluster_that_runs_a_plan_runs_one_when_larger():
 
 
 def _moe_example():
-    """B200, a 69.2B mixture of experts (16 experts, top-2), batch 1,000, on the default preset."""
+    """B200, a 69.2B mixture of experts (16 experts, top-2), batch 1,000, on the default preset, with its layers
+    split evenly over the pipeline stages (or the first and last one short) as when it was reported: the replica
+    count is what it exercises."""
     s = model.load_scenario("assets/presets/default.toml")
     return s.replace_many({**{f"fabric.custom.{n}.{k}": v for n in s.fabric.fabrics
                               for k, v in {"link_gbps": 100_000.0, "loss_rate": 0.0}.items()},
                            "cluster.gpu": "B200", "workload.params_b": 69.2, "workload.experts": 16,
-                           "workload.top_k": 2, "workload.global_batch": 1000})
+                           "workload.top_k": 2, "workload.global_batch": 1000, "parallel.uneven_stages": False})
 
 
 def test_the_experts_example_keeps_its_plan_at_twice_the_nodes():

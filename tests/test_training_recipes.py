@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import model
-from model import ScenarioError, evaluate, sweep
+from model import ScenarioError, evaluate, presets, sweep
 from model.compute import RECOMPUTE_KINDS, model_flops_per_iteration, params_from_architecture, layer_matmul_weights
 
 LLAMA3 = "assets/presets/llama3_405b_16k_h100.toml"
@@ -35,24 +35,44 @@ def test_an_odd_batch_idles_gpus_instead_of_changing():
     assert np.all(used < 16) and np.all(15 % res["plan"]["dp"] == 0)
 
 
-@pytest.mark.parametrize("layers, pp, ok", [(32, 8, True), (31, 8, True), (62, 8, True), (126, 16, True),
-                                            (180, 64, False), (29, 8, False), (60, 8, False)])
-def test_layers_split_evenly_or_with_first_and_last_stage_short(layers, pp, ok):
-    """Megatron-LM splits layers evenly; Llama 3 made the first and last stage one layer short. Nothing else."""
+@pytest.mark.parametrize("layers, pp, uneven, ok", [
+    (32, 8, False, True), (31, 8, False, True), (62, 8, False, True), (126, 16, False, True),
+    (180, 64, False, False), (29, 8, False, False), (60, 8, False, False),
+    (180, 64, True, True), (29, 8, True, True), (60, 8, True, True)])
+def test_layers_split_evenly_with_first_and_last_stage_short_or_unevenly(layers, pp, uneven, ok):
+    """Megatron-LM splits layers evenly; Llama 3 made the first and last stage one layer short; Megatron-Core's
+    first/last stage layer counts allow any split whose stages each hold a layer (the default, ``uneven_stages``)."""
     s = _scen(cluster={"gpu": "H100-SXM", "nodes": 64},
               workload={"layers": layers, "hidden": 2048, "heads": 16, "global_batch": 1024, "micro_batch": 1},
-              parallel={"tp": 1, "pp": pp, "virtual_stages": 1})
+              parallel={"tp": 1, "pp": pp, "virtual_stages": 1, "uneven_stages": uneven})
     res = evaluate(s, require_feasible=False)
     assert bool(np.all(res["feasible"])) is ok
 
 
-def test_auto_plans_split_the_layers():
-    s = _scen(cluster={"gpu": "A100-SXM-80GB", "nodes": 64}, workload={"params_b": 70, "global_batch": 1024})
+@pytest.mark.parametrize("uneven", [False, True])
+def test_auto_plans_split_the_layers(uneven):
+    s = _scen(cluster={"gpu": "A100-SXM-80GB", "nodes": 64}, workload={"params_b": 70, "global_batch": 1024},
+              parallel={"uneven_stages": uneven})
     res = sweep(s, "cluster.nodes", np.array([16, 64, 256]))
     l = res["architecture"]["layers"]
     chunks = res["plan"]["pp"] * res["plan"]["virtual_stages"]
-    ok = (l % chunks == 0) | (((l + 1) % chunks == 0) | ((l + 2) % chunks == 0))
+    ok = (chunks <= l) if uneven else (l % chunks == 0) | (((l + 1) % chunks == 0) | ((l + 2) % chunks == 0))
     assert np.all(ok[res["feasible"]])
+
+
+def test_a_model_whose_layers_no_stage_count_divides_still_gets_a_pipeline():
+    """Case 3's 1T model has 180 layers: on 1,024 H100 no pipeline of 8-32 stages divides them, and without uneven
+    stages the search fell back to ZeRO-3 on TP 2 (InfiniBand 24.8 days on the published set, Ethernet 242). With
+    Megatron-Core's uneven first and last stages it runs a 16-stage pipeline, its busiest stage holding 12 layers."""
+    s = presets.switch_profile_set(presets.load_preset("case3"), "published", presets.article_values("case3"))
+    even = evaluate(s.replace_many({"parallel.uneven_stages": False}))
+    res = evaluate(s)
+    ib = res.fabric_index("infiniband")
+    assert np.all(res["architecture"]["layers"] == 180) and res["plan"]["pp"][ib] >= 8
+    assert np.asarray(res["architecture"]["layers"]).flat[0] % (res["plan"]["pp"][ib] * res["plan"]["virtual_stages"][ib]) != 0
+    assert res["train_days"][ib] < 0.6 * even["train_days"][ib]
+    days = dict(zip(res.fabrics, res["train_days"]))
+    assert max(days.values()) < 2.0 * days["infiniband"]  # on the published set no fabric is twice InfiniBand's
 
 
 def test_recompute_is_searched_when_omitted():
