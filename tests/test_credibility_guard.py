@@ -114,3 +114,22 @@ def test_json_output_is_unchanged_by_the_guard(capsys):
     assert cli.main(["evaluate", "--json", str(presets.preset_path("case3"))]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["fabrics"]["ethernet"]["train_days_with_interruptions"] > plausibility.MAX_RUN_DAYS
+
+
+def test_a_fabric_stalling_on_its_own_is_named_by_its_own_largest_part():
+    """Case 3's 1T model on 32 nodes: every fabric's run is past a year, the best one's included. Nothing grew
+    against the best, so the best fabric is named by its own run's largest part (ZeRO-3's gathers on one NIC a
+    node: communication), never by a loss recovery it barely has; a model far too large for its two nodes is
+    named as a cluster too small."""
+    s = presets.load_preset("case3")
+    res = model.sweep(s, "cluster.nodes", np.array([32.0, 128.0]))
+    codes = plausibility.causes(res)
+    days = np.asarray(res["train_days_with_interruptions"], dtype=float)
+    best = int(np.nanargmin(days[:, 0]))
+    assert days[best, 0] > plausibility.MAX_RUN_DAYS and codes[best, 0] == "communication"
+    assert codes[best, 1] == ""  # at its own size the best fabric runs
+    small = model.evaluate(s.replace_many({"cluster.nodes": 2, "workload.params_b": 30.0,
+                                           "workload.train_tokens_b": 20_000.0}))
+    small_days = np.asarray(small["train_days_with_interruptions"], dtype=float)
+    assert np.all(small_days > plausibility.MAX_RUN_DAYS)
+    assert plausibility.causes(small)[int(np.nanargmin(small_days))] == "too_few_gpus"

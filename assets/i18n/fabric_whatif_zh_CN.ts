@@ -2475,6 +2475,10 @@
         <translation>中断（故障和重启）</translation>
     </message>
     <message>
+        <source>too few GPUs for the model and its tokens</source>
+        <translation>GPU 太少，不足以承担该模型和训练量</translation>
+    </message>
+    <message>
         <source>TCP loss recovery</source>
         <translation>TCP 丢包恢复</translation>
     </message>
@@ -2497,6 +2501,10 @@
     <message>
         <source>restarts</source>
         <translation>重启</translation>
+    </message>
+    <message>
+        <source>too few GPUs</source>
+        <translation>GPU 太少</translation>
     </message>
     <message>
         <source>stalls — {cause}</source>

@@ -23,7 +23,10 @@ where the model's regime has left the measured one, not a physical limit.
 
 The cause is read from the step-time breakdown: the part of the run (in days) by which the
 stalled fabric exceeds the best one most — loss recovery (on TCP: its window and tail-loss probes),
-congested or slow communication, the host CPU, the pipeline bubble, or interruptions.
+congested or slow communication, the host CPU, the pipeline bubble, or interruptions. A fabric that
+stalls on the year's bound while no part of its run exceeds the best fabric's (it is the best, or as
+slow) is named by the largest part of its own run instead; where that is the compute itself, the
+cluster is too small for the model and its tokens.
 
 No Qt here (``gui.present`` is Qt-free; see :mod:`gui.present.text`).
 """
@@ -56,6 +59,7 @@ CAUSES = {
     "bubble": QT_TRANSLATE_NOOP("Plausibility", "pipeline bubble"),
     "compute": QT_TRANSLATE_NOOP("Plausibility", "GPUs left idle by the plan"),
     "interruptions": QT_TRANSLATE_NOOP("Plausibility", "interruptions (failures and restarts)"),
+    "too_few_gpus": QT_TRANSLATE_NOOP("Plausibility", "too few GPUs for the model and its tokens"),
 }
 # the same causes in two or three words, for a narrow table cell
 SHORT_CAUSES = {
@@ -66,6 +70,7 @@ SHORT_CAUSES = {
     "bubble": QT_TRANSLATE_NOOP("Plausibility", "pipeline bubble"),
     "compute": QT_TRANSLATE_NOOP("Plausibility", "idle GPUs"),
     "interruptions": QT_TRANSLATE_NOOP("Plausibility", "restarts"),
+    "too_few_gpus": QT_TRANSLATE_NOOP("Plausibility", "too few GPUs"),
 }
 STALLS = QT_TRANSLATE_NOOP("Plausibility", "stalls — {cause}")
 STALLS_SHORT = QT_TRANSLATE_NOOP("Plausibility", "stalls")
@@ -123,7 +128,13 @@ def causes(result) -> np.ndarray:
     else:
         best_parts = stack[:, int(best)][:, None]
     excess = np.nan_to_num(stack - best_parts, nan=-np.inf)
-    code = np.asarray(CAUSE_ORDER, dtype=object)[np.argmax(excess, axis=0)]
+    names = np.asarray(CAUSE_ORDER, dtype=object)
+    code = names[np.argmax(excess, axis=0)]
+    # nothing grew against the best fabric (it is the best, or as slow): the largest part of its own run, the
+    # compute itself meaning a cluster too small for the run
+    own = names[np.argmax(np.nan_to_num(stack, nan=-np.inf), axis=0)]
+    own = np.where(own == "compute", "too_few_gpus", own)
+    code = np.where(np.max(excess, axis=0) <= 1e-9 * np.nan_to_num(days, nan=0.0), own, code)
     tcp = np.array([row.transport in TCP_TRANSPORTS for row in result.fabric_rows]).reshape((-1,) + (1,) * (days.ndim - 1))
     code = np.where((code == "loss_recovery") & tcp, "loss_recovery_tcp", code)
     out[mask] = np.broadcast_to(code, days.shape)[mask]
