@@ -481,15 +481,16 @@ def same_work(res, fabric: str, baseline: str) -> SameWork:
 
 def money_baseline(res, fabric: str, baseline: str | None = None, stalls=None) -> str | None:
     """The fabric ``fabric``'s money for the same work is compared with: :func:`baseline_fabric`, or, when
-    that one stalls (``stalls``: ``{fabric: cause code}``, the views' plausibility guard), the slowest fabric
-    other than ``fabric`` that does not; ``None`` where there is none."""
+    that one stalls (``stalls``: ``{fabric: cause code}``, the views' plausibility guard), the fastest fabric
+    other than ``fabric`` that does not (the customer's next-best choice: the smallest, most defensible saving,
+    never the slowest fabric's that would flatter the pick); ``None`` where there is none."""
     stalls = stalls or {}
     base = baseline_fabric(res, baseline)
     if base not in stalls:
         return base
     days = np.asarray(res["train_days_with_interruptions"], dtype=float)
     others = [f for k, f in enumerate(res.fabrics) if f not in stalls and f != fabric and np.isfinite(days[k])]
-    return max(others, key=lambda f: days[res.fabric_index(f)]) if others else None
+    return min(others, key=lambda f: days[res.fabric_index(f)]) if others else None
 
 
 def takeaway(res, rec: Recommendation, baseline: str | None = None, stalls=None) -> tuple[Reason, ...]:
@@ -499,7 +500,7 @@ def takeaway(res, rec: Recommendation, baseline: str | None = None, stalls=None)
     The fabric is the pick; for a tie, the article's choice when it is among the equivalent fabrics, else
     the best on the criterion. ``stalls`` is ``{fabric: cause code}`` of the fabrics whose figures are
     past the plausibility bound (the views' guard): a stalling baseline is named with its cause and the
-    money is shown against the slowest fabric that does not stall, or alone. Empty when nothing fits or
+    money is shown against the fastest other fabric that does not stall (the next-best choice), or alone. Empty when nothing fits or
     the fabric is the baseline.
     """
     stalls = dict(stalls or {})

@@ -38,7 +38,7 @@ def headline(snap, rec) -> dict:
     """The headline numbers of ``snap`` (no Qt): the pick (or the best of a tie), its margin and runner-up,
     its days and cost per run, and the money it saves per year for the same work as the takeaway line
     states it (:func:`model.recommend.same_work` against :func:`model.recommend.money_baseline`: TCP
-    Ethernet, the runner-up when the pick is Ethernet, the slowest fabric that runs when the baseline
+    Ethernet, the runner-up when the pick is Ethernet, the fastest other fabric that runs when the baseline
     stalls). Values are ``None`` where the engine has none."""
     sums = {f.fabric: f for f in fabric_summaries(snap.point)}
     best = None if rec is None else (rec.pick or rec.best)
