@@ -133,3 +133,17 @@ def test_a_fabric_stalling_on_its_own_is_named_by_its_own_largest_part():
     small_days = np.asarray(small["train_days_with_interruptions"], dtype=float)
     assert np.all(small_days > plausibility.MAX_RUN_DAYS)
     assert plausibility.causes(small)[int(np.nanargmin(small_days))] == "too_few_gpus"
+
+
+def test_a_slow_network_is_named_as_the_network_along_a_sweep():
+    """Case 2 on the article's inputs from 1 to 1,000 nodes: TCP Ethernet stalls on its window and tail-loss
+    probes at most sizes; past a few hundred nodes it runs fewer replicas than it could (more would be slower
+    on its lossy links) and its restarts grow. Its compute growing against InfiniBand's there is never named
+    as idle GPUs while a network part grew too, and the chart's one cause is the one of most of its stalled
+    points, TCP loss recovery (not that of its single longest point)."""
+    s = presets.load_preset("case2")
+    res = model.sweep(s, "cluster.nodes", np.unique(np.round(np.geomspace(1.0, 1000.0, 160))))
+    eth = res.fabric_index("ethernet")
+    codes = plausibility.causes(res)[eth]
+    assert "compute" not in set(codes) and list(codes).count("loss_recovery_tcp") > len(codes) / 2
+    assert plausibility.series_stall(res, eth) == "loss_recovery_tcp"

@@ -23,7 +23,9 @@ where the model's regime has left the measured one, not a physical limit.
 
 The cause is read from the step-time breakdown: the part of the run (in days) by which the
 stalled fabric exceeds the best one most — loss recovery (on TCP: its window and tail-loss probes),
-congested or slow communication, the host CPU, the pipeline bubble, or interruptions. A fabric that
+congested or slow communication, the host CPU, the pipeline bubble, or interruptions; GPUs left idle only
+where no network part grew (a plan idles GPUs on a slow network because more of them would be slower). A
+fabric that
 stalls on the year's bound while no part of its run exceeds the best fabric's (it is the best, or as
 slow) is named by the largest part of its own run instead; where that is the compute itself, the
 cluster is too small for the model and its tokens.
@@ -129,7 +131,10 @@ def causes(result) -> np.ndarray:
         best_parts = stack[:, int(best)][:, None]
     excess = np.nan_to_num(stack - best_parts, nan=-np.inf)
     names = np.asarray(CAUSE_ORDER, dtype=object)
-    code = names[np.argmax(excess, axis=0)]
+    # compute grows against the best only where the plan idles GPUs; where a network part grew too, the plan
+    # idles them because that part makes more GPUs slower (fewer replicas win): the network part is the cause
+    network = np.where((names == "compute").reshape((-1,) + (1,) * days.ndim), -np.inf, excess)
+    code = np.where(np.max(network, axis=0) > 0, names[np.argmax(network, axis=0)], names[np.argmax(excess, axis=0)])
     # nothing grew against the best fabric (it is the best, or as slow): the largest part of its own run, the
     # compute itself meaning a cluster too small for the run
     own = names[np.argmax(np.nan_to_num(stack, nan=-np.inf), axis=0)]
@@ -148,14 +153,18 @@ def point_stalls(point) -> dict[str, str]:
 
 
 def series_stall(result, f: int) -> str:
-    """One cause for fabric ``f`` along a sweep: the one at its longest stalled point ('' when it never
-    stalls)."""
+    """One cause for fabric ``f`` along a sweep: the one named at most of its stalled points, of two as
+    common the one at the longer run ('' when it never stalls)."""
     codes = np.atleast_2d(causes(result))[f]
     if not any(codes):
         return ""
     days = np.atleast_2d(np.asarray(result.data["train_days_with_interruptions"], dtype=float))[f]
-    idx = [i for i, c in enumerate(codes) if c]
-    return str(codes[max(idx, key=lambda i: days[i] if np.isfinite(days[i]) else -np.inf)])
+    longest = {}
+    for c, d in zip(codes, np.where(np.isfinite(days), days, -np.inf)):
+        if c:
+            n, top = longest.get(c, (0, -np.inf))
+            longest[c] = (n + 1, max(top, d))
+    return str(max(longest, key=longest.get))
 
 
 def cause_text(code: str) -> str:
