@@ -336,17 +336,23 @@ def _kinks(ys, size: float) -> np.ndarray:
 
 def in_use_points(x, series: dict):
     """The solid curve's points: where every GPU works (the points where the batch does not divide
-    are left out, so the solid line joins its neighbours; a gap where no plan fits stays a gap).
-    Returns x, y and whether the dotted whole curve is needed (some points are left out, not all)."""
+    are left out between two such points, so the solid line joins its neighbours; before the first and after
+    the last such point they are kept, so a curve never ends where the engine still has a value; a gap where
+    no plan fits stays a gap). Returns x, y and whether some points are left out."""
     x = np.asarray(x, dtype=float)
     y = np.asarray(series["y"], dtype=float)
     idle = series.get("idle_gpus")
     if idle is None:
         return x, y, False
     idle = np.asarray(idle, dtype=bool) & np.isfinite(y)
-    if not idle.any() or not (np.isfinite(y) & ~idle).any():
+    working = np.flatnonzero(np.isfinite(y) & ~idle)
+    if not idle.any() or working.size == 0:
         return x, y, False
-    return x[~idle], y[~idle], True
+    at = np.arange(y.size)
+    inner = idle & (at > working[0]) & (at < working[-1])
+    if not inner.any():
+        return x, y, False
+    return x[~inner], y[~inner], True
 
 
 def sheet_notes(result, kinds=CHART_KINDS) -> dict:

@@ -98,6 +98,13 @@ def _idle_points(series) -> np.ndarray:
     return np.flatnonzero(np.asarray(series["idle_gpus"]) & np.isfinite(series["y"]))
 
 
+def _inner_idle_x(x, series) -> np.ndarray:
+    """The x of the idle points that lie between two points where every GPU works."""
+    idle = np.asarray(series["idle_gpus"], dtype=bool) & np.isfinite(series["y"])
+    working = x[~idle & np.isfinite(series["y"])]
+    return x[idle & (x > working.min()) & (x < working.max())]
+
+
 def test_points_where_the_batch_does_not_divide_are_drawn_apart_from_the_curve(window):
     """Small tier, 1,024 sequences: between the node counts the batch divides (4, 8, 16 ...) the plan keeps
     its replicas and GPUs idle; the solid curve joins only the points where every GPU works, the idle points
@@ -110,7 +117,8 @@ def test_points_where_the_batch_does_not_divide_are_drawn_apart_from_the_curve(w
     idle = _idle_points(s)
     assert (x[idle] == 5).any() and not (x[idle] == 8).any()  # 5 nodes leave GPUs idle, 8 use them all
     solid_x, _ = ch.curves["infiniband"].getOriginalDataset()
-    assert not np.isin(x[idle], solid_x).any()  # no idle point on the solid curve
+    inner = _inner_idle_x(x, s)
+    assert inner.size and not np.isin(inner, solid_x).any()  # no idle point between two working ones is on it
     assert 4 in solid_x and 8 in solid_x
     assert ch.idle_band.isVisible() and ch.idle_fabric == window.focus
     spans = ch.idle_band.stretches()
@@ -125,6 +133,20 @@ def test_points_where_the_batch_does_not_divide_are_drawn_apart_from_the_curve(w
     assert "batch does not divide" in " ".join(label.text for _, label in ch.legend.items)
     assert not ch.step_note.isVisible()
     assert not window.charts["tco"].idle_band.isVisible()  # the TCO buys every GPU, whatever the plan uses
+
+
+def test_a_curve_runs_to_the_last_point_the_engine_gives_even_where_gpus_idle_there(window):
+    """Case 2 (a batch of 1,152) from 1 to 1,000 nodes: past a few hundred nodes the batch divides at no node
+    count, so every point there leaves GPUs idle; the curve still runs to the sweep's last point (shaded as
+    idle), instead of ending where the last point without idle GPUs lies."""
+    _load(window, "case2")
+    ch = window.charts["duration"]
+    x = ch.series["x"]
+    s = [s for s in ch.series["series"] if s["fabric"] == "infiniband"][0]
+    last = x[np.isfinite(s["y"])].max()
+    assert bool(np.asarray(s["idle_gpus"])[x == last].all())  # the premise: the last point leaves GPUs idle
+    solid_x, _ = ch.curves["infiniband"].getOriginalDataset()
+    assert np.nanmax(solid_x) == last
 
 
 def test_a_sweep_where_every_gpu_works_draws_no_dotted_curve(window):
@@ -147,7 +169,8 @@ def test_the_exported_chart_draws_the_idle_points_dotted_too():
     w = build_chart(snap, "cost_per_run")
     s = w.series["series"][0]
     solid_x, _ = w.curves[s["fabric"]].getOriginalDataset()
-    assert _idle_points(s).size and not np.isin(w.series["x"][_idle_points(s)], solid_x).any()
+    inner = _inner_idle_x(np.asarray(w.series["x"]), s)
+    assert inner.size and not np.isin(inner, solid_x).any()
     assert w.idle_band.isVisible()
     assert any("batch does not divide" in label.text for _, label in w.legend.items)  # an export stands alone
 
