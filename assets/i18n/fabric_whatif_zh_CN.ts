@@ -485,6 +485,10 @@
         <translation> 不含中断</translation>
     </message>
     <message>
+        <source>stalls — {line}</source>
+        <translation>停滞 — {line}</translation>
+    </message>
+    <message>
         <source> (clipped)</source>
         <translation>（已截断）</translation>
     </message>

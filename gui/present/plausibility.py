@@ -172,10 +172,15 @@ def cause_text(code: str) -> str:
     return translate("Plausibility", CAUSES.get(code, CAUSES["communication"]))
 
 
+def short_cause(code: str) -> str:
+    """The cause in two or three words, in the reader's language (a narrow cell, a chart's caption)."""
+    return translate("Plausibility", SHORT_CAUSES.get(code, SHORT_CAUSES["communication"]))
+
+
 def stall_text(code: str, short: bool = False) -> str:
     """"stalls — loss recovery (TCP window and tail-loss probes)" in the reader's language; ``short``: "stalls —
     TCP loss recovery" (a table cell)."""
-    cause = translate("Plausibility", SHORT_CAUSES.get(code, SHORT_CAUSES["communication"])) if short \
+    cause = short_cause(code) if short \
         else cause_text(code)
     return translate("Plausibility", STALLS).format(cause=cause)
 
@@ -193,4 +198,4 @@ def figure_note(value_text: str) -> str:
 
 
 __all__ = ["CAUSES", "CAUSE_ORDER", "SHORT_CAUSES", "MAX_RUN_DAYS", "MAX_TIMES_BEST", "MIN_MFU", "bound_note", "cause_text", "causes",
-           "figure_note", "point_stalls", "series_stall", "stall_text", "stalled"]
+           "figure_note", "point_stalls", "series_stall", "short_cause", "stall_text", "stalled"]

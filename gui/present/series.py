@@ -18,7 +18,7 @@ from model import catalog
 from model.recommend import BASELINE_FABRIC
 
 from gui.present.format import fmt_money, fmt_percent
-from gui.present.plausibility import MAX_RUN_DAYS, series_stall, stall_text, stalled
+from gui.present.plausibility import MAX_RUN_DAYS, series_stall, short_cause, stall_text, stalled
 from gui.present.steps import idle_by_rule, plan_steps
 from gui.present.text import QT_TRANSLATE_NOOP, translate
 
@@ -273,15 +273,20 @@ def _clip_stalls(result, kind, ys, f, n):
 
 
 def stall_note(data: dict) -> str:
-    """The label a chart draws for its fabrics past the plausibility bound: "Ethernet, iWARP: stalls — TCP
-    timeouts (clipped)"; one line per cause, '' when none stalls."""
+    """The label a chart draws for its fabrics past the plausibility bound: "stalls — Ethernet, iWARP: TCP
+    loss recovery", "RoCE: retransmission (clipped)"; one line per cause, "stalls" said once, the "(clipped)" of a chart that clips them said once, after
+    the last (so the lines fit on one row where the chart has the room); '' when none stalls."""
     by_cause: dict[str, list[str]] = {}
     for s in data.get("series", ()):
         if s.get("stall") and np.asarray(s.get("stalled")).any():
             by_cause.setdefault(s["stall"], []).append(s["short"])
-    clipped = data.get("kind") != "utilisation"
-    return "\n".join(", ".join(names) + ": " + stall_text(code, short=True)
-                     + (translate("Charts", " (clipped)") if clipped else "") for code, names in by_cause.items())
+    # "stalls — " once, before the first cause: each further line names its fabrics and cause only
+    lines = [", ".join(names) + ": " + short_cause(code) for code, names in by_cause.items()]
+    if lines:
+        lines[0] = translate("Charts", "stalls — {line}").format(line=lines[0])
+    if lines and data.get("kind") != "utilisation":
+        lines[-1] += translate("Charts", " (clipped)")
+    return "\n".join(lines)
 
 
 def value_text(kind: str, series: dict, i: int, currency: str = "") -> str:
