@@ -148,7 +148,8 @@ def default_nodes(scenario) -> tuple[int, ...]:
 def check_request(scenario, fabric: str, collectives, sizes, nodes) -> tuple:
     """The request's collectives (model names), sizes and node counts as arrays, or a :class:`ScenarioError`
     naming the option as a user gives it."""
-    from .scenario import Cluster, field_meta
+    from .fields import field_meta
+    from .sections import Cluster
 
     if fabric not in scenario.fabric.fabrics:
         raise ScenarioError("fabric", fabric, "one of the scenario's fabrics: " + ", ".join(scenario.fabric.fabrics))

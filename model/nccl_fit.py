@@ -53,7 +53,8 @@ from .collectives import SIMPLE_FILL_BYTES, TREE_EFF, bus_factor, gpu_ll_max_bus
     net_overhead_us, pcie_cap_gb_per_s, per_nic_gb_per_s
 from .errors import ScenarioError
 from .nccl_log import COLLECTIVES, NcclLog  # noqa: F401  (COLLECTIVES: public, the GUI lists it)
-from .scenario import FabricSpec, field_meta
+from .fields import field_meta
+from .sections import FabricSpec
 
 
 def parse_nccl_tests(text: str, *, source: str = "nccl-tests log", collective: str | None = None,
@@ -529,7 +530,8 @@ def _before_loss(log: NcclLog, setup: NcclSetup, fraction: float) -> tuple[float
     if setup.loss_rate <= 0 or log.nodes < 2:
         return fraction, None
     from .engine import nccl_inputs
-    from .scenario import Cluster, scenario_from_dict
+    from .scenario import scenario_from_dict
+    from .sections import Cluster
 
     gpn = int(min(max(log.ranks_per_node, 1), field_meta(Cluster, "gpus_per_node")["hi"]))
     nodes = int(min(log.nodes, field_meta(Cluster, "nodes")["hi"]))
@@ -566,7 +568,7 @@ def fabric_from_model_fit(fit: ModelFit) -> dict:
     """User-fabric values from a model fit: NCCL's fitted step costs and the achievable fraction before loss, with
     the fabric's own latency and loss as stated (they also set its loss recovery and window, which the log
     cannot show). Every value is inside the scenario schema's limits."""
-    from .scenario import validate_value
+    from .fields import validate_value
 
     if fit.log.nodes < 2:
         raise ScenarioError("nccl-tests log", f"{fit.log.nodes} node",

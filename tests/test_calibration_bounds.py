@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from model import ScenarioError, nccl_fit, nccl_log
-from model.scenario import FabricSpec, validate_value
+from model.fields import validate_value
+from model.sections import FabricSpec
 
 LOGS = Path(__file__).resolve().parents[1] / "assets" / "validation" / "nccl"
 INDEX = {r["file"]: r for r in csv.DictReader((LOGS / "index.csv").read_text(encoding="utf-8").splitlines())}

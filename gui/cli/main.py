@@ -266,7 +266,8 @@ def cmd_nccl(args) -> int:
         raise ScenarioError("--fabric", None, "one of the scenario's fabrics (required without --acceptance)")
     if args.collective not in nccl_fit.CLI_COLLECTIVES:
         raise ScenarioError("--collective", args.collective, ", ".join(nccl_fit.CLI_COLLECTIVES))
-    from model.scenario import Cluster, field_meta
+    from model.fields import field_meta
+    from model.sections import Cluster
 
     nodes_hi = field_meta(Cluster, "nodes")["hi"]
     _whole_number("--nodes", args.nodes, 1, nodes_hi)
@@ -379,7 +380,8 @@ def _whole_number(option: str, value, lo: int, hi: int):
 
 def check_calibrate_args(args) -> None:
     """Calibrate's options, checked like the scenario fields they become: one named line each."""
-    from model.scenario import Cluster, FabricSpec, field_meta, validate_value
+    from model.fields import field_meta, validate_value
+    from model.sections import Cluster, FabricSpec
 
     for option, name in (("--link-gbps", "link_gbps"), ("--latency-us", "latency_us"), ("--loss-rate", "loss_rate")):
         value = getattr(args, name)

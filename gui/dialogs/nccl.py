@@ -67,7 +67,8 @@ class NcclTestsDialog(QtWidgets.QDialog):
         self.nodes.setValue(int(s.cluster.nodes))
         self.gpus = QtWidgets.QSpinBox()
         self.gpus.setObjectName("gpusSpin")
-        from model.scenario import Cluster, field_meta
+        from model.fields import field_meta
+        from model.sections import Cluster
         self.gpus.setRange(1, int(field_meta(Cluster, "gpus_per_node")["hi"]))
         self.gpus.setValue(int(s.cluster.gpus_per_node))
         self.algorithm = "auto"  # the compared log's forced NCCL_ALGO, else NCCL's tuner
