@@ -5,7 +5,7 @@ An acceptance table states, for the chosen fabric, each collective, message size
 
 ``minimum = expected × (1 − tolerance)``
 
-- **expected**: the engine's collective model (:func:`model.collectives.nccl_collective`, NCCL's tuner with its
+- **expected**: the engine's collective model (:func:`model.nccl_model.nccl_collective`, NCCL's tuner with its
   protocols and algorithms) for the fabric at each node count, its tree, round trip, loss recovery and leaf
   congestion evaluated at that count (:func:`model.network.nccl_inputs` with ``nodes``), one model call per
   collective for every size × node count. The fabric's values are the scenario's (the published profile, a
@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .collectives import ALGORITHMS, PROTOCOLS, nccl_collective
+from .nccl_model import nccl_collective
+from .nccl_tuning import ALGORITHMS, PROTOCOLS
 from .errors import ScenarioError
 from .nccl_fit import CLI_COLLECTIVES, LARGE_BYTES, LARGE_TOLERANCE, MEDIUM_BYTES, MEDIUM_TOLERANCE, ModelFit, \
     NcclSetup, fabric_from_model_fit, fit_model, mismatch_text, parse_nccl_tests, setup_mismatches, \
@@ -100,8 +101,8 @@ class AcceptanceTable:
     size_bytes: np.ndarray
     expected_busbw_GBps: np.ndarray
     tolerance: np.ndarray
-    algorithm: np.ndarray     # indices into model.collectives.ALGORITHMS
-    protocol: np.ndarray      # indices into model.collectives.PROTOCOLS
+    algorithm: np.ndarray     # indices into model.nccl_tuning.ALGORITHMS
+    protocol: np.ndarray      # indices into model.nccl_tuning.PROTOCOLS
     basis: np.ndarray
     calibration: str | None = None  # the log the fabric was calibrated from, if any
     warnings: tuple = ()  # the calibration's

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import catalog, economics
 from .arrays import cut_constant_points
-from .collectives import gpu_ll_max_bus_gb_per_s, pcie_cap_gb_per_s
+from .nccl_tuning import gpu_ll_max_bus_gb_per_s, pcie_cap_gb_per_s
 from .memory import GIB_PER_GB, GRAD_BF16_BYTES, GRAD_STATE_BYTES
 from .compute import BYTES_BF16, gemm_rates, layer_matmul_weights, mlp_activation_ratio, params_from_architecture
 from .errors import ScenarioError, suggest

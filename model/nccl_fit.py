@@ -49,8 +49,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import catalog, nccl_log
-from .collectives import SIMPLE_FILL_BYTES, TREE_EFF, bus_factor, gpu_ll_max_bus_gb_per_s, nccl_collective, \
-    net_overhead_us, pcie_cap_gb_per_s, per_nic_gb_per_s
+from .collectives import bus_factor
+from .nccl_model import nccl_collective
+from .nccl_tuning import SIMPLE_FILL_BYTES, TREE_EFF, gpu_ll_max_bus_gb_per_s, net_overhead_us, pcie_cap_gb_per_s, \
+    per_nic_gb_per_s
 from .errors import ScenarioError
 from .nccl_log import COLLECTIVES, NcclLog  # noqa: F401  (COLLECTIVES: public, the GUI lists it)
 from .fields import field_meta
@@ -118,7 +120,7 @@ def apply_to_scenario(scenario, name: str, values: dict):
 
 
 # --------------------------------------------------------------------------
-# fit of the collective model (model.collectives.nccl_collective) itself
+# fit of the collective model (model.nccl_model.nccl_collective) itself
 # --------------------------------------------------------------------------
 
 LARGE_BYTES = 64 * 2**20   # "large message": bandwidth-bound on every fabric here
@@ -353,7 +355,7 @@ class ModelFit:
     @property
     def crossovers(self) -> list[tuple[int, str, str]]:
         """Sizes [B] where the fitted model's tuner changes algorithm/protocol: (size, algorithm, protocol)."""
-        from .collectives import ALGORITHMS, PROTOCOLS
+        from .nccl_tuning import ALGORITHMS, PROTOCOLS
         S = 2.0 ** np.arange(3, 35)
         p = self.predict(S)
         out, last = [], None
@@ -607,7 +609,7 @@ def scenario_table(scenario, fabric: str, collective: str, nodes: int | None = N
     Returns ``bytes``, ``count``, ``time_us``, ``algbw_GBps``, ``busbw_GBps``, ``algorithm``, ``protocol``
     and the setup (``fabric``, ``label``, ``nodes``, ``ranks``).
     """
-    from .collectives import ALGORITHMS, PROTOCOLS
+    from .nccl_tuning import ALGORITHMS, PROTOCOLS
     from .engine import nccl_inputs
 
     collective = {v: k for k, v in CLI_COLLECTIVES.items()}.get(collective, collective)

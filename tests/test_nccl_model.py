@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import model
-from model import ScenarioError, collectives, engine, nccl_fit, nccl_log, validation
+from model import ScenarioError, collectives, engine, nccl_fit, nccl_log, nccl_model, nccl_tuning, validation
 from model.scenario import scenario_from_dict
 
 LOGS = Path(__file__).resolve().parents[1] / "assets" / "validation" / "nccl"
@@ -63,15 +63,15 @@ def test_the_ll_protocol_is_capped_as_in_nccls_tuner():
     args = dict(ranks_per_node=8, nic_gb_per_s=47.0, nics_per_node=8, intra_busbw_gb_per_s=369.0,
                 intra_p2p_gb_per_s=450.0)
     for nodes, vendor, cap in ((2, "intel", 39.0), (16, "intel", 20.4), (2, "amd", 22.5), (16, "amd", 19.0)):
-        ll_cap = collectives.ll_max_bus_gb_per_s("hopper", vendor, nodes)
+        ll_cap = nccl_tuning.ll_max_bus_gb_per_s("hopper", vendor, nodes)
         assert ll_cap == cap
-        ll = collectives.nccl_collective("all_reduce", S, nodes=nodes, protocol="LL", ll_max_gb_per_s=ll_cap, **args)
+        ll = nccl_model.nccl_collective("all_reduce", S, nodes=nodes, protocol="LL", ll_max_gb_per_s=ll_cap, **args)
         assert ll["busbw_gb_per_s"].max() <= cap
-        free = collectives.nccl_collective("all_reduce", S, nodes=nodes, protocol="LL", **args)
+        free = nccl_model.nccl_collective("all_reduce", S, nodes=nodes, protocol="LL", **args)
         assert free["busbw_gb_per_s"].max() > 1.5 * cap  # without the ceiling LL would run at half the NICs' rate
     # one node: by GPU generation; the catalogue's GPUs carry theirs
-    assert collectives.gpu_ll_max_bus_gb_per_s(model.catalog.gpu("H100-SXM"), 1) == 141.0
-    assert collectives.gpu_ll_max_bus_gb_per_s(model.catalog.gpu("A100-SXM-80GB"), 4) == 19.0  # AMD hosts (DGX A100)
+    assert nccl_tuning.gpu_ll_max_bus_gb_per_s(model.catalog.gpu("H100-SXM"), 1) == 141.0
+    assert nccl_tuning.gpu_ll_max_bus_gb_per_s(model.catalog.gpu("A100-SXM-80GB"), 4) == 19.0  # AMD hosts (DGX A100)
 
 
 def test_two_h100_nodes_need_ll128_or_simple_from_1_mib():
@@ -98,10 +98,10 @@ def nccl_ll128_tree_chunk(size_bytes, channels, nodes, ranks_per_node):
        st.sampled_from([1, 2, 4, 8, 72]))
 def test_ll128_tree_chunk_is_nccls(log2_size, channels, nodes, ranks_per_node):
     S = 2 ** log2_size
-    chunk, in_node, levels = collectives.ll128_tree_pipeline(float(S), float(channels), nodes, ranks_per_node)
+    chunk, in_node, levels = nccl_tuning.ll128_tree_pipeline(float(S), float(channels), nodes, ranks_per_node)
     assert float(chunk) == pytest.approx(nccl_ll128_tree_chunk(S, channels, nodes, ranks_per_node))
     # a sweep of sizes at once: NCCL's chunk at each
-    chunks = collectives.ll128_tree_pipeline(np.array([S, S // 2]), np.array([channels]), nodes, ranks_per_node)[0]
+    chunks = nccl_tuning.ll128_tree_pipeline(np.array([S, S // 2]), np.array([channels]), nodes, ranks_per_node)[0]
     assert chunks == pytest.approx([chunk, nccl_ll128_tree_chunk(S // 2, channels, nodes, ranks_per_node)])
     assert float(in_node) + float(levels) == pytest.approx(1 + int(np.log2(nodes)) + 0.1 * ranks_per_node)
 
@@ -111,10 +111,10 @@ def test_few_chunks_leave_the_ll128_tree_pipeline_unfilled():
     add. A model without the fill would add exactly twice as much time for the second doubling."""
     args = dict(ranks_per_node=8, nodes=2, nic_gb_per_s=48.0, nics_per_node=8, intra_busbw_gb_per_s=370.0,
                 algorithm="tree", protocol="LL128", architecture="hopper")
-    t4, t8, t16 = collectives.nccl_collective("all_reduce", 2.0 ** np.array([22, 23, 24]), **args)["time_us"]
+    t4, t8, t16 = nccl_model.nccl_collective("all_reduce", 2.0 ** np.array([22, 23, 24]), **args)["time_us"]
     assert t16 - t8 < 1.5 * (t8 - t4)
     # the fill is a medium-size cost: at 1 GiB the busbw is within 5 % of 16 GiB's
-    big = collectives.nccl_collective("all_reduce", np.array([2.0**30, 2.0**34]), **args)["busbw_gb_per_s"]
+    big = nccl_model.nccl_collective("all_reduce", np.array([2.0**30, 2.0**34]), **args)["busbw_gb_per_s"]
     assert big[0] > 0.95 * big[1]
 
 
@@ -122,11 +122,11 @@ def test_a_slow_network_proxy_slows_the_ll128_trees_network_steps():
     args = dict(ranks_per_node=8, nodes=16, nic_gb_per_s=48.0, nics_per_node=8, intra_busbw_gb_per_s=370.0,
                 algorithm="tree", protocol="LL128", architecture="hopper")
     S = 2.0 ** np.array([20, 30])
-    intel, amd = (collectives.nccl_collective("all_reduce", S, net_overhead_us=collectives.net_overhead_us(v),
+    intel, amd = (nccl_model.nccl_collective("all_reduce", S, net_overhead_us=nccl_tuning.net_overhead_us(v),
                                               **args)["time_us"] for v in ("intel", "amd"))
-    assert collectives.net_overhead_us("amd") == 2.0 and collectives.net_overhead_us("arm") == 1.0
+    assert nccl_tuning.net_overhead_us("amd") == 2.0 and nccl_tuning.net_overhead_us("arm") == 1.0
     assert np.all(amd >= intel)
-    slowed = collectives.nccl_collective("all_reduce", S, net_overhead_us=20.0, **args)["time_us"]
+    slowed = nccl_model.nccl_collective("all_reduce", S, net_overhead_us=20.0, **args)["time_us"]
     assert slowed[0] - intel[0] > 2 * 4 * (20.0 - 5.0)  # 4 network levels up and down, each waits ≥ 15 µs more
     assert slowed[1] == intel[1]  # at 1 GiB a 576,000-byte chunk takes longer than the proxy: hidden
 
@@ -138,10 +138,10 @@ def test_a_ring_across_nodes_steps_no_faster_than_its_proxy():
     args = dict(ranks_per_node=8, nic_gb_per_s=25.0, nics_per_node=8, intra_busbw_gb_per_s=230.0,
                 algorithm="ring", protocol="Simple")
     S = np.array([2.0**20])
-    intel, amd = (collectives.nccl_collective("all_reduce", S, nodes=2, net_overhead_us=collectives.net_overhead_us(v),
+    intel, amd = (nccl_model.nccl_collective("all_reduce", S, nodes=2, net_overhead_us=nccl_tuning.net_overhead_us(v),
                                               **args)["time_us"][0] for v in ("intel", "amd"))
     assert amd - intel == pytest.approx(28 * (6.0 - 3.4))
-    one_node = [collectives.nccl_collective("all_reduce", S, nodes=1, net_overhead_us=o, **args)["time_us"][0]
+    one_node = [nccl_model.nccl_collective("all_reduce", S, nodes=1, net_overhead_us=o, **args)["time_us"][0]
                 for o in (1.0, 2.0)]
     assert one_node[0] == one_node[1]  # no network, no proxy
 
@@ -150,8 +150,8 @@ def test_pcie_gen4_caps_a_400g_nic_of_an_a100_node():
     a100 = engine.nccl_inputs(cluster("A100-SXM-80GB", 4, 400.0))
     h100 = engine.nccl_inputs(cluster("H100-SXM", 4, 400.0))
     # the PCIe slot caps the NIC; the published loss rate's recovery takes a hair off what crosses it
-    assert a100["nic_gb_per_s"][0] == pytest.approx(collectives.pcie_cap_gb_per_s(4), rel=1e-3)
-    assert a100["nic_gb_per_s"][0] <= collectives.pcie_cap_gb_per_s(4)
+    assert a100["nic_gb_per_s"][0] == pytest.approx(nccl_tuning.pcie_cap_gb_per_s(4), rel=1e-3)
+    assert a100["nic_gb_per_s"][0] <= nccl_tuning.pcie_cap_gb_per_s(4)
     assert a100["nic_gb_per_s"][0] < 26.0 < h100["nic_gb_per_s"][0]
     res = model.evaluate(cluster("A100-SXM-80GB", 4, 400.0))
     assert res.at("run")["node_bandwidth_gbps"]["ideal"] <= 8 * 8 * 25.3
@@ -160,7 +160,7 @@ def test_pcie_gen4_caps_a_400g_nic_of_an_a100_node():
 def test_window_limits_bandwidth_at_long_round_trips():
     near = engine.nccl_inputs(cluster("H100-SXM", 4, 400.0, latency_us=2.0))
     far = engine.nccl_inputs(cluster("H100-SXM", 4, 400.0, latency_us=1000.0))
-    cap = collectives.window_cap_gb_per_s(2000.0)
+    cap = nccl_tuning.window_cap_gb_per_s(2000.0)
     # the window is taken over the loaded round trip (queueing, switch tiers): a little longer than 2 × latency
     assert far["nic_gb_per_s"][0] == pytest.approx(cap, rel=0.05) and far["nic_gb_per_s"][0] <= cap
     assert cap < near["nic_gb_per_s"][0]
@@ -172,7 +172,7 @@ def test_window_limits_bandwidth_at_long_round_trips():
 def test_latency_grows_with_switch_tiers():
     small = engine.nccl_inputs(cluster("H100-SXM", 4, 400.0))["net_latency_us"][0]
     large = engine.nccl_inputs(cluster("H100-SXM", 1024, 400.0))["net_latency_us"][0]
-    assert large == pytest.approx(small + 2 * 2 * collectives.SWITCH_HOP_US["infiniband"])  # 3 tiers vs 1
+    assert large == pytest.approx(small + 2 * 2 * nccl_tuning.SWITCH_HOP_US["infiniband"])  # 3 tiers vs 1
 
 
 def test_in_node_and_network_phases_are_pipelined():
@@ -185,18 +185,18 @@ def test_in_node_and_network_phases_are_pipelined():
 
 def test_sharp_helps_at_scale():
     base = dict(ranks_per_node=8, nodes=64, nic_gb_per_s=47.0, nics_per_node=8, intra_busbw_gb_per_s=369.0)
-    off = collectives.nccl_collective("all_reduce", BIG, **base)
-    on = collectives.nccl_collective("all_reduce", BIG, sharp=True, **base)
+    off = nccl_model.nccl_collective("all_reduce", BIG, **base)
+    on = nccl_model.nccl_collective("all_reduce", BIG, sharp=True, **base)
     assert np.all(on["busbw_gb_per_s"] > 1.05 * off["busbw_gb_per_s"])
     assert np.all(on["busbw_gb_per_s"] <= 369.0 * 1.001 * 0.9 / (2 * 7 / 8) * (2 * 511 / 512))  # NVLink-bound
-    assert np.all(on["algorithm"] == collectives.ALGORITHMS.index("sharp"))
+    assert np.all(on["algorithm"] == nccl_tuning.ALGORITHMS.index("sharp"))
 
 
 @settings(max_examples=40, deadline=None)
 @given(nodes=st.integers(1, 512), nic=st.floats(1.0, 100.0), lat=st.floats(0.5, 500.0),
-       kind=st.sampled_from(collectives.KINDS))
+       kind=st.sampled_from(nccl_tuning.KINDS))
 def test_busbw_never_beats_its_bounds(nodes, nic, lat, kind):
-    r = collectives.nccl_collective(kind, 2.0 ** np.arange(3, 35), ranks_per_node=8, nodes=nodes, nic_gb_per_s=nic,
+    r = nccl_model.nccl_collective(kind, 2.0 ** np.arange(3, 35), ranks_per_node=8, nodes=nodes, nic_gb_per_s=nic,
                                     nics_per_node=8, intra_busbw_gb_per_s=369.0, intra_p2p_gb_per_s=450.0,
                                     net_latency_us=lat)
     assert np.all(np.isfinite(r["time_us"])) and np.all(r["time_us"] > 0)
@@ -209,7 +209,7 @@ def test_busbw_never_beats_its_bounds(nodes, nic, lat, kind):
 
 def test_whole_sweep_is_one_call():
     nics = np.linspace(5.0, 50.0, 256)[:, None]
-    r = collectives.nccl_collective("all_reduce", 2.0 ** np.arange(3, 35), ranks_per_node=8, nodes=16,
+    r = nccl_model.nccl_collective("all_reduce", 2.0 ** np.arange(3, 35), ranks_per_node=8, nodes=16,
                                     nic_gb_per_s=nics, nics_per_node=8, intra_busbw_gb_per_s=369.0)
     assert r["busbw_gb_per_s"].shape == (256, 32)
     assert np.all(np.diff(r["busbw_gb_per_s"][:, -1]) > 0)
@@ -481,10 +481,10 @@ def test_nccl_command_bad_input_is_one_line_and_exit_2(argv, field, capsys):
 def test_alltoall_and_sendrecv_are_bounded_by_a_gpus_share_of_the_nics():
     base = dict(ranks_per_node=8, nodes=32, nic_gb_per_s=47.0, nics_per_node=8, intra_busbw_gb_per_s=369.0,
                 intra_p2p_gb_per_s=450.0)
-    a2a = collectives.nccl_collective("all_to_all", BIG, **base)["busbw_gb_per_s"]
+    a2a = nccl_model.nccl_collective("all_to_all", BIG, **base)["busbw_gb_per_s"]
     # each GPU sends (N−1)/N of its data through its share of the node's NICs: busbw ≈ 47 · (n−1)/n / ((N−1)/N)
     assert a2a[-1] == pytest.approx(47.0 * (255 / 256) / (31 / 32), rel=0.03)
-    sr = collectives.nccl_collective("sendrecv", BIG, **base)["busbw_gb_per_s"]
+    sr = nccl_model.nccl_collective("sendrecv", BIG, **base)["busbw_gb_per_s"]
     assert sr[-1] == pytest.approx(47.0, rel=0.03)
 
 
@@ -492,18 +492,18 @@ def test_alltoall_and_sendrecv_are_bounded_by_a_gpus_share_of_the_nics():
 
 def test_in_node_collectives_are_the_collective_models_one_node_figures():
     S = 2.0 ** np.arange(10, 31, 2)
-    t = collectives.in_node_collective_time("all_reduce", S, 8, 369e9, 450e9)
-    ref = collectives.nccl_collective("all_reduce", S, ranks_per_node=8, nodes=1, nic_gb_per_s=np.inf,
+    t = nccl_model.in_node_collective_time("all_reduce", S, 8, 369e9, 450e9)
+    ref = nccl_model.nccl_collective("all_reduce", S, ranks_per_node=8, nodes=1, nic_gb_per_s=np.inf,
                                       nics_per_node=1, intra_busbw_gb_per_s=369.0, intra_p2p_gb_per_s=450.0)
     np.testing.assert_allclose(t, ref["time_us"] * 1e-6)
-    assert collectives.in_node_collective_time("all_reduce", S, 1, 369e9, 450e9).max() == 0.0
+    assert nccl_model.in_node_collective_time("all_reduce", S, 1, 369e9, 450e9).max() == 0.0
     # protocols and the pipeline fill cost time at 1-16 MiB where the straight α-β line does not ...
     ab = collectives.collective_time("all_reduce", S, 8, 369e9, collectives.NCCL_NVLINK_STEP_US * 1e-6)
     mid = (S >= 2**20) & (S <= 2**24)
     assert np.all(t[mid] > 1.3 * ab[mid])
     # ... and at 1 GiB both are bandwidth-bound
     assert t[-1] == pytest.approx(ab[-1], rel=0.03)
-    send = collectives.in_node_collective_time("sendrecv", S, 4, 369e9, 450e9)
+    send = nccl_model.in_node_collective_time("sendrecv", S, 4, 369e9, 450e9)
     assert send[-1] == pytest.approx(S[-1] / 450e9, rel=0.02)
 
 
@@ -522,13 +522,13 @@ def test_in_node_collectives_match_the_collective_model_bit_for_bit(kind):
                  (size[:, None], ranks[None, :40], 369e9, 450e9, 480e9, 141e9), (size, 8.0, 369e9, 450e9, 480e9, 141e9),
                  (size[:, None], np.array([[2.0, 4.0, 8.0]]), busbw[:, None], p2p[:, None], nvls[:, None], 141e9)):
         S, R, bw, pp, nv, ll = args
-        ref = collectives.nccl_collective(kind, S, ranks_per_node=2.0 if kind == "sendrecv" else np.maximum(R, 2.0),
+        ref = nccl_model.nccl_collective(kind, S, ranks_per_node=2.0 if kind == "sendrecv" else np.maximum(R, 2.0),
                                           nodes=1.0, nic_gb_per_s=np.inf, nics_per_node=1.0,
                                           intra_busbw_gb_per_s=np.asarray(bw) / 1e9,
                                           intra_p2p_gb_per_s=np.asarray(pp) / 1e9,
                                           nvls_busbw_gb_per_s=np.asarray(nv) / 1e9, ll_max_gb_per_s=np.asarray(ll) / 1e9)
         want = np.where(R > 1, ref["time_us"] * 1e-6, 0.0)
-        got = collectives.in_node_collective_time(kind, S, R, bw, pp, nv, ll)
+        got = nccl_model.in_node_collective_time(kind, S, R, bw, pp, nv, ll)
         assert got.shape == want.shape
         assert got.tobytes() == want.tobytes()
 
@@ -541,7 +541,7 @@ def test_the_engines_tensor_parallel_all_reduces_go_through_the_collective_model
     arch, plan = r["architecture"], r["plan"]
     g = model.catalog.gpu(s.cluster.gpu)
     msg = plan["micro_batch"] * s.workload.seq_len * arch["hidden"] * 2  # bf16 activations of one micro-batch
-    one = collectives.in_node_collective_time("all_reduce", msg, 8, g["intra_gb_per_s"] * g["intra_busbw_fraction"]
+    one = nccl_model.in_node_collective_time("all_reduce", msg, 8, g["intra_gb_per_s"] * g["intra_busbw_fraction"]
                                               * 1e9, g["intra_gb_per_s"] * 1e9)
     # 4 all-reduces per layer (2 forward, 2 backward; selective recomputation adds none) per micro-batch
     assert r["breakdown_s"]["tp_comm"] == pytest.approx(plan["microbatches"] * arch["layers"] * 4 * one, rel=1e-6)
@@ -553,8 +553,8 @@ def test_tensor_parallel_all_reduces_use_nvlink_sharp_where_the_node_has_it(gpu)
     ring_bw, p2p_bw, nvls_bw = (g["intra_gb_per_s"] * g["intra_busbw_fraction"] * 1e9, g["intra_gb_per_s"] * 1e9,
                                 g["nvls_busbw_gb_per_s"] * 1e9)
     msg = 4 * 4096 * 8192 * 2.0  # a micro-batch of 4 × 4k tokens of hidden 8,192 in bf16
-    without = collectives.in_node_collective_time("all_reduce", msg, 8, ring_bw, p2p_bw)
-    with_nvls = collectives.in_node_collective_time("all_reduce", msg, 8, ring_bw, p2p_bw, nvls_bw)
+    without = nccl_model.in_node_collective_time("all_reduce", msg, 8, ring_bw, p2p_bw)
+    with_nvls = nccl_model.in_node_collective_time("all_reduce", msg, 8, ring_bw, p2p_bw, nvls_bw)
     s = model.scenario_from_dict({
         "cluster": {"gpu": gpu, "nodes": 16, "gpus_per_node": 8, "slow_host_fraction": 0.0},  # no stragglers' share
         "workload": {"layers": 32, "hidden": 8192, "heads": 64, "seq_len": 4096, "global_batch": 256,

@@ -12,7 +12,7 @@ from numpy.testing import assert_allclose
 
 import model
 from gui.cli import main as cli
-from model import collectives, nccl_fit, network, topology, transport
+from model import nccl_fit, nccl_tuning, network, topology, transport
 
 GBN, SR, LLR = (transport.LOSS_RECOVERY_CODE[k] for k in ("go_back_n", "selective_repeat", "link_retry"))
 
@@ -147,8 +147,8 @@ def test_latency_grows_with_switch_tiers():
     assert list(levels) == [1, 2, 3]
     rtt = res["network"]["loaded_rtt_us"][res.fabric_index("infiniband")]
     assert rtt[0] < rtt[1] < rtt[2]
-    hop = collectives.SWITCH_HOP_US["infiniband"]
-    assert_allclose(collectives.extra_tier_latency_us([1, 2, 3], hop), [0.0, 2 * hop, 4 * hop])
+    hop = nccl_tuning.SWITCH_HOP_US["infiniband"]
+    assert_allclose(nccl_tuning.extra_tier_latency_us([1, 2, 3], hop), [0.0, 2 * hop, 4 * hop])
 
 
 # --- scale: loss waits on more links, oversubscription and ECMP by placement --------------------------------

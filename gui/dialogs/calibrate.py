@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import model
 from model import ScenarioError, catalog, files, nccl_fit
-from model.collectives import ALGORITHMS, TREE_EFF
+from model.nccl_tuning import ALGORITHMS, TREE_EFF
 
 from gui.i18n import QT_TRANSLATE_NOOP, fmt_number, fmt_sig, translate
 
