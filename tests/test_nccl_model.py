@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import model
-from model import ScenarioError, collectives, engine, nccl_fit, nccl_log, nccl_model, nccl_tuning, validation
+from model import ScenarioError, collectives, engine, nccl_accuracy, nccl_fit, nccl_log, nccl_model, nccl_table, nccl_tuning, \
+    validation
 from model.scenario import scenario_from_dict
 
 LOGS = Path(__file__).resolve().parents[1] / "assets" / "validation" / "nccl"
@@ -31,26 +32,26 @@ def cluster(gpu, nodes, link_gbps, nics=8, transport="infiniband", profile="publ
 # -- known values of the collective model ---------------------------------------------------------------------
 
 def test_dgx_h100_16_nodes_ring_all_reduce_is_350_to_370():
-    t = nccl_fit.scenario_table(cluster("H100-SXM", 16, 400.0), "run", "all_reduce", sizes=BIG, algorithm="ring")
+    t = nccl_table.scenario_table(cluster("H100-SXM", 16, 400.0), "run", "all_reduce", sizes=BIG, algorithm="ring")
     assert np.all((t["busbw_GBps"] > 350) & (t["busbw_GBps"] < 375))
 
 
 def test_dgx_a100_16_nodes_hdr_ring_all_reduce_is_180_to_190():
-    t = nccl_fit.scenario_table(cluster("A100-SXM-80GB", 16, 200.0), "run", "all_reduce", sizes=BIG,
+    t = nccl_table.scenario_table(cluster("A100-SXM-80GB", 16, 200.0), "run", "all_reduce", sizes=BIG,
                                 algorithm="ring")
     assert np.all((t["busbw_GBps"] > 175) & (t["busbw_GBps"] < 190))
 
 
 def test_nvls_on_one_h100_node_reaches_about_480():
-    t = nccl_fit.scenario_table(cluster("H100-SXM", 1, 400.0), "run", "all_reduce", sizes=BIG)
+    t = nccl_table.scenario_table(cluster("H100-SXM", 1, 400.0), "run", "all_reduce", sizes=BIG)
     assert t["busbw_GBps"][-1] == pytest.approx(480.0, rel=0.03)
     assert t["algorithm"][-1] == "nvls"
-    ring = nccl_fit.scenario_table(cluster("H100-SXM", 1, 400.0), "run", "all_reduce", sizes=BIG, algorithm="ring")
+    ring = nccl_table.scenario_table(cluster("H100-SXM", 1, 400.0), "run", "all_reduce", sizes=BIG, algorithm="ring")
     assert ring["busbw_GBps"][-1] == pytest.approx(0.82 * 450.0, rel=0.03)  # NVLink without SHARP
 
 
 def test_protocol_crossover_ll_then_ll128_then_simple():
-    t = nccl_fit.scenario_table(cluster("H100-SXM", 16, 400.0), "run", "all_reduce", algorithm="ring")
+    t = nccl_table.scenario_table(cluster("H100-SXM", 16, 400.0), "run", "all_reduce", algorithm="ring")
     protos = t["protocol"]
     assert protos[0] == "LL" and protos[-1] == "Simple"
     first = {p: protos.index(p) for p in ("LL", "LL128", "Simple")}
@@ -77,7 +78,7 @@ def test_the_ll_protocol_is_capped_as_in_nccls_tuner():
 def test_two_h100_nodes_need_ll128_or_simple_from_1_mib():
     """With LL capped at 39 GB/s across two Intel-hosted nodes, a 1 MiB all-reduce takes ~80 µs, as NCCL's tuner
     has it, not the ~55 µs an uncapped LL would promise."""
-    t = nccl_fit.scenario_table(cluster("H100-SXM", 2, 400.0), "run", "all_reduce", sizes=[2.0**20], algorithm="ring")
+    t = nccl_table.scenario_table(cluster("H100-SXM", 2, 400.0), "run", "all_reduce", sizes=[2.0**20], algorithm="ring")
     assert t["protocol"][0] != "LL"
     assert 70.0 < t["time_us"][0] < 100.0
 
@@ -164,8 +165,8 @@ def test_window_limits_bandwidth_at_long_round_trips():
     # the window is taken over the loaded round trip (queueing, switch tiers): a little longer than 2 × latency
     assert far["nic_gb_per_s"][0] == pytest.approx(cap, rel=0.05) and far["nic_gb_per_s"][0] <= cap
     assert cap < near["nic_gb_per_s"][0]
-    t_near = nccl_fit.scenario_table(cluster("H100-SXM", 4, 400.0, latency_us=2.0), "run", "all_reduce", sizes=BIG)
-    t_far = nccl_fit.scenario_table(cluster("H100-SXM", 4, 400.0, latency_us=1000.0), "run", "all_reduce", sizes=BIG)
+    t_near = nccl_table.scenario_table(cluster("H100-SXM", 4, 400.0, latency_us=2.0), "run", "all_reduce", sizes=BIG)
+    t_far = nccl_table.scenario_table(cluster("H100-SXM", 4, 400.0, latency_us=1000.0), "run", "all_reduce", sizes=BIG)
     assert t_far["busbw_GBps"][-1] < 0.5 * t_near["busbw_GBps"][-1]
 
 
@@ -268,7 +269,7 @@ def test_forced_algorithm_is_read_from_the_command_line():
 
 def model_log_text(setup, frac, lat, nodes=2, simple_hop=None):
     S = 2.0 ** np.arange(3, 35)
-    r = nccl_fit.predict(setup, "all_reduce", S, ranks_per_node=8, nodes=nodes, achievable_fraction=frac,
+    r = nccl_accuracy.predict(setup, "all_reduce", S, ranks_per_node=8, nodes=nodes, achievable_fraction=frac,
                          latency_us=lat, simple_hop_us=simple_hop)
     ranks = "".join(f"#  Rank {i:2d} Group  0 Pid 1 on node{i // 8} device {i % 8} [0x07] GPU\n"
                     for i in range(8 * nodes))
@@ -281,22 +282,22 @@ def model_log_text(setup, frac, lat, nodes=2, simple_hop=None):
 
 @pytest.mark.parametrize("frac,lat", [(0.9, 3.0), (0.6, 40.0), (0.35, 200.0)])
 def test_calibration_recovers_the_model_and_round_trips_through_the_engine(frac, lat, tmp_path):
-    setup = nccl_fit.NcclSetup("H100-SXM", 400.0, 8, "roce", "ring")
+    setup = nccl_accuracy.NcclSetup("H100-SXM", 400.0, 8, "roce", "ring")
     log = nccl_log.parse_nccl_tests(model_log_text(setup, frac, lat))
     fit = nccl_fit.fit_model(log, setup)
     assert fit.achievable_fraction == pytest.approx(frac, rel=0.06)
-    assert fit.errors["large_max"] <= nccl_fit.LARGE_TOLERANCE
-    assert fit.errors["medium_max"] <= nccl_fit.MEDIUM_TOLERANCE
+    assert fit.errors["large_max"] <= nccl_accuracy.LARGE_TOLERANCE
+    assert fit.errors["medium_max"] <= nccl_accuracy.MEDIUM_TOLERANCE
     values = nccl_fit.fabric_from_model_fit(fit)
     scen = nccl_fit.apply_to_scenario(cluster("H100-SXM", 2, 400.0, transport="roce"), "lab", values)
-    table = nccl_fit.scenario_table(scen, "lab", "all_reduce", sizes=log.size_bytes, algorithm="ring")
-    err = nccl_fit.size_errors(log, table["busbw_GBps"])
+    table = nccl_table.scenario_table(scen, "lab", "all_reduce", sizes=log.size_bytes, algorithm="ring")
+    err = nccl_accuracy.size_errors(log, table["busbw_GBps"])
     assert err["large_max"] <= 0.05 and err["medium_max"] <= 0.15
 
 
 def index_fit(row):
     log = nccl_log.parse_nccl_tests((LOGS / row["file"]).read_text(), nodes=int(row["nodes"]))
-    setup = nccl_fit.NcclSetup(row["gpu"], float(row["link_gbps"]), int(row["nics_per_node"]), row["fabric"],
+    setup = nccl_accuracy.NcclSetup(row["gpu"], float(row["link_gbps"]), int(row["nics_per_node"]), row["fabric"],
                                row["algorithm"])
     return log, nccl_fit.fit_model(log, setup)
 
@@ -306,12 +307,12 @@ def index_fit(row):
 def test_calibrated_fabric_reproduces_its_fit_through_the_engine(row):
     log, fit = index_fit(row)
     assert np.isfinite(fit.errors["rms"])
-    if not nccl_fit.within_tolerance(fit.errors):
+    if not nccl_accuracy.within_tolerance(fit.errors):
         assert any("misses this log" in w for w in fit.warnings)  # the miss is reported, not hidden
     scen = scenario_from_dict({"cluster": {"gpu": row["gpu"], "nodes": int(row["nodes"]), "gpus_per_node": 8},
                                "fabric": {"profile_set": "published", "compare": ["lab"],
                                           "custom": {"lab": nccl_fit.fabric_from_model_fit(fit)}}})
-    table = nccl_fit.scenario_table(scen, "lab", log.collective, sizes=log.size_bytes, algorithm=row["algorithm"])
+    table = nccl_table.scenario_table(scen, "lab", log.collective, sizes=log.size_bytes, algorithm=row["algorithm"])
     np.testing.assert_allclose(table["busbw_GBps"], fit.prediction["busbw_gb_per_s"], rtol=2e-3)
 
 
@@ -329,30 +330,30 @@ def test_calibration_of_a_real_log_round_trips_within_tolerance(name):
     log, fit = index_fit(row)
     e = fit.errors
     assert e["dip_bytes"] == CLEAN_LOGS[name]
-    assert e["large_max_clean"] <= nccl_fit.LARGE_TOLERANCE  # within 5 % at >= 64 MiB
-    assert e["medium_max_clean"] <= nccl_fit.MEDIUM_TOLERANCE  # within 15 % at each size >= 1 MiB
+    assert e["large_max_clean"] <= nccl_accuracy.LARGE_TOLERANCE  # within 5 % at >= 64 MiB
+    assert e["medium_max_clean"] <= nccl_accuracy.MEDIUM_TOLERANCE  # within 15 % at each size >= 1 MiB
     assert not any("misses this log" in w for w in fit.warnings)
-    summary = nccl_fit.error_summary(e)
+    summary = nccl_accuracy.error_summary(e)
     assert f"max {e['large_max_clean'] * 100:.1f}%" in summary and "within" in summary
     if int(row["nodes"]) < 2:
         return  # one node: no fabric to make, the fit itself is the round trip
     scen = scenario_from_dict({"cluster": {"gpu": row["gpu"], "nodes": int(row["nodes"]), "gpus_per_node": 8},
                                "fabric": {"profile_set": "published", "compare": ["lab"],
                                           "custom": {"lab": nccl_fit.fabric_from_model_fit(fit)}}})
-    table = nccl_fit.scenario_table(scen, "lab", log.collective, sizes=log.size_bytes, algorithm=row["algorithm"])
-    assert nccl_fit.within_tolerance(nccl_fit.size_errors(log, table["busbw_GBps"]))
+    table = nccl_table.scenario_table(scen, "lab", log.collective, sizes=log.size_bytes, algorithm=row["algorithm"])
+    assert nccl_accuracy.within_tolerance(nccl_accuracy.size_errors(log, table["busbw_GBps"]))
 
 
 def test_the_roce_logs_dip_is_named_with_its_error():
     row = next(r for r in INDEX if r["file"].startswith("roce_a100_oci"))
     _, fit = index_fit(row)
-    assert fit.errors["large_max"] > nccl_fit.LARGE_TOLERANCE  # the dip itself is missed ...
+    assert fit.errors["large_max"] > nccl_accuracy.LARGE_TOLERANCE  # the dip itself is missed ...
     assert any("dips by up to 5% at 512 MiB" in w for w in fit.warnings)  # ... and said so
-    assert "512 MiB" in nccl_fit.error_summary(fit.errors)
+    assert "512 MiB" in nccl_accuracy.error_summary(fit.errors)
 
 
 def test_a_dip_put_into_a_model_made_log_is_found_and_left_out():
-    setup = nccl_fit.NcclSetup("H100-SXM", 400.0, 8, "infiniband", "ring")
+    setup = nccl_accuracy.NcclSetup("H100-SXM", 400.0, 8, "infiniband", "ring")
     text = model_log_text(setup, 0.8, 5.0)
     lines = text.splitlines()
     at = next(i for i, line in enumerate(lines) if line.split()[:1] == [str(2**28)])
@@ -365,7 +366,7 @@ def test_a_dip_put_into_a_model_made_log_is_found_and_left_out():
     assert fit.errors["dip_bytes"] == (2**28,)
     before = log.busbw_gb_per_s[log.size_bytes == 2**27][0]
     assert fit.errors["dip_depth"] == pytest.approx(1.0 - log.busbw_gb_per_s[log.size_bytes == 2**28][0] / before)
-    assert nccl_fit.within_tolerance(fit.errors)
+    assert nccl_accuracy.within_tolerance(fit.errors)
     assert fit.errors["per_row"][log.size_bytes == 2**28][0] == pytest.approx(0.25, abs=0.05)
     assert fit.achievable_fraction == pytest.approx(0.8, rel=0.06)
 
@@ -374,21 +375,21 @@ def test_a_dip_put_into_a_model_made_log_is_found_and_left_out():
                                     dict(ll_hop_us=20.0, ll128_hop_us=8.0, simple_hop_us=30.0),
                                     dict(tree_efficiency=0.75, simple_hop_us=5.0)])
 def test_calibration_recovers_protocol_parameters_of_a_model_made_log(params):
-    setup = nccl_fit.NcclSetup("H100-SXM", 400.0, 8, "infiniband", "auto")
+    setup = nccl_accuracy.NcclSetup("H100-SXM", 400.0, 8, "infiniband", "auto")
     S = 2.0 ** np.arange(3, 35)
-    r = nccl_fit.predict(setup, "all_reduce", S, ranks_per_node=8, nodes=4, achievable_fraction=0.7,
+    r = nccl_accuracy.predict(setup, "all_reduce", S, ranks_per_node=8, nodes=4, achievable_fraction=0.7,
                          latency_us=4.0, **params)
     ranks = "".join(f"#  Rank {i:2d} Group  0 Pid 1 on node{i // 8} device {i % 8} [0x07] GPU\n" for i in range(32))
     rows = "".join(f"{int(s):12d} {int(s) // 4:13d} float sum -1 {t:9.2f} {a:7.2f} {b:7.2f} 0\n"
                    for s, t, a, b in zip(S, r["time_us"], r["algbw_gb_per_s"], r["busbw_gb_per_s"]))
     log = nccl_log.parse_nccl_tests(ranks + "#  size count type redop root time algbw busbw #wrong\n" + rows)
     fit = nccl_fit.fit_model(log, setup)
-    assert nccl_fit.within_tolerance(fit.errors)
+    assert nccl_accuracy.within_tolerance(fit.errors)
     assert fit.errors["medium_max"] <= 0.05  # a log the model made: close everywhere it is judged
     # the defaults would miss it: the extra parameters are what the fit needed
-    plain = nccl_fit.predict(setup, "all_reduce", S, ranks_per_node=8, nodes=4, achievable_fraction=0.7,
+    plain = nccl_accuracy.predict(setup, "all_reduce", S, ranks_per_node=8, nodes=4, achievable_fraction=0.7,
                              latency_us=4.0)
-    assert not nccl_fit.within_tolerance(nccl_fit.size_errors(log, plain["busbw_gb_per_s"]))
+    assert not nccl_accuracy.within_tolerance(nccl_accuracy.size_errors(log, plain["busbw_gb_per_s"]))
 
 
 def test_two_node_default_algorithm_and_pathology_get_warnings():
@@ -397,7 +398,7 @@ def test_two_node_default_algorithm_and_pathology_get_warnings():
     def warnings(name):
         r = rows[name]
         log = nccl_log.parse_nccl_tests((LOGS / name).read_text(), nodes=int(r["nodes"]))
-        return nccl_fit.log_warnings(log, nccl_fit.NcclSetup(r["gpu"], float(r["link_gbps"]),
+        return nccl_accuracy.log_warnings(log, nccl_accuracy.NcclSetup(r["gpu"], float(r["link_gbps"]),
                                                               int(r["nics_per_node"]), r["fabric"]))
     assert any("above the NICs' line rate" in w for w in warnings("ib_h100_nebius_2node_allreduce.txt"))
     assert any("under 30%" in w for w in warnings("pathology_h100_2node_ndr_lowbw_ring_allreduce.txt"))
@@ -584,8 +585,8 @@ def test_calibrate_then_nccl_compare_round_trips_on_the_command_line(tmp_path, c
     assert main(["nccl", str(out), "--fabric", "lab", "--nodes", "2", "--json", "--compare", str(log)]) == 0
     rows = json.loads(capsys.readouterr().out)["rows"]
     err = {r["bytes"]: abs(r["busbw_error"]) for r in rows if r["busbw_error"] is not None}
-    assert max(e for b, e in err.items() if b >= nccl_fit.LARGE_BYTES) <= nccl_fit.LARGE_TOLERANCE
-    assert max(e for b, e in err.items() if b >= nccl_fit.MEDIUM_BYTES) <= nccl_fit.MEDIUM_TOLERANCE
+    assert max(e for b, e in err.items() if b >= nccl_accuracy.LARGE_BYTES) <= nccl_accuracy.LARGE_TOLERANCE
+    assert max(e for b, e in err.items() if b >= nccl_accuracy.MEDIUM_BYTES) <= nccl_accuracy.MEDIUM_TOLERANCE
     assert {r["algorithm"] for r in rows} == {"ring"}
 
 

@@ -31,7 +31,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from dataclasses import dataclass
 
 import model
-from model import ScenarioError, catalog, files, nccl_fit
+from model import ScenarioError, catalog, files, nccl_accuracy, nccl_fit, nccl_log
 from model.nccl_tuning import ALGORITHMS, TREE_EFF
 
 from gui.i18n import QT_TRANSLATE_NOOP, fmt_number, fmt_sig, translate
@@ -143,7 +143,7 @@ def fabric_inputs(scenario) -> tuple:
     rows = {}
     for r in model.resolve_fabrics(scenario):
         rows.setdefault(r.transport, (float(r.values["latency_us"]), float(r.values["loss_rate"])))
-    return tuple((t,) + rows.get(t, (nccl_fit.published_latency_us(t), nccl_fit.published_loss_rate(t)))
+    return tuple((t,) + rows.get(t, (nccl_accuracy.published_latency_us(t), nccl_accuracy.published_loss_rate(t)))
                  for t in TRANSPORTS)
 
 
@@ -164,8 +164,8 @@ def fit_request(req: FitRequest) -> FitOutcome:
     transport = req.transport or log.transport or req.default_transport
     nics = req.nics_per_node or log.nics_per_node or req.default_nics
     latency, loss = next(((lat, loss) for t, lat, loss in req.fabric_inputs if t == transport),
-                         (float("nan"), nccl_fit.published_loss_rate(transport)))
-    setup = nccl_fit.NcclSetup(req.gpu, req.link_gbps, nics, transport, req.algorithm or log.algorithm or "auto",
+                         (float("nan"), nccl_accuracy.published_loss_rate(transport)))
+    setup = nccl_accuracy.NcclSetup(req.gpu, req.link_gbps, nics, transport, req.algorithm or log.algorithm or "auto",
                                latency_us=latency, loss_rate=loss)
     fit = nccl_fit.fit_model(log, setup)
     try:
@@ -218,7 +218,7 @@ class FitWorker(QtCore.QThread):
                                    "only all-reduce")
         except MemoryError:
             result = ScenarioError(self.request.source, "too large to fit in memory",
-                                   f"a log of at most {nccl_fit.nccl_log.MAX_ROWS:,} rows")
+                                   f"a log of at most {nccl_log.MAX_ROWS:,} rows")
         except Exception as err:  # noqa: BLE001 - any failure is shown in the dialog, never a silent dead thread
             result = ScenarioError(self.request.source, f"{type(err).__name__}: {err}"[:200],
                                    "a log the fit can read; please report this log")
@@ -636,7 +636,7 @@ class CalibrateDialog(QtWidgets.QDialog):
             translate("CalibrateDialog", "Fit error of bus bandwidth: ≥ 64 MiB max <b>{large} %</b>, ≥ 1 MiB max "
                                          "<b>{medium} %</b> (tolerance {tl} % / {tm} %)").format(
                 large=fmt_number(e["large_max_clean"] * 100, 1), medium=fmt_number(e["medium_max_clean"] * 100, 1),
-                tl=fmt_number(nccl_fit.LARGE_TOLERANCE * 100, 0), tm=fmt_number(nccl_fit.MEDIUM_TOLERANCE * 100, 0)),
+                tl=fmt_number(nccl_accuracy.LARGE_TOLERANCE * 100, 0), tm=fmt_number(nccl_accuracy.MEDIUM_TOLERANCE * 100, 0)),
             html.escape(translate("CalibrateDialog", "Protocols: ") + ", ".join(
                 f"{a}/{p} ≥ {size_text(size)}" for size, a, p in fit.crossovers)),
         ]
