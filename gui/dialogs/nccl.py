@@ -19,7 +19,7 @@ from PySide6 import QtWidgets
 import model
 from model import ScenarioError, nccl_accuracy, nccl_log, nccl_table
 
-from gui.dialogs.calibrate import SizeAxis, transport_name
+from gui.dialogs.nccl_shared import SizeAxis, transport_name
 from gui.i18n import translate
 
 
