@@ -95,7 +95,7 @@ DATA = (
     QT_TRANSLATE_NOOP("Data", "40 % below InfiniBand up front"),
 )
 
-# Field labels and units from model.scenario's metadata (sliders, A/B changes).
+# Field labels and units from model.fields' metadata (sliders, A/B changes).
 FIELDS = (
     QT_TRANSLATE_NOOP("Field", "Bandwidth per NIC"), QT_TRANSLATE_NOOP("Field", "CNY per USD"),
     QT_TRANSLATE_NOOP("Field", "CPU share for network"), QT_TRANSLATE_NOOP("Field", "Checkpoint interval"),
@@ -175,19 +175,20 @@ def tr_unit(unit: str) -> str:
 
 def field_label(path: str) -> str:
     """A dotted scenario path as people say it: 'cluster.nodes' -> 'Nodes' (translated)."""
-    from model import scenario as sc
+    from model.fields import field_meta
+    from model.sections import SECTIONS, FabricSpec
 
     parts = path.split(".")
     try:
         if parts[0] == "fabric" and len(parts) >= 4 and parts[1] == "custom":
-            meta = sc.field_meta(sc.FabricSpec, parts[-1])
+            meta = field_meta(FabricSpec, parts[-1])
             label = meta.get("label") or parts[-1]
             from model import catalog
 
             fabric = catalog.fabric_style(parts[2]).get("short", parts[2]) if parts[2] in catalog.BUILTIN_FABRICS \
                 else parts[2]
             return f"{fabric}: {tr_field(label)}"
-        meta = sc.field_meta(sc.SECTIONS[parts[0]], parts[1])
+        meta = field_meta(SECTIONS[parts[0]], parts[1])
         return tr_field(meta.get("label") or parts[1].replace("_", " ").capitalize())
     except (KeyError, IndexError, AttributeError, TypeError, StopIteration):  # StopIteration: no such field
         return path

@@ -5,7 +5,7 @@ An acceptance table states, for the chosen fabric, each collective, message size
 
 ``minimum = expected × (1 − tolerance)``
 
-- **expected**: the engine's collective model (:func:`model.collectives.nccl_collective`, NCCL's tuner with its
+- **expected**: the engine's collective model (:func:`model.nccl_model.nccl_collective`, NCCL's tuner with its
   protocols and algorithms) for the fabric at each node count, its tree, round trip, loss recovery and leaf
   congestion evaluated at that count (:func:`model.network.nccl_inputs` with ``nodes``), one model call per
   collective for every size × node count. The fabric's values are the scenario's (the published profile, a
@@ -16,10 +16,10 @@ An acceptance table states, for the chosen fabric, each collective, message size
   (:data:`SIZE_BANDS`): a healthy fabric like those passes at every size, a broken one (the validation set's
   pathology log falls 3× short) does not. Where a calibration's log ran (its collective and node count) the
   calibrated fabric's own fit error applies, at least the calibration's own tolerance
-  (:data:`model.nccl_fit.LARGE_TOLERANCE` at ≥ 64 MiB, :data:`model.nccl_fit.MEDIUM_TOLERANCE` below).
+  (:data:`model.nccl_accuracy.LARGE_TOLERANCE` at ≥ 64 MiB, :data:`model.nccl_accuracy.MEDIUM_TOLERANCE` below).
   Tolerances are whole percent, rounded up.
 
-Below 1 MiB the call's fixed latency, not the fabric's bandwidth, dominates (:data:`model.nccl_fit.MEDIUM_BYTES`):
+Below 1 MiB the call's fixed latency, not the fabric's bandwidth, dominates (:data:`model.nccl_accuracy.MEDIUM_BYTES`):
 such sizes belong to a latency test, not to this table, and are refused.
 """
 
@@ -31,11 +31,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .collectives import ALGORITHMS, PROTOCOLS, nccl_collective
+from .nccl_model import nccl_collective
+from .nccl_tuning import ALGORITHMS, PROTOCOLS
 from .errors import ScenarioError
-from .nccl_fit import CLI_COLLECTIVES, LARGE_BYTES, LARGE_TOLERANCE, MEDIUM_BYTES, MEDIUM_TOLERANCE, ModelFit, \
-    NcclSetup, fabric_from_model_fit, fit_model, mismatch_text, parse_nccl_tests, setup_mismatches, \
-    size_label, within_tolerance
+from .nccl_accuracy import LARGE_BYTES, LARGE_TOLERANCE, MEDIUM_BYTES, MEDIUM_TOLERANCE, NcclSetup, size_label, \
+    within_tolerance
+from .nccl_fit import ModelFit, fabric_from_model_fit, fit_model, parse_nccl_tests
+from .nccl_table import CLI_COLLECTIVES, mismatch_text, setup_mismatches
 
 ACCEPTANCE_SIZES = 2.0 ** np.arange(20, 34)  # 1 MiB … 8 GiB, doubling (nccl-tests -b 1M -e 8G -f 2)
 MAX_SIZE_BYTES = 2.0 ** 34                   # 16 GiB, the largest size nccl-tests' default sweep reaches
@@ -100,8 +102,8 @@ class AcceptanceTable:
     size_bytes: np.ndarray
     expected_busbw_GBps: np.ndarray
     tolerance: np.ndarray
-    algorithm: np.ndarray     # indices into model.collectives.ALGORITHMS
-    protocol: np.ndarray      # indices into model.collectives.PROTOCOLS
+    algorithm: np.ndarray     # indices into model.nccl_tuning.ALGORITHMS
+    protocol: np.ndarray      # indices into model.nccl_tuning.PROTOCOLS
     basis: np.ndarray
     calibration: str | None = None  # the log the fabric was calibrated from, if any
     warnings: tuple = ()  # the calibration's
@@ -148,7 +150,8 @@ def default_nodes(scenario) -> tuple[int, ...]:
 def check_request(scenario, fabric: str, collectives, sizes, nodes) -> tuple:
     """The request's collectives (model names), sizes and node counts as arrays, or a :class:`ScenarioError`
     naming the option as a user gives it."""
-    from .scenario import Cluster, field_meta
+    from .fields import field_meta
+    from .sections import Cluster
 
     if fabric not in scenario.fabric.fabrics:
         raise ScenarioError("fabric", fabric, "one of the scenario's fabrics: " + ", ".join(scenario.fabric.fabrics))
@@ -182,7 +185,7 @@ def acceptance_table(scenario, fabric: str | None = None, collectives=DEFAULT_CO
                      nodes=None, calibration: Calibration | None = None) -> AcceptanceTable:
     """The acceptance table of ``fabric`` (default: the scenario's fabric in focus, the chosen one).
 
-    ``collectives``: keys of :data:`model.nccl_fit.CLI_COLLECTIVES`; ``sizes`` [B] from 1 MiB to 16 GiB;
+    ``collectives``: keys of :data:`model.nccl_table.CLI_COLLECTIVES`; ``sizes`` [B] from 1 MiB to 16 GiB;
     ``nodes``: node counts ≥ 2 (default :func:`default_nodes`); ``calibration``: the fit the fabric's values come
     from (:func:`calibrated`), whose own error sets the tolerance where its log ran.
     """

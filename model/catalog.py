@@ -27,9 +27,9 @@ FABRIC_FIELDS = (
     # loss recovery and congestion (model/transport.py, model/topology.py)
     "loss_recovery", "min_rto_ms", "adaptive_routing", "qps_per_connection",
     "nccl_simple_hop_us",  # calibrated from nccl-tests; NaN: NCCL's own per-hop latencies
-    # calibrated from nccl-tests as well (model/nccl_fit.py); NaN: NCCL's own (model/collectives.py)
+    # calibrated from nccl-tests as well (model/nccl_fit.py); NaN: NCCL's own (model/nccl_model.py)
     "nccl_ll128_hop_us", "nccl_ll_hop_us", "nccl_fill_bytes", "nccl_ll128_efficiency", "nccl_tree_efficiency",
-    "sharp",  # InfiniBand in-network reduction (NCCL's CollNet), model/collectives.py
+    "sharp",  # InfiniBand in-network reduction (NCCL's CollNet), model/nccl_model.py
 )
 # engine defaults where a profile is silent: Linux's TCP_RTO_MIN 200 ms; go-back-N (RC transport without
 # selective repeat); ECMP without adaptive routing; NCCL_IB_QPS_PER_CONNECTION default 1 (NCCL env docs); one socket

@@ -16,12 +16,13 @@ import numpy as np
 
 from . import catalog, economics
 from .arrays import cut_constant_points
-from .collectives import gpu_ll_max_bus_gb_per_s, pcie_cap_gb_per_s
+from .nccl_tuning import gpu_ll_max_bus_gb_per_s, pcie_cap_gb_per_s
 from .memory import GIB_PER_GB, GRAD_BF16_BYTES, GRAD_STATE_BYTES
 from .compute import BYTES_BF16, gemm_rates, layer_matmul_weights, mlp_activation_ratio, params_from_architecture
 from .errors import ScenarioError, suggest
 from .scale import compute_time_scale, nccl_channels, overlap_compute_tax
-from .scenario import FabricSpec, Scenario
+from .scenario import Scenario
+from .sections import FabricSpec
 from .transport import GPUDIRECT_TCP_VALUES, LOSS_RECOVERY_CODE, RDMA_TRANSPORTS, TRANSPORT_CODE
 
 
@@ -519,7 +520,8 @@ def _parse_fabric_field(s: Scenario, field: str):
 def _check_point_values(field, values):
     """Sweep values get their fields' limits, as a scenario's own value does (a cluster or workload field's range
     by its smallest and largest value; every distinct value of the other sections)."""
-    from .scenario import SECTIONS, validate_value
+    from .fields import validate_value
+    from .sections import SECTIONS
 
     section, key = field.split(".", 1)
     if section in ("cluster", "workload"):
@@ -533,7 +535,7 @@ def _check_point_values(field, values):
 
 def _check_fabric_values(key, values, field):
     """Range check of swept fabric values against the field's metadata, whole array at once."""
-    from .scenario import validate_value
+    from .fields import validate_value
 
     for v in (values.min(), values.max()):
         validate_value(FabricSpec, key, int(v) if key == "nics_per_node" else float(v), field)

@@ -15,8 +15,10 @@ The fit is bounded whatever the log's length: it runs on at most
 :data:`FIT_ROWS` rows spread evenly over log size (every row is still judged),
 and evaluates its grids in chunks of at most :data:`GRID_CHUNK_ELEMENTS` model
 points.
-The calibrate command and dialog save it as a fabric. :func:`scenario_table` is what
-``fabric-whatif nccl`` prints.
+The calibrate command and dialog save it as a fabric. How a fit is judged (its
+errors at the sizes a fabric is judged at, the log's dips, the warnings, the refusal
+of a log no fit can use) is :mod:`model.nccl_accuracy`; what ``fabric-whatif nccl``
+prints, :mod:`model.nccl_table`.
 
 ``all_reduce_perf`` and its siblings print one row per message size with the
 time and the algorithm and bus bandwidths (nccl-tests ``doc/PERFORMANCE.md``).
@@ -48,12 +50,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import catalog, nccl_log
-from .collectives import SIMPLE_FILL_BYTES, TREE_EFF, bus_factor, gpu_ll_max_bus_gb_per_s, nccl_collective, \
-    net_overhead_us, pcie_cap_gb_per_s, per_nic_gb_per_s
+from . import nccl_log
+from .collectives import bus_factor
 from .errors import ScenarioError
-from .nccl_log import COLLECTIVES, NcclLog  # noqa: F401  (COLLECTIVES: public, the GUI lists it)
-from .scenario import FabricSpec, field_meta
+from .fields import field_meta
+from .nccl_accuracy import LARGE_BYTES, LARGE_TOLERANCE, MEDIUM_BYTES, MEDIUM_TOLERANCE, NcclSetup, \
+    check_fittable, log_dips, log_warnings, predict, size_errors, size_label, within_tolerance
+from .nccl_log import NcclLog
+from .nccl_tuning import SIMPLE_FILL_BYTES, TREE_EFF
+from .sections import FabricSpec
 
 
 def parse_nccl_tests(text: str, *, source: str = "nccl-tests log", collective: str | None = None,
@@ -117,203 +122,8 @@ def apply_to_scenario(scenario, name: str, values: dict):
 
 
 # --------------------------------------------------------------------------
-# fit of the collective model (model.collectives.nccl_collective) itself
+# fit of the collective model (model.nccl_model.nccl_collective) itself
 # --------------------------------------------------------------------------
-
-LARGE_BYTES = 64 * 2**20   # "large message": bandwidth-bound on every fabric here
-MEDIUM_BYTES = 2**20       # from 1 MiB the protocol crossover is behind the tuner
-LARGE_TOLERANCE = 0.05     # a calibrated fabric reproduces its own log within these
-MEDIUM_TOLERANCE = 0.15
-PATHOLOGY_FRACTION = 0.30  # busbw under 30 % of line rate: a broken or misconfigured run
-# doubling the size from 1 MiB adds under 10 % to the time: a fixed floor dominates (latency-bound sizes are below
-# 1 MiB on every fabric the engine models: NCCL's tuner already moves most of a 2 MiB all-reduce at these rates)
-FLOOR_GROWTH = 1.10
-
-
-@dataclass(frozen=True)
-class NcclSetup:
-    """What a log's source states about its cluster (the inputs the collective model needs).
-
-    ``latency_us`` and ``loss_rate`` are the fabric's own one-way latency per network hop and packet loss: inputs
-    of the fit, kept by the calibrated fabric (NaN latency: the transport's published figure,
-    :func:`published_latency_us`)."""
-    gpu: str
-    link_gbps: float
-    nics_per_node: int
-    transport: str = "infiniband"
-    algorithm: str = "auto"  # "ring" when the run forced NCCL_ALGO=Ring
-    sharp: bool = False
-    latency_us: float = float("nan")
-    loss_rate: float = 0.0
-
-    def gpu_entry(self) -> dict:
-        return catalog.gpu(self.gpu)
-
-    @property
-    def line_gb_per_s(self) -> float:
-        """Node line rate [GB/s]."""
-        return self.link_gbps * self.nics_per_node / 8.0
-
-    @property
-    def fabric_latency_us(self) -> float:
-        """The fabric's one-way latency per hop the fit keeps [µs]: the stated one, else the published one."""
-        return float(self.latency_us) if math.isfinite(self.latency_us) else published_latency_us(self.transport)
-
-
-def published_latency_us(transport: str) -> float:
-    """One-way latency per network hop of a transport in the published profile set [µs] (its sources are in
-    ``assets/profiles``)."""
-    return float(catalog.transport_profile("published", transport)["latency_us"])
-
-
-def published_loss_rate(transport: str) -> float:
-    """Packet loss of a transport in the published profile set [-]."""
-    return float(catalog.transport_profile("published", transport)["loss_rate"])
-
-
-def predict(setup: NcclSetup, kind: str, size_bytes, *, ranks_per_node, nodes, achievable_fraction, latency_us,
-            simple_hop_us=None, ll128_hop_us=None, ll_hop_us=None, fill_bytes=np.nan, ll128_efficiency=np.nan,
-            tree_efficiency=np.nan):
-    """nccl-tests figures of the collective model for a setup (parameters broadcast: a whole grid at once)."""
-    g = setup.gpu_entry()
-    nic = per_nic_gb_per_s(setup.link_gbps, achievable_fraction, pcie_gb_per_s=pcie_cap_gb_per_s(g.get("pcie_gen", 5)),
-                           rtt_us=2.0 * np.asarray(latency_us, dtype=float))
-    return nccl_collective(kind, size_bytes, ranks_per_node=ranks_per_node, nodes=nodes, nic_gb_per_s=nic,
-                           nics_per_node=setup.nics_per_node,
-                           intra_busbw_gb_per_s=g["intra_gb_per_s"] * g["intra_busbw_fraction"],
-                           intra_p2p_gb_per_s=g["intra_gb_per_s"],
-                           net_latency_us=latency_us,
-                           nvls_busbw_gb_per_s=g.get("nvls_busbw_gb_per_s", 0.0) if ranks_per_node > 1 else 0.0,
-                           sharp=setup.sharp, algorithm=setup.algorithm, simple_hop_us=simple_hop_us,
-                           ll128_hop_us=ll128_hop_us, ll_hop_us=ll_hop_us, fill_bytes=fill_bytes,
-                           ll128_efficiency=ll128_efficiency, tree_efficiency=tree_efficiency,
-                           ll_max_gb_per_s=gpu_ll_max_bus_gb_per_s(g, nodes), architecture=g.get("architecture"),
-                           net_overhead_us=net_overhead_us(g.get("host_cpu_vendor")))
-
-
-DIP_FRACTION = 0.05  # a row this far under the best bus bandwidth of the smaller sizes is a dip in the log
-
-
-def size_label(size_bytes: float) -> str:
-    """A message size as nccl-tests users say it: 512 MiB, 4 GiB, 64 KiB, 8 B."""
-    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if size_bytes >= scale:
-            return f"{size_bytes / scale:g} {unit}"
-    return f"{size_bytes:g} B"
-
-
-def log_dips(log: NcclLog):
-    """Rows ≥ 1 MiB whose busbw falls more than :data:`DIP_FRACTION` under the best busbw of the smaller sizes:
-    the log's own non-monotonicity (noise, a shared or mis-tuned run), which no model of the collective follows.
-
-    Returns a boolean mask over the rows and the depth of the worst dip (0: a monotone log).
-    """
-    b = log.busbw_gb_per_s
-    before = np.concatenate([[0.0], np.maximum.accumulate(b)[:-1]])
-    dip = (log.size_bytes >= MEDIUM_BYTES) & (b < (1.0 - DIP_FRACTION) * before)
-    depth = float(np.max(np.where(dip, 1.0 - b / np.maximum(before, 1e-30), 0.0))) if np.any(dip) else 0.0
-    return dip, depth
-
-
-def size_errors(log: NcclLog, busbw_pred) -> dict:
-    """Relative busbw errors (model / measured − 1) per row, and their summaries at ≥ 64 MiB and ≥ 1 MiB.
-
-    ``large_*`` / ``medium_*`` summarise every row; ``*_clean`` leave out the log's dips (:func:`log_dips`),
-    which ``dip_bytes`` names with ``dip_depth`` (the worst drop, a measure of the log's own noise). A summary
-    of no rows (a log without sizes ≥ 64 MiB) is NaN.
-    """
-    meas = log.busbw_gb_per_s
-    ok = meas > 0
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        err = np.where(ok, np.asarray(busbw_pred, dtype=float) / np.where(ok, meas, 1.0) - 1.0, np.nan)
-    ok &= np.isfinite(err)
-    large = ok & (log.size_bytes >= LARGE_BYTES)
-    medium = ok & (log.size_bytes >= MEDIUM_BYTES)
-    dip, depth = log_dips(log)
-
-    def stat(mask, fn):
-        return float(fn(np.abs(err[mask]))) if np.any(mask) else float("nan")
-    return dict(per_row=err, large_median=stat(large, np.median), large_max=stat(large, np.max),
-                medium_median=stat(medium, np.median), medium_max=stat(medium, np.max),
-                large_median_clean=stat(large & ~dip, np.median), medium_median_clean=stat(medium & ~dip, np.median),
-                large_max_clean=stat(large & ~dip, np.max), medium_max_clean=stat(medium & ~dip, np.max),
-                dip_bytes=tuple(int(x) for x in log.size_bytes[dip]), dip_depth=depth, size_bytes=log.size_bytes,
-                rms=float(np.sqrt(np.mean(err[medium] ** 2))) if np.any(medium) else float("nan"))
-
-
-def within_tolerance(errors: dict) -> bool:
-    """A calibrated fabric reproduces its own log: ≤ 5 % at ≥ 64 MiB and ≤ 15 % at each size ≥ 1 MiB, the log's
-    own dips left out (they are reported, not fitted). A log without sizes ≥ 64 MiB is judged at ≥ 1 MiB alone."""
-    large = errors["large_max_clean"]
-    return (errors["medium_max_clean"] <= MEDIUM_TOLERANCE
-            and (not math.isfinite(large) or large <= LARGE_TOLERANCE))
-
-
-def _pct(x: float) -> str:
-    return f"{x * 100:.1f}%"
-
-
-def error_summary(errors: dict) -> str:
-    """The fit error in one line, as the command and the calibrate dialog report it: median and max over the same
-    rows (the log's dips, named after it, left out of both)."""
-    parts = []
-    for label, key in (("≥ 64 MiB", "large"), ("≥ 1 MiB", "medium")):
-        if math.isfinite(errors[f"{key}_max_clean"]):
-            parts.append(f"at {label} median {_pct(errors[f'{key}_median_clean'])} max "
-                         f"{_pct(errors[f'{key}_max_clean'])}")
-        else:
-            parts.append(f"no size {label} outside the dips")
-    text = (f"busbw error {', '.join(parts)} (tolerance {LARGE_TOLERANCE:.0%} / {MEDIUM_TOLERANCE:.0%}: "
-            + ("within" if within_tolerance(errors) else "missed") + ")")
-    if errors["dip_bytes"]:
-        at_dips = np.abs(errors["per_row"][np.isin(errors["size_bytes"], errors["dip_bytes"])])
-        at_dips = at_dips[np.isfinite(at_dips)]
-        text += (f"; the log's own dips at " + ", ".join(size_label(b) for b in errors["dip_bytes"])
-                 + f" (up to {errors['dip_depth']:.0%} deep) are left out"
-                 + (f": error there up to {at_dips.max() * 100:.0f}%" if at_dips.size else ""))
-    return text
-
-
-def log_warnings(log: NcclLog, setup: NcclSetup) -> list[str]:
-    """What a careful engineer says about a log before trusting it as a fabric's capability."""
-    out = []
-    peak = float(np.max(log.busbw_gb_per_s))
-    line = setup.line_gb_per_s
-    if log.nodes < 2:
-        out.append("one node: the run measures NVLink/PCIe inside the node, not the fabric")
-    elif peak > line:
-        out.append(f"busbw {peak:.0f} GB/s is above the NICs' line rate {line:.0f} GB/s: a {log.nodes}-node run with "
-                   "NCCL's default algorithm (tree/NVLS) counts in-node traffic too; measure the fabric with "
-                   "NCCL_ALGO=Ring")
-    if log.nodes >= 2 and peak < PATHOLOGY_FRACTION * line:
-        out.append(f"busbw {peak:.1f} GB/s is under {PATHOLOGY_FRACTION:.0%} of the NICs' line rate "
-                   f"{line:.0f} GB/s: a misconfigured or broken run (GPU-NIC affinity, PCIe, QPs, routing), "
-                   "not the fabric's capability")
-    big = log.size_bytes >= LARGE_BYTES
-    if np.sum(big) >= 3:
-        b = log.busbw_gb_per_s[big]
-        drops = b[1:] < 0.9 * np.maximum.accumulate(b)[:-1]
-        if np.any(drops):
-            out.append("busbw drops by more than 10 % between large sizes (a noisy or shared run): the fit "
-                       "cannot follow every row")
-    return out
-
-
-def floor_note(log: NcclLog) -> str | None:
-    """A note for an uncalibrated prediction when the log's time hardly grows from its first size ≥ 1 MiB to the
-    next (under :data:`FLOOR_GROWTH`): a per-collective floor of that run's setup, which the engine's model of
-    NCCL's default tuning does not have (calibration can fit it). ``None`` otherwise."""
-    medium = np.flatnonzero(log.size_bytes >= MEDIUM_BYTES)
-    if medium.size < 2 or log.size_bytes[medium[1]] < 2.0 * log.size_bytes[medium[0]]:
-        return None
-    t0, t1 = log.time_us[medium[0]], log.time_us[medium[1]]
-    if t1 >= FLOOR_GROWTH * t0:
-        return None
-    return (f"the time hardly grows from {size_label(log.size_bytes[medium[0]])} to "
-            f"{size_label(log.size_bytes[medium[1]])} ({t0:.0f} → {t1:.0f} µs): a per-collective floor of this "
-            "run's setup (forced channels, algorithm or protocol settings), not a property of the fabric; the "
-            "engine models NCCL's default tuning, not this floor")
-
 
 @dataclass(frozen=True)
 class ModelFit:
@@ -352,7 +162,7 @@ class ModelFit:
     @property
     def crossovers(self) -> list[tuple[int, str, str]]:
         """Sizes [B] where the fitted model's tuner changes algorithm/protocol: (size, algorithm, protocol)."""
-        from .collectives import ALGORITHMS, PROTOCOLS
+        from .nccl_tuning import ALGORITHMS, PROTOCOLS
         S = 2.0 ** np.arange(3, 35)
         p = self.predict(S)
         out, last = [], None
@@ -382,18 +192,6 @@ _HOP_LIMITS_US = (1e-3, 5_000.0)  # a step cost above 5 ms is no longer NCCL's: 
 def _limits(name: str) -> tuple[float, float]:
     meta = field_meta(FabricSpec, name)
     return float(meta["lo"]), float(meta["hi"])
-
-
-def check_fittable(log: NcclLog) -> None:
-    """Refuse, by name, a log no fit can calibrate a fabric from: nodes unknown, or no size above 1 MiB (below
-    it every fabric is latency-bound: the bandwidth cannot show)."""
-    if log.nodes < 1:
-        raise ScenarioError("nccl-tests log", "nodes", "the number of nodes of the run")
-    largest = float(np.max(log.size_bytes))
-    if largest <= MEDIUM_BYTES:
-        raise ScenarioError("nccl-tests log", f"largest size {size_label(largest)}",
-                            "sizes above 1 MiB (run nccl-tests up to -e 1G or more): below that every fabric is "
-                            "latency-bound and its bandwidth does not show")
 
 
 def fit_rows(size_bytes, use) -> np.ndarray:
@@ -529,7 +327,8 @@ def _before_loss(log: NcclLog, setup: NcclSetup, fraction: float) -> tuple[float
     if setup.loss_rate <= 0 or log.nodes < 2:
         return fraction, None
     from .engine import nccl_inputs
-    from .scenario import Cluster, scenario_from_dict
+    from .scenario import scenario_from_dict
+    from .sections import Cluster
 
     gpn = int(min(max(log.ranks_per_node, 1), field_meta(Cluster, "gpus_per_node")["hi"]))
     nodes = int(min(log.nodes, field_meta(Cluster, "nodes")["hi"]))
@@ -566,7 +365,7 @@ def fabric_from_model_fit(fit: ModelFit) -> dict:
     """User-fabric values from a model fit: NCCL's fitted step costs and the achievable fraction before loss, with
     the fabric's own latency and loss as stated (they also set its loss recovery and window, which the log
     cannot show). Every value is inside the scenario schema's limits."""
-    from .scenario import validate_value
+    from .fields import validate_value
 
     if fit.log.nodes < 2:
         raise ScenarioError("nccl-tests log", f"{fit.log.nodes} node",
@@ -583,146 +382,3 @@ def fabric_from_model_fit(fit: ModelFit) -> dict:
     for key, value in values.items():
         validate_value(FabricSpec, key, value, f"calibrated {key}")
     return values
-
-
-# --------------------------------------------------------------------------
-# what nccl-tests would print for a scenario's fabric
-# --------------------------------------------------------------------------
-
-NCCL_TESTS_SIZES = 2.0 ** np.arange(3, 35)  # 8 B … 16 GiB, nccl-tests -b 8 -e 16G -f 2
-CLI_COLLECTIVES = {"all_reduce": "all_reduce", "all_gather": "all_gather", "reduce_scatter": "reduce_scatter",
-                   "alltoall": "all_to_all", "sendrecv": "sendrecv"}
-FLOAT_BYTES = 4  # nccl-tests default -d float
-
-
-def scenario_table(scenario, fabric: str, collective: str, nodes: int | None = None, sizes=NCCL_TESTS_SIZES,
-                   algorithm: str = "auto", gpus_per_node: int | None = None) -> dict:
-    """The rows nccl-tests would print for one of the scenario's fabrics (one model call for all sizes).
-
-    ``collective``: a key of :data:`CLI_COLLECTIVES` (or the model's name for it); ``nodes`` and
-    ``gpus_per_node`` (ranks per node) override ``cluster.nodes`` and ``cluster.gpus_per_node``; ``algorithm``
-    "auto" (NCCL's tuner) or one forced as with ``NCCL_ALGO``.
-    Returns ``bytes``, ``count``, ``time_us``, ``algbw_GBps``, ``busbw_GBps``, ``algorithm``, ``protocol``
-    and the setup (``fabric``, ``label``, ``nodes``, ``ranks``).
-    """
-    from .collectives import ALGORITHMS, PROTOCOLS
-    from .engine import nccl_inputs
-
-    collective = {v: k for k, v in CLI_COLLECTIVES.items()}.get(collective, collective)
-    if collective not in CLI_COLLECTIVES:
-        raise ScenarioError("collective", collective, ", ".join(CLI_COLLECTIVES))
-    if nodes is not None:
-        if nodes < 1:
-            raise ScenarioError("nodes", nodes, "a whole number ≥ 1")
-        scenario = scenario.replace("cluster.nodes", int(nodes))
-    if gpus_per_node is not None:
-        scenario = scenario.replace("cluster.gpus_per_node", int(gpus_per_node))
-    names = scenario.fabric.fabrics
-    if fabric not in names:
-        raise ScenarioError("fabric", fabric, "one of the scenario's fabrics: " + ", ".join(names))
-    x = nccl_inputs(scenario, CLI_COLLECTIVES[collective])
-    i = x["names"].index(fabric)
-    per_fabric = ("nic_gb_per_s", "nics_per_node", "net_latency_us", "sharp", "simple_hop_us", "ll128_hop_us",
-                  "ll_hop_us", "fill_bytes", "ll128_efficiency", "tree_efficiency")
-    args = {k: (x[k][i] if k in per_fabric else x[k]) for k in
-            ("ranks_per_node", "nodes", "intra_busbw_gb_per_s", "intra_p2p_gb_per_s", "nvls_busbw_gb_per_s",
-             "ll_max_gb_per_s", "architecture", "net_overhead_us") + per_fabric}
-    S = np.asarray(sizes, dtype=float)
-    try:
-        r = nccl_collective(CLI_COLLECTIVES[collective], S, algorithm=algorithm, **args)
-    except ScenarioError:  # an algorithm the fabric lacks, named by the model with why
-        raise
-    except ValueError:
-        raise ScenarioError("algorithm", algorithm, f"one that runs {collective}: ring runs every collective, "
-                                                    "tree/NVLS/SHARP only all_reduce") from None
-    ranks = int(x["ranks_per_node"] * x["nodes"])
-    count = S / FLOAT_BYTES
-    return {"fabric": fabric, "label": x["labels"][i], "collective": collective, "nodes": int(x["nodes"]),
-            "ranks": ranks, "bytes": S, "count": count, "time_us": r["time_us"], "algbw_GBps": r["algbw_gb_per_s"],
-            "busbw_GBps": r["busbw_gb_per_s"],
-            "algorithm": [ALGORITHMS[int(a)] for a in r["algorithm"]],
-            "protocol": [PROTOCOLS[int(p)] for p in r["protocol"]]}
-
-
-def compare_table(table: dict, log: NcclLog) -> dict:
-    """Measured busbw and time beside the prediction, per predicted size (NaN where the log has no row)."""
-    if CLI_COLLECTIVES[table["collective"]] != log.collective:
-        raise ScenarioError("compare log", log.collective, f"a log of {table['collective']}, like the prediction")
-    idx = {float(s): i for i, s in enumerate(log.size_bytes)}
-    at = np.array([idx.get(float(s), -1) for s in table["bytes"]])
-    have = at >= 0
-    meas_bus = np.where(have, log.busbw_gb_per_s[np.maximum(at, 0)], np.nan)
-    meas_t = np.where(have, log.time_us[np.maximum(at, 0)], np.nan)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        err = np.where(have & (meas_bus > 0), table["busbw_GBps"] / meas_bus - 1.0, np.nan)
-    return {"measured_time_us": meas_t, "measured_busbw_GBps": meas_bus, "busbw_error": err}
-
-
-# --------------------------------------------------------------------------
-# a measured log beside a scenario's fabric: what the log states, what differs
-# --------------------------------------------------------------------------
-
-TRANSPORT_LABELS = {"tcp": "TCP", "roce": "RoCE", "iwarp": "iWARP", "infiniband": "InfiniBand"}
-
-
-@dataclass(frozen=True)
-class CompareSetup:
-    """The layout and algorithm to predict a log's run with: the log's own unless the caller states them."""
-    nodes: int
-    gpus_per_node: int
-    algorithm: str
-    notes: tuple  # where each came from
-
-
-def compare_setup(scenario, log: NcclLog, *, nodes: int | None = None, ranks: int | None = None,
-                  algorithm: str | None = None) -> CompareSetup:
-    """Nodes, ranks per node and algorithm of the prediction compared with ``log``: given ones first, then the
-    log's (its hosts, its rank count, its forced ``NCCL_ALGO``), nodes from the ranks and the scenario's GPUs per
-    node when the log names no hosts. A layout that cannot be (ranks not a multiple of nodes) is refused by name.
-    """
-    notes = []
-    ranks = ranks or log.ranks
-    n = nodes or log.nodes
-    if not n:
-        gpn = scenario.cluster.gpus_per_node
-        n = max(ranks // gpn, 1) if ranks % gpn == 0 else 1 if ranks <= gpn else 0
-        if not n:
-            raise ScenarioError("nodes", f"unknown ({ranks} ranks)", "the nodes of the log's run (it names no hosts)")
-        notes.append(f"{n} node(s): the log's {ranks} ranks over the scenario's {gpn} GPUs per node")
-    elif not nodes:
-        notes.append(f"{n} node(s) from the log ({log.nodes_from or 'given'})")
-    if ranks % n:
-        raise ScenarioError("ranks", ranks, f"a multiple of the nodes ({n}): the same number of ranks on every node")
-    algo = algorithm or log.algorithm or "auto"
-    if not algorithm and log.algorithm != "auto":
-        notes.append(f"algorithm {log.algorithm} as the log forced it (NCCL_ALGO)")
-    return CompareSetup(int(n), int(ranks // n), algo, tuple(notes))
-
-
-def setup_mismatches(scenario, fabric: str, log: NcclLog) -> list[tuple[str, object, object]]:
-    """What the log states about its network that the scenario's fabric does not match: ``(what, log's, fabric's)``
-    with ``what`` "transport" or "nics_per_node" (transports as their ids)."""
-    from . import resolve_fabrics
-
-    row = next((r for r in resolve_fabrics(scenario) if r.name == fabric), None)
-    if row is None:
-        return []
-    out = []
-    if log.transport and log.transport != row.transport:
-        out.append(("transport", log.transport, row.transport))
-    nics = row.values.get("nics_per_node", 1)
-    if not isinstance(nics, (int, float)):
-        nics = scenario.cluster.gpus_per_node  # "per_gpu"
-    if log.nics_per_node and int(nics) != log.nics_per_node:
-        out.append(("nics_per_node", log.nics_per_node, int(nics)))
-    return out
-
-
-def mismatch_text(mismatch: tuple[str, object, object], fabric_label: str) -> str:
-    """One mismatch of :func:`setup_mismatches` as a sentence (the command line's; the window translates its own)."""
-    what, theirs, ours = mismatch
-    if what == "transport":
-        return (f"the log ran over {TRANSPORT_LABELS.get(theirs, theirs)}, the compared fabric ({fabric_label}) over "
-                f"{TRANSPORT_LABELS.get(ours, ours)}: the comparison is between different fabrics")
-    return (f"the log's run used {theirs} NIC(s) per node, {fabric_label} has {ours}: the comparison is between "
-            "different fabrics")

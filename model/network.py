@@ -13,8 +13,9 @@ import numpy as np
 
 from . import catalog, topology
 from .arrays import cut_constant_points, one_value
-from .collectives import CHANNELS_PER_NIC, DDP_BUCKET_BYTES, NCCL_NET_STEP_SW_US, SWITCH_HOP_US, \
-    extra_tier_latency_us, gpu_ll_max_bus_gb_per_s, net_overhead_us, window_cap_gb_per_s
+from .collectives import DDP_BUCKET_BYTES, NCCL_NET_STEP_SW_US
+from .nccl_tuning import CHANNELS_PER_NIC, SWITCH_HOP_US, extra_tier_latency_us, gpu_ll_max_bus_gb_per_s, \
+    net_overhead_us, window_cap_gb_per_s
 from .inputs import Inputs, build_inputs
 from .scenario import Scenario
 from .transport import TRANSPORT_CODE, cpu_cap_gbps, loss_efficiency
@@ -24,7 +25,7 @@ def network_state(pt, fab):
     """What the fabric's switch tree adds (arrays broadcasting to (F, N)): levels, path latency, loaded RTT.
 
     ``rtt_us``: twice the one-way latency of the longest path (the fabric's latency plus
-    :func:`~model.collectives.extra_tier_latency_us`) plus the queueing of a loaded path
+    :func:`~model.nccl_tuning.extra_tier_latency_us`) plus the queueing of a loaded path
     (:func:`~model.topology.queueing_us` of a link busy with a collective) — the round trip loss
     recovery and the window wait on. ``leaf``: :func:`~model.topology.leaf_geometry`; ``flows``: the
     flows hashed per NIC link: NCCL's channels per NIC × the flows of one connection (TCP sockets, RDMA queue
@@ -58,7 +59,7 @@ def inter_bandwidths(pt, fab, net):
     """
     line_gbps = fab["link_gbps"] * fab["nics_per_node"]
     # per NIC: what the transport achieves, capped by the NIC's PCIe slot and by NCCL's channel window over the
-    # loaded round trip (model.collectives)
+    # loaded round trip (model.nccl_tuning)
     node_cap_gbps = 8.0 * np.minimum(pt["pcie_gb_per_s"], window_cap_gb_per_s(net["rtt_us"])) * fab["nics_per_node"]
     ideal = np.minimum(line_gbps * fab["achievable_fraction"], node_cap_gbps)
     # loss recovery is charged against the time a link moves data at the rate it reaches without loss
@@ -203,7 +204,7 @@ def collective_slowdown(collective, nodes, congestion):
 
 
 def nccl_inputs(scenario: Scenario, collective: str | None = None, nodes=None) -> dict:
-    """The scenario's compared fabrics as inputs of :func:`model.collectives.nccl_collective` (arrays of shape (F,)).
+    """The scenario's compared fabrics as inputs of :func:`model.nccl_model.nccl_collective` (arrays of shape (F,)).
 
     Per NIC: what the fabric really delivers (achievable fraction, loss recovery, host-CPU share, PCIe and window
     caps: the engine's effective node bandwidth over its NICs), slowed for ``collective`` (a model name such as

@@ -22,7 +22,7 @@ Two terms, each with its source:
 
 - **Communication that overlaps compute takes SMs from it.** NCCL runs each channel of a collective as one CUDA
   block on one SM (NCCL's design: a collective is one kernel of one block per channel); on an 8-GPU NVSwitch node
-  it opens :data:`~model.collectives.SINGLE_NODE_CHANNELS` (16, NCCL INFO logs) for the data-parallel
+  it opens :data:`~model.nccl_tuning.SINGLE_NODE_CHANNELS` (16, NCCL INFO logs) for the data-parallel
   reduce-scatters and all-gathers, on a PCIe node fewer (:func:`nccl_channels`). While they run beside the layers' kernels, the compute has ``S − 16`` of the
   GPU's ``S`` SMs (``sm_count``, assets/gpus.toml): the overlapped time costs ``16/(S − 16)`` of itself in slower
   compute (:func:`overlap_compute_tax`; H100 SXM 0.138, A100 0.174). The same accounting as the tensor-parallel
@@ -66,10 +66,10 @@ def straggler_factor(hosts, slow_host_fraction=SLOW_HOST_FRACTION):
 
 def nccl_channels(intra_link: str) -> float:
     """Channels NCCL opens for a collective on a GPU of a node whose GPUs share ``intra_link`` (assets/gpus.toml):
-    :data:`~model.collectives.SINGLE_NODE_CHANNELS` where NVSwitch joins them (NCCL INFO logs of 8-GPU NVSwitch
-    nodes), else :data:`~model.collectives.CHANNELS_PER_NIC` (a PCIe node: its rings through the PCIe switch and
+    :data:`~model.nccl_tuning.SINGLE_NODE_CHANNELS` where NVSwitch joins them (NCCL INFO logs of 8-GPU NVSwitch
+    nodes), else :data:`~model.nccl_tuning.CHANNELS_PER_NIC` (a PCIe node: its rings through the PCIe switch and
     the NIC, the collectives module's channels of one NIC; a guess)."""
-    from .collectives import CHANNELS_PER_NIC, SINGLE_NODE_CHANNELS
+    from .nccl_tuning import CHANNELS_PER_NIC, SINGLE_NODE_CHANNELS
     return SINGLE_NODE_CHANNELS if "Switch" in intra_link else CHANNELS_PER_NIC
 
 
@@ -77,6 +77,6 @@ def overlap_compute_tax(sm_count, channels=None):
     """Compute time lost per second of data-parallel traffic that overlaps it [-]: NCCL's ``channels``, one SM each,
     taken from the GPU's ``sm_count`` SMs: ``c / (S − c)``; ``channels`` defaults to an NVSwitch node's
     (:func:`nccl_channels`)."""
-    from .collectives import SINGLE_NODE_CHANNELS
+    from .nccl_tuning import SINGLE_NODE_CHANNELS
     c = SINGLE_NODE_CHANNELS if channels is None else float(channels)
     return c / (float(sm_count) - c)

@@ -13,7 +13,8 @@ import numpy as np
 
 from .arrays import fills, float_copy, one_value, where_uniform
 from .collectives import DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NVLINK_STEP_US, bus_factor, collective_latency_s, \
-    collective_time, in_node_collective_time, p2p_time, ring_steps, tree_steps
+    collective_time, p2p_time, ring_steps, tree_steps
+from .nccl_model import in_node_collective_time
 from .compute import BYTES_BF16, HALF_RECOMPUTE_SHARE, TP_OVERLAP_GEMM_SLOWDOWN, gemm_efficiency, layer_times_forward, \
     logits_time, optimizer_time
 from .inputs import GRAD_BYTES
@@ -91,7 +92,7 @@ def compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, repl
     beta = per_bucket * bf_rs / pt["intra_busbw"]
     rs = np.where(g_dp > 1, lat_rs + beta, 0.0)  # collective_time("reduce_scatter", per_bucket, g_dp, ...)
     # NCCL pipelines the in-node and the network phases: their bandwidth terms overlap (the slower sets the pace),
-    # their latencies add (model.collectives.nccl_collective)
+    # their latencies add (model.nccl_model.nccl_collective)
     intra_bw = buckets * 2.0 * per_bucket * bf_rs / pt["intra_busbw"]
     intra = np.add(rs, rs, out=rs)  # buckets · (rs + rs) − intra_bw, in rs (it holds the shapes of all three)
     intra = np.subtract(np.multiply(buckets, intra, out=intra), intra_bw, out=intra)

@@ -60,8 +60,8 @@ Congestion at scale (:func:`dp_slowdown`, :func:`pp_slowdown`, :func:`queueing_u
   NVIDIA Spectrum-X) spreads packets over the uplinks: no imbalance.
 - **Latency grows with switch tiers**: a path through an ``L``-level tree
   crosses ``2L−1`` switches; the fabric's latency includes one, each further
-  switch adds :data:`model.collectives.SWITCH_HOP_US` of the transport
-  (:func:`model.collectives.extra_tier_latency_us`). Under load each switch queues a packet for
+  switch adds :data:`model.nccl_tuning.SWITCH_HOP_US` of the transport
+  (:func:`model.nccl_tuning.extra_tier_latency_us`). Under load each switch queues a packet for
   ``t_pkt·ρ/(2(1−ρ))`` (M/D/1, L. Kleinrock, *Queueing Systems* vol. 1, 1975)
   at the link's load ``ρ`` (:data:`COLLECTIVE_LINK_LOAD`) — the round trip that loss recovery waits on.
 

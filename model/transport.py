@@ -18,7 +18,7 @@ The inter-node bandwidth a fabric really reaches is
   collective waits on.
 
   ``tcp``        Linux TCP as NCCL's socket transport drives it: each connection (one
-                 per channel and peer, :data:`~model.collectives.CHANNELS_PER_NIC` per
+                 per channel and peer, :data:`~model.nccl_tuning.CHANNELS_PER_NIC` per
                  NIC) sends every NCCL step (:data:`NCCL_STEP_BYTES`) over its sockets
                  (``sockets_per_connection`` = ``NCCL_SOCKET_NTHREADS`` ×
                  ``NCCL_NSOCKS_PERTHREAD``, ``net_socket.cc``; a task per socket of at
@@ -111,8 +111,8 @@ import functools
 
 import numpy as np
 
-from .collectives import CHANNELS_PER_NIC  # NCCL channels (connections) per NIC
-from .collectives import NCCL_BUFFSIZE_BYTES  # NCCL_BUFFSIZE default: what one connection may have in flight
+from .nccl_tuning import CHANNELS_PER_NIC  # NCCL channels (connections) per NIC
+from .nccl_tuning import NCCL_BUFFSIZE_BYTES  # NCCL_BUFFSIZE default: what one connection may have in flight
 
 TRANSPORTS = ("tcp", "roce", "iwarp", "infiniband")
 TRANSPORT_CODE = {name: i for i, name in enumerate(TRANSPORTS)}

@@ -313,7 +313,8 @@ def predictable(r: dict) -> bool:
 
 def validate_network(directory=NCCL_DIR) -> list[NetworkRow]:
     """Every log of the index: read, and unless out of the engine's reach, predicted without calibration."""
-    from .nccl_fit import NcclSetup, floor_note, log_warnings, scenario_table, size_errors
+    from .nccl_accuracy import NcclSetup, floor_note, log_warnings, size_errors
+    from .nccl_table import scenario_table
     from .nccl_log import parse_nccl_tests
 
     rows = []

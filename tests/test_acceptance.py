@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import model
-from model import ScenarioError, acceptance, nccl_fit, validation
+from model import ScenarioError, acceptance, nccl_accuracy, nccl_fit, nccl_table, validation
 from model.nccl_log import parse_nccl_tests
 
 from gui.cli.main import main
@@ -39,7 +39,7 @@ def test_each_node_count_is_what_nccl_would_print_at_that_size_of_cluster(case2,
     """One vectorised call over node counts gives, at each, the engine's nccl-tests table for a cluster that size."""
     for c, kind in enumerate(case2_table.collectives):
         for j, n in enumerate(case2_table.nodes):
-            ref = nccl_fit.scenario_table(case2, "infiniband", kind, int(n), sizes=case2_table.size_bytes)
+            ref = nccl_table.scenario_table(case2, "infiniband", kind, int(n), sizes=case2_table.size_bytes)
             np.testing.assert_allclose(case2_table.expected_busbw_GBps[c, j], ref["busbw_GBps"], rtol=1e-12)
 
 
@@ -87,9 +87,9 @@ def test_calibration_sets_the_tolerance_where_its_log_ran():
     assert t.calibration == r["file"]
     here = t.basis[0, 0]
     assert set(here) == {"calibration"} and set(t.basis[1].ravel()) == {"validation"}
-    big = t.size_bytes >= nccl_fit.LARGE_BYTES
+    big = t.size_bytes >= nccl_accuracy.LARGE_BYTES
     assert np.all(t.tolerance[0, 0, big] < t.tolerance[0, 1, big])  # the fit is tighter than the validation band
-    assert np.all(t.tolerance[0, 0, big] >= nccl_fit.LARGE_TOLERANCE)
+    assert np.all(t.tolerance[0, 0, big] >= nccl_accuracy.LARGE_TOLERANCE)
 
 
 @pytest.mark.parametrize("kwargs, field", [

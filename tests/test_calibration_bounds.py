@@ -15,18 +15,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from model import ScenarioError, nccl_fit, nccl_log
-from model.scenario import FabricSpec, validate_value
+from model import ScenarioError, nccl_accuracy, nccl_fit, nccl_log
+from model.fields import validate_value
+from model.sections import FabricSpec
 
 LOGS = Path(__file__).resolve().parents[1] / "assets" / "validation" / "nccl"
 INDEX = {r["file"]: r for r in csv.DictReader((LOGS / "index.csv").read_text(encoding="utf-8").splitlines())}
-SETUP = nccl_fit.NcclSetup("H100-SXM", 400.0, 8, "infiniband", "ring")
+SETUP = nccl_accuracy.NcclSetup("H100-SXM", 400.0, 8, "infiniband", "ring")
 RANKS = "".join(f"#  Rank {i:2d} Group  0 Pid 1 on node{i // 8} device {i % 8} [0x07] GPU\n" for i in range(16))
 HEADER = "#       size         count      type   redop    root     time   algbw   busbw #wrong\n"
 
 
 def rows_text(sizes, frac=0.8, kind="all_reduce"):
-    r = nccl_fit.predict(SETUP, kind, np.asarray(sizes, float), ranks_per_node=8, nodes=2, achievable_fraction=frac,
+    r = nccl_accuracy.predict(SETUP, kind, np.asarray(sizes, float), ranks_per_node=8, nodes=2, achievable_fraction=frac,
                          latency_us=5.0)
     redop = "sum" if kind == "all_reduce" else "none"
     return "".join(f"{int(s):12d} {int(s) // 4:13d} float {redop} -1 {t:9.2f} {a:7.2f} {b:7.2f} 0\n"
@@ -47,7 +48,7 @@ def fabric_values(log, setup=SETUP):
 
 @pytest.mark.parametrize("rows", [1_000, 10_000])
 def test_the_fit_works_on_model_arrays_of_bounded_size_whatever_the_rows(rows, monkeypatch):
-    real = nccl_fit.predict
+    real = nccl_accuracy.predict
     largest = []
 
     def bounded(setup, kind, size_bytes, **kw):
@@ -100,7 +101,7 @@ def shuffled(name, seed):
                                   "pathology_h100_2node_ndr_lowbw_ring_allreduce.txt"])
 def test_the_same_rows_in_another_order_or_repeated_give_the_same_fabric(name):
     r = INDEX[name]
-    setup = nccl_fit.NcclSetup(r["gpu"], float(r["link_gbps"]), int(r["nics_per_node"]), r["fabric"], r["algorithm"])
+    setup = nccl_accuracy.NcclSetup(r["gpu"], float(r["link_gbps"]), int(r["nics_per_node"]), r["fabric"], r["algorithm"])
     text = (LOGS / name).read_text(encoding="utf-8")
     ref = fabric_values(nccl_log.parse_nccl_tests(text, nodes=2), setup)
     lines, data = real_log_lines(name)
@@ -167,14 +168,14 @@ def test_a_log_listing_one_of_its_72_ranks_is_refused_by_name():
 def test_summaries_of_the_shipped_logs_are_consistent_and_fabrics_inside_the_limits(name):
     r = INDEX[name]
     gpu = r["gpu"] if r["gpu"] in ("H100-SXM", "A100-SXM-40GB") else "H100-SXM"
-    setup = nccl_fit.NcclSetup(gpu, float(r["link_gbps"] or 10.0), int(r["nics_per_node"]), r["fabric"],
+    setup = nccl_accuracy.NcclSetup(gpu, float(r["link_gbps"] or 10.0), int(r["nics_per_node"]), r["fabric"],
                                r["algorithm"])
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no NumPy warning on the way
         fit = nccl_fit.fit_model(nccl_log.parse_nccl_tests((LOGS / name).read_text(encoding="utf-8"),
                                                            nodes=int(r["nodes"])), setup)
     e = fit.errors
-    summary = nccl_fit.error_summary(e)
+    summary = nccl_accuracy.error_summary(e)
     assert "nan" not in summary.lower()
     for key in ("large", "medium"):
         if math.isfinite(e[f"{key}_max_clean"]):
@@ -190,9 +191,9 @@ def test_summaries_of_the_shipped_logs_are_consistent_and_fabrics_inside_the_lim
 def test_the_fabric_keeps_its_stated_latency_and_loss_and_the_fraction_before_that_loss():
     text = "./all_reduce_perf\n" + RANKS + HEADER + rows_text(2.0 ** np.arange(3, 34), frac=0.6)
     log = nccl_log.parse_nccl_tests(text)
-    lossless = fabric_values(log, nccl_fit.NcclSetup("H100-SXM", 400.0, 8, "roce", "ring", latency_us=4.0))
+    lossless = fabric_values(log, nccl_accuracy.NcclSetup("H100-SXM", 400.0, 8, "roce", "ring", latency_us=4.0))
     assert lossless["latency_us"] == 4.0 and lossless["loss_rate"] == 0.0
-    lossy_setup = nccl_fit.NcclSetup("H100-SXM", 400.0, 8, "roce", "ring", latency_us=4.0, loss_rate=1e-4)
+    lossy_setup = nccl_accuracy.NcclSetup("H100-SXM", 400.0, 8, "roce", "ring", latency_us=4.0, loss_rate=1e-4)
     fit = nccl_fit.fit_model(log, lossy_setup)
     values = nccl_fit.fabric_from_model_fit(fit)
     assert values["latency_us"] == 4.0 and values["loss_rate"] == 1e-4  # inputs, not fitted, not zeroed
@@ -238,7 +239,7 @@ def mutated_logs(draw):
 def test_a_mutated_real_log_gives_a_named_error_or_a_finite_fit_inside_the_limits_in_any_row_order(case):
     name, lines, rnd = case
     r = INDEX[name]
-    setup = nccl_fit.NcclSetup(r["gpu"], float(r["link_gbps"]), int(r["nics_per_node"]), r["fabric"], r["algorithm"])
+    setup = nccl_accuracy.NcclSetup(r["gpu"], float(r["link_gbps"]), int(r["nics_per_node"]), r["fabric"], r["algorithm"])
 
     def outcome(text):
         with warnings.catch_warnings():

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model import ScenarioError, collectives, nccl_fit
+from model import ScenarioError, nccl_model, nccl_table, nccl_tuning
 from model.scenario import scenario_from_dict
 
 BIG = 2.0 ** np.arange(30, 35)  # 1 to 16 GiB
@@ -24,7 +24,7 @@ def cluster(gpu, nodes, link_gbps, nics=8, transport="infiniband"):
 
 
 def test_the_busiest_node_of_nccls_double_binary_tree_carries_one_to_two_messages():
-    loads = collectives.tree_node_load(np.array([2, 3, 4, 5, 8, 64, 1000]))
+    loads = nccl_tuning.tree_node_load(np.array([2, 3, 4, 5, 8, 64, 1000]))
     assert loads.tolist() == [1.0, 1.5, 2.0, 2.0, 2.0, 2.0, 2.0]
 
 
@@ -32,11 +32,11 @@ def test_the_busiest_node_of_nccls_double_binary_tree_carries_one_to_two_message
 @given(nodes=st.integers(3, 512), nic=st.floats(1.0, 100.0), nics=st.sampled_from([1, 4, 8]),
        architecture=st.sampled_from([None, "ampere", "hopper", "blackwell"]), nvls=st.sampled_from([0.0, 480.0]))
 def test_no_all_reduce_beats_the_nodes_nics_beyond_two_nodes(nodes, nic, nics, architecture, nvls):
-    r = collectives.nccl_collective("all_reduce", 2.0 ** np.arange(10, 35), nodes=nodes, nic_gb_per_s=nic,
+    r = nccl_model.nccl_collective("all_reduce", 2.0 ** np.arange(10, 35), nodes=nodes, nic_gb_per_s=nic,
                                     nics_per_node=nics, architecture=architecture,
                                     **{**H100, "nvls_busbw_gb_per_s": nvls})
     n = 8 * nodes
-    load = collectives.tree_node_load(nodes)
+    load = nccl_tuning.tree_node_load(nodes)
     # ring: busbw = what the node's NICs move; tree/NVLSTree: algbw ≤ NICs / load, busbw = algbw · 2(n−1)/n
     bound = nic * nics * max(1.0, 2.0 * (n - 1) / n / load)
     assert r["busbw_gb_per_s"].max() <= bound * 1.0001
@@ -46,18 +46,18 @@ def test_no_all_reduce_beats_the_nodes_nics_beyond_two_nodes(nodes, nic, nics, a
 def test_multi_node_h100_infiniband_all_reduce_is_where_published_runs_are(nodes):
     # published 4-8 node runs of 8 × H100 with 8 × NDR 400G: 320-366 GB/s busbw; NVIDIA's maintainer puts the
     # peak near 400 (NVIDIA/nccl-tests issue 309)
-    t = nccl_fit.scenario_table(cluster("H100-SXM", nodes, 400.0), "run", "all_reduce", sizes=BIG)
+    t = nccl_table.scenario_table(cluster("H100-SXM", nodes, 400.0), "run", "all_reduce", sizes=BIG)
     assert np.all((t["busbw_GBps"] > 320.0) & (t["busbw_GBps"] < 400.0))
 
 
 def test_nccls_tree_limit_per_channel_leaves_two_a100_nodes_with_4_hdr_on_the_ring():
     # 2 × 8 A100 with 4 × HDR 200G: 86-91 GB/s measured with NCCL's default algorithm (NVIDIA/nccl issue 1048)
     base = dict(nodes=2, nic_gb_per_s=23.5, nics_per_node=4, **A100)
-    r = collectives.nccl_collective("all_reduce", BIG, architecture="ampere", **base)
-    assert np.all(r["algorithm"] == collectives.ALGORITHMS.index("ring"))
+    r = nccl_model.nccl_collective("all_reduce", BIG, architecture="ampere", **base)
+    assert np.all(r["algorithm"] == nccl_tuning.ALGORITHMS.index("ring"))
     assert np.all((r["busbw_gb_per_s"] > 80.0) & (r["busbw_gb_per_s"] < 100.0))
     # the tree alone would go past the NICs' line rate on two nodes (each node sends each byte once)
-    tree = collectives.nccl_collective("all_reduce", BIG, algorithm="tree", **base)
+    tree = nccl_model.nccl_collective("all_reduce", BIG, algorithm="tree", **base)
     assert tree["busbw_gb_per_s"].max() > 100.0
 
 
@@ -65,14 +65,14 @@ def test_nccls_tree_limit_per_channel_leaves_two_a100_nodes_with_4_hdr_on_the_ri
 def test_nvls_tree_is_held_to_nccls_per_channel_limit_on_hopper(nodes, cap):
     # 8 search channels (one per 400G NIC) × NCCL's NVLSTree limit: 462 GB/s on 2 nodes (467 measured in the
     # dstack/Nebius log), 364 beyond (published 4-8 node runs 320-366)
-    r = collectives.nccl_collective("all_reduce", BIG, nodes=nodes, nic_gb_per_s=47.0, nics_per_node=8,
+    r = nccl_model.nccl_collective("all_reduce", BIG, nodes=nodes, nic_gb_per_s=47.0, nics_per_node=8,
                                     algorithm="nvls", architecture="hopper", **H100)
     assert r["busbw_gb_per_s"].max() <= cap * 1.0001
     assert r["busbw_gb_per_s"].max() >= 0.9 * cap
 
 
 def test_sharp_moves_each_byte_through_the_nics_once():
-    r = collectives.nccl_collective("all_reduce", BIG, nodes=64, nic_gb_per_s=47.0, nics_per_node=8, sharp=True,
+    r = nccl_model.nccl_collective("all_reduce", BIG, nodes=64, nic_gb_per_s=47.0, nics_per_node=8, sharp=True,
                                     algorithm="sharp", **H100)
     assert r["algbw_gb_per_s"].max() <= 8 * 47.0
 
@@ -80,7 +80,7 @@ def test_sharp_moves_each_byte_through_the_nics_once():
 @pytest.mark.parametrize("algorithm,why", [("sharp", "sharp = true"), ("nvls", "NVLink SHARP")])
 def test_a_forced_algorithm_the_fabric_lacks_is_refused_by_name(algorithm, why):
     with pytest.raises(ScenarioError) as err:
-        collectives.nccl_collective("all_reduce", BIG, nodes=4, nic_gb_per_s=23.5, nics_per_node=4,
+        nccl_model.nccl_collective("all_reduce", BIG, nodes=4, nic_gb_per_s=23.5, nics_per_node=4,
                                     algorithm=algorithm, **A100)
     assert err.value.field == "algorithm" and why in str(err.value) and "ring, tree" in str(err.value)
 

@@ -475,9 +475,9 @@ def test_plan_search_runs_once_per_distinct_point(scen, monkeypatch):
 def test_a_cleared_plan_cache_leaves_no_single_collective_remembered():
     """A cold call computes everything again: clearing the plan cache also forgets the single in-node
     collectives a sweep with one model and plan remembers."""
-    from model import collectives, engine
-    first = collectives.in_node_collective_time("all_reduce", 1.0e6, 8.0, 2.0e11, 3.0e11)
-    assert collectives._one_in_node_time.cache_info().currsize > 0
+    from model import engine, nccl_model
+    first = nccl_model.in_node_collective_time("all_reduce", 1.0e6, 8.0, 2.0e11, 3.0e11)
+    assert nccl_model._one_in_node_time.cache_info().currsize > 0
     engine.clear_plan_cache()
-    assert collectives._one_in_node_time.cache_info().currsize == 0
-    assert collectives.in_node_collective_time("all_reduce", 1.0e6, 8.0, 2.0e11, 3.0e11) == first
+    assert nccl_model._one_in_node_time.cache_info().currsize == 0
+    assert nccl_model.in_node_collective_time("all_reduce", 1.0e6, 8.0, 2.0e11, 3.0e11) == first

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import model
 from model import ScenarioError, files
 from model.files import parse_scenario_text
-from model.scenario import SECTIONS
+from model.sections import SECTIONS
 
 DATA = Path(__file__).parent / "data"
 PRESETS = Path(__file__).parent.parent / "assets" / "presets"

@@ -15,7 +15,7 @@ import pytest
 import model
 from gui.cli.main import main
 from model import ScenarioError, files
-from model.scenario import MAX_LABEL_CHARS
+from model.fields import MAX_LABEL_CHARS
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = str(ROOT / "assets/presets/default.toml")

@@ -15,7 +15,8 @@ import pytest
 import model
 from gui.cli.main import main, plain_text, result_table
 from model import ScenarioError, files
-from model.scenario import MAX_FABRICS, MAX_FILE_BYTES, Cluster, FabricSpec, Parallel, Scenario
+from model.scenario import MAX_FABRICS, MAX_FILE_BYTES, Scenario
+from model.sections import Cluster, FabricSpec, Parallel
 
 DEFAULT = "assets/presets/default.toml"
 POSIX = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")

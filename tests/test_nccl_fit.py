@@ -5,7 +5,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 import model
-from model import ScenarioError, nccl_fit
+from model import ScenarioError, nccl_accuracy, nccl_fit
 from model.collectives import NCCL_BASE_US, NCCL_NET_STEP_SW_US
 
 DEFAULT = "assets/presets/default.toml"
@@ -97,7 +97,7 @@ def test_calibrate_command_fits_and_saves(tmp_path, capsys):
     from test_nccl_model import model_log_text
 
     ring = tmp_path / "ring.txt"
-    ring.write_text(model_log_text(nccl_fit.NcclSetup("H100-SXM", 400.0, 8, "roce", "ring"), 0.9, 3.0))
+    ring.write_text(model_log_text(nccl_accuracy.NcclSetup("H100-SXM", 400.0, 8, "roce", "ring"), 0.9, 3.0))
     code = main(["calibrate", str(ring), "--link-gbps", "400", "--nics-per-node", "8", "--transport", "roce",
                  "--gpu", "H100-SXM", "--scenario", DEFAULT, "--name", "lab", "--out", str(out), "--loss-rate", "0",
                  "--latency-us", "3"])
@@ -123,7 +123,7 @@ def test_calibrate_command_fits_and_saves(tmp_path, capsys):
 def test_a_single_node_run_cannot_calibrate_a_fabric():
     """One node measures NVLink/PCIe, not the fabric: the calibrated fabric is refused, naming why."""
     log = nccl_fit.parse_nccl_tests(synth_log(10.0, 230.0, nodes=1))
-    fit = nccl_fit.fit_model(log, nccl_fit.NcclSetup("H100-SXM", 200.0, 8, "infiniband", log.algorithm))
+    fit = nccl_fit.fit_model(log, nccl_accuracy.NcclSetup("H100-SXM", 200.0, 8, "infiniband", log.algorithm))
     with pytest.raises(ScenarioError, match="two nodes"):
         nccl_fit.fabric_from_model_fit(fit)
 

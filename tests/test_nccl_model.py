@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import model
-from model import ScenarioError, collectives, engine, nccl_fit, nccl_log, validation
+from model import ScenarioError, collectives, engine, nccl_accuracy, nccl_fit, nccl_log, nccl_model, nccl_table, nccl_tuning, \
+    validation
 from model.scenario import scenario_from_dict
 
 LOGS = Path(__file__).resolve().parents[1] / "assets" / "validation" / "nccl"
@@ -31,26 +32,26 @@ def cluster(gpu, nodes, link_gbps, nics=8, transport="infiniband", profile="publ
 # -- known values of the collective model ---------------------------------------------------------------------
 
 def test_dgx_h100_16_nodes_ring_all_reduce_is_350_to_370():
-    t = nccl_fit.scenario_table(cluster("H100-SXM", 16, 400.0), "run", "all_reduce", sizes=BIG, algorithm="ring")
+    t = nccl_table.scenario_table(cluster("H100-SXM", 16, 400.0), "run", "all_reduce", sizes=BIG, algorithm="ring")
     assert np.all((t["busbw_GBps"] > 350) & (t["busbw_GBps"] < 375))
 
 
 def test_dgx_a100_16_nodes_hdr_ring_all_reduce_is_180_to_190():
-    t = nccl_fit.scenario_table(cluster("A100-SXM-80GB", 16, 200.0), "run", "all_reduce", sizes=BIG,
+    t = nccl_table.scenario_table(cluster("A100-SXM-80GB", 16, 200.0), "run", "all_reduce", sizes=BIG,
                                 algorithm="ring")
     assert np.all((t["busbw_GBps"] > 175) & (t["busbw_GBps"] < 190))
 
 
 def test_nvls_on_one_h100_node_reaches_about_480():
-    t = nccl_fit.scenario_table(cluster("H100-SXM", 1, 400.0), "run", "all_reduce", sizes=BIG)
+    t = nccl_table.scenario_table(cluster("H100-SXM", 1, 400.0), "run", "all_reduce", sizes=BIG)
     assert t["busbw_GBps"][-1] == pytest.approx(480.0, rel=0.03)
     assert t["algorithm"][-1] == "nvls"
-    ring = nccl_fit.scenario_table(cluster("H100-SXM", 1, 400.0), "run", "all_reduce", sizes=BIG, algorithm="ring")
+    ring = nccl_table.scenario_table(cluster("H100-SXM", 1, 400.0), "run", "all_reduce", sizes=BIG, algorithm="ring")
     assert ring["busbw_GBps"][-1] == pytest.approx(0.82 * 450.0, rel=0.03)  # NVLink without SHARP
 
 
 def test_protocol_crossover_ll_then_ll128_then_simple():
-    t = nccl_fit.scenario_table(cluster("H100-SXM", 16, 400.0), "run", "all_reduce", algorithm="ring")
+    t = nccl_table.scenario_table(cluster("H100-SXM", 16, 400.0), "run", "all_reduce", algorithm="ring")
     protos = t["protocol"]
     assert protos[0] == "LL" and protos[-1] == "Simple"
     first = {p: protos.index(p) for p in ("LL", "LL128", "Simple")}
@@ -63,21 +64,21 @@ def test_the_ll_protocol_is_capped_as_in_nccls_tuner():
     args = dict(ranks_per_node=8, nic_gb_per_s=47.0, nics_per_node=8, intra_busbw_gb_per_s=369.0,
                 intra_p2p_gb_per_s=450.0)
     for nodes, vendor, cap in ((2, "intel", 39.0), (16, "intel", 20.4), (2, "amd", 22.5), (16, "amd", 19.0)):
-        ll_cap = collectives.ll_max_bus_gb_per_s("hopper", vendor, nodes)
+        ll_cap = nccl_tuning.ll_max_bus_gb_per_s("hopper", vendor, nodes)
         assert ll_cap == cap
-        ll = collectives.nccl_collective("all_reduce", S, nodes=nodes, protocol="LL", ll_max_gb_per_s=ll_cap, **args)
+        ll = nccl_model.nccl_collective("all_reduce", S, nodes=nodes, protocol="LL", ll_max_gb_per_s=ll_cap, **args)
         assert ll["busbw_gb_per_s"].max() <= cap
-        free = collectives.nccl_collective("all_reduce", S, nodes=nodes, protocol="LL", **args)
+        free = nccl_model.nccl_collective("all_reduce", S, nodes=nodes, protocol="LL", **args)
         assert free["busbw_gb_per_s"].max() > 1.5 * cap  # without the ceiling LL would run at half the NICs' rate
     # one node: by GPU generation; the catalogue's GPUs carry theirs
-    assert collectives.gpu_ll_max_bus_gb_per_s(model.catalog.gpu("H100-SXM"), 1) == 141.0
-    assert collectives.gpu_ll_max_bus_gb_per_s(model.catalog.gpu("A100-SXM-80GB"), 4) == 19.0  # AMD hosts (DGX A100)
+    assert nccl_tuning.gpu_ll_max_bus_gb_per_s(model.catalog.gpu("H100-SXM"), 1) == 141.0
+    assert nccl_tuning.gpu_ll_max_bus_gb_per_s(model.catalog.gpu("A100-SXM-80GB"), 4) == 19.0  # AMD hosts (DGX A100)
 
 
 def test_two_h100_nodes_need_ll128_or_simple_from_1_mib():
     """With LL capped at 39 GB/s across two Intel-hosted nodes, a 1 MiB all-reduce takes ~80 µs, as NCCL's tuner
     has it, not the ~55 µs an uncapped LL would promise."""
-    t = nccl_fit.scenario_table(cluster("H100-SXM", 2, 400.0), "run", "all_reduce", sizes=[2.0**20], algorithm="ring")
+    t = nccl_table.scenario_table(cluster("H100-SXM", 2, 400.0), "run", "all_reduce", sizes=[2.0**20], algorithm="ring")
     assert t["protocol"][0] != "LL"
     assert 70.0 < t["time_us"][0] < 100.0
 
@@ -98,10 +99,10 @@ def nccl_ll128_tree_chunk(size_bytes, channels, nodes, ranks_per_node):
        st.sampled_from([1, 2, 4, 8, 72]))
 def test_ll128_tree_chunk_is_nccls(log2_size, channels, nodes, ranks_per_node):
     S = 2 ** log2_size
-    chunk, in_node, levels = collectives.ll128_tree_pipeline(float(S), float(channels), nodes, ranks_per_node)
+    chunk, in_node, levels = nccl_tuning.ll128_tree_pipeline(float(S), float(channels), nodes, ranks_per_node)
     assert float(chunk) == pytest.approx(nccl_ll128_tree_chunk(S, channels, nodes, ranks_per_node))
     # a sweep of sizes at once: NCCL's chunk at each
-    chunks = collectives.ll128_tree_pipeline(np.array([S, S // 2]), np.array([channels]), nodes, ranks_per_node)[0]
+    chunks = nccl_tuning.ll128_tree_pipeline(np.array([S, S // 2]), np.array([channels]), nodes, ranks_per_node)[0]
     assert chunks == pytest.approx([chunk, nccl_ll128_tree_chunk(S // 2, channels, nodes, ranks_per_node)])
     assert float(in_node) + float(levels) == pytest.approx(1 + int(np.log2(nodes)) + 0.1 * ranks_per_node)
 
@@ -111,10 +112,10 @@ def test_few_chunks_leave_the_ll128_tree_pipeline_unfilled():
     add. A model without the fill would add exactly twice as much time for the second doubling."""
     args = dict(ranks_per_node=8, nodes=2, nic_gb_per_s=48.0, nics_per_node=8, intra_busbw_gb_per_s=370.0,
                 algorithm="tree", protocol="LL128", architecture="hopper")
-    t4, t8, t16 = collectives.nccl_collective("all_reduce", 2.0 ** np.array([22, 23, 24]), **args)["time_us"]
+    t4, t8, t16 = nccl_model.nccl_collective("all_reduce", 2.0 ** np.array([22, 23, 24]), **args)["time_us"]
     assert t16 - t8 < 1.5 * (t8 - t4)
     # the fill is a medium-size cost: at 1 GiB the busbw is within 5 % of 16 GiB's
-    big = collectives.nccl_collective("all_reduce", np.array([2.0**30, 2.0**34]), **args)["busbw_gb_per_s"]
+    big = nccl_model.nccl_collective("all_reduce", np.array([2.0**30, 2.0**34]), **args)["busbw_gb_per_s"]
     assert big[0] > 0.95 * big[1]
 
 
@@ -122,11 +123,11 @@ def test_a_slow_network_proxy_slows_the_ll128_trees_network_steps():
     args = dict(ranks_per_node=8, nodes=16, nic_gb_per_s=48.0, nics_per_node=8, intra_busbw_gb_per_s=370.0,
                 algorithm="tree", protocol="LL128", architecture="hopper")
     S = 2.0 ** np.array([20, 30])
-    intel, amd = (collectives.nccl_collective("all_reduce", S, net_overhead_us=collectives.net_overhead_us(v),
+    intel, amd = (nccl_model.nccl_collective("all_reduce", S, net_overhead_us=nccl_tuning.net_overhead_us(v),
                                               **args)["time_us"] for v in ("intel", "amd"))
-    assert collectives.net_overhead_us("amd") == 2.0 and collectives.net_overhead_us("arm") == 1.0
+    assert nccl_tuning.net_overhead_us("amd") == 2.0 and nccl_tuning.net_overhead_us("arm") == 1.0
     assert np.all(amd >= intel)
-    slowed = collectives.nccl_collective("all_reduce", S, net_overhead_us=20.0, **args)["time_us"]
+    slowed = nccl_model.nccl_collective("all_reduce", S, net_overhead_us=20.0, **args)["time_us"]
     assert slowed[0] - intel[0] > 2 * 4 * (20.0 - 5.0)  # 4 network levels up and down, each waits ≥ 15 µs more
     assert slowed[1] == intel[1]  # at 1 GiB a 576,000-byte chunk takes longer than the proxy: hidden
 
@@ -138,10 +139,10 @@ def test_a_ring_across_nodes_steps_no_faster_than_its_proxy():
     args = dict(ranks_per_node=8, nic_gb_per_s=25.0, nics_per_node=8, intra_busbw_gb_per_s=230.0,
                 algorithm="ring", protocol="Simple")
     S = np.array([2.0**20])
-    intel, amd = (collectives.nccl_collective("all_reduce", S, nodes=2, net_overhead_us=collectives.net_overhead_us(v),
+    intel, amd = (nccl_model.nccl_collective("all_reduce", S, nodes=2, net_overhead_us=nccl_tuning.net_overhead_us(v),
                                               **args)["time_us"][0] for v in ("intel", "amd"))
     assert amd - intel == pytest.approx(28 * (6.0 - 3.4))
-    one_node = [collectives.nccl_collective("all_reduce", S, nodes=1, net_overhead_us=o, **args)["time_us"][0]
+    one_node = [nccl_model.nccl_collective("all_reduce", S, nodes=1, net_overhead_us=o, **args)["time_us"][0]
                 for o in (1.0, 2.0)]
     assert one_node[0] == one_node[1]  # no network, no proxy
 
@@ -150,8 +151,8 @@ def test_pcie_gen4_caps_a_400g_nic_of_an_a100_node():
     a100 = engine.nccl_inputs(cluster("A100-SXM-80GB", 4, 400.0))
     h100 = engine.nccl_inputs(cluster("H100-SXM", 4, 400.0))
     # the PCIe slot caps the NIC; the published loss rate's recovery takes a hair off what crosses it
-    assert a100["nic_gb_per_s"][0] == pytest.approx(collectives.pcie_cap_gb_per_s(4), rel=1e-3)
-    assert a100["nic_gb_per_s"][0] <= collectives.pcie_cap_gb_per_s(4)
+    assert a100["nic_gb_per_s"][0] == pytest.approx(nccl_tuning.pcie_cap_gb_per_s(4), rel=1e-3)
+    assert a100["nic_gb_per_s"][0] <= nccl_tuning.pcie_cap_gb_per_s(4)
     assert a100["nic_gb_per_s"][0] < 26.0 < h100["nic_gb_per_s"][0]
     res = model.evaluate(cluster("A100-SXM-80GB", 4, 400.0))
     assert res.at("run")["node_bandwidth_gbps"]["ideal"] <= 8 * 8 * 25.3
@@ -160,19 +161,19 @@ def test_pcie_gen4_caps_a_400g_nic_of_an_a100_node():
 def test_window_limits_bandwidth_at_long_round_trips():
     near = engine.nccl_inputs(cluster("H100-SXM", 4, 400.0, latency_us=2.0))
     far = engine.nccl_inputs(cluster("H100-SXM", 4, 400.0, latency_us=1000.0))
-    cap = collectives.window_cap_gb_per_s(2000.0)
+    cap = nccl_tuning.window_cap_gb_per_s(2000.0)
     # the window is taken over the loaded round trip (queueing, switch tiers): a little longer than 2 × latency
     assert far["nic_gb_per_s"][0] == pytest.approx(cap, rel=0.05) and far["nic_gb_per_s"][0] <= cap
     assert cap < near["nic_gb_per_s"][0]
-    t_near = nccl_fit.scenario_table(cluster("H100-SXM", 4, 400.0, latency_us=2.0), "run", "all_reduce", sizes=BIG)
-    t_far = nccl_fit.scenario_table(cluster("H100-SXM", 4, 400.0, latency_us=1000.0), "run", "all_reduce", sizes=BIG)
+    t_near = nccl_table.scenario_table(cluster("H100-SXM", 4, 400.0, latency_us=2.0), "run", "all_reduce", sizes=BIG)
+    t_far = nccl_table.scenario_table(cluster("H100-SXM", 4, 400.0, latency_us=1000.0), "run", "all_reduce", sizes=BIG)
     assert t_far["busbw_GBps"][-1] < 0.5 * t_near["busbw_GBps"][-1]
 
 
 def test_latency_grows_with_switch_tiers():
     small = engine.nccl_inputs(cluster("H100-SXM", 4, 400.0))["net_latency_us"][0]
     large = engine.nccl_inputs(cluster("H100-SXM", 1024, 400.0))["net_latency_us"][0]
-    assert large == pytest.approx(small + 2 * 2 * collectives.SWITCH_HOP_US["infiniband"])  # 3 tiers vs 1
+    assert large == pytest.approx(small + 2 * 2 * nccl_tuning.SWITCH_HOP_US["infiniband"])  # 3 tiers vs 1
 
 
 def test_in_node_and_network_phases_are_pipelined():
@@ -185,18 +186,18 @@ def test_in_node_and_network_phases_are_pipelined():
 
 def test_sharp_helps_at_scale():
     base = dict(ranks_per_node=8, nodes=64, nic_gb_per_s=47.0, nics_per_node=8, intra_busbw_gb_per_s=369.0)
-    off = collectives.nccl_collective("all_reduce", BIG, **base)
-    on = collectives.nccl_collective("all_reduce", BIG, sharp=True, **base)
+    off = nccl_model.nccl_collective("all_reduce", BIG, **base)
+    on = nccl_model.nccl_collective("all_reduce", BIG, sharp=True, **base)
     assert np.all(on["busbw_gb_per_s"] > 1.05 * off["busbw_gb_per_s"])
     assert np.all(on["busbw_gb_per_s"] <= 369.0 * 1.001 * 0.9 / (2 * 7 / 8) * (2 * 511 / 512))  # NVLink-bound
-    assert np.all(on["algorithm"] == collectives.ALGORITHMS.index("sharp"))
+    assert np.all(on["algorithm"] == nccl_tuning.ALGORITHMS.index("sharp"))
 
 
 @settings(max_examples=40, deadline=None)
 @given(nodes=st.integers(1, 512), nic=st.floats(1.0, 100.0), lat=st.floats(0.5, 500.0),
-       kind=st.sampled_from(collectives.KINDS))
+       kind=st.sampled_from(nccl_tuning.KINDS))
 def test_busbw_never_beats_its_bounds(nodes, nic, lat, kind):
-    r = collectives.nccl_collective(kind, 2.0 ** np.arange(3, 35), ranks_per_node=8, nodes=nodes, nic_gb_per_s=nic,
+    r = nccl_model.nccl_collective(kind, 2.0 ** np.arange(3, 35), ranks_per_node=8, nodes=nodes, nic_gb_per_s=nic,
                                     nics_per_node=8, intra_busbw_gb_per_s=369.0, intra_p2p_gb_per_s=450.0,
                                     net_latency_us=lat)
     assert np.all(np.isfinite(r["time_us"])) and np.all(r["time_us"] > 0)
@@ -209,7 +210,7 @@ def test_busbw_never_beats_its_bounds(nodes, nic, lat, kind):
 
 def test_whole_sweep_is_one_call():
     nics = np.linspace(5.0, 50.0, 256)[:, None]
-    r = collectives.nccl_collective("all_reduce", 2.0 ** np.arange(3, 35), ranks_per_node=8, nodes=16,
+    r = nccl_model.nccl_collective("all_reduce", 2.0 ** np.arange(3, 35), ranks_per_node=8, nodes=16,
                                     nic_gb_per_s=nics, nics_per_node=8, intra_busbw_gb_per_s=369.0)
     assert r["busbw_gb_per_s"].shape == (256, 32)
     assert np.all(np.diff(r["busbw_gb_per_s"][:, -1]) > 0)
@@ -268,7 +269,7 @@ def test_forced_algorithm_is_read_from_the_command_line():
 
 def model_log_text(setup, frac, lat, nodes=2, simple_hop=None):
     S = 2.0 ** np.arange(3, 35)
-    r = nccl_fit.predict(setup, "all_reduce", S, ranks_per_node=8, nodes=nodes, achievable_fraction=frac,
+    r = nccl_accuracy.predict(setup, "all_reduce", S, ranks_per_node=8, nodes=nodes, achievable_fraction=frac,
                          latency_us=lat, simple_hop_us=simple_hop)
     ranks = "".join(f"#  Rank {i:2d} Group  0 Pid 1 on node{i // 8} device {i % 8} [0x07] GPU\n"
                     for i in range(8 * nodes))
@@ -281,22 +282,22 @@ def model_log_text(setup, frac, lat, nodes=2, simple_hop=None):
 
 @pytest.mark.parametrize("frac,lat", [(0.9, 3.0), (0.6, 40.0), (0.35, 200.0)])
 def test_calibration_recovers_the_model_and_round_trips_through_the_engine(frac, lat, tmp_path):
-    setup = nccl_fit.NcclSetup("H100-SXM", 400.0, 8, "roce", "ring")
+    setup = nccl_accuracy.NcclSetup("H100-SXM", 400.0, 8, "roce", "ring")
     log = nccl_log.parse_nccl_tests(model_log_text(setup, frac, lat))
     fit = nccl_fit.fit_model(log, setup)
     assert fit.achievable_fraction == pytest.approx(frac, rel=0.06)
-    assert fit.errors["large_max"] <= nccl_fit.LARGE_TOLERANCE
-    assert fit.errors["medium_max"] <= nccl_fit.MEDIUM_TOLERANCE
+    assert fit.errors["large_max"] <= nccl_accuracy.LARGE_TOLERANCE
+    assert fit.errors["medium_max"] <= nccl_accuracy.MEDIUM_TOLERANCE
     values = nccl_fit.fabric_from_model_fit(fit)
     scen = nccl_fit.apply_to_scenario(cluster("H100-SXM", 2, 400.0, transport="roce"), "lab", values)
-    table = nccl_fit.scenario_table(scen, "lab", "all_reduce", sizes=log.size_bytes, algorithm="ring")
-    err = nccl_fit.size_errors(log, table["busbw_GBps"])
+    table = nccl_table.scenario_table(scen, "lab", "all_reduce", sizes=log.size_bytes, algorithm="ring")
+    err = nccl_accuracy.size_errors(log, table["busbw_GBps"])
     assert err["large_max"] <= 0.05 and err["medium_max"] <= 0.15
 
 
 def index_fit(row):
     log = nccl_log.parse_nccl_tests((LOGS / row["file"]).read_text(), nodes=int(row["nodes"]))
-    setup = nccl_fit.NcclSetup(row["gpu"], float(row["link_gbps"]), int(row["nics_per_node"]), row["fabric"],
+    setup = nccl_accuracy.NcclSetup(row["gpu"], float(row["link_gbps"]), int(row["nics_per_node"]), row["fabric"],
                                row["algorithm"])
     return log, nccl_fit.fit_model(log, setup)
 
@@ -306,12 +307,12 @@ def index_fit(row):
 def test_calibrated_fabric_reproduces_its_fit_through_the_engine(row):
     log, fit = index_fit(row)
     assert np.isfinite(fit.errors["rms"])
-    if not nccl_fit.within_tolerance(fit.errors):
+    if not nccl_accuracy.within_tolerance(fit.errors):
         assert any("misses this log" in w for w in fit.warnings)  # the miss is reported, not hidden
     scen = scenario_from_dict({"cluster": {"gpu": row["gpu"], "nodes": int(row["nodes"]), "gpus_per_node": 8},
                                "fabric": {"profile_set": "published", "compare": ["lab"],
                                           "custom": {"lab": nccl_fit.fabric_from_model_fit(fit)}}})
-    table = nccl_fit.scenario_table(scen, "lab", log.collective, sizes=log.size_bytes, algorithm=row["algorithm"])
+    table = nccl_table.scenario_table(scen, "lab", log.collective, sizes=log.size_bytes, algorithm=row["algorithm"])
     np.testing.assert_allclose(table["busbw_GBps"], fit.prediction["busbw_gb_per_s"], rtol=2e-3)
 
 
@@ -329,30 +330,30 @@ def test_calibration_of_a_real_log_round_trips_within_tolerance(name):
     log, fit = index_fit(row)
     e = fit.errors
     assert e["dip_bytes"] == CLEAN_LOGS[name]
-    assert e["large_max_clean"] <= nccl_fit.LARGE_TOLERANCE  # within 5 % at >= 64 MiB
-    assert e["medium_max_clean"] <= nccl_fit.MEDIUM_TOLERANCE  # within 15 % at each size >= 1 MiB
+    assert e["large_max_clean"] <= nccl_accuracy.LARGE_TOLERANCE  # within 5 % at >= 64 MiB
+    assert e["medium_max_clean"] <= nccl_accuracy.MEDIUM_TOLERANCE  # within 15 % at each size >= 1 MiB
     assert not any("misses this log" in w for w in fit.warnings)
-    summary = nccl_fit.error_summary(e)
+    summary = nccl_accuracy.error_summary(e)
     assert f"max {e['large_max_clean'] * 100:.1f}%" in summary and "within" in summary
     if int(row["nodes"]) < 2:
         return  # one node: no fabric to make, the fit itself is the round trip
     scen = scenario_from_dict({"cluster": {"gpu": row["gpu"], "nodes": int(row["nodes"]), "gpus_per_node": 8},
                                "fabric": {"profile_set": "published", "compare": ["lab"],
                                           "custom": {"lab": nccl_fit.fabric_from_model_fit(fit)}}})
-    table = nccl_fit.scenario_table(scen, "lab", log.collective, sizes=log.size_bytes, algorithm=row["algorithm"])
-    assert nccl_fit.within_tolerance(nccl_fit.size_errors(log, table["busbw_GBps"]))
+    table = nccl_table.scenario_table(scen, "lab", log.collective, sizes=log.size_bytes, algorithm=row["algorithm"])
+    assert nccl_accuracy.within_tolerance(nccl_accuracy.size_errors(log, table["busbw_GBps"]))
 
 
 def test_the_roce_logs_dip_is_named_with_its_error():
     row = next(r for r in INDEX if r["file"].startswith("roce_a100_oci"))
     _, fit = index_fit(row)
-    assert fit.errors["large_max"] > nccl_fit.LARGE_TOLERANCE  # the dip itself is missed ...
+    assert fit.errors["large_max"] > nccl_accuracy.LARGE_TOLERANCE  # the dip itself is missed ...
     assert any("dips by up to 5% at 512 MiB" in w for w in fit.warnings)  # ... and said so
-    assert "512 MiB" in nccl_fit.error_summary(fit.errors)
+    assert "512 MiB" in nccl_accuracy.error_summary(fit.errors)
 
 
 def test_a_dip_put_into_a_model_made_log_is_found_and_left_out():
-    setup = nccl_fit.NcclSetup("H100-SXM", 400.0, 8, "infiniband", "ring")
+    setup = nccl_accuracy.NcclSetup("H100-SXM", 400.0, 8, "infiniband", "ring")
     text = model_log_text(setup, 0.8, 5.0)
     lines = text.splitlines()
     at = next(i for i, line in enumerate(lines) if line.split()[:1] == [str(2**28)])
@@ -365,7 +366,7 @@ def test_a_dip_put_into_a_model_made_log_is_found_and_left_out():
     assert fit.errors["dip_bytes"] == (2**28,)
     before = log.busbw_gb_per_s[log.size_bytes == 2**27][0]
     assert fit.errors["dip_depth"] == pytest.approx(1.0 - log.busbw_gb_per_s[log.size_bytes == 2**28][0] / before)
-    assert nccl_fit.within_tolerance(fit.errors)
+    assert nccl_accuracy.within_tolerance(fit.errors)
     assert fit.errors["per_row"][log.size_bytes == 2**28][0] == pytest.approx(0.25, abs=0.05)
     assert fit.achievable_fraction == pytest.approx(0.8, rel=0.06)
 
@@ -374,21 +375,21 @@ def test_a_dip_put_into_a_model_made_log_is_found_and_left_out():
                                     dict(ll_hop_us=20.0, ll128_hop_us=8.0, simple_hop_us=30.0),
                                     dict(tree_efficiency=0.75, simple_hop_us=5.0)])
 def test_calibration_recovers_protocol_parameters_of_a_model_made_log(params):
-    setup = nccl_fit.NcclSetup("H100-SXM", 400.0, 8, "infiniband", "auto")
+    setup = nccl_accuracy.NcclSetup("H100-SXM", 400.0, 8, "infiniband", "auto")
     S = 2.0 ** np.arange(3, 35)
-    r = nccl_fit.predict(setup, "all_reduce", S, ranks_per_node=8, nodes=4, achievable_fraction=0.7,
+    r = nccl_accuracy.predict(setup, "all_reduce", S, ranks_per_node=8, nodes=4, achievable_fraction=0.7,
                          latency_us=4.0, **params)
     ranks = "".join(f"#  Rank {i:2d} Group  0 Pid 1 on node{i // 8} device {i % 8} [0x07] GPU\n" for i in range(32))
     rows = "".join(f"{int(s):12d} {int(s) // 4:13d} float sum -1 {t:9.2f} {a:7.2f} {b:7.2f} 0\n"
                    for s, t, a, b in zip(S, r["time_us"], r["algbw_gb_per_s"], r["busbw_gb_per_s"]))
     log = nccl_log.parse_nccl_tests(ranks + "#  size count type redop root time algbw busbw #wrong\n" + rows)
     fit = nccl_fit.fit_model(log, setup)
-    assert nccl_fit.within_tolerance(fit.errors)
+    assert nccl_accuracy.within_tolerance(fit.errors)
     assert fit.errors["medium_max"] <= 0.05  # a log the model made: close everywhere it is judged
     # the defaults would miss it: the extra parameters are what the fit needed
-    plain = nccl_fit.predict(setup, "all_reduce", S, ranks_per_node=8, nodes=4, achievable_fraction=0.7,
+    plain = nccl_accuracy.predict(setup, "all_reduce", S, ranks_per_node=8, nodes=4, achievable_fraction=0.7,
                              latency_us=4.0)
-    assert not nccl_fit.within_tolerance(nccl_fit.size_errors(log, plain["busbw_gb_per_s"]))
+    assert not nccl_accuracy.within_tolerance(nccl_accuracy.size_errors(log, plain["busbw_gb_per_s"]))
 
 
 def test_two_node_default_algorithm_and_pathology_get_warnings():
@@ -397,7 +398,7 @@ def test_two_node_default_algorithm_and_pathology_get_warnings():
     def warnings(name):
         r = rows[name]
         log = nccl_log.parse_nccl_tests((LOGS / name).read_text(), nodes=int(r["nodes"]))
-        return nccl_fit.log_warnings(log, nccl_fit.NcclSetup(r["gpu"], float(r["link_gbps"]),
+        return nccl_accuracy.log_warnings(log, nccl_accuracy.NcclSetup(r["gpu"], float(r["link_gbps"]),
                                                               int(r["nics_per_node"]), r["fabric"]))
     assert any("above the NICs' line rate" in w for w in warnings("ib_h100_nebius_2node_allreduce.txt"))
     assert any("under 30%" in w for w in warnings("pathology_h100_2node_ndr_lowbw_ring_allreduce.txt"))
@@ -481,10 +482,10 @@ def test_nccl_command_bad_input_is_one_line_and_exit_2(argv, field, capsys):
 def test_alltoall_and_sendrecv_are_bounded_by_a_gpus_share_of_the_nics():
     base = dict(ranks_per_node=8, nodes=32, nic_gb_per_s=47.0, nics_per_node=8, intra_busbw_gb_per_s=369.0,
                 intra_p2p_gb_per_s=450.0)
-    a2a = collectives.nccl_collective("all_to_all", BIG, **base)["busbw_gb_per_s"]
+    a2a = nccl_model.nccl_collective("all_to_all", BIG, **base)["busbw_gb_per_s"]
     # each GPU sends (N−1)/N of its data through its share of the node's NICs: busbw ≈ 47 · (n−1)/n / ((N−1)/N)
     assert a2a[-1] == pytest.approx(47.0 * (255 / 256) / (31 / 32), rel=0.03)
-    sr = collectives.nccl_collective("sendrecv", BIG, **base)["busbw_gb_per_s"]
+    sr = nccl_model.nccl_collective("sendrecv", BIG, **base)["busbw_gb_per_s"]
     assert sr[-1] == pytest.approx(47.0, rel=0.03)
 
 
@@ -492,18 +493,18 @@ def test_alltoall_and_sendrecv_are_bounded_by_a_gpus_share_of_the_nics():
 
 def test_in_node_collectives_are_the_collective_models_one_node_figures():
     S = 2.0 ** np.arange(10, 31, 2)
-    t = collectives.in_node_collective_time("all_reduce", S, 8, 369e9, 450e9)
-    ref = collectives.nccl_collective("all_reduce", S, ranks_per_node=8, nodes=1, nic_gb_per_s=np.inf,
+    t = nccl_model.in_node_collective_time("all_reduce", S, 8, 369e9, 450e9)
+    ref = nccl_model.nccl_collective("all_reduce", S, ranks_per_node=8, nodes=1, nic_gb_per_s=np.inf,
                                       nics_per_node=1, intra_busbw_gb_per_s=369.0, intra_p2p_gb_per_s=450.0)
     np.testing.assert_allclose(t, ref["time_us"] * 1e-6)
-    assert collectives.in_node_collective_time("all_reduce", S, 1, 369e9, 450e9).max() == 0.0
+    assert nccl_model.in_node_collective_time("all_reduce", S, 1, 369e9, 450e9).max() == 0.0
     # protocols and the pipeline fill cost time at 1-16 MiB where the straight α-β line does not ...
     ab = collectives.collective_time("all_reduce", S, 8, 369e9, collectives.NCCL_NVLINK_STEP_US * 1e-6)
     mid = (S >= 2**20) & (S <= 2**24)
     assert np.all(t[mid] > 1.3 * ab[mid])
     # ... and at 1 GiB both are bandwidth-bound
     assert t[-1] == pytest.approx(ab[-1], rel=0.03)
-    send = collectives.in_node_collective_time("sendrecv", S, 4, 369e9, 450e9)
+    send = nccl_model.in_node_collective_time("sendrecv", S, 4, 369e9, 450e9)
     assert send[-1] == pytest.approx(S[-1] / 450e9, rel=0.02)
 
 
@@ -522,13 +523,13 @@ def test_in_node_collectives_match_the_collective_model_bit_for_bit(kind):
                  (size[:, None], ranks[None, :40], 369e9, 450e9, 480e9, 141e9), (size, 8.0, 369e9, 450e9, 480e9, 141e9),
                  (size[:, None], np.array([[2.0, 4.0, 8.0]]), busbw[:, None], p2p[:, None], nvls[:, None], 141e9)):
         S, R, bw, pp, nv, ll = args
-        ref = collectives.nccl_collective(kind, S, ranks_per_node=2.0 if kind == "sendrecv" else np.maximum(R, 2.0),
+        ref = nccl_model.nccl_collective(kind, S, ranks_per_node=2.0 if kind == "sendrecv" else np.maximum(R, 2.0),
                                           nodes=1.0, nic_gb_per_s=np.inf, nics_per_node=1.0,
                                           intra_busbw_gb_per_s=np.asarray(bw) / 1e9,
                                           intra_p2p_gb_per_s=np.asarray(pp) / 1e9,
                                           nvls_busbw_gb_per_s=np.asarray(nv) / 1e9, ll_max_gb_per_s=np.asarray(ll) / 1e9)
         want = np.where(R > 1, ref["time_us"] * 1e-6, 0.0)
-        got = collectives.in_node_collective_time(kind, S, R, bw, pp, nv, ll)
+        got = nccl_model.in_node_collective_time(kind, S, R, bw, pp, nv, ll)
         assert got.shape == want.shape
         assert got.tobytes() == want.tobytes()
 
@@ -541,7 +542,7 @@ def test_the_engines_tensor_parallel_all_reduces_go_through_the_collective_model
     arch, plan = r["architecture"], r["plan"]
     g = model.catalog.gpu(s.cluster.gpu)
     msg = plan["micro_batch"] * s.workload.seq_len * arch["hidden"] * 2  # bf16 activations of one micro-batch
-    one = collectives.in_node_collective_time("all_reduce", msg, 8, g["intra_gb_per_s"] * g["intra_busbw_fraction"]
+    one = nccl_model.in_node_collective_time("all_reduce", msg, 8, g["intra_gb_per_s"] * g["intra_busbw_fraction"]
                                               * 1e9, g["intra_gb_per_s"] * 1e9)
     # 4 all-reduces per layer (2 forward, 2 backward; selective recomputation adds none) per micro-batch
     assert r["breakdown_s"]["tp_comm"] == pytest.approx(plan["microbatches"] * arch["layers"] * 4 * one, rel=1e-6)
@@ -553,8 +554,8 @@ def test_tensor_parallel_all_reduces_use_nvlink_sharp_where_the_node_has_it(gpu)
     ring_bw, p2p_bw, nvls_bw = (g["intra_gb_per_s"] * g["intra_busbw_fraction"] * 1e9, g["intra_gb_per_s"] * 1e9,
                                 g["nvls_busbw_gb_per_s"] * 1e9)
     msg = 4 * 4096 * 8192 * 2.0  # a micro-batch of 4 × 4k tokens of hidden 8,192 in bf16
-    without = collectives.in_node_collective_time("all_reduce", msg, 8, ring_bw, p2p_bw)
-    with_nvls = collectives.in_node_collective_time("all_reduce", msg, 8, ring_bw, p2p_bw, nvls_bw)
+    without = nccl_model.in_node_collective_time("all_reduce", msg, 8, ring_bw, p2p_bw)
+    with_nvls = nccl_model.in_node_collective_time("all_reduce", msg, 8, ring_bw, p2p_bw, nvls_bw)
     s = model.scenario_from_dict({
         "cluster": {"gpu": gpu, "nodes": 16, "gpus_per_node": 8, "slow_host_fraction": 0.0},  # no stragglers' share
         "workload": {"layers": 32, "hidden": 8192, "heads": 64, "seq_len": 4096, "global_batch": 256,
@@ -584,8 +585,8 @@ def test_calibrate_then_nccl_compare_round_trips_on_the_command_line(tmp_path, c
     assert main(["nccl", str(out), "--fabric", "lab", "--nodes", "2", "--json", "--compare", str(log)]) == 0
     rows = json.loads(capsys.readouterr().out)["rows"]
     err = {r["bytes"]: abs(r["busbw_error"]) for r in rows if r["busbw_error"] is not None}
-    assert max(e for b, e in err.items() if b >= nccl_fit.LARGE_BYTES) <= nccl_fit.LARGE_TOLERANCE
-    assert max(e for b, e in err.items() if b >= nccl_fit.MEDIUM_BYTES) <= nccl_fit.MEDIUM_TOLERANCE
+    assert max(e for b, e in err.items() if b >= nccl_accuracy.LARGE_BYTES) <= nccl_accuracy.LARGE_TOLERANCE
+    assert max(e for b, e in err.items() if b >= nccl_accuracy.MEDIUM_BYTES) <= nccl_accuracy.MEDIUM_TOLERANCE
     assert {r["algorithm"] for r in rows} == {"ring"}
 
 

@@ -12,7 +12,7 @@ from numpy.testing import assert_allclose
 
 import model
 from gui.cli import main as cli
-from model import collectives, nccl_fit, network, topology, transport
+from model import nccl_table, nccl_tuning, network, topology, transport
 
 GBN, SR, LLR = (transport.LOSS_RECOVERY_CODE[k] for k in ("go_back_n", "selective_repeat", "link_retry"))
 
@@ -47,7 +47,7 @@ def one_gib_all_reduce_busbw_ratio(nodes, loss):
             "fabric": {"profile_set": "published", "compare": ["ethernet"],
                        "custom": {"ethernet": {"loss_rate": p, "link_gbps": 400.0, "nics_per_node": 8,
                                                "min_rto_ms": 200.0, "sockets_per_connection": 1}}}})
-        return nccl_fit.scenario_table(s, "ethernet", "all_reduce", sizes=[2**30])["busbw_GBps"][0]
+        return nccl_table.scenario_table(s, "ethernet", "all_reduce", sizes=[2**30])["busbw_GBps"][0]
     return busbw(loss) / busbw(0.0)
 
 
@@ -147,8 +147,8 @@ def test_latency_grows_with_switch_tiers():
     assert list(levels) == [1, 2, 3]
     rtt = res["network"]["loaded_rtt_us"][res.fabric_index("infiniband")]
     assert rtt[0] < rtt[1] < rtt[2]
-    hop = collectives.SWITCH_HOP_US["infiniband"]
-    assert_allclose(collectives.extra_tier_latency_us([1, 2, 3], hop), [0.0, 2 * hop, 4 * hop])
+    hop = nccl_tuning.SWITCH_HOP_US["infiniband"]
+    assert_allclose(nccl_tuning.extra_tier_latency_us([1, 2, 3], hop), [0.0, 2 * hop, 4 * hop])
 
 
 # --- scale: loss waits on more links, oversubscription and ECMP by placement --------------------------------
@@ -407,7 +407,7 @@ def all_to_all_busbw(oversubscription, placement, nodes=64):
     s = model.scenario_from_dict({"cluster": {"gpu": "H100-SXM", "nodes": nodes, "gpus_per_node": 8},
                                   "topology": {"oversubscription": oversubscription, "placement": placement},
                                   "fabric": {"profile_set": "published", "compare": ["roce"]}})
-    return nccl_fit.scenario_table(s, "roce", "alltoall", sizes=[2**30])["busbw_GBps"][0]
+    return nccl_table.scenario_table(s, "roce", "alltoall", sizes=[2**30])["busbw_GBps"][0]
 
 
 def test_oversubscription_slows_an_all_to_all_that_crosses_the_uplinks():

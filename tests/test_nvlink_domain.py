@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from model import ScenarioError, nccl_fit
+from model import ScenarioError, nccl_table
 from model.scenario import scenario_from_dict
 
 
@@ -15,14 +15,14 @@ def nvl72(nodes=1, gpus_per_node=72):
 
 
 def test_a_72_gpu_nvlink_domain_is_one_node_with_nvlink_sharp():
-    t = nccl_fit.scenario_table(nvl72(), "infiniband", "all_reduce", sizes=2.0 ** np.arange(20, 33))
+    t = nccl_table.scenario_table(nvl72(), "infiniband", "all_reduce", sizes=2.0 ** np.arange(20, 33))
     assert t["ranks"] == 72 and t["nodes"] == 1
     # NVLS across the rack's NVLink switches: near the GPU's NVLS bus bandwidth (960 GB/s), never above it
     assert t["algorithm"][-1] == "nvls" and 850.0 < t["busbw_GBps"][-1] <= 960.0
 
 
 def test_racks_of_72_leave_through_one_nic_per_gpu():
-    t = nccl_fit.scenario_table(nvl72(nodes=8), "infiniband", "all_reduce", sizes=2.0 ** np.arange(30, 35))
+    t = nccl_table.scenario_table(nvl72(nodes=8), "infiniband", "all_reduce", sizes=2.0 ** np.arange(30, 35))
     assert t["ranks"] == 576
     assert np.all(np.isfinite(t["time_us"])) and t["busbw_GBps"].max() <= 960.0
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
-from model import collectives, compute, memory, transport
+from model import collectives, compute, memory, nccl_tuning, transport
 from model.engine import derive_architecture
 
 
@@ -267,8 +267,8 @@ def test_loss_efficiency_mixed_rows_and_scalar_codes_match_the_per_row_path():
 
 
 def test_window_caps_a_nic_at_long_round_trips():
-    assert collectives.window_cap_gb_per_s(2.0) * 8 > 10_000  # inside a data hall the window never binds
-    assert_allclose(collectives.window_cap_gb_per_s(2000.0), 2 * 4 * 2**20 / 2e-3 / 1e9)
+    assert nccl_tuning.window_cap_gb_per_s(2.0) * 8 > 10_000  # inside a data hall the window never binds
+    assert_allclose(nccl_tuning.window_cap_gb_per_s(2000.0), 2 * 4 * 2**20 / 2e-3 / 1e9)
 
 
 def test_cpu_cap_and_cores_busy():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from model import ScenarioError, catalog, engine, nccl_fit
+from model import ScenarioError, catalog, engine, nccl_table
 from model.scenario import scenario_from_dict
 
 
@@ -30,7 +30,7 @@ def test_tuned_roce_comes_from_the_published_profile_with_its_sources():
 def test_tuned_roce_runs_all_reduce_within_a_few_percent_of_infiniband_untuned_does_not():
     # Meta: RoCE and InfiniBand clusters tuned to equivalent performance (Llama 3, SIGCOMM 2024)
     s, sizes = scenario(), 2.0 ** np.arange(30, 34)
-    bus = {f: nccl_fit.scenario_table(s, f, "all_reduce", sizes=sizes, algorithm="ring")["busbw_GBps"]
+    bus = {f: nccl_table.scenario_table(s, f, "all_reduce", sizes=sizes, algorithm="ring")["busbw_GBps"]
            for f in ("roce", "roce_tuned", "infiniband")}
     assert np.all(np.abs(bus["roce_tuned"] / bus["infiniband"] - 1.0) < 0.05)
     assert np.all(bus["roce"] / bus["infiniband"] < 0.85)

@@ -19,7 +19,9 @@ from hypothesis import strategies as st
 
 import model
 from model import ScenarioError, catalog
-from model.scenario import SECTIONS, FabricSpec, _base_types, field_meta, scenario_from_dict
+from model.fields import _base_types, field_meta
+from model.scenario import scenario_from_dict
+from model.sections import SECTIONS, FabricSpec
 
 STRESS = settings(max_examples=int(os.environ.get("FABRIC_STRESS_EXAMPLES", "60")), deadline=None,
                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

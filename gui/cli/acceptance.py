@@ -13,7 +13,7 @@ from pathlib import Path
 
 import model
 from model import ScenarioError, acceptance, files
-from model.nccl_fit import size_label
+from model.nccl_accuracy import size_label
 
 _UNITS = {"": 1, "B": 1, "K": 2**10, "KB": 2**10, "KIB": 2**10, "M": 2**20, "MB": 2**20, "MIB": 2**20,
           "G": 2**30, "GB": 2**30, "GIB": 2**30}

@@ -253,7 +253,7 @@ def cmd_nccl(args) -> int:
     log's nodes, ranks and forced algorithm unless the options say otherwise)."""
     from pathlib import Path
 
-    from model import files, nccl_fit
+    from model import files, nccl_log, nccl_table
 
     if args.acceptance:
         from gui.cli.acceptance import cmd_acceptance
@@ -264,9 +264,10 @@ def cmd_nccl(args) -> int:
             raise ScenarioError("--" + option.replace("_", "-"), getattr(args, option), "used with --acceptance")
     if not args.fabric:
         raise ScenarioError("--fabric", None, "one of the scenario's fabrics (required without --acceptance)")
-    if args.collective not in nccl_fit.CLI_COLLECTIVES:
-        raise ScenarioError("--collective", args.collective, ", ".join(nccl_fit.CLI_COLLECTIVES))
-    from model.scenario import Cluster, field_meta
+    if args.collective not in nccl_table.CLI_COLLECTIVES:
+        raise ScenarioError("--collective", args.collective, ", ".join(nccl_table.CLI_COLLECTIVES))
+    from model.fields import field_meta
+    from model.sections import Cluster
 
     nodes_hi = field_meta(Cluster, "nodes")["hi"]
     _whole_number("--nodes", args.nodes, 1, nodes_hi)
@@ -281,19 +282,19 @@ def cmd_nccl(args) -> int:
         path = Path(args.compare)
         text = files.read_text_bounded(path, limit=files.MAX_LOG_BYTES, what="--compare nccl-tests output file",
                                        errors="replace")
-        log = nccl_fit.nccl_log.parse_nccl_tests(text, source=str(path), ranks=args.ranks, nodes=args.nodes)
+        log = nccl_log.parse_nccl_tests(text, source=str(path), ranks=args.ranks, nodes=args.nodes)
         # like for like: the log's nodes, ranks per node and forced algorithm unless the options say otherwise
-        setup = nccl_fit.compare_setup(scen, log, nodes=args.nodes, ranks=args.ranks, algorithm=args.algorithm)
+        setup = nccl_table.compare_setup(scen, log, nodes=args.nodes, ranks=args.ranks, algorithm=args.algorithm)
         nodes, gpn, algorithm, notes = setup.nodes, setup.gpus_per_node, setup.algorithm, list(setup.notes)
         label = next(r.label for r in model.resolve_fabrics(scen) if r.name == args.fabric)
-        warnings = [nccl_fit.mismatch_text(m, label) for m in nccl_fit.setup_mismatches(scen, args.fabric, log)]
+        warnings = [nccl_table.mismatch_text(m, label) for m in nccl_table.setup_mismatches(scen, args.fabric, log)]
     elif args.ranks is not None:
         n = nodes or scen.cluster.nodes
         if args.ranks % n:
             raise ScenarioError("--ranks", args.ranks, f"a multiple of the nodes ({n}): the same ranks on every node")
         gpn = args.ranks // n
     try:
-        table = nccl_fit.scenario_table(scen, args.fabric, args.collective, nodes, algorithm=algorithm,
+        table = nccl_table.scenario_table(scen, args.fabric, args.collective, nodes, algorithm=algorithm,
                                         gpus_per_node=gpn)
     except ScenarioError as err:
         if err.field == "cluster.gpus_per_node":
@@ -301,7 +302,7 @@ def cmd_nccl(args) -> int:
                                 f"ranks per node the scenario allows: {err.allowed}") from None
         raise
     if log is not None:
-        cmp = nccl_fit.compare_table(table, log)
+        cmp = nccl_table.compare_table(table, log)
     if args.json:
         keys = ("bytes", "count", "time_us", "algbw_GBps", "busbw_GBps", "algorithm", "protocol")
         rows = [{k: table[k][i] for k in keys} for i in range(len(table["bytes"]))]
@@ -379,7 +380,8 @@ def _whole_number(option: str, value, lo: int, hi: int):
 
 def check_calibrate_args(args) -> None:
     """Calibrate's options, checked like the scenario fields they become: one named line each."""
-    from model.scenario import Cluster, FabricSpec, field_meta, validate_value
+    from model.fields import field_meta, validate_value
+    from model.sections import Cluster, FabricSpec
 
     for option, name in (("--link-gbps", "link_gbps"), ("--latency-us", "latency_us"), ("--loss-rate", "loss_rate")):
         value = getattr(args, name)
@@ -411,19 +413,19 @@ def calibrated_path(scenario_path, name: str):
 def _fabric_inputs(scen, transport: str, latency_us, loss_rate) -> tuple[float, float]:
     """The fabric's own latency and loss a calibration keeps: the options, else the scenario's fabric of that
     transport, else the published profile's."""
-    from model import nccl_fit
+    from model import nccl_accuracy
 
     row = next((r for r in model.resolve_fabrics(scen) if r.transport == transport), None) if scen else None
     if latency_us is None:
-        latency_us = float(row.values["latency_us"]) if row else nccl_fit.published_latency_us(transport)
+        latency_us = float(row.values["latency_us"]) if row else nccl_accuracy.published_latency_us(transport)
     if loss_rate is None:
-        loss_rate = float(row.values["loss_rate"]) if row else nccl_fit.published_loss_rate(transport)
+        loss_rate = float(row.values["loss_rate"]) if row else nccl_accuracy.published_loss_rate(transport)
     return float(latency_us), float(loss_rate)
 
 
 def cmd_calibrate(args) -> int:
     """Fit a fabric to an nccl-tests log; print the fit, optionally save it into a new scenario file."""
-    from model import files, nccl_fit
+    from model import files, nccl_accuracy, nccl_fit
 
     check_calibrate_args(args)
     out = None
@@ -450,7 +452,7 @@ def cmd_calibrate(args) -> int:
         if not given:
             print(f"{option[2:]}: {value} " + ("(from the log)" if found else "(default: the log does not say)"))
     latency, loss = _fabric_inputs(scen, transport, args.latency_us, args.loss_rate)
-    setup = nccl_fit.NcclSetup(gpu, args.link_gbps, nics, transport, args.algorithm or log.algorithm,
+    setup = nccl_accuracy.NcclSetup(gpu, args.link_gbps, nics, transport, args.algorithm or log.algorithm,
                                latency_us=latency, loss_rate=loss)
     mfit = nccl_fit.fit_model(log, setup)
     e = mfit.errors
@@ -461,7 +463,7 @@ def cmd_calibrate(args) -> int:
           f"pipeline fill {mfit.fill_bytes / 1024:.0f} KiB per channel, LL128 efficiency "
           + (f"{mfit.ll128_efficiency:.3f}, tree efficiency {mfit.tree_efficiency:.3f}"
              if np.isfinite(mfit.tree_efficiency) else f"{mfit.ll128_efficiency:.3f} (tree: NCCL's own)"))
-    print(nccl_fit.error_summary(e))
+    print(nccl_accuracy.error_summary(e))
     print("protocol crossover: " + ", ".join(f"{a}/{p} from {size} B" for size, a, p in mfit.crossovers))
     for w in mfit.warnings:
         print(f"warning: {w}")

@@ -10,11 +10,9 @@ saves the result as a user fabric in the scenario through the controller (one re
 A malformed log shows the engine's message, which names the line; the text, the
 options and the last good fit stay where they were, so nothing is lost.
 
-Nothing slow runs on the UI thread: a log file is read by :class:`LogReader`, bounded like
-every file the app reads (:func:`model.files.read_text_bounded`, at most
-:data:`model.files.MAX_LOG_BYTES`, regular files only), and the parse and the fit run in
-:class:`FitWorker` (a log at the size cap takes seconds to parse). A newer request
-supersedes one under way; only the latest result is shown.
+Nothing slow runs on the UI thread: a log file is read and the parse and the fit run in
+the workers of :mod:`gui.dialogs.calibrate_worker` (a log at the size cap takes seconds
+to parse). A newer request supersedes one under way; only the latest result is shown.
 """
 
 from __future__ import annotations
@@ -28,22 +26,14 @@ import pyqtgraph as pg
 import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from dataclasses import dataclass
-
 import model
-from model import ScenarioError, catalog, files, nccl_fit
-from model.collectives import ALGORITHMS, TREE_EFF
+from model import ScenarioError, catalog, nccl_accuracy, nccl_fit
+from model.nccl_tuning import ALGORITHMS, TREE_EFF
 
-from gui.i18n import QT_TRANSLATE_NOOP, fmt_number, fmt_sig, translate
+from gui.dialogs.calibrate_worker import FitRequest, FitWorker, LogReader, detach_worker, fabric_inputs
+from gui.dialogs.nccl_shared import TRANSPORTS, SizeAxis, size_text, transport_name
+from gui.i18n import fmt_number, fmt_sig, translate
 
-TRANSPORTS = ("tcp", "roce", "iwarp", "infiniband")
-TRANSPORT_NAMES = {"tcp": QT_TRANSLATE_NOOP("CalibrateDialog", "Ethernet (TCP)"), "roce": "RoCE", "iwarp": "iWARP",
-                   "infiniband": "InfiniBand"}  # names, translated where shown
-
-
-def transport_name(transport: str) -> str:
-    """A transport as the window names it (never its internal id)."""
-    return translate("CalibrateDialog", TRANSPORT_NAMES.get(transport, transport))
 COLLECTIVE_CHOICES = ("all_reduce", "all_gather", "reduce_scatter", "all_to_all")
 NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,39}$")
 
@@ -57,172 +47,6 @@ def focus_defaults(scenario) -> dict:
         nics = scenario.cluster.gpus_per_node  # "per_gpu"
     return {"transport": row.transport, "link_gbps": float(row.values.get("link_gbps", 100.0)),
             "nics_per_node": int(nics), "name": f"{row.transport}_measured", "label": row.label}
-
-
-def size_text(b: float) -> str:
-    for scale, unit in ((2 ** 30, "GiB"), (2 ** 20, "MiB"), (2 ** 10, "KiB")):
-        if b >= scale:
-            return f"{b / scale:g} {unit}"
-    return f"{b:g} B"
-
-
-class SizeAxis(pg.AxisItem):
-    """Message sizes in B/KiB/MiB/GiB on a log axis, ticks at powers of two."""
-
-    def __init__(self, *a, **kw):
-        super().__init__(*a, **kw)
-        self.enableAutoSIPrefix(False)
-
-    def tickValues(self, minVal, maxVal, size):  # noqa: N802 (pyqtgraph name)
-        lo, hi = math.floor(minVal / math.log10(2)), math.ceil(maxVal / math.log10(2))
-        span = max(hi - lo, 1)
-        step = next(s for s in (1, 2, 4, 5, 10, 20) if span / s <= max(size / 90, 2))
-        major = [k * math.log10(2) for k in range(lo - lo % step, hi + 1, step)
-                 if minVal <= k * math.log10(2) <= maxVal]
-        return [(step * math.log10(2), major)]
-
-    def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph name)
-        return [size_text(round(10 ** v)) for v in values]
-
-
-class LogReader(QtCore.QThread):
-    """Reads one nccl-tests log off the UI thread; ``done`` carries (serial, path, text or ScenarioError)."""
-
-    done = QtCore.Signal(int, str, object)
-
-    def __init__(self, serial: int, path, parent=None):
-        super().__init__(parent)
-        self.serial = serial
-        self.path = str(path)
-
-    def run(self) -> None:
-        try:
-            result = files.read_text_bounded(self.path, limit=files.MAX_LOG_BYTES, what="nccl-tests output file",
-                                             errors="replace")
-        except ScenarioError as err:
-            result = err
-        self.done.emit(self.serial, self.path, result)
-
-
-@dataclass(frozen=True)
-class FitRequest:
-    """What one fit needs: the log text and the setup the user states (0 / None: from the log).
-
-    ``transport`` and ``nics_per_node`` are the user's choice when set; otherwise the log's (NCCL's INFO lines), else
-    ``default_transport`` / ``default_nics``. ``fabric_inputs`` maps a transport to the latency [µs] and loss the
-    calibrated fabric keeps (the scenario's fabric of that transport, else the published figures)."""
-    text: str
-    source: str
-    collective: str | None
-    ranks: int | None
-    nodes: int | None
-    gpu: str
-    link_gbps: float
-    nics_per_node: int | None
-    transport: str | None
-    algorithm: str | None  # None: the log's NCCL_ALGO, else auto
-    default_transport: str = "infiniband"
-    default_nics: int = 8
-    fabric_inputs: tuple = ()  # ((transport, latency_us, loss_rate), ...)
-
-
-@dataclass(frozen=True)
-class FitOutcome:
-    """A fitted log, the fabric it makes (``None`` with ``fabric_error`` when it makes none), and the choices the
-    log made (``from_log``: field → value) or contradicts (``mismatches``: (field, log's, chosen))."""
-    fit: nccl_fit.ModelFit
-    values: dict | None
-    fabric_error: str | None
-    from_log: tuple = ()
-    mismatches: tuple = ()
-
-
-def fabric_inputs(scenario) -> tuple:
-    """Per transport, the latency and loss a calibrated fabric keeps: the scenario's fabric of that transport, else
-    the published profile's."""
-    rows = {}
-    for r in model.resolve_fabrics(scenario):
-        rows.setdefault(r.transport, (float(r.values["latency_us"]), float(r.values["loss_rate"])))
-    return tuple((t,) + rows.get(t, (nccl_fit.published_latency_us(t), nccl_fit.published_loss_rate(t)))
-                 for t in TRANSPORTS)
-
-
-def fit_request(req: FitRequest) -> FitOutcome:
-    """Parse and fit (what :class:`FitWorker` runs); raises :class:`~model.ScenarioError` on a bad log."""
-    log = nccl_fit.parse_nccl_tests(req.text, source=req.source, collective=req.collective, ranks=req.ranks,
-                                    nodes=req.nodes)
-    from_log, mismatches = [], []
-    for name, chosen, found, default in (("transport", req.transport, log.transport, req.default_transport),
-                                         ("nics_per_node", req.nics_per_node, log.nics_per_node or None,
-                                          req.default_nics),
-                                         ("algorithm", req.algorithm, None if log.algorithm == "auto"
-                                          else log.algorithm, None)):
-        if chosen is None and found is not None:
-            from_log.append((name, found))
-        elif chosen is not None and found is not None and chosen != found:
-            mismatches.append((name, found, chosen))
-    transport = req.transport or log.transport or req.default_transport
-    nics = req.nics_per_node or log.nics_per_node or req.default_nics
-    latency, loss = next(((lat, loss) for t, lat, loss in req.fabric_inputs if t == transport),
-                         (float("nan"), nccl_fit.published_loss_rate(transport)))
-    setup = nccl_fit.NcclSetup(req.gpu, req.link_gbps, nics, transport, req.algorithm or log.algorithm or "auto",
-                               latency_us=latency, loss_rate=loss)
-    fit = nccl_fit.fit_model(log, setup)
-    try:
-        return FitOutcome(fit, nccl_fit.fabric_from_model_fit(fit), None, tuple(from_log), tuple(mismatches))
-    except ScenarioError as err:
-        return FitOutcome(fit, None, str(err), tuple(from_log), tuple(mismatches))
-
-
-# workers still running when their dialog closed: kept referenced until they end (a QThread destroyed while it runs
-# aborts the app)
-_ORPHANS: set = set()
-
-
-def _detach(worker: QtCore.QThread) -> None:
-    """Let a worker whose dialog closes end on its own: no result delivered, no parent to destroy it while it runs,
-    deleted when it ends."""
-    for signal in (worker.done, worker.finished):
-        try:
-            signal.disconnect()
-        except (RuntimeError, TypeError):  # nothing connected
-            pass
-    if worker.isFinished():
-        worker.deleteLater()
-        return
-    worker.setParent(None)
-    _ORPHANS.add(worker)
-    worker.finished.connect(lambda: (_ORPHANS.discard(worker), worker.deleteLater()))
-
-
-class FitWorker(QtCore.QThread):
-    """Parses and fits one log off the UI thread; ``done`` carries (serial, FitOutcome or ScenarioError).
-
-    Whatever the fit raises becomes a message in ``done``: the dialog never waits for a result that does not come."""
-
-    done = QtCore.Signal(int, object)
-
-    def __init__(self, serial: int, request: FitRequest, parent=None):
-        super().__init__(parent)
-        self.serial = serial
-        self.request = request
-
-    def run(self) -> None:
-        try:
-            result = fit_request(self.request)
-        except ScenarioError as err:
-            result = err
-        except ValueError:  # the model refuses an algorithm that does not run the collective
-            result = ScenarioError("Algorithm", self.request.algorithm,
-                                   "one that runs the log's collective: ring runs every one, tree/NVLS/SHARP "
-                                   "only all-reduce")
-        except MemoryError:
-            result = ScenarioError(self.request.source, "too large to fit in memory",
-                                   f"a log of at most {nccl_fit.nccl_log.MAX_ROWS:,} rows")
-        except Exception as err:  # noqa: BLE001 - any failure is shown in the dialog, never a silent dead thread
-            result = ScenarioError(self.request.source, f"{type(err).__name__}: {err}"[:200],
-                                   "a log the fit can read; please report this log")
-        self.done.emit(self.serial, result)
 
 
 class CalibrateDialog(QtWidgets.QDialog):
@@ -489,7 +313,7 @@ class CalibrateDialog(QtWidgets.QDialog):
         self._fit_pending = False
         for worker in (self.reader, self.fitter):
             if worker is not None and shiboken6.isValid(worker):
-                _detach(worker)
+                detach_worker(worker)
         self.reader = self.fitter = None
         super().done(result)
 
@@ -636,7 +460,8 @@ class CalibrateDialog(QtWidgets.QDialog):
             translate("CalibrateDialog", "Fit error of bus bandwidth: ≥ 64 MiB max <b>{large} %</b>, ≥ 1 MiB max "
                                          "<b>{medium} %</b> (tolerance {tl} % / {tm} %)").format(
                 large=fmt_number(e["large_max_clean"] * 100, 1), medium=fmt_number(e["medium_max_clean"] * 100, 1),
-                tl=fmt_number(nccl_fit.LARGE_TOLERANCE * 100, 0), tm=fmt_number(nccl_fit.MEDIUM_TOLERANCE * 100, 0)),
+                tl=fmt_number(nccl_accuracy.LARGE_TOLERANCE * 100, 0),
+                tm=fmt_number(nccl_accuracy.MEDIUM_TOLERANCE * 100, 0)),
             html.escape(translate("CalibrateDialog", "Protocols: ") + ", ".join(
                 f"{a}/{p} ≥ {size_text(size)}" for size, a, p in fit.crossovers)),
         ]

@@ -1,7 +1,7 @@
 """What nccl-tests would measure on a scenario's fabric, as a chart (Tools ▸ nccl-tests prediction).
 
 :class:`NcclTestsDialog` draws the collective model's bus bandwidth from 8 B to
-16 GiB (:func:`model.nccl_fit.scenario_table`, the same numbers as
+16 GiB (:func:`model.nccl_table.scenario_table`, the same numbers as
 ``fabric-whatif nccl``) for one fabric, collective and node count, and puts the
 points of a measured nccl-tests log over the curve with the error per size.
 A log that cannot be read shows the engine's one-line message; the curve and
@@ -17,9 +17,9 @@ import pyqtgraph as pg
 from PySide6 import QtWidgets
 
 import model
-from model import ScenarioError, nccl_fit, nccl_log
+from model import ScenarioError, nccl_accuracy, nccl_log, nccl_table
 
-from gui.dialogs.calibrate import SizeAxis, transport_name
+from gui.dialogs.nccl_shared import SizeAxis, transport_name
 from gui.i18n import translate
 
 
@@ -60,14 +60,15 @@ class NcclTestsDialog(QtWidgets.QDialog):
         if focus in s.fabric.fabrics:
             self.fabric.setCurrentIndex(list(s.fabric.fabrics).index(focus))
         self.collective = QtWidgets.QComboBox()
-        for c in nccl_fit.CLI_COLLECTIVES:
+        for c in nccl_table.CLI_COLLECTIVES:
             self.collective.addItem(c, c)
         self.nodes = QtWidgets.QSpinBox()
         self.nodes.setRange(1, 100_000)
         self.nodes.setValue(int(s.cluster.nodes))
         self.gpus = QtWidgets.QSpinBox()
         self.gpus.setObjectName("gpusSpin")
-        from model.scenario import Cluster, field_meta
+        from model.fields import field_meta
+        from model.sections import Cluster
         self.gpus.setRange(1, int(field_meta(Cluster, "gpus_per_node")["hi"]))
         self.gpus.setValue(int(s.cluster.gpus_per_node))
         self.algorithm = "auto"  # the compared log's forced NCCL_ALGO, else NCCL's tuner
@@ -106,7 +107,7 @@ class NcclTestsDialog(QtWidgets.QDialog):
     def refresh(self, *_):
         """Recompute the curve for the current choices (one model call for all sizes) and redraw."""
         try:
-            self.table = nccl_fit.scenario_table(self.controller.scenario, self.fabric.currentData(),
+            self.table = nccl_table.scenario_table(self.controller.scenario, self.fabric.currentData(),
                                                  self.collective.currentData(), self.nodes.value(),
                                                  algorithm=self.algorithm, gpus_per_node=self.gpus.value())
         except ScenarioError as err:
@@ -137,13 +138,13 @@ class NcclTestsDialog(QtWidgets.QDialog):
         the fabric of its transport is chosen when the scenario has one; what still differs is a warning."""
         try:
             log = nccl_log.parse_nccl_tests(text, source=source)
-            setup = nccl_fit.compare_setup(self.controller.scenario, log)
+            setup = nccl_table.compare_setup(self.controller.scenario, log)
         except ScenarioError as err:
             self.error_label.setText(str(err))
             return False
         self.log = log
         self.algorithm = setup.algorithm
-        cli = {v: k for k, v in nccl_fit.CLI_COLLECTIVES.items()}[log.collective]
+        cli = {v: k for k, v in nccl_table.CLI_COLLECTIVES.items()}[log.collective]
         widgets = (self.collective, self.nodes, self.gpus, self.fabric)
         for w in widgets:
             w.blockSignals(True)
@@ -166,7 +167,7 @@ class NcclTestsDialog(QtWidgets.QDialog):
         lines = []
         if self.log is not None:
             label = self.fabric.currentText()
-            for what, theirs, ours in nccl_fit.setup_mismatches(self.controller.scenario, self.fabric.currentData(),
+            for what, theirs, ours in nccl_table.setup_mismatches(self.controller.scenario, self.fabric.currentData(),
                                                                  self.log):
                 if what == "transport":
                     lines.append(translate("NcclTestsDialog", "The log ran over {log}; the fabric {fabric} runs over "
@@ -197,7 +198,7 @@ class NcclTestsDialog(QtWidgets.QDialog):
         ok = self.log.size_bytes > 0
         self.points.setData(self.log.size_bytes[ok], self.log.busbw_gb_per_s[ok])
         pred = np.interp(np.log2(self.log.size_bytes), np.log2(self.table["bytes"]), self.table["busbw_GBps"])
-        err = nccl_fit.size_errors(self.log, pred)
+        err = nccl_accuracy.size_errors(self.log, pred)
         pct = (lambda x: "–" if not math.isfinite(x) else f"{x * 100:.0f} %")
         self.summary.setText(translate(
             "NcclTestsDialog", "Predicted against measured busbw: median |error| {large} at ≥ 64 MiB "

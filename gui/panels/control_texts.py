@@ -10,7 +10,8 @@ import html
 from pathlib import Path
 
 from model import catalog
-from model.scenario import SECTIONS, FabricSpec, field_meta
+from model.fields import field_meta
+from model.sections import SECTIONS, FabricSpec
 
 from gui.i18n import current_language, fmt_sig, translate
 from gui.i18n_data import tr_description, tr_field, tr_help, tr_name, tr_unit

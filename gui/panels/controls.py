@@ -2,7 +2,7 @@
 
 :class:`FieldSlider` is a superqt ``QDoubleSlider`` (linear, or over log10 of the value
 when the range spans decades) with a name label carrying the unit and an editable value
-box. The limits come from ``model.scenario`` field metadata, so they live once.
+box. The limits come from ``model.sections`` field metadata, so they live once.
 
 Programmatic updates (:meth:`FieldSlider.set_value`) block signals: the model pushes
 values into the widgets without the widgets writing them back.
@@ -15,7 +15,7 @@ import math
 from PySide6 import QtCore, QtWidgets
 from superqt import QDoubleSlider
 
-from model.scenario import field_meta
+from model.fields import field_meta
 
 from gui.i18n import fmt_sig, translate
 from gui.i18n_data import tr_field, tr_unit

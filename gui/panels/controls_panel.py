@@ -1,7 +1,7 @@
 """The controls on the left, bound to scenario fields from the field metadata.
 
 One table, :data:`GROUPS`, says which fields the panel shows and in which group; each numeric
-field becomes a :class:`~gui.panels.controls.FieldSlider` made from its metadata in ``model.scenario``
+field becomes a :class:`~gui.panels.controls.FieldSlider` made from its metadata in ``model.sections``
 (label, unit, limits, help) and :data:`DISPLAY` (only what the metadata cannot say: a narrower
 display range, a log scale, percent). Every slider writes through the controller and is synced by
 one loop (:meth:`ControlsPanel.sync`), whatever its section. ``fabric.KEY`` binds the value of
@@ -14,7 +14,8 @@ from PySide6 import QtCore, QtWidgets
 
 import model
 from model import catalog, economics
-from model.scenario import SECTIONS, FabricSpec, field_meta
+from model.fields import field_meta
+from model.sections import SECTIONS, FabricSpec
 from model.transport import RDMA_TRANSPORTS
 
 from gui.panels.controls import FieldSlider, GroupBox, labelled, slider_for

@@ -10,7 +10,8 @@ from __future__ import annotations
 import html
 
 from model import catalog, presets
-from model import scenario as sc
+from model.fields import field_meta
+from model.sections import FabricSpec
 
 from gui.i18n import translate
 from gui.i18n_data import tr_field, tr_unit
@@ -18,7 +19,7 @@ from gui.present.text import profile_set_name
 
 
 def _value_text(key: str, value) -> str:
-    meta = sc.field_meta(sc.FabricSpec, key)
+    meta = field_meta(FabricSpec, key)
     unit = meta.get("unit") or ""
     if key == "loss_rate":
         return f"{value * 100:g} %"
@@ -34,7 +35,7 @@ def overrides_html(scenario, source_path) -> str:
         return ""
     parts = []
     for fabric, key, value, is_article in rows:
-        meta = sc.field_meta(sc.FabricSpec, key)
+        meta = field_meta(FabricSpec, key)
         name = catalog.fabric_style(fabric).get("short", fabric) if fabric in catalog.BUILTIN_FABRICS else fabric
         text = f"{name}: {tr_field(meta.get('label') or key)} {_value_text(key, value)}"
         if is_article:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from model import acceptance
-from model.nccl_fit import size_label
+from model.nccl_accuracy import size_label
 
 from gui.present.format import language
 from gui.present.text import QT_TRANSLATE_NOOP, profile_set_name, translate

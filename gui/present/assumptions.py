@@ -6,7 +6,9 @@ The proposal sheet, the pack's assumptions page and its assumptions slide all sh
 
 from __future__ import annotations
 
-from model import catalog, scenario
+from model import catalog
+from model.fields import field_meta
+from model.sections import Economics, FabricSpec, Reliability
 
 from gui.present.format import fmt_sig
 from gui.present.text import profile_set_name, translate
@@ -51,7 +53,7 @@ def assumptions(s, point) -> list[tuple[str, str]]:
                     g["economics_source"]))
     titles = {"reliability": translate("Proposal", "Reliability defaults"),
               "economics": translate("Proposal", "Economics defaults")}
-    specs = {"reliability": scenario.Reliability, "economics": scenario.Economics}
+    specs = {"reliability": Reliability, "economics": Economics}
     for sect in ("reliability", "economics"):
         tab = ps.get(sect)
         if isinstance(tab, dict) and tab.get("source"):
@@ -66,7 +68,7 @@ def _field_name(key: str, spec=None) -> str:
     """A scenario value's name as the controls say it ('latency_us' -> 'Latency'), in the UI language;
     ``spec``: the section's dataclass (default: a fabric's)."""
     try:
-        return translate("Field", scenario.field_meta(spec or scenario.FabricSpec, key).get("label") or key)
+        return translate("Field", field_meta(spec or FabricSpec, key).get("label") or key)
     except (KeyError, AttributeError):
         return key
 

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 
 import model
+from model.fields import field_meta
+from model.sections import SECTIONS, FabricSpec
 
 from gui.present.series import AXES
 
@@ -89,7 +91,7 @@ def sweep_values(scenario: model.Scenario, field: str, n: int = SWEEP_POINTS, *,
     lo, hi = sweep_range(scenario, field)
     if wide:
         lo, hi = min(lo, X_RANGES[field][0]), max(hi, X_RANGES[field][1])
-    meta = model.scenario.field_meta(*_field_owner(field))
+    meta = field_meta(*_field_owner(field))
     if meta.get("hi") is not None:
         hi = min(hi, float(meta["hi"]))
     vals = np.geomspace(lo, hi, n)
@@ -101,9 +103,9 @@ def sweep_values(scenario: model.Scenario, field: str, n: int = SWEEP_POINTS, *,
 
 def _field_owner(field: str):
     if field.startswith("fabric."):
-        return model.scenario.FabricSpec, field.split(".")[-1]
+        return FabricSpec, field.split(".")[-1]
     section, key = field.split(".", 1)
-    return model.scenario.SECTIONS[section], key
+    return SECTIONS[section], key
 
 
 def _sweep_key(s: model.Scenario, field: str):
@@ -113,7 +115,7 @@ def _sweep_key(s: model.Scenario, field: str):
         custom = tuple((n, dataclasses.replace(spec, **{key: None})) for n, spec in s.fabric.custom)
         return dataclasses.replace(s, name="", description="", fabric=dataclasses.replace(s.fabric, custom=custom))
     section, key = field.split(".", 1)
-    sec = dataclasses.replace(getattr(s, section), **{key: getattr(model.scenario.SECTIONS[section](), key)})
+    sec = dataclasses.replace(getattr(s, section), **{key: getattr(SECTIONS[section](), key)})
     return dataclasses.replace(s, name="", description="", **{section: sec})
 
 

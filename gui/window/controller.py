@@ -21,6 +21,7 @@ from PySide6 import QtCore
 
 import model
 from model import ScenarioError
+from model.sections import FabricSpec
 
 from gui.present.session import Session
 from gui.present.sweep import (  # noqa: F401 (the views and tests read these here too)
@@ -130,7 +131,7 @@ class Controller(QtCore.QObject):
             # a user fabric keeps its identity (transport, label); only its values reset
             keep = {k: getattr(spec, k) for k in ("transport", "label")}
             new = dataclasses.replace(self.scenario.fabric, custom=tuple(
-                (n, model.scenario.FabricSpec(**keep) if n == fabric else s) for n, s in self.scenario.fabric.custom))
+                (n, FabricSpec(**keep) if n == fabric else s) for n, s in self.scenario.fabric.custom))
             self._apply(dataclasses.replace(self.scenario, fabric=new))
         else:
             self._apply(self.scenario.without_fabric_override(fabric))

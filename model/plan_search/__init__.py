@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .. import collectives, inputs, network, plan_fit
+from .. import inputs, nccl_model, network, plan_fit
 from . import bounds, candidates, pairs, search
 from .candidates import PLAN_ARRAY_KEYS, PLAN_POINT_KEYS, plan_candidates
 from .pairs import PlanPairs, plan_pairs
@@ -38,7 +38,7 @@ def clear_plan_cache() -> None:
     network.clear_cache()
     candidates.clear_cache()
     plan_fit.clear_cache()
-    collectives.clear_memo()
+    nccl_model.clear_memo()
 
 
 def plan_cache_info() -> PlanCacheInfo:

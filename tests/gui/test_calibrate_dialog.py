@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from PySide6 import QtCore
 
-from model import nccl_fit
+from model import nccl_accuracy, nccl_fit
 
 LOGS = Path(__file__).resolve().parents[2] / "assets" / "validation" / "nccl"
 INDEX = {r["file"]: r for r in csv.DictReader((LOGS / "index.csv").read_text(encoding="utf-8").splitlines())}
@@ -21,9 +21,9 @@ INDEX = {r["file"]: r for r in csv.DictReader((LOGS / "index.csv").read_text(enc
 def model_log(frac=0.7, latency_us=5.0, nodes=2, gpu="H100-SXM", link_gbps=400.0, nics=8, kind="all_reduce",
               with_ranks=True) -> str:
     """An nccl-tests log the collective model itself made (8 B … 16 GiB)."""
-    setup = nccl_fit.NcclSetup(gpu, link_gbps, nics, "roce", "ring")
+    setup = nccl_accuracy.NcclSetup(gpu, link_gbps, nics, "roce", "ring")
     S = 2.0 ** np.arange(3, 35)
-    r = nccl_fit.predict(setup, kind, S, ranks_per_node=8, nodes=nodes, achievable_fraction=frac,
+    r = nccl_accuracy.predict(setup, kind, S, ranks_per_node=8, nodes=nodes, achievable_fraction=frac,
                          latency_us=latency_us)
     ranks = "".join(f"#  Rank {i:2d} Group  0 Pid 1 on node{i // 8} device {i % 8} [0x07] GPU\n"
                     for i in range(8 * nodes)) if with_ranks else ""
@@ -79,10 +79,10 @@ def test_a_real_log_round_trips_and_its_fit_error_is_shown(dialog):
     np.testing.assert_allclose(y, dialog.fit.log.busbw_gb_per_s)  # the measured points are busbw
     fx, fy = dialog.line.getData()
     at = np.interp(np.log10(x), fx, fy)  # the fitted curve where the log was measured
-    big = x >= nccl_fit.LARGE_BYTES
+    big = x >= nccl_accuracy.LARGE_BYTES
     assert np.max(np.abs(at[big] / y[big] - 1.0)) <= 0.05 + 0.01
     e = dialog.fit.errors
-    assert nccl_fit.within_tolerance(e)
+    assert nccl_accuracy.within_tolerance(e)
     text = dialog.result_label.text()
     assert "Fit error" in text and f"{e['large_max_clean'] * 100:.1f} %" in text
     assert dialog.fit.setup.algorithm == "ring"  # NCCL_ALGO=Ring read from the log's command line

@@ -1,5 +1,5 @@
 """The controls are bound from the field metadata: one table of fields, every slider's name, unit
-and limits from ``model.scenario``, every slider writing its own field."""
+and limits from ``model.sections``, every slider writing its own field."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from gui.i18n_data import tr_field
 from gui.panels.controls_panel import DISPLAY, GROUPS, field_class
 from guihelpers import settle
-from model.scenario import field_meta
+from model.fields import field_meta
 
 
 def _slider(window, path):

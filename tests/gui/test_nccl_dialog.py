@@ -55,7 +55,7 @@ def test_unreadable_log_keeps_the_curve(dialog, tmp_path):
 
 
 def test_a_log_sets_the_run_it_measured_and_a_mismatch_is_a_visible_warning(dialog):
-    from model import nccl_fit
+    from model import nccl_table
 
     s = dialog.controller.scenario
     assert [dialog.fabric.itemText(i) for i in range(dialog.fabric.count())] == [
@@ -77,4 +77,4 @@ def test_a_log_sets_the_run_it_measured_and_a_mismatch_is_a_visible_warning(dial
     dialog.fabric.setCurrentIndex(dialog.fabric.findData("infiniband"))
     text = dialog.warning_label.text()
     assert dialog.warning_label.isVisibleTo(dialog) and "The log ran over Ethernet (TCP); the fabric InfiniBand runs over InfiniBand" in text
-    assert nccl_fit.setup_mismatches(s, "infiniband", dialog.log) == [("transport", "tcp", "infiniband")]
+    assert nccl_table.setup_mismatches(s, "infiniband", dialog.log) == [("transport", "tcp", "infiniband")]
