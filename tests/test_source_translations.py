@@ -139,3 +139,15 @@ def test_tornado_range_sources_in_chinese(chinese):
     text = swing_source(f"seed profile: {note}")
     assert text.startswith("文章的输入 配置集：原文 §2.3 表格") and not english_prose(text), text
     assert swing_source("this scenario's value 3") == "this scenario's value 3"
+
+
+def test_tornado_scaled_range_in_chinese(chinese):
+    """A range the scenario's own value scales (model.analysis.ranged_values) reads in Chinese too."""
+    from gui.charts.tornado import swing_source
+    from model import analysis
+
+    s = presets.load_preset("case2").replace("fabric.custom.roce.latency_us", 20.0)
+    texts = [rv.source for rv in analysis.ranged_values(s)]
+    assert any(t.startswith("this scenario's value") for t in texts), texts
+    assert all(CJK.search(swing_source(t)) and not english_prose(swing_source(t)) for t in texts), \
+        [swing_source(t) for t in texts]

@@ -3467,6 +3467,10 @@
         <translation>{profile} 配置集：{source}</translation>
     </message>
     <message>
+        <source>this scenario&apos;s value {value}, with the {profile} profile&apos;s relative spread ({lo}–{hi} around {nominal})</source>
+        <translation>本场景的值 {value}，按 {profile} 配置集的相对范围（{lo}–{hi}，标称值 {nominal}）</translation>
+    </message>
+    <message>
         <source>TCO</source>
         <translation>TCO</translation>
     </message>

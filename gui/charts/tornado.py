@@ -436,16 +436,23 @@ class TornadoPanel(QtWidgets.QWidget):
 
 
 _PROFILE_NOTE = re.compile(r"(\w+) profile: (.+)", re.DOTALL)
+_SCALED_SPREAD = re.compile(r"this scenario's value (\S+), with the (\w+) profile's relative spread "
+                            r"\((\S+)–(\S+) around (\S+)\)")
 
 
 def swing_source(text: str) -> str:
-    """Where a swing's range comes from, in the reader's language: the engine writes '<set> profile: <note>'
-    (the profile set's id, the asset's source note), both shown translated; any other text as it is."""
-    m = _PROFILE_NOTE.fullmatch(text or "")
-    if m is None:
-        return text
-    return translate("Tornado", "{profile} profile: {source}").format(profile=profile_set_name(m[1]),
-                                                                     source=tr_source(m[2]))
+    """Where a swing's range comes from, in the reader's language. The engine (:func:`model.analysis.ranged_values`)
+    writes '<set> profile: <note>' (the profile set's id, the asset's source note) or, for a value the scenario
+    sets, "this scenario's value …, with the <set> profile's relative spread (…)"; both shown translated, any
+    other text as it is."""
+    if m := _PROFILE_NOTE.fullmatch(text or ""):
+        return translate("Tornado", "{profile} profile: {source}").format(profile=profile_set_name(m[1]),
+                                                                         source=tr_source(m[2]))
+    if m := _SCALED_SPREAD.fullmatch(text or ""):
+        return translate("Tornado", "this scenario's value {value}, with the {profile} profile's relative spread "
+                                    "({lo}–{hi} around {nominal})").format(
+            value=m[1], profile=profile_set_name(m[2]), lo=m[3], hi=m[4], nominal=m[5])
+    return text
 
 
 __all__ = ["MIN_SPAN_FRACTION", "NEGLIGIBLE_PCT", "TornadoPanel", "gap_text", "pick_gap", "axis_range", "range_text", "swing_label", "swing_source", "tornado_rows"]
