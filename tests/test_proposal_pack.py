@@ -195,7 +195,7 @@ def test_chinese_slides_are_chinese_with_the_cover_and_native_charts(qapp, case)
     for english in ("Fabric", "Unit price", "Bill of materials", "Capex", "Traditional", "Customer", "days"):
         assert english not in text, english
     notes = " ".join(sh.text_frame.text for sh in slides[-1].shapes if sh.has_text_frame)
-    assert notes.count("估计值：没有公开来源给出此数值") == 1 and "来源按原文语言引用" in notes
+    assert notes.count("估计值：没有公开来源给出此数值") == 1 and "出版物标题保留原文语言" in notes
 
 
 def test_chinese_workbook_names_its_sheets_in_chinese_and_still_recomputes(qapp):

@@ -2370,10 +2370,6 @@
         <translation>成本与财务指标</translation>
     </message>
     <message>
-        <source>Sources are cited as published, in their original language.</source>
-        <translation>来源按原文语言引用。</translation>
-    </message>
-    <message>
         <source>These figures are estimates by Fabric What-If {version} from published mechanisms and the sources above, for the scenario with fingerprint {fingerprint}. They are not measurements of your cluster, not a quotation and not a performance guarantee. Prices are list-price estimates before negotiation and taxes; confirm them with a supplier&apos;s quotation. Valid until {date}.</source>
         <translation>以上数据由 Fabric What-If {version} 依据公开机理和上述来源估算，适用于指纹为 {fingerprint} 的场景。它们不是对贵方集群的实测，不构成报价，也不构成性能保证。价格为议价和税前的目录价估计，请以供应商报价为准。有效期至 {date}。</translation>
     </message>
@@ -2384,6 +2380,10 @@
     <message>
         <source>page {n} of {total}</source>
         <translation>第 {n} 页，共 {total} 页</translation>
+    </message>
+    <message>
+        <source>Publication titles stay in their original language.</source>
+        <translation>出版物标题保留原文语言。</translation>
     </message>
 </context>
 <context>
@@ -3055,6 +3055,253 @@
     </message>
 </context>
 <context>
+    <name>Sources</name>
+    <message>
+        <source>NVIDIA A10 datasheet: 288 third-generation Tensor Cores, four per Ampere SM (derived)</source>
+        <translation>NVIDIA A10 数据手册：288 个第三代 Tensor Core，每个 Ampere SM 四个（推算）</translation>
+    </message>
+    <message>
+        <source>A100&apos;s BF16 value (Ampere, the same tensor cores; guess)</source>
+        <translation>取 A100 的 BF16 值（同为 Ampere 架构、相同的 Tensor Core；估计值）</translation>
+    </message>
+    <message>
+        <source>NVIDIA A10 datasheet (125 TFLOP/s BF16 dense, 24 GB GDDR6, 600 GB/s, 150 W); PCIe Gen4 x16 = 32 GB/s per direction (PCI-SIG)</source>
+        <translation>NVIDIA A10 数据手册（BF16 稠密 125 TFLOP/s，24 GB GDDR6，600 GB/s，150 W）；PCIe Gen4 x16 = 每方向 32 GB/s（PCI-SIG）</translation>
+    </message>
+    <message>
+        <source>guesses: a 2U server with 4 x A10 (~USD 3,300 each) ~USD 25k; host (CPUs, fans, drives) 600 W; A10 cloud hour ~USD 0.75</source>
+        <translation>估计值：一台装 4 x A10（每块约 USD 3,300）的 2U 服务器约 USD 25k；主机（CPU、风扇、硬盘）600 W；A10 云端每小时约 USD 0.75</translation>
+    </message>
+    <message>
+        <source>NVIDIA A100 Tensor Core GPU Architecture whitepaper (108 SMs)</source>
+        <translation>NVIDIA A100 Tensor Core GPU Architecture 白皮书（108 个 SM）</translation>
+    </message>
+    <message>
+        <source>fitted on the Megatron-LM runs on A100 (Narayanan et al. 2021; Korthikanti et al. 2022)</source>
+        <translation>按 A100 上的 Megatron-LM 训练实例拟合（Narayanan et al. 2021；Korthikanti et al. 2022）</translation>
+    </message>
+    <message>
+        <source>NVIDIA A100 datasheet (312 TFLOP/s BF16 dense, 1,555 GB/s, 400 W, NVLink 600 GB/s bidirectional); DGX A100 user guide (2 x AMD EPYC 7742, 128 cores); NVIDIA/nccl issue 1048 (232.5 GB/s busbw)</source>
+        <translation>NVIDIA A100 数据手册（BF16 稠密 312 TFLOP/s，1,555 GB/s，400 W，NVLink 双向 600 GB/s）；DGX A100 用户指南（2 x AMD EPYC 7742，128 核）；NVIDIA/nccl issue 1048（busbw 232.5 GB/s）</translation>
+    </message>
+    <message>
+        <source>NVIDIA DGX A100 launch price USD 199,000 (NVIDIA, May 2020); DGX A100 user guide 6.5 kW max minus 8 x 400 W = 3.3 kW host (derived); cloud A100 USD 1.49-2.49 per GPU-hour (price trackers citing SemiAnalysis, low end for 40 GB)</source>
+        <translation>NVIDIA DGX A100 发布价 USD 199,000（NVIDIA，2020 年 5 月）；DGX A100 用户指南：最大 6.5 kW 减去 8 x 400 W = 主机 3.3 kW（推算）；云端 A100 每 GPU 小时 USD 1.49-2.49（引用 SemiAnalysis 的价格追踪网站，40 GB 取低端）</translation>
+    </message>
+    <message>
+        <source>NVIDIA A100 datasheet (312 TFLOP/s BF16 dense, 2,039 GB/s, 400 W, NVLink 600 GB/s bidirectional); DGX A100 user guide (128 cores); NVIDIA/nccl issue 1048 (232.5 GB/s busbw)</source>
+        <translation>NVIDIA A100 数据手册（BF16 稠密 312 TFLOP/s，2,039 GB/s，400 W，NVLink 双向 600 GB/s）；DGX A100 用户指南（128 核）；NVIDIA/nccl issue 1048（busbw 232.5 GB/s）</translation>
+    </message>
+    <message>
+        <source>server price as DGX A100 40 GB launch (USD 199,000, NVIDIA May 2020; guess for 80 GB); DGX A100 6.5 kW max minus 8 x 400 W = 3.3 kW host (derived); cloud A100-80GB USD 1.49-2.49 per GPU-hour, midpoint (price trackers citing SemiAnalysis)</source>
+        <translation>服务器价格取 DGX A100 40 GB 的发布价（USD 199,000，NVIDIA 2020 年 5 月；80 GB 为估计值）；DGX A100 最大 6.5 kW 减去 8 x 400 W = 主机 3.3 kW（推算）；云端 A100-80GB 每 GPU 小时 USD 1.49-2.49，取中值（引用 SemiAnalysis 的价格追踪网站）</translation>
+    </message>
+    <message>
+        <source>NVIDIA H100 Tensor Core GPU Architecture whitepaper (H100 SXM5: 132 SMs)</source>
+        <translation>NVIDIA H100 Tensor Core GPU Architecture 白皮书（H100 SXM5：132 个 SM）</translation>
+    </message>
+    <message>
+        <source>NVIDIA H100 Tensor Core GPU datasheet (SXM: FP8 3,958 TFLOP/s with sparsity, 1,979 dense)</source>
+        <translation>NVIDIA H100 Tensor Core GPU 数据手册（SXM：FP8 稀疏 3,958 TFLOP/s，稠密 1,979）</translation>
+    </message>
+    <message>
+        <source>BF16: 0.638, the value that minimises the largest error over the published H100 BF16 runs the engine can describe: Megatron-Core GPT-3 175B strong scaling, 47 % MFU on 96 GPUs and 42 % on 4,608 (NVIDIA Megatron-LM README) and Llama 3 405B, 430 and 400 TFLOP/s on 8,192 and 16,384 GPUs (Dubey et al. 2024, Table 4): +11 %, 0 %, -8 %, -11 % (model/scale.py terms included); FP8: 0.577, likewise over NVIDIA NeMo 24.07 and Megatron-Bridge 25.11 DGX-H100 FP8 recipes (their attention core in BF16): at most 6 % (fits)</source>
+        <translation>BF16：0.638，即在引擎可描述的已发表 H100 BF16 训练实例上使最大误差最小的值：Megatron-Core GPT-3 175B 强扩展，96 个 GPU 上 MFU 47 %、4,608 个上 42 %（NVIDIA Megatron-LM README），以及 Llama 3 405B 在 8,192 与 16,384 个 GPU 上 430 与 400 TFLOP/s（Dubey et al. 2024，表 4）：+11 %、0 %、-8 %、-11 %（含 model/scale.py 各项）；FP8：0.577，同样按 NVIDIA NeMo 24.07 与 Megatron-Bridge 25.11 的 DGX-H100 FP8 配方拟合（其注意力核心为 BF16）：误差至多 6 %（拟合）</translation>
+    </message>
+    <message>
+        <source>NVIDIA H100 datasheet (989 TFLOP/s BF16 dense, 3.35 TB/s, 700 W, NVLink 900 GB/s bidirectional); DGX H100 user guide (2 x Xeon 8480C, 112 cores); nccl-tests issue 212 (~370 GB/s busbw)</source>
+        <translation>NVIDIA H100 数据手册（BF16 稠密 989 TFLOP/s，3.35 TB/s，700 W，NVLink 双向 900 GB/s）；DGX H100 用户指南（2 x Xeon 8480C，112 核）；nccl-tests issue 212（busbw 约 370 GB/s）</translation>
+    </message>
+    <message>
+        <source>8 x H100 server with 8 x 400G InfiniBand USD 310-317k (Thinkmate quote in the &apos;H100 Freakonomics&apos; spreadsheet, Aug 2024), midpoint 313.5k minus 8 compute NICs at USD 2,000 (guess) = 297.5k without the fabric NICs; DGX H100 10.2 kW max minus 8 x 700 W = 4.6 kW host (derived); cloud H100 USD 2.49-3.99 per GPU-hour, midpoint</source>
+        <translation>配 8 x 400G InfiniBand 的 8 x H100 服务器 USD 310-317k（&apos;H100 Freakonomics&apos; 电子表格中的 Thinkmate 报价，2024 年 8 月），中值 313.5k 减去 8 块计算网卡、每块 USD 2,000（估计值）= 不含网络网卡 297.5k；DGX H100 最大 10.2 kW 减去 8 x 700 W = 主机 4.6 kW（推算）；云端 H100 每 GPU 小时 USD 2.49-3.99，取中值</translation>
+    </message>
+    <message>
+        <source>NVIDIA H100 Tensor Core GPU Architecture whitepaper (H100 PCIe: 114 SMs)</source>
+        <translation>NVIDIA H100 Tensor Core GPU Architecture 白皮书（H100 PCIe：114 个 SM）</translation>
+    </message>
+    <message>
+        <source>NVIDIA H100 Tensor Core GPU datasheet (PCIe: FP8 3,026 TFLOP/s with sparsity, 1,513 dense)</source>
+        <translation>NVIDIA H100 Tensor Core GPU 数据手册（PCIe：FP8 稀疏 3,026 TFLOP/s，稠密 1,513）</translation>
+    </message>
+    <message>
+        <source>as H100 SXM (the same Hopper tensor cores at a lower clock, already in its peak; guess)</source>
+        <translation>同 H100 SXM（相同的 Hopper Tensor Core，时钟较低，已计入其峰值；估计值）</translation>
+    </message>
+    <message>
+        <source>NVIDIA H100 PCIe product brief PB-11133 (756 TFLOP/s BF16 dense, 2 TB/s, 350 W); PCIe Gen5 x16 = 64 GB/s per direction (PCI-SIG)</source>
+        <translation>NVIDIA H100 PCIe 产品简介 PB-11133（BF16 稠密 756 TFLOP/s，2 TB/s，350 W）；PCIe Gen5 x16 = 每方向 64 GB/s（PCI-SIG）</translation>
+    </message>
+    <message>
+        <source>guesses: 8 x H100 PCIe server ~USD 240k; host 2 kW; GPU-hour USD 2.50</source>
+        <translation>估计值：8 x H100 PCIe 服务器约 USD 240k；主机 2 kW；每 GPU 小时 USD 2.50</translation>
+    </message>
+    <message>
+        <source>as H100 SXM5: the same GH100 configuration with more HBM (guess)</source>
+        <translation>同 H100 SXM5：相同的 GH100 配置，HBM 更多（估计值）</translation>
+    </message>
+    <message>
+        <source>NVIDIA H200 Tensor Core GPU datasheet (FP8 3,958 TFLOP/s with sparsity, 1,979 dense)</source>
+        <translation>NVIDIA H200 Tensor Core GPU 数据手册（FP8 稀疏 3,958 TFLOP/s，稠密 1,979）</translation>
+    </message>
+    <message>
+        <source>as H100 SXM: the same GH100 compute, more and faster HBM (NVIDIA H200 datasheet); guess</source>
+        <translation>同 H100 SXM：相同的 GH100 算力，HBM 更多更快（NVIDIA H200 数据手册）；估计值</translation>
+    </message>
+    <message>
+        <source>NVIDIA H200 datasheet (989 TFLOP/s BF16 dense, 141 GB HBM3e, 4.8 TB/s, up to 700 W, NVLink 900 GB/s bidirectional); busbw fraction as H100 (nccl-tests issue 212)</source>
+        <translation>NVIDIA H200 数据手册（BF16 稠密 989 TFLOP/s，141 GB HBM3e，4.8 TB/s，最高 700 W，NVLink 双向 900 GB/s）；busbw 比例同 H100（nccl-tests issue 212）</translation>
+    </message>
+    <message>
+        <source>guesses: 8 x H200 server ~USD 350k; host power as DGX H100 (4.6 kW, derived); GPU-hour USD 3.80</source>
+        <translation>估计值：8 x H200 服务器约 USD 350k；主机功率同 DGX H100（4.6 kW，推算）；每 GPU 小时 USD 3.80</translation>
+    </message>
+    <message>
+        <source>two dies of 74 SMs as reported for B200 (guess)</source>
+        <translation>据报道 B200 为两颗各 74 个 SM 的裸片（估计值）</translation>
+    </message>
+    <message>
+        <source>NVIDIA DGX B200 datasheet (72 PFLOP/s FP8 training for 8 GPUs: 9 per GPU with sparsity, 4.5 dense)</source>
+        <translation>NVIDIA DGX B200 数据手册（8 个 GPU 的 FP8 训练算力 72 PFLOP/s：每 GPU 稀疏 9，稠密 4.5）</translation>
+    </message>
+    <message>
+        <source>FP8: H100&apos;s 0.577 x 0.96, the mean ratio of model TFLOP/s per FP8 peak of the same FP8-CS recipes on DGX-B200 and DGX-H100 (Megatron-Bridge 25.11 performance summary: Llama 3 8B 1,576 of 4,500 against 744 of 1,979, x 0.93; Llama 3.1 405B 1,667 of 4,500 against 737 of 1,979, x 0.99); BF16: FP8&apos;s value x H100&apos;s BF16/FP8 ratio 0.638/0.577 (no dense BF16 B200 recipe published; derived)</source>
+        <translation>FP8：H100 的 0.577 x 0.96，即相同 FP8-CS 配方在 DGX-B200 与 DGX-H100 上模型 TFLOP/s 占 FP8 峰值之比的平均比值（Megatron-Bridge 25.11 性能汇总：Llama 3 8B 4,500 中 1,576 对比 1,979 中 744，x 0.93；Llama 3.1 405B 4,500 中 1,667 对比 1,979 中 737，x 0.99）；BF16：FP8 的值 x H100 的 BF16/FP8 比值 0.638/0.577（未公开 B200 稠密 BF16 配方；推算）</translation>
+    </message>
+    <message>
+        <source>NVIDIA DGX B200 datasheet (72 PFLOP/s FP8 dense per 8 GPUs -&gt; 2.25 PFLOP/s BF16 dense per GPU, 1,440 GB total, 64 TB/s HBM3e total, NVLink 1.8 TB/s bidirectional, 2 x Xeon 8570 = 112 cores); 1,000 W per GPU in HGX B200</source>
+        <translation>NVIDIA DGX B200 数据手册（每 8 个 GPU FP8 稠密 72 PFLOP/s -&gt; 每 GPU BF16 稠密 2.25 PFLOP/s，总计 1,440 GB，HBM3e 总带宽 64 TB/s，NVLink 双向 1.8 TB/s，2 x Xeon 8570 = 112 核）；HGX B200 中每 GPU 1,000 W</translation>
+    </message>
+    <message>
+        <source>guesses: 8 x B200 server ~USD 500k; DGX B200 ~14.3 kW max minus 8 x 1,000 W = 6.3 kW host (derived, datasheet figure not in the reference); GPU-hour USD 5.00</source>
+        <translation>估计值：8 x B200 服务器约 USD 500k；DGX B200 最大约 14.3 kW 减去 8 x 1,000 W = 主机 6.3 kW（推算，该数据手册数值不在参考资料中）；每 GPU 小时 USD 5.00</translation>
+    </message>
+    <message>
+        <source>as H100 SXM5: the same GH100 compute, NVLink cut (guess)</source>
+        <translation>同 H100 SXM5：相同的 GH100 算力，NVLink 被削减（估计值）</translation>
+    </message>
+    <message>
+        <source>NVIDIA H800 SXM5 product brief (the H100 SXM5&apos;s compute: FP8 3,958 TFLOP/s with sparsity, 1,979 dense)</source>
+        <translation>NVIDIA H800 SXM5 产品简介（算力同 H100 SXM5：FP8 稀疏 3,958 TFLOP/s，稠密 1,979）</translation>
+    </message>
+    <message>
+        <source>as H100 SXM: the same GH100 compute and clocks (only NVLink is cut); guess</source>
+        <translation>同 H100 SXM：相同的 GH100 算力与时钟（仅削减 NVLink）；估计值</translation>
+    </message>
+    <message>
+        <source>NVIDIA H800 SXM5 product brief (989 TFLOP/s BF16 dense, 80 GB HBM3, 3.35 TB/s, 700 W, NVLink 400 GB/s bidirectional); DeepSeek-AI 2024, DeepSeek-V3 technical report §3.1-3.2 (8 x H800 per node over NVLink and NVSwitch, NVLink 160 GB/s achieved -&gt; 0.8 of 200 GB/s per direction; one 400 Gb/s InfiniBand NIC per GPU, 50 GB/s); NVLS busbw as H100&apos;s 480 GB/s x 200/450 (derived, guess)</source>
+        <translation>NVIDIA H800 SXM5 产品简介（BF16 稠密 989 TFLOP/s，80 GB HBM3，3.35 TB/s，700 W，NVLink 双向 400 GB/s）；DeepSeek-AI 2024，DeepSeek-V3 技术报告 §3.1-3.2（每节点 8 x H800，经 NVLink 与 NVSwitch 互联，NVLink 实测 160 GB/s -&gt; 每方向 200 GB/s 的 0.8；每个 GPU 一块 400 Gb/s InfiniBand 网卡，50 GB/s）；NVLS busbw 取 H100 的 480 GB/s x 200/450（推算，估计值）</translation>
+    </message>
+    <message>
+        <source>server price as the 8 x H100 server (guess); host power as DGX H100 (4.6 kW, derived); USD 2 per GPU-hour: the H800 rental price DeepSeek-AI assume in the DeepSeek-V3 report (§1)</source>
+        <translation>服务器价格同 8 x H100 服务器（估计值）；主机功率同 DGX H100（4.6 kW，推算）；每 GPU 小时 USD 2：DeepSeek-AI 在 DeepSeek-V3 报告中假设的 H800 租用价格（§1）</translation>
+    </message>
+    <message>
+        <source>as reported for H20 (guess)</source>
+        <translation>据 H20 的公开报道（估计值）</translation>
+    </message>
+    <message>
+        <source>NVIDIA HGX H20 specification (FP8 296 TFLOP/s dense), as reported by SemiAnalysis (Nov 2023) and OEM datasheets</source>
+        <translation>NVIDIA HGX H20 规格（FP8 稠密 296 TFLOP/s），据 SemiAnalysis（2023 年 11 月）报道及 OEM 数据手册</translation>
+    </message>
+    <message>
+        <source>as H100 SXM (Hopper tensor cores; with 4 TB/s per 148 TFLOP/s its GEMMs are further from the memory bound, so likely higher); guess</source>
+        <translation>同 H100 SXM（Hopper Tensor Core；每 148 TFLOP/s 有 4 TB/s 带宽，其 GEMM 离内存瓶颈更远，实际可能更高）；估计值</translation>
+    </message>
+    <message>
+        <source>NVIDIA HGX H20 specification (148 TFLOP/s BF16 dense, 296 FP8, 96 GB HBM3, 4.0 TB/s, 400 W, NVLink 900 GB/s bidirectional), as reported by SemiAnalysis (Nov 2023) and OEM datasheets; HGX 8-GPU board with one 400 Gb/s NIC per GPU as HGX H100; NVLink busbw fraction and NVLS as H100 (nccl-tests issue 212)</source>
+        <translation>NVIDIA HGX H20 规格（BF16 稠密 148 TFLOP/s，FP8 296，96 GB HBM3，4.0 TB/s，400 W，NVLink 双向 900 GB/s），据 SemiAnalysis（2023 年 11 月）报道及 OEM 数据手册；HGX 8-GPU 主板，每个 GPU 一块 400 Gb/s 网卡，同 HGX H100；NVLink busbw 比例与 NVLS 同 H100（nccl-tests issue 212）</translation>
+    </message>
+    <message>
+        <source>guesses: 8 x H20 server ~USD 130k (H20 ~USD 12-15k each, reported); host power as DGX H100 (4.6 kW); GPU-hour USD 1.00</source>
+        <translation>估计值：8 x H20 服务器约 USD 130k（据报道 H20 每块约 USD 12-15k）；主机功率同 DGX H100（4.6 kW）；每 GPU 小时 USD 1.00</translation>
+    </message>
+    <message>
+        <source>as B200 (guess)</source>
+        <translation>同 B200（估计值）</translation>
+    </message>
+    <message>
+        <source>NVIDIA GB200 NVL72 datasheet (FP8 720 PFLOP/s with sparsity for 72 GPUs: 10 per GPU, 5 dense)</source>
+        <translation>NVIDIA GB200 NVL72 数据手册（72 个 GPU 的 FP8 稀疏算力 720 PFLOP/s：每 GPU 稀疏 10，稠密 5）</translation>
+    </message>
+    <message>
+        <source>FP8: H100&apos;s 0.577 x 0.98, the mean ratio of model TFLOP/s per FP8 peak of the same FP8-CS recipes on DGX-GB200 and DGX-H100 (Megatron-Bridge 25.11 performance summary: Llama 3 8B 1,622 of 5,000 against 744 of 1,979, x 0.86; Llama 3.1 405B 2,053 of 5,000 against 737 of 1,979, x 1.10); BF16: FP8&apos;s value x 0.638/0.577 (derived)</source>
+        <translation>FP8：H100 的 0.577 x 0.98，即相同 FP8-CS 配方在 DGX-GB200 与 DGX-H100 上模型 TFLOP/s 占 FP8 峰值之比的平均比值（Megatron-Bridge 25.11 性能汇总：Llama 3 8B 5,000 中 1,622 对比 1,979 中 744，x 0.86；Llama 3.1 405B 5,000 中 2,053 对比 1,979 中 737，x 1.10）；BF16：FP8 的值 x 0.638/0.577（推算）</translation>
+    </message>
+    <message>
+        <source>NVIDIA GB200 NVL72 datasheet (72 Blackwell GPUs and 36 Grace CPUs in one NVLink domain: 360 PFLOP/s BF16 with sparsity -&gt; 2.5 PFLOP/s dense per GPU, 13.4 TB HBM3e -&gt; 186 GB per GPU, 576 TB/s -&gt; 8 TB/s per GPU, NVLink 5 1.8 TB/s bidirectional per GPU, 130 TB/s in the domain); compute trays of 2 GB200 superchips (4 GPUs) with one ConnectX-7 400 Gb/s NIC per GPU (NVIDIA GB200 NVL72 reference architecture); Grace: 72 Arm Neoverse V2 cores per CPU, 2,592 in the rack&apos;s 36; 1,200 W per GPU (GB200 superchip up to 2,700 W with Grace, derived); busbw fraction and NVLS as B200 (guess)</source>
+        <translation>NVIDIA GB200 NVL72 数据手册（72 个 Blackwell GPU 与 36 个 Grace CPU 位于同一 NVLink 域：BF16 稀疏 360 PFLOP/s -&gt; 每 GPU 稠密 2.5 PFLOP/s，HBM3e 共 13.4 TB -&gt; 每 GPU 186 GB，576 TB/s -&gt; 每 GPU 8 TB/s，NVLink 5 每 GPU 双向 1.8 TB/s，域内 130 TB/s）；每个计算托盘含 2 个 GB200 超级芯片（4 个 GPU），每个 GPU 一块 ConnectX-7 400 Gb/s 网卡（NVIDIA GB200 NVL72 参考架构）；Grace：每 CPU 72 个 Arm Neoverse V2 核，整机柜 36 个 CPU 共 2,592 核；每 GPU 1,200 W（GB200 超级芯片连同 Grace 最高 2,700 W，推算）；busbw 比例与 NVLS 同 B200（估计值）</translation>
+    </message>
+    <message>
+        <source>guesses: one NVL72 rack ~USD 3.4 M (reported USD 3.0-3.9 M); rack ~120 kW minus 72 x 1,200 W = ~34 kW for Grace, switches and fans (derived from the reported rack power); GPU-hour USD 6.00</source>
+        <translation>估计值：一个 NVL72 机柜约 USD 3.4 M（据报道 USD 3.0-3.9 M）；机柜约 120 kW 减去 72 x 1,200 W = 约 34 kW 供 Grace、交换机与风扇（由报道的机柜功率推算）；每 GPU 小时 USD 6.00</translation>
+    </message>
+    <message>
+        <source>perftest ib_send_lat results in a published thesis; NVIDIA/nccl and NVIDIA/nccl-tests GitHub issues (busbw measurements); Cai et al., SIGCOMM 2021 (kernel TCP at 100 Gb/s); IEEE 802.3bs/802.3df; IBTA InfiniBand specifications; NVIDIA ConnectX-7 documentation and DGX SuperPOD reference architecture</source>
+        <translation>一篇已发表论文中的 perftest ib_send_lat 结果；NVIDIA/nccl 与 NVIDIA/nccl-tests 的 GitHub issue（busbw 实测）；Cai et al.，SIGCOMM 2021（100 Gb/s 下的内核 TCP）；IEEE 802.3bs/802.3df；IBTA InfiniBand 规范；NVIDIA ConnectX-7 文档与 DGX SuperPOD 参考架构</translation>
+    </message>
+    <message>
+        <source>400GbE (IEEE 802.3bs); kernel-to-kernel TCP ~50 us (WWT), 110-220 us round trip on 1GbE (serverfault); ~42 Gb/s per core with TSO/GRO/jumbo frames, receiver copy bound (Cai et al., SIGCOMM 2021); one socket per connection, two connections (channels) per NIC = NCCL&apos;s defaults on a generic NIC (NVIDIA/nccl src/transport/net_socket.cc; 2 x 8 sockets only on AWS ENA, 4 x 1 on Google gVNIC); NCCL over TCP sockets reaches 4-6 GB/s busbw on 100 Gb/s, 32-48% of wire (NVIDIA/nccl issue 450) and &lt; 60% of wire on 32 Gb/s (NVIDIA/nccl issue 209): achievable 0.4, range 0.32-0.6</source>
+        <translation>400GbE（IEEE 802.3bs）；内核到内核 TCP 约 50 us（WWT），1GbE 上往返 110-220 us（serverfault）；启用 TSO/GRO/巨型帧时每核约 42 Gb/s，受接收端拷贝限制（Cai et al.，SIGCOMM 2021）；每连接一个 socket，每块网卡两个连接（通道）= NCCL 在通用网卡上的默认值（NVIDIA/nccl src/transport/net_socket.cc；2 x 8 个 socket 仅用于 AWS ENA，4 x 1 用于 Google gVNIC）；NCCL 经 TCP socket 在 100 Gb/s 上达到 4-6 GB/s busbw，即线速的 32-48%（NVIDIA/nccl issue 450），在 32 Gb/s 上低于线速的 60%（NVIDIA/nccl issue 209）：可达比例 0.4，范围 0.32-0.6</translation>
+    </message>
+    <message>
+        <source>loss_rate: a dedicated training fabric with ECN or delay-based congestion control, where congestion drops are near zero at full load (Swift, Kumar et al. SIGCOMM 2020; DCTCP, Alizadeh et al. SIGCOMM 2010) and corruption is confined to a few links that operators take out (Zhuo et al., SIGCOMM 2017): 1e-5 is a judgment between those and the 1e-5..1e-4 Pingmesh measured in general-purpose data centres under congestion (Guo et al., SIGCOMM 2015), the range&apos;s top; no single published figure for a TCP training fabric</source>
+        <translation>loss_rate：采用 ECN 或基于时延的拥塞控制的专用训练网络，满载时拥塞丢包接近零（Swift，Kumar et al. SIGCOMM 2020；DCTCP，Alizadeh et al. SIGCOMM 2010），而报文损坏只出现在运维人员会下线的少数链路上（Zhuo et al.，SIGCOMM 2017）：1e-5 是在这些结果与 Pingmesh 在拥塞的通用数据中心测得的 1e-5..1e-4（Guo et al.，SIGCOMM 2015）之间的判断，取该范围的上端；TCP 训练网络没有单一的公开数值</translation>
+    </message>
+    <message>
+        <source>ConnectX-7 400GbE (NVIDIA docs); RoCEv2 round trip &lt; 2 us on ConnectX-5 (NVIDIA developer forums); ~75 GB/s all-reduce on 8 x 100G RoCE (NVIDIA/nccl issue 495); untuned ~60% vs tuned ~98% (ClusterMAX 2.0 via a vendor blog); transport offloaded to the NIC</source>
+        <translation>ConnectX-7 400GbE（NVIDIA 文档）；ConnectX-5 上 RoCEv2 往返 &lt; 2 us（NVIDIA 开发者论坛）；8 x 100G RoCE 上 all-reduce 约 75 GB/s（NVIDIA/nccl issue 495）；未调优约 60%，调优后约 98%（ClusterMAX 2.0，经由一篇厂商博客）；传输卸载到网卡</translation>
+    </message>
+    <message>
+        <source>Meta trained Llama 3 on a RoCE and an InfiniBand 24K-H100 cluster tuned to equivalent performance (Dubey et al. 2024, section 3.3.1; Gangidi et al., &apos;RDMA over Ethernet for Distributed AI Training at Meta Scale&apos;, SIGCOMM 2024: enhanced ECMP with QP scaling, up to 40 % faster all-reduce); InfiniBand reaches 92-96 % of NDR (46-48 GB/s per NIC, nccl-tests issue 290), tuned RoCE ~98 % of theoretical against ~60 % untuned (ClusterMAX 2.0 via a vendor blog, secondary): achievable 0.9, the conservative end</source>
+        <translation>Meta 在一个 RoCE 集群与一个 InfiniBand 集群（各 24K H100）上训练 Llama 3，两者调优到同等性能（Dubey et al. 2024，第 3.3.1 节；Gangidi et al.，&apos;RDMA over Ethernet for Distributed AI Training at Meta Scale&apos;，SIGCOMM 2024：增强型 ECMP 加 QP 扩展，all-reduce 最多快 40 %）；InfiniBand 达到 NDR 的 92-96 %（每块网卡 46-48 GB/s，nccl-tests issue 290），调优后的 RoCE 约为理论值的 98 %，未调优约 60 %（ClusterMAX 2.0，经由一篇厂商博客，二手来源）：可达比例 0.9，取保守端</translation>
+    </message>
+    <message>
+        <source>Chelsio T6 iWARP: 100 Gb/s ports, ~1.5 us end-to-end RDMA (Chelsio iWARP product page); full TCP offload in the NIC, so no host CPU per byte; runs over ordinary lossy Ethernet (same loss as the TCP row)</source>
+        <translation>Chelsio T6 iWARP：100 Gb/s 端口，端到端 RDMA 约 1.5 us（Chelsio iWARP 产品页）；TCP 完全卸载到网卡，因此每字节不占主机 CPU；运行在普通有损以太网上（丢包率同 TCP 一行）</translation>
+    </message>
+    <message>
+        <source>NDR 400 Gb/s per 4x port (IBTA); ib_send_lat 0.81-0.83 us (perftest, published thesis); nccl-tests busbw 92-96% of NDR (46-48 GB/s per NIC, nccl-tests issue 290); BER 1e-12 (IBTA)</source>
+        <translation>每个 4x 端口 NDR 400 Gb/s（IBTA）；ib_send_lat 0.81-0.83 us（perftest，已发表论文）；nccl-tests busbw 为 NDR 的 92-96%（每块网卡 46-48 GB/s，nccl-tests issue 290）；误码率 1e-12（IBTA）</translation>
+    </message>
+    <message>
+        <source>Llama 3 405B (Dubey et al. 2024, 370 non-network unexpected interruptions / 21.2 M GPU-hours); restart: MegaScale detection + diagnosis &lt; 10 min (Jiang et al., NSDI 2024)</source>
+        <translation>Llama 3 405B（Dubey et al. 2024，370 次非网络意外中断 / 21.2 M GPU 小时）；重启：MegaScale 检测 + 诊断 &lt; 10 min（Jiang et al.，NSDI 2024）</translation>
+    </message>
+    <message>
+        <source>US industrial average 8.06 cents/kWh (EIA, 2023); PUE 1.55-1.59 industry average (Uptime Institute)</source>
+        <translation>美国工业平均电价 8.06 美分/kWh（EIA，2023）；PUE 1.55-1.59 行业平均（Uptime Institute）</translation>
+    </message>
+    <message>
+        <source>2026 vendor blog post &apos;The network is the key: the importance of RDMA and InfiniBand in distributed training&apos;, §2.1-§2.3</source>
+        <translation>2026 年厂商博客文章 &apos;The network is the key: the importance of RDMA and InfiniBand in distributed training&apos;，§2.1-§2.3</translation>
+    </message>
+    <message>
+        <source>article §2.3 table: latency 50-150 us, ceiling 100 Gb/s, CPU 30-40%, loss 0.5-1%, CNY 800-1,200 per node</source>
+        <translation>原文 §2.3 表格：时延 50-150 us，上限 100 Gb/s，CPU 30-40%，丢包 0.5-1%，每节点 CNY 800-1,200</translation>
+    </message>
+    <message>
+        <source>article §2.3 table: latency 20-30 us, ceiling 200 Gb/s, CPU 15-20%, loss 0.1-0.3%, CNY 3,000-5,000 per node</source>
+        <translation>原文 §2.3 表格：时延 20-30 us，上限 200 Gb/s，CPU 15-20%，丢包 0.1-0.3%，每节点 CNY 3,000-5,000</translation>
+    </message>
+    <message>
+        <source>article §2.3 table: latency 30-40 us, ceiling 100 Gb/s, CPU 20-25%, loss 0.2-0.4%, CNY 2,500-4,000 per node</source>
+        <translation>原文 §2.3 表格：时延 30-40 us，上限 100 Gb/s，CPU 20-25%，丢包 0.2-0.4%，每节点 CNY 2,500-4,000</translation>
+    </message>
+    <message>
+        <source>article §2.3 table: latency 8-15 us, 400-800 Gb/s, CPU &lt;= 5%, loss &lt; 0.01%, CNY 6,000-10,000 per node; achievable fraction from nccl-tests issue 290 (NDR 46-48 GB/s per NIC)</source>
+        <translation>原文 §2.3 表格：时延 8-15 us，400-800 Gb/s，CPU &lt;= 5%，丢包 &lt; 0.01%，每节点 CNY 6,000-10,000；可达比例取自 nccl-tests issue 290（NDR 每块网卡 46-48 GB/s）</translation>
+    </message>
+    <message>
+        <source>article: interruptions are network-caused only (see header); restart 10 min = MegaScale detection + diagnosis (NSDI 2024), the article gives none</source>
+        <translation>原文：中断仅由网络引起（见配置文件开头的说明）；重启 10 min = MegaScale 检测 + 诊断（NSDI 2024），原文未给出</translation>
+    </message>
+    <message>
+        <source>the article&apos;s money is in CNY and its network cost per node (§2.3); electricity CNY 0.65/kWh (guess: Chinese large-industry tariff order of magnitude, not in the article); PUE 1.5 (guess: the article gives 1.25 and 1.15 only for its cases)</source>
+        <translation>原文的金额以 CNY 计，并给出每节点网络成本（§2.3）；电价 CNY 0.65/kWh（估计值：中国大工业电价的量级，原文未给出）；PUE 1.5（估计值：原文仅为其案例给出 1.25 和 1.15）</translation>
+    </message>
+</context>
+<context>
     <name>Stage</name>
     <message>
         <source>Training days</source>
@@ -3218,6 +3465,14 @@
     <message>
         <source>TCO ({code})</source>
         <translation>TCO（{code}）</translation>
+    </message>
+    <message>
+        <source>{profile} profile: {source}</source>
+        <translation>{profile} 配置集：{source}</translation>
+    </message>
+    <message>
+        <source>this scenario&apos;s value {value}, with the {profile} profile&apos;s relative spread ({lo}–{hi} around {nominal})</source>
+        <translation>本场景的值 {value}，按 {profile} 配置集的相对范围（{lo}–{hi}，标称值 {nominal}）</translation>
     </message>
     <message>
         <source>TCO</source>

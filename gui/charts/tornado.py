@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 
 import numpy as np
 import pyqtgraph as pg
@@ -25,6 +26,7 @@ from model.results import fabric_summaries
 
 from gui.i18n import fmt_money, fmt_number, fmt_percent, fmt_sig, translate
 from gui.i18n_data import tr_data
+from gui.present.text import profile_set_name, tr_source
 from gui.theme import scaled_pt, text_scale
 
 LOW_COLOUR = "#56B4E9"   # input at its low end (Okabe-Ito sky blue)
@@ -426,10 +428,31 @@ class TornadoPanel(QtWidgets.QWidget):
         except (model.ScenarioError, KeyError, ValueError):
             self.gap = None
         self.gap_label.setText(gap_text(self.gap))
-        sources = sorted({f"• {swing_label(sw, code, rate)}: {sw.source}" for sw in swings if sw.source})
+        sources = sorted({f"• {swing_label(sw, code, rate)}: {swing_source(sw.source)}" for sw in swings
+                          if sw.source})
         self.title.setToolTip("\n".join(sources))  # where each range comes from
         self.key = key
         return True
 
 
-__all__ = ["MIN_SPAN_FRACTION", "NEGLIGIBLE_PCT", "TornadoPanel", "gap_text", "pick_gap", "axis_range", "range_text", "swing_label", "tornado_rows"]
+_PROFILE_NOTE = re.compile(r"(\w+) profile: (.+)", re.DOTALL)
+_SCALED_SPREAD = re.compile(r"this scenario's value (\S+), with the (\w+) profile's relative spread "
+                            r"\((\S+)–(\S+) around (\S+)\)")
+
+
+def swing_source(text: str) -> str:
+    """Where a swing's range comes from, in the reader's language. The engine (:func:`model.analysis.ranged_values`)
+    writes '<set> profile: <note>' (the profile set's id, the asset's source note) or, for a value the scenario
+    sets, "this scenario's value …, with the <set> profile's relative spread (…)"; both shown translated, any
+    other text as it is."""
+    if m := _PROFILE_NOTE.fullmatch(text or ""):
+        return translate("Tornado", "{profile} profile: {source}").format(profile=profile_set_name(m[1]),
+                                                                         source=tr_source(m[2]))
+    if m := _SCALED_SPREAD.fullmatch(text or ""):
+        return translate("Tornado", "this scenario's value {value}, with the {profile} profile's relative spread "
+                                    "({lo}–{hi} around {nominal})").format(
+            value=m[1], profile=profile_set_name(m[2]), lo=m[3], hi=m[4], nominal=m[5])
+    return text
+
+
+__all__ = ["MIN_SPAN_FRACTION", "NEGLIGIBLE_PCT", "TornadoPanel", "gap_text", "pick_gap", "axis_range", "range_text", "swing_label", "swing_source", "tornado_rows"]

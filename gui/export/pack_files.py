@@ -26,7 +26,7 @@ from model import recommend
 from model.files import atomic_write
 from model.results import fabric_summaries
 
-from gui.present.assumptions import assumptions, guess_legend
+from gui.present.assumptions import assumptions, guess_legend, titles_note
 from gui.present.format import currency_symbol, fmt_money, fmt_number, fmt_sig
 from gui.present.pack import DISCOUNT_RATE, Cover, bill_of_materials, financials, fingerprint, tco_parts
 from gui.present.plausibility import point_stalls, stall_text
@@ -272,8 +272,7 @@ def presentation(snap, lang: str = "en", today: dt.date | None = None, cover: Co
     slide.shapes.title.text = translate("Pack", "Assumptions and sources")
     items = assumptions(s, point)
     lines = [f"{what} — {src}" for what, src in items]
-    lines += [x for x in (guess_legend(items), translate("Pack", "Sources are cited as published, in their original "
-                                                                  "language."),
+    lines += [x for x in (guess_legend(items), titles_note(),
                           translate("Pack", "NPV at {rate} % a year; money saved at the baseline's output.").format(
                               rate=f"{DISCOUNT_RATE * 100:g}")) if x]
     box = slide.shapes.add_textbox(Inches(0.5), Inches(1.3), Inches(12.3), Inches(5.8))

@@ -40,6 +40,7 @@ from gui.export.proposal import ACCENT, INK, MUTED, PAGE_MARGIN, FOOTER_H, _e, _
 from gui.i18n import fmt_money, translate
 from gui.i18n_data import tr_data
 from gui.present import pack
+from gui.present.assumptions import titles_note
 from gui.present.format import fmt_compact, fmt_number, fmt_sig
 
 PAPERS = sheet_parts.PAPERS
@@ -301,7 +302,7 @@ def _costs_html(c, point) -> str:
 
 def _sources_note_html() -> str:
     return (f"<p style='color:{MUTED}; margin-top:3px'>"
-            + _e(translate("Pack", "Sources are cited as published, in their original language.")) + "</p>")
+            + _e(titles_note()) + "</p>")
 
 
 def _disclaimer_html(c) -> str:

@@ -16,7 +16,7 @@ from model.sections import SECTIONS, FabricSpec
 from gui.i18n import current_language, fmt_sig, translate
 from gui.i18n_data import tr_description, tr_field, tr_help, tr_name, tr_unit
 from gui.panels.overrides import overrides_html
-from gui.present.text import profile_set_name
+from gui.present.text import profile_set_name, tr_source
 
 APP_NAME = "Fabric What-If"
 
@@ -112,7 +112,7 @@ def fabric_choice_tooltip(key: str, source: str) -> str:
 
 def gpu_tooltip(gpu: str) -> str:
     entry = catalog.gpu(gpu)
-    return f"<b>{html.escape(entry.get('name', gpu))}</b><br>{html.escape(entry.get('source', ''))}"
+    return f"<b>{html.escape(entry.get('name', gpu))}</b><br>{html.escape(tr_source(entry.get('source', '')))}"
 
 
 def fabric_origin(label: str, profile_name: str, *, changed: bool, set_by_scenario: bool, scenario,

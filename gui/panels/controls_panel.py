@@ -21,7 +21,7 @@ from model.transport import RDMA_TRANSPORTS
 from gui.panels.controls import FieldSlider, GroupBox, labelled, slider_for
 from gui.i18n import current_language, translate
 from gui.i18n_data import tr_data, tr_field, tr_help, tr_unit
-from gui.present.text import profile_set_name
+from gui.present.text import profile_set_name, tr_source
 from gui.panels import control_texts as texts_
 # (group title, fields): what the panel shows. "fabric.KEY": the fabric in focus's value.
 GROUPS = (
@@ -154,7 +154,7 @@ class ControlsPanel(QtWidgets.QScrollArea):
             w = self.gpu_combo = QtWidgets.QComboBox()
             for gid, entry in catalog.gpus().items():
                 w.addItem(f"{entry.get('name', gid)}", gid)
-                w.setItemData(w.count() - 1, entry.get("source", ""), QtCore.Qt.ItemDataRole.ToolTipRole)
+                w.setItemData(w.count() - 1, tr_source(entry.get("source", "")), QtCore.Qt.ItemDataRole.ToolTipRole)
             w.currentIndexChanged.connect(lambda i: c.set_value(path, w.itemData(i)))
             return self._labelled(w, lambda: tr_field("GPU"), lambda: translate("MainWindow", "GPU type"))
         if path == "fabric.focus":
@@ -299,6 +299,9 @@ class ControlsPanel(QtWidgets.QScrollArea):
             unit = DISPLAY.get(path, {}).get("unit")
             sl.retranslate(tr_field(meta.get("label") or key.replace("_", " ").capitalize()),
                            tr_unit(meta.get("unit", "") if unit is None else unit))
+        for i in range(self.gpu_combo.count()):  # each GPU's source note, in the list's tooltips
+            self.gpu_combo.setItemData(i, tr_source(catalog.gpu(self.gpu_combo.itemData(i)).get("source", "")),
+                                       QtCore.Qt.ItemDataRole.ToolTipRole)
 
     # -- the scenario into the controls ------------------------------------------------
     def sync(self, s: model.Scenario, light: bool = False) -> None:
@@ -320,7 +323,7 @@ class ControlsPanel(QtWidgets.QScrollArea):
                 sl.set_tooltip(texts_.field_tooltip(
                     path, now=s.get(path), loaded=st.loaded.get(path), origin=origin, unit=sl.unit, scale=sl.scale,
                     from_profile=from_profile, profile_set=s.fabric.profile_set,
-                    profile_source=site.get("source", "")))
+                    profile_source=tr_source(site.get("source", ""))))
             sl.set_label(sl.label_text, guess=key in site.get("guesses", ()), overridden=st.is_edited(path))
         with QtCore.QSignalBlocker(self.gpu_combo):
             self.gpu_combo.setCurrentIndex(self.gpu_combo.findData(s.cluster.gpu))
@@ -366,7 +369,7 @@ class ControlsPanel(QtWidgets.QScrollArea):
             offered = name in prof["fabrics"]
             w.setEnabled(offered or name in s.fabric.fabrics)  # what is compared can always be taken out
             if not light:
-                _set_tip(w, tr_data(prof["fabrics"][name].get("source", "")) if offered else translate(
+                _set_tip(w, tr_source(prof["fabrics"][name].get("source", "")) if offered else translate(
                     "MainWindow", "The published profile set has tuned RoCE (QP scaling, enhanced ECMP); this set "
                                   "does not"))
         entry = prof["fabrics"].get(row.name) or next(
@@ -382,7 +385,8 @@ class ControlsPanel(QtWidgets.QScrollArea):
                 sl.set_tooltip(texts_.fabric_tooltip(
                     key, label=tr_data(row.label), source=src, profile_name=profile_set_name(prof["name"]),
                     profile_value=entry.get(key),
-                    guess=guess, article_range=entry.get(f"{key}_range"), entry_source=entry.get("source"),
+                    guess=guess, article_range=entry.get(f"{key}_range"),
+                    entry_source=tr_source(entry["source"]) if "source" in entry else None,
                     scale=sl.scale))
         for key, w in self.fabric_checks.items():
             with QtCore.QSignalBlocker(w):
@@ -394,7 +398,7 @@ class ControlsPanel(QtWidgets.QScrollArea):
             (self.fabric_checks.get(key) or self.fabric_sliders[key]).setEnabled(row.transport in transports)
         if not light:
             for key, w in list(self.fabric_checks.items()) + [("loss_recovery", self.recovery_combo)]:
-                _set_tip(w, texts_.fabric_choice_tooltip(key, entry.get("source", "")))
+                _set_tip(w, texts_.fabric_choice_tooltip(key, tr_source(entry.get("source", ""))))
         set_by_scenario = s.fabric.focus_fabric in s.fabric.custom_dict() and any(
             row.sources.get(k) == "scenario" for k in FABRIC_SWEEPABLE_KEYS)
         self.reset_button.setEnabled(set_by_scenario)
@@ -402,7 +406,7 @@ class ControlsPanel(QtWidgets.QScrollArea):
         _set_text(self.fabric_source, texts_.fabric_origin(
             tr_data(row.label), prof["name"], changed=changed, set_by_scenario=set_by_scenario, scenario=s,
             source_path=st.source_path))
-        _set_tip(self.fabric_source, entry.get("source", ""))
+        _set_tip(self.fabric_source, tr_source(entry.get("source", "")))
 
 
 def section_of(path: str) -> str:

@@ -11,7 +11,7 @@ from model.fields import field_meta
 from model.sections import Economics, FabricSpec, Reliability
 
 from gui.present.format import fmt_sig
-from gui.present.text import profile_set_name, translate
+from gui.present.text import profile_set_name, tr_source, translate
 
 GUESS_MARK = "†"
 """Marks a figure no publication gives (a guess), after its name; :func:`guess_legend` says so once."""
@@ -23,15 +23,15 @@ def assumptions(s, point) -> list[tuple[str, str]]:
     ps = catalog.profile_set(s.fabric.profile_set)
     sep = translate("Proposal", ", ")
     out = [(translate("Proposal", "Profile set “{name}”").format(name=profile_set_name(s.fabric.profile_set)),
-            ps.get("source", ""))]
+            tr_source(ps.get("source", "")))]
     rows = list(point.fabric_rows)
     # guesses every fabric shares are named once, after the fabrics (the sheet has one page)
     common = set.intersection(*(set(r.guesses) for r in rows)) if len(rows) > 1 else set()
     for row in rows:
         entry = ps.get("fabrics", {}).get(row.name) or {}
         from_scenario = sorted(k for k, v in row.sources.items() if v == "scenario")
-        note = entry.get("source") or translate("Proposal", "{transport} figures of the profile set").format(
-            transport=row.transport)
+        note = tr_source(entry.get("source", "")) or translate(
+            "Proposal", "{transport} figures of the profile set").format(transport=row.transport)
         if from_scenario:
             note += translate("Proposal", "; from this scenario: ") + sep.join(_field_name(k) for k in from_scenario)
         own = [k for k in row.guesses if k not in common]
@@ -47,17 +47,17 @@ def assumptions(s, point) -> list[tuple[str, str]]:
         out.append((translate("Proposal", "Every fabric"),
                     sep.join(_field_name(k) + GUESS_MARK for k in rows[0].guesses if k in common)))
     g = catalog.gpu(s.cluster.gpu)
-    out.append((g.get("name", s.cluster.gpu), g.get("source", "")))
+    out.append((g.get("name", s.cluster.gpu), tr_source(g.get("source", ""))))
     if g.get("economics_source"):
         out.append((translate("Proposal", "{gpu}: prices and power").format(gpu=g.get("name", s.cluster.gpu)),
-                    g["economics_source"]))
+                    tr_source(g["economics_source"])))
     titles = {"reliability": translate("Proposal", "Reliability defaults"),
               "economics": translate("Proposal", "Economics defaults")}
     specs = {"reliability": Reliability, "economics": Economics}
     for sect in ("reliability", "economics"):
         tab = ps.get(sect)
         if isinstance(tab, dict) and tab.get("source"):
-            out.append((titles[sect], tab["source"]
+            out.append((titles[sect], tr_source(tab["source"])
                         + (translate("Proposal", "; ")
                            + sep.join(_field_name(k, specs[sect]) + GUESS_MARK for k in tab["guesses"])
                            if tab.get("guesses") else "")))
@@ -81,4 +81,10 @@ def guess_legend(items) -> str:
                                                     "your measurement in the app.")
 
 
-__all__ = ["GUESS_MARK", "assumptions", "guess_legend"]
+def titles_note() -> str:
+    """The line under the sources: the notes are in the reader's language (:func:`gui.present.text.tr_source`),
+    the publications' titles as published."""
+    return translate("Pack", "Publication titles stay in their original language.")
+
+
+__all__ = ["GUESS_MARK", "assumptions", "guess_legend", "titles_note"]

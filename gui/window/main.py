@@ -27,7 +27,7 @@ from gui.panels.controls import labelled
 from gui.window.file_actions import install_file_actions
 from gui.features import install_features
 from gui.i18n import Texts, current_language, translate
-from gui.present.text import profile_set_name
+from gui.present.text import profile_set_name, tr_source
 from gui.present.session import Session
 from gui.panels.recommendation import preset_name_for
 from gui.window.signals import SessionSignals
@@ -276,7 +276,7 @@ class MainWindow(QtWidgets.QMainWindow):
             rb.setObjectName(f"profileSet_{name}")
             t.bind(rb.setText, lambda n=name: profile_set_name(n))
             source = catalog.profile_set(name).get("source", "")
-            t.bind(rb.setToolTip, lambda n=name, src=source: tips[n]() + "\n" + src if n in tips else n + "\n" + src)
+            t.bind(rb.setToolTip, lambda n=name, src=source: (tips[n]() if n in tips else n) + "\n" + tr_source(src))
             self.profile_group.addButton(rb)
             self.profile_buttons[name] = rb
             rb.toggled.connect(lambda on, n=name: on and self.controller.set_profile_set(n))

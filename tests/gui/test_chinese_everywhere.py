@@ -53,3 +53,23 @@ def test_preset_descriptions_stay_english_in_english(window):
     tip = next(a.toolTip() for p, a in window.preset_actions.items() if "case2" in p)
     assert tip.startswith("Article case 2") and not CJK.search(tip)
     assert proposal_content(window.controller.snapshot)["description"].startswith("Article case 2")
+
+
+def test_source_notes_in_chinese_in_the_tooltips(zh):
+    """The assets' source notes in the controls' tooltips: every GPU of the list, the GPU in use, the fabric in
+    focus, the fabrics to compare and the profile sets."""
+    from PySide6.QtCore import Qt
+
+    gpus = [zh.gpu_combo.itemData(i, Qt.ItemDataRole.ToolTipRole) for i in range(zh.gpu_combo.count())]
+    assert len(gpus) > 5 and all(CJK.search(t) and "datasheet" not in t for t in gpus), gpus
+    assert "数据手册" in zh.gpu_combo.toolTip() and "datasheet" not in zh.gpu_combo.toolTip()
+    assert zh.fabric_source.toolTip().startswith("原文 §2.3 表格"), zh.fabric_source.toolTip()
+    tips = [rb.toolTip() for rb in zh.profile_buttons.values()]
+    assert any("厂商博客文章" in t for t in tips) and not any("blog post" in t or "thesis" in t for t in tips), tips
+
+
+def test_source_notes_stay_as_written_in_english(window):
+    from PySide6.QtCore import Qt
+
+    assert "datasheet" in window.gpu_combo.itemData(0, Qt.ItemDataRole.ToolTipRole)
+    assert window.fabric_source.toolTip().startswith("article §2.3 table")
