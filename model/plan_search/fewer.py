@@ -46,22 +46,36 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
     faster anywhere, else ``(mask, plan, side)``: where one is (F, N) [bool], and there its plan (the search's
     plan arrays) and its :func:`plan_side_terms` with its replicas and memory (``replicas_d``, ``replicas_m``,
     ``memory_bytes``), arrays (F, N) read where ``mask`` holds.
+
+    Which options are timed changes no answer: an option left out has a bound above a time found (or the first
+    pass's best) at its point, so it is slower than the fastest, which is always timed, with its ties. The
+    options' geometry is computed in as few calls as that allows (each call has a fixed cost of some hundred
+    small operations): where it is computed per point (a model-size sweep), the lowest-bound options of every
+    point and fabric are timed in one call, then every option whose bound reaches the times found in another;
+    where options hold at many points (a cluster-size sweep, shared pairs), the few distinct options whose
+    fabric-free bound reaches the first pass's best are timed at once, without that first probe.
     """
     if s.parallel.resolved_mode != "auto" or not pairs.usable or pairs.candidate is None:
         return None
     group = group_size(s)
-    rows = _row_options(s, pairs, pt, group)
     n_fab, n_pt = best_time.shape
     # each (point, degrees) of the first pass, by its first pair (its lightest recompute kind; pairs in point
-    # order, kinds in order) where its option exists: the bases
-    deg = rows["degrees"][pairs.row]
+    # order, kinds in order) where its option exists: the bases, each with its option (``b_row``, into ``rows``)
+    deg = (pairs.candidate // group).take(pairs.row)
     new = np.ones(pairs.row.size, dtype=bool)
     new[1:] = (pairs.ni[1:] != pairs.ni[:-1]) | (deg[1:] != deg[:-1])
     first = np.flatnonzero(new)
-    first = first[rows["valid"][pairs.row[first]]]
+    if pairs.row_points is not None:  # rows serve several points (and bases): every row's option, once
+        rows = _row_options(s, pairs, pt, group, np.arange(pairs.allowed.shape[0]), None)
+        b_row = pairs.row[first]
+    else:  # a row per pair: the bases' rows only
+        rows = _row_options(s, pairs, pt, group, pairs.row[first], first)
+        b_row = np.arange(first.size)
+    valid = rows["valid"][b_row]
+    first, b_row = first[valid], b_row[valid]
     if not first.size:
         return None
-    b_row, b_pt = pairs.row[first], pairs.ni[first]
+    b_pt = pairs.ni[first]
     lb0 = rows["lb0"][b_row]
     # where no option's fabric-free bound reaches the first pass's best, nothing is timed
     if pairs.shared:
@@ -73,64 +87,64 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
     needy = best_time >= c0[None, :] * (1.0 - BOUND_MARGIN)
     if not needy.any():
         return None
-    parts = []  # (fabric, point, base, steps (entries, kinds · stages), geometry, its row per entry)
-    reach = best_time.copy()
+    reach = best_time.copy()  # per fabric and point, the fastest time found: options whose bound exceeds it lose
+    networked = rows["networked"][b_row]
     # options whose step no fabric enters (pipeline, ring and experts inside a node, the data-parallel group too):
     # each distinct one timed once, each point's fastest read by every fabric
-    free = ~rows["networked"][b_row] & (needy.any() if pairs.shared else needy.any(axis=0)[b_pt])
-    if free.any():
-        fb = np.flatnonzero(free)
-        # per point, the lowest bound timed, then the options whose bound reaches it or the slowest fabric's best
-        fb_pt = np.zeros_like(fb) if pairs.shared else b_pt[fb]
-        seg = _segments(fb_pt, fb_pt)
-        low = segment_minima(lb0[fb], seg)[1]
-        geo, code = _geometry(s, pairs, pt, rows, b_row[fb[low]], b_pt[fb[low]])
-        t_low = _timed(geo, np.arange(geo["ci"].size // geo["n_r"]), None, None, None, None, None)[code].min(axis=1)
-        worst = np.where(needy, best_time, 0.0).max(axis=0)
-        worst = np.full(seg.size, worst.max()) if pairs.shared else worst[fb_pt[seg]]
-        keep = lb0[fb] <= np.repeat(np.minimum(t_low, worst) * (1.0 + BOUND_MARGIN), np.diff(np.append(seg, fb.size)))
-        fb = fb[keep]
-    if free.any() and fb.size:
-        geo, code = _geometry(s, pairs, pt, rows, b_row[fb], b_pt[fb])
-        seq = _timed(geo, np.arange(geo["ci"].size // geo["n_r"]), None, None, None, None, None)[code]
-        fastest = seq.min(axis=1)
-        if pairs.shared:
-            k = np.argmin(fastest[None, :], axis=1)
-            at, pick = np.arange(n_pt), np.repeat(k, n_pt)
-        else:
-            seg = _segments(b_pt[fb], b_pt[fb])
-            pick = segment_minima(fastest, seg)[1]
-            at = b_pt[fb][seg]
-        best_free = np.full(n_pt, np.inf)
-        best_free[at] = fastest[pick]
-        f_f, a_f = nonzero_2d(needy[:, at])
-        parts.append((f_f, at[a_f], fb[pick[a_f]], seq[pick[a_f]], geo, code[pick[a_f]]))
-        reach = np.minimum(reach, best_free[None, :])
-    # the others: each fabric's bound; the lowest-bound option timed per fabric and point, then those whose bound
-    # reaches the fastest found
-    net_b = np.flatnonzero(rows["networked"][b_row])
-    if net_b.size:
-        if pairs.shared:  # every base at every point
-            f_e, p_e, o_e = np.nonzero(needy[:, :, None] & np.ones(net_b.size, dtype=bool))
-            o_e = net_b[o_e]
-        else:
-            f_e, o_e = nonzero_2d(needy[:, b_pt[net_b]])
-            o_e = net_b[o_e]
-            p_e = b_pt[o_e]
-        r_e = b_row[o_e]
-        lb_e = rows["lb0"][r_e] + rows["net_lat"][r_e] * _at(lat, f_e, p_e) + rows["net_inv_bw"][r_e] / _at(bw, f_e, p_e)
+    fb = np.flatnonzero(~networked & (needy.any() if pairs.shared else needy.any(axis=0)[b_pt]))
+    fb_pt = np.zeros_like(fb) if pairs.shared else b_pt[fb]
+    net = (rows, np.flatnonzero(networked), b_row, b_pt, needy, lat, bw, pairs.shared)
+    parts = []  # (fabric, point, base, steps (entries, kinds · stages), geometry, its row per entry)
+    per_point = not (pairs.shared or pairs.row_points is not None)
+    if per_point:  # one call for the lowest-bound option of each point (free) and fabric and point (networked)
+        low_f = fb[segment_minima(lb0[fb], _segments(fb_pt, fb_pt))[1]] if fb.size else fb
+        f_e, p_e, o_e, lb_e = _networked(*net, reach)
+        seg = _segments(f_e, p_e)
+        low = segment_minima(lb_e, seg)[1] if f_e.size else seg
+        if low_f.size or low.size:
+            geo, code = _geometry(s, pairs, pt, rows, b_row[np.concatenate([low_f, o_e[low]])],
+                                  np.concatenate([b_pt[low_f], p_e[low]]))
+        if low_f.size:
+            at = b_pt[low_f]
+            reach[:, at] = np.minimum(reach[:, at], _timed(geo, code[:low_f.size], None, None, None, None,
+                                                           None).min(axis=1))
+        if low.size:
+            reach[f_e[seg], p_e[seg]] = np.minimum(reach[f_e[seg], p_e[seg]], _timed(
+                geo, code[low_f.size:], f_e[low], p_e[low], bw, lat, congestion).min(axis=1))
+    fb = fb[lb0[fb] <= _worst(needy, reach, pairs.shared, fb_pt) * (1.0 + BOUND_MARGIN)]
+    if per_point:  # one call for every option whose bound reaches the times found
         keep = lb_e <= reach[f_e, p_e] * (1.0 + BOUND_MARGIN)
-        f_e, p_e, o_e, lb_e = f_e[keep], p_e[keep], o_e[keep], lb_e[keep]
+        f_e, p_e, o_e = f_e[keep], p_e[keep], o_e[keep]
+        if fb.size or f_e.size:
+            geo, code = _geometry(s, pairs, pt, rows, b_row[np.concatenate([fb, o_e])],
+                                  np.concatenate([b_pt[fb], p_e]))
+        if fb.size:
+            parts.append(_free_part(geo, code[:fb.size], _timed(geo, code[:fb.size], None, None, None, None, None),
+                                    fb, b_pt, needy, pairs.shared))
+        if f_e.size:
+            parts.append((f_e, p_e, o_e, _timed(geo, code[fb.size:], f_e, p_e, bw, lat, congestion), geo,
+                          code[fb.size:]))
+    else:
+        if fb.size:  # the free options first: their times bound the networked ones
+            geo, code = _geometry(s, pairs, pt, rows, b_row[fb], b_pt[fb])
+            part = _free_part(geo, code, _timed(geo, np.arange(geo["ci"].size // geo["n_r"]), None, None, None,
+                                                None, None)[code], fb, b_pt, needy, pairs.shared)
+            parts.append(part)
+            reach = np.minimum(reach, part[-1][None, :])
+        # the others: each fabric's bound; the lowest-bound option timed per fabric and point, then those whose
+        # bound reaches the fastest found
+        f_e, p_e, o_e, lb_e = _networked(*net, reach)
         if f_e.size:  # in (fabric, point, base) order already: bases are in point order
             seg = _segments(f_e, p_e)
             low = segment_minima(lb_e, seg)[1]
-            geo, code = _geometry(s, pairs, pt, rows, b_row[o_e[low]], b_pt[o_e[low]])
+            geo, code = _geometry(s, pairs, pt, rows, b_row[o_e[low]], p_e[low])
             t_c = _timed(geo, code, f_e[low], p_e[low], bw, lat, congestion).min(axis=1)
             reach[f_e[seg], p_e[seg]] = np.minimum(reach[f_e[seg], p_e[seg]], t_c)
             keep = lb_e <= reach[f_e, p_e] * (1.0 + BOUND_MARGIN)
             f_e, p_e, o_e = f_e[keep], p_e[keep], o_e[keep]
-            geo, code = _geometry(s, pairs, pt, rows, b_row[o_e], b_pt[o_e])
+            geo, code = _geometry(s, pairs, pt, rows, b_row[o_e], p_e)
             parts.append((f_e, p_e, o_e, _timed(geo, code, f_e, p_e, bw, lat, congestion), geo, code))
+    parts = [x[:6] for x in parts if x[0].size]
     if not parts:
         return None
     # every entry, ordered by fabric and point, bases in order: each (fabric, point)'s fastest, ties to the first
@@ -159,6 +173,55 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
     return out
 
 
+def _worst(needy, reach, shared, at):
+    """The slowest needy fabric's time found at the points ``at`` (each free option's point; any point where
+    the pairs are shared): a free option whose bound exceeds it is slower than a time found on every fabric."""
+    worst = np.where(needy, reach, 0.0).max(axis=0)
+    return np.full(at.size, worst.max()) if shared else worst[at]
+
+
+def _free_part(geo, code, seq, fb, b_pt, needy, shared):
+    """The free options ``fb`` timed (``seq`` (options, kinds · stages), their geometry rows ``code``) as entries of
+    every needy fabric at each point, each point's fastest (ties to the first base), and that fastest time per
+    point (N,) (infinite where none)."""
+    n_pt = needy.shape[1]
+    fastest = seq.min(axis=1)
+    if shared:
+        at, pick = np.arange(n_pt), np.repeat(np.argmin(fastest), n_pt)
+    else:
+        seg = _segments(b_pt[fb], b_pt[fb])
+        pick = segment_minima(fastest, seg)[1]
+        at = b_pt[fb][seg]
+    best_free = np.full(n_pt, np.inf)
+    best_free[at] = fastest[pick]
+    f_f, a_f = nonzero_2d(needy[:, at])
+    return f_f, at[a_f], fb[pick[a_f]], seq[pick[a_f]], geo, code[pick[a_f]], best_free
+
+
+def _networked(rows, net_b, b_row, b_pt, needy, lat, bw, shared, reach):
+    """The (fabric, point, base) entries of the networked bases ``net_b`` (options ``b_row``, into ``rows``) at
+    their needy fabrics whose bound on that fabric reaches ``reach``, in that order, and their bounds. A base
+    whose bound on the needy fabrics' least latency and greatest bandwidth at its point exceeds the slowest
+    needy fabric's time found there is left out before its entries are made (its bound on every fabric exceeds
+    that fabric's time found)."""
+    r, at = b_row[net_b], b_pt[net_b]
+    with np.errstate(divide="ignore", invalid="ignore"):  # a point without a needy fabric: NaN, left out
+        lb_min = (rows["lb0"][r] + rows["net_lat"][r] * _at(np.where(needy, lat, np.inf).min(axis=0)[None], 0, at)
+                  + rows["net_inv_bw"][r] / _at(np.where(needy, bw, 0.0).max(axis=0)[None], 0, at))
+    net_b = net_b[lb_min <= _worst(needy, reach, shared, b_pt[net_b]) * (1.0 + BOUND_MARGIN)]
+    if shared:  # every base at every point
+        f_e, p_e, o_e = np.nonzero(needy[:, :, None] & np.ones(net_b.size, dtype=bool))
+        o_e = net_b[o_e]
+    else:
+        f_e, o_e = nonzero_2d(needy[:, b_pt[net_b]])
+        o_e = net_b[o_e]
+        p_e = b_pt[o_e]
+    r = b_row[o_e]
+    lb_e = rows["lb0"][r] + rows["net_lat"][r] * _at(lat, f_e, p_e) + rows["net_inv_bw"][r] / _at(bw, f_e, p_e)
+    keep = lb_e <= reach[f_e, p_e] * (1.0 + BOUND_MARGIN)
+    return f_e[keep], p_e[keep], o_e[keep], lb_e[keep]
+
+
 def _at(x, fab, point):
     """A fabric array (F, N or 1) at (fabric, point) entries."""
     x = np.asarray(x)
@@ -172,40 +235,44 @@ def _segments(a, b):
     return np.flatnonzero(new)
 
 
-def _row_options(s, pairs, pt, group):
-    """Per row of the first pass (rows,): its degrees, its option — the most replicas whose data-parallel group
-    stays inside a node (compute_side's placement) where that is fewer than its most (``valid``) — with its
-    micro-batches per replica, and the option's fabric-free lower bound of the step per sequence [s] (``lb0``: the
-    pipeline's compute and in-node part, the logits and the optimizer step of the cheapest ZeRO stage searched)
-    and the terms the fabric's latency [s] and inverse bandwidth [s/B] add to it (its sends across nodes), and
-    whether any fabric enters its step (``networked``)."""
-    n_rows = pairs.allowed.shape[0]
+def _row_options(s, pairs, pt, group, r, q):
+    """Per row ``r`` of the first pass (an index array; ``q``: a pair of each, or None: ``r`` is every row): its
+    degrees, its option — the most replicas whose data-parallel group stays inside a node (compute_side's
+    placement) where that is fewer than its most (``valid``) — with its micro-batches per replica, and the
+    option's fabric-free lower bound of the step per sequence [s] (``lb0``: the pipeline's compute and in-node
+    part, the logits and the optimizer step of the cheapest ZeRO stage searched) and the terms the fabric's
+    latency [s] and inverse bandwidth [s/B] add to it (its sends across nodes), and whether any fabric enters its
+    step (``networked``)."""
+    n_rows = r.size
+    kind = pairs.kind.take(r)
 
-    def per_row(key):  # a step term of every row (rows,): held per row, or per kind (or once)
+    def per_row(key):  # a step term of the rows (rows,): held per row, or per kind (or once)
         x = np.asarray(pairs.cs[key] if key in pairs.cs else pairs.cs_kind[key], dtype=float).reshape(-1)
         if x.size == 1:
             return np.broadcast_to(x, (n_rows,))
-        return x if key in pairs.cs else x[pairs.kind]
+        return x.take(r) if key in pairs.cs else x.take(kind)
 
     def per_kind(key):
         x = np.asarray(pairs.plan_side[key], dtype=float).reshape(-1)
-        return x[pairs.kind] if x.size > 1 else np.broadcast_to(x, (n_rows,))
-    rep = np.empty(n_rows, dtype=int)  # a pair of each row: its point's batch, node and memory bandwidth
-    rep[pairs.row] = np.arange(pairs.row.size)
+        return x.take(kind) if x.size > 1 else np.broadcast_to(x, (n_rows,))
+    if q is None:  # a pair of each row: its point's batch, node and memory bandwidth
+        q = np.empty(n_rows, dtype=int)
+        q[pairs.row] = np.arange(pairs.row.size)
+    at = pairs.ni.take(q)
 
     def at_row(key):
         x = np.asarray(pt[key], dtype=float)
-        return x[pairs.ni[rep]] if x.size > 1 else np.broadcast_to(x, (n_rows,))
+        return x.take(at) if x.size > 1 else np.broadcast_to(x, (n_rows,))
     crosses = per_row("crosses") > 0
-    t, p, b, v, c, e = (pairs.plan[k] for k in ("tp", "pp", "micro_batch", "virtual_stages", "cp", "ep"))
+    t, p, b, v, c, e = (pairs.plan[k].take(r) for k in ("tp", "pp", "micro_batch", "virtual_stages", "cp", "ep"))
     batch = np.asarray(pt["global_batch"], dtype=float)
-    B = batch[pairs.ni[rep]] if batch.size > 1 else batch.reshape(1)  # one batch: one value (fewer to tell apart)
+    B = batch.take(at) if batch.size > 1 else batch.reshape(1)  # one batch: one value (fewer to tell apart)
     per_rep, multiple = replica_rules(t, p, v, c, e)
     in_node = np.maximum(np.floor(at_row("gpus_per_node") / np.where(crosses, t, t * p)), 1.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         d_o = multiple * largest_divisor_at_most(B, b * per_rep * multiple, np.floor(np.floor(in_node / c) / multiple))
         m_o = B / (d_o * b)
-    valid = (d_o >= 1) & (d_o < pairs.replicas[0])
+    valid = (d_o >= 1) & (d_o < pairs.replicas[0].take(r))
     fixed = (per_row("chunk_fixed") + np.where(per_row("ring_crosses") > 0, 0.0, per_row("chunk_ring_intra"))
              + 2.0 * np.where(crosses, 0.0, per_row("p2p_intra")))
     sharded = (max(zero_stages(s)) >= 1) & (d_o * c > 1)
@@ -216,13 +283,14 @@ def _row_options(s, pairs, pt, group):
         net_lat = 2.0 * crosses * slots / B
         net_inv_bw = net_lat * per_row("p2p_bytes_node")
     networked = crosses | (per_row("ring_crosses") > 0) | (per_row("a2a_nodes") > 1)
-    return dict(degrees=pairs.candidate // group, valid=valid, d=np.where(valid, d_o, 0.0),
+    return dict(degrees=pairs.candidate.take(r) // group, valid=valid, d=np.where(valid, d_o, 0.0),
                 m=np.where(valid, m_o, np.inf), lb0=np.where(valid, lb0, np.inf), net_lat=net_lat,
                 net_inv_bw=net_inv_bw, networked=networked)
 
 
 def _geometry(s, pairs, pt, rows, row, point):
-    """The geometry of the options of the rows ``row`` at the points ``point``, each distinct one once (an
+    """The geometry of the options ``row`` (indices into ``rows``, :func:`_row_options`' arrays) at the points
+    ``point``, each distinct one once (an
     option's geometry depends on its point only where the plan inputs change along the sweep beyond the GPUs: a
     cluster-size sweep's rows hold at several points, shared pairs at every point): a dict of rows (distinct
     option, recompute kind) against the ZeRO stages, and each option's distinct one."""
