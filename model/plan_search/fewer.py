@@ -200,22 +200,30 @@ def _free_part(geo, code, seq, fb, b_pt, needy, shared):
 
 def _networked(rows, net_b, b_row, b_pt, needy, lat, bw, shared, reach):
     """The (fabric, point, base) entries of the networked bases ``net_b`` (options ``b_row``, into ``rows``) at
-    their needy fabrics whose bound on that fabric reaches ``reach``, in that order, and their bounds. A base
-    whose bound on the needy fabrics' least latency and greatest bandwidth at its point exceeds the slowest
-    needy fabric's time found there is left out before its entries are made (its bound on every fabric exceeds
-    that fabric's time found)."""
-    r, at = b_row[net_b], b_pt[net_b]
-    with np.errstate(divide="ignore", invalid="ignore"):  # a point without a needy fabric: NaN, left out
-        lb_min = (rows["lb0"][r] + rows["net_lat"][r] * _at(np.where(needy, lat, np.inf).min(axis=0)[None], 0, at)
-                  + rows["net_inv_bw"][r] / _at(np.where(needy, bw, 0.0).max(axis=0)[None], 0, at))
-    net_b = net_b[lb_min <= _worst(needy, reach, shared, b_pt[net_b]) * (1.0 + BOUND_MARGIN)]
+    their needy fabrics whose bound on that fabric reaches ``reach``, in that order, and their bounds.
+
+    Pairs shared by every point: the bounds on the (fabric, point, base) grid, by broadcasting. Else a base whose
+    bound on the needy fabrics' least latency and most bandwidth at its point exceeds the slowest needy fabric's
+    time found there is left out before its entries are made (its bound on every fabric exceeds that fabric's
+    time found: the same expression, each term no larger)."""
+    r = b_row[net_b]
+    lb0, n_lat, n_inv = rows["lb0"][r], rows["net_lat"][r], rows["net_inv_bw"][r]
     if shared:  # every base at every point
-        f_e, p_e, o_e = np.nonzero(needy[:, :, None] & np.ones(net_b.size, dtype=bool))
-        o_e = net_b[o_e]
-    else:
-        f_e, o_e = nonzero_2d(needy[:, b_pt[net_b]])
-        o_e = net_b[o_e]
-        p_e = b_pt[o_e]
+        lb = lb0 + n_lat * lat[..., None] + n_inv / bw[..., None]  # (F, N or 1, bases)
+        keep = (lb <= reach[..., None] * (1.0 + BOUND_MARGIN)) & needy[..., None]
+        idx = np.flatnonzero(keep)
+        fp, o_i = np.divmod(idx, net_b.size)
+        f_e, p_e = np.divmod(fp, keep.shape[1])
+        lb_e = lb.reshape(-1)[idx] if lb.shape == keep.shape else lb[f_e, 0, o_i]
+        return f_e, p_e, net_b[o_i], lb_e
+    at = b_pt[net_b]
+    with np.errstate(divide="ignore", invalid="ignore"):  # a point without a needy fabric: NaN, left out
+        lb_min = (lb0 + n_lat * _at(np.where(needy, lat, np.inf).min(axis=0)[None], 0, at)
+                  + n_inv / _at(np.where(needy, bw, 0.0).max(axis=0)[None], 0, at))
+    net_b = net_b[lb_min <= _worst(needy, reach, shared, at) * (1.0 + BOUND_MARGIN)]
+    f_e, o_e = nonzero_2d(needy[:, b_pt[net_b]])
+    o_e = net_b[o_e]
+    p_e = b_pt[o_e]
     r = b_row[o_e]
     lb_e = rows["lb0"][r] + rows["net_lat"][r] * _at(lat, f_e, p_e) + rows["net_inv_bw"][r] / _at(bw, f_e, p_e)
     keep = lb_e <= reach[f_e, p_e] * (1.0 + BOUND_MARGIN)
