@@ -127,7 +127,7 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
     else:
         if fb.size:  # the free options first: their times bound the networked ones
             geo, code = _geometry(s, pairs, pt, rows, b_row[fb], b_pt[fb])
-            part = _free_part(geo, code, _timed(geo, np.arange(geo["ci"].size // geo["n_r"]), None, None, None,
+            part = _free_part(geo, code, _timed(geo, np.arange(geo["slot"].shape[0]), None, None, None,
                                                 None, None)[code], fb, b_pt, needy, pairs.shared)
             parts.append(part)
             reach = np.minimum(reach, part[-1][None, :])
@@ -291,17 +291,20 @@ def _row_options(s, pairs, pt, group, r, q):
         net_lat = 2.0 * crosses * slots / B
         net_inv_bw = net_lat * per_row("p2p_bytes_node")
     networked = crosses | (per_row("ring_crosses") > 0) | (per_row("a2a_nodes") > 1)
-    return dict(degrees=pairs.candidate.take(r) // group, valid=valid, d=np.where(valid, d_o, 0.0),
+    return dict(degrees=pairs.candidate.take(r) // group, kind0=(pairs.candidate.take(r) % group) // pairs.stages.size,
+                valid=valid, d=np.where(valid, d_o, 0.0),
                 m=np.where(valid, m_o, np.inf), lb0=np.where(valid, lb0, np.inf), net_lat=net_lat,
                 net_inv_bw=net_inv_bw, networked=networked)
 
 
 def _geometry(s, pairs, pt, rows, row, point):
     """The geometry of the options ``row`` (indices into ``rows``, :func:`_row_options`' arrays) at the points
-    ``point``, each distinct one once (an
-    option's geometry depends on its point only where the plan inputs change along the sweep beyond the GPUs: a
-    cluster-size sweep's rows hold at several points, shared pairs at every point): a dict of rows (distinct
-    option, recompute kind) against the ZeRO stages, and each option's distinct one."""
+    ``point``, each distinct one once (an option's geometry depends on its point only where the plan inputs change
+    along the sweep beyond the GPUs: a cluster-size sweep's rows hold at several points, shared pairs at every
+    point): a dict of rows (distinct option, recompute kind) against the ZeRO stages, and each option's distinct
+    one. An option's recompute kinds lighter than its row's lightest (``kind0``) are left out: they did not fit on
+    the most replicas, and memory only grows with fewer (``slot``: each option's row per kind, -1 where left out).
+    """
     group, n_z = group_size(s), len(zero_stages(s))
     n_r = group // n_z
     cols = [rows["degrees"][row].astype(float), rows["d"][row]]
@@ -309,10 +312,22 @@ def _geometry(s, pairs, pt, rows, row, point):
         cols.append(point.astype(float))
     first, code = distinct_rows(cols, row.size)
     o, at = row[first], (np.zeros(first.size, dtype=int) if pairs.shared else point[first])
+    k0 = rows["kind0"][row]
+    if first.size == row.size:
+        kmin = k0[first]
+    else:  # options that several rows share: from the lightest kind of any of them
+        kmin = np.full(first.size, n_r)
+        np.minimum.at(kmin, code, k0)
+    used = np.arange(n_r)[None, :] >= kmin[:, None]  # (options, kinds)
+    slot = np.full(used.shape, -1)
+    slot[used] = np.arange(np.count_nonzero(used))
+
+    def per_row(x):  # an option's value on each of its rows
+        return np.broadcast_to(x[:, None], used.shape)[used]
     cand = plan_candidates(s, pt)
-    ci = np.repeat(rows["degrees"][o] * group, n_r) + np.tile(np.arange(n_r) * n_z, o.size)
-    at = np.repeat(at, n_r)
-    d, m = (np.repeat(rows[k][o], n_r)[:, None] for k in ("d", "m"))
+    ci = per_row(rows["degrees"][o] * group) + np.broadcast_to(np.arange(n_r) * n_z, used.shape)[used]
+    at = per_row(at)
+    d, m = (per_row(rows[k][o])[:, None] for k in ("d", "m"))
     plans = tuple(cand[i] for i in (0, 1, 2, 3, 4, 6, 7))  # t, p, b, v, rc, c, e
     if all(cut_constant_points(np.asarray(pt[k]), 0).shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):
         # the first pass holds every candidate's plan side (the same model at every point): read, not recomputed
@@ -331,21 +346,28 @@ def _geometry(s, pairs, pt, rows, row, point):
     n = ci.size
     geo = dict(ci=ci, d=d[:, 0], m=m[:, 0], side=side, mem=np.broadcast_to(mem, (n, zs.size)),
                fits=np.broadcast_to(fits, (n, zs.size)), overlap=np.broadcast_to(ptg["dp_overlap"], (n, 1)),
-               seqs=(m * d * b)[:, 0], cs={k: cs[k] for k in STEP_KEYS + CONGESTION_PLAN_KEYS}, n_r=n_r)
+               seqs=(m * d * b)[:, 0], cs={k: cs[k] for k in STEP_KEYS + CONGESTION_PLAN_KEYS}, n_r=n_r,
+               slot=slot)
     return geo, code
 
 
 def _timed(geo, code, fab, point, bw, lat, congestion):
-    """Steps per sequence [s] of (fabric, point, option) entries whose option's geometry row is ``code``: (E,
-    kinds · stages), infinite where a plan does not fit. ``bw`` None: options no fabric enters, timed without one
-    (every network term is zero for them, on any fabric of finite bandwidth and latency)."""
+    """Steps per sequence [s] of (fabric, point, option) entries whose option's geometry is ``code``: (E,
+    kinds · stages), infinite where a plan does not fit (or its kind was left out). ``bw`` None: options no
+    fabric enters, timed without one (every network term is zero for them, on any fabric of finite bandwidth and
+    latency)."""
     n_r = geo["n_r"]
-    rows = (code[:, None] * n_r + np.arange(n_r)[None, :]).reshape(-1)
+    slots = geo["slot"][code].reshape(-1)
+    used = slots >= 0
+    every = used.all()
+    rows = slots if every else slots[used]
     cs = {k: _rows(x, rows) for k, x in geo["cs"].items()}
     if bw is None:
         slow, bw_at, lat_at = 1.0, np.inf, 0.0
     else:
         fr, pr = np.repeat(fab, n_r), np.repeat(point, n_r)
+        if not every:
+            fr, pr = fr[used], pr[used]
         slow = congestion_slowdown(cs, congestion, (fr, pr), trailing=1)
 
         def fabric_at(x):
@@ -356,7 +378,12 @@ def _timed(geo, code, fab, point, bw, lat, congestion):
         step = step_for_fabric(cs, _rows(geo["overlap"], rows), bw_at, lat_at, slow)[0]
         seq = step / geo["seqs"][rows][:, None]
     fits = geo["fits"][rows]
-    return np.where(fits, np.broadcast_to(seq, fits.shape), np.inf).reshape(code.size, -1)
+    seq = np.where(fits, np.broadcast_to(seq, fits.shape), np.inf)
+    if not every:
+        out = np.full((slots.size, fits.shape[1]), np.inf)
+        out[used] = seq
+        seq = out
+    return seq.reshape(code.size, -1)
 
 
 def _winners(s, pt, geo, code, entry, within, sf, sp, shape):
@@ -364,7 +391,7 @@ def _winners(s, pt, geo, code, entry, within, sf, sp, shape):
     as dense arrays of ``shape`` (F, N), and where they win."""
     n_z = geo["mem"].shape[1]
     ki, zi = np.divmod(within, n_z)
-    g = code[entry] * geo["n_r"] + ki  # each winner's geometry row
+    g = geo["slot"][code[entry], ki]  # each winner's geometry row
     mask = np.zeros(shape, dtype=bool)
     mask[sf, sp] = True
 
