@@ -161,16 +161,27 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
     if not wins.any():
         return None
     entry, within = np.divmod(best[wins], seq.shape[1])
-    out = None
+    sf, sp, at_part = sf[wins], sp[wins], which[entry]
+    # each part's winners' values, then one dense array per term
+    found = []
     for i, x in enumerate(parts):
-        mine = which[entry] == i
+        mine = at_part == i
         if mine.any():
-            part = _winners(s, pt, x[4], x[5], own[entry][mine], within[mine], sf[wins][mine], sp[wins][mine],
-                            best_time.shape)
-            out = part if out is None else (out[0] | part[0],
-                                            *({k: np.where(part[0], y[k], z) for k, z in a.items()}
-                                              for a, y in zip(out[1:], part[1:])))
-    return out
+            found.append((mine, _winners(s, pt, x[4], x[5], own[entry][mine], within[mine])))
+    if len(found) > 1:
+        order = np.concatenate([np.flatnonzero(mine) for mine, _ in found])
+        sf, sp = sf[order], sp[order]
+        values = tuple({k: np.concatenate([v[j][k] for _, v in found]) for k in found[0][1][j]} for j in range(2))
+    else:
+        values = found[0][1]
+    mask = np.zeros(best_time.shape, dtype=bool)
+    mask[sf, sp] = True
+
+    def dense(x):
+        out = np.zeros(best_time.shape, dtype=x.dtype)
+        out[sf, sp] = x
+        return out
+    return (mask, *({k: dense(x) for k, x in v.items()} for v in values))
 
 
 def _worst(needy, reach, shared, at):
@@ -275,10 +286,16 @@ def _row_options(s, pairs, pt, group, r, q):
     t, p, b, v, c, e = (pairs.plan[k].take(r) for k in ("tp", "pp", "micro_batch", "virtual_stages", "cp", "ep"))
     batch = np.asarray(pt["global_batch"], dtype=float)
     B = batch.take(at) if batch.size > 1 else batch.reshape(1)  # one batch: one value (fewer to tell apart)
-    per_rep, multiple = replica_rules(t, p, v, c, e)
-    in_node = np.maximum(np.floor(at_row("gpus_per_node") / np.where(crosses, t, t * p)), 1.0)
+    gpn = cut_constant_points(np.asarray(pt["gpus_per_node"], dtype=float), 0)
+    if B.size == 1 and gpn.size == 1:  # one batch and node size: each candidate's option once (whether or not
+        # its pipeline crosses nodes), read at the rows
+        cand = plan_candidates(s, pt)
+        d_o = _in_node_replicas(B, gpn, np.array([[False], [True]]),
+                                *(cand[i][::group] for i in (0, 1, 2, 3, 6, 7)))[
+            crosses.astype(int), pairs.candidate.take(r) // group]
+    else:
+        d_o = _in_node_replicas(B, at_row("gpus_per_node"), crosses, t, p, b, v, c, e)
     with np.errstate(divide="ignore", invalid="ignore"):
-        d_o = multiple * largest_divisor_at_most(B, b * per_rep * multiple, np.floor(np.floor(in_node / c) / multiple))
         m_o = B / (d_o * b)
     valid = (d_o >= 1) & (d_o < pairs.replicas[0].take(r))
     fixed = (per_row("chunk_fixed") + np.where(per_row("ring_crosses") > 0, 0.0, per_row("chunk_ring_intra"))
@@ -295,6 +312,17 @@ def _row_options(s, pairs, pt, group, r, q):
                 valid=valid, d=np.where(valid, d_o, 0.0),
                 m=np.where(valid, m_o, np.inf), lb0=np.where(valid, lb0, np.inf), net_lat=net_lat,
                 net_inv_bw=net_inv_bw, networked=networked)
+
+
+def _in_node_replicas(B, gpn, crosses, t, p, b, v, c, e):
+    """The most replicas of the plans ``(t, p, b, v, c, e)`` whose data-parallel group stays inside a node of
+    ``gpn`` GPUs (the pipeline's stages inside it too where it does not cross nodes) and that divide the global
+    batch ``B`` as the plan's :func:`replica_rules` ask (0 where none does)."""
+    per_rep, multiple = replica_rules(t, p, v, c, e)
+    in_node = np.maximum(np.floor(gpn / np.where(crosses, t, t * p)), 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return multiple * largest_divisor_at_most(B, b * per_rep * multiple,
+                                                  np.floor(np.floor(in_node / c) / multiple))
 
 
 def _geometry(s, pairs, pt, rows, row, point):
@@ -386,28 +414,21 @@ def _timed(geo, code, fab, point, bw, lat, congestion):
     return seq.reshape(code.size, -1)
 
 
-def _winners(s, pt, geo, code, entry, within, sf, sp, shape):
-    """The plans and terms of the winning entries (``entry``, ``within``: each winner's entry and (kind, stage)),
-    as dense arrays of ``shape`` (F, N), and where they win."""
+def _winners(s, pt, geo, code, entry, within):
+    """The plans and terms of the winning entries (``entry``, ``within``: each winner's entry and (kind, stage)):
+    arrays (winners,)."""
     n_z = geo["mem"].shape[1]
     ki, zi = np.divmod(within, n_z)
     g = geo["slot"][code[entry], ki]  # each winner's geometry row
-    mask = np.zeros(shape, dtype=bool)
-    mask[sf, sp] = True
-
-    def dense(values):
-        out = np.zeros(shape, dtype=np.asarray(values).dtype)
-        out[sf, sp] = values
-        return out
     cand = plan_candidates(s, pt)
     ci = geo["ci"][g]
-    plan = {k: dense(cand[i].take(ci)) for k, i in _PLAN_ROWS.items()}
-    plan["zero_stage"] = dense(np.asarray(zero_stages(s), dtype=float)[zi])
+    plan = {k: cand[i].take(ci) for k, i in _PLAN_ROWS.items()}
+    plan["zero_stage"] = np.asarray(zero_stages(s), dtype=float)[zi]
     n = geo["ci"].size
-    side = {k: dense(np.broadcast_to(np.asarray(x).reshape(-1) if np.size(x) > 1 else np.ravel(x)[:1], (n,))[g])
+    side = {k: np.broadcast_to(np.asarray(x).reshape(-1) if np.size(x) > 1 else np.ravel(x)[:1], (n,))[g]
             for k, x in geo["side"].items()}
-    side.update(replicas_d=dense(geo["d"][g]), replicas_m=dense(geo["m"][g]), memory_bytes=dense(geo["mem"][g, zi]))
-    return mask, plan, side
+    side.update(replicas_d=geo["d"][g], replicas_m=geo["m"][g], memory_bytes=geo["mem"][g, zi])
+    return plan, side
 
 
 def _rows(x, rows):
