@@ -119,16 +119,16 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
             geo, code = _geometry(s, pairs, pt, rows, b_row[np.concatenate([fb, o_e])],
                                   np.concatenate([b_pt[fb], p_e]))
         if fb.size:
-            parts.append(_free_part(geo, code[:fb.size], _timed(geo, code[:fb.size], None, None, None, None, None),
-                                    fb, b_pt, needy, pairs.shared))
+            seq = _timed(geo, code[:fb.size], None, None, None, None, None)
+            parts.append(_free_part(geo, code[:fb.size], seq, fb, b_pt, needy, pairs.shared, False))
         if f_e.size:
             parts.append((f_e, p_e, o_e, _timed(geo, code[fb.size:], f_e, p_e, bw, lat, congestion), geo,
                           code[fb.size:]))
     else:
         if fb.size:  # the free options first: their times bound the networked ones
             geo, code = _geometry(s, pairs, pt, rows, b_row[fb], b_pt[fb])
-            part = _free_part(geo, code, _timed(geo, np.arange(geo["slot"].shape[0]), None, None, None,
-                                                None, None)[code], fb, b_pt, needy, pairs.shared)
+            part = _free_part(geo, code, _timed(geo, np.arange(geo["slot"].shape[0]), None, None, None, None, None),
+                              fb, b_pt, needy, pairs.shared, True)
             parts.append(part)
             reach = np.minimum(reach, part[-1][None, :])
         # the others: each fabric's bound; the lowest-bound option timed per fabric and point, then those whose
@@ -191,12 +191,15 @@ def _worst(needy, reach, shared, at):
     return np.full(at.size, worst.max()) if shared else worst[at]
 
 
-def _free_part(geo, code, seq, fb, b_pt, needy, shared):
-    """The free options ``fb`` timed (``seq`` (options, kinds · stages), their geometry rows ``code``) as entries of
-    every needy fabric at each point, each point's fastest (ties to the first base), and that fastest time per
-    point (N,) (infinite where none)."""
+def _free_part(geo, code, seq, fb, b_pt, needy, shared, by_option):
+    """The free options ``fb`` timed (``code``: each one's option in the geometry; ``seq``: the steps (rows,
+    kinds · stages) of each geometry option where ``by_option``, else of each of ``fb``) as entries of every needy
+    fabric at each point, each point's fastest (ties to the first base), and that fastest time per point (N,)
+    (infinite where none)."""
     n_pt = needy.shape[1]
     fastest = seq.min(axis=1)
+    if by_option:  # each distinct option's fastest, read at its entries
+        fastest = fastest.take(code)
     if shared:
         at, pick = np.arange(n_pt), np.repeat(np.argmin(fastest), n_pt)
     else:
@@ -206,7 +209,8 @@ def _free_part(geo, code, seq, fb, b_pt, needy, shared):
     best_free = np.full(n_pt, np.inf)
     best_free[at] = fastest[pick]
     f_f, a_f = nonzero_2d(needy[:, at])
-    return f_f, at[a_f], fb[pick[a_f]], seq[pick[a_f]], geo, code[pick[a_f]], best_free
+    entry = pick[a_f]
+    return f_f, at[a_f], fb[entry], seq[code[entry] if by_option else entry], geo, code[entry], best_free
 
 
 def _networked(rows, net_b, b_row, b_pt, needy, lat, bw, shared, reach):
