@@ -46,22 +46,36 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
     faster anywhere, else ``(mask, plan, side)``: where one is (F, N) [bool], and there its plan (the search's
     plan arrays) and its :func:`plan_side_terms` with its replicas and memory (``replicas_d``, ``replicas_m``,
     ``memory_bytes``), arrays (F, N) read where ``mask`` holds.
+
+    Which options are timed changes no answer: an option left out has a bound above a time found (or the first
+    pass's best) at its point, so it is slower than the fastest, which is always timed, with its ties. The
+    options' geometry is computed in as few calls as that allows (each call has a fixed cost of some hundred
+    small operations): where it is computed per point (a model-size sweep), the lowest-bound options of every
+    point and fabric are timed in one call, then every option whose bound reaches the times found in another;
+    where options hold at many points (a cluster-size sweep, shared pairs), the few distinct options whose
+    fabric-free bound reaches the first pass's best are timed at once, without that first probe.
     """
     if s.parallel.resolved_mode != "auto" or not pairs.usable or pairs.candidate is None:
         return None
     group = group_size(s)
-    rows = _row_options(s, pairs, pt, group)
     n_fab, n_pt = best_time.shape
     # each (point, degrees) of the first pass, by its first pair (its lightest recompute kind; pairs in point
-    # order, kinds in order) where its option exists: the bases
-    deg = rows["degrees"][pairs.row]
+    # order, kinds in order) where its option exists: the bases, each with its option (``b_row``, into ``rows``)
+    deg = (pairs.candidate // group).take(pairs.row)
     new = np.ones(pairs.row.size, dtype=bool)
     new[1:] = (pairs.ni[1:] != pairs.ni[:-1]) | (deg[1:] != deg[:-1])
     first = np.flatnonzero(new)
-    first = first[rows["valid"][pairs.row[first]]]
+    if pairs.row_points is not None:  # rows serve several points (and bases): every row's option, once
+        rows = _row_options(s, pairs, pt, group, np.arange(pairs.allowed.shape[0]), None)
+        b_row = pairs.row[first]
+    else:  # a row per pair: the bases' rows only
+        rows = _row_options(s, pairs, pt, group, pairs.row[first], first)
+        b_row = np.arange(first.size)
+    valid = rows["valid"][b_row]
+    first, b_row = first[valid], b_row[valid]
     if not first.size:
         return None
-    b_row, b_pt = pairs.row[first], pairs.ni[first]
+    b_pt = pairs.ni[first]
     lb0 = rows["lb0"][b_row]
     # where no option's fabric-free bound reaches the first pass's best, nothing is timed
     if pairs.shared:
@@ -73,64 +87,64 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
     needy = best_time >= c0[None, :] * (1.0 - BOUND_MARGIN)
     if not needy.any():
         return None
-    parts = []  # (fabric, point, base, steps (entries, kinds · stages), geometry, its row per entry)
-    reach = best_time.copy()
+    reach = best_time.copy()  # per fabric and point, the fastest time found: options whose bound exceeds it lose
+    networked = rows["networked"][b_row]
     # options whose step no fabric enters (pipeline, ring and experts inside a node, the data-parallel group too):
     # each distinct one timed once, each point's fastest read by every fabric
-    free = ~rows["networked"][b_row] & (needy.any() if pairs.shared else needy.any(axis=0)[b_pt])
-    if free.any():
-        fb = np.flatnonzero(free)
-        # per point, the lowest bound timed, then the options whose bound reaches it or the slowest fabric's best
-        fb_pt = np.zeros_like(fb) if pairs.shared else b_pt[fb]
-        seg = _segments(fb_pt, fb_pt)
-        low = segment_minima(lb0[fb], seg)[1]
-        geo, code = _geometry(s, pairs, pt, rows, b_row[fb[low]], b_pt[fb[low]])
-        t_low = _timed(geo, np.arange(geo["ci"].size // geo["n_r"]), None, None, None, None, None)[code].min(axis=1)
-        worst = np.where(needy, best_time, 0.0).max(axis=0)
-        worst = np.full(seg.size, worst.max()) if pairs.shared else worst[fb_pt[seg]]
-        keep = lb0[fb] <= np.repeat(np.minimum(t_low, worst) * (1.0 + BOUND_MARGIN), np.diff(np.append(seg, fb.size)))
-        fb = fb[keep]
-    if free.any() and fb.size:
-        geo, code = _geometry(s, pairs, pt, rows, b_row[fb], b_pt[fb])
-        seq = _timed(geo, np.arange(geo["ci"].size // geo["n_r"]), None, None, None, None, None)[code]
-        fastest = seq.min(axis=1)
-        if pairs.shared:
-            k = np.argmin(fastest[None, :], axis=1)
-            at, pick = np.arange(n_pt), np.repeat(k, n_pt)
-        else:
-            seg = _segments(b_pt[fb], b_pt[fb])
-            pick = segment_minima(fastest, seg)[1]
-            at = b_pt[fb][seg]
-        best_free = np.full(n_pt, np.inf)
-        best_free[at] = fastest[pick]
-        f_f, a_f = nonzero_2d(needy[:, at])
-        parts.append((f_f, at[a_f], fb[pick[a_f]], seq[pick[a_f]], geo, code[pick[a_f]]))
-        reach = np.minimum(reach, best_free[None, :])
-    # the others: each fabric's bound; the lowest-bound option timed per fabric and point, then those whose bound
-    # reaches the fastest found
-    net_b = np.flatnonzero(rows["networked"][b_row])
-    if net_b.size:
-        if pairs.shared:  # every base at every point
-            f_e, p_e, o_e = np.nonzero(needy[:, :, None] & np.ones(net_b.size, dtype=bool))
-            o_e = net_b[o_e]
-        else:
-            f_e, o_e = nonzero_2d(needy[:, b_pt[net_b]])
-            o_e = net_b[o_e]
-            p_e = b_pt[o_e]
-        r_e = b_row[o_e]
-        lb_e = rows["lb0"][r_e] + rows["net_lat"][r_e] * _at(lat, f_e, p_e) + rows["net_inv_bw"][r_e] / _at(bw, f_e, p_e)
+    fb = np.flatnonzero(~networked & (needy.any() if pairs.shared else needy.any(axis=0)[b_pt]))
+    fb_pt = np.zeros_like(fb) if pairs.shared else b_pt[fb]
+    net = (rows, np.flatnonzero(networked), b_row, b_pt, needy, lat, bw, pairs.shared)
+    parts = []  # (fabric, point, base, steps (entries, kinds · stages), geometry, its row per entry)
+    per_point = not (pairs.shared or pairs.row_points is not None)
+    if per_point:  # one call for the lowest-bound option of each point (free) and fabric and point (networked)
+        low_f = fb[segment_minima(lb0[fb], _segments(fb_pt, fb_pt))[1]] if fb.size else fb
+        f_e, p_e, o_e, lb_e = _networked(*net, reach)
+        seg = _segments(f_e, p_e)
+        low = segment_minima(lb_e, seg)[1] if f_e.size else seg
+        if low_f.size or low.size:
+            geo, code = _geometry(s, pairs, pt, rows, b_row[np.concatenate([low_f, o_e[low]])],
+                                  np.concatenate([b_pt[low_f], p_e[low]]))
+        if low_f.size:
+            at = b_pt[low_f]
+            reach[:, at] = np.minimum(reach[:, at], _timed(geo, code[:low_f.size], None, None, None, None,
+                                                           None).min(axis=1))
+        if low.size:
+            reach[f_e[seg], p_e[seg]] = np.minimum(reach[f_e[seg], p_e[seg]], _timed(
+                geo, code[low_f.size:], f_e[low], p_e[low], bw, lat, congestion).min(axis=1))
+    fb = fb[lb0[fb] <= _worst(needy, reach, pairs.shared, fb_pt) * (1.0 + BOUND_MARGIN)]
+    if per_point:  # one call for every option whose bound reaches the times found
         keep = lb_e <= reach[f_e, p_e] * (1.0 + BOUND_MARGIN)
-        f_e, p_e, o_e, lb_e = f_e[keep], p_e[keep], o_e[keep], lb_e[keep]
+        f_e, p_e, o_e = f_e[keep], p_e[keep], o_e[keep]
+        if fb.size or f_e.size:
+            geo, code = _geometry(s, pairs, pt, rows, b_row[np.concatenate([fb, o_e])],
+                                  np.concatenate([b_pt[fb], p_e]))
+        if fb.size:
+            seq = _timed(geo, code[:fb.size], None, None, None, None, None)
+            parts.append(_free_part(geo, code[:fb.size], seq, fb, b_pt, needy, pairs.shared, False))
+        if f_e.size:
+            parts.append((f_e, p_e, o_e, _timed(geo, code[fb.size:], f_e, p_e, bw, lat, congestion), geo,
+                          code[fb.size:]))
+    else:
+        if fb.size:  # the free options first: their times bound the networked ones
+            geo, code = _geometry(s, pairs, pt, rows, b_row[fb], b_pt[fb])
+            part = _free_part(geo, code, _timed(geo, np.arange(geo["slot"].shape[0]), None, None, None, None, None),
+                              fb, b_pt, needy, pairs.shared, True)
+            parts.append(part)
+            reach = np.minimum(reach, part[-1][None, :])
+        # the others: each fabric's bound; the lowest-bound option timed per fabric and point, then those whose
+        # bound reaches the fastest found
+        f_e, p_e, o_e, lb_e = _networked(*net, reach)
         if f_e.size:  # in (fabric, point, base) order already: bases are in point order
             seg = _segments(f_e, p_e)
             low = segment_minima(lb_e, seg)[1]
-            geo, code = _geometry(s, pairs, pt, rows, b_row[o_e[low]], b_pt[o_e[low]])
+            geo, code = _geometry(s, pairs, pt, rows, b_row[o_e[low]], p_e[low])
             t_c = _timed(geo, code, f_e[low], p_e[low], bw, lat, congestion).min(axis=1)
             reach[f_e[seg], p_e[seg]] = np.minimum(reach[f_e[seg], p_e[seg]], t_c)
             keep = lb_e <= reach[f_e, p_e] * (1.0 + BOUND_MARGIN)
             f_e, p_e, o_e = f_e[keep], p_e[keep], o_e[keep]
-            geo, code = _geometry(s, pairs, pt, rows, b_row[o_e], b_pt[o_e])
+            geo, code = _geometry(s, pairs, pt, rows, b_row[o_e], p_e)
             parts.append((f_e, p_e, o_e, _timed(geo, code, f_e, p_e, bw, lat, congestion), geo, code))
+    parts = [x[:6] for x in parts if x[0].size]
     if not parts:
         return None
     # every entry, ordered by fabric and point, bases in order: each (fabric, point)'s fastest, ties to the first
@@ -147,16 +161,88 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
     if not wins.any():
         return None
     entry, within = np.divmod(best[wins], seq.shape[1])
-    out = None
+    sf, sp, at_part = sf[wins], sp[wins], which[entry]
+    # each part's winners' values, then one dense array per term
+    found = []
     for i, x in enumerate(parts):
-        mine = which[entry] == i
+        mine = at_part == i
         if mine.any():
-            part = _winners(s, pt, x[4], x[5], own[entry][mine], within[mine], sf[wins][mine], sp[wins][mine],
-                            best_time.shape)
-            out = part if out is None else (out[0] | part[0],
-                                            *({k: np.where(part[0], y[k], z) for k, z in a.items()}
-                                              for a, y in zip(out[1:], part[1:])))
-    return out
+            found.append((mine, _winners(s, pt, x[4], x[5], own[entry][mine], within[mine])))
+    if len(found) > 1:
+        order = np.concatenate([np.flatnonzero(mine) for mine, _ in found])
+        sf, sp = sf[order], sp[order]
+        values = tuple({k: np.concatenate([v[j][k] for _, v in found]) for k in found[0][1][j]} for j in range(2))
+    else:
+        values = found[0][1]
+    mask = np.zeros(best_time.shape, dtype=bool)
+    mask[sf, sp] = True
+
+    def dense(x):
+        out = np.zeros(best_time.shape, dtype=x.dtype)
+        out[sf, sp] = x
+        return out
+    return (mask, *({k: dense(x) for k, x in v.items()} for v in values))
+
+
+def _worst(needy, reach, shared, at):
+    """The slowest needy fabric's time found at the points ``at`` (each free option's point; any point where
+    the pairs are shared): a free option whose bound exceeds it is slower than a time found on every fabric."""
+    worst = np.where(needy, reach, 0.0).max(axis=0)
+    return np.full(at.size, worst.max()) if shared else worst[at]
+
+
+def _free_part(geo, code, seq, fb, b_pt, needy, shared, by_option):
+    """The free options ``fb`` timed (``code``: each one's option in the geometry; ``seq``: the steps (rows,
+    kinds · stages) of each geometry option where ``by_option``, else of each of ``fb``) as entries of every needy
+    fabric at each point, each point's fastest (ties to the first base), and that fastest time per point (N,)
+    (infinite where none)."""
+    n_pt = needy.shape[1]
+    fastest = seq.min(axis=1)
+    if by_option:  # each distinct option's fastest, read at its entries
+        fastest = fastest.take(code)
+    if shared:
+        at, pick = np.arange(n_pt), np.repeat(np.argmin(fastest), n_pt)
+    else:
+        seg = _segments(b_pt[fb], b_pt[fb])
+        pick = segment_minima(fastest, seg)[1]
+        at = b_pt[fb][seg]
+    best_free = np.full(n_pt, np.inf)
+    best_free[at] = fastest[pick]
+    f_f, a_f = nonzero_2d(needy[:, at])
+    entry = pick[a_f]
+    return f_f, at[a_f], fb[entry], seq[code[entry] if by_option else entry], geo, code[entry], best_free
+
+
+def _networked(rows, net_b, b_row, b_pt, needy, lat, bw, shared, reach):
+    """The (fabric, point, base) entries of the networked bases ``net_b`` (options ``b_row``, into ``rows``) at
+    their needy fabrics whose bound on that fabric reaches ``reach``, in that order, and their bounds.
+
+    Pairs shared by every point: the bounds on the (fabric, point, base) grid, by broadcasting. Else a base whose
+    bound on the needy fabrics' least latency and most bandwidth at its point exceeds the slowest needy fabric's
+    time found there is left out before its entries are made (its bound on every fabric exceeds that fabric's
+    time found: the same expression, each term no larger)."""
+    r = b_row[net_b]
+    lb0, n_lat, n_inv = rows["lb0"][r], rows["net_lat"][r], rows["net_inv_bw"][r]
+    if shared:  # every base at every point
+        lb = lb0 + n_lat * lat[..., None] + n_inv / bw[..., None]  # (F, N or 1, bases)
+        keep = (lb <= reach[..., None] * (1.0 + BOUND_MARGIN)) & needy[..., None]
+        idx = np.flatnonzero(keep)
+        fp, o_i = np.divmod(idx, net_b.size)
+        f_e, p_e = np.divmod(fp, keep.shape[1])
+        lb_e = lb.reshape(-1)[idx] if lb.shape == keep.shape else lb[f_e, 0, o_i]
+        return f_e, p_e, net_b[o_i], lb_e
+    at = b_pt[net_b]
+    with np.errstate(divide="ignore", invalid="ignore"):  # a point without a needy fabric: NaN, left out
+        lb_min = (lb0 + n_lat * _at(np.where(needy, lat, np.inf).min(axis=0)[None], 0, at)
+                  + n_inv / _at(np.where(needy, bw, 0.0).max(axis=0)[None], 0, at))
+    net_b = net_b[lb_min <= _worst(needy, reach, shared, at) * (1.0 + BOUND_MARGIN)]
+    f_e, o_e = nonzero_2d(needy[:, b_pt[net_b]])
+    o_e = net_b[o_e]
+    p_e = b_pt[o_e]
+    r = b_row[o_e]
+    lb_e = rows["lb0"][r] + rows["net_lat"][r] * _at(lat, f_e, p_e) + rows["net_inv_bw"][r] / _at(bw, f_e, p_e)
+    keep = lb_e <= reach[f_e, p_e] * (1.0 + BOUND_MARGIN)
+    return f_e[keep], p_e[keep], o_e[keep], lb_e[keep]
 
 
 def _at(x, fab, point):
@@ -172,40 +258,50 @@ def _segments(a, b):
     return np.flatnonzero(new)
 
 
-def _row_options(s, pairs, pt, group):
-    """Per row of the first pass (rows,): its degrees, its option — the most replicas whose data-parallel group
-    stays inside a node (compute_side's placement) where that is fewer than its most (``valid``) — with its
-    micro-batches per replica, and the option's fabric-free lower bound of the step per sequence [s] (``lb0``: the
-    pipeline's compute and in-node part, the logits and the optimizer step of the cheapest ZeRO stage searched)
-    and the terms the fabric's latency [s] and inverse bandwidth [s/B] add to it (its sends across nodes), and
-    whether any fabric enters its step (``networked``)."""
-    n_rows = pairs.allowed.shape[0]
+def _row_options(s, pairs, pt, group, r, q):
+    """Per row ``r`` of the first pass (an index array; ``q``: a pair of each, or None: ``r`` is every row): its
+    degrees, its option — the most replicas whose data-parallel group stays inside a node (compute_side's
+    placement) where that is fewer than its most (``valid``) — with its micro-batches per replica, and the
+    option's fabric-free lower bound of the step per sequence [s] (``lb0``: the pipeline's compute and in-node
+    part, the logits and the optimizer step of the cheapest ZeRO stage searched) and the terms the fabric's
+    latency [s] and inverse bandwidth [s/B] add to it (its sends across nodes), and whether any fabric enters its
+    step (``networked``)."""
+    n_rows = r.size
+    kind = pairs.kind.take(r)
 
-    def per_row(key):  # a step term of every row (rows,): held per row, or per kind (or once)
+    def per_row(key):  # a step term of the rows (rows,): held per row, or per kind (or once)
         x = np.asarray(pairs.cs[key] if key in pairs.cs else pairs.cs_kind[key], dtype=float).reshape(-1)
         if x.size == 1:
             return np.broadcast_to(x, (n_rows,))
-        return x if key in pairs.cs else x[pairs.kind]
+        return x.take(r) if key in pairs.cs else x.take(kind)
 
     def per_kind(key):
         x = np.asarray(pairs.plan_side[key], dtype=float).reshape(-1)
-        return x[pairs.kind] if x.size > 1 else np.broadcast_to(x, (n_rows,))
-    rep = np.empty(n_rows, dtype=int)  # a pair of each row: its point's batch, node and memory bandwidth
-    rep[pairs.row] = np.arange(pairs.row.size)
+        return x.take(kind) if x.size > 1 else np.broadcast_to(x, (n_rows,))
+    if q is None:  # a pair of each row: its point's batch, node and memory bandwidth
+        q = np.empty(n_rows, dtype=int)
+        q[pairs.row] = np.arange(pairs.row.size)
+    at = pairs.ni.take(q)
 
     def at_row(key):
         x = np.asarray(pt[key], dtype=float)
-        return x[pairs.ni[rep]] if x.size > 1 else np.broadcast_to(x, (n_rows,))
+        return x.take(at) if x.size > 1 else np.broadcast_to(x, (n_rows,))
     crosses = per_row("crosses") > 0
-    t, p, b, v, c, e = (pairs.plan[k] for k in ("tp", "pp", "micro_batch", "virtual_stages", "cp", "ep"))
+    t, p, b, v, c, e = (pairs.plan[k].take(r) for k in ("tp", "pp", "micro_batch", "virtual_stages", "cp", "ep"))
     batch = np.asarray(pt["global_batch"], dtype=float)
-    B = batch[pairs.ni[rep]] if batch.size > 1 else batch.reshape(1)  # one batch: one value (fewer to tell apart)
-    per_rep, multiple = replica_rules(t, p, v, c, e)
-    in_node = np.maximum(np.floor(at_row("gpus_per_node") / np.where(crosses, t, t * p)), 1.0)
+    B = batch.take(at) if batch.size > 1 else batch.reshape(1)  # one batch: one value (fewer to tell apart)
+    gpn = cut_constant_points(np.asarray(pt["gpus_per_node"], dtype=float), 0)
+    if B.size == 1 and gpn.size == 1:  # one batch and node size: each candidate's option once (whether or not
+        # its pipeline crosses nodes), read at the rows
+        cand = plan_candidates(s, pt)
+        d_o = _in_node_replicas(B, gpn, np.array([[False], [True]]),
+                                *(cand[i][::group] for i in (0, 1, 2, 3, 6, 7)))[
+            crosses.astype(int), pairs.candidate.take(r) // group]
+    else:
+        d_o = _in_node_replicas(B, at_row("gpus_per_node"), crosses, t, p, b, v, c, e)
     with np.errstate(divide="ignore", invalid="ignore"):
-        d_o = multiple * largest_divisor_at_most(B, b * per_rep * multiple, np.floor(np.floor(in_node / c) / multiple))
         m_o = B / (d_o * b)
-    valid = (d_o >= 1) & (d_o < pairs.replicas[0])
+    valid = (d_o >= 1) & (d_o < pairs.replicas[0].take(r))
     fixed = (per_row("chunk_fixed") + np.where(per_row("ring_crosses") > 0, 0.0, per_row("chunk_ring_intra"))
              + 2.0 * np.where(crosses, 0.0, per_row("p2p_intra")))
     sharded = (max(zero_stages(s)) >= 1) & (d_o * c > 1)
@@ -216,16 +312,31 @@ def _row_options(s, pairs, pt, group):
         net_lat = 2.0 * crosses * slots / B
         net_inv_bw = net_lat * per_row("p2p_bytes_node")
     networked = crosses | (per_row("ring_crosses") > 0) | (per_row("a2a_nodes") > 1)
-    return dict(degrees=pairs.candidate // group, valid=valid, d=np.where(valid, d_o, 0.0),
+    return dict(degrees=pairs.candidate.take(r) // group, kind0=(pairs.candidate.take(r) % group) // pairs.stages.size,
+                valid=valid, d=np.where(valid, d_o, 0.0),
                 m=np.where(valid, m_o, np.inf), lb0=np.where(valid, lb0, np.inf), net_lat=net_lat,
                 net_inv_bw=net_inv_bw, networked=networked)
 
 
+def _in_node_replicas(B, gpn, crosses, t, p, b, v, c, e):
+    """The most replicas of the plans ``(t, p, b, v, c, e)`` whose data-parallel group stays inside a node of
+    ``gpn`` GPUs (the pipeline's stages inside it too where it does not cross nodes) and that divide the global
+    batch ``B`` as the plan's :func:`replica_rules` ask (0 where none does)."""
+    per_rep, multiple = replica_rules(t, p, v, c, e)
+    in_node = np.maximum(np.floor(gpn / np.where(crosses, t, t * p)), 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return multiple * largest_divisor_at_most(B, b * per_rep * multiple,
+                                                  np.floor(np.floor(in_node / c) / multiple))
+
+
 def _geometry(s, pairs, pt, rows, row, point):
-    """The geometry of the options of the rows ``row`` at the points ``point``, each distinct one once (an
-    option's geometry depends on its point only where the plan inputs change along the sweep beyond the GPUs: a
-    cluster-size sweep's rows hold at several points, shared pairs at every point): a dict of rows (distinct
-    option, recompute kind) against the ZeRO stages, and each option's distinct one."""
+    """The geometry of the options ``row`` (indices into ``rows``, :func:`_row_options`' arrays) at the points
+    ``point``, each distinct one once (an option's geometry depends on its point only where the plan inputs change
+    along the sweep beyond the GPUs: a cluster-size sweep's rows hold at several points, shared pairs at every
+    point): a dict of rows (distinct option, recompute kind) against the ZeRO stages, and each option's distinct
+    one. An option's recompute kinds lighter than its row's lightest (``kind0``) are left out: they did not fit on
+    the most replicas, and memory only grows with fewer (``slot``: each option's row per kind, -1 where left out).
+    """
     group, n_z = group_size(s), len(zero_stages(s))
     n_r = group // n_z
     cols = [rows["degrees"][row].astype(float), rows["d"][row]]
@@ -233,10 +344,22 @@ def _geometry(s, pairs, pt, rows, row, point):
         cols.append(point.astype(float))
     first, code = distinct_rows(cols, row.size)
     o, at = row[first], (np.zeros(first.size, dtype=int) if pairs.shared else point[first])
+    k0 = rows["kind0"][row]
+    if first.size == row.size:
+        kmin = k0[first]
+    else:  # options that several rows share: from the lightest kind of any of them
+        kmin = np.full(first.size, n_r)
+        np.minimum.at(kmin, code, k0)
+    used = np.arange(n_r)[None, :] >= kmin[:, None]  # (options, kinds)
+    slot = np.full(used.shape, -1)
+    slot[used] = np.arange(np.count_nonzero(used))
+
+    def per_row(x):  # an option's value on each of its rows
+        return np.broadcast_to(x[:, None], used.shape)[used]
     cand = plan_candidates(s, pt)
-    ci = np.repeat(rows["degrees"][o] * group, n_r) + np.tile(np.arange(n_r) * n_z, o.size)
-    at = np.repeat(at, n_r)
-    d, m = (np.repeat(rows[k][o], n_r)[:, None] for k in ("d", "m"))
+    ci = per_row(rows["degrees"][o] * group) + np.broadcast_to(np.arange(n_r) * n_z, used.shape)[used]
+    at = per_row(at)
+    d, m = (per_row(rows[k][o])[:, None] for k in ("d", "m"))
     plans = tuple(cand[i] for i in (0, 1, 2, 3, 4, 6, 7))  # t, p, b, v, rc, c, e
     if all(cut_constant_points(np.asarray(pt[k]), 0).shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):
         # the first pass holds every candidate's plan side (the same model at every point): read, not recomputed
@@ -255,21 +378,28 @@ def _geometry(s, pairs, pt, rows, row, point):
     n = ci.size
     geo = dict(ci=ci, d=d[:, 0], m=m[:, 0], side=side, mem=np.broadcast_to(mem, (n, zs.size)),
                fits=np.broadcast_to(fits, (n, zs.size)), overlap=np.broadcast_to(ptg["dp_overlap"], (n, 1)),
-               seqs=(m * d * b)[:, 0], cs={k: cs[k] for k in STEP_KEYS + CONGESTION_PLAN_KEYS}, n_r=n_r)
+               seqs=(m * d * b)[:, 0], cs={k: cs[k] for k in STEP_KEYS + CONGESTION_PLAN_KEYS}, n_r=n_r,
+               slot=slot)
     return geo, code
 
 
 def _timed(geo, code, fab, point, bw, lat, congestion):
-    """Steps per sequence [s] of (fabric, point, option) entries whose option's geometry row is ``code``: (E,
-    kinds · stages), infinite where a plan does not fit. ``bw`` None: options no fabric enters, timed without one
-    (every network term is zero for them, on any fabric of finite bandwidth and latency)."""
+    """Steps per sequence [s] of (fabric, point, option) entries whose option's geometry is ``code``: (E,
+    kinds · stages), infinite where a plan does not fit (or its kind was left out). ``bw`` None: options no
+    fabric enters, timed without one (every network term is zero for them, on any fabric of finite bandwidth and
+    latency)."""
     n_r = geo["n_r"]
-    rows = (code[:, None] * n_r + np.arange(n_r)[None, :]).reshape(-1)
+    slots = geo["slot"][code].reshape(-1)
+    used = slots >= 0
+    every = used.all()
+    rows = slots if every else slots[used]
     cs = {k: _rows(x, rows) for k, x in geo["cs"].items()}
     if bw is None:
         slow, bw_at, lat_at = 1.0, np.inf, 0.0
     else:
         fr, pr = np.repeat(fab, n_r), np.repeat(point, n_r)
+        if not every:
+            fr, pr = fr[used], pr[used]
         slow = congestion_slowdown(cs, congestion, (fr, pr), trailing=1)
 
         def fabric_at(x):
@@ -280,31 +410,29 @@ def _timed(geo, code, fab, point, bw, lat, congestion):
         step = step_for_fabric(cs, _rows(geo["overlap"], rows), bw_at, lat_at, slow)[0]
         seq = step / geo["seqs"][rows][:, None]
     fits = geo["fits"][rows]
-    return np.where(fits, np.broadcast_to(seq, fits.shape), np.inf).reshape(code.size, -1)
+    seq = np.where(fits, np.broadcast_to(seq, fits.shape), np.inf)
+    if not every:
+        out = np.full((slots.size, fits.shape[1]), np.inf)
+        out[used] = seq
+        seq = out
+    return seq.reshape(code.size, -1)
 
 
-def _winners(s, pt, geo, code, entry, within, sf, sp, shape):
-    """The plans and terms of the winning entries (``entry``, ``within``: each winner's entry and (kind, stage)),
-    as dense arrays of ``shape`` (F, N), and where they win."""
+def _winners(s, pt, geo, code, entry, within):
+    """The plans and terms of the winning entries (``entry``, ``within``: each winner's entry and (kind, stage)):
+    arrays (winners,)."""
     n_z = geo["mem"].shape[1]
     ki, zi = np.divmod(within, n_z)
-    g = code[entry] * geo["n_r"] + ki  # each winner's geometry row
-    mask = np.zeros(shape, dtype=bool)
-    mask[sf, sp] = True
-
-    def dense(values):
-        out = np.zeros(shape, dtype=np.asarray(values).dtype)
-        out[sf, sp] = values
-        return out
+    g = geo["slot"][code[entry], ki]  # each winner's geometry row
     cand = plan_candidates(s, pt)
     ci = geo["ci"][g]
-    plan = {k: dense(cand[i].take(ci)) for k, i in _PLAN_ROWS.items()}
-    plan["zero_stage"] = dense(np.asarray(zero_stages(s), dtype=float)[zi])
+    plan = {k: cand[i].take(ci) for k, i in _PLAN_ROWS.items()}
+    plan["zero_stage"] = np.asarray(zero_stages(s), dtype=float)[zi]
     n = geo["ci"].size
-    side = {k: dense(np.broadcast_to(np.asarray(x).reshape(-1) if np.size(x) > 1 else np.ravel(x)[:1], (n,))[g])
+    side = {k: np.broadcast_to(np.asarray(x).reshape(-1) if np.size(x) > 1 else np.ravel(x)[:1], (n,))[g]
             for k, x in geo["side"].items()}
-    side.update(replicas_d=dense(geo["d"][g]), replicas_m=dense(geo["m"][g]), memory_bytes=dense(geo["mem"][g, zi]))
-    return mask, plan, side
+    side.update(replicas_d=geo["d"][g], replicas_m=geo["m"][g], memory_bytes=geo["mem"][g, zi])
+    return plan, side
 
 
 def _rows(x, rows):
