@@ -152,8 +152,11 @@ def degrees_valid(pt, t, p, b, v, d, m, c=1.0, e=1.0):
             and np.shape(l)[0] * np.shape(t)[1] >= GRID_MIN_ENTRIES)
     at = _at_distinct_plans if grid else (lambda fn, points, *cols: fn(*points, *cols))
     split, fills = at(layers_split, (l,), p, v)
-    if np.any(pt.get("uneven", 0.0) > 0):  # uneven stages: any split whose chunks each hold a layer (the busiest sets the pace)
-        split = split | ((pt["uneven"] > 0) & fills)
+    if np.any(pt.get("uneven", 0.0) > 0):
+        # uneven stages (Megatron-Core's first/last stage layer counts): a pipeline without interleaving may split
+        # its layers any way that leaves each stage a layer (the busiest sets the pace); interleaved chunks stay
+        # even or one short at both ends, as Llama 3 ran them
+        split = split | ((pt["uneven"] > 0) & fills & (v == 1))
     # the tests of the plan and the replicas alone first: on a model-size sweep they are (1, C), the grid's (N, C)
     ok = (t <= gpn) & divides(t, gpn) & (G >= tp) & (d >= 1) & (m >= 1) & (np.floor(m) == m)
     ok = ok & at(heads_split, (heads, kv), t) & split

@@ -142,8 +142,10 @@ class Parallel:
                                    "Core expert_tensor_parallel_size, MoE parallel folding, Liu et al. 2025); "
                                    "default: tp")
     uneven_stages: bool = F(True, help="Pipeline stages may hold different numbers of layers (Megatron-Core "
-                                       "decoder_first/last_pipeline_num_layers; Llama 3 405B's 126 layers and "
-                                       "DeepSeek-V3's 61 on 16 stages); the busiest stage sets the pace. False: an "
+                                       "decoder_first/last_pipeline_num_layers; DeepSeek-V3's 61 layers on 16 "
+                                       "stages): a pipeline without interleaving splits them any way that leaves "
+                                       "each stage a layer, the busiest setting the pace; interleaved chunks stay "
+                                       "even or one short at both ends (Llama 3 405B's 126 layers). False: an "
                                        "even split, or the first and last stage one layer short")
     cp: int | None = F(None, lo=1, hi=64, help="Context-parallel degree: each sequence split over cp GPUs, ring "
                                                "attention between them; searched for long sequences when omitted")

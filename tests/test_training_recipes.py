@@ -42,9 +42,20 @@ def test_an_odd_batch_idles_gpus_instead_of_changing():
 def test_layers_split_evenly_with_first_and_last_stage_short_or_unevenly(layers, pp, uneven, ok):
     """Megatron-LM splits layers evenly; Llama 3 made the first and last stage one layer short; Megatron-Core's
     first/last stage layer counts allow any split whose stages each hold a layer (the default, ``uneven_stages``)."""
+    _check_split(layers, pp, 1, uneven, ok)
+
+
+@pytest.mark.parametrize("layers, pp, v, ok", [(180, 16, 2, False), (126, 16, 4, True), (64, 8, 2, True)])
+def test_interleaved_chunks_split_evenly_or_one_short_even_with_uneven_stages(layers, pp, v, ok):
+    """Uneven stages free a pipeline without interleaving; interleaved chunks still split evenly or with the
+    first and last one layer short (Llama 3 405B: 126 layers on 16 stages of 4 chunks)."""
+    _check_split(layers, pp, v, True, ok)
+
+
+def _check_split(layers, pp, v, uneven, ok):
     s = _scen(cluster={"gpu": "H100-SXM", "nodes": 64},
               workload={"layers": layers, "hidden": 2048, "heads": 16, "global_batch": 1024, "micro_batch": 1},
-              parallel={"tp": 1, "pp": pp, "virtual_stages": 1, "uneven_stages": uneven})
+              parallel={"tp": 1, "pp": pp, "virtual_stages": v, "uneven_stages": uneven})
     res = evaluate(s, require_feasible=False)
     assert bool(np.all(res["feasible"])) is ok
 
@@ -56,7 +67,8 @@ def test_auto_plans_split_the_layers(uneven):
     res = sweep(s, "cluster.nodes", np.array([16, 64, 256]))
     l = res["architecture"]["layers"]
     chunks = res["plan"]["pp"] * res["plan"]["virtual_stages"]
-    ok = (chunks <= l) if uneven else (l % chunks == 0) | (((l + 1) % chunks == 0) | ((l + 2) % chunks == 0))
+    even = (l % chunks == 0) | (((l + 1) % chunks == 0) | ((l + 2) % chunks == 0))
+    ok = even | ((chunks <= l) & (res["plan"]["virtual_stages"] == 1)) if uneven else even
     assert np.all(ok[res["feasible"]])
 
 
