@@ -172,8 +172,8 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, chosen: Plan
     bw_ideal, bw_lossy, bw_final, eta = bandwidths
     slow = congestion_slowdown(cs2, net["congestion"])
     step = step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step, slow)[0]
-    # stragglers: the step waits for the slowest of the plan's hosts (model.scale); after the plan search, which
-    # compares plans without this term of a percent or two
+    # stragglers: the step waits for the slowest of the plan's hosts (model.scale); the plan search weighed the same
+    # factor in its choice (plan_search.candidates.weighted_sequences)
     straggle = straggler_factor(np.ceil(tc * pc * cs2["cp"] * cs2["d"] / pt["gpus_per_node"]),
                                 pt["slow_host_fraction"])
     step_raw, step = step, step * straggle

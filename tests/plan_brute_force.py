@@ -5,7 +5,8 @@ plan search's shortcuts: the (recompute, ZeRO stage) choice, the pairs, the boun
 mode each plan's number of replicas is found by trying every count that divides the batch, largest first, until
 the plan's degrees are possible (not from the engine's divisor table and rules); then the most replicas whose
 data-parallel group stays inside a node, found the same way, are timed too, and replace that choice where they are
-strictly faster (ties: the first plan shape, the lightest recompute kind, the lowest ZeRO stage).
+strictly faster (ties: the first plan shape, the lightest recompute kind, the lowest ZeRO stage). Each plan's
+step carries the stragglers of the hosts it uses, as the engine reports it, before the choice.
 """
 
 import numpy as np
@@ -34,6 +35,7 @@ def brute_force_plans(s, field=None, values=None):
         congestion = {k: np.broadcast_to(x, bw.shape)[..., None] for k, x in network.congestion_inputs(net).items()}
         slow = network.congestion_slowdown(cs, congestion)
         step = step_time.step_for_fabric(cs, ptn["dp_overlap"], bw[..., None], lat[..., None], slow)[0]
+        step = step * _stragglers(ptn, t, p, c, cs["d"])  # as the engine reports it: the choice weighs them too
         per_sequence = np.where(ok[None], step / (cs["m"] * cs["d"] * b), np.inf)  # (F, N, C)
     best = np.argmin(per_sequence, axis=-1)  # the first candidate that reaches the minimum
     found = np.isfinite(np.take_along_axis(per_sequence, best[..., None], axis=-1)[..., 0])
@@ -47,9 +49,12 @@ def brute_force_plans(s, field=None, values=None):
     if round_batch:
         _fewer_replicas(s, ptn, grid, replicas[0], bw, lat, congestion, cand, plan, step_best,
                         np.where(found, np.take_along_axis(per_sequence, best[..., None], axis=-1)[..., 0], np.inf))
-    # the step as the engine reports it: with the stragglers of the plan's hosts (model.scale), after the choice
-    hosts = np.ceil(plan["tp"] * plan["pp"] * plan["cp"] * plan["dp"] / pt["gpus_per_node"])
-    return plan, step_best * scale.straggler_factor(hosts, pt["slow_host_fraction"])
+    return plan, step_best
+
+
+def _stragglers(ptn, t, p, c, d):
+    """The stragglers' factor of each candidate's hosts (model.scale), as the engine multiplies the step by it."""
+    return scale.straggler_factor(np.ceil(t * p * c * d / ptn["gpus_per_node"]), ptn["slow_host_fraction"])
 
 
 def _fewer_replicas(s, ptn, grid, d_most, bw, lat, congestion, cand, plan, step_best, best_seq):
@@ -68,6 +73,7 @@ def _fewer_replicas(s, ptn, grid, d_most, bw, lat, congestion, cand, plan, step_
         ok = (d >= 1) & (d < d_most) & plan_fit.degrees_valid(ptn, t, p, b, v, d, m, c, e) & fits
         slow = network.congestion_slowdown(cs, congestion)
         step = step_time.step_for_fabric(cs, ptn["dp_overlap"], bw[..., None], lat[..., None], slow)[0]
+        step = step * _stragglers(ptn, t, p, c, d)
         seq = np.where(ok[None], step / (cs["m"] * cs["d"] * b), np.inf)
     i = np.argmin(seq, axis=-1)
     better = np.take_along_axis(seq, i[..., None], axis=-1)[..., 0] < best_seq

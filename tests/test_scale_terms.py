@@ -128,3 +128,13 @@ def test_h100_bf16_meets_llama3_405b_as_the_paper_states_its_recipe():
         res = evaluate(scenario_from_dict(validation.run_to_scenario_dict(r)), memory_limit=False)
         err = float(res["model_tflops_per_gpu"][0]) / float(r["value"]) - 1.0
         assert abs(err) <= validation.ROW_TOLERANCE, (r["id"], err)
+
+
+def test_the_plan_search_weighs_each_plan_s_stragglers_as_the_engine_reports_them():
+    """The search compares plans per sequence with the stragglers of the hosts each uses (so a plan on fewer hosts
+    is credited with drawing fewer slow ones), the same factor the engine multiplies the chosen plan's step by."""
+    from model.plan_search.candidates import weighted_sequences
+    pt = {"gpus_per_node": np.array([[8.0]]), "slow_host_fraction": np.array([[0.005]])}
+    one = np.array([[1.0]])
+    w = weighted_sequences(np.array([[1152.0]]), 2.0 * one, 8.0 * one, one, 72.0 * one, pt)  # 144 hosts
+    assert w[0, 0] == pytest.approx(1152.0 / (1.0 + scale.STRAGGLER_STEP_SLOWDOWN * (1.0 - 0.995 ** 144)))

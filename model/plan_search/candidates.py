@@ -14,6 +14,7 @@ from ..arrays import cut_constant_points
 from ..compute import recompute_code
 from ..errors import ScenarioError
 from ..inputs import CP_MIN_TOKENS_PER_RANK
+from ..scale import straggler_factor
 from ..scenario import Scenario
 
 
@@ -128,7 +129,7 @@ PLAN_POINT_KEYS = ("seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", 
                    "grad_ratio", "tp_overlap", "ep_overlap", "routed_weights_time", "imbalance", "routed_nodes",
                    "shared_experts", "expert_tp", "uneven", "core_width", "core_dim", "kv_width", "attn_inside",
                    "norm_bytes", "recompute_weights", "compute_time_scale", "fc2_input_share", "fp8_inputs",
-                   "overlap_tax")
+                   "overlap_tax", "slow_host_fraction")
 
 PLAN_ARRAY_KEYS = ("tp", "pp", "micro_batch", "virtual_stages", "recompute", "zero_stage", "cp", "ep")
 
@@ -144,7 +145,15 @@ def at_candidates(x, ci):
 # the point inputs compute_side reads given the plan side (and the replicas, but for the placeholder pair where no
 # pair fits), and the pairs keep: gathered per row
 ROW_POINT_KEYS = ("gpus_per_node", "hbm_bytes_per_s", "intra_busbw", "grad_ratio", "dp_overlap", "gpus",
-                  "global_batch", "overlap_tax")
+                  "global_batch", "overlap_tax", "slow_host_fraction")
+
+
+def weighted_sequences(sequences, t, p, c, d, pt):
+    """The sequences of a plan's step divided by its stragglers' factor (:func:`model.scale.straggler_factor` of the
+    hosts it uses): a step over these is the step per sequence the engine reports, stragglers included, so the
+    search picks the plan that is fastest as reported (a plan on fewer hosts draws fewer slow ones)."""
+    hosts = np.ceil(t * p * c * d / pt["gpus_per_node"])
+    return sequences / straggler_factor(hosts, pt["slow_host_fraction"])
 
 
 def group_size(s: Scenario) -> int:

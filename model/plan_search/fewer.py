@@ -30,7 +30,7 @@ from ..plan_fit import largest_divisor_at_most, plan_memory, replica_rules
 from ..scenario import Scenario
 from ..step_time import PLAN_SIDE_POINT_KEYS, STEP_KEYS, compute_side, step_for_fabric
 from .bounds import BOUND_MARGIN
-from .candidates import PLAN_POINT_KEYS, group_size, plan_candidates, zero_stages
+from .candidates import PLAN_POINT_KEYS, group_size, plan_candidates, weighted_sequences, zero_stages
 from .pairs import plan_side_at
 
 # the plan arrays the search returns, in :data:`~model.plan_search.candidates.PLAN_ARRAY_KEYS` order
@@ -378,7 +378,7 @@ def _geometry(s, pairs, pt, rows, row, point):
     n = ci.size
     geo = dict(ci=ci, d=d[:, 0], m=m[:, 0], side=side, mem=np.broadcast_to(mem, (n, zs.size)),
                fits=np.broadcast_to(fits, (n, zs.size)), overlap=np.broadcast_to(ptg["dp_overlap"], (n, 1)),
-               seqs=(m * d * b)[:, 0], cs={k: cs[k] for k in STEP_KEYS + CONGESTION_PLAN_KEYS}, n_r=n_r,
+               seqs=weighted_sequences(m * d * b, t, p, c, d, ptg)[:, 0], cs={k: cs[k] for k in STEP_KEYS + CONGESTION_PLAN_KEYS}, n_r=n_r,
                slot=slot)
     return geo, code
 

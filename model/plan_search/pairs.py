@@ -24,7 +24,7 @@ from ..step_time import COMPUTE_SIDE_PLAN_KEYS, LAYER_SIDE_POINT_KEYS, PLAN_SIDE
     STEP_KEYS, compute_side, layer_side_terms, pipeline_crosses, stage_side_terms
 from .bounds import bound_coefficients, bound_table, few_pairs
 from .candidates import PLAN_POINT_KEYS, ROW_POINT_KEYS, at_candidates, group_size, plan_candidates, plan_key, \
-    stages_worth_timing, zero_stages
+    stages_worth_timing, weighted_sequences, zero_stages
 
 
 def plan_side_at(pt, at, plans, ci, params_gpu=None, models=None, plan_at=None):
@@ -155,7 +155,7 @@ class PlanPairs(NamedTuple):
     usable: bool  # False: no pair fits anywhere (one placeholder pair)
     shared: bool  # True: the plan inputs are the same at every point and the pairs (of point 0) hold at each
     starts: np.ndarray  # first pair of each point that has pairs
-    sequences: np.ndarray  # (rows, 1) sequences per step of each row (m · d · micro_batch)
+    sequences: np.ndarray  # (rows, 1) sequences per step of each row (m · d · micro_batch) over its stragglers' factor
     bound: np.ndarray | None  # bound_coefficients of the rows (6, rows) where a row is a pair, else None
     stage_bound: np.ndarray | None = None  # bound_table of the rows (columns, rows) where rows serve several points
     # (``row_points``, or all: ``shared``), else None; neither: every pair is timed (few pairs)
@@ -364,7 +364,7 @@ def plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
                    if k in per_kind and k not in COMPUTE_SIDE_PLAN_KEYS}
         cs = compute_side(ptp, t_p, p_p, b_p, v_p, r_p, zs[None, :], round_batch, plan_side, c=c_p, replicas=dm,
                            e=e_p, search=True)
-        sequences = cs["m"] * cs["d"] * b_p
+        sequences = weighted_sequences(cs["m"] * cs["d"] * b_p, t_p, p_p, c_p, cs["d"], ptp)
         # a term the same for every row (no context or expert parallelism: their terms are zero) is kept once
         cs = {k: cut_constant_points(np.broadcast_to(cs[k], (ci.size, 1)) if np.ndim(cs[k]) < 2 else cs[k], 0)
               for k in STEP_KEYS + CONGESTION_PLAN_KEYS if k not in cs_kind}
