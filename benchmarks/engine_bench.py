@@ -66,8 +66,8 @@ def _slider_moves(s, count):
 def given_plan_scenario(s):
     """``s`` with every plan choice given, as the peer is given them (:func:`peer_configs_per_s`): InfiniBand's
     searched degrees and micro-batch at the preset's point, no interleaving, selective recompute, ZeRO-1."""
-    plan = model.evaluate(s).at("infiniband")["plan"]
-    tp, pp, mb = int(plan["tp"]), int(plan["pp"]), int(plan["micro_batch"])
+    plan = model.evaluate(s).at("infiniband").plan
+    tp, pp, mb = int(plan.tp), int(plan.pp), int(plan.micro_batch)
     dp = s.cluster.nodes * s.cluster.gpus_per_node // (tp * pp)  # a given plan uses every GPU
     batch = dp * mb * max(1, round(s.workload.global_batch / (dp * mb)))  # the nearest batch it runs whole
     return s.replace_many({"parallel.mode": "explicit", "parallel.tp": tp, "parallel.pp": pp,
@@ -113,23 +113,23 @@ def peer_configs_per_s(scenario, n_configs=40):
             logging.getLogger(name).setLevel(logging.ERROR)
     res = model.evaluate(scenario)
     ib = res.at("infiniband")
-    arch = ib["architecture"]
+    arch = ib.workload
     g = catalog.gpu(scenario.cluster.gpu)
-    mc = ModelConfig(name="bench", num_layers=int(arch["layers"]), n_head=int(arch["heads"]),
-                     hidden_dim=int(arch["hidden"]), vocab_size=scenario.workload.vocab,
+    mc = ModelConfig(name="bench", num_layers=int(arch.layers), n_head=int(arch.heads),
+                     hidden_dim=int(arch.hidden), vocab_size=scenario.workload.vocab,
                      max_seq_len=scenario.workload.seq_len)
     gc = GPUConfig(name=scenario.cluster.gpu, mem_per_GPU_in_GB=g["memory_gb"],
                    hbm_bandwidth_in_GB_per_sec=g["hbm_gb_per_s"], intra_node_bandwidth_in_GB_per_sec=g["intra_gb_per_s"],
                    intra_node_min_message_latency=8e-6, peak_fp16_TFLOPS=g["peak_bf16_tflops"],
                    inter_node_bandwidth_in_GB_per_sec=50)
-    plan = ib["plan"]
-    tp, pp, dp = int(plan["tp"]), int(plan["pp"]), int(plan["dp"])
-    gbs = int(plan["global_batch"])
+    plan = ib.plan
+    tp, pp, dp = int(plan.tp), int(plan.pp), int(plan.dp)
+    gbs = int(plan.global_batch)
 
     def one():
         la = LLMAnalysis(mc, gc, parallelism_config=ParallelismConfig(tp_size=tp, pp_size=pp, dp_size=dp),
                          flops_efficiency=0.5, hbm_memory_efficiency=0.9)
-        la.training(batch_size_per_gpu=int(plan["micro_batch"]), global_batch_size=gbs,
+        la.training(batch_size_per_gpu=int(plan.micro_batch), global_batch_size=gbs,
                     seq_len=scenario.workload.seq_len, total_num_tokens=int(scenario.workload.train_tokens_b * 1e9),
                     activation_recomputation=ActivationRecomputation.SELECTIVE, ds_zero=DSZeRO.STAGE_1)
 

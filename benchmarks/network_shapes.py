@@ -46,10 +46,10 @@ def table(s: model.Scenario) -> str:
     for field, name, values, fmt, changes in SWEEPS:
         res = model.sweep(s.replace_many(changes) if changes else s, field, np.asarray(values, dtype=float))
         for j, v in enumerate(values):
-            days = res["train_days"][:, j]
+            days = res.throughput.train_days[:, j]
             cells = ["–" if not np.isfinite(d) else f"{d:,.1f}" for d in days]
             lines.append(f"| {name} | {fmt.format(v)} | " + " | ".join(cells) + " |")
-    now = " · ".join(f"{lab} {d:,.1f}" for lab, d in zip(base.labels, base["train_days"]))
+    now = " · ".join(f"{lab} {d:,.1f}" for lab, d in zip(base.labels, base.throughput.train_days))
     return "\n".join(lines) + f"\n\nAt the scenario's own values: {now} days."
 
 

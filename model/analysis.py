@@ -39,6 +39,7 @@ from . import catalog
 from .arrays import cut_constant_points
 from .engine import PLAN_ARRAY_KEYS, Inputs, build_inputs, evaluate, evaluate_inputs, sweep
 from .errors import ScenarioError
+from .results import METRICS
 
 SAMPLED_KEYS = ("latency_us", "loss_rate", "link_gbps", "achievable_fraction", "cpu_use_at_line_rate",
                 "network_cost_per_node_cny")
@@ -173,8 +174,8 @@ def _swept_fabric_key(scenario, field: str | None):
 
 
 def _plan_arrays(result) -> dict:
-    p = result["plan"]
-    return {k: np.asarray(p[k], dtype=float) for k in PLAN_ARRAY_KEYS + ("dp",)}  # dp: fewer replicas kept
+    p = result.plan
+    return {k: np.asarray(getattr(p, k), dtype=float) for k in PLAN_ARRAY_KEYS + ("dp",)}  # dp: fewer replicas kept
 
 
 def percentiles_of_sorted(rows, q):
@@ -250,9 +251,9 @@ def monte_carlo(scenario, field: str | None, values=None, *, samples: int = 1000
                            lean=True)
     pct = {}
     for m in metrics:
-        if m not in out:
+        if out.metric(m) is None:
             continue
-        arr = np.asarray(out[m], dtype=float)
+        arr = np.asarray(out.metric(m), dtype=float)
         # an output that no sampled input (or no point) reaches keeps length 1 on that axis
         arr = np.broadcast_to(arr, np.broadcast_shapes(arr.shape, (len(names), n, 1)))
         # infeasible points are NaN in every sample, so plain percentiles (NaN there) are right.
@@ -322,8 +323,8 @@ def tornado(scenario, fabric: str, *, metric: str = "train_days_with_interruptio
             pt["electricity_cny_per_kwh"] = cny
     plan = {key: np.repeat(v.reshape(-1, 1), n, axis=1) for key, v in _plan_arrays(base).items()}
     out = evaluate_inputs(scenario, Inputs(n=n, point=pt, fabric=fab, fabrics=inp.fabrics), plan=plan)
-    days = np.asarray(out.get(metric, out["train_days"]))[fi]
-    tco = np.asarray(out["tco"])[fi] if "tco" in out else np.full(n, np.nan)
+    days = np.asarray(out.metric(metric) if metric in METRICS else out.throughput.train_days)[fi]
+    tco = np.asarray(out.money.tco)[fi]
     swings = []
     for j, rv in enumerate(cases):
         swings.append(Swing(rv.label, f"fabric.{rv.fabric}.{rv.key}", rv.low, rv.high, rv.source,
@@ -369,11 +370,11 @@ def break_even(result, fabric_a: str, fabric_b: str, metric: str = "tco") -> lis
     for f in (fabric_a, fabric_b):
         if f not in result.fabrics:
             raise ScenarioError("fabric", f, "one of " + ", ".join(result.fabrics))
-    if metric not in result.data:
+    if metric not in METRICS:
         raise ScenarioError("metric", metric, "a result metric such as tco, train_days, mfu")
     x = np.asarray(result.x, dtype=float)
-    a = np.asarray(result.data[metric][result.fabric_index(fabric_a)], dtype=float)
-    b = np.asarray(result.data[metric][result.fabric_index(fabric_b)], dtype=float)
+    a = np.asarray(result.metric(metric)[result.fabric_index(fabric_a)], dtype=float)
+    b = np.asarray(result.metric(metric)[result.fabric_index(fabric_b)], dtype=float)
     sign = -1.0 if metric in ("mfu", "hfu", "tokens_per_s", "model_tflops_per_gpu") else 1.0
     with np.errstate(invalid="ignore"):  # both infinite (no plan fits either): no crossing there, not a warning
         d = sign * (a - b)  # < 0: a better

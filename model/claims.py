@@ -129,15 +129,15 @@ def explanation_parts(metric: str, res, fabric: str, baseline: str) -> tuple[str
         return None
     i, b = res.fabric_index(fabric), res.fabric_index(baseline)
     s = res.scenario
-    d = res["train_days_with_interruptions"]
+    d = res.reliability.train_days_with_interruptions
     slower = float(d[b] / d[i])
-    tco, cpt = res["tco"], res["cost_per_token"]
+    tco, cpt = res.money.tco, res.money.cost_per_token
     base = dict(fabric=fabric, baseline=baseline, slower=slower)
     if metric == "electricity_saving_cny_per_year":
-        e = res["energy_cost_per_run"]
+        e = res.money.energy_cost_per_run
         runs = s.economics.duty_cycle * HOURS_PER_YEAR / (d[i] * 24.0)
         return "electricity", dict(base, energy_baseline=float(e[b]), energy_fabric=float(e[i]), runs=float(runs),
-                                   bill=float(res["opex_parts"]["energy"][i]))
+                                   bill=float(res.money.opex_energy[i]))
     if metric == "tco_saving_pct":
         return "token_cost", base
     work = tco[i] / cpt[i]
@@ -188,21 +188,21 @@ def metric_value(metric: str, res, fabric: str, baseline: str, months: float = 1
     b = res.fabric_index(baseline)
     s = res.scenario
     row = res.fabric_rows[i]
-    d = res["train_days_with_interruptions"]
-    tco, cpt = res["tco"], res["cost_per_token"]
-    net = res["capex_parts"]["network"]
+    d = res.reliability.train_days_with_interruptions
+    tco, cpt = res.money.tco, res.money.cost_per_token
+    net = res.money.capex_network
     nodes = s.cluster.nodes
     if metric == "latency_us":
         return float(row.values["latency_us"])
     if metric == "bandwidth_gbps":
-        return float(res["node_bandwidth_gbps"]["line"][i])
+        return float(res.network.line_gbps[i])
     if metric == "cpu_pct":
         cores = float(s.cluster.host_cores or catalog.gpu(s.cluster.gpu)["host_cores"])
-        return float(res["cpu_cores_busy"][i] / cores * 100.0)
+        return float(res.network.cpu_cores_busy[i] / cores * 100.0)
     if metric == "interruption_rate_pct":
-        return float(res["network_interruptions_per_day"][i] * 100.0)
+        return float(res.reliability.network_interruptions_per_day[i] * 100.0)
     if metric == "interruptions_observed":
-        return float(res["interruptions_per_day"][i] * months * DAYS_PER_MONTH)
+        return float(res.reliability.interruptions_per_day[i] * months * DAYS_PER_MONTH)
     if metric == "days":
         return float(d[i])
     if metric == "efficiency_gain_pct":
@@ -221,15 +221,15 @@ def metric_value(metric: str, res, fabric: str, baseline: str, months: float = 1
     if metric == "tco_saving_pct":
         return float((1.0 - cpt[i] / cpt[b]) * 100.0)
     if metric == "electricity_saving_cny_per_year":
-        e = res["energy_cost_per_run"]
+        e = res.money.energy_cost_per_run
         runs = s.economics.duty_cycle * HOURS_PER_YEAR / (d[i] * 24.0)
         return float((e[b] - e[i]) * runs)
     if metric == "interruptions_per_run":
-        return float(res["interruptions"][i])
+        return float(res.reliability.interruptions[i])
     if metric == "hours_lost":
-        return float(res["hours_lost"][i])
+        return float(res.reliability.hours_lost[i])
     if metric == "hours_lost_cost_cny":
-        return float(res["hours_lost"][i] / (d[i] * 24.0) * res["cost_per_run"][i])
+        return float(res.reliability.hours_lost[i] / (d[i] * 24.0) * res.money.cost_per_run[i])
     if metric == "pue":
         return float(point_inputs(s)["pue"])
     raise KeyError(metric)

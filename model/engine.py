@@ -31,15 +31,13 @@ bandwidth caps, congestion) → :mod:`model.inputs` (a scenario as arrays) → t
 from __future__ import annotations
 
 import functools
-import math
-from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
 from . import catalog, economics, reliability, topology
 from .arrays import float_copy
-from .compute import RECOMPUTE_KINDS, flops_per_iteration, model_flops_per_iteration
+from .compute import flops_per_iteration, model_flops_per_iteration
 from .errors import ScenarioError
 from .memory import USABLE_MEMORY_FRACTION
 from .inputs import FABRIC_SWEEPABLE, SWEEPABLE, FabricRow, Inputs, build_inputs, derive_architecture, \
@@ -52,28 +50,26 @@ from .scale import straggler_factor
 from .scenario import Scenario
 from .step_time import a2a_beyond_fixed, compute_side, step_for_fabric
 from .transport import cpu_cores_busy
+from .results import BREAKDOWN_KEYS, BREAKDOWN_LABELS, Outputs, SweepResult, describe_plan
 
 
-BREAKDOWN_KEYS = ("compute", "tp_comm", "cp_comm", "ep_comm", "pp_comm", "dp_comm", "bubble", "loss_recovery", "cpu",
-                  "optimizer")
-BREAKDOWN_LABELS = {
-    "compute": "Compute", "tp_comm": "Tensor-parallel comm", "cp_comm": "Context-parallel ring (exposed)",
-    "ep_comm": "Expert all-to-all", "pp_comm": "Pipeline comm",
-    "dp_comm": "Data-parallel comm (exposed)", "bubble": "Pipeline bubble", "loss_recovery": "Loss recovery",
-    "cpu": "Host CPU limit", "optimizer": "Optimizer step",
-}
-
-
-def evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: bool = False) -> dict:
-    """All outputs for every fabric and point; the fastest plan is searched unless ``plan`` is given.
+def evaluate_inputs(s: Scenario, inp: Inputs, plan: dict | None = None, lean: bool = False) -> Outputs:
+    """All outputs for every fabric and point, typed (:class:`~model.results.Outputs`); the fastest plan is
+    searched unless ``plan`` is given.
 
     ``plan`` (``tp``, ``pp``, ``micro_batch``, ``virtual_stages``, ``recompute`` (code), ``zero_stage``, ``cp``,
     ``ep`` arrays broadcasting against the fabric arrays, and in auto mode optionally ``dp``, its data-parallel
     replicas, else the most at which it is possible) evaluates that plan as it is, e.g. for Monte-Carlo
     samples around a nominal sweep. A searched plan is evaluated the same way: one output path. ``lean``
     computes only what the headline metrics need (step, utilisation, days, reliability, money), not the
-    per-mechanism breakdown.
+    per-mechanism breakdown (the fields it leaves out are None).
     """
+    return Outputs.from_tree(_output_tree(s, inp, plan, lean))
+
+
+def _output_tree(s: Scenario, inp: Inputs, plan: dict | None = None, lean: bool = False) -> dict:
+    """:func:`evaluate_inputs`' outputs as the engine assembles them: a nested dict of arrays, the names of
+    :data:`model.results.ENGINE_PATHS`."""
     net, bandwidths = network_for(inp)
     step_latency = inter_step_latency_s(net)
     found, plan_side = None, None
@@ -276,38 +272,6 @@ def _with_reliability_and_money(s, pt, fab, out, lean=False, tree=None):
     return out
 
 
-@dataclass(frozen=True)
-class Result:
-    """Engine output. Per-fabric arrays have shape (F,) from :func:`evaluate`, (F, N) from :func:`sweep`."""
-    scenario: Scenario
-    fabrics: tuple[str, ...]
-    labels: tuple[str, ...]
-    field: str | None
-    x: np.ndarray | None
-    data: dict
-    fabric_rows: tuple
-
-    def __getitem__(self, key):
-        return self.data[key]
-
-    def fabric_index(self, name: str) -> int:
-        return self.fabrics.index(name)
-
-    def at(self, fabric: str) -> dict:
-        """Scalar view of one fabric (evaluate results only)."""
-        i = self.fabric_index(fabric)
-        return _index_tree(self.data, i)
-
-
-def _index_tree(tree, i):
-    if isinstance(tree, dict):
-        return {k: _index_tree(v, i) for k, v in tree.items()}
-    arr = np.asarray(tree)
-    if arr.ndim == 0:
-        return arr.item()
-    return arr[i] if arr.shape[0] > i else arr
-
-
 def _squeeze_tree(tree, n_fabrics):
     if isinstance(tree, dict):
         return {k: _squeeze_tree(v, n_fabrics) for k, v in tree.items()}
@@ -337,7 +301,7 @@ def _broadcast_tree(tree, shape):
     return out
 
 
-def sweep(scenario: Scenario, field: str, values) -> Result:
+def sweep(scenario: Scenario, field: str, values) -> SweepResult:
     """Evaluate ``scenario`` with ``field`` over ``values``, for all fabrics at once.
 
     ``field`` is a dotted scenario path from :data:`SWEEPABLE`, or a fabric
@@ -345,14 +309,15 @@ def sweep(scenario: Scenario, field: str, values) -> Result:
     (``"fabric.roce.loss_rate"``). Arrays in the result have shape (F, N).
     """
     inp = build_inputs(scenario, field, values, fabric_points_cut=True)
-    data = evaluate_inputs(scenario, inp)
+    data = _output_tree(scenario, inp)
     shape = (len(inp.fabrics), inp.n)
     data = _broadcast_tree(data, shape)
-    return Result(scenario, tuple(r.name for r in inp.fabrics), tuple(r.label for r in inp.fabrics), field,
-                  np.asarray(values, dtype=float).reshape(-1), data, tuple(inp.fabrics))
+    return SweepResult.from_tree(data, scenario=scenario, fabrics=tuple(r.name for r in inp.fabrics),
+                                 labels=tuple(r.label for r in inp.fabrics), field=field,
+                                 x=np.asarray(values, dtype=float).reshape(-1), fabric_rows=tuple(inp.fabrics))
 
 
-def evaluate(scenario: Scenario, *, require_feasible: bool = True, memory_limit: bool = True) -> Result:
+def evaluate(scenario: Scenario, *, require_feasible: bool = True, memory_limit: bool = True) -> SweepResult:
     """Evaluate one scenario for all its fabrics. Arrays have shape (F,).
 
     Raises :class:`ScenarioError` when no plan fits (explicit degrees that do
@@ -364,31 +329,32 @@ def evaluate(scenario: Scenario, *, require_feasible: bool = True, memory_limit:
     inp = build_inputs(scenario)
     if not memory_limit:
         inp.point["memory_bytes"] = np.full(inp.n, np.inf)
-    data = evaluate_inputs(scenario, inp)
+    data = _output_tree(scenario, inp)
     F = len(inp.fabrics)
     data = _broadcast_tree(data, (F, 1))
     data = _squeeze_tree(data, F)
-    res = Result(scenario, tuple(r.name for r in inp.fabrics), tuple(r.label for r in inp.fabrics), None, None,
-                 data, tuple(inp.fabrics))
-    if require_feasible and not np.all(data["feasible"]):
+    res = SweepResult.from_tree(data, scenario=scenario, fabrics=tuple(r.name for r in inp.fabrics),
+                                labels=tuple(r.label for r in inp.fabrics), field=None, x=None,
+                                fabric_rows=tuple(inp.fabrics))
+    if require_feasible and not np.all(res.plan.feasible):
         raise infeasible_error(scenario)
     check_finishes(res)
     return res
 
 
-def check_finishes(res: Result) -> None:
+def check_finishes(res: SweepResult) -> None:
     """Refuse a scenario whose run never finishes (:data:`reliability.MAX_WALL_FACTOR`) for a fabric whose plan
     fits: its times would be NaN, not numbers. ``res`` is an :func:`evaluate` result (arrays (F,))."""
-    days = np.asarray(res.data["train_days_with_interruptions"], dtype=float).reshape(-1)
-    fits = np.asarray(res.data["feasible"], dtype=bool).reshape(-1)
+    days = np.asarray(res.reliability.train_days_with_interruptions, dtype=float).reshape(-1)
+    fits = np.asarray(res.plan.feasible, dtype=bool).reshape(-1)
     bad = np.flatnonzero(fits & ~np.isfinite(days))
     if bad.size == 0:
         return
     i = int(bad[0])
-    d = res.at(res.fabrics[i])
+    d = res.at(res.fabrics[i]).reliability
     raise ScenarioError(
-        "reliability", f"MTBF {d['mtbf_h']:.3g} h, checkpoint write {d['checkpoint_write_min']:.3g} min every "
-                       f"{d['checkpoint_interval_min']:.3g} min",
+        "reliability", f"MTBF {d.mtbf_h:.3g} h, checkpoint write {d.checkpoint_write_min:.3g} min every "
+                       f"{d.checkpoint_interval_min:.3g} min",
         f"a run that finishes on {res.labels[i]} (expected time at most {reliability.MAX_WALL_FACTOR:g} × the "
         "failure-free time): raise reliability.storage_gb_per_s, shorten reliability.checkpoint_interval_min or lower the "
         "interruption rates")
@@ -411,25 +377,9 @@ def infeasible_error(s: Scenario) -> ScenarioError:
                          "add nodes, use recompute = \"full\", or choose a larger GPU")
 
 
-def describe_plan(plan: dict) -> str:
-    def fmt(x):
-        return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else str(int(x))
-    text = (f"TP {fmt(plan['tp'])} · PP {fmt(plan['pp'])} · DP {fmt(plan['dp'])} · "
-            f"micro-batch {fmt(plan['micro_batch'])} · v {fmt(plan['virtual_stages'])}")
-    if plan.get("cp") is not None and not math.isnan(plan["cp"]) and plan["cp"] > 1:
-        text += f" · CP {fmt(plan['cp'])}"
-    if plan.get("ep") is not None and not math.isnan(plan["ep"]) and plan["ep"] > 1:
-        text += f" · EP {fmt(plan['ep'])}"
-        if plan.get("expert_tp") is not None and plan["expert_tp"] != plan["tp"]:  # MoE parallel folding (None: tied)
-            text += f" · expert TP {fmt(plan['expert_tp'])}"
-    if plan.get("zero_stage") is not None and not math.isnan(plan["zero_stage"]):
-        text += f" · ZeRO {fmt(plan['zero_stage'])}"
-    if plan.get("recompute") is not None and not math.isnan(plan["recompute"]):
-        text += f" · recompute {RECOMPUTE_KINDS[int(plan['recompute'])]}"
-    return text
+Result = SweepResult  # the name the engine's result had
 
-
-__all__ = ["evaluate", "sweep", "Result", "BREAKDOWN_KEYS", "BREAKDOWN_LABELS", "SWEEPABLE", "FABRIC_SWEEPABLE",
+__all__ = ["evaluate", "sweep", "Result", "SweepResult", "Outputs", "BREAKDOWN_KEYS", "BREAKDOWN_LABELS", "SWEEPABLE", "FABRIC_SWEEPABLE",
            "FabricRow", "Inputs", "PLAN_ARRAY_KEYS", "PlanCacheInfo", "build_inputs", "check_finishes",
            "clear_plan_cache", "derive_architecture", "describe_plan", "evaluate_inputs", "infeasible_error",
            "largest_divisor_at_most", "nccl_inputs", "plan_cache_info", "plan_quantities", "PlanQuantities",

@@ -53,13 +53,13 @@ def dense_twin(s: Scenario) -> Scenario:
 def _active_params_b(s: Scenario) -> float:
     """Parameters a token meets [10⁹]: the architecture's, with ``top_k`` experts instead of all."""
     res = evaluate(s, require_feasible=False)
-    total = float(np.asarray(res["params"]).reshape(-1)[0])
+    total = float(np.asarray(res.workload.params).reshape(-1)[0])
     w = s.workload
     experts, top_k = float(w.experts or 1), float(w.top_k or 2)
-    arch = res["architecture"]
-    h, a = float(np.asarray(arch["hidden"]).reshape(-1)[0]), float(np.asarray(arch["heads"]).reshape(-1)[0])
-    kv = float(np.asarray(arch["kv_heads"]).reshape(-1)[0])
-    layers = float(np.asarray(arch["layers"]).reshape(-1)[0])
+    arch = res.workload
+    h, a = float(np.asarray(arch.hidden).reshape(-1)[0]), float(np.asarray(arch.heads).reshape(-1)[0])
+    kv = float(np.asarray(arch.kv_heads).reshape(-1)[0])
+    layers = float(np.asarray(arch.layers).reshape(-1)[0])
     from .compute import layer_matmul_weights
 
     mlp = float(layer_matmul_weights(h, a, kv, w.ffn_hidden if w.ffn_hidden else np.nan)
@@ -84,7 +84,7 @@ def fabric_gap(s: Scenario, field: str | None = None, values=None) -> dict:
         moe, dense = sweep(s, field, values), sweep(twin, field, values)
     out = {"fabrics": moe.fabrics, "labels": moe.labels, "x": None if field is None else moe.x, "field": field}
     for key, res in (("moe", moe), ("dense", dense)):
-        step = np.asarray(res["step_time_s"], dtype=float)
+        step = np.asarray(res.throughput.step_time_s, dtype=float)
         with np.errstate(invalid="ignore"):
             best = np.nanmin(np.where(np.isfinite(step), step, np.nan), axis=0) if np.any(np.isfinite(step)) \
                 else np.full(step.shape[1:], np.nan)

@@ -175,7 +175,7 @@ def solve_train_tokens_b(scenario: Scenario, fabric: str, target_days: float) ->
     from .engine import evaluate
 
     res = evaluate(scenario)
-    days = float(res["train_days_with_interruptions"][res.fabric_index(fabric)])
+    days = float(res.reliability.train_days_with_interruptions[res.fabric_index(fabric)])
     return scenario.workload.train_tokens_b * target_days / days
 
 

@@ -208,11 +208,7 @@ def _budget_in(s, currency):
 
 def _servers_capex(res) -> float:
     """What the GPU servers alone cost, in the result's currency (the same for every fabric)."""
-    try:
-        parts = res["capex_parts"]
-    except KeyError:
-        return float("nan")
-    servers = parts["servers"] if isinstance(parts, dict) else None
+    servers = res.money.capex_servers
     return float(np.nanmin(np.asarray(servers, dtype=float))) if servers is not None else float("nan")
 
 
@@ -235,10 +231,10 @@ def engine_choice(res, deadline_days=None, budget=None, *, spread=None,
         A margin at or below this fraction is a tie whatever the ranges [-].
     """
     names = list(res.fabrics)
-    days = np.asarray(res["train_days_with_interruptions"], dtype=float)
-    tco = np.asarray(res["tco"], dtype=float)
-    per_run = np.asarray(res["cost_per_run"], dtype=float)
-    currency = str(np.asarray(res["currency"]).reshape(-1)[0])
+    days = np.asarray(res.reliability.train_days_with_interruptions, dtype=float)
+    tco = np.asarray(res.money.tco, dtype=float)
+    per_run = np.asarray(res.money.cost_per_run, dtype=float)
+    currency = str(np.asarray(res.money.currency).reshape(-1)[0])
     ok = np.isfinite(days)
     if deadline_days is not None:
         metric, key, crit, ok2 = ("tco", tco, _r("criterion.deadline", deadline_days=float(deadline_days)),
@@ -276,7 +272,7 @@ def engine_choice(res, deadline_days=None, budget=None, *, spread=None,
 
 def budget_for(s, res):
     """The scenario's TCO budget in the result's currency (``None`` when it has none)."""
-    return _budget_in(s, str(np.asarray(res["currency"]).reshape(-1)[0]))
+    return _budget_in(s, str(np.asarray(res.money.currency).reshape(-1)[0]))
 
 
 def uncertainty(s, samples: int = UNCERTAINTY_SAMPLES) -> dict:
@@ -299,7 +295,7 @@ def _goals_for(s, res):
     if budget is not None and s.goals.deadline_days is None:
         servers = _servers_capex(res)
         if np.isfinite(servers) and budget < servers:
-            currency = str(np.asarray(res["currency"]).reshape(-1)[0])
+            currency = str(np.asarray(res.money.currency).reshape(-1)[0])
             note = _r("note.budget_below_servers", budget=float(budget), servers=servers,
                       nodes=int(s.cluster.nodes), currency=currency)
             budget = None
@@ -320,8 +316,8 @@ def disagreement_reason(res, tree_fabric: str, engine_fabric: str | None, criter
     if tree_fabric not in res.fabrics:
         return _r("diff.not_compared", tree=tree_fabric)
     i, j = res.fabric_index(engine_fabric), res.fabric_index(tree_fabric)
-    d = np.asarray(res["train_days_with_interruptions"], dtype=float)
-    c = np.asarray(res["tco"], dtype=float)
+    d = np.asarray(res.reliability.train_days_with_interruptions, dtype=float)
+    c = np.asarray(res.money.tco, dtype=float)
     both = dict(engine=engine_fabric, tree=tree_fabric, engine_days=float(d[i]), tree_days=float(d[j]))
     code = criterion.code if criterion is not None else "criterion.cost_per_run"
     if code.endswith("_missed"):
@@ -334,15 +330,15 @@ def disagreement_reason(res, tree_fabric: str, engine_fabric: str | None, criter
         if budget is not None and not c[j] <= budget:
             return _r("diff.tree_over_budget", **both)
         return _r("diff.faster_within_budget", **both)
-    per_run = np.asarray(res["cost_per_run"], dtype=float)
+    per_run = np.asarray(res.money.cost_per_run, dtype=float)
     return _r("diff.cheaper_per_run", per_run_change=float((per_run[i] - per_run[j]) / per_run[j]), **both)
 
 
 def _separator(res, equivalent) -> Reason:
     """What would separate equivalent fabrics: a trade-off a goal can decide, or a measurement."""
     idx = [res.fabric_index(f) for f in equivalent]
-    d = np.asarray(res["train_days_with_interruptions"], dtype=float)[idx]
-    c = np.asarray(res["tco"], dtype=float)[idx]
+    d = np.asarray(res.reliability.train_days_with_interruptions, dtype=float)[idx]
+    c = np.asarray(res.money.tco, dtype=float)[idx]
     fast, cheap = int(np.nanargmin(d)), int(np.nanargmin(c))
     if fast != cheap:
         return _r("separate.trade_off", faster=equivalent[fast], faster_days=float(d[fast]),
@@ -422,7 +418,7 @@ def baseline_fabric(res, preferred: str | None = None) -> str:
     for name in (preferred, BASELINE_FABRIC):
         if name in names:
             return name
-    days = np.asarray(res["train_days_with_interruptions"], dtype=float)
+    days = np.asarray(res.reliability.train_days_with_interruptions, dtype=float)
     return names[int(np.nanargmax(np.where(np.isfinite(days), days, -np.inf)))]
 
 
@@ -468,7 +464,7 @@ def same_work(res, fabric: str, baseline: str) -> SameWork:
     i, j = res.fabric_index(fabric), res.fabric_index(baseline)
 
     def v(key, k):
-        return float(np.asarray(res[key], dtype=float).reshape(-1)[k])
+        return float(np.asarray(res.metric(key), dtype=float).reshape(-1)[k])
 
     runs_base = v("runs_per_year", j)
     gpus = s.cluster.nodes * s.cluster.gpus_per_node
@@ -476,7 +472,7 @@ def same_work(res, fabric: str, baseline: str) -> SameWork:
     r_f, r_b = v("cost_per_run", i), v("cost_per_run", j)
     return SameWork(fabric, baseline, d_f, d_b, r_f, r_b, v("cost_per_token", i) * 1e6, v("cost_per_token", j) * 1e6,
                     runs_base * (r_b - r_f), runs_base * gpus * 24.0 * (d_b - d_f), v("tco", i), v("tco", j),
-                    float(s.economics.years), str(np.asarray(res["currency"]).reshape(-1)[0]))
+                    float(s.economics.years), str(np.asarray(res.money.currency).reshape(-1)[0]))
 
 
 def money_baseline(res, fabric: str, baseline: str | None = None, stalls=None) -> str | None:
@@ -488,7 +484,7 @@ def money_baseline(res, fabric: str, baseline: str | None = None, stalls=None) -
     base = baseline_fabric(res, baseline)
     if base not in stalls:
         return base
-    days = np.asarray(res["train_days_with_interruptions"], dtype=float)
+    days = np.asarray(res.reliability.train_days_with_interruptions, dtype=float)
     others = [f for k, f in enumerate(res.fabrics) if f not in stalls and f != fabric and np.isfinite(days[k])]
     return min(others, key=lambda f: days[res.fabric_index(f)]) if others else None
 

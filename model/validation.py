@@ -170,21 +170,21 @@ def validate(path=CSV_PATH) -> list[Row]:
                             f"refused: {exc}", r.get("not_judged_because", "")))
             continue
         rows.append(Row(r["id"], r["source"], r["metric"], float(r["value"]), _metric(r, res),
-                        describe_plan(res.at("run")["plan"]), "", r.get("not_judged_because", "")))
+                        describe_plan(res.at("run").plan), "", r.get("not_judged_because", "")))
     return rows
 
 
 def _metric(r: dict, res) -> float:
     """The row's metric from the engine's result, under the row's FLOP convention."""
-    step = float(res["step_time_s"][0])
+    step = float(res.throughput.step_time_s[0])
     if r["metric"] == "hardware_tflops_per_gpu":
         return eq3_flops(r) / (step * int(r["gpus"])) / 1e12
     if r["metric"] == "iter_time_s":
         return step
     if r["metric"] == "model_tflops_per_gpu":
-        return float(res["model_tflops_per_gpu"][0])
+        return float(res.throughput.model_tflops_per_gpu[0])
     if r["metric"] == "tokens_per_s_per_gpu":
-        return float(res["tokens_per_s"][0]) / int(r["gpus"])
+        return float(res.throughput.tokens_per_s[0]) / int(r["gpus"])
     raise ValueError(f"unknown metric {r['metric']}")  # pragma: no cover - the CSVs only have these
 
 
@@ -235,12 +235,12 @@ def memory_table(paths=(MODERN_CSV_PATH, MOE_CSV_PATH)) -> list[MemoryRow]:
             scen = recipe_scenario(r)
             res = _evaluate(scen, require_feasible=False)
             at = res.at("run")
-            if not bool(np.all(res["feasible"])):
+            if not bool(np.all(res.plan.feasible)):
                 res = _evaluate(scen, memory_limit=False)
                 at = res.at("run")
             cap = float(build_inputs(scen).point["memory_bytes"][0]) / 1e9
-            out.append(MemoryRow(r["id"], r["source"], r["gpu"], describe_plan(at["plan"]),
-                                 float(at["memory_per_gpu_gb"]), float(gpu(r["gpu"])["memory_gb"]),
+            out.append(MemoryRow(r["id"], r["source"], r["gpu"], describe_plan(at.plan),
+                                 float(at.plan.memory_per_gpu_gb), float(gpu(r["gpu"])["memory_gb"]),
                                  cap * USABLE_MEMORY_FRACTION))
     return out
 

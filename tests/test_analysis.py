@@ -58,7 +58,7 @@ def test_bands_bracket_the_median_and_are_seeded(scen):
 
 def test_band_contains_nominal_for_the_article_midpoints(scen):
     b = analysis.monte_carlo(scen, None, samples=400, seed=1)
-    nom = b.nominal["train_days_with_interruptions"]
+    nom = b.nominal.reliability.train_days_with_interruptions
     assert np.all(b.band("train_days_with_interruptions", 10.0) <= nom * 1.001)
     assert np.all(b.band("train_days_with_interruptions", 90.0) >= nom * 0.999)
 
@@ -111,7 +111,7 @@ def test_break_even_on_a_known_crossing(scen):
     i = res.fabric_index("roce")
     j = res.fabric_index("iwarp")
     below = res.x < c.x
-    assert np.all(res["train_days"][i][below] <= res["train_days"][j][below] + 1e-9)
+    assert np.all(res.throughput.train_days[i][below] <= res.throughput.train_days[j][below] + 1e-9)
     assert not c.a_better_above
     assert "roce" in c.sentence("RoCE loss rate")
 
@@ -130,7 +130,7 @@ def test_bands_along_a_fabric_axis_follow_the_axis(scen):
     b = analysis.monte_carlo(scen, "fabric.latency_us", x, samples=300, seed=0)
     assert not any(rv.key == "latency_us" for rv in b.inputs)
     mid = b.band("train_days_with_interruptions", 50.0)
-    nom = np.asarray(b.nominal["train_days_with_interruptions"])
+    nom = np.asarray(b.nominal.reliability.train_days_with_interruptions)
     assert np.all(np.diff(mid[0]) >= -1e-9) and mid[0, -1] > 2 * mid[0, 0]  # Ethernet: more latency, longer
     assert np.all(b.band("train_days_with_interruptions", 10.0) <= nom * 1.001)
     assert np.all(b.band("train_days_with_interruptions", 90.0) >= nom * 0.999)
@@ -178,4 +178,4 @@ def test_bands_without_spread_are_the_nominal_curve_bit_for_bit(scen, monkeypatc
     assert b.inputs == ()
     for key in keys:
         for p in analysis.PERCENTILES:
-            assert np.array_equal(b.band(key, p), b.nominal[key], equal_nan=True), (key, p)
+            assert np.array_equal(b.band(key, p), b.nominal.metric(key), equal_nan=True), (key, p)

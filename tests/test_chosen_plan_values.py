@@ -20,12 +20,6 @@ def _searched(s, field, values):
     return inp, plan, plan_side, any_valid
 
 
-def _flat(tree, prefix=""):
-    if isinstance(tree, dict):
-        return {k: v for key, x in tree.items() for k, v in _flat(x, f"{prefix}/{key}").items()}
-    return {prefix: np.asarray(tree)}
-
-
 @pytest.mark.parametrize("preset,field,values", [
     ("default", "workload.params_b", np.geomspace(1, 1000, 256)),
     ("default", "cluster.nodes", np.unique(np.round(np.geomspace(1, 512, 64)))),
@@ -60,7 +54,7 @@ def test_where_no_plan_fits_the_outputs_do_not_read_the_searched_values(monkeypa
     inp, plan, plan_side, any_valid = _searched(s, "workload.params_b", values)
     assert any_valid.any() and not any_valid.all()
     engine.clear_plan_cache()
-    before = _flat(model.sweep(s, "workload.params_b", values).data)
+    before = dict(model.sweep(s, "workload.params_b", values).arrays())
     search = plan_search.search_plans
 
     def garbled_search(*args):
@@ -69,7 +63,7 @@ def test_where_no_plan_fits_the_outputs_do_not_read_the_searched_values(monkeypa
             any_valid, has_degrees
     monkeypatch.setattr(engine, "search_plans", garbled_search)
     engine.clear_plan_cache()
-    after = _flat(model.sweep(s, "workload.params_b", values).data)
+    after = dict(model.sweep(s, "workload.params_b", values).arrays())
     assert before.keys() == after.keys()
     for k in before:
         assert before[k].tobytes() == after[k].tobytes(), k

@@ -37,12 +37,12 @@ def test_along_latency_the_tco_falls_while_the_cost_per_run_rises(latency_sweep)
     r = latency_sweep.sweep
     roce = list(r.fabrics).index("roce")
     run = chart_series(r, "cost_per_run")
-    y = run["series"][roce]["y"]
+    y = run.series[roce].y
     ok = np.flatnonzero(np.isfinite(y))
-    tco = np.asarray(chart_series(r, "tco")["tco"][roce], dtype=float)
+    tco = np.asarray(chart_series(r, "tco").tco[roce], dtype=float)
     assert tco[ok[-1]] < tco[ok[0]]  # the TCO says a slow network is cheaper
     assert y[ok[-1]] > 1.5 * y[ok[0]]  # each run costs half as much again
-    assert run["currency"] == "CNY" and "CNY" in run["y_label"]
+    assert run.currency == "CNY" and "CNY" in run.y_label
 
 
 def test_the_point_value_is_the_typed_summary(latency_sweep):

@@ -38,7 +38,7 @@ def test_the_cause_is_the_part_of_the_run_that_grew_most():
     stalls = plausibility.point_stalls(res)
     assert stalls.get("ethernet") == "loss_recovery_tcp"  # TCP Ethernet stalls on its window and tail-loss probes
     assert "infiniband" not in stalls
-    days = np.asarray(res["train_days_with_interruptions"], dtype=float)
+    days = np.asarray(res.reliability.train_days_with_interruptions, dtype=float)
     for f in stalls:
         assert days[res.fabric_index(f)] > plausibility.MAX_RUN_DAYS or \
             days[res.fabric_index(f)] > plausibility.MAX_TIMES_BEST * np.nanmin(days)
@@ -47,7 +47,7 @@ def test_the_cause_is_the_part_of_the_run_that_grew_most():
 def test_evaluate_text_says_stall_and_json_keeps_the_engine_figure(capsys):
     s, res = _stalling_case3()
     text = cli.result_table(res)
-    eth_days = float(res.at("ethernet")["train_days_with_interruptions"])
+    eth_days = float(res.at("ethernet").reliability.train_days_with_interruptions)
     assert eth_days > plausibility.MAX_RUN_DAYS
     assert "stalls — loss recovery (TCP window and tail-loss probes)" in text
     assert f"{eth_days:,.1f}" not in text and f"{eth_days:,.0f}" not in text
@@ -70,7 +70,7 @@ def test_no_headline_prints_minus_100_or_a_tco_rise_alone(name, profile_set):
         if "TCO" in line and "higher" in line:  # a TCO rise is the same cluster's, after the same-work line
             assert lines.index(line) > 0 and "per training run" in lines[lines.index(line) - 1]
     stalls = plausibility.point_stalls(res)
-    days = np.asarray(res["train_days_with_interruptions"], dtype=float)
+    days = np.asarray(res.reliability.train_days_with_interruptions, dtype=float)
     for f in stalls:  # a stalled fabric's days are never printed as a forecast
         assert f"{days[res.fabric_index(f)]:,.1f}" not in text
 
@@ -79,11 +79,11 @@ def test_same_work_money_reads_in_absolute_currency():
     s = presets.load_preset("case1")
     res = model.evaluate(s)
     w = recommend.same_work(res, "infiniband", "ethernet")
-    runs = float(res.at("ethernet")["runs_per_year"])
+    runs = float(res.at("ethernet").money.runs_per_year)
     assert w.saved_per_year == pytest.approx(runs * (w.baseline_per_run - w.per_run))
     gpus = s.cluster.nodes * s.cluster.gpus_per_node
     assert w.gpu_hours_per_year == pytest.approx(runs * gpus * 24 * (w.baseline_days - w.days))
-    assert w.per_mtok == pytest.approx(float(res.at("infiniband")["cost_per_token"]) * 1e6)
+    assert w.per_mtok == pytest.approx(float(res.at("infiniband").money.cost_per_token) * 1e6)
     rec = recommend.recommendation(s, res, samples=0)
     answer = recommend.takeaway(res, rec)
     assert [r.code for r in answer] == ["takeaway", "takeaway.tco"]
@@ -124,13 +124,13 @@ def test_a_fabric_stalling_on_its_own_is_named_by_its_own_largest_part():
     s = presets.load_preset("case3")
     res = model.sweep(s, "cluster.nodes", np.array([32.0, 128.0]))
     codes = plausibility.causes(res)
-    days = np.asarray(res["train_days_with_interruptions"], dtype=float)
+    days = np.asarray(res.reliability.train_days_with_interruptions, dtype=float)
     best = int(np.nanargmin(days[:, 0]))
     assert days[best, 0] > plausibility.MAX_RUN_DAYS and codes[best, 0] == "communication"
     assert codes[best, 1] == ""  # at its own size the best fabric runs
     small = model.evaluate(s.replace_many({"cluster.nodes": 2, "workload.params_b": 30.0,
                                            "workload.train_tokens_b": 20_000.0}))
-    small_days = np.asarray(small["train_days_with_interruptions"], dtype=float)
+    small_days = np.asarray(small.reliability.train_days_with_interruptions, dtype=float)
     assert np.all(small_days > plausibility.MAX_RUN_DAYS)
     assert plausibility.causes(small)[int(np.nanargmin(small_days))] == "too_few_gpus"
 

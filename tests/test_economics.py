@@ -94,21 +94,21 @@ def test_engine_keys_and_shapes():
     r = model.evaluate(_scen())
     for key in ("capex", "opex_per_year", "tco", "cost_per_run", "cost_per_token", "switches", "links", "optics",
                 "train_days_with_interruptions", "interruptions", "hours_lost"):
-        assert r[key].shape == (4,), key
-    assert list(r["currency"]) == ["CNY"] * 4  # the seed profile's currency
+        assert r.metric(key).shape == (4,), key
+    assert list(r.money.currency) == ["CNY"] * 4  # the seed profile's currency
     w = model.sweep(_scen(), "economics.years", [1, 3, 5])
-    assert w["tco"].shape == (4, 3) and np.all(np.diff(w["tco"], axis=1) > 0)
+    assert w.money.tco.shape == (4, 3) and np.all(np.diff(w.money.tco, axis=1) > 0)
 
 
 def test_electricity_in_either_currency():
     a = model.evaluate(_scen(electricity_usd_per_kwh=0.1, currency="USD"))
     b = model.evaluate(_scen(electricity_cny_per_kwh=0.71, currency="USD"))
-    assert_allclose(a["opex_per_year"], b["opex_per_year"])
+    assert_allclose(a.money.opex_per_year, b.money.opex_per_year)
     with pytest.raises(model.ScenarioError, match="electricity_usd_per_kwh"):
         _scen(electricity_usd_per_kwh=0.1, electricity_cny_per_kwh=0.7)
     # sweeping the USD price overrides the profile's CNY default
     w = model.sweep(_scen(currency="USD"), "economics.electricity_usd_per_kwh", [0.1])
-    assert_allclose(w["opex_per_year"][:, 0], a["opex_per_year"])
+    assert_allclose(w.money.opex_per_year[:, 0], a.money.opex_per_year)
 
 
 def test_evaluate_json_has_the_issue_keys(capsys):

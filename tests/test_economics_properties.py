@@ -31,16 +31,16 @@ def _nondecreasing(a):
 def test_more_nodes_never_lower_capex(name, prof, nodes, over):
     s = _scen(name, prof).replace("topology.oversubscription", over)
     w = model.sweep(s, "cluster.nodes", sorted(nodes))
-    _nondecreasing(w["capex"])
-    _nondecreasing(w["switches"])
+    _nondecreasing(w.money.capex)
+    _nondecreasing(w.network.switches)
 
 
 @settings(max_examples=25, deadline=None)
 @given(base, profile, st.lists(st.floats(0.0, 5.0), min_size=2, max_size=10, unique=True))
 def test_dearer_electricity_never_lowers_tco(name, prof, prices):
     w = model.sweep(_scen(name, prof), "economics.electricity_usd_per_kwh", sorted(prices))
-    _nondecreasing(w["tco"])
-    _nondecreasing(w["cost_per_run"])
+    _nondecreasing(w.money.tco)
+    _nondecreasing(w.money.cost_per_run)
 
 
 @settings(max_examples=25, deadline=None)
@@ -49,6 +49,6 @@ def test_dearer_electricity_never_lowers_tco(name, prof, prices):
                         "fabric.net_interruptions_per_1m_node_hours"]))
 def test_more_interruptions_never_shorten_the_run(name, prof, rates, field):
     w = model.sweep(_scen(name, prof), field, sorted(rates))
-    _nondecreasing(w["train_days_with_interruptions"])
-    _nondecreasing(w["interruptions"])
-    assert np.all(w["train_days_with_interruptions"] >= w["train_days"] * (1 - 1e-12))
+    _nondecreasing(w.reliability.train_days_with_interruptions)
+    _nondecreasing(w.reliability.interruptions)
+    assert np.all(w.reliability.train_days_with_interruptions >= w.throughput.train_days * (1 - 1e-12))

@@ -8,7 +8,6 @@ from numpy.testing import assert_allclose
 
 import model
 from model import BREAKDOWN_KEYS, ScenarioError, evaluate, sweep
-from result_trees import leaves  # tests/result_trees.py
 
 DEFAULT = "assets/presets/default.toml"
 PRESETS = sorted(p.name for p in (Path(__file__).resolve().parents[1] / "assets" / "presets").glob("*.toml"))
@@ -23,30 +22,30 @@ def test_evaluate_all_fabrics_finite(scen):
     res = evaluate(scen)
     assert res.fabrics == ("ethernet", "roce", "iwarp", "infiniband")
     for key in ("step_time_s", "mfu", "hfu", "tokens_per_s", "train_days", "model_tflops_per_gpu"):
-        arr = res[key]
+        arr = res.metric(key)
         assert arr.shape == (4,)
         assert np.all(np.isfinite(arr)) and np.all(arr > 0), key
-    assert np.all(res["mfu"] < 1) and np.all(res["hfu"] >= res["mfu"])
+    assert np.all(res.throughput.mfu < 1) and np.all(res.throughput.hfu >= res.throughput.mfu)
 
 
 def test_breakdown_sums_to_step_time(scen):
     res = evaluate(scen)
-    total = sum(res["breakdown_s"][k] for k in BREAKDOWN_KEYS)
-    assert_allclose(total, res["step_time_s"], rtol=1e-9)
+    total = sum(getattr(res.breakdown, k) for k in BREAKDOWN_KEYS)
+    assert_allclose(total, res.throughput.step_time_s, rtol=1e-9)
     for k in BREAKDOWN_KEYS:
-        assert np.all(res["breakdown_s"][k] >= -1e-12), k
+        assert np.all(getattr(res.breakdown, k) >= -1e-12), k
 
 
 def test_days_follow_tokens(scen):
     res = evaluate(scen)
     tokens = scen.workload.train_tokens_b * 1e9
-    assert_allclose(res["train_days"], tokens / res["tokens_per_s"] / 86400)
+    assert_allclose(res.throughput.train_days, tokens / res.throughput.tokens_per_s / 86400)
     res2 = evaluate(scen.replace("workload.train_tokens_b", scen.workload.train_tokens_b * 2))
-    assert_allclose(res2["train_days"], 2 * res["train_days"])
+    assert_allclose(res2.throughput.train_days, 2 * res.throughput.train_days)
 
 
 def test_seed_profile_orders_fabrics_as_physics_says(scen):
-    d = evaluate(scen)["train_days"]
+    d = evaluate(scen).throughput.train_days
     eth, roce, iwarp, ib = d
     assert ib < roce < eth and ib < iwarp < eth
 
@@ -54,13 +53,13 @@ def test_seed_profile_orders_fabrics_as_physics_says(scen):
 def test_sweep_shapes_and_pointwise_agreement(scen):
     nodes = np.array([4, 8, 16, 24, 48, 64])
     res = sweep(scen, "cluster.nodes", nodes)
-    assert res["step_time_s"].shape == (4, nodes.size)
-    assert res["breakdown_s"]["compute"].shape == (4, nodes.size)
+    assert res.throughput.step_time_s.shape == (4, nodes.size)
+    assert res.breakdown.compute.shape == (4, nodes.size)
     assert_allclose(res.x, nodes)
     for j, n in enumerate(nodes):
         single = evaluate(scen.replace("cluster.nodes", int(n)), require_feasible=False)
-        assert_allclose(res["step_time_s"][:, j], single["step_time_s"], rtol=1e-12)
-        assert_allclose(res["plan"]["pp"][:, j], single["plan"]["pp"])
+        assert_allclose(res.throughput.step_time_s[:, j], single.throughput.step_time_s, rtol=1e-12)
+        assert_allclose(res.plan.pp[:, j], single.plan.pp)
 
 
 def test_sweep_of_one_fabric_changes_only_that_fabric(scen):
@@ -70,19 +69,19 @@ def test_sweep_of_one_fabric_changes_only_that_fabric(scen):
     i = res.fabric_index("roce")
     others = [k for k in range(4) if k != i]
     for k in others:
-        assert_allclose(res["step_time_s"][k], base["step_time_s"][k])
-    assert res["step_time_s"][i, 2] > res["step_time_s"][i, 0]
+        assert_allclose(res.throughput.step_time_s[k], base.throughput.step_time_s[k])
+    assert res.throughput.step_time_s[i, 2] > res.throughput.step_time_s[i, 0]
 
 
 def test_sweep_all_fabrics_latency(scen):
     res = sweep(scen, "fabric.latency_us", [1.0, 1000.0])
-    assert np.all(res["step_time_s"][:, 1] > res["step_time_s"][:, 0])
+    assert np.all(res.throughput.step_time_s[:, 1] > res.throughput.step_time_s[:, 0])
 
 
 def test_sweep_params_includes_infeasible_points_as_nan(scen):
     res = sweep(scen, "workload.params_b", [1.0, 30.0, 50_000.0])
-    assert np.all(np.isfinite(res["mfu"][:, :2]))
-    assert np.all(np.isnan(res["mfu"][:, 2])) and not np.any(res["feasible"][:, 2])
+    assert np.all(np.isfinite(res.throughput.mfu[:, :2]))
+    assert np.all(np.isnan(res.throughput.mfu[:, 2])) and not np.any(res.plan.feasible[:, 2])
 
 
 def test_sweep_bad_field_and_values(scen):
@@ -103,12 +102,12 @@ def test_explicit_plan_is_respected():
         "parallel": {"tp": 8, "pp": 2, "virtual_stages": 1},
     })
     res = evaluate(s)
-    assert np.all(res["plan"]["tp"] == 8) and np.all(res["plan"]["pp"] == 2) and np.all(res["plan"]["dp"] == 4)
+    assert np.all(res.plan.tp == 8) and np.all(res.plan.pp == 2) and np.all(res.plan.dp == 4)
 
 
 def test_auto_plan_keeps_tensor_parallel_inside_a_node(scen):
     res = sweep(scen, "cluster.nodes", np.arange(4, 65))
-    tp = res["plan"]["tp"]
+    tp = res.plan.tp
     assert np.nanmax(tp) <= scen.cluster.gpus_per_node
 
 
@@ -124,9 +123,9 @@ def test_plan_that_does_not_fit_raises_clear_error():
 def test_profile_sets_differ_and_published_is_faster_for_ethernet(scen):
     seed = evaluate(scen)
     pub = evaluate(scen.replace("fabric.profile_set", "published"))
-    assert not np.allclose(seed["step_time_s"], pub["step_time_s"])
+    assert not np.allclose(seed.throughput.step_time_s, pub.throughput.step_time_s)
     # published: one 400G NIC per GPU instead of one 100G NIC per node
-    assert pub["node_bandwidth_gbps"]["line"][0] > seed["node_bandwidth_gbps"]["line"][0]
+    assert pub.network.line_gbps[0] > seed.network.line_gbps[0]
 
 
 def test_custom_fabric_and_override():
@@ -140,8 +139,8 @@ def test_custom_fabric_and_override():
     res = evaluate(s)
     assert res.fabrics == ("infiniband", "slow_ib")
     ib, slow = res.at("infiniband"), res.at("slow_ib")
-    assert slow["node_bandwidth_gbps"]["line"] == 25.0
-    assert slow["step_time_s"] > ib["step_time_s"]
+    assert slow.network.line_gbps == 25.0
+    assert slow.throughput.step_time_s > ib.throughput.step_time_s
     rows = model.resolve_fabrics(s)
     assert rows[0].values["latency_us"] == 2.0 and rows[0].sources["latency_us"] == "scenario"
     assert rows[1].sources["link_gbps"] == "scenario" and rows[1].sources["latency_us"] == "seed profile"
@@ -161,7 +160,7 @@ def test_fabric_rows_follow_the_fabric_section_from_sweep_to_sweep():
         want = model.resolve_fabrics(scenario)
         assert res.fabrics == tuple(r.name for r in want) and res.labels == tuple(r.label for r in want)
         assert [r.values for r in res.fabric_rows] == [r.values for r in want]
-        line = res["node_bandwidth_gbps"]["line"]
+        line = res.network.line_gbps
         assert np.array_equal(line[1], np.full(2, want[1].values["link_gbps"] * want[1].values["nics_per_node"]))
     assert sweep(faster, "cluster.nodes", x).labels[1] != sweep(relabelled, "cluster.nodes", x).labels[1]
 
@@ -178,15 +177,15 @@ def test_network_outputs_of_a_model_sweep_follow_the_cluster_and_stay_the_caller
         res = sweep(scenario, "workload.params_b", x)
         ref = sweep(scenario, "cluster.nodes", np.array([float(scenario.cluster.nodes)] * 2))
         for k in network:
-            assert np.array_equal(res["network"][k], ref["network"][k])
-        assert np.array_equal(res["loss_efficiency"], ref["loss_efficiency"])
-        assert np.array_equal(res["node_bandwidth_gbps"]["effective"], ref["node_bandwidth_gbps"]["effective"])
-        assert np.array_equal(res["switches"], ref["switches"])
-        for arr in (res["network"]["loaded_rtt_us"], res["loss_efficiency"], res["switches"]):
+            assert np.array_equal(getattr(res.network, k), getattr(ref.network, k))
+        assert np.array_equal(res.network.loss_efficiency, ref.network.loss_efficiency)
+        assert np.array_equal(res.network.effective_gbps, ref.network.effective_gbps)
+        assert np.array_equal(res.network.switches, ref.network.switches)
+        for arr in (res.network.loaded_rtt_us, res.network.loss_efficiency, res.network.switches):
             arr[...] = -1.0  # the caller's own
     again = sweep(s, "workload.params_b", x)
-    assert np.all(again["network"]["loaded_rtt_us"] > 0) and np.all(again["loss_efficiency"] > 0)
-    assert np.all(again["switches"] > 0)
+    assert np.all(again.network.loaded_rtt_us > 0) and np.all(again.network.loss_efficiency > 0)
+    assert np.all(again.network.switches > 0)
 
 
 def test_tcp_cpu_cap_binds_at_high_node_bandwidth():
@@ -200,9 +199,9 @@ def test_tcp_cpu_cap_binds_at_high_node_bandwidth():
     })
     res = evaluate(s)
     eth = res.at("ethernet")
-    assert eth["node_bandwidth_gbps"]["effective"] < eth["node_bandwidth_gbps"]["with_loss"]
-    assert eth["breakdown_s"]["cpu"] >= 0
-    assert res.at("infiniband")["breakdown_s"]["cpu"] == 0
+    assert eth.network.effective_gbps < eth.network.with_loss_gbps
+    assert eth.breakdown.cpu >= 0
+    assert res.at("infiniband").breakdown.cpu == 0
 
 
 def test_loss_recovery_is_charged_to_lossy_fabrics(scen):
@@ -211,8 +210,8 @@ def test_loss_recovery_is_charged_to_lossy_fabrics(scen):
 
     res = evaluate(scen)
     ib = res.fabric_index("infiniband")
-    plan = {k: np.asarray(res["plan"][k])[ib] for k in model.engine.PLAN_ARRAY_KEYS + ("dp",)}
-    br = evaluate_inputs(scen, build_inputs(scen), plan=plan)["breakdown_s"]["loss_recovery"]
+    plan = {k: np.asarray(getattr(res.plan, k))[ib] for k in model.engine.PLAN_ARRAY_KEYS + ("dp",)}
+    br = evaluate_inputs(scen, build_inputs(scen), plan=plan).breakdown.loss_recovery
     eth, ib = br[0, 0], br[3, 0]
     assert eth > ib >= 0
 
@@ -220,14 +219,14 @@ def test_loss_recovery_is_charged_to_lossy_fabrics(scen):
 def test_flash_attention_helps(scen):
     with_flash = evaluate(scen)
     without = evaluate(scen.replace("workload.flash_attention", False))
-    assert np.all(with_flash["step_time_s"] < without["step_time_s"])
+    assert np.all(with_flash.throughput.step_time_s < without.throughput.step_time_s)
 
 
 def test_explicit_plan_deeper_than_derived_layers_gives_nan_not_crash():
     s = model.scenario_from_dict({"cluster": {"nodes": 64}, "workload": {"params_b": 1.0, "global_batch": 64},
                                   "parallel": {"tp": 1, "pp": 512}})
     res = evaluate(s, require_feasible=False)
-    assert not np.any(res["feasible"]) and np.all(np.isnan(res["step_time_s"]))
+    assert not np.any(res.plan.feasible) and np.all(np.isnan(res.throughput.step_time_s))
     with pytest.raises(ScenarioError):
         evaluate(s)
 
@@ -250,10 +249,10 @@ def test_fixed_plan_evaluation_equals_the_search_result(scen):
 
     x = np.array([4, 16, 24, 40])
     res = sweep(scen, "cluster.nodes", x)
-    plan = {k: res["plan"][k] for k in model.engine.PLAN_ARRAY_KEYS + ("dp",)}
+    plan = {k: getattr(res.plan, k) for k in model.engine.PLAN_ARRAY_KEYS + ("dp",)}
     out = evaluate_inputs(scen, build_inputs(scen, "cluster.nodes", x), plan=plan)
-    assert_allclose(out["step_time_s"], res["step_time_s"], rtol=1e-12)
-    assert_allclose(out["tco"], res["tco"], rtol=1e-12)
+    assert_allclose(out.throughput.step_time_s, res.throughput.step_time_s, rtol=1e-12)
+    assert_allclose(out.money.tco, res.money.tco, rtol=1e-12)
 
 
 def test_lean_outputs_agree_with_full_outputs(scen):
@@ -261,29 +260,29 @@ def test_lean_outputs_agree_with_full_outputs(scen):
 
     x = np.array([8, 24, 64])
     res = sweep(scen, "cluster.nodes", x)
-    plan = {k: res["plan"][k] for k in model.engine.PLAN_ARRAY_KEYS + ("dp",)}
+    plan = {k: getattr(res.plan, k) for k in model.engine.PLAN_ARRAY_KEYS + ("dp",)}
     lean = evaluate_inputs(scen, build_inputs(scen, "cluster.nodes", x), plan=plan, lean=True)
     for key in ("step_time_s", "mfu", "train_days", "train_days_with_interruptions", "tco", "cost_per_run"):
-        assert_allclose(np.broadcast_to(lean[key], res[key].shape), res[key], rtol=1e-9, err_msg=key)
+        assert_allclose(np.broadcast_to(lean.metric(key), res.metric(key).shape), res.metric(key), rtol=1e-9, err_msg=key)
 
 
 def test_auto_plan_leaves_spare_gpus_idle_rather_than_no_plan():
     # a 1T model needs tp 8 · pp ≥ 32 here; 130 and 137 nodes are no multiple of 32, yet they can train
     s = model.load_scenario("assets/presets/case3_centre_128xH100_1T.toml")
     res = sweep(s, "cluster.nodes", np.array([130, 137, 128]))
-    assert np.all(res["feasible"])
-    used, total = res["plan"]["gpus_used"], res.x * 8
+    assert np.all(res.plan.feasible)
+    used, total = res.plan.gpus_used, res.x * 8
     assert np.all(used <= total) and np.any(used < total)
     # the idle GPUs are paid for: utilisation is counted over the whole cluster
     i = res.fabric_index("infiniband")
-    assert res["mfu"][i, 1] < res["mfu"][i, 2] * 1.05
+    assert res.throughput.mfu[i, 1] < res.throughput.mfu[i, 2] * 1.05
 
 
 def test_explicit_plan_still_uses_every_gpu():
     s = model.scenario_from_dict({"cluster": {"nodes": 3}, "workload": {"params_b": 7, "global_batch": 12},
                                   "parallel": {"tp": 8, "pp": 1}})
     res = evaluate(s)
-    assert np.all(res["plan"]["gpus_used"] == 24)
+    assert np.all(res.plan.gpus_used == 24)
 
 
 def test_degree_checks_in_floats_equal_integer_arithmetic():
@@ -372,10 +371,10 @@ def test_plan_cache_hit_and_cleared_cache_give_the_same_result(scen):
     assert engine.plan_cache_info() == (0, 0, 0)
     again = sweep(scen, "cluster.nodes", x)
     assert engine.plan_cache_info().misses >= 1
-    assert np.array_equal(other_pue["step_time_s"], cold["step_time_s"], equal_nan=True)
+    assert np.array_equal(other_pue.throughput.step_time_s, cold.throughput.step_time_s, equal_nan=True)
     for key in ("step_time_s", "train_days", "tco"):
-        assert np.array_equal(cold[key], warm[key], equal_nan=True), key
-        assert np.array_equal(cold[key], again[key], equal_nan=True), key
+        assert np.array_equal(cold.metric(key), warm.metric(key), equal_nan=True), key
+        assert np.array_equal(cold.metric(key), again.metric(key), equal_nan=True), key
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -388,12 +387,12 @@ def test_lean_days_and_run_cost_equal_the_full_path_bit_for_bit(preset):
     for field, x in (("cluster.nodes", np.unique(np.round(np.geomspace(1, 4096, 40)))),
                      ("workload.params_b", np.geomspace(1, 2000, 30))):
         res = sweep(s, field, x)
-        plan = {k: res["plan"][k] for k in model.engine.PLAN_ARRAY_KEYS + ("dp",)}
+        plan = {k: getattr(res.plan, k) for k in model.engine.PLAN_ARRAY_KEYS + ("dp",)}
         lean = evaluate_inputs(s, build_inputs(s, field, x), plan=plan, lean=True)
-        assert np.any(np.isfinite(res["train_days"]))
+        assert np.any(np.isfinite(res.throughput.train_days))
         for key in ("train_days", "train_days_with_interruptions", "cost_per_run"):
-            got = np.broadcast_to(lean[key], res[key].shape)
-            assert np.array_equal(got, res[key], equal_nan=True), (field, key)
+            got = np.broadcast_to(lean.metric(key), res.metric(key).shape)
+            assert np.array_equal(got, res.metric(key), equal_nan=True), (field, key)
 
 
 def test_a_micro_batch_larger_than_the_global_batch_fits_no_plan_and_raises_nothing():
@@ -402,8 +401,8 @@ def test_a_micro_batch_larger_than_the_global_batch_fits_no_plan_and_raises_noth
     s = model.load_scenario("assets/presets/default.toml")
     s = s.replace_many({"workload.micro_batch": s.workload.global_batch + 1})
     res = model.sweep(s, "cluster.nodes", np.array([8, 64, 512]))
-    assert not np.any(res["feasible"])
-    assert np.all(np.isnan(res["step_time_s"]))
+    assert not np.any(res.plan.feasible)
+    assert np.all(np.isnan(res.throughput.step_time_s))
 
 
 
@@ -419,18 +418,18 @@ def test_reused_plan_search_gives_every_output_as_from_scratch(scen):
     for changed in (scen.replace("economics.electricity_usd_per_kwh", 0.21),
                     scen.replace("economics.electricity_usd_per_kwh", 0.21).replace("fabric.custom.roce.latency_us", 40.0)):
         warm_first = sweep(changed, "cluster.nodes", x)
-        warm_first["feasible"][...] = False  # the caller's own arrays
-        for arr in warm_first["plan"].values():
+        warm_first.plan.feasible[...] = False  # the caller's own arrays
+        for arr in vars(warm_first.plan).values():
             if arr.flags.writeable:
                 arr[...] = -1.0
         warm = sweep(changed, "cluster.nodes", x)
         engine.clear_plan_cache()
         cold = sweep(changed, "cluster.nodes", x)
-        got, want = dict(leaves(warm.data)), dict(leaves(cold.data))
+        got, want = dict(warm.arrays()), dict(cold.arrays())
         assert got.keys() == want.keys()
         for k in want:
             assert got[k].shape == want[k].shape and got[k].tobytes() == want[k].tobytes(), k
-        assert np.any(cold["feasible"])
+        assert np.any(cold.plan.feasible)
 
 
 def test_one_value_tells_a_single_value_with_its_sign():
@@ -460,16 +459,16 @@ def test_plan_search_runs_once_per_distinct_point(scen, monkeypatch):
     assert searched == [3]
     distinct = sweep(scen, "workload.params_b", np.array([7.0, 13.0, 70.0]))
     for k in ("step_time_s", "tokens_per_s"):
-        assert_allclose(res[k], distinct[k][:, [0, 1, 0, 2, 1, 2]], rtol=0, atol=0)
-    for k, x in distinct["plan"].items():  # the plans read at every point from the choices at the distinct ones
-        assert_allclose(res["plan"][k], x[:, [0, 1, 0, 2, 1, 2]], rtol=0, atol=0)
+        assert_allclose(res.metric(k), distinct.metric(k)[:, [0, 1, 0, 2, 1, 2]], rtol=0, atol=0)
+    for k, x in vars(distinct.plan).items():  # the plans read at every point from the choices at the distinct ones
+        assert_allclose(getattr(res.plan, k), x[:, [0, 1, 0, 2, 1, 2]], rtol=0, atol=0)
     # a cluster-size sweep's pairs hold values per point (the placeholder plan's replicas): read back as well
     nodes = np.array([8.0, 16.0, 8.0, 64.0, 16.0, 64.0])
     res, distinct = (sweep(scen, "cluster.nodes", x) for x in (nodes, np.array([8.0, 16.0, 64.0])))
     for k in ("step_time_s", "tokens_per_s", "train_days"):
-        assert_allclose(res[k], distinct[k][:, [0, 1, 0, 2, 1, 2]], rtol=0, atol=0)
-    for k, x in distinct["plan"].items():
-        assert_allclose(res["plan"][k], x[:, [0, 1, 0, 2, 1, 2]], rtol=0, atol=0)
+        assert_allclose(res.metric(k), distinct.metric(k)[:, [0, 1, 0, 2, 1, 2]], rtol=0, atol=0)
+    for k, x in vars(distinct.plan).items():
+        assert_allclose(getattr(res.plan, k), x[:, [0, 1, 0, 2, 1, 2]], rtol=0, atol=0)
 
 
 def test_a_cleared_plan_cache_leaves_no_single_collective_remembered():

@@ -90,7 +90,7 @@ def test_csv_is_the_engine_result_with_units(snap, kind, tmp_path):
     ib = list(snap.sweep.fabrics).index("infiniband")
     col = [h.startswith(snap.sweep.labels[ib] + ":") for h in head].index(True)
     got = np.array([float(r[col]) if r[col] else np.nan for r in body])
-    want = np.asarray(snap.sweep.data[key], dtype=float) * scale
+    want = np.asarray(snap.sweep.metric(key), dtype=float) * scale
     if kind == "tco":  # the plotted difference from the baseline (Ethernet), then each fabric's TCO in CNY
         eth = list(snap.sweep.fabrics).index("ethernet")
         assert all(h.endswith("TCO vs Ethernet (%)") for h in plotted)
@@ -147,7 +147,7 @@ def test_png_marker_sits_on_the_curve(snap, tmp_path):
             vb = w.getPlotItem().vb
             x = float(np.log10(snap.current_x[0]))
             ib = list(snap.point.fabrics).index("infiniband")
-            y = float(snap.point.data["mfu"][ib]) * 100
+            y = float(snap.point.throughput.mfu[ib]) * 100
             pos = vb.mapViewToScene(QtCore.QPointF(x, y))
         finally:
             w.close()
@@ -264,13 +264,13 @@ def test_proposal_one_page_with_everything(snap, tmp_path, paper, size):
 def test_customer_sheet_leads_with_the_answer_and_leaves_the_audit_out(snap, tmp_path):
     from gui.export import proposal
     c = proposal.proposal_content(snap)
-    assert c["claims"] == [] and not c["audit"]
-    assert re.match(r"InfiniBand: [\d,.]+ → 13\.0 days", c["takeaway"]) and "per training run" in c["takeaway"]
+    assert c.claims == [] and not c.audit
+    assert re.match(r"InfiniBand: [\d,.]+ → 13\.0 days", c.takeaway) and "per training run" in c.takeaway
     text = " ".join(_pdftext(proposal.write_proposal(snap, tmp_path / "p.pdf")).split())
-    assert c["takeaway"] in " ".join(text.split()) and "claims" not in text and "22 days" not in text
+    assert c.takeaway in " ".join(text.split()) and "claims" not in text and "22 days" not in text
     assert "cannot hold the 24 GPU servers" in text  # the budget, said once in words
     audit = proposal.proposal_content(snap, audit=True)
-    same_work = [r for r in audit["claims"] if "same work" in r.label]
+    same_work = [r for r in audit.claims if "same work" in r.label]
     assert same_work and all(r.explanation for r in same_work)
     assert "↳" in proposal._claims_html(audit)
 
@@ -280,8 +280,8 @@ def test_proposal_without_claims_for_a_plain_scenario(qapp, tmp_path):
     from gui.export import proposal
     snap = export.snapshot_for(model.load_scenario(DATA / "scenario_v1.toml"))
     c = proposal.proposal_content(snap)
-    assert c["claims"] == [] and c["claims_preset"] is None
-    assert [f["label"] for f in c["fabrics"]] == list(snap.point.labels)
+    assert c.claims == [] and c.claims_preset is None
+    assert [f["label"] for f in c.fabrics] == list(snap.point.labels)
     out = proposal.write_proposal(snap, tmp_path / "p.pdf")
     text = _pdftext(out)
     assert "RoCE 4 × 400G" in text and "claims" not in text
@@ -324,14 +324,14 @@ def test_proposal_marks_the_crossings_on_its_charts(crossing_snap, tmp_path):
     from gui.export import proposal
     pair = ("infiniband", "roce")
     c = proposal.proposal_content(crossing_snap, pair=pair)
-    assert {x.metric for x in c["breakeven"]["crossings"]} == {"tco", "train_days_with_interruptions"}
+    assert {x.metric for x in c.breakeven["crossings"]} == {"tco", "train_days_with_interruptions"}
     out = proposal.write_proposal(crossing_snap, tmp_path / "p.pdf", pair=pair)
     assert _pages(out) == "1"
     flat = _flat(out)
     assert "InfiniBand costs less (TCO) above 2 nodes; RoCE below" in flat  # the sentence
     # the marker's label on the duration chart (on the page it is shortened to fit beside its line)
     from gui.charts import breakeven
-    days = [x for x in c["breakeven"]["crossings"] if x.metric == "train_days_with_interruptions"]
+    days = [x for x in c.breakeven["crossings"] if x.metric == "train_days_with_interruptions"]
     assert [breakeven.label_text(crossing_snap.sweep, x) for x in days] == ["RoCE faster above 1 nodes"]
     # the dashed lines (at 150 dpi: thin dashes anti-alias out of the colour at low resolutions)
     assert _colour_pixels(pdfread.render(out, dpi=150), "#6a3d9a", tol=30) > 300
@@ -477,10 +477,10 @@ def test_proposal_says_when_the_claims_are_for_the_unedited_preset(snap):
     import dataclasses
 
     from gui.export import proposal
-    assert proposal.proposal_content(snap, audit=True)["claims_edited"] is False
+    assert proposal.proposal_content(snap, audit=True).claims_edited is False
     edited = dataclasses.replace(snap, scenario=snap.scenario.replace("cluster.nodes", 32))
     c = proposal.proposal_content(edited, audit=True)
-    assert c["claims_edited"] is True and c["claims"]
+    assert c.claims_edited is True and c.claims
     assert "edits are not in this table" in proposal._claims_html(c)
 
 

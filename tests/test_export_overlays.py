@@ -80,11 +80,11 @@ def test_csv_band_and_pinned_columns(pair, kind):
         assert ok.sum() > 10
         assert np.all(lo[ok] <= mid[ok] + 1e-9) and np.all(mid[ok] <= hi[ok] + 1e-9)
         want_mid = np.asarray(bands.band(key, 50.0)[i], dtype=float) * scale
-        want_a = np.asarray(snap_a.sweep.data[key][i], dtype=float) * scale
+        want_a = np.asarray(snap_a.sweep.metric(key)[i], dtype=float) * scale
         if kind == "tco":  # against the baseline's (Ethernet's) nominal TCO, as the chart draws it
             assert snap_b.sweep.fabrics[0] == snap_a.sweep.fabrics[0] == "ethernet"
-            want_mid = (want_mid / np.asarray(snap_b.sweep.data["tco"][0], dtype=float) - 1.0) * 100.0
-            want_a = (want_a / np.asarray(snap_a.sweep.data["tco"][0], dtype=float) - 1.0) * 100.0
+            want_mid = (want_mid / np.asarray(snap_b.sweep.money.tco[0], dtype=float) - 1.0) * 100.0
+            want_a = (want_a / np.asarray(snap_a.sweep.money.tco[0], dtype=float) - 1.0) * 100.0
         np.testing.assert_allclose(mid[ok], want_mid[ok], rtol=5e-4)  # four significant figures
         got_a = _col(head, body, f"{label} [A: {snap_a.scenario.name}]: {y}")
         np.testing.assert_allclose(got_a, want_a, rtol=5e-4, equal_nan=True)
@@ -167,7 +167,7 @@ def test_png_shows_the_bands(pair, tmp_path):
 
     from gui.export import charts as export
     from gui.charts.bands import BAND_ALPHA
-    from gui.charts.sweep import IDLE_SHADE_ALPHA
+    from gui.charts.plot_items import IDLE_SHADE_ALPHA
 
     _, snap_b, bands = pair
     # RoCE's colour, whose band is widest on this preset (TCP Ethernet sits near zero utilisation at the
@@ -212,13 +212,13 @@ def test_proposal_with_pin_and_bands(pair, tmp_path):
 
     snap_a, snap_b, bands = pair
     c = proposal.proposal_content(snap_b, bands=bands, pinned=snap_a)
-    assert c["bands"] == {"samples": 1000, "seed": 0}
-    ib = next(r for r in c["compare"]["rows"] if r["fabric"] == "infiniband")
+    assert c.bands == {"samples": 1000, "seed": 0}
+    ib = next(r for r in c.compare["rows"] if r["fabric"] == "infiniband")
     days = next(r for r in compare_rows(snap_a.point, snap_b.point)
                 if r["fabric"] == "infiniband" and r["metric"] == "days")
     assert ib["cells"]["days"]["a"] == f"{days['a']:.1f}" and ib["cells"]["days"]["b"] == f"{days['b']:.1f}"
     assert ib["cells"]["days"]["delta"].startswith("+") and ib["cells"]["days"]["colour"] == "#b00020"  # slower
-    assert "Model parameters: 30 → 60" in c["compare"]["changes_html"]
+    assert "Model parameters: 30 → 60" in c.compare["changes_html"]
     out = proposal.write_proposal(snap_b, tmp_path / "ab.pdf", bands=bands, pinned=snap_a)
     assert _pages(out) == "1"
     flat = " ".join(_pdftext(out).split())

@@ -25,11 +25,11 @@ def test_on_an_ideal_network_more_nodes_never_make_a_run_slower(preset, gpu, par
     n1, n2 = sorted((n1, n2))
     s = varied_scenario(preset, gpu, params_b, experts, batch, seq_len)
     res = sweep(_ideal(s, {}), "cluster.nodes", np.array([float(n1), float(n2)]))
-    assert np.all(np.asarray(res["network"]["switch_levels"]) == 1)  # the premise: one switch
-    days, fits = np.asarray(res["train_days"]), np.asarray(res["feasible"])
+    assert np.all(np.asarray(res.network.switch_levels) == 1)  # the premise: one switch
+    days, fits = np.asarray(res.throughput.train_days), np.asarray(res.plan.feasible)
     assert np.all(fits[:, 1] | ~fits[:, 0])  # a run that fits on fewer nodes fits on more
     ok = fits[:, 0]
-    assert np.all(days[ok, 1] <= days[ok, 0] * (1.0 + 1e-12)), (days, res["plan"]["gpus_used"])
+    assert np.all(days[ok, 1] <= days[ok, 0] * (1.0 + 1e-12)), (days, res.plan.gpus_used)
 
 
 def _example(experts):
@@ -50,10 +50,10 @@ def _example(experts):
 def test_the_experts_and_dense_examples_are_not_slower_on_more_nodes(experts, nodes, days, used):
     res = sweep(_example(experts), "cluster.nodes", np.array(nodes))
     ib = res.fabric_index("infiniband")
-    np.testing.assert_allclose(res["train_days"][ib], days, rtol=1e-4)
-    np.testing.assert_array_equal(res["plan"]["gpus_used"][ib], used)
+    np.testing.assert_allclose(res.throughput.train_days[ib], days, rtol=1e-4)
+    np.testing.assert_array_equal(res.plan.gpus_used[ib], used)
     gpus = np.array(nodes) * 8
-    np.testing.assert_array_equal(res["plan"]["gpus_idle"][ib], gpus - np.array(used))
+    np.testing.assert_array_equal(res.plan.gpus_idle[ib], gpus - np.array(used))
 
 
 def test_on_a_stalled_fabric_fewer_replicas_inside_a_node_are_faster(monkeypatch):
@@ -64,18 +64,18 @@ def test_on_a_stalled_fabric_fewer_replicas_inside_a_node_are_faster(monkeypatch
     engine.clear_plan_cache()
     res = sweep(s, "cluster.nodes", x)
     eth = res.fabric_index("ethernet")
-    assert np.all(res["plan"]["gpus_idle"][eth] > 0)
+    assert np.all(res.plan.gpus_idle[eth] > 0)
     monkeypatch.setattr(plan_search_module, "fewer_replicas", lambda *args: None)
     engine.clear_plan_cache()
     most = sweep(s, "cluster.nodes", x)
     engine.clear_plan_cache()
-    per_seq = res["step_time_s"] / res["plan"]["global_batch"]
-    per_seq_most = most["step_time_s"] / most["plan"]["global_batch"]
+    per_seq = res.throughput.step_time_s / res.plan.global_batch
+    per_seq_most = most.throughput.step_time_s / most.plan.global_batch
     assert np.all(per_seq[eth] < per_seq_most[eth])
-    assert np.all(res["plan"]["dp"][eth] < most["plan"]["dp"][eth])
+    assert np.all(res.plan.dp[eth] < most.plan.dp[eth])
     # the fast fabrics keep their plans on the most replicas
     ib = res.fabric_index("infiniband")
-    np.testing.assert_array_equal(res["plan"]["dp"][ib], most["plan"]["dp"][ib])
+    np.testing.assert_array_equal(res.plan.dp[ib], most.plan.dp[ib])
 
 
 @pytest.mark.parametrize("preset,field,x", [
@@ -91,7 +91,7 @@ def test_the_second_pass_gives_the_brute_force_plans_where_fewer_replicas_win(pr
     fast = sweep(s, field, x)
     engine.clear_plan_cache()
     plan, step = brute_force_plans(s, field, x)
-    assert np.any(fast["plan"]["gpus_idle"] >= s.cluster.gpus_per_node)  # the second pass chose somewhere
+    assert np.any(fast.plan.gpus_idle >= s.cluster.gpus_per_node)  # the second pass chose somewhere
     for k in engine.PLAN_ARRAY_KEYS + ("dp",):
-        np.testing.assert_array_equal(fast["plan"][k], plan[k], err_msg=k)
-    np.testing.assert_array_equal(fast["step_time_s"], step)
+        np.testing.assert_array_equal(getattr(fast.plan, k), plan[k], err_msg=k)
+    np.testing.assert_array_equal(fast.throughput.step_time_s, step)

@@ -35,7 +35,7 @@ def test_old_fixture_loads_and_evaluates(path):
     scen = model.load_scenario(path)
     res = model.evaluate(scen)
     assert len(res.fabrics) >= 1
-    assert bool(res.data["feasible"].all())
+    assert bool(res.plan.feasible.all())
 
 
 def test_fixture_v1_keeps_every_value():

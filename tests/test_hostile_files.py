@@ -188,7 +188,7 @@ def test_a_scenario_whose_baseline_costs_nothing_charts_without_warnings(tmp_pat
                     "nic_price_usd = 0.0\nlink_price_usd = 0.0\n")
     snap = compute_snapshot(model.load_scenario(path), "cluster.nodes")
     data = chart_series(snap.sweep, "tco")
-    assert data["relative"] and not np.isfinite(data["series"][0]["y"]).any()  # no percentage of 0, and no warning
+    assert data.relative and not np.isfinite(data.series[0].y).any()  # no percentage of 0, and no warning
 
 
 def test_break_even_of_two_fabrics_that_both_never_finish_warns_nothing():
@@ -196,8 +196,8 @@ def test_break_even_of_two_fabrics_that_both_never_finish_warns_nothing():
 
     inf = np.inf
     result = SimpleNamespace(x=np.array([1.0, 2.0, 3.0, 4.0]), fabrics=("a", "b"),
-                             data={"train_days": np.array([[inf, inf, 5.0, 3.0], [inf, inf, 4.0, 4.0]])},
-                             fabric_index=("a", "b").index)
+                             fabric_index=("a", "b").index,
+                             metric={"train_days": np.array([[inf, inf, 5.0, 3.0], [inf, inf, 4.0, 4.0]])}.get)
     crossings = break_even(result, "a", "b", "train_days")
     assert [round(c.x, 3) for c in crossings] == [3.0] or len(crossings) == 1
 

@@ -241,7 +241,7 @@ def test_values_that_would_overflow_are_refused_at_validation(field, value):
 
 def test_offloaded_transport_still_takes_infinity():
     s = Scenario().replace("fabric.custom.roce.cpu_gbps_per_core", float("inf"))
-    assert np.all(np.isfinite(model.evaluate(s).data["step_time_s"]))
+    assert np.all(np.isfinite(model.evaluate(s).throughput.step_time_s))
 
 
 @pytest.mark.parametrize("changes", [{"reliability.checkpoint_interval_min": 1e6},
@@ -260,7 +260,7 @@ def test_a_sweep_shows_a_gap_where_the_run_never_finishes():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         res = model.sweep(s, "cluster.nodes", np.array([8.0, 24.0, 20_000.0, 100_000.0]))
-    days = np.asarray(res.data["train_days_with_interruptions"])
+    days = np.asarray(res.reliability.train_days_with_interruptions)
     assert np.all(np.isfinite(days[:, :2])) and np.any(np.isnan(days[:, -1])) and not np.any(np.isinf(days))
 
 

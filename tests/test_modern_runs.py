@@ -49,8 +49,8 @@ def test_recipe_known_to_fit_gets_a_plan_without_recomputation_on_80_gb(run_id):
         res = evaluate(validation.recipe_scenario(runs[run_id]))
     except ScenarioError as exc:  # pragma: no cover - the failure this test reports
         pytest.fail(f"{run_id}: {exc}")
-    assert np.all(res["plan"]["recompute"] == 0) and RECIPES[run_id].fits
-    assert RECIPES[run_id].memory_gb == 80 and res.at("run")["memory_per_gpu_gb"] <= RECIPES[run_id].usable_gb
+    assert np.all(res.plan.recompute == 0) and RECIPES[run_id].fits
+    assert RECIPES[run_id].memory_gb == 80 and res.at("run").plan.memory_per_gpu_gb <= RECIPES[run_id].usable_gb
 
 
 def test_memory_table_lists_the_recipes_that_ran_without_recomputation():
@@ -73,7 +73,7 @@ def test_twice_the_gpus_at_the_same_batch_lose_throughput_per_gpu(rows):
     runs = {r["id"]: r for r in validation.read_runs(validation.MODERN_CSV_PATH)}
     from model.scenario import scenario_from_dict
     tf = {i: float(evaluate(scenario_from_dict(validation.run_to_scenario_dict(runs[i])),
-                            memory_limit=False)["model_tflops_per_gpu"][0]) for i in ("llama3-405b-8k", "llama3-405b-16k")}
+                            memory_limit=False).throughput.model_tflops_per_gpu[0]) for i in ("llama3-405b-8k", "llama3-405b-16k")}
     assert runs["llama3-405b-16k"]["value"] < runs["llama3-405b-8k"]["value"]
     assert tf["llama3-405b-16k"] < tf["llama3-405b-8k"]
 
@@ -131,7 +131,7 @@ def test_mixtral_rows_are_evaluated_with_their_expert_parallelism(moe_rows):
     d = validation.run_to_scenario_dict(runs["mcore-mixtral-8x7b"])
     d["workload"].update(experts=None, top_k=None, ffn_hidden=2 * 14336)
     d["parallel"].pop("ep")
-    dense = float(evaluate(scenario_from_dict(d), memory_limit=False)["model_tflops_per_gpu"][0])
+    dense = float(evaluate(scenario_from_dict(d), memory_limit=False).throughput.model_tflops_per_gpu[0])
     assert dense > moe_rows["mcore-mixtral-8x7b"].engine
 
 
@@ -154,5 +154,5 @@ def test_mixtral_flops_are_counted_as_megatron_core_logs_them():
     from model.engine import evaluate
     from model.scenario import scenario_from_dict
     res = evaluate(scenario_from_dict(validation.run_to_scenario_dict(r)), memory_limit=False)
-    engine = float(res["model_tflops_per_gpu"][0]) * 1e12 * float(res["step_time_s"][0]) * int(r["gpus"])
+    engine = float(res.throughput.model_tflops_per_gpu[0]) * 1e12 * float(res.throughput.step_time_s[0]) * int(r["gpus"])
     assert engine == pytest.approx(megatron, rel=1e-9)

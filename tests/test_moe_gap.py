@@ -55,15 +55,15 @@ def test_the_breakdown_shows_the_expert_all_to_all_and_sums_to_the_step(preset):
     from model import BREAKDOWN_KEYS, evaluate
 
     res = evaluate(load_scenario(preset))
-    total = sum(np.asarray(res["breakdown_s"][k]) for k in BREAKDOWN_KEYS)
-    np.testing.assert_allclose(total, res["step_time_s"], rtol=1e-9)
-    ep = np.asarray(res["breakdown_s"]["ep_comm"])
+    total = sum(np.asarray(getattr(res.breakdown, k)) for k in BREAKDOWN_KEYS)
+    np.testing.assert_allclose(total, res.throughput.step_time_s, rtol=1e-9)
+    ep = np.asarray(res.breakdown.ep_comm)
     assert np.all(ep > 0)
     if preset == DEEPSEEK:  # experts over 8 nodes: the all-to-all crosses the fabric, slower on RoCE than on IB
         f = list(res.fabrics)
         assert ep[f.index("roce")] > ep[f.index("infiniband")]
     twin = evaluate(moe_gap.dense_twin(load_scenario(preset)))
-    assert np.all(np.asarray(twin["breakdown_s"]["ep_comm"]) == 0.0)
+    assert np.all(np.asarray(twin.breakdown.ep_comm) == 0.0)
 
 
 def test_expert_parallel_overlap_hides_the_all_to_all_across_nodes():
@@ -78,11 +78,11 @@ def test_expert_parallel_overlap_hides_the_all_to_all_across_nodes():
     runs = {ov: evaluate(dataclasses.replace(base, workload=wl, parallel=dataclasses.replace(
         base.parallel, mode="explicit", ep_overlap=ov, **plan))) for ov in (False, True)}
     off, on = runs[False], runs[True]
-    np.testing.assert_allclose(on["breakdown_s"]["compute"], off["breakdown_s"]["compute"])
+    np.testing.assert_allclose(on.breakdown.compute, off.breakdown.compute)
     f = list(on.fabrics)
     for fab in ("roce", "infiniband"):
         i = f.index(fab)
-        assert on["breakdown_s"]["ep_comm"][i] < 0.7 * off["breakdown_s"]["ep_comm"][i]
-        assert on["step_time_s"][i] < off["step_time_s"][i]
+        assert on.breakdown.ep_comm[i] < 0.7 * off.breakdown.ep_comm[i]
+        assert on.throughput.step_time_s[i] < off.throughput.step_time_s[i]
     # the NVLink part stays: never below the in-node all-to-all
-    assert np.all(np.asarray(on["breakdown_s"]["ep_comm"]) > 0)
+    assert np.all(np.asarray(on.breakdown.ep_comm) > 0)

@@ -54,7 +54,7 @@ def test_deepseek_v3_is_read_as_the_report_states_it():
     assert p["uneven_stages"] and p["ep_overlap"] and d["cluster"]["gpu"] == "H800"
     # the architecture as described gives the report's 671 B parameters
     res = _evaluate(d)
-    assert float(np.ravel(res["params"])[0]) / 1e9 == pytest.approx(671.0, abs=0.5)
+    assert float(np.ravel(res.workload.params)[0]) / 1e9 == pytest.approx(671.0, abs=0.5)
 
 
 def test_latent_attention_weights_are_deepseek_v3s():
@@ -89,7 +89,7 @@ def test_61_layers_on_16_stages_need_uneven_stages():
     with pytest.raises(ScenarioError) as e:
         _evaluate(_run("deepseek-v3", parallel__uneven_stages=False))
     assert "pp=16" in str(e.value)
-    assert np.isfinite(_evaluate(_run("deepseek-v3"))["step_time_s"]).all()
+    assert np.isfinite(_evaluate(_run("deepseek-v3")).throughput.step_time_s).all()
 
 
 def test_deepseeks_memory_recipe_is_what_makes_it_fit():
@@ -98,19 +98,19 @@ def test_deepseeks_memory_recipe_is_what_makes_it_fit():
     full = _evaluate(_run("deepseek-v3", workload__light_recompute=False, workload__fp8_activations=False),
                      memory_limit=False)
     light = _evaluate(_run("deepseek-v3"))
-    assert float(light.at("run")["memory_per_gpu_gb"]) < 80 < float(full.at("run")["memory_per_gpu_gb"])
+    assert float(light.at("run").plan.memory_per_gpu_gb) < 80 < float(full.at("run").plan.memory_per_gpu_gb)
     # recomputing the up-projections costs time
-    assert float(light["step_time_s"][0]) > float(_evaluate(_run("deepseek-v3", workload__light_recompute=False),
-                                                            memory_limit=False)["step_time_s"][0])
+    assert float(light.throughput.step_time_s[0]) > float(_evaluate(_run("deepseek-v3", workload__light_recompute=False),
+                                                            memory_limit=False).throughput.step_time_s[0])
 
 
 def test_parallel_folding_keeps_the_experts_all_to_all_inside_the_node():
     folded = _evaluate(_run("mcore-mixtral-8x22b")).at("run")
     tied = _evaluate(_run("mcore-mixtral-8x22b", parallel__expert_tp=None)).at("run")
-    assert folded["plan"]["expert_tp"] == 1 and tied["plan"]["expert_tp"] == 2
+    assert folded.plan.expert_tp == 1 and tied.plan.expert_tp == 2
     # EP 8 × expert TP 1 fills one node; tied to TP 2 it spans two and sends over InfiniBand
-    assert float(folded["breakdown_s"]["ep_comm"]) < float(tied["breakdown_s"]["ep_comm"])
-    assert float(folded["breakdown_s"]["tp_comm"]) < float(tied["breakdown_s"]["tp_comm"])
+    assert float(folded.breakdown.ep_comm) < float(tied.breakdown.ep_comm)
+    assert float(folded.breakdown.tp_comm) < float(tied.breakdown.tp_comm)
 
 
 def test_the_plan_line_names_the_experts_tensor_parallelism(tmp_path, capsys):
@@ -131,9 +131,9 @@ def test_expert_tp_must_tile_the_stage_ranks():
 
 def test_load_imbalance_slows_the_experts_by_the_published_ratio():
     """The default imbalance is derived from the Model Zoo's 8x22B: 445 TFLOP/s dropless against 465 balanced."""
-    step = {imb: float(_evaluate(_run("mcore-mixtral-8x22b", workload__expert_imbalance=imb))["step_time_s"][0])
+    step = {imb: float(_evaluate(_run("mcore-mixtral-8x22b", workload__expert_imbalance=imb)).throughput.step_time_s[0])
             for imb in (0.0, 0.07, 0.3)}
-    default = float(_evaluate(_run("mcore-mixtral-8x22b"))["step_time_s"][0])
+    default = float(_evaluate(_run("mcore-mixtral-8x22b")).throughput.step_time_s[0])
     assert default == step[0.07]
     assert step[0.0] < step[0.07] < step[0.3]
     assert step[0.07] / step[0.0] == pytest.approx(465 / 445, abs=0.003)
@@ -144,11 +144,11 @@ def test_node_limited_routing_sends_fewer_copies_over_the_fabric():
     limited = _evaluate(d, memory_limit=False).at("run")
     d["workload"]["max_routed_nodes"] = None
     unlimited = _evaluate(d, memory_limit=False).at("run")
-    assert float(limited["breakdown_s"]["ep_comm"]) < 0.7 * float(unlimited["breakdown_s"]["ep_comm"])
+    assert float(limited.breakdown.ep_comm) < 0.7 * float(unlimited.breakdown.ep_comm)
     # at least as many nodes as routed experts: no limit at all
     d["workload"]["max_routed_nodes"] = 8
     eight = _evaluate(d, memory_limit=False).at("run")
-    assert float(eight["breakdown_s"]["ep_comm"]) <= float(unlimited["breakdown_s"]["ep_comm"])
+    assert float(eight.breakdown.ep_comm) <= float(unlimited.breakdown.ep_comm)
 
 
 def test_shared_experts_and_dense_layers_count_in_the_model_flops():
@@ -157,7 +157,7 @@ def test_shared_experts_and_dense_layers_count_in_the_model_flops():
     for name, changes in {"as published": {}, "no shared": {"workload__shared_experts": 0},
                           "no dense": {"workload__dense_layers": 0, "workload__dense_ffn_hidden": None}}.items():
         res = _evaluate({**base, **_run("deepseek-v3", **changes)}, memory_limit=False)
-        flops[name] = float(res["model_flops_per_iter"][0])
+        flops[name] = float(res.throughput.model_flops_per_iter[0])
     # one shared expert of 2,048 in 58 MoE layers: 6·tokens·58·3·7168·2048 FLOPs a step
     tokens = 15360 * 4096
     assert flops["as published"] - flops["no shared"] == pytest.approx(6 * tokens * 58 * 3 * 7168 * 2048, rel=1e-9)
@@ -179,8 +179,8 @@ def test_permutation_costs_memory_traffic_not_flops():
     finally:
         step_time.PERMUTE_PASSES = saved
         clear_plan_cache()
-    assert float(without["step_time_s"][0]) < float(res["step_time_s"][0])
-    assert float(without["model_flops_per_iter"][0]) == float(res["model_flops_per_iter"][0])
+    assert float(without.throughput.step_time_s[0]) < float(res.throughput.step_time_s[0])
+    assert float(without.throughput.model_flops_per_iter[0]) == float(res.throughput.model_flops_per_iter[0])
 
 
 def test_the_plan_search_finds_the_fastest_plan_with_the_new_fields():
@@ -201,9 +201,9 @@ def test_the_plan_search_finds_the_fastest_plan_with_the_new_fields():
         clear_plan_cache()
     plan, step = brute_force_plans(s, "cluster.nodes", x)
     assert np.isfinite(step).any()
-    np.testing.assert_array_equal(fast["step_time_s"], step)
+    np.testing.assert_array_equal(fast.throughput.step_time_s, step)
     for k in ("tp", "pp", "micro_batch", "virtual_stages", "ep"):
-        np.testing.assert_array_equal(fast["plan"][k], plan[k], err_msg=k)
+        np.testing.assert_array_equal(getattr(fast.plan, k), plan[k], err_msg=k)
 
 
 ALL_NEW = """
@@ -316,7 +316,7 @@ def test_a_dense_scenario_gives_the_same_outputs_without_the_new_fields():
     s = load_scenario("assets/presets/default.toml")
     same = dataclasses.replace(s, workload=dataclasses.replace(s.workload, light_recompute=False),
                                parallel=dataclasses.replace(s.parallel, uneven_stages=False))
-    np.testing.assert_array_equal(evaluate(s)["step_time_s"], evaluate(same)["step_time_s"])
+    np.testing.assert_array_equal(evaluate(s).throughput.step_time_s, evaluate(same).throughput.step_time_s)
 
 
 def test_expert_states_shard_over_the_expert_data_parallel_ranks_only():
@@ -359,6 +359,6 @@ def test_the_plan_search_is_exact_on_mixtral_with_each_new_field(changes):
         clear_plan_cache()
     plan, step = brute_force_plans(s, "cluster.nodes", x)
     assert np.isfinite(step).any()
-    np.testing.assert_array_equal(fast["step_time_s"], step)
+    np.testing.assert_array_equal(fast.throughput.step_time_s, step)
     for k in ("tp", "pp", "micro_batch", "virtual_stages", "recompute", "zero_stage", "ep"):
-        np.testing.assert_array_equal(fast["plan"][k], plan[k], err_msg=k)
+        np.testing.assert_array_equal(getattr(fast.plan, k), plan[k], err_msg=k)

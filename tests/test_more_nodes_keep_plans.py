@@ -64,7 +64,7 @@ def test_on_an_ideal_network_a_cluster_that_runs_a_plan_runs_one_when_larger():
     """The sweep's verdicts agree: from the fewest nodes with a plan on, every larger cluster has one."""
     s = model.load_scenario("assets/presets/moe_mixtral_8x22b.toml")
     res = model.sweep(_ideal(s, {"workload.global_batch": 1000}), "cluster.nodes", np.arange(1.0, 300.0, 7.0))
-    fits = np.asarray(res["feasible"])
+    fits = np.asarray(res.plan.feasible)
     for f in range(fits.shape[0]):
         first = np.flatnonzero(fits[f])
         assert first.size and fits[f, first[0]:].all(), (res.fabrics[f], fits[f])
@@ -90,6 +90,6 @@ def test_the_experts_example_keeps_its_plan_at_twice_the_nodes():
     replicas, the same days."""
     res = model.sweep(_moe_example(), "cluster.nodes", np.array([889.0, 1778.0]))
     ib = res.fabric_index("infiniband")
-    np.testing.assert_allclose(res["train_days"][ib], [3.4864, 3.4864], rtol=1e-4)
+    np.testing.assert_allclose(res.throughput.train_days[ib], [3.4864, 3.4864], rtol=1e-4)
     for k, want in {"tp": 8, "pp": 4, "ep": 8, "dp": 200}.items():
-        np.testing.assert_array_equal(res["plan"][k][ib], [want, want], err_msg=k)
+        np.testing.assert_array_equal(getattr(res.plan, k)[ib], [want, want], err_msg=k)

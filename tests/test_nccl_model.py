@@ -155,7 +155,7 @@ def test_pcie_gen4_caps_a_400g_nic_of_an_a100_node():
     assert a100["nic_gb_per_s"][0] <= nccl_tuning.pcie_cap_gb_per_s(4)
     assert a100["nic_gb_per_s"][0] < 26.0 < h100["nic_gb_per_s"][0]
     res = model.evaluate(cluster("A100-SXM-80GB", 4, 400.0))
-    assert res.at("run")["node_bandwidth_gbps"]["ideal"] <= 8 * 8 * 25.3
+    assert res.at("run").network.ideal_gbps <= 8 * 8 * 25.3
 
 
 def test_window_limits_bandwidth_at_long_round_trips():
@@ -539,13 +539,13 @@ def test_the_engines_tensor_parallel_all_reduces_go_through_the_collective_model
                                                    "workload.global_batch": 1032, "workload.recompute": "selective",
                                                    "cluster.slow_host_fraction": 0.0})  # no stragglers' share
     r = model.evaluate(s).at("roce")
-    arch, plan = r["architecture"], r["plan"]
+    arch, plan = r.workload, r.plan
     g = model.catalog.gpu(s.cluster.gpu)
-    msg = plan["micro_batch"] * s.workload.seq_len * arch["hidden"] * 2  # bf16 activations of one micro-batch
+    msg = plan.micro_batch * s.workload.seq_len * arch.hidden * 2  # bf16 activations of one micro-batch
     one = nccl_model.in_node_collective_time("all_reduce", msg, 8, g["intra_gb_per_s"] * g["intra_busbw_fraction"]
                                               * 1e9, g["intra_gb_per_s"] * 1e9)
     # 4 all-reduces per layer (2 forward, 2 backward; selective recomputation adds none) per micro-batch
-    assert r["breakdown_s"]["tp_comm"] == pytest.approx(plan["microbatches"] * arch["layers"] * 4 * one, rel=1e-6)
+    assert r.breakdown.tp_comm == pytest.approx(plan.microbatches * arch.layers * 4 * one, rel=1e-6)
 
 
 @pytest.mark.parametrize("gpu", ["H100-SXM", "A100-SXM-80GB"])
@@ -562,7 +562,7 @@ def test_tensor_parallel_all_reduces_use_nvlink_sharp_where_the_node_has_it(gpu)
                      "micro_batch": 4, "recompute": "selective"},
         "parallel": {"mode": "explicit", "tp": 8, "pp": 1}})
     r = model.evaluate(s).at("roce")
-    per_layer = r["breakdown_s"]["tp_comm"] / (r["plan"]["microbatches"] * 32 * 4)
+    per_layer = r.breakdown.tp_comm / (r.plan.microbatches * 32 * 4)
     assert per_layer == pytest.approx(with_nvls, rel=1e-6)
     if nvls_bw > 0:  # H100: NVSwitch 3 reduces in the switch, ~480 GB/s bus bandwidth against the ring's ~370
         assert with_nvls < 0.85 * without

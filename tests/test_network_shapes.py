@@ -65,7 +65,7 @@ def test_tcp_under_loss_keeps_what_linux_keeps(nodes, loss, lo, hi):
 
 def test_tcp_loss_in_training_days():
     res = model.sweep(h100_70b(), "fabric.ethernet.loss_rate", [1e-9, 1e-6, 1e-5, 1e-3])
-    days = res["train_days"][res.fabric_index("ethernet")]
+    days = res.throughput.train_days[res.fabric_index("ethernet")]
     assert np.all(np.diff(days) > 0)
     assert days[1] < 1.05 * days[0]  # 1e-6: a probe now and then
     assert days[2] < 1.5 * days[0]  # 1e-5, the published training fabric: a visible but modest cost
@@ -98,7 +98,7 @@ def test_go_back_n_pays_the_loaded_round_trip_and_the_tail_timeout():
 def test_roce_go_back_n_degrades_from_1e3_and_collapses_above_1_percent():
     # published RoCE (400G, 1 µs) on the 64-node run: Mittal et al.'s shape
     res = model.sweep(h100_70b(), "fabric.roce.loss_rate", [1e-7, 1e-3, 1e-2])
-    eta = res["loss_efficiency"][res.fabric_index("roce")]
+    eta = res.network.loss_efficiency[res.fabric_index("roce")]
     assert eta[0] > 0.95 and eta[1] < 0.8 and eta[2] < 0.2
 
 
@@ -109,23 +109,23 @@ def test_infiniband_flat_only_below_its_own_loss():
     loss = [0.0, own / 10, own, 1e-4, 1e-3]
     res = model.sweep(h100_70b(), "fabric.infiniband.loss_rate", loss)
     i = res.fabric_index("infiniband")
-    eta, days = res["loss_efficiency"][i], res["train_days"][i]
+    eta, days = res.network.loss_efficiency[i], res.throughput.train_days[i]
     assert np.all(eta[:3] > 0.998) and np.all(days[1:3] < 1.001 * days[0])
     assert eta[3] < 0.8 and eta[4] < 0.3
     assert np.all(np.diff(days) > 0) and days[4] > 1.05 * days[0]  # (70B on 64 nodes: mostly compute)
     # link-level retry, an explicit option, keeps it flat much further
     llr = model.sweep(h100_70b(**{"fabric.custom.infiniband.loss_recovery": "link_retry"}),
                       "fabric.infiniband.loss_rate", loss)
-    assert llr["loss_efficiency"][i][3] > 0.97 > 0.8 > eta[3]
+    assert llr.network.loss_efficiency[i][3] > 0.97 > 0.8 > eta[3]
 
 
 def test_infiniband_round_trip_follows_the_latency_slider():
     res = model.sweep(h100_70b(**{"fabric.custom.infiniband.loss_rate": 1e-5}), "fabric.infiniband.latency_us",
                       [1.0, 100.0])
     i = res.fabric_index("infiniband")
-    rtt = res["network"]["loaded_rtt_us"][i]
+    rtt = res.network.loaded_rtt_us[i]
     assert rtt[1] - rtt[0] == pytest.approx(198.0)
-    assert res["loss_efficiency"][i][1] < res["loss_efficiency"][i][0]
+    assert res.network.loss_efficiency[i][1] < res.network.loss_efficiency[i][0]
 
 
 # --- latency: the window ---------------------------------------------------------------------------------------
@@ -133,19 +133,19 @@ def test_infiniband_round_trip_follows_the_latency_slider():
 def test_latency_penalty_through_the_window():
     res = model.sweep(h100_70b(), "fabric.latency_us", [1.0, 10.0, 250.0, 500.0, 1000.0])
     i = res.fabric_index("infiniband")
-    ideal = res["node_bandwidth_gbps"]["ideal"][i]
-    line = res["node_bandwidth_gbps"]["line"][i]
+    ideal = res.network.ideal_gbps[i]
+    line = res.network.line_gbps[i]
     assert ideal[0] == pytest.approx(0.94 * line[0])  # short round trips: the window never binds
     assert ideal[-1] < 0.25 * ideal[0]
     assert ideal[-2] / ideal[-1] == pytest.approx(2.0, rel=0.02)  # bandwidth ∝ 1 / round trip
-    assert np.all(np.diff(res["train_days"][i]) > 0)
+    assert np.all(np.diff(res.throughput.train_days[i]) > 0)
 
 
 def test_latency_grows_with_switch_tiers():
     res = model.sweep(h100_70b(), "cluster.nodes", [2, 64, 1024])
-    levels = res["network"]["switch_levels"][res.fabric_index("infiniband")]
+    levels = res.network.switch_levels[res.fabric_index("infiniband")]
     assert list(levels) == [1, 2, 3]
-    rtt = res["network"]["loaded_rtt_us"][res.fabric_index("infiniband")]
+    rtt = res.network.loaded_rtt_us[res.fabric_index("infiniband")]
     assert rtt[0] < rtt[1] < rtt[2]
     hop = nccl_tuning.SWITCH_HOP_US["infiniband"]
     assert_allclose(nccl_tuning.extra_tier_latency_us([1, 2, 3], hop), [0.0, 2 * hop, 4 * hop])
@@ -155,7 +155,7 @@ def test_latency_grows_with_switch_tiers():
 
 def test_loss_cost_grows_with_the_links_a_collective_waits_on():
     res = model.sweep(h100_70b(**{"fabric.custom.roce.loss_rate": 1e-6}), "cluster.nodes", [2, 16, 128, 1024])
-    eta = res["loss_efficiency"][res.fabric_index("roce")]
+    eta = res.network.loss_efficiency[res.fabric_index("roce")]
     assert np.all(np.diff(eta) < 0)
 
 
@@ -175,22 +175,22 @@ def test_step_time_rises_with_oversubscription_for_a_data_parallel_heavy_plan():
     over = [1.0, 2.0, 4.0, 8.0]
     res = model.sweep(data_parallel_heavy(), "topology.oversubscription", over)
     for f in ("roce", "infiniband"):
-        step = res["step_time_s"][res.fabric_index(f)]
+        step = res.throughput.step_time_s[res.fabric_index(f)]
         assert np.all(np.diff(step) >= 0), f
         assert step[-1] > 1.1 * step[0], f
-    dp = res["breakdown_s"]["dp_comm"][res.fabric_index("infiniband")]
+    dp = res.breakdown.dp_comm[res.fabric_index("infiniband")]
     assert dp[-1] > 2 * dp[0]  # the slowdown is the data-parallel traffic's
     # the same job placed contiguously: its rings send one edge per channel up each leaf, far below 1:8
     flat = model.sweep(data_parallel_heavy(placement="contiguous"), "topology.oversubscription", over)
-    assert np.all(flat["network"]["dp_congestion_slowdown"] == 1.0)
+    assert np.all(flat.network.dp_congestion_slowdown == 1.0)
 
 
 def test_rail_optimised_placement_keeps_rail_traffic_local():
     # 64 nodes, RoCE on 128-port switches: each rail's 64 NICs sit under one leaf -- oversubscription costs nothing
     res = model.sweep(data_parallel_heavy(64, "contiguous"), "topology.oversubscription", [1.0, 8.0])
-    step = res["step_time_s"][res.fabric_index("roce")]
+    step = res.throughput.step_time_s[res.fabric_index("roce")]
     assert step[1] == pytest.approx(step[0])
-    assert res["network"]["dp_congestion_slowdown"][res.fabric_index("roce")][1] == 1.0
+    assert res.network.dp_congestion_slowdown[res.fabric_index("roce")][1] == 1.0
 
 
 def test_adaptive_routing_and_queue_pairs_relieve_ecmp_collisions():
@@ -198,10 +198,10 @@ def test_adaptive_routing_and_queue_pairs_relieve_ecmp_collisions():
     r0 = model.evaluate(s).at("roce")
     ar = model.evaluate(s.replace("fabric.custom.roce.adaptive_routing", True)).at("roce")
     qps = model.evaluate(s.replace("fabric.custom.roce.qps_per_connection", 8)).at("roce")
-    assert r0["network"]["dp_congestion_slowdown"] > 1.2
-    assert ar["network"]["dp_congestion_slowdown"] == 1.0  # non-blocking with adaptive routing
-    assert 1.0 <= qps["network"]["dp_congestion_slowdown"] < r0["network"]["dp_congestion_slowdown"]
-    assert ar["step_time_s"] < r0["step_time_s"]
+    assert r0.network.dp_congestion_slowdown > 1.2
+    assert ar.network.dp_congestion_slowdown == 1.0  # non-blocking with adaptive routing
+    assert 1.0 <= qps.network.dp_congestion_slowdown < r0.network.dp_congestion_slowdown
+    assert ar.throughput.step_time_s < r0.throughput.step_time_s
 
 
 def pipeline_heavy(nodes=256, **parallel):
@@ -223,31 +223,31 @@ def test_step_time_rises_with_oversubscription_for_a_pipeline_heavy_plan():
     res = model.sweep(pipeline_heavy(), "topology.oversubscription", over)
     for f in ("roce", "infiniband"):
         i = res.fabric_index(f)
-        step, pp = res["step_time_s"][i], res["breakdown_s"]["pp_comm"][i]
+        step, pp = res.throughput.step_time_s[i], res.breakdown.pp_comm[i]
         assert np.all(np.diff(step) >= 0) and step[-1] > step[0], f
         assert pp[-1] > 1.8 * pp[0], f  # the slowdown is the pipeline traffic's
-        assert np.all(res["network"]["dp_congestion_slowdown"][i] == 1.0), f
-        assert_allclose(res["breakdown_s"]["dp_comm"][i], res["breakdown_s"]["dp_comm"][i][0])
+        assert np.all(res.network.dp_congestion_slowdown[i] == 1.0), f
+        assert_allclose(res.breakdown.dp_comm[i], res.breakdown.dp_comm[i][0])
 
 
 def test_rail_optimised_placement_keeps_a_pipeline_under_one_leaf_flat():
     # 64 nodes, RoCE on 128-port switches: every stage's rail neighbour sits under the same rail leaf
     res = model.sweep(pipeline_heavy(64, pp=4), "topology.oversubscription", [1.0, 8.0])
     i = res.fabric_index("roce")
-    assert res["step_time_s"][i][1] == pytest.approx(res["step_time_s"][i][0])
-    assert np.all(res["network"]["pp_congestion_slowdown"][i] == 1.0)
+    assert res.throughput.step_time_s[i][1] == pytest.approx(res.throughput.step_time_s[i][0])
+    assert np.all(res.network.pp_congestion_slowdown[i] == 1.0)
     # the same plan on 256 nodes crosses leaves (the test above): the difference is placement alone
     wide = model.evaluate(pipeline_heavy(256, pp=4).replace("topology.oversubscription", 8.0)).at("roce")
-    assert wide["network"]["pp_congestion_slowdown"] > 1.5
+    assert wide.network.pp_congestion_slowdown > 1.5
 
 
 def test_adaptive_routing_relieves_ecmp_collisions_of_pipeline_flows():
     s = pipeline_heavy()
     ecmp = model.evaluate(s).at("roce")
     adaptive = model.evaluate(s.replace("fabric.custom.roce.adaptive_routing", True)).at("roce")
-    assert ecmp["network"]["pp_congestion_slowdown"] > 1.2  # non-blocking, but hashing piles flows up
-    assert adaptive["network"]["pp_congestion_slowdown"] == 1.0
-    assert adaptive["breakdown_s"]["pp_comm"] < ecmp["breakdown_s"]["pp_comm"]
+    assert ecmp.network.pp_congestion_slowdown > 1.2  # non-blocking, but hashing piles flows up
+    assert adaptive.network.pp_congestion_slowdown == 1.0
+    assert adaptive.breakdown.pp_comm < ecmp.breakdown.pp_comm
 
 
 def test_pipeline_slowdown_follows_the_stage_distance():
@@ -268,14 +268,14 @@ def test_the_plan_search_sees_the_slowed_pipeline():
                         "workload.micro_batch": None, "workload.global_batch": 512})
     res = model.sweep(s, "topology.oversubscription", [1.0, 16.0])
     i = res.fabric_index("roce")
-    first = {k: res["plan"][k][i][0] for k in ("tp", "pp", "micro_batch", "virtual_stages")}
+    first = {k: getattr(res.plan, k)[i][0] for k in ("tp", "pp", "micro_batch", "virtual_stages")}
     fixed = s.replace_many({"parallel.mode": "explicit", "parallel.tp": int(first["tp"]),
                             "parallel.pp": int(first["pp"]), "workload.micro_batch": int(first["micro_batch"]),
                             "parallel.virtual_stages": int(first["virtual_stages"]),
                             "topology.oversubscription": 16.0})
     kept = model.evaluate(fixed).at("roce")
-    assert first["pp"] > 1 and kept["network"]["pp_congestion_slowdown"] > 1.5
-    assert res["step_time_s"][i][1] < kept["step_time_s"]
+    assert first["pp"] > 1 and kept.network.pp_congestion_slowdown > 1.5
+    assert res.throughput.step_time_s[i][1] < kept.throughput.step_time_s
 
 
 def test_expert_all_to_all_across_leaves_pays_for_ecmp_collisions():
@@ -291,11 +291,11 @@ def test_expert_all_to_all_across_leaves_pays_for_ecmp_collisions():
     adaptive = model.evaluate(s.replace("fabric.custom.roce.adaptive_routing", True)).at("roce")
     # half of each member's peers under the other leaf: on average one link's worth per uplink, but hashing piles
     # several flows on the busiest
-    assert ecmp["network"]["ep_congestion_slowdown"] > 1.5
-    assert adaptive["network"]["ep_congestion_slowdown"] == 1.0
+    assert ecmp.network.ep_congestion_slowdown > 1.5
+    assert adaptive.network.ep_congestion_slowdown == 1.0
     small = model.evaluate(s.replace_many({"parallel.ep": 8, "workload.experts": 8})).at("roce")
-    assert small["network"]["ep_congestion_slowdown"] == 1.0  # 8 nodes: under one leaf
-    assert adaptive["step_time_s"] < ecmp["step_time_s"]
+    assert small.network.ep_congestion_slowdown == 1.0  # 8 nodes: under one leaf
+    assert adaptive.throughput.step_time_s < ecmp.throughput.step_time_s
 
 
 def test_ecmp_busiest_uplink_by_balls_into_bins():
@@ -358,9 +358,9 @@ def test_gpudirect_tcp_drops_the_host_copy_not_the_loss_recovery():
     # a user's own achievable fraction stays
     own = h100_70b(**{"fabric.custom.ethernet.gpudirect_tcp": True, "fabric.custom.ethernet.achievable_fraction": 0.8})
     assert model.resolve_fabrics(own)[0].values["achievable_fraction"] == 0.8
-    days = [model.evaluate(s)["train_days"][0].item() for s in (plain, direct)]
+    days = [model.evaluate(s).throughput.train_days[0].item() for s in (plain, direct)]
     assert days[1] < days[0]
-    lossy = [model.evaluate(s.replace("fabric.custom.ethernet.loss_rate", 1e-4))["loss_efficiency"][0].item()
+    lossy = [model.evaluate(s.replace("fabric.custom.ethernet.loss_rate", 1e-4)).network.loss_efficiency[0].item()
              for s in (plain, direct)]
     assert lossy[1] < 1.0 and lossy[0] < 1.0
 
@@ -369,11 +369,11 @@ def test_min_rto_is_sweepable_and_moves_tcp_only_under_heavy_loss():
     """The RTO fires only when a tail's probe is lost too: at a training fabric's loss the route's rto_min hardly
     shows; at a percent it does."""
     res = model.sweep(h100_70b(), "fabric.ethernet.min_rto_ms", [1.0, 200.0])
-    days = res["train_days"][res.fabric_index("ethernet")]
+    days = res.throughput.train_days[res.fabric_index("ethernet")]
     assert days[0] < days[1] < 1.01 * days[0]
     heavy = model.sweep(h100_70b(**{"fabric.custom.ethernet.loss_rate": 1e-2}), "fabric.ethernet.min_rto_ms",
                         [1.0, 200.0])
-    days = heavy["train_days"][heavy.fabric_index("ethernet")]
+    days = heavy.throughput.train_days[heavy.fabric_index("ethernet")]
     assert days[1] > 1.2 * days[0]
 
 
@@ -393,14 +393,14 @@ def test_ecmp_slows_data_parallel_rings_as_published_fabrics_do(placement, adapt
     the uplinks, not every NIC's (Meta reports up to ~1.4×, Alibaba ~15 %); adaptive routing spreads them."""
     r = model.evaluate(case3_shape(**{"fabric.custom.roce.adaptive_routing": adaptive,
                                       "topology.placement": placement}))
-    slow = r["network"]["dp_congestion_slowdown"][r.fabric_index("roce")]
+    slow = r.network.dp_congestion_slowdown[r.fabric_index("roce")]
     assert lo <= float(np.ravel(slow)[0]) <= hi
 
 
 def test_a_fragmented_job_crosses_the_uplinks_and_ecmp_collides():
     r = model.evaluate(case3_shape(**{"fabric.custom.roce.adaptive_routing": False,
                                       "topology.placement": "fragmented"}))
-    assert float(np.ravel(r["network"]["dp_congestion_slowdown"][r.fabric_index("roce")])[0]) > 1.5
+    assert float(np.ravel(r.network.dp_congestion_slowdown[r.fabric_index("roce")])[0]) > 1.5
 
 
 def all_to_all_busbw(oversubscription, placement, nodes=64):
@@ -421,7 +421,7 @@ def test_oversubscription_slows_an_all_to_all_that_crosses_the_uplinks():
 
 def test_nccl_and_the_training_step_share_one_congestion_model():
     s = case3_shape(**{"fabric.custom.roce.adaptive_routing": False, "topology.placement": "fragmented"})
-    step = model.evaluate(s)["network"]["dp_congestion_slowdown"]
+    step = model.evaluate(s).network.dp_congestion_slowdown
     x = network.nccl_inputs(s, "all_reduce")
     i = x["names"].index("roce")
     assert_allclose(x["congestion_slowdown"][i], np.ravel(step[i])[0])

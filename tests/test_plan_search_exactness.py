@@ -8,7 +8,6 @@ from hypothesis import given, settings, strategies as st
 import model
 from model import arrays, engine, plan_fit, plan_search, step_time, sweep
 from plan_brute_force import brute_force_plans  # tests/plan_brute_force.py
-from result_trees import leaves  # tests/result_trees.py
 
 PRESETS = ("default", "tier_small", "case2_autodriving_24xA100_30B", "moe_mixtral_8x22b", "moe_deepseek_v3_shape")
 SWEEPS = {
@@ -30,10 +29,10 @@ def _assert_search_is_exact(s, field, x, some_fit=True):
     plan, step = brute_force_plans(s, field, x)
     found = np.isfinite(step)
     assert np.any(found) or not some_fit  # a comparison of nothing would prove nothing
-    np.testing.assert_array_equal(fast["feasible"], found)
+    np.testing.assert_array_equal(fast.plan.feasible, found)
     for k in engine.PLAN_ARRAY_KEYS + ("dp",):
-        np.testing.assert_array_equal(fast["plan"][k], plan[k], err_msg=k)
-    np.testing.assert_array_equal(fast["step_time_s"], step)
+        np.testing.assert_array_equal(getattr(fast.plan, k), plan[k], err_msg=k)
+    np.testing.assert_array_equal(fast.throughput.step_time_s, step)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -58,7 +57,7 @@ def test_a_higher_zero_stage_wins_somewhere():
     """The case the exactness above guards: the fastest plan's ZeRO stage is not the lowest that fits."""
     s = model.load_scenario("assets/presets/moe_mixtral_8x22b.toml")
     res = sweep(s, "cluster.nodes", np.unique(np.round(np.geomspace(4, 1024, 24))))
-    assert np.nanmax(res["plan"]["zero_stage"]) >= 2
+    assert np.nanmax(res.plan.zero_stage) >= 2
 
 
 def _worth_reference(fits):
@@ -119,8 +118,8 @@ def test_a_plan_the_scenario_fixes_whole_evaluates_as_its_search_would(field, va
     engine.clear_plan_cache()
     searched = sweep(s, field, values)
     engine.clear_plan_cache()
-    assert np.any(direct["feasible"])
-    for (name, a), (_, b) in zip(leaves(direct.data), leaves(searched.data)):
+    assert np.any(direct.plan.feasible)
+    for (name, a), (_, b) in zip(direct.arrays(), searched.arrays()):
         np.testing.assert_array_equal(a, b, err_msg=name)
 
 

@@ -22,7 +22,7 @@ def test_preset_loads_and_evaluates(name, profile):
     s = model.load_scenario(presets.preset_path(name)).replace("fabric.profile_set", profile)
     r = model.evaluate(s)
     for key in ("train_days_with_interruptions", "tco", "capex", "cost_per_run", "switches"):
-        assert np.all(np.isfinite(r[key])), key
+        assert np.all(np.isfinite(r.metric(key))), key
     assert s.fabric.focus in r.fabrics
 
 
@@ -30,14 +30,14 @@ def test_preset_loads_and_evaluates(name, profile):
 def test_tokens_reproduce_the_articles_after_duration(name):
     fig = presets.article_figures()[name]
     r = model.evaluate(presets.load_preset(name))
-    assert_allclose(r["train_days_with_interruptions"][r.fabric_index(fig["chosen"])], fig["after_days"], rtol=2e-3)
+    assert_allclose(r.reliability.train_days_with_interruptions[r.fabric_index(fig["chosen"])], fig["after_days"], rtol=2e-3)
 
 
 def test_solver_is_exact_in_one_step():
     s = presets.load_preset("case2").replace("workload.train_tokens_b", 1.0)
     tokens = presets.solve_train_tokens_b(s, "infiniband", 13.0)
     r = model.evaluate(s.replace("workload.train_tokens_b", tokens))
-    assert_allclose(r["train_days_with_interruptions"][r.fabric_index("infiniband")], 13.0, rtol=1e-9)
+    assert_allclose(r.reliability.train_days_with_interruptions[r.fabric_index("infiniband")], 13.0, rtol=1e-9)
 
 
 def test_unknown_preset_is_a_named_error():
@@ -77,8 +77,8 @@ def test_a_profile_switch_never_rewires_the_cluster(name):
     pub = presets.switch_profile_set(s, "published", presets.article_values(name))
     a, b = model.evaluate(s), model.evaluate(pub)
     for key in ("nics",):  # switches follow the set's switch model (its radix); the NICs are the cluster's
-        assert np.array_equal(np.asarray(a[key]), np.asarray(b[key])), key
-    assert np.array_equal(np.asarray(a["node_bandwidth_gbps"]["line"]), np.asarray(b["node_bandwidth_gbps"]["line"]))
+        assert np.array_equal(np.asarray(a.metric(key)), np.asarray(b.metric(key))), key
+    assert np.array_equal(np.asarray(a.network.line_gbps), np.asarray(b.network.line_gbps))
 
 
 def test_cli_claims(capsys):
@@ -123,4 +123,4 @@ def test_switching_to_published_drops_the_articles_values_and_keeps_the_users(na
     kept = s.replace("fabric.profile_set", "published")
     k, p = model.evaluate(kept), model.evaluate(pub)
     # (exactly: where a PCIe slot caps both the article's and the published NIC, the difference is small)
-    assert not (np.array_equal(k["tco"], p["tco"]) and np.array_equal(k["train_days"], p["train_days"]))
+    assert not (np.array_equal(k.money.tco, p.money.tco) and np.array_equal(k.throughput.train_days, p.throughput.train_days))

@@ -49,10 +49,10 @@ def test_discount_and_support_move_capex_and_opex():
     s = parse_scenario_text(OLD)
     base = model.evaluate(s)
     book = model.evaluate(s.replace_many({"price_book.discount": 0.1, "price_book.support_fraction": 0.05}))
-    capex = base["capex"]
-    assert book["capex"] == pytest.approx(0.9 * capex)
-    assert book["opex_per_year"] == pytest.approx(base["opex_per_year"] + 0.05 * 0.9 * capex)
+    capex = base.money.capex
+    assert book.money.capex == pytest.approx(0.9 * capex)
+    assert book.money.opex_per_year == pytest.approx(base.money.opex_per_year + 0.05 * 0.9 * capex)
     # dearer spines raise only the fabrics whose tree has spines
     spine = model.evaluate(s.replace("fabric.custom.infiniband.spine_switch_price_usd", 1e6))
     i = base.fabric_index("infiniband")
-    assert (spine["capex"][i] > base["capex"][i]) == (float(base["fat_tree"]["spine"][i]) > 0)
+    assert (spine.money.capex[i] > base.money.capex[i]) == (float(base.network.fat_tree_spine[i]) > 0)

@@ -38,7 +38,7 @@ def scenarios(draw):
 
 def feasible(res) -> np.ndarray:
     """The points where a plan fits; the example is discarded (hypothesis ``assume``) when none does."""
-    ok = np.asarray(res["feasible"], dtype=bool)
+    ok = np.asarray(res.plan.feasible, dtype=bool)
     assume(ok.any())
     return ok
 
@@ -49,13 +49,13 @@ SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 def _finite_nonneg(res):
     ok = feasible(res)
     for key in ("step_time_s", "mfu", "hfu", "tokens_per_s", "train_days", "model_tflops_per_gpu"):
-        arr = res[key][ok]
+        arr = res.metric(key)[ok]
         assert np.all(np.isfinite(arr)) and np.all(arr > 0), key
     for key in BREAKDOWN_KEYS:
-        arr = res["breakdown_s"][key][ok]
-        assert np.all(np.isfinite(arr)) and np.all(arr >= -1e-9 * res["step_time_s"][ok]), key
-    assert np.all(res["mfu"][ok] <= 1.0)
-    assert np.all(np.isnan(res["step_time_s"][~ok]))
+        arr = getattr(res.breakdown, key)[ok]
+        assert np.all(np.isfinite(arr)) and np.all(arr >= -1e-9 * res.throughput.step_time_s[ok]), key
+    assert np.all(res.throughput.mfu[ok] <= 1.0)
+    assert np.all(np.isnan(res.throughput.step_time_s[~ok]))
 
 
 @SETTINGS
@@ -68,7 +68,7 @@ def _monotone(s, field, values, increasing, rel_tol=1e-9):
     # time per token (train days): the step of a plan whose batch was rounded up is longer but does more
     res = sweep(s, field, values)
     ok = feasible(res)
-    step = res["train_days"]
+    step = res.throughput.train_days
     both = ok[:, 1:] & ok[:, :-1]
     assume(both.any())  # at least one neighbouring pair to compare
     diff = np.diff(step, axis=1)[both]
@@ -107,11 +107,11 @@ def test_more_nics_never_slower(s, fabric, nics):
     values = np.sort(np.asarray(nics, dtype=float))
     res = sweep(s, f"fabric.{fabric}.nics_per_node", values)
     ok = feasible(res)
-    days = res["train_days"]
+    days = res.throughput.train_days
     both = ok[:, 1:] & ok[:, :-1]
     assume(both.any())
     rise = np.diff(days, axis=1) / days[:, :-1]
-    tiers = np.diff(np.asarray(res["network"]["switch_levels"], dtype=float), axis=-1)
+    tiers = np.diff(np.asarray(res.network.switch_levels, dtype=float), axis=-1)
     tiers = np.broadcast_to(tiers, rise.shape)
     assert np.all(rise[both] <= 1e-2), (fabric, values)
     assert np.all((rise <= 1e-3) | (tiers > 0) | ~both), (fabric, values)

@@ -64,15 +64,15 @@ def test_workbook_formulas_recompute_the_apps_totals(name):
     for f, lab in labels.items():
         r = rows[lab]
         d = point.at(f)
-        assert sh.value("TCO", f"B{r}") == pytest.approx(float(d["capex"]), rel=1e-9)
-        assert sh.value("TCO", f"H{r}") == pytest.approx(float(d["tco"]), rel=1e-9)
-        assert sh.value("TCO", f"K{r}") == pytest.approx(float(d["cost_per_run"]), rel=1e-9)
+        assert sh.value("TCO", f"B{r}") == pytest.approx(float(d.money.capex), rel=1e-9)
+        assert sh.value("TCO", f"H{r}") == pytest.approx(float(d.money.tco), rel=1e-9)
+        assert sh.value("TCO", f"K{r}") == pytest.approx(float(d.money.cost_per_run), rel=1e-9)
     # an edited discount flows through the bill of materials into the TCO
     wb["Inputs"]["B2"] = 0.1
     ib = rows[labels["infiniband"]]
-    capex = float(point.at("infiniband")["capex"])
+    capex = float(point.at("infiniband").money.capex)
     assert sh.value("TCO", f"B{ib}") == pytest.approx(0.9 * capex, rel=1e-9)
-    assert sh.value("TCO", f"H{ib}") == pytest.approx(float(point.at("infiniband")["tco"]) - 0.1 * capex, rel=1e-9)
+    assert sh.value("TCO", f"H{ib}") == pytest.approx(float(point.at("infiniband").money.tco) - 0.1 * capex, rel=1e-9)
 
 
 def test_workbook_names_stalls_instead_of_their_days():
@@ -89,24 +89,24 @@ def test_bill_of_materials_adds_up_to_capex_from_the_topology():
     for name in ("case1", "large"):
         point = _point(name)
         for f, lines in pack.bill_of_materials(point).items():
-            assert sum(line.total for line in lines) == pytest.approx(float(point.at(f)["capex"]), rel=1e-9)
+            assert sum(line.total for line in lines) == pytest.approx(float(point.at(f).money.capex), rel=1e-9)
     measured = model.evaluate(presets.switch_profile_set(presets.load_preset("large"), "published", {}))
     lines = {line.item: line for line in pack.bill_of_materials(measured)["infiniband"]}  # priced from its parts
-    assert lines["switches"].quantity == float(measured.at("infiniband")["switches"])  # the fat tree's count
-    assert sum(line.total for line in lines.values()) == pytest.approx(float(measured.at("infiniband")["capex"]))
+    assert lines["switches"].quantity == float(measured.at("infiniband").network.switches)  # the fat tree's count
+    assert sum(line.total for line in lines.values()) == pytest.approx(float(measured.at("infiniband").money.capex))
 
 
 def test_financials_follow_their_definitions():
     point = _point("case1")
     fin = pack.financials(point, "infiniband", "roce")
     w = model.recommend.same_work(point, "infiniband", "roce")
-    extra = float(point.at("infiniband")["capex"] - point.at("roce")["capex"])
+    extra = float(point.at("infiniband").money.capex - point.at("roce").money.capex)
     assert fin.extra_capex == pytest.approx(extra)
     assert fin.payback_years == pytest.approx(extra / w.saved_per_year)
     assert fin.npv == pytest.approx(npf.npv(pack.DISCOUNT_RATE, [-extra] + [w.saved_per_year] * 5))
     s = point.scenario
     hours = s.cluster.nodes * s.cluster.gpus_per_node * 5 * 8760 * s.economics.duty_cycle
-    assert fin.gpu_hour_price == pytest.approx(float(point.at("infiniband")["tco"]) / hours)
+    assert fin.gpu_hour_price == pytest.approx(float(point.at("infiniband").money.tco) / hours)
     assert math.isinf(pack.financials(point, "ethernet", "infiniband").payback_years) or \
         pack.financials(point, "ethernet", "infiniband").payback_years == 0.0
 
@@ -123,8 +123,8 @@ def test_slides_carry_native_charts_with_the_windows_data(tmp_path):
     assert len(charts) == len(CHART_KINDS)
     data = chart_series(snap.sweep, "duration")
     drawn = charts[CHART_KINDS.index("duration")]
-    ib = next(i for i, s in enumerate(data["series"]) if s["fabric"] == "infiniband")
-    ys = np.asarray(data["series"][ib]["y"], dtype=float)
+    ib = next(i for i, s in enumerate(data.series) if s.fabric == "infiniband")
+    ys = np.asarray(data.series[ib].y, dtype=float)
     assert np.allclose(list(drawn.plots[0].series[ib].values), ys[np.isfinite(ys)])
     texts = " ".join(sh.text_frame.text for slide in prs.slides for sh in slide.shapes if sh.has_text_frame)
     assert "per training run" in texts and "−100" not in texts
@@ -159,11 +159,11 @@ def test_workbook_recomputes_the_apps_totals_with_a_price_book():
     rows = _rows(wb["TCO"])
     for f, lab in pack_files._labels(point).items():
         d = point.at(f)
-        assert sh.value("TCO", f"B{rows[lab]}") == pytest.approx(float(d["capex"]), rel=1e-9)
-        assert sh.value("TCO", f"H{rows[lab]}") == pytest.approx(float(d["tco"]), rel=1e-9)
-        assert sum(line.total for line in pack.bill_of_materials(point)[f]) == pytest.approx(float(d["capex"]))
+        assert sh.value("TCO", f"B{rows[lab]}") == pytest.approx(float(d.money.capex), rel=1e-9)
+        assert sh.value("TCO", f"H{rows[lab]}") == pytest.approx(float(d.money.tco), rel=1e-9)
+        assert sum(line.total for line in pack.bill_of_materials(point)[f]) == pytest.approx(float(d.money.capex))
     plain = model.evaluate(presets.switch_profile_set(presets.load_preset("large"), "published", {}))
-    assert float(point.at("infiniband")["capex"]) != pytest.approx(float(plain.at("infiniband")["capex"]))
+    assert float(point.at("infiniband").money.capex) != pytest.approx(float(plain.at("infiniband").money.capex))
 
 
 @pytest.mark.parametrize("case", ["case1", "case2", "case3"])
@@ -212,8 +212,8 @@ def test_chinese_workbook_names_its_sheets_in_chinese_and_still_recomputes(qapp)
     rows = _rows(wb["TCO"])
     ib = rows[pack_files._labels(point)["infiniband"]]
     assert "'物料清单'!" in wb["TCO"][f"B{ib}"].value
-    assert sh.value("TCO", f"H{ib}") == pytest.approx(float(point.at("infiniband")["tco"]), rel=1e-9)
-    assert sh.value("TCO", f"K{ib}") == pytest.approx(float(point.at("infiniband")["cost_per_run"]), rel=1e-9)
+    assert sh.value("TCO", f"H{ib}") == pytest.approx(float(point.at("infiniband").money.tco), rel=1e-9)
+    assert sh.value("TCO", f"K{ib}") == pytest.approx(float(point.at("infiniband").money.cost_per_run), rel=1e-9)
 
 
 def test_slide_tables_fit_their_slides_with_a_bill_of_materials_from_its_parts():

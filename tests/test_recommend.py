@@ -6,6 +6,7 @@ import pytest
 import model
 from model import presets, recommend
 from model.recommend import decision_tree, engine_choice, recommendation
+from model.results import Money, Reliability
 
 
 @pytest.mark.parametrize("kw, fabric, rule", [
@@ -39,11 +40,9 @@ class _Res:
     def __init__(self, days, tco, per_run):
         self.fabrics = ("ethernet", "roce", "iwarp", "infiniband")
         self.labels = ("Ethernet", "RoCE", "iWARP", "InfiniBand")
-        self.data = dict(train_days_with_interruptions=np.array(days, float), tco=np.array(tco, float),
-                         cost_per_run=np.array(per_run, float), currency=np.array(["USD"] * 4))
-
-    def __getitem__(self, k):
-        return self.data[k]
+        self.reliability = Reliability(train_days_with_interruptions=np.array(days, float))
+        self.money = Money(tco=np.array(tco, float), cost_per_run=np.array(per_run, float),
+                           currency=np.array(["USD"] * 4))
 
     def fabric_index(self, name):
         return self.fabrics.index(name)

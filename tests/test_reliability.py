@@ -46,23 +46,23 @@ def _case():
 
 def test_engine_outputs_are_consistent():
     r = model.evaluate(_case())
-    assert np.all(r["train_days_with_interruptions"] >= r["train_days"])
-    assert_allclose(r["hours_lost"], (r["train_days_with_interruptions"] - r["train_days"]) * 24)
-    assert_allclose(r["goodput"], r["train_days"] / r["train_days_with_interruptions"])
+    assert np.all(r.reliability.train_days_with_interruptions >= r.throughput.train_days)
+    assert_allclose(r.reliability.hours_lost, (r.reliability.train_days_with_interruptions - r.throughput.train_days) * 24)
+    assert_allclose(r.reliability.goodput, r.throughput.train_days / r.reliability.train_days_with_interruptions)
     # seed: Ethernet fails the job 27x as often as InfiniBand (13.5 % vs 0.5 % per day on 24 nodes)
     i = r.fabrics.index
-    assert_allclose(r["network_interruptions_per_day"][i("ethernet")], 0.135, rtol=1e-3)
-    assert_allclose(r["network_interruptions_per_day"][i("infiniband")], 0.005, rtol=1e-3)
+    assert_allclose(r.reliability.network_interruptions_per_day[i("ethernet")], 0.135, rtol=1e-3)
+    assert_allclose(r.reliability.network_interruptions_per_day[i("infiniband")], 0.005, rtol=1e-3)
 
 
 def test_fixed_checkpoint_interval_is_used():
     s = _case().replace("reliability.checkpoint_interval_min", 30.0)
-    assert_allclose(model.evaluate(s)["checkpoint_interval_min"], 30.0)
+    assert_allclose(model.evaluate(s).reliability.checkpoint_interval_min, 30.0)
 
 
 def test_higher_rate_sweep_never_shortens_the_run():
     w = model.sweep(_case(), "reliability.gpu_host_interruptions_per_1m_gpu_hours", [0, 10, 100, 1000])
-    assert np.all(np.diff(w["train_days_with_interruptions"], axis=1) > 0)
+    assert np.all(np.diff(w.reliability.train_days_with_interruptions, axis=1) > 0)
 
 
 def test_bad_sweep_value_is_named():

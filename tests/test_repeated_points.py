@@ -5,11 +5,10 @@ import numpy as np
 import pytest
 
 import model
-from result_trees import leaves
 
 
 def _outputs(result):
-    return dict(leaves(result.data))
+    return dict(result.arrays())
 
 
 @pytest.mark.parametrize("preset,field,distinct", [
@@ -41,10 +40,10 @@ def test_neighbouring_model_sizes_share_a_model():
     each of them gets the plan of the first point of its architecture."""
     s = model.load_scenario("assets/presets/default.toml")
     r = model.sweep(s, "workload.params_b", np.geomspace(1, 1000, 256))
-    arch = r.data["architecture"]
-    keys = np.stack([np.asarray(arch[k])[0] for k in ("hidden", "layers", "heads", "kv_heads")], axis=1)
+    arch = r.workload
+    keys = np.stack([np.asarray(getattr(arch, k))[0] for k in ("hidden", "layers", "heads", "kv_heads")], axis=1)
     _, first, code = np.unique(keys, axis=0, return_index=True, return_inverse=True)
     assert first.size < 256
-    for k, x in r.data["plan"].items():
+    for k, x in vars(r.plan).items():
         x = np.asarray(x)
         assert x.tobytes() == x[:, first[code.reshape(-1)]].tobytes(), k

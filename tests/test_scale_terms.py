@@ -22,16 +22,16 @@ def scenario(**over):
 
 
 def step_s(s):
-    return float(evaluate(s)["step_time_s"][0])
+    return float(evaluate(s).throughput.step_time_s[0])
 
 
 def test_deepspeed_runs_the_layers_at_its_published_fraction_of_megatron():
     mega = evaluate(scenario(**{"cluster.slow_host_fraction": 0.0}))
     ds = evaluate(scenario(**{"workload.framework": "deepspeed", "cluster.slow_host_fraction": 0.0}))
-    ratio = ds["breakdown_s"]["compute"][0] / mega["breakdown_s"]["compute"][0]
+    ratio = ds.breakdown.compute[0] / mega.breakdown.compute[0]
     # 126 TFLOP/s (Smith et al. 2022) against 163 (Narayanan et al. 2021) without each one's 1F1B bubble
     assert ratio == pytest.approx((163.0 * (1 + 34 / 280)) / (126.0 * (1 + 34 / 240)), rel=1e-9)
-    assert ds["breakdown_s"]["tp_comm"][0] == pytest.approx(mega["breakdown_s"]["tp_comm"][0])
+    assert ds.breakdown.tp_comm[0] == pytest.approx(mega.breakdown.tp_comm[0])
 
 
 def test_stragglers_slow_the_step_by_the_chance_of_a_slow_host():
@@ -51,8 +51,8 @@ def test_the_straggler_term_grows_with_hosts_and_saturates():
 
 def test_the_breakdown_sums_to_the_step_with_stragglers():
     res = sweep(scenario(), "cluster.nodes", [4.0, 64.0, 512.0])
-    total = sum(np.asarray(x) for x in res["breakdown_s"].values())
-    np.testing.assert_allclose(total, res["step_time_s"], rtol=1e-9)
+    total = sum(np.asarray(x) for x in vars(res.breakdown).values())
+    np.testing.assert_allclose(total, res.throughput.step_time_s, rtol=1e-9)
 
 
 def test_runs_at_scale_are_judged_within_tolerance():
@@ -74,7 +74,7 @@ def test_the_deepspeed_runs_need_their_framework():
     # as Megatron-LM the engine is some 20 % too fast: the framework is what describes them
     r = dict(mtnlg[0], framework="megatron")
     res = evaluate(scenario_from_dict(validation.run_to_scenario_dict(r)))
-    assert float(res["step_time_s"][0]) / float(mtnlg[0]["value"]) - 1.0 < -0.15
+    assert float(res.throughput.step_time_s[0]) / float(mtnlg[0]["value"]) - 1.0 < -0.15
 
 
 def test_hidden_data_parallel_traffic_still_takes_nccls_sms():
@@ -88,12 +88,12 @@ def test_hidden_data_parallel_traffic_still_takes_nccls_sms():
     on = evaluate(scenario_from_dict(d))
     d["parallel"]["dp_overlap"] = False
     off = evaluate(scenario_from_dict(d))
-    traffic, shown = float(off["breakdown_s"]["dp_comm"][0]), float(on["breakdown_s"]["dp_comm"][0])
+    traffic, shown = float(off.breakdown.dp_comm[0]), float(on.breakdown.dp_comm[0])
     tax = scale.overlap_compute_tax(132)
     assert tax == pytest.approx(16 / 116)
     assert tax * traffic <= shown < traffic
     # the compute itself is the same plan's: only the data-parallel part changed
-    assert on["breakdown_s"]["compute"][0] == pytest.approx(off["breakdown_s"]["compute"][0])
+    assert on.breakdown.compute[0] == pytest.approx(off.breakdown.compute[0])
 
 
 def _llama3_70b(**workload):
@@ -114,7 +114,7 @@ def test_the_70b_auto_plan_sweep_stays_under_the_best_published_h100_bf16_run_of
     best = max(bounds, key=lambda r: float(r["mfu_percent_max"]))
     assert best["id"] == "megatron-lm-h100" and float(best["mfu_percent_max"]) == 48
     res = sweep(_llama3_70b(), "cluster.nodes", np.array([32.0, 128.0, 512.0, 1024.0]))
-    mfu_percent = np.round(np.asarray(res["mfu"]) * 100.0)
+    mfu_percent = np.round(np.asarray(res.throughput.mfu) * 100.0)
     assert np.all(np.isfinite(mfu_percent))
     assert np.all(mfu_percent <= float(best["mfu_percent_max"])), (best["source"], mfu_percent)
 
@@ -126,7 +126,7 @@ def test_h100_bf16_meets_llama3_405b_as_the_paper_states_its_recipe():
     assert len(runs) == 2
     for r in runs:
         res = evaluate(scenario_from_dict(validation.run_to_scenario_dict(r)), memory_limit=False)
-        err = float(res["model_tflops_per_gpu"][0]) / float(r["value"]) - 1.0
+        err = float(res.throughput.model_tflops_per_gpu[0]) / float(r["value"]) - 1.0
         assert abs(err) <= validation.ROW_TOLERANCE, (r["id"], err)
 
 

@@ -83,19 +83,16 @@ def valid_dicts(draw):
     return doc
 
 
-def _non_finite(tree, feasible, path=""):
+def _non_finite(result, feasible):
     """Paths of float outputs that are not finite where the fabric's plan fits."""
     bad = []
-    if isinstance(tree, dict):
-        for k, v in tree.items():
-            if k not in INFINITE_BY_MEANING:
-                bad += _non_finite(v, feasible, f"{path}.{k}")
-        return bad
-    a = np.asarray(tree)
-    if a.dtype.kind == "f" and a.shape[:1] == feasible.shape:
-        rows = a[feasible].reshape(-1)
-        if rows.size and not np.all(np.isfinite(rows)):
-            bad.append(path)
+    for path, a in result.arrays():
+        if path.split("/")[1] in INFINITE_BY_MEANING:
+            continue
+        if a.dtype.kind == "f" and a.shape[:1] == feasible.shape:
+            rows = a[feasible].reshape(-1)
+            if rows.size and not np.all(np.isfinite(rows)):
+                bad.append(path)
     return bad
 
 
@@ -113,8 +110,8 @@ def test_every_valid_scenario_evaluates_to_finite_numbers_or_is_refused(doc):
         except ScenarioError as err:
             assert str(err) and "\n" not in str(err)
             return
-    feasible = np.asarray(res.data["feasible"], dtype=bool)
-    assert _non_finite(res.data, feasible) == [], scen
+    feasible = np.asarray(res.plan.feasible, dtype=bool)
+    assert _non_finite(res, feasible) == [], scen
 
 
 @STRESS
@@ -135,7 +132,7 @@ def test_a_sweep_of_a_valid_scenario_never_overflows(field, doc):
             res = model.sweep(scen, field, values)
         except ScenarioError:
             return
-    days = np.asarray(res.data["train_days_with_interruptions"], dtype=float)
+    days = np.asarray(res.reliability.train_days_with_interruptions, dtype=float)
     assert not np.any(np.isinf(days))  # a run that never finishes is NaN (a gap), never infinite
     assert all(math.isfinite(x) for x in res.x)
 
@@ -146,5 +143,5 @@ def test_a_sweep_where_no_plan_fits_anywhere_is_all_gaps_without_warnings():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         res = model.sweep(scenario_from_dict(doc), "cluster.nodes", [1.0, 16.0, 4096.0])
-    days = np.asarray(res.data["train_days_with_interruptions"], dtype=float)
+    days = np.asarray(res.reliability.train_days_with_interruptions, dtype=float)
     assert np.all(np.isnan(days))

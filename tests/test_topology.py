@@ -48,7 +48,7 @@ def test_engine_reports_counts_for_a_superpod_sized_cluster():
                                   "workload": {"params_b": 30.0},
                                   "fabric": {"profile_set": "published", "compare": ["infiniband"]}})
     r = model.evaluate(s)
-    assert r["switches"][0] == 48 and r["links"][0] == 2048 and r["nics"][0] == 1024
+    assert r.network.switches[0] == 48 and r.network.links[0] == 2048 and r.network.nics[0] == 1024
 
 
 def test_sweep_fabric_counts_are_the_fat_tree_of_its_nics():
@@ -63,12 +63,12 @@ def test_sweep_fabric_counts_are_the_fat_tree_of_its_nics():
     for i, row in enumerate(res.fabric_rows):
         nics = nodes * float(row.values["nics_per_node"])
         t = fat_tree(nics, float(row.values["switch_radix"]), 2.0)
-        assert np.array_equal(res["switches"][i], t["switches"]) and np.array_equal(res["links"][i], t["links"])
-        assert np.array_equal(res["optics"][i], optics_count(nics, t["switch_links"], s.topology.nic_links_optical))
+        assert np.array_equal(res.network.switches[i], t["switches"]) and np.array_equal(res.network.links[i], t["links"])
+        assert np.array_equal(res.network.optics[i], optics_count(nics, t["switch_links"], s.topology.nic_links_optical))
         for k in ("levels", "leaf", "spine", "core"):
-            assert np.array_equal(res["fat_tree"][k][i], t[k])
-    assert np.array_equal(res["network"]["switch_levels"], res["fat_tree"]["levels"])
-    assert not np.shares_memory(res["network"]["switch_levels"], res["fat_tree"]["levels"])
+            assert np.array_equal(getattr(res.network, f"fat_tree_{k}")[i], t[k])
+    assert np.array_equal(res.network.switch_levels, res.network.fat_tree_levels)
+    assert not np.shares_memory(res.network.switch_levels, res.network.fat_tree_levels)
     assert topology.outputs({"nodes": nodes, "oversubscription": 2.0, "nic_links_optical": 1.0},
                             {"nics_per_node": 8.0, "switch_radix": 64.0})["fat_tree"]["levels"].tolist() == \
         fat_tree(nodes * 8.0, 64.0, 2.0)["levels"].tolist()

@@ -20,19 +20,19 @@ def test_the_global_batch_is_never_grown():
     """A 7B run asked for 4,096 sequences is evaluated at 4,096 for every fabric and cluster size."""
     s = _scen(cluster={"gpu": "H100-SXM", "nodes": 8}, workload={"params_b": 7, "global_batch": 4096})
     res = sweep(s, "cluster.nodes", np.array([8, 96, 512, 1024]))
-    assert np.all(res["feasible"])
-    assert np.all(res["global_batch_used"] == 4096)
-    assert np.all(res["plan"]["global_batch"] == 4096)
+    assert np.all(res.plan.feasible)
+    assert np.all(res.plan.global_batch_used == 4096)
+    assert np.all(res.plan.global_batch == 4096)
     # on 1,024 nodes (8,192 GPUs) some GPUs idle rather than the batch growing
-    assert np.all(res["plan"]["gpus_used"][:, -1] <= 8192)
+    assert np.all(res.plan.gpus_used[:, -1] <= 8192)
 
 
 def test_an_odd_batch_idles_gpus_instead_of_changing():
     s = _scen(cluster={"gpu": "H100-SXM", "nodes": 2}, workload={"params_b": 1, "global_batch": 15})
     res = evaluate(s)
-    assert np.all(res["global_batch_used"] == 15)
-    used = res["plan"]["gpus_used"]
-    assert np.all(used < 16) and np.all(15 % res["plan"]["dp"] == 0)
+    assert np.all(res.plan.global_batch_used == 15)
+    used = res.plan.gpus_used
+    assert np.all(used < 16) and np.all(15 % res.plan.dp == 0)
 
 
 @pytest.mark.parametrize("layers, pp, uneven, ok", [
@@ -57,7 +57,7 @@ def _check_split(layers, pp, v, uneven, ok):
               workload={"layers": layers, "hidden": 2048, "heads": 16, "global_batch": 1024, "micro_batch": 1},
               parallel={"tp": 1, "pp": pp, "virtual_stages": v, "uneven_stages": uneven})
     res = evaluate(s, require_feasible=False)
-    assert bool(np.all(res["feasible"])) is ok
+    assert bool(np.all(res.plan.feasible)) is ok
 
 
 @pytest.mark.parametrize("uneven", [False, True])
@@ -65,11 +65,11 @@ def test_auto_plans_split_the_layers(uneven):
     s = _scen(cluster={"gpu": "A100-SXM-80GB", "nodes": 64}, workload={"params_b": 70, "global_batch": 1024},
               parallel={"uneven_stages": uneven})
     res = sweep(s, "cluster.nodes", np.array([16, 64, 256]))
-    l = res["architecture"]["layers"]
-    chunks = res["plan"]["pp"] * res["plan"]["virtual_stages"]
+    l = res.workload.layers
+    chunks = res.plan.pp * res.plan.virtual_stages
     even = (l % chunks == 0) | (((l + 1) % chunks == 0) | ((l + 2) % chunks == 0))
-    ok = even | ((chunks <= l) & (res["plan"]["virtual_stages"] == 1)) if uneven else even
-    assert np.all(ok[res["feasible"]])
+    ok = even | ((chunks <= l) & (res.plan.virtual_stages == 1)) if uneven else even
+    assert np.all(ok[res.plan.feasible])
 
 
 def test_a_model_whose_layers_no_stage_count_divides_still_gets_a_pipeline():
@@ -80,10 +80,10 @@ def test_a_model_whose_layers_no_stage_count_divides_still_gets_a_pipeline():
     even = evaluate(s.replace_many({"parallel.uneven_stages": False}))
     res = evaluate(s)
     ib = res.fabric_index("infiniband")
-    assert np.all(res["architecture"]["layers"] == 180) and res["plan"]["pp"][ib] >= 8
-    assert np.asarray(res["architecture"]["layers"]).flat[0] % (res["plan"]["pp"][ib] * res["plan"]["virtual_stages"][ib]) != 0
-    assert res["train_days"][ib] < 0.6 * even["train_days"][ib]
-    days = dict(zip(res.fabrics, res["train_days"]))
+    assert np.all(res.workload.layers == 180) and res.plan.pp[ib] >= 8
+    assert np.asarray(res.workload.layers).flat[0] % (res.plan.pp[ib] * res.plan.virtual_stages[ib]) != 0
+    assert res.throughput.train_days[ib] < 0.6 * even.throughput.train_days[ib]
+    days = dict(zip(res.fabrics, res.throughput.train_days))
     assert max(days.values()) < 2.0 * days["infiniband"]  # on the published set no fabric is twice InfiniBand's
 
 
@@ -94,7 +94,7 @@ def test_recompute_is_searched_when_omitted():
                 workload={"params_b": 65, "seq_len": 16384, "global_batch": 64, "micro_batch": 1},
                 parallel={"tp": 8, "pp": 1, "zero_stage": 1})
     res = evaluate(_scen(**base))
-    assert np.all(res["plan"]["recompute"] == RECOMPUTE_KINDS.index("half"))
+    assert np.all(res.plan.recompute == RECOMPUTE_KINDS.index("half"))
     base["workload"]["recompute"] = "none"
     with pytest.raises(ScenarioError):
         evaluate(_scen(**base))
@@ -110,10 +110,10 @@ def test_half_recompute_lies_between_none_and_full():
     for kind in ("none", "half", "full"):
         base["workload"]["recompute"] = kind
         res[kind] = evaluate(_scen(**base), require_feasible=False)
-    mem = {k: float(r["memory_per_gpu_gb"][0]) for k, r in res.items()}
-    step = {k: float(r["step_time_s"][0]) for k, r in res.items()}
+    mem = {k: float(r.plan.memory_per_gpu_gb[0]) for k, r in res.items()}
+    step = {k: float(r.throughput.step_time_s[0]) for k, r in res.items()}
     assert mem["full"] < mem["half"] < mem["none"] and step["none"] < step["half"] < step["full"]
-    hw = {k: float(r["hardware_flops_per_iter"][0]) for k, r in res.items()}
+    hw = {k: float(r.throughput.hardware_flops_per_iter[0]) for k, r in res.items()}
     np.testing.assert_allclose(hw["half"] - hw["none"], (hw["full"] - hw["none"]) / 2, rtol=1e-9)
 
 
@@ -124,12 +124,12 @@ def test_llama3_405b_published_plan_fits_only_with_sharded_weights():
     published = s.replace_many({"parallel.mode": "explicit", "parallel.tp": 8, "parallel.pp": 16,
                                 "parallel.zero_stage": 3})
     res = evaluate(published)
-    assert np.all(res["memory_per_gpu_gb"] < 80)
-    assert 400e9 < res.at("roce")["params"] < 410e9
+    assert np.all(res.plan.memory_per_gpu_gb < 80)
+    assert 400e9 < res.at("roce").workload.params < 410e9
     with pytest.raises(ScenarioError):
         evaluate(published.replace_many({"parallel.zero_stage": 0, "workload.recompute": "selective"}))
     nodes = np.array([64, 100, 500, 1000, 1500, 2048, 3000])
-    assert np.all(model.sweep(s, "cluster.nodes", nodes)["feasible"])
+    assert np.all(model.sweep(s, "cluster.nodes", nodes).plan.feasible)
 
 
 def test_zero3_costs_fabric_traffic_that_zero1_does_not():
@@ -138,14 +138,14 @@ def test_zero3_costs_fabric_traffic_that_zero1_does_not():
     z1 = evaluate(s.replace("parallel.zero_stage", 1))
     z3 = evaluate(s.replace("parallel.zero_stage", 3))
     i = z1.fabric_index("ethernet")
-    assert z3["breakdown_s"]["dp_comm"][i] > 2 * z1["breakdown_s"]["dp_comm"][i]
-    assert np.all(z3["memory_per_gpu_gb"] < z1["memory_per_gpu_gb"])
+    assert z3.breakdown.dp_comm[i] > 2 * z1.breakdown.dp_comm[i]
+    assert np.all(z3.plan.memory_per_gpu_gb < z1.plan.memory_per_gpu_gb)
 
 
 def test_distributed_optimizer_key_sets_or_conflicts_with_the_zero_stage():
     s = _scen(cluster={"gpu": "H100-SXM", "nodes": 4}, workload={"params_b": 7},
               parallel={"distributed_optimizer": False})
-    assert np.all(evaluate(s)["plan"]["zero_stage"] == 0)
+    assert np.all(evaluate(s).plan.zero_stage == 0)
     with pytest.raises(ScenarioError, match="distributed_optimizer"):
         _scen(parallel={"distributed_optimizer": False, "zero_stage": 2})
 
@@ -170,7 +170,7 @@ def test_gqa_lowers_memory_and_raises_speed_in_the_engine():
     s = _scen(cluster={"gpu": "H100-SXM", "nodes": 4}, workload=arch)
     g = _scen(cluster={"gpu": "H100-SXM", "nodes": 4}, workload=dict(arch, kv_heads=8))
     assert g.workload.kv_heads == 8
-    assert np.all(evaluate(g)["step_time_s"] < evaluate(s)["step_time_s"])
+    assert np.all(evaluate(g).throughput.step_time_s < evaluate(s).throughput.step_time_s)
 
 
 def test_kv_heads_must_divide_heads():
@@ -182,7 +182,7 @@ def test_fp8_speeds_up_h100_and_is_refused_without_fp8_tensor_cores():
     s = _scen(cluster={"gpu": "H100-SXM", "nodes": 8}, workload={"params_b": 30, "global_batch": 512})
     bf16, fp8 = evaluate(s), evaluate(s.replace("workload.precision", "fp8"))
     i = bf16.fabric_index("infiniband")
-    ratio = bf16["step_time_s"][i] / fp8["step_time_s"][i]
+    ratio = bf16.throughput.step_time_s[i] / fp8.throughput.step_time_s[i]
     assert 1.1 < ratio < 2.0
     with pytest.raises(ScenarioError, match="precision"):
         _scen(cluster={"gpu": "A100-SXM-80GB"}, workload={"precision": "fp8"})
@@ -212,8 +212,8 @@ def test_pruning_by_the_slowest_fabric_changes_no_plan(changes):
     pruned = sweep(s, "cluster.nodes", x)
     plan, step = brute_force_plans(s, "cluster.nodes", x)
     for k in model.engine.PLAN_ARRAY_KEYS:
-        np.testing.assert_array_equal(pruned["plan"][k], plan[k])
-    np.testing.assert_array_equal(pruned["step_time_s"], step)
+        np.testing.assert_array_equal(getattr(pruned.plan, k), plan[k])
+    np.testing.assert_array_equal(pruned.throughput.step_time_s, step)
 
 
 def _long_context(seq_len, **parallel):
@@ -227,21 +227,21 @@ def test_context_parallelism_is_searched_for_long_sequences_only():
     """A 70B model at 32k and 128k tokens finds context-parallel plans; at 4k it does not split sequences. (At 128k
     on the seed set's RoCE a ZeRO-3 plan with full recomputation is as good: the search may keep whole sequences.)"""
     res = sweep(_long_context(4096), "workload.seq_len", np.array([4096, 32768, 131072]))
-    assert np.all(res["feasible"])
-    cp = res["plan"]["cp"]
+    assert np.all(res.plan.feasible)
+    cp = res.plan.cp
     assert np.all(cp[:, 0] == 1)
     assert cp[res.fabric_index("infiniband"), 1] >= 2 and cp[res.fabric_index("roce"), 1] >= 2
     assert cp[res.fabric_index("infiniband"), 2] >= 2
-    assert np.all(res["global_batch_used"] == 128)
+    assert np.all(res.plan.global_batch_used == 128)
 
 
 def test_ring_attention_traffic_costs_more_on_a_slower_fabric_across_nodes():
     """CP 16 with TP 1 spans two nodes: the ring's blocks cross the fabric, more on the slower one."""
     s = _long_context(131072, mode="explicit", tp=1, pp=8, cp=16)
     res = evaluate(s, require_feasible=False)
-    assert np.all(res["plan"]["cp"] == 16)
-    fast = evaluate(s.replace("fabric.custom.infiniband.link_gbps", 3200.0)).at("infiniband")["step_time_s"]
-    slow = evaluate(s.replace("fabric.custom.infiniband.link_gbps", 25.0)).at("infiniband")["step_time_s"]
+    assert np.all(res.plan.cp == 16)
+    fast = evaluate(s.replace("fabric.custom.infiniband.link_gbps", 3200.0)).at("infiniband").throughput.step_time_s
+    slow = evaluate(s.replace("fabric.custom.infiniband.link_gbps", 25.0)).at("infiniband").throughput.step_time_s
     assert slow > fast * 1.05
 
 
@@ -256,9 +256,9 @@ DENSE_TWIN = "assets/presets/moe_dense_39b.toml"
 
 def test_mixtral_shape_counts_all_experts_but_computes_the_active_ones():
     moe, dense = evaluate(model.load_scenario(MIXTRAL)), evaluate(model.load_scenario(DENSE_TWIN))
-    assert 139e9 < moe.at("roce")["params"] < 142e9
-    assert 38e9 < dense.at("roce")["params"] < 40e9
-    np.testing.assert_allclose(moe["model_flops_per_iter"], dense["model_flops_per_iter"], rtol=1e-12)
+    assert 139e9 < moe.at("roce").workload.params < 142e9
+    assert 38e9 < dense.at("roce").workload.params < 40e9
+    np.testing.assert_allclose(moe.throughput.model_flops_per_iter, dense.throughput.model_flops_per_iter, rtol=1e-12)
 
 
 def test_expert_all_to_all_across_nodes_opens_a_fabric_gap_a_dense_run_does_not_have():
@@ -270,17 +270,17 @@ def test_expert_all_to_all_across_nodes_opens_a_fabric_gap_a_dense_run_does_not_
     dense = model.load_scenario(DENSE_TWIN).replace_many(fixed)
 
     def slowdown(s):
-        fast = evaluate(s.replace("fabric.custom.roce.link_gbps", 3200.0)).at("roce")["step_time_s"]
-        slow = evaluate(s.replace("fabric.custom.roce.link_gbps", 50.0)).at("roce")["step_time_s"]
+        fast = evaluate(s.replace("fabric.custom.roce.link_gbps", 3200.0)).at("roce").throughput.step_time_s
+        slow = evaluate(s.replace("fabric.custom.roce.link_gbps", 50.0)).at("roce").throughput.step_time_s
         return slow / fast
-    np.testing.assert_allclose(evaluate(moe)["model_flops_per_iter"], evaluate(dense)["model_flops_per_iter"],
+    np.testing.assert_allclose(evaluate(moe).throughput.model_flops_per_iter, evaluate(dense).throughput.model_flops_per_iter,
                                rtol=1e-12)
     assert slowdown(moe) > slowdown(dense) * 1.2
 
 
 def test_expert_parallelism_is_searched_and_must_divide_the_experts():
     res = evaluate(model.load_scenario(MIXTRAL))
-    assert np.all(res["plan"]["ep"] >= 1) and np.all(8 % res["plan"]["ep"] == 0)
+    assert np.all(res.plan.ep >= 1) and np.all(8 % res.plan.ep == 0)
     with pytest.raises(ScenarioError, match="parallel.ep"):
         model.load_scenario(MIXTRAL).replace("parallel.ep", 3)
     with pytest.raises(ScenarioError, match="top_k"):
@@ -289,9 +289,9 @@ def test_expert_parallelism_is_searched_and_must_divide_the_experts():
 
 def test_deepseek_v3_shape_is_feasible_with_ep64():
     res = evaluate(model.load_scenario("assets/presets/moe_deepseek_v3_shape.toml"))
-    assert np.all(res["plan"]["ep"] == 64)
+    assert np.all(res.plan.ep == 64)
     i, j = res.fabric_index("infiniband"), res.fabric_index("ethernet")
-    assert res["train_days"][j] > 1.3 * res["train_days"][i]
+    assert res.throughput.train_days[j] > 1.3 * res.throughput.train_days[i]
 
 
 def test_context_parallel_ring_has_its_own_part_of_the_breakdown():
@@ -305,8 +305,8 @@ def test_context_parallel_ring_has_its_own_part_of_the_breakdown():
               fabric={"profile_set": "published", "compare": ["roce", "infiniband"],
                       "custom": {"roce": {"link_gbps": 25}}})
     res = evaluate(s)
-    total = sum(np.asarray(res["breakdown_s"][k]) for k in BREAKDOWN_KEYS)
-    np.testing.assert_allclose(total, res["step_time_s"], rtol=1e-9)
-    ring = np.asarray(res["breakdown_s"]["cp_comm"])
+    total = sum(np.asarray(getattr(res.breakdown, k)) for k in BREAKDOWN_KEYS)
+    np.testing.assert_allclose(total, res.throughput.step_time_s, rtol=1e-9)
+    ring = np.asarray(res.breakdown.cp_comm)
     assert ring[0] > 10 * ring[1] and ring[0] > 0.0  # 25G RoCE leaves far more of the ring exposed than InfiniBand
-    assert np.all(np.asarray(res["breakdown_s"]["ep_comm"]) == 0.0)
+    assert np.all(np.asarray(res.breakdown.ep_comm) == 0.0)

@@ -23,9 +23,9 @@ def _dp_bound(grad_precision, precision="fp8", zero_stage=0):
 
 @pytest.mark.parametrize("zero_stage", [0, 1])
 def test_fp8_gradients_halve_the_data_parallel_traffic(zero_stage):
-    bf16 = evaluate(_dp_bound("bf16", zero_stage=zero_stage))["breakdown_s"]["dp_comm"][0]
-    fp8 = evaluate(_dp_bound("fp8", zero_stage=zero_stage))["breakdown_s"]["dp_comm"][0]
-    fp32 = evaluate(_dp_bound("fp32", zero_stage=zero_stage))["breakdown_s"]["dp_comm"][0]
+    bf16 = evaluate(_dp_bound("bf16", zero_stage=zero_stage)).breakdown.dp_comm[0]
+    fp8 = evaluate(_dp_bound("fp8", zero_stage=zero_stage)).breakdown.dp_comm[0]
+    fp32 = evaluate(_dp_bound("fp32", zero_stage=zero_stage)).breakdown.dp_comm[0]
     assert fp8 < bf16 < fp32
     if zero_stage == 0:  # an all-reduce of gradients: all of it scales with the gradient bytes
         assert fp8 == pytest.approx(0.5 * bf16, rel=0.05) and fp32 == pytest.approx(2.0 * bf16, rel=0.05)
@@ -58,9 +58,9 @@ def _tp_bound(tp_overlap):
 
 def test_tensor_parallel_overlap_hides_most_of_the_tp_traffic():
     plain, overlapped = evaluate(_tp_bound(False)), evaluate(_tp_bound(True))
-    tp0, tp1 = plain["breakdown_s"]["tp_comm"][0], overlapped["breakdown_s"]["tp_comm"][0]
+    tp0, tp1 = plain.breakdown.tp_comm[0], overlapped.breakdown.tp_comm[0]
     assert tp1 == pytest.approx(tp0 / 4, rel=0.01)  # the first of tp = 4 steps stays exposed
-    assert overlapped["step_time_s"][0] < plain["step_time_s"][0]
+    assert overlapped.throughput.step_time_s[0] < plain.throughput.step_time_s[0]
     # the SMs the overlapped communication takes slow the dense GEMMs (model.compute.TP_OVERLAP_GEMM_SLOWDOWN)
-    c0, c1 = plain["breakdown_s"]["compute"][0], overlapped["breakdown_s"]["compute"][0]
+    c0, c1 = plain.breakdown.compute[0], overlapped.breakdown.compute[0]
     assert c0 < c1 < c0 * (1 + TP_OVERLAP_GEMM_SLOWDOWN)

@@ -37,18 +37,12 @@ SAMPLES = 3  # rounded values kept per array, to tell what changed
 REGENERATE = "python tools/golden_outputs.py --write"
 
 
-def _leaves(tree, prefix=""):
-    if isinstance(tree, dict):
-        for k, v in tree.items():
-            yield from _leaves(v, f"{prefix}/{k}")
-    else:
-        yield prefix, tree
-
-
-def fingerprint(tree) -> dict:
-    """Every leaf of a result's nested dict: sha256 of its float64 bytes (of its text if not a number), its shape, a few rounded values."""
+def fingerprint(leaves) -> dict:
+    """Every output array, ``(path, array)`` pairs (:meth:`model.results.Outputs.arrays`: the engine's names,
+    "/breakdown_s/compute"): sha256 of its float64 bytes (of its text if not a number), its shape, a few rounded
+    values."""
     out = {}
-    for path, x in _leaves(tree):
+    for path, x in leaves:
         arr = np.asarray(x)
         if arr.dtype.kind in "USO":  # a label or a unit: its text
             text = json.dumps(arr.tolist(), ensure_ascii=False)
@@ -76,10 +70,10 @@ def compute() -> dict:
     runs = {}
     for path in sorted(PRESETS.glob("*.toml")):
         s = model.load_scenario(path)
-        runs[f"{path.stem}|evaluate"] = fingerprint(model.evaluate(s, require_feasible=False).data)
+        runs[f"{path.stem}|evaluate"] = fingerprint(model.evaluate(s, require_feasible=False).arrays())
         for field in X_FIELDS:
             res = model.sweep(s, field, sweep_values(s, field, POINTS))
-            runs[f"{path.stem}|{field}"] = {"/x": fingerprint({"x": res.x})["/x"], **fingerprint(res.data)}
+            runs[f"{path.stem}|{field}"] = {**fingerprint([("/x", res.x)]), **fingerprint(res.arrays())}
     return {"points": POINTS, "runs": runs, "validate": validate_text()}
 
 

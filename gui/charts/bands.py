@@ -24,7 +24,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
-from gui.charts.sweep import CHART_KINDS, DataCurve
+from gui.present.series import CHART_KINDS
+from gui.charts.plot_items import DataCurve
 from gui.present.bands import BAND_METRICS, SAMPLES, SEED, band_series, compute_bands  # noqa: F401
 
 BAND_ALPHA = 48
@@ -39,7 +40,7 @@ def band_badge(bands, kind: str) -> str:
     if metric not in bands.percentiles:
         return ""
     lo, hi = (np.asarray(bands.band(metric, p), dtype=float) for p in (10.0, 90.0))
-    nom = np.abs(np.asarray(bands.nominal[metric], dtype=float))
+    nom = np.abs(np.asarray(bands.nominal.metric(metric), dtype=float))
     with np.errstate(invalid="ignore", divide="ignore"):
         rel = (hi - lo) / 2 / nom
     rel = rel[np.isfinite(rel)]

@@ -15,7 +15,8 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 import model
 
-from gui.charts.sweep import fabric_styles, nice_step
+from gui.present.series import fabric_styles
+from gui.charts.plot_items import nice_step
 from gui.i18n import QT_TRANSLATE_NOOP, translate
 from gui.present.format import fmt_compact
 from gui.i18n_data import tr_data
@@ -92,14 +93,14 @@ class BreakdownChart(QtWidgets.QWidget):
         axis only lengthens, so the cached title, grid and labels are not drawn again for every move; it fits
         the bars again on the next update that is not."""
         self._held_xmax = self._xmax if live else None
-        bd = point.data["breakdown_s"]
-        self.parts = {k: np.maximum(np.nan_to_num(np.atleast_1d(np.asarray(bd[k], dtype=float)), nan=0.0), 0.0)
+        bd = point.breakdown
+        self.parts = {k: np.maximum(np.nan_to_num(np.atleast_1d(np.asarray(getattr(bd, k), dtype=float)), nan=0.0), 0.0)
                       for k in model.BREAKDOWN_KEYS}
         styles = fabric_styles(point)
         self.labels = [st.get("short", n) for st, n in zip(styles, point.fabrics)]
         self.colours = [st["colour"] for st in styles]
         self.focus_index = point.fabrics.index(focus) if focus in point.fabrics else None
-        self.feasible = np.atleast_1d(np.asarray(point.data["feasible"], dtype=bool))
+        self.feasible = np.atleast_1d(np.asarray(point.plan.feasible, dtype=bool))
         bad = [lab for lab, ok in zip(self.labels, self.feasible) if not ok]
         self.note_text = (translate("BreakdownChart", "no plan fits: {names}").format(names=", ".join(bad))
                           if bad else "")

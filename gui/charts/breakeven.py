@@ -19,7 +19,7 @@ from PySide6 import QtCore, QtWidgets
 
 from model import analysis, catalog
 
-from gui.charts.sweep import AXES
+from gui.present.series import AXES
 from gui.i18n import fmt_number, fmt_sig, translate
 
 METRICS = {  # engine metric -> chart it is marked on
@@ -46,8 +46,7 @@ def default_pair(result, point=None) -> tuple[str, str] | None:
         return None
     a = "infiniband" if "infiniband" in fabs else fabs[-1]
     src = point if point is not None else result
-    key = "train_days_with_interruptions" if "train_days_with_interruptions" in src.data else "train_days"
-    days = np.asarray(src.data[key], dtype=float)
+    days = np.asarray(src.reliability.train_days_with_interruptions, dtype=float)
     if days.ndim > 1:
         days = np.nanmedian(np.where(np.isfinite(days), days, np.nan), axis=1)
     days = np.atleast_1d(days)
@@ -149,8 +148,8 @@ def _by_metric(result, pair, metrics) -> dict:
 def summary(result, pair, metric: str) -> str:
     """When there is no crossing: who wins across the whole x range."""
     a, b = pair
-    va = np.asarray(result.data[metric][result.fabric_index(a)], dtype=float)
-    vb = np.asarray(result.data[metric][result.fabric_index(b)], dtype=float)
+    va = np.asarray(result.metric(metric)[result.fabric_index(a)], dtype=float)
+    vb = np.asarray(result.metric(metric)[result.fabric_index(b)], dtype=float)
     ok = np.isfinite(va) & np.isfinite(vb)
     if not ok.any():
         return translate("BreakEven", "No point where both have a plan")
@@ -213,7 +212,7 @@ def add_marker(chart, result, crossing, x_field: str, *, label_pt: float | None 
     ``label=False``: no label on the plot (the window names the crossing under the plot instead).
     Returns the line, or ``None`` when the crossing cannot be drawn (x ≤ 0 on a log axis).
     """
-    log_x = bool((chart.series or {}).get("log_x"))
+    log_x = chart.series is not None and chart.series.log_x
     xd = crossing.x * AXES.get(x_field, {}).get("scale", 1.0)
     if log_x and xd <= 0:
         return None

@@ -23,7 +23,8 @@ from model import catalog
 from model.files import atomic_write
 from model.results import fabric_summaries
 
-from gui.charts.sweep import AXES, CHART_KINDS, chart_series, currency_of, make_pen, point_values
+from gui.present.series import AXES, CHART_KINDS, chart_series, currency_of, point_values
+from gui.charts.plot_items import make_pen
 from gui.i18n import fmt_money, fmt_number, fmt_percent, fmt_sig, translate
 from gui.i18n_data import field_label
 from gui.present.chart_export import csv_text
@@ -147,22 +148,22 @@ class PinnedLayer:
     def draw(self, kind: str, sweep_a, snap_a=None, width: float = 1.2) -> None:
         chart = self.chart
         data = chart_series(sweep_a, kind, chart.tco_baseline)
-        log_y = bool((chart.series or data).get("log_y"))
+        log_y = (chart.series or data).log_y
         seen = set()
-        for s in data["series"]:
-            it = self.items.get(s["fabric"])
+        for s in data.series:
+            it = self.items.get(s.fabric)
             if it is None:
                 it = pg.PlotDataItem(connect="finite")
                 it.setZValue(2.5)
                 chart.getPlotItem().addItem(it)
-                self.items[s["fabric"]] = it
-            it.setPen(pinned_pen(s["style"], width))
-            y = np.asarray(s["y"], dtype=float)
+                self.items[s.fabric] = it
+            it.setPen(pinned_pen(s.style, width))
+            y = np.asarray(s.y, dtype=float)
             if log_y:
                 y = np.where(y > 0, y, np.nan)
-            it.setData(data["x"], y)
+            it.setData(data.x, y)
             it.show()
-            seen.add(s["fabric"])
+            seen.add(s.fabric)
         for name, it in self.items.items():
             if name not in seen:
                 it.hide()
@@ -180,19 +181,19 @@ class PinnedLayer:
             chart.getPlotItem().addItem(self.label, ignoreBounds=True)
         m, label = self.marker, self.label
         yv = point_values(snap_a.point, kind, chart.tco_baseline) if snap_a is not None else None
-        if yv is None or snap_a.x_field != data["field"]:
+        if yv is None or snap_a.x_field != data.field:
             m.setData([], [])
             label.hide()
             return
-        scale = AXES.get(data["field"], {}).get("scale", 1.0)
+        scale = AXES.get(data.field, {}).get("scale", 1.0)
         cx = np.broadcast_to(np.asarray(snap_a.current_x, dtype=float) * scale, yv.shape)
-        ok = np.isfinite(yv) & np.isfinite(cx) & (cx > 0 if data["log_x"] else True) & (yv > 0 if log_y else True)
-        pens = [pg.mkPen(s["style"]["colour"], width=2) for s, k in zip(data["series"], ok) if k]
+        ok = np.isfinite(yv) & np.isfinite(cx) & (cx > 0 if data.log_x else True) & (yv > 0 if log_y else True)
+        pens = [pg.mkPen(s.style["colour"], width=2) for s, k in zip(data.series, ok) if k]
         m.setData(cx[ok], yv[ok], symbolPen=pens, symbolBrush=None)
         if ok.any():
             top = float(np.max(yv[ok]))
             x0 = float(cx[ok][0])
-            label.setPos(math.log10(x0) if data["log_x"] else x0, math.log10(top) if log_y else top)
+            label.setPos(math.log10(x0) if data.log_x else x0, math.log10(top) if log_y else top)
             label.show()
         else:
             label.hide()

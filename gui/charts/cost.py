@@ -24,7 +24,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from model.recommend import baseline_fabric
 from model.results import fabric_summaries
 
-from gui.charts.sweep import fabric_styles, format_money
+from gui.present.series import fabric_styles, format_money
 from gui.i18n import QT_TRANSLATE_NOOP, translate
 from gui.present.financials import financial_lines, financials_note
 from gui.present.plausibility import point_stalls, stall_text

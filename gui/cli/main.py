@@ -38,8 +38,8 @@ def result_to_json(res: model.Result) -> dict:
         "engine_version": model.__version__,
         "scenario": model.scenario_to_dict(res.scenario),
         "profile_set": res.scenario.fabric.profile_set,
-        "architecture": first["architecture"],
-        "params": first["params"],
+        "architecture": {k: getattr(first.workload, k) for k in ("layers", "hidden", "heads", "kv_heads")},
+        "params": first.workload.params,
         "fabrics": {name: report.to_json() for name, report in zip(res.fabrics, fabric_reports(res))},
         "recommendation": recommend.recommendation(res.scenario, res).to_json(),
     })
@@ -73,19 +73,19 @@ def result_table(res: model.Result) -> str:
     rows = list(zip(res.fabrics, res.labels, fabric_summaries(res), fabric_reports(res)))
     stalls = point_stalls(res)
     lines = [f"{s.name} — {s.cluster.nodes} × {s.cluster.gpus_per_node} {s.cluster.gpu}, "
-             f"{res.at(res.fabrics[0])['params'] / 1e9:,.1f} B parameters, fabric figures: "
+             f"{res.at(res.fabrics[0]).workload.params / 1e9:,.1f} B parameters, fabric figures: "
              f"{profile_set_name(s.fabric.profile_set)} ({s.fabric.profile_set})", ""]
     head = f"{'fabric':<28}{'step s':>11}{'MFU %':>8}{'TFLOP/s':>9}{'days':>11}  plan"
     lines += [head, "-" * (len(head) + 30)]
     for name, label, f, r in rows:
         plan = f.plan.describe() if f.plan is not None else (
-            "does not fit" if r.global_batch_kept else
+            "does not fit" if r.plan.global_batch_kept else
             f"no plan keeps the global batch of {s.workload.global_batch:,} sequences")
         if name in stalls:
             lines.append(f"{label[:27]:<28}{stall_text(stalls[name]):<39}  {plan}")
             continue
         lines.append(f"{label[:27]:<28}{_fmt(f.step_time_s, 2):>11}{_fmt(f.mfu * 100):>8}"
-                     f"{_fmt(r.model_tflops_per_gpu):>9}{_fmt(f.train_days):>11}  {plan}")
+                     f"{_fmt(r.throughput.model_tflops_per_gpu):>9}{_fmt(f.train_days):>11}  {plan}")
     gpus = s.cluster.nodes * s.cluster.gpus_per_node
     for _, label, f, _ in rows:
         if f.plan is not None and f.plan.gpus_idle > 0:
@@ -110,7 +110,7 @@ def result_table(res: model.Result) -> str:
         if name in stalls:
             days, interr, money["cost_per_run"] = "stalls", "–", "–"
         lines.append(f"{label[:27]:<28}{days:>11}"
-                     f"{interr:>9}{_fmt(r.switches, 0):>9}{money['capex']:>15}"
+                     f"{interr:>9}{_fmt(r.network.switches, 0):>9}{money['capex']:>15}"
                      f"{money['opex_per_year']:>13}{money['tco']:>15}{money['cost_per_run']:>13}")
     if stalls:
         lines += ["", bound_note() + " (--json has the engine's figures)."]

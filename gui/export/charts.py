@@ -41,7 +41,9 @@ from model import ScenarioError
 from model.files import atomic_write, check_writable
 
 from gui.charts.bands import BAND_ALPHA, band_pen, draw_bands
-from gui.charts.sweep import CHART_KINDS, ChartWidget, short_name
+from gui.present.series import CHART_KINDS
+from gui.charts.sweep import ChartWidget
+from gui.charts.chart_readout import short_name
 from gui.system.cjk_font import export_family, register
 from gui.charts.compare import PinnedLayer, pinned_along, pinned_pen
 from gui.i18n import is_chinese, translate
@@ -143,10 +145,10 @@ def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EX
         left, top, right, bottom = pi.layout.getContentsMargins()
         pi.layout.setContentsMargins(left, max(top, 0.7 * (font_pt or 7) * 96 / 72), right, bottom)
         style = {"font-size": f"{font_pt or 7}pt", "color": "#222222"}
-        pi.setLabel("bottom", w.series["x_label"], **style)
+        pi.setLabel("bottom", w.series.x_label, **style)
         # the long labels overflow a short axis
         short = {"utilisation": translate("Export", "MFU (%)"), "duration": translate("Export", "Days")}
-        pi.setLabel("left", short.get(kind, w.series["y_label"]), **style)
+        pi.setLabel("left", short.get(kind, w.series.y_label), **style)
         # Chinese money ticks ("¥1,000 万") are wider than "¥100 M"
         pi.getAxis("left").setWidth(int((9 if is_chinese() else 7) * (font_pt or 7)) + 6)
     QtWidgets.QApplication.processEvents()
@@ -413,7 +415,7 @@ def export_chart(snapshot, kind: str, path, *, width: int | None = None, view_ra
         return atomic_write(path, series_csv(snapshot.sweep, kind, bands=bands, pinned=pinned, baseline=baseline))
     widget = build_chart(snapshot, kind, view_range=view_range, bands=bands, pinned=pinned, baseline=baseline)
     try:
-        title = f"{widget.series['title']} — {snapshot.scenario.name}"
+        title = f"{widget.series.title} — {snapshot.scenario.name}"
         if fmt == ".svg":
             data = chart_svg(widget, title)
         elif fmt == ".pdf":

@@ -111,7 +111,7 @@ def workbook(point, lang: str = "en"):
     parts = tco_parts(point)
     bom = bill_of_materials(point)
     labels = _labels(point)
-    cur = str(np.asarray(point["currency"]).reshape(-1)[0])
+    cur = str(np.asarray(point.money.currency).reshape(-1)[0])
     first = parts[point.fabrics[0]]
     wb = Workbook()
     ws = wb.active
@@ -214,13 +214,13 @@ def presentation(snap, lang: str = "en", today: dt.date | None = None, cover: Co
     for kind in CHART_KINDS:
         data = chart_series(snap.sweep, kind)
         slide = prs.slides.add_slide(content_layout)
-        slide.shapes.title.text = data.get("short_title") or data["title"]
+        slide.shapes.title.text = data.short_title or data.title
         cd = XyChartData()
-        for ser in data["series"]:
-            stall = f" ({stall_text(ser['stall'], short=True)})" if ser.get("stall") else ""
+        for ser in data.series:
+            stall = f" ({stall_text(ser.stall, short=True)})" if ser.stall else ""
             # a fabric past the plausibility bound named with its cause
-            series = cd.add_series(translate("Data", ser["label"]) + stall)
-            for x, y in zip(data["x"], ser["y"]):
+            series = cd.add_series(translate("Data", ser.label) + stall)
+            for x, y in zip(data.x, ser.y):
                 if np.isfinite(x) and np.isfinite(y):
                     series.add_data_point(float(x), float(y))
         frame = slide.shapes.add_chart(XL_CHART_TYPE.XY_SCATTER_LINES_NO_MARKERS, Inches(0.6), Inches(1.4),
@@ -230,11 +230,11 @@ def presentation(snap, lang: str = "en", today: dt.date | None = None, cover: Co
         chart.legend.position = XL_LEGEND_POSITION.BOTTOM
         chart.legend.include_in_layout = False
         chart.category_axis.has_title = True
-        chart.category_axis.axis_title.text_frame.text = data["x_label"]
+        chart.category_axis.axis_title.text_frame.text = data.x_label
         chart.value_axis.has_title = True
-        chart.value_axis.axis_title.text_frame.text = data["y_label"]
-        for ser, style in zip(chart.series, data["series"]):
-            ser.format.line.color.rgb = _rgb(style["style"]["colour"])
+        chart.value_axis.axis_title.text_frame.text = data.y_label
+        for ser, style in zip(chart.series, data.series):
+            ser.format.line.color.rgb = _rgb(style.style["colour"])
             ser.smooth = False
 
     slide = prs.slides.add_slide(content_layout)
@@ -310,7 +310,7 @@ def cost_table(point, base: str | None, stalls: dict, labels: dict) -> tuple[lis
     """The cost and financials table of the PDF's BOM page and the slides: headers, then per fabric its capex, the
     same cluster's TCO, cost per run (or "stalls — cause"), and against ``base`` for the same work the yearly
     saving, NPV and payback (none for ``base`` itself, a stalled fabric or no ``base``), and its price per GPU-hour."""
-    cur = str(np.asarray(point["currency"]).reshape(-1)[0])
+    cur = str(np.asarray(point.money.currency).reshape(-1)[0])
     years = fmt_sig(point.scenario.economics.years, 2)
     heads = [translate("Pack", "Fabric"), translate("Pack", "Capex"),
              translate("Pack", "TCO, same cluster, {n} years").format(n=years),

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from model import ScenarioError
 
-from gui.charts.sweep import CHART_KINDS
+from gui.present.series import CHART_KINDS
 from gui.present import pack
 
 DOCUMENTS = ("proposal.pdf", "proposal.pptx", "proposal.xlsx", "acceptance.csv")

@@ -32,11 +32,14 @@ from model import ScenarioError
 from model.files import atomic_write, check_writable
 from model.results import fabric_summaries
 
-from gui.charts.sweep import CHART_KINDS
+from gui.present.series import CHART_KINDS
 from gui.export import pack_files
 from gui.export import proposal as sheet_parts
 from gui.export.charts import PDF_DPI, build_chart, ensure_app
-from gui.export.proposal import ACCENT, INK, MUTED, PAGE_MARGIN, FOOTER_H, _e, _heading, _Sheet
+from gui.export.proposal import PAGE_MARGIN, FOOTER_H, _Sheet
+from gui.export.proposal_content import ACCENT, INK, MUTED, PackContent, _e, _short, proposal_content
+from gui.export.proposal_html import _TABLE, _assumptions_html, _claims_html, _compare_html, _fabric_table_html, \
+    _heading, _inputs_html, _recommendation_html
 from gui.i18n import fmt_money, translate
 from gui.i18n_data import tr_data
 from gui.present import pack
@@ -53,19 +56,18 @@ HEAD_PT = 7.5   # body text of the pack's pages [pt]
 # --------------------------------------------------------------------------
 
 def pack_content(snap, cover: pack.Cover | None = None, *, source=None, pinned=None, bands=None,
-                 audit: bool = False) -> dict:
-    """Everything the pack's PDF shows: the one-page sheet's content (:func:`gui.export.proposal.proposal_content`)
+                 audit: bool = False) -> PackContent:
+    """Everything the pack's PDF shows: the one-page sheet's content (:func:`gui.export.proposal_content.proposal_content`)
     plus the cover, the fingerprint, the headline numbers and the bill of materials."""
     cover = cover or pack.Cover()
-    c = sheet_parts.proposal_content(snap, source=source, today=cover.day, pinned=pinned, bands=bands, audit=audit)
+    c = proposal_content(snap, source=source, today=cover.day, pinned=pinned, bands=bands, audit=audit)
     point = snap.point
-    labels = {f: sheet_parts._short(tr_data(lab)).split("（")[0] for f, lab in zip(point.fabrics, point.labels)}
-    h = pack.headline(point, c["stalls"])
-    c.update(cover=cover, fingerprint=pack.fingerprint(snap.scenario), qr=pack.qr_payload(snap.scenario),
-             short=labels, headline=h, bom=pack.bill_of_materials(point), summaries=fabric_summaries(point),
-             headline_solo=pack.financials(point, h.fabric, h.fabric) if h is not None and h.baseline is None
-             else None)
-    return c
+    labels = {f: _short(tr_data(lab)).split("（")[0] for f, lab in zip(point.fabrics, point.labels)}
+    h = pack.headline(point, c.stalls)
+    return PackContent.of(
+        c, cover=cover, fingerprint=pack.fingerprint(snap.scenario), qr=pack.qr_payload(snap.scenario),
+        short=labels, headline=h, bom=pack.bill_of_materials(point), summaries=fabric_summaries(point),
+        headline_solo=pack.financials(point, h.fabric, h.fabric) if h is not None and h.baseline is None else None)
 
 
 # --------------------------------------------------------------------------
@@ -84,9 +86,9 @@ class Page:
 def _cover_page(sheet: _Sheet, c, snap, overlays) -> None:
     _cover_block(sheet, c)
     _headline_row(sheet, c)
-    sheet_parts._two_columns(sheet, sheet_parts._inputs_html(c), sheet_parts._recommendation_html(c))
-    sheet.block(sheet_parts._fabric_table_html(c), pt=7.0)
-    compare = sheet_parts._compare_html(c)
+    sheet_parts._two_columns(sheet, _inputs_html(c), _recommendation_html(c))
+    sheet.block(_fabric_table_html(c), pt=7.0)
+    compare = _compare_html(c)
     if compare:
         sheet.block(compare, pt=6.5)
 
@@ -101,7 +103,7 @@ def _charts_page(sheet: _Sheet, c, snap, overlays) -> None:
     for kind in CHART_KINDS:
         chart = build_chart(snap, kind, size=(int(sheet.width), int(height - cap_h)), line_width=1.5, font_pt=7.5,
                             compact=True, **(overlays or {}))
-        sheet_parts.draw_chart(sheet, snap, kind, chart, sheet.left, cap_font, c["breakeven"]["crossings"],
+        sheet_parts.draw_chart(sheet, snap, kind, chart, sheet.left, cap_font, c.breakeven["crossings"],
                                label_pt=7.0)
         sheet.y += height + gap
 
@@ -113,7 +115,7 @@ def _bom_page(sheet: _Sheet, c, snap, overlays) -> None:
 
 def _assumptions_page(sheet: _Sheet, c, snap, overlays) -> None:
     """The sources at a reading size (8.5 pt, smaller only when a long list needs it), the disclaimer under them."""
-    html_text = (sheet_parts._assumptions_html(c).replace("margin-bottom:1px", "margin-bottom:5px")
+    html_text = (_assumptions_html(c).replace("margin-bottom:1px", "margin-bottom:5px")
                  + _sources_note_html())
     disclaimer = sheet.doc(_disclaimer_html(c), sheet.width, HEAD_PT)
     room = sheet.bottom - sheet.y - disclaimer.size().height() - 14
@@ -133,7 +135,7 @@ def _acceptance_page(sheet: _Sheet, c, snap, overlays) -> None:
 
 def _audit_page(sheet: _Sheet, c, snap, overlays) -> None:
     sheet.block(_heading(translate("Pack", "Audit: the article's claims beside the engine")), pt=HEAD_PT, gap=2)
-    sheet.block(sheet_parts._claims_html(c), pt=7.0)
+    sheet.block(_claims_html(c), pt=7.0)
 
 
 PAGES: list[Page] = [
@@ -142,7 +144,7 @@ PAGES: list[Page] = [
     Page("bom", _bom_page),
     Page("acceptance", _acceptance_page),
     Page("assumptions", _assumptions_page),
-    Page("audit", _audit_page, lambda c: bool(c.get("audit") and c.get("claims"))),
+    Page("audit", _audit_page, lambda c: bool(c.audit and c.claims)),
 ]
 """The pack's pages in order. Another page is one more :class:`Page` here (its builder draws on a fresh page)."""
 
@@ -157,21 +159,21 @@ def page_keys(c) -> list[str]:
 # --------------------------------------------------------------------------
 
 def _cover_block(sheet: _Sheet, c) -> None:
-    cover: pack.Cover = c["cover"]
+    cover: pack.Cover = c.cover
     title = (f"<p style='color:{ACCENT}; font-size:9pt; font-weight:600; letter-spacing:1px'>"
-             f"{_e(c['title'].upper())}</p>"
-             f"<p style='font-size:18pt; font-weight:700; color:{INK}'>{_e(c['scenario'])}</p>"
-             + (f"<p style='color:{MUTED}'>{_e(c['description'])}</p>" if c["description"] else ""))
+             f"{_e(c.title.upper())}</p>"
+             f"<p style='font-size:18pt; font-weight:700; color:{INK}'>{_e(c.scenario)}</p>"
+             + (f"<p style='color:{MUTED}'>{_e(c.description)}</p>" if c.description else ""))
     blank = "–"
     until = translate("Pack", "{date} ({days} days)").format(date=cover.valid_until.isoformat(), days=cover.valid_days)
     rows = ((translate("Pack", "Customer"), cover.customer or blank),
             (translate("Pack", "Prepared by"), cover.prepared_by or blank),
             (translate("Pack", "Date"), cover.day.isoformat()),
             (translate("Pack", "Valid until"), until),
-            (translate("Pack", "Scenario fingerprint"), c["fingerprint"]),
-            (translate("Pack", "Fabric figures"), c["profile_label"]),
-            (translate("Pack", "Engine"), f"Fabric What-If {c['version']}"))
-    table = sheet_parts._TABLE + "".join(f"<tr><td style='color:{MUTED}' width='38%'>{_e(k)}</td>"
+            (translate("Pack", "Scenario fingerprint"), c.fingerprint),
+            (translate("Pack", "Fabric figures"), c.profile_label),
+            (translate("Pack", "Engine"), f"Fabric What-If {c.version}"))
+    table = _TABLE + "".join(f"<tr><td style='color:{MUTED}' width='38%'>{_e(k)}</td>"
                                          f"<td><b>{_e(v)}</b></td></tr>" for k, v in rows) + "</table>"
     qr_w = QR_SIZE + 8
     split = 0.50
@@ -180,8 +182,8 @@ def _cover_block(sheet: _Sheet, c) -> None:
     y0 = sheet.y
     h = sheet.draw_doc(d_title, sheet.left, y0)
     h = max(h, sheet.draw_doc(d_rows, sheet.left + sheet.width * split, y0))
-    _draw_qr(sheet.p, pack.qr_modules(c["qr"]), QtCore.QRectF(sheet.right - QR_SIZE, y0, QR_SIZE, QR_SIZE))
-    cap = sheet.doc(f"<p align='center' style='color:{MUTED}'>{_e(c['fingerprint'])}</p>", qr_w, 6.0, tight=False)
+    _draw_qr(sheet.p, pack.qr_modules(c.qr), QtCore.QRectF(sheet.right - QR_SIZE, y0, QR_SIZE, QR_SIZE))
+    cap = sheet.doc(f"<p align='center' style='color:{MUTED}'>{_e(c.fingerprint)}</p>", qr_w, 6.0, tight=False)
     sheet.draw_doc(cap, sheet.right - QR_SIZE - 4, y0 + QR_SIZE + 2)
     sheet.y = y0 + max(h, QR_SIZE + cap.size().height() + 2) + 6
     sheet.rule()
@@ -202,15 +204,15 @@ def _draw_qr(p: QtGui.QPainter, modules, rect: QtCore.QRectF) -> None:
 
 def headline_cells(c) -> list[tuple[str, str, str]]:
     """The cover's headline numbers: (caption, value, the line under it), money for the same work first."""
-    h: pack.Headline | None = c["headline"]
+    h: pack.Headline | None = c.headline
     if h is None:
         return [(translate("Pack", "Recommended fabric"), translate("Proposal", "No fabric yet"),
                  translate("Proposal", "no plan fits in memory"))]
-    short, cur = c["short"], c["currency"]
-    summ = {f.fabric: f for f in c["summaries"]}
+    short, cur = c.short, c.currency
+    summ = {f.fabric: f for f in c.summaries}
     pick = summ[h.fabric]
     days = translate("Pack", "{n} days").format(n=fmt_number(pick.train_days_with_interruptions, 1))
-    fin_pick = c["headline_solo"] or h.finance
+    fin_pick = c.headline_solo or h.finance
     gpu_hour = (translate("Pack", "Price per GPU-hour"), pack_files.gpu_hour_money(fin_pick.gpu_hour_price, cur),
                 translate("Pack", "TCO over delivered GPU-hours"))
     if h.baseline is None:
@@ -261,15 +263,15 @@ def _headline_row(sheet: _Sheet, c) -> None:
 
 
 def _bom_html(c, point) -> str:
-    cur = c["currency"]
+    cur = c.currency
     head = "".join(f"<th align='{al}'>{_e(translate('Pack', t))}</th>"
                    for t, al in zip(pack_files.BOM_HEADS, ("left", "left", "right", "right", "right")))
     rows = []
     for k, name in enumerate(point.fabrics):
         bg = "background:#f7f7f7;" if k % 2 else ""
-        lines = c["bom"][name]
+        lines = c.bom[name]
         for i, line in enumerate(lines):
-            rows.append(f"<tr style='{bg}'><td>{_e(c['short'][name]) if i == 0 else ''}</td><td>{_e(line.label)}</td>"
+            rows.append(f"<tr style='{bg}'><td>{_e(c.short[name]) if i == 0 else ''}</td><td>{_e(line.label)}</td>"
                         f"<td align='right'>{_e(fmt_number(line.quantity, 0))}</td>"
                         f"<td align='right'>{_e(fmt_money(line.unit_price, cur))}</td>"
                         f"<td align='right'>{_e(fmt_money(line.total, cur))}</td></tr>")
@@ -280,22 +282,22 @@ def _bom_html(c, point) -> str:
                              "with their optics); unit prices are the component prices the economics uses, before any "
                              "discount. Money in {currency}. The workbook (proposal.xlsx) recomputes these totals from "
                              "editable prices.").format(currency=cur)
-    return (_heading(translate("Pack", "Bill of materials")) + sheet_parts._TABLE
+    return (_heading(translate("Pack", "Bill of materials")) + _TABLE
             + f"<tr style='background:#eef3f8'>{head}</tr>{''.join(rows)}</table>"
             + f"<p style='color:{MUTED}; font-size:6.5pt'>{_e(note)}</p>")
 
 
 def _costs_html(c, point) -> str:
-    h: pack.Headline | None = c["headline"]
+    h: pack.Headline | None = c.headline
     base = h.baseline if h is not None else None
-    heads, rows = pack_files.cost_table(point, base, c["stalls"], c["short"])
+    heads, rows = pack_files.cost_table(point, base, c.stalls, c.short)
     aligns = ["left"] + ["right"] * (len(heads) - 1)
     head = "".join(f"<th align='{al}'>{_e(t)}</th>" for t, al in zip(heads, aligns))
     body = "".join(f"<tr style='{'background:#f7f7f7;' if k % 2 else ''}'>"
                    + "".join(f"<td align='{al}'>{_e(v)}</td>" for v, al in zip(row, aligns)) + "</tr>"
                    for k, row in enumerate(rows))
-    note = pack_files.cost_note(c["short"].get(base, "–") if base else "–")
-    return (_heading(translate("Pack", "Cost and financials")) + sheet_parts._TABLE
+    note = pack_files.cost_note(c.short.get(base, "–") if base else "–")
+    return (_heading(translate("Pack", "Cost and financials")) + _TABLE
             + f"<tr style='background:#eef3f8'>{head}</tr>{body}</table>"
             + f"<p style='color:{MUTED}; font-size:6.5pt'>{_e(note)}</p>")
 
@@ -306,20 +308,20 @@ def _sources_note_html() -> str:
 
 
 def _disclaimer_html(c) -> str:
-    cover: pack.Cover = c["cover"]
+    cover: pack.Cover = c.cover
     text = translate("Pack", "These figures are estimates by Fabric What-If {version} from published mechanisms "
                              "and the sources above, for the scenario with fingerprint {fingerprint}. They are not "
                              "measurements of your cluster, not a quotation and not a performance guarantee. Prices "
                              "are list-price estimates before negotiation and taxes; confirm them with a supplier's "
                              "quotation. Valid until {date}.").format(
-        version=c["version"], fingerprint=c["fingerprint"], date=cover.valid_until.isoformat())
+        version=c.version, fingerprint=c.fingerprint, date=cover.valid_until.isoformat())
     return _heading(translate("Pack", "Disclaimer")) + f"<p style='color:{MUTED}'>{_e(text)}</p>"
 
 
 def _page_header(sheet: _Sheet, c) -> None:
-    cover: pack.Cover = c["cover"]
-    right = " · ".join(x for x in (cover.customer, c["fingerprint"]) if x)
-    left = f"{c['title']} · {c['scenario']}"
+    cover: pack.Cover = c.cover
+    right = " · ".join(x for x in (cover.customer, c.fingerprint) if x)
+    left = f"{c.title} · {c.scenario}"
     html_text = (f"<table width='100%' cellspacing='0' cellpadding='0'><tr>"
                  f"<td style='color:{ACCENT}; font-weight:600'>{_e(left)}</td>"
                  f"<td align='right' style='color:{MUTED}'>{_e(right)}</td></tr></table>")
@@ -329,8 +331,8 @@ def _page_header(sheet: _Sheet, c) -> None:
 
 def _page_footer(sheet: _Sheet, c, page_h: float, n: int, total: int) -> None:
     parts = [translate("Proposal", "Generated by Fabric What-If {version} on {date}").format(
-                 version=c["version"], date=c["date"]),
-             translate("Proposal", "fabric figures: {name}").format(name=c["profile_label"]),
+                 version=c.version, date=c.date),
+             translate("Proposal", "fabric figures: {name}").format(name=c.profile_label),
              translate("Proposal", "Engine estimates from published mechanisms, not measurements of your cluster."),
              translate("Pack", "page {n} of {total}").format(n=n, total=total)]
     d = sheet.doc(f"<p style='color:{MUTED}'>{' · '.join(_e(t) for t in parts)}</p>", sheet.width, 6.5)
@@ -350,7 +352,7 @@ def pack_pdf(snap, cover: pack.Cover | None = None, *, paper: str = "a4", source
     c = pack_content(snap, cover, source=source, pinned=pinned, bands=bands, audit=audit)
     overlays = dict(bands=bands, pinned=pinned, baseline=baseline)
     pages = [page for page in PAGES if page.wanted(c)]
-    buf, pdf = sheet_parts.pdf_writer(paper, f"{c['title']}: {c['scenario']}")
+    buf, pdf = sheet_parts.pdf_writer(paper, f"{c.title}: {c.scenario}")
     rect = pdf.pageLayout().fullRectPixels(PDF_DPI)
     p = QtGui.QPainter(pdf)
     try:

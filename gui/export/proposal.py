@@ -5,49 +5,40 @@ HTML (so the text stays text: selectable and searchable), the three charts are t
 app's own chart widget rendered 1:1 into their boxes (vector curves, text as text). With the
 article audit, the claims table is a second page: the sheet itself stays as it is.
 
-:func:`proposal_content` gathers everything the page shows as plain data, from the
-engine only (evaluate result, recommendation, claims, profile-set sources); the
-drawing code only lays it out.
+:func:`~gui.export.proposal_content.proposal_content` gathers everything the page shows as plain data, from
+the engine only; :mod:`gui.export.proposal_html` writes its text blocks; this module lays them out.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
-import html
-import math
 from pathlib import Path
 
-import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 import model
-from model import ScenarioError, catalog, claims, presets, recommend
+from model import ScenarioError, claims
 from model.files import atomic_write, check_writable
-from model.results import fabric_summaries
 
 from gui.charts import breakeven
 
 from gui.charts import compare
 from gui.charts.bands import BAND_ALPHA
-from gui.charts.sweep import CHART_KINDS, axis_label, currency_of, fabric_styles, format_money, make_pen, short_name
-from gui.charts.compare import changes_text, compare_rows, pinned_pen, row_texts
+from gui.present.series import CHART_KINDS, fabric_styles
+from gui.charts.plot_items import make_pen
+from gui.charts.compare import pinned_pen
 from gui.export.charts import (OVERLAY_GREY, PDF_DPI, build_chart, cjk_family, ensure_app, no_ligatures, overlay_legend,
                      render_scene)
-from gui.i18n import fmt_money, is_chinese, translate
-from gui.present.text import QT_TRANSLATE_NOOP
-from gui.i18n_data import tr_data, tr_description, tr_name, tr_unit
-from gui.present.assumptions import assumptions, guess_legend
-from gui.present.format import fmt_quantity
+from gui.i18n import is_chinese, translate
+from gui.i18n_data import tr_data
 from gui.present.series import sheet_notes
-from gui.present.plausibility import point_stalls, stall_text
-from gui.present.text import idle_gpus_note, profile_set_name
-from gui.present.reasons import render
+from gui.export.proposal_content import ACCENT, INK, MUTED, _e, proposal_content
+from gui.export.proposal_html import _assumptions_html, _claims_html, _compare_html, _fabric_table_html, \
+    _inputs_html, _recommendation_html
 
 PAPERS = ("a4", "letter")
-ACCENT = "#0072B2"
-INK = "#1a1a1a"
-MUTED = "#5a5a5a"
 
 
 def _font(pt: float, bold: bool = False):
@@ -61,435 +52,6 @@ def _font(pt: float, bold: bool = False):
     f.setBold(bold)
     return no_ligatures(f)
 
-
-def _e(x) -> str:
-    return html.escape(str(x))
-
-
-def _num(v, digits=1, suffix="") -> str:
-    if v is None or (isinstance(v, float) and not math.isfinite(v)):
-        return "–"
-    return f"{v:,.{digits}f}{suffix}"
-
-
-# --------------------------------------------------------------------------
-# content (plain data)
-# --------------------------------------------------------------------------
-
-def _case_preset(s) -> str | None:
-    """The case-study preset this scenario is (by name), if any: its claims table belongs on the sheet."""
-    try:
-        for name in presets.preset_names():
-            if presets.load_preset(name).name == s.name:
-                return name
-    except (ScenarioError, OSError, KeyError):
-        return None
-    return None
-
-
-def _preset_edited(s, name: str) -> bool:
-    return presets.load_preset(name) != s
-
-
-def _claims(s) -> tuple[str | None, list]:
-    name = _case_preset(s)
-    if name is None:
-        return None, []
-    try:
-        return name, list(claims.claims_table(name))
-    except (ScenarioError, KeyError):
-        return name, []
-
-
-def _recommendation(s, point):
-    """The engine's :class:`model.recommend.Recommendation` (``None`` when it cannot be made)."""
-    try:
-        return recommend.recommendation(s, point)
-    except (ScenarioError, KeyError, ValueError):
-        return None
-
-
-def _say(reason, labels, stalls=None) -> str:
-    """A reason in the sheet's language, fabrics by their short names; a fabric that stalls
-    (:mod:`gui.present.plausibility`) by its cause, not its days."""
-    short = {f: _short(tr_data(lab)).split("（")[0] for f, lab in labels.items()}
-    return render(reason, "zh" if is_chinese() else "en", labels=short, money=fmt_money, stalls=stalls)
-
-
-def _takeaway(point, rec, stalls) -> str:
-    """The answer: the recommended fabric's days and money for the same work ("InfiniBand: 52.0 → 5.4 days,
-    ¥5.75 k per training run instead of ¥49.5 k ..."), then the same cluster's TCO, then any baseline that
-    stalls."""
-    if rec is None:
-        return ""
-    labels = dict(zip(point.fabrics, point.labels))
-    sep = "；" if is_chinese() else "; "
-    # one page: a stalling baseline is named in the table (its row reads "stalls — cause") and the same
-    # cluster's TCO is the table's TCO column, so the headline is the money for the same work
-    return sep.join(_say(r, labels, stalls) for r in recommend.takeaway(point, rec, stalls=stalls)
-                    if r.code not in ("note.stalls", "takeaway.tco"))
-
-
-def _inputs(s, point, money) -> list[tuple[str, str]]:
-    g = catalog.gpu(s.cluster.gpu)
-    w, c = s.workload, s.cluster
-    layers = int(np.asarray(point.data["architecture"]["layers"]).reshape(-1)[0])
-    sep = translate("Proposal", ", ")
-    cluster = (translate("Proposal", "{n} node × {g} {gpu} = {total} GPUs") if c.nodes == 1
-               else translate("Proposal", "{n} nodes × {g} {gpu} = {total} GPUs")).format(
-        n=f"{c.nodes:,}", g=c.gpus_per_node, gpu=g.get("name", c.gpu), total=f"{c.nodes * c.gpus_per_node:,}")
-    model_parts = [translate("Proposal", "{p} B parameters").format(p=f"{w.params_b:,.4g}")]
-    if layers:
-        model_parts.append(translate("Proposal", "{n} layers").format(n=int(layers)))
-    model_parts.append(translate("Proposal", "sequence {n}").format(n=f"{w.seq_len:,}"))
-    model_parts.append(translate("Proposal", "global batch {n}").format(n=f"{w.global_batch:,}"))
-    rows = [
-        (translate("Proposal", "Cluster"), cluster),
-        (translate("Proposal", "Model"), sep.join(model_parts)),
-        (translate("Proposal", "Training"), translate("Proposal", "{t} B tokens, recompute {r}").format(
-            t=f"{w.train_tokens_b:,.4g}", r=w.recompute or translate("Proposal", "searched per plan"))),
-        (translate("Proposal", "Fabrics"), sep.join(tr_data(lab) for lab in point.labels)),
-    ]
-    econ = getattr(s, "economics", None)
-    if econ is not None:
-        parts = [money, translate("Proposal", "{n} years").format(n=f"{econ.years:g}")]
-        if getattr(econ, "pue", None):
-            parts.append(f"PUE {econ.pue:g}")
-        parts.append(translate("Proposal", "duty cycle {n} %").format(n=f"{econ.duty_cycle * 100:.0f}"))
-        rows.append((translate("Proposal", "Economics"), sep.join(parts)))
-    goals = getattr(s, "goals", None)
-    if goals is not None:
-        parts = []
-        if getattr(goals, "deadline_days", None):
-            parts.append(translate("Proposal", "run within {n} days").format(n=f"{goals.deadline_days:g}"))
-        if getattr(goals, "budget_cny", None):
-            parts.append(translate("Proposal", "TCO budget {money}").format(
-                money=format_money(goals.budget_cny, "CNY")))
-        if getattr(goals, "budget_usd", None):
-            parts.append(translate("Proposal", "TCO budget {money}").format(
-                money=format_money(goals.budget_usd, "USD")))
-        if parts:
-            rows.append((translate("Proposal", "Goals"), sep.join(parts)))
-    return rows
-
-
-def _fabric_rows(point, money, stalls) -> list[dict]:
-    """The sheet's fabric table, from the typed per-fabric results (:func:`model.results.fabric_summaries`);
-    a fabric that stalls has its ``stall`` text instead of utilisation, days and cost per run."""
-    colours = [st["colour"] for st in fabric_styles(point)]  # as in the charts, user fabrics too
-    return [dict(fabric=f.fabric, label=tr_data(f.label), colour=colour,
-                 stall=stall_text(stalls[f.fabric], short=True) if f.fabric in stalls else "",
-                 mfu=_num(f.mfu * 100, 1, " %") if f.feasible else "–",
-                 days=_num(f.train_days_with_interruptions, 1), interruptions=_num(f.interruptions, 1),
-                 capex=format_money(f.capex, money), tco=format_money(f.tco, money),
-                 per_run=format_money(f.cost_per_run, money),
-                 plan=plan_text(f.plan.describe()) + idle_gpus_note(f.plan) if f.plan
-                 else translate("Proposal", "no plan fits in memory"))
-            for f, colour in zip(fabric_summaries(point), colours)]
-
-
-RECOMPUTE_WORDS = {"none": QT_TRANSLATE_NOOP("Proposal", "recompute none"),
-                   "selective": QT_TRANSLATE_NOOP("Proposal", "recompute selective"),
-                   "full": QT_TRANSLATE_NOOP("Proposal", "recompute full")}
-
-
-def plan_text(described: str) -> str:
-    """A plan as the engine writes it ("TP 2 · PP 4 · micro-batch 1 · recompute full") in the sheet's language."""
-    text = described.replace("micro-batch", translate("Proposal", "micro-batch"))
-    for kind, words in RECOMPUTE_WORDS.items():
-        text = text.replace(f"recompute {kind}", translate("Proposal", words))
-    return text
-
-
-def _breakeven(snap, pair=None) -> dict:
-    """Where the pair (default: InfiniBand vs the fastest other, as in the window) ties along the x-axis."""
-    sweep = snap.sweep
-    if sweep is None or sweep.x is None:
-        return dict(pair=None, sentences=[], crossings=[], x_label="")
-    if not (pair and all(f in sweep.fabrics for f in pair)):
-        pair = breakeven.default_pair(sweep, snap.point)
-    if pair is None:
-        return dict(pair=None, sentences=[], crossings=[], x_label="")
-    return dict(pair=(breakeven.short_name(sweep, pair[0]), breakeven.short_name(sweep, pair[1])),
-                sentences=breakeven.sentences(sweep, pair),
-                crossings=breakeven.crossings(sweep, pair),
-                x_label=axis_label(snap.x_field))
-
-
-def _compare(snap, pinned) -> dict | None:
-    """The A/B block: A's and B's names, what changed (HTML) and, per fabric, A, B and the difference
-    of utilisation, training days and TCO, formatted as the window's compare table formats them."""
-    if pinned is None:
-        return None
-    code = currency_of(snap.point) or currency_of(pinned.point)
-    colours = {f: st["colour"] for f, st in zip(snap.point.fabrics, fabric_styles(snap.point))}
-    fabrics: dict[str, dict] = {}
-    for r in compare_rows(pinned.point, snap.point):
-        row = fabrics.setdefault(r["fabric"], dict(fabric=r["fabric"], label=r["label"], short=r["short"],
-                                                   colour=colours.get(r["fabric"], MUTED), cells={}))
-        row["cells"][r["metric"]] = row_texts(r, code)
-    return dict(name_a=tr_name(pinned.scenario.name), name_b=tr_name(snap.scenario.name),
-                changes_html=changes_text(pinned.scenario, snap.scenario), rows=list(fabrics.values()),
-                currency=code)
-
-
-def proposal_content(snap, *, source=None, today: dt.date | None = None, pair=None, bands=None,
-                     pinned=None, audit: bool = False) -> dict:
-    """Everything the sheet shows, as plain data (strings and lists) from the engine.
-
-    The sheet is for the customer: the takeaway sentence, the charts, the table, the
-    recommendation and the sources. ``audit`` adds the article's claims beside the engine's
-    (the architect's check), with one line on each counterfactual figure.
-
-    ``pair`` is the two fabrics of the break-even block (default: InfiniBand against the
-    fastest other fabric, the window's default). ``pinned`` (the A snapshot of an A/B
-    compare) adds the ``compare`` block; ``bands`` (P10–P90) says how they were drawn."""
-    s, point = snap.scenario, snap.point
-    money = currency_of(point) or "USD"
-    claims_preset, claim_rows = _claims(s) if audit else (None, [])
-    rec = _recommendation(s, point)
-    stalls = point_stalls(point)
-    return dict(
-        title=translate("Proposal", "Network fabric proposal"),
-        scenario=tr_name(s.name),
-        description=tr_description(s.description),
-        date=(today or dt.date.today()).isoformat(),
-        version=model.__version__,
-        profile_set=s.fabric.profile_set,
-        profile_label=profile_set_name(s.fabric.profile_set),
-        source=str(source) if source else "",
-        currency=money,
-        inputs=_inputs(s, point, money),
-        fabrics=_fabric_rows(point, money, stalls),
-        stalls=stalls,
-        recommendation=rec,
-        takeaway=_takeaway(point, rec, stalls),
-        audit=audit,
-        claims_preset=claims_preset,
-        claims_edited=bool(claims_preset) and _preset_edited(s, claims_preset),
-        claims=claim_rows,
-        assumptions=assumptions(s, point),
-        labels=dict(zip(point.fabrics, point.labels)),
-        breakeven=_breakeven(snap, pair),
-        compare=_compare(snap, pinned),
-        bands=None if bands is None else dict(samples=bands.samples, seed=bands.seed),
-    )
-
-
-# --------------------------------------------------------------------------
-# HTML of the text blocks
-# --------------------------------------------------------------------------
-
-_TABLE = ("<table width='100%' cellspacing='0' cellpadding='2' "
-          "style='border-collapse:collapse; border-color:#cfcfcf'>")
-
-
-def _short(label: str) -> str:
-    return label.split(" (")[0]
-
-
-def _heading(text: str, extra: str = "") -> str:
-    return f"<p style='color:{ACCENT}; font-weight:600{extra}'>{_e(text)}</p>"
-
-
-def _inputs_html(c) -> str:
-    rows = "".join(f"<tr><td style='color:{MUTED}' width='22%'>{_e(k)}</td><td>{_e(v)}</td></tr>"
-                   for k, v in c["inputs"])
-    return _heading(translate("Proposal", "Inputs")) + f"{_TABLE}{rows}</table>"
-
-
-def _recommendation_html(c) -> str:
-    r = c["recommendation"]
-    labels = c["labels"]
-    stalls = c.get("stalls") or {}
-
-    def say(reason, labels):
-        return _say(reason, labels, stalls)
-    head = _heading(translate("Proposal", "Recommendation"))
-    if r is None:
-        return head + "<p>" + _e(translate("Proposal", "The engine’s recommendation is not available for this "
-                                                       "scenario.")) + "</p>"
-    tree_label = _short(labels.get(r.tree_fabric, r.tree_fabric))
-    tree_html = "<p>" + _e(translate("Proposal", "Article’s decision tree: {fabric} (rule {rule}: {reason}).")).format(
-        fabric=f"<b>{_e(tree_label)}</b>", rule=_e(r.tree_rule), reason=_e(say(r.tree_reason, labels))) + "</p>"
-    note = f"<p style='color:{MUTED}'>{_e(say(r.note, labels))}</p>" if r.note is not None else ""
-    if r.best is None:
-        return head + (f"<p style='font-size:13pt; font-weight:700; color:{INK}'>"
-                       + _e(translate("Proposal", "No fabric yet")) + "</p>"
-                       "<p>" + _e(translate("Proposal", "No parallel plan fits in GPU memory for any compared fabric "
-                                                        "in this scenario: add nodes, choose GPUs with more memory "
-                                                        "or a smaller model.")) + "</p>" + tree_html)
-    if r.pick is not None:
-        big_name = _short(labels.get(r.pick, r.pick))
-    else:
-        big_name = translate("Proposal", "Equivalent: {fabrics}").format(
-            fabrics=" · ".join(_short(labels.get(f, f)) for f in r.equivalent))
-    big = (f"<p style='font-size:13pt; font-weight:700; color:{INK}'>{_e(big_name)}</p>"
-           + (f"<p><b>{_e(c['takeaway'])}</b></p>" if c.get("takeaway") else "")
-           + note + "<p>" + _e(translate("Proposal", "Engine: {criterion}; {verdict}.")).format(
-               criterion=_e(say(r.criterion, labels)), verdict=_e(say(r.verdict, labels))) + "</p>")
-    if r.separator is not None:
-        big += f"<p>{_e(say(r.separator, labels))}</p>"
-    big += tree_html
-    if r.agrees:
-        big += "<p>" + _e(translate("Proposal", "The tree and the engine agree on the fabric.") if r.pick is not None else
-                          translate("Proposal", "The tree and the engine agree on the fabric: the article’s choice is "
-                                                "one of the equivalent fabrics.")) + "</p>"
-    elif r.reason is not None:
-        big += "<p><i>" + _e(translate("Proposal", "Why they differ:")) + f"</i> {_e(say(r.reason, labels))}</p>"
-    return head + big + _breakeven_html(c)
-
-
-def _breakeven_html(c) -> str:
-    """Where the pair ties along the x-axis, in the recommendation box."""
-    b = c.get("breakeven") or {}
-    if not b.get("sentences"):
-        return ""
-    a, o = b["pair"]
-    head = _e(translate("Proposal", "Break-even, {a} vs {b}")).format(a=_e(a), b=_e(o))
-    items = "".join(f"<p style='margin:0 0 1px 0'>• {_e(t)}</p>" for t in b["sentences"])
-    return f"<p style='color:{ACCENT}; font-weight:600; margin:4px 0 2px 0'>{head}</p>{items}"
-
-
-def _fabric_table_html(c) -> str:
-    cur = c["currency"]
-    cols = ((translate("Proposal", "Fabric"), "left"), (translate("Proposal", "MFU"), "right"),
-            (translate("Proposal", "Days*"), "right"), (translate("Proposal", "Interr."), "right"),
-            (translate("Proposal", "Capex"), "right"), (translate("Proposal", "TCO"), "right"),
-            (translate("Proposal", "Per run"), "right"), (translate("Proposal", "Parallel plan"), "left"))
-    head = ("<tr style='background:#eef3f8'>" + "".join(f"<th align='{al}'>{_e(t)}</th>" for t, al in cols)
-            + "</tr>")
-    rows = []
-    r = c["recommendation"]
-    picked = (r.pick,) if r is not None and r.pick is not None else (r.equivalent if r is not None else ())
-    for i, f in enumerate(c["fabrics"]):
-        colour = f["colour"]
-        weight = "font-weight:700;" if f["fabric"] in picked else ""
-        bg = "background:#f7f7f7;" if i % 2 else ""
-        middle = (f"<td colspan='3' style='color:#a03000'>{_e(f['stall'])}</td>" if f.get("stall") else
-                  f"<td align='right'>{_e(f['mfu'])}</td><td align='right'>{_e(f['days'])}</td>"
-                  f"<td align='right'>{_e(f['interruptions'])}</td>")
-        rows.append(
-            f"<tr style='{bg}{weight}'><td><span style='color:{colour}'>■</span> {_e(f['label'])}</td>"
-            f"{middle}<td align='right'>{_e(f['capex'])}</td>"
-            f"<td align='right'>{_e(f['tco'])}</td><td align='right'>{_e('–' if f.get('stall') else f['per_run'])}</td>"
-            f"<td>{_e(f['plan'])}</td></tr>")
-    note = (f"<p style='color:{MUTED}; font-size:6.5pt'>"
-            + _e(translate("Proposal", "* Training days including expected interruptions and restarts. Money in "
-                                       "{currency}. The recommended fabric (or the equivalent ones) in bold.").format(currency=cur))
-            + "</p>")
-    return (_heading(translate("Proposal", "At this scenario"))
-            + f"{_TABLE}{head}{''.join(rows)}</table>{note}")
-
-
-def _compare_html(c) -> str:
-    """A against B (this sheet) per fabric: utilisation, training days and TCO, each A | B | Δ."""
-    cmp_ = c.get("compare")
-    if not cmp_:
-        return ""
-
-    keys = [m[0] for m in compare.METRICS]
-    title = _e(translate("Proposal", "A/B compare: A “{a}” (pinned, dashed on the charts) against B “{b}” "
-                                     "(this sheet)").format(a=short_name(cmp_["name_a"], 40),
-                                                            b=short_name(cmp_["name_b"], 40)))
-    head1 = ("<tr style='background:#eef3f8'><th align='left' rowspan='2'>" + _e(translate("Proposal", "Fabric"))
-             + "</th>" + "".join(f"<th align='center' colspan='3'>{_e(compare.metric_name(k))}</th>" for k in keys)
-             + "</tr>")
-    head2 = "<tr style='background:#eef3f8'>" + "<th align='right'>A</th><th align='right'>B</th>" \
-            "<th align='right'>Δ</th>" * len(keys) + "</tr>"
-    rows = []
-    for i, r in enumerate(cmp_["rows"]):
-        bg = "background:#f7f7f7;" if i % 2 else ""
-        cells = ""
-        for k in keys:
-            t = r["cells"].get(k)
-            if t is None:
-                cells += "<td></td>" * 3
-                continue
-            delta = t["delta"] + (f" ({t['pct']})" if t["pct"] != "–" else "")
-            cells += (f"<td align='right'>{_e(t['a'])}</td><td align='right'>{_e(t['b'])}</td>"
-                      f"<td align='right' style='color:{t['colour']}'>{_e(delta)}</td>")
-        rows.append(f"<tr style='{bg}'><td><span style='color:{r['colour']}'>■</span> {_e(_short(r['label']))}</td>"
-                    f"{cells}</tr>")
-    note = (f"<p style='color:{MUTED}; font-size:6.5pt'>{cmp_['changes_html']}. "
-            + _e(translate("Proposal", "Δ = B − A; green: better for B, red: worse.")))
-    note += "</p>"
-    return (f"<p style='color:{ACCENT}; font-weight:600'>{title}</p>"
-            f"{_TABLE}{head1}{head2}{''.join(rows)}</table>{note}")
-
-
-EXPLANATIONS = {  # model.claims.EXPLANATIONS, worded for the sheet (fabric names, money in the language's format)
-    "electricity": QT_TRANSLATE_NOOP(
-        "Claims", "(energy per run on {baseline} {energy_baseline} − on {fabric} {energy_fabric}) × the {runs} runs "
-                  "{fabric} completes a year; {baseline} would need {slower} years for them, so this exceeds a "
-                  "year’s electricity bill ({bill})"),
-    "token_cost": QT_TRANSLATE_NOOP(
-        "Claims", "1 − cost per token on {fabric} / on {baseline}: {baseline} needs {slower}× the cluster-years for "
-                  "the same tokens"),
-    "same_work": QT_TRANSLATE_NOOP(
-        "Claims", "{fabric}’s {years}-year output ({tokens_b} B tokens) bought at {baseline}’s cost per token "
-                  "({bought}, {slower}× the cluster-years) − {fabric}’s TCO ({tco}): larger than a TCO because "
-                  "{baseline} would need {slower}× as long"),
-}
-
-
-def claim_explanation(row, labels) -> str:
-    """A claims row's one-line explanation in the sheet's language: fabrics by their short names, money in the one
-    format (the engine's English line when the row carries no parts)."""
-    if not row.explained:
-        return row.explanation
-    code, items = row.explained
-    values = {}
-    for key, v in items:
-        if key in claims.EXPLANATION_MONEY:
-            values[key] = fmt_money(v, "CNY")
-        elif key in ("fabric", "baseline"):
-            values[key] = _short(tr_data(labels.get(v, v))).split("（")[0]
-        elif key == "years":
-            values[key] = f"{v:g}"
-        elif key == "tokens_b":
-            values[key] = f"{v:,.0f}"
-        else:
-            values[key] = f"{v:,.1f}"
-    return translate("Claims", EXPLANATIONS[code]).format(**values)
-
-
-def _claims_html(c) -> str:
-    if not c["claims"]:
-        return ""
-    rows = []
-    for i, r in enumerate(c["claims"]):
-        bg = "background:#f7f7f7;" if i % 2 else ""
-        rows.append(f"<tr style='{bg}'><td>{_e(tr_data(r.label))}</td>"
-                    f"<td>{_e(_short(tr_data(c['labels'].get(r.fabric, r.fabric))))}"
-                    f"</td><td>{_e(tr_data(r.article))}</td><td align='right'>{_e(fmt_quantity(r.seed, r.unit, tr_unit(r.unit)))}"
-                    f"</td><td align='right'>{_e(fmt_quantity(r.published, r.unit, tr_unit(r.unit)))}</td></tr>")
-        if r.explanation:  # a counterfactual figure, explained in one line
-            rows.append(f"<tr style='{bg}'><td colspan='5' style='color:{MUTED}'>↳ "
-                        f"{_e(claim_explanation(r, c['labels']))}</td></tr>")
-    cols = ((translate("Proposal", "Claim"), "left"), (translate("Proposal", "Fabric"), "left"),
-            (translate("Proposal", "Article"), "left"), (translate("Proposal", "Engine, seed"), "right"),
-            (translate("Proposal", "Engine, published"), "right"))
-    head = ("<tr style='background:#eef3f8'>" + "".join(f"<th align='{al}'>{_e(t)}</th>" for t, al in cols)
-            + "</tr>")
-    title = (translate("Proposal", "The article’s claims beside the engine (case study “{name}”, as published: "
-                                   "this scenario’s edits are not in this table)") if c.get("claims_edited")
-             else translate("Proposal", "The article’s claims beside the engine (case study “{name}”)"))
-    return (f"<p style='color:{ACCENT}; font-weight:600'>{_e(title.format(name=c['claims_preset']))}</p>"
-            f"{_TABLE}{head}{''.join(rows)}</table>")
-
-
-def _assumptions_html(c) -> str:
-    items = "".join(f"<p style='color:{MUTED}; margin-bottom:1px'><b style='color:{INK}'>{_e(k)}</b> — {_e(v)}</p>"
-                    for k, v in c["assumptions"])
-    return _heading(translate("Proposal", "Assumptions and sources")) + items + guess_legend_html(c["assumptions"])
-
-
-def guess_legend_html(items) -> str:
-    """The one line that explains the guess mark (:func:`gui.present.assumptions.guess_legend`), when any item
-    carries it."""
-    text = guess_legend(items)
-    return f"<p style='color:{MUTED}; margin-top:3px'>{_e(text)}</p>" if text else ""
 
 
 # --------------------------------------------------------------------------
@@ -558,12 +120,12 @@ class _Sheet:
 
 def _header(sheet: _Sheet, c) -> None:
     left = (f"<p style='color:{ACCENT}; font-size:8pt; font-weight:600; letter-spacing:1px'>"
-            f"{_e(c['title'].upper())}</p>"
-            f"<p style='font-size:16pt; font-weight:700; color:{INK}'>{_e(c['scenario'])}</p>"
-            + (f"<p style='color:{MUTED}'>{_e(c['description'])}</p>" if c["description"] else ""))
-    right = (f"<p align='right' style='color:{MUTED}'>{_e(c['date'])}<br>"
-             f"Fabric What-If {_e(c['version'])}<br>"
-             + _e(translate("Proposal", "Profile set: {name}")).format(name=f"<b>{_e(c['profile_label'])}</b>")
+            f"{_e(c.title.upper())}</p>"
+            f"<p style='font-size:16pt; font-weight:700; color:{INK}'>{_e(c.scenario)}</p>"
+            + (f"<p style='color:{MUTED}'>{_e(c.description)}</p>" if c.description else ""))
+    right = (f"<p align='right' style='color:{MUTED}'>{_e(c.date)}<br>"
+             f"Fabric What-If {_e(c.version)}<br>"
+             + _e(translate("Proposal", "Profile set: {name}")).format(name=f"<b>{_e(c.profile_label)}</b>")
              + "</p>")
     rw = sheet.width * 0.30
     d_left = sheet.doc(left, sheet.width - rw - 12, 8, tight=False)  # the title keeps its air
@@ -602,7 +164,7 @@ def _legend(sheet: _Sheet, snap, c=None, overlays=None) -> None:
         if e["kind"] == "pinned":
             entries.append((pinned_pen({"colour": OVERLAY_GREY}, 1.5), None, e["text"]))
         else:  # the band: a shaded swatch, and how it was computed (the same file every time)
-            b = (c or {}).get("bands") or {}
+            b = (c.bands if c is not None else None) or {}
             fill = QtGui.QColor(OVERLAY_GREY)
             fill.setAlpha(BAND_ALPHA * 2)
             entries.append((None, fill, e["text"] + translate("Proposal", " ({n} seeded samples, seed {seed})").format(
@@ -698,23 +260,23 @@ def small_chart(snap, kind: str, size, overlays=None):
     return build_chart(snap, kind, size=size, line_width=1.5, font_pt=6.5, compact=True, **(overlays or {}))
 
 
-def _caption(data: dict) -> str:
+def _caption(data) -> str:
     """A chart title short enough for a quarter of the page (the legend line explains the styles):
     no parenthesis, the baseline fabric by its short name."""
-    title = data["title"]
-    base = data.get("baseline_label")
+    title = data.title
+    base = data.baseline_label
     if base:
-        short = next((s["short"] for s in data["series"] if s["fabric"] == data.get("baseline")), base)
+        short = next((s.short for s in data.series if s.fabric == data.baseline), base)
         title = title.replace(base, short)
     return title.split(" (")[0].split("（")[0]
 
 
 def _footer(sheet: _Sheet, c, page_h: float, margin: float) -> None:
     parts = [translate("Proposal", "Generated by Fabric What-If {version} on {date}").format(
-                 version=c["version"], date=c["date"]),
-             translate("Proposal", "fabric figures: {name}").format(name=c["profile_label"])]
-    if c["source"]:
-        parts.append(translate("Proposal", "scenario file {name}").format(name=Path(c["source"]).name))
+                 version=c.version, date=c.date),
+             translate("Proposal", "fabric figures: {name}").format(name=c.profile_label)]
+    if c.source:
+        parts.append(translate("Proposal", "scenario file {name}").format(name=Path(c.source).name))
     parts.append(translate("Proposal", "Engine estimates from published mechanisms, not measurements of your "
                                        "cluster."))
     text = " · ".join(_e(t) for t in parts)
@@ -738,7 +300,7 @@ def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None 
         raise ScenarioError("--paper", paper, "a4 or letter")
     c = proposal_content(snap, source=source, today=today, pair=pair, bands=bands, pinned=pinned, audit=audit)
     overlays = dict(bands=bands, pinned=pinned, baseline=baseline)
-    buf, pdf = pdf_writer(paper, f"{c['title']}: {c['scenario']}")
+    buf, pdf = pdf_writer(paper, f"{c.title}: {c.scenario}")
     page = pdf.pageLayout().fullRectPixels(PDF_DPI)
     # Measuring pass on an image of the page (same 96 dpi): the charts take the room the
     # text leaves, so a short claims table or a Letter page gets larger charts, not a gap.
@@ -747,7 +309,7 @@ def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None 
     probe.setDotsPerMeterY(int(PDF_DPI / 0.0254))
     # The audit (the article's claims) is a page of its own: asking for it never shrinks the sheet's charts or
     # cuts its sources.
-    sheet_c = dict(c, claims=[])
+    sheet_c = dataclasses.replace(c, claims=[])
     free, free_small = _measure(probe, page, sheet_c, snap, overlays)
     chart_h = MIN_CHART_H + max(0.0, min(free - 4, MAX_CHART_H - MIN_CHART_H))
     if free_small < 0:  # even the smallest sources do not fit (Chinese lines are taller): smaller charts
@@ -755,7 +317,7 @@ def proposal_pdf(snap, *, paper: str = "a4", source=None, today: dt.date | None 
     p = QtGui.QPainter(pdf)
     try:
         _draw_page(p, page, sheet_c, snap, chart_h, overlays=overlays)
-        if c["claims"]:
+        if c.claims:
             pdf.newPage()
             draw_audit_page(p, page, c)
     finally:
@@ -783,7 +345,7 @@ def draw_audit_page(p, page, c) -> None:
     """The article's claims beside the engine's figures on a page of their own, with the sheet's footer."""
     p.fillRect(QtCore.QRectF(page), QtGui.QColor("white"))
     sheet = _Sheet(p, page.width(), page.height() - FOOTER_H, PAGE_MARGIN)
-    sheet.block(f"<p style='color:{ACCENT}; font-weight:600'>{_e(c['title'])} · {_e(c['scenario'])}</p>", pt=7.0,
+    sheet.block(f"<p style='color:{ACCENT}; font-weight:600'>{_e(c.title)} · {_e(c.scenario)}</p>", pt=7.0,
                 gap=4)
     sheet.rule(width=1.0, gap=10)
     sheet.block(_claims_html(c), pt=7.0)
@@ -813,7 +375,7 @@ def _draw_page(p, page, c, snap, chart_h: float, charts: bool = True, overlays=N
     _header(sheet, c)
     _two_columns(sheet, _inputs_html(c), _recommendation_html(c))
     _legend(sheet, snap, c, overlays)
-    _charts(sheet, snap, height=chart_h, draw=charts, crossings=c["breakeven"]["crossings"], overlays=overlays)
+    _charts(sheet, snap, height=chart_h, draw=charts, crossings=c.breakeven["crossings"], overlays=overlays)
     sheet.block(_fabric_table_html(c), pt=7.0)
     compare = _compare_html(c)
     if compare:

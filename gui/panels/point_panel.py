@@ -11,7 +11,7 @@ from PySide6 import QtCore, QtWidgets
 from gui.charts.breakdown import BreakdownChart
 from gui.panels.controls import GroupBox
 from gui.charts.cost import CostChart
-from gui.charts.sweep import fabric_styles
+from gui.present.series import fabric_styles
 from gui.i18n import translate
 from gui.i18n_data import tr_data
 from gui.present.article import OPEN_AUDIT, banner_text

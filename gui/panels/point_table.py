@@ -10,7 +10,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from model.results import fabric_summaries
 
-from gui.charts.sweep import fabric_styles, format_money
+from gui.present.series import fabric_styles, format_money
 from gui.i18n import QT_TRANSLATE_NOOP, translate
 from gui.present.plausibility import figure_note, point_stalls, stall_text
 from gui.present.text import idle_gpus_note

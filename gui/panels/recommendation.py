@@ -18,7 +18,7 @@ from model import presets as presets_mod
 from model import recommend
 
 from gui.present import reasons as reason_text
-from gui.charts.sweep import fabric_styles
+from gui.present.series import fabric_styles
 from gui.i18n import fmt_money, is_chinese, translate
 from gui.i18n_data import tr_data, tr_unit
 from gui.present.format import fmt_quantity

@@ -52,7 +52,7 @@ def departure(preset: str | None, point, stalls: dict | None = None) -> dict | N
     ``{"fabric", "article", "article_days", "days", "ratio", "stall", "agrees"}``; None when the preset
     states no days or none of its fabrics is compared."""
     stalls = stalls or {}
-    days = np.asarray(point.data["train_days_with_interruptions"], dtype=float).reshape(-1)
+    days = np.asarray(point.reliability.train_days_with_interruptions, dtype=float).reshape(-1)
     best = None
     for fabric, wording, article_days in day_claims(preset):
         if fabric not in point.fabrics:

@@ -32,7 +32,7 @@ def band_series(bands, kind: str, field: str, baseline: str | None = None) -> li
     x = np.asarray(res.x, dtype=float) * AXES.get(field, {}).get("scale", 1.0)
     lo, mid, hi = (np.asarray(bands.band(metric, p), dtype=float) * scale for p in (10.0, 50.0, 90.0))
     if kind == "tco":  # against the baseline fabric's nominal TCO, as the chart draws it
-        nominal = np.asarray(res["tco"], dtype=float)
+        nominal = np.asarray(res.money.tco, dtype=float)
         lo, mid, hi = (tco_relative(a, res, nominal, baseline) for a in (lo, mid, hi))
     out = []
     for i, (name, st) in enumerate(zip(res.fabrics, fabric_styles(res))):

@@ -72,12 +72,12 @@ def header_block(result, data: dict) -> str:
 
     s = result.scenario
     units = translate("Csv", "{x} along the rows; {y}; rounded to {n} significant figures").format(
-        x=data["x_label"], y=data["y_label"], n=CSV_DIGITS)
-    if data.get("currency"):
-        units += translate("Csv", "; money in {currency}").format(currency=data["currency"])
+        x=data.x_label, y=data.y_label, n=CSV_DIGITS)
+    if data.currency:
+        units += translate("Csv", "; money in {currency}").format(currency=data.currency)
     figures = f"{profile_set_name(s.fabric.profile_set)} ({s.fabric.profile_set})"
     values = (translate("Data", s.name), fingerprint(s), figures,
-              data.get("title", ""), units, f"fabric-whatif {model.__version__}")
+              data.title, units, f"fabric-whatif {model.__version__}")
     return "".join(f"# {translate('Csv', key)}: {' '.join(str(value).split())}\n"
                    for key, value in zip(CSV_HEADER, values))
 
@@ -104,12 +104,12 @@ def series_csv(result, kind: str, *, bands=None, pinned=None, baseline: str | No
     """
     data = chart_series(result, kind, baseline)
     _check_overlays(result, bands, pinned)
-    y = data["y_label"]
-    cols = [(f"{s['label']}: {y}", data["x"], s["y"] if s.get("y_full") is None else s["y_full"])
-            for s in data["series"] + data["extra"]]
-    if data.get("relative"):  # the TCO chart: each fabric's difference from the baseline, then its TCO
-        money = f"TCO ({data['currency']})" if data.get("currency") else "TCO"
-        cols += [(f"{label}: {money}", data["x"], row) for label, row in zip(result.labels, data["tco"])]
+    y = data.y_label
+    cols = [(f"{s.label}: {y}", data.x, s.y if s.y_full is None else s.y_full)
+            for s in data.series + data.extra]
+    if data.relative:  # the TCO chart: each fabric's difference from the baseline, then its TCO
+        money = f"TCO ({data.currency})" if data.currency else "TCO"
+        cols += [(f"{label}: {money}", data.x, row) for label, row in zip(result.labels, data.tco)]
     if bands is not None:
         for b in band_series(bands, kind, result.field, baseline):
             cols += [(f"{b['label']} [{p}]: {y}", b["x"], b[k]) for p, k in (("P10", "lo"), ("P50", "mid"),
@@ -117,15 +117,15 @@ def series_csv(result, kind: str, *, bands=None, pinned=None, baseline: str | No
     if pinned is not None:
         a = chart_series(_sweep_of(pinned), kind, baseline)
         name = _name_of(pinned)
-        cols += [(f"{s['label']} [A{': ' + name if name else ''}]: {y}", a["x"], s["y"] if s.get("y_full") is None else s["y_full"])
-                 for s in a["series"]]
-    xs = data["x"]
+        cols += [(f"{s.label} [A{': ' + name if name else ''}]: {y}", a.x, s.y if s.y_full is None else s.y_full)
+                 for s in a.series]
+    xs = data.x
     if any(len(x) != len(xs) or np.any(x != xs) for _, x, _ in cols):
         xs = np.unique(np.concatenate([x for _, x, _ in cols]))
     out = io.StringIO()
     out.write(header_block(result, data))
     w = csv.writer(out, lineterminator="\n")
-    w.writerow([data["x_label"]] + [csv_text(h) for h, _, _ in cols])
+    w.writerow([data.x_label] + [csv_text(h) for h, _, _ in cols])
     by_x = [dict(zip(np.asarray(x, dtype=float).tolist(), np.asarray(v, dtype=float).tolist())) for _, x, v in cols]
     for x in np.asarray(xs, dtype=float).tolist():
         w.writerow([_num(x)] + [_num(col.get(x, math.nan)) for col in by_x])

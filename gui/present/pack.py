@@ -68,17 +68,18 @@ def bill_of_materials(point) -> dict[str, list[BomLine]]:
     nodes = float(s.cluster.nodes)
     out = {}
     for name, r in zip(point.fabrics, fabric_reports(point)):
-        servers = float(r.capex_parts["servers"])
-        network = float(r.capex_parts["network"])
+        m, net = r.money, r.network
+        servers = float(m.capex_servers)
+        network = float(m.capex_network)
         lines = [BomLine("servers", nodes, servers / nodes)]
-        comp = {k: float(v) for k, v in r.network_components.items()}
-        counts = {"nics": float(r.nics), "switches": float(r.switches), "links": float(r.links)}
+        comp = {"nics": float(m.nics_cost), "switches": float(m.switches_cost), "links": float(m.links_cost)}
+        counts = {"nics": float(net.nics), "switches": float(net.switches), "links": float(net.links)}
         if math.isclose(sum(comp.values()), network, rel_tol=1e-9):
             lines += [BomLine(k, counts[k], comp[k] / counts[k]) for k in ("nics", "switches", "links") if counts[k]]
         else:  # priced per node (the article's whole-network price), not from its parts
             lines.append(BomLine("network_per_node", nodes, network / nodes))
         if s.price_book.discount > 0:  # the lines are list prices; the price book's discount comes off their sum
-            lines.append(BomLine("discount", 1.0, float(r.capex) - servers - network))
+            lines.append(BomLine("discount", 1.0, float(m.capex) - servers - network))
         out[name] = lines
     return out
 
@@ -102,11 +103,12 @@ def tco_parts(point) -> dict[str, TcoParts]:
     s = point.scenario
     out = {}
     for name, r in zip(point.fabrics, fabric_reports(point)):
-        kwh = float(r.energy_kwh_per_year)
-        out[name] = TcoParts(float(r.capex), kwh, float(r.opex_parts["energy"]) / kwh if kwh else 0.0,
-                             float(r.opex_parts["operations"]), float(s.economics.years),
-                             float(r.train_days_with_interruptions) * 24.0, float(s.economics.duty_cycle),
-                             float(r.tco), float(r.cost_per_run))
+        m = r.money
+        kwh = float(m.energy_kwh_per_year)
+        out[name] = TcoParts(float(m.capex), kwh, float(m.opex_energy) / kwh if kwh else 0.0,
+                             float(m.opex_operations), float(s.economics.years),
+                             float(r.reliability.train_days_with_interruptions) * 24.0, float(s.economics.duty_cycle),
+                             float(m.tco), float(m.cost_per_run))
     return out
 
 
@@ -127,7 +129,7 @@ class Financials:
 def financials(point, fabric: str, baseline: str, rate: float = DISCOUNT_RATE) -> Financials:
     """NPV, payback and price per GPU-hour of ``fabric`` against ``baseline`` at a point result."""
     w = recommend.same_work(point, fabric, baseline)
-    capex = np.asarray(point["capex"], dtype=float).reshape(-1)
+    capex = np.asarray(point.money.capex, dtype=float).reshape(-1)
     extra = float(capex[point.fabric_index(fabric)] - capex[point.fabric_index(baseline)])
     years = int(round(w.years))
     npv = float(npf.npv(rate, [-extra] + [w.saved_per_year] * years))

@@ -101,13 +101,13 @@ def stalled(days, mfu) -> np.ndarray:
 def _parts_days(data) -> dict:
     """Each cause's share of the run [days], (F,) or (F, N): the step's parts scaled to the run's days,
     and the interruptions' extra days."""
-    step = np.asarray(data["step_time_s"], dtype=float)
-    days = np.asarray(data["train_days"], dtype=float)
+    step = np.asarray(data.throughput.step_time_s, dtype=float)
+    days = np.asarray(data.throughput.train_days, dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
         per_s = days / step
-        out = {g: sum(np.asarray(data["breakdown_s"][k], dtype=float) for k in keys) * per_s
+        out = {g: sum(np.asarray(getattr(data.breakdown, k), dtype=float) for k in keys) * per_s
                for g, keys in _GROUPS.items()}
-    out["interruptions"] = np.asarray(data["train_days_with_interruptions"], dtype=float) - days
+    out["interruptions"] = np.asarray(data.reliability.train_days_with_interruptions, dtype=float) - days
     return out
 
 
@@ -115,9 +115,9 @@ def causes(result) -> np.ndarray:
     """Each fabric's stall cause code (:data:`CAUSES`) at each point, str array of the days' shape:
     the part of the run by which it exceeds the best fabric at that point most ('' where it does
     not stall)."""
-    data = result.data
-    days = np.asarray(data["train_days_with_interruptions"], dtype=float)
-    mask = stalled(days, data["mfu"])
+    data = result
+    days = np.asarray(data.reliability.train_days_with_interruptions, dtype=float)
+    mask = stalled(days, data.throughput.mfu)
     out = np.full(days.shape, "", dtype=object)
     if not mask.any():
         return out
@@ -158,7 +158,7 @@ def series_stall(result, f: int) -> str:
     codes = np.atleast_2d(causes(result))[f]
     if not any(codes):
         return ""
-    days = np.atleast_2d(np.asarray(result.data["train_days_with_interruptions"], dtype=float))[f]
+    days = np.atleast_2d(np.asarray(result.reliability.train_days_with_interruptions, dtype=float))[f]
     longest = {}
     for c, d in zip(codes, np.where(np.isfinite(days), days, -np.inf)):
         if c:

@@ -11,6 +11,7 @@ from ``assets/fabrics.toml`` through :func:`model.catalog.fabric_style`.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field as _field
 
 import numpy as np
 
@@ -118,7 +119,7 @@ def currency_of(result) -> str:
     """Currency code of a result's money figures ('' without a result)."""
     if result is None:
         return ""
-    return str(np.asarray(result.data["currency"]).reshape(-1)[0])
+    return str(np.asarray(result.money.currency).reshape(-1)[0])
 
 
 def fabric_styles(result) -> list[dict]:
@@ -155,22 +156,55 @@ def _years(result) -> int | None:
     return int(years) if years is not None else None
 
 
-def chart_series(result, kind: str, baseline: str | None = None) -> dict:
-    """Plain data for one chart from an engine sweep ``result``.
+@dataclass(frozen=True)
+class Curve:
+    """One fabric's curve on a chart, in display units (NaN where no plan fits: a gap)."""
+    fabric: str  # the fabric's key
+    label: str  # its legend text (an off-scale fabric's names the extreme it reaches)
+    short: str  # its short name, for narrow legends and read-outs
+    y: np.ndarray  # (N,) the value drawn at each x (clipped where off scale or stalled)
+    style: dict  # colour, line style, width scale (:func:`fabric_styles`)
+    off_scale: float | None = None  # the extreme a clipped TCO curve reaches [%], else None
+    stalled: np.ndarray | None = None  # (N,) bool: past the plausibility bound (gui.present.plausibility)
+    stall: str = ""  # the stall's cause code ('' when it never stalls)
+    y_full: np.ndarray | None = None  # (N,) the values as computed where ``y`` is clipped, else None
+    plan_changed: np.ndarray | None = None  # (N,) bool: the plan changes into this point
+    whole_number: np.ndarray | None = None  # (N,) bool: a whole-number plan step that shows in this chart
+    idle_gpus: np.ndarray | None = None  # (N,) bool: GPUs idle because the batch does not divide, else None
 
-    Returns ``{"x", "x_label", "y_label", "title", "log_x", "log_y", "series": [...],
-    "extra": [...], "available": bool, "note": str}``; each series is
-    ``{"fabric", "label", "short", "y", "style"}``. The TCO chart's ``y`` is each fabric's TCO
-    in percent against the ``baseline`` fabric (:func:`tco_baseline`; ``short_title`` names it by its short
-    name, for a narrow chart; ``relative``, ``baseline``,
-    ``tco`` the absolute values), a fabric far off the others' scale clipped (its ``off_scale``
-    the extreme it reaches, named in its label; ``y_full`` unclipped). ``x`` and ``y`` are in display
-    units (loss in percent, utilisation in percent). Points where no parallel plan fits
-    are NaN (draw a gap). ``extra`` holds secondary series (training duration without
-    interruptions); ``available`` is always true (kept for the readers of the old form; every
-    engine stage runs). Each series' ``idle_gpus`` marks, on the charts of :data:`IDLE_KINDS`,
-    the points where its plan leaves GPUs idle because the batch does not divide
-    (:func:`gui.present.steps.idle_by_rule`), else None. The cost-per-run chart's ``y`` is money
+
+@dataclass(frozen=True)
+class ChartData:
+    """One chart's data from an engine sweep (:func:`chart_series`): what the chart widget, the exports and
+    the CSV draw or write."""
+    kind: str  # one of :data:`CHART_KINDS`
+    field: str | None  # the swept scenario path
+    x: np.ndarray  # (N,) the x values in display units (loss in percent)
+    x_label: str  # the x-axis title with its unit
+    y_label: str  # the y-axis title with its unit
+    title: str  # the chart's title
+    log_x: bool  # a log x-axis
+    log_y: bool = False  # a log y-axis (values spanning more than a decade)
+    series: list = _field(default_factory=list)  # one :class:`Curve` per fabric
+    extra: list = _field(default_factory=list)  # secondary curves: days without interruptions
+    note: str = ""  # a note under the chart ('' none)
+    currency: str = ""  # ISO code of money on the y-axis ('' not money)
+    short_title: str = ""  # the title naming the baseline by its short name (narrow charts; '' none)
+    relative: bool = False  # the TCO chart: y is percent against the baseline fabric
+    baseline: str | None = None  # that baseline fabric's key
+    baseline_label: str = ""  # its display name
+    tco: np.ndarray | None = None  # (F, N) the TCO chart's absolute TCO [currency]
+
+
+def chart_series(result, kind: str, baseline: str | None = None) -> ChartData:
+    """One chart's :class:`ChartData` from an engine sweep ``result``.
+
+    The TCO chart's ``y`` is each fabric's TCO in percent against the ``baseline`` fabric (:func:`tco_baseline`),
+    a fabric far off the others' scale clipped (its ``off_scale`` the extreme it reaches, named in its label;
+    ``y_full`` unclipped). ``x`` and ``y`` are in display units (loss in percent, utilisation in percent).
+    ``extra`` holds secondary curves (training duration without interruptions). Each curve's ``idle_gpus``
+    marks, on the charts of :data:`IDLE_KINDS`, the points where its plan leaves GPUs idle because the batch
+    does not divide (:func:`gui.present.steps.idle_by_rule`), else None. The cost-per-run chart's ``y`` is money
     in ``currency``.
     """
     if kind not in CHART_KINDS:
@@ -178,11 +212,10 @@ def chart_series(result, kind: str, baseline: str | None = None) -> dict:
     field = result.field
     meta = AXES.get(field, dict(label=field or "", unit="", scale=1.0, log=False))
     x = np.asarray(result.x, dtype=float) * meta["scale"]
-    data = result.data
     f = len(result.fabrics)
     styles = fabric_styles(result)
     out = dict(x=x, x_label=axis_label(field), field=field, kind=kind, log_x=bool(meta["log"]), log_y=False,
-               series=[], extra=[], available=True, note="")
+               series=[], extra=[], note="")
     ys, extra_ys = None, None
     if kind == "utilisation":
         ys = _rows(kind_values(result, kind), f)
@@ -190,7 +223,7 @@ def chart_series(result, kind: str, baseline: str | None = None) -> dict:
                    y_label=translate("Charts", "Model FLOPs utilisation (%)"))
     elif kind == "duration":
         ys = _rows(kind_values(result, kind), f)
-        extra_ys = _rows(data["train_days"], f)
+        extra_ys = _rows(result.throughput.train_days, f)
         out.update(title=translate("Charts", "Training duration (faint: without interruptions)"),
                    y_label=translate("Charts", "Training duration (days)"), log_y=_spans_decades(ys))
     elif kind == "cost_per_run":
@@ -233,8 +266,8 @@ def chart_series(result, kind: str, baseline: str | None = None) -> dict:
         for i, (name, st) in enumerate(zip(result.fabrics, styles)):
             off = ("" if clipped[i] is None else
                    translate("Charts", " (off scale: up to {value})").format(value=fmt_percent(clipped[i], signed=True)))
-            out["series"].append(dict(fabric=name, label=st["label"] + off, off_scale=clipped[i],
-                                      stalled=stall_mask[i], stall=stall_codes[i],
+            out["series"].append(Curve(fabric=name, label=st["label"] + off, off_scale=clipped[i],
+                                      stalled=np.asarray(stall_mask[i]), stall=stall_codes[i],
                                       y_full=None if full is None else np.asarray(full[i], dtype=float),
                                       short=st.get("short", name),
                                       y=np.asarray(ys[i], dtype=float), style=st,
@@ -243,10 +276,11 @@ def chart_series(result, kind: str, baseline: str | None = None) -> dict:
                                       idle_gpus=None if idle is None else np.asarray(idle[i], dtype=bool)))
     if extra_ys is not None:
         for i, (name, st) in enumerate(zip(result.fabrics, styles)):
-            out["extra"].append(dict(fabric=name, label=st["label"] + translate("Charts", " (without interruptions)"),
+            out["extra"].append(Curve(fabric=name, label=st["label"] + translate("Charts", " (without interruptions)"),
                                      short=st.get("short", name) + translate("Charts", " w/o interr."),
                                      y=np.asarray(extra_ys[i], dtype=float), style=st))
-    return out
+    out.pop("clipped", None)
+    return ChartData(**out)
 
 
 STALL_KINDS = ("utilisation", "duration", "cost_per_run")  # the charts whose value is past the bound when a run stalls
@@ -258,11 +292,10 @@ def _clip_stalls(result, kind, ys, f, n):
     run only (another fabric's change never moves it): days to :data:`STALL_CEILING_DAYS`, cost per run in the
     same proportion, MFU kept (it is near zero). Returns the values drawn, the values as computed, the (F, N)
     mask and each fabric's cause ('' when it never stalls)."""
-    data = result.data
-    days = np.asarray(data["train_days_with_interruptions"], dtype=float)
+    days = np.asarray(result.reliability.train_days_with_interruptions, dtype=float)
     if days.ndim < 2:
         return ys, None, np.zeros((f, n), dtype=bool), [""] * f
-    mask = np.broadcast_to(stalled(days, data["mfu"]), (f, n))
+    mask = np.broadcast_to(stalled(days, result.throughput.mfu), (f, n))
     codes = [series_stall(result, i) if mask[i].any() else "" for i in range(f)]
     if not mask.any() or kind == "utilisation":
         return ys, None, mask, codes
@@ -272,31 +305,32 @@ def _clip_stalls(result, kind, ys, f, n):
     return ys * shrink, ys, mask, codes
 
 
-def stall_note(data: dict) -> str:
+def stall_note(data: ChartData) -> str:
     """The label a chart draws for its fabrics past the plausibility bound: "stalls — Ethernet, iWARP: TCP
-    loss recovery", "RoCE: retransmission (clipped)"; one line per cause, "stalls" said once, the "(clipped)" of a chart that clips them said once, after
-    the last (so the lines fit on one row where the chart has the room); '' when none stalls."""
+    loss recovery", "RoCE: retransmission (clipped)"; one line per cause, "stalls" said once, the "(clipped)" of
+    a chart that clips them said once, after the last (so the lines fit on one row where the chart has the
+    room); '' when none stalls."""
     by_cause: dict[str, list[str]] = {}
-    for s in data.get("series", ()):
-        if s.get("stall") and np.asarray(s.get("stalled")).any():
-            by_cause.setdefault(s["stall"], []).append(s["short"])
+    for s in data.series:
+        if s.stall and np.asarray(s.stalled).any():
+            by_cause.setdefault(s.stall, []).append(s.short)
     # "stalls — " once, before the first cause: each further line names its fabrics and cause only
     lines = [", ".join(names) + ": " + short_cause(code) for code, names in by_cause.items()]
     if lines:
         lines[0] = translate("Charts", "stalls — {line}").format(line=lines[0])
-    if lines and data.get("kind") != "utilisation":
+    if lines and data.kind != "utilisation":
         lines[-1] += translate("Charts", " (clipped)")
     return "\n".join(lines)
 
 
-def value_text(kind: str, series: dict, i: int, currency: str = "") -> str:
+def value_text(kind: str, series: Curve, i: int, currency: str = "") -> str:
     """A series' value at point ``i`` as the read-out shows it: "stalls — cause" past the plausibility bound
     (with the engine's own figure after it, on demand), else :func:`format_value`."""
-    y = series["y"] if series.get("y_full") is None else series["y_full"]
+    y = series.y if series.y_full is None else series.y_full
     value = format_value(kind, float(y[i]), currency)
-    mask = series.get("stalled")
-    if mask is not None and bool(np.asarray(mask)[i]) and series.get("stall"):
-        return stall_text(series["stall"]) + " · " + translate("Charts", "engine: {value}").format(value=value)
+    mask = series.stalled
+    if mask is not None and bool(np.asarray(mask)[i]) and series.stall:
+        return stall_text(series.stall) + " · " + translate("Charts", "engine: {value}").format(value=value)
     return value
 
 
@@ -311,8 +345,8 @@ def kind_values(result, kind: str) -> np.ndarray:
     result's currency (the TCO absolute here: :func:`tco_relative` makes the chart's difference)."""
     if kind not in KIND_OUTPUTS:
         raise ValueError(f"kind {kind!r}: one of {', '.join(KIND_OUTPUTS)}")
-    key, scale = KIND_OUTPUTS[kind]
-    return np.asarray(result.data[key], dtype=float) * scale
+    metric, scale = KIND_OUTPUTS[kind]
+    return np.asarray(result.metric(metric), dtype=float) * scale
 
 
 def point_values(point, kind: str, baseline: str | None = None) -> np.ndarray | None:
@@ -339,14 +373,14 @@ def _kinks(ys, size: float) -> np.ndarray:
     return out
 
 
-def in_use_points(x, series: dict):
+def in_use_points(x, series: Curve):
     """The solid curve's points: where every GPU works (the points where the batch does not divide
     are left out between two such points, so the solid line joins its neighbours; before the first and after
     the last such point they are kept, so a curve never ends where the engine still has a value; a gap where
     no plan fits stays a gap). Returns x, y and whether some points are left out."""
     x = np.asarray(x, dtype=float)
-    y = np.asarray(series["y"], dtype=float)
-    idle = series.get("idle_gpus")
+    y = np.asarray(series.y, dtype=float)
+    idle = series.idle_gpus
     if idle is None:
         return x, y, False
     idle = np.asarray(idle, dtype=bool) & np.isfinite(y)
@@ -367,19 +401,19 @@ def sheet_notes(result, kinds=CHART_KINDS) -> dict:
     out = dict(idle=False, rings=False, gap=False)
     for kind in kinds:
         data = chart_series(result, kind)
-        ys = [np.asarray(s["y"], dtype=float) for s in data["series"]]
-        out["idle"] |= any(in_use_points(data["x"], s)[2] for s in data["series"])
-        out["rings"] |= any(s["whole_number"] is not None and bool(np.asarray(s["whole_number"]).any())
-                            for s in data["series"])
+        ys = [np.asarray(s.y, dtype=float) for s in data.series]
+        out["idle"] |= any(in_use_points(data.x, s)[2] for s in data.series)
+        out["rings"] |= any(s.whole_number is not None and bool(np.asarray(s.whole_number).any())
+                            for s in data.series)
         out["gap"] |= bool(ys) and bool(np.all(np.isnan(np.vstack(ys)), axis=0).any())
     return out
 
 
-def drawn_x(data: dict) -> np.ndarray:
+def drawn_x(data: ChartData) -> np.ndarray:
     """The x values where some fabric has a value (the x-range to show: no axis left empty where no
-    parallel plan fits); all of ``data["x"]`` when no fabric has any."""
-    x = np.asarray(data["x"], dtype=float)
-    ys = [np.asarray(s["y"], dtype=float) for s in data["series"]]
+    parallel plan fits); all of ``data.x`` when no fabric has any."""
+    x = np.asarray(data.x, dtype=float)
+    ys = [np.asarray(s.y, dtype=float) for s in data.series]
     if not ys or not x.size:
         return x
     some = np.isfinite(np.vstack(ys)).any(axis=0)

@@ -21,17 +21,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from model.results import BREAKDOWN_KEYS
+
 from model.results import keep_last
 
 PLAN_KEYS = ("tp", "pp", "micro_batch", "virtual_stages")  # what makes a plan; dp follows the GPU count
 
 
 def _plan(result) -> dict | None:
-    plan = result.data.get("plan") if result is not None else None
-    if not plan or any(k not in plan for k in PLAN_KEYS + ("dp",)):
+    if result is None:
         return None
-    return {k: np.atleast_2d(np.asarray(plan[k], dtype=float)) for k in PLAN_KEYS + ("dp", "global_batch")
-            if k in plan}
+    return {k: np.atleast_2d(np.asarray(getattr(result.plan, k), dtype=float)) for k in PLAN_KEYS + ("dp", "global_batch")}
 
 
 def gpus_per_point(result) -> np.ndarray:
@@ -119,12 +119,12 @@ def idle_by_rule(result) -> np.ndarray | None:
     (``dp × micro_batch < global batch``): more replicas would be useful, only a divisor is missing.
     Where every replica already runs a single micro-batch the batch is simply too small for the
     cluster, which is the workload, not a rounding rule. ``None`` when the result carries no plan."""
-    plan = result.data.get("plan") if result is not None else None
-    if not plan or any(k not in plan for k in ("dp", "micro_batch", "gpus_used")):
+    if result is None:
         return None
-    used = np.atleast_2d(np.asarray(plan["gpus_used"], dtype=float))
-    dp = np.atleast_2d(np.asarray(plan["dp"], dtype=float))
-    mb = np.atleast_2d(np.asarray(plan["micro_batch"], dtype=float))
+    plan = result.plan
+    used = np.atleast_2d(np.asarray(plan.gpus_used, dtype=float))
+    dp = np.atleast_2d(np.asarray(plan.dp, dtype=float))
+    mb = np.atleast_2d(np.asarray(plan.micro_batch, dtype=float))
     gpus = gpus_per_point(result)[None, :]
     batch = float(result.scenario.workload.global_batch)
     with np.errstate(invalid="ignore"):
@@ -157,11 +157,11 @@ def plan_fit(result, i: int, plan: dict) -> dict:
 
 def largest_change(result, f: int, i: int) -> tuple[str, float] | None:
     """The step-time part that changed most from point ``i - 1`` to ``i`` (key, change in seconds)."""
-    bd = result.data.get("breakdown_s")
-    if not bd or i < 1:
+    if i < 1:
         return None
     best = None
-    for k, arr in bd.items():
+    for k in BREAKDOWN_KEYS:
+        arr = getattr(result.breakdown, k)
         a = np.atleast_2d(np.asarray(arr, dtype=float))
         row = a[min(f, a.shape[0] - 1)]
         if row.shape[0] <= i:

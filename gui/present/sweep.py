@@ -21,6 +21,7 @@ import numpy as np
 import model
 from model.fields import field_meta
 from model.sections import SECTIONS, FabricSpec
+from model.results.groups import map_groups
 
 from gui.present.series import AXES
 
@@ -124,13 +125,8 @@ def split_point(res: model.Result) -> tuple[model.Result, model.Result]:
 
     The point has the shape :func:`model.evaluate` gives: every array (F,) (a test checks
     the two agree value for value)."""
-    def cut(tree, last: bool):
-        if isinstance(tree, dict):
-            return {k: cut(v, last) for k, v in tree.items()}
-        return tree[:, -1] if last else tree[:, :-1]
-
-    sweep = dataclasses.replace(res, x=res.x[:-1], data=cut(res.data, False))
-    point = dataclasses.replace(res, field=None, x=None, data=cut(res.data, True))
+    sweep = dataclasses.replace(res, x=res.x[:-1], **map_groups(res, lambda a: a[:, :-1]))
+    point = dataclasses.replace(res, field=None, x=None, **map_groups(res, lambda a: a[:, -1]))
     return sweep, point
 
 
@@ -175,7 +171,7 @@ class SweepCache:
         values = sweep_values(s, field)
         skey = ("sweep", _sweep_key(s, field), field, values.tobytes())
         sw, pt, cached = self._sweep_and_point_on(s, field, values, skey)
-        if not np.asarray(sw.data["feasible"]).any():  # no plan fits near the point: show where one does
+        if not np.asarray(sw.plan.feasible).any():  # no plan fits near the point: show where one does
             wide = sweep_values(s, field, wide=True)
             if wide.size != values.size or not np.array_equal(wide, values):
                 sw2, pt, cached2 = self._sweep_and_point_on(s, field, wide, skey + ("wide",))

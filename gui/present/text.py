@@ -66,10 +66,9 @@ def idle_gpus_note(plan) -> str:
 def idle_gpus_at(result, fabric: int, point: int) -> str:
     """"64 of 192 GPUs idle" for a sweep result's plan at (``fabric``, ``point``) where it leaves GPUs idle, else
     "" (the chart's hover read-out)."""
-    plan = result.data.get("plan", {}) if result is not None else {}
-    if "gpus_idle" not in plan:
+    if result is None:
         return ""
-    idle, used = (float(np.atleast_2d(plan[k])[fabric, point]) for k in ("gpus_idle", "gpus_used"))
+    idle, used = (float(np.atleast_2d(a)[fabric, point]) for a in (result.plan.gpus_idle, result.plan.gpus_used))
     if not idle > 0:  # none, or no plan (NaN)
         return ""
     return translate("Plan", "{idle} of {total} GPUs idle").format(idle=f"{idle:,.0f}", total=f"{idle + used:,.0f}")

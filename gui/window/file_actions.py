@@ -84,7 +84,7 @@ class FileActions(QtCore.QObject):
         a3.triggered.connect(self.save_as_dialog)
         self.export_menu = QtWidgets.QMenu(w)
         t.bind(self.export_menu.setTitle, lambda: translate("FileActions", "&Export chart"))
-        from gui.charts.sweep import CHART_KINDS
+        from gui.present.series import CHART_KINDS
 
         titles = {"utilisation": lambda: translate("FileActions", "&Utilisation…"),
                   "duration": lambda: translate("FileActions", "&Training duration…"),

@@ -21,7 +21,8 @@ from PySide6 import QtCore, QtGui, QtWidgets
 import model
 from model import catalog
 
-from gui.charts.sweep import WINDOW_CHART_KINDS, ChartWidget, axis_label
+from gui.present.series import WINDOW_CHART_KINDS, axis_label
+from gui.charts.sweep import ChartWidget
 from gui.window.controller import X_FIELDS, Controller
 from gui.panels.controls import labelled
 from gui.window.file_actions import install_file_actions

@@ -80,6 +80,6 @@ def test_markers_follow_the_x_axis(window):
     settle(window)
     f.settle_now()
     for line in f.markers.lines:  # wherever they are, they sit inside the swept range (log10 of %)
-        x = window.charts["tco"].series["x"]
+        x = window.charts["tco"].series.x
         assert np.log10(x.min()) <= line.value() <= np.log10(x.max())
     assert all("%" in s or "No break-even" in s for s in breakeven.sentences(window.controller.snapshot.sweep))

@@ -21,16 +21,16 @@ def test_money_in_wan_everywhere_in_chinese(zh):
         text = zh.table.cell_text(3, key)  # InfiniBand (TCP Ethernet stalls on the article's inputs: no cost per run)
         assert text.startswith("¥") and ("万" in text or "亿" in text) and " M" not in text, (key, text)
     tco = zh.charts["tco"].series  # the sweep chart: TCO against the baseline in percent, in Chinese
-    assert CJK.search(tco["title"]) and CJK.search(tco["y_label"]) and "%" in tco["y_label"], tco["title"]
-    assert "against" not in tco["title"] and " vs " not in tco["y_label"]
+    assert CJK.search(tco.title) and CJK.search(tco.y_label) and "%" in tco.y_label, tco.title
+    assert "against" not in tco.title and " vs " not in tco.y_label
 
 
 def test_the_sheet_speaks_chinese(zh):
     from gui.export.proposal import proposal_content
 
     c = proposal_content(zh.controller.snapshot)
-    assert CJK.search(c["title"]) and c["scenario"].startswith("案例 2")
-    text = " ".join(f"{a} {b}" for a, b in c["assumptions"])
+    assert CJK.search(c.title) and c.scenario.startswith("案例 2")
+    text = " ".join(f"{a} {b}" for a, b in c.assumptions)
     assert not re.search(r"\b(latency_us|loss_rate|link_gbps|nics_per_node)\b", text), text
 
 
@@ -44,7 +44,7 @@ def test_preset_descriptions_in_chinese(zh):
     assert not any("Article" in t or "nodes," in t for t in described.values())
     assert "文章案例 2" in zh.scenario_label.toolTip()
     c = proposal_content(zh.controller.snapshot)
-    assert c["description"].startswith("文章案例 2") and "chosen" not in c["description"]
+    assert c.description.startswith("文章案例 2") and "chosen" not in c.description
 
 
 def test_preset_descriptions_stay_english_in_english(window):
@@ -52,7 +52,7 @@ def test_preset_descriptions_stay_english_in_english(window):
 
     tip = next(a.toolTip() for p, a in window.preset_actions.items() if "case2" in p)
     assert tip.startswith("Article case 2") and not CJK.search(tip)
-    assert proposal_content(window.controller.snapshot)["description"].startswith("Article case 2")
+    assert proposal_content(window.controller.snapshot).description.startswith("Article case 2")
 
 
 def test_source_notes_in_chinese_in_the_tooltips(zh):

@@ -20,7 +20,7 @@ def _days(win):
     """The training days the duration chart draws, per fabric, at every point of the sweep (the curve itself may
     leave out points that add nothing to the drawing)."""
     sweep = win.controller.snapshot.sweep
-    days = np.asarray(sweep["train_days_with_interruptions"], dtype=float)
+    days = np.asarray(sweep.reliability.train_days_with_interruptions, dtype=float)
     return {f: days[sweep.fabric_index(f)].copy() for f in win.charts["duration"].curves}
 
 

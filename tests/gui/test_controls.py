@@ -113,7 +113,7 @@ def test_currency_switch_relabels_money(window, qtbot):
     with qtbot.waitSignal(win.controller.recomputed, timeout=5000):
         combo.setCurrentIndex(combo.findData("USD"))
     assert win.controller.scenario.economics.currency == "USD"
-    assert win.charts["cost_per_run"].series["currency"] == "USD"  # the third chart: cost per run in the currency
+    assert win.charts["cost_per_run"].series.currency == "USD"  # the third chart: cost per run in the currency
     assert win.cost_chart.data["currency"] == "USD"
     assert win.table.cell_text(0, "tco").startswith("$")
     # the electricity slider follows the currency
@@ -237,7 +237,7 @@ def test_every_x_axis_draws(window, field):
     assert win.controller.x_field == field
     for kind, ch in win.charts.items():
         x, y = ch.curves["roce"].getData()
-        whole = ch.series["x"]  # the sweep (the solid curve skips the points that leave GPUs idle)
+        whole = ch.series.x  # the sweep (the solid curve skips the points that leave GPUs idle)
         assert x is not None and len(whole) >= 100 and len(x) >= 1
         assert np.isfinite(np.asarray(y, dtype=float)).any(), (field, kind)
         mx, _ = marker_xy(win, kind)
@@ -271,7 +271,7 @@ def test_hover_on_marker_shows_the_exact_point_values(window):
     text = ch.readout_text()
     assert text.startswith("At this point")
     point = win.controller.snapshot.point
-    days = point.data["train_days_with_interruptions"]
+    days = point.reliability.train_days_with_interruptions
     stalls = point_stalls(point)
     assert stalls  # case 3 on the article's inputs: TCP Ethernet past the plausibility bound
     for i, fab in enumerate(point.fabrics):
@@ -284,7 +284,7 @@ def test_hover_on_marker_shows_the_exact_point_values(window):
 def test_breakdown_bars_match_the_engine(window):
     win = window
     point = win.controller.snapshot.point
-    step = np.atleast_1d(point.data["step_time_s"])
+    step = np.atleast_1d(point.throughput.step_time_s)
     assert np.allclose(win.breakdown.totals(), step, rtol=1e-6)
     assert "InfiniBand" in win.breakdown.grab_text()
 

@@ -60,11 +60,11 @@ def test_no_figure_past_the_bound_without_its_stall_label(laptop_window, profile
         snap = win.controller.snapshot
         point = snap.point
         stalls = plausibility.point_stalls(point)
-        days = np.asarray(point.data["train_days_with_interruptions"], dtype=float).reshape(-1)
+        days = np.asarray(point.reliability.train_days_with_interruptions, dtype=float).reshape(-1)
         stalled_days = [float(days[point.fabric_index(f)]) for f in stalls]
         seen_stall |= bool(stalls)
-        per_run = np.asarray(point.data["cost_per_run"], dtype=float).reshape(-1)
-        cur = str(np.asarray(point.data["currency"]).reshape(-1)[0])
+        per_run = np.asarray(point.money.cost_per_run, dtype=float).reshape(-1)
+        cur = str(np.asarray(point.money.currency).reshape(-1)[0])
         stalled_money = [fmt_money(per_run[point.fabric_index(f)], cur, digits=d) for f in stalls for d in (3, 4)]
         for row, fabric in enumerate(point.fabrics):
             cells = [win.table.cell_text(row, key) for key in ("mfu", "days", "interruptions", "cost_per_run")]
@@ -76,8 +76,8 @@ def test_no_figure_past_the_bound_without_its_stall_label(laptop_window, profile
         _check_headline(win.recommendation.takeaway, stalled_days, stalled_money)
         _check_headline(win.recommendation.summary.text(), stalled_days, stalled_money)
         c = proposal.proposal_content(snap)
-        _check_headline(c["takeaway"], stalled_days, stalled_money)
-        for row in c["fabrics"]:
+        _check_headline(c.takeaway, stalled_days, stalled_money)
+        for row in c.fabrics:
             if row["fabric"] in stalls:
                 assert any(w in row["stall"] for w in STALL_WORDS)
         if stalls:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gui.charts.sweep import DataCurve
+from gui.charts.plot_items import DataCurve
 
 
 def _points(path) -> list[tuple[float, float, bool]]:

@@ -21,11 +21,11 @@ def test_the_plan_line_names_the_idle_gpus_where_the_plan_leaves_some(qtbot):
     idle = model.evaluate(s.replace("workload.global_batch", 1024))  # 1,024 does not split over 192 GPUs
     tips = _tips(qtbot, idle)
     ib = idle.fabric_index("infiniband")
-    plan = idle.at("infiniband")["plan"]
-    assert plan["gpus_idle"] > 0
-    assert f"{int(plan['gpus_used'])} of 192 GPUs ({int(plan['gpus_idle'])} idle)" in tips[ib]
+    plan = idle.at("infiniband").plan
+    assert plan.gpus_idle > 0
+    assert f"{int(plan.gpus_used)} of 192 GPUs ({int(plan.gpus_idle)} idle)" in tips[ib]
     busy = model.evaluate(s)  # the preset's 1,152: every GPU works
-    assert busy.at("infiniband")["plan"]["gpus_idle"] == 0
+    assert busy.at("infiniband").plan.gpus_idle == 0
     assert "idle" not in _tips(qtbot, busy)[busy.fabric_index("infiniband")]
 
 
@@ -37,11 +37,11 @@ def test_the_hover_read_out_names_the_idle_gpus_at_a_node_count_that_leaves_some
     win = window
     ch = win.charts["utilisation"]
     res = ch._last_result
-    idle = np.asarray(res["plan"]["gpus_idle"], dtype=float)
+    idle = np.asarray(res.plan.gpus_idle, dtype=float)
     f, i = (int(k[0]) for k in np.nonzero(idle > 0))  # a fabric and node count where the plan leaves GPUs idle
     x = float(res.x[i])
     vb = ch.getPlotItem().vb
     yr = vb.viewRange()[1]
-    ch._on_mouse_moved(vb.mapViewToScene(QtCore.QPointF(math.log10(x) if ch.series["log_x"] else x, sum(yr) / 2)))
-    used = float(np.asarray(res["plan"]["gpus_used"])[f, i])
+    ch._on_mouse_moved(vb.mapViewToScene(QtCore.QPointF(math.log10(x) if ch.series.log_x else x, sum(yr) / 2)))
+    used = float(np.asarray(res.plan.gpus_used)[f, i])
     assert f"{idle[f, i]:,.0f} of {idle[f, i] + used:,.0f} GPUs idle" in ch.readout_text()

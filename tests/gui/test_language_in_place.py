@@ -43,11 +43,11 @@ def test_switching_language_keeps_the_window_and_its_state(window, english):
     assert CJK.search(f.tools_menu.title()) and f.tools_menu.title() != tools_en
     assert window.table.horizontalHeaderItem(2).text() != table_en
     assert CJK.search(window.sliders["cluster.nodes"].name.text())
-    assert CJK.search(window.charts["utilisation"].series["title"])
+    assert CJK.search(window.charts["utilisation"].series.title)
     state = window.session.state
     assert window.controller.scenario.cluster.nodes == 48 and state.focus == "roce"
     assert state.pin is not None and f.pin_a is state.pin
-    assert state.tco_baseline == "infiniband" and window.charts["tco"].series["baseline"] == "infiniband"
+    assert state.tco_baseline == "infiniband" and window.charts["tco"].series.baseline == "infiniband"
     assert f.tornado_dock.isVisible() and f.tornado is not tornado_before  # the panel, in Chinese
     assert vb.viewRange()[0] == pytest.approx(zoom)
     assert f.language_actions["zh_CN"].isChecked()

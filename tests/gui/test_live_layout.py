@@ -73,7 +73,7 @@ def test_the_step_time_axis_only_lengthens_while_a_slider_is_held(qtbot):
     chart.show()
     long_steps = _point("case3")  # 1 T parameters: long steps
     short_steps = _point("case3", **{"workload.params_b": 100.0})
-    assert max(long_steps.data["breakdown_s"]["compute"]) > 2 * max(short_steps.data["breakdown_s"]["compute"])
+    assert max(long_steps.breakdown.compute) > 2 * max(short_steps.breakdown.compute)
     chart.show_point(long_steps)
     axis = _axis_band(chart)
     chart.show_point(short_steps, live=True)

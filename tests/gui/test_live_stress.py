@@ -20,7 +20,7 @@ import pytest
 from guihelpers import curve_y, settle
 from PySide6 import QtWidgets
 
-from gui.charts.sweep import idle_stretches
+from gui.charts.plot_items import idle_stretches
 from gui.present.series import chart_series, in_use_points
 from gui.present.sweep import compute_snapshot
 
@@ -59,18 +59,18 @@ def check_shows_the_scenario(win) -> None:
     fresh = compute_snapshot(win.controller.scenario, win.controller.x_field)
     for kind in win.charts:
         want = chart_series(fresh.sweep, kind)
-        for series in want["series"]:
+        for series in want.series:
             # the solid curve: the points where every GPU works; the dotted one (if drawn): every point
-            solid_x, solid_y, dotted = in_use_points(want["x"], series)
-            x, y = win.charts[kind].curves[series["fabric"]].getOriginalDataset()
-            assert np.isfinite(series["y"]).sum() > 10, (kind, series["fabric"])  # a curve, not a gap
-            np.testing.assert_allclose(x, solid_x, rtol=1e-12, err_msg=f"{kind} {series['fabric']} x")
+            solid_x, solid_y, dotted = in_use_points(want.x, series)
+            x, y = win.charts[kind].curves[series.fabric].getOriginalDataset()
+            assert np.isfinite(series.y).sum() > 10, (kind, series.fabric)  # a curve, not a gap
+            np.testing.assert_allclose(x, solid_x, rtol=1e-12, err_msg=f"{kind} {series.fabric} x")
             np.testing.assert_allclose(y, solid_y, rtol=1e-9, equal_nan=True,
-                                       err_msg=f"{kind} {series['fabric']} y")
+                                       err_msg=f"{kind} {series.fabric} y")
             chart = win.charts[kind]
-            if dotted and chart.idle_fabric == series["fabric"]:  # its idle points shaded, one stretch per run
-                idle = np.asarray(series["idle_gpus"], dtype=bool) & np.isfinite(series["y"])
-                assert chart.idle_band.stretches() == idle_stretches(want["x"], idle, want["log_x"])
+            if dotted and chart.idle_fabric == series.fabric:  # its idle points shaded, one stretch per run
+                idle = np.asarray(series.idle_gpus, dtype=bool) & np.isfinite(series.y)
+                assert chart.idle_band.stretches() == idle_stretches(want.x, idle, want.log_x)
 
 
 def test_live_loop_in_process(window):

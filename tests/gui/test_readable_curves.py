@@ -45,12 +45,12 @@ def test_a_whole_number_step_is_ringed_and_explained_on_hover(window):
     window.controller.recompute_now()
     settle(window)
     ch = window.charts["utilisation"]
-    eth = [s for s in ch.series["series"] if s["fabric"] == "infiniband"][0]
-    x = ch.series["x"]
+    eth = [s for s in ch.series.series if s.fabric == "infiniband"][0]
+    x = ch.series.x
     i3 = int(np.flatnonzero(x == 3)[0])
-    assert eth["whole_number"][i3]
+    assert eth.whole_number[i3]
     rx, ry = ch.step_marks.getOriginalDataset()
-    assert np.any((rx == 3) & np.isclose(ry, eth["y"][i3]))  # the ring sits on the curve at 3 nodes
+    assert np.any((rx == 3) & np.isclose(ry, eth.y[i3]))  # the ring sits on the curve at 3 nodes
     # no text over the curves in the window: what the rings mean is on hover over the chart
     assert not ch.step_note.isVisible() and "whole-number plan step" in ch.toolTip()
     text = _hover(ch, 3)
@@ -61,9 +61,9 @@ def test_a_whole_number_step_is_ringed_and_explained_on_hover(window):
 def test_a_step_without_a_whole_number_cause_names_the_plan_change(window):
     _load(window, "case2")
     ch = window.charts["utilisation"]
-    x = ch.series["x"]
-    for s in ch.series["series"]:
-        physics = np.flatnonzero(s["plan_changed"] & ~s["whole_number"])
+    x = ch.series.x
+    for s in ch.series.series:
+        physics = np.flatnonzero(s.plan_changed & ~s.whole_number)
         if physics.size:
             i = int(physics[-1])
             break
@@ -84,7 +84,7 @@ def test_moving_the_nodes_slider_across_decades_moves_the_range(window):
 def test_a_saw_tooth_without_a_plan_change_names_its_whole_number_cause(window):
     """Case 3: between plan changes InfiniBand's utilisation saw-tooths; each tooth is the batch over dp
     rounded up to whole micro-batches, each slope the GPUs that do not fill another replica."""
-    from gui.charts.sweep import step_explanation
+    from gui.charts.chart_readout import step_explanation
 
     _load(window, "case3")
     res = window.controller.snapshot.sweep
@@ -95,13 +95,13 @@ def test_a_saw_tooth_without_a_plan_change_names_its_whole_number_cause(window):
 
 
 def _idle_points(series) -> np.ndarray:
-    return np.flatnonzero(np.asarray(series["idle_gpus"]) & np.isfinite(series["y"]))
+    return np.flatnonzero(np.asarray(series.idle_gpus) & np.isfinite(series.y))
 
 
 def _inner_idle_x(x, series) -> np.ndarray:
     """The x of the idle points that lie between two points where every GPU works."""
-    idle = np.asarray(series["idle_gpus"], dtype=bool) & np.isfinite(series["y"])
-    working = x[~idle & np.isfinite(series["y"])]
+    idle = np.asarray(series.idle_gpus, dtype=bool) & np.isfinite(series.y)
+    working = x[~idle & np.isfinite(series.y)]
     return x[idle & (x > working.min()) & (x < working.max())]
 
 
@@ -112,8 +112,8 @@ def test_points_where_the_batch_does_not_divide_are_drawn_apart_from_the_curve(w
     shading means."""
     _load(window, "tier_small")
     ch = window.charts["utilisation"]
-    x = ch.series["x"]
-    s = [s for s in ch.series["series"] if s["fabric"] == "infiniband"][0]
+    x = ch.series.x
+    s = [s for s in ch.series.series if s.fabric == "infiniband"][0]
     idle = _idle_points(s)
     assert (x[idle] == 5).any() and not (x[idle] == 8).any()  # 5 nodes leave GPUs idle, 8 use them all
     solid_x, _ = ch.curves["infiniband"].getOriginalDataset()
@@ -141,10 +141,10 @@ def test_a_curve_runs_to_the_last_point_the_engine_gives_even_where_gpus_idle_th
     idle), instead of ending where the last point without idle GPUs lies."""
     _load(window, "case2")
     ch = window.charts["duration"]
-    x = ch.series["x"]
-    s = [s for s in ch.series["series"] if s["fabric"] == "infiniband"][0]
-    last = x[np.isfinite(s["y"])].max()
-    assert bool(np.asarray(s["idle_gpus"])[x == last].all())  # the premise: the last point leaves GPUs idle
+    x = np.asarray(ch.series.x)
+    s = [s for s in ch.series.series if s.fabric == "infiniband"][0]
+    last = x[np.isfinite(s.y)].max()
+    assert bool(np.asarray(s.idle_gpus)[x == last].all())  # the premise: the last point leaves GPUs idle
     solid_x, _ = ch.curves["infiniband"].getOriginalDataset()
     assert np.nanmax(solid_x) == last
 
@@ -167,9 +167,9 @@ def test_the_exported_chart_draws_the_idle_points_dotted_too():
     ensure_app()
     snap = snapshot_for(model.load_scenario(next(p for _, p in list_presets() if p.stem == "tier_small")))
     w = build_chart(snap, "cost_per_run")
-    s = w.series["series"][0]
-    solid_x, _ = w.curves[s["fabric"]].getOriginalDataset()
-    inner = _inner_idle_x(np.asarray(w.series["x"]), s)
+    s = w.series.series[0]
+    solid_x, _ = w.curves[s.fabric].getOriginalDataset()
+    inner = _inner_idle_x(np.asarray(w.series.x), s)
     assert inner.size and not np.isin(inner, solid_x).any()
     assert w.idle_band.isVisible()
     assert any("batch does not divide" in label.text for _, label in w.legend.items)  # an export stands alone
@@ -189,9 +189,9 @@ def test_the_tco_tab_draws_its_chart_inside_the_tab(qtbot):
         win.point_tabs.setCurrentIndex(tab)
         qtbot.wait(20)
     ch = win.charts["tco"]
-    assert win.point_tabs.currentWidget() is ch and ch.series["kind"] == "tco" and ch.width() < 600
+    assert win.point_tabs.currentWidget() is ch and ch.series.kind == "tco" and ch.width() < 600
     assert ch.getPlotItem().geometry().width() <= ch.width() + 0.5
-    assert all(np.isfinite(s["y"]).any() for s in ch.series["series"])
+    assert all(np.isfinite(s.y).any() for s in ch.series.series)
     win.close()
 
 
@@ -207,7 +207,7 @@ def test_a_title_too_wide_for_its_chart_takes_its_short_form_and_the_plot_keeps_
         qtbot.wait(30)
         settle(window)
         ch = window.charts["tco"]
-        assert ch.series["title"] != ch.series["short_title"]
+        assert ch.series.title != ch.series.short_title
         text = ch.getPlotItem().titleLabel.text
         assert "Traditional Ethernet (TCP)" not in text and ("Ethernet" in text or "…" in text), text
         for kind, chart in window.charts.items():
@@ -249,9 +249,9 @@ def test_the_hidden_tco_chart_waits_for_its_tab_and_then_shows_the_latest_result
     window.point_tabs.setCurrentWidget(ch)
     qtbot.waitUntil(ch.isVisible, timeout=2000)
     want = chart_series(window.controller.snapshot.sweep, "tco", baseline=ch.tco_baseline)
-    for s in want["series"]:
-        solid_x, solid_y, _ = in_use_points(want["x"], s)
-        np.testing.assert_allclose(ch.curves[s["fabric"]].getOriginalDataset()[1], solid_y, rtol=1e-12,
+    for s in want.series:
+        solid_x, solid_y, _ = in_use_points(want.x, s)
+        np.testing.assert_allclose(ch.curves[s.fabric].getOriginalDataset()[1], solid_y, rtol=1e-12,
                                    equal_nan=True)
     assert any(not np.array_equal(before[f], np.asarray(ch.curves[f].getOriginalDataset()[1], dtype=float),
                                   equal_nan=True) for f in before)  # dearer power: a new TCO difference

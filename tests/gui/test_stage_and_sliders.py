@@ -154,6 +154,6 @@ def test_the_stage_s_yearly_saving_is_the_takeaway_s_same_work_figure(window, pr
     assert h["saved_per_year"] == pytest.approx(recommend.same_work(snap.point, h["pick"], base).saved_per_year)
     if preset == "case3":
         assert "ethernet" in stalls and base != "ethernet"
-        days = {f: float(d) for f, d in zip(snap.point.fabrics, snap.point["train_days_with_interruptions"])}
+        days = {f: float(d) for f, d in zip(snap.point.fabrics, snap.point.reliability.train_days_with_interruptions)}
         runs = [f for f in days if f not in stalls and f != h["pick"]]
         assert base == min(runs, key=days.get)  # the next-best (RoCE), not the slowest that runs (iWARP)

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from gui.charts.sweep import nice_step, steady_range
+from gui.charts.plot_items import nice_step, steady_range
 
 finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
 

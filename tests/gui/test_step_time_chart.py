@@ -15,7 +15,7 @@ def test_a_stalled_fabric_s_step_reads_as_its_cause_and_the_others_as_the_engine
     settle(window)
     rows = dict(part.split(": ", 1) for part in window.breakdown.grab_text().split("; "))
     point = window.controller.snapshot.point
-    steps = dict(zip(window.breakdown.labels, np.atleast_1d(point.data["step_time_s"])))
+    steps = dict(zip(window.breakdown.labels, np.atleast_1d(point.throughput.step_time_s)))
     assert rows["Ethernet"].startswith("stalls — ") and steps["Ethernet"] > 10.0 * steps["InfiniBand"]
     shown = {k: float(v.removesuffix(" s").replace(",", "")) for k, v in rows.items() if not v.startswith("stalls")}
     np.testing.assert_allclose([shown[k] for k in shown], [steps[k] for k in shown], rtol=1e-2)

@@ -12,14 +12,6 @@ from gui.window.controller import X_FIELDS, Controller, split_point, sweep_value
 PRESETS = sorted(Path(__file__).resolve().parents[2].joinpath("assets", "presets").glob("*.toml"))
 
 
-def _leaves(tree, prefix=""):
-    if isinstance(tree, dict):
-        for k, v in tree.items():
-            yield from _leaves(v, f"{prefix}{k}.")
-    else:
-        yield prefix.rstrip("."), np.asarray(tree)
-
-
 def _same(a, b, where):
     a, b = np.asarray(a), np.asarray(b)
     assert a.shape == b.shape, where
@@ -50,13 +42,13 @@ def test_split_point_equals_separate_calls(preset, variant, field):
     ref_pt = model.evaluate(s, require_feasible=False)
     assert sw.fabrics == ref_pt.fabrics and pt.field is None and pt.x is None
     np.testing.assert_array_equal(sw.x, ref_sw.x)
-    ref = dict(_leaves(ref_pt.data))
-    got = dict(_leaves(pt.data))
+    ref = dict(ref_pt.arrays())
+    got = dict(pt.arrays())
     assert got.keys() == ref.keys()
     for k in ref:
         _same(got[k], ref[k], f"point {k}")
-    ref = dict(_leaves(ref_sw.data))
-    got = dict(_leaves(sw.data))
+    ref = dict(ref_sw.arrays())
+    got = dict(sw.arrays())
     assert got.keys() == ref.keys()
     for k in ref:
         _same(got[k], ref[k], f"sweep {k}")

@@ -31,13 +31,13 @@ def test_a_five_percent_tco_difference_is_a_visible_gap(window, qtbot):
     _load(window, "case2")
     chart = window.charts["tco"]
     data = chart.series
-    assert data["baseline"] == "ethernet" and not chart.getPlotItem().ctrl.logYCheck.isChecked()
-    assert "Traditional Ethernet" in data["title"] and "(%)" in data["y_label"]
+    assert data.baseline == "ethernet" and not chart.getPlotItem().ctrl.logYCheck.isChecked()
+    assert "Traditional Ethernet" in data.title and "(%)" in data.y_label
     np.testing.assert_array_equal(curve_y(window, "tco", "ethernet")[np.isfinite(curve_y(window, "tco", "ethernet"))],
                                   0.0)
     # at the preset's point (24 nodes) InfiniBand's TCO is about 5 % above Ethernet's
     _, y = marker_xy(window, "tco")
-    fabrics = [s["fabric"] for s in data["series"]]
+    fabrics = [s.fabric for s in data.series]
     eth, ib = y[fabrics.index("ethernet")], y[fabrics.index("infiniband")]
     assert 4.0 < ib - eth < 6.0
     assert _gap_fraction(chart, eth, ib) >= 0.10
@@ -52,7 +52,7 @@ def test_ties_stay_flat_on_the_tco_axis(window):
     lo, hi = chart.getPlotItem().vb.viewRange()[1]
     assert hi - lo >= 6.0 and lo <= 0.0 <= hi
     _, y = marker_xy(window, "tco")
-    fabrics = [s["fabric"] for s in chart.series["series"]]
+    fabrics = [s.fabric for s in chart.series.series]
     eth, iwarp = y[fabrics.index("ethernet")], y[fabrics.index("iwarp")]
     assert abs(eth - iwarp) < 1.0  # a fraction of a percent apart (same cluster, nearly the same NIC prices) ...
     assert _gap_fraction(chart, eth, iwarp) <= abs(eth - iwarp) / 6.0 + 1e-3  # ... drawn on at least 6 %
@@ -65,7 +65,7 @@ def test_the_cost_tabs_baseline_is_the_tco_charts_and_its_exports(window, tmp_pa
     window.point_tabs.setCurrentWidget(chart)  # the same cluster's TCO along the x-axis: a tab, drawn when shown
     before = curve_y(window, "tco", "ethernet").copy()
     window.cost_chart.baseline_combo.setCurrentIndex(window.cost_chart.baseline_combo.findData("infiniband"))
-    assert chart.series["baseline"] == "infiniband" and "InfiniBand" in chart.series["title"]
+    assert chart.series.baseline == "infiniband" and "InfiniBand" in chart.series.title
     ib, eth = curve_y(window, "tco", "infiniband"), curve_y(window, "tco", "ethernet")
     assert np.all(ib[np.isfinite(ib)] == 0.0)
     assert np.nanmin(eth) < -4.0 and not np.allclose(eth, before, equal_nan=True)  # the plotted data changed
@@ -87,15 +87,15 @@ def test_a_fabric_far_off_the_scale_is_clipped_and_says_so(window):
 
     _load(window, "case2")
     sweep = window.controller.snapshot.sweep
-    tco = np.array(sweep.data["tco"], dtype=float)
+    tco = np.array(sweep.money.tco, dtype=float)
     tco[2] = tco[0] * 71.0  # iWARP at +7,000 %
-    huge = dataclasses.replace(sweep, data={**sweep.data, "tco": tco})
+    huge = dataclasses.replace(sweep, money=dataclasses.replace(sweep.money, tco=tco))
     data = chart_series(huge, "tco")
-    iwarp = data["series"][2]
-    assert iwarp["off_scale"] is not None and "off scale" in iwarp["label"] and "7,000" in iwarp["label"]
-    others = max(np.nanmax(np.abs(s["y"])) for s in data["series"] if s["fabric"] != "iwarp")
-    assert np.nanmax(iwarp["y"]) <= 2.0 * others  # the others keep most of the height
-    assert all(s["off_scale"] is None for s in data["series"] if s["fabric"] != "iwarp")
+    iwarp = data.series[2]
+    assert iwarp.off_scale is not None and "off scale" in iwarp.label and "7,000" in iwarp.label
+    others = max(np.nanmax(np.abs(s.y)) for s in data.series if s.fabric != "iwarp")
+    assert np.nanmax(iwarp.y) <= 2.0 * others  # the others keep most of the height
+    assert all(s.off_scale is None for s in data.series if s.fabric != "iwarp")
     rows = list(csv.reader(line for line in io.StringIO(series_csv(huge, "tco")) if not line.startswith("#")))
     col = next(j for j, h in enumerate(rows[0]) if h.startswith("iWARP") and "(%)" in h)
     assert max(float(r[col]) for r in rows[1:] if r[col]) > 6900.0
@@ -112,9 +112,9 @@ def test_hover_on_the_tco_chart_reads_the_difference_in_percent(window):
     x = 100.0  # away from the marker: the curves' values at the nearest sweep point
     ch._on_mouse_moved(vb.mapViewToScene(QtCore.QPointF(math.log10(x), sum(vb.viewRange()[1]) / 2)))
     text = ch.readout_text()
-    i = int(abs(ch.series["x"] - x).argmin())
-    ib = next(s for s in ch.series["series"] if s["fabric"] == "infiniband")
-    assert f"+{ib['y'][i]:.1f} %" in text and "¥" not in text
+    i = int(abs(ch.series.x - x).argmin())
+    ib = next(s for s in ch.series.series if s.fabric == "infiniband")
+    assert f"+{ib.y[i]:.1f} %" in text and "¥" not in text
 
 
 def test_the_chosen_baseline_survives_a_language_switch(window, qtbot):
@@ -126,7 +126,7 @@ def test_the_chosen_baseline_survives_a_language_switch(window, qtbot):
     qtbot.addWidget(new)
     try:
         settle(new)
-        assert new.cost_chart.data["baseline"] == "roce" and new.charts["tco"].series["baseline"] == "roce"
+        assert new.cost_chart.data["baseline"] == "roce" and new.charts["tco"].series.baseline == "roce"
         roce = curve_y(new, "tco", "roce")
         assert np.all(roce[np.isfinite(roce)] == 0.0)
     finally:

@@ -32,8 +32,8 @@ def test_bands_drawn_for_every_fabric_and_bracket_the_curve(window):
             assert ok.sum() > 10 and np.all(lo[ok] <= hi[ok] + 1e-9)
     # the utilisation band (percent) brackets the nominal curve somewhere it has spread
     lo, hi = f.bands.visible_bands("utilisation")["ethernet"]
-    eth = next(s for s in window.charts["utilisation"].series["series"] if s["fabric"] == "ethernet")
-    y = eth["y"]  # the whole curve (the solid line skips the points that leave GPUs idle)
+    eth = next(s for s in window.charts["utilisation"].series.series if s.fabric == "ethernet")
+    y = eth.y  # the whole curve (the solid line skips the points that leave GPUs idle)
     ok = np.isfinite(lo) & np.isfinite(y)
     assert np.mean((lo[ok] <= y[ok] + 0.5) & (y[ok] <= hi[ok] + 0.5)) > 0.9
     assert np.any(hi[ok] - lo[ok] > 0.1)

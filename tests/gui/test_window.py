@@ -14,7 +14,7 @@ from guihelpers import settle
 from PySide6 import QtGui
 
 import model
-from gui.charts.sweep import short_name
+from gui.charts.chart_readout import short_name
 from gui.window import list_presets
 
 PRESETS = list_presets()
@@ -71,7 +71,7 @@ def test_every_preset_renders(window, qtbot, name, path, tmp_path):
     for kind, ch in win.charts.items():
         for fab in s.fabric.fabrics:
             x, y = ch.curves[fab].getData()
-            whole = ch.series["x"]  # the sweep (the solid curve skips the points that leave GPUs idle)
+            whole = ch.series.x  # the sweep (the solid curve skips the points that leave GPUs idle)
             assert len(whole) > 50 and len(x) >= 1, (kind, fab)
             assert np.isfinite(np.asarray(y, dtype=float)).any(), (kind, fab)
         assert short_name(s.name) in ch.caption and f"profile: {profile_set_name(s.fabric.profile_set)}" in ch.caption
