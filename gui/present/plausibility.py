@@ -35,6 +35,8 @@ No Qt here (``gui.present`` is Qt-free; see :mod:`gui.present.text`).
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from gui.present.text import QT_TRANSLATE_NOOP, translate
@@ -111,10 +113,30 @@ def _parts_days(data) -> dict:
     return out
 
 
+_CAUSES_SEEN: list = []  # (weak reference to a result, its causes): the last few results' (each frozen)
+_CAUSES_KEPT = 4
+
+
 def causes(result) -> np.ndarray:
     """Each fabric's stall cause code (:data:`CAUSES`) at each point, str array of the days' shape:
     the part of the run by which it exceeds the best fabric at that point most ('' where it does
-    not stall)."""
+    not stall). A result is frozen, so its causes are worked out once: every chart, the table and the
+    hover read them at each redraw (kept for the last few results; a read-only array)."""
+    for ref, codes in _CAUSES_SEEN:
+        if ref() is result:
+            return codes
+    codes = _causes(result)
+    codes.setflags(write=False)
+    try:
+        ref = weakref.ref(result)
+    except TypeError:  # an object that takes no weak reference: not kept
+        return codes
+    _CAUSES_SEEN.insert(0, (ref, codes))
+    del _CAUSES_SEEN[_CAUSES_KEPT:]
+    return codes
+
+
+def _causes(result) -> np.ndarray:
     data = result
     days = np.asarray(data.reliability.train_days_with_interruptions, dtype=float)
     mask = stalled(days, data.throughput.mfu)
