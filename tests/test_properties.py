@@ -100,18 +100,20 @@ def test_monotone_in_fabric_values(field, values, increasing, s, data):
 @given(scenarios(), st.sampled_from(["ethernet", "roce", "iwarp", "infiniband"]),
        st.lists(st.integers(1, 16), min_size=2, max_size=5))
 def test_more_nics_never_slower(s, fabric, nics):
-    """More NICs never make a run slower, but for what their ports cost: one more switch tier (its latency on
-    every collective step; a 0.25B model on 10 A10 nodes, 4 -> 13 NICs: +2.8 µs round trip, +0.14 % of a
-    0.05 s step) or loss recovery waiting on more links; never more than 1 % of the run, and a rise beyond
-    0.1 % only where the fabric gained a switch tier."""
+    """More NICs never make a run slower, but for what their ports and links cost: one more switch tier (its
+    latency on every collective step; a 0.25B model on 10 A10 nodes, 4 -> 13 NICs: +2.8 µs round trip, +0.14 % of
+    a 0.05 s step), or loss recovery waiting on more links (a collective waits whenever any of its links loses its
+    last packet: B200, 481 nodes, the article's InfiniBand loss of 0.005 % with go-back-N, 7 -> 11 NICs: +1 %).
+    A run grows past 0.1 % only by its loss recovery's growth, or (by 1 % at most) where a switch tier joined."""
     values = np.sort(np.asarray(nics, dtype=float))
     res = sweep(s, f"fabric.{fabric}.nics_per_node", values)
     ok = feasible(res)
-    days = res.throughput.train_days
     both = ok[:, 1:] & ok[:, :-1]
     assume(both.any())
-    rise = np.diff(days, axis=1) / days[:, :-1]
-    tiers = np.diff(np.asarray(res.network.switch_levels, dtype=float), axis=-1)
-    tiers = np.broadcast_to(tiers, rise.shape)
-    assert np.all(rise[both] <= 1e-2), (fabric, values)
-    assert np.all((rise <= 1e-3) | (tiers > 0) | ~both), (fabric, values)
+    days = res.throughput.train_days
+    recovery = days * res.breakdown.loss_recovery / res.throughput.step_time_s  # loss recovery's share [days]
+    grew = np.diff(days, axis=1)
+    by_recovery = grew <= np.maximum(np.diff(recovery, axis=1), 0.0) + 1e-3 * days[:, :-1]
+    tiers = np.broadcast_to(np.diff(np.asarray(res.network.switch_levels, dtype=float), axis=-1), grew.shape)
+    by_tier = (tiers > 0) & (grew <= 1e-2 * days[:, :-1])
+    assert np.all(by_recovery | by_tier | ~both), (fabric, values)
