@@ -2444,6 +2444,14 @@
         <translation> · 用 {used}/{total} 块 GPU（闲置 {idle} 块）</translation>
     </message>
     <message>
+        <source> · {used} GB a GPU, {left} GB of usable memory left</source>
+        <translation> · 每块 GPU {used} GB，可用显存余 {left} GB</translation>
+    </message>
+    <message>
+        <source>recompute {kind}</source>
+        <translation>重计算 {kind}</translation>
+    </message>
+    <message>
         <source>{idle} of {total} GPUs idle</source>
         <translation>闲置 {idle}/{total} 块 GPU</translation>
     </message>

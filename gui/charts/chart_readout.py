@@ -13,7 +13,7 @@ from gui.i18n import translate
 from gui.theme import scaled_pt
 from gui.present.series import AXES, format_value, format_x, point_values
 from gui.present.plausibility import point_stalls, stall_text
-from gui.present.text import idle_gpus_at
+from gui.present.text import idle_gpus_at, memory_at
 from gui.present.series import STALL_KINDS, value_text
 from gui.present.steps import largest_change, plan_at, plan_fit
 
@@ -217,7 +217,8 @@ class ChartReadout:
         else:
             lines = [f"<b>{label}: {format_x(field, float(data.x[i]))}</b>"]
             for f, s in enumerate(data.series):
-                idle = idle_gpus_at(self._last_result, f, i)
+                idle = ", ".join(t for t in (idle_gpus_at(self._last_result, f, i),
+                                             memory_at(self._last_result, f, i).removeprefix(" · ")) if t)
                 lines.append(f"<span style='color:{s.style['colour']}'>■</span> {_esc(s.short)}: "
                              f"{_esc(value_text(self.kind, s, i, self._currency))}"
                              + (f" <span style='font-size:{scaled_pt(8)}pt'>({_esc(idle)})</span>" if idle else ""))

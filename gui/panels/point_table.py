@@ -13,7 +13,7 @@ from model.results import fabric_summaries
 from gui.present.series import fabric_styles, format_money
 from gui.i18n import QT_TRANSLATE_NOOP, translate
 from gui.present.plausibility import figure_note, point_stalls, stall_text
-from gui.present.text import idle_gpus_note
+from gui.present.text import idle_gpus_note, memory_note
 
 COLUMNS = (
     ("fabric", QT_TRANSLATE_NOOP("PointTable", "Fabric")),
@@ -159,7 +159,9 @@ class PointTable(QtWidgets.QTableWidget):
                     tip = days_tip.format(days=f"{f.train_days:.1f}")
                 elif key == "mfu":
                     tip = translate("PointTable", "Model FLOPs utilisation; plan: {plan}").format(
-                        plan=f.plan.describe() + idle_gpus_note(f.plan) if f.plan is not None else "–")
+                        plan=f.plan.describe() + idle_gpus_note(f.plan)
+                        + memory_note(f.memory_per_gpu_gb, f.memory_margin_gb, f.plan.recompute)
+                        if f.plan is not None else "–")
                 elif key in ("capex", "tco", "cost_per_run") and cur:
                     tip = f"{key.replace('_', ' ')} in {cur}"
                 else:

@@ -63,6 +63,40 @@ def idle_gpus_note(plan) -> str:
         used=f"{plan.gpus_used:,}", total=f"{plan.gpus_used + plan.gpus_idle:,}", idle=f"{plan.gpus_idle:,}")
 
 
+MEMORY_NEAR_LIMIT_GB = 5.0
+"""A plan this close to its GPU's usable memory has its margin said beside it [GB] (a guess at "near the limit":
+about 6 % of an 80 GB GPU), as does any plan that recomputes activations to fit."""
+
+
+def memory_note(memory_gb, margin_gb, recompute_kind: str | None = None) -> str:
+    """" · 74.9 GB a GPU, 9.3 GB of usable memory left" for a plan that recomputes activations or lies within
+    :data:`MEMORY_NEAR_LIMIT_GB` of its GPU's usable memory, else "" (the point table's tip, the hover read-out):
+    a recompute choice near the limit carries its margin."""
+    if memory_gb is None or margin_gb is None or not (np.isfinite(memory_gb) and np.isfinite(margin_gb)):
+        return ""
+    if (recompute_kind in (None, "none")) and margin_gb >= MEMORY_NEAR_LIMIT_GB:
+        return ""
+    return translate("Plan", " · {used} GB a GPU, {left} GB of usable memory left").format(
+        used=f"{memory_gb:,.1f}", left=f"{margin_gb:,.1f}")
+
+
+def memory_at(result, fabric: int, point: int) -> str:
+    """:func:`memory_note` of a sweep result's plan at (``fabric``, ``point``), with its recompute kind."""
+    if result is None:
+        return ""
+    from model.compute import RECOMPUTE_KINDS
+
+    rc, mem, left = (float(np.atleast_2d(a)[fabric, point]) for a in (
+        result.plan.recompute, result.plan.memory_per_gpu_gb, result.plan.memory_margin_gb))
+    if not np.isfinite(rc):
+        return ""
+    kind = RECOMPUTE_KINDS[int(rc)]
+    note = memory_note(mem, left, kind)
+    if not note:
+        return ""
+    return (translate("Plan", "recompute {kind}").format(kind=kind) if kind != "none" else "") + note
+
+
 def idle_gpus_at(result, fabric: int, point: int) -> str:
     """"64 of 192 GPUs idle" for a sweep result's plan at (``fabric``, ``point``) where it leaves GPUs idle, else
     "" (the chart's hover read-out)."""
