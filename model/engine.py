@@ -46,7 +46,7 @@ from .network import congestion_slowdown, inter_step_latency_s, nccl_inputs, net
 from .plan_fit import data_parallel_replicas, degrees_valid, largest_divisor_at_most, plan_memory
 from .plan_search import PLAN_ARRAY_KEYS, PlanCacheInfo, clear_plan_cache, plan_cache_info, plan_candidates, \
     search_plans
-from .scale import straggler_factor
+from .scale import plan_hosts, straggler_factor
 from .scenario import Scenario
 from .step_time import a2a_beyond_fixed, compute_side, step_for_fabric
 from .transport import cpu_cores_busy
@@ -170,8 +170,7 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, chosen: Plan
     step = step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step, slow)[0]
     # stragglers: the step waits for the slowest of the plan's hosts (model.scale); the plan search weighed the same
     # factor in its choice (plan_search.candidates.weighted_sequences)
-    straggle = straggler_factor(np.ceil(tc * pc * cs2["cp"] * cs2["d"] / pt["gpus_per_node"]),
-                                pt["slow_host_fraction"])
+    straggle = straggler_factor(plan_hosts(tc, pc, cs2["cp"], cs2["d"], pt["gpus_per_node"]), pt["slow_host_fraction"])
     step_raw, step = step, step * straggle
     m, lc = cs2["m"], cs2["lc"]
     global_batch = m * cs2["d"] * bc

@@ -55,6 +55,12 @@ def compute_time_scale(framework: str) -> float:
     return 1.0 / FRAMEWORK_COMPUTE_FRACTION[framework]
 
 
+def plan_hosts(tp, pp, cp, dp, gpus_per_node):
+    """Hosts a plan's ranks occupy [-]: ``ceil(tp · pp · cp · dp / gpus_per_node)``, elementwise (what
+    :func:`straggler_factor` counts)."""
+    return np.ceil(tp * pp * cp * dp / gpus_per_node)
+
+
 def straggler_factor(hosts, slow_host_fraction=SLOW_HOST_FRACTION):
     """The step's time with stragglers over its time without [-]: ``1 + S·(1 − (1 − q)^n)`` for ``n`` hosts, each
     slow with probability ``q`` (``S``: :data:`STRAGGLER_STEP_SLOWDOWN`). Elementwise; 1 for one host and ``q = 0``

@@ -54,7 +54,7 @@ def brute_force_plans(s, field=None, values=None):
 
 def _stragglers(ptn, t, p, c, d):
     """The stragglers' factor of each candidate's hosts (model.scale), as the engine multiplies the step by it."""
-    return scale.straggler_factor(np.ceil(t * p * c * d / ptn["gpus_per_node"]), ptn["slow_host_fraction"])
+    return scale.straggler_factor(scale.plan_hosts(t, p, c, d, ptn["gpus_per_node"]), ptn["slow_host_fraction"])
 
 
 def _fewer_replicas(s, ptn, grid, d_most, bw, lat, congestion, cand, plan, step_best, best_seq):

@@ -14,7 +14,7 @@ from ..arrays import cut_constant_points
 from ..compute import recompute_code
 from ..errors import ScenarioError
 from ..inputs import CP_MIN_TOKENS_PER_RANK
-from ..scale import straggler_factor
+from ..scale import plan_hosts, straggler_factor
 from ..scenario import Scenario
 
 
@@ -152,8 +152,7 @@ def weighted_sequences(sequences, t, p, c, d, pt):
     """The sequences of a plan's step divided by its stragglers' factor (:func:`model.scale.straggler_factor` of the
     hosts it uses): a step over these is the step per sequence the engine reports, stragglers included, so the
     search picks the plan that is fastest as reported (a plan on fewer hosts draws fewer slow ones)."""
-    hosts = np.ceil(t * p * c * d / pt["gpus_per_node"])
-    return sequences / straggler_factor(hosts, pt["slow_host_fraction"])
+    return sequences / straggler_factor(plan_hosts(t, p, c, d, pt["gpus_per_node"]), pt["slow_host_fraction"])
 
 
 def group_size(s: Scenario) -> int:
