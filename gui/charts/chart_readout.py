@@ -218,7 +218,7 @@ class ChartReadout:
             lines = [f"<b>{label}: {format_x(field, float(data.x[i]))}</b>"]
             for f, s in enumerate(data.series):
                 idle = ", ".join(t for t in (idle_gpus_at(self._last_result, f, i),
-                                             memory_at(self._last_result, f, i).removeprefix(" · ")) if t)
+                                             memory_at(self._last_result, f, i)) if t)
                 lines.append(f"<span style='color:{s.style['colour']}'>■</span> {_esc(s.short)}: "
                              f"{_esc(value_text(self.kind, s, i, self._currency))}"
                              + (f" <span style='font-size:{scaled_pt(8)}pt'>({_esc(idle)})</span>" if idle else ""))

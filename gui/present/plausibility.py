@@ -137,13 +137,12 @@ def causes(result) -> np.ndarray:
 
 
 def _causes(result) -> np.ndarray:
-    data = result
-    days = np.asarray(data.reliability.train_days_with_interruptions, dtype=float)
-    mask = stalled(days, data.throughput.mfu)
+    days = np.asarray(result.reliability.train_days_with_interruptions, dtype=float)
+    mask = stalled(days, result.throughput.mfu)
     out = np.full(days.shape, "", dtype=object)
     if not mask.any():
         return out
-    parts = _parts_days(data)
+    parts = _parts_days(result)
     with np.errstate(invalid="ignore"):
         best = np.nanargmin(np.where(np.isfinite(days), days, np.inf), axis=0)
     stack = np.stack([np.broadcast_to(parts[g], days.shape) for g in CAUSE_ORDER])  # (C, F, ...)

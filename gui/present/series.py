@@ -377,7 +377,8 @@ def in_use_points(x, series: Curve):
     """The solid curve's points: where every GPU works (the points where the batch does not divide
     are left out between two such points, so the solid line joins its neighbours; before the first and after
     the last such point they are kept, so a curve never ends where the engine still has a value; a gap where
-    no plan fits stays a gap). Returns x, y and whether some points are left out."""
+    no plan fits stays a gap). Returns x, y and whether the plan leaves GPUs idle at some points but not at
+    all (the chart shades those points and explains the shading)."""
     x = np.asarray(x, dtype=float)
     y = np.asarray(series.y, dtype=float)
     idle = series.idle_gpus
@@ -389,8 +390,6 @@ def in_use_points(x, series: Curve):
         return x, y, False
     at = np.arange(y.size)
     inner = idle & (at > working[0]) & (at < working[-1])
-    if not inner.any():
-        return x, y, False
     return x[~inner], y[~inner], True
 
 

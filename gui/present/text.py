@@ -14,6 +14,8 @@ import sys
 
 import numpy as np
 
+from model.compute import RECOMPUTE_KINDS
+
 LANGUAGES = {"en": "English", "zh_CN": "简体中文"}  # the app's languages, native names (shown untranslated)
 
 
@@ -63,6 +65,8 @@ def idle_gpus_note(plan) -> str:
         used=f"{plan.gpus_used:,}", total=f"{plan.gpus_used + plan.gpus_idle:,}", idle=f"{plan.gpus_idle:,}")
 
 
+NOTE_SEPARATOR = " · "  # before a note appended to a plan line
+
 MEMORY_NEAR_LIMIT_GB = 5.0
 """A plan this close to its GPU's usable memory has its margin said beside it [GB] (a guess at "near the limit":
 about 6 % of an 80 GB GPU), as does any plan that recomputes activations to fit."""
@@ -84,17 +88,15 @@ def memory_at(result, fabric: int, point: int) -> str:
     """:func:`memory_note` of a sweep result's plan at (``fabric``, ``point``), with its recompute kind."""
     if result is None:
         return ""
-    from model.compute import RECOMPUTE_KINDS
-
     rc, mem, left = (float(np.atleast_2d(a)[fabric, point]) for a in (
         result.plan.recompute, result.plan.memory_per_gpu_gb, result.plan.memory_margin_gb))
     if not np.isfinite(rc):
         return ""
     kind = RECOMPUTE_KINDS[int(rc)]
-    note = memory_note(mem, left, kind)
+    note = memory_note(mem, left, kind).removeprefix(NOTE_SEPARATOR)
     if not note:
         return ""
-    return (translate("Plan", "recompute {kind}").format(kind=kind) if kind != "none" else "") + note
+    return (translate("Plan", "recompute {kind}").format(kind=kind) + NOTE_SEPARATOR if kind != "none" else "") + note
 
 
 def idle_gpus_at(result, fabric: int, point: int) -> str:

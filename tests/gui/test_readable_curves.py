@@ -147,6 +147,11 @@ def test_a_curve_runs_to_the_last_point_the_engine_gives_even_where_gpus_idle_th
     assert bool(np.asarray(s.idle_gpus)[x == last].all())  # the premise: the last point leaves GPUs idle
     solid_x, _ = ch.curves["infiniband"].getOriginalDataset()
     assert np.nanmax(solid_x) == last
+    # GPUs idle only past the last working point: nothing is left out of the curve, and it is still shaded
+    import dataclasses
+    tail = dataclasses.replace(s, idle_gpus=np.isfinite(s.y) & (x >= x[np.isfinite(s.y)][-3]))
+    kept_x, _, shaded = in_use_points(x, tail)
+    assert shaded and np.array_equal(kept_x, x)
 
 
 def test_a_sweep_where_every_gpu_works_draws_no_dotted_curve(window):
