@@ -288,7 +288,7 @@ def _row_options(s, pairs, pt, group, r, q):
         return x.take(at) if x.size > 1 else np.broadcast_to(x, (n_rows,))
     crosses = per_row("crosses") > 0
     t, p, b, v, c, e = (pairs.plan[k].take(r) for k in ("tp", "pp", "micro_batch", "virtual_stages", "cp", "ep"))
-    batch = np.asarray(pt["global_batch"], dtype=float)
+    batch = cut_constant_points(np.asarray(pt["global_batch"], dtype=float), 0)
     B = batch.take(at) if batch.size > 1 else batch.reshape(1)  # one batch: one value (fewer to tell apart)
     gpn = cut_constant_points(np.asarray(pt["gpus_per_node"], dtype=float), 0)
     if B.size == 1 and gpn.size == 1:  # one batch and node size: each candidate's option once (whether or not
