@@ -155,6 +155,10 @@ def style_chart(chart, dark: bool) -> None:
         background = QtGui.QColor(th["bg"])
         grid.set_colours((255, 255, 255) if dark else (0, 0, 0),
                          (background.red(), background.green(), background.blue()))
+    idle_band = getattr(chart, "idle_band", None)
+    if idle_band is not None:
+        background = QtGui.QColor(th["bg"])
+        idle_band.set_background((background.red(), background.green(), background.blue()))
     chart.readout.fill = pg.mkBrush(*th["readout_bg"])
     chart.readout.setColor(th["fg"])
     chart.note.setColor(th["muted"])

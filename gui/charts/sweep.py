@@ -107,8 +107,10 @@ class ChartWidget(ChartTexts, ChartReadout, pg.PlotWidget):
         self.step_marks = StepMarks()
         self.step_marks.setZValue(6)
         pi.addItem(self.step_marks)
-        self.idle_band.setZValue(1)
         pi.addItem(self.idle_band, ignoreBounds=True)
+        # under the grid (-100; set after adding: the view lifts an item added below its own level): drawn
+        # opaque, mixed over the background
+        self.idle_band.setZValue(-150)
         self.idle_band.hide()
         pi.getAxis("left").setWidth(LEFT_AXIS_WIDTH)  # same width on every chart: x-linked plots line up
         self.caption = ""  # "profile: seed · scenario name", shown in the title of every chart

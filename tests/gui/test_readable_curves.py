@@ -133,6 +133,17 @@ def test_points_where_the_batch_does_not_divide_are_drawn_apart_from_the_curve(w
     assert "batch does not divide" in " ".join(label.text for _, label in ch.legend.items)
     assert not ch.step_note.isVisible()
     assert not window.charts["tco"].idle_band.isVisible()  # the TCO buys every GPU, whatever the plan uses
+    # the shade lies under the grid and the curves, painted opaque: the fabric's faint colour mixed over the
+    # plot's background, as a translucent fill would look
+    from gui.charts.plot_items import IDLE_SHADE_ALPHA
+    assert ch.idle_band.zValue() < ch.grid.major.zValue() < ch.curves["infiniband"].zValue()
+    faint, painted = ch.idle_band.colour(), ch.idle_band.painted_colour()
+    bg = ch.backgroundBrush().color()
+    share = IDLE_SHADE_ALPHA / 255
+    assert faint.alpha() == IDLE_SHADE_ALPHA and painted.alpha() == 255
+    for got, c, b in zip((painted.red(), painted.green(), painted.blue()), (faint.red(), faint.green(), faint.blue()),
+                         (bg.red(), bg.green(), bg.blue())):
+        assert got == round(b + (c - b) * share)
 
 
 def test_a_curve_runs_to_the_last_point_the_engine_gives_even_where_gpus_idle_there(window):
