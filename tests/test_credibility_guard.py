@@ -119,20 +119,49 @@ def test_json_output_is_unchanged_by_the_guard(capsys):
 def test_a_fabric_stalling_on_its_own_is_named_by_its_own_largest_part():
     """Case 3's 1T model on 32 nodes: every fabric's run is past a year, the best one's included. Nothing grew
     against the best, so the best fabric is named by its own run's largest part (ZeRO-3's gathers on one NIC a
-    node: communication), never by a loss recovery it barely has; a model far too large for its two nodes is
+    node: data-parallel traffic, not congestion: no flows collide there), never by a loss recovery it barely has; a model far too large for its two nodes is
     named as a cluster too small."""
     s = presets.load_preset("case3")
     res = model.sweep(s, "cluster.nodes", np.array([32.0, 128.0]))
     codes = plausibility.causes(res)
     days = np.asarray(res.reliability.train_days_with_interruptions, dtype=float)
     best = int(np.nanargmin(days[:, 0]))
-    assert days[best, 0] > plausibility.MAX_RUN_DAYS and codes[best, 0] == "communication"
+    assert days[best, 0] > plausibility.MAX_RUN_DAYS and codes[best, 0] == "dp_comm"
     assert codes[best, 1] == ""  # at its own size the best fabric runs
     small = model.evaluate(s.replace_many({"cluster.nodes": 2, "workload.params_b": 30.0,
                                            "workload.train_tokens_b": 20_000.0}))
     small_days = np.asarray(small.reliability.train_days_with_interruptions, dtype=float)
     assert np.all(small_days > plausibility.MAX_RUN_DAYS)
     assert plausibility.causes(small)[int(np.nanargmin(small_days))] == "too_few_gpus"
+
+
+def test_traffic_is_named_congestion_only_where_flows_collide():
+    """The same stalled run (case 3's 1T model on 48 nodes, a year and more on every fabric) is named by its
+    data-parallel traffic where that traffic is not congested (a job on neighbouring nodes of one leaf), and as
+    congestion where ECMP collisions slow it (a fragmented job on 4:1 leaves, RoCE without adaptive routing)."""
+    s = presets.switch_profile_set(presets.load_preset("case3"), "published", presets.article_values("case3"))
+    s = s.replace_many({"fabric.custom.roce.adaptive_routing": False, "fabric.custom.roce.nics_per_node": 8,
+                        "topology.oversubscription": 4})
+    x = np.array([48.0])
+    roce = list(model.sweep(s, "cluster.nodes", x).fabrics).index("roce")
+    calm = model.sweep(s, "cluster.nodes", x)
+    crowded = model.sweep(s.replace_many({"topology.placement": "fragmented"}), "cluster.nodes", x)
+    assert calm.network.dp_congestion_slowdown[roce, 0] < plausibility.CONGESTED
+    assert crowded.network.dp_congestion_slowdown[roce, 0] >= plausibility.CONGESTED
+    assert plausibility.causes(calm)[roce, 0] == "dp_comm"
+    assert plausibility.causes(crowded)[roce, 0] == "congestion"
+    assert plausibility.short_cause("dp_comm") == "data-parallel traffic"
+
+
+def test_a_fabric_too_slow_to_scale_out_is_named_so():
+    """Case 2 on the article's inputs, the fabric in focus at 135 µs: TCP Ethernet keeps its run inside one node
+    (the other GPUs idle), since any plan across nodes is slower there; its stall is named so, not by the
+    tensor-parallel traffic that grew inside the node."""
+    s = presets.load_preset("case2")
+    res = model.sweep(s, "fabric.latency_us", np.array([135.0]))
+    eth = list(res.fabrics).index("ethernet")
+    assert res.plan.gpus_idle[eth, 0] > 0
+    assert plausibility.causes(res)[eth, 0] == "few_nodes"
 
 
 def test_a_slow_network_is_named_as_the_network_along_a_sweep():

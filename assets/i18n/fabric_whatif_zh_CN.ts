@@ -2471,6 +2471,34 @@
         <translation>通信拥塞、缓慢</translation>
     </message>
     <message>
+        <source>congestion (flows colliding on the switches&apos; uplinks)</source>
+        <translation>拥塞（流在交换机上行链路上冲突）</translation>
+    </message>
+    <message>
+        <source>data-parallel traffic (gradients, ZeRO gathers)</source>
+        <translation>数据并行通信（梯度、ZeRO 参数收集）</translation>
+    </message>
+    <message>
+        <source>tensor-parallel traffic</source>
+        <translation>张量并行通信</translation>
+    </message>
+    <message>
+        <source>pipeline traffic</source>
+        <translation>流水线通信</translation>
+    </message>
+    <message>
+        <source>expert all-to-all traffic</source>
+        <translation>专家 all-to-all 通信</translation>
+    </message>
+    <message>
+        <source>context-parallel ring traffic</source>
+        <translation>上下文并行环形通信</translation>
+    </message>
+    <message>
+        <source>the plan keeps to few nodes: on this network more would be slower</source>
+        <translation>计划只用少数节点：在此网络上用更多节点反而更慢</translation>
+    </message>
+    <message>
         <source>host CPU limit of the transport</source>
         <translation>传输协议的主机 CPU 瓶颈</translation>
     </message>
@@ -2499,8 +2527,28 @@
         <translation>重传</translation>
     </message>
     <message>
+        <source>slow communication</source>
+        <translation>通信缓慢</translation>
+    </message>
+    <message>
         <source>congestion</source>
         <translation>拥塞</translation>
+    </message>
+    <message>
+        <source>data-parallel traffic</source>
+        <translation>数据并行通信</translation>
+    </message>
+    <message>
+        <source>expert all-to-all</source>
+        <translation>专家 all-to-all</translation>
+    </message>
+    <message>
+        <source>context-parallel ring</source>
+        <translation>上下文并行环</translation>
+    </message>
+    <message>
+        <source>cannot scale out</source>
+        <translation>无法横向扩展</translation>
     </message>
     <message>
         <source>host CPU</source>

@@ -52,6 +52,13 @@ _COMM_KEYS = ("tp_comm", "cp_comm", "ep_comm", "pp_comm", "dp_comm")
 # the step's parts grouped into the causes a reader knows; "interruptions" is the run's restarts
 _GROUPS = {"loss_recovery": ("loss_recovery",), "communication": _COMM_KEYS, "cpu": ("cpu",),
            "bubble": ("bubble",), "compute": ("compute", "optimizer")}
+# a communication part whose traffic congestion slows by at least this much is named as congestion, else by the
+# traffic itself (guess: a tenth above the uncongested time is what a network engineer would call congested)
+CONGESTED = 1.1
+# the network result's congestion slowdown of each communication part (tensor-parallel and context-parallel
+# traffic runs inside a node or on its own rail here: no congestion term)
+_CONGESTION_OF = {"dp_comm": "dp_congestion_slowdown", "pp_comm": "pp_congestion_slowdown",
+                  "ep_comm": "ep_congestion_slowdown"}
 TCP_TRANSPORTS = ("tcp", "iwarp")  # iWARP is RDMA over TCP (RFC 5040): TCP's retransmission timer recovers a loss
 CAUSE_ORDER = ("loss_recovery", "communication", "cpu", "bubble", "compute", "interruptions")
 
@@ -59,6 +66,13 @@ CAUSES = {
     "loss_recovery_tcp": QT_TRANSLATE_NOOP("Plausibility", "loss recovery (TCP window and tail-loss probes)"),
     "loss_recovery": QT_TRANSLATE_NOOP("Plausibility", "loss recovery (retransmitting lost packets)"),
     "communication": QT_TRANSLATE_NOOP("Plausibility", "congested, slow communication"),
+    "congestion": QT_TRANSLATE_NOOP("Plausibility", "congestion (flows colliding on the switches' uplinks)"),
+    "dp_comm": QT_TRANSLATE_NOOP("Plausibility", "data-parallel traffic (gradients, ZeRO gathers)"),
+    "tp_comm": QT_TRANSLATE_NOOP("Plausibility", "tensor-parallel traffic"),
+    "pp_comm": QT_TRANSLATE_NOOP("Plausibility", "pipeline traffic"),
+    "ep_comm": QT_TRANSLATE_NOOP("Plausibility", "expert all-to-all traffic"),
+    "cp_comm": QT_TRANSLATE_NOOP("Plausibility", "context-parallel ring traffic"),
+    "few_nodes": QT_TRANSLATE_NOOP("Plausibility", "the plan keeps to few nodes: on this network more would be slower"),
     "cpu": QT_TRANSLATE_NOOP("Plausibility", "host CPU limit of the transport"),
     "bubble": QT_TRANSLATE_NOOP("Plausibility", "pipeline bubble"),
     "compute": QT_TRANSLATE_NOOP("Plausibility", "GPUs left idle by the plan"),
@@ -69,7 +83,14 @@ CAUSES = {
 SHORT_CAUSES = {
     "loss_recovery_tcp": QT_TRANSLATE_NOOP("Plausibility", "TCP loss recovery"),
     "loss_recovery": QT_TRANSLATE_NOOP("Plausibility", "retransmission"),
-    "communication": QT_TRANSLATE_NOOP("Plausibility", "congestion"),
+    "communication": QT_TRANSLATE_NOOP("Plausibility", "slow communication"),
+    "congestion": QT_TRANSLATE_NOOP("Plausibility", "congestion"),
+    "dp_comm": QT_TRANSLATE_NOOP("Plausibility", "data-parallel traffic"),
+    "tp_comm": QT_TRANSLATE_NOOP("Plausibility", "tensor-parallel traffic"),
+    "pp_comm": QT_TRANSLATE_NOOP("Plausibility", "pipeline traffic"),
+    "ep_comm": QT_TRANSLATE_NOOP("Plausibility", "expert all-to-all"),
+    "cp_comm": QT_TRANSLATE_NOOP("Plausibility", "context-parallel ring"),
+    "few_nodes": QT_TRANSLATE_NOOP("Plausibility", "cannot scale out"),
     "cpu": QT_TRANSLATE_NOOP("Plausibility", "host CPU"),
     "bubble": QT_TRANSLATE_NOOP("Plausibility", "pipeline bubble"),
     "compute": QT_TRANSLATE_NOOP("Plausibility", "idle GPUs"),
@@ -146,11 +167,7 @@ def _causes(result) -> np.ndarray:
     with np.errstate(invalid="ignore"):
         best = np.nanargmin(np.where(np.isfinite(days), days, np.inf), axis=0)
     stack = np.stack([np.broadcast_to(parts[g], days.shape) for g in CAUSE_ORDER])  # (C, F, ...)
-    if days.ndim > 1:  # (F, N): the best fabric's parts at each point
-        best_parts = stack[:, best, np.arange(days.shape[1])][:, None, :]
-    else:
-        best_parts = stack[:, int(best)][:, None]
-    excess = np.nan_to_num(stack - best_parts, nan=-np.inf)
+    excess = np.nan_to_num(stack - _at_best(stack, best, days), nan=-np.inf)
     names = np.asarray(CAUSE_ORDER, dtype=object)
     # compute grows against the best only where the plan idles GPUs; where a network part grew too, the plan
     # idles them because that part makes more GPUs slower (fewer replicas win): the network part is the cause
@@ -163,8 +180,44 @@ def _causes(result) -> np.ndarray:
     code = np.where(np.max(excess, axis=0) <= 1e-9 * np.nan_to_num(days, nan=0.0), own, code)
     tcp = np.array([row.transport in TCP_TRANSPORTS for row in result.fabric_rows]).reshape((-1,) + (1,) * (days.ndim - 1))
     code = np.where((code == "loss_recovery") & tcp, "loss_recovery_tcp", code)
+    code = _communication_part(result, code, best, days)
+    # GPUs idle against the best fabric, and what grew besides is compute or traffic inside a node: the plan
+    # keeps to few nodes because any plan across more is slower on this network (fewer replicas won)
+    idle = np.asarray(result.plan.gpus_idle, dtype=float)
+    retreat = (idle > _at_best(idle[None], best, days)[0]) & np.isin(code, ("compute", "tp_comm", "cp_comm"))
+    code = np.where(retreat, "few_nodes", code)
     out[mask] = np.broadcast_to(code, days.shape)[mask]
     return out
+
+
+def _at_best(stack, best, days):
+    """The best fabric's values of ``stack`` (K, F, ...) at each point, (K, 1, ...): ``best`` its index (per
+    point along a sweep, ``days`` (F, N))."""
+    if days.ndim > 1:
+        return stack[:, best, np.arange(days.shape[1])][:, None, :]
+    return stack[:, int(best)][:, None]
+
+
+def _communication_part(result, code, best, days):
+    """``code`` with each "communication" cause named by the communication part that grew most against the best
+    fabric (its own largest where it is the best): the traffic by its kind, or congestion where that traffic's
+    congestion slowdown is at least :data:`CONGESTED`. A network engineer reads "congestion" as flows colliding,
+    not as a slow link, so a slow link's traffic is named as traffic."""
+    comm = code == "communication"
+    if not np.any(comm):
+        return code
+    step = np.asarray(result.throughput.step_time_s, dtype=float)
+    parts = np.stack([np.broadcast_to(np.asarray(getattr(result.breakdown, k), dtype=float), step.shape)
+                      for k in _COMM_KEYS])  # (K, F, ...) [s]
+    excess = np.nan_to_num(parts - _at_best(parts, best, days), nan=-np.inf)
+    own = np.nan_to_num(parts, nan=-np.inf)
+    pick = np.where(np.max(excess, axis=0) > 0, np.argmax(excess, axis=0), np.argmax(own, axis=0))
+    keys = np.asarray(_COMM_KEYS, dtype=object)
+    named = keys[pick]
+    for key, attr in _CONGESTION_OF.items():
+        slow = np.broadcast_to(np.asarray(getattr(result.network, attr), dtype=float), step.shape)
+        named = np.where((named == key) & (np.nan_to_num(slow, nan=1.0) >= CONGESTED), "congestion", named)
+    return np.where(comm, named, code)
 
 
 def point_stalls(point) -> dict[str, str]:
