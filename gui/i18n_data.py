@@ -100,6 +100,7 @@ FIELDS = (
     QT_TRANSLATE_NOOP("Field", "Bandwidth per NIC"), QT_TRANSLATE_NOOP("Field", "CNY per USD"),
     QT_TRANSLATE_NOOP("Field", "CPU share for network"), QT_TRANSLATE_NOOP("Field", "Checkpoint interval"),
     QT_TRANSLATE_NOOP("Field", "Checkpoint storage bandwidth"), QT_TRANSLATE_NOOP("Field", "Currency"),
+    QT_TRANSLATE_NOOP("Field", "Checkpoint storage bandwidth per node"),
     QT_TRANSLATE_NOOP("Field", "Deadline"), QT_TRANSLATE_NOOP("Field", "Duty cycle"),
     QT_TRANSLATE_NOOP("Field", "Electricity (CNY)"), QT_TRANSLATE_NOOP("Field", "Electricity (USD)"),
     QT_TRANSLATE_NOOP("Field", "GPU"), QT_TRANSLATE_NOOP("Field", "GPU/host interruptions"),

@@ -68,7 +68,8 @@ def point_inputs(s) -> dict:
             r.gpu_host_interruptions_per_1m_gpu_hours if r.gpu_host_interruptions_per_1m_gpu_hours is not None
             else prof_r.get("gpu_host_interruptions_per_1m_gpu_hours", 0.0)),
         "restart_min": float(r.restart_min if r.restart_min is not None else prof_r.get("restart_min", 10.0)),
-        "storage_gb_per_s": float(r.storage_gb_per_s),
+        "storage_gb_per_s": _nan_if_none(r.storage_gb_per_s),
+        "storage_gb_per_s_per_node": float(r.storage_gb_per_s_per_node),
         "checkpoint_bytes_per_param": float(r.checkpoint_bytes_per_param),
         "checkpoint_interval_min": _nan_if_none(r.checkpoint_interval_min),
         "oversubscription": float(t.oversubscription),

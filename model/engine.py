@@ -170,7 +170,9 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, chosen: Plan
     step = step_for_fabric(cs2, pt["dp_overlap"], bw_final, inter_step, slow)[0]
     # stragglers: the step waits for the slowest of the plan's hosts (model.scale); the plan search weighed the same
     # factor in its choice (plan_search.candidates.weighted_sequences)
-    straggle = straggler_factor(plan_hosts(tc, pc, cs2["cp"], cs2["d"], pt["gpus_per_node"]), pt["slow_host_fraction"])
+    hosts = plan_hosts(tc, pc, cs2["cp"], cs2["d"], pt["gpus_per_node"])
+    straggle = straggler_factor(hosts, pt["slow_host_fraction"])
+    job = (tc * pc * cs2["cp"] * cs2["d"], hosts)  # the GPUs and hosts in the job: an idle GPU's failure stops nothing
     step_raw, step = step, step * straggle
     m, lc = cs2["m"], cs2["lc"]
     global_batch = m * cs2["d"] * bc
@@ -200,7 +202,7 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, chosen: Plan
     )
     if lean:
         out["breakdown_s"] = {k: x * nan for k, x in parts.items()}
-        return _with_reliability_and_money(s, pt, fab, out, lean=True, tree=net["tree"])
+        return _with_reliability_and_money(s, pt, fab, out, lean=True, tree=net["tree"], job=job)
     # the communication parts at the ideal bandwidth; what loss recovery and the CPU cap add, apart
     step_ideal, p2p, t_chunk, exposed = step_for_fabric(cs2, pt["dp_overlap"], bw_ideal, inter_step, slow)
     # a bandwidth the same as one already timed (no loss, or no CPU cap) gives the same step: not timed again
@@ -254,7 +256,7 @@ def _outputs(s: Scenario, inp: Inputs, bandwidths, inter_step, net, chosen: Plan
         model_flops_per_iter=mf,
         hardware_flops_per_iter=hf,
     )
-    return _with_reliability_and_money(s, pt, fab, out, tree=net["tree"])
+    return _with_reliability_and_money(s, pt, fab, out, tree=net["tree"], job=job)
 
 
 def _same_values(a, b):
@@ -262,10 +264,11 @@ def _same_values(a, b):
     return np.shape(a) == np.shape(b) and np.asarray(a).tobytes() == np.asarray(b).tobytes()
 
 
-def _with_reliability_and_money(s, pt, fab, out, lean=False, tree=None):
+def _with_reliability_and_money(s, pt, fab, out, lean=False, tree=None, job=None):
     """Reliability, fabric counts and money, appended to the engine's outputs; ``tree``: the fabrics'
-    :func:`~model.topology.fat_tree`, if already built (:func:`network_state`)."""
-    out.update(reliability.outputs(pt, fab, out, lean=lean))
+    :func:`~model.topology.fat_tree`, if already built (:func:`network_state`); ``job``: the GPUs and hosts the
+    plan occupies (:func:`model.reliability.outputs`)."""
+    out.update(reliability.outputs(pt, fab, out, lean=lean, job=job))
     out.update(topology.outputs(pt, fab, tree))
     out.update(economics.outputs(s, pt, fab, out, lean=lean))
     return out

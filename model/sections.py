@@ -292,9 +292,14 @@ class Reliability:
     restart_min: float | None = F(None, unit="min", lo=0.0, hi=100_000.0,
                                   help="Detect, diagnose and relaunch after an interruption (the checkpoint reload "
                                        "is added); default from the profile set", label="Restart time")
-    storage_gb_per_s: float = F(20.0, unit="GB/s", lo=0.001, hi=1e6,
-                                help="Aggregate checkpoint storage bandwidth, write and read (guess)",
-                                label="Checkpoint storage bandwidth")
+    storage_gb_per_s: float | None = F(None, unit="GB/s", lo=0.001, hi=1e6,
+                                       help="Aggregate checkpoint storage bandwidth, write and read; default: the "
+                                            "bandwidth per node times the cluster's nodes",
+                                       label="Checkpoint storage bandwidth")
+    storage_gb_per_s_per_node: float = F(
+        0.65, unit="GB/s", lo=0.0, lo_open=True, hi=1e4, label="Checkpoint storage bandwidth per node",
+        help="The checkpoint storage a cluster is built with, per node: Llama 3's (Tectonic) sustains 2 TB/s for "
+             "a 24,576-GPU cluster of 3,072 nodes, 0.65 GB/s a node (Dubey et al. 2024, §3.3.1)")
     checkpoint_bytes_per_param: float = F(14.0, unit="B", lo=0.0, lo_open=True, hi=64.0,
                                           label="Checkpoint bytes per parameter",
                                           help="Checkpoint bytes per parameter: bf16 weights 2 + fp32 master 4 + "

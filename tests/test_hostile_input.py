@@ -246,7 +246,8 @@ def test_offloaded_transport_still_takes_infinity():
 
 @pytest.mark.parametrize("changes", [{"reliability.checkpoint_interval_min": 1e6},
                                      {"reliability.checkpoint_interval_min": 1e-300},
-                                     {"reliability.restart_min": 100_000.0}])
+                                     {"reliability.restart_min": 100_000.0,
+                                      "reliability.gpu_host_interruptions_per_1m_gpu_hours": 1000.0}])
 def test_a_run_that_never_finishes_is_refused_not_infinite(changes):
     s = Scenario().replace_many(changes)
     with warnings.catch_warnings():

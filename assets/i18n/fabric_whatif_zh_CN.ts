@@ -1184,6 +1184,10 @@
         <translation>货币</translation>
     </message>
     <message>
+        <source>Checkpoint storage bandwidth per node</source>
+        <translation>每节点检查点存储带宽</translation>
+    </message>
+    <message>
         <source>Deadline</source>
         <translation>期限</translation>
     </message>

@@ -16,7 +16,7 @@ from model import files
 
 POSIX = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes and modes are POSIX")
 # loads (every value in range) but the run never finishes: the engine refuses it when evaluating
-NEVER_FINISHES = "[reliability]\nrestart_min = 100000.0\n"
+NEVER_FINISHES = "[reliability]\nrestart_min = 100000.0\ngpu_host_interruptions_per_1m_gpu_hours = 1000.0\n"
 
 
 def _autosave(settings_file: Path) -> Path:
