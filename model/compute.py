@@ -230,7 +230,9 @@ def layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, ml
       grouped-query attention; ``4h`` with multi-head attention), the attention output ``2h`` (the output
       projection's input) and the MLP intermediates ``16h·mlp_ratio`` (:func:`mlp_activation_ratio`);
     - the attention core: softmax output, its dropout mask and output, ``5·a·s²·b``, never stored with
-      FlashAttention (Dao et al. 2022: recomputed from the saved query, keys, values and output).
+      FlashAttention (Dao et al. 2022, Algorithm 2: recomputed in the backward pass from the saved query, keys,
+      values, output and the softmax's logsumexp ``L``, one fp32 value per head and token: ``4·a·s·b`` bytes, split
+      by ``t`` with the heads, counted inside).
 
     ``attn_inside``: the attention's part inside, per token in units of ``2h`` bytes, where it is not ``4 + 4k/a``
     (multi-head latent attention, :func:`~model.inputs.attention_geometry`); ``norm_bytes``: the normalisations'
@@ -264,6 +266,7 @@ def layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, ml
     mlp = 16.0 * np.asarray(mlp_ratio, dtype=float)
     outside = (8.0 if norm_bytes is None else np.asarray(norm_bytes, dtype=float)) + np.where(flash, 0.0, 2.0)
     inside = (4.0 + 4.0 * kv if attn_inside is None else np.asarray(attn_inside, dtype=float)) + mlp
+    inside = inside + np.where(flash, 4.0 * a_ / np.asarray(h, dtype=float), 0.0)  # the fp32 logsumexp, a per token
     if np.any(fp8):
         f8 = np.asarray(fp8, dtype=bool)
         outside = outside - np.where(f8, 2.0, 0.0)

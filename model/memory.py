@@ -14,7 +14,12 @@ Constants
                                        A100 80 GB (Guo et al., "GMLake", ASPLOS 2024, abstract: the share
                                        its defragmentation removes). Applied to the activations only:
                                        Megatron-LM allocates weights, gradients and optimizer state as
-                                       contiguous buffers that do not fragment
+                                       contiguous buffers that do not fragment. Kept for every schedule: the
+                                       caching allocator reuses blocks of exactly the sizes freed (PyTorch docs,
+                                       CUDA semantics, ``expandable_segments``), but virtual pipelines and
+                                       recomputation change tensors' lifetimes and fragment it (GMLake; Huang
+                                       et al. 2025, "Reducing GPU Memory Fragmentation via Spatio-Temporal
+                                       Planning", abstract: up to 43 % of memory)
 ``RUNTIME_RESERVE_FRACTION``    0.02   CUDA context, cuBLAS workspaces, NCCL buffers: ~1.5 GB of
                                        80 GB (guess)
 ``USABLE_MEMORY_FRACTION``      1.052  ``GIB_PER_GB · (1 − reserve)`` of the catalogue's GB
@@ -43,7 +48,10 @@ References
    Transformer Models", 2022, §4 (activation memory, 1F1B and interleaving).
 2. S. Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
    Parameter Models", SC 2020.
-3. D. Narayanan et al., SC 2021, §2.2 (1F1B and interleaved schedules).
+3. D. Narayanan et al., SC 2021, §2.2 (1F1B and interleaved schedules); Megatron-LM
+   ``megatron/core/pipeline_parallel/schedules.py`` (warm-up forwards per rank).
+4. A. Dubey et al., "The Llama 3 Herd of Models", 2024, §3.3.2 (one layer fewer on the
+   first and last stage; no activation checkpointing at sequence 8,192).
 """
 
 from __future__ import annotations
@@ -118,9 +126,11 @@ def memory_per_gpu_bytes(layers, hidden, heads, vocab, seq_len, micro_batch, tp,
     Korthikanti et al. eq. 1-4: everything with no recomputation, the linear part
     with selective recomputation, only the layer input (``2·s·b·h``, split by
     ``t`` with sequence parallelism) with full recomputation, plus one layer's
-    working set while it is recomputed. The first stage of 1F1B keeps
-    ``min(p, m)`` micro-batches in flight; interleaving multiplies that by
-    ``1 + (p−1)/(p·v)``.
+    working set while it is recomputed. The busiest rank holds the layers of the
+    forwards Megatron-LM's schedule runs before its first backward
+    (:func:`held_layers`): ``p`` micro-batches of its layers with 1F1B and
+    ``m ≥ p``, ``1 + (p−1)/(p·v)`` times that interleaved, every micro-batch
+    of the step where the warm-up reaches them all.
     """
     stage = stage_memory_bytes(layers, hidden, heads, vocab, seq_len, micro_batch, tp, pp, virtual_stages,
                                recompute_code, sequence_parallel, flash_attention)
@@ -132,8 +142,8 @@ def stage_memory_bytes(layers, hidden, heads, vocab, seq_len, micro_batch, tp, p
                        untied_embeddings=False, fp8=False):
     """The terms of :func:`memory_per_gpu_bytes` that the model and the plan fix, before ``dp`` and ``m``.
 
-    A dict: ``params`` (parameters on the GPU), ``activations`` (one micro-batch's stored activations
-    of the stage's layers [B]), ``interleave`` (factor [-]), ``working`` (a recomputed layer's working
+    A dict: ``params`` (parameters on the GPU), ``activations`` (one layer's stored activations of one
+    micro-batch [B]), the schedule's terms (:func:`pipeline_schedule`), ``working`` (a recomputed layer's working
     set [B]) and ``logits`` [B], ``layer_params`` (one layer's parameters on the GPU, what ZeRO-3 gathers)
     and ``fp8`` (FP8 weight copies kept [B/parameter]). The plan search computes them once per candidate plan.
     """
@@ -182,53 +192,77 @@ def layer_memory_bytes(hidden, heads, vocab, seq_len, micro_batch, tp, recompute
                 fp8=np.where(np.asarray(fp8, dtype=bool), FP8_WEIGHT_BYTES, 0.0), grad=grad_bytes)
 
 
-def interleave_factor(pp, virtual_stages):
-    """The factor interleaving multiplies the first stage's in-flight activations by: ``1 + (p−1)/(p·v)`` with
-    ``v > 1`` virtual stages, else 1 [-] (Korthikanti et al. 2022, §4)."""
-    return np.where(np.asarray(virtual_stages) > 1, 1.0 + (pp - 1.0) / (pp * virtual_stages), 1.0)
-
-
 def stage_memory_from_layer(layer, layers, hidden, vocab, tp, pp, virtual_stages, layer_weights=None,
-                            untied_embeddings=False, interleave=None):
-    """:func:`stage_memory_bytes` from its :func:`layer_memory_bytes` terms ``layer``. ``interleave``: the
-    plans' :func:`interleave_factor`, if already computed (the plan search computes it once per candidate)."""
+                            untied_embeddings=False):
+    """:func:`stage_memory_bytes` from its :func:`layer_memory_bytes` terms ``layer``.
+
+    ``activations`` is one layer's stored bytes for one micro-batch; the schedule terms ``chunk_layers``,
+    ``short``, ``forwards`` and ``forwards_second`` and ``chunks`` (:func:`pipeline_schedule`) say how many of
+    them the busiest rank holds once the number of micro-batches is known (:func:`activation_bytes`)."""
     layers = np.asarray(layers, dtype=float)
     layers_stage = np.ceil(layers / pp)
     params = _stage_params(layers, layers_stage, hidden, vocab, tp, pp, layer_weights, untied_embeddings)
-    interleave = interleave_factor(pp, virtual_stages) if interleave is None else interleave
-    units = inflight_layers(layers, pp, virtual_stages)
-    # :func:`activation_bytes` multiplies by the ``p`` micro-batches in flight and the interleave factor
-    activations = layer["per_layer"] * (units / (np.asarray(pp, dtype=float) * interleave))
-    return dict(params=params, activations=activations, interleave=interleave, working=layer["working"],
-                logits=np.where(np.asarray(pp) == 1, layer["logits"], 0.0), layer_params=layer["layer_params"],
-                fp8=layer["fp8"], grad=layer.get("grad", GRAD_STATE_BYTES))
+    schedule = pipeline_schedule(layers, pp, virtual_stages)
+    return dict(params=params, activations=layer["per_layer"], **schedule,
+                working=layer["working"], logits=np.where(np.asarray(pp) == 1, layer["logits"], 0.0),
+                layer_params=layer["layer_params"], fp8=layer["fp8"], grad=layer.get("grad", GRAD_STATE_BYTES))
 
 
-def inflight_layers(layers, pp, virtual_stages):
-    """Layer activations of one micro-batch held at once on the busiest pipeline rank [layers × micro-batches].
+def pipeline_schedule(layers, pp, virtual_stages):
+    """What the busiest pipeline rank's activations depend on, before the number of micro-batches is known.
 
-    1F1B (Narayanan et al. 2021, §2.2): rank ``i`` holds ``p − i`` micro-batches of its ``L`` layers; the first
-    rank ``p·L``, Korthikanti et al.'s "L layers' worth" (§4.2.3). Interleaved with ``v`` chunks of ``c`` layers
-    (Megatron-LM's schedule: rank ``i`` runs ``2(p − i − 1) + (v − 1)·p`` warm-up forwards, the first chunk's
-    micro-batches first): rank 0 holds ``2p − 1`` micro-batches of its first chunk and ``p`` of each other,
-    ``c·(v·p + p − 1)``, which is ``p·L·(1 + (p − 1)/(p·v))`` (Korthikanti et al. §4.2.3); rank 1 holds
-    ``c·(v·p + p − 3)``. Where the first and last stages are one layer short (Llama 3, Dubey et al. 2024 §3.3.2,
-    "to balance the embedding and the warm-up micro-batches"), the first chunk holds one layer less and the
-    second rank, with fewer micro-batches of more layers, may hold the most: the larger of the first two ranks.
+    Megatron-LM's schedules (``megatron/core/pipeline_parallel/schedules.py``, ``get_pp_rank_microbatches``; the
+    same counts as PyTorch's ``ScheduleInterleaved1F1B``, which Llama 3's flexible schedule became): rank ``r`` runs
+    ``w = p − r − 1`` warm-up forwards without interleaving and ``w = 2(p − r − 1) + (v − 1)·p`` (model chunk,
+    micro-batch) forwards with ``v`` chunks of ``c`` layers, the first ``p`` micro-batches of each chunk in turn;
+    then one more forward before its first backward frees one: ``w + 1`` forwards held (``forwards`` for rank 0,
+    ``forwards_second`` for rank 1, 0 where ``p ≤ 2``). Where the layers do not fill the ``p·v`` chunks
+    (``p·v·c − l ≥ 2``), the first and last stage's end chunks are one layer short (``short`` = 1; Llama 3,
+    Dubey et al. 2024 §3.3.2: the first chunk of the first stage the embedding alone, the last chunk of the last
+    stage the output projection and the loss), so rank 0's first-chunk forwards hold one layer less.
+    ``chunk_layers``: ``c`` (``L = ceil(l/p)`` without interleaving, as one chunk); ``chunks``: ``v``.
     """
     layers = np.asarray(layers, dtype=float)
     p = np.asarray(pp, dtype=float)
     v = np.asarray(virtual_stages, dtype=float)
     chunk = np.ceil(layers / (p * v))
     short = ((p > 1) & (p * v * chunk - layers >= 2.0)).astype(float)
-    plain_first = p * (chunk * v - short)
-    plain_second = (p - 1.0) * chunk * v
-    inter_first = chunk * (v * p + p - 1.0) - short * (2.0 * p - 1.0)
-    inter_second = chunk * (v * p + p - 3.0)
     interleaved = v > 1
-    first = np.where(interleaved, inter_first, plain_first)
-    second = np.where(p > 2, np.where(interleaved, inter_second, plain_second), 0.0)
-    return np.maximum(first, second)
+    first = np.where(interleaved, 2.0 * (p - 1.0) + (v - 1.0) * p + 1.0, p)
+    second = np.where(p > 2, np.where(interleaved, 2.0 * (p - 2.0) + (v - 1.0) * p + 1.0, p - 1.0), 0.0)
+    return dict(chunk_layers=chunk, short=short, forwards=first, forwards_second=second, chunks=v)
+
+
+def held_layers(schedule, pp, microbatches):
+    """Layer activations of one micro-batch the busiest pipeline rank holds at its peak [layers × micro-batches].
+
+    From :func:`pipeline_schedule`'s terms and ``m`` micro-batches a step: rank ``r`` holds ``min(w_r + 1, m·v)``
+    (chunk, micro-batch) forwards of ``c`` layers each (Megatron-LM: where the warm-up reaches the ``m·v``
+    forwards of the step, every forward runs before the first backward, ``are_all_microbatches_in_warmup``; with
+    ``m = p`` micro-batches every rank at or before the middle of the pipeline holds all ``m`` micro-batches of all
+    its layers); of rank 0's, those of its first chunk (the first ``p`` of every ``p·v``) hold one layer less where
+    ``short``. The busier of the first two ranks: the second holds two fewer forwards of full chunks.
+
+    Without interleaving and with ``m ≥ p``, rank 0 holds ``p·L``, Korthikanti et al. 2022's "``L`` layers' worth"
+    (§4.2.3); interleaved, ``c·(v·p + p − 1) = p·L·(1 + (p − 1)/(p·v))``, their interleaving factor (Megatron-LM's
+    ``theoretical_memory_usage.py`` applies it whatever ``m``).
+    """
+    p = np.asarray(pp, dtype=float)
+    v = schedule["chunks"]
+    cap = np.asarray(microbatches, dtype=float) * v
+    first = np.minimum(schedule["forwards"], cap)
+    second = np.minimum(schedule["forwards_second"], cap)
+    rounds = np.floor(first / (p * v))
+    first_chunk = rounds * p + np.minimum(first - rounds * p * v, p)
+    c = schedule["chunk_layers"]
+    return np.maximum(c * first - schedule["short"] * first_chunk, c * second)
+
+
+def inflight_layers(layers, pp, virtual_stages, microbatches=np.inf):
+    """Layer activations of one micro-batch held at once on the busiest pipeline rank with ``microbatches`` a step
+    (as many as the schedule's warm-up asks where not given) [layers × micro-batches]: :func:`held_layers` of
+    :func:`pipeline_schedule`. Rank 1 of Llama 3's split (126 layers, 16 stages) holds more than rank 0."""
+    return held_layers(pipeline_schedule(layers, pp, virtual_stages), pp, microbatches)
 
 
 def _grad_and_optimizer_bytes(stage):
@@ -297,9 +331,9 @@ def model_state_bytes_by_stage(stage, dp, stages):
 
 def activation_bytes(stage, pp, microbatches):
     """Activations, a recomputed layer's working set and the logits on the busiest stage, with the allocator's
-    :data:`FRAGMENTATION_FRACTION` on top [B]."""
-    inflight = np.minimum(np.asarray(pp, dtype=float), np.asarray(microbatches, dtype=float))
-    held = stage["activations"] * inflight * stage["interleave"] + stage["working"] + stage["logits"]
+    :data:`FRAGMENTATION_FRACTION` on top [B]: one layer's bytes times the :func:`held_layers` of the stage's
+    schedule with ``microbatches`` a step."""
+    held = stage["activations"] * held_layers(stage, pp, microbatches) + stage["working"] + stage["logits"]
     return held * (1.0 + FRAGMENTATION_FRACTION)
 
 

@@ -221,7 +221,7 @@ def memory_table(paths=(MODERN_CSV_PATH, MOE_CSV_PATH)) -> list[MemoryRow]:
     """The engine's memory estimate for every published recipe that ran without recomputation, against the GPU.
 
     The plan is the recipe's; what it leaves open (the micro-batch, virtual stages) is the plan search's choice
-    among the plans that fit, or, where none fits, the smallest estimate the engine gives for it.
+    among the plans that fit, or, where none fits, its choice with the memory limit off (the fastest plan).
     """
     from .catalog import gpu
     from .engine import build_inputs, describe_plan, evaluate as _evaluate

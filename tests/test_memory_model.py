@@ -24,6 +24,25 @@ def test_short_first_stage_moves_the_peak_to_the_second():
     assert memory.inflight_layers(126, 16, 4) < memory.inflight_layers(128, 16, 4)
 
 
+def test_a_warm_up_longer_than_the_step_holds_every_micro_batch_once():
+    # Megatron-LM schedules.py (get_pp_rank_microbatches): where a rank's warm-up reaches the m·v forwards of the
+    # step, all of them run before the first backward. Llama 3 405B at 16,384 GPUs: 16 micro-batches a replica on
+    # 16 stages of 8 one-layer chunks; rank 1 warms up 2·14 + 7·16 = 140 > 128 forwards, so it holds its 8 layers
+    # for each of the 16 micro-batches, 128, not 141; rank 0 (its first chunk the embedding alone) 16 · 7 = 112
+    assert_allclose(memory.inflight_layers(126, 16, 8, 16), 16 * 8)
+    assert_allclose(memory.inflight_layers(126, 16, 8, 32), 2 * 14 + 7 * 16 + 1)  # 32 micro-batches: 141
+    # the same holds for any chunking of the 16 micro-batches, and without interleaving rank 1 holds 15 · 8
+    assert_allclose(memory.inflight_layers(126, 16, 4, 16), 16 * 8)
+    assert_allclose(memory.inflight_layers(126, 16, 1, 16), 15 * 8)
+    # fewer micro-batches than stages without interleaving: every rank holds all of them, rank 1 its full stage
+    assert_allclose(memory.inflight_layers(126, 16, 1, 4), 4 * 8)
+    # rank 0 by the schedule's own order (the first p forwards of every p·v are its first chunk), counted
+    p, v, m, c = 4, 3, 8, 2
+    order = [k // p % v for k in range(m * v)]  # the chunk of each forward, rounds of p micro-batches a chunk
+    held = sum(c - (chunk == 0) for chunk in order[:2 * (p - 1) + (v - 1) * p + 1])
+    assert_allclose(memory.inflight_layers(p * v * c - 2, p, v, m), max(held, c * (2 * (p - 2) + (v - 1) * p + 1)))
+
+
 def test_stage_params_take_the_heaviest_stage():
     # tied embeddings on 16 stages: the ends hold 7 layers and V·h, a middle stage 8 layers
     h, V = 16384, 128256
@@ -46,7 +65,8 @@ def test_bytes_per_parameter_follow_megatron_distributed_optimizer_table():
 
 
 def test_fragmentation_is_charged_on_activations_not_on_states():
-    stage = dict(params=1e9, activations=1e9, interleave=1.0, working=0.0, logits=0.0, layer_params=0.0, fp8=0.0)
+    stage = dict(params=1e9, activations=1e9, working=0.0, logits=0.0, layer_params=0.0, fp8=0.0,
+                 **memory.pipeline_schedule(1, 1, 1))
     act = memory.activation_bytes(stage, 1, 1)
     assert_allclose(act, 1e9 * (1 + memory.FRAGMENTATION_FRACTION))
     total = memory.memory_with_replicas_bytes(stage, 1, 1, False, 1)
@@ -62,18 +82,19 @@ def test_fp8_keeps_the_gemm_inputs_for_the_weight_gradient_in_one_byte():
     # Transformer Engine saves each FP8 GEMM's input as its FP8 cast: a GPT layer with sequence parallelism and
     # FlashAttention stores 32·s·b·h/t bytes in BF16 (8 outside, 4 + 4 + 16 inside); in FP8 the two layer norms'
     # outputs drop from 4h to 2h, the GeLU output (the second GEMM's input, 8h) to 4h, and the output projection
-    # keeps an FP8 copy h of the attention output: 27·s·b·h/t
+    # keeps an FP8 copy h of the attention output: 27·s·b·h/t; both with FlashAttention's fp32 logsumexp, 4·a/h
     from model.compute import layer_activation_bytes
     s, b, h, a, t = 2048, 1, 12288, 96, 4
+    lse = 4 * a / h
     bf16 = layer_activation_bytes(b, s, h, a, t, True, True)[0]
     fp8 = layer_activation_bytes(b, s, h, a, t, True, True, fp8=True)[0]
-    assert_allclose(bf16, 32 * s * b * h / t)
-    assert_allclose(fp8, 27 * s * b * h / t)
+    assert_allclose(bf16, (32 + lse) * s * b * h / t)
+    assert_allclose(fp8, (27 + lse) * s * b * h / t)
     # a SwiGLU of f = 3.25h stores 6f (2f gate and up, f its output, two bytes each); FP8 halves its output: 5f
     f = 3.25 * h
     ratio = 3 * f / (8 * h)
     swiglu = layer_activation_bytes(b, s, h, a, t, True, True, ratio, fp8=True, fc2_input_share=1 / 3)[0]
-    assert_allclose(swiglu, (8 - 2 + 4 + 4 + 1) * s * b * h / t + 5 * f * s * b / t)
+    assert_allclose(swiglu, (8 - 2 + 4 + 4 + 1 + lse) * s * b * h / t + 5 * f * s * b / t)
 
 
 def test_fp8_moe_layers_keep_the_second_gemms_and_the_routed_copies_inputs_in_one_byte():

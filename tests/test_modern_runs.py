@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from gui.cli import main as cli
-from model import validation
+from model import memory, validation
 from model.engine import evaluate
 
 
@@ -51,6 +51,25 @@ def test_recipe_known_to_fit_gets_a_plan_without_recomputation_on_80_gb(run_id):
         pytest.fail(f"{run_id}: {exc}")
     assert np.all(res.plan.recompute == 0) and RECIPES[run_id].fits
     assert RECIPES[run_id].memory_gb == 80 and res.at("run").plan.memory_per_gpu_gb <= RECIPES[run_id].usable_gb
+
+
+def test_llama3_at_16k_gpus_holds_every_micro_batch_of_a_stage_and_is_refused_by_that_count():
+    # 16 micro-batches a replica (Table 4: batch/DP 16) on 16 interleaved stages: Megatron-LM's warm-up
+    # (2·(p − r − 1) + (v − 1)·p forwards) reaches the step's 16·v, so every forward runs before the first backward
+    # and the second rank holds its 8 layers for all 16 micro-batches. A layer by Korthikanti et al.'s tensors for
+    # this architecture (norms 8, query 2, keys and values 4·8/128, output 2, logsumexp 4·a/h, SwiGLU 6f/h, all
+    # s·b·h/t); 8 layers of weights (13h a layer for norms, as the engine counts every layer) at 2 + 4 + 12/d bytes
+    runs = {r["id"]: r for r in validation.read_runs(validation.MODERN_CSV_PATH)}
+    from model.scenario import scenario_from_dict
+    d = validation.run_to_scenario_dict(runs["llama3-405b-16k"])
+    d["parallel"]["virtual_stages"] = 4
+    plan = evaluate(scenario_from_dict(d), memory_limit=False).at("run").plan
+    s, h, a, kv, f, t, dp = 8192, 16384, 128, 8, 53248, 8, 128
+    layer = s * h / t * (8 + 2 + 4 * kv / a + 2 + 4 * a / h + 6 * f / h)
+    weights = h * h * (2 + 2 * kv / a) + 3 * h * f + 13 * h
+    expected = 16 * 8 * layer * (1 + memory.FRAGMENTATION_FRACTION) + 8 * weights / t * (2 + 4 + 12 / dp)
+    assert float(plan.memory_per_gpu_gb) == pytest.approx(expected / 1e9, rel=1e-6)
+    assert float(plan.memory_per_gpu_gb) > RECIPES["llama3-405b-16k"].usable_gb  # 97.9 GB: refused
 
 
 def test_memory_table_lists_the_recipes_that_ran_without_recomputation():

@@ -81,16 +81,22 @@ def test_activation_bytes_korthikanti_eq1():
     assert_allclose(lin + core, s * b * h / 8 * (34 + 5 * a * s / h))
     lin, core = compute.layer_activation_bytes(b, s, h, a, 8, False, True)
     assert core == 0.0  # FlashAttention recipes train without dropout: the two masks (2·s·b·h) go too
-    assert_allclose(lin, s * b * h * (8 + 24 / 8))
+    assert_allclose(lin, s * b * h * (8 + (24 + 4 * a / h) / 8))  # and it keeps an fp32 logsumexp a head
 
 
 def test_activation_bytes_grouped_query_attention_and_swiglu():
-    """Llama 3 405B's layer, tensor by tensor with sequence parallelism: norms' inputs and outputs 8, query 2,
-    keys and values 4·8/128, attention output 2, SwiGLU 6·f/h (gate and up, their product), all over t."""
+    """Llama 3 405B's layer against Korthikanti et al. 2022's 34·s·b·h + 5·a·s²·b, tensor by tensor with sequence
+    parallelism (all over t): the two norms' inputs 4 and outputs 4 (the QKV and gate/up GEMMs' inputs); query 2
+    and keys and values 2·2·8/128 (grouped-query attention, 8 key/value heads, not 4); the attention output 2 (the
+    output projection's input, FlashAttention's saved O); FlashAttention's fp32 logsumexp 4·a/h, not the 5·a·s/h of
+    softmax, its dropout mask and output; SwiGLU's input 4f/h (gate and up) and output 2f/h (the down GEMM's
+    input), not a GeLU's 8 + 8; no dropout masks (Korthikanti's 2: the recipe has no dropout)."""
     s, b, h, a, kv, f, t = 8192, 1, 16384, 128, 8, 53248, 8
     lin, core = compute.layer_activation_bytes(b, s, h, a, t, True, True, compute.mlp_activation_ratio(h, f), kv)
     assert core == 0.0
-    assert_allclose(lin, s * b * h / t * (8 + 2 + 4 * kv / a + 2 + 6 * f / h))
+    norms, attention, lse, swiglu = 4 + 4, 2 + 2 * 2 * kv / a + 2, 4 * a / h, 4 * f / h + 2 * f / h
+    assert_allclose(lin, s * b * h / t * (norms + attention + lse + swiglu))
+    assert_allclose(lin / 1e6, 533.2, atol=0.05)  # 31.78 s·b·h/t: 533.2 MB a layer and micro-batch
     # Megatron-LM's own estimate for such a layer, s·b·h·(18 + 4f/h)/t, is within a few per cent of it
     assert_allclose(lin, s * b * h / t * (18 + 4 * f / h), rtol=0.03)
 

@@ -124,7 +124,8 @@ def test_llama3_405b_published_plan_fits_only_with_sharded_weights():
     published = s.replace_many({"parallel.mode": "explicit", "parallel.tp": 8, "parallel.pp": 16,
                                 "parallel.zero_stage": 3})
     res = evaluate(published)
-    assert np.all(res.plan.memory_per_gpu_gb < 80)
+    # within what the engine lets a plan use of the 80 GB (80 GiB less the runtime reserve, 84.2 GB)
+    assert np.all(res.plan.feasible) and np.all(res.plan.memory_margin_gb > 0)
     assert 400e9 < res.at("roce").workload.params < 410e9
     with pytest.raises(ScenarioError):
         evaluate(published.replace_many({"parallel.zero_stage": 0, "workload.recompute": "selective"}))

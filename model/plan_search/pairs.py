@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..arrays import cut_constant_points, distinct_rows
-from ..memory import USABLE_MEMORY_FRACTION, activation_bytes, interleave_factor, model_state_bytes_by_stage
+from ..memory import USABLE_MEMORY_FRACTION, activation_bytes, model_state_bytes_by_stage
 from ..network import CONGESTION_PLAN_KEYS
 from ..plan_fit import GRID_MIN_ENTRIES, LAYER_MEMORY_POINT_KEYS, STAGE_MEMORY_POINT_KEYS, data_parallel_replicas, \
     degrees_valid, layer_memory, replica_rules, replicas_of_ranks, stage_memory
@@ -278,10 +278,8 @@ def plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         layer = layer_terms(ptc, LAYER_MEMORY_POINT_KEYS, nb, (t[g], b[g], c[g], e[g]), cb,
                              lambda q, tt, bb, cc, ee: layer_memory(q, tt, bb, rs, cc, ee), trailing=rs.shape,
                              models=models)
-        # the interleave factor, a function of the plan alone: per candidate, read at each pair
         stage = stage_memory(pt_b, *(at_candidates(x[0], cb)[:, None] for x in grid_plan), rs,
-                              at_candidates(cg[0], cb)[:, None], at_candidates(eg[0], cb)[:, None], layer=layer,
-                              interleave=at_candidates(interleave_factor(p[g], v[g]), cb)[:, None])
+                              at_candidates(cg[0], cb)[:, None], at_candidates(eg[0], cb)[:, None], layer=layer)
         stage = {k: np.broadcast_to(x, (nb.size,) + np.shape(x)[1:]) if np.ndim(x) == 2 else x
                  for k, x in stage.items()}
     dc = d_r * at_candidates(c[g], cb_r)
