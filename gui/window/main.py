@@ -1,8 +1,8 @@
 """The main window: controls on the left (:mod:`.controls_panel`), the three charts in the middle,
 the current point on the right (:mod:`.point_panel`).
 
-The window's state is its session (``window.session``, a :class:`gui.window.signals.SessionSignals`;
-the values in ``window.session.state``): the scenario and the one it was loaded as, the source,
+The window's state is its session (``window.session``, a :class:`gui.window.signals.SessionSignals`
+with one ``changed`` signal; the values in ``window.session.state``): the scenario and the one it was loaded as, the source,
 the x-axis, the pin, the bands, the TCO baseline, whether a slider is held. Data flows one way:
 a control calls the :class:`~gui.window.controller.Controller`; the controller changes the session and,
 coalesced, emits ``recomputed`` with a :class:`~gui.window.controller.Snapshot` that every view draws.
@@ -168,8 +168,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.settings = settings
         self.texts = Texts()  # every fixed text, set again on a language switch
         state = Session(scenario or model.load_scenario(DEFAULT_PRESET), source_path=source_path)
-        self.session = SessionSignals(state, self)
         self.controller = Controller(session=state, parent=self)
+        self.session: SessionSignals = self.controller.signals
         self.setObjectName("MainWindow")
         self.setWindowTitle(APP_NAME)
         self._build_menus()
@@ -182,14 +182,10 @@ class MainWindow(QtWidgets.QMainWindow):
         self._sync_timer.setSingleShot(True)
         self._sync_timer.setInterval(0)
         self._sync_timer.timeout.connect(self.sync_controls)
-        self.session.scenarioChanged.connect(self._sync_timer.start)
-        self.session.loadedChanged.connect(self.sync_controls)
-        self.session.draggingChanged.connect(self._dragging_changed)
-        self.session.tcoBaselineChanged.connect(self._tco_baseline_changed)
+        self.session.changed.connect(self._session_changed)
         self.cost_chart.baselineChanged.connect(lambda fabric: self.session.state.update(tco_baseline=fabric))
         c.recomputed.connect(self.show_snapshot)
         c.errorOccurred.connect(self.show_error)
-        c.xFieldChanged.connect(self._x_field_changed)
         self._retranslate_timer = QtCore.QTimer(self)  # a LanguageChange event from outside switch_language
         self._retranslate_timer.setSingleShot(True)
         self._retranslate_timer.setInterval(0)
@@ -409,8 +405,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def set_scenario(self, scenario: model.Scenario, source_path: str | None = None) -> None:
         """Show ``scenario`` (Open, autosave restore): every control at once, one recompute."""
-        self.session.state.loaded = scenario
-        self.controller.set_scenario(scenario, source_path=source_path)
+        self.controller.set_scenario(scenario, source_path=source_path, loaded=scenario)
 
     def charts_min_height(self) -> int:
         """The height the chart column needs at the least [px] (its charts' minimum): a dock takes only the rest."""
@@ -432,6 +427,20 @@ class MainWindow(QtWidgets.QMainWindow):
             ch.set_line_width(width)
             ch.set_live(live)
 
+    def _session_changed(self, names: frozenset) -> None:
+        """The window's part of a change of the session: the controls follow the scenario (once per burst of
+        edits, like the recompute), or now when the loaded one changed; the x-axis selector; the pens."""
+        if "loaded" in names:
+            self.sync_controls()
+        elif "scenario" in names:
+            self._sync_timer.start()
+        if "x_field" in names:
+            self._x_field_changed(self.session.state.x_field)
+        if "dragging" in names:
+            self._dragging_changed()
+        if "tco_baseline" in names:
+            self._tco_baseline_changed()
+
     def _dragging_changed(self) -> None:
         if not self.session.state.dragging:
             self.sync_controls(keep_error=True)  # the tooltips skipped while dragging (any message stays)
@@ -450,7 +459,8 @@ class MainWindow(QtWidgets.QMainWindow):
             self.cost_chart.set_baseline(fabric)
         for ch in self.charts.values():
             ch.set_tco_baseline(fabric)
-        self.refresh()
+        if not self.controller.pending:  # else the recompute due draws it (a batch that changed the x-axis too)
+            self.refresh()
 
     # ----------------------------------------------------------- model -> UI
     def sync_controls(self, keep_error: bool = False) -> None:
