@@ -13,6 +13,8 @@ Printed:
 - **calls**: every Python function call from the slider's value change to the first ``DataCurve.setData``
   (the slider's handler, the coalescing timer's slot, the views), in all files and in the repository's;
 - **files**: the distinct files those calls ran in (the repository's listed);
+- **whole move**: the Python calls of the whole move, to the event loop's rest (every view, the controls,
+  the repaint), for scale: what runs before the curve's ``setData`` and what runs after it;
 - **hops**: the repository's frames on the way, in two legs: the stack when the recompute is asked for (a
   ``QTimer.start`` under the slider's handler) and the stack at the curve's ``setData`` (from the timer's
   slot), each frame listed as ``file:function``.
@@ -82,10 +84,11 @@ def measure(path: str = "workload.params_b", live: bool = True) -> dict:
     _settle(app, 0.5)  # the last move painted: nothing of it is counted
 
     calls: list[str] = []
-    stop = {"done": False, "setdata": [], "schedule": []}
+    stop = {"done": False, "setdata": [], "schedule": [], "after": 0}
 
     def profile(frame, event, arg):
         if stop["done"]:
+            stop["after"] += event == "call"
             return
         if event == "call":
             calls.append(frame.f_code.co_filename)
@@ -102,8 +105,6 @@ def measure(path: str = "workload.params_b", live: bool = True) -> dict:
     try:
         sl.slider.setValue(target)
         for _ in range(20):
-            if stop["done"]:
-                break
             app.processEvents()
     finally:
         sys.setprofile(None)
@@ -114,7 +115,7 @@ def measure(path: str = "workload.params_b", live: bool = True) -> dict:
     repo = sorted({r for r in (_repo_file(f) for f in files) if r is not None})
     repo_calls = sum(1 for f in calls if _repo_file(f) is not None)
     return {"calls": len(calls), "repo_calls": repo_calls, "files": len(files), "repo_files": repo,
-            "schedule_leg": stop["schedule"], "setdata_leg": stop["setdata"]}
+            "schedule_leg": stop["schedule"], "setdata_leg": stop["setdata"], "whole_move": len(calls) + stop["after"]}
 
 
 def main(argv=None) -> int:
@@ -126,6 +127,7 @@ def main(argv=None) -> int:
     hops = len(m["schedule_leg"]) + len(m["setdata_leg"])
     print(f"slider {args.path} ({'idle' if args.idle else 'drag'}) -> first curve setData")
     print(f"calls: {m['calls']} Python calls ({m['repo_calls']} in the repository's files)")
+    print(f"whole move: {m['whole_move']} Python calls to the event loop's rest (repaint included)")
     print(f"files: {m['files']} distinct ({len(m['repo_files'])} of the repository's)")
     print(f"hops: {hops} repository frames ({len(m['schedule_leg'])} to the recompute's request, "
           f"{len(m['setdata_leg'])} from the timer to setData)")

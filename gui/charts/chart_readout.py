@@ -11,7 +11,7 @@ from PySide6 import QtCore
 
 from gui.i18n import translate
 from gui.theme import scaled_pt
-from gui.present.series import AXES, format_value, format_x, point_values
+from gui.present.series import AXES, format_value, format_x
 from gui.present.plausibility import point_stalls, stall_text
 from gui.present.text import idle_gpus_at, memory_at
 from gui.present.series import STALL_KINDS, value_text
@@ -145,16 +145,17 @@ class ChartReadout:
     """The chart's read-outs: the marker at the current value and the hover read-out (a mixin of
     :class:`gui.charts.sweep.ChartWidget`)."""
 
-    def _update_marker(self, result, data, current_x, point) -> None:
+    def _update_marker(self, view, data) -> None:
         self._current_x = None
-        self._last_point = point
+        current_x = view.current_x
         if current_x is None or not data.series:
             self.marker.setData([], [])
             self.vline.hide()
             return
-        meta = AXES.get(result.field, dict(scale=1.0))
+        meta = AXES.get(data.field, dict(scale=1.0))
         cx = np.broadcast_to(np.asarray(current_x, dtype=float) * meta["scale"], (len(data.series),))
-        yv = point_values(point, self.kind, self.tco_baseline) if point is not None else None
+        yv = view.marker(self.kind)
+        yv = None if yv is None else np.array(yv, dtype=float)  # the view's own stays as computed
         if yv is None or len(yv) != len(cx):
             yv = np.array([_interp(data.x, s.y, xi) for s, xi in zip(data.series, cx)])
         for k, s in enumerate(data.series):  # an off-scale or stalled fabric's marker stays on its clipped curve
@@ -207,7 +208,8 @@ class ChartReadout:
                         x=label, value=format_x(field, float(cx[0])))
                     if same else translate("Charts", "At this point"))
             lines = [f"<b>{head}</b>"]
-            stalls = point_stalls(self._last_point) if self._last_point is not None else {}
+            point = self.view.point if self.view is not None else None
+            stalls = point_stalls(point) if point is not None else {}
             for k, s in enumerate(data.series):
                 xs = "" if same else f" ({format_x(field, float(cx[k]))})"
                 value = (stall_text(stalls[s.fabric]) if s.fabric in stalls and self.kind in STALL_KINDS
@@ -217,14 +219,14 @@ class ChartReadout:
         else:
             lines = [f"<b>{label}: {format_x(field, float(data.x[i]))}</b>"]
             for f, s in enumerate(data.series):
-                idle = ", ".join(t for t in (idle_gpus_at(self._last_result, f, i),
-                                             memory_at(self._last_result, f, i)) if t)
+                idle = ", ".join(t for t in (idle_gpus_at(self.view.sweep, f, i),
+                                             memory_at(self.view.sweep, f, i)) if t)
                 lines.append(f"<span style='color:{s.style['colour']}'>■</span> {_esc(s.short)}: "
                              f"{_esc(value_text(self.kind, s, i, self._currency))}"
                              + (f" <span style='font-size:{scaled_pt(8)}pt'>({_esc(idle)})</span>" if idle else ""))
                 j = _step_near(s, i)
                 if j is not None:  # a step here: what changed in the plan, and whether a whole-number rule did it
-                    why = step_explanation(self._last_result, f, j)
+                    why = step_explanation(self.view.sweep, f, j)
                     if why:
                         lines.append(f"&nbsp;&nbsp;&nbsp;<span style='font-size:{scaled_pt(8)}pt'>"
                                      f"{_esc(format_x(field, float(data.x[j - 1])))} → "

@@ -102,7 +102,8 @@ def _saving(r: dict, cur: str) -> str:
 
 
 class CostChart(QtWidgets.QWidget):
-    """Cost per run and TCO against a baseline fabric, per fabric, at the current point."""
+    """Cost per run and TCO against a baseline fabric, per fabric, at the current point. The baseline is the
+    one given with the point (the window's session holds it); picking another emits ``baselineChanged``."""
 
     baselineChanged = QtCore.Signal(str)
 
@@ -128,9 +129,7 @@ class CostChart(QtWidgets.QWidget):
         self.financials_label.setWordWrap(True)
         self.financials_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         lay.addWidget(self.financials_label)
-        self.baseline: str | None = None
         self.data: dict | None = None
-        self._point = None
 
     def retranslate(self) -> None:
         """The fixed texts in the current language (the bars follow on the next :meth:`show_point`)."""
@@ -138,8 +137,8 @@ class CostChart(QtWidgets.QWidget):
         self.baseline_combo.setAccessibleName(translate("CostChart", "Baseline fabric"))
         self.baseline_combo.setToolTip(translate("CostChart", "The fabric the TCO differences are measured from"))
 
-    def show_point(self, point, focus: str | None = None) -> None:
-        self._point = point
+    def show_point(self, point, baseline: str | None = None) -> None:
+        """The bars of ``point`` (an ``evaluate`` result) against ``baseline`` (``None``: the default)."""
         names = [st.get("short", n) for n, st in zip(point.fabrics, fabric_styles(point))]
         ids = list(point.fabrics)
         if [self.baseline_combo.itemData(i) for i in range(self.baseline_combo.count())] != ids:
@@ -149,7 +148,7 @@ class CostChart(QtWidgets.QWidget):
                 self.baseline_combo.addItem(name, fid)
             self.baseline_combo.blockSignals(False)
         try:
-            self.data = cost_comparison(point, self.baseline)
+            self.data = cost_comparison(point, baseline)
         except (KeyError, TypeError, ZeroDivisionError):
             self.data = None
         if self.data is not None:
@@ -166,16 +165,15 @@ class CostChart(QtWidgets.QWidget):
         self.financials_label.setText("\n".join(lines))
         self.financials_label.setToolTip(financials_note())
 
-    def set_baseline(self, fabric: str) -> None:
-        self.baseline = fabric
-        if self._point is not None:
-            self.show_point(self._point)
-        self.baselineChanged.emit(fabric)
+    @property
+    def baseline(self) -> str | None:
+        """The baseline fabric the bars are drawn against (``None`` before the first point)."""
+        return self.data["baseline"] if self.data else None
 
     def _baseline_picked(self, index: int) -> None:
         fid = self.baseline_combo.itemData(index)
         if fid and fid != self.baseline:
-            self.set_baseline(fid)
+            self.baselineChanged.emit(fid)  # drawn again when the point comes back with it
 
     def grab_text(self) -> str:
         """The figures drawn, as text (tests, accessibility)."""

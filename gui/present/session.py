@@ -52,15 +52,25 @@ class Field:
         return old is not new if self.identity else not _same(old, new)
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, eq=False)
 class Overlays:
     """What the views draw over a snapshot, as one value: the uncertainty bands shown, the snapshot pinned
-    as A (and when), the fabric the TCO is measured from (``None``: the default)."""
+    as A (and when), the fabric the TCO is measured from (``None``: the default). Two are equal when they pin
+    the same snapshot (by identity: a snapshot holds arrays) and agree on the rest."""
 
     bands_on: bool = False
     pin: Any = None
     pinned_at: str = ""
     tco_baseline: str | None = None
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Overlays):
+            return NotImplemented
+        return (self.pin is other.pin and self.bands_on == other.bands_on and self.pinned_at == other.pinned_at
+                and self.tco_baseline == other.tco_baseline)
+
+    def __hash__(self) -> int:
+        return hash((self.bands_on, id(self.pin), self.pinned_at, self.tco_baseline))
 
 
 class Session:

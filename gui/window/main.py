@@ -30,6 +30,7 @@ from gui.features import install_features
 from gui.i18n import Texts, current_language, translate
 from gui.present.text import profile_set_name, tr_source
 from gui.present.session import Session
+from gui.present.view import SnapshotView
 from gui.panels.recommendation import preset_name_for
 from gui.window.signals import SessionSignals
 from gui.window import persistence
@@ -167,6 +168,7 @@ class MainWindow(QtWidgets.QMainWindow):
         super().__init__()
         self.settings = settings
         self.texts = Texts()  # every fixed text, set again on a language switch
+        self.view: SnapshotView | None = None  # the snapshot and overlays the views drew last
         state = Session(scenario or model.load_scenario(DEFAULT_PRESET), source_path=source_path)
         self.controller = Controller(session=state, parent=self)
         self.session: SessionSignals = self.controller.signals
@@ -454,11 +456,6 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _tco_baseline_changed(self) -> None:
         """The Cost tab's baseline is the TCO chart's too: the chart draws the same sweep against it."""
-        fabric = self.session.state.tco_baseline
-        if fabric and self.cost_chart.baseline != fabric:
-            self.cost_chart.set_baseline(fabric)
-        for ch in self.charts.values():
-            ch.set_tco_baseline(fabric)
         if not self.controller.pending:  # else the recompute due draws it (a batch that changed the x-axis too)
             self.refresh()
 
@@ -490,18 +487,29 @@ class MainWindow(QtWidgets.QMainWindow):
         """``s``'s name as the charts show it ("(edited)" when it is not the loaded one)."""
         return control_texts.scenario_name(s, s != self.session.state.loaded)
 
+    def view_of(self, snap) -> SnapshotView:
+        """``snap`` as the window's views draw it: with the session's overlays and the charts' captions (the view
+        drawn last when it is that one; its chart data carried over where the sweep and baseline are the same)."""
+        s = snap.scenario
+        overlays = self.session.state.overlays
+        name, profile = self.scenario_name(s), profile_set_name(s.fabric.profile_set)
+        v = self.view
+        if v is None:
+            return SnapshotView(snap, overlays, name, profile)
+        if v.snapshot is snap and v.overlays == overlays and v.scenario_name == name and v.profile_set == profile:
+            return v
+        return v.follow(snap, overlays, name, profile)
+
     def show_snapshot(self, snap) -> None:
-        """Every view draws ``snap`` (what ``recomputed`` calls)."""
+        """Every view draws ``snap`` (what ``recomputed`` calls): the charts first, then the controls if a burst of
+        edits left them behind (all before the repaint), then the point's panel."""
+        view = self.view = self.view_of(snap)
+        for ch in self.charts.values():
+            ch.show_view(view)
         if self._sync_timer.isActive():
             self.sync_controls()
-        s = snap.scenario
-        focus = s.fabric.focus_fabric
-        name = self.scenario_name(s)
-        for kind, ch in self.charts.items():
-            ch.show_result(snap.sweep, kind, current_x=snap.current_x, focus=focus,
-                           profile_set=profile_set_name(s.fabric.profile_set), scenario_name=name, point=snap.point)
         live = self.session.state.dragging
-        self.point_panel.show_snapshot(snap, focus, self.controller.source_path, live)
+        self.point_panel.show_view(view, self.controller.source_path, live)
         if not live:
             self.timing_label.setText(
                 translate("MainWindow", "engine: cached result") if snap.cached
@@ -531,6 +539,7 @@ class MainWindow(QtWidgets.QMainWindow):
         """Every text in the current language, in place: the fixed texts, the controls' names and
         tooltips, the views drawn from the results, the features' menus and docks."""
         self._retranslate_timer.stop()
+        self.view = None  # the chart data again, in the new language
         self.texts.retranslate()
         self.controls.retranslate()
         self.point_panel.retranslate()

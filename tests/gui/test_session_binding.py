@@ -17,8 +17,8 @@ def test_a_batched_change_of_two_fields_is_one_notification_and_one_redraw(windo
     tco.draws_only_when_shown = False  # draw it at once, like the stacked charts (it sits in a hidden tab)
     heard, drawn = [], []
     win.session.changed.connect(heard.append)
-    show = tco.show_result
-    monkeypatch.setattr(tco, "show_result", lambda *a, **k: (drawn.append(a[0]), show(*a, **k))[1])
+    show = tco.show_view
+    monkeypatch.setattr(tco, "show_view", lambda *a, **k: (drawn.append(a[0]), show(*a, **k))[1])
     state = win.session.state
     with state.batch():
         state.tco_baseline = "infiniband"
@@ -28,7 +28,7 @@ def test_a_batched_change_of_two_fields_is_one_notification_and_one_redraw(windo
     assert len(drawn) == 1, "one redraw for one change"
     # the redraw is the new one: the TCO against InfiniBand, along the model size
     data = tco.series
-    assert data.baseline == "infiniband"
+    assert data.baseline == "infiniband" and drawn[0].overlays.tco_baseline == "infiniband"
     np.testing.assert_allclose(data.x, sweep_values(win.controller.scenario, "workload.params_b"))
 
 
