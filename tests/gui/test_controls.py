@@ -114,7 +114,7 @@ def test_currency_switch_relabels_money(window, qtbot):
         combo.setCurrentIndex(combo.findData("USD"))
     assert win.controller.scenario.economics.currency == "USD"
     assert win.charts["cost_per_run"].series.currency == "USD"  # the third chart: cost per run in the currency
-    assert win.cost_chart.data["currency"] == "USD"
+    assert win.cost_chart.data.currency == "USD"
     assert win.table.cell_text(0, "tco").startswith("$")
     # the electricity slider follows the currency
     assert win.sliders["economics.electricity_usd_per_kwh"].isVisibleTo(win)
