@@ -30,8 +30,8 @@ def step_explanation(result, f: int, i: int) -> str:
         return ""
     names = {"tp": "tp", "pp": "pp", "dp": "dp", "micro_batch": translate("Charts", "micro-batch"),
              "virtual_stages": translate("Charts", "virtual stages")}
-    changes = [f"{names[k]} {before[k]}→{after[k]}" for k in ("tp", "pp", "micro_batch", "virtual_stages")
-               if before[k] != after[k]]
+    changes = [f"{names[k]} {getattr(before, k)}→{getattr(after, k)}"
+               for k in ("tp", "pp", "micro_batch", "virtual_stages") if getattr(before, k) != getattr(after, k)]
     if not changes:
         part = largest_change(result, f, i)
         if part is None:
@@ -41,7 +41,7 @@ def step_explanation(result, f: int, i: int) -> str:
         from gui.i18n_data import tr_data
 
         text = translate("Charts", "plan unchanged (tp {tp} · pp {pp} · dp {dp0}→{dp1}); {part} {delta}").format(
-            tp=after["tp"], pp=after["pp"], dp0=before["dp"], dp1=after["dp"],
+            tp=after.tp, pp=after.pp, dp0=before.dp, dp1=after.dp,
             part=tr_data(BREAKDOWN_LABELS.get(part[0], part[0])),
             delta=f"{part[1] * 1e3:+,.0f} ms" if abs(part[1]) >= 0.0005 else f"{part[1] * 1e3:+.2g} ms")
         m = np.atleast_2d(np.asarray(result.plan.microbatches, dtype=float))
@@ -49,20 +49,20 @@ def step_explanation(result, f: int, i: int) -> str:
         if np.isfinite(m0) and np.isfinite(m1) and m0 != m1:  # the batch over dp, rounded up: a whole-number step
             text += " — " + translate("Charts", "whole-number rule: {m0}→{m1} micro-batches per step (the batch "
                                                 "over dp, rounded up)").format(m0=int(m0), m1=int(m1))
-        idle = plan_fit(result, i, after)["idle"]
+        idle = plan_fit(result, i, after).idle
         if idle:  # utilisation counts every GPU: spares that do not fill a replica lower it
             text += " — " + translate("Charts", "{n} GPUs idle (they do not fill a replica of tp · pp = {size})").format(
-                n=idle, size=after["tp"] * after["pp"])
+                n=idle, size=after.tp * after.pp)
         return text
-    text = translate("Charts", "plan: {changes}").format(changes=", ".join(changes + [f"dp {after['dp']}"]))
+    text = translate("Charts", "plan: {changes}").format(changes=", ".join(changes + [f"dp {after.dp}"]))
     fit, there = plan_fit(result, i, before), plan_fit(result, i - 1, before)
     reasons = []  # only what the previous plan would newly need here
-    if fit["idle"] and not there["idle"]:
-        reasons.append(translate("Charts", "leave {n} GPUs idle").format(n=fit["idle"]))
-    if fit["batch"] != fit["asked"] and there["batch"] == there["asked"]:
-        reasons.append(translate("Charts", "round the batch {asked}→{batch}").format(asked=fit["asked"],
-                                                                                  batch=fit["batch"]))
-    if not fit["interleave_ok"] and there["interleave_ok"]:
+    if fit.idle and not there.idle:
+        reasons.append(translate("Charts", "leave {n} GPUs idle").format(n=fit.idle))
+    if fit.batch != fit.asked and there.batch == there.asked:
+        reasons.append(translate("Charts", "round the batch {asked}→{batch}").format(asked=fit.asked,
+                                                                                  batch=fit.batch))
+    if not fit.interleave_ok and there.interleave_ok:
         reasons.append(translate("Charts", "lose its interleaving (micro-batches not a multiple of pp)"))
     if reasons:
         text += " — " + translate("Charts", "whole-number rule: the previous plan would {reasons} here").format(
