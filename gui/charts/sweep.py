@@ -16,7 +16,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 from gui.i18n import translate
-from gui.present.series import CHART_KINDS, MIN_TCO_SPAN_PCT, ChartData, drawn_x, in_use_points, stall_note
+from gui.present.series import CHART_KINDS, MIN_TCO_SPAN_PCT, ChartData
 from gui.present.view import SnapshotView
 from gui.charts.chart_readout import ChartReadout, short_name
 from gui.charts.chart_texts import ChartTexts
@@ -208,7 +208,7 @@ class ChartWidget(ChartTexts, ChartReadout, pg.PlotWidget):
         x = data.x
         seen = set()
         idle_for = None  # (fabric, its idle points, colour): the fabric in focus, else the first with idle GPUs
-        for s in data.series:
+        for k, s in enumerate(data.series):
             name = s.fabric
             seen.add(name)
             curve = self.curves.get(name)
@@ -222,7 +222,7 @@ class ChartWidget(ChartTexts, ChartReadout, pg.PlotWidget):
                 curve.setPen(self._pen_for(s.style, focus == name))
                 self._styles[name] = (s.style, focus == name, self.line_width)
                 curve.setZValue(4 if focus == name else 3)
-            cx, cy, idle_on = in_use_points(x, s)
+            cx, cy, idle_on = data.in_use[k]
             curve.setData(cx, cy)  # DataCurve maps to log10, gaps where <= 0
             if not curve.isVisible():
                 curve.show()
@@ -249,7 +249,7 @@ class ChartWidget(ChartTexts, ChartReadout, pg.PlotWidget):
             for curve in self.extra_curves.values():
                 if curve.isVisible():
                     curve.hide()
-        self._fit_x(drawn_x(data), data.log_x)
+        self._fit_x(data.drawn_x, data.log_x)
         self._update_marker(view, data)  # before the y fit: it holds the new markers
         self.fit_y()
         self._sync_legend(data)
@@ -264,7 +264,7 @@ class ChartWidget(ChartTexts, ChartReadout, pg.PlotWidget):
         if (gap and self.plot_notes) != self.gap_note.isVisible():
             self.gap_note.setText(translate("Charts", "blank: no parallel plan fits there") if gap else "")
             self.gap_note.setVisible(gap and self.plot_notes)
-        self.set_caption_notes("stall", [(line, STALL_COLOUR) for line in stall_note(data).split("\n") if line])
+        self.set_caption_notes("stall", [(line, STALL_COLOUR) for line in data.stall_note.split("\n") if line])
         self._update_step_marks(data)
         self._place_overlays()
         if self._hover_pos is not None:
@@ -396,7 +396,7 @@ class ChartWidget(ChartTexts, ChartReadout, pg.PlotWidget):
         self._x_key = None
         self.y_follows_data = True
         if self.series is not None:
-            self._fit_x(drawn_x(self.series), self.series.log_x)
+            self._fit_x(self.series.drawn_x, self.series.log_x)
         self.fit_y()
 
     def _pen_for(self, style: dict, focus: bool) -> QtGui.QPen:

@@ -155,22 +155,23 @@ class Session:
     @property
     def focus(self) -> str:
         """The fabric in focus (the scenario's ``fabric.focus``)."""
-        return self.scenario.fabric.focus_fabric
+        return self._values["scenario"].fabric.focus_fabric
 
     @property
     def profile_set(self) -> str:
-        return self.scenario.fabric.profile_set
+        return self._values["scenario"].fabric.profile_set
 
     @property
     def edited(self) -> bool:
         """The scenario differs from the one loaded."""
-        return self.scenario != self.loaded
+        return self._values["scenario"] != self._values["loaded"]
 
     def is_edited(self, path: str) -> bool:
         """The field at dotted ``path`` differs from its value in the loaded scenario (False where
         either has no such field)."""
+        v = self._values
         try:
-            return self.scenario.get(path) != self.loaded.get(path)
+            return v["scenario"].get(path) != v["loaded"].get(path)
         except (AttributeError, KeyError, ValueError):
             return False
 
