@@ -60,3 +60,10 @@ def test_overlays_compare_the_pin_by_identity(snaps):
     assert Overlays(pin=snap, tco_baseline="roce") == Overlays(pin=snap, tco_baseline="roce")
     assert Overlays(pin=snap) != Overlays(pin=snaps[1])
     assert Overlays(bands_on=True) != Overlays()
+
+
+def test_the_same_snapshot_and_overlays_is_the_same_view(snaps):
+    snap, _ = snaps
+    view = SnapshotView(snap, Overlays(tco_baseline="roce"), "case 2", "seed")
+    assert view.follow(snap, Overlays(tco_baseline="roce"), "case 2", "seed") is view
+    assert view.follow(snap, Overlays(tco_baseline="roce"), "case 2 (edited)", "seed") is not view

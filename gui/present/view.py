@@ -70,9 +70,12 @@ class SnapshotView:
         return self._markers[kind]
 
     def follow(self, snapshot, overlays: Overlays, scenario_name: str = "", profile_set: str = "") -> "SnapshotView":
-        """The view of ``snapshot`` with ``overlays``, keeping this view's chart data where it still holds: the
-        same sweep (only the point moved) keeps every chart's, a new baseline drops the TCO chart's only;
-        a new point drops the markers."""
+        """The view of ``snapshot`` with ``overlays``: this view when nothing differs, else a new one keeping this
+        view's chart data where it still holds: the same sweep (only the point moved) keeps every chart's, a new
+        baseline drops the TCO chart's only; a new point drops the markers."""
+        if (snapshot is self.snapshot and overlays == self.overlays and scenario_name == self.scenario_name
+                and profile_set == self.profile_set):
+            return self
         charts: dict = {}
         if snapshot.sweep is self.snapshot.sweep:
             charts = dict(self._charts)

@@ -430,8 +430,8 @@ class MainWindow(QtWidgets.QMainWindow):
             ch.set_live(live)
 
     def _session_changed(self, names: frozenset) -> None:
-        """The window's part of a change of the session: the controls follow the scenario (once per burst of
-        edits, like the recompute), or now when the loaded one changed; the x-axis selector; the pens."""
+        """The window's part of a change: the controls follow the scenario (once per burst of edits, like the
+        recompute), or now when the loaded one changed; the x-axis selector; the pens; the baseline."""
         if "loaded" in names:
             self.sync_controls()
         elif "scenario" in names:
@@ -440,8 +440,8 @@ class MainWindow(QtWidgets.QMainWindow):
             self._x_field_changed(self.session.state.x_field)
         if "dragging" in names:
             self._dragging_changed()
-        if "tco_baseline" in names:
-            self._tco_baseline_changed()
+        if "tco_baseline" in names and not self.controller.pending:  # else the recompute due draws it
+            self.refresh()  # the charts and the Cost tab against the new baseline
 
     def _dragging_changed(self) -> None:
         if not self.session.state.dragging:
@@ -453,11 +453,6 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _preset_name(self):
         return preset_name_for(self.controller.source_path)
-
-    def _tco_baseline_changed(self) -> None:
-        """The Cost tab's baseline is the TCO chart's too: the chart draws the same sweep against it."""
-        if not self.controller.pending:  # else the recompute due draws it (a batch that changed the x-axis too)
-            self.refresh()
 
     # ----------------------------------------------------------- model -> UI
     def sync_controls(self, keep_error: bool = False) -> None:
@@ -488,17 +483,11 @@ class MainWindow(QtWidgets.QMainWindow):
         return control_texts.scenario_name(s, s != self.session.state.loaded)
 
     def view_of(self, snap) -> SnapshotView:
-        """``snap`` as the window's views draw it: with the session's overlays and the charts' captions (the view
-        drawn last when it is that one; its chart data carried over where the sweep and baseline are the same)."""
+        """``snap`` as the window's views draw it: with the session's overlays and the charts' captions (following
+        the view drawn last, :meth:`SnapshotView.follow`)."""
         s = snap.scenario
-        overlays = self.session.state.overlays
-        name, profile = self.scenario_name(s), profile_set_name(s.fabric.profile_set)
-        v = self.view
-        if v is None:
-            return SnapshotView(snap, overlays, name, profile)
-        if v.snapshot is snap and v.overlays == overlays and v.scenario_name == name and v.profile_set == profile:
-            return v
-        return v.follow(snap, overlays, name, profile)
+        args = (snap, self.session.state.overlays, self.scenario_name(s), profile_set_name(s.fabric.profile_set))
+        return self.view.follow(*args) if self.view is not None else SnapshotView(*args)
 
     def show_snapshot(self, snap) -> None:
         """Every view draws ``snap`` (what ``recomputed`` calls): the charts first, then the controls if a burst of
