@@ -32,7 +32,7 @@ I18N_DIR = catalog.ASSETS_DIR / "i18n"
 CATALOGUE = "fabric_whatif"
 SETTINGS_KEY = "view/language"
 
-_state = {"lang": "en", "translators": []}
+_state = {"translators": []}  # the language itself is held by gui.present.format
 
 
 def qm_path(lang: str):
@@ -40,11 +40,11 @@ def qm_path(lang: str):
 
 
 def current_language() -> str:
-    return _state["lang"]
+    return format_.language_code()
 
 
 def is_chinese() -> bool:
-    return _state["lang"].startswith("zh")
+    return format_.language() == "zh"
 
 
 def set_language(lang: str) -> bool:
@@ -67,8 +67,7 @@ def set_language(lang: str) -> bool:
         if qt.load(f"qtbase_{lang}", qt_dir):
             app.installTranslator(qt)
             _state["translators"].append(qt)
-    _state["lang"] = lang if ok else "en"
-    format_.set_language(_state["lang"])
+    format_.set_language(lang if ok else "en")
     QtCore.QLocale.setDefault(locale())
     return ok
 

@@ -25,7 +25,7 @@ def test_a_plan_change_is_found_where_the_plan_differs():
     for f in range(len(res.fabrics)):
         for i in range(1, 40):
             a, b = plan_at(res, f, i - 1), plan_at(res, f, i)
-            differs = a is not None and b is not None and any(a[k] != b[k] for k in
+            differs = a is not None and b is not None and any(getattr(a, k) != getattr(b, k) for k in
                                                              ("tp", "pp", "micro_batch", "virtual_stages"))
             assert bool(steps["changed"][f, i]) == differs, (res.fabrics[f], i + 1)
     assert not steps["changed"][:, 0].any()
@@ -39,9 +39,9 @@ def test_a_batch_that_does_not_split_leaves_gpus_idle_and_draws_no_step():
     res = model.sweep(s, "cluster.nodes", np.array([8.0, 9.0, 12.0, 15.0, 16.0]))
     steps = plan_steps(res)
     iw = res.fabrics.index("iwarp")
-    assert [plan_at(res, iw, i)["dp"] for i in range(5)] == [4, 4, 4, 4, 8]
+    assert [plan_at(res, iw, i).dp for i in range(5)] == [4, 4, 4, 4, 8]
     assert not steps["changed"][iw, 1:4].any()
-    assert plan_fit(res, 1, plan_at(res, iw, 0))["idle"] == 8
+    assert plan_fit(res, 1, plan_at(res, iw, 0)).idle == 8
 
 
 def test_a_plan_change_forced_by_idle_gpus_is_a_whole_number_step():
@@ -54,7 +54,7 @@ def test_a_plan_change_forced_by_idle_gpus_is_a_whole_number_step():
     ib = res.fabrics.index("infiniband")
     before = plan_at(res, ib, 0)
     assert steps["changed"][ib, 1] and steps["whole_number"][ib, 1]
-    assert plan_fit(res, 0, before)["idle"] == 0 and plan_fit(res, 1, before)["idle"] == 4
+    assert plan_fit(res, 0, before).idle == 0 and plan_fit(res, 1, before).idle == 4
 
 
 def test_no_step_is_whole_number_where_every_gpu_and_the_batch_divide():

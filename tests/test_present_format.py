@@ -88,3 +88,16 @@ def test_csv_numbers_are_rounded_to_their_meaning():
     assert csv_number(13.041234567891234) == "13.04" and csv_number(24.0) == "24"
     assert csv_number(0.00012345678) == "0.0001235" and csv_number(33_934_567.89) == "33934568"
     assert csv_number(-4.56789) == "-4.568" and csv_number(0.0) == "0" and csv_number(float("nan")) == ""
+
+
+def test_the_language_is_held_in_one_place():
+    """The formats' language is the GUI's: one value, set in either, read in both."""
+    from gui import i18n
+
+    try:
+        fm.set_language("zh_CN")
+        assert i18n.current_language() == "zh_CN" and i18n.is_chinese() and fm.language() == "zh"
+        assert "万" in fm.fmt_money(40_570_000, "CNY")
+    finally:
+        fm.set_language("en")
+    assert i18n.current_language() == "en" and not i18n.is_chinese() and fm.language() == "en"

@@ -76,16 +76,16 @@ def draw_bands(chart, bands, kind: str, field: str, items: dict | None = None) -
     items = {} if items is None else items
     seen = set()
     for s in band_series(bands, kind, field, chart.tco_baseline):
-        lo, hi, fill = items.get(s["fabric"]) or _band_items(chart, items, s["fabric"])
-        lo.setPen(band_pen(s["colour"]))
-        hi.setPen(band_pen(s["colour"]))
-        fill.setBrush(band_brush(s["colour"]))
-        lo.setData(s["x"], s["lo"])  # DataCurve: mapped to the chart's log axes like its curves
-        hi.setData(s["x"], s["hi"])
+        lo, hi, fill = items.get(s.fabric) or _band_items(chart, items, s.fabric)
+        lo.setPen(band_pen(s.colour))
+        hi.setPen(band_pen(s.colour))
+        fill.setBrush(band_brush(s.colour))
+        lo.setData(s.x, s.lo)  # DataCurve: mapped to the chart's log axes like its curves
+        hi.setData(s.x, s.hi)
         fill.updatePath()
         for it in (lo, hi, fill):
             it.show()
-        seen.add(s["fabric"])
+        seen.add(s.fabric)
     for name, its in items.items():
         if name not in seen:
             for it in its:

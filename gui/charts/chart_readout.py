@@ -11,7 +11,7 @@ from PySide6 import QtCore
 
 from gui.i18n import translate
 from gui.theme import scaled_pt
-from gui.present.series import AXES, format_value, format_x, point_values
+from gui.present.series import AXES, format_value, format_x
 from gui.present.plausibility import point_stalls, stall_text
 from gui.present.text import idle_gpus_at, memory_at
 from gui.present.series import STALL_KINDS, value_text
@@ -30,8 +30,8 @@ def step_explanation(result, f: int, i: int) -> str:
         return ""
     names = {"tp": "tp", "pp": "pp", "dp": "dp", "micro_batch": translate("Charts", "micro-batch"),
              "virtual_stages": translate("Charts", "virtual stages")}
-    changes = [f"{names[k]} {before[k]}→{after[k]}" for k in ("tp", "pp", "micro_batch", "virtual_stages")
-               if before[k] != after[k]]
+    changes = [f"{names[k]} {getattr(before, k)}→{getattr(after, k)}"
+               for k in ("tp", "pp", "micro_batch", "virtual_stages") if getattr(before, k) != getattr(after, k)]
     if not changes:
         part = largest_change(result, f, i)
         if part is None:
@@ -41,7 +41,7 @@ def step_explanation(result, f: int, i: int) -> str:
         from gui.i18n_data import tr_data
 
         text = translate("Charts", "plan unchanged (tp {tp} · pp {pp} · dp {dp0}→{dp1}); {part} {delta}").format(
-            tp=after["tp"], pp=after["pp"], dp0=before["dp"], dp1=after["dp"],
+            tp=after.tp, pp=after.pp, dp0=before.dp, dp1=after.dp,
             part=tr_data(BREAKDOWN_LABELS.get(part[0], part[0])),
             delta=f"{part[1] * 1e3:+,.0f} ms" if abs(part[1]) >= 0.0005 else f"{part[1] * 1e3:+.2g} ms")
         m = np.atleast_2d(np.asarray(result.plan.microbatches, dtype=float))
@@ -49,20 +49,20 @@ def step_explanation(result, f: int, i: int) -> str:
         if np.isfinite(m0) and np.isfinite(m1) and m0 != m1:  # the batch over dp, rounded up: a whole-number step
             text += " — " + translate("Charts", "whole-number rule: {m0}→{m1} micro-batches per step (the batch "
                                                 "over dp, rounded up)").format(m0=int(m0), m1=int(m1))
-        idle = plan_fit(result, i, after)["idle"]
+        idle = plan_fit(result, i, after).idle
         if idle:  # utilisation counts every GPU: spares that do not fill a replica lower it
             text += " — " + translate("Charts", "{n} GPUs idle (they do not fill a replica of tp · pp = {size})").format(
-                n=idle, size=after["tp"] * after["pp"])
+                n=idle, size=after.tp * after.pp)
         return text
-    text = translate("Charts", "plan: {changes}").format(changes=", ".join(changes + [f"dp {after['dp']}"]))
+    text = translate("Charts", "plan: {changes}").format(changes=", ".join(changes + [f"dp {after.dp}"]))
     fit, there = plan_fit(result, i, before), plan_fit(result, i - 1, before)
     reasons = []  # only what the previous plan would newly need here
-    if fit["idle"] and not there["idle"]:
-        reasons.append(translate("Charts", "leave {n} GPUs idle").format(n=fit["idle"]))
-    if fit["batch"] != fit["asked"] and there["batch"] == there["asked"]:
-        reasons.append(translate("Charts", "round the batch {asked}→{batch}").format(asked=fit["asked"],
-                                                                                  batch=fit["batch"]))
-    if not fit["interleave_ok"] and there["interleave_ok"]:
+    if fit.idle and not there.idle:
+        reasons.append(translate("Charts", "leave {n} GPUs idle").format(n=fit.idle))
+    if fit.batch != fit.asked and there.batch == there.asked:
+        reasons.append(translate("Charts", "round the batch {asked}→{batch}").format(asked=fit.asked,
+                                                                                  batch=fit.batch))
+    if not fit.interleave_ok and there.interleave_ok:
         reasons.append(translate("Charts", "lose its interleaving (micro-batches not a multiple of pp)"))
     if reasons:
         text += " — " + translate("Charts", "whole-number rule: the previous plan would {reasons} here").format(
@@ -145,16 +145,17 @@ class ChartReadout:
     """The chart's read-outs: the marker at the current value and the hover read-out (a mixin of
     :class:`gui.charts.sweep.ChartWidget`)."""
 
-    def _update_marker(self, result, data, current_x, point) -> None:
+    def _update_marker(self, view, data) -> None:
         self._current_x = None
-        self._last_point = point
+        current_x = view.current_x
         if current_x is None or not data.series:
             self.marker.setData([], [])
             self.vline.hide()
             return
-        meta = AXES.get(result.field, dict(scale=1.0))
+        meta = AXES.get(data.field, dict(scale=1.0))
         cx = np.broadcast_to(np.asarray(current_x, dtype=float) * meta["scale"], (len(data.series),))
-        yv = point_values(point, self.kind, self.tco_baseline) if point is not None else None
+        yv = view.marker(self.kind)
+        yv = None if yv is None else np.array(yv, dtype=float)  # the view's own stays as computed
         if yv is None or len(yv) != len(cx):
             yv = np.array([_interp(data.x, s.y, xi) for s, xi in zip(data.series, cx)])
         for k, s in enumerate(data.series):  # an off-scale or stalled fabric's marker stays on its clipped curve
@@ -207,7 +208,8 @@ class ChartReadout:
                         x=label, value=format_x(field, float(cx[0])))
                     if same else translate("Charts", "At this point"))
             lines = [f"<b>{head}</b>"]
-            stalls = point_stalls(self._last_point) if self._last_point is not None else {}
+            point = self.view.point if self.view is not None else None
+            stalls = point_stalls(point) if point is not None else {}
             for k, s in enumerate(data.series):
                 xs = "" if same else f" ({format_x(field, float(cx[k]))})"
                 value = (stall_text(stalls[s.fabric]) if s.fabric in stalls and self.kind in STALL_KINDS
@@ -217,14 +219,14 @@ class ChartReadout:
         else:
             lines = [f"<b>{label}: {format_x(field, float(data.x[i]))}</b>"]
             for f, s in enumerate(data.series):
-                idle = ", ".join(t for t in (idle_gpus_at(self._last_result, f, i),
-                                             memory_at(self._last_result, f, i)) if t)
+                idle = ", ".join(t for t in (idle_gpus_at(self.view.sweep, f, i),
+                                             memory_at(self.view.sweep, f, i)) if t)
                 lines.append(f"<span style='color:{s.style['colour']}'>■</span> {_esc(s.short)}: "
                              f"{_esc(value_text(self.kind, s, i, self._currency))}"
                              + (f" <span style='font-size:{scaled_pt(8)}pt'>({_esc(idle)})</span>" if idle else ""))
                 j = _step_near(s, i)
                 if j is not None:  # a step here: what changed in the plan, and whether a whole-number rule did it
-                    why = step_explanation(self._last_result, f, j)
+                    why = step_explanation(self.view.sweep, f, j)
                     if why:
                         lines.append(f"&nbsp;&nbsp;&nbsp;<span style='font-size:{scaled_pt(8)}pt'>"
                                      f"{_esc(format_x(field, float(data.x[j - 1])))} → "

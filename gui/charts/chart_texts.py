@@ -180,9 +180,9 @@ class ChartTexts:
             self._x_key = None  # pyqtgraph turned x auto-range back on: the sweep's x range again
 
     def retranslate(self) -> None:
-        """Draw the texts again in the current language on the next :meth:`show_result` (the title, the
+        """Draw the texts again in the current language on the next :meth:`show_view` (the title, the
         axis labels, the legend, the notes); the zoom stays."""
-        self._last_result = None
+        self._drawn = None
         self._texts = None
         self._title_fit = None
         self._legend_key = None

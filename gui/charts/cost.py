@@ -13,7 +13,7 @@ on linear axes instead:
 
 The difference axis spans at least :data:`MIN_DIFF_SPAN` of the baseline's TCO, so a
 rounding-size difference does not fill the width, and a 5 % difference fills most of it.
-:func:`cost_comparison` (plain data, no Qt) gives every number drawn.
+:func:`gui.present.financials.cost_comparison` (plain data, no Qt) gives every number drawn.
 """
 
 from __future__ import annotations
@@ -21,13 +21,9 @@ from __future__ import annotations
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from model.recommend import baseline_fabric
-from model.results import fabric_summaries
-
 from gui.present.series import fabric_styles, format_money
 from gui.i18n import QT_TRANSLATE_NOOP, translate
-from gui.present.financials import financial_lines, financials_note
-from gui.present.plausibility import point_stalls, stall_text
+from gui.present.financials import CostComparison, CostRow, cost_comparison, financial_lines, financials_note
 from gui.theme import current_theme
 
 MIN_DIFF_SPAN = 0.06
@@ -43,46 +39,6 @@ TITLE_RUN = QT_TRANSLATE_NOOP("CostChart", "Cost per training run (the same work
 TITLE_DIFF = QT_TRANSLATE_NOOP("CostChart", "Same cluster: {years}-year TCO against {baseline}")
 
 
-def cost_comparison(point, baseline: str | None = None) -> dict:
-    """Per-fabric cost figures at ``point`` (an ``evaluate`` result) against ``baseline``.
-
-    Returns ``{"baseline", "currency", "years", "rows": [...]}``; each row has ``fabric``,
-    ``label``, ``colour``, ``per_run``, ``stall`` (its "stalls — cause" text past the plausibility
-    bound, else ''), ``per_run_saving`` (money against the baseline, NaN where either side stalls),
-    ``per_run_delta`` (fraction against the baseline, NaN likewise),
-    ``tco``, ``tco_diff`` (money), ``tco_delta`` (fraction), ``diff_parts`` (``network``,
-    ``servers``, ``opex``: money, summing to ``tco_diff``) and ``network_share`` (network
-    capex / TCO).
-    """
-    base = baseline_fabric(point, baseline)
-    years = float(point.scenario.economics.years)
-    styles = fabric_styles(point)
-    summaries = fabric_summaries(point)
-
-    def fig(i):
-        f = summaries[i]
-        return dict(per_run=f.cost_per_run, tco=f.tco, network=f.capex_network, servers=f.capex_servers,
-                    opex=f.opex_per_year * years)
-
-    b = fig(point.fabric_index(base))
-    stalls = point_stalls(point)
-    rows = []
-    for i, (name, st) in enumerate(zip(point.fabrics, styles)):
-        f = fig(i)
-        parts = {k: f[k] - b[k] for k in ("network", "servers", "opex")}
-        # against a baseline that stalls (or for a fabric that does) no per-run comparison is a forecast
-        comparable = name not in stalls and base not in stalls
-        rows.append(dict(fabric=name, label=st.get("short", name), colour=st["colour"], per_run=f["per_run"],
-                         stall=stall_text(stalls[name], short=True) if name in stalls else "",
-                         per_run_saving=b["per_run"] - f["per_run"] if comparable else float("nan"),
-                         per_run_delta=f["per_run"] / b["per_run"] - 1.0 if comparable else float("nan"),
-                         tco=f["tco"], tco_diff=f["tco"] - b["tco"],
-                         tco_delta=f["tco"] / b["tco"] - 1.0, diff_parts=parts,
-                         network_share=f["network"] / f["tco"]))
-    return dict(baseline=base, baseline_label=rows[point.fabric_index(base)]["label"], currency=summaries[0].currency,
-                years=years, base_tco=b["tco"], rows=rows)
-
-
 def _pct(x: float, signed: bool = True) -> str:
     if not np.isfinite(x):
         return "–"
@@ -91,9 +47,9 @@ def _pct(x: float, signed: bool = True) -> str:
     return (("−" if x < 0 else "+") if signed else "") + body
 
 
-def _saving(r: dict, cur: str) -> str:
+def _saving(r: CostRow, cur: str) -> str:
     """" (¥43.7 k less)" / " (¥1.2 k more)" per run against the baseline; '' where not comparable."""
-    v = r.get("per_run_saving", float("nan"))
+    v = r.per_run_saving
     if not np.isfinite(v) or v == 0:
         return ""
     text = format_money(abs(v), cur, compact=True)
@@ -102,7 +58,8 @@ def _saving(r: dict, cur: str) -> str:
 
 
 class CostChart(QtWidgets.QWidget):
-    """Cost per run and TCO against a baseline fabric, per fabric, at the current point."""
+    """Cost per run and TCO against a baseline fabric, per fabric, at the current point. The baseline is the
+    one given with the point (the window's session holds it); picking another emits ``baselineChanged``."""
 
     baselineChanged = QtCore.Signal(str)
 
@@ -128,9 +85,7 @@ class CostChart(QtWidgets.QWidget):
         self.financials_label.setWordWrap(True)
         self.financials_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         lay.addWidget(self.financials_label)
-        self.baseline: str | None = None
-        self.data: dict | None = None
-        self._point = None
+        self.data: CostComparison | None = None
 
     def retranslate(self) -> None:
         """The fixed texts in the current language (the bars follow on the next :meth:`show_point`)."""
@@ -138,8 +93,8 @@ class CostChart(QtWidgets.QWidget):
         self.baseline_combo.setAccessibleName(translate("CostChart", "Baseline fabric"))
         self.baseline_combo.setToolTip(translate("CostChart", "The fabric the TCO differences are measured from"))
 
-    def show_point(self, point, focus: str | None = None) -> None:
-        self._point = point
+    def show_point(self, point, baseline: str | None = None) -> None:
+        """The bars of ``point`` (an ``evaluate`` result) against ``baseline`` (``None``: the default)."""
         names = [st.get("short", n) for n, st in zip(point.fabrics, fabric_styles(point))]
         ids = list(point.fabrics)
         if [self.baseline_combo.itemData(i) for i in range(self.baseline_combo.count())] != ids:
@@ -149,43 +104,42 @@ class CostChart(QtWidgets.QWidget):
                 self.baseline_combo.addItem(name, fid)
             self.baseline_combo.blockSignals(False)
         try:
-            self.data = cost_comparison(point, self.baseline)
+            self.data = cost_comparison(point, baseline)
         except (KeyError, TypeError, ZeroDivisionError):
             self.data = None
         if self.data is not None:
             self.baseline_combo.blockSignals(True)
-            self.baseline_combo.setCurrentIndex(ids.index(self.data["baseline"]))
+            self.baseline_combo.setCurrentIndex(ids.index(self.data.baseline))
             self.baseline_combo.blockSignals(False)
         self.canvas.data = self.data
         self.canvas.update()
         try:
-            lines = financial_lines(point, self.data["baseline"], {r["fabric"]: r["label"] for r in self.data["rows"]}) \
+            lines = financial_lines(point, self.data.baseline, {r.fabric: r.label for r in self.data.rows}) \
                 if self.data is not None else []
         except (KeyError, TypeError, ZeroDivisionError, ValueError):
             lines = []
         self.financials_label.setText("\n".join(lines))
         self.financials_label.setToolTip(financials_note())
 
-    def set_baseline(self, fabric: str) -> None:
-        self.baseline = fabric
-        if self._point is not None:
-            self.show_point(self._point)
-        self.baselineChanged.emit(fabric)
+    @property
+    def baseline(self) -> str | None:
+        """The baseline fabric the bars are drawn against (``None`` before the first point)."""
+        return self.data.baseline if self.data else None
 
     def _baseline_picked(self, index: int) -> None:
         fid = self.baseline_combo.itemData(index)
         if fid and fid != self.baseline:
-            self.set_baseline(fid)
+            self.baselineChanged.emit(fid)  # drawn again when the point comes back with it
 
     def grab_text(self) -> str:
         """The figures drawn, as text (tests, accessibility)."""
         if not self.data:
             return ""
-        cur = self.data["currency"]
-        return "; ".join(f"{r['label']}: " + (r["stall"] if r["stall"] else
-                                               f"{format_money(r['per_run'], cur)} per run{_saving(r, cur)}")
-                         + f", same-cluster TCO {format_money(r['tco_diff'], cur)} ({_pct(r['tco_delta'])})"
-                         for r in self.data["rows"])
+        cur = self.data.currency
+        return "; ".join(f"{r.label}: " + (r.stall if r.stall else
+                                               f"{format_money(r.per_run, cur)} per run{_saving(r, cur)}")
+                         + f", same-cluster TCO {format_money(r.tco_diff, cur)} ({_pct(r.tco_delta)})"
+                         for r in self.data.rows)
 
 
 class _CostCanvas(QtWidgets.QWidget):
@@ -193,13 +147,13 @@ class _CostCanvas(QtWidgets.QWidget):
         super().__init__(parent)
         self.setMinimumHeight(150)
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
-        self.data: dict | None = None
+        self.data: CostComparison | None = None
 
     def diff_span(self) -> float:
         """Half-width of the TCO-difference axis (money)."""
         d = self.data
-        biggest = max(abs(sum(r["diff_parts"].values())) for r in d["rows"])
-        return max(biggest * 1.05, MIN_DIFF_SPAN * abs(d["base_tco"]))
+        biggest = max(abs(sum(r.diff_parts.values())) for r in d.rows)
+        return max(biggest * 1.05, MIN_DIFF_SPAN * abs(d.base_tco))
 
     def paintEvent(self, _ev) -> None:  # noqa: N802 (Qt name)
         p = QtGui.QPainter(self)
@@ -211,17 +165,17 @@ class _CostCanvas(QtWidgets.QWidget):
             return
         fm = p.fontMetrics()
         h_text = fm.height()
-        cur = d["currency"]
-        rows = d["rows"]
+        cur = d.currency
+        rows = d.rows
         n = len(rows)
         bold = QtGui.QFont(self.font())
         bold.setBold(True)
-        left = max(fm.horizontalAdvance(r["label"] + "  00 %") for r in rows) + 14
+        left = max(fm.horizontalAdvance(r.label + "  00 %") for r in rows) + 14
         right = fm.horizontalAdvance("−¥0,000.0 万 (−00.0 %)") + 8
         width = max(self.width() - left - right, 20)
         half = (self.height() - 2) / 2
         fg, muted = QtGui.QColor(th["fg"]), QtGui.QColor(th["muted"])
-        per_run_max = max((r["per_run"] for r in rows if np.isfinite(r["per_run"]) and not r["stall"]),
+        per_run_max = max((r.per_run for r in rows if np.isfinite(r.per_run) and not r.stall),
                           default=1.0) or 1.0
         span = self.diff_span()
         for panel in (0, 1):
@@ -229,9 +183,9 @@ class _CostCanvas(QtWidgets.QWidget):
             p.setFont(bold)
             p.setPen(fg)
             title = (translate("CostChart", TITLE_RUN) + "  ·  "
-                     + translate("CostChart", "change against {baseline}").format(baseline=d["baseline_label"])
+                     + translate("CostChart", "change against {baseline}").format(baseline=d.baseline_label)
                      if panel == 0 else translate("CostChart", TITLE_DIFF).format(
-                         years=f"{d['years']:g}", baseline=d["baseline_label"]))
+                         years=f"{d.years:g}", baseline=d.baseline_label))
             p.drawText(QtCore.QRectF(4, y0 + 1, self.width() - 8, h_text), QtCore.Qt.AlignmentFlag.AlignLeft, title)
             p.setFont(self.font())
             top = y0 + h_text + 4
@@ -245,27 +199,27 @@ class _CostCanvas(QtWidgets.QWidget):
                 p.drawLine(QtCore.QPointF(zero, top), QtCore.QPointF(zero, top + n * row_h))
             for i, r in enumerate(rows):
                 y = top + i * row_h + (row_h - bar_h) / 2
-                p.setPen(QtGui.QColor(r["colour"]))
-                name = r["label"] if panel == 0 else f"{r['label']}  {_pct(r['network_share'], False)}"
+                p.setPen(QtGui.QColor(r.colour))
+                name = r.label if panel == 0 else f"{r.label}  {_pct(r.network_share, False)}"
                 p.drawText(QtCore.QRectF(0, y - 2, left - 8, bar_h + 4),
                            QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter, name)
                 if panel == 0:
-                    if not np.isfinite(r["per_run"]):
+                    if not np.isfinite(r.per_run):
                         continue
-                    if r["stall"]:  # past the plausibility bound: a short clipped bar and the cause, not a cost
-                        colour = QtGui.QColor(r["colour"])
+                    if r.stall:  # past the plausibility bound: a short clipped bar and the cause, not a cost
+                        colour = QtGui.QColor(r.colour)
                         colour.setAlpha(90)
                         p.fillRect(QtCore.QRectF(zero, y, width * 0.15, bar_h), colour)
-                        end, text = zero + width * 0.15, r["stall"]
+                        end, text = zero + width * 0.15, r.stall
                     else:
-                        p.fillRect(QtCore.QRectF(zero, y, r["per_run"] * scale, bar_h), QtGui.QColor(r["colour"]))
-                        end = zero + r["per_run"] * scale
-                        text = format_money(r["per_run"], cur, compact=True) + (
-                            "" if r["fabric"] == d["baseline"] else _saving(r, cur))
+                        p.fillRect(QtCore.QRectF(zero, y, r.per_run * scale, bar_h), QtGui.QColor(r.colour))
+                        end = zero + r.per_run * scale
+                        text = format_money(r.per_run, cur, compact=True) + (
+                            "" if r.fabric == d.baseline else _saving(r, cur))
                 else:
                     pos, neg = zero, zero
                     for key in ("network", "servers", "opex"):
-                        v = r["diff_parts"][key]
+                        v = r.diff_parts[key]
                         if not np.isfinite(v) or v == 0:
                             continue
                         w = abs(v) * scale
@@ -275,8 +229,8 @@ class _CostCanvas(QtWidgets.QWidget):
                             rect, neg = QtCore.QRectF(neg - w, y, w, bar_h), neg - w
                         p.fillRect(rect, QtGui.QColor(PART_COLOURS[key]))
                     end = max(pos, zero)  # the label right of the bar, or of zero for a saving
-                    text = (translate("CostChart", "baseline") if r["fabric"] == d["baseline"] else
-                            f"{format_money(r['tco_diff'], cur, compact=True)} ({_pct(r['tco_delta'])})")
+                    text = (translate("CostChart", "baseline") if r.fabric == d.baseline else
+                            f"{format_money(r.tco_diff, cur, compact=True)} ({_pct(r.tco_delta)})")
                 p.setPen(fg)
                 p.drawText(QtCore.QRectF(end + 4, y - 2, self.width() - end - 4, bar_h + 4),
                            QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter, text)
@@ -294,4 +248,4 @@ class _CostCanvas(QtWidgets.QWidget):
         p.end()
 
 
-__all__ = ["CostChart", "MIN_DIFF_SPAN", "cost_comparison"]
+__all__ = ["CostChart", "MIN_DIFF_SPAN"]

@@ -16,7 +16,8 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 from gui.i18n import translate
-from gui.present.series import CHART_KINDS, MIN_TCO_SPAN_PCT, chart_series, drawn_x, in_use_points, stall_note
+from gui.present.series import CHART_KINDS, MIN_TCO_SPAN_PCT, ChartData
+from gui.present.view import SnapshotView
 from gui.charts.chart_readout import ChartReadout, short_name
 from gui.charts.chart_texts import ChartTexts
 from gui.charts.plot_items import LEFT_AXIS_WIDTH, STALL_COLOUR, STEP_NOTE_MIN_HEIGHT, ChartLegend, DataCurve, GridLines, \
@@ -26,7 +27,8 @@ from gui.charts.plot_items import LEFT_AXIS_WIDTH, STALL_COLOUR, STEP_NOTE_MIN_H
 class ChartWidget(ChartTexts, ChartReadout, pg.PlotWidget):
     """One chart: a curve per fabric, a marker at the current value, hover read-out.
 
-    Call :meth:`show_result` with every new sweep result; curves are created the first
+    Call :meth:`show_view` with every new :class:`~gui.present.view.SnapshotView` (a snapshot with its
+    overlays: the TCO baseline is the view's); curves are created the first
     time a fabric appears and then only updated (``setData``). ``line_width`` is the base
     pen width in pixels: 1 while dragging (cheap under Qt's raster engine), larger for
     exports or presentation (:meth:`set_line_width`).
@@ -75,9 +77,8 @@ class ChartWidget(ChartTexts, ChartReadout, pg.PlotWidget):
         self.live = False  # a slider is held: the y axis only grows (:meth:`fit_y`)
         self.y_follows_data = True  # False once the user zooms or pans; Ctrl+0 (:meth:`reset_zoom`) restores it
         self._dpr = 1.0
-        self._last_result = None
-        self._last_point = None  # the point result the marker shows (its stalls read in the hover)
-        self.tco_baseline: str | None = None  # the fabric the TCO chart is measured from (the session's choice)
+        self.view: SnapshotView | None = None  # the view drawn (its sweep and point read in the hover)
+        self._drawn = None  # the chart data the curves show (None: draw them again, e.g. in another language)
         self._legend_key = None
         self._marker_brushes = None
         pi = self.getPlotItem()
@@ -157,43 +158,42 @@ class ChartWidget(ChartTexts, ChartReadout, pg.PlotWidget):
             w.setAttribute(QtCore.Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
 
     # -- drawing -------------------------------------------------------------
-    def set_tco_baseline(self, fabric: str | None) -> None:
-        """Measure the TCO from ``fabric`` (None: the default); the next :meth:`show_result` redraws."""
-        if fabric != self.tco_baseline:
-            self.tco_baseline = fabric
-            self._last_result = None
+    @property
+    def tco_baseline(self) -> str | None:
+        """The fabric the TCO chart is measured from: the drawn view's (``None``: the default)."""
+        return self.view.overlays.tco_baseline if self.view is not None else None
 
-    def show_result(self, result, kind: str | None = None, current_x=None, focus: str | None = None,
-                    profile_set: str | None = None, scenario_name: str | None = None, point=None) -> dict:
-        """Draw ``result`` (an engine sweep). ``current_x`` (engine units, scalar or one per
-        fabric) places the marker; ``point`` (an ``evaluate`` result) gives the marker's y
-        values (else they are interpolated on the curves). Returns the chart_series data (the last drawn,
-        while a chart that :attr:`draws_only_when_shown` is hidden: it draws this result when shown, or on
-        :meth:`catch_up`)."""
-        args = (result, kind, current_x, focus, profile_set, scenario_name, point)
-        if self.draws_only_when_shown and not self.isVisible():
-            self._pending = args
+    def set_kind(self, kind: str) -> None:
+        """Show another of :data:`~gui.present.series.CHART_KINDS` (drawn on the next :meth:`show_view`)."""
+        if kind not in CHART_KINDS:
+            raise ValueError(f"kind {kind!r}: one of {', '.join(CHART_KINDS)}")
+        if kind != self.kind:
+            self.kind = kind
+            self._drawn = None
+
+    def show_view(self, view: SnapshotView, *, now: bool = False) -> ChartData:
+        """Draw ``view``: this chart's kind of its sweep (against its TCO baseline), the marker at its current
+        point, the caption naming its profile set and scenario. Returns the chart data drawn (the last drawn,
+        while a chart that :attr:`draws_only_when_shown` is hidden: it draws ``view`` when shown, or on
+        :meth:`catch_up`; ``now`` draws at once all the same)."""
+        if not now and self.draws_only_when_shown and not self.isVisible():
+            self._pending = view
             return self.series
         self._pending = None
-        return self._draw_result(*args)
-
-    def _draw_result(self, result, kind, current_x, focus, profile_set, scenario_name, point) -> dict:
-        if kind is not None and kind != self.kind:
-            self.kind = kind
-        parts = [p for p in (translate("Charts", "profile: {name}").format(name=profile_set) if profile_set else "",
-                             short_name(scenario_name)) if p]
+        self.view = view
+        parts = [p for p in (translate("Charts", "profile: {name}").format(name=view.profile_set)
+                             if view.profile_set else "", short_name(view.scenario_name)) if p]
         self.caption = "  ·  ".join(parts)
-        same = (result is self._last_result and self.series is not None and self.series.kind == self.kind
-                and focus == self._focus and float(self.devicePixelRatioF()) == self._dpr)
-        if same:  # the same sweep (only the point moved): curves stay, the marker moves
-            data = self.series
+        data = view.chart(self.kind)
+        focus = view.focus
+        if data is self._drawn and focus == self._focus and float(self.devicePixelRatioF()) == self._dpr:
+            # the same sweep (only the point moved): curves stay, the marker moves
             self._set_texts(translate("Charts", "Training duration") if data.extra else data.title, data)
-            self._update_marker(result, data, current_x, point)
+            self._update_marker(view, data)
             if self._hover_pos is not None:
                 self._update_readout(self._hover_pos)
             return data
-        self._last_result = result
-        data = chart_series(result, self.kind, self.tco_baseline)
+        self._drawn = data
         self.series = data
         self._currency = data.currency
         extra_for = focus if focus in {e.fabric for e in data.extra} else None
@@ -210,7 +210,7 @@ class ChartWidget(ChartTexts, ChartReadout, pg.PlotWidget):
         x = data.x
         seen = set()
         idle_for = None  # (fabric, its idle points, colour): the fabric in focus, else the first with idle GPUs
-        for s in data.series:
+        for k, s in enumerate(data.series):
             name = s.fabric
             seen.add(name)
             curve = self.curves.get(name)
@@ -224,7 +224,7 @@ class ChartWidget(ChartTexts, ChartReadout, pg.PlotWidget):
                 curve.setPen(self._pen_for(s.style, focus == name))
                 self._styles[name] = (s.style, focus == name, self.line_width)
                 curve.setZValue(4 if focus == name else 3)
-            cx, cy, idle_on = in_use_points(x, s)
+            cx, cy, idle_on = data.in_use[k]
             curve.setData(cx, cy)  # DataCurve maps to log10, gaps where <= 0
             if not curve.isVisible():
                 curve.show()
@@ -251,8 +251,8 @@ class ChartWidget(ChartTexts, ChartReadout, pg.PlotWidget):
             for curve in self.extra_curves.values():
                 if curve.isVisible():
                     curve.hide()
-        self._fit_x(drawn_x(data), data.log_x)
-        self._update_marker(result, data, current_x, point)  # before the y fit: it holds the new markers
+        self._fit_x(data.drawn_x, data.log_x)
+        self._update_marker(view, data)  # before the y fit: it holds the new markers
         self.fit_y()
         self._sync_legend(data)
         if not data.note:
@@ -266,7 +266,7 @@ class ChartWidget(ChartTexts, ChartReadout, pg.PlotWidget):
         if (gap and self.plot_notes) != self.gap_note.isVisible():
             self.gap_note.setText(translate("Charts", "blank: no parallel plan fits there") if gap else "")
             self.gap_note.setVisible(gap and self.plot_notes)
-        self.set_caption_notes("stall", [(line, STALL_COLOUR) for line in stall_note(data).split("\n") if line])
+        self.set_caption_notes("stall", [(line, STALL_COLOUR) for line in data.stall_note.split("\n") if line])
         self._update_step_marks(data)
         self._place_overlays()
         if self._hover_pos is not None:
@@ -277,7 +277,7 @@ class ChartWidget(ChartTexts, ChartReadout, pg.PlotWidget):
         """Draw the result held back while hidden (see :attr:`draws_only_when_shown`), now."""
         if self._pending is not None:
             pending, self._pending = self._pending, None
-            self._draw_result(*pending)
+            self.show_view(pending, now=True)
 
     def showEvent(self, ev) -> None:  # noqa: N802 (Qt name)
         super().showEvent(ev)
@@ -398,7 +398,7 @@ class ChartWidget(ChartTexts, ChartReadout, pg.PlotWidget):
         self._x_key = None
         self.y_follows_data = True
         if self.series is not None:
-            self._fit_x(drawn_x(self.series), self.series.log_x)
+            self._fit_x(self.series.drawn_x, self.series.log_x)
         self.fit_y()
 
     def _pen_for(self, style: dict, focus: bool) -> QtGui.QPen:

@@ -98,7 +98,7 @@ class MoeGapDialog(QtWidgets.QDialog):
         self.summary, self.error_label = chart_layout(self, form, self.plot)
         self.summary.setObjectName("moeGapSummary")
         self.source.currentIndexChanged.connect(self.refresh)
-        controller.scenarioChanged.connect(self._scenario_changed)
+        controller.signals.on({"scenario"}, lambda: self._scenario_changed(controller.scenario), receiver=self)
         self.refresh()
 
     def _offer_current(self, scenario) -> None:

@@ -101,7 +101,7 @@ class NcclTestsDialog(QtWidgets.QDialog):
             combo.currentIndexChanged.connect(self.refresh)
         self.nodes.valueChanged.connect(self.refresh)
         self.gpus.valueChanged.connect(self.refresh)
-        controller.scenarioChanged.connect(self.refresh)  # open beside the window: it follows the fabric controls
+        controller.signals.on({"scenario"}, self.refresh, receiver=self)  # open beside the window: it follows the fabric controls
         self.refresh()
 
     def refresh(self, *_):

@@ -49,7 +49,9 @@ from gui.charts.compare import PinnedLayer, pinned_along, pinned_pen
 from gui.i18n import is_chinese, translate
 from gui.present.chart_export import (  # noqa: F401 (re-exported: the export API in one place)
     CHART_FORMATS, MAX_PNG_WIDTH, MIN_PNG_WIDTH, _check_overlays, _name_of, _sweep_of, chart_format, csv_text, series_csv)
+from gui.present.session import Overlays
 from gui.present.sweep import X_FIELDS, compute_snapshot
+from gui.present.view import SnapshotView
 
 DESIGN_SIZE = (800, 480)          # logical px of an exported chart (5:3)
 EXPORT_LINE_WIDTH = 2.0           # px at the design size (the window draws 1 px while dragging)
@@ -114,13 +116,12 @@ def build_chart(snapshot, kind: str, *, size=DESIGN_SIZE, line_width: float = EX
     for name in ("left", "bottom"):
         ax = w.getPlotItem().getAxis(name)
         ax.setStyle(tickFont=f)  # the axis titles: _text_fonts below
-    w.tco_baseline = baseline
     w.resize(int(size[0]), int(size[1]))
     w.plot_notes = not compact  # the sheet's legend line says what blanks, rings and dots mean
     w.show()
     s = snapshot.scenario
-    w.show_result(snapshot.sweep, kind, current_x=snapshot.current_x, focus=s.fabric.focus_fabric,
-                  profile_set=s.fabric.profile_set, scenario_name=s.name, point=snapshot.point)
+    w.show_view(SnapshotView(snapshot, Overlays(tco_baseline=baseline), scenario_name=s.name,
+                             profile_set=s.fabric.profile_set))
     _check_overlays(snapshot.sweep, bands, pinned)
     _draw_overlays(w, snapshot, kind, bands, pinned, line_width, compact)
     if view_range is not None:

@@ -75,9 +75,9 @@ class Features(QtCore.QObject):
         self.docks.panelMade.connect(self._style_panel)
         self.docks.shown.connect(lambda _name: self._on_settled(c.snapshot))
         c.recomputed.connect(self._on_recomputed)
-        session.bandsChanged.connect(lambda: self.bands.set_enabled(session.state.bands_on))
-        session.bandsChanged.connect(lambda: self.bands_action.setChecked(session.state.bands_on))
-        session.tcoBaselineChanged.connect(self._tco_baseline_changed)
+        session.on({"bands_on"}, lambda: (self.bands.set_enabled(session.state.bands_on),
+                                          self.bands_action.setChecked(session.state.bands_on)))
+        session.on({"tco_baseline"}, self._tco_baseline_changed)
         self.presentation_mode.toggled.connect(self._presentation_toggled)
         window.retranslated.connect(self.retranslate)
         self.settled.connect(self._on_settled)

@@ -40,8 +40,8 @@ class PinCompare(QtCore.QObject):
         texts.bind(self.unpin_action.setText, lambda: translate("Features", "C&lear pin"))
         self.unpin_action.setEnabled(False)
         self.unpin_action.triggered.connect(self.unpin)
-        self.session.pinChanged.connect(self._pin_changed)
-        self.session.tcoBaselineChanged.connect(self.redraw)
+        self.session.on({"pin", "pinned_at"}, self._pin_changed)
+        self.session.on({"tco_baseline"}, self.redraw)
 
     def make_panel(self) -> ComparePanel:
         p = ComparePanel()

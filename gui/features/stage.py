@@ -19,7 +19,6 @@ from model.results import fabric_summaries
 from gui.charts.sweep import ChartWidget
 from gui.i18n import fmt_money, fmt_number, fmt_percent, translate
 from gui.present.plausibility import point_stalls
-from gui.present.text import profile_set_name
 from gui.theme import muted, scaled_pt
 
 STAGE_KINDS = ("duration", "utilisation", "tco", "cost_per_run")  # the first is shown first
@@ -181,12 +180,9 @@ class StageView(QtWidgets.QWidget):
         if snap is None:
             return
         w = self.window
-        s = snap.scenario
         self.sync()
-        self.chart.set_tco_baseline(w.session.state.tco_baseline)
-        self.chart.show_result(snap.sweep, self.kind, current_x=snap.current_x, focus=s.fabric.focus_fabric,
-                               profile_set=profile_set_name(s.fabric.profile_set), scenario_name=w.scenario_name(s),
-                               point=snap.point)
+        self.chart.set_kind(self.kind)
+        self.chart.show_view(w.view_of(snap))
         self.show_headline(snap, w.recommendation.recommendation)
 
     def show_headline(self, snap, rec) -> None:

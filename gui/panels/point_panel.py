@@ -84,10 +84,12 @@ class PointPanel(QtWidgets.QScrollArea):
         self.setMinimumWidth(right.minimumWidth())  # the window's minimum width stays what it was
         right.setMinimumWidth(right.minimumWidth() - bar)
 
-    def show_snapshot(self, snap, focus: str, source_path: str | None, live: bool) -> None:
+    def show_view(self, view, source_path: str | None, live: bool) -> None:
+        """Draw ``view`` (a :class:`gui.present.view.SnapshotView`): its point, against its TCO baseline."""
+        snap, focus = view.snapshot, view.focus
         self.table.show_point(snap.point, focus, live)
         self.breakdown.show_point(snap.point, focus, live)
-        self.cost_chart.show_point(snap.point, focus)
+        self.cost_chart.show_point(snap.point, view.baseline)
         self.recommendation.show_snapshot(snap, preset_name_for(source_path), live=live)
         text = control_texts.point_title(snap.scenario)
         if self.point_title.text() != text:

@@ -9,6 +9,7 @@ its curves. The window (:mod:`gui.charts.bands`), the exports and the CSV draw o
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -21,8 +22,20 @@ SAMPLES = 1000
 SEED = 0
 
 
-def band_series(bands, kind: str, field: str, baseline: str | None = None) -> list[dict]:
-    """Display-unit band data for one chart: ``[{fabric, label, x, lo, mid, hi, colour}]`` (P10, P50, P90).
+@dataclass(frozen=True)
+class Band:
+    """One fabric's uncertainty band on a chart, in display units (NaN where the band is not defined)."""
+    fabric: str  # the fabric's key
+    label: str  # its legend text
+    x: np.ndarray  # (N,) the x values
+    lo: np.ndarray  # (N,) P10
+    mid: np.ndarray  # (N,) P50
+    hi: np.ndarray  # (N,) P90
+    colour: str  # the fabric's colour
+
+
+def band_series(bands, kind: str, field: str, baseline: str | None = None) -> list[Band]:
+    """Display-unit band data for one chart: one :class:`Band` (P10, P50, P90) per fabric.
 
     Points where the band is not defined on both sides are NaN in all three."""
     metric, scale = BAND_METRICS[kind]
@@ -38,7 +51,7 @@ def band_series(bands, kind: str, field: str, baseline: str | None = None) -> li
     for i, (name, st) in enumerate(zip(res.fabrics, fabric_styles(res))):
         bad = ~(np.isfinite(lo[i]) & np.isfinite(hi[i]))
         a, m, b = (np.where(bad, np.nan, arr[i]) for arr in (lo, mid, hi))
-        out.append(dict(fabric=name, label=st["label"], x=x, lo=a, mid=m, hi=b, colour=st["colour"]))
+        out.append(Band(fabric=name, label=st["label"], x=x, lo=a, mid=m, hi=b, colour=st["colour"]))
     return out
 
 

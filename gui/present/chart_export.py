@@ -112,7 +112,7 @@ def series_csv(result, kind: str, *, bands=None, pinned=None, baseline: str | No
         cols += [(f"{label}: {money}", data.x, row) for label, row in zip(result.labels, data.tco)]
     if bands is not None:
         for b in band_series(bands, kind, result.field, baseline):
-            cols += [(f"{b['label']} [{p}]: {y}", b["x"], b[k]) for p, k in (("P10", "lo"), ("P50", "mid"),
+            cols += [(f"{b.label} [{p}]: {y}", b.x, getattr(b, k)) for p, k in (("P10", "lo"), ("P50", "mid"),
                                                                                 ("P90", "hi"))]
     if pinned is not None:
         a = chart_series(_sweep_of(pinned), kind, baseline)

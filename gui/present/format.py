@@ -38,12 +38,19 @@ _STEPS = {
 
 
 def set_language(lang: str) -> None:
-    """'en' or a Chinese code ('zh_CN'): the formats that follow are that language's."""
-    _state["lang"] = "zh" if str(lang).startswith("zh") else "en"
+    """'en' or a Chinese code ('zh_CN'): the formats that follow are that language's. The one place the
+    language is held: the GUI's :func:`gui.i18n.current_language` reads it here."""
+    _state["lang"] = str(lang)
+
+
+def language_code() -> str:
+    """The language as set ('en', 'zh_CN')."""
+    return _state["lang"]
 
 
 def language() -> str:
-    return _state["lang"]
+    """The formats' language: 'zh' for any Chinese code, else 'en'."""
+    return "zh" if _state["lang"].startswith("zh") else "en"
 
 
 def _finite(v) -> bool:
@@ -90,7 +97,7 @@ def fmt_compact(v, digits: int = 3) -> str:
     v = float(v)
     a = abs(v)
     sign = "−" if v < 0 else ""
-    for scale, suffix, start in _COMPACT_STEPS[_state["lang"]]:
+    for scale, suffix, start in _COMPACT_STEPS[language()]:
         if a >= start:
             return f"{sign}{fmt_sig(a / scale, digits)}{suffix}"
     return sign + fmt_sig(a, max(digits, len(f"{a:.0f}")))
@@ -121,7 +128,7 @@ def fmt_money(v, currency: str = "", *, signed: bool = False, digits: int = 4, t
     sym = currency_symbol(currency)
     sign = "−" if v < 0 else ("+" if signed and v > 0 else "")
     a = abs(v)
-    for scale, suffix, start in _STEPS[_state["lang"]]:
+    for scale, suffix, start in _STEPS[language()]:
         if a >= start:
             x = a / scale
             # never fewer digits than the whole part has: ¥3,393 万, not ¥3,390 万
@@ -149,4 +156,4 @@ def fmt_quantity(v, unit: str, unit_text: str | None = None) -> str:
 
 
 __all__ = ["CURRENCY_SYMBOLS", "DASH", "currency_symbol", "fmt_compact", "fmt_money", "fmt_number", "fmt_percent", "fmt_quantity",
-           "fmt_sig", "language", "set_language"]
+           "fmt_sig", "language", "language_code", "set_language"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field as _field
+from functools import cached_property
 
 import numpy as np
 
@@ -194,6 +195,23 @@ class ChartData:
     baseline: str | None = None  # that baseline fabric's key
     baseline_label: str = ""  # its display name
     tco: np.ndarray | None = None  # (F, N) the TCO chart's absolute TCO [currency]
+
+    # what a chart widget draws from it, worked out once per chart data (shared by every view of a snapshot)
+    @cached_property
+    def in_use(self) -> tuple:
+        """Per curve of :attr:`series`, the solid curve's x, y and whether GPUs idle somewhere
+        (:func:`in_use_points`)."""
+        return tuple(in_use_points(self.x, s) for s in self.series)
+
+    @cached_property
+    def drawn_x(self) -> np.ndarray:
+        """The x values where some fabric has a value (:func:`drawn_x`)."""
+        return drawn_x(self)
+
+    @cached_property
+    def stall_note(self) -> str:
+        """The label for the fabrics past the plausibility bound (:func:`stall_note`)."""
+        return stall_note(self)
 
 
 def chart_series(result, kind: str, baseline: str | None = None) -> ChartData:

@@ -19,6 +19,8 @@ Everything is vectorised over (fabric, point); no Qt.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from model.results import BREAKDOWN_KEYS
@@ -131,7 +133,26 @@ def idle_by_rule(result) -> np.ndarray | None:
         return np.isfinite(used) & (gpus - used > 0.5) & (dp * mb < batch)
 
 
-def plan_at(result, f: int, i: int) -> dict | None:
+@dataclass(frozen=True)
+class PlanAt:
+    """One fabric's parallel plan at one sweep point, as whole numbers."""
+    tp: int  # tensor-parallel degree
+    pp: int  # pipeline stages
+    micro_batch: int  # sequences a micro-batch
+    virtual_stages: int  # interleaved chunks a stage (1: none)
+    dp: int  # data-parallel replicas
+
+
+@dataclass(frozen=True)
+class PlanFit:
+    """What a plan would need at a sweep point (:func:`plan_fit`)."""
+    idle: int  # GPUs left idle
+    batch: int  # the global batch it would run [sequences]
+    asked: int  # the global batch asked for [sequences]
+    interleave_ok: bool  # its interleaving (virtual stages > 1) would still work
+
+
+def plan_at(result, f: int, i: int) -> PlanAt | None:
     """Fabric ``f``'s plan at sweep point ``i`` as whole numbers (``None`` where no plan fits)."""
     plan = _plan(result)
     if plan is None:
@@ -142,17 +163,17 @@ def plan_at(result, f: int, i: int) -> dict | None:
         if not np.isfinite(v):
             return None
         out[k] = int(v)
-    return out
+    return PlanAt(**out)
 
 
-def plan_fit(result, i: int, plan: dict) -> dict:
+def plan_fit(result, i: int, plan: PlanAt) -> PlanFit:
     """What ``plan`` would need at point ``i``: ``idle`` GPUs, the ``batch`` it would run (the batch
     asked for is ``asked``), and whether its interleaving (``virtual_stages`` > 1) would still work."""
     gpus = float(gpus_per_point(result)[i])
     batch = float(result.scenario.workload.global_batch)
-    idle, run, m = _fit(gpus, batch, plan["tp"], plan["pp"], plan["micro_batch"])
-    return dict(idle=int(idle), batch=int(run), asked=int(batch),
-                interleave_ok=bool(plan["virtual_stages"] <= 1 or m % plan["pp"] == 0))
+    idle, run, m = _fit(gpus, batch, plan.tp, plan.pp, plan.micro_batch)
+    return PlanFit(idle=int(idle), batch=int(run), asked=int(batch),
+                   interleave_ok=bool(plan.virtual_stages <= 1 or m % plan.pp == 0))
 
 
 def largest_change(result, f: int, i: int) -> tuple[str, float] | None:
@@ -172,4 +193,4 @@ def largest_change(result, f: int, i: int) -> tuple[str, float] | None:
     return best
 
 
-__all__ = ["PLAN_KEYS", "gpus_per_point", "idle_by_rule", "largest_change", "plan_at", "plan_fit", "plan_steps"]
+__all__ = ["PLAN_KEYS", "PlanAt", "PlanFit", "gpus_per_point", "idle_by_rule", "largest_change", "plan_at", "plan_fit", "plan_steps"]

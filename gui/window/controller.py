@@ -1,16 +1,16 @@
-"""The window's state: the current scenario, the x-axis, and the latest engine results.
+"""The window's computing: the latest engine results of the session's scenario and x-axis.
 
 Widgets never change the scenario themselves: they call :meth:`Controller.set_value`
 (one field), :meth:`Controller.set_scenario` (a whole preset at once) or
-:meth:`Controller.reset_fabric`. Every accepted change emits ``scenarioChanged``; the
-recompute is coalesced with a zero-interval single-shot timer, so a burst of slider
+:meth:`Controller.reset_fabric`. An accepted change is the session's (its ``scenario``; the one
+notification of the change is the session's, :attr:`Controller.signals`); the controller follows the
+session and recomputes, coalesced with a zero-interval single-shot timer, so a burst of slider
 events (a drag, a preset setting a dozen fields) computes only the latest scenario and
 emits ``recomputed`` once. Invalid input emits ``errorOccurred`` with the engine's
 message and leaves the current scenario as it was.
 
 The controller is the hook for the file helpers: ``controller.scenario``,
-``controller.scenarioChanged`` and :meth:`set_scenario` are all an autosave or an
-Open/Save action needs.
+``controller.signals`` and :meth:`set_scenario` are all an autosave or an Open/Save action needs.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from model import ScenarioError
 from model.sections import FabricSpec
 
 from gui.present.session import Session
+from gui.window.signals import SessionSignals
 from gui.present.sweep import (  # noqa: F401 (the views and tests read these here too)
     SWEEP_POINTS, X_DECADES_AROUND, X_FIELDS, X_RANGES, Snapshot, SweepCache, current_x_values, split_point,
     sweep_range, sweep_values)
@@ -32,10 +33,8 @@ from gui.present.sweep import (  # noqa: F401 (the views and tests read these he
 class Controller(QtCore.QObject):
     """Owns the scenario; computes (coalesced) and publishes :class:`Snapshot` results."""
 
-    scenarioChanged = QtCore.Signal(object)   # model.Scenario, after every accepted change
     recomputed = QtCore.Signal(object)        # Snapshot, once per coalesced recompute
     errorOccurred = QtCore.Signal(str)        # a ScenarioError message (scenario unchanged)
-    xFieldChanged = QtCore.Signal(str)
 
     def __init__(self, scenario: model.Scenario | None = None, x_field: str = "cluster.nodes",
                  parent: QtCore.QObject | None = None, *, cache_size: int = 64, session: Session | None = None):
@@ -49,6 +48,13 @@ class Controller(QtCore.QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self.recompute_now)
+        self.session.subscribe(self._session_changed)  # a new scenario or x-axis: recompute (coalesced)
+        self.signals = SessionSignals(self.session, self)  # the session's changes as one Qt signal
+
+    def _session_changed(self, names: frozenset) -> None:
+        if "scenario" in names or "x_field" in names:
+            if not self._timer.isActive():
+                self._timer.start()
 
     # -- state -----------------------------------------------------------------
     @property
@@ -79,12 +85,19 @@ class Controller(QtCore.QObject):
     # -- changes ---------------------------------------------------------------
     def set_value(self, path: str, value) -> bool:
         """Change one field; ``False`` (and ``errorOccurred``) when the engine refuses it."""
+        s = self.session.scenario
         try:
-            if self.scenario.get(path) == value:
+            if s.get(path) == value:
                 return True
         except (AttributeError, KeyError, ValueError):
             pass
-        return self._change(lambda: self.scenario.replace(path, value))
+        try:
+            new = s.replace(path, value)
+        except ScenarioError as err:
+            self.errorOccurred.emit(user_message(err))
+            return False
+        self.session.update(scenario=new)  # the session's subscribers hear it: the recompute is asked for
+        return True
 
     def set_values(self, values: dict) -> bool:
         """Change several fields as one edit (applied in order, validated, one recompute)."""
@@ -136,26 +149,24 @@ class Controller(QtCore.QObject):
         else:
             self._apply(self.scenario.without_fabric_override(fabric))
 
-    def set_scenario(self, scenario: model.Scenario, *, source_path: str | None = None) -> None:
-        """Replace the whole scenario at once (preset, opened file): one recompute."""
-        self.source_path = source_path
-        self._apply(scenario, force=True)
+    def set_scenario(self, scenario: model.Scenario, *, source_path: str | None = None,
+                     loaded: model.Scenario | None = None) -> None:
+        """Replace the whole scenario at once (preset, opened file): one change, one recompute. ``loaded``:
+        the scenario as loaded too (what "edited" compares with), in the same change."""
+        with self.session.batch():
+            if loaded is not None:
+                self.session.loaded = loaded
+            self.source_path = source_path
+            self._apply(scenario, force=True)
 
     def set_x_field(self, field: str) -> None:
         if field not in X_RANGES:
             raise ValueError(f"x-axis {field!r}: one of {', '.join(X_RANGES)}")
-        if field == self.session.x_field:
-            return
         self.session.x_field = field
-        self.xFieldChanged.emit(field)
-        self.schedule()
 
     def _apply(self, new: model.Scenario, force: bool = False) -> None:
-        if new == self.scenario and not force:
-            return
-        self.session.scenario = new
-        self.scenarioChanged.emit(new)
-        self.schedule()
+        if not self.session.update(scenario=new) and force:
+            self.schedule()  # the same scenario again (a preset reloaded): computed again all the same
 
     def schedule(self) -> None:
         """Ask for a recompute; bursts of requests in one event-loop turn compute once."""
@@ -187,9 +198,8 @@ class Controller(QtCore.QObject):
         (what the views still show), so it reaches neither the autosave nor the next start."""
         self.errorOccurred.emit(user_message(err))
         good = self._snapshot.scenario if self._snapshot is not None else None
-        if good is not None and good != self.scenario:
+        if good is not None:
             self.session.scenario = good
-            self.scenarioChanged.emit(good)
 
     def try_scenario(self, scenario: model.Scenario) -> ScenarioError | None:
         """Why ``scenario`` cannot be shown, or ``None`` (its results are then cached for the recompute)."""

@@ -1,8 +1,8 @@
 """The main window: controls on the left (:mod:`.controls_panel`), the three charts in the middle,
 the current point on the right (:mod:`.point_panel`).
 
-The window's state is its session (``window.session``, a :class:`gui.window.signals.SessionSignals`;
-the values in ``window.session.state``): the scenario and the one it was loaded as, the source,
+The window's state is its session (``window.session``, a :class:`gui.window.signals.SessionSignals`
+with one ``changed`` signal; the values in ``window.session.state``): the scenario and the one it was loaded as, the source,
 the x-axis, the pin, the bands, the TCO baseline, whether a slider is held. Data flows one way:
 a control calls the :class:`~gui.window.controller.Controller`; the controller changes the session and,
 coalesced, emits ``recomputed`` with a :class:`~gui.window.controller.Snapshot` that every view draws.
@@ -30,6 +30,7 @@ from gui.features import install_features
 from gui.i18n import Texts, current_language, translate
 from gui.present.text import profile_set_name, tr_source
 from gui.present.session import Session
+from gui.present.view import SnapshotView
 from gui.panels.recommendation import preset_name_for
 from gui.window.signals import SessionSignals
 from gui.window import persistence
@@ -167,9 +168,10 @@ class MainWindow(QtWidgets.QMainWindow):
         super().__init__()
         self.settings = settings
         self.texts = Texts()  # every fixed text, set again on a language switch
+        self.view: SnapshotView | None = None  # the snapshot and overlays the views drew last
         state = Session(scenario or model.load_scenario(DEFAULT_PRESET), source_path=source_path)
-        self.session = SessionSignals(state, self)
         self.controller = Controller(session=state, parent=self)
+        self.session: SessionSignals = self.controller.signals
         self.setObjectName("MainWindow")
         self.setWindowTitle(APP_NAME)
         self._build_menus()
@@ -182,14 +184,10 @@ class MainWindow(QtWidgets.QMainWindow):
         self._sync_timer.setSingleShot(True)
         self._sync_timer.setInterval(0)
         self._sync_timer.timeout.connect(self.sync_controls)
-        self.session.scenarioChanged.connect(self._sync_timer.start)
-        self.session.loadedChanged.connect(self.sync_controls)
-        self.session.draggingChanged.connect(self._dragging_changed)
-        self.session.tcoBaselineChanged.connect(self._tco_baseline_changed)
+        self.session.changed.connect(self._session_changed)
         self.cost_chart.baselineChanged.connect(lambda fabric: self.session.state.update(tco_baseline=fabric))
         c.recomputed.connect(self.show_snapshot)
         c.errorOccurred.connect(self.show_error)
-        c.xFieldChanged.connect(self._x_field_changed)
         self._retranslate_timer = QtCore.QTimer(self)  # a LanguageChange event from outside switch_language
         self._retranslate_timer.setSingleShot(True)
         self._retranslate_timer.setInterval(0)
@@ -409,8 +407,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def set_scenario(self, scenario: model.Scenario, source_path: str | None = None) -> None:
         """Show ``scenario`` (Open, autosave restore): every control at once, one recompute."""
-        self.session.state.loaded = scenario
-        self.controller.set_scenario(scenario, source_path=source_path)
+        self.controller.set_scenario(scenario, source_path=source_path, loaded=scenario)
 
     def charts_min_height(self) -> int:
         """The height the chart column needs at the least [px] (its charts' minimum): a dock takes only the rest."""
@@ -432,6 +429,20 @@ class MainWindow(QtWidgets.QMainWindow):
             ch.set_line_width(width)
             ch.set_live(live)
 
+    def _session_changed(self, names: frozenset) -> None:
+        """The window's part of a change: the controls follow the scenario (once per burst of edits, like the
+        recompute), or now when the loaded one changed; the x-axis selector; the pens; the baseline."""
+        if "loaded" in names:
+            self.sync_controls()
+        elif "scenario" in names:
+            self._sync_timer.start()
+        if "x_field" in names:
+            self._x_field_changed(self.session.state.x_field)
+        if "dragging" in names:
+            self._dragging_changed()
+        if "tco_baseline" in names and not self.controller.pending:  # else the recompute due draws it
+            self.refresh()  # the charts and the Cost tab against the new baseline
+
     def _dragging_changed(self) -> None:
         if not self.session.state.dragging:
             self.sync_controls(keep_error=True)  # the tooltips skipped while dragging (any message stays)
@@ -442,15 +453,6 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _preset_name(self):
         return preset_name_for(self.controller.source_path)
-
-    def _tco_baseline_changed(self) -> None:
-        """The Cost tab's baseline is the TCO chart's too: the chart draws the same sweep against it."""
-        fabric = self.session.state.tco_baseline
-        if fabric and self.cost_chart.baseline != fabric:
-            self.cost_chart.set_baseline(fabric)
-        for ch in self.charts.values():
-            ch.set_tco_baseline(fabric)
-        self.refresh()
 
     # ----------------------------------------------------------- model -> UI
     def sync_controls(self, keep_error: bool = False) -> None:
@@ -480,18 +482,23 @@ class MainWindow(QtWidgets.QMainWindow):
         """``s``'s name as the charts show it ("(edited)" when it is not the loaded one)."""
         return control_texts.scenario_name(s, s != self.session.state.loaded)
 
+    def view_of(self, snap) -> SnapshotView:
+        """``snap`` as the window's views draw it: with the session's overlays and the charts' captions (following
+        the view drawn last, :meth:`SnapshotView.follow`)."""
+        s = snap.scenario
+        args = (snap, self.session.state.overlays, self.scenario_name(s), profile_set_name(s.fabric.profile_set))
+        return self.view.follow(*args) if self.view is not None else SnapshotView(*args)
+
     def show_snapshot(self, snap) -> None:
-        """Every view draws ``snap`` (what ``recomputed`` calls)."""
+        """Every view draws ``snap`` (what ``recomputed`` calls): the charts first, then the controls if a burst of
+        edits left them behind (all before the repaint), then the point's panel."""
+        view = self.view = self.view_of(snap)
+        for ch in self.charts.values():
+            ch.show_view(view)
         if self._sync_timer.isActive():
             self.sync_controls()
-        s = snap.scenario
-        focus = s.fabric.focus_fabric
-        name = self.scenario_name(s)
-        for kind, ch in self.charts.items():
-            ch.show_result(snap.sweep, kind, current_x=snap.current_x, focus=focus,
-                           profile_set=profile_set_name(s.fabric.profile_set), scenario_name=name, point=snap.point)
         live = self.session.state.dragging
-        self.point_panel.show_snapshot(snap, focus, self.controller.source_path, live)
+        self.point_panel.show_view(view, self.controller.source_path, live)
         if not live:
             self.timing_label.setText(
                 translate("MainWindow", "engine: cached result") if snap.cached
@@ -521,6 +528,7 @@ class MainWindow(QtWidgets.QMainWindow):
         """Every text in the current language, in place: the fixed texts, the controls' names and
         tooltips, the views drawn from the results, the features' menus and docks."""
         self._retranslate_timer.stop()
+        self.view = None  # the chart data again, in the new language
         self.texts.retranslate()
         self.controls.retranslate()
         self.point_panel.retranslate()

@@ -1,42 +1,53 @@
-"""The session as Qt signals: :class:`SessionSignals` wraps a :class:`gui.present.session.Session`
-and emits one signal per value that changed, so the window and its views connect to what they
-show (``pinChanged``, ``tcoBaselineChanged`` …) and read the values from the session.
+"""The session as one Qt signal: :class:`SessionSignals` wraps a :class:`gui.present.session.Session`
+and emits ``changed(names)`` once per change (a batch of changes is one), with the names of the values
+that changed. A view binds to the values it shows with :meth:`SessionSignals.on` and reads them from
+the session (``state``).
 """
 
 from __future__ import annotations
 
+from typing import Callable, Iterable
+
 from PySide6 import QtCore
 
-from gui.present.session import FIELDS, Session
-
-SIGNAL_OF = {"scenario": "scenarioChanged", "loaded": "loadedChanged", "source_path": "sourceChanged",
-             "x_field": "xFieldChanged", "pin": "pinChanged", "pinned_at": "pinChanged",
-             "bands_on": "bandsChanged", "tco_baseline": "tcoBaselineChanged", "dragging": "draggingChanged"}
-assert set(SIGNAL_OF) == set(FIELDS)
+from gui.present.session import Session
 
 
 class SessionSignals(QtCore.QObject):
-    """Qt signals for a :class:`Session`; ``state`` is the session itself (read values there)."""
+    """The Qt signal of a :class:`Session`; ``state`` is the session itself (read values there)."""
 
-    scenarioChanged = QtCore.Signal()
-    loadedChanged = QtCore.Signal()
-    sourceChanged = QtCore.Signal()
-    xFieldChanged = QtCore.Signal()
-    pinChanged = QtCore.Signal()
-    bandsChanged = QtCore.Signal()
-    tcoBaselineChanged = QtCore.Signal()
-    draggingChanged = QtCore.Signal()
-    changed = QtCore.Signal(str)  # the name of any value that changed
+    changed = QtCore.Signal(object)  # frozenset: the names of the values that changed
 
     def __init__(self, state: Session, parent: QtCore.QObject | None = None):
         super().__init__(parent)
         self.state = state
-        unsubscribe = state.subscribe(self._emit)
+        unsubscribe = state.subscribe(self.changed.emit)
         self.destroyed.connect(lambda *_: unsubscribe())
 
-    def _emit(self, name: str) -> None:
-        getattr(self, SIGNAL_OF[name]).emit()
-        self.changed.emit(name)
+    def on(self, names: Iterable[str], slot: Callable[[], None], *, receiver: QtCore.QObject | None = None) -> None:
+        """Call ``slot()`` whenever one of ``names`` changes (once per change however many of them did);
+        with ``receiver``, only while that object lives."""
+        wanted = frozenset(names)
+        unknown = wanted - frozenset(self.state.fields())
+        if unknown:
+            raise ValueError(f"session field {sorted(unknown)[0]!r}: one of {', '.join(self.state.fields())}")
+
+        def heard(changed: frozenset) -> None:
+            if not wanted.isdisjoint(changed):
+                slot()
+
+        if receiver is None:
+            self.changed.connect(heard)
+        else:
+            self.changed.connect(heard, QtCore.Qt.ConnectionType.DirectConnection)
+            receiver.destroyed.connect(lambda *_: _disconnect(self.changed, heard))
+
+
+def _disconnect(signal, slot) -> None:
+    try:
+        signal.disconnect(slot)
+    except (RuntimeError, TypeError):  # already gone with its sender
+        pass
 
 
 __all__ = ["Session", "SessionSignals"]

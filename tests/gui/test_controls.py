@@ -114,7 +114,7 @@ def test_currency_switch_relabels_money(window, qtbot):
         combo.setCurrentIndex(combo.findData("USD"))
     assert win.controller.scenario.economics.currency == "USD"
     assert win.charts["cost_per_run"].series.currency == "USD"  # the third chart: cost per run in the currency
-    assert win.cost_chart.data["currency"] == "USD"
+    assert win.cost_chart.data.currency == "USD"
     assert win.table.cell_text(0, "tco").startswith("$")
     # the electricity slider follows the currency
     assert win.sliders["economics.electricity_usd_per_kwh"].isVisibleTo(win)
@@ -204,7 +204,7 @@ def test_no_write_back_loops(window, qtbot, monkeypatch):
         orig = getattr(c, name)
         monkeypatch.setattr(c, name, lambda *a, _o=orig, _n=name, **k: (calls.append((_n, a)), _o(*a, **k))[1])
     changes = []
-    c.scenarioChanged.connect(changes.append)
+    win.session.on({"scenario"}, lambda: changes.append(c.scenario))
     s = model.load_scenario(win.controller.source_path).replace("cluster.nodes", 96) \
         .replace("workload.params_b", 13.0).replace("fabric.profile_set", "published") \
         .replace("fabric.focus", "iwarp").replace("fabric.custom.iwarp.latency_us", 3.0)

@@ -36,7 +36,7 @@ def test_the_hover_read_out_names_the_idle_gpus_at_a_node_count_that_leaves_some
 
     win = window
     ch = win.charts["utilisation"]
-    res = ch._last_result
+    res = ch.view.sweep
     idle = np.asarray(res.plan.gpus_idle, dtype=float)
     f, i = (int(k[0]) for k in np.nonzero(idle > 0))  # a fabric and node count where the plan leaves GPUs idle
     x = float(res.x[i])

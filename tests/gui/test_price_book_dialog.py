@@ -29,7 +29,7 @@ def test_prices_discount_and_support_reach_the_cost_tab(window, book, qtbot):
     book = window.features.open_price_book()
     qtbot.addWidget(book)
     fin_before = window.cost_chart.financials_label.text()
-    rows_before = {r["fabric"]: r["tco"] for r in window.cost_chart.data["rows"]}
+    rows_before = {r.fabric: r.tco for r in window.cost_chart.data.rows}
     assert "per GPU-hour" in fin_before and "NPV" in fin_before
     book.currency.setCurrentIndex(book.currency.findData("USD"))
     book.spins[("infiniband", "spine_switch_price_usd")].setValue(250_000)
@@ -43,7 +43,7 @@ def test_prices_discount_and_support_reach_the_cost_tab(window, book, qtbot):
     s = c.scenario
     assert s.price_book.discount == pytest.approx(0.12) and s.price_book.support_fraction == pytest.approx(0.06)
     assert s.fabric.custom_dict()["infiniband"].spine_switch_price_usd == pytest.approx(250_000, rel=1e-6)
-    after = {r["fabric"]: r["tco"] for r in window.cost_chart.data["rows"]}
+    after = {r.fabric: r.tco for r in window.cost_chart.data.rows}
     assert all(after[f] != pytest.approx(rows_before[f]) for f in after)
     assert window.cost_chart.financials_label.text() != fin_before
 

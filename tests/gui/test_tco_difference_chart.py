@@ -126,7 +126,7 @@ def test_the_chosen_baseline_survives_a_language_switch(window, qtbot):
     qtbot.addWidget(new)
     try:
         settle(new)
-        assert new.cost_chart.data["baseline"] == "roce" and new.charts["tco"].series.baseline == "roce"
+        assert new.cost_chart.data.baseline == "roce" and new.charts["tco"].series.baseline == "roce"
         roce = curve_y(new, "tco", "roce")
         assert np.all(roce[np.isfinite(roce)] == 0.0)
     finally:

@@ -51,13 +51,13 @@ def test_seeded_reproducible(window):
     b3, _ = compute_bands(snap.scenario, snap.x_field, x, samples=200, seed=1)
     for kind in ("utilisation", "duration", "tco"):
         s1, s2, s3 = (band_series(b, kind, snap.x_field) for b in (b1, b2, b3))
-        assert [s["fabric"] for s in s1] == list(snap.sweep.fabrics)
+        assert [s.fabric for s in s1] == list(snap.sweep.fabrics)
         for a, b, c in zip(s1, s2, s3):
-            width = finite(a["hi"] - a["lo"])
-            assert (width > 0).sum() >= x.size // 2, (kind, a["fabric"])  # a real band (1 node has no network)
+            width = finite(a.hi - a.lo)
+            assert (width > 0).sum() >= x.size // 2, (kind, a.fabric)  # a real band (1 node has no network)
             for key in ("lo", "mid", "hi"):
-                assert np.array_equal(a[key], b[key], equal_nan=True), (kind, a["fabric"], key)  # bit for bit
-            assert not np.array_equal(a["hi"], c["hi"], equal_nan=True), (kind, a["fabric"])  # the seed matters
+                assert np.array_equal(getattr(a, key), getattr(b, key), equal_nan=True), (kind, a.fabric, key)
+            assert not np.array_equal(a.hi, c.hi, equal_nan=True), (kind, a.fabric)  # the seed matters
 
 
 def test_no_monte_carlo_on_the_drag_path(window):
