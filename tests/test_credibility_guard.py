@@ -176,3 +176,16 @@ def test_a_slow_network_is_named_as_the_network_along_a_sweep():
     codes = plausibility.causes(res)[eth]
     assert "compute" not in set(codes) and list(codes).count("loss_recovery_tcp") > len(codes) / 2
     assert plausibility.series_stall(res, eth) == "loss_recovery_tcp"
+
+
+def test_the_duration_without_interruptions_is_clipped_with_its_run():
+    """Case 3's 1T model from 32 to 128 nodes on published figures: below 64 nodes every fabric stalls (ZeRO-3 on
+    one NIC a node, thousands of days). The faint duration without interruptions is shrunk with its stalled run,
+    so it never draws above the clipped curve it belongs to (it read 3,600 days above a curve clipped at 548)."""
+    from gui.present.series import STALL_CEILING_DAYS, chart_series
+    s = presets.switch_profile_set(presets.load_preset("case3"), "published", presets.article_values("case3"))
+    data = chart_series(model.sweep(s, "cluster.nodes", np.array([32.0, 48.0, 64.0, 128.0])), "duration")
+    for main, faint in zip(data.series, data.extra):
+        assert np.asarray(main.stalled)[:2].all()
+        ok = np.isfinite(main.y)
+        assert np.all(faint.y[ok] <= main.y[ok] * (1 + 1e-12)) and np.all(main.y[ok] <= STALL_CEILING_DAYS * (1 + 1e-12))

@@ -210,6 +210,7 @@ class ChartWidget(ChartTexts, ChartReadout, pg.PlotWidget):
         x = data.x
         seen = set()
         idle_for = None  # (fabric, its idle points, colour): the fabric in focus, else the first with idle GPUs
+        drawn_x = {}  # each fabric's curve's points: its secondary curve is drawn through the same ones
         for k, s in enumerate(data.series):
             name = s.fabric
             seen.add(name)
@@ -225,6 +226,7 @@ class ChartWidget(ChartTexts, ChartReadout, pg.PlotWidget):
                 self._styles[name] = (s.style, focus == name, self.line_width)
                 curve.setZValue(4 if focus == name else 3)
             cx, cy, idle_on = data.in_use[k]
+            drawn_x[name] = cx
             curve.setData(cx, cy)  # DataCurve maps to log10, gaps where <= 0
             if not curve.isVisible():
                 curve.show()
@@ -242,7 +244,8 @@ class ChartWidget(ChartTexts, ChartReadout, pg.PlotWidget):
             if curve is None:
                 curve = self._faint_curve(self.extra_curves, name)
                 curve.setPen(make_pen(e.style, 1.0 * self._dpr, alpha=110))
-            _show_data(curve, x, e.y)
+            on = np.isin(x, drawn_x[name]) if name in drawn_x else np.ones(x.shape, dtype=bool)
+            _show_data(curve, x[on], np.asarray(e.y)[on])
         for name, curve in self.curves.items():
             if name not in seen and curve.isVisible():
                 curve.hide()

@@ -292,6 +292,9 @@ def chart_series(result, kind: str, baseline: str | None = None) -> ChartData:
                                       plan_changed=None if steps is None else steps["changed"][i],
                                       whole_number=None if steps is None else steps["whole_number"][i],
                                       idle_gpus=None if idle is None else np.asarray(idle[i], dtype=bool)))
+    if extra_ys is not None and full is not None:  # a stalled run's secondary curve shrunk with it (stays under it)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            extra_ys = np.asarray(extra_ys, dtype=float) * np.where(np.asarray(full) > 0, ys / full, 1.0)
     if extra_ys is not None:
         for i, (name, st) in enumerate(zip(result.fabrics, styles)):
             out["extra"].append(Curve(fabric=name, label=st["label"] + translate("Charts", " (without interruptions)"),
