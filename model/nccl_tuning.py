@@ -79,6 +79,22 @@ LL128_TREE_CHUNKS_PER_DEPTH = (64.0, 16.0)             # chunks per channel they
 # AMD; NCCL charges it to every ring step across nodes): a network stage of the pipeline never passes a chunk
 # faster than its proxy posts one
 NET_OVERHEAD_US = {"intel": 1.0, "amd": 2.0}
+# NVLink SHARP's channels and chunks (NCCL 2.18-2.30; read in NCCL 2.30.7): NVLS runs its own channel count,
+# not the ring's (src/enqueue.cc topoGetAlgoInfo: nc = comm->nvlsChannels), 16 on Hopper (src/transport/nvls.cc
+# NVLS_NCHANNELS_SM90), on Blackwell 24 in one NVLink domain and 32 across nodes (NVLS_NCHANNELS_SM100_NVL,
+# NVLS_NCHANNELS_SM100); one head per GPU of the node, or per GPU with a NIC across nodes (src/graph/search.cc:
+# "NVLS channels correspond to GPUs pulling from NVLS"). Each loop of a channel moves one chunk per head through
+# three stages (src/device/all_reduce.h, NVLS: scatter to the heads' buffers, multimem reduce and multicast store,
+# gather), and NCCL shrinks the chunk from NCCL_NVLS_CHUNKSIZE (128 KiB) while the message is small against
+# channels × heads × chunk (src/enqueue.cc calcCollChunking): (times channels × heads × chunk under which, the
+# chunk it drops to), applied in order
+NVLS_CHANNELS = {"hopper": (16.0, 16.0), "blackwell": (24.0, 32.0)}  # (one node, across nodes)
+NVLS_CHUNK_BYTES = 131072.0
+NVLS_CHUNK_RULE = ((64.0, 65536.0), (8.0, 32768.0), (2.0, 16384.0))
+# NVLSTree across nodes (NCCL 2.23-2.30): the chunk is at most 64 KiB from 4 nodes on (NCCL_NVLSTREE_MAX_CHUNKSIZE
+# default), then the same kind of rule with its own steps
+NVLS_TREE_MAX_CHUNK_BYTES = 65536.0  # from 4 nodes
+NVLS_TREE_CHUNK_RULE = ((32.0, 262144.0), (16.0, 131072.0), (4.0, 65536.0), (1.0, 32768.0))
 SINGLE_NODE_CHANNELS = 16.0  # NCCL on 8 NVSwitch-connected GPUs opens 16+ channels (NCCL INFO logs); a guess
 NVLS_BASE_US = 23.0  # NVLS Simple base latency: a guess (NCCL's NVLS path pays multicast set-up per call)
 # NCCL_BUFFSIZE default 4 MiB per channel and peer (NCCL environment-variable documentation)
@@ -199,3 +215,37 @@ def per_channel_limits_gb_per_s(architecture, nodes):
 def gpu_ll_max_bus_gb_per_s(gpu: dict, nodes):
     """:func:`ll_max_bus_gb_per_s` for a GPU catalogue entry (``architecture``, ``host_cpu_vendor``) [GB/s]."""
     return ll_max_bus_gb_per_s(gpu.get("architecture"), gpu.get("host_cpu_vendor"), nodes)
+
+
+def nvls_channels(architecture, nodes):
+    """NVLS's channel count for a GPU generation (:data:`NVLS_CHANNELS`; Hopper's for any other) at ``nodes``."""
+    one, more = NVLS_CHANNELS.get(architecture, NVLS_CHANNELS["hopper"])
+    return np.where(np.asarray(nodes, dtype=float) > 1, more, one)
+
+
+def nvls_largest_chunk_bytes(nodes):
+    """The chunk NCCL's NVLS / NVLSTree all-reduce starts from [B]: :data:`NVLS_CHUNK_BYTES`, NVLSTree from 4
+    nodes :data:`NVLS_TREE_MAX_CHUNK_BYTES`."""
+    return np.where(np.asarray(nodes, dtype=float) >= 4, NVLS_TREE_MAX_CHUNK_BYTES, NVLS_CHUNK_BYTES)
+
+
+def _halvings(size_bytes, concurrent, start, rule):
+    """How often NCCL's chunk-shrinking conditions halve a chunk of ``start`` bytes (each condition drops the chunk
+    above ``to`` to ``to`` under ``times × concurrent × chunk`` bytes; each ``to`` is half the one before it, so
+    condition i fires exactly when the message is under ``times × concurrent × 2 × to`` and ``to`` < ``start``)."""
+    return sum((size_bytes < times * concurrent * 2.0 * to) & (to < start) for times, to in rule)
+
+
+def nvls_chunk_bytes(size_bytes, channels, heads, nodes):
+    """The chunk NCCL's NVLS (one node) or NVLSTree (across nodes) all-reduce moves per head and step [B] (arrays):
+    :func:`nvls_largest_chunk_bytes`, halved by :data:`NVLS_CHUNK_RULE` / :data:`NVLS_TREE_CHUNK_RULE` while the
+    message is under the rule's multiple of ``channels × heads × chunk`` (src/enqueue.cc calcCollChunking)."""
+    S, N = np.asarray(size_bytes, dtype=float), np.asarray(nodes, dtype=float)
+    concurrent = np.asarray(channels, dtype=float) * np.asarray(heads, dtype=float)
+    start = nvls_largest_chunk_bytes(N)
+    if (N > 1).all():
+        return start * 0.5 ** _halvings(S, concurrent, start, NVLS_TREE_CHUNK_RULE)
+    one = NVLS_CHUNK_BYTES * 0.5 ** _halvings(S, concurrent, NVLS_CHUNK_BYTES, NVLS_CHUNK_RULE)
+    if not (N > 1).any():
+        return one
+    return np.where(N > 1, start * 0.5 ** _halvings(S, concurrent, start, NVLS_TREE_CHUNK_RULE), one)
