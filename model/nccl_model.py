@@ -51,7 +51,8 @@ from .nccl_tuning import ALGORITHMS, BASE_LAT_US, CHANNELS_PER_NIC, IB_WIRE_US, 
 #   the NICs' line rate (the bus factor counts 2(n−1)/n over all ranks).
 # - NVLS (NVLink SHARP, NVSwitch 3 in H100/H200/B200 nodes, NCCL ≥ 2.17): the switch reduces, the
 #   in-node all-reduce runs at the GPU's NVLS bus bandwidth; across nodes NVLS-tree pairs it with
-#   the network tree.
+#   the network tree. At medium sizes it runs NCCL's smaller chunks on its own channels and fills
+#   its scatter / reduce / gather loop (:func:`_nvls_in_node_us`).
 # - InfiniBand SHARP (CollNet; Graham et al., COM-HPC 2016, "Scalable Hierarchical Aggregation
 #   Protocol"): the switches reduce, each node sends and receives S once: algbw = min(in-node
 #   algbw, node bandwidth) · 0.9 (tuning.cc CollNet factor).
