@@ -29,7 +29,7 @@ from .errors import ScenarioError
 from .nccl_tuning import ALGORITHMS, BASE_LAT_US, CHANNELS_PER_NIC, IB_WIRE_US, KINDS, LL128_MAX_BW_PER_CHANNEL, \
     NET_HOP_US, NET_OVERHEAD_US, NVLINK_HOP_US, NVLS_BASE_US, PROTOCOLS, RING_PROTO_EFF, SEARCH_CHANNEL_SHARE, \
     SHARP_EFF, SIMPLE_FILL_BYTES, SINGLE_NODE_CHANNELS, TREE_EFF, TREE_PROTO_EFF, ll128_tree_pipeline, \
-    NVLS_CHANNELS, NVLS_CHUNK_BYTES, nvls_chunk_bytes, nvls_largest_chunk_bytes, per_channel_limits_gb_per_s, \
+    NVLS_CHANNELS, NVLS_CHUNK_BYTES, NVLS_TREE_NET_HOP_US, nvls_chunk_bytes, nvls_largest_chunk_bytes, per_channel_limits_gb_per_s, \
     tree_node_load
 
 # --------------------------------------------------------------------------
@@ -438,9 +438,13 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
             # of 2
             nvls_alg = np.where(has_nvls, np.minimum(nvls / group_factor, p2p_intra), np.nan)
             nvls_alg = np.minimum(nvls_alg, net_alg)
+            # NVLSTree's network hop is its own entry of tuning.cc, not the tree's; a fitted Simple hop replaces both
+            nvls_tree_net = NVLS_TREE_NET_HOP_US + net_hop_shift
+            if simple_hop_us is not None:
+                nvls_tree_net = np.where(np.isfinite(np.asarray(simple_hop_us, dtype=float)), net_tree[2], nvls_tree_net)
             if limits is not None and multi.any:  # NVLSTree's per-channel limit, on its bus bandwidth
                 nvls_alg = np.where(multi.mask, np.minimum(nvls_alg, nvls_bus_cap / f), nvls_alg)
-            lat_n = (NVLS_BASE_US + np.where(multi.mask, 2.0 * depth * net_tree[2], 0.0)
+            lat_n = (NVLS_BASE_US + np.where(multi.mask, 2.0 * depth * nvls_tree_net, 0.0)
                      + 2.0 * depth * fill / (nvls_alg / channels) * 1e-3  # the network tree's hops
                      + _nvls_in_node_us(S, g, N, multi, nics_per_node, nvls_alg, nvl_ring[2], fitted_fill, architecture))
             t_nvls = np.where(has_nvls & t.is_simple, lat_n + S / nvls_alg * 1e-3, big)

@@ -29,6 +29,9 @@ BASE_LAT_US = {"ring": np.array([6.6, 14.0, 8.4]), "tree": np.array([6.8, 14.0, 
 # tuning.cc hwLat [µs] per hop: NVLink and NET rows, Ring and Tree columns
 NVLINK_HOP_US = {"ring": np.array([0.47, 1.9, 3.4]), "tree": np.array([0.52, 1.2, 28.0])}
 NET_HOP_US = {"ring": np.array([2.7, 4.0, 9.6]), "tree": np.array([5.0, 8.5, 50.0])}
+# NVLSTree's network hop, Simple [µs]: tuning.cc hwLat NET row, NVLSTree column: 14 in NCCL 2.19-2.27 (20.9 from
+# 2.29), the tree's own 50 µs being for the (non-NVLS) tree
+NVLS_TREE_NET_HOP_US = 14.0
 IB_WIRE_US = 0.8  # ib_send_lat one-way on HDR/NDR (perftest ib_send_lat results table in a published thesis) inside NCCL's NET hop
 # protocol bandwidth efficiency (tuning.cc "model refinements"; ring LL × 0.5 since NCCL 2.21, capped below)
 RING_PROTO_EFF = np.array([1.0 / 2.0, 0.92, 1.0])

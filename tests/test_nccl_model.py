@@ -485,14 +485,15 @@ def test_network_validation_within_tolerance_and_names_every_log():
 def test_nvlink_medium_sizes_within_ten_percent_of_the_dgx_log():
     """One DGX H100's NVLS all-reduce from 8 to 32 MiB: NCCL's small NVLS chunks and its loop's pipeline fill put
     the engine within 10 % of the measured busbw (without them it was 30-36 % optimistic); the 2-node Nebius log's
-    NVLSTree sizes ≥ 64 MiB within 10 % too (14.5 % without)."""
+    NVLSTree sizes ≥ 64 MiB within 5 % (14.5 % without them, 6.6 % with them but the tree's 50 µs network hop in
+    place of NVLSTree's own 14 µs)."""
     rows = {r.file: r for r in validation.validate_network()}
     nvl = rows["nvlink_h100_dgx_1node_8gpu_allreduce.txt"]
     band = (nvl.sizes >= 2**23) & (nvl.sizes <= 2**25)
     assert band.sum() == 3
     assert np.max(np.abs(nvl.engine[band] / nvl.measured[band] - 1.0)) < 0.10
     nebius = rows["ib_h100_nebius_2node_allreduce.txt"]
-    assert nebius.large_max < 0.10
+    assert nebius.large_max < 0.05
 
 
 def test_network_validation_judges_tcp_logs():
