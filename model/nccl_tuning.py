@@ -232,23 +232,34 @@ def nvls_largest_chunk_bytes(nodes):
     return np.where(np.asarray(nodes, dtype=float) >= 4, NVLS_TREE_MAX_CHUNK_BYTES, NVLS_CHUNK_BYTES)
 
 
-def _halvings(size_bytes, concurrent, start, rule):
-    """How often NCCL's chunk-shrinking conditions halve a chunk of ``start`` bytes (each condition drops the chunk
-    above ``to`` to ``to`` under ``times × concurrent × chunk`` bytes; each ``to`` is half the one before it, so
-    condition i fires exactly when the message is under ``times × concurrent × 2 × to`` and ``to`` < ``start``)."""
-    return sum((size_bytes < times * concurrent * 2.0 * to) & (to < start) for times, to in rule)
+def _halving_limits(rule, start):
+    """Where NCCL's chunk-shrinking conditions halve a chunk of ``start`` bytes, as message bytes per concurrent
+    chunk (ascending): each condition drops a chunk above ``to`` to ``to`` under ``times × concurrent × chunk``
+    bytes, and each ``to`` is half the one before it, so condition i fires exactly when the message is under
+    ``times × concurrent × 2 × to`` and ``to`` < ``start``."""
+    return np.sort([times * 2.0 * to for times, to in rule if to < start])
+
+
+_NVLS_LIMITS = _halving_limits(NVLS_CHUNK_RULE, NVLS_CHUNK_BYTES)
+_NVLS_TREE_LIMITS = {start: _halving_limits(NVLS_TREE_CHUNK_RULE, start)
+                     for start in (NVLS_CHUNK_BYTES, NVLS_TREE_MAX_CHUNK_BYTES)}
+
+
+def _shrunk(start, limits, per_concurrent):
+    """``start`` halved once per limit the message (bytes per concurrent chunk) is under."""
+    return start * 0.5 ** (len(limits) - np.searchsorted(limits, per_concurrent, side="right"))
 
 
 def nvls_chunk_bytes(size_bytes, channels, heads, nodes):
     """The chunk NCCL's NVLS (one node) or NVLSTree (across nodes) all-reduce moves per head and step [B] (arrays):
     :func:`nvls_largest_chunk_bytes`, halved by :data:`NVLS_CHUNK_RULE` / :data:`NVLS_TREE_CHUNK_RULE` while the
     message is under the rule's multiple of ``channels × heads × chunk`` (src/enqueue.cc calcCollChunking)."""
-    S, N = np.asarray(size_bytes, dtype=float), np.asarray(nodes, dtype=float)
-    concurrent = np.asarray(channels, dtype=float) * np.asarray(heads, dtype=float)
-    start = nvls_largest_chunk_bytes(N)
-    if (N > 1).all():
-        return start * 0.5 ** _halvings(S, concurrent, start, NVLS_TREE_CHUNK_RULE)
-    one = NVLS_CHUNK_BYTES * 0.5 ** _halvings(S, concurrent, NVLS_CHUNK_BYTES, NVLS_CHUNK_RULE)
-    if not (N > 1).any():
-        return one
-    return np.where(N > 1, start * 0.5 ** _halvings(S, concurrent, start, NVLS_TREE_CHUNK_RULE), one)
+    N = np.asarray(nodes, dtype=float)
+    r = np.asarray(size_bytes, dtype=float) / (np.asarray(channels, dtype=float) * np.asarray(heads, dtype=float))
+    multi = N > 1
+    one = (lambda: _shrunk(NVLS_CHUNK_BYTES, _NVLS_LIMITS, r))
+    tree = (lambda: np.where(N >= 4, *(_shrunk(c, _NVLS_TREE_LIMITS[c], r)
+                                       for c in (NVLS_TREE_MAX_CHUNK_BYTES, NVLS_CHUNK_BYTES))))
+    if multi.all():
+        return tree()
+    return one() if not multi.any() else np.where(multi, tree(), one())
