@@ -29,7 +29,8 @@ from .errors import ScenarioError
 from .nccl_tuning import ALGORITHMS, BASE_LAT_US, CHANNELS_PER_NIC, IB_WIRE_US, KINDS, LL128_MAX_BW_PER_CHANNEL, \
     NET_HOP_US, NET_OVERHEAD_US, NVLINK_HOP_US, NVLS_BASE_US, PROTOCOLS, RING_PROTO_EFF, SEARCH_CHANNEL_SHARE, \
     SHARP_EFF, SIMPLE_FILL_BYTES, SINGLE_NODE_CHANNELS, TREE_EFF, TREE_PROTO_EFF, ll128_tree_pipeline, \
-    per_channel_limits_gb_per_s, tree_node_load
+    NVLS_CHANNELS, NVLS_CHUNK_BYTES, NVLS_TREE_NET_HOP_US, nvls_chunk_bytes, nvls_largest_chunk_bytes, per_channel_limits_gb_per_s, \
+    tree_node_load
 
 # --------------------------------------------------------------------------
 # NCCL-like collective model: algorithms × protocols, pipelined phases
@@ -50,7 +51,8 @@ from .nccl_tuning import ALGORITHMS, BASE_LAT_US, CHANNELS_PER_NIC, IB_WIRE_US, 
 #   the NICs' line rate (the bus factor counts 2(n−1)/n over all ranks).
 # - NVLS (NVLink SHARP, NVSwitch 3 in H100/H200/B200 nodes, NCCL ≥ 2.17): the switch reduces, the
 #   in-node all-reduce runs at the GPU's NVLS bus bandwidth; across nodes NVLS-tree pairs it with
-#   the network tree.
+#   the network tree. At medium sizes it runs NCCL's smaller chunks on its own channels and fills
+#   its scatter / reduce / gather loop (:func:`_nvls_in_node_us`).
 # - InfiniBand SHARP (CollNet; Graham et al., COM-HPC 2016, "Scalable Hierarchical Aggregation
 #   Protocol"): the switches reduce, each node sends and receives S once: algbw = min(in-node
 #   algbw, node bandwidth) · 0.9 (tuning.cc CollNet factor).
@@ -140,6 +142,29 @@ def clear_memo() -> None:
 # collective model's ring and tree, three protocols each, per element (measured on the plan search's pairs: 15 000
 # all-reduces 6.5 ms, 2.0 ms through their distinct values). Not for send/receive: one path, cheaper than the sort
 DISTINCT_MIN_SIZE = 4096
+
+
+def _nvls_in_node_us(size, g, nodes, multi, nics_per_node, nvls_alg, step_us, fitted_fill, architecture):
+    """What NCCL's NVLS / NVLSTree all-reduce adds inside the node to its bytes over its bandwidth [µs] (arrays):
+    the fill of its pipeline and the extra steps of the smaller chunks NCCL takes at medium sizes.
+
+    A channel (:data:`NVLS_CHANNELS`) moves one chunk per head (:func:`nvls_chunk_bytes`; a head per GPU, across
+    nodes per GPU with a NIC) a loop, through scatter, reduce-and-multicast and gather: the gather starts two loops
+    after the scatter (the network tree's hops are the caller's). Each step also pays the Simple protocol's
+    NVLink step (``step_us``, tuning.cc's per-hop latency: the handshake of a step between GPUs). ``nvls_alg`` is
+    the bandwidth measured with NCCL's largest chunk, which holds that chunk's steps: a smaller chunk pays the
+    steps it adds. ``fitted_fill``: a fitted fill per channel and stage instead of NCCL's loop (NaN: NCCL's).
+    """
+    one, more = NVLS_CHANNELS.get(architecture, NVLS_CHANNELS["hopper"])
+    channels = multi.where(more, one, lambda: np.where(multi.mask, more, one))
+    heads = multi.where(lambda: np.minimum(g, np.asarray(nics_per_node, dtype=float)), g)
+    chunk = nvls_chunk_bytes(size, channels, heads, nodes)
+    largest = multi.where(lambda: nvls_largest_chunk_bytes(nodes), NVLS_CHUNK_BYTES)
+    per_channel = size / channels
+    loop = np.minimum(heads * chunk, per_channel)
+    if _any_finite(fitted_fill):
+        loop = np.where(np.isfinite(fitted_fill), np.minimum(fitted_fill, per_channel), loop)
+    return loop * (2e-3 * channels) / nvls_alg + per_channel / heads * (1.0 / chunk - 1.0 / largest) * step_us
 
 
 def _value(x):
@@ -239,7 +264,7 @@ def _next_row(times, algos, algorithm_index):
 
 def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, nics_per_node, intra_busbw_gb_per_s,
                     intra_p2p_gb_per_s=None, net_latency_us=IB_WIRE_US, nvls_busbw_gb_per_s=0.0, sharp=False,
-                    algorithm="auto", protocol="auto", overhead_us=0.0, fill_bytes=SIMPLE_FILL_BYTES,
+                    algorithm="auto", protocol="auto", overhead_us=0.0, fill_bytes=np.nan,
                     simple_hop_us=None, ll128_hop_us=None, ll_hop_us=None, ll128_efficiency=np.nan,
                     tree_efficiency=np.nan, ll_max_gb_per_s=np.inf, architecture=None,
                     net_overhead_us=NET_OVERHEAD_US["intel"]):
@@ -261,7 +286,8 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
     overhead_us : added to every call (e.g. a fitted launch overhead) [µs]
     fill_bytes : Simple-protocol bytes per channel in flight per hop before the pipeline runs full [B]; NaN:
         :data:`SIMPLE_FILL_BYTES`. A message smaller than that per channel fills the pipeline with what it has
-        (pipelined store-and-forward: the fill costs hops × min(fill, S / channels) / per-channel bandwidth)
+        (pipelined store-and-forward: the fill costs hops × min(fill, S / channels) / per-channel bandwidth).
+        NVLS fills its in-node stages with NCCL's own loop (:func:`nvls_chunk_bytes` per head) where it is NaN
     simple_hop_us : Simple protocol's per-hop latency on NVLink and (before the fabric's own latency) on the
         network [µs]; None or NaN: tuning.cc's. Calibration fits it: it sets where Simple overtakes LL/LL128
     ll128_hop_us, ll_hop_us : the same for the LL128 and LL protocols [µs]; None or NaN: tuning.cc's. Fitted
@@ -305,6 +331,7 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
     net_hop_shift = np.asarray(net_latency_us, dtype=float) - IB_WIRE_US
     hops = [np.asarray(h, dtype=float) for h in (simple_hop_us, ll128_hop_us, ll_hop_us) if h is not None]
     fill_bytes = np.asarray(fill_bytes, dtype=float)
+    fitted_fill = fill_bytes  # NaN where NCCL's own (the NVLS loop's fill is NCCL's loop there)
     if not _all_finite(fill_bytes):
         fill_bytes = np.where(np.isfinite(fill_bytes), fill_bytes, SIMPLE_FILL_BYTES)
     shape = np.broadcast(S, g, N, node_bw, intra, p2p_intra, nvls, net_hop_shift, np.asarray(sharp), fill_bytes,
@@ -411,11 +438,15 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
             # of 2
             nvls_alg = np.where(has_nvls, np.minimum(nvls / group_factor, p2p_intra), np.nan)
             nvls_alg = np.minimum(nvls_alg, net_alg)
+            # NVLSTree's network hop is its own entry of tuning.cc, not the tree's; a fitted Simple hop replaces both
+            nvls_tree_net = NVLS_TREE_NET_HOP_US + net_hop_shift
+            if simple_hop_us is not None:
+                nvls_tree_net = np.where(np.isfinite(np.asarray(simple_hop_us, dtype=float)), net_tree[2], nvls_tree_net)
             if limits is not None and multi.any:  # NVLSTree's per-channel limit, on its bus bandwidth
                 nvls_alg = np.where(multi.mask, np.minimum(nvls_alg, nvls_bus_cap / f), nvls_alg)
-            nvls_hops = 2.0 + 2.0 * depth
-            lat_n = (NVLS_BASE_US + np.where(multi.mask, 2.0 * depth * net_tree[2], 0.0)
-                     + nvls_hops * fill / (nvls_alg / channels) * 1e-3)
+            lat_n = (NVLS_BASE_US + np.where(multi.mask, 2.0 * depth * nvls_tree_net, 0.0)
+                     + 2.0 * depth * fill / (nvls_alg / channels) * 1e-3  # the network tree's hops
+                     + _nvls_in_node_us(S, g, N, multi, nics_per_node, nvls_alg, nvl_ring[2], fitted_fill, architecture))
             t_nvls = np.where(has_nvls & t.is_simple, lat_n + S / nvls_alg * 1e-3, big)
             _next_row(times, algos, 2)[...] = t_nvls
         # InfiniBand SHARP (CollNet, Simple and LL; no LL128 in CollNet)

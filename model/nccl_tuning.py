@@ -29,6 +29,9 @@ BASE_LAT_US = {"ring": np.array([6.6, 14.0, 8.4]), "tree": np.array([6.8, 14.0, 
 # tuning.cc hwLat [µs] per hop: NVLink and NET rows, Ring and Tree columns
 NVLINK_HOP_US = {"ring": np.array([0.47, 1.9, 3.4]), "tree": np.array([0.52, 1.2, 28.0])}
 NET_HOP_US = {"ring": np.array([2.7, 4.0, 9.6]), "tree": np.array([5.0, 8.5, 50.0])}
+# NVLSTree's network hop, Simple [µs]: tuning.cc hwLat NET row, NVLSTree column: 14 in NCCL 2.19-2.27 (20.9 from
+# 2.29), the tree's own 50 µs being for the (non-NVLS) tree
+NVLS_TREE_NET_HOP_US = 14.0
 IB_WIRE_US = 0.8  # ib_send_lat one-way on HDR/NDR (perftest ib_send_lat results table in a published thesis) inside NCCL's NET hop
 # protocol bandwidth efficiency (tuning.cc "model refinements"; ring LL × 0.5 since NCCL 2.21, capped below)
 RING_PROTO_EFF = np.array([1.0 / 2.0, 0.92, 1.0])
@@ -79,6 +82,22 @@ LL128_TREE_CHUNKS_PER_DEPTH = (64.0, 16.0)             # chunks per channel they
 # AMD; NCCL charges it to every ring step across nodes): a network stage of the pipeline never passes a chunk
 # faster than its proxy posts one
 NET_OVERHEAD_US = {"intel": 1.0, "amd": 2.0}
+# NVLink SHARP's channels and chunks (NCCL 2.18-2.30; read in NCCL 2.30.7): NVLS runs its own channel count,
+# not the ring's (src/enqueue.cc topoGetAlgoInfo: nc = comm->nvlsChannels), 16 on Hopper (src/transport/nvls.cc
+# NVLS_NCHANNELS_SM90), on Blackwell 24 in one NVLink domain and 32 across nodes (NVLS_NCHANNELS_SM100_NVL,
+# NVLS_NCHANNELS_SM100); one head per GPU of the node, or per GPU with a NIC across nodes (src/graph/search.cc:
+# "NVLS channels correspond to GPUs pulling from NVLS"). Each loop of a channel moves one chunk per head through
+# three stages (src/device/all_reduce.h, NVLS: scatter to the heads' buffers, multimem reduce and multicast store,
+# gather), and NCCL shrinks the chunk from NCCL_NVLS_CHUNKSIZE (128 KiB) while the message is small against
+# channels × heads × chunk (src/enqueue.cc calcCollChunking): (times channels × heads × chunk under which, the
+# chunk it drops to), applied in order
+NVLS_CHANNELS = {"hopper": (16.0, 16.0), "blackwell": (24.0, 32.0)}  # (one node, across nodes)
+NVLS_CHUNK_BYTES = 131072.0
+NVLS_CHUNK_RULE = ((64.0, 65536.0), (8.0, 32768.0), (2.0, 16384.0))
+# NVLSTree across nodes (NCCL 2.23-2.30): the chunk is at most 64 KiB from 4 nodes on (NCCL_NVLSTREE_MAX_CHUNKSIZE
+# default), then the same kind of rule with its own steps
+NVLS_TREE_MAX_CHUNK_BYTES = 65536.0  # from 4 nodes
+NVLS_TREE_CHUNK_RULE = ((32.0, 262144.0), (16.0, 131072.0), (4.0, 65536.0), (1.0, 32768.0))
 SINGLE_NODE_CHANNELS = 16.0  # NCCL on 8 NVSwitch-connected GPUs opens 16+ channels (NCCL INFO logs); a guess
 NVLS_BASE_US = 23.0  # NVLS Simple base latency: a guess (NCCL's NVLS path pays multicast set-up per call)
 # NCCL_BUFFSIZE default 4 MiB per channel and peer (NCCL environment-variable documentation)
@@ -199,3 +218,48 @@ def per_channel_limits_gb_per_s(architecture, nodes):
 def gpu_ll_max_bus_gb_per_s(gpu: dict, nodes):
     """:func:`ll_max_bus_gb_per_s` for a GPU catalogue entry (``architecture``, ``host_cpu_vendor``) [GB/s]."""
     return ll_max_bus_gb_per_s(gpu.get("architecture"), gpu.get("host_cpu_vendor"), nodes)
+
+
+def nvls_channels(architecture, nodes):
+    """NVLS's channel count for a GPU generation (:data:`NVLS_CHANNELS`; Hopper's for any other) at ``nodes``."""
+    one, more = NVLS_CHANNELS.get(architecture, NVLS_CHANNELS["hopper"])
+    return np.where(np.asarray(nodes, dtype=float) > 1, more, one)
+
+
+def nvls_largest_chunk_bytes(nodes):
+    """The chunk NCCL's NVLS / NVLSTree all-reduce starts from [B]: :data:`NVLS_CHUNK_BYTES`, NVLSTree from 4
+    nodes :data:`NVLS_TREE_MAX_CHUNK_BYTES`."""
+    return np.where(np.asarray(nodes, dtype=float) >= 4, NVLS_TREE_MAX_CHUNK_BYTES, NVLS_CHUNK_BYTES)
+
+
+def _halving_limits(rule, start):
+    """Where NCCL's chunk-shrinking conditions halve a chunk of ``start`` bytes, as message bytes per concurrent
+    chunk (ascending): each condition drops a chunk above ``to`` to ``to`` under ``times × concurrent × chunk``
+    bytes, and each ``to`` is half the one before it, so condition i fires exactly when the message is under
+    ``times × concurrent × 2 × to`` and ``to`` < ``start``."""
+    return np.sort([times * 2.0 * to for times, to in rule if to < start])
+
+
+_NVLS_LIMITS = _halving_limits(NVLS_CHUNK_RULE, NVLS_CHUNK_BYTES)
+_NVLS_TREE_LIMITS = {start: _halving_limits(NVLS_TREE_CHUNK_RULE, start)
+                     for start in (NVLS_CHUNK_BYTES, NVLS_TREE_MAX_CHUNK_BYTES)}
+
+
+def _shrunk(start, limits, per_concurrent):
+    """``start`` halved once per limit the message (bytes per concurrent chunk) is under."""
+    return start * 0.5 ** (len(limits) - np.searchsorted(limits, per_concurrent, side="right"))
+
+
+def nvls_chunk_bytes(size_bytes, channels, heads, nodes):
+    """The chunk NCCL's NVLS (one node) or NVLSTree (across nodes) all-reduce moves per head and step [B] (arrays):
+    :func:`nvls_largest_chunk_bytes`, halved by :data:`NVLS_CHUNK_RULE` / :data:`NVLS_TREE_CHUNK_RULE` while the
+    message is under the rule's multiple of ``channels × heads × chunk`` (src/enqueue.cc calcCollChunking)."""
+    N = np.asarray(nodes, dtype=float)
+    r = np.asarray(size_bytes, dtype=float) / (np.asarray(channels, dtype=float) * np.asarray(heads, dtype=float))
+    multi = N > 1
+    one = (lambda: _shrunk(NVLS_CHUNK_BYTES, _NVLS_LIMITS, r))
+    tree = (lambda: np.where(N >= 4, *(_shrunk(c, _NVLS_TREE_LIMITS[c], r)
+                                       for c in (NVLS_TREE_MAX_CHUNK_BYTES, NVLS_CHUNK_BYTES))))
+    if multi.all():
+        return tree()
+    return one() if not multi.any() else np.where(multi, tree(), one())

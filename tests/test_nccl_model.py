@@ -119,6 +119,61 @@ def test_few_chunks_leave_the_ll128_tree_pipeline_unfilled():
     assert big[0] > 0.95 * big[1]
 
 
+def nccl_nvls_chunk(size_bytes, channels, heads, nodes):
+    """NCCL's NVLS (one node) and NVLSTree (across nodes) chunk conditions (enqueue.cc calcCollChunking), as
+    NCCL 2.30 has them."""
+    ops = channels * heads
+    if nodes == 1:
+        chunk = 131072
+        if size_bytes < 64 * ops * chunk and chunk > 65536:
+            chunk = 65536
+        if size_bytes < 8 * ops * chunk and chunk > 32768:
+            chunk = 32768
+        if size_bytes < 2 * ops * chunk and chunk > 16384:
+            chunk = 16384
+        return chunk
+    chunk = 65536 if nodes >= 4 else 131072
+    for times, to in ((32, 262144), (16, 131072), (4, 65536), (1, 32768)):
+        if size_bytes < times * ops * chunk and chunk > to:
+            chunk = to
+    return chunk
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(16, 34), st.sampled_from([1, 2, 4, 16]), st.sampled_from([2, 4, 8]))
+def test_nvls_chunk_is_nccls(log2_size, nodes, heads):
+    channels = float(nccl_tuning.nvls_channels("hopper", nodes))
+    assert channels == 16.0  # NVLS_NCHANNELS_SM90
+    S = 2 ** log2_size
+    assert float(nccl_tuning.nvls_chunk_bytes(float(S), channels, heads, nodes)) == nccl_nvls_chunk(S, 16, heads, nodes)
+
+
+def test_nvls_chunk_known_values_on_one_h100_node():
+    """16 channels × 8 heads: under 1 GiB NCCL drops the 128 KiB chunk to 64 KiB, under 64 MiB to 32 KiB, under
+    8 MiB to 16 KiB; NVLSTree on 2 nodes keeps 128 KiB down to 64 MiB, then 64 KiB, under 8 MiB 32 KiB."""
+    S = 2.0 ** np.array([22, 23, 24, 26, 29, 30])
+    assert nccl_tuning.nvls_chunk_bytes(S, 16, 8, 1).tolist() == [16384, 32768, 32768, 65536, 65536, 131072]
+    assert nccl_tuning.nvls_chunk_bytes(S, 16, 8, 2).tolist() == [32768, 65536, 65536, 131072, 131072, 131072]
+    # a sweep over one and two nodes at once: each its own rule
+    both = nccl_tuning.nvls_chunk_bytes(2.0**24, 16, 8, np.array([1.0, 2.0]))
+    assert both.tolist() == [32768, 65536]
+    assert float(nccl_tuning.nvls_channels("blackwell", 1)) == 24 and float(nccl_tuning.nvls_channels("blackwell", 2)) == 32
+
+
+def test_nvls_at_medium_sizes_pays_its_loop_fill_and_small_chunks_steps():
+    """16 MiB by NVLS on one H100 node, by hand: each of 16 channels moves 8 heads × 32 KiB a loop through three
+    stages (two loops of fill at 274.3 GB/s / 16 channels: 30.6 µs), and the 32 KiB chunk takes 3 steps a head
+    more than the 128 KiB one the 480 GB/s busbw was measured with (3 × 3.4 µs): 23 + 30.6 + 10.2 + 61.2 µs."""
+    r = nccl_model.nccl_collective("all_reduce", np.array([2.0**24, 2.0**34]), ranks_per_node=8, nodes=1,
+                                   nic_gb_per_s=np.inf, nics_per_node=1, intra_busbw_gb_per_s=369.0,
+                                   intra_p2p_gb_per_s=450.0, nvls_busbw_gb_per_s=480.0, algorithm="nvls",
+                                   architecture="hopper")
+    alg_gb_per_s = 480.0 / 1.75
+    fill_us = 2 * 8 * 32768 / (alg_gb_per_s / 16) * 1e-3
+    assert r["time_us"][0] == pytest.approx(23.0 + fill_us + 3 * 3.4 + 2**24 / alg_gb_per_s * 1e-3, rel=1e-6)
+    assert r["busbw_gb_per_s"][1] > 0.99 * 480.0  # at 16 GiB the fill is gone
+
+
 def test_a_slow_network_proxy_slows_the_ll128_trees_network_steps():
     args = dict(ranks_per_node=8, nodes=16, nic_gb_per_s=48.0, nics_per_node=8, intra_busbw_gb_per_s=370.0,
                 algorithm="tree", protocol="LL128", architecture="hopper")
@@ -373,7 +428,7 @@ def test_a_dip_put_into_a_model_made_log_is_found_and_left_out():
 
 @pytest.mark.parametrize("params", [dict(ll128_efficiency=0.7, fill_bytes=512 * 1024.0),
                                     dict(ll_hop_us=20.0, ll128_hop_us=8.0, simple_hop_us=30.0),
-                                    dict(tree_efficiency=0.75, simple_hop_us=5.0)])
+                                    dict(tree_efficiency=0.6, simple_hop_us=5.0)])
 def test_calibration_recovers_protocol_parameters_of_a_model_made_log(params):
     setup = nccl_accuracy.NcclSetup("H100-SXM", 400.0, 8, "infiniband", "auto")
     S = 2.0 ** np.arange(3, 35)
@@ -425,6 +480,20 @@ def test_network_validation_within_tolerance_and_names_every_log():
     patho = next(r for r in rows if r.scope == "pathology")
     assert patho.large_median > 1.0 and any("under 30%" in w for w in patho.warnings)  # named, not tuned to
     assert validation.network_summary(rows)["passed"]
+
+
+def test_nvlink_medium_sizes_within_ten_percent_of_the_dgx_log():
+    """One DGX H100's NVLS all-reduce from 8 to 32 MiB: NCCL's small NVLS chunks and its loop's pipeline fill put
+    the engine within 10 % of the measured busbw (without them it was 30-36 % optimistic); the 2-node Nebius log's
+    NVLSTree sizes ≥ 64 MiB within 5 % (14.5 % without them, 6.6 % with them but the tree's 50 µs network hop in
+    place of NVLSTree's own 14 µs)."""
+    rows = {r.file: r for r in validation.validate_network()}
+    nvl = rows["nvlink_h100_dgx_1node_8gpu_allreduce.txt"]
+    band = (nvl.sizes >= 2**23) & (nvl.sizes <= 2**25)
+    assert band.sum() == 3
+    assert np.max(np.abs(nvl.engine[band] / nvl.measured[band] - 1.0)) < 0.10
+    nebius = rows["ib_h100_nebius_2node_allreduce.txt"]
+    assert nebius.large_max < 0.05
 
 
 def test_network_validation_judges_tcp_logs():

@@ -3165,10 +3165,6 @@
         <translation>NVIDIA H100 Tensor Core GPU 数据手册（SXM：FP8 稀疏 3,958 TFLOP/s，稠密 1,979）</translation>
     </message>
     <message>
-        <source>BF16: 0.638, the value that minimises the largest error over the published H100 BF16 runs the engine can describe: Megatron-Core GPT-3 175B strong scaling, 47 % MFU on 96 GPUs and 42 % on 4,608 (NVIDIA Megatron-LM README) and Llama 3 405B, 430 and 400 TFLOP/s on 8,192 and 16,384 GPUs (Dubey et al. 2024, Table 4): +11 %, 0 %, -8 %, -11 % (model/scale.py terms included); FP8: 0.577, likewise over NVIDIA NeMo 24.07 and Megatron-Bridge 25.11 DGX-H100 FP8 recipes (their attention core in BF16): at most 6 % (fits)</source>
-        <translation>BF16：0.638，即在引擎可描述的已发表 H100 BF16 训练实例上使最大误差最小的值：Megatron-Core GPT-3 175B 强扩展，96 个 GPU 上 MFU 47 %、4,608 个上 42 %（NVIDIA Megatron-LM README），以及 Llama 3 405B 在 8,192 与 16,384 个 GPU 上 430 与 400 TFLOP/s（Dubey et al. 2024，表 4）：+11 %、0 %、-8 %、-11 %（含 model/scale.py 各项）；FP8：0.577，同样按 NVIDIA NeMo 24.07 与 Megatron-Bridge 25.11 的 DGX-H100 FP8 配方拟合（其注意力核心为 BF16）：误差至多 6 %（拟合）</translation>
-    </message>
-    <message>
         <source>NVIDIA H100 datasheet (989 TFLOP/s BF16 dense, 3.35 TB/s, 700 W, NVLink 900 GB/s bidirectional); DGX H100 user guide (2 x Xeon 8480C, 112 cores); nccl-tests issue 212 (~370 GB/s busbw)</source>
         <translation>NVIDIA H100 数据手册（BF16 稠密 989 TFLOP/s，3.35 TB/s，700 W，NVLink 双向 900 GB/s）；DGX H100 用户指南（2 x Xeon 8480C，112 核）；nccl-tests issue 212（busbw 约 370 GB/s）</translation>
     </message>
@@ -3223,10 +3219,6 @@
     <message>
         <source>NVIDIA DGX B200 datasheet (72 PFLOP/s FP8 training for 8 GPUs: 9 per GPU with sparsity, 4.5 dense)</source>
         <translation>NVIDIA DGX B200 数据手册（8 个 GPU 的 FP8 训练算力 72 PFLOP/s：每 GPU 稀疏 9，稠密 4.5）</translation>
-    </message>
-    <message>
-        <source>FP8: H100&apos;s 0.577 x 0.96, the mean ratio of model TFLOP/s per FP8 peak of the same FP8-CS recipes on DGX-B200 and DGX-H100 (Megatron-Bridge 25.11 performance summary: Llama 3 8B 1,576 of 4,500 against 744 of 1,979, x 0.93; Llama 3.1 405B 1,667 of 4,500 against 737 of 1,979, x 0.99); BF16: FP8&apos;s value x H100&apos;s BF16/FP8 ratio 0.638/0.577 (no dense BF16 B200 recipe published; derived)</source>
-        <translation>FP8：H100 的 0.577 x 0.96，即相同 FP8-CS 配方在 DGX-B200 与 DGX-H100 上模型 TFLOP/s 占 FP8 峰值之比的平均比值（Megatron-Bridge 25.11 性能汇总：Llama 3 8B 4,500 中 1,576 对比 1,979 中 744，x 0.93；Llama 3.1 405B 4,500 中 1,667 对比 1,979 中 737，x 0.99）；BF16：FP8 的值 x H100 的 BF16/FP8 比值 0.638/0.577（未公开 B200 稠密 BF16 配方；推算）</translation>
     </message>
     <message>
         <source>NVIDIA DGX B200 datasheet (72 PFLOP/s FP8 dense per 8 GPUs -&gt; 2.25 PFLOP/s BF16 dense per GPU, 1,440 GB total, 64 TB/s HBM3e total, NVLink 1.8 TB/s bidirectional, 2 x Xeon 8570 = 112 cores); 1,000 W per GPU in HGX B200</source>
@@ -3285,8 +3277,16 @@
         <translation>NVIDIA GB200 NVL72 数据手册（72 个 GPU 的 FP8 稀疏算力 720 PFLOP/s：每 GPU 稀疏 10，稠密 5）</translation>
     </message>
     <message>
-        <source>FP8: H100&apos;s 0.577 x 0.98, the mean ratio of model TFLOP/s per FP8 peak of the same FP8-CS recipes on DGX-GB200 and DGX-H100 (Megatron-Bridge 25.11 performance summary: Llama 3 8B 1,622 of 5,000 against 744 of 1,979, x 0.86; Llama 3.1 405B 2,053 of 5,000 against 737 of 1,979, x 1.10); BF16: FP8&apos;s value x 0.638/0.577 (derived)</source>
-        <translation>FP8：H100 的 0.577 x 0.98，即相同 FP8-CS 配方在 DGX-GB200 与 DGX-H100 上模型 TFLOP/s 占 FP8 峰值之比的平均比值（Megatron-Bridge 25.11 性能汇总：Llama 3 8B 5,000 中 1,622 对比 1,979 中 744，x 0.86；Llama 3.1 405B 5,000 中 2,053 对比 1,979 中 737，x 1.10）；BF16：FP8 的值 x 0.638/0.577（推算）</translation>
+        <source>BF16: 0.643, the value that minimises the largest error over the published H100 BF16 runs the engine can describe: Megatron-Core GPT-3 175B strong scaling, 47 % MFU on 96 GPUs and 42 % on 4,608 (NVIDIA Megatron-LM README) and Llama 3 405B, 430 and 400 TFLOP/s on 8,192 and 16,384 GPUs (Dubey et al. 2024, Table 4): +12 %, 0 %, -8 %, -11 % (model/scale.py terms and NVLink SHARP&apos;s medium-size costs included); FP8: 0.577, likewise over NVIDIA NeMo 24.07 and Megatron-Bridge 25.11 DGX-H100 FP8 recipes (their attention core in BF16): at most 6 % (fits)</source>
+        <translation>BF16：0.643，即在引擎可描述的已发表 H100 BF16 训练实例上使最大误差最小的值：Megatron-Core GPT-3 175B 强扩展，96 个 GPU 上 MFU 47 %、4,608 个上 42 %（NVIDIA Megatron-LM README），以及 Llama 3 405B 在 8,192 与 16,384 个 GPU 上 430 与 400 TFLOP/s（Dubey et al. 2024，表 4）：+12 %、0 %、-8 %、-11 %（含 model/scale.py 各项及 NVLink SHARP 中等消息的时间）；FP8：0.577，同样按 NVIDIA NeMo 24.07 与 Megatron-Bridge 25.11 的 DGX-H100 FP8 配方拟合（其注意力核心为 BF16）：误差至多 6 %（拟合）</translation>
+    </message>
+    <message>
+        <source>FP8: H100&apos;s 0.577 x 0.96, the mean ratio of model TFLOP/s per FP8 peak of the same FP8-CS recipes on DGX-B200 and DGX-H100 (Megatron-Bridge 25.11 performance summary: Llama 3 8B 1,576 of 4,500 against 744 of 1,979, x 0.93; Llama 3.1 405B 1,667 of 4,500 against 737 of 1,979, x 0.99); BF16: FP8&apos;s value x H100&apos;s BF16/FP8 ratio 0.643/0.577 (no dense BF16 B200 recipe published; derived)</source>
+        <translation>FP8：H100 的 0.577 x 0.96，即相同 FP8-CS 配方在 DGX-B200 与 DGX-H100 上模型 TFLOP/s 占 FP8 峰值之比的平均比值（Megatron-Bridge 25.11 性能汇总：Llama 3 8B 4,500 中 1,576 对比 1,979 中 744，x 0.93；Llama 3.1 405B 4,500 中 1,667 对比 1,979 中 737，x 0.99）；BF16：FP8 的值 x H100 的 BF16/FP8 比值 0.643/0.577（未公开 B200 稠密 BF16 配方；推算）</translation>
+    </message>
+    <message>
+        <source>FP8: H100&apos;s 0.577 x 0.98, the mean ratio of model TFLOP/s per FP8 peak of the same FP8-CS recipes on DGX-GB200 and DGX-H100 (Megatron-Bridge 25.11 performance summary: Llama 3 8B 1,622 of 5,000 against 744 of 1,979, x 0.86; Llama 3.1 405B 2,053 of 5,000 against 737 of 1,979, x 1.10); BF16: FP8&apos;s value x 0.643/0.577 (derived)</source>
+        <translation>FP8：H100 的 0.577 x 0.98，即相同 FP8-CS 配方在 DGX-GB200 与 DGX-H100 上模型 TFLOP/s 占 FP8 峰值之比的平均比值（Megatron-Bridge 25.11 性能汇总：Llama 3 8B 5,000 中 1,622 对比 1,979 中 744，x 0.86；Llama 3.1 405B 5,000 中 2,053 对比 1,979 中 737，x 1.10）；BF16：FP8 的值 x 0.643/0.577（推算）</translation>
     </message>
     <message>
         <source>NVIDIA GB200 NVL72 datasheet (72 Blackwell GPUs and 36 Grace CPUs in one NVLink domain: 360 PFLOP/s BF16 with sparsity -&gt; 2.5 PFLOP/s dense per GPU, 13.4 TB HBM3e -&gt; 186 GB per GPU, 576 TB/s -&gt; 8 TB/s per GPU, NVLink 5 1.8 TB/s bidirectional per GPU, 130 TB/s in the domain); compute trays of 2 GB200 superchips (4 GPUs) with one ConnectX-7 400 Gb/s NIC per GPU (NVIDIA GB200 NVL72 reference architecture); Grace: 72 Arm Neoverse V2 cores per CPU, 2,592 in the rack&apos;s 36; 1,200 W per GPU (GB200 superchip up to 2,700 W with Grace, derived); busbw fraction and NVLS as B200 (guess)</source>
