@@ -17,11 +17,11 @@ run: $(STAMP)
 	$(PY) -m gui.app $(ARGS)
 
 test: $(STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto
 
 # the same without the tests marked slow (subprocess runs); CI runs `make test`
 test-quick: $(STAMP)
-	$(PY) -m pytest -q -m "not slow"
+	$(PY) -m pytest -q -n auto -m "not slow"
 
 validate: $(STAMP)
 	$(VENV)/bin/fabric-whatif validate
