@@ -91,8 +91,16 @@ def article_values(name: str | None) -> dict:
     """A preset's fabric values that are the article's figures: ``{"fabric.custom.F.key": value}``."""
     if name not in article_figures():
         return {}
+    return dict(_article_values(name))
+
+
+@functools.lru_cache(maxsize=16)
+def _article_values(name: str) -> tuple:
+    """:func:`article_values` as pairs, read once per preset (the shipped preset files do not change while the app
+    runs; the window asks on every fabric change)."""
     s = load_preset(name)
-    return {f"fabric.custom.{p}": s.get(f"fabric.custom.{p}") for p in article_figures()[name].get("article_values", ())}
+    return tuple((f"fabric.custom.{p}", s.get(f"fabric.custom.{p}"))
+                 for p in article_figures()[name].get("article_values", ()))
 
 
 def switch_profile_set(scenario: Scenario, profile_set: str, article: dict) -> Scenario:

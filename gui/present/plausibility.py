@@ -230,15 +230,19 @@ def series_stall(result, f: int) -> str:
     """One cause for fabric ``f`` along a sweep: the one named at most of its stalled points, of two as
     common the one at the longer run ('' when it never stalls)."""
     codes = np.atleast_2d(causes(result))[f]
-    if not any(codes):
+    named = codes != ""
+    if not named.any():
         return ""
     days = np.atleast_2d(np.asarray(result.reliability.train_days_with_interruptions, dtype=float))[f]
-    longest = {}
-    for c, d in zip(codes, np.where(np.isfinite(days), days, -np.inf)):
-        if c:
-            n, top = longest.get(c, (0, -np.inf))
-            longest[c] = (n + 1, max(top, d))
-    return str(max(longest, key=longest.get))
+    days = np.where(np.isfinite(days), days, -np.inf)[named]
+    kinds, which = np.unique(codes[named].astype(str), return_inverse=True)
+    count = np.bincount(which, minlength=kinds.size)
+    top = np.full(kinds.size, -np.inf)
+    np.maximum.at(top, which, days)
+    first = np.full(kinds.size, which.size)
+    np.minimum.at(first, which, np.arange(which.size))
+    # most points, then the longest run, then the cause met first along the sweep
+    return str(kinds[np.lexsort((first, -top, -count))[0]])
 
 
 def cause_text(code: str) -> str:

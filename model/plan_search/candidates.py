@@ -70,12 +70,13 @@ def plan_candidates(s: Scenario, pt=None):
     else:
         eps = tuple(e for e in EP_CANDIDATES if w.experts % e == 0)
     choices = (tps, pps, mbs, vs, rcs, zero_stages(s), cps, eps)
-    grid = candidate_grid(*choices)  # (8, C)
-    if grid.size == 0:  # only an explicit pp = 1 with virtual stages > 1, which validation refuses
-        raise ScenarioError("parallel.virtual_stages", p.virtual_stages, "1 or left out when pp = 1")
-    if pt is not None and not explicit:
+    if pt is not None and not explicit:  # (auto mode's grid is never empty: pp = 1 with v = 1 is in it)
         grid = usable_candidates(choices, *(float(pt[k].max()) for k in ("gpus_per_node", "layers", "gpus")),
                                   float(pt["seq_len"].max()) if p.cp is None else None)
+    else:
+        grid = candidate_grid(*choices)  # (8, C)
+    if grid.size == 0:  # only an explicit pp = 1 with virtual stages > 1, which validation refuses
+        raise ScenarioError("parallel.virtual_stages", p.virtual_stages, "1 or left out when pp = 1")
     return tuple(grid)
 
 

@@ -33,6 +33,9 @@ from .bounds import BOUND_MARGIN
 from .candidates import PLAN_POINT_KEYS, group_size, plan_candidates, weighted_sequences, zero_stages
 from .pairs import plan_side_at
 
+# sets of free options whose times a pairs entry keeps (a drag of a fabric slider moves among a few)
+_FREE_KEPT = 4
+
 # the plan arrays the search returns, in :data:`~model.plan_search.candidates.PLAN_ARRAY_KEYS` order
 _PLAN_ROWS = {"tp": 0, "pp": 1, "micro_batch": 2, "virtual_stages": 3, "recompute": 4, "cp": 6, "ep": 7}
 
@@ -65,12 +68,14 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
     new = np.ones(pairs.row.size, dtype=bool)
     new[1:] = (pairs.ni[1:] != pairs.ni[:-1]) | (deg[1:] != deg[:-1])
     first = np.flatnonzero(new)
-    if pairs.row_points is not None:  # rows serve several points (and bases): every row's option, once
-        rows = _row_options(s, pairs, pt, group, np.arange(pairs.allowed.shape[0]), None)
-        b_row = pairs.row[first]
-    else:  # a row per pair: the bases' rows only
-        rows = _row_options(s, pairs, pt, group, pairs.row[first], first)
-        b_row = np.arange(first.size)
+    memo = pairs.memo if pairs.memo is not None else {}
+    if memo.get("rows") is None:  # fabric-free: once per pairs entry (a fabric slider's drag meets the same pairs)
+        if pairs.row_points is not None:  # rows serve several points (and bases): every row's option, once
+            memo["rows"] = (_row_options(s, pairs, pt, group, np.arange(pairs.allowed.shape[0]), None),
+                            pairs.row[first])
+        else:  # a row per pair: the bases' rows only
+            memo["rows"] = (_row_options(s, pairs, pt, group, pairs.row[first], first), np.arange(first.size))
+    rows, b_row = memo["rows"]
     valid = rows["valid"][b_row]
     first, b_row = first[valid], b_row[valid]
     if not first.size:
@@ -126,9 +131,17 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
                           code[fb.size:]))
     else:
         if fb.size:  # the free options first: their times bound the networked ones
-            geo, code = _geometry(s, pairs, pt, rows, b_row[fb], b_pt[fb])
-            part = _free_part(geo, code, _timed(geo, np.arange(geo["slot"].shape[0]), None, None, None, None, None),
-                              fb, b_pt, needy, pairs.shared, True)
+            # no fabric enters them: their geometry and times are kept for the same options of the same pairs
+            key = ("free", fb.tobytes())
+            found = memo.get(key)
+            if found is None:
+                geo, code = _geometry(s, pairs, pt, rows, b_row[fb], b_pt[fb])
+                found = (geo, code, _timed(geo, np.arange(geo["slot"].shape[0]), None, None, None, None, None))
+                memo[key] = found
+                for k in [k for k in list(memo) if k[0] == "free"][:-_FREE_KEPT]:
+                    memo.pop(k, None)
+            geo, code, free_seq = found
+            part = _free_part(geo, code, free_seq, fb, b_pt, needy, pairs.shared, True)
             parts.append(part)
             reach = np.minimum(reach, part[-1][None, :])
         # the others: each fabric's bound; the lowest-bound option timed per fabric and point, then those whose

@@ -170,6 +170,9 @@ class PlanPairs(NamedTuple):
     # row's entry at stage 0 and the stride between stages, ``table[at + zi · stride]``; or None (no pair fits)
     candidate: np.ndarray | None = None  # each row's candidate at its first ZeRO stage (an index into
     # plan_candidates' arrays: its degrees ``candidate // group_size``), or None (no pair fits)
+    memo: dict | None = None  # fabric-independent answers of the search's later passes, kept with the pairs they
+    # were read from (the fewer-replicas pass's row options and its free options' times): a fabric slider's
+    # drag meets the same pairs at every move
 
 
 def plan_pairs_key(s: Scenario, pt: dict) -> tuple:
@@ -385,7 +388,7 @@ def plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
                       replicas=None if dm is None else tuple(x[:, 0] for x in dm), unit_replicas=unit_replicas,
                       # the sums on (R, Z, rows of the replicas): a row's (recompute kind, stage, row of its replicas)
                       memory=None if dm is None else (mem_b.reshape(-1), row_entry, n_pairs),
-                      candidate=None if dm is None else ci)
+                      candidate=None if dm is None else ci, memo={})
     with PLAN_CACHE_LOCK:
         _PAIR_CACHE[key] = entry
         while len(_PAIR_CACHE) > PLAN_CACHE_SIZE:

@@ -1,0 +1,33 @@
+"""The plan search keeps fabric-free answers with the plan pairs they were read from (the fewer-replicas pass's
+row options and the times of its options no fabric enters): a sweep that meets kept pairs, as a fabric slider's
+drag does at every move, gives the outputs of a search from nothing, bit for bit."""
+
+import numpy as np
+import pytest
+
+import model
+from model import engine
+
+
+def _fingerprint(result):
+    return {path: np.ascontiguousarray(x).tobytes() for path, x in result.arrays()}
+
+
+@pytest.mark.parametrize("preset,path,values", [
+    ("default", "fabric.custom.roce.latency_us", (2.0, 9.0, 40.0, 2.0)),
+    ("case2_autodriving_24xA100_30B", "fabric.custom.ethernet.latency_us", (20.0, 400.0, 5.0)),
+    ("case3_centre_128xH100_1T", "fabric.custom.infiniband.loss_rate", (0.0, 1e-5, 1e-3)),
+])
+def test_a_sweep_on_kept_pairs_equals_a_search_from_nothing(preset, path, values):
+    s = model.load_scenario(f"assets/presets/{preset}.toml")
+    nodes = np.unique(np.round(np.geomspace(1, 1024, 96)))
+    engine.clear_plan_cache()
+    warm = []
+    for v in values:  # one drag: every move after the first meets the kept pairs
+        warm.append(_fingerprint(model.sweep(s.replace(path, v), "cluster.nodes", nodes)))
+    for v, got in zip(values, warm):
+        engine.clear_plan_cache()
+        want = _fingerprint(model.sweep(s.replace(path, v), "cluster.nodes", nodes))
+        assert got.keys() == want.keys()
+        for key in want:
+            assert got[key] == want[key], (v, key)
