@@ -130,32 +130,41 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
             parts.append((f_e, p_e, o_e, _timed(geo, code[fb.size:], f_e, p_e, bw, lat, congestion), geo,
                           code[fb.size:]))
     else:
+        # the networked entries whose bound reaches the first pass's best; those the free options' times rule out
+        # are dropped below (the same entries as asking with those times: each is kept where its bound reaches them)
+        f_e, p_e, o_e, lb_e = _networked(*net, reach)
+        # the free options' geometry and times: no fabric enters them, so they are kept for the same options of the
+        # same pairs (a fabric slider's drag); where not kept, one geometry holds them and the networked options
+        key = ("free", fb.tobytes())
+        kept = memo.get(key) if fb.size else None
+        n_free = fb.size if kept is None else 0
+        if n_free or f_e.size:
+            geo, code = _geometry(s, pairs, pt, rows, b_row[np.concatenate([fb[:n_free], o_e])],
+                                  np.concatenate([b_pt[fb[:n_free]], p_e]))
         if fb.size:  # the free options first: their times bound the networked ones
-            # no fabric enters them: their geometry and times are kept for the same options of the same pairs
-            key = ("free", fb.tobytes())
-            found = memo.get(key)
-            if found is None:
-                geo, code = _geometry(s, pairs, pt, rows, b_row[fb], b_pt[fb])
-                found = (geo, code, _timed(geo, np.arange(geo["slot"].shape[0]), None, None, None, None, None))
-                memo[key] = found
+            if kept is None:
+                timed = np.unique(code[:n_free])
+                free_seq = np.full((geo["slot"].shape[0], geo["slot"].shape[1] * geo["mem"].shape[1]), np.inf)
+                free_seq[timed] = _timed(geo, timed, None, None, None, None, None)
+                kept = (geo, code[:n_free], free_seq)
+                memo[key] = kept
                 for k in [k for k in list(memo) if k[0] == "free"][:-_FREE_KEPT]:
                     memo.pop(k, None)
-            geo, code, free_seq = found
-            part = _free_part(geo, code, free_seq, fb, b_pt, needy, pairs.shared, True)
+            part = _free_part(*kept, fb, b_pt, needy, pairs.shared, True)
             parts.append(part)
             reach = np.minimum(reach, part[-1][None, :])
-        # the others: each fabric's bound; the lowest-bound option timed per fabric and point, then those whose
-        # bound reaches the fastest found
-        f_e, p_e, o_e, lb_e = _networked(*net, reach)
         if f_e.size:  # in (fabric, point, base) order already: bases are in point order
+            code = code[n_free:]
+            keep = lb_e <= reach[f_e, p_e] * (1.0 + BOUND_MARGIN)
+            f_e, p_e, o_e, lb_e, code = f_e[keep], p_e[keep], o_e[keep], lb_e[keep], code[keep]
+        if f_e.size:  # the lowest-bound option timed per fabric and point, then those whose bound reaches the
+            # fastest found
             seg = _segments(f_e, p_e)
             low = segment_minima(lb_e, seg)[1]
-            geo, code = _geometry(s, pairs, pt, rows, b_row[o_e[low]], p_e[low])
-            t_c = _timed(geo, code, f_e[low], p_e[low], bw, lat, congestion).min(axis=1)
+            t_c = _timed(geo, code[low], f_e[low], p_e[low], bw, lat, congestion).min(axis=1)
             reach[f_e[seg], p_e[seg]] = np.minimum(reach[f_e[seg], p_e[seg]], t_c)
             keep = lb_e <= reach[f_e, p_e] * (1.0 + BOUND_MARGIN)
-            f_e, p_e, o_e = f_e[keep], p_e[keep], o_e[keep]
-            geo, code = _geometry(s, pairs, pt, rows, b_row[o_e], p_e)
+            f_e, p_e, o_e, code = f_e[keep], p_e[keep], o_e[keep], code[keep]
             parts.append((f_e, p_e, o_e, _timed(geo, code, f_e, p_e, bw, lat, congestion), geo, code))
     parts = [x[:6] for x in parts if x[0].size]
     if not parts:
