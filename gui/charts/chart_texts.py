@@ -209,7 +209,7 @@ class ChartTexts:
         self._fit_legend()
         # again once the labels have their new size and the window its new layout (leaving presentation
         # mode, the legend would keep the projector's single column and its extra rows)
-        QtCore.QTimer.singleShot(0, self._refit_legend)
+        QtCore.QTimer.singleShot(0, self, self._refit_legend)
         for item in (self.note, self.gap_note):
             f = QtGui.QFont()
             f.setPointSizeF(scaled_pt(9))

@@ -73,7 +73,7 @@ class AnalysisDocks(QtCore.QObject):
         if name not in self._sized:  # first time: the panel's height, the charts keep their minimum
             self._sized.add(name)
             self.fit_height(name)
-            QtCore.QTimer.singleShot(0, lambda: self.fit_height(name))  # again once the dock is laid out
+            QtCore.QTimer.singleShot(0, self, lambda: self.fit_height(name))  # again once the dock is laid out
 
     def panel(self, name: str):
         """The dock's panel, built on first use."""

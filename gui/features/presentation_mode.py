@@ -125,7 +125,7 @@ class PresentationMode(QtCore.QObject):
         w.splitter.setSizes(saved["sizes"])
         for ch in w.charts.values():
             ch.catch_up()
-        QtCore.QTimer.singleShot(0, lambda: self._restore_panels(saved))
+        QtCore.QTimer.singleShot(0, self, lambda: self._restore_panels(saved))
 
     def _restore_panels(self, saved: dict) -> None:
         """The panels' widths as they were before the mode, once the window has its size back (large text on a

@@ -110,7 +110,7 @@ class PointPanel(QtWidgets.QScrollArea):
     def open_audit(self, *_):
         """The article audit (the claims table beside the engine's figures), shown and scrolled to."""
         self.recommendation.audit_check.setChecked(True)
-        QtCore.QTimer.singleShot(0, lambda: self.ensureWidgetVisible(self.recommendation.claims_title, 0, 0))
+        QtCore.QTimer.singleShot(0, self, lambda: self.ensureWidgetVisible(self.recommendation.claims_title, 0, 0))
 
     def retranslate(self) -> None:
         """The views' own fixed texts in the current language; the next :meth:`show_snapshot` redraws the rest."""

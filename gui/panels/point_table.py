@@ -191,7 +191,7 @@ class PointTable(QtWidgets.QTableWidget):
         self._fit_columns()
         self.resizeRowsToContents()
         self._fit_height()  # taller rows: every fabric stays visible
-        QtCore.QTimer.singleShot(0, self._fit_after_font)  # again once the header has taken the new font
+        QtCore.QTimer.singleShot(0, self, self._fit_after_font)  # again once the header has taken the new font
         self.updateGeometry()
 
     def _fit_after_font(self) -> None:

@@ -72,7 +72,7 @@ class RecommendationPanel(QtWidgets.QWidget):
         lay.addWidget(self.claims, 1)
         hh.sectionResized.connect(lambda *_: self._fit_claim_rows())  # whole names, wrapped
         # and again once the view has its final width (a scroll bar appearing narrows it after the sections moved)
-        hh.geometriesChanged.connect(lambda: QtCore.QTimer.singleShot(0, self._fit_claim_rows))
+        hh.geometriesChanged.connect(lambda: QtCore.QTimer.singleShot(0, self, self._fit_claim_rows))
         self.claims_notes = QtWidgets.QLabel()
         self.claims_notes.setObjectName("claimsNotes")
         self.claims_notes.setWordWrap(True)
@@ -235,7 +235,7 @@ class RecommendationPanel(QtWidgets.QWidget):
                 self.claims.setItem(i, c, item)
         self.claims.resizeRowsToContents()
         # again once laid out: rows outside the viewport when filled keep a one-line height (names cut)
-        QtCore.QTimer.singleShot(0, self._fit_claim_rows)
+        QtCore.QTimer.singleShot(0, self, self._fit_claim_rows)
         notes = [f"<b>{html.escape(tr_data(r.label))}</b> ({html.escape(r.fabric)}): {html.escape(r.explanation)}"
                  for r in rows if r.explanation]
         self.claims_notes.setText("<br>".join(notes))

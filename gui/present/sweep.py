@@ -126,8 +126,13 @@ def split_point(res: model.Result) -> tuple[model.Result, model.Result]:
     The point has the shape :func:`model.evaluate` gives: every array (F,) (a test checks
     the two agree value for value)."""
     sweep = dataclasses.replace(res, x=res.x[:-1], **map_groups(res, lambda a: a[:, :-1]))
-    point = dataclasses.replace(res, field=None, x=None, **map_groups(res, lambda a: a[:, -1]))
-    return sweep, point
+    return sweep, point_of(res, -1)
+
+
+def point_of(res: model.Result, i: int) -> model.Result:
+    """Point ``i`` of a sweep as the result :func:`model.evaluate` gives for the scenario at that value of the swept
+    field: every point of a sweep is evaluated on its own inputs (a test checks the two agree value for value)."""
+    return dataclasses.replace(res, field=None, x=None, **map_groups(res, lambda a: a[:, i]))
 
 
 class SweepCache:
@@ -188,6 +193,10 @@ class SweepCache:
             return self._remember(skey, sw), self._remember(pkey, pt), False
         if sw is None:
             sw = self._remember(skey, model.sweep(s, field, values))
+        if pt is None and not field.startswith("fabric."):  # the x-axis slider on a value the sweep holds: its point
+            at = np.flatnonzero(sw.x == float(s.get(field)))
+            if at.size:
+                pt = self._remember(pkey, point_of(sw, int(at[0])))
         if pt is None:
             pt = self._remember(pkey, model.evaluate(s, require_feasible=False))
         return sw, pt, False

@@ -55,7 +55,7 @@ class FileActions(QtCore.QObject):
         window.installEventFilter(self)
         if link_target(self.autosave.path) is not None:  # refused, not read or written through: the user decides
             self.autosave.paused = True
-            QtCore.QTimer.singleShot(0, self.refuse_autosave_link)
+            QtCore.QTimer.singleShot(0, self, self.refuse_autosave_link)
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt name)
         if obj is self.window and event.type() == QtCore.QEvent.Type.Close:

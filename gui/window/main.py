@@ -536,7 +536,7 @@ class MainWindow(QtWidgets.QMainWindow):
             ch.retranslate()
         self.retranslated.emit()
         self.refresh()
-        QtCore.QTimer.singleShot(0, self.fit_panels)  # the table's width in the new language
+        QtCore.QTimer.singleShot(0, self, self.fit_panels)  # the table's width in the new language
 
     retranslated = QtCore.Signal()  # after retranslate(): the features translate their own texts
 
@@ -565,11 +565,11 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def showEvent(self, event: QtGui.QShowEvent) -> None:  # noqa: N802 (Qt name)
         super().showEvent(event)
-        QtCore.QTimer.singleShot(0, self.fit_panels)
+        QtCore.QTimer.singleShot(0, self, self.fit_panels)
 
     def resizeEvent(self, event: QtGui.QResizeEvent) -> None:  # noqa: N802 (Qt name)
         super().resizeEvent(event)
-        QtCore.QTimer.singleShot(0, self.fit_panels)
+        QtCore.QTimer.singleShot(0, self, self.fit_panels)
 
     def fit_panels(self) -> None:
         """Give the right-hand panel the width its table needs, taken from the charts."""

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import model
+from gui.present.sweep import point_of
 from gui.window.controller import X_FIELDS, Controller, split_point, sweep_values
 
 PRESETS = sorted(Path(__file__).resolve().parents[2].joinpath("assets", "presets").glob("*.toml"))
@@ -55,7 +56,7 @@ def test_split_point_equals_separate_calls(preset, variant, field):
 
 
 def test_controller_uses_one_call_for_a_new_scenario(qapp, monkeypatch):
-    c = Controller(model.load_scenario(PRESETS[0]))
+    c = Controller(model.load_scenario(next(p for p in PRESETS if p.stem == "default")))
     calls = []
     real_sweep, real_eval = model.sweep, model.evaluate
     monkeypatch.setattr(model, "sweep", lambda *a, **k: calls.append("sweep") or real_sweep(*a, **k))
@@ -63,10 +64,32 @@ def test_controller_uses_one_call_for_a_new_scenario(qapp, monkeypatch):
     snap = c.compute()
     assert calls == ["sweep"]
     assert snap.point.field is None and len(snap.sweep.x) == len(sweep_values(c.scenario, c.x_field))
-    # the x-axis field's own slider: the sweep is cached, only the point is evaluated
+    # the x-axis field's own slider: the sweep is cached; a value it holds is read from it, another evaluated
+    n0 = c.scenario.cluster.nodes
+    same_grid = [n for n in range(1, 5000) if n != n0 and np.array_equal(
+        sweep_values(c.scenario.replace("cluster.nodes", n), c.x_field), snap.sweep.x)]
+    held = next(n for n in same_grid if n in snap.sweep.x)
+    missing = next(n for n in same_grid if n not in snap.sweep.x)
     calls.clear()
-    c.compute(c.scenario.replace("cluster.nodes", c.scenario.cluster.nodes + 1))
+    read = c.compute(c.scenario.replace("cluster.nodes", held))
+    assert calls == []
+    assert not read.cached  # a new point: the views draw it
+    c.compute(c.scenario.replace("cluster.nodes", missing))
     assert calls == ["evaluate"]
+
+
+@pytest.mark.parametrize("preset", [p for p in PRESETS if p.stem in ("default", "case3_centre_128xH100_1T",
+                                                                     "moe_mixtral_8x22b")], ids=lambda p: p.stem)
+def test_a_point_read_from_the_sweep_equals_its_evaluation(preset):
+    s = model.load_scenario(preset)
+    values = sweep_values(s, "cluster.nodes")
+    sw = model.sweep(s, "cluster.nodes", values)
+    for i in (3, values.size // 2, values.size - 1):
+        got = dict(point_of(sw, i).arrays())
+        ref = dict(model.evaluate(s.replace("cluster.nodes", int(values[i])), require_feasible=False).arrays())
+        assert got.keys() == ref.keys()
+        for k in ref:
+            _same(got[k], ref[k], f"point {i} {k}")
 
 
 def test_status_bar_says_when_a_result_came_from_the_cache(window):
