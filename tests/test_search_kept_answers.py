@@ -1,6 +1,7 @@
-"""The plan search keeps fabric-free answers with the plan pairs they were read from (the fewer-replicas pass's
-row options and the times of its options no fabric enters): a sweep that meets kept pairs, as a fabric slider's
-drag does at every move, gives the outputs of a search from nothing, bit for bit."""
+"""The plan search keeps what it found: fabric-free answers with the plan pairs they were read from (the
+fewer-replicas pass's row options and the times of its options no fabric enters), and each fabric's answers on
+their own (a drag of one fabric's latency or loss searches that fabric only). A sweep that meets kept answers, as
+a fabric slider's drag does at every move, gives the outputs of a search from nothing, bit for bit."""
 
 import numpy as np
 import pytest
@@ -17,6 +18,8 @@ def _fingerprint(result):
     ("default", "fabric.custom.roce.latency_us", (2.0, 9.0, 40.0, 2.0)),
     ("case2_autodriving_24xA100_30B", "fabric.custom.ethernet.latency_us", (20.0, 400.0, 5.0)),
     ("case3_centre_128xH100_1T", "fabric.custom.infiniband.loss_rate", (0.0, 1e-5, 1e-3)),
+    ("moe_mixtral_8x22b", "fabric.custom.roce.latency_us", (3.0, 30.0, 300.0)),
+    ("llama3_405b_16k_h100", "fabric.custom.iwarp.loss_rate", (1e-6, 1e-4, 1e-2)),
 ])
 def test_a_sweep_on_kept_pairs_equals_a_search_from_nothing(preset, path, values):
     s = model.load_scenario(f"assets/presets/{preset}.toml")

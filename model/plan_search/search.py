@@ -23,10 +23,12 @@ from .fewer import fewer_replicas
 from .pairs import PLAN_CACHE_LOCK, PLAN_CACHE_SIZE, plan_pairs, plan_pairs_key
 
 
-# The plan search's answers (the fastest plan per fabric and point), one per set of pairs and fabric timing inputs
-# (bandwidth, latency, congestion): a reliability or money slider changes none of them, so its drag re-evaluates
-# only the chosen plans' outputs. Kept as many as the pairs, under the same lock.
+# The plan search's answers (the fastest plan per fabric and point), one per fabric and set of pairs and that
+# fabric's timing inputs (bandwidth, latency, congestion): each fabric's answers are its own (the search is exact
+# per fabric and point), so a reliability or money slider's drag searches nothing, and a drag of one fabric's
+# latency or loss searches that fabric only. Kept for as many sets of pairs, under the same lock.
 _SEARCH_CACHE: "collections.OrderedDict" = collections.OrderedDict()
+SEARCH_CACHE_ROWS = 8 * PLAN_CACHE_SIZE
 
 
 def at_rows(x, rows, n):
@@ -315,22 +317,68 @@ def search_choices(s: Scenario, inp: Inputs, bw_final, step_latency, net, distin
     bw, lat = (cut_constant_points(x, 1) for x in (bw_final, step_latency))
     congestion = {k: cut_constant_points(at_shape(x, bw_final.shape), 1)
                   for k, x in net["congestion"].items()}
-    key = (pair_key, inp.n) + tuple((x.shape, x.dtype.str, x.tobytes()) for x in (bw, lat, *congestion.values()))
+    arrays = (bw, lat, *congestion.values())
+    keys = [(pair_key, inp.n) + tuple((x.shape[1:], x.dtype.str, x[i].tobytes()) for x in arrays)
+            for i in range(bw.shape[0])]
+    whole = ("every fabric", *keys)  # the answers of every fabric, as last assembled
     with PLAN_CACHE_LOCK:
-        found = _SEARCH_CACHE.get(key)
-        if found is not None:
-            _SEARCH_CACHE.move_to_end(key)
-    if found is None:
-        best, any_valid, has_degrees, best_time = search_pairs(pairs, inp, bw, lat, congestion)
-        found = (best, any_valid, has_degrees, fewer_replicas(s, pairs, pt, bw, lat, congestion, best_time))
-        for x in found[:3]:
-            if isinstance(x, np.ndarray):
-                x.flags.writeable = False  # shared by every evaluation that hits this entry
+        found = _SEARCH_CACHE.get(whole)
+        rows = [_SEARCH_CACHE.get(k) for k in keys]
+        for k, row in zip((whole, *keys), (found, *rows)):
+            if row is not None:
+                _SEARCH_CACHE.move_to_end(k)
+    if found is not None and all(row is not None for row in rows):
+        return (pairs, *found, None)
+    missing = [i for i, row in enumerate(rows) if row is None]
+    if missing:  # the fabrics not kept, searched together
+        sub = (lambda x: x) if len(missing) == len(rows) else (lambda x: x.take(missing, axis=0))
+        sbw, slat = sub(bw), sub(lat)
+        scong = {k: sub(x) for k, x in congestion.items()}
+        best, any_valid, _, best_time = search_pairs(pairs, inp, sbw, slat, scong)
+        fewer = fewer_replicas(s, pairs, pt, sbw, slat, scong, best_time)
         with PLAN_CACHE_LOCK:
-            _SEARCH_CACHE[key] = found
-            while len(_SEARCH_CACHE) > PLAN_CACHE_SIZE:
+            for j, i in enumerate(missing):
+                rows[i] = (_read_only(best[j]), _read_only(any_valid[j]), _fewer_row(fewer, j))
+                _SEARCH_CACHE[keys[i]] = rows[i]
+            while len(_SEARCH_CACHE) > SEARCH_CACHE_ROWS:
                 _SEARCH_CACHE.popitem(last=False)
+    best, any_valid = (np.stack([row[k] for row in rows]) for k in (0, 1))
+    has_degrees = np.broadcast_to(pairs.has_degrees[None, :], any_valid.shape)
+    for x in (best, any_valid):
+        x.flags.writeable = False  # as the kept rows: the caller's readers never write them
+    found = (best, any_valid, has_degrees, _fewer_rows([row[2] for row in rows]))
+    with PLAN_CACHE_LOCK:
+        _SEARCH_CACHE[whole] = found
+        while len(_SEARCH_CACHE) > SEARCH_CACHE_ROWS:
+            _SEARCH_CACHE.popitem(last=False)
     return (pairs, *found, None)
+
+
+def _read_only(x):
+    """A read-only copy of ``x``'s values (a kept answer, shared by every evaluation that reads it)."""
+    x = np.array(x)
+    x.flags.writeable = False
+    return x
+
+
+def _fewer_row(fewer, j):
+    """Fabric ``j``'s part of :func:`fewer_replicas`' answer: ``(mask, plan, side)`` rows (N,), or None where no plan
+    on fewer replicas wins for it."""
+    if fewer is None or not fewer[0][j].any():
+        return None
+    return tuple(_read_only(fewer[0][j]) if i == 0 else {k: _read_only(x[j]) for k, x in part.items()}
+                 for i, part in enumerate(fewer))
+
+
+def _fewer_rows(rows):
+    """:func:`fewer_replicas`' answer for every fabric from each fabric's (:func:`_fewer_row`): None where none wins
+    anywhere; a fabric with none holds a mask of False (its values are never read)."""
+    some = next((row for row in rows if row is not None), None)
+    if some is None:
+        return None
+    mask = np.stack([row[0] if row is not None else np.zeros_like(some[0]) for row in rows])
+    return (mask, *({k: np.stack([row[i][k] if row is not None else np.zeros_like(x) for row in rows])
+                     for k, x in some[i].items()} for i in (1, 2)))
 
 
 def repeated_points(pt, fabric_arrays, n):
@@ -374,7 +422,7 @@ def search_pairs(pairs, inp: Inputs, bw, lat, congestion):
     """:func:`search_choices` on the pairs, at bandwidth and latency (F, N or 1) and the congestion arrays: the
     flat (pair, stage) index of each fabric's and point's fastest plan, where some plan fits, where some plan's
     degrees are possible, and that plan's step per sequence [s] (infinite where none fits)."""
-    n_fab = inp.fabric["latency_us"].shape[0]
+    n_fab = bw.shape[0]
     if pairs.shared:
         return search_shared_plans(pairs, inp, bw, lat, congestion)
     ni = pairs.ni
