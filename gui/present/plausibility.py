@@ -138,23 +138,32 @@ _CAUSES_SEEN: list = []  # (weak reference to a result, its causes): the last fe
 _CAUSES_KEPT = 4
 
 
+def _kept(store, result, make):
+    """``make(result)`` kept for the last few results (a result is frozen: its answer never changes); ``store`` a
+    list of (weak reference, answer)."""
+    for ref, answer in store:
+        if ref() is result:
+            return answer
+    answer = make(result)
+    try:
+        ref = weakref.ref(result)
+    except TypeError:  # an object that takes no weak reference: not kept
+        return answer
+    store.insert(0, (ref, answer))
+    del store[_CAUSES_KEPT:]
+    return answer
+
+
 def causes(result) -> np.ndarray:
     """Each fabric's stall cause code (:data:`CAUSES`) at each point, str array of the days' shape:
     the part of the run by which it exceeds the best fabric at that point most ('' where it does
     not stall). A result is frozen, so its causes are worked out once: every chart, the table and the
     hover read them at each redraw (kept for the last few results; a read-only array)."""
-    for ref, codes in _CAUSES_SEEN:
-        if ref() is result:
-            return codes
-    codes = _causes(result)
-    codes.setflags(write=False)
-    try:
-        ref = weakref.ref(result)
-    except TypeError:  # an object that takes no weak reference: not kept
+    def make(res):
+        codes = _causes(res)
+        codes.setflags(write=False)
         return codes
-    _CAUSES_SEEN.insert(0, (ref, codes))
-    del _CAUSES_SEEN[_CAUSES_KEPT:]
-    return codes
+    return _kept(_CAUSES_SEEN, result, make)
 
 
 def _causes(result) -> np.ndarray:
@@ -228,7 +237,16 @@ def point_stalls(point) -> dict[str, str]:
 
 def series_stall(result, f: int) -> str:
     """One cause for fabric ``f`` along a sweep: the one named at most of its stalled points, of two as
-    common the one at the longer run ('' when it never stalls)."""
+    common the one at the longer run ('' when it never stalls). Worked out once per result (every chart kind
+    asks for every fabric at each redraw)."""
+    return _kept(_SERIES_SEEN, result, lambda res: tuple(_series_stall(res, i) for i in range(
+        np.atleast_2d(causes(res)).shape[0])))[f]
+
+
+_SERIES_SEEN: list = []  # (weak reference to a result, each fabric's cause along it)
+
+
+def _series_stall(result, f: int) -> str:
     codes = np.atleast_2d(causes(result))[f]
     named = codes != ""
     if not named.any():
