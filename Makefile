@@ -30,6 +30,7 @@ bench: $(STAMP)
 	$(PY) -m pip install --quiet --no-deps 'llm-analysis==0.2.2'
 	$(PY) -m pip install --quiet 'fire>=0.5,<0.6'
 	test -d build/baseline || git worktree add --detach build/baseline 210fb10
+	test -d build/today || git worktree add --detach build/today a282bc8
 	$(PY) -m benchmarks.run
 
 # The one-folder desktop app (dist/FabricWhatIf/) with PyInstaller; on Windows and macOS see README "Desktop app".

@@ -27,6 +27,10 @@ def main():
     if gui_bench is not None:
         gui_bench.main()
         print()
+        from benchmarks import gui_today
+
+        gui_today.main()  # the same drags against the GUI as the issues found it (build/today)
+        print()
     engine_bench.main()
 
 
