@@ -33,6 +33,9 @@ from .bounds import BOUND_MARGIN
 from .candidates import PLAN_POINT_KEYS, group_size, plan_candidates, weighted_sequences, zero_stages
 from .pairs import plan_side_at
 
+# at most this many points, the options are timed without a probe first (see fewer_replicas)
+FEW_POINTS = 4
+
 # sets of free options whose times a pairs entry keeps (a drag of a fabric slider moves among a few)
 _FREE_KEPT = 4
 
@@ -100,7 +103,10 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
     fb_pt = np.zeros_like(fb) if pairs.shared else b_pt[fb]
     net = (rows, np.flatnonzero(networked), b_row, b_pt, needy, lat, bw, pairs.shared)
     parts = []  # (fabric, point, base, steps (entries, kinds · stages), geometry, its row per entry)
-    per_point = not (pairs.shared or pairs.row_points is not None)
+    # options per point (a model-size sweep): a probe per (fabric, point) first, whose times prune the options
+    # timed after it (many at many points); at a few points (a single evaluation) one geometry for every option
+    # the first pass's best leaves, as where rows serve several points, costs less than the probe saves
+    per_point = not (pairs.shared or pairs.row_points is not None) and n_pt > FEW_POINTS
     if per_point:  # one call for the lowest-bound option of each point (free) and fabric and point (networked)
         low_f = fb[segment_minima(lb0[fb], _segments(fb_pt, fb_pt))[1]] if fb.size else fb
         f_e, p_e, o_e, lb_e = _networked(*net, reach)
