@@ -204,9 +204,9 @@ class Inputs:
     point: dict
     fabric: dict
     fabrics: list
-    # what fixes the network inputs (:data:`NETWORK_POINT_KEYS` and the fabric arrays) when no swept value is one of
-    # them: the scenario's cluster, topology and fabric sections (by identity), the points and the fabric width;
-    # else None
+    # what fixes the network inputs (:data:`NETWORK_POINT_KEYS` and the fabric arrays): the scenario's cluster,
+    # topology and fabric sections (compared by value), the points and the fabric width, and a swept value of those
+    # sections with its values; None: not kept
     network_key: tuple | None = None
 
 
@@ -350,9 +350,9 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
         fab[key] = np.broadcast_to(fab[key], (len(rows), n)).copy()
         fab[key][idx, :] = values_arr[None, :]
         _check_fabric_values(key, values_arr, field)
-    network_key = None
-    if field is None or field.split(".", 1)[0] not in ("cluster", "topology", "fabric"):
-        network_key = (s.cluster, s.topology, s.fabric, n, width)
+    network_key = (s.cluster, s.topology, s.fabric, n, width)
+    if field is not None and field.split(".", 1)[0] in ("cluster", "topology", "fabric"):
+        network_key += (field, values_arr.tobytes())  # the swept values too (a model-size drag's cluster sweep)
     return Inputs(n=n, point=pt, fabric=fab, fabrics=rows, network_key=network_key)
 
 

@@ -89,7 +89,8 @@ _LAST_NETWORK = [(None, None)]
 def network_for(inp: Inputs):
     """:func:`network_state` and :func:`inter_bandwidths` of ``inp``, kept for the last ``inp.network_key``.
 
-    They read only :data:`NETWORK_POINT_KEYS` (handed to them alone) and the fabric arrays, which the key fixes.
+    They read only :data:`NETWORK_POINT_KEYS` (handed to them alone) and the fabric arrays, which the key fixes (its
+    sections compared by value: a scenario changed elsewhere, as a model-size slider changes it, rebuilds them).
     Kept ones are handed out as copies: their arrays become outputs, which their receiver owns. A point input the
     same at every point (all of them along a model, batch or money sweep) is cut to one point: the switch tree,
     the loaded round trip and the loss recovery are then computed once per fabric, not once per point as well.
@@ -97,7 +98,7 @@ def network_for(inp: Inputs):
     pt = {k: cut_constant_points(inp.point[k], 0) for k in NETWORK_POINT_KEYS}
     key = inp.network_key
     held_key, held = _LAST_NETWORK[0]
-    if key is None or held_key is None or not (all(a is b for a, b in zip(key[:3], held_key[:3]))
+    if key is None or held_key is None or not (all(a is b or a == b for a, b in zip(key[:3], held_key[:3]))
                                                and key[3:] == held_key[3:]):
         net = network_state(pt, inp.fabric)
         held = (net, inter_bandwidths(pt, inp.fabric, net))

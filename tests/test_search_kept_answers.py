@@ -34,3 +34,18 @@ def test_a_sweep_on_kept_pairs_equals_a_search_from_nothing(preset, path, values
         assert got.keys() == want.keys()
         for key in want:
             assert got[key] == want[key], (v, key)
+
+
+def test_a_cluster_sweep_after_another_scenario_equals_a_sweep_from_nothing():
+    """The network state kept for a cluster-size sweep (a model-size drag keeps it from move to move) is the one of
+    the scenario swept: another model keeps it, another fabric value or GPU does not."""
+    s = model.load_scenario("assets/presets/default.toml")
+    nodes = np.unique(np.round(np.geomspace(1, 1000, 64)))
+    steps = [s.replace("workload.params_b", 40.0), s.replace("workload.params_b", 45.0),
+             s.replace("fabric.custom.roce.latency_us", 60.0), s.replace("cluster.gpu", "H100-SXM"),
+             s.replace("fabric.custom.roce.loss_rate", 1e-6)]
+    engine.clear_plan_cache()
+    warm = [_fingerprint(model.sweep(x, "cluster.nodes", nodes)) for x in steps]
+    for x, got in zip(steps, warm):
+        engine.clear_plan_cache()
+        assert got == _fingerprint(model.sweep(x, "cluster.nodes", nodes))
