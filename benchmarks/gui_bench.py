@@ -133,6 +133,12 @@ def _window(app):
     win.resize(*WINDOW)
     win.show()
     _idle(app, 1.5)  # work the window starts once it settles (the uncertainty bands) must not overlap the timing
+    try:  # as the app runs once its window is up (gui.app.main); a reference checkout may not have it
+        from gui.system.heap import freeze_startup_objects
+    except ImportError:
+        pass
+    else:
+        freeze_startup_objects()
     win.session.state.dragging = True  # a drag: width-1 pens
     return win
 

@@ -13,7 +13,7 @@ import model
 from model.files import check_writable
 
 from gui.cli.main import EXIT_BAD_INPUT, OneLineParser, plain_text
-from gui.system.heap import keep_heap
+from gui.system.heap import freeze_startup_objects, keep_heap
 from gui.system.settings import APPLICATION, ORGANISATION, app_settings, set_aside_scenario
 
 
@@ -144,6 +144,7 @@ def main(argv=None) -> int:
             status = EXIT_BAD_INPUT
         win.close()
         return status
+    freeze_startup_objects()  # the window and all before it live as long as the app (see gui.system.heap)
     return app.exec()
 
 

@@ -80,3 +80,16 @@ def test_the_command_line_and_the_app_keep_the_heap_before_they_evaluate(monkeyp
 def test_keeping_is_done_once_and_answers_the_same():
     assert heap.keep_heap() is True
     assert heap.keep_heap() is True and heap.heap_kept() is True
+
+
+def test_freezing_startup_objects_leaves_them_out_of_later_collections():
+    import gc
+
+    from gui.system.heap import freeze_startup_objects
+
+    before = gc.get_freeze_count()
+    try:
+        freeze_startup_objects()
+        assert gc.get_freeze_count() > before  # this process's objects are in the permanent generation
+    finally:
+        gc.unfreeze()  # the rest of the test run collects as usual
