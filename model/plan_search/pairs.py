@@ -130,6 +130,8 @@ _PAIR_CACHE: "collections.OrderedDict" = collections.OrderedDict()
 PLAN_CACHE_SIZE = 6
 PLAN_CACHE_LOCK = threading.Lock()
 _PAIR_STATS = {"hits": 0, "misses": 0}
+# the replicas of every candidate at every point of a cluster-size sweep, per (cluster sizes, batch, candidates)
+_REPLICAS: "collections.OrderedDict" = collections.OrderedDict()
 
 
 class PlanPairs(NamedTuple):
@@ -217,11 +219,25 @@ def plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
                 first, col = distinct_rows([ranks, b[g]], ranks.size)
                 d, m = (x[:, col] for x in data_parallel_replicas(grid_pt, ranks[None, first], 1.0,
                                                                   b[None, g][:, first], round_batch))
-            else:  # and the rules the plan's degrees set for its replicas
-                rules = [np.broadcast_to(x, ranks.shape) for x in replica_rules(t[g], p[g], v[g], c[g], e[g])]
-                first, col = distinct_rows([ranks, b[g], *rules], ranks.size)
-                d, m = (x[:, col] for x in replicas_of_ranks(grid_pt, ranks[None, first], b[None, g][:, first],
-                                                             *(x[None, first] for x in rules)))
+            else:  # and the rules the plan's degrees set for its replicas; the same at every move of a drag that
+                # leaves the cluster sizes, the batch and the candidates alone (a model-size drag): kept
+                rkey = tuple(np.ascontiguousarray(x).tobytes() for x in (ptc["gpus"], ptc["global_batch"], t[g],
+                                                                          p[g], b[g], v[g], c[g], e[g]))
+                with PLAN_CACHE_LOCK:
+                    kept = _REPLICAS.get(rkey)
+                if kept is None:
+                    rules = [np.broadcast_to(x, ranks.shape) for x in replica_rules(t[g], p[g], v[g], c[g], e[g])]
+                    first, col = distinct_rows([ranks, b[g], *rules], ranks.size)
+                    kept = tuple(x[:, col] for x in replicas_of_ranks(grid_pt, ranks[None, first],
+                                                                      b[None, g][:, first],
+                                                                      *(x[None, first] for x in rules)))
+                    for x in kept:
+                        x.flags.writeable = False
+                    with PLAN_CACHE_LOCK:
+                        _REPLICAS[rkey] = kept
+                        while len(_REPLICAS) > PLAN_CACHE_SIZE:
+                            _REPLICAS.popitem(last=False)
+                d, m = kept
         else:
             d, m = data_parallel_replicas(grid_pt, *grid_plan[:3], round_batch, cg, grid_plan[3], eg)
         # the replicas of the placeholder plan (every degree and the micro-batch 1) that the evaluation reads where
@@ -400,6 +416,7 @@ def clear_cache() -> None:
     """Forget the kept pairs and the counts of the cache's hits and misses."""
     with PLAN_CACHE_LOCK:
         _PAIR_CACHE.clear()
+        _REPLICAS.clear()
         _PAIR_STATS.update(hits=0, misses=0)
 
 
