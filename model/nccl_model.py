@@ -107,7 +107,24 @@ def in_node_collective_time(kind, size_bytes, ranks, intra_busbw_bytes_per_s, in
         return in_node_collective_time(kind, pairs.real, pairs.imag, busbw.flat[0], p2p.flat[0], nvls.flat[0],
                                        ll_max.flat[0])[
             inverse].reshape(shape)
+    if (math.prod(shape) >= FEW_DISTINCT_MIN_SIZE
+            and all((x == x.flat[0]).all() for x in (busbw, p2p, nvls, ll_max))):
+        # a plan search's candidates: a few hundred collectives of a dozen distinct (size, ranks) (micro-batch ×
+        # degree), each a remembered single collective, as one at every point is
+        pairs, inverse = np.unique(np.broadcast_to(size, shape) + 1j * np.broadcast_to(ranks, shape),
+                                   return_inverse=True)
+        if pairs.size <= FEW_DISTINCT:
+            one = np.array([_one_in_node_time(kind, float(z.real), float(z.imag), float(busbw.flat[0]),
+                                              float(p2p.flat[0]), float(nvls.flat[0]), float(ll_max.flat[0]))
+                            for z in pairs])
+            return one[inverse].reshape(shape)
     return _in_node_direct(kind, size, ranks, busbw, p2p, nvls, ll_max)
+
+
+# collectives of at most this many distinct (size, ranks) among at least FEW_DISTINCT_MIN_SIZE entries are timed
+# one distinct collective at a time (remembered), not entry by entry
+FEW_DISTINCT = 24
+FEW_DISTINCT_MIN_SIZE = 64
 
 
 def _in_node_direct(kind, size, ranks, busbw, p2p, nvls, ll_max):

@@ -665,3 +665,23 @@ def test_nccl_command_refuses_an_algorithm_that_cannot_run_the_collective(capsys
     assert main(["nccl", DEFAULT, "--fabric", "roce", "--collective", "all_gather", "--algorithm", "tree"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "algorithm" in err[0] and "tree" in err[0]
+
+
+@pytest.mark.parametrize("kind", ["all_reduce", "sendrecv"])
+def test_few_distinct_in_node_collectives_are_the_collective_models_bits(kind):
+    # a plan search's candidates: hundreds of collectives of a dozen (size, ranks), each timed once and read at
+    # every entry: the same bits as the general model timing every entry
+    rng = np.random.default_rng(11)
+    b = rng.choice([1.0, 2.0, 4.0], 500)
+    ranks = rng.choice([1.0, 2.0, 4.0, 8.0], 500)
+    size = b * 4096 * 7168 * 2.0
+    for bw, pp, nv, ll in ((369e9, 450e9, 480e9, 141e9), (369e9, 450e9, 0.0, np.inf)):
+        ref = nccl_model.nccl_collective(kind, size, ranks_per_node=2.0 if kind == "sendrecv" else np.maximum(ranks, 2.0),
+                                          nodes=1.0, nic_gb_per_s=np.inf, nics_per_node=1.0,
+                                          intra_busbw_gb_per_s=np.full(500, bw) / 1e9,
+                                          intra_p2p_gb_per_s=np.full(500, pp) / 1e9,
+                                          nvls_busbw_gb_per_s=np.full(500, nv) / 1e9,
+                                          ll_max_gb_per_s=np.full(500, ll) / 1e9)
+        want = np.where(ranks > 1, ref["time_us"] * 1e-6, 0.0)
+        got = nccl_model.in_node_collective_time(kind, size, ranks, bw, pp, nv, ll)
+        assert got.tobytes() == want.tobytes()
