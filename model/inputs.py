@@ -169,8 +169,8 @@ class _Fabrics(NamedTuple):
     codes: np.ndarray  # (2, F, 1) read-only: the transport's and the loss recovery's code per fabric
 
 
-# the last fabric section resolved, by identity: a section is frozen (and its custom fabrics), and a session sweeps
-# the same scenario, or copies of it that change another section, again and again
+# the last fabric section resolved (compared by value): a section is frozen (and its custom fabrics), and a session
+# sweeps the same scenario, or copies of it that change another section, again and again
 _LAST_FABRICS = [(None, None)]
 
 
@@ -178,7 +178,7 @@ def _resolved_fabrics(s: Scenario) -> _Fabrics:
     """:func:`resolve_fabrics` of ``s`` with its numbers and codes, kept for the last fabric section (the rows are
     not changed once made)."""
     section, fabrics = _LAST_FABRICS[0]
-    if section is not s.fabric:
+    if section is not s.fabric and section != s.fabric:  # by value: a changed model rebuilds every section
         rows = tuple(resolve_fabrics(s))
         per_gpu = any(r.values["nics_per_node"] == "per_gpu" for r in rows)
         numbers = np.array([[0.0 if k == "nics_per_node" and per_gpu else r.values[k] for r in rows]
