@@ -114,17 +114,25 @@ def in_node_collective_time(kind, size_bytes, ranks, intra_busbw_bytes_per_s, in
         pairs, inverse = np.unique(np.broadcast_to(size, shape) + 1j * np.broadcast_to(ranks, shape),
                                    return_inverse=True)
         if pairs.size <= FEW_DISTINCT:
-            one = np.array([_one_in_node_time(kind, float(z.real), float(z.imag), float(busbw.flat[0]),
-                                              float(p2p.flat[0]), float(nvls.flat[0]), float(ll_max.flat[0]))
-                            for z in pairs])
+            links = tuple(float(x.flat[0]) for x in (busbw, p2p, nvls, ll_max))
+            keys = [(kind, complex(z), links) for z in pairs]
+            one = np.array([_FEW_KEPT.get(k, np.nan) for k in keys])
+            new = np.flatnonzero(np.isnan(one))
+            if new.size:  # those not kept: timed together, as entries of the general model (the same bits)
+                one[new] = _in_node_direct(kind, pairs.real[new], pairs.imag[new],
+                                           *(x.reshape(-1)[:1] for x in (busbw, p2p, nvls, ll_max)))
+                if len(_FEW_KEPT) > 4096:
+                    _FEW_KEPT.clear()
+                _FEW_KEPT.update((keys[i], float(one[i])) for i in new)
             return one[inverse].reshape(shape)
     return _in_node_direct(kind, size, ranks, busbw, p2p, nvls, ll_max)
 
 
 # collectives of at most this many distinct (size, ranks) among at least FEW_DISTINCT_MIN_SIZE entries are timed
-# one distinct collective at a time (remembered), not entry by entry
+# once per distinct collective, and remembered (_FEW_KEPT: (kind, size + 1j·ranks, links) → s), not entry by entry
 FEW_DISTINCT = 24
 FEW_DISTINCT_MIN_SIZE = 64
+_FEW_KEPT: dict = {}
 
 
 def _in_node_direct(kind, size, ranks, busbw, p2p, nvls, ll_max):
@@ -153,6 +161,7 @@ def _one_in_node_time(kind, size, ranks, busbw, p2p, nvls, ll_max) -> float:
 def clear_memo() -> None:
     """Forget the remembered single in-node collectives (:func:`in_node_collective_time`'s; for cold timings)."""
     _one_in_node_time.cache_clear()
+    _FEW_KEPT.clear()
 
 
 # arrays at least this large are computed at their distinct (size, ranks) only: sorting them costs less than the

@@ -334,19 +334,24 @@ def search_choices(s: Scenario, inp: Inputs, bw_final, step_latency, net, distin
         sub = (lambda x: x) if len(missing) == len(rows) else (lambda x: x.take(missing, axis=0))
         sbw, slat = sub(bw), sub(lat)
         scong = {k: sub(x) for k, x in congestion.items()}
-        best, any_valid, _, best_time = search_pairs(pairs, inp, sbw, slat, scong)
+        best, any_valid, has_degrees, best_time = search_pairs(pairs, inp, sbw, slat, scong)
         fewer = fewer_replicas(s, pairs, pt, sbw, slat, scong, best_time)
+        for x in (best, any_valid):
+            x.flags.writeable = False  # shared by every evaluation that reads them, as the rows kept below
         with PLAN_CACHE_LOCK:
-            for j, i in enumerate(missing):
-                rows[i] = (_read_only(best[j]), _read_only(any_valid[j]), _fewer_row(fewer, j))
+            for j, i in enumerate(missing):  # each fabric's rows: views of what was just found
+                rows[i] = (best[j], any_valid[j], None if fewer is None or not fewer[0][j].any() else (fewer, j))
                 _SEARCH_CACHE[keys[i]] = rows[i]
             while len(_SEARCH_CACHE) > SEARCH_CACHE_ROWS:
                 _SEARCH_CACHE.popitem(last=False)
-    best, any_valid = (np.stack([row[k] for row in rows]) for k in (0, 1))
-    has_degrees = np.broadcast_to(pairs.has_degrees[None, :], any_valid.shape)
-    for x in (best, any_valid):
-        x.flags.writeable = False  # as the kept rows: the caller's readers never write them
-    found = (best, any_valid, has_degrees, _fewer_rows([row[2] for row in rows]))
+    if len(missing) == len(rows):  # every fabric searched together: their answers as found
+        found = (best, any_valid, has_degrees, fewer)
+    else:
+        best, any_valid = (np.stack([row[k] for row in rows]) for k in (0, 1))
+        has_degrees = np.broadcast_to(pairs.has_degrees[None, :], any_valid.shape)
+        for x in (best, any_valid):
+            x.flags.writeable = False  # as the kept rows: the caller's readers never write them
+        found = (best, any_valid, has_degrees, _fewer_rows([row[2] for row in rows]))
     with PLAN_CACHE_LOCK:
         _SEARCH_CACHE[whole] = found
         while len(_SEARCH_CACHE) > SEARCH_CACHE_ROWS:
@@ -354,31 +359,20 @@ def search_choices(s: Scenario, inp: Inputs, bw_final, step_latency, net, distin
     return (pairs, *found, None)
 
 
-def _read_only(x):
-    """A read-only copy of ``x``'s values (a kept answer, shared by every evaluation that reads it)."""
-    x = np.array(x)
-    x.flags.writeable = False
-    return x
-
-
-def _fewer_row(fewer, j):
-    """Fabric ``j``'s part of :func:`fewer_replicas`' answer: ``(mask, plan, side)`` rows (N,), or None where no plan
-    on fewer replicas wins for it."""
-    if fewer is None or not fewer[0][j].any():
-        return None
-    return tuple(_read_only(fewer[0][j]) if i == 0 else {k: _read_only(x[j]) for k, x in part.items()}
-                 for i, part in enumerate(fewer))
-
-
 def _fewer_rows(rows):
-    """:func:`fewer_replicas`' answer for every fabric from each fabric's (:func:`_fewer_row`): None where none wins
-    anywhere; a fabric with none holds a mask of False (its values are never read)."""
+    """:func:`fewer_replicas`' answer for every fabric from each fabric's (None where no plan on fewer replicas wins
+    for it, else ``(answer, j)``: row ``j`` of the answer found with it): None where none wins anywhere; a fabric
+    with none holds a mask of False (its values are never read)."""
     some = next((row for row in rows if row is not None), None)
     if some is None:
         return None
-    mask = np.stack([row[0] if row is not None else np.zeros_like(some[0]) for row in rows])
-    return (mask, *({k: np.stack([row[i][k] if row is not None else np.zeros_like(x) for row in rows])
-                     for k, x in some[i].items()} for i in (1, 2)))
+    answer0, j0 = some
+
+    def stack(read):
+        zeros = np.zeros_like(read(answer0)[j0])
+        return np.stack([read(row[0])[row[1]] if row is not None else zeros for row in rows])
+    return (stack(lambda a: a[0]),
+            *({k: stack(lambda a, k=k, i=i: a[i][k]) for k in answer0[i]} for i in (1, 2)))
 
 
 def repeated_points(pt, fabric_arrays, n):
