@@ -127,3 +127,29 @@ def test_a_sweep_is_refused():
     s = model.load_scenario(PRESETS[0])
     with pytest.raises(ValueError, match="sweep"):
         fabric_summaries(model.sweep(s, "cluster.nodes", np.array([2.0, 4.0])))
+
+
+def test_every_fabrics_report_at_once_is_each_fabrics_own_report():
+    """fabric_reports reads each output once for every fabric: the same values, of the same types, as
+    SweepResult.at reads fabric by fabric."""
+    import dataclasses
+
+    import numpy as np
+
+    from model.results import report
+
+    point = model.evaluate(model.load_scenario("assets/presets/case3_centre_128xH100_1T.toml"))
+
+    def same(x, y, where):
+        for f in dataclasses.fields(x):
+            u, v = getattr(x, f.name), getattr(y, f.name)
+            if dataclasses.is_dataclass(u):
+                same(u, v, f"{where}.{f.name}")
+            else:
+                assert type(u) is type(v), (where, f.name)
+                assert np.array_equal(np.asarray(u), np.asarray(v), equal_nan=np.asarray(u).dtype.kind == "f") \
+                    or u == v, (where, f.name)
+    reports = report.fabric_reports.__wrapped__(point)
+    assert [r.fabric for r in reports] == list(point.fabrics)
+    for r in reports:
+        same(r, point.at(r.fabric), r.fabric)

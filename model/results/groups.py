@@ -247,10 +247,15 @@ def tree_of(holder) -> dict:
 
 def map_groups(holder, fn) -> dict:
     """Every group of ``holder`` with ``fn`` applied to each field that is not None: ``{group name: group}``."""
+    return {g: GROUPS[g](**fields) for g, fields in group_fields(holder, fn).items()}
+
+
+def group_fields(holder, fn) -> dict:
+    """:func:`map_groups`' values before they become groups: ``{group name: {field: fn(value) or None}}``."""
     out = {}
     for g, cls, names in _GROUP_FIELDS:
         group = getattr(holder, g)
-        out[g] = cls(**{f: (None if (v := getattr(group, f)) is None else fn(v)) for f in names})
+        out[g] = {f: (None if (v := getattr(group, f)) is None else fn(v)) for f in names}
     return out
 
 

@@ -21,8 +21,8 @@ from typing import Any, Mapping
 import numpy as np
 
 from ..compute import RECOMPUTE_KINDS
-from .groups import BREAKDOWN_KEYS, Breakdown, Money, Network, Plan, Reliability, Throughput, Workload, map_groups, \
-    tree_of
+from .groups import BREAKDOWN_KEYS, GROUPS, Breakdown, Money, Network, Plan, Reliability, Throughput, Workload, \
+    group_fields, map_groups, tree_of
 
 
 def describe_plan(plan) -> str:
@@ -177,13 +177,14 @@ class FabricReport:
     workload: Workload
 
     @classmethod
-    def of(cls, result, i: int) -> "FabricReport":
-        """Fabric ``i`` of an engine result (:class:`~model.results.SweepResult`)."""
+    def of(cls, result, i: int, groups: dict | None = None) -> "FabricReport":
+        """Fabric ``i`` of an engine result (:class:`~model.results.SweepResult`); ``groups``: its groups, if already
+        read (:func:`fabric_reports` reads every fabric's at once)."""
         row = result.fabric_rows[i]
         return cls(fabric=result.fabrics[i], label=result.labels[i], transport=row.transport,
                    inputs=MappingProxyType(dict(row.values)), input_sources=MappingProxyType(dict(row.sources)),
                    guesses=tuple(row.guesses), scenario=result.scenario,
-                   **map_groups(result, lambda v: _row(v, i)))
+                   **(map_groups(result, lambda v: _row(v, i)) if groups is None else groups))
 
     @property
     def feasible(self) -> bool:
@@ -258,7 +259,16 @@ def fabric_reports(point) -> tuple[FabricReport, ...]:
     are kept (:func:`keep_last`)."""
     if point.field is not None:
         raise ValueError(f"a point result from evaluate(), not a sweep along {point.field}")
-    return tuple(point.at(name) for name in point.fabrics)
+    n = len(point.fabrics)
+
+    def each(v):  # an output's value for every fabric, as _row gives it: one conversion per array
+        a = np.asarray(v)
+        if a.ndim == 1 and a.shape[0] == n and a.dtype.kind in "biuf":
+            return a.tolist()
+        return [_row(v, i) for i in range(n)]
+    columns = group_fields(point, each)
+    return tuple(FabricReport.of(point, i, {g: GROUPS[g](**{f: None if x is None else x[i] for f, x in fields.items()})
+                                            for g, fields in columns.items()}) for i in range(n))
 
 
 def _view(path: str, doc: str) -> property:
