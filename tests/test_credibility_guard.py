@@ -189,3 +189,18 @@ def test_the_duration_without_interruptions_is_clipped_with_its_run():
         assert np.asarray(main.stalled)[:2].all()
         ok = np.isfinite(main.y)
         assert np.all(faint.y[ok] <= main.y[ok] * (1 + 1e-12)) and np.all(main.y[ok] <= STALL_CEILING_DAYS * (1 + 1e-12))
+
+
+@pytest.mark.parametrize("preset", ["case2_autodriving_24xA100_30B", "case3_centre_128xH100_1T", "default"])
+@pytest.mark.parametrize("profile_set", ["seed", "published"])
+def test_the_causes_a_fused_sweep_hands_its_parts_are_their_own(preset, profile_set):
+    import dataclasses
+
+    from gui.present.sweep import split_point, sweep_values
+
+    s = model.load_scenario(f"assets/presets/{preset}.toml").replace("fabric.profile_set", profile_set)
+    values = sweep_values(s, "cluster.nodes")
+    sw, pt = split_point(model.sweep(s, "cluster.nodes", np.append(values, float(s.cluster.nodes))))
+    for part in (sw, pt):
+        fresh = dataclasses.replace(part)  # the same arrays, a result whose causes were never handed over
+        assert np.array_equal(plausibility.causes(part), plausibility.causes(fresh))

@@ -135,7 +135,7 @@ def _parts_days(data) -> dict:
 
 
 _CAUSES_SEEN: list = []  # (weak reference to a result, its causes): the last few results' (each frozen)
-_CAUSES_KEPT = 4
+_CAUSES_KEPT = 8
 
 
 def _kept(store, result, make):
@@ -164,6 +164,18 @@ def causes(result) -> np.ndarray:
         codes.setflags(write=False)
         return codes
     return _kept(_CAUSES_SEEN, result, make)
+
+
+def split_causes(result, parts) -> None:
+    """Keep the causes of results cut from ``result`` without working them out again: ``parts`` pairs a result
+    with the index that picks its points from ``result``'s causes (a slice of the sweep, or one point's column).
+    Each point's causes are those of its fabrics there alone (every term compares the fabrics at that point), so
+    a point cut from a sweep has that column's causes (a test checks them against its own)."""
+    codes = causes(result)
+    for part, at in parts:
+        picked = np.array(codes[(slice(None), at)], dtype=object)
+        picked.setflags(write=False)
+        _kept(_CAUSES_SEEN, part, lambda res, picked=picked: picked)
 
 
 def _causes(result) -> np.ndarray:

@@ -23,6 +23,7 @@ from model.fields import field_meta
 from model.sections import SECTIONS, FabricSpec
 from model.results.groups import map_groups
 
+from gui.present.plausibility import split_causes
 from gui.present.series import AXES
 
 SWEEP_POINTS = 256
@@ -126,7 +127,9 @@ def split_point(res: model.Result) -> tuple[model.Result, model.Result]:
     The point has the shape :func:`model.evaluate` gives: every array (F,) (a test checks
     the two agree value for value)."""
     sweep = dataclasses.replace(res, x=res.x[:-1], **map_groups(res, lambda a: a[:, :-1]))
-    return sweep, point_of(res, -1)
+    point = point_of(res, -1)
+    split_causes(res, ((sweep, slice(None, -1)), (point, -1)))  # every chart and the table read them
+    return sweep, point
 
 
 def point_of(res: model.Result, i: int) -> model.Result:
