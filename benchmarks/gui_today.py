@@ -64,8 +64,8 @@ def drags(checkout: Path, updates: int = UPDATES) -> dict:
 
 
 def compare(checkout: Path = DEFAULT_CHECKOUT, rounds: int = ROUNDS) -> dict:
-    """Per slider: (this checkout's ratio to its peer, the reference's, and the median over rounds of this
-    checkout's ratio over the reference's of the same round)."""
+    """Per slider: (this checkout's ratio to its peer, the reference's, the median over rounds of this checkout's
+    ratio over the reference's of the same round, the two engines' median milliseconds, and that ratio's range)."""
     ours, ref = [], []
     for i in range(rounds):
         order = [(ours, ROOT), (ref, Path(checkout))]
@@ -77,9 +77,10 @@ def compare(checkout: Path = DEFAULT_CHECKOUT, rounds: int = ROUNDS) -> dict:
         then = [r[label][0] for r in ref if label in r]
         if not then:
             continue
-        out[label] = (statistics.median(mine), statistics.median(then),
-                      statistics.median(a / b for a, b in zip(mine, then)),
-                      statistics.median(r[label][2] for r in ours), statistics.median(r[label][2] for r in ref))
+        rel = [a / b for a, b in zip(mine, then)]
+        out[label] = (statistics.median(mine), statistics.median(then), statistics.median(rel),
+                      statistics.median(r[label][2] for r in ours), statistics.median(r[label][2] for r in ref),
+                      (min(rel), max(rel)))
     return out
 
 
@@ -93,8 +94,8 @@ def main(argv=None) -> dict | None:
     print(f"GUI slider drags against {TODAY_COMMIT} (the GUI as the issues found it), {ROUNDS} alternating rounds "
           "of fresh processes; each ratio to its own bare pyqtgraph peer; 'of today' = ours / then, median of the "
           "rounds (<= 1: as fast):")
-    for label, (mine, then, rel, eng, eng_then) in res.items():
-        print(f"  {label:<31} ours {mine:5.2f}x  then {then:5.2f}x  -> {rel:5.2f} of today"
+    for label, (mine, then, rel, eng, eng_then, (lo, hi)) in res.items():
+        print(f"  {label:<31} ours {mine:5.2f}x  then {then:5.2f}x  -> {rel:5.2f} of today (rounds {lo:.2f}-{hi:.2f})"
               f"   (engine {eng:5.1f} ms, then {eng_then:5.1f} ms)")
     return res
 
