@@ -97,34 +97,20 @@ def in_node_collective_time(kind, size_bytes, ranks, intra_busbw_bytes_per_s, in
         t = _one_in_node_time(kind, float(size.flat[0]), float(ranks.flat[0]), float(busbw.flat[0]),
                               float(p2p.flat[0]), float(nvls.flat[0]), float(ll_max.flat[0]))
         return np.full(shape, t)
-    if (kind != "sendrecv" and math.prod(shape) >= DISTINCT_MIN_SIZE
-            and all((x == x.flat[0]).all() for x in (busbw, p2p, nvls, ll_max))):
-        # many (size, ranks) of few distinct values (the plan search's pairs): each distinct one computed once
+    links = (busbw, p2p, nvls, ll_max)
+    if math.prod(shape) >= FEW_DISTINCT_MIN_SIZE and all((x == x.flat[0]).all() for x in links):
+        # many (size, ranks) of few distinct values: each distinct one computed once. The plan search's pairs
+        # (thousands of all-reduces); its candidates (a few hundred collectives of a dozen (size, ranks),
+        # micro-batch × degree), whose times a model-size drag meets again at every move: remembered
         pairs, inverse = np.unique(np.broadcast_to(size, shape) + 1j * np.broadcast_to(ranks, shape),
                                    return_inverse=True)
-        if pairs.size >= DISTINCT_MIN_SIZE:  # as many distinct ones: computed directly (not sorted again)
-            return _in_node_direct(kind, pairs.real, pairs.imag, busbw, p2p, nvls, ll_max)[inverse].reshape(shape)
-        return in_node_collective_time(kind, pairs.real, pairs.imag, busbw.flat[0], p2p.flat[0], nvls.flat[0],
-                                       ll_max.flat[0])[
-            inverse].reshape(shape)
-    if (math.prod(shape) >= FEW_DISTINCT_MIN_SIZE
-            and all((x == x.flat[0]).all() for x in (busbw, p2p, nvls, ll_max))):
-        # a plan search's candidates: a few hundred collectives of a dozen distinct (size, ranks) (micro-batch ×
-        # degree), each a remembered single collective, as one at every point is
-        pairs, inverse = np.unique(np.broadcast_to(size, shape) + 1j * np.broadcast_to(ranks, shape),
-                                   return_inverse=True)
+        if kind != "sendrecv" and math.prod(shape) >= DISTINCT_MIN_SIZE:
+            if pairs.size >= DISTINCT_MIN_SIZE:  # as many distinct ones: computed directly (not sorted again)
+                return _in_node_direct(kind, pairs.real, pairs.imag, *links)[inverse].reshape(shape)
+            return in_node_collective_time(kind, pairs.real, pairs.imag, *(x.flat[0] for x in links))[
+                inverse].reshape(shape)
         if pairs.size <= FEW_DISTINCT:
-            links = tuple(float(x.flat[0]) for x in (busbw, p2p, nvls, ll_max))
-            keys = [(kind, complex(z), links) for z in pairs]
-            one = np.array([_FEW_KEPT.get(k, np.nan) for k in keys])
-            new = np.flatnonzero(np.isnan(one))
-            if new.size:  # those not kept: timed together, as entries of the general model (the same bits)
-                one[new] = _in_node_direct(kind, pairs.real[new], pairs.imag[new],
-                                           *(x.reshape(-1)[:1] for x in (busbw, p2p, nvls, ll_max)))
-                if len(_FEW_KEPT) > 4096:
-                    _FEW_KEPT.clear()
-                _FEW_KEPT.update((keys[i], float(one[i])) for i in new)
-            return one[inverse].reshape(shape)
+            return _few_in_node_times(kind, pairs, links)[inverse].reshape(shape)
     return _in_node_direct(kind, size, ranks, busbw, p2p, nvls, ll_max)
 
 
@@ -133,6 +119,23 @@ def in_node_collective_time(kind, size_bytes, ranks, intra_busbw_bytes_per_s, in
 FEW_DISTINCT = 24
 FEW_DISTINCT_MIN_SIZE = 64
 _FEW_KEPT: dict = {}
+_FEW_KEPT_MAX = 4096  # entries; a session meets a few dozen (kind, size, degree, GPU)
+
+
+def _few_in_node_times(kind, pairs, links):
+    """The times [s] of the distinct collectives ``pairs`` (size + 1j·ranks) on the node's ``links`` (one value
+    each): those kept, and the others timed together as entries of the general model (the same bits as
+    :func:`_in_node_direct` at every entry), then kept."""
+    at = tuple(float(x.flat[0]) for x in links)
+    keys = [(kind, complex(z), at) for z in pairs]
+    out = np.array([_FEW_KEPT.get(k, np.nan) for k in keys])
+    new = np.flatnonzero(np.isnan(out))
+    if new.size:
+        out[new] = _in_node_direct(kind, pairs.real[new], pairs.imag[new], *(x.reshape(-1)[:1] for x in links))
+        if len(_FEW_KEPT) > _FEW_KEPT_MAX:
+            _FEW_KEPT.clear()
+        _FEW_KEPT.update((keys[i], float(out[i])) for i in new)
+    return out
 
 
 def _in_node_direct(kind, size, ranks, busbw, p2p, nvls, ll_max):
