@@ -56,10 +56,12 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
     Which options are timed changes no answer: an option left out has a bound above a time found (or the first
     pass's best) at its point, so it is slower than the fastest, which is always timed, with its ties. The
     options' geometry is computed in as few calls as that allows (each call has a fixed cost of some hundred
-    small operations): where it is computed per point (a model-size sweep), the lowest-bound options of every
-    point and fabric are timed in one call, then every option whose bound reaches the times found in another;
-    where options hold at many points (a cluster-size sweep, shared pairs), the few distinct options whose
-    fabric-free bound reaches the first pass's best are timed at once, without that first probe.
+    small operations): where it is computed per point at many points (a model-size sweep), the lowest-bound options
+    of every point and fabric are timed in one call, then every option whose bound reaches the times found in
+    another; elsewhere (a cluster-size sweep, shared pairs, a single evaluation) one geometry holds every option
+    whose bound reaches the first pass's best, and from it the free options are timed first, then the networked
+    ones' lowest bound per fabric and point, then those whose bound reaches the times found. What no fabric enters
+    (the row options, the free options' times) is kept with the pairs (``pairs.memo``), for a fabric slider's drag.
     """
     if s.parallel.resolved_mode != "auto" or not pairs.usable or pairs.candidate is None:
         return None
@@ -72,13 +74,13 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
     new[1:] = (pairs.ni[1:] != pairs.ni[:-1]) | (deg[1:] != deg[:-1])
     first = np.flatnonzero(new)
     memo = pairs.memo if pairs.memo is not None else {}
-    if memo.get("rows") is None:  # fabric-free: once per pairs entry (a fabric slider's drag meets the same pairs)
+    if memo.get(("rows",)) is None:  # fabric-free: once per pairs entry (a fabric slider's drag meets the same pairs)
         if pairs.row_points is not None:  # rows serve several points (and bases): every row's option, once
-            memo["rows"] = (_row_options(s, pairs, pt, group, np.arange(pairs.allowed.shape[0]), None),
-                            pairs.row[first])
+            memo[("rows",)] = (_row_options(s, pairs, pt, group, np.arange(pairs.allowed.shape[0]), None),
+                               pairs.row[first])
         else:  # a row per pair: the bases' rows only
-            memo["rows"] = (_row_options(s, pairs, pt, group, pairs.row[first], first), np.arange(first.size))
-    rows, b_row = memo["rows"]
+            memo[("rows",)] = (_row_options(s, pairs, pt, group, pairs.row[first], first), np.arange(first.size))
+    rows, b_row = memo[("rows",)]
     valid = rows["valid"][b_row]
     first, b_row = first[valid], b_row[valid]
     if not first.size:
