@@ -33,7 +33,6 @@ UPDATES = 40
 _DRAGS = """
 import json, os, sys
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
-sys.path.insert(0, os.getcwd())
 try:
     from gui.system.heap import keep_heap
     keep_heap()

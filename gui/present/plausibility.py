@@ -260,19 +260,15 @@ _SERIES_SEEN: list = []  # (weak reference to a result, each fabric's cause alon
 
 def _series_stall(result, f: int) -> str:
     codes = np.atleast_2d(causes(result))[f]
-    named = codes != ""
-    if not named.any():
+    if not any(codes):
         return ""
     days = np.atleast_2d(np.asarray(result.reliability.train_days_with_interruptions, dtype=float))[f]
-    days = np.where(np.isfinite(days), days, -np.inf)[named]
-    kinds, which = np.unique(codes[named].astype(str), return_inverse=True)
-    count = np.bincount(which, minlength=kinds.size)
-    top = np.full(kinds.size, -np.inf)
-    np.maximum.at(top, which, days)
-    first = np.full(kinds.size, which.size)
-    np.minimum.at(first, which, np.arange(which.size))
-    # most points, then the longest run, then the cause met first along the sweep
-    return str(kinds[np.lexsort((first, -top, -count))[0]])
+    longest = {}  # cause: (points, longest run), in the order met along the sweep (ties go to the first)
+    for c, d in zip(codes, np.where(np.isfinite(days), days, -np.inf)):
+        if c:
+            n, top = longest.get(c, (0, -np.inf))
+            longest[c] = (n + 1, max(top, d))
+    return str(max(longest, key=longest.get))
 
 
 def cause_text(code: str) -> str:
