@@ -31,7 +31,7 @@ UPDATES = 40
 
 # run inside a checkout: its own benchmarks.gui_bench drags its own window; one JSON line out
 _DRAGS = """
-import json, os, sys
+import json, os
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 try:
     from gui.system.heap import keep_heap
