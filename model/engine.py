@@ -310,8 +310,9 @@ def sweep(scenario: Scenario, field: str, values) -> SweepResult:
     value for all fabrics (``"fabric.latency_us"``) or one
     (``"fabric.roce.loss_rate"``). Arrays in the result have shape (F, N).
     """
-    inp = build_inputs(scenario, field, values, fabric_points_cut=True)
-    data = _output_tree(scenario, inp)
+    given = _the_only_plan(scenario)  # a plan fixed by the scenario broadcasts over point inputs of one point
+    inp = build_inputs(scenario, field, values, fabric_points_cut=True, points_cut=given is not None)
+    data = _output_tree(scenario, inp, given)
     shape = (len(inp.fabrics), inp.n)
     data = _broadcast_tree(data, shape)
     return SweepResult.from_tree(data, scenario=scenario, fabrics=tuple(r.name for r in inp.fabrics),

@@ -235,12 +235,15 @@ def _fabric_arrays(fabrics: _Fabrics, n, gpn):
     return fab
 
 
-def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_points_cut: bool = False) -> Inputs:
+def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_points_cut: bool = False,
+                 points_cut: bool = False) -> Inputs:
     """Resolve ``s`` into arrays, with ``field`` replaced by ``values`` if given.
 
     ``fabric_points_cut``: the fabric inputs that are the same at every point (all but a swept fabric value and
     NICs per GPU along a GPUs-per-node sweep) have shape (F, 1), so that what depends only on the fabric is
-    computed once per fabric, not once per point as well.
+    computed once per fabric, not once per point as well. ``points_cut``: likewise the point inputs, shape (1,),
+    where ``field`` is a fabric value (none of them changes from point to point) and the caller's physics
+    broadcasts them (a given plan's; the plan search reads a point per entry).
     """
     values_arr = None if field is None else np.atleast_1d(np.asarray(values, dtype=float))
     n = 1 if values_arr is None else values_arr.size
@@ -269,8 +272,10 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
                 pt[economics.OTHER_CURRENCY_FIELD[key]] = np.nan
         else:
             fab_override = _parse_fabric_field(s, field)
-    # every point input but the swept one holds one value here
-    pt.update(_constant_rows({k: x for k, x in pt.items() if k not in swept}, n))
+    # every point input but the swept one holds one value here; cut to one point where none is swept (points_cut):
+    # what depends on them alone is then computed once, and broadcasts against the fabric arrays
+    n_pt = 1 if points_cut and not swept else n
+    pt.update(_constant_rows({k: x for k, x in pt.items() if k not in swept}, n_pt))
     pt.update(swept)
     gpn = pt["gpus_per_node"]
     experts = float(w.experts or 1)
@@ -300,7 +305,7 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
         # the framework's compute rate and the share of slow hosts (model.scale)
         "compute_time_scale": compute_time_scale(w.framework), "slow_host_fraction": s.cluster.slow_host_fraction,
         # the compute NCCL's channels take while data-parallel traffic overlaps it (model.step_time)
-        "overlap_tax": overlap_compute_tax(g["sm_count"], nccl_channels(g["intra_link"]))}, n)
+        "overlap_tax": overlap_compute_tax(g["sm_count"], nccl_channels(g["intra_link"]))}, n_pt)
     if w.layers is not None:
         pt["layers"], pt["hidden"], pt["heads"] = const["layers"], const["hidden"], const["heads"]
     else:
@@ -312,16 +317,16 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
     full = layer_matmul_weights(pt["hidden"], pt["heads"], pt["kv_heads"], ffn)
     attn = layer_matmul_weights(pt["hidden"], pt["heads"], pt["kv_heads"], const["zeros"])
     mlp = full - attn
-    pt.update(attention_geometry(w, pt["hidden"], pt["heads"], pt["kv_heads"], n))
+    pt.update(attention_geometry(w, pt["hidden"], pt["heads"], pt["kv_heads"], n_pt))
     if w.light_recompute or w.fp8_activations:  # the activations a recipe keeps, by the bytes of each
-        pt.update(stored_activation_terms(w, pt["hidden"], pt["heads"], ffn, n))
+        pt.update(stored_activation_terms(w, pt["hidden"], pt["heads"], ffn, n_pt))
     if w.kv_lora_rank is not None:  # multi-head latent attention: its own projections
         attn = pt.pop("mla_weights")
     pt["experts"] = const["experts"]
     pt["moe_tokens"] = const["moe_tokens"]
-    pt.update(moe_layer_weights(w, attn, mlp, pt["hidden"], pt["layers"], experts, top_k, pt["moe_tokens"], n))
-    pt["mlp_ratio"] = moe_mlp_ratio(w, pt, ffn, experts > 1, n)
-    pt["fc2_input_share"] = fp8_mlp_input_share(pt, ffn, experts > 1, n)
+    pt.update(moe_layer_weights(w, attn, mlp, pt["hidden"], pt["layers"], experts, top_k, pt["moe_tokens"], n_pt))
+    pt["mlp_ratio"] = moe_mlp_ratio(w, pt, ffn, experts > 1, n_pt)
+    pt["fc2_input_share"] = fp8_mlp_input_share(pt, ffn, experts > 1, n_pt)
     pt["untied"] = const["untied"]
     pt["params"] = params_from_architecture(pt["layers"], pt["hidden"], pt["vocab"], pt.pop("model_layer_weights"),
                                             pt["untied"])
@@ -330,10 +335,10 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
                                       "hbm_bytes_per_s",
                                       "memory_bytes", "intra_busbw", "intra_p2p_bw", "nvls_busbw", "ll_max_node",
                                       "pcie_gb_per_s"))
-    pt["flash"] = np.full(n, w.flash_attention)
+    pt["flash"] = np.full(n_pt, w.flash_attention)
     pt["cp_min_tokens"] = const["cp_min_tokens"]
-    pt["sp"] = np.full(n, p.sequence_parallel)
-    pt["dp_overlap"] = np.full(n, p.dp_overlap)
+    pt["sp"] = np.full(n_pt, p.sequence_parallel)
+    pt["dp_overlap"] = np.full(n_pt, p.dp_overlap)
     pt["tp_overlap"], pt["ep_overlap"] = const["tp_overlap"], const["ep_overlap"]
     pt["expert_tp"], pt["uneven"] = const["expert_tp"], const["uneven"]
     pt["compute_time_scale"], pt["slow_host_fraction"] = const["compute_time_scale"], const["slow_host_fraction"]

@@ -480,3 +480,32 @@ def test_a_cleared_plan_cache_leaves_no_single_collective_remembered():
     engine.clear_plan_cache()
     assert nccl_model._one_in_node_time.cache_info().currsize == 0
     assert nccl_model.in_node_collective_time("all_reduce", 1.0e6, 8.0, 2.0e11, 3.0e11) == first
+
+
+def _given_plan(scen):
+    """``scen`` with every plan choice fixed at the searched plan of its first fabric: nothing left to search."""
+    plan = evaluate(scen).at(scen.fabric.fabrics[0]).plan
+    return scen.replace_many({"parallel.mode": "explicit", "parallel.tp": int(plan.tp), "parallel.pp": int(plan.pp),
+                              "workload.micro_batch": int(plan.micro_batch), "parallel.virtual_stages": 1,
+                              "workload.recompute": "selective", "parallel.zero_stage": 1})
+
+
+@pytest.mark.parametrize("field, values", [("fabric.latency_us", [0.5, 7.0, 300.0]),
+                                           ("fabric.roce.loss_rate", [0.0, 1e-5, 1e-3]),
+                                           ("fabric.link_gbps", [100.0, 400.0])])
+def test_a_given_plans_fabric_sweep_is_each_point_evaluated(scen, field, values):
+    given = _given_plan(scen)
+    res = sweep(given, field, values)
+    assert res.throughput.step_time_s.shape == (4, len(values))
+    for j, v in enumerate(values):
+        key_name = field.rsplit(".", 1)[1]
+        names = given.fabric.fabrics if field.count(".") == 1 else (field.split(".")[1],)
+        single = evaluate(given.replace_many({f"fabric.custom.{n}.{key_name}": v for n in names}),
+                          require_feasible=False)
+        points = dict(single.arrays())
+        for path, arr in res.arrays():  # every output, the breakdown, memory and plan included
+            at = np.asarray(arr)[:, j]
+            if at.dtype.kind == "f":
+                assert_allclose(at, points[path], rtol=1e-12, err_msg=f"{path} at {v}")
+            else:
+                np.testing.assert_array_equal(at, points[path], err_msg=f"{path} at {v}")
