@@ -5,7 +5,8 @@
 - :func:`cut_constant_points`: an input that is the same at every sweep point,
   kept as one point so that it broadcasts.
 - :func:`one_value`, :func:`fills`, :func:`at_shape`, :func:`float_copy`, :func:`distinct_rows`:
-  the plan search's small array tests, views and copies.
+  the plan search's small array tests, views and copies; :func:`any_true`, :func:`all_true`: flags tested without
+  numpy's Python-level dispatch.
 """
 
 from __future__ import annotations
@@ -99,6 +100,17 @@ def distinct_rows(columns, n):
     code = np.empty(n, dtype=int)
     code[order] = new.cumsum() - 1
     return order.compress(new), code  # lexsort is stable: the first of a run is its first entry
+
+
+def any_true(x) -> bool:
+    """``bool(np.any(x))``, through the array's own method where ``x`` is one: ``np.any`` dispatches in Python, a few
+    microseconds a call, and an evaluation tests dozens of scenario-wide flags."""
+    return bool(x.any()) if isinstance(x, (np.ndarray, np.generic)) else bool(np.any(x))
+
+
+def all_true(x) -> bool:
+    """``bool(np.all(x))``, as :func:`any_true`."""
+    return bool(x.all()) if isinstance(x, (np.ndarray, np.generic)) else bool(np.all(x))
 
 
 def one_value(x, value):

@@ -60,7 +60,7 @@ BUS_FACTOR = {
     "reduce_scatter": lambda n: (n - 1.0) / n,
     "all_gather": lambda n: (n - 1.0) / n,
     "all_to_all": lambda n: (n - 1.0) / n,
-    "sendrecv": lambda n: np.ones_like(n),
+    "sendrecv": lambda n: np.ones(np.shape(n)),
 }
 
 

@@ -58,6 +58,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .arrays import any_true
+
 GEMM_EFF_MAX = 0.75
 GEMM_HALF_DIM = 96.0
 MEM_PASSES = 2.0
@@ -153,7 +155,7 @@ def flops_per_iteration(batch, seq_len, layers, hidden, vocab, recompute, layer_
     code = recompute_code(recompute)
     # full: one more forward pass of the layers (a third of forward + backward); half: of half of them
     hw = np.where(code == 2, core * (4.0 / 3.0), np.where(code == 1, dense + 2.0 * attn, core))
-    if np.any(code == 3):
+    if any_true(code == 3):
         hw = np.where(code == 3, core * (1.0 + HALF_RECOMPUTE_SHARE / 3.0), hw)
     return core + out, hw + out
 
@@ -267,7 +269,7 @@ def layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, ml
     outside = (8.0 if norm_bytes is None else np.asarray(norm_bytes, dtype=float)) + np.where(flash, 0.0, 2.0)
     inside = (4.0 + 4.0 * kv if attn_inside is None else np.asarray(attn_inside, dtype=float)) + mlp
     inside = inside + np.where(flash, 4.0 * a_ / np.asarray(h, dtype=float), 0.0)  # the fp32 logsumexp, a per token
-    if np.any(fp8):
+    if any_true(fp8):
         f8 = np.asarray(fp8, dtype=bool)
         outside = outside - np.where(f8, 2.0, 0.0)
         inside = inside + np.where(f8, 1.0 - 0.5 * mlp * np.asarray(fc2_input_share, dtype=float), 0.0)

@@ -193,7 +193,7 @@ def outputs(s, pt: dict, fab: dict, out: dict, lean: bool = False) -> dict:
     # first, then u (which the network's speed moves, per Monte-Carlo sample too) enters in one pass.
     step = out["step_time_s"]
     busy = np.asarray((out["breakdown_s"]["compute"] + out["breakdown_s"]["optimizer"]) / step)
-    np.clip(busy, 0.0, 1.0, out=busy)
+    np.minimum(np.maximum(busy, 0.0, out=busy), 1.0, out=busy)  # np.clip's values, without its Python-level call
     idle = pt["gpu_idle_power_fraction"]
     host_w = nodes * gpn * pt["host_power_w_per_gpu"]
     net_w = out["nics"] * fab["nic_power_w"] + out["switches"] * fab["switch_power_w"] \

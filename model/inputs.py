@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import catalog, economics
-from .arrays import cut_constant_points
+from .arrays import at_shape, cut_constant_points
 from .nccl_tuning import gpu_ll_max_bus_gb_per_s, pcie_cap_gb_per_s
 from .memory import GIB_PER_GB, GRAD_BF16_BYTES, GRAD_STATE_BYTES
 from .compute import BYTES_BF16, gemm_rates, layer_matmul_weights, mlp_activation_ratio, params_from_architecture
@@ -73,10 +73,10 @@ def derive_architecture(params_b, vocab):
     """
     P = np.asarray(params_b, dtype=float) * 1e9
     V = np.asarray(vocab, dtype=float)
-    l0 = np.maximum(np.round(np.cbrt(P / (12.0 * GPT3_ASPECT**2))), 1.0)
+    l0 = np.maximum(np.rint(np.cbrt(P / (12.0 * GPT3_ASPECT**2))), 1.0)
     h = (-V + np.sqrt(V**2 + 48.0 * l0 * P)) / (24.0 * l0)
-    h = np.maximum(np.round(h / HIDDEN_MULTIPLE) * HIDDEN_MULTIPLE, HIDDEN_MULTIPLE)
-    l = np.maximum(np.round((P - V * h) / (12.0 * h**2)), 1.0)
+    h = np.maximum(np.rint(h / HIDDEN_MULTIPLE) * HIDDEN_MULTIPLE, HIDDEN_MULTIPLE)
+    l = np.maximum(np.rint((P - V * h) / (12.0 * h**2)), 1.0)
     return l, h, h / HEAD_DIM
 
 
@@ -380,7 +380,7 @@ def attention_geometry(w, hidden, heads, kv_heads, n) -> dict:
     besides the four terms above; ``recompute_weights``: the up-projections' weights, which ``light_recompute``
     runs again in the backward pass (0 otherwise); ``norm_bytes``: the normalisations' stored bytes (8).
     """
-    h, a, k = (np.broadcast_to(np.asarray(x, dtype=float), (n,)) for x in (hidden, heads, kv_heads))
+    h, a, k = (at_shape(np.asarray(x, dtype=float), (n,)) for x in (hidden, heads, kv_heads))
     if w.kv_lora_rank is None:
         return dict(core_width=h, core_dim=h / a, kv_width=k * (h / a), attn_inside=4.0 + 4.0 * k / a,
                     norm_bytes=np.full(n, 8.0), recompute_weights=np.zeros(n))
@@ -440,10 +440,10 @@ def fp8_mlp_input_share(pt, ffn, moe, n):
     input (the experts' first GEMM's, ``2h``)."""
     h = pt["hidden"]
     dense_share = np.where(np.isnan(ffn), 0.5, 1.0 / 3.0) if ffn is not None else 0.5
-    one_mlp = np.broadcast_to(mlp_activation_ratio(h, ffn), (n,)) * 16.0 * h  # one MLP's bytes per token copy
+    one_mlp = at_shape(mlp_activation_ratio(h, ffn), (n,)) * 16.0 * h  # one MLP's bytes per token copy
     fc2 = dense_share * one_mlp * (pt["moe_tokens"] + pt["shared_experts"])
     routed = moe * pt["moe_tokens"] * 2.0 * h
-    return np.broadcast_to((fc2 + routed) / (16.0 * h * pt["mlp_ratio"]), (n,)).astype(float)
+    return at_shape((fc2 + routed) / (16.0 * h * pt["mlp_ratio"]), (n,)).astype(float)
 
 
 def moe_mlp_ratio(w, pt, ffn, moe, n):
@@ -456,7 +456,7 @@ def moe_mlp_ratio(w, pt, ffn, moe, n):
     copies = pt["moe_tokens"] + pt["shared_experts"]
     if "mlp_bytes" in pt:
         return (pt.pop("mlp_bytes") * copies + moe * pt["moe_tokens"] * pt.pop("expert_input_bytes")) / (16.0 * h)
-    ratio = np.broadcast_to(mlp_activation_ratio(h, ffn), (n,)) * copies
+    ratio = at_shape(mlp_activation_ratio(h, ffn), (n,)) * copies
     return ratio + pt["moe_tokens"] * 2.0 * h / (16.0 * h) if moe else ratio
 
 
@@ -484,7 +484,7 @@ def moe_layer_weights(w, attn, mlp, hidden, layers, experts, top_k, moe_tokens, 
     """
     moe = experts > 1
     shared = float(w.shared_experts) if moe else 0.0
-    h = np.broadcast_to(np.asarray(hidden, dtype=float), (n,))
+    h = at_shape(np.asarray(hidden, dtype=float), (n,))
     attn_w = attn + shared * mlp
     expert_w = experts * mlp + moe * h * experts  # with the router
     out = dict(attn_weights=attn_w, expert_weights=expert_w, layer_weights=attn + (top_k + shared) * mlp,

@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .arrays import any_true
 from .compute import HALF_RECOMPUTE_SHARE, layer_activation_bytes
 
 STATE_BYTES_PER_PARAM = 18.0
@@ -181,7 +182,7 @@ def layer_memory_bytes(hidden, heads, vocab, seq_len, micro_batch, tp, recompute
     full, selective, stored = rc == 2, rc == 1, lin + core
     per_layer = np.where(full, layer_input, np.where(selective, lin, stored))
     working = np.where(full, stored, np.where(selective, core, 0.0))
-    if np.any(rc == 3):  # half: half the chunk's layers keep their input only, the others everything (block method)
+    if any_true(rc == 3):  # half: half the chunk's layers keep their input only, the others everything (block method)
         half = rc == 3
         per_layer = np.where(half, HALF_RECOMPUTE_SHARE * layer_input + (1.0 - HALF_RECOMPUTE_SHARE) * stored,
                              per_layer)

@@ -143,7 +143,7 @@ def _in_node_direct(kind, size, ranks, busbw, p2p, nvls, ll_max):
     r = nccl_collective(kind, size, ranks_per_node=2.0 if kind == "sendrecv" else np.maximum(ranks, 2.0),
                         nodes=1.0, nic_gb_per_s=np.inf, nics_per_node=1.0,
                         intra_busbw_gb_per_s=busbw / 1e9, intra_p2p_gb_per_s=p2p / 1e9,
-                        nvls_busbw_gb_per_s=nvls / 1e9, ll_max_gb_per_s=ll_max / 1e9)
+                        nvls_busbw_gb_per_s=nvls / 1e9, ll_max_gb_per_s=ll_max / 1e9, time_only=True)
     t = r["time_us"] * 1e-6
     if isinstance(t, np.ndarray) and (ranks > 1).all() and np.broadcast(t, ranks).shape == t.shape:
         return t  # every group spans GPUs (the engine's): the np.where below would copy it
@@ -157,7 +157,8 @@ def _one_in_node_time(kind, size, ranks, busbw, p2p, nvls, ll_max) -> float:
     r = nccl_collective(kind, np.asarray(size), ranks_per_node=2.0 if kind == "sendrecv" else max(ranks, 2.0),
                         nodes=1.0, nic_gb_per_s=np.inf, nics_per_node=1.0,
                         intra_busbw_gb_per_s=np.asarray(busbw / 1e9), intra_p2p_gb_per_s=np.asarray(p2p / 1e9),
-                        nvls_busbw_gb_per_s=np.asarray(nvls / 1e9), ll_max_gb_per_s=np.asarray(ll_max / 1e9))
+                        nvls_busbw_gb_per_s=np.asarray(nvls / 1e9), ll_max_gb_per_s=np.asarray(ll_max / 1e9),
+                        time_only=True)
     return float(np.asarray(r["time_us"]).reshape(-1)[0]) * 1e-6 if ranks > 1 else 0.0
 
 
@@ -296,7 +297,7 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
                     algorithm="auto", protocol="auto", overhead_us=0.0, fill_bytes=np.nan,
                     simple_hop_us=None, ll128_hop_us=None, ll_hop_us=None, ll128_efficiency=np.nan,
                     tree_efficiency=np.nan, ll_max_gb_per_s=np.inf, architecture=None,
-                    net_overhead_us=NET_OVERHEAD_US["intel"]):
+                    net_overhead_us=NET_OVERHEAD_US["intel"], time_only=False):
     """What nccl-tests would report for one collective (all arguments broadcast together).
 
     Parameters
@@ -344,7 +345,8 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
     Returns
     -------
     dict of arrays: ``time_us``, ``algbw_gb_per_s``, ``busbw_gb_per_s``, ``algorithm`` and ``protocol``
-    (indices into :data:`ALGORITHMS` and :data:`PROTOCOLS`).
+    (indices into :data:`ALGORITHMS` and :data:`PROTOCOLS`); ``time_only``: ``time_us`` alone (the engine's step
+    reads no more).
     """
     if kind not in KINDS:
         raise ValueError(f"collective {kind!r}: one of {', '.join(KINDS)}")
@@ -514,8 +516,10 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
     else:
         proto_ids = np.arange(3)
     flat = times.reshape((-1,) + shape)
+    t_us = flat.min(axis=0) + overhead_us  # the fastest (NaN where any is, as argmin below picks it)
+    if time_only:
+        return dict(time_us=t_us)
     best = np.argmin(flat, axis=0)
-    t_us = flat.reshape(flat.shape[0], -1)[best.reshape(-1), np.arange(best.size)].reshape(best.shape) + overhead_us
     algbw = S / (t_us * 1e-6) / 1e9
     algorithm_row, protocol_row = np.divmod(best, len(proto_ids))
     return dict(time_us=t_us, algbw_gb_per_s=algbw, busbw_gb_per_s=algbw * f,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import catalog, topology
-from .arrays import cut_constant_points, one_value
+from .arrays import at_shape, cut_constant_points, one_value
 from .collectives import DDP_BUCKET_BYTES, NCCL_NET_STEP_SW_US
 from .nccl_tuning import CHANNELS_PER_NIC, SWITCH_HOP_US, extra_tier_latency_us, gpu_ll_max_bus_gb_per_s, \
     net_overhead_us, window_cap_gb_per_s
@@ -128,7 +128,7 @@ def congestion_inputs(net):
     :func:`~model.topology.uplink_load_terms` ``mean`` and ``spread``, and the job's placement (``fragmented``)."""
     leaf = net["leaf"]
     mean, spread = topology.uplink_load_terms(leaf["nodes_per_leaf"], leaf["uplinks"], net["flows"], net["adaptive"])
-    fragmented = np.broadcast_to(np.asarray(net["fragmented"], dtype=float), np.shape(mean))
+    fragmented = at_shape(np.asarray(net["fragmented"], dtype=float), np.shape(mean))
     return dict(nodes_per_leaf=leaf["nodes_per_leaf"], mean=mean, spread=spread, fragmented=fragmented)
 
 

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from .arrays import distinct_rows
+from .arrays import any_true, distinct_rows
 from .memory import USABLE_MEMORY_FRACTION, layer_memory_bytes, memory_with_replicas_bytes, stage_memory_from_layer
 
 
@@ -152,7 +152,7 @@ def degrees_valid(pt, t, p, b, v, d, m, c=1.0, e=1.0):
             and np.shape(l)[0] * np.shape(t)[1] >= GRID_MIN_ENTRIES)
     at = _at_distinct_plans if grid else (lambda fn, points, *cols: fn(*points, *cols))
     split, fills = at(layers_split, (l,), p, v)
-    if np.any(pt.get("uneven", 0.0) > 0):
+    if any_true(np.asarray(pt.get("uneven", 0.0)) > 0):
         # uneven stages (Megatron-Core's first/last stage layer counts): a pipeline without interleaving may split
         # its layers any way that leaves each stage a layer (the busiest sets the pace); interleaved chunks stay
         # even or one short at both ends, as Llama 3 ran them
@@ -202,7 +202,7 @@ def stage_memory(pt, t, p, b, v, rc, c=1.0, e=1.0, layer=None):
     layer = layer_memory(pt, t, b, rc, c, e) if layer is None else layer
     stage = stage_memory_from_layer(layer, pt["layers"], pt["hidden"], pt["vocab"], t, p, v,
                                     rank_layer_weights(pt, t, e), pt["untied"])
-    if np.any(pt["experts"] > 1):  # the routed experts' parameters on a GPU of the busiest stage, and their
+    if any_true(pt["experts"] > 1):  # the routed experts' parameters on a GPU of the busiest stage, and their
         # expert-data-parallel degree over the ``d·c`` ranks' (:func:`~model.memory.model_state_bytes`)
         et = np.where(pt["expert_tp"] > 0, pt["expert_tp"], t)
         stage["expert_params"] = (np.ceil(pt["layers"] / p) * pt["expert_weights"] / (e * et)
@@ -215,7 +215,7 @@ def rank_layer_weights(pt, t, e):
     """A layer's weights as ``t`` tensor-parallel ranks split them (divided by ``t`` where used): the attention and
     shared experts, and the routed experts split over ``e`` expert-parallel ranks, and over the experts' own
     tensor parallelism ``parallel.expert_tp`` where the scenario gives it (then ``t/et`` times the tied share)."""
-    if not np.any(np.asarray(pt["expert_tp"]) > 0):
+    if not any_true(np.asarray(pt["expert_tp"]) > 0):
         return pt["attn_weights"] + pt["expert_weights"] / e
     return pt["attn_weights"] + pt["expert_weights"] / e * np.where(pt["expert_tp"] > 0, t / pt["expert_tp"], 1.0)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .arrays import fills, float_copy, one_value, where_uniform
+from .arrays import all_true, any_true, fills, float_copy, one_value, where_uniform
 from .collectives import DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NVLINK_STEP_US, bus_factor, collective_latency_s, \
     collective_time, p2p_time, ring_steps, tree_steps
 from .nccl_model import in_node_collective_time
@@ -268,7 +268,7 @@ def layer_side_terms(pt, t, b, rc, c=1.0, e=1.0):
                                           gemm_peak_flops=gemm_peak, core_width=pt["core_width"],
                                           core_dim=pt["core_dim"])
     core_f = core_f * c  # s/c queries against all s keys
-    moe = bool(np.any(np.asarray(pt["routed_weights_time"]) > 0))
+    moe = any_true(np.asarray(pt["routed_weights_time"]) > 0)
     if moe:  # the routed experts at their own tensor parallelism, waiting for the busiest rank; the permutations
         et = expert_tp_of(pt, t)
         imb = 1.0 + pt["imbalance"]
@@ -282,10 +282,10 @@ def layer_side_terms(pt, t, b, rc, c=1.0, e=1.0):
     dense_f, core_f, perm_f = dense_f * scale, core_f * scale, perm_f * scale
     extra = np.where(rc == 2, dense_f + core_f, np.where(rc == 1, core_f, 0.0))
     n_ar = 4.0 + 2.0 * (rc == 2)
-    if np.any(rc == 3):  # half: the recomputed forward (and its two all-reduces) of half the layers
+    if any_true(np.asarray(rc) == 3):  # half: the recomputed forward (and its two all-reduces) of half the layers
         extra = np.where(rc == 3, HALF_RECOMPUTE_SHARE * (dense_f + core_f), extra)
         n_ar = n_ar + 2.0 * HALF_RECOMPUTE_SHARE * (rc == 3)
-    if np.any(np.asarray(pt["recompute_weights"]) > 0):  # latent attention's up-projections again, in the backward
+    if any_true(np.asarray(pt["recompute_weights"]) > 0):  # latent attention's up-projections again, in the backward
         extra = extra + 2.0 * b * s * pt["recompute_weights"] / t / (gemm_peak * gemm_efficiency(h / t)) * scale
     layer_compute = 3.0 * (dense_f + core_f) + extra
     t_ar = in_node_collective_time("all_reduce", b * s * h * BYTES_BF16, t, pt["intra_busbw"], pt["intra_p2p_bw"],
@@ -322,7 +322,7 @@ def layer_side_terms(pt, t, b, rc, c=1.0, e=1.0):
     hide = 3.0 * core_f
     # what hides a ring crossing nodes and the bytes it sends there: read only where a ring crosses nodes (the
     # step's ring term), so one value 0 where none does (no context parallelism): not read at every plan
-    ring_net = (ring_block * gpn, hide) if np.any(ring_crosses) else (np.zeros((1,) * max(np.ndim(hide), 1)),) * 2
+    ring_net = (ring_block * gpn, hide) if any_true(ring_crosses) else (np.zeros((1,) * max(np.ndim(hide), 1)),) * 2
     # expert-parallel all-to-all: bytes a rank sends, its share inside the node and across nodes
     a2a_bytes = pt["moe_tokens"] * b * s * h * BYTES_BF16 / t * (pt["experts"] > 1)
     if moe:  # the busiest rank receives its imbalance more; expert-parallel ranks ``et`` apart with folding
@@ -436,7 +436,7 @@ def _unless_zero(x, product, *others):
     (finite, not negative: FLOPs and bytes over the GPU's positive rates), positive constants and ``others``; or
     its value, +0.0, as one value when ``x`` is one value +0.0 and ``others`` are finite and not negative (the
     terms of context or expert parallelism where the sweep never uses it: not computed for every plan)."""
-    if one_value(x, 0.0) and all(np.all(np.isfinite(y) & (np.asarray(y) >= 0)) for y in others):
+    if one_value(x, 0.0) and all(all_true(np.isfinite(y) & (np.asarray(y) >= 0)) for y in others):
         return np.zeros((1,) * max(np.ndim(x), 1))
     return product()
 

@@ -111,6 +111,7 @@ import functools
 
 import numpy as np
 
+from .arrays import all_true, at_shape
 from .nccl_tuning import CHANNELS_PER_NIC  # NCCL channels (connections) per NIC
 from .nccl_tuning import NCCL_BUFFSIZE_BYTES  # NCCL_BUFFSIZE default: what one connection may have in flight
 
@@ -219,7 +220,7 @@ def _table_lookup(lam, k):
     """Bilinear reading of :func:`_max_table` at ``λ`` in its range and ``K`` ≤ 10⁷ links."""
     table = _max_table()
     dx, dy = _TABLE_LOG_MEAN[1] - _TABLE_LOG_MEAN[0], _TABLE_LOG_LINKS[1] - _TABLE_LOG_LINKS[0]
-    x = (np.log(np.clip(lam, _RARE_MEAN, EXACT_MAX_MEAN)) - _TABLE_LOG_MEAN[0]) / dx
+    x = (np.log(np.minimum(np.maximum(lam, _RARE_MEAN), EXACT_MAX_MEAN)) - _TABLE_LOG_MEAN[0]) / dx
     y = np.minimum(np.log(k), _TABLE_LOG_LINKS[-1]) / dy
     i = np.minimum(x.astype(np.intp), table.shape[0] - 2)
     j = np.minimum(y.astype(np.intp), table.shape[1] - 2)
@@ -240,10 +241,10 @@ def expected_max_events(mean_events, links):
     """
     lam = np.asarray(mean_events, dtype=float)
     k = np.maximum(np.asarray(links, dtype=float), 1.0)
-    if np.all(k == 1.0):  # one link: its own mean
-        return lam * np.ones_like(k)
-    lam, k = np.broadcast_arrays(lam, k)
-    out = np.array(np.maximum(lam + np.sqrt(2.0 * lam * np.log(k)), -np.expm1(-k * lam)))
+    if all_true(k == 1.0):  # one link: its own mean
+        return lam * np.ones(k.shape)
+    out = np.asarray(np.maximum(lam + np.sqrt(2.0 * lam * np.log(k)), -np.expm1(-k * lam)))  # a new array
+    lam, k = at_shape(lam, out.shape), at_shape(k, out.shape)
     rare = lam < _RARE_MEAN
     if rare.any():
         out[rare] = _max_series(lam[rare], k[rare], _RARE_TERMS)
@@ -277,7 +278,7 @@ def tcp_efficiency(link_gbps, mss_bytes, rtt_us, loss_rate, sockets=NCCL_DEFAULT
     p = np.asarray(loss_rate, dtype=float)
     rtt_s = np.asarray(rtt_us, dtype=float) * 1e-6
     mss = np.asarray(mss_bytes, dtype=float)
-    s = np.clip(np.asarray(sockets, dtype=float), 1.0, NCCL_MAX_SOCKETS_PER_CONNECTION)
+    s = np.minimum(np.maximum(np.asarray(sockets, dtype=float), 1.0), NCCL_MAX_SOCKETS_PER_CONNECTION)
     chunk = np.maximum(SOCKET_MIN_CHUNK_BYTES, NCCL_STEP_BYTES / s)  # one socket's task per step [B]
     k = np.ceil(NCCL_STEP_BYTES / chunk)  # sockets a step uses
     conn_bytes_per_s = np.asarray(link_gbps, dtype=float) * 1e9 / 8.0 / channels_per_nic
@@ -345,7 +346,7 @@ def loss_efficiency(transport_code, recovery_code, link_gbps, rtt_us, loss_rate,
     rec = np.asarray(recovery_code)
     n_rows = code.shape[0] if code.ndim else 0
     flat = code.reshape(n_rows, -1) if n_rows else None
-    if n_rows and np.all(flat == flat[:, :1]):
+    if n_rows and all_true(flat == flat[:, :1]):
         # one transport per fabric row (the engine's layout): each formula only on its own rows
         # (a handful of rows: plain Python finds them faster than np.isin)
         shape = np.broadcast(code, rec, *args).shape
