@@ -81,8 +81,9 @@ def _output_tree(s: Scenario, inp: Inputs, plan: dict | None = None, lean: bool 
     if found is not None:  # the search's verdicts: some plan fits; some plan's degrees are possible
         chosen = chosen._replace(fits=found[0], degrees_possible=found[1])
     # where no plan fits at any point, the placeholder plan's quantities are read and masked as NaN: no warnings
-    quiet = {} if chosen.fits.any() else dict(divide="ignore", invalid="ignore")
-    with np.errstate(**quiet):
+    if chosen.fits.any():
+        return _outputs(s, inp, bandwidths, step_latency, net, chosen, lean=lean)
+    with np.errstate(divide="ignore", invalid="ignore"):
         return _outputs(s, inp, bandwidths, step_latency, net, chosen, lean=lean)
 
 

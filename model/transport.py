@@ -225,8 +225,11 @@ def _table_lookup(lam, k):
     i = np.minimum(x.astype(np.intp), table.shape[0] - 2)
     j = np.minimum(y.astype(np.intp), table.shape[1] - 2)
     fx, fy = x - i, y - j
-    return ((table[i, j] * (1 - fx) + table[i + 1, j] * fx) * (1 - fy)
-            + (table[i, j + 1] * (1 - fx) + table[i + 1, j + 1] * fx) * fy)
+    # the four corners read from the flat table (one index array; cheaper than four two-index reads)
+    flat, row = table.reshape(-1), table.shape[1]
+    at = i * row + j
+    return ((flat.take(at) * (1 - fx) + flat.take(at + row) * fx) * (1 - fy)
+            + (flat.take(at + 1) * (1 - fx) + flat.take(at + row + 1) * fx) * fy)
 
 
 def expected_max_events(mean_events, links):
