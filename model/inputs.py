@@ -9,6 +9,7 @@ size and heads from its parameter count.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -98,40 +99,59 @@ def resolve_fabrics(s: Scenario) -> list[FabricRow]:
     """The compared fabrics with every value resolved against the active profile set."""
     prof = catalog.profile_set(s.fabric.profile_set)
     custom = s.fabric.custom_dict()
-    profile_source = f"{prof['name']} profile"
     rows = []
     for name in s.fabric.fabrics:
         spec = custom.get(name, _NO_OVERRIDES)
-        if name in prof["fabrics"]:
-            base = prof["fabrics"][name]
-            if spec.transport is not None and spec.transport != base["transport"]:
-                base = catalog.transport_profile(s.fabric.profile_set, spec.transport)
+        if spec is _NO_OVERRIDES and name in prof["fabrics"]:  # as the profile has it: resolved once, copied
+            vals, srcs, guesses = _profile_row(s.fabric.profile_set, name)
+            vals, srcs = dict(vals), dict(srcs)
         else:
-            base = catalog.transport_profile(s.fabric.profile_set, spec.transport)
-        vals, srcs = {}, {}
-        for key in catalog.FABRIC_FIELDS:
-            user = getattr(spec, key)
-            if user is not None:
-                vals[key], srcs[key] = user, "scenario"
-            elif key in base:
-                vals[key], srcs[key] = base[key], profile_source
-            else:
-                vals[key], srcs[key] = catalog.FABRIC_DEFAULTS[key], "engine default (guess)"
-        if vals["transport"] not in RDMA_TRANSPORTS and srcs["loss_recovery"] == "scenario":
-            raise ScenarioError(f"fabric.custom.{name}.loss_recovery", vals["loss_recovery"],
-                                "left out for a TCP transport (tcp, iwarp: TCP recovers by itself); go_back_n, "
-                                "selective_repeat or link_retry apply to roce and infiniband")
-        if vals["gpudirect_tcp"]:
-            if vals["transport"] != "tcp":
-                raise ScenarioError(f"fabric.custom.{name}.gpudirect_tcp", "true",
-                                    "false for transport " + vals["transport"] + ": GPUDirect TCP applies to tcp")
-            for key, (value, source) in GPUDIRECT_TCP_VALUES.items():  # what the host path no longer limits
-                if srcs[key] != "scenario":
-                    vals[key], srcs[key] = value, source
+            vals, srcs, guesses = _resolved_row(s.fabric.profile_set, name, spec)
         label = spec.label or _own_label(prof["fabrics"].get(name), name, vals["transport"])
-        guesses = tuple(k for k in base.get("guesses", ()) if srcs.get(k, "").endswith("profile"))
         rows.append(FabricRow(name, label, vals["transport"], vals, srcs, guesses))
     return _distinct_labels(rows)
+
+
+def _resolved_row(profile_set: str, name: str, spec: FabricSpec):
+    """One fabric's values, their sources and the profile's guesses among them: the scenario's ``spec``, else the
+    profile's, else the engine's default (a guess)."""
+    prof = catalog.profile_set(profile_set)
+    profile_source = f"{prof['name']} profile"
+    if name in prof["fabrics"]:
+        base = prof["fabrics"][name]
+        if spec.transport is not None and spec.transport != base["transport"]:
+            base = catalog.transport_profile(profile_set, spec.transport)
+    else:
+        base = catalog.transport_profile(profile_set, spec.transport)
+    vals, srcs = {}, {}
+    for key in catalog.FABRIC_FIELDS:
+        user = getattr(spec, key)
+        if user is not None:
+            vals[key], srcs[key] = user, "scenario"
+        elif key in base:
+            vals[key], srcs[key] = base[key], profile_source
+        else:
+            vals[key], srcs[key] = catalog.FABRIC_DEFAULTS[key], "engine default (guess)"
+    if vals["transport"] not in RDMA_TRANSPORTS and srcs["loss_recovery"] == "scenario":
+        raise ScenarioError(f"fabric.custom.{name}.loss_recovery", vals["loss_recovery"],
+                            "left out for a TCP transport (tcp, iwarp: TCP recovers by itself); go_back_n, "
+                            "selective_repeat or link_retry apply to roce and infiniband")
+    if vals["gpudirect_tcp"]:
+        if vals["transport"] != "tcp":
+            raise ScenarioError(f"fabric.custom.{name}.gpudirect_tcp", "true",
+                                "false for transport " + vals["transport"] + ": GPUDirect TCP applies to tcp")
+        for key, (value, source) in GPUDIRECT_TCP_VALUES.items():  # what the host path no longer limits
+            if srcs[key] != "scenario":
+                vals[key], srcs[key] = value, source
+    guesses = tuple(k for k in base.get("guesses", ()) if srcs.get(k, "").endswith("profile"))
+    return vals, srcs, guesses
+
+
+@functools.lru_cache(maxsize=64)
+def _profile_row(profile_set: str, name: str):
+    """:func:`_resolved_row` of a built-in fabric the scenario leaves as the profile has it: from the catalogue
+    alone, so resolved once per profile set and fabric (read-only: callers copy the dicts)."""
+    return _resolved_row(profile_set, name, _NO_OVERRIDES)
 
 
 # a transport as a label names it (a built-in fabric the scenario moves to another transport)
