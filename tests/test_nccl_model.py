@@ -263,6 +263,19 @@ def test_busbw_never_beats_its_bounds(nodes, nic, lat, kind):
         assert r["busbw_gb_per_s"].max() <= 8 * nic * ratio * 1.001
 
 
+@settings(max_examples=40, deadline=None)
+@given(nodes=st.integers(1, 64), gpus=st.integers(1, 8), nvls=st.sampled_from([0.0, 480.0]),
+       lat=st.floats(0.5, 500.0), kind=st.sampled_from(nccl_tuning.KINDS))
+def test_the_time_alone_is_the_full_answers_time(nodes, gpus, nvls, lat, kind):
+    """The engine's step asks for the time alone: bit for bit the time of the full answer, at every size."""
+    args = dict(ranks_per_node=gpus, nodes=nodes, nic_gb_per_s=50.0, nics_per_node=8, intra_busbw_gb_per_s=369.0,
+                intra_p2p_gb_per_s=450.0, nvls_busbw_gb_per_s=nvls, net_latency_us=lat)
+    sizes = 2.0 ** np.arange(3, 35)
+    full = nccl_model.nccl_collective(kind, sizes, **args)
+    alone = nccl_model.nccl_collective(kind, sizes, time_only=True, **args)
+    assert set(alone) == {"time_us"} and alone["time_us"].tobytes() == full["time_us"].tobytes()
+
+
 def test_whole_sweep_is_one_call():
     nics = np.linspace(5.0, 50.0, 256)[:, None]
     r = nccl_model.nccl_collective("all_reduce", 2.0 ** np.arange(3, 35), ranks_per_node=8, nodes=16,
