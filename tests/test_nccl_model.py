@@ -274,6 +274,10 @@ def test_the_time_alone_is_the_full_answers_time(nodes, gpus, nvls, lat, kind):
     full = nccl_model.nccl_collective(kind, sizes, **args)
     alone = nccl_model.nccl_collective(kind, sizes, time_only=True, **args)
     assert set(alone) == {"time_us"} and alone["time_us"].tobytes() == full["time_us"].tobytes()
+    for j in (0, 12, 20, 31):  # the time is that of the algorithm and protocol the answer names
+        forced = nccl_model.nccl_collective(kind, sizes[j], algorithm=nccl_tuning.ALGORITHMS[full["algorithm"][j]],
+                                            protocol=nccl_tuning.PROTOCOLS[full["protocol"][j]], **args)
+        assert float(forced["time_us"]) == full["time_us"][j]
 
 
 def test_whole_sweep_is_one_call():
