@@ -131,7 +131,11 @@ def degrees_valid(pt, t, p, b, v, d, m, c=1.0, e=1.0):
     Whole-number arithmetic on floats, exact for these magnitudes (see :func:`divides`). The layers must split
     into the ``p·v`` model chunks: evenly, or as Llama 3 405B did (126 layers on 16 stages; Llama 3 paper §3.3.2),
     with the first and last stage one layer short to balance the embedding and the output layer (``l + 1`` or
-    ``l + 2`` divisible, at least two layers a chunk); Megatron-LM rejects other splits.
+    ``l + 2`` divisible); Megatron-LM rejects other splits. Chunks of one layer included: the paper's first chunk
+    holds "only the embedding" and its last "only output projection and loss calculation", 126 layers in
+    16 × 8 one-layer chunks, as Megatron-Core splits them with ``account_for_embedding_in_pipeline_split`` and
+    ``account_for_loss_in_pipeline_split`` (``megatron/core/transformer/transformer_config.py``: ``l + 1`` or
+    ``l + 2`` divisible by ``p``, its quotient by ``v``).
 
     On the plan search's grid of points (N, 1) against candidates (1, C) where the model changes along the sweep,
     the tests of the heads and of the layers take few distinct plan values (tp; pp and virtual stages): they are
@@ -143,11 +147,12 @@ def degrees_valid(pt, t, p, b, v, d, m, c=1.0, e=1.0):
     def heads_split(hh, kk, tt):
         return divides(tt, hh) & divides(tt, kk)
 
-    def layers_split(ll, pp, vv):  # evenly or one layer short at both ends; and the layer count fills each chunk
+    def layers_split(ll, pp, vv):  # evenly or one layer short at both ends; and each chunk holds a layer, or the
+        # embedding or the loss in the layer's place
         ppvv = pp * vv
-        split = (pp <= ll) & (divides(ppvv, ll) | ((pp > 1) & (2.0 * ppvv <= ll + 2.0)
-                                                     & (divides(ppvv, ll + 1.0) | divides(ppvv, ll + 2.0))))
-        return split, ppvv <= ll
+        ends = (pp > 1) & (pp <= ll) & (divides(ppvv, ll + 1.0) | divides(ppvv, ll + 2.0))
+        split = ((pp <= ll) & divides(ppvv, ll)) | ends
+        return split, (ppvv <= ll) | ends
     grid = (np.ndim(l) == 2 and np.shape(l)[0] > 1 and np.ndim(t) == 2 and np.shape(t)[0] == 1
             and np.shape(l)[0] * np.shape(t)[1] >= GRID_MIN_ENTRIES)
     at = _at_distinct_plans if grid else (lambda fn, points, *cols: fn(*points, *cols))

@@ -53,23 +53,43 @@ def test_recipe_known_to_fit_gets_a_plan_without_recomputation_on_80_gb(run_id):
     assert RECIPES[run_id].memory_gb == 80 and res.at("run").plan.memory_per_gpu_gb <= RECIPES[run_id].usable_gb
 
 
-def test_llama3_at_16k_gpus_holds_every_micro_batch_of_a_stage_and_is_refused_by_that_count():
-    # 16 micro-batches a replica (Table 4: batch/DP 16) on 16 interleaved stages: Megatron-LM's warm-up
-    # (2·(p − r − 1) + (v − 1)·p forwards) reaches the step's 16·v, so every forward runs before the first backward
-    # and the second rank holds its 8 layers for all 16 micro-batches. A layer by Korthikanti et al.'s tensors for
-    # this architecture (norms 8, query 2, keys and values 4·8/128, output 2, logsumexp 4·a/h, SwiGLU 6f/h, all
-    # s·b·h/t); 8 layers of weights (13h a layer for norms, as the engine counts every layer) at 2 + 4 + 12/d bytes
-    runs = {r["id"]: r for r in validation.read_runs(validation.MODERN_CSV_PATH)}
-    from model.scenario import scenario_from_dict
-    d = validation.run_to_scenario_dict(runs["llama3-405b-16k"])
-    d["parallel"]["virtual_stages"] = 4
-    plan = evaluate(scenario_from_dict(d), memory_limit=False).at("run").plan
-    s, h, a, kv, f, t, dp = 8192, 16384, 128, 8, 53248, 8, 128
+def _llama3_layer_and_stage_weights(dp):
+    """One layer's stored activations of one micro-batch by Korthikanti et al.'s tensors for Llama 3 405B's
+    architecture (norms 8, query 2, keys and values 4·8/128, output 2, logsumexp 4·a/h, SwiGLU 6f/h, all s·b·h/t)
+    [B], and 8 layers' weights (13h a layer for norms, as the engine counts every layer) at 2 + 4 + 12/d bytes
+    a parameter [B]."""
+    s, h, a, kv, f, t = 8192, 16384, 128, 8, 53248, 8
     layer = s * h / t * (8 + 2 + 4 * kv / a + 2 + 4 * a / h + 6 * f / h)
     weights = h * h * (2 + 2 * kv / a) + 3 * h * f + 13 * h
-    expected = 16 * 8 * layer * (1 + memory.FRAGMENTATION_FRACTION) + 8 * weights / t * (2 + 4 + 12 / dp)
+    return layer, 8 * weights / t * (2 + 4 + 12 / dp)
+
+
+def test_llama3_at_16k_gpus_holds_every_micro_batch_of_a_stage_and_is_refused_by_that_count():
+    # 16 micro-batches a replica (Table 4: batch/DP 16) on 16 interleaved stages of 8 one-layer chunks: Megatron-LM's
+    # warm-up (2·(p − r − 1) + (v − 1)·p forwards) reaches the step's 16·v, so every forward runs before the first
+    # backward and the second rank holds its 8 layers for all 16 micro-batches
+    runs = {r["id"]: r for r in validation.read_runs(validation.MODERN_CSV_PATH)}
+    plan = evaluate(validation.recipe_scenario(runs["llama3-405b-16k"]), memory_limit=False).at("run").plan
+    layer, states = _llama3_layer_and_stage_weights(128)
+    expected = 16 * 8 * layer * (1 + memory.FRAGMENTATION_FRACTION) + states
+    assert int(plan.virtual_stages) == 8
     assert float(plan.memory_per_gpu_gb) == pytest.approx(expected / 1e9, rel=1e-6)
     assert float(plan.memory_per_gpu_gb) > RECIPES["llama3-405b-16k"].usable_gb  # 97.9 GB: refused
+
+
+def test_llama3_at_8k_gpus_holds_the_warm_up_of_its_one_layer_chunks_and_is_refused_by_that_count():
+    # 32 micro-batches a replica (Table 4: batch/DP 32) on 16 stages of 8 one-layer chunks (§3.3.2): the second rank
+    # runs 2·(p − 2) + (v − 1)·p = 140 warm-up forwards (Megatron-LM's schedule with N = p contiguous micro-batches
+    # a chunk, the fewest its microbatch_group_size_per_vp_stage accepts; PyTorch's ScheduleInterleaved1F1B runs 32
+    # micro-batches in rounds of 16, the same count), then one more before its first backward: 141 layers'
+    # activations. The first rank's 143 forwards hold 31 of its embedding-only chunk: 112 layers
+    runs = {r["id"]: r for r in validation.read_runs(validation.MODERN_CSV_PATH)}
+    plan = evaluate(validation.recipe_scenario(runs["llama3-405b-8k"]), memory_limit=False).at("run").plan
+    layer, states = _llama3_layer_and_stage_weights(64)
+    expected = 141 * layer * (1 + memory.FRAGMENTATION_FRACTION) + states
+    assert int(plan.virtual_stages) == 8 and float(memory.inflight_layers(126, 16, 8, 32)) == 141
+    assert float(plan.memory_per_gpu_gb) == pytest.approx(expected / 1e9, rel=1e-6)
+    assert float(plan.memory_per_gpu_gb) > RECIPES["llama3-405b-8k"].usable_gb  # 106.2 GB: refused
 
 
 def test_memory_table_lists_the_recipes_that_ran_without_recomputation():
@@ -85,6 +105,9 @@ def test_llama3_is_read_as_the_paper_states_it():
     assert d["workload"]["grad_precision"] == "fp32"  # §3.3.2: reduce-scatter gradients in FP32
     assert d["workload"]["kv_heads"] == 8 and d["workload"]["ffn_hidden"] == 53248
     assert d["parallel"]["zero_stage"] == 1
+    # §3.3.2: one layer fewer on the first and last stage leaves the first chunk "only the embedding": one layer a
+    # chunk, (126 + 2)/16 = 8 chunks a stage
+    assert d["parallel"]["virtual_stages"] == 8
 
 
 def test_twice_the_gpus_at_the_same_batch_lose_throughput_per_gpu(rows):

@@ -228,3 +228,13 @@ def test_the_zero_stage_terms_of_many_plans_a_stage_at_a_time_are_those_of_each_
     assert by_stage["opt"].shape == (n, 1 if min(stages) >= 1 else len(stages))
     for k, x in together.items():
         np.testing.assert_array_equal(np.broadcast_to(by_stage[k], np.shape(x)), x, err_msg=k)
+
+
+def test_the_search_is_exact_where_one_layer_chunks_are_candidates():
+    """Llama 3's 126 layers asked for 8 chunks a stage: the paper's 16 stages of one-layer chunks (with the
+    embedding's and the loss's chunks, 128) are among the candidates the fast search times, and it finds the plans
+    the brute-force search does, that pipeline among them."""
+    s = model.load_scenario("assets/presets/llama3_405b_16k_h100.toml").replace("parallel.virtual_stages", 8)
+    x = np.array([256.0, 1024.0, 2048.0])
+    _assert_search_is_exact(s, "cluster.nodes", x)
+    assert np.any(sweep(s, "cluster.nodes", x).plan.pp == 16)

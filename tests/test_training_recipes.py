@@ -52,6 +52,18 @@ def test_interleaved_chunks_split_evenly_or_one_short_even_with_uneven_stages(la
     _check_split(layers, pp, v, True, ok)
 
 
+@pytest.mark.parametrize("uneven", [False, True])
+@pytest.mark.parametrize("layers, pp, v, ok", [(126, 16, 8, True), (30, 8, 4, True), (31, 8, 4, True),
+                                               (29, 8, 4, False), (126, 32, 4, True), (125, 16, 8, False)])
+def test_one_layer_chunks_leave_the_embedding_and_the_loss_a_chunk_of_their_own(layers, pp, v, ok, uneven):
+    """Llama 3's balanced pipeline takes one layer from the first and from the last stage, "so that the first model
+    chunk on the first stage has only the embedding, and the last model chunk on the last stage has only output
+    projection and loss calculation" (Dubey et al. 2024 §3.3.2): 126 layers on 16 stages of 8 one-layer chunks.
+    Megatron-Core runs it (``account_for_embedding_in_pipeline_split``, ``account_for_loss_in_pipeline_split``:
+    ``l + 1`` or ``l + 2`` divisible by ``p``, and by ``p·v`` interleaved); a layer count 3 short is not."""
+    _check_split(layers, pp, v, uneven, ok)
+
+
 def _check_split(layers, pp, v, uneven, ok):
     s = _scen(cluster={"gpu": "H100-SXM", "nodes": 64},
               workload={"layers": layers, "hidden": 2048, "heads": 16, "global_batch": 1024, "micro_batch": 1},

@@ -85,7 +85,8 @@ def plan_candidates(s: Scenario, pt=None):
 @functools.lru_cache(maxsize=32)
 def usable_candidates(choices, gpn_max, layers_max, gpus_max, seq_len_max):
     """:func:`candidate_grid` of ``choices`` without the candidates no point can use: tensor parallelism beyond
-    the largest node, more model chunks than the most layers, more ranks than the most GPUs, and (``seq_len_max``
+    the largest node, more model chunks than the most layers and the two end chunks that may hold the embedding
+    and the loss alone (:func:`~model.plan_fit.degrees_valid`), more ranks than the most GPUs, and (``seq_len_max``
     given: context parallelism searched) a context-parallel rank short of :data:`CP_MIN_TOKENS_PER_RANK` of the
     longest sequence; whole groups, so the first group (one per recompute kind and ZeRO stage) when none is left.
     A read-only (8, C) array."""
@@ -94,7 +95,7 @@ def usable_candidates(choices, gpn_max, layers_max, gpus_max, seq_len_max):
     t, p, v, c = (grid[i, ::group] for i in (0, 1, 3, 6))
     # once per group, in place on a few arrays: a cold call's fixed cost (C is about 11,000 in auto mode)
     keep = t <= gpn_max
-    keep &= p * v <= layers_max
+    keep &= p * v <= layers_max + 2.0
     ranks = t * p
     ranks *= c
     keep &= ranks <= gpus_max
