@@ -395,8 +395,11 @@ def _geometry(s, pairs, pt, rows, row, point):
         # the first pass holds every candidate's plan side (the same model at every point): read, not recomputed
         side = {k: np.asarray(x).take(ci // n_z) if np.size(x) > 1 else np.asarray(x)
                 for k, x in pairs.plan_side.items()}
-    else:
-        side = plan_side_at({k: np.asarray(pt[k]) for k in PLAN_SIDE_POINT_KEYS}, at, plans, ci)
+    else:  # the layer terms read from the first pass's grid where it has one (its kinds at the same points)
+        grid = pairs.memo.get(("layer side",)) if pairs.memo is not None else None
+        side = plan_side_at({k: np.asarray(pt[k]) for k in PLAN_SIDE_POINT_KEYS}, at,
+                            plans if grid is None else tuple(x[::n_z] for x in plans),
+                            ci if grid is None else ci // n_z, grid=grid)
     ptg = {k: (np.asarray(x).take(at) if np.shape(x)[0] > 1 else np.asarray(x))[:, None]
            for k, x in pt.items() if k in PLAN_POINT_KEYS}
     t, p, b, v, r, c, e = (x.take(ci)[:, None] for x in plans)
