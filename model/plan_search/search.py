@@ -151,26 +151,92 @@ def pairs_that_can_win(pairs, bw, lat, congestion):
     return lb <= at_pairs(best * (1.0 + BOUND_MARGIN))
 
 
+# the shared pairs' bounds are first taken per block of this many consecutive points, at the block's least step
+# latency and inverse bandwidth, against the slowest time found in the block: only the (fabric, pair) entries whose
+# bound there reaches it are bounded point by point (a fabric sweep's 256 points: a sixteenth of the bounds)
+POINT_BLOCK = 16
+
+
 def shared_pairs_that_can_win(pairs, bw, lat, congestion):
     """:func:`pairs_that_can_win` for pairs that hold at every point: the pairs that may be fastest for each
     fabric at some point, (F, pairs) [bool], or None (every pair is timed: few pairs); ``bw``, ``lat``:
     (F, N or 1). The pairs that :func:`bound_at` keeps are then bounded again, on their fabric, by
-    :func:`stage_bound_at`."""
+    :func:`stage_bound_at`.
+
+    The bounds are taken per block of points first (:class:`PointBlocks`); the lowest-bound pair of a fabric in a
+    block is the one timed at the block's points on every fabric, whose fastest time per point the bounds are
+    compared with. Which pairs are timed there changes no answer, only how many are kept: a pair is kept where
+    its bound reaches a time found, and the fastest pair's bound reaches its own time.
+    """
     if pairs.bound is None:
         return None
     n_fab, n_pt = np.broadcast(bw, lat, congestion["nodes_per_leaf"]).shape
-    inv_bw = 1.0 / bw
-    lb = bound_at(pairs.bound, lat[..., None], inv_bw[..., None])  # (F, N or 1, pairs)
-    cand = np.broadcast_to(np.argmin(lb, axis=-1), (n_fab, n_pt)).reshape(-1)  # (F · points)
+    n_pairs = pairs.ni.size
+    blocks = PointBlocks(lat, 1.0 / bw, n_fab, n_pt)
+    fab, col = np.divmod(np.arange(n_fab * n_pairs), n_pairs)  # every (fabric, pair), by fabric
+
+    def pair_bound(e, lat_at, inv_at):
+        return bound_at(pairs.bound[:, col[e], None], lat_at, inv_at)
+    lb = pair_bound(slice(None), blocks.lat_lo[fab], blocks.inv_lo[fab]).reshape(n_fab, n_pairs, -1)
+    cand = np.repeat(np.argmin(lb, axis=1), blocks.sizes, axis=1).reshape(-1)  # (F · points)
     at = np.tile(np.arange(n_pt), n_fab)
     best = per_sequence(pairs, cand, *(np.broadcast_to(x, (n_fab, n_pt))[:, at, None] for x in (bw, lat)),
                          congestion, at if congestion["nodes_per_leaf"].shape[1] > 1 else None)
     reach = stage_min(best).reshape(n_fab, n_fab, n_pt).min(axis=1) * (1.0 + BOUND_MARGIN)  # (F, points)
-    kept = np.any(lb <= reach[..., None], axis=1)
+    kept = blocks.reaches(pair_bound, lb.reshape(n_fab * n_pairs, -1), fab, reach).reshape(n_fab, n_pairs)
     fi, rows = nonzero_2d(kept)  # (fabric, pair) entries: the tighter bound at every point
-    lb = stage_bound_at(pairs.stage_bound[:, rows, None], lat[fi], inv_bw[fi])  # (entries, N or 1)
-    kept[fi, rows] = np.any(lb <= reach[fi], axis=1)
+
+    def row_bound(e, lat_at, inv_at):
+        return stage_bound_at(pairs.stage_bound[:, rows[e], None], lat_at, inv_at)
+    kept[fi, rows] = blocks.reaches(row_bound, None, fi, reach)
     return kept
+
+
+class PointBlocks:
+    """A sweep's points in blocks of :data:`POINT_BLOCK` consecutive ones (one block of every point where they are
+    fewer), with each fabric's least step latency and inverse bandwidth in each block (F, blocks).
+
+    A bound of the plan search grows with both (its coefficients are not negative, and rounding keeps the order of
+    its products and sums): at a block's least ones it is at most its value at any point of the block. An entry
+    whose bound there exceeds the slowest time found in the block exceeds the time found at each of its points;
+    :meth:`reaches` bounds the other entries point by point. Its answer is that of bounding every entry at every
+    point.
+    """
+
+    def __init__(self, lat, inv_bw, n_fab, n_pt):
+        self.n_pt = n_pt
+        self.size = POINT_BLOCK if n_pt > POINT_BLOCK else n_pt
+        n_blocks = -(-n_pt // self.size)
+        self.sizes = np.full(n_blocks, self.size)
+        self.sizes[-1] = n_pt - self.size * (n_blocks - 1)
+        self.lat, self.inv = (self._padded(np.broadcast_to(x, (n_fab, n_pt))) for x in (lat, inv_bw))
+        self.lat_lo, self.inv_lo = (x.min(axis=2) for x in (self.lat, self.inv))
+
+    def _padded(self, x):
+        """(F, points) as (F, blocks, block size), the last block filled with its last point again (which
+        answers as that point does)."""
+        short = self.sizes.size * self.size - self.n_pt
+        if short:
+            x = np.concatenate([x, np.repeat(x[:, -1:], short, axis=1)], axis=1)
+        return x.reshape(x.shape[0], -1, self.size)
+
+    def reaches(self, bound, lb_lo, fab, reach):
+        """Whether each entry's bound reaches ``reach`` (F, points) at some point, (entries,) [bool].
+
+        ``bound(e, lat, inv_bw)``: the bounds of the entries ``e`` (an index or a slice) at step latencies and
+        inverse bandwidths (entries of e, k), as (entries of e, k); ``lb_lo``: the entries' bounds at the blocks'
+        least ones, (entries, blocks), if already computed; ``fab``: each entry's fabric (entries,)."""
+        if lb_lo is None:
+            lb_lo = bound(slice(None), self.lat_lo[fab], self.inv_lo[fab])
+        reach_p = self._padded(reach)
+        # an entry's block where its bound there does not exceed the slowest time found (a NaN bound: bounded
+        # point by point)
+        e, blk = nonzero_2d(~(lb_lo > reach_p.max(axis=2)[fab]))
+        f = fab[e]
+        near = bound(e, self.lat[f, blk], self.inv[f, blk]) <= reach_p[f, blk]  # (entries, block size)
+        out = np.zeros(fab.size, dtype=bool)
+        out[e[near.any(axis=1)]] = True
+        return out
 
 
 def stage_min(x):
