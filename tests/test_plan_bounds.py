@@ -115,6 +115,6 @@ def test_bounds_taken_per_block_of_points_keep_what_bounding_every_point_keeps(n
         near = every.reshape(n_fab, n_pairs, points)[:, rng.integers(0, n_pairs), :]
         reach = np.where(rng.random((n_fab, points)) < 0.8, near * rng.uniform(0.9, 1.1, (n_fab, points)),
                          rng.choice([0.5, np.inf, np.nan], size=(n_fab, points)))
-        kept = blocks.reaches(bound, None, fab, reach)
+        kept = blocks.reaches(bound, fab, reach)
         every = every <= reach[fab]
     np.testing.assert_array_equal(kept, every.any(axis=1))

@@ -160,35 +160,35 @@ POINT_BLOCK = 16
 def shared_pairs_that_can_win(pairs, bw, lat, congestion):
     """:func:`pairs_that_can_win` for pairs that hold at every point: the pairs that may be fastest for each
     fabric at some point, (F, pairs) [bool], or None (every pair is timed: few pairs); ``bw``, ``lat``:
-    (F, N or 1). The pairs that :func:`bound_at` keeps are then bounded again, on their fabric, by
-    :func:`stage_bound_at`.
+    (F, N or 1).
 
-    The bounds are taken per block of points first (:class:`PointBlocks`); the lowest-bound pair of a fabric in a
-    block is the one timed at the block's points on every fabric, whose fastest time per point the bounds are
-    compared with. Which pairs are timed there changes no answer, only how many are kept: a pair is kept where
-    its bound reaches a time found, and the fastest pair's bound reaches its own time.
+    :func:`bound_at` is taken per block of points (:class:`PointBlocks`): a fabric's lowest-bound pair in a block
+    is timed at the block's points on every fabric, and the fastest of those per point is the time found there.
+    The pairs whose bound reaches the slowest time found in some block are bounded again, on their fabric, by the
+    tighter :func:`stage_bound_at`, and kept where it reaches the time found at some point. Which pairs are timed
+    first changes no answer, only how many are kept: the fastest pair's bounds reach its own time.
     """
     if pairs.bound is None:
         return None
     n_fab, n_pt = np.broadcast(bw, lat, congestion["nodes_per_leaf"]).shape
     n_pairs = pairs.ni.size
     blocks = PointBlocks(lat, 1.0 / bw, n_fab, n_pt)
-    fab, col = np.divmod(np.arange(n_fab * n_pairs), n_pairs)  # every (fabric, pair), by fabric
-
-    def pair_bound(e, lat_at, inv_at):
-        return bound_at(pairs.bound[:, col[e], None], lat_at, inv_at)
-    lb = pair_bound(slice(None), blocks.lat_lo[fab], blocks.inv_lo[fab]).reshape(n_fab, n_pairs, -1)
+    lb = bound_at(pairs.bound[:, None, :, None], blocks.lat_lo[:, None, :], blocks.inv_lo[:, None, :])  # (F, pairs,
+    # blocks): at most the bound at any point of the block
     cand = np.repeat(np.argmin(lb, axis=1), blocks.sizes, axis=1).reshape(-1)  # (F · points)
     at = np.tile(np.arange(n_pt), n_fab)
     best = per_sequence(pairs, cand, *(np.broadcast_to(x, (n_fab, n_pt))[:, at, None] for x in (bw, lat)),
                          congestion, at if congestion["nodes_per_leaf"].shape[1] > 1 else None)
     reach = stage_min(best).reshape(n_fab, n_fab, n_pt).min(axis=1) * (1.0 + BOUND_MARGIN)  # (F, points)
-    kept = blocks.reaches(pair_bound, lb.reshape(n_fab * n_pairs, -1), fab, reach).reshape(n_fab, n_pairs)
-    fi, rows = nonzero_2d(kept)  # (fabric, pair) entries: the tighter bound at every point
+    # the (fabric, pair) entries whose bound reaches the slowest time found in some block: bounded again by the
+    # tighter bound, point by point where it reaches that in the block (what either bound keeps holds the pairs
+    # that may win: the tighter bound alone decides)
+    fi, rows = nonzero_2d(~(lb > blocks.block_max(reach)[:, None, :]).all(axis=2))
+    kept = np.zeros((n_fab, n_pairs), dtype=bool)
 
     def row_bound(e, lat_at, inv_at):
         return stage_bound_at(pairs.stage_bound[:, rows[e], None], lat_at, inv_at)
-    kept[fi, rows] = blocks.reaches(row_bound, None, fi, reach)
+    kept[fi, rows] = blocks.reaches(row_bound, fi, reach)
     return kept
 
 
@@ -220,14 +220,16 @@ class PointBlocks:
             x = np.concatenate([x, np.repeat(x[:, -1:], short, axis=1)], axis=1)
         return x.reshape(x.shape[0], -1, self.size)
 
-    def reaches(self, bound, lb_lo, fab, reach):
+    def block_max(self, x):
+        """The largest of ``x`` (F, points) in each block, (F, blocks) (NaN where the block holds one)."""
+        return self._padded(x).max(axis=2)
+
+    def reaches(self, bound, fab, reach):
         """Whether each entry's bound reaches ``reach`` (F, points) at some point, (entries,) [bool].
 
         ``bound(e, lat, inv_bw)``: the bounds of the entries ``e`` (an index or a slice) at step latencies and
-        inverse bandwidths (entries of e, k), as (entries of e, k); ``lb_lo``: the entries' bounds at the blocks'
-        least ones, (entries, blocks), if already computed; ``fab``: each entry's fabric (entries,)."""
-        if lb_lo is None:
-            lb_lo = bound(slice(None), self.lat_lo[fab], self.inv_lo[fab])
+        inverse bandwidths (entries of e, k), as (entries of e, k); ``fab``: each entry's fabric (entries,)."""
+        lb_lo = bound(slice(None), self.lat_lo[fab], self.inv_lo[fab])
         reach_p = self._padded(reach)
         # an entry's block where its bound there does not exceed the slowest time found (a NaN bound: bounded
         # point by point)
