@@ -71,7 +71,7 @@ def layer_terms(pt, keys, at, plans, ci, layer_fn, trailing=(), models=None):
     more, if already known.
     """
     n = np.size(at)
-    grid = layer_grid(pt, keys, plans, layer_fn, n, trailing, models) if n >= GRID_MIN_ENTRIES else None
+    grid = layer_grid(pt, keys, plans, layer_fn, n // 4, trailing, models) if n >= GRID_MIN_ENTRIES else None
     if grid is not None:
         return grid.at(at, ci)
     ax = (None,) * len(trailing)
@@ -80,13 +80,13 @@ def layer_terms(pt, keys, at, plans, ci, layer_fn, trailing=(), models=None):
                     *(np.take(x, ci)[(slice(None),) + ax] for x in plans))
 
 
-def layer_grid(pt, keys, plans, layer_fn, n, trailing=(), models=None):
+def layer_grid(pt, keys, plans, layer_fn, most, trailing=(), models=None):
     """:func:`layer_terms`' terms on the grid of the points' distinct models (up to their layer counts) and the
-    candidates' distinct plans, as a :class:`LayerGrid`; or None where that grid is not much smaller than the
-    ``n`` entries to be read from it (then computing at the entries costs less)."""
+    candidates' distinct plans, as a :class:`LayerGrid`; or None where that grid would hold more than ``most``
+    entries (then computing at the entries to be read costs less)."""
     rep, cls = point_models(pt, keys) if models is None else models
     first, sub = distinct_rows(list(plans), plans[0].size)
-    if rep.size * first.size * 4 > n:
+    if rep.size * first.size > most:
         return None
     ax = (None,) * len(trailing)
     grid = layer_fn({k: (x[rep] if x.shape[0] > 1 else x)[(slice(None), None) + ax]
@@ -398,11 +398,11 @@ def plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
             # those its memory holds (the same expression of the same inputs: the row's pair and plan)
             side_pt = {k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}
             kind_plans = tuple(x[kinds] for x in (t, p, b, v, r, c, e))
-            # the layer terms on the grid of the points' models and the kinds' plans where the rows are many; kept
-            # with the pairs: the fewer-replicas pass reads its options' (these kinds at these points) there
-            grid = None if pt_of_row.size < GRID_MIN_ENTRIES else layer_grid(
-                side_pt, LAYER_SIDE_POINT_KEYS, tuple(kind_plans[i] for i in (0, 2, 4, 5, 6)), layer_side_terms,
-                pt_of_row.size, models=models)
+            # the layer terms on the grid of the points' models and the kinds' plans where it is no larger than the
+            # rows; kept with the pairs: the fewer-replicas pass reads its options' (these kinds at these points)
+            # there. Its calls then compute none (each costs about a millisecond however few the entries)
+            grid = layer_grid(side_pt, LAYER_SIDE_POINT_KEYS, tuple(kind_plans[i] for i in (0, 2, 4, 5, 6)),
+                              layer_side_terms, pt_of_row.size, models=models)
             memo[("layer side",)] = grid
             per_kind = plan_side_at(side_pt, pt_of_row, kind_plans, ci // n_z, params_gpu=row_params,
                                      models=models, plan_at=col, grid=grid)  # the row's candidate ci: kind ci // n_z
