@@ -327,35 +327,46 @@ def _row_options(s, pairs, pt, group, r, q):
         x = np.asarray(pt[key], dtype=float)
         return x.take(at) if x.size > 1 else np.broadcast_to(x, (n_rows,))
     crosses = per_row("crosses") > 0
-    t, p, b, v, c, e = (pairs.plan[k].take(r) for k in ("tp", "pp", "micro_batch", "virtual_stages", "cp", "ep"))
+    degrees, kind0 = np.divmod(pairs.candidate.take(r), group)
     batch = cut_constant_points(np.asarray(pt["global_batch"], dtype=float), 0)
     B = batch.take(at) if batch.size > 1 else batch.reshape(1)  # one batch: one value (fewer to tell apart)
     gpn = cut_constant_points(np.asarray(pt["gpus_per_node"], dtype=float), 0)
     if B.size == 1 and gpn.size == 1:  # one batch and node size: each candidate's option once (whether or not
         # its pipeline crosses nodes), read at the rows
         cand = plan_candidates(s, pt)
-        d_o = _in_node_replicas(B, gpn, np.array([[False], [True]]),
-                                *(cand[i][::group] for i in (0, 1, 2, 3, 6, 7)))[
-            crosses.astype(int), pairs.candidate.take(r) // group]
+        table = _option_terms(s, B, gpn, np.array([[False], [True]]), *(cand[i][::group] for i in (0, 1, 2, 3, 6, 7)))
+        at_option = crosses * table[0].shape[1] + degrees
+        d_o, m_o, divisor, slots, net_lat = (x.reshape(-1).take(at_option) for x in table)
     else:
-        d_o = _in_node_replicas(B, at_row("gpus_per_node"), crosses, t, p, b, v, c, e)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        m_o = B / (d_o * b)
+        d_o, m_o, divisor, slots, net_lat = _option_terms(s, B, at_row("gpus_per_node"), crosses, *(
+            pairs.plan[k].take(r) for k in ("tp", "pp", "micro_batch", "virtual_stages", "cp", "ep")))
     valid = (d_o >= 1) & (d_o < pairs.replicas[0].take(r))
     fixed = (per_row("chunk_fixed") + np.where(per_row("ring_crosses") > 0, 0.0, per_row("chunk_ring_intra"))
              + 2.0 * np.where(crosses, 0.0, per_row("p2p_intra")))
-    sharded = (max(zero_stages(s)) >= 1) & (d_o * c > 1)
-    opt = optimizer_time(per_kind("params_gpu") / np.where(sharded, d_o * c, 1.0), at_row("hbm_bytes_per_s"))
-    slots = m_o * v + p - 1.0
+    opt = optimizer_time(per_kind("params_gpu") / divisor, at_row("hbm_bytes_per_s"))
     with np.errstate(invalid="ignore", over="ignore"):
         lb0 = (fixed * slots + m_o * per_kind("logits") + opt) / B
-        net_lat = 2.0 * crosses * slots / B
         net_inv_bw = net_lat * per_row("p2p_bytes_node")
     networked = crosses | (per_row("ring_crosses") > 0) | (per_row("a2a_nodes") > 1)
-    return dict(degrees=pairs.candidate.take(r) // group, kind0=(pairs.candidate.take(r) % group) // pairs.stages.size,
-                valid=valid, d=np.where(valid, d_o, 0.0),
+    return dict(degrees=degrees, kind0=kind0 // pairs.stages.size, valid=valid, d=np.where(valid, d_o, 0.0),
                 m=np.where(valid, m_o, np.inf), lb0=np.where(valid, lb0, np.inf), net_lat=net_lat,
                 net_inv_bw=net_inv_bw, networked=networked)
+
+
+def _option_terms(s, B, gpn, crosses, t, p, b, v, c, e):
+    """The options of the plans ``(t, p, b, v, c, e)`` whose pipelines do or do not cross nodes (``crosses``), at
+    the global batch ``B`` on nodes of ``gpn`` GPUs: their replicas (:func:`_in_node_replicas`) and micro-batches
+    per replica, what divides the parameters a GPU updates (its ``d·c`` sharding ranks where a ZeRO stage searched
+    shards, else 1), the slots of their pipeline and the latency term of their sends across nodes per sequence
+    [s/s] (:func:`_row_options`' ``net_lat``)."""
+    d_o = _in_node_replicas(B, gpn, crosses, t, p, b, v, c, e)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        m_o = B / (d_o * b)
+    sharded = (max(zero_stages(s)) >= 1) & (d_o * c > 1)
+    slots = m_o * v + p - 1.0
+    with np.errstate(invalid="ignore", over="ignore"):
+        net_lat = 2.0 * crosses * slots / B
+    return d_o, m_o, np.where(sharded, d_o * c, 1.0), slots, net_lat
 
 
 def _in_node_replicas(B, gpn, crosses, t, p, b, v, c, e):
