@@ -88,3 +88,33 @@ def test_the_bounds_of_pairs_every_point_shares_never_exceed_a_plans_time(preset
     bound = plan_search.bounds.stage_bound_at(pairs.stage_bound, lat[..., None], 1.0 / bw[..., None])
     assert np.all(bound <= tolerance)
     assert np.all(plan_search.bounds.bound_at(pairs.bound, lat[..., None], 1.0 / bw[..., None]) <= tolerance)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 3), st.integers(1, 60), st.integers(1, 5), st.booleans(), st.integers(0, 2 ** 32 - 1))
+def test_bounds_taken_per_block_of_points_keep_what_bounding_every_point_keeps(n_fab, points, n_pairs, one_point,
+                                                                             seed):
+    """A pair kept by the blocks of points (its bound at a block's least latency and inverse bandwidth first) is
+    one whose bound reaches the time found at some point, and every such pair is kept: NaN and infinite bounds,
+    times and inputs included, and a fabric whose inputs are the same at every point."""
+    rng = np.random.default_rng(seed)
+    def some(shape, rare):  # mostly uniform in [0, 1), now and then one of the ``rare`` values
+        return np.where(rng.random(shape) < 0.9, rng.random(shape), rng.choice(rare, size=shape))
+    coefficients = some((6, n_pairs), [0.0, np.inf])
+    coefficients[[0, 3]] -= rng.uniform(0.0, 1.0, (2, n_pairs))  # the constant terms may be negative
+    lat, inv_bw = (some((n_fab, 1 if one_point else points), rare) for rare in ([0.0], [0.0, np.inf]))
+    blocks = plan_search.search.PointBlocks(lat, inv_bw, n_fab, points)
+    fab, col = np.divmod(np.arange(n_fab * n_pairs), n_pairs)
+
+    def bound(e, lat_at, inv_at):
+        return plan_search.bounds.bound_at(coefficients[:, col[e], None], lat_at, inv_at)
+    with np.errstate(invalid="ignore"):
+        every = bound(slice(None), np.broadcast_to(lat, (n_fab, points))[fab],
+                      np.broadcast_to(inv_bw, (n_fab, points))[fab])  # (fabric · pair, points)
+        # the times found: near some pair's bound at each point, or none (infinite), or NaN
+        near = every.reshape(n_fab, n_pairs, points)[:, rng.integers(0, n_pairs), :]
+        reach = np.where(rng.random((n_fab, points)) < 0.8, near * rng.uniform(0.9, 1.1, (n_fab, points)),
+                         rng.choice([0.5, np.inf, np.nan], size=(n_fab, points)))
+        kept = blocks.reaches(bound, fab, reach)
+        every = every <= reach[fab]
+    np.testing.assert_array_equal(kept, every.any(axis=1))

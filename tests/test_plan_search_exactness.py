@@ -44,6 +44,17 @@ def test_the_fast_plan_search_matches_a_brute_force_search(preset, field):
     _assert_search_is_exact(s, field, SWEEPS[field])
 
 
+@pytest.mark.parametrize("preset", ["default", "tier_small", "case2_autodriving_24xA100_30B"])
+@pytest.mark.parametrize("probe_min_options", [0, 10 ** 9])
+def test_the_fewer_replicas_pass_is_exact_with_and_without_its_probe(preset, probe_min_options, monkeypatch):
+    """The second pass times its options after a probe where they are many (a long model-size sweep), else all
+    in one geometry: either way a brute-force search's plans, here on a short model-size sweep made to take
+    each way."""
+    monkeypatch.setattr(plan_search.fewer, "PROBE_MIN_OPTIONS", probe_min_options)
+    s = model.load_scenario(f"assets/presets/{preset}.toml")
+    _assert_search_is_exact(s, "workload.params_b", SWEEPS["workload.params_b"])
+
+
 @pytest.mark.parametrize("changes", [{}, {"topology.oversubscription": 4.0}, {"parallel.zero_stage": 2},
                                      {"workload.recompute": "full"}, {"parallel.distributed_optimizer": False}])
 def test_the_search_is_exact_over_zero_stages_and_recompute_kinds(changes):

@@ -33,8 +33,11 @@ from .bounds import BOUND_MARGIN
 from .candidates import PLAN_POINT_KEYS, group_size, plan_candidates, weighted_sequences, zero_stages
 from .pairs import plan_side_at
 
-# at most this many points, the options are timed without a probe first (see fewer_replicas)
-FEW_POINTS = 4
+# at most this many options (free ones and networked (fabric, point) entries) whose bound reaches the first pass's
+# best, they are timed without a probe first (see fewer_replicas): a probe's geometry and timing cost about as much
+# as this many options more in the one geometry (measured on model-size sweeps of the default and tier_large
+# presets: the same time at 32 points, some 600-800 options; the probe 1-8 ms faster from 64 points on)
+PROBE_MIN_OPTIONS = 800
 
 # sets of free options whose times a pairs entry keeps (a drag of a fabric slider moves among a few)
 _FREE_KEPT = 4
@@ -56,9 +59,10 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
     Which options are timed changes no answer: an option left out has a bound above a time found (or the first
     pass's best) at its point, so it is slower than the fastest, which is always timed, with its ties. The
     options' geometry is computed in as few calls as that allows (each call has a fixed cost of some hundred
-    small operations): where it is computed per point at many points (a model-size sweep), the lowest-bound options
-    of every point and fabric are timed in one call, then every option whose bound reaches the times found in
-    another; elsewhere (a cluster-size sweep, shared pairs, a single evaluation) one geometry holds every option
+    small operations): where it is computed per point and many options reach the first pass's best (a model-size
+    sweep of many points, :data:`PROBE_MIN_OPTIONS`), the lowest-bound options of every point and fabric are timed
+    in one call, then every option whose bound reaches the times found in another; elsewhere (a cluster-size
+    sweep, shared pairs, a short sweep, a single evaluation) one geometry holds every option
     whose bound reaches the first pass's best, and from it the free options are timed first, then the networked
     ones' lowest bound per fabric and point, then those whose bound reaches the times found. What no fabric enters
     (the row options, the free options' times) is kept with the pairs (``pairs.memo``), for a fabric slider's drag.
@@ -103,15 +107,22 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
     # each distinct one timed once, each point's fastest read by every fabric
     fb = np.flatnonzero(~networked & (needy.any() if pairs.shared else needy.any(axis=0)[b_pt]))
     fb_pt = np.zeros_like(fb) if pairs.shared else b_pt[fb]
-    net = (rows, np.flatnonzero(networked), b_row, b_pt, needy, lat, bw, pairs.shared)
+
+    def free_reaching(reach):  # the free options whose bound reaches the slowest needy fabric's time found
+        keep = lb0[fb] <= _worst(needy, reach, pairs.shared, fb_pt) * (1.0 + BOUND_MARGIN)
+        return fb[keep], fb_pt[keep]
+    # the free options and the networked entries whose bound reaches the first pass's best
+    fb, fb_pt = free_reaching(reach)
+    f_e, p_e, o_e, lb_e = _networked(rows, np.flatnonzero(networked), b_row, b_pt, needy, lat, bw, pairs.shared,
+                                     reach)
     parts = []  # (fabric, point, base, steps (entries, kinds · stages), geometry, its row per entry)
-    # options per point (a model-size sweep): a probe per (fabric, point) first, whose times prune the options
-    # timed after it (many at many points); at a few points (a single evaluation) one geometry for every option
-    # the first pass's best leaves, as where rows serve several points, costs less than the probe saves
-    per_point = not (pairs.shared or pairs.row_points is not None) and n_pt > FEW_POINTS
+    # many options per point (a long model-size sweep): a probe per (fabric, point) first, whose times prune the
+    # options timed after it; fewer (a short sweep, a single evaluation) and where rows serve several points, one
+    # geometry for every option the first pass's best leaves costs less than the probe saves
+    per_point = (not (pairs.shared or pairs.row_points is not None)
+                 and fb.size + f_e.size > PROBE_MIN_OPTIONS)
     if per_point:  # one call for the lowest-bound option of each point (free) and fabric and point (networked)
         low_f = fb[segment_minima(lb0[fb], _segments(fb_pt, fb_pt))[1]] if fb.size else fb
-        f_e, p_e, o_e, lb_e = _networked(*net, reach)
         seg = _segments(f_e, p_e)
         low = segment_minima(lb_e, seg)[1] if f_e.size else seg
         if low_f.size or low.size:
@@ -124,8 +135,8 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
         if low.size:
             reach[f_e[seg], p_e[seg]] = np.minimum(reach[f_e[seg], p_e[seg]], _timed(
                 geo, code[low_f.size:], f_e[low], p_e[low], bw, lat, congestion).min(axis=1))
-    fb = fb[lb0[fb] <= _worst(needy, reach, pairs.shared, fb_pt) * (1.0 + BOUND_MARGIN)]
-    if per_point:  # one call for every option whose bound reaches the times found
+        # one call for every option whose bound reaches the times found
+        fb, fb_pt = free_reaching(reach)
         keep = lb_e <= reach[f_e, p_e] * (1.0 + BOUND_MARGIN)
         f_e, p_e, o_e = f_e[keep], p_e[keep], o_e[keep]
         if fb.size or f_e.size:
@@ -138,9 +149,8 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
             parts.append((f_e, p_e, o_e, _timed(geo, code[fb.size:], f_e, p_e, bw, lat, congestion), geo,
                           code[fb.size:]))
     else:
-        # the networked entries whose bound reaches the first pass's best; those the free options' times rule out
-        # are dropped below (the same entries as asking with those times: each is kept where its bound reaches them)
-        f_e, p_e, o_e, lb_e = _networked(*net, reach)
+        # the networked entries the free options' times rule out are dropped below (the same entries as asking with
+        # those times: each is kept where its bound reaches them)
         # the free options' geometry and times: no fabric enters them, so they are kept for the same options of the
         # same pairs (a fabric slider's drag); where not kept, one geometry holds them and the networked options
         key = ("free", fb.tobytes())
@@ -317,35 +327,46 @@ def _row_options(s, pairs, pt, group, r, q):
         x = np.asarray(pt[key], dtype=float)
         return x.take(at) if x.size > 1 else np.broadcast_to(x, (n_rows,))
     crosses = per_row("crosses") > 0
-    t, p, b, v, c, e = (pairs.plan[k].take(r) for k in ("tp", "pp", "micro_batch", "virtual_stages", "cp", "ep"))
+    degrees, kind0 = np.divmod(pairs.candidate.take(r), group)
     batch = cut_constant_points(np.asarray(pt["global_batch"], dtype=float), 0)
     B = batch.take(at) if batch.size > 1 else batch.reshape(1)  # one batch: one value (fewer to tell apart)
     gpn = cut_constant_points(np.asarray(pt["gpus_per_node"], dtype=float), 0)
     if B.size == 1 and gpn.size == 1:  # one batch and node size: each candidate's option once (whether or not
         # its pipeline crosses nodes), read at the rows
         cand = plan_candidates(s, pt)
-        d_o = _in_node_replicas(B, gpn, np.array([[False], [True]]),
-                                *(cand[i][::group] for i in (0, 1, 2, 3, 6, 7)))[
-            crosses.astype(int), pairs.candidate.take(r) // group]
+        table = _option_terms(s, B, gpn, np.array([[False], [True]]), *(cand[i][::group] for i in (0, 1, 2, 3, 6, 7)))
+        at_option = crosses * table[0].shape[1] + degrees
+        d_o, m_o, divisor, slots, net_lat = (x.reshape(-1).take(at_option) for x in table)
     else:
-        d_o = _in_node_replicas(B, at_row("gpus_per_node"), crosses, t, p, b, v, c, e)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        m_o = B / (d_o * b)
+        d_o, m_o, divisor, slots, net_lat = _option_terms(s, B, at_row("gpus_per_node"), crosses, *(
+            pairs.plan[k].take(r) for k in ("tp", "pp", "micro_batch", "virtual_stages", "cp", "ep")))
     valid = (d_o >= 1) & (d_o < pairs.replicas[0].take(r))
     fixed = (per_row("chunk_fixed") + np.where(per_row("ring_crosses") > 0, 0.0, per_row("chunk_ring_intra"))
              + 2.0 * np.where(crosses, 0.0, per_row("p2p_intra")))
-    sharded = (max(zero_stages(s)) >= 1) & (d_o * c > 1)
-    opt = optimizer_time(per_kind("params_gpu") / np.where(sharded, d_o * c, 1.0), at_row("hbm_bytes_per_s"))
-    slots = m_o * v + p - 1.0
+    opt = optimizer_time(per_kind("params_gpu") / divisor, at_row("hbm_bytes_per_s"))
     with np.errstate(invalid="ignore", over="ignore"):
         lb0 = (fixed * slots + m_o * per_kind("logits") + opt) / B
-        net_lat = 2.0 * crosses * slots / B
         net_inv_bw = net_lat * per_row("p2p_bytes_node")
     networked = crosses | (per_row("ring_crosses") > 0) | (per_row("a2a_nodes") > 1)
-    return dict(degrees=pairs.candidate.take(r) // group, kind0=(pairs.candidate.take(r) % group) // pairs.stages.size,
-                valid=valid, d=np.where(valid, d_o, 0.0),
+    return dict(degrees=degrees, kind0=kind0 // pairs.stages.size, valid=valid, d=np.where(valid, d_o, 0.0),
                 m=np.where(valid, m_o, np.inf), lb0=np.where(valid, lb0, np.inf), net_lat=net_lat,
                 net_inv_bw=net_inv_bw, networked=networked)
+
+
+def _option_terms(s, B, gpn, crosses, t, p, b, v, c, e):
+    """The options of the plans ``(t, p, b, v, c, e)`` whose pipelines do or do not cross nodes (``crosses``), at
+    the global batch ``B`` on nodes of ``gpn`` GPUs: their replicas (:func:`_in_node_replicas`) and micro-batches
+    per replica, what divides the parameters a GPU updates (its ``d·c`` sharding ranks where a ZeRO stage searched
+    shards, else 1), the slots of their pipeline and the latency term of their sends across nodes per sequence
+    [s/s] (:func:`_row_options`' ``net_lat``)."""
+    d_o = _in_node_replicas(B, gpn, crosses, t, p, b, v, c, e)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        m_o = B / (d_o * b)
+    sharded = (max(zero_stages(s)) >= 1) & (d_o * c > 1)
+    slots = m_o * v + p - 1.0
+    with np.errstate(invalid="ignore", over="ignore"):
+        net_lat = 2.0 * crosses * slots / B
+    return d_o, m_o, np.where(sharded, d_o * c, 1.0), slots, net_lat
 
 
 def _in_node_replicas(B, gpn, crosses, t, p, b, v, c, e):
@@ -395,8 +416,11 @@ def _geometry(s, pairs, pt, rows, row, point):
         # the first pass holds every candidate's plan side (the same model at every point): read, not recomputed
         side = {k: np.asarray(x).take(ci // n_z) if np.size(x) > 1 else np.asarray(x)
                 for k, x in pairs.plan_side.items()}
-    else:
-        side = plan_side_at({k: np.asarray(pt[k]) for k in PLAN_SIDE_POINT_KEYS}, at, plans, ci)
+    else:  # the layer terms read from the first pass's grid where it has one (its kinds at the same points)
+        grid = pairs.memo.get(("layer side",)) if pairs.memo is not None else None
+        side = plan_side_at({k: np.asarray(pt[k]) for k in PLAN_SIDE_POINT_KEYS}, at,
+                            plans if grid is None else tuple(x[::n_z] for x in plans),
+                            ci if grid is None else ci // n_z, grid=grid)
     ptg = {k: (np.asarray(x).take(at) if np.shape(x)[0] > 1 else np.asarray(x))[:, None]
            for k, x in pt.items() if k in PLAN_POINT_KEYS}
     t, p, b, v, r, c, e = (x.take(ci)[:, None] for x in plans)

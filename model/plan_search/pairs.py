@@ -27,7 +27,7 @@ from .candidates import PLAN_POINT_KEYS, ROW_POINT_KEYS, at_candidates, group_si
     stages_worth_timing, weighted_sequences, zero_stages
 
 
-def plan_side_at(pt, at, plans, ci, params_gpu=None, models=None, plan_at=None):
+def plan_side_at(pt, at, plans, ci, params_gpu=None, models=None, plan_at=None, grid=None):
     """:func:`plan_side_terms` of the candidates ``ci`` at the points ``at`` (index arrays (K,)): arrays (K,), bit
     for bit.
 
@@ -36,16 +36,18 @@ def plan_side_at(pt, at, plans, ci, params_gpu=None, models=None, plan_at=None):
     collectives) come from :func:`layer_terms`; the stage terms are computed per entry. ``params_gpu``: the
     entries' parameters per GPU (K,), if already computed (the memory's stage parameters); ``models``: the
     points' distinct models for :func:`layer_terms`, likewise; ``plan_at``: the plans of the entries, ``(t, p, b,
-    v, rc, c, e)`` at ``ci`` (K,), likewise.
+    v, rc, c, e)`` at ``ci`` (K,), likewise; ``grid``: the layer terms as a :class:`LayerGrid` of these points and
+    candidates, if already computed (then read, whatever the number of entries).
     """
     t, p, b, v, r, c, e = plans
     n = np.size(at)
     t_at, p_at, b_at, v_at, r_at, c_at, e_at = (np.take(x, ci) for x in plans) if plan_at is None else plan_at
-    if n < GRID_MIN_ENTRIES:  # few entries: directly
+    if grid is None and n < GRID_MIN_ENTRIES:  # few entries: directly
         pt_at = {k: (np.take(x, at, axis=0) if np.shape(x)[0] > 1 else x) for k, x in pt.items()}
         ls = layer_side_terms(pt_at, t_at, b_at, r_at, c_at, e_at)
     else:
-        ls = layer_terms(pt, LAYER_SIDE_POINT_KEYS, at, (t, b, r, c, e), ci, layer_side_terms, models=models)
+        ls = grid.at(at, ci) if grid is not None else layer_terms(pt, LAYER_SIDE_POINT_KEYS, at, (t, b, r, c, e), ci,
+                                                                   layer_side_terms, models=models)
         pt_at = {k: (np.take(x, at, axis=0) if np.shape(x)[0] > 1 else x)
                  for k, x in ((k, np.asarray(pt[k])) for k in STAGE_SIDE_POINT_KEYS)}
     # whether the pipeline crosses nodes: a function of the plan alone where the node size is one (a model-size
@@ -64,21 +66,33 @@ def layer_terms(pt, keys, at, plans, ci, layer_fn, trailing=(), models=None):
     layers; ``plans``: the candidates' plan arrays (C,) it reads; ``trailing``: the shape of axes its outputs
     add (inputs get them as length-1 axes). Along a model-size sweep the hidden size takes a few values
     (multiples of :data:`HIDDEN_MULTIPLE`) while the layer count changes at almost every point: the terms are
-    computed once per distinct (point model up to its layer count, plan) when that grid is much smaller than K,
-    then read at each entry. ``models``: :func:`point_models` of ``pt`` over ``keys`` or more, if already known.
+    computed once per distinct (point model up to its layer count, plan) when that grid is much smaller than K
+    (:func:`layer_grid`), then read at each entry. ``models``: :func:`point_models` of ``pt`` over ``keys`` or
+    more, if already known.
     """
     n = np.size(at)
+    grid = layer_grid(pt, keys, plans, layer_fn, n // 4, trailing, models) if n >= GRID_MIN_ENTRIES else None
+    if grid is not None:
+        return grid.at(at, ci)
     ax = (None,) * len(trailing)
-    pts = {k: np.asarray(pt[k]) for k in keys}
-    if n >= GRID_MIN_ENTRIES:
-        rep, cls = point_models(pt, keys) if models is None else models
-        first, sub = distinct_rows(list(plans), plans[0].size)
-        if rep.size * first.size * 4 <= n:
-            grid = layer_fn({k: (x[rep] if x.shape[0] > 1 else x)[(slice(None), None) + ax] for k, x in pts.items()},
-                            *(x[first][(None, slice(None)) + ax] for x in plans))
-            return read_grid(grid, (rep.size, first.size), (cls * first.size).take(at) + sub.take(ci), len(trailing))
-    return layer_fn({k: (x.take(at, axis=0) if x.shape[0] > 1 else x)[(slice(None),) + ax] for k, x in pts.items()},
+    return layer_fn({k: (x.take(at, axis=0) if x.shape[0] > 1 else x)[(slice(None),) + ax]
+                     for k, x in ((k, np.asarray(pt[k])) for k in keys)},
                     *(np.take(x, ci)[(slice(None),) + ax] for x in plans))
+
+
+def layer_grid(pt, keys, plans, layer_fn, most, trailing=(), models=None):
+    """:func:`layer_terms`' terms on the grid of the points' distinct models (up to their layer counts) and the
+    candidates' distinct plans, as a :class:`LayerGrid`; or None where that grid would hold more than ``most``
+    entries (then computing at the entries to be read costs less)."""
+    rep, cls = point_models(pt, keys) if models is None else models
+    first, sub = distinct_rows(list(plans), plans[0].size)
+    if rep.size * first.size > most:
+        return None
+    ax = (None,) * len(trailing)
+    grid = layer_fn({k: (x[rep] if x.shape[0] > 1 else x)[(slice(None), None) + ax]
+                     for k, x in ((k, np.asarray(pt[k])) for k in keys)},
+                    *(x[first][(None, slice(None)) + ax] for x in plans))
+    return LayerGrid(grid, (rep.size, first.size), len(trailing), cls, sub)
 
 
 def point_models(pt, keys):
@@ -88,33 +102,45 @@ def point_models(pt, keys):
                           max(np.shape(x)[0] for x in pt.values()))
 
 
-def read_grid(grid, shape, idx, n_trailing):
-    """The terms ``grid`` (arrays broadcasting to ``shape`` (models, plans) and up to ``n_trailing`` more axes) at the
-    flat grid entries ``idx`` (K,): arrays (K, ...), bit for bit.
+class LayerGrid:
+    """Terms computed on a grid of (distinct model, distinct plan), held to be read at (point, candidate) entries
+    (:meth:`at`) by :func:`layer_terms` and, for the same points and candidates, by later passes of the search.
 
+    ``grid``: the terms, arrays broadcasting to ``shape`` (models, plans) and up to ``n_trailing`` more axes;
+    ``model_of_point``, ``plan_of_candidate``: each point's model and each candidate's plan (index arrays).
     A term of one value (a term of a parallelism the sweep never uses; compared as bytes) stays one value. The
-    others are read together, one gather per dtype and trailing shape from one stacked table: a gather per term
+    others are stacked into one table per dtype and trailing shape, read by one gather each: a gather per term
     would allocate as many arrays of K entries, whose fresh pages cost more than the gather itself. A term with
-    trailing axes is held with the entries along memory's fastest axis (seen as (K, ...)): what is computed from
+    trailing axes is read with the entries along memory's fastest axis (seen as (K, ...)): what is computed from
     it against arrays (K, 1) then runs along the entries, not along the short trailing axis.
     """
-    out, tables = {}, {}
-    for k, x in grid.items():
-        x = np.asarray(x)
-        x = x.reshape((1,) * (2 + n_trailing - x.ndim) + x.shape)
-        raw = x.tobytes()
-        if raw == raw[:x.itemsize] * x.size:
-            out[k] = x.reshape(-1)[:1].reshape((1,) * (1 + n_trailing))
-        else:
-            tables.setdefault((x.dtype, x.shape[2:]), []).append(k)
-            out[k] = x
-    for (dtype, tail), keys in tables.items():
-        table = np.empty((len(keys),) + tail + (shape[0] * shape[1],), dtype=dtype)
-        for i, k in enumerate(keys):
-            table[i].reshape(tail + shape)[...] = np.moveaxis(out[k], (0, 1), (-2, -1))
-        for k, x in zip(keys, np.take(table, idx, axis=-1)):
-            out[k] = np.moveaxis(x, -1, 0)
-    return out
+
+    def __init__(self, grid, shape, n_trailing, model_of_point, plan_of_candidate):
+        self.n_plans, self.model_of_point, self.plan_of_candidate = shape[1], model_of_point, plan_of_candidate
+        self.keys, self.one, self.tables = list(grid), {}, []  # tables: (keys, table (keys, *tail, models · plans))
+        stacked = {}
+        for k, x in grid.items():
+            x = np.asarray(x)
+            x = x.reshape((1,) * (2 + n_trailing - x.ndim) + x.shape)
+            raw = x.tobytes()
+            if raw == raw[:x.itemsize] * x.size:
+                self.one[k] = x.reshape(-1)[:1].reshape((1,) * (1 + n_trailing))
+            else:
+                stacked.setdefault((x.dtype, x.shape[2:]), []).append((k, x))
+        for (dtype, tail), terms in stacked.items():
+            table = np.empty((len(terms),) + tail + (shape[0] * shape[1],), dtype=dtype)
+            for i, (k, x) in enumerate(terms):
+                table[i].reshape(tail + shape)[...] = np.moveaxis(x, (0, 1), (-2, -1))
+            self.tables.append(([k for k, _ in terms], table))
+
+    def at(self, at, ci):
+        """The terms at the points ``at`` and candidates ``ci`` (index arrays (K,)): arrays (K, ...)."""
+        idx = (self.model_of_point * self.n_plans).take(at) + self.plan_of_candidate.take(ci)
+        out = dict(self.one)
+        for keys, table in self.tables:
+            for k, x in zip(keys, np.take(table, idx, axis=-1)):
+                out[k] = np.moveaxis(x, -1, 0)
+        return {k: out[k] for k in self.keys}
 
 
 # point inputs of the memory's and the plan side's layer terms: what tells one model up to its layer count from another
@@ -360,6 +386,7 @@ def plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
     t_p, p_p, b_p, v_p, r_p, c_p, e_p = (x[:, None] for x in col)
 
     # the unusable placeholder may have impossible degrees (d = 0): its geometry is never read, so no warnings
+    memo = {}  # the later passes' fabric-independent answers (PlanPairs.memo)
     with np.errstate(**({} if usable else dict(divide="ignore", invalid="ignore"))):
         kinds = slice(None, None, n_z)  # one candidate per (degrees, recompute kind): the plan side ignores the stage
         if same_model:  # the same model at every point: per candidate
@@ -369,10 +396,16 @@ def plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
             kind, own_kind = ci // n_z, False
         else:  # the model changes along the sweep: per row, each row its own kind; its parameters per GPU are
             # those its memory holds (the same expression of the same inputs: the row's pair and plan)
-            per_kind = plan_side_at({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, pt_of_row,
-                                     tuple(x[kinds] for x in (t, p, b, v, r, c, e)), ci // n_z,
-                                     params_gpu=row_params,
-                                     models=models, plan_at=col)  # the row's candidate ci: kind ci // n_z
+            side_pt = {k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}
+            kind_plans = tuple(x[kinds] for x in (t, p, b, v, r, c, e))
+            # the layer terms on the grid of the points' models and the kinds' plans where it is no larger than the
+            # rows; kept with the pairs: the fewer-replicas pass reads its options' (these kinds at these points)
+            # there. Its calls then compute none (each costs about a millisecond however few the entries)
+            grid = layer_grid(side_pt, LAYER_SIDE_POINT_KEYS, tuple(kind_plans[i] for i in (0, 2, 4, 5, 6)),
+                              layer_side_terms, pt_of_row.size, models=models)
+            memo[("layer side",)] = grid
+            per_kind = plan_side_at(side_pt, pt_of_row, kind_plans, ci // n_z, params_gpu=row_params,
+                                     models=models, plan_at=col, grid=grid)  # the row's candidate ci: kind ci // n_z
             kind, own_kind = row, True  # each row its own kind (a row per pair: 0, 1, ...): the terms as they are
         # what compute_side computes with, at the rows; the step's other plan-side terms stay per kind
         plan_side = {k: (per_kind[k] if own_kind else per_kind[k][kind])[:, None] for k in COMPUTE_SIDE_PLAN_KEYS}
@@ -404,7 +437,7 @@ def plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
                       replicas=None if dm is None else tuple(x[:, 0] for x in dm), unit_replicas=unit_replicas,
                       # the sums on (R, Z, rows of the replicas): a row's (recompute kind, stage, row of its replicas)
                       memory=None if dm is None else (mem_b.reshape(-1), row_entry, n_pairs),
-                      candidate=None if dm is None else ci, memo={})
+                      candidate=None if dm is None else ci, memo=memo)
     with PLAN_CACHE_LOCK:
         _PAIR_CACHE[key] = entry
         while len(_PAIR_CACHE) > PLAN_CACHE_SIZE:

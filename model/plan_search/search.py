@@ -151,26 +151,94 @@ def pairs_that_can_win(pairs, bw, lat, congestion):
     return lb <= at_pairs(best * (1.0 + BOUND_MARGIN))
 
 
+# the shared pairs' bounds are first taken per block of this many consecutive points, at the block's least step
+# latency and inverse bandwidth, against the slowest time found in the block: only the (fabric, pair) entries whose
+# bound there reaches it are bounded point by point (a fabric sweep's 256 points: a sixteenth of the bounds)
+POINT_BLOCK = 16
+
+
 def shared_pairs_that_can_win(pairs, bw, lat, congestion):
     """:func:`pairs_that_can_win` for pairs that hold at every point: the pairs that may be fastest for each
     fabric at some point, (F, pairs) [bool], or None (every pair is timed: few pairs); ``bw``, ``lat``:
-    (F, N or 1). The pairs that :func:`bound_at` keeps are then bounded again, on their fabric, by
-    :func:`stage_bound_at`."""
+    (F, N or 1).
+
+    :func:`bound_at` is taken per block of points (:class:`PointBlocks`): a fabric's lowest-bound pair in a block
+    is timed at the block's points on every fabric, and the fastest of those per point is the time found there.
+    The pairs whose bound reaches the slowest time found in some block are bounded again, on their fabric, by the
+    tighter :func:`stage_bound_at`, and kept where it reaches the time found at some point. Which pairs are timed
+    first changes no answer, only how many are kept: the fastest pair's bounds reach its own time.
+    """
     if pairs.bound is None:
         return None
     n_fab, n_pt = np.broadcast(bw, lat, congestion["nodes_per_leaf"]).shape
-    inv_bw = 1.0 / bw
-    lb = bound_at(pairs.bound, lat[..., None], inv_bw[..., None])  # (F, N or 1, pairs)
-    cand = np.broadcast_to(np.argmin(lb, axis=-1), (n_fab, n_pt)).reshape(-1)  # (F · points)
+    n_pairs = pairs.ni.size
+    blocks = PointBlocks(lat, 1.0 / bw, n_fab, n_pt)
+    lb = bound_at(pairs.bound[:, None, :, None], blocks.lat_lo[:, None, :], blocks.inv_lo[:, None, :])  # (F, pairs,
+    # blocks): at most the bound at any point of the block
+    cand = np.repeat(np.argmin(lb, axis=1), blocks.sizes, axis=1).reshape(-1)  # (F · points)
     at = np.tile(np.arange(n_pt), n_fab)
     best = per_sequence(pairs, cand, *(np.broadcast_to(x, (n_fab, n_pt))[:, at, None] for x in (bw, lat)),
                          congestion, at if congestion["nodes_per_leaf"].shape[1] > 1 else None)
     reach = stage_min(best).reshape(n_fab, n_fab, n_pt).min(axis=1) * (1.0 + BOUND_MARGIN)  # (F, points)
-    kept = np.any(lb <= reach[..., None], axis=1)
-    fi, rows = nonzero_2d(kept)  # (fabric, pair) entries: the tighter bound at every point
-    lb = stage_bound_at(pairs.stage_bound[:, rows, None], lat[fi], inv_bw[fi])  # (entries, N or 1)
-    kept[fi, rows] = np.any(lb <= reach[fi], axis=1)
+    # the (fabric, pair) entries whose bound reaches the slowest time found in some block: bounded again by the
+    # tighter bound, point by point where it reaches that in the block (what either bound keeps holds the pairs
+    # that may win: the tighter bound alone decides)
+    fi, rows = nonzero_2d(~(lb > blocks.block_max(reach)[:, None, :]).all(axis=2))
+    kept = np.zeros((n_fab, n_pairs), dtype=bool)
+
+    def row_bound(e, lat_at, inv_at):
+        return stage_bound_at(pairs.stage_bound[:, rows[e], None], lat_at, inv_at)
+    kept[fi, rows] = blocks.reaches(row_bound, fi, reach)
     return kept
+
+
+class PointBlocks:
+    """A sweep's points in blocks of :data:`POINT_BLOCK` consecutive ones (one block of every point where they are
+    fewer), with each fabric's least step latency and inverse bandwidth in each block (F, blocks).
+
+    A bound of the plan search grows with both (its coefficients are not negative, and rounding keeps the order of
+    its products and sums): at a block's least ones it is at most its value at any point of the block. An entry
+    whose bound there exceeds the slowest time found in the block exceeds the time found at each of its points;
+    :meth:`reaches` bounds the other entries point by point. Its answer is that of bounding every entry at every
+    point.
+    """
+
+    def __init__(self, lat, inv_bw, n_fab, n_pt):
+        self.n_pt = n_pt
+        self.size = POINT_BLOCK if n_pt > POINT_BLOCK else n_pt
+        n_blocks = -(-n_pt // self.size)
+        self.sizes = np.full(n_blocks, self.size)
+        self.sizes[-1] = n_pt - self.size * (n_blocks - 1)
+        self.lat, self.inv = (self._padded(np.broadcast_to(x, (n_fab, n_pt))) for x in (lat, inv_bw))
+        self.lat_lo, self.inv_lo = (x.min(axis=2) for x in (self.lat, self.inv))
+
+    def _padded(self, x):
+        """(F, points) as (F, blocks, block size), the last block filled with its last point again (which
+        answers as that point does)."""
+        short = self.sizes.size * self.size - self.n_pt
+        if short:
+            x = np.concatenate([x, np.repeat(x[:, -1:], short, axis=1)], axis=1)
+        return x.reshape(x.shape[0], -1, self.size)
+
+    def block_max(self, x):
+        """The largest of ``x`` (F, points) in each block, (F, blocks) (NaN where the block holds one)."""
+        return self._padded(x).max(axis=2)
+
+    def reaches(self, bound, fab, reach):
+        """Whether each entry's bound reaches ``reach`` (F, points) at some point, (entries,) [bool].
+
+        ``bound(e, lat, inv_bw)``: the bounds of the entries ``e`` (an index or a slice) at step latencies and
+        inverse bandwidths (entries of e, k), as (entries of e, k); ``fab``: each entry's fabric (entries,)."""
+        lb_lo = bound(slice(None), self.lat_lo[fab], self.inv_lo[fab])
+        reach_p = self._padded(reach)
+        # an entry's block where its bound there does not exceed the slowest time found (a NaN bound: bounded
+        # point by point)
+        e, blk = nonzero_2d(~(lb_lo > reach_p.max(axis=2)[fab]))
+        f = fab[e]
+        near = bound(e, self.lat[f, blk], self.inv[f, blk]) <= reach_p[f, blk]  # (entries, block size)
+        out = np.zeros(fab.size, dtype=bool)
+        out[e[near.any(axis=1)]] = True
+        return out
 
 
 def stage_min(x):
