@@ -178,6 +178,15 @@ def split_causes(result, parts) -> None:
         _kept(_CAUSES_SEEN, part, lambda res, picked=picked: picked)
 
 
+# the cause codes as whole numbers while they are worked out (comparisons of ints, not of Python strings per
+# point), named at the end
+_CODES = tuple(CAUSES)
+_CODE = {c: i for i, c in enumerate(_CODES)}
+_ORDER_CODES = np.array([_CODE[c] for c in CAUSE_ORDER])
+_COMM_CODES = np.array([_CODE[k] for k in _COMM_KEYS])
+_CODE_NAMES = np.asarray(_CODES, dtype=object)
+
+
 def _causes(result) -> np.ndarray:
     days = np.asarray(result.reliability.train_days_with_interruptions, dtype=float)
     mask = stalled(days, result.throughput.mfu)
@@ -189,25 +198,26 @@ def _causes(result) -> np.ndarray:
         best = np.nanargmin(np.where(np.isfinite(days), days, np.inf), axis=0)
     stack = np.stack([np.broadcast_to(parts[g], days.shape) for g in CAUSE_ORDER])  # (C, F, ...)
     excess = np.nan_to_num(stack - _at_best(stack, best, days), nan=-np.inf)
-    names = np.asarray(CAUSE_ORDER, dtype=object)
+    names = _ORDER_CODES
     # compute grows against the best only where the plan idles GPUs; where a network part grew too, the plan
     # idles them because that part makes more GPUs slower (fewer replicas win): the network part is the cause
-    network = np.where((names == "compute").reshape((-1,) + (1,) * days.ndim), -np.inf, excess)
+    network = np.where((names == _CODE["compute"]).reshape((-1,) + (1,) * days.ndim), -np.inf, excess)
     code = np.where(np.max(network, axis=0) > 0, names[np.argmax(network, axis=0)], names[np.argmax(excess, axis=0)])
     # nothing grew against the best fabric (it is the best, or as slow): the largest part of its own run, the
     # compute itself meaning a cluster too small for the run
     own = names[np.argmax(np.nan_to_num(stack, nan=-np.inf), axis=0)]
-    own = np.where(own == "compute", "too_few_gpus", own)
+    own = np.where(own == _CODE["compute"], _CODE["too_few_gpus"], own)
     code = np.where(np.max(excess, axis=0) <= 1e-9 * np.nan_to_num(days, nan=0.0), own, code)
     tcp = np.array([row.transport in TCP_TRANSPORTS for row in result.fabric_rows]).reshape((-1,) + (1,) * (days.ndim - 1))
-    code = np.where((code == "loss_recovery") & tcp, "loss_recovery_tcp", code)
+    code = np.where((code == _CODE["loss_recovery"]) & tcp, _CODE["loss_recovery_tcp"], code)
     code = _communication_part(result, code, best, days)
     # GPUs idle against the best fabric, and what grew besides is compute or traffic inside a node: the plan
     # keeps to few nodes because any plan across more is slower on this network (fewer replicas won)
     idle = np.asarray(result.plan.gpus_idle, dtype=float)
-    retreat = (idle > _at_best(idle[None], best, days)[0]) & np.isin(code, ("compute", "tp_comm", "cp_comm"))
-    code = np.where(retreat, "few_nodes", code)
-    out[mask] = np.broadcast_to(code, days.shape)[mask]
+    inside = (code == _CODE["compute"]) | (code == _CODE["tp_comm"]) | (code == _CODE["cp_comm"])
+    retreat = (idle > _at_best(idle[None], best, days)[0]) & inside
+    code = np.where(retreat, _CODE["few_nodes"], code)
+    out[mask] = _CODE_NAMES[np.broadcast_to(code, days.shape)[mask]]
     return out
 
 
@@ -224,7 +234,7 @@ def _communication_part(result, code, best, days):
     fabric (its own largest where it is the best): the traffic by its kind, or congestion where that traffic's
     congestion slowdown is at least :data:`CONGESTED`. A network engineer reads "congestion" as flows colliding,
     not as a slow link, so a slow link's traffic is named as traffic."""
-    comm = code == "communication"
+    comm = code == _CODE["communication"]
     if not np.any(comm):
         return code
     step = np.asarray(result.throughput.step_time_s, dtype=float)
@@ -233,11 +243,11 @@ def _communication_part(result, code, best, days):
     excess = np.nan_to_num(parts - _at_best(parts, best, days), nan=-np.inf)
     own = np.nan_to_num(parts, nan=-np.inf)
     pick = np.where(np.max(excess, axis=0) > 0, np.argmax(excess, axis=0), np.argmax(own, axis=0))
-    keys = np.asarray(_COMM_KEYS, dtype=object)
-    named = keys[pick]
+    named = _COMM_CODES[pick]
     for key, attr in _CONGESTION_OF.items():
         slow = np.broadcast_to(np.asarray(getattr(result.network, attr), dtype=float), step.shape)
-        named = np.where((named == key) & (np.nan_to_num(slow, nan=1.0) >= CONGESTED), "congestion", named)
+        named = np.where((named == _CODE[key]) & (np.nan_to_num(slow, nan=1.0) >= CONGESTED), _CODE["congestion"],
+                         named)
     return np.where(comm, named, code)
 
 
