@@ -387,8 +387,9 @@ def _kinks(ys, size: float) -> np.ndarray:
     if ys.shape[1] < 3:
         return out
     with np.errstate(divide="ignore", invalid="ignore"):
-        d = np.diff(np.log(np.where(ys > 0, ys, np.nan)), axis=1)  # (F, N-1): change into point 1..N-1
-        pad = np.pad(d, ((0, 0), (1, 1)), mode="edge")
+        logs = np.log(np.where(ys > 0, ys, np.nan))
+        d = logs[:, 1:] - logs[:, :-1]  # (F, N-1): change into point 1..N-1
+        pad = np.concatenate((d[:, :1], d, d[:, -1:]), axis=1)  # each end's change repeated (np.pad's "edge")
         trend = 0.5 * (pad[:, :-2] + pad[:, 2:])
         out[:, 1:] = np.abs(d - trend) > size
     return out
