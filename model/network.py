@@ -158,7 +158,9 @@ def congestion_slowdown(cs, congestion, index=None, trailing=0):
         at = {k: (x if np.shape(x)[1] == 1 else x[:, index]) for k, x in at.items()}
     if trailing:
         at = {k: np.asarray(x)[(...,) + (None,) * trailing] for k, x in at.items()}
-    return tuple(np.broadcast_arrays(*(_slowdown_at(cs, at, k) for k in CONGESTION_KINDS)))  # views, not stacked
+    slow = [np.asarray(_slowdown_at(cs, at, k), dtype=float) for k in CONGESTION_KINDS]
+    shape = np.broadcast_shapes(*(x.shape for x in slow))
+    return tuple(at_shape(x, shape) for x in slow)  # one shape, as views where broadcast (not stacked)
 
 
 def _slowdown_at(plans, at, kind):
