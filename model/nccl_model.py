@@ -431,7 +431,9 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
         # tree: in-node chain plus network double binary tree (one node: the chain alone)
         group = _Mask(g > 1)
         group_factor = bus_factor("all_reduce", g)
-        intra_alg = group.where(lambda: intra / group_factor, big)  # the in-node chain's algorithm bandwidth
+        # the in-node chain's algorithm bandwidth (a lone GPU, factor 0, has no chain: not divided by)
+        intra_alg = group.where(lambda: intra / group_factor, big,
+                                lambda: np.where(group.mask, intra / np.where(group.mask, group_factor, 1.0), big))
         net_alg = multi.where(lambda: node_bw / tree_node_load(N), big)  # the network tree's: the busiest node's NICs
         depth = np.ceil(np.log2(N))  # of the network tree
         tree_fit = np.asarray(tree_efficiency, dtype=float)
@@ -467,7 +469,7 @@ def nccl_collective(kind, size_bytes, *, ranks_per_node, nodes, nic_gb_per_s, ni
             # NCCL's tuner holds the NVLS bus bandwidth constant over the group size (tuning.cc); the algorithm
             # bandwidth cannot exceed what one GPU's NVLink moves (each GPU sends and receives S): a cap for groups
             # of 2
-            nvls_alg = np.where(has_nvls, np.minimum(nvls / group_factor, p2p_intra), np.nan)
+            nvls_alg = np.where(has_nvls, np.minimum(nvls / np.where(has_nvls, group_factor, 1.0), p2p_intra), np.nan)
             nvls_alg = np.minimum(nvls_alg, net_alg)
             # NVLSTree's network hop is its own entry of tuning.cc, not the tree's; a fitted Simple hop replaces both
             nvls_tree_net = NVLS_TREE_NET_HOP_US + net_hop_shift

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import model
@@ -266,6 +266,7 @@ def test_busbw_never_beats_its_bounds(nodes, nic, lat, kind):
 @settings(max_examples=40, deadline=None)
 @given(nodes=st.integers(1, 64), gpus=st.integers(1, 8), nvls=st.sampled_from([0.0, 480.0]),
        lat=st.floats(0.5, 500.0), kind=st.sampled_from(nccl_tuning.KINDS))
+@example(nodes=1, gpus=1, nvls=480.0, lat=1.0, kind="all_reduce")  # a lone GPU: no chain, no NVLS, no warning
 def test_the_time_alone_is_the_full_answers_time(nodes, gpus, nvls, lat, kind):
     """The engine's step asks for the time alone: bit for bit the time of the full answer, at every size."""
     args = dict(ranks_per_node=gpus, nodes=nodes, nic_gb_per_s=50.0, nics_per_node=8, intra_busbw_gb_per_s=369.0,
