@@ -126,7 +126,7 @@ def params_from_architecture(layers, hidden, vocab, layer_weights=None, untied_e
 def _flop_terms(B, s, l, h, V, layer_weights, core_width=None):
     """Dense, attention-core and output-layer FLOPs of forward + backward [FLOP] (three times the forward).
     ``core_width``: what stands for ``h`` in the attention core (multi-head latent attention's ``a·(d_qk + d_v)/2``,
-    :func:`~model.inputs.attention_geometry`); ``h`` when omitted."""
+    :func:`~model.layer_terms.attention_geometry`); ``h`` when omitted."""
     w = 12.0 * h**2 if layer_weights is None else np.asarray(layer_weights, dtype=float)
     core = h if core_width is None else np.asarray(core_width, dtype=float)
     return 6.0 * B * s * l * w, 12.0 * B * l * s**2 * core, 6.0 * B * s * h * V
@@ -237,8 +237,8 @@ def layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, ml
       by ``t`` with the heads, counted inside).
 
     ``attn_inside``: the attention's part inside, per token in units of ``2h`` bytes, where it is not ``4 + 4k/a``
-    (multi-head latent attention, :func:`~model.inputs.attention_geometry`); ``norm_bytes``: the normalisations'
-    inputs and outputs where not ``8`` (:func:`~model.inputs.stored_activation_terms`).
+    (multi-head latent attention, :func:`~model.layer_terms.attention_geometry`); ``norm_bytes``: the normalisations'
+    inputs and outputs where not ``8`` (:func:`~model.layer_terms.stored_activation_terms`).
 
     Multi-head attention, a GPT MLP and dropout give the paper's ``s·b·h·(10 + 24/t)`` without and
     ``34·s·b·h/t`` with sequence parallelism. Recipes that run FlashAttention (Llama, Mixtral, NeMo's GPT-3)
@@ -254,7 +254,7 @@ def layer_activation_bytes(b, s, h, a, t, sequence_parallel, flash_attention, ml
     is halved; the output projection keeps an FP8 copy ``h`` of its input besides the attention's BF16 output
     (the fused attention's backward reads that).
     Where a recipe's stored bytes come term by term (``norm_bytes``, ``attn_inside`` and ``mlp_ratio`` of
-    :func:`~model.inputs.stored_activation_terms`, which count its FP8 caches themselves), ``fp8`` is false.
+    :func:`~model.layer_terms.stored_activation_terms`, which count its FP8 caches themselves), ``fp8`` is false.
 
     Returns
     -------
@@ -296,7 +296,7 @@ def layer_times_forward(b, s, h, a, t, peak_flops, hbm_bytes_per_s, sequence_par
     ``gemm_peak_flops``: the dense GEMMs' rate when it differs from ``peak_flops`` (FP8 GEMMs,
     :func:`gemm_rates`); the attention core stays in BF16 (FlashAttention). ``core_width`` stands for ``h`` in the
     core's FLOPs and ``core_dim`` for its head dimension ``h/a`` (multi-head latent attention,
-    :func:`~model.inputs.attention_geometry`).
+    :func:`~model.layer_terms.attention_geometry`).
     """
     mem_passes = MEM_PASSES if mem_passes is None else mem_passes
     gemm_peak = peak_flops if gemm_peak_flops is None else gemm_peak_flops

@@ -165,7 +165,7 @@ def layer_memory_bytes(hidden, heads, vocab, seq_len, micro_batch, tp, recompute
     stored activations and ``norm_bytes`` the normalisations' where not standard
     (:func:`~model.compute.layer_activation_bytes`). ``fp8_inputs``: whether the GEMMs' inputs are kept as their FP8
     casts with ``fc2_input_share`` of the MLP's intermediates the second GEMM's input (``fp8`` where not given; false
-    where the recipe's stored bytes come term by term, :func:`~model.inputs.stored_activation_terms`).
+    where the recipe's stored bytes come term by term, :func:`~model.layer_terms.stored_activation_terms`).
 
     ``logits``: the output layer's input and the fp32 logits of the cross-entropy, ``4·s·b·(h + V)/t`` (Megatron-LM,
     ``theoretical_memory_usage.py``), held on the last stage.

@@ -15,7 +15,7 @@ from .arrays import all_true, any_true, fills, float_copy, one_value, where_unif
 from .collectives import DDP_BUCKET_BYTES, NCCL_BASE_US, NCCL_NVLINK_STEP_US, bus_factor, collective_latency_s, \
     collective_time, p2p_time, ring_steps, tree_steps
 from .nccl_model import in_node_collective_time
-from .compute import BYTES_BF16, HALF_RECOMPUTE_SHARE, TP_OVERLAP_GEMM_SLOWDOWN, gemm_efficiency, layer_times_forward, \
+from .compute import BYTES_BF16, HALF_RECOMPUTE_SHARE, MEM_PASSES, TP_OVERLAP_GEMM_SLOWDOWN, gemm_efficiency, layer_times_forward, \
     logits_time, optimizer_time
 from .inputs import GRAD_BYTES
 from .memory import stage_params
@@ -225,7 +225,8 @@ PLAN_SIDE_POINT_KEYS = ("experts", "attn_weights", "expert_weights", "layer_weig
                         "hbm_bytes_per_s", "sp", "flash", "intra_busbw", "intra_p2p_bw", "layer_weights", "mlp_ratio",
                         "gemm_peak", "untied", "nvls_busbw", "ll_max_node", "tp_overlap", "ep_overlap",
                         "routed_weights_time", "imbalance", "routed_nodes", "shared_experts", "expert_tp",
-                        "core_width", "core_dim", "kv_width", "recompute_weights", "compute_time_scale")
+                        "core_width", "core_dim", "kv_width", "recompute_weights", "compute_time_scale",
+                        "mlp_ratio_time", "recompute_bytes")
 
 
 def plan_side_terms(pt, t, p, b, v, rc, c=1.0, e=1.0):
@@ -264,7 +265,7 @@ def layer_side_terms(pt, t, b, rc, c=1.0, e=1.0):
     # tensor-parallel overlap takes SMs from the dense GEMMs (TP_OVERLAP_GEMM_SLOWDOWN, model.compute)
     gemm_peak = pt["gemm_peak"] / (1.0 + TP_OVERLAP_GEMM_SLOWDOWN * ((pt["tp_overlap"] > 0) & (t > 1)))
     dense_f, core_f = layer_times_forward(b, s, h, a, t, pt["core_peak"], pt["hbm_bytes_per_s"], pt["sp"],
-                                          pt["flash"], layer_weights=pt["layer_weights_time"], mlp_ratio=pt["mlp_ratio"],
+                                          pt["flash"], layer_weights=pt["layer_weights_time"], mlp_ratio=pt["mlp_ratio_time"],
                                           gemm_peak_flops=gemm_peak, core_width=pt["core_width"],
                                           core_dim=pt["core_dim"])
     core_f = core_f * c  # s/c queries against all s keys
@@ -287,6 +288,8 @@ def layer_side_terms(pt, t, b, rc, c=1.0, e=1.0):
         n_ar = n_ar + 2.0 * HALF_RECOMPUTE_SHARE * (rc == 3)
     if any_true(np.asarray(pt["recompute_weights"]) > 0):  # latent attention's up-projections again, in the backward
         extra = extra + 2.0 * b * s * pt["recompute_weights"] / t / (gemm_peak * gemm_efficiency(h / t)) * scale
+    if any_true(np.asarray(pt["recompute_bytes"]) > 0):  # the normalisations and SwiGLU products written again
+        extra = extra + MEM_PASSES * b * s * pt["hidden"] * pt["recompute_bytes"] / t / pt["hbm_bytes_per_s"] * scale
     layer_compute = 3.0 * (dense_f + core_f) + extra
     t_ar = in_node_collective_time("all_reduce", b * s * h * BYTES_BF16, t, pt["intra_busbw"], pt["intra_p2p_bw"],
                                    pt["nvls_busbw"], pt["ll_max_node"])

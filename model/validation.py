@@ -198,6 +198,9 @@ class MemoryRow:
     estimate_gb: float   # the engine's peak per GPU for the recipe's plan without recomputation [GB]
     memory_gb: float     # the GPU's memory as its datasheet states it [GB]
     usable_gb: float     # what the engine lets a plan use of it [GB]
+    # with ``light_recompute`` (the recipe's kernels keep the normalisations' and SwiGLU's inputs only): the same
+    # plan's peak with every tensor Megatron-Core and Transformer Engine keep [GB]; NaN for the other recipes
+    every_tensor_gb: float = float("nan")
 
     @property
     def fits(self) -> bool:
@@ -239,9 +242,16 @@ def memory_table(paths=(MODERN_CSV_PATH, MOE_CSV_PATH)) -> list[MemoryRow]:
                 res = _evaluate(scen, memory_limit=False)
                 at = res.at("run")
             cap = float(build_inputs(scen).point["memory_bytes"][0]) / 1e9
+            every = float("nan")
+            if scen.workload.light_recompute:  # the same plan with every tensor kept
+                kept = scen.replace_many({"workload.light_recompute": False, "parallel.mode": "explicit",
+                                          "parallel.tp": int(at.plan.tp), "parallel.pp": int(at.plan.pp),
+                                          "parallel.virtual_stages": int(at.plan.virtual_stages),
+                                          "workload.micro_batch": int(at.plan.micro_batch)})
+                every = float(_evaluate(kept, memory_limit=False).at("run").plan.memory_per_gpu_gb)
             out.append(MemoryRow(r["id"], r["source"], r["gpu"], describe_plan(at.plan),
                                  float(at.plan.memory_per_gpu_gb), float(gpu(r["gpu"])["memory_gb"]),
-                                 cap * USABLE_MEMORY_FRACTION))
+                                 cap * USABLE_MEMORY_FRACTION, every))
     return out
 
 

@@ -184,6 +184,9 @@ def _print_memory_table(validation) -> None:
     for r in rows:
         print(f"{r.id:<22}{r.gpu:<14}{r.estimate_gb:>12.1f}{r.memory_gb:>8.0f}{r.usable_gb:>10.1f}  "
               f"{'yes ' if r.fits else 'NO  '}  {r.plan}")
+        if np.isfinite(r.every_tensor_gb):
+            print(f"    note: with light recompute (normalisations and SwiGLU products recomputed in the backward); "
+                  f"{r.every_tensor_gb:.1f} GB with every tensor Megatron-Core keeps")
     n_fit = sum(r.fits for r in rows)
     print(f"\n{n_fit} of {len(rows)} recipes fit without recomputation by the engine's estimate; those that do not "
           "are named in the run tables (not judged)")

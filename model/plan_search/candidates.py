@@ -131,6 +131,7 @@ PLAN_POINT_KEYS = ("seq_len", "hidden", "heads", "kv_heads", "layers", "vocab", 
                    "grad_ratio", "tp_overlap", "ep_overlap", "routed_weights_time", "imbalance", "routed_nodes",
                    "shared_experts", "expert_tp", "uneven", "core_width", "core_dim", "kv_width", "attn_inside",
                    "norm_bytes", "recompute_weights", "compute_time_scale", "fc2_input_share", "fp8_inputs",
+                   "mlp_ratio_time", "recompute_bytes",
                    "overlap_tax", "slow_host_fraction")
 
 PLAN_ARRAY_KEYS = ("tp", "pp", "micro_batch", "virtual_stages", "recompute", "zero_stage", "cp", "ep")
