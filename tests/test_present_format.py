@@ -25,6 +25,9 @@ def test_money_in_english():
     assert fm.fmt_money(39_100_000, "CNY") == "¥39.10 M"  # trailing zeros kept: table columns align
     assert fm.fmt_money(1.2e9, "USD", digits=3) == "$1.20 bn"
     assert fm.fmt_money(684, "EUR") == "€684"
+    # thousands in grouped digits, not "¥5.971 k": the suffix starts where it saves digits
+    assert fm.fmt_money(5_971.3, "CNY") == "¥5,971"
+    assert fm.fmt_money(27_160, "CNY") == "¥27.16 k"
     assert fm.fmt_money(-1_160_000, "CNY", signed=True) == "−¥1.160 M"
     assert fm.fmt_money(float("nan"), "CNY") == fm.fmt_money(None) == "–"
 

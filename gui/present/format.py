@@ -32,7 +32,7 @@ _state = {"lang": "en"}
 # (scale, suffix, from) from the largest down; below the last, whole units. Both languages leave whole
 # units only below a thousand: a Chinese table never prints "¥6,441" beside "¥4.950 万" (¥0.6441 万)
 _STEPS = {
-    "en": ((1e9, " bn", 1e9), (1e6, " M", 1e6), (1e3, " k", 1e3)),
+    "en": ((1e9, " bn", 1e9), (1e6, " M", 1e6), (1e3, " k", 1e4)),
     "zh": ((1e8, " 亿", 1e8), (1e4, " 万", 1e3)),
 }
 
