@@ -185,7 +185,8 @@ def _print_memory_table(validation) -> None:
         print(f"{r.id:<22}{r.gpu:<14}{r.estimate_gb:>12.1f}{r.memory_gb:>8.0f}{r.usable_gb:>10.1f}  "
               f"{'yes ' if r.fits else 'NO  '}  {r.plan}")
         if np.isfinite(r.every_tensor_gb):
-            print(f"    note: with light recompute (normalisations and SwiGLU products recomputed in the backward); "
+            print(f"    note: with light recompute (normalisations, SwiGLU products and any latent attention's "
+                  f"up-projections recomputed in the backward); "
                   f"{r.every_tensor_gb:.1f} GB with every tensor Megatron-Core keeps")
     n_fit = sum(r.fits for r in rows)
     print(f"\n{n_fit} of {len(rows)} recipes fit without recomputation by the engine's estimate; those that do not "
