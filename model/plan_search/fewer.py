@@ -333,7 +333,7 @@ def _row_options(s, pairs, pt, group, r, q):
     gpn = cut_constant_points(np.asarray(pt["gpus_per_node"], dtype=float), 0)
     if B.size == 1 and gpn.size == 1:  # one batch and node size: each candidate's option once (whether or not
         # its pipeline crosses nodes), read at the rows
-        cand = plan_candidates(s, pt)
+        cand = _candidates(s, pairs, pt)
         table = _option_terms(s, B, gpn, np.array([[False], [True]]), *(cand[i][::group] for i in (0, 1, 2, 3, 6, 7)))
         at_option = crosses * table[0].shape[1] + degrees
         d_o, m_o, divisor, slots, net_lat = (x.reshape(-1).take(at_option) for x in table)
@@ -407,22 +407,24 @@ def _geometry(s, pairs, pt, rows, row, point):
 
     def per_row(x):  # an option's value on each of its rows
         return np.broadcast_to(x[:, None], used.shape)[used]
-    cand = plan_candidates(s, pt)
+    cand = _candidates(s, pairs, pt)
     ci = per_row(rows["degrees"][o] * group) + np.broadcast_to(np.arange(n_r) * n_z, used.shape)[used]
     at = per_row(at)
     d, m = (per_row(rows[k][o])[:, None] for k in ("d", "m"))
     plans = tuple(cand[i] for i in (0, 1, 2, 3, 4, 6, 7))  # t, p, b, v, rc, c, e
-    if all(cut_constant_points(np.asarray(pt[k]), 0).shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):
+    ptc = _point_arrays(pairs, pt)
+    if all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):
         # the first pass holds every candidate's plan side (the same model at every point): read, not recomputed
         side = {k: np.asarray(x).take(ci // n_z) if np.size(x) > 1 else np.asarray(x)
                 for k, x in pairs.plan_side.items()}
     else:  # the layer terms read from the first pass's grid where it has one (its kinds at the same points)
         grid = pairs.memo.get(("layer side",)) if pairs.memo is not None else None
-        side = plan_side_at({k: np.asarray(pt[k]) for k in PLAN_SIDE_POINT_KEYS}, at,
+        side = plan_side_at({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, at,
                             plans if grid is None else tuple(x[::n_z] for x in plans),
                             ci if grid is None else ci // n_z, grid=grid)
-    ptg = {k: (np.asarray(x).take(at) if np.shape(x)[0] > 1 else np.asarray(x))[:, None]
-           for k, x in pt.items() if k in PLAN_POINT_KEYS}
+    # an input the same at every point is one value (1, 1): the options' terms computed against it, not a copy per
+    # option (the same values: elementwise)
+    ptg = {k: (x.take(at) if x.shape[0] > 1 else x)[:, None] for k, x in ptc.items()}
     t, p, b, v, r, c, e = (x.take(ci)[:, None] for x in plans)
     zs = pairs.stages
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -433,8 +435,24 @@ def _geometry(s, pairs, pt, rows, row, point):
     geo = dict(ci=ci, d=d[:, 0], m=m[:, 0], side=side, mem=np.broadcast_to(mem, (n, zs.size)),
                fits=np.broadcast_to(fits, (n, zs.size)), overlap=np.broadcast_to(ptg["dp_overlap"], (n, 1)),
                seqs=weighted_sequences(m * d * b, t, p, c, d, ptg)[:, 0], cs={k: cs[k] for k in STEP_KEYS + CONGESTION_PLAN_KEYS}, n_r=n_r,
-               slot=slot)
+               slot=slot, cand=cand)
     return geo, code
+
+
+def _point_arrays(pairs, pt):
+    """The plan search's point arrays (:data:`PLAN_POINT_KEYS` of ``pt``), each one value (1,) where it is the same
+    at every point: as the first pass holds them (kept with its pairs), else cut here."""
+    kept = pairs.memo.get(("points",)) if pairs.memo is not None else None
+    if kept is not None:
+        return kept
+    return {k: cut_constant_points(np.asarray(pt[k]), 0) for k in PLAN_POINT_KEYS}
+
+
+def _candidates(s, pairs, pt):
+    """:func:`plan_candidates` of the scenario at the points ``pt``: those the first pass searched (kept with its
+    pairs), else listed here."""
+    kept = pairs.memo.get(("candidates",)) if pairs.memo is not None else None
+    return kept if kept is not None else plan_candidates(s, pt)
 
 
 def _timed(geo, code, fab, point, bw, lat, congestion):
@@ -478,13 +496,13 @@ def _winners(s, pt, geo, code, entry, within):
     n_z = geo["mem"].shape[1]
     ki, zi = np.divmod(within, n_z)
     g = geo["slot"][code[entry], ki]  # each winner's geometry row
-    cand = plan_candidates(s, pt)
+    cand = geo["cand"]
     ci = geo["ci"][g]
     plan = {k: cand[i].take(ci) for k, i in _PLAN_ROWS.items()}
     plan["zero_stage"] = np.asarray(zero_stages(s), dtype=float)[zi]
     n = geo["ci"].size
-    side = {k: np.broadcast_to(np.asarray(x).reshape(-1) if np.size(x) > 1 else np.ravel(x)[:1], (n,))[g]
-            for k, x in geo["side"].items()}
+    side = {k: np.ravel(x).take(g) if np.size(x) == n else np.broadcast_to(np.ravel(x)[:1], g.shape)
+            for k, x in geo["side"].items()}  # (one value: a view, as the first pass's)
     side.update(replicas_d=geo["d"][g], replicas_m=geo["m"][g], memory_bytes=geo["mem"][g, zi])
     return plan, side
 

@@ -386,7 +386,9 @@ def plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
     t_p, p_p, b_p, v_p, r_p, c_p, e_p = (x[:, None] for x in col)
 
     # the unusable placeholder may have impossible degrees (d = 0): its geometry is never read, so no warnings
-    memo = {}  # the later passes' fabric-independent answers (PlanPairs.memo)
+    # the later passes' fabric-independent answers (PlanPairs.memo), and what they read: the point arrays, each one
+    # value where it is the same at every point, and the candidates
+    memo = {("points",): ptc, ("candidates",): (t, p, b, v, r, z, c, e)}
     with np.errstate(**({} if usable else dict(divide="ignore", invalid="ignore"))):
         kinds = slice(None, None, n_z)  # one candidate per (degrees, recompute kind): the plan side ignores the stage
         if same_model:  # the same model at every point: per candidate
