@@ -318,7 +318,8 @@ def _row_options(s, pairs, pt, group, r, q):
     def per_kind(key):
         x = np.asarray(pairs.plan_side[key], dtype=float).reshape(-1)
         return x.take(kind) if x.size > 1 else np.broadcast_to(x, (n_rows,))
-    if q is None:  # a pair of each row: its point's batch, node and memory bandwidth
+    row_all = q is None  # every row (rows of several points), else a row per base
+    if row_all:  # a pair of each row: its point's batch, node and memory bandwidth
         q = np.empty(n_rows, dtype=int)
         q[pairs.row] = np.arange(pairs.row.size)
     at = pairs.ni.take(q)
@@ -348,9 +349,37 @@ def _row_options(s, pairs, pt, group, r, q):
         lb0 = (fixed * slots + m_o * per_kind("logits") + opt) / B
         net_inv_bw = net_lat * per_row("p2p_bytes_node")
     networked = crosses | (per_row("ring_crosses") > 0) | (per_row("a2a_nodes") > 1)
-    return dict(degrees=degrees, kind0=kind0 // pairs.stages.size, valid=valid, d=np.where(valid, d_o, 0.0),
+    d = np.where(valid, d_o, 0.0)
+    # each row's option as a number, the same for rows of the same degrees and replicas (rows of several points);
+    # a row per base (its own point and degrees): its own
+    option = _numbered(*_option_keys(degrees, d))[1] if row_all else np.arange(n_rows)
+    return dict(degrees=degrees, kind0=kind0 // pairs.stages.size, valid=valid, d=d,
                 m=np.where(valid, m_o, np.inf), lb0=np.where(valid, lb0, np.inf), net_lat=net_lat,
-                net_inv_bw=net_inv_bw, networked=networked)
+                net_inv_bw=net_inv_bw, networked=networked, option=option)
+
+
+def _option_keys(degrees, d):
+    """Whole-number keys of (replicas ``d``, degrees) pairs, ordered as those pairs (replicas first), and how many
+    keys there can be: ``d`` holds whole numbers of replicas (0 where a row has no option). Where it does not
+    (never in auto mode: a divisor of the batch, or 0), each distinct pair's number is its key."""
+    whole = d.astype(np.int64)
+    if whole.size and whole.min() >= 0 and np.array_equal(whole, d):
+        n_degrees = int(degrees.max()) + 1
+        return whole * n_degrees + degrees, (int(whole.max()) + 1) * n_degrees
+    code = distinct_rows([degrees.astype(float), d], d.size)[1]
+    return code, int(code.max(initial=-1)) + 1
+
+
+def _numbered(keys, size):
+    """The distinct values of the whole-number ``keys`` (from 0 to ``size``), numbered in increasing order: the
+    first entry holding each and each entry's number, index arrays, as :func:`distinct_rows` gives them for the
+    keys' order (a count over the keys rather than a sort: several times faster on a few thousand entries)."""
+    seen = np.bincount(keys, minlength=size) > 0
+    number = np.cumsum(seen) - 1
+    code = number.take(keys)
+    first = np.full(int(number[-1]) + 1 if number.size else 0, keys.size)
+    np.minimum.at(first, code, np.arange(keys.size))
+    return first, code
 
 
 def _option_terms(s, B, gpn, crosses, t, p, b, v, c, e):
@@ -390,10 +419,8 @@ def _geometry(s, pairs, pt, rows, row, point):
     """
     group, n_z = group_size(s), len(zero_stages(s))
     n_r = group // n_z
-    cols = [rows["degrees"][row].astype(float), rows["d"][row]]
-    if not (pairs.shared or pairs.row_points is not None):
-        cols.append(point.astype(float))
-    first, code = distinct_rows(cols, row.size)
+    # the distinct options: by their number (each row's, :func:`_row_options`)
+    first, code = _numbered(rows["option"].take(row), rows["option"].size)
     o, at = row[first], (np.zeros(first.size, dtype=int) if pairs.shared else point[first])
     k0 = rows["kind0"][row]
     if first.size == row.size:
