@@ -161,7 +161,7 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
                                   np.concatenate([b_pt[fb[:n_free]], p_e]))
         if fb.size:  # the free options first: their times bound the networked ones
             if kept is None:
-                timed = np.unique(code[:n_free])
+                timed = np.flatnonzero(np.bincount(code[:n_free]))  # the distinct options, in order
                 free_seq = np.full((geo["slot"].shape[0], geo["slot"].shape[1] * geo["mem"].shape[1]), np.inf)
                 free_seq[timed] = _timed(geo, timed, None, None, None, None, None)
                 kept = (geo, code[:n_free], free_seq)
