@@ -35,3 +35,49 @@ def test_option_keys_tell_apart_what_distinct_rows_tells_apart(pairs, whole):
     assert keys.min() >= 0 and keys.max() < size
     code = fewer._numbered(keys, size)[1]
     np.testing.assert_array_equal(code, arrays.distinct_rows([degrees.astype(float), d], d.size)[1])
+
+
+import pytest  # noqa: E402
+
+import model  # noqa: E402
+from model import engine  # noqa: E402
+
+
+@pytest.mark.parametrize("preset", ["default", "case1_lab_8xA10_5B", "case2_autodriving_24xA100_30B"])
+@pytest.mark.parametrize("fabrics", ["as given", "congested", "unreachable"])
+def test_free_and_networked_options_timed_in_one_call_are_timed_as_apart(preset, fabrics, monkeypatch):
+    """The second pass times the options no fabric enters in the call that times the networked ones (at an
+    infinite bandwidth, no latency, no slowdown): each step is the one a call of their own gives, bit for bit;
+    also on congested fabrics (leaf uplinks crossed, slowdowns above 1 for the networked options) and on fabrics
+    of infinite latency and no bandwidth (whose network terms no free option may read: 0 · ∞ is NaN)."""
+    timed = fewer._timed
+    seen = []
+
+    def checked(geo, code, fab, point, bw, lat, congestion, n_free=0):
+        if n_free and bw is not None:
+            f_bw, f_lat, f_cong = bw, lat, congestion
+            if fabrics == "congested":  # every fabric's NICs under leaves of 4 nodes, loaded
+                loads = {"nodes_per_leaf": 4.0, "mean": 0.6, "spread": 0.3, "fragmented": 0.0}
+                f_cong = {k: np.full(np.shape(x), loads[k]) for k, x in congestion.items()}
+            elif fabrics == "unreachable":  # and its uplinks infinitely loaded
+                f_bw, f_lat = np.zeros_like(bw), np.full_like(lat, np.inf)
+                loads = {"nodes_per_leaf": 1.0, "mean": np.inf, "spread": np.inf, "fragmented": 1.0}
+                f_cong = {k: np.full(np.shape(x), loads[k]) for k, x in congestion.items()}
+            # every option made to fit (the networked options these sweeps reach seldom do): steps of both kinds
+            fit = dict(geo, fits=np.ones_like(geo["fits"]))
+            with np.errstate(all="ignore"):  # (the unreachable fabrics' networked steps: NaN)
+                out = timed(fit, code, fab, point, f_bw, f_lat, f_cong, n_free)
+                free = timed(fit, code[:n_free], None, None, None, None, None)
+                networked = timed(fit, code[n_free:], fab, point, f_bw, f_lat, f_cong)
+            np.testing.assert_array_equal(out, np.concatenate([free, networked]))
+            seen.append(np.isfinite(networked).any() or fabrics == "unreachable")
+        return timed(geo, code, fab, point, bw, lat, congestion, n_free)
+    monkeypatch.setattr(fewer, "_timed", checked)
+    monkeypatch.setattr(fewer, "PROBE_MIN_OPTIONS", 0)  # the path that times both kinds in one call
+    s = model.load_scenario(f"assets/presets/{preset}.toml")
+    engine.clear_plan_cache()
+    try:
+        model.sweep(s, "workload.params_b", np.geomspace(1, 1000, 48))
+    finally:
+        engine.clear_plan_cache()
+    assert any(seen)  # both kinds met in one call, networked steps among them

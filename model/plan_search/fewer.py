@@ -128,13 +128,12 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
         if low_f.size or low.size:
             geo, code = _geometry(s, pairs, pt, rows, b_row[np.concatenate([low_f, o_e[low]])],
                                   np.concatenate([b_pt[low_f], p_e[low]]))
-        if low_f.size:
+        if low_f.size or low.size:  # the free options and the networked entries in one call
+            found = _timed(geo, code, f_e[low], p_e[low], bw if low.size else None, lat, congestion,
+                           low_f.size).min(axis=1)
             at = b_pt[low_f]
-            reach[:, at] = np.minimum(reach[:, at], _timed(geo, code[:low_f.size], None, None, None, None,
-                                                           None).min(axis=1))
-        if low.size:
-            reach[f_e[seg], p_e[seg]] = np.minimum(reach[f_e[seg], p_e[seg]], _timed(
-                geo, code[low_f.size:], f_e[low], p_e[low], bw, lat, congestion).min(axis=1))
+            reach[:, at] = np.minimum(reach[:, at], found[:low_f.size])
+            reach[f_e[seg], p_e[seg]] = np.minimum(reach[f_e[seg], p_e[seg]], found[low_f.size:])
         # one call for every option whose bound reaches the times found
         fb, fb_pt = free_reaching(reach)
         keep = lb_e <= reach[f_e, p_e] * (1.0 + BOUND_MARGIN)
@@ -142,12 +141,12 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
         if fb.size or f_e.size:
             geo, code = _geometry(s, pairs, pt, rows, b_row[np.concatenate([fb, o_e])],
                                   np.concatenate([b_pt[fb], p_e]))
-        if fb.size:
-            seq = _timed(geo, code[:fb.size], None, None, None, None, None)
-            parts.append(_free_part(geo, code[:fb.size], seq, fb, b_pt, needy, pairs.shared, False))
-        if f_e.size:
-            parts.append((f_e, p_e, o_e, _timed(geo, code[fb.size:], f_e, p_e, bw, lat, congestion), geo,
-                          code[fb.size:]))
+        if fb.size or f_e.size:  # the free options and the networked entries in one call
+            seq = _timed(geo, code, f_e, p_e, bw if f_e.size else None, lat, congestion, fb.size)
+            if fb.size:
+                parts.append(_free_part(geo, code[:fb.size], seq[:fb.size], fb, b_pt, needy, pairs.shared, False))
+            if f_e.size:
+                parts.append((f_e, p_e, o_e, seq[fb.size:], geo, code[fb.size:]))
     else:
         # the networked entries the free options' times rule out are dropped below (the same entries as asking with
         # those times: each is kept where its bound reaches them)
@@ -482,11 +481,12 @@ def _candidates(s, pairs, pt):
     return kept if kept is not None else plan_candidates(s, pt)
 
 
-def _timed(geo, code, fab, point, bw, lat, congestion):
+def _timed(geo, code, fab, point, bw, lat, congestion, n_free=0):
     """Steps per sequence [s] of (fabric, point, option) entries whose option's geometry is ``code``: (E,
     kinds · stages), infinite where a plan does not fit (or its kind was left out). ``bw`` None: options no
     fabric enters, timed without one (every network term is zero for them, on any fabric of finite bandwidth and
-    latency)."""
+    latency). ``n_free``: the first entries are such options, timed so (at an infinite bandwidth, no latency and
+    no slowdown: the same values) in the call that times the others (``fab``, ``point``: theirs)."""
     n_r = geo["n_r"]
     slots = geo["slot"][code].reshape(-1)
     used = slots >= 0
@@ -496,6 +496,8 @@ def _timed(geo, code, fab, point, bw, lat, congestion):
     if bw is None:
         slow, bw_at, lat_at = 1.0, np.inf, 0.0
     else:
+        if n_free:  # (fabric 0 at point 0 for them: read, then set aside)
+            fab, point = (np.concatenate([np.zeros(n_free, dtype=x.dtype), x]) for x in (fab, point))
         fr, pr = np.repeat(fab, n_r), np.repeat(point, n_r)
         if not every:
             fr, pr = fr[used], pr[used]
@@ -505,6 +507,11 @@ def _timed(geo, code, fab, point, bw, lat, congestion):
             x = np.asarray(x)
             return x[fr, 0 if x.shape[1] == 1 else pr][:, None]
         bw_at, lat_at = fabric_at(bw), fabric_at(lat)
+        if n_free:
+            free = (np.arange(code.size * n_r) < n_free * n_r)[used][:, None]
+            bw_at, lat_at = np.where(free, np.inf, bw_at), np.where(free, 0.0, lat_at)
+            if isinstance(slow, tuple):
+                slow = tuple(np.where(free, 1.0, x) for x in slow)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         step = step_for_fabric(cs, _rows(geo["overlap"], rows), bw_at, lat_at, slow)[0]
         seq = step / geo["seqs"][rows][:, None]
