@@ -25,6 +25,7 @@ import numpy as np
 
 from ..arrays import cut_constant_points, distinct_rows, nonzero_2d, segment_minima
 from ..compute import optimizer_time
+from ..memory import FP8_WEIGHT_BYTES, USABLE_MEMORY_FRACTION, model_state_bytes
 from ..network import CONGESTION_PLAN_KEYS, congestion_slowdown
 from ..plan_fit import largest_divisor_at_most, plan_memory, replica_rules
 from ..scenario import Scenario
@@ -341,6 +342,7 @@ def _row_options(s, pairs, pt, group, r, q):
         d_o, m_o, divisor, slots, net_lat = _option_terms(s, B, at_row("gpus_per_node"), crosses, *(
             pairs.plan[k].take(r) for k in ("tp", "pp", "micro_batch", "virtual_stages", "cp", "ep")))
     valid = (d_o >= 1) & (d_o < pairs.replicas[0].take(r))
+    valid &= _states_may_fit(s, pt, per_kind("params_gpu"), d_o * pairs.plan["cp"].take(r), at_row)
     fixed = (per_row("chunk_fixed") + np.where(per_row("ring_crosses") > 0, 0.0, per_row("chunk_ring_intra"))
              + 2.0 * np.where(crosses, 0.0, per_row("p2p_intra")))
     opt = optimizer_time(per_kind("params_gpu") / divisor, at_row("hbm_bytes_per_s"))
@@ -355,6 +357,24 @@ def _row_options(s, pairs, pt, group, r, q):
     return dict(degrees=degrees, kind0=kind0 // pairs.stages.size, valid=valid, d=d,
                 m=np.where(valid, m_o, np.inf), lb0=np.where(valid, lb0, np.inf), net_lat=net_lat,
                 net_inv_bw=net_inv_bw, networked=networked, option=option)
+
+
+def _states_may_fit(s, pt, params, dc, at_row):
+    """Whether options of ``params`` parameters per GPU over ``dc`` ranks that hold the same weights may fit in the
+    usable memory (else they fit at no recompute kind and ZeRO stage: left out before their geometry).
+
+    Their model states at the most sharded ZeRO stage searched, without ZeRO-3's gathered layers
+    (:func:`~model.memory.model_state_bytes` of their parameters, gradient and FP8 bytes), are at most those at
+    any stage, and the activations only add: where those states alone exceed the usable memory (by more than
+    :data:`BOUND_MARGIN`, for rounding), so does the peak. Not for routed experts (their states' share can be
+    less than the others')."""
+    if np.any(np.asarray(pt["experts"]) > 1):
+        return True
+    grad = float(np.ravel(pt["grad_bytes"])[0])  # one gradient precision a run, as the layer memory reads it
+    fp8 = np.where(np.asarray(at_row("fp8"), dtype=bool), FP8_WEIGHT_BYTES, 0.0)
+    states = model_state_bytes(dict(params=params, fp8=fp8, layer_params=0.0, grad=grad), dc,
+                               max(zero_stages(s)))
+    return states <= at_row("memory_bytes") * USABLE_MEMORY_FRACTION * (1.0 + BOUND_MARGIN)
 
 
 def _option_keys(degrees, d):
