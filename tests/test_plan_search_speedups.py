@@ -75,7 +75,7 @@ def test_free_and_networked_options_timed_in_one_call_are_timed_as_apart(preset,
     monkeypatch.setattr(fewer, "_timed", checked)
     monkeypatch.setattr(fewer, "PROBE_MIN_OPTIONS", 0)  # the path that times both kinds in one call
     # every option timed, also those whose states cannot fit (the networked options these sweeps reach)
-    monkeypatch.setattr(fewer, "_states_may_fit", lambda *a: True)
+    monkeypatch.setattr(fewer, "_state_bytes_per_parameter", lambda s, pt, dc, fp8: np.zeros(np.shape(dc)))
     s = model.load_scenario(f"assets/presets/{preset}.toml")
     engine.clear_plan_cache()
     try:
@@ -100,7 +100,7 @@ def test_options_whose_states_cannot_fit_fit_at_no_kind_and_stage(preset, field,
 
     def checked(s, pairs, pt, group, r, q):
         with monkeypatch.context() as m:
-            m.setattr(fewer, "_states_may_fit", lambda *a: True)
+            m.setattr(fewer, "_state_bytes_per_parameter", lambda s, pt, dc, fp8: np.zeros(np.shape(dc)))
             every = row_options(s, pairs, pt, group, r, q)
         rows = row_options(s, pairs, pt, group, r, q)
         out = np.flatnonzero(every["valid"] & ~rows["valid"])

@@ -332,17 +332,27 @@ def _row_options(s, pairs, pt, group, r, q):
     batch = cut_constant_points(np.asarray(pt["global_batch"], dtype=float), 0)
     B = batch.take(at) if batch.size > 1 else batch.reshape(1)  # one batch: one value (fewer to tell apart)
     gpn = cut_constant_points(np.asarray(pt["gpus_per_node"], dtype=float), 0)
+    fp8 = cut_constant_points(np.asarray(pt["fp8"]), 0)
     if B.size == 1 and gpn.size == 1:  # one batch and node size: each candidate's option once (whether or not
         # its pipeline crosses nodes), read at the rows
         cand = _candidates(s, pairs, pt)
         table = _option_terms(s, B, gpn, np.array([[False], [True]]), *(cand[i][::group] for i in (0, 1, 2, 3, 6, 7)))
         at_option = crosses * table[0].shape[1] + degrees
         d_o, m_o, divisor, slots, net_lat = (x.reshape(-1).take(at_option) for x in table)
+        # the model states' bytes per parameter of the options likewise (with one FP8 choice)
+        per_param = None if fp8.size > 1 else _state_bytes_per_parameter(s, pt, table[0] * cand[6][::group], fp8)
+        per_param = None if per_param is None else per_param.reshape(-1).take(at_option)
     else:
         d_o, m_o, divisor, slots, net_lat = _option_terms(s, B, at_row("gpus_per_node"), crosses, *(
             pairs.plan[k].take(r) for k in ("tp", "pp", "micro_batch", "virtual_stages", "cp", "ep")))
+        per_param = None
     valid = (d_o >= 1) & (d_o < pairs.replicas[0].take(r))
-    valid &= _states_may_fit(s, pt, per_kind("params_gpu"), d_o * pairs.plan["cp"].take(r), at_row)
+    if not np.any(np.asarray(pt["experts"]) > 1):  # options whose states alone cannot fit are none
+        if per_param is None:
+            per_param = _state_bytes_per_parameter(s, pt, d_o * pairs.plan["cp"].take(r),
+                                                   fp8 if fp8.size == 1 else at_row("fp8"))
+        valid &= (per_kind("params_gpu") * per_param
+                  <= at_row("memory_bytes") * USABLE_MEMORY_FRACTION * (1.0 + BOUND_MARGIN))
     fixed = (per_row("chunk_fixed") + np.where(per_row("ring_crosses") > 0, 0.0, per_row("chunk_ring_intra"))
              + 2.0 * np.where(crosses, 0.0, per_row("p2p_intra")))
     opt = optimizer_time(per_kind("params_gpu") / divisor, at_row("hbm_bytes_per_s"))
@@ -359,22 +369,17 @@ def _row_options(s, pairs, pt, group, r, q):
                 net_inv_bw=net_inv_bw, networked=networked, option=option)
 
 
-def _states_may_fit(s, pt, params, dc, at_row):
-    """Whether options of ``params`` parameters per GPU over ``dc`` ranks that hold the same weights may fit in the
-    usable memory (else they fit at no recompute kind and ZeRO stage: left out before their geometry).
-
-    Their model states at the most sharded ZeRO stage searched, without ZeRO-3's gathered layers
-    (:func:`~model.memory.model_state_bytes` of their parameters, gradient and FP8 bytes), are at most those at
-    any stage, and the activations only add: where those states alone exceed the usable memory (by more than
-    :data:`BOUND_MARGIN`, for rounding), so does the peak. Not for routed experts (their states' share can be
-    less than the others')."""
-    if np.any(np.asarray(pt["experts"]) > 1):
-        return True
+def _state_bytes_per_parameter(s, pt, dc, fp8):
+    """A lower bound of the model states' bytes per parameter of options over ``dc`` ranks that hold the same
+    weights, whatever their recompute kind and ZeRO stage: those at the most sharded stage searched without ZeRO-3's
+    gathered layers (:func:`~model.memory.model_state_bytes` of one parameter, of the run's gradient bytes and
+    ``fp8`` weight copies). Times an option's parameters per GPU, its states are at most those at any stage, and
+    its activations only add: where that exceeds the usable memory (by more than :data:`BOUND_MARGIN`, for
+    rounding), the option fits at no recompute kind and stage and is left out before its geometry. Not for routed
+    experts (their states' share can be less than the others')."""
     grad = float(np.ravel(pt["grad_bytes"])[0])  # one gradient precision a run, as the layer memory reads it
-    fp8 = np.where(np.asarray(at_row("fp8"), dtype=bool), FP8_WEIGHT_BYTES, 0.0)
-    states = model_state_bytes(dict(params=params, fp8=fp8, layer_params=0.0, grad=grad), dc,
-                               max(zero_stages(s)))
-    return states <= at_row("memory_bytes") * USABLE_MEMORY_FRACTION * (1.0 + BOUND_MARGIN)
+    fp8_bytes = np.where(np.asarray(fp8, dtype=bool), FP8_WEIGHT_BYTES, 0.0)
+    return model_state_bytes(dict(params=1.0, fp8=fp8_bytes, layer_params=0.0, grad=grad), dc, max(zero_stages(s)))
 
 
 def _option_keys(degrees, d):
