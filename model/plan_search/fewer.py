@@ -472,7 +472,7 @@ def _geometry(s, pairs, pt, rows, row, point):
         grid = pairs.memo.get(("layer side",)) if pairs.memo is not None else None
         side = plan_side_at({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, at,
                             plans if grid is None else tuple(x[::n_z] for x in plans),
-                            ci if grid is None else ci // n_z, grid=grid)
+                            ci if grid is None else ci // n_z, grid=grid, spread=False)
     # an input the same at every point is one value (1, 1): the options' terms computed against it, not a copy per
     # option (the same values: elementwise)
     ptg = {k: (x.take(at) if x.shape[0] > 1 else x)[:, None] for k, x in ptc.items()}
