@@ -309,11 +309,11 @@ def _row_options(s, pairs, pt, group, r, q):
     n_rows = r.size
     kind = pairs.kind.take(r)
 
-    def per_row(key):  # a step term of the rows (rows,): held per row, or per kind (or once)
-        x = np.asarray(pairs.cs[key] if key in pairs.cs else pairs.cs_kind[key], dtype=float).reshape(-1)
+    def per_row(key):  # a step term of the rows (rows,): held per row, or per kind (or once); as floats
+        x = np.asarray(pairs.cs[key] if key in pairs.cs else pairs.cs_kind[key]).reshape(-1)
         if x.size == 1:
-            return np.broadcast_to(x, (n_rows,))
-        return x.take(r) if key in pairs.cs else x.take(kind)
+            return np.broadcast_to(x.astype(float), (n_rows,))
+        return x.take(r if key in pairs.cs else kind).astype(float, copy=False)  # (gathered, then converted)
 
     def per_kind(key):
         x = np.asarray(pairs.plan_side[key], dtype=float).reshape(-1)
@@ -323,9 +323,10 @@ def _row_options(s, pairs, pt, group, r, q):
         q = np.empty(n_rows, dtype=int)
         q[pairs.row] = np.arange(pairs.row.size)
     at = pairs.ni.take(q)
+    ptc = _point_arrays(pairs, pt)
 
-    def at_row(key):
-        x = np.asarray(pt[key], dtype=float)
+    def at_row(key):  # a point input at the rows (one value where the same at every point)
+        x = np.asarray(ptc[key], dtype=float)
         return x.take(at) if x.size > 1 else np.broadcast_to(x, (n_rows,))
     crosses = per_row("crosses") > 0
     degrees, kind0 = np.divmod(pairs.candidate.take(r), group)
@@ -347,15 +348,15 @@ def _row_options(s, pairs, pt, group, r, q):
             pairs.plan[k].take(r) for k in ("tp", "pp", "micro_batch", "virtual_stages", "cp", "ep")))
         per_param = None
     valid = (d_o >= 1) & (d_o < pairs.replicas[0].take(r))
+    params = per_kind("params_gpu")
     if not np.any(np.asarray(pt["experts"]) > 1):  # options whose states alone cannot fit are none
         if per_param is None:
             per_param = _state_bytes_per_parameter(s, pt, d_o * pairs.plan["cp"].take(r),
                                                    fp8 if fp8.size == 1 else at_row("fp8"))
-        valid &= (per_kind("params_gpu") * per_param
-                  <= at_row("memory_bytes") * USABLE_MEMORY_FRACTION * (1.0 + BOUND_MARGIN))
+        valid &= params * per_param <= at_row("memory_bytes") * USABLE_MEMORY_FRACTION * (1.0 + BOUND_MARGIN)
     fixed = (per_row("chunk_fixed") + np.where(per_row("ring_crosses") > 0, 0.0, per_row("chunk_ring_intra"))
              + 2.0 * np.where(crosses, 0.0, per_row("p2p_intra")))
-    opt = optimizer_time(per_kind("params_gpu") / divisor, at_row("hbm_bytes_per_s"))
+    opt = optimizer_time(params / divisor, at_row("hbm_bytes_per_s"))
     with np.errstate(invalid="ignore", over="ignore"):
         lb0 = (fixed * slots + m_o * per_kind("logits") + opt) / B
         net_inv_bw = net_lat * per_row("p2p_bytes_node")
