@@ -1,10 +1,22 @@
 """The plan search's faster ways to the same numbers give what the plain ways give, bit for bit."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
-from model import arrays
+import model
+from model import arrays, engine
 from model.plan_search import fewer
+
+
+def _cold_sweep(preset, field, values):
+    """A sweep of a preset from an empty plan cache, leaving it empty."""
+    s = model.load_scenario(f"assets/presets/{preset}.toml")
+    engine.clear_plan_cache()
+    try:
+        return model.sweep(s, field, values)
+    finally:
+        engine.clear_plan_cache()
 
 
 @settings(max_examples=80, deadline=None)
@@ -35,12 +47,6 @@ def test_option_keys_tell_apart_what_distinct_rows_tells_apart(pairs, whole):
     assert keys.min() >= 0 and keys.max() < size
     code = fewer._numbered(keys, size)[1]
     np.testing.assert_array_equal(code, arrays.distinct_rows([degrees.astype(float), d], d.size)[1])
-
-
-import pytest  # noqa: E402
-
-import model  # noqa: E402
-from model import engine  # noqa: E402
 
 
 @pytest.mark.parametrize("preset", ["default", "case1_lab_8xA10_5B", "case2_autodriving_24xA100_30B"])
@@ -76,12 +82,7 @@ def test_free_and_networked_options_timed_in_one_call_are_timed_as_apart(preset,
     monkeypatch.setattr(fewer, "PROBE_MIN_OPTIONS", 0)  # the path that times both kinds in one call
     # every option timed, also those whose states cannot fit (the networked options these sweeps reach)
     monkeypatch.setattr(fewer, "_state_bytes_per_parameter", lambda s, pt, dc, fp8: np.zeros(np.shape(dc)))
-    s = model.load_scenario(f"assets/presets/{preset}.toml")
-    engine.clear_plan_cache()
-    try:
-        model.sweep(s, "workload.params_b", np.geomspace(1, 1000, 48))
-    finally:
-        engine.clear_plan_cache()
+    _cold_sweep(preset, "workload.params_b", np.geomspace(1, 1000, 48))
     assert any(seen)  # both kinds met in one call, networked steps among them
 
 
@@ -113,10 +114,39 @@ def test_options_whose_states_cannot_fit_fit_at_no_kind_and_stage(preset, field,
             left_out.append(out.size)
         return rows
     monkeypatch.setattr(fewer, "_row_options", checked)
-    s = model.load_scenario(f"assets/presets/{preset}.toml")
-    engine.clear_plan_cache()
-    try:
-        model.sweep(s, field, values)
-    finally:
-        engine.clear_plan_cache()
+    _cold_sweep(preset, field, values)
     assert sum(left_out) > 0
+
+
+@pytest.mark.parametrize("preset", ["default", "tier_large", "case2_autodriving_24xA100_30B"])
+def test_a_probe_at_the_lightest_kind_reads_what_every_kind_computes(preset, monkeypatch):
+    """The second pass's probe times each option at its row's own (lightest) recompute kind only, with the plan
+    side the first pass holds for that row: the probe's geometry is the full geometry's at that kind, bit for
+    bit."""
+    geometry, seen = fewer._geometry, []
+
+    def checked(s, pairs, pt, rows, row, point, lightest=False):
+        out = geometry(s, pairs, pt, rows, row, point, lightest)
+        if lightest:
+            full, code = geometry(s, pairs, pt, rows, row, point)
+            light, light_code = out
+            np.testing.assert_array_equal(code, light_code)
+            kind = np.argmax(light["slot"] >= 0, axis=1)  # each option's one kind
+            at = full["slot"][np.arange(kind.size), kind]  # that kind's row in the full geometry
+            assert (at >= 0).all()
+            for k in ("ci", "d", "m", "seqs"):
+                np.testing.assert_array_equal(light[k], full[k][at], err_msg=k)
+            for k in ("mem", "fits"):
+                np.testing.assert_array_equal(light[k], full[k][at], err_msg=k)
+            for k, x in light["cs"].items():
+                y = full["cs"][k]
+                y = y[at] if np.ndim(y) and np.shape(y)[0] == full["ci"].size else y
+                np.testing.assert_array_equal(np.broadcast_to(x, np.broadcast_shapes(np.shape(x), np.shape(y))),
+                                              np.broadcast_to(y, np.broadcast_shapes(np.shape(x), np.shape(y))),
+                                              err_msg=k)
+            seen.append(kind.size)
+        return out
+    monkeypatch.setattr(fewer, "_geometry", checked)
+    monkeypatch.setattr(fewer, "PROBE_MIN_OPTIONS", 0)  # a probe first
+    _cold_sweep(preset, "workload.params_b", np.geomspace(1, 1000, 64))
+    assert sum(seen) > 0

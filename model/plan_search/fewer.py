@@ -128,7 +128,7 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
         low = segment_minima(lb_e, seg)[1] if f_e.size else seg
         if low_f.size or low.size:
             geo, code = _geometry(s, pairs, pt, rows, b_row[np.concatenate([low_f, o_e[low]])],
-                                  np.concatenate([b_pt[low_f], p_e[low]]))
+                                  np.concatenate([b_pt[low_f], p_e[low]]), lightest=True)
         if low_f.size or low.size:  # the free options and the networked entries in one call
             found = _timed(geo, code, f_e[low], p_e[low], bw if low.size else None, lat, congestion,
                            low_f.size).min(axis=1)
@@ -367,7 +367,7 @@ def _row_options(s, pairs, pt, group, r, q):
     option = _numbered(*_option_keys(degrees, d))[1] if row_all else np.arange(n_rows)
     return dict(degrees=degrees, kind0=kind0 // pairs.stages.size, valid=valid, d=d,
                 m=np.where(valid, m_o, np.inf), lb0=np.where(valid, lb0, np.inf), net_lat=net_lat,
-                net_inv_bw=net_inv_bw, networked=networked, option=option)
+                net_inv_bw=net_inv_bw, networked=networked, option=option, row=r)
 
 
 def _state_bytes_per_parameter(s, pt, dc, fp8):
@@ -434,13 +434,14 @@ def _in_node_replicas(B, gpn, crosses, t, p, b, v, c, e):
                                                   np.floor(np.floor(in_node / c) / multiple))
 
 
-def _geometry(s, pairs, pt, rows, row, point):
+def _geometry(s, pairs, pt, rows, row, point, lightest=False):
     """The geometry of the options ``row`` (indices into ``rows``, :func:`_row_options`' arrays) at the points
     ``point``, each distinct one once (an option's geometry depends on its point only where the plan inputs change
     along the sweep beyond the GPUs: a cluster-size sweep's rows hold at several points, shared pairs at every
     point): a dict of rows (distinct option, recompute kind) against the ZeRO stages, and each option's distinct
     one. An option's recompute kinds lighter than its row's lightest (``kind0``) are left out: they did not fit on
     the most replicas, and memory only grows with fewer (``slot``: each option's row per kind, -1 where left out).
+    ``lightest``: each option at that lightest kind only (a probe: any plan's time is a time found).
     """
     group, n_z = group_size(s), len(zero_stages(s))
     n_r = group // n_z
@@ -453,7 +454,7 @@ def _geometry(s, pairs, pt, rows, row, point):
     else:  # options that several rows share: from the lightest kind of any of them
         kmin = np.full(first.size, n_r)
         np.minimum.at(kmin, code, k0)
-    used = np.arange(n_r)[None, :] >= kmin[:, None]  # (options, kinds)
+    used = (np.arange(n_r)[None, :] == kmin[:, None]) if lightest else (np.arange(n_r)[None, :] >= kmin[:, None])
     slot = np.full(used.shape, -1)
     slot[used] = np.arange(np.count_nonzero(used))
 
@@ -468,6 +469,11 @@ def _geometry(s, pairs, pt, rows, row, point):
     if all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):
         # the first pass holds every candidate's plan side (the same model at every point): read, not recomputed
         side = {k: np.asarray(x).take(ci // n_z) if np.size(x) > 1 else np.asarray(x)
+                for k, x in pairs.plan_side.items()}
+    elif lightest and first.size == row.size:  # each option at its row's own kind: the plan side the first pass
+        # holds for that row (its plan at its point), read, not recomputed
+        at_kind = pairs.kind.take(rows["row"].take(o))
+        side = {k: np.asarray(x).take(at_kind) if np.size(x) > 1 else np.asarray(x)
                 for k, x in pairs.plan_side.items()}
     else:  # the layer terms read from the first pass's grid where it has one (its kinds at the same points)
         grid = pairs.memo.get(("layer side",)) if pairs.memo is not None else None
