@@ -284,17 +284,17 @@ def plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
     flat = np.flatnonzero(degrees_ok)  # the (point, degrees) pairs that can be; memory only for them
     nb, cb = np.divmod(flat, degrees_ok.shape[1])
 
-    def at_base(x):  # one flat gather rather than a two-index one
+    def at_base(x, which=None):  # at the pairs (or those ``which``): one flat gather rather than a two-index one
         x = np.asarray(x)
         if x.ndim < 2:
             return x
+        at_flat, at_n, at_c = (flat, nb, cb) if which is None else (y.take(which) for y in (flat, nb, cb))
         x = np.broadcast_to(x, x.shape[:1] + (degrees_ok.shape[1],) + x.shape[2:])
         if x.shape[0] == 1:
-            return x[0].take(cb, axis=0)
+            return x[0].take(at_c, axis=0)
         if x.shape[0] == degrees_ok.shape[0]:
-            return x.reshape((-1,) + x.shape[2:]).take(flat, axis=0)
-        return x[nb, cb]
-    d_b, m_b = at_base(d), at_base(m)
+            return x.reshape((-1,) + x.shape[2:]).take(at_flat, axis=0)
+        return x[at_n, at_c]
     # along a cluster-size sweep only the replicas (d, m) change with the point: pairs of the same degrees and
     # replicas have the same memory and geometry, computed once as one row for the consecutive points that share
     # them (all of them when the replicas never decrease along the sweep, as with growing clusters; a row is any
@@ -310,9 +310,9 @@ def plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         ends = degrees_ok.copy()
         ends[:-1] &= ~same[1:]
         run_points = (np.flatnonzero(new_run) % n_points, np.flatnonzero(ends.T) % n_points)  # its first and last
-        nb_r, cb_r, d_r, m_r = (x.take(rep) for x in (nb, cb, d_b, m_b))
+        nb_r, cb_r, d_r, m_r = nb.take(rep), cb.take(rep), at_base(d, rep), at_base(m, rep)  # (at the runs only)
     else:
-        nb_r, cb_r, d_r, m_r = nb, cb, d_b, m_b
+        nb_r, cb_r, d_r, m_r = nb, cb, at_base(d), at_base(m)
     same_model = all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS)
     if same_model:  # the same model at every point: per candidate
         stage = stage_memory({k: x[..., None] for k, x in grid_pt.items()}, *(x[..., None] for x in grid_plan),
