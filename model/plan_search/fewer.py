@@ -25,6 +25,7 @@ import numpy as np
 
 from ..arrays import cut_constant_points, distinct_rows, nonzero_2d, segment_minima
 from ..compute import optimizer_time
+from ..memory import FP8_WEIGHT_BYTES, USABLE_MEMORY_FRACTION, model_state_bytes
 from ..network import CONGESTION_PLAN_KEYS, congestion_slowdown
 from ..plan_fit import largest_divisor_at_most, plan_memory, replica_rules
 from ..scenario import Scenario
@@ -127,14 +128,13 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
         low = segment_minima(lb_e, seg)[1] if f_e.size else seg
         if low_f.size or low.size:
             geo, code = _geometry(s, pairs, pt, rows, b_row[np.concatenate([low_f, o_e[low]])],
-                                  np.concatenate([b_pt[low_f], p_e[low]]))
-        if low_f.size:
+                                  np.concatenate([b_pt[low_f], p_e[low]]), lightest=True)
+        if low_f.size or low.size:  # the free options and the networked entries in one call
+            found = _timed(geo, code, f_e[low], p_e[low], bw if low.size else None, lat, congestion,
+                           low_f.size).min(axis=1)
             at = b_pt[low_f]
-            reach[:, at] = np.minimum(reach[:, at], _timed(geo, code[:low_f.size], None, None, None, None,
-                                                           None).min(axis=1))
-        if low.size:
-            reach[f_e[seg], p_e[seg]] = np.minimum(reach[f_e[seg], p_e[seg]], _timed(
-                geo, code[low_f.size:], f_e[low], p_e[low], bw, lat, congestion).min(axis=1))
+            reach[:, at] = np.minimum(reach[:, at], found[:low_f.size])
+            reach[f_e[seg], p_e[seg]] = np.minimum(reach[f_e[seg], p_e[seg]], found[low_f.size:])
         # one call for every option whose bound reaches the times found
         fb, fb_pt = free_reaching(reach)
         keep = lb_e <= reach[f_e, p_e] * (1.0 + BOUND_MARGIN)
@@ -142,12 +142,12 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
         if fb.size or f_e.size:
             geo, code = _geometry(s, pairs, pt, rows, b_row[np.concatenate([fb, o_e])],
                                   np.concatenate([b_pt[fb], p_e]))
-        if fb.size:
-            seq = _timed(geo, code[:fb.size], None, None, None, None, None)
-            parts.append(_free_part(geo, code[:fb.size], seq, fb, b_pt, needy, pairs.shared, False))
-        if f_e.size:
-            parts.append((f_e, p_e, o_e, _timed(geo, code[fb.size:], f_e, p_e, bw, lat, congestion), geo,
-                          code[fb.size:]))
+        if fb.size or f_e.size:  # the free options and the networked entries in one call
+            seq = _timed(geo, code, f_e, p_e, bw if f_e.size else None, lat, congestion, fb.size)
+            if fb.size:
+                parts.append(_free_part(geo, code[:fb.size], seq[:fb.size], fb, b_pt, needy, pairs.shared, False))
+            if f_e.size:
+                parts.append((f_e, p_e, o_e, seq[fb.size:], geo, code[fb.size:]))
     else:
         # the networked entries the free options' times rule out are dropped below (the same entries as asking with
         # those times: each is kept where its bound reaches them)
@@ -161,7 +161,7 @@ def fewer_replicas(s: Scenario, pairs, pt: dict, bw, lat, congestion, best_time)
                                   np.concatenate([b_pt[fb[:n_free]], p_e]))
         if fb.size:  # the free options first: their times bound the networked ones
             if kept is None:
-                timed = np.unique(code[:n_free])
+                timed = np.flatnonzero(np.bincount(code[:n_free]))  # the distinct options, in order
                 free_seq = np.full((geo["slot"].shape[0], geo["slot"].shape[1] * geo["mem"].shape[1]), np.inf)
                 free_seq[timed] = _timed(geo, timed, None, None, None, None, None)
                 kept = (geo, code[:n_free], free_seq)
@@ -309,48 +309,102 @@ def _row_options(s, pairs, pt, group, r, q):
     n_rows = r.size
     kind = pairs.kind.take(r)
 
-    def per_row(key):  # a step term of the rows (rows,): held per row, or per kind (or once)
-        x = np.asarray(pairs.cs[key] if key in pairs.cs else pairs.cs_kind[key], dtype=float).reshape(-1)
+    def per_row(key):  # a step term of the rows (rows,): held per row, or per kind (or once); as floats
+        x = np.asarray(pairs.cs[key] if key in pairs.cs else pairs.cs_kind[key]).reshape(-1)
         if x.size == 1:
-            return np.broadcast_to(x, (n_rows,))
-        return x.take(r) if key in pairs.cs else x.take(kind)
+            return np.broadcast_to(x.astype(float), (n_rows,))
+        return x.take(r if key in pairs.cs else kind).astype(float, copy=False)  # (gathered, then converted)
 
     def per_kind(key):
         x = np.asarray(pairs.plan_side[key], dtype=float).reshape(-1)
         return x.take(kind) if x.size > 1 else np.broadcast_to(x, (n_rows,))
-    if q is None:  # a pair of each row: its point's batch, node and memory bandwidth
+    row_all = q is None  # every row (rows of several points), else a row per base
+    if row_all:  # a pair of each row: its point's batch, node and memory bandwidth
         q = np.empty(n_rows, dtype=int)
         q[pairs.row] = np.arange(pairs.row.size)
     at = pairs.ni.take(q)
+    ptc = _point_arrays(pairs, pt)
 
-    def at_row(key):
-        x = np.asarray(pt[key], dtype=float)
+    def at_row(key):  # a point input at the rows (one value where the same at every point)
+        x = np.asarray(ptc[key], dtype=float)
         return x.take(at) if x.size > 1 else np.broadcast_to(x, (n_rows,))
     crosses = per_row("crosses") > 0
     degrees, kind0 = np.divmod(pairs.candidate.take(r), group)
     batch = cut_constant_points(np.asarray(pt["global_batch"], dtype=float), 0)
     B = batch.take(at) if batch.size > 1 else batch.reshape(1)  # one batch: one value (fewer to tell apart)
     gpn = cut_constant_points(np.asarray(pt["gpus_per_node"], dtype=float), 0)
+    fp8 = cut_constant_points(np.asarray(pt["fp8"]), 0)
     if B.size == 1 and gpn.size == 1:  # one batch and node size: each candidate's option once (whether or not
         # its pipeline crosses nodes), read at the rows
-        cand = plan_candidates(s, pt)
+        cand = _candidates(s, pairs, pt)
         table = _option_terms(s, B, gpn, np.array([[False], [True]]), *(cand[i][::group] for i in (0, 1, 2, 3, 6, 7)))
         at_option = crosses * table[0].shape[1] + degrees
         d_o, m_o, divisor, slots, net_lat = (x.reshape(-1).take(at_option) for x in table)
+        # the model states' bytes per parameter of the options likewise (with one FP8 choice)
+        per_param = None if fp8.size > 1 else _state_bytes_per_parameter(s, pt, table[0] * cand[6][::group], fp8)
+        per_param = None if per_param is None else per_param.reshape(-1).take(at_option)
     else:
         d_o, m_o, divisor, slots, net_lat = _option_terms(s, B, at_row("gpus_per_node"), crosses, *(
             pairs.plan[k].take(r) for k in ("tp", "pp", "micro_batch", "virtual_stages", "cp", "ep")))
+        per_param = None
     valid = (d_o >= 1) & (d_o < pairs.replicas[0].take(r))
+    params = per_kind("params_gpu")
+    if not np.any(np.asarray(pt["experts"]) > 1):  # options whose states alone cannot fit are none
+        if per_param is None:
+            per_param = _state_bytes_per_parameter(s, pt, d_o * pairs.plan["cp"].take(r),
+                                                   fp8 if fp8.size == 1 else at_row("fp8"))
+        valid &= params * per_param <= at_row("memory_bytes") * USABLE_MEMORY_FRACTION * (1.0 + BOUND_MARGIN)
     fixed = (per_row("chunk_fixed") + np.where(per_row("ring_crosses") > 0, 0.0, per_row("chunk_ring_intra"))
              + 2.0 * np.where(crosses, 0.0, per_row("p2p_intra")))
-    opt = optimizer_time(per_kind("params_gpu") / divisor, at_row("hbm_bytes_per_s"))
+    opt = optimizer_time(params / divisor, at_row("hbm_bytes_per_s"))
     with np.errstate(invalid="ignore", over="ignore"):
         lb0 = (fixed * slots + m_o * per_kind("logits") + opt) / B
         net_inv_bw = net_lat * per_row("p2p_bytes_node")
     networked = crosses | (per_row("ring_crosses") > 0) | (per_row("a2a_nodes") > 1)
-    return dict(degrees=degrees, kind0=kind0 // pairs.stages.size, valid=valid, d=np.where(valid, d_o, 0.0),
+    d = np.where(valid, d_o, 0.0)
+    # each row's option as a number, the same for rows of the same degrees and replicas (rows of several points);
+    # a row per base (its own point and degrees): its own
+    option = _numbered(*_option_keys(degrees, d))[1] if row_all else np.arange(n_rows)
+    return dict(degrees=degrees, kind0=kind0 // pairs.stages.size, valid=valid, d=d,
                 m=np.where(valid, m_o, np.inf), lb0=np.where(valid, lb0, np.inf), net_lat=net_lat,
-                net_inv_bw=net_inv_bw, networked=networked)
+                net_inv_bw=net_inv_bw, networked=networked, option=option, row=r)
+
+
+def _state_bytes_per_parameter(s, pt, dc, fp8):
+    """A lower bound of the model states' bytes per parameter of options over ``dc`` ranks that hold the same
+    weights, whatever their recompute kind and ZeRO stage: those at the most sharded stage searched without ZeRO-3's
+    gathered layers (:func:`~model.memory.model_state_bytes` of one parameter, of the run's gradient bytes and
+    ``fp8`` weight copies). Times an option's parameters per GPU, its states are at most those at any stage, and
+    its activations only add: where that exceeds the usable memory (by more than :data:`BOUND_MARGIN`, for
+    rounding), the option fits at no recompute kind and stage and is left out before its geometry. Not for routed
+    experts (their states' share can be less than the others')."""
+    grad = float(np.ravel(pt["grad_bytes"])[0])  # one gradient precision a run, as the layer memory reads it
+    fp8_bytes = np.where(np.asarray(fp8, dtype=bool), FP8_WEIGHT_BYTES, 0.0)
+    return model_state_bytes(dict(params=1.0, fp8=fp8_bytes, layer_params=0.0, grad=grad), dc, max(zero_stages(s)))
+
+
+def _option_keys(degrees, d):
+    """Whole-number keys of (replicas ``d``, degrees) pairs, ordered as those pairs (replicas first), and how many
+    keys there can be: ``d`` holds whole numbers of replicas (0 where a row has no option). Where it does not
+    (never in auto mode: a divisor of the batch, or 0), each distinct pair's number is its key."""
+    whole = d.astype(np.int64)
+    if whole.size and whole.min() >= 0 and np.array_equal(whole, d):
+        n_degrees = int(degrees.max()) + 1
+        return whole * n_degrees + degrees, (int(whole.max()) + 1) * n_degrees
+    code = distinct_rows([degrees.astype(float), d], d.size)[1]
+    return code, int(code.max(initial=-1)) + 1
+
+
+def _numbered(keys, size):
+    """The distinct values of the whole-number ``keys`` (from 0 to ``size``), numbered in increasing order: the
+    first entry holding each and each entry's number, index arrays, as :func:`distinct_rows` gives them for the
+    keys' order (a count over the keys rather than a sort: several times faster on a few thousand entries)."""
+    seen = np.bincount(keys, minlength=size) > 0
+    number = np.cumsum(seen) - 1
+    code = number.take(keys)
+    first = np.full(int(number[-1]) + 1 if number.size else 0, keys.size)
+    np.minimum.at(first, code, np.arange(keys.size))
+    return first, code
 
 
 def _option_terms(s, B, gpn, crosses, t, p, b, v, c, e):
@@ -380,20 +434,19 @@ def _in_node_replicas(B, gpn, crosses, t, p, b, v, c, e):
                                                   np.floor(np.floor(in_node / c) / multiple))
 
 
-def _geometry(s, pairs, pt, rows, row, point):
+def _geometry(s, pairs, pt, rows, row, point, lightest=False):
     """The geometry of the options ``row`` (indices into ``rows``, :func:`_row_options`' arrays) at the points
     ``point``, each distinct one once (an option's geometry depends on its point only where the plan inputs change
     along the sweep beyond the GPUs: a cluster-size sweep's rows hold at several points, shared pairs at every
     point): a dict of rows (distinct option, recompute kind) against the ZeRO stages, and each option's distinct
     one. An option's recompute kinds lighter than its row's lightest (``kind0``) are left out: they did not fit on
     the most replicas, and memory only grows with fewer (``slot``: each option's row per kind, -1 where left out).
+    ``lightest``: each option at that lightest kind only (a probe: any plan's time is a time found).
     """
     group, n_z = group_size(s), len(zero_stages(s))
     n_r = group // n_z
-    cols = [rows["degrees"][row].astype(float), rows["d"][row]]
-    if not (pairs.shared or pairs.row_points is not None):
-        cols.append(point.astype(float))
-    first, code = distinct_rows(cols, row.size)
+    # the distinct options: by their number (each row's, :func:`_row_options`)
+    first, code = _numbered(rows["option"].take(row), rows["option"].size)
     o, at = row[first], (np.zeros(first.size, dtype=int) if pairs.shared else point[first])
     k0 = rows["kind0"][row]
     if first.size == row.size:
@@ -401,28 +454,35 @@ def _geometry(s, pairs, pt, rows, row, point):
     else:  # options that several rows share: from the lightest kind of any of them
         kmin = np.full(first.size, n_r)
         np.minimum.at(kmin, code, k0)
-    used = np.arange(n_r)[None, :] >= kmin[:, None]  # (options, kinds)
+    used = (np.arange(n_r)[None, :] == kmin[:, None]) if lightest else (np.arange(n_r)[None, :] >= kmin[:, None])
     slot = np.full(used.shape, -1)
     slot[used] = np.arange(np.count_nonzero(used))
 
     def per_row(x):  # an option's value on each of its rows
         return np.broadcast_to(x[:, None], used.shape)[used]
-    cand = plan_candidates(s, pt)
+    cand = _candidates(s, pairs, pt)
     ci = per_row(rows["degrees"][o] * group) + np.broadcast_to(np.arange(n_r) * n_z, used.shape)[used]
     at = per_row(at)
     d, m = (per_row(rows[k][o])[:, None] for k in ("d", "m"))
     plans = tuple(cand[i] for i in (0, 1, 2, 3, 4, 6, 7))  # t, p, b, v, rc, c, e
-    if all(cut_constant_points(np.asarray(pt[k]), 0).shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):
+    ptc = _point_arrays(pairs, pt)
+    if all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS):
         # the first pass holds every candidate's plan side (the same model at every point): read, not recomputed
         side = {k: np.asarray(x).take(ci // n_z) if np.size(x) > 1 else np.asarray(x)
                 for k, x in pairs.plan_side.items()}
+    elif lightest and first.size == row.size:  # each option at its row's own kind: the plan side the first pass
+        # holds for that row (its plan at its point), read, not recomputed
+        at_kind = pairs.kind.take(rows["row"].take(o))
+        side = {k: np.asarray(x).take(at_kind) if np.size(x) > 1 else np.asarray(x)
+                for k, x in pairs.plan_side.items()}
     else:  # the layer terms read from the first pass's grid where it has one (its kinds at the same points)
         grid = pairs.memo.get(("layer side",)) if pairs.memo is not None else None
-        side = plan_side_at({k: np.asarray(pt[k]) for k in PLAN_SIDE_POINT_KEYS}, at,
+        side = plan_side_at({k: ptc[k] for k in PLAN_SIDE_POINT_KEYS}, at,
                             plans if grid is None else tuple(x[::n_z] for x in plans),
-                            ci if grid is None else ci // n_z, grid=grid)
-    ptg = {k: (np.asarray(x).take(at) if np.shape(x)[0] > 1 else np.asarray(x))[:, None]
-           for k, x in pt.items() if k in PLAN_POINT_KEYS}
+                            ci if grid is None else ci // n_z, grid=grid, spread=False)
+    # an input the same at every point is one value (1, 1): the options' terms computed against it, not a copy per
+    # option (the same values: elementwise)
+    ptg = {k: (x.take(at) if x.shape[0] > 1 else x)[:, None] for k, x in ptc.items()}
     t, p, b, v, r, c, e = (x.take(ci)[:, None] for x in plans)
     zs = pairs.stages
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -433,15 +493,32 @@ def _geometry(s, pairs, pt, rows, row, point):
     geo = dict(ci=ci, d=d[:, 0], m=m[:, 0], side=side, mem=np.broadcast_to(mem, (n, zs.size)),
                fits=np.broadcast_to(fits, (n, zs.size)), overlap=np.broadcast_to(ptg["dp_overlap"], (n, 1)),
                seqs=weighted_sequences(m * d * b, t, p, c, d, ptg)[:, 0], cs={k: cs[k] for k in STEP_KEYS + CONGESTION_PLAN_KEYS}, n_r=n_r,
-               slot=slot)
+               slot=slot, cand=cand)
     return geo, code
 
 
-def _timed(geo, code, fab, point, bw, lat, congestion):
+def _point_arrays(pairs, pt):
+    """The plan search's point arrays (:data:`PLAN_POINT_KEYS` of ``pt``), each one value (1,) where it is the same
+    at every point: as the first pass holds them (kept with its pairs), else cut here."""
+    kept = pairs.memo.get(("points",)) if pairs.memo is not None else None
+    if kept is not None:
+        return kept
+    return {k: cut_constant_points(np.asarray(pt[k]), 0) for k in PLAN_POINT_KEYS}
+
+
+def _candidates(s, pairs, pt):
+    """:func:`plan_candidates` of the scenario at the points ``pt``: those the first pass searched (kept with its
+    pairs), else listed here."""
+    kept = pairs.memo.get(("candidates",)) if pairs.memo is not None else None
+    return kept if kept is not None else plan_candidates(s, pt)
+
+
+def _timed(geo, code, fab, point, bw, lat, congestion, n_free=0):
     """Steps per sequence [s] of (fabric, point, option) entries whose option's geometry is ``code``: (E,
     kinds · stages), infinite where a plan does not fit (or its kind was left out). ``bw`` None: options no
     fabric enters, timed without one (every network term is zero for them, on any fabric of finite bandwidth and
-    latency)."""
+    latency). ``n_free``: the first entries are such options, timed so (at an infinite bandwidth, no latency and
+    no slowdown: the same values) in the call that times the others (``fab``, ``point``: theirs)."""
     n_r = geo["n_r"]
     slots = geo["slot"][code].reshape(-1)
     used = slots >= 0
@@ -451,6 +528,8 @@ def _timed(geo, code, fab, point, bw, lat, congestion):
     if bw is None:
         slow, bw_at, lat_at = 1.0, np.inf, 0.0
     else:
+        if n_free:  # (fabric 0 at point 0 for them: read, then set aside)
+            fab, point = (np.concatenate([np.zeros(n_free, dtype=x.dtype), x]) for x in (fab, point))
         fr, pr = np.repeat(fab, n_r), np.repeat(point, n_r)
         if not every:
             fr, pr = fr[used], pr[used]
@@ -460,6 +539,11 @@ def _timed(geo, code, fab, point, bw, lat, congestion):
             x = np.asarray(x)
             return x[fr, 0 if x.shape[1] == 1 else pr][:, None]
         bw_at, lat_at = fabric_at(bw), fabric_at(lat)
+        if n_free:
+            free = (np.arange(code.size * n_r) < n_free * n_r)[used][:, None]
+            bw_at, lat_at = np.where(free, np.inf, bw_at), np.where(free, 0.0, lat_at)
+            if isinstance(slow, tuple):
+                slow = tuple(np.where(free, 1.0, x) for x in slow)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         step = step_for_fabric(cs, _rows(geo["overlap"], rows), bw_at, lat_at, slow)[0]
         seq = step / geo["seqs"][rows][:, None]
@@ -478,13 +562,13 @@ def _winners(s, pt, geo, code, entry, within):
     n_z = geo["mem"].shape[1]
     ki, zi = np.divmod(within, n_z)
     g = geo["slot"][code[entry], ki]  # each winner's geometry row
-    cand = plan_candidates(s, pt)
+    cand = geo["cand"]
     ci = geo["ci"][g]
     plan = {k: cand[i].take(ci) for k, i in _PLAN_ROWS.items()}
     plan["zero_stage"] = np.asarray(zero_stages(s), dtype=float)[zi]
     n = geo["ci"].size
-    side = {k: np.broadcast_to(np.asarray(x).reshape(-1) if np.size(x) > 1 else np.ravel(x)[:1], (n,))[g]
-            for k, x in geo["side"].items()}
+    side = {k: np.ravel(x).take(g) if np.size(x) == n else np.broadcast_to(np.ravel(x)[:1], g.shape)
+            for k, x in geo["side"].items()}  # (one value: a view, as the first pass's)
     side.update(replicas_d=geo["d"][g], replicas_m=geo["m"][g], memory_bytes=geo["mem"][g, zi])
     return plan, side
 

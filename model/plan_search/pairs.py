@@ -27,7 +27,7 @@ from .candidates import PLAN_POINT_KEYS, ROW_POINT_KEYS, at_candidates, group_si
     stages_worth_timing, weighted_sequences, zero_stages
 
 
-def plan_side_at(pt, at, plans, ci, params_gpu=None, models=None, plan_at=None, grid=None):
+def plan_side_at(pt, at, plans, ci, params_gpu=None, models=None, plan_at=None, grid=None, spread=True):
     """:func:`plan_side_terms` of the candidates ``ci`` at the points ``at`` (index arrays (K,)): arrays (K,), bit
     for bit.
 
@@ -37,7 +37,8 @@ def plan_side_at(pt, at, plans, ci, params_gpu=None, models=None, plan_at=None, 
     entries' parameters per GPU (K,), if already computed (the memory's stage parameters); ``models``: the
     points' distinct models for :func:`layer_terms`, likewise; ``plan_at``: the plans of the entries, ``(t, p, b,
     v, rc, c, e)`` at ``ci`` (K,), likewise; ``grid``: the layer terms as a :class:`LayerGrid` of these points and
-    candidates, if already computed (then read, whatever the number of entries).
+    candidates, if already computed (then read, whatever the number of entries). ``spread`` False: a term of one
+    value stays one value (1,) (not broadcast to (K,)).
     """
     t, p, b, v, r, c, e = plans
     n = np.size(at)
@@ -55,6 +56,8 @@ def plan_side_at(pt, at, plans, ci, params_gpu=None, models=None, plan_at=None, 
     gpn = np.asarray(pt["gpus_per_node"])
     crosses = np.take(pipeline_crosses(t, p, c, gpn), ci) if n >= GRID_MIN_ENTRIES and gpn.size == 1 else None
     out = stage_side_terms(pt_at, ls, t_at, p_at, v_at, c_at, e_at, params_gpu, crosses)
+    if not spread:
+        return {k: x if np.shape(x) == (n,) else np.reshape(x, (-1,)) for k, x in out.items()}
     return {k: x if np.shape(x) == (n,) else np.broadcast_to(x, (n,)) for k, x in out.items()}
 
 
@@ -281,17 +284,17 @@ def plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
     flat = np.flatnonzero(degrees_ok)  # the (point, degrees) pairs that can be; memory only for them
     nb, cb = np.divmod(flat, degrees_ok.shape[1])
 
-    def at_base(x):  # one flat gather rather than a two-index one
+    def at_base(x, which=None):  # at the pairs (or those ``which``): one flat gather rather than a two-index one
         x = np.asarray(x)
         if x.ndim < 2:
             return x
+        at_flat, at_n, at_c = (flat, nb, cb) if which is None else (y.take(which) for y in (flat, nb, cb))
         x = np.broadcast_to(x, x.shape[:1] + (degrees_ok.shape[1],) + x.shape[2:])
         if x.shape[0] == 1:
-            return x[0].take(cb, axis=0)
+            return x[0].take(at_c, axis=0)
         if x.shape[0] == degrees_ok.shape[0]:
-            return x.reshape((-1,) + x.shape[2:]).take(flat, axis=0)
-        return x[nb, cb]
-    d_b, m_b = at_base(d), at_base(m)
+            return x.reshape((-1,) + x.shape[2:]).take(at_flat, axis=0)
+        return x[at_n, at_c]
     # along a cluster-size sweep only the replicas (d, m) change with the point: pairs of the same degrees and
     # replicas have the same memory and geometry, computed once as one row for the consecutive points that share
     # them (all of them when the replicas never decrease along the sweep, as with growing clusters; a row is any
@@ -300,16 +303,16 @@ def plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
     if dedupe:  # a row per run of consecutive points of a column (degrees) with the same replicas: no sort
         same = np.zeros(degrees_ok.shape, dtype=bool)
         same[1:] = degrees_ok[1:] & degrees_ok[:-1] & (d[1:] == d[:-1])
-        new_run = (degrees_ok & ~same).T  # (degrees, points)
-        inv = (np.cumsum(new_run.reshape(-1)) - 1).reshape(new_run.shape)[cb, nb]
+        new_run = np.ascontiguousarray((degrees_ok & ~same).T)  # (degrees, points)
+        inv = (np.cumsum(new_run.reshape(-1)) - 1).take(cb * n_points + nb)  # (a flat gather: fast)
         rep = np.empty(np.count_nonzero(new_run), dtype=int)
         rep[inv] = np.arange(inv.size)  # a point of each run
         ends = degrees_ok.copy()
         ends[:-1] &= ~same[1:]
         run_points = (np.flatnonzero(new_run) % n_points, np.flatnonzero(ends.T) % n_points)  # its first and last
-        nb_r, cb_r, d_r, m_r = nb[rep], cb[rep], d_b[rep], m_b[rep]
+        nb_r, cb_r, d_r, m_r = nb.take(rep), cb.take(rep), at_base(d, rep), at_base(m, rep)  # (at the runs only)
     else:
-        nb_r, cb_r, d_r, m_r = nb, cb, d_b, m_b
+        nb_r, cb_r, d_r, m_r = nb, cb, at_base(d), at_base(m)
     same_model = all(ptc[k].shape[0] == 1 for k in PLAN_SIDE_POINT_KEYS)
     if same_model:  # the same model at every point: per candidate
         stage = stage_memory({k: x[..., None] for k, x in grid_pt.items()}, *(x[..., None] for x in grid_plan),
@@ -366,12 +369,12 @@ def plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
     row_params = None if same_model or not ui.size else stage["params"][:, 0].take(ui)
     if dedupe:  # each (point, degrees) pair takes its rows: those of its (degrees, replicas), kinds in order
         counts = np.bincount(ui, minlength=rep.size)
-        per_pair = counts[inv]
+        per_pair = counts.take(inv)
         pair_of = np.repeat(np.arange(inv.size), per_pair)
-        row = (np.cumsum(counts) - counts)[inv[pair_of]] + np.arange(pair_of.size) - np.repeat(
+        row = (np.cumsum(counts) - counts).take(inv.take(pair_of)) + np.arange(pair_of.size) - np.repeat(
             np.cumsum(per_pair) - per_pair, per_pair)
-        ni = nb[pair_of]
-        row_points = tuple(x[ui] for x in run_points)
+        ni = nb.take(pair_of)
+        row_points = tuple(x.take(ui) for x in run_points)
     else:
         row_points = None
         row, ni = np.arange(ui.size), nb.take(ui)
@@ -386,7 +389,9 @@ def plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
     t_p, p_p, b_p, v_p, r_p, c_p, e_p = (x[:, None] for x in col)
 
     # the unusable placeholder may have impossible degrees (d = 0): its geometry is never read, so no warnings
-    memo = {}  # the later passes' fabric-independent answers (PlanPairs.memo)
+    # the later passes' fabric-independent answers (PlanPairs.memo), and what they read: the point arrays, each one
+    # value where it is the same at every point, and the candidates
+    memo = {("points",): ptc, ("candidates",): (t, p, b, v, r, z, c, e)}
     with np.errstate(**({} if usable else dict(divide="ignore", invalid="ignore"))):
         kinds = slice(None, None, n_z)  # one candidate per (degrees, recompute kind): the plan side ignores the stage
         if same_model:  # the same model at every point: per candidate
