@@ -76,7 +76,7 @@ DATA = (
     QT_TRANSLATE_NOOP("Data", "Article case 2: 24 × A100 nodes, 30B model, InfiniBand chosen; 22 → 13 days"),
     QT_TRANSLATE_NOOP("Data",
                       "Article case 3: 128 × H100 nodes, 1T model, InfiniBand with liquid cooling; 60 → 32 days"),
-    QT_TRANSLATE_NOOP("Data", "Llama 3 405B on 16,384 H100: sequence 8,192, GQA 8 KV heads, SwiGLU, FSDP as ZeRO-1 traffic with FP32 gradients; plan searched"),
+    QT_TRANSLATE_NOOP("Data", "Llama 3 405B on 16,384 H100: sequence 8,192, GQA 8 KV heads, SwiGLU, FSDP as ZeRO-1 traffic with FP32 gradients, no activation checkpointing (fused kernels recompute the norms and SwiGLU products); plan searched"),
     QT_TRANSLATE_NOOP("Data",
                       "256 experts, top-8 + shared, EP 64 over 8 nodes, PP 16, FP8: expert all-to-all on the fabric"),
     QT_TRANSLATE_NOOP("Data", "Dense 39B with Mixtral 8x22B's active compute: the baseline for the MoE fabric gap"),

@@ -956,8 +956,8 @@
         <translation>文章案例 3：128 台 H100 节点，1T 模型，InfiniBand 加液冷；60 → 32 天</translation>
     </message>
     <message>
-        <source>Llama 3 405B on 16,384 H100: sequence 8,192, GQA 8 KV heads, SwiGLU, FSDP as ZeRO-1 traffic with FP32 gradients; plan searched</source>
-        <translation>Llama 3 405B，16,384 块 H100：序列长度 8,192，GQA 8 个 KV 头，SwiGLU，FSDP 按 ZeRO-1 流量计、梯度以 FP32 传输；并行方案由搜索得出</translation>
+        <source>Llama 3 405B on 16,384 H100: sequence 8,192, GQA 8 KV heads, SwiGLU, FSDP as ZeRO-1 traffic with FP32 gradients, no activation checkpointing (fused kernels recompute the norms and SwiGLU products); plan searched</source>
+        <translation>Llama 3 405B，16,384 块 H100：序列长度 8,192，GQA 8 个 KV 头，SwiGLU，FSDP 按 ZeRO-1 流量计、梯度以 FP32 传输，不做激活检查点（融合算子在反向中重算归一化与 SwiGLU 乘积）；并行方案由搜索得出</translation>
     </message>
     <message>
         <source>256 experts, top-8 + shared, EP 64 over 8 nodes, PP 16, FP8: expert all-to-all on the fabric</source>
