@@ -104,3 +104,11 @@ def test_the_language_is_held_in_one_place():
     finally:
         fm.set_language("en")
     assert i18n.current_language() == "en" and not i18n.is_chinese() and fm.language() == "en"
+
+
+def test_axis_values_never_print_an_exponent():
+    from gui.present.series import format_x
+    assert format_x("workload.params_b", 12_345.0) == "12,345 B"
+    assert format_x("fabric.loss_rate", 0.0000033) == "0.0000033 %"
+    assert format_x("fabric.latency_us", 1.5) == "1.5 µs"
+    assert format_x("cluster.nodes", 2048.0) == "2,048"

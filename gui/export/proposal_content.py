@@ -22,6 +22,7 @@ from gui.charts import compare
 from gui.present.series import axis_label, currency_of, fabric_styles, format_money
 from gui.charts.compare import changes_text, compare_rows, row_texts
 from gui.i18n import fmt_money, is_chinese, translate
+from gui.present.format import fmt_sig
 from gui.present.text import QT_TRANSLATE_NOOP
 from gui.i18n_data import tr_data, tr_description, tr_name
 from gui.present.assumptions import assumptions
@@ -115,7 +116,7 @@ def _inputs(s, point, money) -> list[tuple[str, str]]:
     cluster = (translate("Proposal", "{n} node × {g} {gpu} = {total} GPUs") if c.nodes == 1
                else translate("Proposal", "{n} nodes × {g} {gpu} = {total} GPUs")).format(
         n=f"{c.nodes:,}", g=c.gpus_per_node, gpu=g.get("name", c.gpu), total=f"{c.nodes * c.gpus_per_node:,}")
-    model_parts = [translate("Proposal", "{p} B parameters").format(p=f"{w.params_b:,.4g}")]
+    model_parts = [translate("Proposal", "{p} B parameters").format(p=fmt_sig(w.params_b, 4))]
     if layers:
         model_parts.append(translate("Proposal", "{n} layers").format(n=int(layers)))
     model_parts.append(translate("Proposal", "sequence {n}").format(n=f"{w.seq_len:,}"))
@@ -124,7 +125,7 @@ def _inputs(s, point, money) -> list[tuple[str, str]]:
         (translate("Proposal", "Cluster"), cluster),
         (translate("Proposal", "Model"), sep.join(model_parts)),
         (translate("Proposal", "Training"), translate("Proposal", "{t} B tokens, recompute {r}").format(
-            t=f"{w.train_tokens_b:,.4g}", r=w.recompute or translate("Proposal", "searched per plan"))),
+            t=fmt_sig(w.train_tokens_b, 4), r=w.recompute or translate("Proposal", "searched per plan"))),
         (translate("Proposal", "Fabrics"), sep.join(tr_data(lab) for lab in point.labels)),
     ]
     econ = getattr(s, "economics", None)

@@ -19,7 +19,7 @@ import numpy as np
 from model import catalog
 from model.recommend import BASELINE_FABRIC
 
-from gui.present.format import fmt_money, fmt_percent
+from gui.present.format import fmt_money, fmt_percent, fmt_sig
 from gui.present.plausibility import MAX_RUN_DAYS, series_stall, short_cause, stall_text, stalled
 from gui.present.steps import idle_by_rule, plan_steps
 from gui.present.text import QT_TRANSLATE_NOOP, translate
@@ -473,7 +473,7 @@ def format_x(field: str, v: float) -> str:
     unit = f" {meta['unit']}" if meta["unit"] else ""
     if meta.get("integer"):
         return f"{v:,.0f}{unit}"
-    return f"{v:,.4g}{unit}"
+    return f"{fmt_sig(v, 4)}{unit}"  # never an exponent: 15,600 B tokens, not 1.56e+04
 
 
 def _spans_decades(ys, decades: float = 1.0) -> bool:
