@@ -203,13 +203,14 @@ MARKER_COLOUR = "#6a3d9a"
 
 
 def add_marker(chart, result, crossing, x_field: str, *, label_pt: float | None = None, fit_label: bool = False,
-               label: bool = True):
+               label: bool = True, label_position: float = 0.88):
     """Mark ``crossing`` on ``chart`` (a ChartWidget) with a dashed vertical line and its short label.
 
     The window's charts and the proposal sheet's use this one drawing. ``label_pt`` sets
     the label's font size (default: the chart's); ``fit_label`` puts the label left of a line
     in the right half of the view, so a fixed-size chart (the proposal's) does not cut it;
-    ``label=False``: no label on the plot (the window names the crossing under the plot instead).
+    ``label=False``: no label on the plot (the window names the crossing under the plot instead);
+    ``label_position``: the label's height on the line, 0 (bottom) to 1 (top).
     Returns the line, or ``None`` when the crossing cannot be drawn (x ≤ 0 on a log axis).
     """
     log_x = chart.series is not None and chart.series.log_x
@@ -226,7 +227,7 @@ def add_marker(chart, result, crossing, x_field: str, *, label_pt: float | None 
     pen = pg.mkPen(MARKER_COLOUR, width=1.5, style=QtCore.Qt.PenStyle.DashLine)
     line = pg.InfiniteLine(pos=pos, angle=90, movable=False, pen=pen,
                            label=text if label else None,
-                           labelOpts=dict(position=0.88, color=MARKER_COLOUR, anchors=[(side, 0.5), (side, 0.5)],
+                           labelOpts=dict(position=label_position, color=MARKER_COLOUR, anchors=[(side, 0.5), (side, 0.5)],
                                           fill=pg.mkBrush(255, 255, 255, 220)))
     line.setZValue(6)
     line.setToolTip(sentence(result, crossing))

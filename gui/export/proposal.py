@@ -229,9 +229,10 @@ def draw_chart(sheet: "_Sheet", snap, kind: str, chart, x: float, cap_font, cros
     width) above it, the break-even lines of ``crossings`` on it as the window draws them; then close it."""
     cap_h = QtGui.QFontMetricsF(cap_font).height() + 2
     w = chart.width()
-    for cross in crossings:
-        if breakeven.METRICS.get(cross.metric) == kind:
-            breakeven.add_marker(chart, snap.sweep, cross, snap.x_field, label_pt=label_pt, fit_label=True)
+    mine = [cross for cross in crossings if breakeven.METRICS.get(cross.metric) == kind]
+    for i, cross in enumerate(mine):  # labels a step lower each, so two near lines' labels do not overlap
+        breakeven.add_marker(chart, snap.sweep, cross, snap.x_field, label_pt=label_pt, fit_label=True,
+                             label_position=LABEL_TOP - LABEL_STEP * (i % LABEL_ROWS))
     try:
         sheet.p.save()
         sheet.p.setFont(cap_font)
@@ -247,6 +248,10 @@ def draw_chart(sheet: "_Sheet", snap, kind: str, chart, x: float, cap_font, cros
 
 
 CHART_GAP = 10.0  # between the sheet's charts [px at PDF_DPI]
+# break-even labels on a sheet's chart: the first near the top of its line, each next one a step lower (as a share
+# of the plot's height), in three rows: a small chart's labels are wide against the plot, so two crossings a few
+# nodes apart would print over each other at one height
+LABEL_TOP, LABEL_STEP, LABEL_ROWS = 0.88, 0.14, 3
 
 
 def small_chart_width(sheet_width: float) -> float:

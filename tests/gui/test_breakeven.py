@@ -83,3 +83,29 @@ def test_markers_follow_the_x_axis(window):
         x = window.charts["tco"].series.x
         assert np.log10(x.min()) <= line.value() <= np.log10(x.max())
     assert all("%" in s or "No break-even" in s for s in breakeven.sentences(window.controller.snapshot.sweep))
+
+
+def test_the_proposal_sheet_stacks_near_break_even_labels(window, monkeypatch):
+    # Llama 3 405B along nodes: InfiniBand and RoCE trade places twice on duration (about 255 and 4,082 nodes);
+    # on the sheet's small chart the two labels sit at different heights, not over each other
+    from PySide6 import QtGui
+
+    from gui.export import proposal
+
+    window.set_scenario(model.load_scenario("assets/presets/llama3_405b_16k_h100.toml"))
+    settle(window)
+    snap = window.controller.snapshot
+    cs = [c for c in breakeven.crossings(snap.sweep, ("infiniband", "roce"))
+          if breakeven.METRICS.get(c.metric) == "duration"]
+    assert len(cs) >= 2
+    heights, real = [], breakeven.add_marker
+    monkeypatch.setattr(breakeven, "add_marker",
+                        lambda *a, **k: heights.append(k["label_position"]) or real(*a, **k))
+    image = QtGui.QImage(800, 400, QtGui.QImage.Format.Format_ARGB32)
+    painter = QtGui.QPainter(image)
+    try:
+        chart = proposal.small_chart(snap, "duration", (220, 160))
+        proposal.draw_chart(proposal._Sheet(painter, 800, 400, 10), snap, "duration", chart, 10, QtGui.QFont(), cs)
+    finally:
+        painter.end()
+    assert len(heights) == len(cs) and len(set(heights[:3])) == min(len(cs), 3)
