@@ -43,7 +43,13 @@ def plan_side_at(pt, at, plans, ci, params_gpu=None, models=None, plan_at=None, 
     t, p, b, v, r, c, e = plans
     n = np.size(at)
     t_at, p_at, b_at, v_at, r_at, c_at, e_at = (np.take(x, ci) for x in plans) if plan_at is None else plan_at
-    if grid is None and n < GRID_MIN_ENTRIES:  # few entries: directly
+    if grid is None and n < GRID_MIN_ENTRIES and all(np.shape(x)[0] == 1 for x in pt.values()):
+        # few entries of one model: the layer terms once per distinct layer plan (t, b, rc, c, e), then read
+        pt_at = pt
+        first, sub = distinct_rows([t_at, b_at, r_at, c_at, e_at], n)
+        ls = {k: x if np.size(x) == 1 else np.asarray(x).take(sub)
+              for k, x in layer_side_terms(pt, *(x.take(first) for x in (t_at, b_at, r_at, c_at, e_at))).items()}
+    elif grid is None and n < GRID_MIN_ENTRIES:  # few entries: directly
         pt_at = {k: (np.take(x, at, axis=0) if np.shape(x)[0] > 1 else x) for k, x in pt.items()}
         ls = layer_side_terms(pt_at, t_at, b_at, r_at, c_at, e_at)
     else:
