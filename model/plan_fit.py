@@ -200,13 +200,13 @@ def plan_memory(pt, t, p, b, v, rc, cs):
     return mem, mem <= pt["memory_bytes"] * USABLE_MEMORY_FRACTION
 
 
-def stage_memory(pt, t, p, b, v, rc, c=1.0, e=1.0, layer=None):
+def stage_memory(pt, t, p, b, v, rc, c=1.0, e=1.0, layer=None, forwards=None):
     """The memory terms the model and the plan fix (:func:`~model.memory.stage_memory_bytes`); a rank of a
     context-parallel group holds ``s/c`` tokens of each sequence. ``layer``: their :func:`layer_memory`, if
-    already computed."""
+    already computed; ``forwards``: the pipeline's :func:`~model.memory.schedule_forwards`, likewise."""
     layer = layer_memory(pt, t, b, rc, c, e) if layer is None else layer
     stage = stage_memory_from_layer(layer, pt["layers"], pt["hidden"], pt["vocab"], t, p, v,
-                                    rank_layer_weights(pt, t, e), pt["untied"])
+                                    rank_layer_weights(pt, t, e), pt["untied"], forwards)
     if any_true(pt["experts"] > 1):  # the routed experts' parameters on a GPU of the busiest stage, and their
         # expert-data-parallel degree over the ``d·c`` ranks' (:func:`~model.memory.model_state_bytes`)
         et = np.where(pt["expert_tp"] > 0, pt["expert_tp"], t)

@@ -15,7 +15,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..arrays import cut_constant_points, distinct_rows
-from ..memory import USABLE_MEMORY_FRACTION, activation_bytes, model_state_bytes_by_stage
+from ..memory import USABLE_MEMORY_FRACTION, activation_bytes, held_forwards, model_state_bytes_by_stage, \
+    schedule_forwards
 from ..network import CONGESTION_PLAN_KEYS
 from ..plan_fit import GRID_MIN_ENTRIES, LAYER_MEMORY_POINT_KEYS, STAGE_MEMORY_POINT_KEYS, data_parallel_replicas, \
     degrees_valid, layer_memory, replica_rules, replicas_of_ranks, stage_memory
@@ -332,14 +333,23 @@ def plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         layer = layer_terms(ptc, LAYER_MEMORY_POINT_KEYS, nb, (t[g], b[g], c[g], e[g]), cb,
                              lambda q, tt, bb, cc, ee: layer_memory(q, tt, bb, rs, cc, ee), trailing=rs.shape,
                              models=models)
+        # what the pipeline alone fixes (the forwards held), once per column of degrees and read at each pair
+        forwards = schedule_forwards(p[g], v[g])
         stage = stage_memory(pt_b, *(at_candidates(x[0], cb)[:, None] for x in grid_plan), rs,
-                              at_candidates(cg[0], cb)[:, None], at_candidates(eg[0], cb)[:, None], layer=layer)
+                              at_candidates(cg[0], cb)[:, None], at_candidates(eg[0], cb)[:, None], layer=layer,
+                              forwards={k: at_candidates(x, cb)[:, None] for k, x in forwards.items()})
         stage = {k: np.broadcast_to(x, (nb.size,) + np.shape(x)[1:]) if np.ndim(x) == 2 else x
                  for k, x in stage.items()}
     dc = d_r * at_candidates(c[g], cb_r)
     states = model_state_bytes_by_stage({k: x[:, :1] if np.ndim(x) == 2 else x for k, x in stage.items()},
                                         dc[:, None], zs)
-    act = activation_bytes(stage, p[g].take(cb_r)[:, None], m_r[:, None])
+    held = None
+    if not same_model and m.shape[0] == 1:  # the micro-batches of each column the same at every point: what the
+        # pipeline and they hold, once per column (``m`` infinite where no replica fits: never read)
+        with np.errstate(invalid="ignore"):
+            held = tuple(at_candidates(x, cb_r)[:, None]
+                         for x in held_forwards(dict(chunks=v[g], **forwards), p[g], m[0]))
+    act = activation_bytes(stage, p[g].take(cb_r)[:, None], m_r[:, None], held)
     # the sums on (R, Z, rows), seen as (rows, R, Z): numpy broadcasts along a short last axis several times slower
     mem_b = np.ascontiguousarray(act.T)[:, None, :] + np.ascontiguousarray(states.T)[None, :, :]
     cap = ptc["memory_bytes"] * USABLE_MEMORY_FRACTION
