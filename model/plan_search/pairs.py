@@ -22,7 +22,7 @@ from ..plan_fit import GRID_MIN_ENTRIES, LAYER_MEMORY_POINT_KEYS, STAGE_MEMORY_P
     degrees_valid, layer_memory, replica_rules, replicas_of_ranks, stage_memory
 from ..scenario import Scenario
 from ..step_time import COMPUTE_SIDE_PLAN_KEYS, LAYER_SIDE_POINT_KEYS, PLAN_SIDE_POINT_KEYS, STAGE_SIDE_POINT_KEYS, \
-    STEP_KEYS, compute_side, layer_side_terms, pipeline_crosses, stage_side_terms
+    STEP_KEYS, compute_side, layer_side_terms, pipeline_crosses, replica_side_terms, stage_side_terms, stage_volume
 from .bounds import bound_coefficients, bound_table, few_pairs
 from .candidates import PLAN_POINT_KEYS, ROW_POINT_KEYS, at_candidates, group_size, plan_candidates, plan_key, \
     stages_worth_timing, weighted_sequences, zero_stages
@@ -434,7 +434,8 @@ def plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         cs_kind = {k: cut_constant_points(per_kind[k][:, None], 0) for k in STEP_KEYS + CONGESTION_PLAN_KEYS
                    if k in per_kind and k not in COMPUTE_SIDE_PLAN_KEYS}
         cs = compute_side(ptp, t_p, p_p, b_p, v_p, r_p, zs[None, :], round_batch, plan_side, c=c_p, replicas=dm,
-                           e=e_p, search=True)
+                           e=e_p, search=True, replica_side=_replica_side(ptc, t, p, c, d, m, zs, g, round_batch,
+                                                                          ci // group if usable else None))
         sequences = weighted_sequences(cs["m"] * cs["d"] * b_p, t_p, p_p, c_p, cs["d"], ptp)
         # a term the same for every row (no context or expert parallelism: their terms are zero) is kept once
         cs = {k: cut_constant_points(np.broadcast_to(cs[k], (ci.size, 1)) if np.ndim(cs[k]) < 2 else cs[k], 0)
@@ -464,6 +465,22 @@ def plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         while len(_PAIR_CACHE) > PLAN_CACHE_SIZE:
             _PAIR_CACHE.popitem(last=False)
     return entry
+
+
+def _replica_side(ptc, t, p, c, d, m, zs, g, round_batch, column):
+    """:func:`~model.step_time.replica_side_terms` and the ZeRO stages' :func:`~model.step_time.stage_volume` of the
+    rows of the columns of degrees ``column`` (rows,), computed once per column and read at each row where the
+    replicas ``d``, ``m`` (N or 1, columns) of each column are the same at every point (a model-size sweep) and the
+    rows are many (the stage terms then a stage at a time); else None (computed at the rows)."""
+    if (column is None or column.size < GRID_MIN_ENTRIES or np.shape(d)[0] != 1
+            or any(ptc[k].shape[0] != 1 for k in ("gpus_per_node", "grad_ratio"))):
+        return None
+    dc = (d[0] * c[g])[:, None]  # the ranks that hold the same weights, d·c
+    with np.errstate(divide="ignore", invalid="ignore"):  # columns of no replica (d = 0): never read
+        terms = replica_side_terms(ptc["gpus_per_node"][:, None], t[g][:, None], p[g][:, None], c[g][:, None], dc,
+                                   round_batch)
+        terms["dp_volume"] = stage_volume(zs, dc > 1, m[0][:, None], ptc["grad_ratio"][:, None])
+    return {k: np.take(x, column, axis=0) for k, x in terms.items()}
 
 
 def clear_cache() -> None:
