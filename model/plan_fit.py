@@ -133,7 +133,7 @@ def _dense_divisors(quotients: tuple):
         return None
     k = np.arange(1.0, size)
     table = np.zeros((n.size, size))
-    table[:, 1:] = np.where(np.mod(n[:, None], k[None, :]) == 0.0, k, 0.0)  # each divisor at its own cap
+    table[:, 1:] = np.where(divides(k[None, :], n[:, None]), k, 0.0)  # each divisor at its own cap
     np.maximum.accumulate(table, axis=1, out=table)  # then the largest at most each cap
     table = table.reshape(-1)
     table.flags.writeable = False
