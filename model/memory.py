@@ -194,22 +194,23 @@ def layer_memory_bytes(hidden, heads, vocab, seq_len, micro_batch, tp, recompute
 
 
 def stage_memory_from_layer(layer, layers, hidden, vocab, tp, pp, virtual_stages, layer_weights=None,
-                            untied_embeddings=False):
+                            untied_embeddings=False, forwards=None):
     """:func:`stage_memory_bytes` from its :func:`layer_memory_bytes` terms ``layer``.
 
     ``activations`` is one layer's stored bytes for one micro-batch; the schedule terms ``chunk_layers``,
     ``short``, ``forwards`` and ``forwards_second`` and ``chunks`` (:func:`pipeline_schedule`) say how many of
-    them the busiest rank holds once the number of micro-batches is known (:func:`activation_bytes`)."""
+    them the busiest rank holds once the number of micro-batches is known (:func:`activation_bytes`).
+    ``forwards``: :func:`schedule_forwards` of the same plans, if already computed."""
     layers = np.asarray(layers, dtype=float)
     layers_stage = np.ceil(layers / pp)
     params = _stage_params(layers, layers_stage, hidden, vocab, tp, pp, layer_weights, untied_embeddings)
-    schedule = pipeline_schedule(layers, pp, virtual_stages)
+    schedule = pipeline_schedule(layers, pp, virtual_stages, forwards)
     return dict(params=params, activations=layer["per_layer"], **schedule,
                 working=layer["working"], logits=np.where(np.asarray(pp) == 1, layer["logits"], 0.0),
                 layer_params=layer["layer_params"], fp8=layer["fp8"], grad=layer.get("grad", GRAD_STATE_BYTES))
 
 
-def pipeline_schedule(layers, pp, virtual_stages):
+def pipeline_schedule(layers, pp, virtual_stages, forwards=None):
     """What the busiest pipeline rank's activations depend on, before the number of micro-batches is known.
 
     Megatron-LM's schedules (``megatron/core/pipeline_parallel/schedules.py``, ``get_pp_rank_microbatches``; the
@@ -222,19 +223,31 @@ def pipeline_schedule(layers, pp, virtual_stages):
     Dubey et al. 2024 §3.3.2: the first chunk of the first stage the embedding alone, the last chunk of the last
     stage the output projection and the loss), so rank 0's first-chunk forwards hold one layer less.
     ``chunk_layers``: ``c`` (``L = ceil(l/p)`` without interleaving, as one chunk); ``chunks``: ``v``.
+    ``forwards``: :func:`schedule_forwards` of the same ``pp`` and ``virtual_stages``, if already computed.
     """
     layers = np.asarray(layers, dtype=float)
     p = np.asarray(pp, dtype=float)
     v = np.asarray(virtual_stages, dtype=float)
     chunk = np.ceil(layers / (p * v))
     short = ((p > 1) & (p * v * chunk - layers >= 2.0)).astype(float)
+    fw = schedule_forwards(p, v) if forwards is None else forwards
+    return dict(chunk_layers=chunk, short=short, forwards=fw["forwards"], forwards_second=fw["forwards_second"],
+                chunks=v)
+
+
+def schedule_forwards(pp, virtual_stages):
+    """The terms of :func:`pipeline_schedule` that the pipeline alone fixes, whatever the layers: the forwards rank
+    0 and rank 1 hold before their first backward, ``forwards`` and ``forwards_second``. The plan search computes
+    them once per candidate's degrees and reads them at each (point, plan)."""
+    p = np.asarray(pp, dtype=float)
+    v = np.asarray(virtual_stages, dtype=float)
     interleaved = v > 1
     first = np.where(interleaved, 2.0 * (p - 1.0) + (v - 1.0) * p + 1.0, p)
     second = np.where(p > 2, np.where(interleaved, 2.0 * (p - 2.0) + (v - 1.0) * p + 1.0, p - 1.0), 0.0)
-    return dict(chunk_layers=chunk, short=short, forwards=first, forwards_second=second, chunks=v)
+    return dict(forwards=first, forwards_second=second)
 
 
-def held_layers(schedule, pp, microbatches):
+def held_layers(schedule, pp, microbatches, held=None):
     """Layer activations of one micro-batch the busiest pipeline rank holds at its peak [layers × micro-batches].
 
     From :func:`pipeline_schedule`'s terms and ``m`` micro-batches a step: rank ``r`` holds ``min(w_r + 1, m·v)``
@@ -246,8 +259,19 @@ def held_layers(schedule, pp, microbatches):
 
     Without interleaving and with ``m ≥ p``, rank 0 holds ``p·L``, Korthikanti et al. 2022's "``L`` layers' worth"
     (§4.2.3); interleaved, ``c·(v·p + p − 1) = p·L·(1 + (p − 1)/(p·v))``, their interleaving factor (Megatron-LM's
-    ``theoretical_memory_usage.py`` applies it whatever ``m``).
+    ``theoretical_memory_usage.py`` applies it whatever ``m``). ``held``: :func:`held_forwards` of the same
+    plans and micro-batches, if already computed.
     """
+    first, second, first_chunk = held_forwards(schedule, pp, microbatches) if held is None else held
+    c = schedule["chunk_layers"]
+    return np.maximum(c * first - schedule["short"] * first_chunk, c * second)
+
+
+def held_forwards(schedule, pp, microbatches):
+    """What :func:`held_layers` reads of the pipeline and the micro-batches alone, whatever the layers: the forwards
+    of rank 0 and of rank 1 held at the peak and rank 0's forwards of its first chunk, ``(first, second,
+    first_chunk)``. Reads ``chunks``, ``forwards`` and ``forwards_second`` of ``schedule`` only (the plan search
+    computes these once per candidate's degrees where the micro-batches are the same at every point)."""
     p = np.asarray(pp, dtype=float)
     v = schedule["chunks"]
     cap = np.asarray(microbatches, dtype=float) * v
@@ -255,8 +279,7 @@ def held_layers(schedule, pp, microbatches):
     second = np.minimum(schedule["forwards_second"], cap)
     rounds = np.floor(first / (p * v))
     first_chunk = rounds * p + np.minimum(first - rounds * p * v, p)
-    c = schedule["chunk_layers"]
-    return np.maximum(c * first - schedule["short"] * first_chunk, c * second)
+    return first, second, first_chunk
 
 
 def inflight_layers(layers, pp, virtual_stages, microbatches=np.inf):
@@ -330,11 +353,11 @@ def model_state_bytes_by_stage(stage, dp, stages):
     return out
 
 
-def activation_bytes(stage, pp, microbatches):
+def activation_bytes(stage, pp, microbatches, held=None):
     """Activations, a recomputed layer's working set and the logits on the busiest stage, with the allocator's
     :data:`FRAGMENTATION_FRACTION` on top [B]: one layer's bytes times the :func:`held_layers` of the stage's
-    schedule with ``microbatches`` a step."""
-    held = stage["activations"] * held_layers(stage, pp, microbatches) + stage["working"] + stage["logits"]
+    schedule with ``microbatches`` a step (``held``: its :func:`held_forwards`, if already computed)."""
+    held = stage["activations"] * held_layers(stage, pp, microbatches, held) + stage["working"] + stage["logits"]
     return held * (1.0 + FRAGMENTATION_FRACTION)
 
 

@@ -98,6 +98,11 @@ def in_node_collective_time(kind, size_bytes, ranks, intra_busbw_bytes_per_s, in
                               float(p2p.flat[0]), float(nvls.flat[0]), float(ll_max.flat[0]))
         return np.full(shape, t)
     links = (busbw, p2p, nvls, ll_max)
+    if (math.prod(shape) >= FEW_DISTINCT_MIN_SIZE and (kind == "sendrecv" or math.prod(shape) < DISTINCT_MIN_SIZE)
+            and np.unique(size).size > FEW_DISTINCT):
+        # more distinct sizes than the few kept and not enough entries to compute at the distinct ones: directly
+        # (the plan search's layer terms along a model-size sweep), without sorting the (size, ranks) pairs first
+        return _in_node_direct(kind, size, ranks, busbw, p2p, nvls, ll_max)
     if math.prod(shape) >= FEW_DISTINCT_MIN_SIZE and all((x == x.flat[0]).all() for x in links):
         # many (size, ranks) of few distinct values: each distinct one computed once. The plan search's pairs
         # (thousands of all-reduces); its candidates (a few hundred collectives of a dozen (size, ranks),

@@ -82,6 +82,10 @@ def largest_divisor_at_most(B, b, cap):
     b_u, b_i = _distinct(b)
     n = (B_u[:, None] / b_u[None, :]).reshape(-1)  # (rows,)
     row = B_i * b_u.size + b_i
+    dense = _dense_divisors(tuple(n.tolist()))
+    if dense is not None:  # one read per query
+        table, size = dense
+        return table.take(row * size + np.clip(cap, 0.0, size - 1.0).astype(np.intp))
     flat, big = _divisor_table(tuple(n.tolist()))
     q = np.minimum(np.maximum(cap, 0.0), big - 1.0) + row * big
     idx = np.searchsorted(flat, q, side="right") - 1
@@ -111,6 +115,29 @@ def _divisor_table(quotients: tuple):
     flat = (divs + np.arange(n.size)[:, None] * big).reshape(-1)
     flat.flags.writeable = False
     return flat, big
+
+
+# the most entries of a dense table of divisors (_dense_divisors): (quotients, largest quotient + 1)
+DENSE_DIVISORS_MAX = 1 << 18
+
+
+@functools.lru_cache(maxsize=64)
+def _dense_divisors(quotients: tuple):
+    """:func:`largest_divisor_at_most` of the quotients ``n`` (a tuple of floats) at every whole cap from 0 to the
+    largest quotient, in one read-only array: the ``i``-th's at cap ``k`` at ``i · size + k``, and ``size``; the
+    same divisors as :func:`_divisor_table` (0 where there is none: at cap 0, or where ``n`` is not whole). None
+    where that table would hold more than :data:`DENSE_DIVISORS_MAX` entries."""
+    n = np.array(quotients, dtype=float)
+    size = int(max(np.floor(n.max()), 0.0)) + 1
+    if n.size * size > DENSE_DIVISORS_MAX:
+        return None
+    k = np.arange(1.0, size)
+    table = np.zeros((n.size, size))
+    table[:, 1:] = np.where(divides(k[None, :], n[:, None]), k, 0.0)  # each divisor at its own cap
+    np.maximum.accumulate(table, axis=1, out=table)  # then the largest at most each cap
+    table = table.reshape(-1)
+    table.flags.writeable = False
+    return table, size
 
 
 def divides(divisor, n):
@@ -200,13 +227,13 @@ def plan_memory(pt, t, p, b, v, rc, cs):
     return mem, mem <= pt["memory_bytes"] * USABLE_MEMORY_FRACTION
 
 
-def stage_memory(pt, t, p, b, v, rc, c=1.0, e=1.0, layer=None):
+def stage_memory(pt, t, p, b, v, rc, c=1.0, e=1.0, layer=None, forwards=None):
     """The memory terms the model and the plan fix (:func:`~model.memory.stage_memory_bytes`); a rank of a
     context-parallel group holds ``s/c`` tokens of each sequence. ``layer``: their :func:`layer_memory`, if
-    already computed."""
+    already computed; ``forwards``: the pipeline's :func:`~model.memory.schedule_forwards`, likewise."""
     layer = layer_memory(pt, t, b, rc, c, e) if layer is None else layer
     stage = stage_memory_from_layer(layer, pt["layers"], pt["hidden"], pt["vocab"], t, p, v,
-                                    rank_layer_weights(pt, t, e), pt["untied"])
+                                    rank_layer_weights(pt, t, e), pt["untied"], forwards)
     if any_true(pt["experts"] > 1):  # the routed experts' parameters on a GPU of the busiest stage, and their
         # expert-data-parallel degree over the ``d·c`` ranks' (:func:`~model.memory.model_state_bytes`)
         et = np.where(pt["expert_tp"] > 0, pt["expert_tp"], t)
@@ -246,3 +273,4 @@ def layer_memory(pt, t, b, rc, c=1.0, e=1.0):
 def clear_cache() -> None:
     """Forget the divisor tables kept (:func:`~model.plan_search.clear_plan_cache` calls this)."""
     _divisor_table.cache_clear()
+    _dense_divisors.cache_clear()

@@ -28,7 +28,8 @@ MOE_ALL_TO_ALLS = 4.0  # dispatch and combine, forward and backward, per MoE lay
 RING_PASSES = 3.0  # K/V blocks go around the ring once forward, K/V and their gradients once backward (Liu et al.)
 
 
-def compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, replicas=None, e=1.0, search=False):
+def compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, replicas=None, e=1.0, search=False,
+                 replica_side=None):
     """Everything that does not depend on the fabric, for plans of any shape broadcasting with the point arrays.
 
     Returns the compute-side times and the "communication geometry": the
@@ -44,6 +45,9 @@ def compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, repl
     gives them).
     ``search``: only what the plan search reads (:data:`STEP_KEYS`, :data:`CONGESTION_PLAN_KEYS`, ``d`` and ``m``),
     not the plan's own degrees and stage (``cp``, ``ep``, ``rc``, ``zero``, ``dist``) that its rows already hold.
+    ``replica_side``: :func:`replica_side_terms` of the same plans and replicas, if already computed (the plan
+    search's, once per column of degrees, read at its rows), with their ``dp_volume`` against the stages ``z`` where
+    the stage terms are computed a stage at a time (many rows against a row of stages).
 
     ZeRO traffic (Rajbhandari et al. 2020, §7): stages 0 and 1 move one all-reduce's volume per step
     (stage 1 as a reduce-scatter and an all-gather), overlapped with the last micro-batch's backward;
@@ -66,29 +70,17 @@ def compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, repl
         zero = np.where(d.T > 1, np.asarray(z).T, 0.0).T if by_stage else np.where(d > 1, z, 0.0)
         dist = zero >= 1
     if by_stage:  # the plan search's many rows against a row of stages: the stage terms a stage at a time
-        opt, volume, window = _stage_columns(np.asarray(z)[0], d > 1, d, m, g, ps, pt["hbm_bytes_per_s"])
+        opt, volume, window = _stage_columns(np.asarray(z)[0], d > 1, d, m, g, ps, pt["hbm_bytes_per_s"],
+                                             None if replica_side is None else replica_side.get("dp_volume"))
     else:
         opt = optimizer_time(ps["params_gpu"] / np.where(dist, d, 1.0), pt["hbm_bytes_per_s"])
     # data-parallel gradient reduction, hierarchical and bucketed: reduce-scatter and all-gather inside the
     # node (the same cost: same bus factor and steps), all-reduce of each rank's shard across nodes
     # (operations into this call's own temporaries, ``out=_own(x)``, where the other operands broadcast into them:
     # the same values, fewer arrays of the rows' size)
-    # the ranks of a node that hold the same weights: where a whole pipeline fits in a node (its sends stay
-    # inside, :func:`pipeline_crosses`) a node holds ``gpn/(t·c·p)`` replicas of ``c`` such ranks each; else the
-    # pipeline's stages sit on different nodes and a node holds ``gpn/t`` ranks of one stage (Megatron-LM's
-    # default rank order, tensor then context then data parallel)
-    in_node = gpn / np.where(pipeline_crosses(t, p, c, gpn), t, t * p)
-    in_node = np.maximum(np.floor(in_node, out=_own(in_node)), 1.0, out=_own(in_node))
-    g_dp = np.minimum(np.maximum(d, 1.0), in_node)  # d = 0: a plan that cannot be
-    n_dp = d / g_dp
-    n_dp = np.ceil(n_dp, out=_own(n_dp))
+    rs_ = replica_side_terms(gpn, t, p, c, d, search and round_batch) if replica_side is None else replica_side
+    g_dp, n_dp, bf_rs, lat_rs, steps, bf_ar = (rs_[k] for k in ("g_dp", "n_dp", "bf_rs", "lat_rs", "steps", "bf_ar"))
     buckets, per_bucket = ps["buckets"], ps["per_bucket"]
-    # the reduce-scatter's bus factor and latency, and the all-reduce's steps and bus factor across nodes: functions
-    # of the few whole numbers g_dp and n_dp take, computed once per number on the plan search's many rows
-    # whole g_dp: the search's replicas in auto mode are whole (a floor, or a divisor of the batch:
-    # data_parallel_replicas) of whole degrees, and the in-node cap is a floor
-    bf_rs, lat_rs = at_whole_values(g_dp, reduce_scatter_terms, whole=search and round_batch)
-    steps, bf_ar = at_whole_values(n_dp, all_reduce_terms, whole=True)  # whole: a ceil
     beta = per_bucket * bf_rs / pt["intra_busbw"]
     rs = np.where(g_dp > 1, lat_rs + beta, 0.0)  # collective_time("reduce_scatter", per_bucket, g_dp, ...)
     # NCCL pipelines the in-node and the network phases: their bandwidth terms overlap (the slower sets the pace),
@@ -131,6 +123,28 @@ def compute_side(pt, t, p, b, v, rc, z, round_batch, plan_side=None, c=1.0, repl
     return cs
 
 
+def replica_side_terms(gpn, t, p, c, d, whole=False):
+    """What :func:`compute_side`'s data-parallel reduction reads of the plan's degrees and its ranks that hold the
+    same weights ``d`` (``d·c``) alone, whatever the model: the ranks of a group in a node ``g_dp`` and its nodes
+    ``n_dp``, the in-node reduce-scatter's bus factor and latency ``bf_rs``, ``lat_rs``, and the all-reduce's steps
+    and bus factor across nodes ``steps``, ``bf_ar``. ``whole``: ``g_dp`` holds whole numbers (the search's replicas
+    in auto mode: a floor, or a divisor of the batch, of whole degrees; the in-node cap is a floor)."""
+    # the ranks of a node that hold the same weights: where a whole pipeline fits in a node (its sends stay
+    # inside, :func:`pipeline_crosses`) a node holds ``gpn/(t·c·p)`` replicas of ``c`` such ranks each; else the
+    # pipeline's stages sit on different nodes and a node holds ``gpn/t`` ranks of one stage (Megatron-LM's
+    # default rank order, tensor then context then data parallel)
+    in_node = gpn / np.where(pipeline_crosses(t, p, c, gpn), t, t * p)
+    in_node = np.maximum(np.floor(in_node, out=_own(in_node)), 1.0, out=_own(in_node))
+    g_dp = np.minimum(np.maximum(d, 1.0), in_node)  # d = 0: a plan that cannot be
+    n_dp = d / g_dp
+    n_dp = np.ceil(n_dp, out=_own(n_dp))
+    # the reduce-scatter's bus factor and latency, and the all-reduce's steps and bus factor across nodes: functions
+    # of the few whole numbers g_dp and n_dp take, computed once per number on the plan search's many rows
+    bf_rs, lat_rs = at_whole_values(g_dp, reduce_scatter_terms, whole=whole)
+    steps, bf_ar = at_whole_values(n_dp, all_reduce_terms, whole=True)  # whole: a ceil
+    return dict(g_dp=g_dp, n_dp=n_dp, bf_rs=bf_rs, lat_rs=lat_rs, steps=steps, bf_ar=bf_ar)
+
+
 def _own(x):
     """``x`` as the ``out`` of an elementwise operation on it: ``x`` itself where it is an array (a temporary of the
     caller's own, overwritten in place: the same values without a new array), else None (a number: a new one)."""
@@ -164,7 +178,7 @@ def at_whole_values(x, fn, whole=False):
     return fn(x)
 
 
-def _stage_columns(stages, sharded, d, m, g, ps, hbm):
+def _stage_columns(stages, sharded, d, m, g, ps, hbm, volume=None):
     """:func:`compute_side`'s ZeRO-stage terms ``opt``, ``dp_volume`` and ``window`` for plans (rows, 1) against
     the stages ``stages`` (Z,): arrays (rows, Z), computed a stage at a time from what differs between stages
     (the optimizer step is that of any sharded stage), element by element the same expressions; ``opt`` (rows, 1)
@@ -173,35 +187,20 @@ def _stage_columns(stages, sharded, d, m, g, ps, hbm):
 
     Each stage's expression is computed straight into its column (``out=``, operands in the same order), and the
     rows that do not shard then take stage 0's value (``copyto``): no temporaries of the rows' size to copy in,
-    and no masking where every row shards (the plan search's rows mostly have data parallelism)."""
+    and no masking where every row shards (the plan search's rows mostly have data parallelism). ``volume``:
+    :func:`stage_volume` of the same rows, if already computed."""
     n = np.shape(d)[0]
     unsharded = None if sharded.all() else ~sharded
     opt_sharded = optimizer_time(ps["params_gpu"] / (d if unsharded is None else np.where(sharded, d, 1.0)), hbm)
     opt_whole = optimizer_time(ps["params_gpu"] / 1.0, hbm) if np.any(np.asarray(stages) < 1) else None
-    volume_0 = 0.5 * (1.0 * g + 1.0 * g)  # stage 0: the all-reduce's two halves of gradients
     w, fwd = ps["window"], ps["fwd_window"]
-    volume, window = np.empty((n, len(stages))), np.empty((n, len(stages)))
+    volume = stage_volume(stages, sharded, m, g) if volume is None else volume
+    window = np.empty((n, len(stages)))
     opt = opt_sharded if opt_whole is None else np.empty((n, len(stages)))
-    m_g = None
     for i, z in enumerate(stages):
-        vol, win = volume[:, i:i + 1], window[:, i:i + 1]
+        win = window[:, i:i + 1]
         if opt_whole is not None:
             opt[:, i:i + 1] = opt_sharded if z >= 1 else opt_whole
-        if z < 1:
-            vol[...] = volume_0
-        else:  # 0.5 · (rs_halves · g + ag_halves): halves (1, 1) at stage 1, (m, 1) at 2, (m, 2m) at 3 (ag: bf16)
-            if z == 1:
-                vol[...] = 0.5 * (1.0 * g + 1.0)
-            else:
-                m_g = m * g if m_g is None else m_g
-                if z == 2:
-                    np.add(m_g, 1.0, out=vol)
-                else:
-                    np.multiply(2.0, m, out=vol)
-                    np.add(m_g, vol, out=vol)
-                vol *= 0.5
-            if unsharded is not None:
-                np.copyto(vol, volume_0, where=unsharded)
         if z >= 2:  # m · (w + forward windows): at stage 3 the weights gathered before each forward, else 0 · those
             if z >= 3:
                 np.add(w, fwd, out=win)
@@ -214,6 +213,36 @@ def _stage_columns(stages, sharded, d, m, g, ps, hbm):
         else:
             win[...] = w
     return opt, volume, window
+
+
+def stage_volume(stages, sharded, m, g):
+    """:func:`_stage_columns`' ``dp_volume``: the all-reduces' worth of traffic a step at each ZeRO stage of
+    ``stages`` (Z,) for plans (rows, 1) of ``m`` micro-batches and gradients ``g`` times bf16's size, stage 0's where
+    not ``sharded`` (rows, Z), a stage at a time. A function of the replicas alone: the plan search computes it
+    once per column of degrees where the replicas are the same at every point."""
+    volume_0 = 0.5 * (1.0 * g + 1.0 * g)  # stage 0: the all-reduce's two halves of gradients
+    unsharded = None if sharded.all() else ~sharded
+    volume = np.empty((np.shape(sharded)[0], len(stages)))
+    m_g = None
+    for i, z in enumerate(stages):
+        vol = volume[:, i:i + 1]
+        if z < 1:
+            vol[...] = volume_0
+            continue
+        # 0.5 · (rs_halves · g + ag_halves): halves (1, 1) at stage 1, (m, 1) at 2, (m, 2m) at 3 (ag: bf16)
+        if z == 1:
+            vol[...] = 0.5 * (1.0 * g + 1.0)
+        else:
+            m_g = m * g if m_g is None else m_g
+            if z == 2:
+                np.add(m_g, 1.0, out=vol)
+            else:
+                np.multiply(2.0, m, out=vol)
+                np.add(m_g, vol, out=vol)
+            vol *= 0.5
+        if unsharded is not None:
+            np.copyto(vol, volume_0, where=unsharded)
+    return volume
 
 
 # the terms of plan_side_terms that compute_side computes with (the others it passes on)

@@ -329,13 +329,19 @@ def test_degree_checks_in_floats_equal_integer_arithmetic():
         assert np.array_equal(got, want)
 
 
-def test_largest_divisor_at_most_of_one_batch_or_one_micro_batch_equals_integer_search():
+@pytest.mark.parametrize("dense", [True, False])
+def test_largest_divisor_at_most_of_one_batch_or_one_micro_batch_equals_integer_search(dense, monkeypatch):
     """One global batch (a sweep that leaves it alone) or one micro-batch for every query, and a batch and
-    micro-batch per query: the largest divisor of batch / micro-batch at most the cap, as integers find it."""
+    micro-batch per query: the largest divisor of batch / micro-batch at most the cap, as integers find it; read
+    from the dense table of every cap and from the sorted divisors (``dense`` False: the table too large)."""
+    from model import plan_fit
     from model.engine import largest_divisor_at_most
 
+    plan_fit.clear_cache()
+    if not dense:
+        monkeypatch.setattr(plan_fit, "DENSE_DIVISORS_MAX", 0)
     rng = np.random.default_rng(3)
-    caps = rng.integers(-2, 700, 400).astype(float)
+    caps = rng.integers(-2, 700, 400) + rng.choice([0.0, 0.0, 0.5], 400)  # and some not whole
 
     def want(B, b, cap):
         per = B // b if B % b == 0 else 0
@@ -352,6 +358,8 @@ def test_largest_divisor_at_most_of_one_batch_or_one_micro_batch_equals_integer_
             Bs, bs, cs = np.broadcast_arrays(B, b, caps)
             assert np.ravel(got).tolist() == [want(int(x), int(y), z)
                                               for x, y, z in zip(Bs.ravel(), bs.ravel(), cs.ravel())]
+    assert (plan_fit._divisor_table.cache_info().currsize == 0) == dense  # which table answered
+    plan_fit.clear_cache()
 
 
 def test_plan_cache_hit_and_cleared_cache_give_the_same_result(scen):

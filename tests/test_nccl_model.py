@@ -608,7 +608,11 @@ def test_in_node_collectives_match_the_collective_model_bit_for_bit(kind):
     ll_max = np.where(rng.random(n) < 0.5, np.inf, 10.0 ** rng.uniform(9, 12, n))
     for args in ((size, ranks, busbw, p2p, nvls, ll_max), (size, ranks, 369e9, 450e9, 0.0, np.inf),
                  (size[:, None], ranks[None, :40], 369e9, 450e9, 480e9, 141e9), (size, 8.0, 369e9, 450e9, 480e9, 141e9),
-                 (size[:, None], np.array([[2.0, 4.0, 8.0]]), busbw[:, None], p2p[:, None], nvls[:, None], 141e9)):
+                 (size[:, None], np.array([[2.0, 4.0, 8.0]]), busbw[:, None], p2p[:, None], nvls[:, None], 141e9),
+                 # a model-size sweep's layer terms: (models, plans), more distinct sizes than the few kept, fewer
+                 # entries than are computed at their distinct values
+                 (size[:20, None] * np.repeat([1.0, 2.0, 4.0], 12)[None, :], np.tile([1.0, 2.0, 4.0, 8.0], 9)[None, :],
+                  369e9, 450e9, 480e9, 141e9)):
         S, R, bw, pp, nv, ll = args
         ref = nccl_model.nccl_collective(kind, S, ranks_per_node=2.0 if kind == "sendrecv" else np.maximum(R, 2.0),
                                           nodes=1.0, nic_gb_per_s=np.inf, nics_per_node=1.0,

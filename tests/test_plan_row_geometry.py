@@ -143,6 +143,39 @@ def test_the_stage_terms_of_many_rows_are_those_of_each_row_and_stage(stages, lo
         assert got.tobytes() == np.broadcast_to(grid[k], got.shape).tobytes(), k
 
 
+@pytest.mark.parametrize("stages", [(0.0, 1.0, 2.0, 3.0), (1.0, 3.0), (2.0,)])
+def test_the_replica_terms_once_per_column_are_those_of_each_row(stages):
+    """The data-parallel reduction's terms of the degrees and replicas alone (and the stages' volume), computed once
+    per column of degrees and read at each row as the plan search does on a model-size sweep: every compute-side
+    term is that computed at the rows, bit for bit, with columns of no replica (d = 0) and rows that do not shard."""
+    s = model.load_scenario("assets/presets/default.toml")
+    pt = {k: np.asarray(x)[:1][:, None] for k, x in engine.build_inputs(s).point.items()}
+    cols, rows = 150, 2 * plan_fit.GRID_MIN_ENTRIES
+    rng = np.random.default_rng(5)
+    t, p, c = (rng.choice(v, (cols, 1)) for v in ([1.0, 2.0, 4.0, 8.0], [1.0, 2.0, 4.0, 16.0], [1.0, 1.0, 2.0]))
+    d = np.floor(rng.uniform(-3.0, 300.0, (cols, 1))).clip(0.0)
+    m = np.where(d > 0, np.floor(rng.uniform(1.0, 64.0, (cols, 1))), np.inf)
+    col = rng.choice(np.flatnonzero(d[:, 0] > 0), rows)
+    t_r, p_r, c_r, d_r, m_r = (x.take(col, axis=0) for x in (t, p, c, d, m))
+    ps = dict(params_gpu=rng.uniform(1e8, 1e10, (rows, 1)), window=rng.uniform(0.1, 1.0, (rows, 1)),
+              fwd_window=rng.uniform(0.1, 1.0, (rows, 1)), logits=rng.uniform(0.0, 0.1, (rows, 1)))
+    ps["buckets"] = np.maximum(np.ceil(ps["params_gpu"] * 4.0 / 25e6), 1.0)
+    ps["per_bucket"] = ps["params_gpu"] * 4.0 / ps["buckets"]
+    z = np.array(stages)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        per_col = step_time.replica_side_terms(pt["gpus_per_node"], t, p, c, d * c, True)
+        per_col["dp_volume"] = step_time.stage_volume(z, d * c > 1, m, pt["grad_ratio"])
+    given = {k: x.take(col, axis=0) for k, x in per_col.items()}
+    each = step_time.compute_side(pt, t_r, p_r, 1.0, 1.0, 0.0, z[None, :], True, plan_side=ps, c=c_r,
+                                  replicas=(d_r, m_r), search=True)
+    read = step_time.compute_side(pt, t_r, p_r, 1.0, 1.0, 0.0, z[None, :], True, plan_side=ps, c=c_r,
+                                  replicas=(d_r, m_r), search=True, replica_side=given)
+    assert read.keys() == each.keys()
+    for k, x in each.items():
+        assert np.shape(read[k]) == np.shape(x) and np.asarray(read[k]).tobytes() == np.asarray(x).tobytes(), k
+    assert np.unique(each["dp_k2"]).size > 100
+
+
 @pytest.mark.parametrize("preset,field,values", [
     ("default", "workload.params_b", np.geomspace(1, 1000, 64)),
     ("moe_mixtral_8x22b", "cluster.nodes", np.array([4.0, 8.0, 16.0, 32.0, 64.0])),

@@ -163,6 +163,27 @@ def test_plan_terms_on_the_grid_of_distinct_layers_are_those_of_each_plan(preset
         np.testing.assert_array_equal(grouped[k], np.broadcast_to(x, (n,)), err_msg=k)
 
 
+@pytest.mark.parametrize("preset", ["default", "moe_mixtral_8x22b", "moe_deepseek_v3_shape",
+                                    "llama3_405b_16k_h100"])
+def test_plan_terms_of_one_model_once_per_distinct_layer_plan_are_those_of_each_plan(preset):
+    """Few entries of one model (every point input one value): the plan side computes one layer's terms once per
+    distinct (tp, micro-batch, recompute, cp, ep) and reads them at each entry: every term is that of the plan
+    itself, bit for bit, entries repeated and in any order."""
+    s = model.load_scenario(f"assets/presets/{preset}.toml")
+    pt = engine.build_inputs(s, "fabric.latency_us", np.array([1.0, 2.0])).point
+    t, p, b, v, r, z, c, e = plan_search.plan_candidates(s, pt)
+    ptc = {k: arrays.cut_constant_points(pt[k], 0)[:1] for k in step_time.PLAN_SIDE_POINT_KEYS}
+    rng = np.random.default_rng(11)
+    for n in (1, 7, min(t.size, plan_fit.GRID_MIN_ENTRIES - 1)):
+        ci = rng.integers(0, t.size, n)
+        grouped = plan_search.pairs.plan_side_at(ptc, np.zeros(n, dtype=int), (t, p, b, v, r, c, e), ci)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            each = step_time.plan_side_terms(ptc, t[ci], p[ci], b[ci], v[ci], r[ci], c[ci], e[ci])
+        assert grouped.keys() == each.keys()
+        for k, x in each.items():
+            np.testing.assert_array_equal(grouped[k], np.broadcast_to(x, (n,)), err_msg=f"{preset} {n} {k}")
+
+
 def test_memory_terms_on_the_grid_of_distinct_layers_are_those_of_each_plan():
     """The plan search's memory of each (point, degrees) pair of a model-size sweep, its layer terms computed once
     per distinct (model up to its layer count, tp, micro-batch, cp, ep): that of the plan at its point, bit for

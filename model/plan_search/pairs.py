@@ -15,13 +15,14 @@ from typing import NamedTuple
 import numpy as np
 
 from ..arrays import cut_constant_points, distinct_rows
-from ..memory import USABLE_MEMORY_FRACTION, activation_bytes, model_state_bytes_by_stage
+from ..memory import USABLE_MEMORY_FRACTION, activation_bytes, held_forwards, model_state_bytes_by_stage, \
+    schedule_forwards
 from ..network import CONGESTION_PLAN_KEYS
 from ..plan_fit import GRID_MIN_ENTRIES, LAYER_MEMORY_POINT_KEYS, STAGE_MEMORY_POINT_KEYS, data_parallel_replicas, \
     degrees_valid, layer_memory, replica_rules, replicas_of_ranks, stage_memory
 from ..scenario import Scenario
 from ..step_time import COMPUTE_SIDE_PLAN_KEYS, LAYER_SIDE_POINT_KEYS, PLAN_SIDE_POINT_KEYS, STAGE_SIDE_POINT_KEYS, \
-    STEP_KEYS, compute_side, layer_side_terms, pipeline_crosses, stage_side_terms
+    STEP_KEYS, compute_side, layer_side_terms, pipeline_crosses, replica_side_terms, stage_side_terms, stage_volume
 from .bounds import bound_coefficients, bound_table, few_pairs
 from .candidates import PLAN_POINT_KEYS, ROW_POINT_KEYS, at_candidates, group_size, plan_candidates, plan_key, \
     stages_worth_timing, weighted_sequences, zero_stages
@@ -43,7 +44,13 @@ def plan_side_at(pt, at, plans, ci, params_gpu=None, models=None, plan_at=None, 
     t, p, b, v, r, c, e = plans
     n = np.size(at)
     t_at, p_at, b_at, v_at, r_at, c_at, e_at = (np.take(x, ci) for x in plans) if plan_at is None else plan_at
-    if grid is None and n < GRID_MIN_ENTRIES:  # few entries: directly
+    if grid is None and n < GRID_MIN_ENTRIES and all(np.shape(x)[0] == 1 for x in pt.values()):
+        # few entries of one model: the layer terms once per distinct layer plan (t, b, rc, c, e), then read
+        pt_at = pt
+        first, sub = distinct_rows([t_at, b_at, r_at, c_at, e_at], n)
+        ls = {k: x if np.size(x) == 1 else np.asarray(x).take(sub)
+              for k, x in layer_side_terms(pt, *(x.take(first) for x in (t_at, b_at, r_at, c_at, e_at))).items()}
+    elif grid is None and n < GRID_MIN_ENTRIES:  # few entries: directly
         pt_at = {k: (np.take(x, at, axis=0) if np.shape(x)[0] > 1 else x) for k, x in pt.items()}
         ls = layer_side_terms(pt_at, t_at, b_at, r_at, c_at, e_at)
     else:
@@ -326,14 +333,23 @@ def plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         layer = layer_terms(ptc, LAYER_MEMORY_POINT_KEYS, nb, (t[g], b[g], c[g], e[g]), cb,
                              lambda q, tt, bb, cc, ee: layer_memory(q, tt, bb, rs, cc, ee), trailing=rs.shape,
                              models=models)
+        # what the pipeline alone fixes (the forwards held), once per column of degrees and read at each pair
+        forwards = schedule_forwards(p[g], v[g])
         stage = stage_memory(pt_b, *(at_candidates(x[0], cb)[:, None] for x in grid_plan), rs,
-                              at_candidates(cg[0], cb)[:, None], at_candidates(eg[0], cb)[:, None], layer=layer)
+                              at_candidates(cg[0], cb)[:, None], at_candidates(eg[0], cb)[:, None], layer=layer,
+                              forwards={k: at_candidates(x, cb)[:, None] for k, x in forwards.items()})
         stage = {k: np.broadcast_to(x, (nb.size,) + np.shape(x)[1:]) if np.ndim(x) == 2 else x
                  for k, x in stage.items()}
     dc = d_r * at_candidates(c[g], cb_r)
     states = model_state_bytes_by_stage({k: x[:, :1] if np.ndim(x) == 2 else x for k, x in stage.items()},
                                         dc[:, None], zs)
-    act = activation_bytes(stage, p[g].take(cb_r)[:, None], m_r[:, None])
+    held = None
+    if not same_model and m.shape[0] == 1:  # the micro-batches of each column the same at every point: what the
+        # pipeline and they hold, once per column (``m`` infinite where no replica fits: never read)
+        with np.errstate(invalid="ignore"):
+            held = tuple(at_candidates(x, cb_r)[:, None]
+                         for x in held_forwards(dict(chunks=v[g], **forwards), p[g], m[0]))
+    act = activation_bytes(stage, p[g].take(cb_r)[:, None], m_r[:, None], held)
     # the sums on (R, Z, rows), seen as (rows, R, Z): numpy broadcasts along a short last axis several times slower
     mem_b = np.ascontiguousarray(act.T)[:, None, :] + np.ascontiguousarray(states.T)[None, :, :]
     cap = ptc["memory_bytes"] * USABLE_MEMORY_FRACTION
@@ -418,7 +434,8 @@ def plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         cs_kind = {k: cut_constant_points(per_kind[k][:, None], 0) for k in STEP_KEYS + CONGESTION_PLAN_KEYS
                    if k in per_kind and k not in COMPUTE_SIDE_PLAN_KEYS}
         cs = compute_side(ptp, t_p, p_p, b_p, v_p, r_p, zs[None, :], round_batch, plan_side, c=c_p, replicas=dm,
-                           e=e_p, search=True)
+                           e=e_p, search=True, replica_side=_replica_side(ptc, t, p, c, d, m, zs, g, round_batch,
+                                                                          ci // group if usable else None))
         sequences = weighted_sequences(cs["m"] * cs["d"] * b_p, t_p, p_p, c_p, cs["d"], ptp)
         # a term the same for every row (no context or expert parallelism: their terms are zero) is kept once
         cs = {k: cut_constant_points(np.broadcast_to(cs[k], (ci.size, 1)) if np.ndim(cs[k]) < 2 else cs[k], 0)
@@ -448,6 +465,22 @@ def plan_pairs(s: Scenario, pt: dict, key: tuple | None = None) -> PlanPairs:
         while len(_PAIR_CACHE) > PLAN_CACHE_SIZE:
             _PAIR_CACHE.popitem(last=False)
     return entry
+
+
+def _replica_side(ptc, t, p, c, d, m, zs, g, round_batch, column):
+    """:func:`~model.step_time.replica_side_terms` and the ZeRO stages' :func:`~model.step_time.stage_volume` of the
+    rows of the columns of degrees ``column`` (rows,), computed once per column and read at each row where the
+    replicas ``d``, ``m`` (N or 1, columns) of each column are the same at every point (a model-size sweep) and the
+    rows are many (the stage terms then a stage at a time); else None (computed at the rows)."""
+    if (column is None or column.size < GRID_MIN_ENTRIES or np.shape(d)[0] != 1
+            or any(ptc[k].shape[0] != 1 for k in ("gpus_per_node", "grad_ratio"))):
+        return None
+    dc = (d[0] * c[g])[:, None]  # the ranks that hold the same weights, d·c
+    with np.errstate(divide="ignore", invalid="ignore"):  # columns of no replica (d = 0): never read
+        terms = replica_side_terms(ptc["gpus_per_node"][:, None], t[g][:, None], p[g][:, None], c[g][:, None], dc,
+                                   round_batch)
+        terms["dp_volume"] = stage_volume(zs, dc > 1, m[0][:, None], ptc["grad_ratio"][:, None])
+    return {k: np.take(x, column, axis=0) for k, x in terms.items()}
 
 
 def clear_cache() -> None:
