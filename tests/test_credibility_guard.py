@@ -135,6 +135,25 @@ def test_a_fabric_stalling_on_its_own_is_named_by_its_own_largest_part():
     assert plausibility.causes(small)[int(np.nanargmin(small_days))] == "too_few_gpus"
 
 
+def test_fabrics_tied_with_a_stalling_best_stall_for_its_reason():
+    """Llama 3 405B on 100-130 nodes: every fabric's run is years long because the cluster is far too small. RoCE
+    is the best and stalls for too few GPUs; InfiniBand, within the tie threshold of it (a few more restarts on
+    twice the switches), stalls for the same reason, not for "restarts"; a fabric beyond the tie keeps its own
+    cause."""
+    s = model.load_scenario("assets/presets/llama3_405b_16k_h100.toml")
+    res = model.sweep(s, "cluster.nodes", np.array([100.0, 120.0]))
+    codes = plausibility.causes(res)
+    days = np.asarray(res.reliability.train_days_with_interruptions, dtype=float)
+    best = np.nanargmin(days, axis=0)
+    for j in range(days.shape[1]):
+        assert days[best[j], j] > plausibility.MAX_RUN_DAYS and codes[best[j], j] == "too_few_gpus"
+        for i in range(days.shape[0]):
+            if days[i, j] <= days[best[j], j] * (1.0 + recommend.TIE_THRESHOLD):
+                assert codes[i, j] == "too_few_gpus", (res.fabrics[i], codes[i, j])
+    beyond = days > (1.0 + recommend.TIE_THRESHOLD) * days[best, np.arange(days.shape[1])]  # iWARP, 3.7 % over
+    assert beyond.any() and not np.any(codes[beyond] == "too_few_gpus")
+
+
 def test_traffic_is_named_congestion_only_where_flows_collide():
     """The same stalled run (case 3's 1T model on 48 nodes, a year and more on every fabric) is named by its
     data-parallel traffic where that traffic is not congested (a job on neighbouring nodes of one leaf), and as

@@ -40,6 +40,7 @@ import weakref
 import numpy as np
 
 from gui.present.text import QT_TRANSLATE_NOOP, translate
+from model.recommend import TIE_THRESHOLD
 
 MAX_RUN_DAYS = 365.0
 """Longest run shown as a forecast [days, with interruptions] (guess: one year)."""
@@ -208,6 +209,12 @@ def _causes(result) -> np.ndarray:
     own = names[np.argmax(np.nan_to_num(stack, nan=-np.inf), axis=0)]
     own = np.where(own == _CODE["compute"], _CODE["too_few_gpus"], own)
     code = np.where(np.max(excess, axis=0) <= 1e-9 * np.nan_to_num(days, nan=0.0), own, code)
+    # the best fabric past the bound as well, and this one within the tie threshold of it: both stall for the best's
+    # reason (a cluster too small for the run), not for what little this one adds (a few more restarts)
+    best_days = _at_best(days[None], best, days)[0]
+    with np.errstate(invalid="ignore"):
+        tied = _at_best(mask[None], best, days)[0] & (days <= best_days * (1.0 + TIE_THRESHOLD))
+    code = np.where(tied, _at_best(np.broadcast_to(own, days.shape)[None], best, days)[0], code)
     tcp = np.array([row.transport in TCP_TRANSPORTS for row in result.fabric_rows]).reshape((-1,) + (1,) * (days.ndim - 1))
     code = np.where((code == _CODE["loss_recovery"]) & tcp, _CODE["loss_recovery_tcp"], code)
     code = _communication_part(result, code, best, days)
