@@ -243,11 +243,14 @@ def memory_table(paths=(MODERN_CSV_PATH, MOE_CSV_PATH)) -> list[MemoryRow]:
                 at = res.at("run")
             cap = float(build_inputs(scen).point["memory_bytes"][0]) / 1e9
             every = float("nan")
-            if scen.workload.light_recompute:  # the same plan with every tensor kept
+            if scen.workload.light_recompute:  # the same plan, every degree pinned, with every tensor kept
+                plan = at.plan
+                moe = (scen.workload.experts or 1) > 1  # expert degrees only where there are experts
+                pinned = {f"parallel.{k}": int(getattr(plan, k)) for k in ("tp", "pp", "virtual_stages", "cp",
+                                                                            "zero_stage") + ("ep", "expert_tp") * moe
+                          if getattr(plan, k) is not None}
                 kept = scen.replace_many({"workload.light_recompute": False, "parallel.mode": "explicit",
-                                          "parallel.tp": int(at.plan.tp), "parallel.pp": int(at.plan.pp),
-                                          "parallel.virtual_stages": int(at.plan.virtual_stages),
-                                          "workload.micro_batch": int(at.plan.micro_batch)})
+                                          "workload.micro_batch": int(plan.micro_batch), **pinned})
                 every = float(_evaluate(kept, memory_limit=False).at("run").plan.memory_per_gpu_gb)
             out.append(MemoryRow(r["id"], r["source"], r["gpu"], describe_plan(at.plan),
                                  float(at.plan.memory_per_gpu_gb), float(gpu(r["gpu"])["memory_gb"]),
