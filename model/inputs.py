@@ -349,7 +349,8 @@ def build_inputs(s: Scenario, field: str | None = None, values=None, fabric_poin
     pt.update(moe_layer_weights(w, attn, mlp, pt["hidden"], pt["layers"], experts, top_k, pt["moe_tokens"], n_pt))
     pt.update(recomputed_activation_terms(pt, n_pt))
     pt["mlp_ratio"] = moe_mlp_ratio(w, pt, ffn, experts > 1, n_pt)
-    pt["mlp_ratio_time"] = pt["mlp_ratio"] + pt.pop("recomputed_mlp_ratio")
+    recomputed = pt.pop("recomputed_mlp_ratio")  # the forward's SwiGLU products not kept, with light recomputation
+    pt["mlp_ratio_time"] = pt["mlp_ratio"] + recomputed if w.light_recompute else pt["mlp_ratio"]
     pt["fc2_input_share"] = fp8_mlp_input_share(pt, ffn, experts > 1, n_pt)
     pt["untied"] = const["untied"]
     pt["params"] = params_from_architecture(pt["layers"], pt["hidden"], pt["vocab"], pt.pop("model_layer_weights"),
